@@ -1,0 +1,520 @@
+//! The primitive wire types of Kafka's protocol, read from and written to byte buffers: the
+//! building blocks the generated messages are made of.
+//!
+//! Reading is bounded: every length or count read from the wire is checked against the bytes left
+//! before anything is allocated, so a frame of `n` bytes can never make a decoder reserve more than
+//! a small multiple of `n`. Byte fields and record sets are zero-copy [`Bytes`] slices of the frame.
+//!
+//! Key types: [`Decoder`] (a cursor over a frame), [`WireWrite`] (writers on [`BytesMut`]),
+//! [`RawTaggedField`] (a tagged field this build does not know, kept to be re-encoded),
+//! [`DecodeError`] and [`EncodeError`].
+
+pub mod varint;
+
+use bytes::{Buf, BufMut, Bytes, BytesMut};
+use strand_base::Uuid;
+
+/// Why a frame could not be decoded. Every variant is something a client can cause.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum DecodeError {
+    #[error("needed {needed} bytes but only {remaining} remain")]
+    Truncated { needed: usize, remaining: usize },
+    #[error("length or count {length} is negative or exceeds the bytes that remain ({remaining})")]
+    InvalidLength { length: i64, remaining: usize },
+    #[error("field {field} is null but not nullable")]
+    UnexpectedNull { field: &'static str },
+    #[error("a string is not valid UTF-8")]
+    InvalidUtf8,
+    #[error("a varint is longer than its type allows")]
+    VarintTooLong,
+    #[error("tagged field {tag} left {left} of its bytes unread")]
+    TaggedFieldSize { tag: u32, left: usize },
+    #[error("{name} has no version {version}")]
+    UnsupportedVersion { name: &'static str, version: i16 },
+    #[error("unknown api key {0}")]
+    UnknownApiKey(i16),
+    #[error("{0} bytes left over after the message")]
+    TrailingBytes(usize),
+    #[error("nullable struct marker {0} is neither -1 nor 1")]
+    InvalidStructMarker(i8),
+    #[error("{0}")]
+    Invalid(&'static str),
+}
+
+/// Why a message could not be encoded at a version. These are caller bugs or version mismatches
+/// (Kafka's `UnsupportedVersionException`), never panics.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum EncodeError {
+    #[error("{name} has no version {version}")]
+    UnsupportedVersion { name: &'static str, version: i16 },
+    #[error("field {field} is set but does not exist at version {version}")]
+    FieldNotInVersion { field: &'static str, version: i16 },
+    #[error("field {field} is null but not nullable at version {version}")]
+    NullNotAllowed { field: &'static str, version: i16 },
+    #[error("field {field} is too long for its length prefix ({length})")]
+    TooLong { field: &'static str, length: usize },
+}
+
+/// A tagged field this build does not know, kept as raw bytes so it is re-encoded unchanged.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct RawTaggedField {
+    pub tag: u32,
+    pub data: Bytes,
+}
+
+/// A cursor over the remaining bytes of a frame. Cloning the underlying [`Bytes`] is cheap, so
+/// byte fields are handed out as slices sharing the frame's allocation.
+#[derive(Debug, Clone, Default)]
+pub struct Decoder {
+    buf: Bytes,
+}
+
+macro_rules! fixed_reader {
+    ($name:ident, $ty:ty, $get:ident) => {
+        #[doc = concat!("Reads a big-endian `", stringify!($ty), "`.")]
+        pub fn $name(&mut self) -> Result<$ty, DecodeError> {
+            self.need(std::mem::size_of::<$ty>())?;
+            Ok(self.buf.$get())
+        }
+    };
+}
+
+impl Decoder {
+    pub fn new(buf: Bytes) -> Self {
+        Decoder { buf }
+    }
+
+    /// The bytes not yet read.
+    pub fn remaining(&self) -> usize {
+        self.buf.len()
+    }
+
+    /// The unread bytes, consuming the decoder.
+    pub fn into_bytes(self) -> Bytes {
+        self.buf
+    }
+
+    /// Succeeds only if every byte was read: a message must fill its frame exactly.
+    pub fn finish(&self) -> Result<(), DecodeError> {
+        match self.buf.len() {
+            0 => Ok(()),
+            left => Err(DecodeError::TrailingBytes(left)),
+        }
+    }
+
+    fn need(&self, needed: usize) -> Result<(), DecodeError> {
+        if self.buf.len() < needed {
+            return Err(DecodeError::Truncated { needed, remaining: self.buf.len() });
+        }
+        Ok(())
+    }
+
+    fixed_reader!(i8, i8, get_i8);
+    fixed_reader!(i16, i16, get_i16);
+    fixed_reader!(u16, u16, get_u16);
+    fixed_reader!(i32, i32, get_i32);
+    fixed_reader!(u32, u32, get_u32);
+    fixed_reader!(i64, i64, get_i64);
+    fixed_reader!(f64, f64, get_f64);
+
+    /// Reads a boolean: any non-zero byte is true, as Kafka reads it.
+    pub fn bool(&mut self) -> Result<bool, DecodeError> {
+        Ok(self.i8()? != 0)
+    }
+
+    pub fn uuid(&mut self) -> Result<Uuid, DecodeError> {
+        self.need(16)?;
+        let mut id = [0u8; 16];
+        self.buf.copy_to_slice(&mut id);
+        Ok(Uuid(id))
+    }
+
+    pub fn unsigned_varint(&mut self) -> Result<u32, DecodeError> {
+        let (value, len) = varint::read_unsigned_varint(&self.buf)?;
+        self.buf.advance(len);
+        Ok(value)
+    }
+
+    pub fn varint(&mut self) -> Result<i32, DecodeError> {
+        let (value, len) = varint::read_varint(&self.buf)?;
+        self.buf.advance(len);
+        Ok(value)
+    }
+
+    pub fn varlong(&mut self) -> Result<i64, DecodeError> {
+        let (value, len) = varint::read_varlong(&self.buf)?;
+        self.buf.advance(len);
+        Ok(value)
+    }
+
+    /// Splits off the next `len` bytes without copying.
+    pub fn take(&mut self, len: usize) -> Result<Bytes, DecodeError> {
+        self.need(len)?;
+        Ok(self.buf.split_to(len))
+    }
+
+    /// Reads a length prefix: `i16` (classic strings), `i32` (classic bytes and arrays) or an
+    /// unsigned varint holding length + 1 (compact forms). `None` is null. The length is checked
+    /// against the bytes that remain, scaled by the smallest encoding of one element.
+    fn length(&mut self, prefix: Prefix, element_size_min: usize) -> Result<Option<usize>, DecodeError> {
+        let raw: i64 = match prefix {
+            Prefix::I16 => i64::from(self.i16()?),
+            Prefix::I32 => i64::from(self.i32()?),
+            Prefix::Compact => i64::from(self.unsigned_varint()?) - 1,
+        };
+        if raw == -1 {
+            return Ok(None);
+        }
+        let remaining = self.buf.len();
+        let fits = usize::try_from(raw)
+            .ok()
+            .filter(|&len| len.saturating_mul(element_size_min.max(1)) <= remaining);
+        match fits {
+            Some(len) => Ok(Some(len)),
+            None => Err(DecodeError::InvalidLength { length: raw, remaining }),
+        }
+    }
+
+    /// Reads a nullable string: `i16` length (`compact` false) or compact varint length.
+    pub fn nullable_string(&mut self, compact: bool) -> Result<Option<String>, DecodeError> {
+        let prefix = if compact { Prefix::Compact } else { Prefix::I16 };
+        let Some(len) = self.length(prefix, 1)? else {
+            return Ok(None);
+        };
+        let raw = self.buf.split_to(len);
+        let text = std::str::from_utf8(&raw).map_err(|_| DecodeError::InvalidUtf8)?;
+        Ok(Some(text.to_owned()))
+    }
+
+    /// Reads a string that must not be null.
+    pub fn string(&mut self, compact: bool, field: &'static str) -> Result<String, DecodeError> {
+        self.nullable_string(compact)?.ok_or(DecodeError::UnexpectedNull { field })
+    }
+
+    /// Reads nullable bytes (`i32` or compact length) as a zero-copy slice.
+    pub fn nullable_bytes(&mut self, compact: bool) -> Result<Option<Bytes>, DecodeError> {
+        let prefix = if compact { Prefix::Compact } else { Prefix::I32 };
+        let Some(len) = self.length(prefix, 1)? else {
+            return Ok(None);
+        };
+        Ok(Some(self.buf.split_to(len)))
+    }
+
+    /// Reads bytes that must not be null.
+    pub fn bytes(&mut self, compact: bool, field: &'static str) -> Result<Bytes, DecodeError> {
+        self.nullable_bytes(compact)?.ok_or(DecodeError::UnexpectedNull { field })
+    }
+
+    /// Reads a nullable array whose elements each take at least `element_size_min` bytes; the
+    /// count is rejected before any allocation if the remaining bytes cannot hold it.
+    pub fn nullable_array<T>(
+        &mut self,
+        compact: bool,
+        element_size_min: usize,
+        mut element: impl FnMut(&mut Decoder) -> Result<T, DecodeError>,
+    ) -> Result<Option<Vec<T>>, DecodeError> {
+        let prefix = if compact { Prefix::Compact } else { Prefix::I32 };
+        let Some(count) = self.length(prefix, element_size_min)? else {
+            return Ok(None);
+        };
+        let mut items = Vec::with_capacity(count);
+        for _ in 0..count {
+            items.push(element(self)?);
+        }
+        Ok(Some(items))
+    }
+
+    /// Reads an array that must not be null.
+    pub fn array<T>(
+        &mut self,
+        compact: bool,
+        element_size_min: usize,
+        field: &'static str,
+        element: impl FnMut(&mut Decoder) -> Result<T, DecodeError>,
+    ) -> Result<Vec<T>, DecodeError> {
+        self.nullable_array(compact, element_size_min, element)?
+            .ok_or(DecodeError::UnexpectedNull { field })
+    }
+
+    /// Reads the marker in front of a nullable struct: `false` for null (-1), `true` for present (1).
+    pub fn struct_marker(&mut self) -> Result<bool, DecodeError> {
+        match self.i8()? {
+            -1 => Ok(false),
+            1 => Ok(true),
+            other => Err(DecodeError::InvalidStructMarker(other)),
+        }
+    }
+
+    /// Reads the tagged-field section's count. Each field takes at least two bytes.
+    pub fn tagged_field_count(&mut self) -> Result<usize, DecodeError> {
+        let count = self.unsigned_varint()?;
+        let remaining = self.buf.len();
+        let count = usize::try_from(count).unwrap_or(usize::MAX);
+        if count.saturating_mul(2) > remaining {
+            return Err(DecodeError::InvalidLength { length: count as i64, remaining });
+        }
+        Ok(count)
+    }
+
+    /// Reads one tagged field's tag and hands back a decoder over exactly its bytes.
+    pub fn tagged_field(&mut self) -> Result<(u32, Decoder), DecodeError> {
+        let tag = self.unsigned_varint()?;
+        let size = self.unsigned_varint()? as usize;
+        Ok((tag, Decoder::new(self.take(size)?)))
+    }
+
+    /// Checks that a known tagged field's decoder consumed all of the field's bytes.
+    pub fn finish_tagged(&self, tag: u32) -> Result<(), DecodeError> {
+        match self.buf.len() {
+            0 => Ok(()),
+            left => Err(DecodeError::TaggedFieldSize { tag, left }),
+        }
+    }
+}
+
+#[derive(Clone, Copy)]
+enum Prefix {
+    I16,
+    I32,
+    Compact,
+}
+
+/// Writers for Kafka's wire types, on any growable buffer.
+pub trait WireWrite: BufMut {
+    fn put_bool(&mut self, value: bool) {
+        self.put_i8(i8::from(value));
+    }
+
+    fn put_uuid(&mut self, value: &Uuid) {
+        self.put_slice(&value.0);
+    }
+
+    fn put_unsigned_varint(&mut self, value: u32)
+    where
+        Self: Sized,
+    {
+        varint::put_unsigned_varint(self, value);
+    }
+
+    /// Writes a length prefix for `len` items (or null): `i16`/`i32` classic, or compact `len + 1`.
+    fn put_length(
+        &mut self,
+        compact: bool,
+        classic_i16: bool,
+        len: Option<usize>,
+        field: &'static str,
+    ) -> Result<(), EncodeError>
+    where
+        Self: Sized,
+    {
+        let too_long = |length| EncodeError::TooLong { field, length };
+        match (compact, len) {
+            (true, None) => self.put_unsigned_varint(0),
+            (true, Some(n)) => {
+                let n = u32::try_from(n).ok().filter(|&n| n < u32::MAX).ok_or(too_long(n))?;
+                self.put_unsigned_varint(n + 1);
+            }
+            (false, None) if classic_i16 => self.put_i16(-1),
+            (false, None) => self.put_i32(-1),
+            (false, Some(n)) if classic_i16 => self.put_i16(i16::try_from(n).map_err(|_| too_long(n))?),
+            (false, Some(n)) => self.put_i32(i32::try_from(n).map_err(|_| too_long(n))?),
+        }
+        Ok(())
+    }
+
+    fn put_nullable_string(&mut self, compact: bool, value: Option<&str>, field: &'static str) -> Result<(), EncodeError>
+    where
+        Self: Sized,
+    {
+        self.put_length(compact, true, value.map(str::len), field)?;
+        if let Some(text) = value {
+            self.put_slice(text.as_bytes());
+        }
+        Ok(())
+    }
+
+    fn put_string(&mut self, compact: bool, value: &str, field: &'static str) -> Result<(), EncodeError>
+    where
+        Self: Sized,
+    {
+        self.put_nullable_string(compact, Some(value), field)
+    }
+
+    fn put_nullable_bytes_field(&mut self, compact: bool, value: Option<&[u8]>, field: &'static str) -> Result<(), EncodeError>
+    where
+        Self: Sized,
+    {
+        self.put_length(compact, false, value.map(<[u8]>::len), field)?;
+        if let Some(bytes) = value {
+            self.put_slice(bytes);
+        }
+        Ok(())
+    }
+
+    fn put_bytes_field(&mut self, compact: bool, value: &[u8], field: &'static str) -> Result<(), EncodeError>
+    where
+        Self: Sized,
+    {
+        self.put_nullable_bytes_field(compact, Some(value), field)
+    }
+}
+
+impl WireWrite for BytesMut {}
+impl WireWrite for Vec<u8> {}
+
+/// Collects the tagged fields of one struct while it is encoded, then writes them in tag order,
+/// merged with the unknown fields that were decoded into it.
+#[derive(Debug, Default)]
+pub struct TaggedFieldWriter {
+    fields: Vec<(u32, BytesMut)>,
+}
+
+impl TaggedFieldWriter {
+    pub fn new() -> Self {
+        TaggedFieldWriter::default()
+    }
+
+    /// Starts a known field; write its value into the returned buffer.
+    pub fn field(&mut self, tag: u32) -> &mut BytesMut {
+        self.fields.push((tag, BytesMut::new()));
+        let last = self.fields.len() - 1;
+        &mut self.fields[last].1
+    }
+
+    /// Writes the count, then each field as tag, size, data, ordered by tag.
+    pub fn finish(mut self, out: &mut BytesMut, unknown: &[RawTaggedField]) -> Result<(), EncodeError> {
+        let count = self.fields.len() + unknown.len();
+        let count = u32::try_from(count).map_err(|_| EncodeError::TooLong { field: "tagged fields", length: count })?;
+        out.put_unsigned_varint(count);
+        if unknown.is_empty() && self.fields.is_empty() {
+            return Ok(());
+        }
+        let mut all: Vec<(u32, &[u8])> = self.fields.iter().map(|(tag, data)| (*tag, &data[..])).collect();
+        all.extend(unknown.iter().map(|field| (field.tag, &field.data[..])));
+        all.sort_by_key(|(tag, _)| *tag);
+        for (tag, data) in all {
+            out.put_unsigned_varint(tag);
+            let len = u32::try_from(data.len()).map_err(|_| EncodeError::TooLong { field: "tagged field", length: data.len() })?;
+            out.put_unsigned_varint(len);
+            out.put_slice(data);
+        }
+        self.fields.clear();
+        Ok(())
+    }
+}
+
+/// An inclusive range of versions.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct VersionRange {
+    pub min: i16,
+    pub max: i16,
+}
+
+impl VersionRange {
+    pub const fn contains(&self, version: i16) -> bool {
+        self.min <= version && version <= self.max
+    }
+}
+
+/// A struct of Kafka's protocol: every generated message and every struct nested in one.
+pub trait Struct: Sized + Clone + Default + PartialEq + std::fmt::Debug {
+    /// The fewest bytes one instance takes on the wire at any version; bounds array counts.
+    const ENCODED_SIZE_MIN: usize;
+    fn decode(d: &mut Decoder, version: i16) -> Result<Self, DecodeError>;
+    fn encode(&self, out: &mut BytesMut, version: i16) -> Result<(), EncodeError>;
+}
+
+/// A top-level schema: a request, response, header, metadata or coordinator record, or data type.
+pub trait Message: Struct {
+    const NAME: &'static str;
+    /// The versions this build generates, without any version Kafka marks unstable.
+    const VERSIONS: VersionRange;
+    /// The first flexible version (compact encodings and tagged fields), if any.
+    const FLEXIBLE_MIN: Option<i16>;
+
+    /// Decodes a whole buffer, which must hold exactly one message.
+    fn decode_exact(buf: Bytes, version: i16) -> Result<Self, DecodeError> {
+        if !Self::VERSIONS.contains(version) {
+            return Err(DecodeError::UnsupportedVersion { name: Self::NAME, version });
+        }
+        let mut d = Decoder::new(buf);
+        let message = Self::decode(&mut d, version)?;
+        d.finish()?;
+        Ok(message)
+    }
+
+    /// Encodes into a fresh buffer.
+    fn encode_to_bytes(&self, version: i16) -> Result<Bytes, EncodeError> {
+        if !Self::VERSIONS.contains(version) {
+            return Err(EncodeError::UnsupportedVersion { name: Self::NAME, version });
+        }
+        let mut out = BytesMut::new();
+        self.encode(&mut out, version)?;
+        Ok(out.freeze())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn decoder(bytes: &[u8]) -> Decoder {
+        Decoder::new(Bytes::copy_from_slice(bytes))
+    }
+
+    /// An array count larger than the bytes left is refused before any allocation.
+    #[test]
+    fn oversized_array_count_is_rejected() {
+        let mut d = decoder(&[0x7f, 0xff, 0xff, 0xff, 0, 0]);
+        let result = d.array(false, 1, "items", |d| d.i8());
+        assert_eq!(result, Err(DecodeError::InvalidLength { length: i32::MAX as i64, remaining: 2 }));
+        // Four-byte elements: two bytes cannot hold even one.
+        let mut d = decoder(&[0, 0, 0, 1, 0, 0]);
+        assert!(d.array(false, 4, "items", |d| d.i32()).is_err());
+    }
+
+    /// Null and present strings in both encodings; a negative classic length other than -1 fails.
+    #[test]
+    fn strings_decode_in_both_forms() {
+        assert_eq!(decoder(&[0xff, 0xff]).nullable_string(false), Ok(None));
+        assert_eq!(decoder(&[0, 2, b'h', b'i']).nullable_string(false), Ok(Some("hi".into())));
+        assert_eq!(decoder(&[0]).nullable_string(true), Ok(None));
+        assert_eq!(decoder(&[3, b'h', b'i']).nullable_string(true), Ok(Some("hi".into())));
+        assert!(decoder(&[0xff, 0xfe]).nullable_string(false).is_err());
+        assert_eq!(
+            decoder(&[0]).string(true, "name"),
+            Err(DecodeError::UnexpectedNull { field: "name" })
+        );
+        assert_eq!(decoder(&[2, 0xff]).nullable_string(true), Err(DecodeError::InvalidUtf8));
+    }
+
+    /// Byte fields are slices of the frame, not copies.
+    #[test]
+    fn bytes_are_zero_copy() {
+        let frame = Bytes::from_static(&[0, 0, 0, 3, 1, 2, 3]);
+        let mut d = Decoder::new(frame.clone());
+        let field = d.bytes(false, "records").ok();
+        let field = field.as_deref().map(<[u8]>::as_ptr);
+        assert_eq!(field, Some(frame[4..].as_ptr()));
+    }
+
+    /// Tagged fields come out in tag order whatever order they were added in.
+    #[test]
+    fn tagged_fields_are_written_in_tag_order() {
+        let mut writer = TaggedFieldWriter::new();
+        writer.field(5).put_u8(0xaa);
+        let unknown = [RawTaggedField { tag: 2, data: Bytes::from_static(&[0xbb, 0xcc]) }];
+        let mut out = BytesMut::new();
+        assert!(writer.finish(&mut out, &unknown).is_ok());
+        assert_eq!(&out[..], &[2, 2, 2, 0xbb, 0xcc, 5, 1, 0xaa]);
+    }
+
+    /// Length prefixes that do not fit their type are encode errors, not truncation.
+    #[test]
+    fn overlong_strings_fail_to_encode() {
+        let long = "x".repeat(40_000);
+        let mut out = BytesMut::new();
+        assert!(matches!(out.put_string(false, &long, "name"), Err(EncodeError::TooLong { .. })));
+        assert!(out.put_string(true, &long, "name").is_ok());
+    }
+}

@@ -1,0 +1,19 @@
+//! Kafka's wire protocol, as Strand speaks it.
+//!
+//! - [`codec`]: the primitive wire types, a bounded [`codec::Decoder`] and the writers.
+//! - [`messages`]: every request, response, header, KRaft metadata record, coordinator record and
+//!   data type of Apache Kafka 4.4, generated from Kafka's own JSON schemas by `xtask codegen`
+//!   (see `NOTICE`). Never edit them by hand: change the generator and run `xtask/codegen.sh`.
+//! - [`records`]: zero-copy views of magic-2 record batches, the record iterator, control records
+//!   and the four compression codecs.
+//!
+//! This crate does no I/O and reads no clock: it turns bytes into values and back. Nothing a peer
+//! sends can make it panic or allocate more than a small multiple of the bytes it sent.
+
+pub mod codec;
+pub mod messages;
+pub mod records;
+#[cfg(feature = "sample")]
+pub mod sample;
+
+pub use codec::{DecodeError, Decoder, EncodeError, Message, Struct, VersionRange};

@@ -1,0 +1,279 @@
+//! `AlterClientQuotasRequest`: generated from Kafka's schema by `xtask codegen`; do not edit.
+
+#[allow(unused_imports)]
+use crate::messages::prelude::*;
+
+/// `AlterClientQuotasRequest`, versions 0-1.
+#[derive(Debug, Clone, PartialEq)]
+pub struct AlterClientQuotasRequest {
+    /// Versions 0-1.
+    pub entries: Vec<EntryData>,
+    /// Versions 0-1.
+    pub validate_only: bool,
+    /// Tagged fields this build does not know, re-encoded unchanged.
+    pub unknown_tagged_fields: Vec<RawTaggedField>,
+}
+
+impl Default for AlterClientQuotasRequest {
+    fn default() -> Self {
+        AlterClientQuotasRequest { entries: Vec::new(), validate_only: false, unknown_tagged_fields: Vec::new() }
+    }
+}
+
+impl Struct for AlterClientQuotasRequest {
+    const ENCODED_SIZE_MIN: usize = 2;
+
+    fn decode(d: &mut Decoder, version: i16) -> Result<Self, DecodeError> {
+        let flexible = version >= 1;
+        let mut this = AlterClientQuotasRequest::default();
+        this.entries = d.array(flexible, EntryData::ENCODED_SIZE_MIN, "entries", |d| EntryData::decode(d, version))?;
+        this.validate_only = d.bool()?;
+        if flexible {
+            for _ in 0..d.tagged_field_count()? {
+                let (tag, field) = d.tagged_field()?;
+                this.unknown_tagged_fields.push(RawTaggedField { tag, data: field.into_bytes() });
+            }
+        }
+        Ok(this)
+    }
+
+    fn encode(&self, out: &mut BytesMut, version: i16) -> Result<(), EncodeError> {
+        let flexible = version >= 1;
+        out.put_length(flexible, false, Some(self.entries.len()), "entries")?;
+        for item in &self.entries {
+            item.encode(out, version)?;
+        }
+        out.put_bool(self.validate_only);
+        if flexible {
+            let tagged = TaggedFieldWriter::new();
+            tagged.finish(out, &self.unknown_tagged_fields)?;
+        } else if !self.unknown_tagged_fields.is_empty() {
+            return Err(EncodeError::FieldNotInVersion { field: "unknown_tagged_fields", version });
+        }
+        Ok(())
+    }
+}
+
+impl Message for AlterClientQuotasRequest {
+    const NAME: &'static str = "AlterClientQuotasRequest";
+    const VERSIONS: VersionRange = VersionRange { min: 0, max: 1 };
+    const FLEXIBLE_MIN: Option<i16> = Some(1);
+}
+
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for AlterClientQuotasRequest {
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let flexible = version >= 1;
+        let mut this = Self::default();
+        this.entries = g.vec(|g| <EntryData as crate::sample::Sample>::sample(g, version));
+        this.validate_only = g.bool();
+        if flexible {
+            this.unknown_tagged_fields = g.unknown_tagged_fields();
+        }
+        this
+    }
+}
+
+/// `EntityData`, versions 0-1.
+#[derive(Debug, Clone, PartialEq)]
+pub struct EntityData {
+    /// Versions 0-1.
+    pub entity_type: String,
+    /// Versions 0-1; nullable 0+.
+    pub entity_name: Option<String>,
+    /// Tagged fields this build does not know, re-encoded unchanged.
+    pub unknown_tagged_fields: Vec<RawTaggedField>,
+}
+
+impl Default for EntityData {
+    fn default() -> Self {
+        EntityData { entity_type: String::new(), entity_name: Some(String::new()), unknown_tagged_fields: Vec::new() }
+    }
+}
+
+impl Struct for EntityData {
+    const ENCODED_SIZE_MIN: usize = 2;
+
+    fn decode(d: &mut Decoder, version: i16) -> Result<Self, DecodeError> {
+        let flexible = version >= 1;
+        let mut this = EntityData::default();
+        this.entity_type = d.string(flexible, "entity_type")?;
+        this.entity_name = d.nullable_string(flexible)?;
+        if flexible {
+            for _ in 0..d.tagged_field_count()? {
+                let (tag, field) = d.tagged_field()?;
+                this.unknown_tagged_fields.push(RawTaggedField { tag, data: field.into_bytes() });
+            }
+        }
+        Ok(this)
+    }
+
+    fn encode(&self, out: &mut BytesMut, version: i16) -> Result<(), EncodeError> {
+        let flexible = version >= 1;
+        out.put_string(flexible, &self.entity_type, "entity_type")?;
+        match &self.entity_name {
+            Some(value) => {
+                out.put_string(flexible, value, "entity_name")?;
+            }
+            None => {
+                out.put_length(flexible, true, None, "entity_name")?;
+            }
+        }
+        if flexible {
+            let tagged = TaggedFieldWriter::new();
+            tagged.finish(out, &self.unknown_tagged_fields)?;
+        } else if !self.unknown_tagged_fields.is_empty() {
+            return Err(EncodeError::FieldNotInVersion { field: "unknown_tagged_fields", version });
+        }
+        Ok(())
+    }
+}
+
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for EntityData {
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let flexible = version >= 1;
+        let mut this = Self::default();
+        this.entity_type = g.string();
+        this.entity_name = g.nullable(|g| g.string());
+        if flexible {
+            this.unknown_tagged_fields = g.unknown_tagged_fields();
+        }
+        this
+    }
+}
+
+/// `OpData`, versions 0-1.
+#[derive(Debug, Clone, PartialEq)]
+pub struct OpData {
+    /// Versions 0-1.
+    pub key: String,
+    /// Versions 0-1.
+    pub value: f64,
+    /// Versions 0-1.
+    pub remove: bool,
+    /// Tagged fields this build does not know, re-encoded unchanged.
+    pub unknown_tagged_fields: Vec<RawTaggedField>,
+}
+
+impl Default for OpData {
+    fn default() -> Self {
+        OpData { key: String::new(), value: 0.0, remove: false, unknown_tagged_fields: Vec::new() }
+    }
+}
+
+impl Struct for OpData {
+    const ENCODED_SIZE_MIN: usize = 10;
+
+    fn decode(d: &mut Decoder, version: i16) -> Result<Self, DecodeError> {
+        let flexible = version >= 1;
+        let mut this = OpData::default();
+        this.key = d.string(flexible, "key")?;
+        this.value = d.f64()?;
+        this.remove = d.bool()?;
+        if flexible {
+            for _ in 0..d.tagged_field_count()? {
+                let (tag, field) = d.tagged_field()?;
+                this.unknown_tagged_fields.push(RawTaggedField { tag, data: field.into_bytes() });
+            }
+        }
+        Ok(this)
+    }
+
+    fn encode(&self, out: &mut BytesMut, version: i16) -> Result<(), EncodeError> {
+        let flexible = version >= 1;
+        out.put_string(flexible, &self.key, "key")?;
+        out.put_f64(self.value);
+        out.put_bool(self.remove);
+        if flexible {
+            let tagged = TaggedFieldWriter::new();
+            tagged.finish(out, &self.unknown_tagged_fields)?;
+        } else if !self.unknown_tagged_fields.is_empty() {
+            return Err(EncodeError::FieldNotInVersion { field: "unknown_tagged_fields", version });
+        }
+        Ok(())
+    }
+}
+
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for OpData {
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let flexible = version >= 1;
+        let mut this = Self::default();
+        this.key = g.string();
+        this.value = g.f64();
+        this.remove = g.bool();
+        if flexible {
+            this.unknown_tagged_fields = g.unknown_tagged_fields();
+        }
+        this
+    }
+}
+
+/// `EntryData`, versions 0-1.
+#[derive(Debug, Clone, PartialEq)]
+pub struct EntryData {
+    /// Versions 0-1.
+    pub entity: Vec<EntityData>,
+    /// Versions 0-1.
+    pub ops: Vec<OpData>,
+    /// Tagged fields this build does not know, re-encoded unchanged.
+    pub unknown_tagged_fields: Vec<RawTaggedField>,
+}
+
+impl Default for EntryData {
+    fn default() -> Self {
+        EntryData { entity: Vec::new(), ops: Vec::new(), unknown_tagged_fields: Vec::new() }
+    }
+}
+
+impl Struct for EntryData {
+    const ENCODED_SIZE_MIN: usize = 2;
+
+    fn decode(d: &mut Decoder, version: i16) -> Result<Self, DecodeError> {
+        let flexible = version >= 1;
+        let mut this = EntryData::default();
+        this.entity = d.array(flexible, EntityData::ENCODED_SIZE_MIN, "entity", |d| EntityData::decode(d, version))?;
+        this.ops = d.array(flexible, OpData::ENCODED_SIZE_MIN, "ops", |d| OpData::decode(d, version))?;
+        if flexible {
+            for _ in 0..d.tagged_field_count()? {
+                let (tag, field) = d.tagged_field()?;
+                this.unknown_tagged_fields.push(RawTaggedField { tag, data: field.into_bytes() });
+            }
+        }
+        Ok(this)
+    }
+
+    fn encode(&self, out: &mut BytesMut, version: i16) -> Result<(), EncodeError> {
+        let flexible = version >= 1;
+        out.put_length(flexible, false, Some(self.entity.len()), "entity")?;
+        for item in &self.entity {
+            item.encode(out, version)?;
+        }
+        out.put_length(flexible, false, Some(self.ops.len()), "ops")?;
+        for item in &self.ops {
+            item.encode(out, version)?;
+        }
+        if flexible {
+            let tagged = TaggedFieldWriter::new();
+            tagged.finish(out, &self.unknown_tagged_fields)?;
+        } else if !self.unknown_tagged_fields.is_empty() {
+            return Err(EncodeError::FieldNotInVersion { field: "unknown_tagged_fields", version });
+        }
+        Ok(())
+    }
+}
+
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for EntryData {
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let flexible = version >= 1;
+        let mut this = Self::default();
+        this.entity = g.vec(|g| <EntityData as crate::sample::Sample>::sample(g, version));
+        this.ops = g.vec(|g| <OpData as crate::sample::Sample>::sample(g, version));
+        if flexible {
+            this.unknown_tagged_fields = g.unknown_tagged_fields();
+        }
+        this
+    }
+}

@@ -1,0 +1,67 @@
+//! `ClearElrRecord`: generated from Kafka's schema by `xtask codegen`; do not edit.
+
+#[allow(unused_imports)]
+use crate::messages::prelude::*;
+
+/// `ClearElrRecord`, versions 0.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ClearElrRecord {
+    /// Versions 0.
+    pub topic_name: String,
+    /// Tagged fields this build does not know, re-encoded unchanged.
+    pub unknown_tagged_fields: Vec<RawTaggedField>,
+}
+
+impl Default for ClearElrRecord {
+    fn default() -> Self {
+        ClearElrRecord { topic_name: String::new(), unknown_tagged_fields: Vec::new() }
+    }
+}
+
+impl Struct for ClearElrRecord {
+    const ENCODED_SIZE_MIN: usize = 2;
+
+    fn decode(d: &mut Decoder, _version: i16) -> Result<Self, DecodeError> {
+        let flexible = true;
+        let mut this = ClearElrRecord::default();
+        this.topic_name = d.string(flexible, "topic_name")?;
+        if flexible {
+            for _ in 0..d.tagged_field_count()? {
+                let (tag, field) = d.tagged_field()?;
+                this.unknown_tagged_fields.push(RawTaggedField { tag, data: field.into_bytes() });
+            }
+        }
+        Ok(this)
+    }
+
+    fn encode(&self, out: &mut BytesMut, version: i16) -> Result<(), EncodeError> {
+        let flexible = true;
+        out.put_string(flexible, &self.topic_name, "topic_name")?;
+        if flexible {
+            let tagged = TaggedFieldWriter::new();
+            tagged.finish(out, &self.unknown_tagged_fields)?;
+        } else if !self.unknown_tagged_fields.is_empty() {
+            return Err(EncodeError::FieldNotInVersion { field: "unknown_tagged_fields", version });
+        }
+        Ok(())
+    }
+}
+
+impl Message for ClearElrRecord {
+    const NAME: &'static str = "ClearElrRecord";
+    const VERSIONS: VersionRange = VersionRange { min: 0, max: 0 };
+    const FLEXIBLE_MIN: Option<i16> = Some(0);
+}
+
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for ClearElrRecord {
+    fn sample(g: &mut crate::sample::SampleGen, _version: i16) -> Self {
+        let flexible = true;
+        let mut this = Self::default();
+        this.topic_name = g.string();
+        if flexible {
+            this.unknown_tagged_fields = g.unknown_tagged_fields();
+        }
+        this
+    }
+}

@@ -1,0 +1,213 @@
+//! `InitializeShareGroupStateResponse`: generated from Kafka's schema by `xtask codegen`; do not edit.
+
+#[allow(unused_imports)]
+use crate::messages::prelude::*;
+
+/// `InitializeShareGroupStateResponse`, versions 0.
+#[derive(Debug, Clone, PartialEq)]
+pub struct InitializeShareGroupStateResponse {
+    /// Versions 0.
+    pub results: Vec<InitializeStateResult>,
+    /// Tagged fields this build does not know, re-encoded unchanged.
+    pub unknown_tagged_fields: Vec<RawTaggedField>,
+}
+
+impl Default for InitializeShareGroupStateResponse {
+    fn default() -> Self {
+        InitializeShareGroupStateResponse { results: Vec::new(), unknown_tagged_fields: Vec::new() }
+    }
+}
+
+impl Struct for InitializeShareGroupStateResponse {
+    const ENCODED_SIZE_MIN: usize = 2;
+
+    fn decode(d: &mut Decoder, version: i16) -> Result<Self, DecodeError> {
+        let flexible = true;
+        let mut this = InitializeShareGroupStateResponse::default();
+        this.results = d.array(flexible, InitializeStateResult::ENCODED_SIZE_MIN, "results", |d| {
+            InitializeStateResult::decode(d, version)
+        })?;
+        if flexible {
+            for _ in 0..d.tagged_field_count()? {
+                let (tag, field) = d.tagged_field()?;
+                this.unknown_tagged_fields.push(RawTaggedField { tag, data: field.into_bytes() });
+            }
+        }
+        Ok(this)
+    }
+
+    fn encode(&self, out: &mut BytesMut, version: i16) -> Result<(), EncodeError> {
+        let flexible = true;
+        out.put_length(flexible, false, Some(self.results.len()), "results")?;
+        for item in &self.results {
+            item.encode(out, version)?;
+        }
+        if flexible {
+            let tagged = TaggedFieldWriter::new();
+            tagged.finish(out, &self.unknown_tagged_fields)?;
+        } else if !self.unknown_tagged_fields.is_empty() {
+            return Err(EncodeError::FieldNotInVersion { field: "unknown_tagged_fields", version });
+        }
+        Ok(())
+    }
+}
+
+impl Message for InitializeShareGroupStateResponse {
+    const NAME: &'static str = "InitializeShareGroupStateResponse";
+    const VERSIONS: VersionRange = VersionRange { min: 0, max: 0 };
+    const FLEXIBLE_MIN: Option<i16> = Some(0);
+}
+
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for InitializeShareGroupStateResponse {
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let flexible = true;
+        let mut this = Self::default();
+        this.results = g.vec(|g| <InitializeStateResult as crate::sample::Sample>::sample(g, version));
+        if flexible {
+            this.unknown_tagged_fields = g.unknown_tagged_fields();
+        }
+        this
+    }
+}
+
+/// `PartitionResult`, versions 0.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PartitionResult {
+    /// Versions 0.
+    pub partition: i32,
+    /// Versions 0.
+    pub error_code: i16,
+    /// Versions 0; nullable 0+.
+    pub error_message: Option<String>,
+    /// Tagged fields this build does not know, re-encoded unchanged.
+    pub unknown_tagged_fields: Vec<RawTaggedField>,
+}
+
+impl Default for PartitionResult {
+    fn default() -> Self {
+        PartitionResult { partition: 0, error_code: 0, error_message: None, unknown_tagged_fields: Vec::new() }
+    }
+}
+
+impl Struct for PartitionResult {
+    const ENCODED_SIZE_MIN: usize = 8;
+
+    fn decode(d: &mut Decoder, _version: i16) -> Result<Self, DecodeError> {
+        let flexible = true;
+        let mut this = PartitionResult::default();
+        this.partition = d.i32()?;
+        this.error_code = d.i16()?;
+        this.error_message = d.nullable_string(flexible)?;
+        if flexible {
+            for _ in 0..d.tagged_field_count()? {
+                let (tag, field) = d.tagged_field()?;
+                this.unknown_tagged_fields.push(RawTaggedField { tag, data: field.into_bytes() });
+            }
+        }
+        Ok(this)
+    }
+
+    fn encode(&self, out: &mut BytesMut, version: i16) -> Result<(), EncodeError> {
+        let flexible = true;
+        out.put_i32(self.partition);
+        out.put_i16(self.error_code);
+        match &self.error_message {
+            Some(value) => {
+                out.put_string(flexible, value, "error_message")?;
+            }
+            None => {
+                out.put_length(flexible, true, None, "error_message")?;
+            }
+        }
+        if flexible {
+            let tagged = TaggedFieldWriter::new();
+            tagged.finish(out, &self.unknown_tagged_fields)?;
+        } else if !self.unknown_tagged_fields.is_empty() {
+            return Err(EncodeError::FieldNotInVersion { field: "unknown_tagged_fields", version });
+        }
+        Ok(())
+    }
+}
+
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for PartitionResult {
+    fn sample(g: &mut crate::sample::SampleGen, _version: i16) -> Self {
+        let flexible = true;
+        let mut this = Self::default();
+        this.partition = g.i32();
+        this.error_code = g.i16();
+        this.error_message = g.nullable(|g| g.string());
+        if flexible {
+            this.unknown_tagged_fields = g.unknown_tagged_fields();
+        }
+        this
+    }
+}
+
+/// `InitializeStateResult`, versions 0.
+#[derive(Debug, Clone, PartialEq)]
+pub struct InitializeStateResult {
+    /// Versions 0.
+    pub topic_id: Uuid,
+    /// Versions 0.
+    pub partitions: Vec<PartitionResult>,
+    /// Tagged fields this build does not know, re-encoded unchanged.
+    pub unknown_tagged_fields: Vec<RawTaggedField>,
+}
+
+impl Default for InitializeStateResult {
+    fn default() -> Self {
+        InitializeStateResult { topic_id: Uuid::ZERO, partitions: Vec::new(), unknown_tagged_fields: Vec::new() }
+    }
+}
+
+impl Struct for InitializeStateResult {
+    const ENCODED_SIZE_MIN: usize = 18;
+
+    fn decode(d: &mut Decoder, version: i16) -> Result<Self, DecodeError> {
+        let flexible = true;
+        let mut this = InitializeStateResult::default();
+        this.topic_id = d.uuid()?;
+        this.partitions = d.array(flexible, PartitionResult::ENCODED_SIZE_MIN, "partitions", |d| {
+            PartitionResult::decode(d, version)
+        })?;
+        if flexible {
+            for _ in 0..d.tagged_field_count()? {
+                let (tag, field) = d.tagged_field()?;
+                this.unknown_tagged_fields.push(RawTaggedField { tag, data: field.into_bytes() });
+            }
+        }
+        Ok(this)
+    }
+
+    fn encode(&self, out: &mut BytesMut, version: i16) -> Result<(), EncodeError> {
+        let flexible = true;
+        out.put_uuid(&self.topic_id);
+        out.put_length(flexible, false, Some(self.partitions.len()), "partitions")?;
+        for item in &self.partitions {
+            item.encode(out, version)?;
+        }
+        if flexible {
+            let tagged = TaggedFieldWriter::new();
+            tagged.finish(out, &self.unknown_tagged_fields)?;
+        } else if !self.unknown_tagged_fields.is_empty() {
+            return Err(EncodeError::FieldNotInVersion { field: "unknown_tagged_fields", version });
+        }
+        Ok(())
+    }
+}
+
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for InitializeStateResult {
+    fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        let flexible = true;
+        let mut this = Self::default();
+        this.topic_id = g.uuid();
+        this.partitions = g.vec(|g| <PartitionResult as crate::sample::Sample>::sample(g, version));
+        if flexible {
+            this.unknown_tagged_fields = g.unknown_tagged_fields();
+        }
+        this
+    }
+}

@@ -1,0 +1,82 @@
+//! `ProducerIdsRecord`: generated from Kafka's schema by `xtask codegen`; do not edit.
+
+#[allow(unused_imports)]
+use crate::messages::prelude::*;
+
+/// `ProducerIdsRecord`, versions 0.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ProducerIdsRecord {
+    /// Versions 0.
+    pub broker_id: BrokerId,
+    /// Versions 0.
+    pub broker_epoch: i64,
+    /// Versions 0.
+    pub next_producer_id: i64,
+    /// Tagged fields this build does not know, re-encoded unchanged.
+    pub unknown_tagged_fields: Vec<RawTaggedField>,
+}
+
+impl Default for ProducerIdsRecord {
+    fn default() -> Self {
+        ProducerIdsRecord {
+            broker_id: BrokerId(0),
+            broker_epoch: -1_i64,
+            next_producer_id: 0,
+            unknown_tagged_fields: Vec::new(),
+        }
+    }
+}
+
+impl Struct for ProducerIdsRecord {
+    const ENCODED_SIZE_MIN: usize = 21;
+
+    fn decode(d: &mut Decoder, _version: i16) -> Result<Self, DecodeError> {
+        let flexible = true;
+        let mut this = ProducerIdsRecord::default();
+        this.broker_id = d.i32().map(BrokerId)?;
+        this.broker_epoch = d.i64()?;
+        this.next_producer_id = d.i64()?;
+        if flexible {
+            for _ in 0..d.tagged_field_count()? {
+                let (tag, field) = d.tagged_field()?;
+                this.unknown_tagged_fields.push(RawTaggedField { tag, data: field.into_bytes() });
+            }
+        }
+        Ok(this)
+    }
+
+    fn encode(&self, out: &mut BytesMut, version: i16) -> Result<(), EncodeError> {
+        let flexible = true;
+        out.put_i32(self.broker_id.0);
+        out.put_i64(self.broker_epoch);
+        out.put_i64(self.next_producer_id);
+        if flexible {
+            let tagged = TaggedFieldWriter::new();
+            tagged.finish(out, &self.unknown_tagged_fields)?;
+        } else if !self.unknown_tagged_fields.is_empty() {
+            return Err(EncodeError::FieldNotInVersion { field: "unknown_tagged_fields", version });
+        }
+        Ok(())
+    }
+}
+
+impl Message for ProducerIdsRecord {
+    const NAME: &'static str = "ProducerIdsRecord";
+    const VERSIONS: VersionRange = VersionRange { min: 0, max: 0 };
+    const FLEXIBLE_MIN: Option<i16> = Some(0);
+}
+
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for ProducerIdsRecord {
+    fn sample(g: &mut crate::sample::SampleGen, _version: i16) -> Self {
+        let flexible = true;
+        let mut this = Self::default();
+        this.broker_id = BrokerId(g.i32());
+        this.broker_epoch = g.i64();
+        this.next_producer_id = g.i64();
+        if flexible {
+            this.unknown_tagged_fields = g.unknown_tagged_fields();
+        }
+        this
+    }
+}

@@ -1,0 +1,67 @@
+//! `RemoveAccessControlEntryRecord`: generated from Kafka's schema by `xtask codegen`; do not edit.
+
+#[allow(unused_imports)]
+use crate::messages::prelude::*;
+
+/// `RemoveAccessControlEntryRecord`, versions 0.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RemoveAccessControlEntryRecord {
+    /// Versions 0.
+    pub id: Uuid,
+    /// Tagged fields this build does not know, re-encoded unchanged.
+    pub unknown_tagged_fields: Vec<RawTaggedField>,
+}
+
+impl Default for RemoveAccessControlEntryRecord {
+    fn default() -> Self {
+        RemoveAccessControlEntryRecord { id: Uuid::ZERO, unknown_tagged_fields: Vec::new() }
+    }
+}
+
+impl Struct for RemoveAccessControlEntryRecord {
+    const ENCODED_SIZE_MIN: usize = 17;
+
+    fn decode(d: &mut Decoder, _version: i16) -> Result<Self, DecodeError> {
+        let flexible = true;
+        let mut this = RemoveAccessControlEntryRecord::default();
+        this.id = d.uuid()?;
+        if flexible {
+            for _ in 0..d.tagged_field_count()? {
+                let (tag, field) = d.tagged_field()?;
+                this.unknown_tagged_fields.push(RawTaggedField { tag, data: field.into_bytes() });
+            }
+        }
+        Ok(this)
+    }
+
+    fn encode(&self, out: &mut BytesMut, version: i16) -> Result<(), EncodeError> {
+        let flexible = true;
+        out.put_uuid(&self.id);
+        if flexible {
+            let tagged = TaggedFieldWriter::new();
+            tagged.finish(out, &self.unknown_tagged_fields)?;
+        } else if !self.unknown_tagged_fields.is_empty() {
+            return Err(EncodeError::FieldNotInVersion { field: "unknown_tagged_fields", version });
+        }
+        Ok(())
+    }
+}
+
+impl Message for RemoveAccessControlEntryRecord {
+    const NAME: &'static str = "RemoveAccessControlEntryRecord";
+    const VERSIONS: VersionRange = VersionRange { min: 0, max: 0 };
+    const FLEXIBLE_MIN: Option<i16> = Some(0);
+}
+
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for RemoveAccessControlEntryRecord {
+    fn sample(g: &mut crate::sample::SampleGen, _version: i16) -> Self {
+        let flexible = true;
+        let mut this = Self::default();
+        this.id = g.uuid();
+        if flexible {
+            this.unknown_tagged_fields = g.unknown_tagged_fields();
+        }
+        this
+    }
+}

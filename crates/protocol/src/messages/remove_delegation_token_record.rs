@@ -1,0 +1,67 @@
+//! `RemoveDelegationTokenRecord`: generated from Kafka's schema by `xtask codegen`; do not edit.
+
+#[allow(unused_imports)]
+use crate::messages::prelude::*;
+
+/// `RemoveDelegationTokenRecord`, versions 0.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RemoveDelegationTokenRecord {
+    /// Versions 0.
+    pub token_id: String,
+    /// Tagged fields this build does not know, re-encoded unchanged.
+    pub unknown_tagged_fields: Vec<RawTaggedField>,
+}
+
+impl Default for RemoveDelegationTokenRecord {
+    fn default() -> Self {
+        RemoveDelegationTokenRecord { token_id: String::new(), unknown_tagged_fields: Vec::new() }
+    }
+}
+
+impl Struct for RemoveDelegationTokenRecord {
+    const ENCODED_SIZE_MIN: usize = 2;
+
+    fn decode(d: &mut Decoder, _version: i16) -> Result<Self, DecodeError> {
+        let flexible = true;
+        let mut this = RemoveDelegationTokenRecord::default();
+        this.token_id = d.string(flexible, "token_id")?;
+        if flexible {
+            for _ in 0..d.tagged_field_count()? {
+                let (tag, field) = d.tagged_field()?;
+                this.unknown_tagged_fields.push(RawTaggedField { tag, data: field.into_bytes() });
+            }
+        }
+        Ok(this)
+    }
+
+    fn encode(&self, out: &mut BytesMut, version: i16) -> Result<(), EncodeError> {
+        let flexible = true;
+        out.put_string(flexible, &self.token_id, "token_id")?;
+        if flexible {
+            let tagged = TaggedFieldWriter::new();
+            tagged.finish(out, &self.unknown_tagged_fields)?;
+        } else if !self.unknown_tagged_fields.is_empty() {
+            return Err(EncodeError::FieldNotInVersion { field: "unknown_tagged_fields", version });
+        }
+        Ok(())
+    }
+}
+
+impl Message for RemoveDelegationTokenRecord {
+    const NAME: &'static str = "RemoveDelegationTokenRecord";
+    const VERSIONS: VersionRange = VersionRange { min: 0, max: 0 };
+    const FLEXIBLE_MIN: Option<i16> = Some(0);
+}
+
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for RemoveDelegationTokenRecord {
+    fn sample(g: &mut crate::sample::SampleGen, _version: i16) -> Self {
+        let flexible = true;
+        let mut this = Self::default();
+        this.token_id = g.string();
+        if flexible {
+            this.unknown_tagged_fields = g.unknown_tagged_fields();
+        }
+        this
+    }
+}

@@ -1,0 +1,72 @@
+//! `RemoveUserScramCredentialRecord`: generated from Kafka's schema by `xtask codegen`; do not edit.
+
+#[allow(unused_imports)]
+use crate::messages::prelude::*;
+
+/// `RemoveUserScramCredentialRecord`, versions 0.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RemoveUserScramCredentialRecord {
+    /// Versions 0.
+    pub name: String,
+    /// Versions 0.
+    pub mechanism: i8,
+    /// Tagged fields this build does not know, re-encoded unchanged.
+    pub unknown_tagged_fields: Vec<RawTaggedField>,
+}
+
+impl Default for RemoveUserScramCredentialRecord {
+    fn default() -> Self {
+        RemoveUserScramCredentialRecord { name: String::new(), mechanism: 0, unknown_tagged_fields: Vec::new() }
+    }
+}
+
+impl Struct for RemoveUserScramCredentialRecord {
+    const ENCODED_SIZE_MIN: usize = 3;
+
+    fn decode(d: &mut Decoder, _version: i16) -> Result<Self, DecodeError> {
+        let flexible = true;
+        let mut this = RemoveUserScramCredentialRecord::default();
+        this.name = d.string(flexible, "name")?;
+        this.mechanism = d.i8()?;
+        if flexible {
+            for _ in 0..d.tagged_field_count()? {
+                let (tag, field) = d.tagged_field()?;
+                this.unknown_tagged_fields.push(RawTaggedField { tag, data: field.into_bytes() });
+            }
+        }
+        Ok(this)
+    }
+
+    fn encode(&self, out: &mut BytesMut, version: i16) -> Result<(), EncodeError> {
+        let flexible = true;
+        out.put_string(flexible, &self.name, "name")?;
+        out.put_i8(self.mechanism);
+        if flexible {
+            let tagged = TaggedFieldWriter::new();
+            tagged.finish(out, &self.unknown_tagged_fields)?;
+        } else if !self.unknown_tagged_fields.is_empty() {
+            return Err(EncodeError::FieldNotInVersion { field: "unknown_tagged_fields", version });
+        }
+        Ok(())
+    }
+}
+
+impl Message for RemoveUserScramCredentialRecord {
+    const NAME: &'static str = "RemoveUserScramCredentialRecord";
+    const VERSIONS: VersionRange = VersionRange { min: 0, max: 0 };
+    const FLEXIBLE_MIN: Option<i16> = Some(0);
+}
+
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for RemoveUserScramCredentialRecord {
+    fn sample(g: &mut crate::sample::SampleGen, _version: i16) -> Self {
+        let flexible = true;
+        let mut this = Self::default();
+        this.name = g.string();
+        this.mechanism = g.i8();
+        if flexible {
+            this.unknown_tagged_fields = g.unknown_tagged_fields();
+        }
+        this
+    }
+}

@@ -1,0 +1,49 @@
+//! `ShareGroupMetadataKey`: generated from Kafka's schema by `xtask codegen`; do not edit.
+
+#[allow(unused_imports)]
+use crate::messages::prelude::*;
+
+/// `ShareGroupMetadataKey`, versions 0.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ShareGroupMetadataKey {
+    /// Versions 0.
+    pub group_id: String,
+}
+
+impl Default for ShareGroupMetadataKey {
+    fn default() -> Self {
+        ShareGroupMetadataKey { group_id: String::new() }
+    }
+}
+
+impl Struct for ShareGroupMetadataKey {
+    const ENCODED_SIZE_MIN: usize = 1;
+
+    fn decode(d: &mut Decoder, _version: i16) -> Result<Self, DecodeError> {
+        let flexible = false;
+        let mut this = ShareGroupMetadataKey::default();
+        this.group_id = d.string(flexible, "group_id")?;
+        Ok(this)
+    }
+
+    fn encode(&self, out: &mut BytesMut, _version: i16) -> Result<(), EncodeError> {
+        let flexible = false;
+        out.put_string(flexible, &self.group_id, "group_id")?;
+        Ok(())
+    }
+}
+
+impl Message for ShareGroupMetadataKey {
+    const NAME: &'static str = "ShareGroupMetadataKey";
+    const VERSIONS: VersionRange = VersionRange { min: 0, max: 0 };
+    const FLEXIBLE_MIN: Option<i16> = None;
+}
+
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for ShareGroupMetadataKey {
+    fn sample(g: &mut crate::sample::SampleGen, _version: i16) -> Self {
+        let mut this = Self::default();
+        this.group_id = g.string();
+        this
+    }
+}

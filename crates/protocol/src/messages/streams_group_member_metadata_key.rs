@@ -1,0 +1,54 @@
+//! `StreamsGroupMemberMetadataKey`: generated from Kafka's schema by `xtask codegen`; do not edit.
+
+#[allow(unused_imports)]
+use crate::messages::prelude::*;
+
+/// `StreamsGroupMemberMetadataKey`, versions 0.
+#[derive(Debug, Clone, PartialEq)]
+pub struct StreamsGroupMemberMetadataKey {
+    /// Versions 0.
+    pub group_id: String,
+    /// Versions 0.
+    pub member_id: String,
+}
+
+impl Default for StreamsGroupMemberMetadataKey {
+    fn default() -> Self {
+        StreamsGroupMemberMetadataKey { group_id: String::new(), member_id: String::new() }
+    }
+}
+
+impl Struct for StreamsGroupMemberMetadataKey {
+    const ENCODED_SIZE_MIN: usize = 2;
+
+    fn decode(d: &mut Decoder, _version: i16) -> Result<Self, DecodeError> {
+        let flexible = false;
+        let mut this = StreamsGroupMemberMetadataKey::default();
+        this.group_id = d.string(flexible, "group_id")?;
+        this.member_id = d.string(flexible, "member_id")?;
+        Ok(this)
+    }
+
+    fn encode(&self, out: &mut BytesMut, _version: i16) -> Result<(), EncodeError> {
+        let flexible = false;
+        out.put_string(flexible, &self.group_id, "group_id")?;
+        out.put_string(flexible, &self.member_id, "member_id")?;
+        Ok(())
+    }
+}
+
+impl Message for StreamsGroupMemberMetadataKey {
+    const NAME: &'static str = "StreamsGroupMemberMetadataKey";
+    const VERSIONS: VersionRange = VersionRange { min: 0, max: 0 };
+    const FLEXIBLE_MIN: Option<i16> = None;
+}
+
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for StreamsGroupMemberMetadataKey {
+    fn sample(g: &mut crate::sample::SampleGen, _version: i16) -> Self {
+        let mut this = Self::default();
+        this.group_id = g.string();
+        this.member_id = g.string();
+        this
+    }
+}

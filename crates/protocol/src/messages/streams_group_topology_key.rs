@@ -1,0 +1,49 @@
+//! `StreamsGroupTopologyKey`: generated from Kafka's schema by `xtask codegen`; do not edit.
+
+#[allow(unused_imports)]
+use crate::messages::prelude::*;
+
+/// `StreamsGroupTopologyKey`, versions 0.
+#[derive(Debug, Clone, PartialEq)]
+pub struct StreamsGroupTopologyKey {
+    /// Versions 0.
+    pub group_id: String,
+}
+
+impl Default for StreamsGroupTopologyKey {
+    fn default() -> Self {
+        StreamsGroupTopologyKey { group_id: String::new() }
+    }
+}
+
+impl Struct for StreamsGroupTopologyKey {
+    const ENCODED_SIZE_MIN: usize = 1;
+
+    fn decode(d: &mut Decoder, _version: i16) -> Result<Self, DecodeError> {
+        let flexible = false;
+        let mut this = StreamsGroupTopologyKey::default();
+        this.group_id = d.string(flexible, "group_id")?;
+        Ok(this)
+    }
+
+    fn encode(&self, out: &mut BytesMut, _version: i16) -> Result<(), EncodeError> {
+        let flexible = false;
+        out.put_string(flexible, &self.group_id, "group_id")?;
+        Ok(())
+    }
+}
+
+impl Message for StreamsGroupTopologyKey {
+    const NAME: &'static str = "StreamsGroupTopologyKey";
+    const VERSIONS: VersionRange = VersionRange { min: 0, max: 0 };
+    const FLEXIBLE_MIN: Option<i16> = None;
+}
+
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for StreamsGroupTopologyKey {
+    fn sample(g: &mut crate::sample::SampleGen, _version: i16) -> Self {
+        let mut this = Self::default();
+        this.group_id = g.string();
+        this
+    }
+}

@@ -1,0 +1,67 @@
+//! `UnregisterBrokerRequest`: generated from Kafka's schema by `xtask codegen`; do not edit.
+
+#[allow(unused_imports)]
+use crate::messages::prelude::*;
+
+/// `UnregisterBrokerRequest`, versions 0.
+#[derive(Debug, Clone, PartialEq)]
+pub struct UnregisterBrokerRequest {
+    /// Versions 0.
+    pub broker_id: BrokerId,
+    /// Tagged fields this build does not know, re-encoded unchanged.
+    pub unknown_tagged_fields: Vec<RawTaggedField>,
+}
+
+impl Default for UnregisterBrokerRequest {
+    fn default() -> Self {
+        UnregisterBrokerRequest { broker_id: BrokerId(0), unknown_tagged_fields: Vec::new() }
+    }
+}
+
+impl Struct for UnregisterBrokerRequest {
+    const ENCODED_SIZE_MIN: usize = 5;
+
+    fn decode(d: &mut Decoder, _version: i16) -> Result<Self, DecodeError> {
+        let flexible = true;
+        let mut this = UnregisterBrokerRequest::default();
+        this.broker_id = d.i32().map(BrokerId)?;
+        if flexible {
+            for _ in 0..d.tagged_field_count()? {
+                let (tag, field) = d.tagged_field()?;
+                this.unknown_tagged_fields.push(RawTaggedField { tag, data: field.into_bytes() });
+            }
+        }
+        Ok(this)
+    }
+
+    fn encode(&self, out: &mut BytesMut, version: i16) -> Result<(), EncodeError> {
+        let flexible = true;
+        out.put_i32(self.broker_id.0);
+        if flexible {
+            let tagged = TaggedFieldWriter::new();
+            tagged.finish(out, &self.unknown_tagged_fields)?;
+        } else if !self.unknown_tagged_fields.is_empty() {
+            return Err(EncodeError::FieldNotInVersion { field: "unknown_tagged_fields", version });
+        }
+        Ok(())
+    }
+}
+
+impl Message for UnregisterBrokerRequest {
+    const NAME: &'static str = "UnregisterBrokerRequest";
+    const VERSIONS: VersionRange = VersionRange { min: 0, max: 0 };
+    const FLEXIBLE_MIN: Option<i16> = Some(0);
+}
+
+#[cfg(feature = "sample")]
+impl crate::sample::Sample for UnregisterBrokerRequest {
+    fn sample(g: &mut crate::sample::SampleGen, _version: i16) -> Self {
+        let flexible = true;
+        let mut this = Self::default();
+        this.broker_id = BrokerId(g.i32());
+        if flexible {
+            this.unknown_tagged_fields = g.unknown_tagged_fields();
+        }
+        this
+    }
+}
