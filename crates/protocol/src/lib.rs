@@ -4,6 +4,7 @@
 //! - [`messages`]: every request, response, header, KRaft metadata record, coordinator record and
 //!   data type of Apache Kafka 4.4, generated from Kafka's own JSON schemas by `xtask codegen`
 //!   (see `NOTICE`). Never edit them by hand: change the generator and run `xtask/codegen.sh`.
+//! - [`frame`]: size-prefixed frames, request headers read before bodies, response headers.
 //! - [`records`]: zero-copy views of magic-2 record batches, the record iterator, control records
 //!   and the four compression codecs.
 //!
@@ -11,6 +12,7 @@
 //! sends can make it panic or allocate more than a small multiple of the bytes it sent.
 
 pub mod codec;
+pub mod frame;
 pub mod messages;
 pub mod records;
 #[cfg(feature = "sample")]

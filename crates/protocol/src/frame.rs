@@ -1,0 +1,247 @@
+//! Framing: Kafka's size-prefixed frames, the request header read before the body, and responses
+//! written with the header version their API and version call for.
+//!
+//! A broker reads a 4-byte size (checked against `socket.request.max.bytes` before any buffer is
+//! sized), then the frame. [`parse_request`] reads only the header, so a request for an API or
+//! version this build does not serve can be answered (UNSUPPORTED_VERSION, or the ApiVersions v0
+//! fallback of KIP-511) without decoding a body it does not know. [`decode_request_body`] then
+//! decodes the body, whose record sets stay zero-copy slices of the frame.
+
+use bytes::{BufMut, Bytes, BytesMut};
+
+use crate::codec::{DecodeError, Decoder, EncodeError, Struct};
+use crate::messages::api::{ApiKey, RequestBody, ResponseBody};
+use crate::messages::api_versions_response::ApiVersion;
+use crate::messages::{ApiVersionsResponse, RequestHeader, ResponseHeader};
+
+/// The bytes of a frame's size prefix.
+pub const SIZE_PREFIX_BYTES: usize = 4;
+
+/// Kafka's UNSUPPORTED_VERSION error code.
+pub const UNSUPPORTED_VERSION: i16 = 35;
+
+/// Why a frame's size prefix was refused. The connection cannot continue after either.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum FrameError {
+    #[error("frame size {0} is negative")]
+    Negative(i32),
+    #[error("frame of {size} bytes exceeds the limit of {max} (socket.request.max.bytes)")]
+    TooLarge { size: usize, max: usize },
+}
+
+/// Reads a frame's size prefix and checks it against `size_max`.
+pub fn frame_size(prefix: [u8; SIZE_PREFIX_BYTES], size_max: usize) -> Result<usize, FrameError> {
+    let size = i32::from_be_bytes(prefix);
+    let size = usize::try_from(size).map_err(|_| FrameError::Negative(size))?;
+    if size > size_max {
+        return Err(FrameError::TooLarge { size, max: size_max });
+    }
+    Ok(size)
+}
+
+/// A request whose header has been read and whose body has not.
+#[derive(Debug, Clone)]
+pub struct RequestFrame {
+    pub api_key: ApiKey,
+    pub header: RequestHeader,
+    /// The body's bytes: a slice of the frame.
+    pub body: Bytes,
+}
+
+impl RequestFrame {
+    pub fn api_version(&self) -> i16 {
+        self.header.request_api_version
+    }
+
+    pub fn correlation_id(&self) -> i32 {
+        self.header.correlation_id
+    }
+}
+
+/// Why a request could not be read. Every variant but `Truncated` carries the correlation id, so
+/// the broker can still answer (or log) it.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum RequestError {
+    #[error("frame of {0} bytes is shorter than a request header")]
+    Truncated(usize),
+    #[error("unknown api key {api_key}")]
+    UnknownApiKey { api_key: i16, correlation_id: i32 },
+    #[error("{api:?} v{version} is not supported")]
+    UnsupportedVersion { api: ApiKey, version: i16, correlation_id: i32 },
+    #[error("malformed request header: {source}")]
+    Header { correlation_id: i32, source: DecodeError },
+    #[error("malformed {api:?} v{version} request: {source}")]
+    Body { api: ApiKey, version: i16, correlation_id: i32, source: DecodeError },
+}
+
+/// Reads a request frame's header (without its size prefix), leaving the body undecoded.
+pub fn parse_request(frame: Bytes) -> Result<RequestFrame, RequestError> {
+    if frame.len() < 8 {
+        return Err(RequestError::Truncated(frame.len()));
+    }
+    let api_key = i16::from_be_bytes([frame[0], frame[1]]);
+    let version = i16::from_be_bytes([frame[2], frame[3]]);
+    let correlation_id = i32::from_be_bytes([frame[4], frame[5], frame[6], frame[7]]);
+    let Some(api) = ApiKey::from_i16(api_key) else {
+        return Err(RequestError::UnknownApiKey { api_key, correlation_id });
+    };
+    if !api.versions().contains(version) {
+        return Err(RequestError::UnsupportedVersion { api, version, correlation_id });
+    }
+    let mut d = Decoder::new(frame);
+    let header = RequestHeader::decode(&mut d, api.request_header_version(version))
+        .map_err(|source| RequestError::Header { correlation_id, source })?;
+    Ok(RequestFrame { api_key: api, header, body: d.into_bytes() })
+}
+
+/// Decodes a request's body; it must fill the rest of the frame exactly.
+pub fn decode_request_body(frame: &RequestFrame) -> Result<RequestBody, RequestError> {
+    let version = frame.api_version();
+    let error = |source| RequestError::Body {
+        api: frame.api_key,
+        version,
+        correlation_id: frame.correlation_id(),
+        source,
+    };
+    let mut d = Decoder::new(frame.body.clone());
+    let body = RequestBody::decode(frame.api_key, &mut d, version).map_err(error)?;
+    d.finish().map_err(error)?;
+    Ok(body)
+}
+
+/// Writes a whole request frame, size prefix included. The header's api key and version are
+/// taken from `body` and `version`.
+pub fn encode_request(
+    correlation_id: i32,
+    client_id: Option<&str>,
+    body: &RequestBody,
+    version: i16,
+) -> Result<Bytes, EncodeError> {
+    let api = body.api_key();
+    let header = RequestHeader {
+        request_api_key: api as i16,
+        request_api_version: version,
+        correlation_id,
+        client_id: client_id.map(str::to_owned),
+        ..RequestHeader::default()
+    };
+    let mut out = BytesMut::new();
+    out.put_i32(0);
+    header.encode(&mut out, api.request_header_version(version))?;
+    body.encode(&mut out, version)?;
+    Ok(finish_frame(out))
+}
+
+/// Writes a whole response frame, size prefix included, with the header version that `api` and
+/// `version` call for (always v0 for ApiVersions).
+pub fn encode_response(correlation_id: i32, body: &ResponseBody, version: i16) -> Result<Bytes, EncodeError> {
+    let api = body.api_key();
+    let mut out = BytesMut::new();
+    out.put_i32(0);
+    let header = ResponseHeader { correlation_id, ..ResponseHeader::default() };
+    header.encode(&mut out, api.response_header_version(version))?;
+    body.encode(&mut out, version)?;
+    Ok(finish_frame(out))
+}
+
+/// Reads a response frame (without its size prefix) to a request of `api` at `version`.
+pub fn decode_response(api: ApiKey, version: i16, frame: Bytes) -> Result<(ResponseHeader, ResponseBody), DecodeError> {
+    let mut d = Decoder::new(frame);
+    let header = ResponseHeader::decode(&mut d, api.response_header_version(version))?;
+    let body = ResponseBody::decode(api, &mut d, version)?;
+    d.finish()?;
+    Ok((header, body))
+}
+
+/// The answer to an ApiVersions request of a version this build does not know (KIP-511): a v0
+/// response with UNSUPPORTED_VERSION and the versions served, which every client can read.
+pub fn api_versions_fallback(correlation_id: i32, api_keys: Vec<ApiVersion>) -> Result<Bytes, EncodeError> {
+    let body = ApiVersionsResponse { error_code: UNSUPPORTED_VERSION, api_keys, ..ApiVersionsResponse::default() };
+    encode_response(correlation_id, &ResponseBody::ApiVersions(body), 0)
+}
+
+fn finish_frame(mut out: BytesMut) -> Bytes {
+    let size = (out.len() - SIZE_PREFIX_BYTES) as i32;
+    out[..SIZE_PREFIX_BYTES].copy_from_slice(&size.to_be_bytes());
+    out.freeze()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::messages::{ApiVersionsRequest, MetadataRequest};
+
+    fn request_frame(body: &RequestBody, version: i16) -> Bytes {
+        let frame = encode_request(7, Some("client-1"), body, version).expect("encodes");
+        frame.slice(SIZE_PREFIX_BYTES..)
+    }
+
+    /// Sizes over the limit and negative sizes are refused before any buffer is sized.
+    #[test]
+    fn frame_sizes_are_bounded() {
+        assert_eq!(frame_size(100i32.to_be_bytes(), 100), Ok(100));
+        assert_eq!(frame_size(101i32.to_be_bytes(), 100), Err(FrameError::TooLarge { size: 101, max: 100 }));
+        assert_eq!(frame_size((-1i32).to_be_bytes(), 100), Err(FrameError::Negative(-1)));
+    }
+
+    /// A request round-trips through the frame writer and the header-first reader, with the
+    /// header version (v1 classic, v2 flexible) chosen by the API's version.
+    #[test]
+    fn requests_round_trip_with_the_right_header_version() {
+        let body = RequestBody::Metadata(MetadataRequest { topics: None, ..MetadataRequest::default() });
+        for version in [1, 8, 9, 13] {
+            let frame = parse_request(request_frame(&body, version)).expect("parses");
+            assert_eq!(frame.api_key, ApiKey::Metadata);
+            assert_eq!(frame.correlation_id(), 7);
+            assert_eq!(frame.header.client_id.as_deref(), Some("client-1"));
+            assert_eq!(decode_request_body(&frame), Ok(body.clone()), "v{version}");
+        }
+    }
+
+    /// Unknown APIs and versions are reported with their correlation id, before the body is read.
+    #[test]
+    fn unknown_api_and_version_keep_the_correlation_id() {
+        let mut frame = request_frame(&RequestBody::ApiVersions(ApiVersionsRequest::default()), 3).to_vec();
+        frame[2..4].copy_from_slice(&99i16.to_be_bytes());
+        assert_eq!(
+            parse_request(Bytes::from(frame.clone())).err(),
+            Some(RequestError::UnsupportedVersion { api: ApiKey::ApiVersions, version: 99, correlation_id: 7 })
+        );
+        frame[0..2].copy_from_slice(&999i16.to_be_bytes());
+        assert_eq!(
+            parse_request(Bytes::from(frame)).err(),
+            Some(RequestError::UnknownApiKey { api_key: 999, correlation_id: 7 })
+        );
+        assert_eq!(parse_request(Bytes::from_static(&[0, 1, 2])).err(), Some(RequestError::Truncated(3)));
+    }
+
+    /// The ApiVersions response header is v0 even for flexible versions (no tagged fields), and the
+    /// KIP-511 fallback is a v0 body with UNSUPPORTED_VERSION.
+    #[test]
+    fn api_versions_responses_use_header_v0() {
+        let body = ResponseBody::ApiVersions(ApiVersionsResponse::default());
+        let frame = encode_response(9, &body, 3).expect("encodes");
+        // size, correlation id, then the body's error code straight away: no header tagged fields.
+        assert_eq!(&frame[4..8], &9i32.to_be_bytes());
+        assert_eq!(&frame[8..10], &0i16.to_be_bytes());
+        let (header, decoded) = decode_response(ApiKey::ApiVersions, 3, frame.slice(4..)).expect("decodes");
+        assert_eq!(header.correlation_id, 9);
+        assert_eq!(decoded, body);
+
+        let versions = vec![ApiVersion { api_key: 18, min_version: 0, max_version: 4, ..ApiVersion::default() }];
+        let fallback = api_versions_fallback(11, versions.clone()).expect("encodes");
+        let (_, decoded) = decode_response(ApiKey::ApiVersions, 0, fallback.slice(4..)).expect("decodes");
+        let ResponseBody::ApiVersions(decoded) = decoded else { panic!("not ApiVersions") };
+        assert_eq!(decoded.error_code, UNSUPPORTED_VERSION);
+        assert_eq!(decoded.api_keys, versions);
+    }
+
+    /// A body with bytes left over is malformed, not silently accepted.
+    #[test]
+    fn trailing_bytes_in_a_body_are_an_error() {
+        let mut frame = request_frame(&RequestBody::ApiVersions(ApiVersionsRequest::default()), 3).to_vec();
+        frame.push(0);
+        let parsed = parse_request(Bytes::from(frame)).expect("header parses");
+        assert!(matches!(decode_request_body(&parsed), Err(RequestError::Body { .. })));
+    }
+}
