@@ -11,9 +11,30 @@ use crate::names::snake_case;
 
 /// Names the prelude brings into every message module; no Kafka struct may take one.
 pub const PRELUDE_NAMES: &[&str] = &[
-    "BufMut", "Bytes", "BytesMut", "BrokerId", "ProducerId", "Uuid", "Decoder", "DecodeError", "EncodeError",
-    "Message", "RawTaggedField", "Struct", "TaggedFieldWriter", "VersionRange", "WireWrite", "Option", "Vec",
-    "String", "Result", "Default", "Some", "None", "Ok", "Err",
+    "BufMut",
+    "Bytes",
+    "BytesMut",
+    "BrokerId",
+    "ProducerId",
+    "Uuid",
+    "Decoder",
+    "DecodeError",
+    "EncodeError",
+    "Message",
+    "RawTaggedField",
+    "Struct",
+    "TaggedFieldWriter",
+    "VersionRange",
+    "WireWrite",
+    "Option",
+    "Vec",
+    "String",
+    "Result",
+    "Default",
+    "Some",
+    "None",
+    "Ok",
+    "Err",
 ];
 
 pub fn module_name(message: &MessageDef) -> String {
@@ -30,7 +51,10 @@ pub fn mod_rs(messages: &[MessageDef]) -> Result<String> {
     writeln!(out)?;
     writeln!(out, "pub(crate) mod prelude {{")?;
     writeln!(out, "    pub use crate::codec::{{")?;
-    writeln!(out, "        DecodeError, Decoder, EncodeError, Message, RawTaggedField, Struct, TaggedFieldWriter, VersionRange, WireWrite,")?;
+    writeln!(
+        out,
+        "        DecodeError, Decoder, EncodeError, Message, RawTaggedField, Struct, TaggedFieldWriter, VersionRange, WireWrite,"
+    )?;
     writeln!(out, "    }};")?;
     writeln!(out, "    pub use bytes::{{BufMut, Bytes, BytesMut}};")?;
     writeln!(out, "    pub use strand_base::{{BrokerId, ProducerId, Uuid}};")?;
@@ -201,8 +225,17 @@ fn emit_request_trait(out: &mut String, apis: &[Api]) -> Result<()> {
     Ok(())
 }
 
-fn emit_body_enum<'a>(out: &mut String, apis: &'a [Api<'a>], enum_name: &str, pick: fn(&'a Api<'a>) -> &'a MessageDef) -> Result<()> {
-    writeln!(out, "/// Any {}, tagged by API.", if enum_name == "RequestBody" { "request body" } else { "response body" })?;
+fn emit_body_enum<'a>(
+    out: &mut String,
+    apis: &'a [Api<'a>],
+    enum_name: &str,
+    pick: fn(&'a Api<'a>) -> &'a MessageDef,
+) -> Result<()> {
+    writeln!(
+        out,
+        "/// Any {}, tagged by API.",
+        if enum_name == "RequestBody" { "request body" } else { "response body" }
+    )?;
     writeln!(out, "#[derive(Debug, Clone, PartialEq)]")?;
     writeln!(out, "pub enum {enum_name} {{")?;
     for api in apis {
@@ -225,7 +258,10 @@ fn emit_body_enum<'a>(out: &mut String, apis: &'a [Api<'a>], enum_name: &str, pi
         let name = &pick(api).name;
         writeln!(out, "            ApiKey::{} => {{", api.name)?;
         writeln!(out, "                if !{name}::VERSIONS.contains(version) {{")?;
-        writeln!(out, "                    return Err(DecodeError::UnsupportedVersion {{ name: {name}::NAME, version }});")?;
+        writeln!(
+            out,
+            "                    return Err(DecodeError::UnsupportedVersion {{ name: {name}::NAME, version }});"
+        )?;
         writeln!(out, "                }}")?;
         writeln!(out, "                {name}::decode(d, version).map({enum_name}::{})", api.name)?;
         writeln!(out, "            }}")?;
@@ -238,10 +274,28 @@ fn emit_body_enum<'a>(out: &mut String, apis: &'a [Api<'a>], enum_name: &str, pi
         let name = &pick(api).name;
         writeln!(out, "            {enum_name}::{}(body) => {{", api.name)?;
         writeln!(out, "                if !{name}::VERSIONS.contains(version) {{")?;
-        writeln!(out, "                    return Err(EncodeError::UnsupportedVersion {{ name: {name}::NAME, version }});")?;
+        writeln!(
+            out,
+            "                    return Err(EncodeError::UnsupportedVersion {{ name: {name}::NAME, version }});"
+        )?;
         writeln!(out, "                }}")?;
         writeln!(out, "                body.encode(out, version)")?;
         writeln!(out, "            }}")?;
+    }
+    writeln!(out, "        }}\n    }}")?;
+    writeln!(out)?;
+    writeln!(out, "    /// A random body of `key`, valid at `version`.")?;
+    writeln!(out, "    #[cfg(feature = \"sample\")]")?;
+    writeln!(out, "    pub fn sample(key: ApiKey, g: &mut crate::sample::SampleGen, version: i16) -> Self {{")?;
+    writeln!(out, "        use crate::sample::Sample;")?;
+    writeln!(out, "        match key {{")?;
+    for api in apis {
+        writeln!(
+            out,
+            "            ApiKey::{0} => {enum_name}::{0}({1}::sample(g, version)),",
+            api.name,
+            pick(api).name
+        )?;
     }
     writeln!(out, "        }}\n    }}\n}}")?;
     writeln!(out)?;
@@ -264,10 +318,25 @@ pub fn records_rs(messages: &[MessageDef]) -> Result<String> {
         ("MetadataRecord", "A record of the `__cluster_metadata` log.", Component::Metadata, "metadata"),
         ("GroupCoordinatorKey", "A key of `__consumer_offsets`.", Component::GroupCoordinator, "coordinator-key"),
         ("GroupCoordinatorValue", "A value of `__consumer_offsets`.", Component::GroupCoordinator, "coordinator-value"),
-        ("TransactionCoordinatorKey", "A key of `__transaction_state`.", Component::TransactionCoordinator, "coordinator-key"),
-        ("TransactionCoordinatorValue", "A value of `__transaction_state`.", Component::TransactionCoordinator, "coordinator-value"),
+        (
+            "TransactionCoordinatorKey",
+            "A key of `__transaction_state`.",
+            Component::TransactionCoordinator,
+            "coordinator-key",
+        ),
+        (
+            "TransactionCoordinatorValue",
+            "A value of `__transaction_state`.",
+            Component::TransactionCoordinator,
+            "coordinator-value",
+        ),
         ("ShareCoordinatorKey", "A key of `__share_group_state`.", Component::ShareCoordinator, "coordinator-key"),
-        ("ShareCoordinatorValue", "A value of `__share_group_state`.", Component::ShareCoordinator, "coordinator-value"),
+        (
+            "ShareCoordinatorValue",
+            "A value of `__share_group_state`.",
+            Component::ShareCoordinator,
+            "coordinator-value",
+        ),
     ];
     for (enum_name, doc, component, kind) in families {
         let mut members: Vec<&MessageDef> =
@@ -318,7 +387,10 @@ fn emit_record_enum(out: &mut String, enum_name: &str, doc: &str, members: &[&Me
         let name = &m.name;
         writeln!(out, "            {} => {{", m.api_key.unwrap_or_default())?;
         writeln!(out, "                if !{name}::VERSIONS.contains(version) {{")?;
-        writeln!(out, "                    return Err(DecodeError::UnsupportedVersion {{ name: {name}::NAME, version }});")?;
+        writeln!(
+            out,
+            "                    return Err(DecodeError::UnsupportedVersion {{ name: {name}::NAME, version }});"
+        )?;
         writeln!(out, "                }}")?;
         writeln!(out, "                {name}::decode(d, version).map({enum_name}::{name})")?;
         writeln!(out, "            }}")?;

@@ -42,8 +42,7 @@ struct FieldCode {
 
 impl Ctx<'_> {
     fn has_tagged_section(&self) -> bool {
-        self.message.is_flexible_at_all()
-            && self.message.flexible_min.is_some_and(|f| f <= self.def.versions.max)
+        self.message.is_flexible_at_all() && self.message.flexible_min.is_some_and(|f| f <= self.def.versions.max)
     }
 
     fn emit(&self, out: &mut String) -> Result<()> {

@@ -90,11 +90,8 @@ fn load(schemas: &Path) -> Result<Vec<MessageDef>> {
 /// A response is generated at the versions its request is: an unstable request version makes the
 /// same response version unstable.
 fn cap_response_versions(messages: &mut [MessageDef]) {
-    let request_max: BTreeMap<i16, i16> = messages
-        .iter()
-        .filter(|m| m.kind == "request")
-        .filter_map(|m| Some((m.api_key?, m.versions.max)))
-        .collect();
+    let request_max: BTreeMap<i16, i16> =
+        messages.iter().filter(|m| m.kind == "request").filter_map(|m| Some((m.api_key?, m.versions.max))).collect();
     for m in messages.iter_mut().filter(|m| m.kind == "response") {
         if let Some(&max) = m.api_key.and_then(|k| request_max.get(&k)) {
             m.versions.max = m.versions.max.min(max);

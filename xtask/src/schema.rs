@@ -117,11 +117,7 @@ impl Versions {
 /// Reads one schema file, stripping Kafka's `//` comment lines.
 pub fn read(path: &Path) -> Result<Schema> {
     let text = std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
-    let json: String = text
-        .lines()
-        .filter(|line| !line.trim_start().starts_with("//"))
-        .collect::<Vec<_>>()
-        .join("\n");
+    let json: String = text.lines().filter(|line| !line.trim_start().starts_with("//")).collect::<Vec<_>>().join("\n");
     serde_json::from_str(&json).with_context(|| format!("parsing {}", path.display()))
 }
 

@@ -2540,6 +2540,179 @@ impl RequestBody {
             }
         }
     }
+
+    /// A random body of `key`, valid at `version`.
+    #[cfg(feature = "sample")]
+    pub fn sample(key: ApiKey, g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        use crate::sample::Sample;
+        match key {
+            ApiKey::Produce => RequestBody::Produce(ProduceRequest::sample(g, version)),
+            ApiKey::Fetch => RequestBody::Fetch(FetchRequest::sample(g, version)),
+            ApiKey::ListOffsets => RequestBody::ListOffsets(ListOffsetsRequest::sample(g, version)),
+            ApiKey::Metadata => RequestBody::Metadata(MetadataRequest::sample(g, version)),
+            ApiKey::OffsetCommit => RequestBody::OffsetCommit(OffsetCommitRequest::sample(g, version)),
+            ApiKey::OffsetFetch => RequestBody::OffsetFetch(OffsetFetchRequest::sample(g, version)),
+            ApiKey::FindCoordinator => RequestBody::FindCoordinator(FindCoordinatorRequest::sample(g, version)),
+            ApiKey::JoinGroup => RequestBody::JoinGroup(JoinGroupRequest::sample(g, version)),
+            ApiKey::Heartbeat => RequestBody::Heartbeat(HeartbeatRequest::sample(g, version)),
+            ApiKey::LeaveGroup => RequestBody::LeaveGroup(LeaveGroupRequest::sample(g, version)),
+            ApiKey::SyncGroup => RequestBody::SyncGroup(SyncGroupRequest::sample(g, version)),
+            ApiKey::DescribeGroups => RequestBody::DescribeGroups(DescribeGroupsRequest::sample(g, version)),
+            ApiKey::ListGroups => RequestBody::ListGroups(ListGroupsRequest::sample(g, version)),
+            ApiKey::SaslHandshake => RequestBody::SaslHandshake(SaslHandshakeRequest::sample(g, version)),
+            ApiKey::ApiVersions => RequestBody::ApiVersions(ApiVersionsRequest::sample(g, version)),
+            ApiKey::CreateTopics => RequestBody::CreateTopics(CreateTopicsRequest::sample(g, version)),
+            ApiKey::DeleteTopics => RequestBody::DeleteTopics(DeleteTopicsRequest::sample(g, version)),
+            ApiKey::DeleteRecords => RequestBody::DeleteRecords(DeleteRecordsRequest::sample(g, version)),
+            ApiKey::InitProducerId => RequestBody::InitProducerId(InitProducerIdRequest::sample(g, version)),
+            ApiKey::OffsetForLeaderEpoch => {
+                RequestBody::OffsetForLeaderEpoch(OffsetForLeaderEpochRequest::sample(g, version))
+            }
+            ApiKey::AddPartitionsToTxn => {
+                RequestBody::AddPartitionsToTxn(AddPartitionsToTxnRequest::sample(g, version))
+            }
+            ApiKey::AddOffsetsToTxn => RequestBody::AddOffsetsToTxn(AddOffsetsToTxnRequest::sample(g, version)),
+            ApiKey::EndTxn => RequestBody::EndTxn(EndTxnRequest::sample(g, version)),
+            ApiKey::WriteTxnMarkers => RequestBody::WriteTxnMarkers(WriteTxnMarkersRequest::sample(g, version)),
+            ApiKey::TxnOffsetCommit => RequestBody::TxnOffsetCommit(TxnOffsetCommitRequest::sample(g, version)),
+            ApiKey::DescribeAcls => RequestBody::DescribeAcls(DescribeAclsRequest::sample(g, version)),
+            ApiKey::CreateAcls => RequestBody::CreateAcls(CreateAclsRequest::sample(g, version)),
+            ApiKey::DeleteAcls => RequestBody::DeleteAcls(DeleteAclsRequest::sample(g, version)),
+            ApiKey::DescribeConfigs => RequestBody::DescribeConfigs(DescribeConfigsRequest::sample(g, version)),
+            ApiKey::AlterConfigs => RequestBody::AlterConfigs(AlterConfigsRequest::sample(g, version)),
+            ApiKey::AlterReplicaLogDirs => {
+                RequestBody::AlterReplicaLogDirs(AlterReplicaLogDirsRequest::sample(g, version))
+            }
+            ApiKey::DescribeLogDirs => RequestBody::DescribeLogDirs(DescribeLogDirsRequest::sample(g, version)),
+            ApiKey::SaslAuthenticate => RequestBody::SaslAuthenticate(SaslAuthenticateRequest::sample(g, version)),
+            ApiKey::CreatePartitions => RequestBody::CreatePartitions(CreatePartitionsRequest::sample(g, version)),
+            ApiKey::CreateDelegationToken => {
+                RequestBody::CreateDelegationToken(CreateDelegationTokenRequest::sample(g, version))
+            }
+            ApiKey::RenewDelegationToken => {
+                RequestBody::RenewDelegationToken(RenewDelegationTokenRequest::sample(g, version))
+            }
+            ApiKey::ExpireDelegationToken => {
+                RequestBody::ExpireDelegationToken(ExpireDelegationTokenRequest::sample(g, version))
+            }
+            ApiKey::DescribeDelegationToken => {
+                RequestBody::DescribeDelegationToken(DescribeDelegationTokenRequest::sample(g, version))
+            }
+            ApiKey::DeleteGroups => RequestBody::DeleteGroups(DeleteGroupsRequest::sample(g, version)),
+            ApiKey::ElectLeaders => RequestBody::ElectLeaders(ElectLeadersRequest::sample(g, version)),
+            ApiKey::IncrementalAlterConfigs => {
+                RequestBody::IncrementalAlterConfigs(IncrementalAlterConfigsRequest::sample(g, version))
+            }
+            ApiKey::AlterPartitionReassignments => {
+                RequestBody::AlterPartitionReassignments(AlterPartitionReassignmentsRequest::sample(g, version))
+            }
+            ApiKey::ListPartitionReassignments => {
+                RequestBody::ListPartitionReassignments(ListPartitionReassignmentsRequest::sample(g, version))
+            }
+            ApiKey::OffsetDelete => RequestBody::OffsetDelete(OffsetDeleteRequest::sample(g, version)),
+            ApiKey::DescribeClientQuotas => {
+                RequestBody::DescribeClientQuotas(DescribeClientQuotasRequest::sample(g, version))
+            }
+            ApiKey::AlterClientQuotas => RequestBody::AlterClientQuotas(AlterClientQuotasRequest::sample(g, version)),
+            ApiKey::DescribeUserScramCredentials => {
+                RequestBody::DescribeUserScramCredentials(DescribeUserScramCredentialsRequest::sample(g, version))
+            }
+            ApiKey::AlterUserScramCredentials => {
+                RequestBody::AlterUserScramCredentials(AlterUserScramCredentialsRequest::sample(g, version))
+            }
+            ApiKey::Vote => RequestBody::Vote(VoteRequest::sample(g, version)),
+            ApiKey::BeginQuorumEpoch => RequestBody::BeginQuorumEpoch(BeginQuorumEpochRequest::sample(g, version)),
+            ApiKey::EndQuorumEpoch => RequestBody::EndQuorumEpoch(EndQuorumEpochRequest::sample(g, version)),
+            ApiKey::DescribeQuorum => RequestBody::DescribeQuorum(DescribeQuorumRequest::sample(g, version)),
+            ApiKey::AlterPartition => RequestBody::AlterPartition(AlterPartitionRequest::sample(g, version)),
+            ApiKey::UpdateFeatures => RequestBody::UpdateFeatures(UpdateFeaturesRequest::sample(g, version)),
+            ApiKey::Envelope => RequestBody::Envelope(EnvelopeRequest::sample(g, version)),
+            ApiKey::FetchSnapshot => RequestBody::FetchSnapshot(FetchSnapshotRequest::sample(g, version)),
+            ApiKey::DescribeCluster => RequestBody::DescribeCluster(DescribeClusterRequest::sample(g, version)),
+            ApiKey::DescribeProducers => RequestBody::DescribeProducers(DescribeProducersRequest::sample(g, version)),
+            ApiKey::BrokerRegistration => {
+                RequestBody::BrokerRegistration(BrokerRegistrationRequest::sample(g, version))
+            }
+            ApiKey::BrokerHeartbeat => RequestBody::BrokerHeartbeat(BrokerHeartbeatRequest::sample(g, version)),
+            ApiKey::UnregisterBroker => RequestBody::UnregisterBroker(UnregisterBrokerRequest::sample(g, version)),
+            ApiKey::DescribeTransactions => {
+                RequestBody::DescribeTransactions(DescribeTransactionsRequest::sample(g, version))
+            }
+            ApiKey::ListTransactions => RequestBody::ListTransactions(ListTransactionsRequest::sample(g, version)),
+            ApiKey::AllocateProducerIds => {
+                RequestBody::AllocateProducerIds(AllocateProducerIdsRequest::sample(g, version))
+            }
+            ApiKey::ConsumerGroupHeartbeat => {
+                RequestBody::ConsumerGroupHeartbeat(ConsumerGroupHeartbeatRequest::sample(g, version))
+            }
+            ApiKey::ConsumerGroupDescribe => {
+                RequestBody::ConsumerGroupDescribe(ConsumerGroupDescribeRequest::sample(g, version))
+            }
+            ApiKey::ControllerRegistration => {
+                RequestBody::ControllerRegistration(ControllerRegistrationRequest::sample(g, version))
+            }
+            ApiKey::GetTelemetrySubscriptions => {
+                RequestBody::GetTelemetrySubscriptions(GetTelemetrySubscriptionsRequest::sample(g, version))
+            }
+            ApiKey::PushTelemetry => RequestBody::PushTelemetry(PushTelemetryRequest::sample(g, version)),
+            ApiKey::AssignReplicasToDirs => {
+                RequestBody::AssignReplicasToDirs(AssignReplicasToDirsRequest::sample(g, version))
+            }
+            ApiKey::ListConfigResources => {
+                RequestBody::ListConfigResources(ListConfigResourcesRequest::sample(g, version))
+            }
+            ApiKey::DescribeTopicPartitions => {
+                RequestBody::DescribeTopicPartitions(DescribeTopicPartitionsRequest::sample(g, version))
+            }
+            ApiKey::ShareGroupHeartbeat => {
+                RequestBody::ShareGroupHeartbeat(ShareGroupHeartbeatRequest::sample(g, version))
+            }
+            ApiKey::ShareGroupDescribe => {
+                RequestBody::ShareGroupDescribe(ShareGroupDescribeRequest::sample(g, version))
+            }
+            ApiKey::ShareFetch => RequestBody::ShareFetch(ShareFetchRequest::sample(g, version)),
+            ApiKey::ShareAcknowledge => RequestBody::ShareAcknowledge(ShareAcknowledgeRequest::sample(g, version)),
+            ApiKey::AddRaftVoter => RequestBody::AddRaftVoter(AddRaftVoterRequest::sample(g, version)),
+            ApiKey::RemoveRaftVoter => RequestBody::RemoveRaftVoter(RemoveRaftVoterRequest::sample(g, version)),
+            ApiKey::UpdateRaftVoter => RequestBody::UpdateRaftVoter(UpdateRaftVoterRequest::sample(g, version)),
+            ApiKey::InitializeShareGroupState => {
+                RequestBody::InitializeShareGroupState(InitializeShareGroupStateRequest::sample(g, version))
+            }
+            ApiKey::ReadShareGroupState => {
+                RequestBody::ReadShareGroupState(ReadShareGroupStateRequest::sample(g, version))
+            }
+            ApiKey::WriteShareGroupState => {
+                RequestBody::WriteShareGroupState(WriteShareGroupStateRequest::sample(g, version))
+            }
+            ApiKey::DeleteShareGroupState => {
+                RequestBody::DeleteShareGroupState(DeleteShareGroupStateRequest::sample(g, version))
+            }
+            ApiKey::ReadShareGroupStateSummary => {
+                RequestBody::ReadShareGroupStateSummary(ReadShareGroupStateSummaryRequest::sample(g, version))
+            }
+            ApiKey::StreamsGroupHeartbeat => {
+                RequestBody::StreamsGroupHeartbeat(StreamsGroupHeartbeatRequest::sample(g, version))
+            }
+            ApiKey::StreamsGroupDescribe => {
+                RequestBody::StreamsGroupDescribe(StreamsGroupDescribeRequest::sample(g, version))
+            }
+            ApiKey::DescribeShareGroupOffsets => {
+                RequestBody::DescribeShareGroupOffsets(DescribeShareGroupOffsetsRequest::sample(g, version))
+            }
+            ApiKey::AlterShareGroupOffsets => {
+                RequestBody::AlterShareGroupOffsets(AlterShareGroupOffsetsRequest::sample(g, version))
+            }
+            ApiKey::DeleteShareGroupOffsets => {
+                RequestBody::DeleteShareGroupOffsets(DeleteShareGroupOffsetsRequest::sample(g, version))
+            }
+            ApiKey::StreamsGroupTopologyDescriptionUpdate => RequestBody::StreamsGroupTopologyDescriptionUpdate(
+                StreamsGroupTopologyDescriptionUpdateRequest::sample(g, version),
+            ),
+            ApiKey::UnregisterController => {
+                RequestBody::UnregisterController(UnregisterControllerRequest::sample(g, version))
+            }
+        }
+    }
 }
 
 /// Any response body, tagged by API.
@@ -3931,6 +4104,179 @@ impl ResponseBody {
                     return Err(EncodeError::UnsupportedVersion { name: UnregisterControllerResponse::NAME, version });
                 }
                 body.encode(out, version)
+            }
+        }
+    }
+
+    /// A random body of `key`, valid at `version`.
+    #[cfg(feature = "sample")]
+    pub fn sample(key: ApiKey, g: &mut crate::sample::SampleGen, version: i16) -> Self {
+        use crate::sample::Sample;
+        match key {
+            ApiKey::Produce => ResponseBody::Produce(ProduceResponse::sample(g, version)),
+            ApiKey::Fetch => ResponseBody::Fetch(FetchResponse::sample(g, version)),
+            ApiKey::ListOffsets => ResponseBody::ListOffsets(ListOffsetsResponse::sample(g, version)),
+            ApiKey::Metadata => ResponseBody::Metadata(MetadataResponse::sample(g, version)),
+            ApiKey::OffsetCommit => ResponseBody::OffsetCommit(OffsetCommitResponse::sample(g, version)),
+            ApiKey::OffsetFetch => ResponseBody::OffsetFetch(OffsetFetchResponse::sample(g, version)),
+            ApiKey::FindCoordinator => ResponseBody::FindCoordinator(FindCoordinatorResponse::sample(g, version)),
+            ApiKey::JoinGroup => ResponseBody::JoinGroup(JoinGroupResponse::sample(g, version)),
+            ApiKey::Heartbeat => ResponseBody::Heartbeat(HeartbeatResponse::sample(g, version)),
+            ApiKey::LeaveGroup => ResponseBody::LeaveGroup(LeaveGroupResponse::sample(g, version)),
+            ApiKey::SyncGroup => ResponseBody::SyncGroup(SyncGroupResponse::sample(g, version)),
+            ApiKey::DescribeGroups => ResponseBody::DescribeGroups(DescribeGroupsResponse::sample(g, version)),
+            ApiKey::ListGroups => ResponseBody::ListGroups(ListGroupsResponse::sample(g, version)),
+            ApiKey::SaslHandshake => ResponseBody::SaslHandshake(SaslHandshakeResponse::sample(g, version)),
+            ApiKey::ApiVersions => ResponseBody::ApiVersions(ApiVersionsResponse::sample(g, version)),
+            ApiKey::CreateTopics => ResponseBody::CreateTopics(CreateTopicsResponse::sample(g, version)),
+            ApiKey::DeleteTopics => ResponseBody::DeleteTopics(DeleteTopicsResponse::sample(g, version)),
+            ApiKey::DeleteRecords => ResponseBody::DeleteRecords(DeleteRecordsResponse::sample(g, version)),
+            ApiKey::InitProducerId => ResponseBody::InitProducerId(InitProducerIdResponse::sample(g, version)),
+            ApiKey::OffsetForLeaderEpoch => {
+                ResponseBody::OffsetForLeaderEpoch(OffsetForLeaderEpochResponse::sample(g, version))
+            }
+            ApiKey::AddPartitionsToTxn => {
+                ResponseBody::AddPartitionsToTxn(AddPartitionsToTxnResponse::sample(g, version))
+            }
+            ApiKey::AddOffsetsToTxn => ResponseBody::AddOffsetsToTxn(AddOffsetsToTxnResponse::sample(g, version)),
+            ApiKey::EndTxn => ResponseBody::EndTxn(EndTxnResponse::sample(g, version)),
+            ApiKey::WriteTxnMarkers => ResponseBody::WriteTxnMarkers(WriteTxnMarkersResponse::sample(g, version)),
+            ApiKey::TxnOffsetCommit => ResponseBody::TxnOffsetCommit(TxnOffsetCommitResponse::sample(g, version)),
+            ApiKey::DescribeAcls => ResponseBody::DescribeAcls(DescribeAclsResponse::sample(g, version)),
+            ApiKey::CreateAcls => ResponseBody::CreateAcls(CreateAclsResponse::sample(g, version)),
+            ApiKey::DeleteAcls => ResponseBody::DeleteAcls(DeleteAclsResponse::sample(g, version)),
+            ApiKey::DescribeConfigs => ResponseBody::DescribeConfigs(DescribeConfigsResponse::sample(g, version)),
+            ApiKey::AlterConfigs => ResponseBody::AlterConfigs(AlterConfigsResponse::sample(g, version)),
+            ApiKey::AlterReplicaLogDirs => {
+                ResponseBody::AlterReplicaLogDirs(AlterReplicaLogDirsResponse::sample(g, version))
+            }
+            ApiKey::DescribeLogDirs => ResponseBody::DescribeLogDirs(DescribeLogDirsResponse::sample(g, version)),
+            ApiKey::SaslAuthenticate => ResponseBody::SaslAuthenticate(SaslAuthenticateResponse::sample(g, version)),
+            ApiKey::CreatePartitions => ResponseBody::CreatePartitions(CreatePartitionsResponse::sample(g, version)),
+            ApiKey::CreateDelegationToken => {
+                ResponseBody::CreateDelegationToken(CreateDelegationTokenResponse::sample(g, version))
+            }
+            ApiKey::RenewDelegationToken => {
+                ResponseBody::RenewDelegationToken(RenewDelegationTokenResponse::sample(g, version))
+            }
+            ApiKey::ExpireDelegationToken => {
+                ResponseBody::ExpireDelegationToken(ExpireDelegationTokenResponse::sample(g, version))
+            }
+            ApiKey::DescribeDelegationToken => {
+                ResponseBody::DescribeDelegationToken(DescribeDelegationTokenResponse::sample(g, version))
+            }
+            ApiKey::DeleteGroups => ResponseBody::DeleteGroups(DeleteGroupsResponse::sample(g, version)),
+            ApiKey::ElectLeaders => ResponseBody::ElectLeaders(ElectLeadersResponse::sample(g, version)),
+            ApiKey::IncrementalAlterConfigs => {
+                ResponseBody::IncrementalAlterConfigs(IncrementalAlterConfigsResponse::sample(g, version))
+            }
+            ApiKey::AlterPartitionReassignments => {
+                ResponseBody::AlterPartitionReassignments(AlterPartitionReassignmentsResponse::sample(g, version))
+            }
+            ApiKey::ListPartitionReassignments => {
+                ResponseBody::ListPartitionReassignments(ListPartitionReassignmentsResponse::sample(g, version))
+            }
+            ApiKey::OffsetDelete => ResponseBody::OffsetDelete(OffsetDeleteResponse::sample(g, version)),
+            ApiKey::DescribeClientQuotas => {
+                ResponseBody::DescribeClientQuotas(DescribeClientQuotasResponse::sample(g, version))
+            }
+            ApiKey::AlterClientQuotas => ResponseBody::AlterClientQuotas(AlterClientQuotasResponse::sample(g, version)),
+            ApiKey::DescribeUserScramCredentials => {
+                ResponseBody::DescribeUserScramCredentials(DescribeUserScramCredentialsResponse::sample(g, version))
+            }
+            ApiKey::AlterUserScramCredentials => {
+                ResponseBody::AlterUserScramCredentials(AlterUserScramCredentialsResponse::sample(g, version))
+            }
+            ApiKey::Vote => ResponseBody::Vote(VoteResponse::sample(g, version)),
+            ApiKey::BeginQuorumEpoch => ResponseBody::BeginQuorumEpoch(BeginQuorumEpochResponse::sample(g, version)),
+            ApiKey::EndQuorumEpoch => ResponseBody::EndQuorumEpoch(EndQuorumEpochResponse::sample(g, version)),
+            ApiKey::DescribeQuorum => ResponseBody::DescribeQuorum(DescribeQuorumResponse::sample(g, version)),
+            ApiKey::AlterPartition => ResponseBody::AlterPartition(AlterPartitionResponse::sample(g, version)),
+            ApiKey::UpdateFeatures => ResponseBody::UpdateFeatures(UpdateFeaturesResponse::sample(g, version)),
+            ApiKey::Envelope => ResponseBody::Envelope(EnvelopeResponse::sample(g, version)),
+            ApiKey::FetchSnapshot => ResponseBody::FetchSnapshot(FetchSnapshotResponse::sample(g, version)),
+            ApiKey::DescribeCluster => ResponseBody::DescribeCluster(DescribeClusterResponse::sample(g, version)),
+            ApiKey::DescribeProducers => ResponseBody::DescribeProducers(DescribeProducersResponse::sample(g, version)),
+            ApiKey::BrokerRegistration => {
+                ResponseBody::BrokerRegistration(BrokerRegistrationResponse::sample(g, version))
+            }
+            ApiKey::BrokerHeartbeat => ResponseBody::BrokerHeartbeat(BrokerHeartbeatResponse::sample(g, version)),
+            ApiKey::UnregisterBroker => ResponseBody::UnregisterBroker(UnregisterBrokerResponse::sample(g, version)),
+            ApiKey::DescribeTransactions => {
+                ResponseBody::DescribeTransactions(DescribeTransactionsResponse::sample(g, version))
+            }
+            ApiKey::ListTransactions => ResponseBody::ListTransactions(ListTransactionsResponse::sample(g, version)),
+            ApiKey::AllocateProducerIds => {
+                ResponseBody::AllocateProducerIds(AllocateProducerIdsResponse::sample(g, version))
+            }
+            ApiKey::ConsumerGroupHeartbeat => {
+                ResponseBody::ConsumerGroupHeartbeat(ConsumerGroupHeartbeatResponse::sample(g, version))
+            }
+            ApiKey::ConsumerGroupDescribe => {
+                ResponseBody::ConsumerGroupDescribe(ConsumerGroupDescribeResponse::sample(g, version))
+            }
+            ApiKey::ControllerRegistration => {
+                ResponseBody::ControllerRegistration(ControllerRegistrationResponse::sample(g, version))
+            }
+            ApiKey::GetTelemetrySubscriptions => {
+                ResponseBody::GetTelemetrySubscriptions(GetTelemetrySubscriptionsResponse::sample(g, version))
+            }
+            ApiKey::PushTelemetry => ResponseBody::PushTelemetry(PushTelemetryResponse::sample(g, version)),
+            ApiKey::AssignReplicasToDirs => {
+                ResponseBody::AssignReplicasToDirs(AssignReplicasToDirsResponse::sample(g, version))
+            }
+            ApiKey::ListConfigResources => {
+                ResponseBody::ListConfigResources(ListConfigResourcesResponse::sample(g, version))
+            }
+            ApiKey::DescribeTopicPartitions => {
+                ResponseBody::DescribeTopicPartitions(DescribeTopicPartitionsResponse::sample(g, version))
+            }
+            ApiKey::ShareGroupHeartbeat => {
+                ResponseBody::ShareGroupHeartbeat(ShareGroupHeartbeatResponse::sample(g, version))
+            }
+            ApiKey::ShareGroupDescribe => {
+                ResponseBody::ShareGroupDescribe(ShareGroupDescribeResponse::sample(g, version))
+            }
+            ApiKey::ShareFetch => ResponseBody::ShareFetch(ShareFetchResponse::sample(g, version)),
+            ApiKey::ShareAcknowledge => ResponseBody::ShareAcknowledge(ShareAcknowledgeResponse::sample(g, version)),
+            ApiKey::AddRaftVoter => ResponseBody::AddRaftVoter(AddRaftVoterResponse::sample(g, version)),
+            ApiKey::RemoveRaftVoter => ResponseBody::RemoveRaftVoter(RemoveRaftVoterResponse::sample(g, version)),
+            ApiKey::UpdateRaftVoter => ResponseBody::UpdateRaftVoter(UpdateRaftVoterResponse::sample(g, version)),
+            ApiKey::InitializeShareGroupState => {
+                ResponseBody::InitializeShareGroupState(InitializeShareGroupStateResponse::sample(g, version))
+            }
+            ApiKey::ReadShareGroupState => {
+                ResponseBody::ReadShareGroupState(ReadShareGroupStateResponse::sample(g, version))
+            }
+            ApiKey::WriteShareGroupState => {
+                ResponseBody::WriteShareGroupState(WriteShareGroupStateResponse::sample(g, version))
+            }
+            ApiKey::DeleteShareGroupState => {
+                ResponseBody::DeleteShareGroupState(DeleteShareGroupStateResponse::sample(g, version))
+            }
+            ApiKey::ReadShareGroupStateSummary => {
+                ResponseBody::ReadShareGroupStateSummary(ReadShareGroupStateSummaryResponse::sample(g, version))
+            }
+            ApiKey::StreamsGroupHeartbeat => {
+                ResponseBody::StreamsGroupHeartbeat(StreamsGroupHeartbeatResponse::sample(g, version))
+            }
+            ApiKey::StreamsGroupDescribe => {
+                ResponseBody::StreamsGroupDescribe(StreamsGroupDescribeResponse::sample(g, version))
+            }
+            ApiKey::DescribeShareGroupOffsets => {
+                ResponseBody::DescribeShareGroupOffsets(DescribeShareGroupOffsetsResponse::sample(g, version))
+            }
+            ApiKey::AlterShareGroupOffsets => {
+                ResponseBody::AlterShareGroupOffsets(AlterShareGroupOffsetsResponse::sample(g, version))
+            }
+            ApiKey::DeleteShareGroupOffsets => {
+                ResponseBody::DeleteShareGroupOffsets(DeleteShareGroupOffsetsResponse::sample(g, version))
+            }
+            ApiKey::StreamsGroupTopologyDescriptionUpdate => ResponseBody::StreamsGroupTopologyDescriptionUpdate(
+                StreamsGroupTopologyDescriptionUpdateResponse::sample(g, version),
+            ),
+            ApiKey::UnregisterController => {
+                ResponseBody::UnregisterController(UnregisterControllerResponse::sample(g, version))
             }
         }
     }
