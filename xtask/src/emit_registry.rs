@@ -49,6 +49,9 @@ pub fn mod_rs(messages: &[MessageDef]) -> Result<String> {
     writeln!(out, "//! [`api`] holds the API key table and the request and response enums; [`records`] the")?;
     writeln!(out, "//! enums of the metadata log's and the coordinators' records.")?;
     writeln!(out)?;
+    writeln!(out, "// Decoders fill a default value field by field, in wire order, then tagged fields.")?;
+    writeln!(out, "#![allow(clippy::field_reassign_with_default, clippy::derivable_impls)]")?;
+    writeln!(out)?;
     writeln!(out, "pub(crate) mod prelude {{")?;
     writeln!(out, "    pub use crate::codec::{{")?;
     writeln!(

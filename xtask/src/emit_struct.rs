@@ -196,8 +196,8 @@ impl Ctx<'_> {
                 String::new()
             } else {
                 format!(
-                    "if !({}) {{ return Err(EncodeError::FieldNotInVersion {{ field: {}, version }}); }}",
-                    is_default(field, &code.rust)?,
+                    "if {} {{ return Err(EncodeError::FieldNotInVersion {{ field: {}, version }}); }}",
+                    differs_from_default(field, &code.rust)?,
                     code.quoted
                 )
             };
@@ -216,8 +216,12 @@ impl Ctx<'_> {
                 Some((tag, within)) => {
                     let write = encode_stmt(field, "true", self.nullable_state(field, Some(within)), &code)?;
                     let cond = condition(within, self.def.versions).unwrap_or_else(|| "true".into());
-                    let is_default = is_default(field, &code.rust)?;
-                    write!(tagged, "if {cond} {{ if !({is_default}) {{ let out = tagged.field({tag}); {write} }} }}")?;
+                    let differs = differs_from_default(field, &code.rust)?;
+                    let set = format!("{differs} {{ let out = tagged.field({tag}); {write} }}");
+                    match cond.as_str() {
+                        "true" => write!(tagged, "if {set}")?,
+                        _ => write!(tagged, "if {cond} && {set}")?,
+                    }
                     if code.regular.is_none() && !not_in_version.is_empty() && within != self.def.versions {
                         write!(tagged, " else {{ {not_in_version} }}")?;
                     }
@@ -295,7 +299,8 @@ impl Ctx<'_> {
             {
                 let value = sample_expr(field, self.nullable_state(field, Some(within)))?;
                 let cond = condition(within, self.def.versions).unwrap_or_else(|| "true".into());
-                writeln!(body, "if {cond} && g.bool() {{ this.{} = {value}; }}", code.rust)?;
+                let cond = if cond == "true" { String::new() } else { format!("{cond} && ") };
+                writeln!(body, "if {cond}g.bool() {{ this.{} = {value}; }}", code.rust)?;
             }
         }
         if self.has_tagged_section() {
@@ -461,13 +466,15 @@ fn default_expr(field: &FieldDef) -> Result<String> {
     Ok(if field.is_nullable_type() { format!("Some({value})") } else { value })
 }
 
-/// A condition that holds when `self.{rust}` has its default value.
-fn is_default(field: &FieldDef, rust: &str) -> Result<String> {
+/// A condition that holds when `self.{rust}` differs from its default value.
+fn differs_from_default(field: &FieldDef, rust: &str) -> Result<String> {
     let default = default_expr(field)?;
     Ok(match default.as_str() {
-        "None" => format!("self.{rust}.is_none()"),
-        "Vec::new()" | "String::new()" | "Bytes::new()" => format!("self.{rust}.is_empty()"),
-        _ => format!("self.{rust} == {default}"),
+        "None" => format!("self.{rust}.is_some()"),
+        "Vec::new()" | "String::new()" | "Bytes::new()" => format!("!self.{rust}.is_empty()"),
+        "false" => format!("self.{rust}"),
+        "true" => format!("!self.{rust}"),
+        _ => format!("self.{rust} != {default}"),
     })
 }
 
@@ -615,7 +622,8 @@ fn encode_stmt(field: &FieldDef, compact: &str, nullable: Nullability, code: &Fi
             write_value(Place::Ref("value"))?
         ),
         Nullability::When(cond) => format!(
-            "match &self.{rust} {{ Some(value) => {{ if {cond} {{ {marker} }} {} }} None if {cond} => {{ {write_null} }} None => {{ {null_error} }} }}",
+            "match &self.{rust} {{ Some(value) => {{ {} {} }} None if {cond} => {{ {write_null} }} None => {{ {null_error} }} }}",
+            if marker.is_empty() { String::new() } else { format!("if {cond} {{ {marker} }}") },
             write_value(Place::Ref("value"))?
         ),
     })

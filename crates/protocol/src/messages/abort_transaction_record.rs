@@ -44,16 +44,14 @@ impl Struct for AbortTransactionRecord {
         let flexible = true;
         if flexible {
             let mut tagged = TaggedFieldWriter::new();
-            if true {
-                if !(self.reason.is_none()) {
-                    let out = tagged.field(0);
-                    match &self.reason {
-                        Some(value) => {
-                            out.put_string(true, value, "reason")?;
-                        }
-                        None => {
-                            out.put_length(true, true, None, "reason")?;
-                        }
+            if self.reason.is_some() {
+                let out = tagged.field(0);
+                match &self.reason {
+                    Some(value) => {
+                        out.put_string(true, value, "reason")?;
+                    }
+                    None => {
+                        out.put_length(true, true, None, "reason")?;
                     }
                 }
             }
@@ -76,7 +74,7 @@ impl crate::sample::Sample for AbortTransactionRecord {
     fn sample(g: &mut crate::sample::SampleGen, _version: i16) -> Self {
         let flexible = true;
         let mut this = Self::default();
-        if true && g.bool() {
+        if g.bool() {
             this.reason = g.nullable(|g| g.string());
         }
         if flexible {

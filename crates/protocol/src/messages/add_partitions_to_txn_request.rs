@@ -77,28 +77,28 @@ impl Struct for AddPartitionsToTxnRequest {
                 item.encode(out, version)?;
             }
         } else {
-            if !(self.transactions.is_empty()) {
+            if !self.transactions.is_empty() {
                 return Err(EncodeError::FieldNotInVersion { field: "transactions", version });
             }
         }
         if version <= 3 {
             out.put_string(flexible, &self.v3_and_below_transactional_id, "v3_and_below_transactional_id")?;
         } else {
-            if !(self.v3_and_below_transactional_id.is_empty()) {
+            if !self.v3_and_below_transactional_id.is_empty() {
                 return Err(EncodeError::FieldNotInVersion { field: "v3_and_below_transactional_id", version });
             }
         }
         if version <= 3 {
             out.put_i64(self.v3_and_below_producer_id.0);
         } else {
-            if !(self.v3_and_below_producer_id == ProducerId(0)) {
+            if self.v3_and_below_producer_id != ProducerId(0) {
                 return Err(EncodeError::FieldNotInVersion { field: "v3_and_below_producer_id", version });
             }
         }
         if version <= 3 {
             out.put_i16(self.v3_and_below_producer_epoch);
         } else {
-            if !(self.v3_and_below_producer_epoch == 0) {
+            if self.v3_and_below_producer_epoch != 0 {
                 return Err(EncodeError::FieldNotInVersion { field: "v3_and_below_producer_epoch", version });
             }
         }
@@ -108,7 +108,7 @@ impl Struct for AddPartitionsToTxnRequest {
                 item.encode(out, version)?;
             }
         } else {
-            if !(self.v3_and_below_topics.is_empty()) {
+            if !self.v3_and_below_topics.is_empty() {
                 return Err(EncodeError::FieldNotInVersion { field: "v3_and_below_topics", version });
             }
         }

@@ -75,7 +75,7 @@ impl Struct for AddPartitionsToTxnResponse {
                 item.encode(out, version)?;
             }
         } else {
-            if !(self.results_by_transaction.is_empty()) {
+            if !self.results_by_transaction.is_empty() {
                 return Err(EncodeError::FieldNotInVersion { field: "results_by_transaction", version });
             }
         }
@@ -90,7 +90,7 @@ impl Struct for AddPartitionsToTxnResponse {
                 item.encode(out, version)?;
             }
         } else {
-            if !(self.results_by_topic_v3_and_below.is_empty()) {
+            if !self.results_by_topic_v3_and_below.is_empty() {
                 return Err(EncodeError::FieldNotInVersion { field: "results_by_topic_v3_and_below", version });
             }
         }

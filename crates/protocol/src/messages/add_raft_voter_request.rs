@@ -80,7 +80,7 @@ impl Struct for AddRaftVoterRequest {
         if version >= 1 {
             out.put_bool(self.ack_when_committed);
         } else {
-            if !(self.ack_when_committed == true) {
+            if !self.ack_when_committed {
                 return Err(EncodeError::FieldNotInVersion { field: "ack_when_committed", version });
             }
         }

@@ -55,7 +55,7 @@ impl Struct for AlterPartitionReassignmentsRequest {
         if version >= 1 {
             out.put_bool(self.allow_replication_factor_change);
         } else {
-            if !(self.allow_replication_factor_change == true) {
+            if !self.allow_replication_factor_change {
                 return Err(EncodeError::FieldNotInVersion { field: "allow_replication_factor_change", version });
             }
         }

@@ -217,7 +217,7 @@ impl Struct for PartitionData {
                 out.put_i32(item.0);
             }
         } else {
-            if !(self.new_isr.is_empty()) {
+            if !self.new_isr.is_empty() {
                 return Err(EncodeError::FieldNotInVersion { field: "new_isr", version });
             }
         }
@@ -227,7 +227,7 @@ impl Struct for PartitionData {
                 item.encode(out, version)?;
             }
         } else {
-            if !(self.new_isr_with_epochs.is_empty()) {
+            if !self.new_isr_with_epochs.is_empty() {
                 return Err(EncodeError::FieldNotInVersion { field: "new_isr_with_epochs", version });
             }
         }

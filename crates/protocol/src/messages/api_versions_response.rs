@@ -100,35 +100,27 @@ impl Struct for ApiVersionsResponse {
         }
         if flexible {
             let mut tagged = TaggedFieldWriter::new();
-            if version >= 3 {
-                if !(self.supported_features.is_empty()) {
-                    let out = tagged.field(0);
-                    out.put_length(true, false, Some(self.supported_features.len()), "supported_features")?;
-                    for item in &self.supported_features {
-                        item.encode(out, version)?;
-                    }
+            if version >= 3 && !self.supported_features.is_empty() {
+                let out = tagged.field(0);
+                out.put_length(true, false, Some(self.supported_features.len()), "supported_features")?;
+                for item in &self.supported_features {
+                    item.encode(out, version)?;
                 }
             }
-            if version >= 3 {
-                if !(self.finalized_features_epoch == -1_i64) {
-                    let out = tagged.field(1);
-                    out.put_i64(self.finalized_features_epoch);
+            if version >= 3 && self.finalized_features_epoch != -1_i64 {
+                let out = tagged.field(1);
+                out.put_i64(self.finalized_features_epoch);
+            }
+            if version >= 3 && !self.finalized_features.is_empty() {
+                let out = tagged.field(2);
+                out.put_length(true, false, Some(self.finalized_features.len()), "finalized_features")?;
+                for item in &self.finalized_features {
+                    item.encode(out, version)?;
                 }
             }
-            if version >= 3 {
-                if !(self.finalized_features.is_empty()) {
-                    let out = tagged.field(2);
-                    out.put_length(true, false, Some(self.finalized_features.len()), "finalized_features")?;
-                    for item in &self.finalized_features {
-                        item.encode(out, version)?;
-                    }
-                }
-            }
-            if version >= 3 {
-                if !(self.zk_migration_ready == false) {
-                    let out = tagged.field(3);
-                    out.put_bool(self.zk_migration_ready);
-                }
+            if version >= 3 && self.zk_migration_ready {
+                let out = tagged.field(3);
+                out.put_bool(self.zk_migration_ready);
             }
             tagged.finish(out, &self.unknown_tagged_fields)?;
         } else if !self.unknown_tagged_fields.is_empty() {

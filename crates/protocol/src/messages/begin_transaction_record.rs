@@ -44,16 +44,14 @@ impl Struct for BeginTransactionRecord {
         let flexible = true;
         if flexible {
             let mut tagged = TaggedFieldWriter::new();
-            if true {
-                if !(self.name.is_none()) {
-                    let out = tagged.field(0);
-                    match &self.name {
-                        Some(value) => {
-                            out.put_string(true, value, "name")?;
-                        }
-                        None => {
-                            out.put_length(true, true, None, "name")?;
-                        }
+            if self.name.is_some() {
+                let out = tagged.field(0);
+                match &self.name {
+                    Some(value) => {
+                        out.put_string(true, value, "name")?;
+                    }
+                    None => {
+                        out.put_length(true, true, None, "name")?;
                     }
                 }
             }
@@ -76,7 +74,7 @@ impl crate::sample::Sample for BeginTransactionRecord {
     fn sample(g: &mut crate::sample::SampleGen, _version: i16) -> Self {
         let flexible = true;
         let mut this = Self::default();
-        if true && g.bool() {
+        if g.bool() {
             this.name = g.nullable(|g| g.string());
         }
         if flexible {

@@ -80,36 +80,32 @@ impl Struct for BrokerHeartbeatRequest {
         out.put_bool(self.want_shut_down);
         if flexible {
             let mut tagged = TaggedFieldWriter::new();
-            if version >= 1 {
-                if !(self.offline_log_dirs.is_empty()) {
-                    let out = tagged.field(0);
-                    out.put_length(true, false, Some(self.offline_log_dirs.len()), "offline_log_dirs")?;
-                    for item in &self.offline_log_dirs {
-                        out.put_uuid(item);
-                    }
+            if version >= 1 && !self.offline_log_dirs.is_empty() {
+                let out = tagged.field(0);
+                out.put_length(true, false, Some(self.offline_log_dirs.len()), "offline_log_dirs")?;
+                for item in &self.offline_log_dirs {
+                    out.put_uuid(item);
                 }
             } else {
-                if !(self.offline_log_dirs.is_empty()) {
+                if !self.offline_log_dirs.is_empty() {
                     return Err(EncodeError::FieldNotInVersion { field: "offline_log_dirs", version });
                 }
             }
-            if version >= 2 {
-                if !(self.cordoned_log_dirs.is_none()) {
-                    let out = tagged.field(1);
-                    match &self.cordoned_log_dirs {
-                        Some(value) => {
-                            out.put_length(true, false, Some(value.len()), "cordoned_log_dirs")?;
-                            for item in value {
-                                out.put_uuid(item);
-                            }
+            if version >= 2 && self.cordoned_log_dirs.is_some() {
+                let out = tagged.field(1);
+                match &self.cordoned_log_dirs {
+                    Some(value) => {
+                        out.put_length(true, false, Some(value.len()), "cordoned_log_dirs")?;
+                        for item in value {
+                            out.put_uuid(item);
                         }
-                        None => {
-                            out.put_length(true, false, None, "cordoned_log_dirs")?;
-                        }
+                    }
+                    None => {
+                        out.put_length(true, false, None, "cordoned_log_dirs")?;
                     }
                 }
             } else {
-                if !(self.cordoned_log_dirs.is_none()) {
+                if self.cordoned_log_dirs.is_some() {
                     return Err(EncodeError::FieldNotInVersion { field: "cordoned_log_dirs", version });
                 }
             }

@@ -81,52 +81,44 @@ impl Struct for BrokerRegistrationChangeRecord {
         out.put_i64(self.broker_epoch);
         if flexible {
             let mut tagged = TaggedFieldWriter::new();
-            if true {
-                if !(self.fenced == 0) {
-                    let out = tagged.field(0);
-                    out.put_i8(self.fenced);
-                }
+            if self.fenced != 0 {
+                let out = tagged.field(0);
+                out.put_i8(self.fenced);
             }
-            if version >= 1 {
-                if !(self.in_controlled_shutdown == 0) {
-                    let out = tagged.field(1);
-                    out.put_i8(self.in_controlled_shutdown);
-                }
+            if version >= 1 && self.in_controlled_shutdown != 0 {
+                let out = tagged.field(1);
+                out.put_i8(self.in_controlled_shutdown);
             } else {
-                if !(self.in_controlled_shutdown == 0) {
+                if self.in_controlled_shutdown != 0 {
                     return Err(EncodeError::FieldNotInVersion { field: "in_controlled_shutdown", version });
                 }
             }
-            if version >= 2 {
-                if !(self.log_dirs.is_empty()) {
-                    let out = tagged.field(2);
-                    out.put_length(true, false, Some(self.log_dirs.len()), "log_dirs")?;
-                    for item in &self.log_dirs {
-                        out.put_uuid(item);
-                    }
+            if version >= 2 && !self.log_dirs.is_empty() {
+                let out = tagged.field(2);
+                out.put_length(true, false, Some(self.log_dirs.len()), "log_dirs")?;
+                for item in &self.log_dirs {
+                    out.put_uuid(item);
                 }
             } else {
-                if !(self.log_dirs.is_empty()) {
+                if !self.log_dirs.is_empty() {
                     return Err(EncodeError::FieldNotInVersion { field: "log_dirs", version });
                 }
             }
-            if version >= 3 {
-                if !(self.cordoned_log_dirs.is_none()) {
-                    let out = tagged.field(3);
-                    match &self.cordoned_log_dirs {
-                        Some(value) => {
-                            out.put_length(true, false, Some(value.len()), "cordoned_log_dirs")?;
-                            for item in value {
-                                out.put_uuid(item);
-                            }
+            if version >= 3 && self.cordoned_log_dirs.is_some() {
+                let out = tagged.field(3);
+                match &self.cordoned_log_dirs {
+                    Some(value) => {
+                        out.put_length(true, false, Some(value.len()), "cordoned_log_dirs")?;
+                        for item in value {
+                            out.put_uuid(item);
                         }
-                        None => {
-                            out.put_length(true, false, None, "cordoned_log_dirs")?;
-                        }
+                    }
+                    None => {
+                        out.put_length(true, false, None, "cordoned_log_dirs")?;
                     }
                 }
             } else {
-                if !(self.cordoned_log_dirs.is_none()) {
+                if self.cordoned_log_dirs.is_some() {
                     return Err(EncodeError::FieldNotInVersion { field: "cordoned_log_dirs", version });
                 }
             }
@@ -151,7 +143,7 @@ impl crate::sample::Sample for BrokerRegistrationChangeRecord {
         let mut this = Self::default();
         this.broker_id = BrokerId(g.i32());
         this.broker_epoch = g.i64();
-        if true && g.bool() {
+        if g.bool() {
             this.fenced = g.i8();
         }
         if version >= 1 && g.bool() {

@@ -100,7 +100,7 @@ impl Struct for BrokerRegistrationRequest {
         if version >= 1 {
             out.put_bool(self.is_migrating_zk_broker);
         } else {
-            if !(self.is_migrating_zk_broker == false) {
+            if self.is_migrating_zk_broker {
                 return Err(EncodeError::FieldNotInVersion { field: "is_migrating_zk_broker", version });
             }
         }

@@ -167,19 +167,17 @@ impl Struct for TopicPartitions {
         }
         if flexible {
             let mut tagged = TaggedFieldWriter::new();
-            if true {
-                if !(self.assignment_epochs.is_none()) {
-                    let out = tagged.field(0);
-                    match &self.assignment_epochs {
-                        Some(value) => {
-                            out.put_length(true, false, Some(value.len()), "assignment_epochs")?;
-                            for item in value {
-                                out.put_i32(*item);
-                            }
+            if self.assignment_epochs.is_some() {
+                let out = tagged.field(0);
+                match &self.assignment_epochs {
+                    Some(value) => {
+                        out.put_length(true, false, Some(value.len()), "assignment_epochs")?;
+                        for item in value {
+                            out.put_i32(*item);
                         }
-                        None => {
-                            out.put_length(true, false, None, "assignment_epochs")?;
-                        }
+                    }
+                    None => {
+                        out.put_length(true, false, None, "assignment_epochs")?;
                     }
                 }
             }
@@ -198,7 +196,7 @@ impl crate::sample::Sample for TopicPartitions {
         let mut this = Self::default();
         this.topic_id = g.uuid();
         this.partitions = g.vec(|g| g.i32());
-        if true && g.bool() {
+        if g.bool() {
             this.assignment_epochs = g.nullable(|g| g.vec(|g| g.i32()));
         }
         if flexible {

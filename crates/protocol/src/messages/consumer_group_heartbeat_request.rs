@@ -120,7 +120,7 @@ impl Struct for ConsumerGroupHeartbeatRequest {
                 }
             }
         } else {
-            if !(self.subscribed_topic_regex.is_none()) {
+            if self.subscribed_topic_regex.is_some() {
                 return Err(EncodeError::FieldNotInVersion { field: "subscribed_topic_regex", version });
             }
         }

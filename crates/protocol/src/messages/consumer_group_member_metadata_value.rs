@@ -120,17 +120,15 @@ impl Struct for ConsumerGroupMemberMetadataValue {
         }
         if flexible {
             let mut tagged = TaggedFieldWriter::new();
-            if true {
-                if !(self.classic_member_metadata.is_none()) {
-                    let out = tagged.field(0);
-                    match &self.classic_member_metadata {
-                        Some(value) => {
-                            out.put_i8(1);
-                            value.encode(out, version)?;
-                        }
-                        None => {
-                            out.put_i8(-1);
-                        }
+            if self.classic_member_metadata.is_some() {
+                let out = tagged.field(0);
+                match &self.classic_member_metadata {
+                    Some(value) => {
+                        out.put_i8(1);
+                        value.encode(out, version)?;
+                    }
+                    None => {
+                        out.put_i8(-1);
                     }
                 }
             }
@@ -161,7 +159,7 @@ impl crate::sample::Sample for ConsumerGroupMemberMetadataValue {
         this.subscribed_topic_regex = g.nullable(|g| g.string());
         this.rebalance_timeout_ms = g.i32();
         this.server_assignor = g.nullable(|g| g.string());
-        if true && g.bool() {
+        if g.bool() {
             this.classic_member_metadata =
                 g.nullable(|g| <ClassicMemberMetadata as crate::sample::Sample>::sample(g, version));
         }

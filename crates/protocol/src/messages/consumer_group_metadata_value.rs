@@ -48,11 +48,9 @@ impl Struct for ConsumerGroupMetadataValue {
         out.put_i32(self.epoch);
         if flexible {
             let mut tagged = TaggedFieldWriter::new();
-            if true {
-                if !(self.metadata_hash == 0) {
-                    let out = tagged.field(0);
-                    out.put_i64(self.metadata_hash);
-                }
+            if self.metadata_hash != 0 {
+                let out = tagged.field(0);
+                out.put_i64(self.metadata_hash);
             }
             tagged.finish(out, &self.unknown_tagged_fields)?;
         } else if !self.unknown_tagged_fields.is_empty() {
@@ -74,7 +72,7 @@ impl crate::sample::Sample for ConsumerGroupMetadataValue {
         let flexible = true;
         let mut this = Self::default();
         this.epoch = g.i32();
-        if true && g.bool() {
+        if g.bool() {
             this.metadata_hash = g.i64();
         }
         if flexible {

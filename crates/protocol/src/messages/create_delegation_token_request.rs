@@ -67,7 +67,7 @@ impl Struct for CreateDelegationTokenRequest {
                 }
             }
         } else {
-            if !(self.owner_principal_type == Some(String::new())) {
+            if self.owner_principal_type != Some(String::new()) {
                 return Err(EncodeError::FieldNotInVersion { field: "owner_principal_type", version });
             }
         }
@@ -81,7 +81,7 @@ impl Struct for CreateDelegationTokenRequest {
                 }
             }
         } else {
-            if !(self.owner_principal_name == Some(String::new())) {
+            if self.owner_principal_name != Some(String::new()) {
                 return Err(EncodeError::FieldNotInVersion { field: "owner_principal_name", version });
             }
         }

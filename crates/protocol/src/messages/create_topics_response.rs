@@ -281,11 +281,9 @@ impl Struct for CreatableTopicResult {
         }
         if flexible {
             let mut tagged = TaggedFieldWriter::new();
-            if version >= 5 {
-                if !(self.topic_config_error_code == 0) {
-                    let out = tagged.field(0);
-                    out.put_i16(self.topic_config_error_code);
-                }
+            if version >= 5 && self.topic_config_error_code != 0 {
+                let out = tagged.field(0);
+                out.put_i16(self.topic_config_error_code);
             }
             tagged.finish(out, &self.unknown_tagged_fields)?;
         } else if !self.unknown_tagged_fields.is_empty() {

@@ -59,7 +59,7 @@ impl Struct for DeleteTopicsRequest {
                 item.encode(out, version)?;
             }
         } else {
-            if !(self.topics.is_empty()) {
+            if !self.topics.is_empty() {
                 return Err(EncodeError::FieldNotInVersion { field: "topics", version });
             }
         }

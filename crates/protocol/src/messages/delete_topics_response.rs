@@ -130,7 +130,6 @@ impl Struct for DeletableTopicResult {
         let flexible = version >= 4;
         match &self.name {
             Some(value) => {
-                if version >= 6 {}
                 out.put_string(flexible, value, "name")?;
             }
             None if version >= 6 => {

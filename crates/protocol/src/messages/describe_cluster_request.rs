@@ -55,14 +55,14 @@ impl Struct for DescribeClusterRequest {
         if version >= 1 {
             out.put_i8(self.endpoint_type);
         } else {
-            if !(self.endpoint_type == 1) {
+            if self.endpoint_type != 1 {
                 return Err(EncodeError::FieldNotInVersion { field: "endpoint_type", version });
             }
         }
         if version >= 2 {
             out.put_bool(self.include_fenced_brokers);
         } else {
-            if !(self.include_fenced_brokers == false) {
+            if self.include_fenced_brokers {
                 return Err(EncodeError::FieldNotInVersion { field: "include_fenced_brokers", version });
             }
         }

@@ -84,7 +84,7 @@ impl Struct for DescribeClusterResponse {
         if version >= 1 {
             out.put_i8(self.endpoint_type);
         } else {
-            if !(self.endpoint_type == 1) {
+            if self.endpoint_type != 1 {
                 return Err(EncodeError::FieldNotInVersion { field: "endpoint_type", version });
             }
         }
@@ -201,7 +201,7 @@ impl Struct for DescribeClusterBroker {
         if version >= 2 {
             out.put_bool(self.is_fenced);
         } else {
-            if !(self.is_fenced == false) {
+            if self.is_fenced {
                 return Err(EncodeError::FieldNotInVersion { field: "is_fenced", version });
             }
         }

@@ -59,7 +59,7 @@ impl Struct for DescribeConfigsRequest {
         if version >= 3 {
             out.put_bool(self.include_documentation);
         } else {
-            if !(self.include_documentation == false) {
+            if self.include_documentation {
                 return Err(EncodeError::FieldNotInVersion { field: "include_documentation", version });
             }
         }

@@ -235,14 +235,14 @@ impl Struct for DescribedDelegationToken {
         if version >= 3 {
             out.put_string(flexible, &self.token_requester_principal_type, "token_requester_principal_type")?;
         } else {
-            if !(self.token_requester_principal_type.is_empty()) {
+            if !self.token_requester_principal_type.is_empty() {
                 return Err(EncodeError::FieldNotInVersion { field: "token_requester_principal_type", version });
             }
         }
         if version >= 3 {
             out.put_string(flexible, &self.token_requester_principal_name, "token_requester_principal_name")?;
         } else {
-            if !(self.token_requester_principal_name.is_empty()) {
+            if !self.token_requester_principal_name.is_empty() {
                 return Err(EncodeError::FieldNotInVersion { field: "token_requester_principal_name", version });
             }
         }

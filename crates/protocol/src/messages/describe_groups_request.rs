@@ -52,7 +52,7 @@ impl Struct for DescribeGroupsRequest {
         if version >= 3 {
             out.put_bool(self.include_authorized_operations);
         } else {
-            if !(self.include_authorized_operations == false) {
+            if self.include_authorized_operations {
                 return Err(EncodeError::FieldNotInVersion { field: "include_authorized_operations", version });
             }
         }

@@ -265,7 +265,7 @@ impl Struct for DescribedGroup {
                 }
             }
         } else {
-            if !(self.error_message.is_none()) {
+            if self.error_message.is_some() {
                 return Err(EncodeError::FieldNotInVersion { field: "error_message", version });
             }
         }
@@ -280,7 +280,7 @@ impl Struct for DescribedGroup {
         if version >= 3 {
             out.put_i32(self.authorized_operations);
         } else {
-            if !(self.authorized_operations == -2147483648_i32) {
+            if self.authorized_operations != -2147483648_i32 {
                 return Err(EncodeError::FieldNotInVersion { field: "authorized_operations", version });
             }
         }

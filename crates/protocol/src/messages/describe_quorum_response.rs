@@ -76,7 +76,7 @@ impl Struct for DescribeQuorumResponse {
                 item.encode(out, version)?;
             }
         } else {
-            if !(self.nodes.is_empty()) {
+            if !self.nodes.is_empty() {
                 return Err(EncodeError::FieldNotInVersion { field: "nodes", version });
             }
         }
@@ -500,7 +500,7 @@ impl Struct for ReplicaState {
         if version >= 2 {
             out.put_uuid(&self.replica_directory_id);
         } else {
-            if !(self.replica_directory_id == Uuid::ZERO) {
+            if self.replica_directory_id != Uuid::ZERO {
                 return Err(EncodeError::FieldNotInVersion { field: "replica_directory_id", version });
             }
         }

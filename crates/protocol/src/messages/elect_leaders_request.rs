@@ -53,7 +53,7 @@ impl Struct for ElectLeadersRequest {
         if version >= 1 {
             out.put_i8(self.election_type);
         } else {
-            if !(self.election_type == 0) {
+            if self.election_type != 0 {
                 return Err(EncodeError::FieldNotInVersion { field: "election_type", version });
             }
         }

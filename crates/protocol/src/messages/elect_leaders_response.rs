@@ -56,7 +56,7 @@ impl Struct for ElectLeadersResponse {
         if version >= 1 {
             out.put_i16(self.error_code);
         } else {
-            if !(self.error_code == 0) {
+            if self.error_code != 0 {
                 return Err(EncodeError::FieldNotInVersion { field: "error_code", version });
             }
         }

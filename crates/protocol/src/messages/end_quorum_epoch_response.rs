@@ -62,16 +62,14 @@ impl Struct for EndQuorumEpochResponse {
         }
         if flexible {
             let mut tagged = TaggedFieldWriter::new();
-            if version >= 1 {
-                if !(self.node_endpoints.is_empty()) {
-                    let out = tagged.field(0);
-                    out.put_length(true, false, Some(self.node_endpoints.len()), "node_endpoints")?;
-                    for item in &self.node_endpoints {
-                        item.encode(out, version)?;
-                    }
+            if version >= 1 && !self.node_endpoints.is_empty() {
+                let out = tagged.field(0);
+                out.put_length(true, false, Some(self.node_endpoints.len()), "node_endpoints")?;
+                for item in &self.node_endpoints {
+                    item.encode(out, version)?;
                 }
             } else {
-                if !(self.node_endpoints.is_empty()) {
+                if !self.node_endpoints.is_empty() {
                     return Err(EncodeError::FieldNotInVersion { field: "node_endpoints", version });
                 }
             }

@@ -109,7 +109,7 @@ impl Struct for FetchRequest {
         if version <= 14 {
             out.put_i32(self.replica_id.0);
         } else {
-            if !(self.replica_id == BrokerId(-1_i32)) {
+            if self.replica_id != BrokerId(-1_i32) {
                 return Err(EncodeError::FieldNotInVersion { field: "replica_id", version });
             }
         }
@@ -133,7 +133,7 @@ impl Struct for FetchRequest {
                 item.encode(out, version)?;
             }
         } else {
-            if !(self.forgotten_topics_data.is_empty()) {
+            if !self.forgotten_topics_data.is_empty() {
                 return Err(EncodeError::FieldNotInVersion { field: "forgotten_topics_data", version });
             }
         }
@@ -142,26 +142,22 @@ impl Struct for FetchRequest {
         }
         if flexible {
             let mut tagged = TaggedFieldWriter::new();
-            if version >= 12 {
-                if !(self.cluster_id.is_none()) {
-                    let out = tagged.field(0);
-                    match &self.cluster_id {
-                        Some(value) => {
-                            out.put_string(true, value, "cluster_id")?;
-                        }
-                        None => {
-                            out.put_length(true, true, None, "cluster_id")?;
-                        }
+            if version >= 12 && self.cluster_id.is_some() {
+                let out = tagged.field(0);
+                match &self.cluster_id {
+                    Some(value) => {
+                        out.put_string(true, value, "cluster_id")?;
+                    }
+                    None => {
+                        out.put_length(true, true, None, "cluster_id")?;
                     }
                 }
             }
-            if version >= 15 {
-                if !(self.replica_state == ReplicaState::default()) {
-                    let out = tagged.field(1);
-                    self.replica_state.encode(out, version)?;
-                }
+            if version >= 15 && self.replica_state != ReplicaState::default() {
+                let out = tagged.field(1);
+                self.replica_state.encode(out, version)?;
             } else {
-                if !(self.replica_state == ReplicaState::default()) {
+                if self.replica_state != ReplicaState::default() {
                     return Err(EncodeError::FieldNotInVersion { field: "replica_state", version });
                 }
             }
@@ -367,7 +363,7 @@ impl Struct for FetchPartition {
         if version >= 12 {
             out.put_i32(self.last_fetched_epoch);
         } else {
-            if !(self.last_fetched_epoch == -1_i32) {
+            if self.last_fetched_epoch != -1_i32 {
                 return Err(EncodeError::FieldNotInVersion { field: "last_fetched_epoch", version });
             }
         }
@@ -377,17 +373,13 @@ impl Struct for FetchPartition {
         out.put_i32(self.partition_max_bytes);
         if flexible {
             let mut tagged = TaggedFieldWriter::new();
-            if version >= 17 {
-                if !(self.replica_directory_id == Uuid::ZERO) {
-                    let out = tagged.field(0);
-                    out.put_uuid(&self.replica_directory_id);
-                }
+            if version >= 17 && self.replica_directory_id != Uuid::ZERO {
+                let out = tagged.field(0);
+                out.put_uuid(&self.replica_directory_id);
             }
-            if version >= 18 {
-                if !(self.high_watermark == 9223372036854775807) {
-                    let out = tagged.field(1);
-                    out.put_i64(self.high_watermark);
-                }
+            if version >= 18 && self.high_watermark != 9223372036854775807 {
+                let out = tagged.field(1);
+                out.put_i64(self.high_watermark);
             }
             tagged.finish(out, &self.unknown_tagged_fields)?;
         } else if !self.unknown_tagged_fields.is_empty() {

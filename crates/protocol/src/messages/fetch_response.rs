@@ -76,7 +76,7 @@ impl Struct for FetchResponse {
         if version >= 7 {
             out.put_i32(self.session_id);
         } else {
-            if !(self.session_id == 0) {
+            if self.session_id != 0 {
                 return Err(EncodeError::FieldNotInVersion { field: "session_id", version });
             }
         }
@@ -86,16 +86,14 @@ impl Struct for FetchResponse {
         }
         if flexible {
             let mut tagged = TaggedFieldWriter::new();
-            if version >= 16 {
-                if !(self.node_endpoints.is_empty()) {
-                    let out = tagged.field(0);
-                    out.put_length(true, false, Some(self.node_endpoints.len()), "node_endpoints")?;
-                    for item in &self.node_endpoints {
-                        item.encode(out, version)?;
-                    }
+            if version >= 16 && !self.node_endpoints.is_empty() {
+                let out = tagged.field(0);
+                out.put_length(true, false, Some(self.node_endpoints.len()), "node_endpoints")?;
+                for item in &self.node_endpoints {
+                    item.encode(out, version)?;
                 }
             } else {
-                if !(self.node_endpoints.is_empty()) {
+                if !self.node_endpoints.is_empty() {
                     return Err(EncodeError::FieldNotInVersion { field: "node_endpoints", version });
                 }
             }
@@ -501,7 +499,7 @@ impl Struct for PartitionData {
         if version >= 11 {
             out.put_i32(self.preferred_read_replica.0);
         } else {
-            if !(self.preferred_read_replica == BrokerId(-1_i32)) {
+            if self.preferred_read_replica != BrokerId(-1_i32) {
                 return Err(EncodeError::FieldNotInVersion { field: "preferred_read_replica", version });
             }
         }
@@ -515,33 +513,27 @@ impl Struct for PartitionData {
         }
         if flexible {
             let mut tagged = TaggedFieldWriter::new();
-            if version >= 12 {
-                if !(self.diverging_epoch == EpochEndOffset::default()) {
-                    let out = tagged.field(0);
-                    self.diverging_epoch.encode(out, version)?;
-                }
+            if version >= 12 && self.diverging_epoch != EpochEndOffset::default() {
+                let out = tagged.field(0);
+                self.diverging_epoch.encode(out, version)?;
             } else {
-                if !(self.diverging_epoch == EpochEndOffset::default()) {
+                if self.diverging_epoch != EpochEndOffset::default() {
                     return Err(EncodeError::FieldNotInVersion { field: "diverging_epoch", version });
                 }
             }
-            if version >= 12 {
-                if !(self.current_leader == LeaderIdAndEpoch::default()) {
-                    let out = tagged.field(1);
-                    self.current_leader.encode(out, version)?;
-                }
+            if version >= 12 && self.current_leader != LeaderIdAndEpoch::default() {
+                let out = tagged.field(1);
+                self.current_leader.encode(out, version)?;
             } else {
-                if !(self.current_leader == LeaderIdAndEpoch::default()) {
+                if self.current_leader != LeaderIdAndEpoch::default() {
                     return Err(EncodeError::FieldNotInVersion { field: "current_leader", version });
                 }
             }
-            if version >= 12 {
-                if !(self.snapshot_id == SnapshotId::default()) {
-                    let out = tagged.field(2);
-                    self.snapshot_id.encode(out, version)?;
-                }
+            if version >= 12 && self.snapshot_id != SnapshotId::default() {
+                let out = tagged.field(2);
+                self.snapshot_id.encode(out, version)?;
             } else {
-                if !(self.snapshot_id == SnapshotId::default()) {
+                if self.snapshot_id != SnapshotId::default() {
                     return Err(EncodeError::FieldNotInVersion { field: "snapshot_id", version });
                 }
             }

@@ -66,16 +66,14 @@ impl Struct for FetchSnapshotRequest {
         }
         if flexible {
             let mut tagged = TaggedFieldWriter::new();
-            if true {
-                if !(self.cluster_id.is_none()) {
-                    let out = tagged.field(0);
-                    match &self.cluster_id {
-                        Some(value) => {
-                            out.put_string(true, value, "cluster_id")?;
-                        }
-                        None => {
-                            out.put_length(true, true, None, "cluster_id")?;
-                        }
+            if self.cluster_id.is_some() {
+                let out = tagged.field(0);
+                match &self.cluster_id {
+                    Some(value) => {
+                        out.put_string(true, value, "cluster_id")?;
+                    }
+                    None => {
+                        out.put_length(true, true, None, "cluster_id")?;
                     }
                 }
             }
@@ -98,7 +96,7 @@ impl crate::sample::Sample for FetchSnapshotRequest {
     fn sample(g: &mut crate::sample::SampleGen, version: i16) -> Self {
         let flexible = true;
         let mut this = Self::default();
-        if true && g.bool() {
+        if g.bool() {
             this.cluster_id = g.nullable(|g| g.string());
         }
         this.replica_id = BrokerId(g.i32());
@@ -237,11 +235,9 @@ impl Struct for PartitionSnapshot {
         out.put_i64(self.position);
         if flexible {
             let mut tagged = TaggedFieldWriter::new();
-            if version >= 1 {
-                if !(self.replica_directory_id == Uuid::ZERO) {
-                    let out = tagged.field(0);
-                    out.put_uuid(&self.replica_directory_id);
-                }
+            if version >= 1 && self.replica_directory_id != Uuid::ZERO {
+                let out = tagged.field(0);
+                out.put_uuid(&self.replica_directory_id);
             }
             tagged.finish(out, &self.unknown_tagged_fields)?;
         } else if !self.unknown_tagged_fields.is_empty() {

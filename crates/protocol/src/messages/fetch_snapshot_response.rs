@@ -68,16 +68,14 @@ impl Struct for FetchSnapshotResponse {
         }
         if flexible {
             let mut tagged = TaggedFieldWriter::new();
-            if version >= 1 {
-                if !(self.node_endpoints.is_empty()) {
-                    let out = tagged.field(0);
-                    out.put_length(true, false, Some(self.node_endpoints.len()), "node_endpoints")?;
-                    for item in &self.node_endpoints {
-                        item.encode(out, version)?;
-                    }
+            if version >= 1 && !self.node_endpoints.is_empty() {
+                let out = tagged.field(0);
+                out.put_length(true, false, Some(self.node_endpoints.len()), "node_endpoints")?;
+                for item in &self.node_endpoints {
+                    item.encode(out, version)?;
                 }
             } else {
-                if !(self.node_endpoints.is_empty()) {
+                if !self.node_endpoints.is_empty() {
                     return Err(EncodeError::FieldNotInVersion { field: "node_endpoints", version });
                 }
             }
@@ -311,11 +309,9 @@ impl Struct for PartitionSnapshot {
         out.put_bytes_field(flexible, &self.unaligned_records, "unaligned_records")?;
         if flexible {
             let mut tagged = TaggedFieldWriter::new();
-            if true {
-                if !(self.current_leader == LeaderIdAndEpoch::default()) {
-                    let out = tagged.field(0);
-                    self.current_leader.encode(out, version)?;
-                }
+            if self.current_leader != LeaderIdAndEpoch::default() {
+                let out = tagged.field(0);
+                self.current_leader.encode(out, version)?;
             }
             tagged.finish(out, &self.unknown_tagged_fields)?;
         } else if !self.unknown_tagged_fields.is_empty() {
@@ -333,7 +329,7 @@ impl crate::sample::Sample for PartitionSnapshot {
         this.index = g.i32();
         this.error_code = g.i16();
         this.snapshot_id = <SnapshotId as crate::sample::Sample>::sample(g, version);
-        if true && g.bool() {
+        if g.bool() {
             this.current_leader = <LeaderIdAndEpoch as crate::sample::Sample>::sample(g, version);
         }
         this.size = g.i64();

@@ -57,14 +57,14 @@ impl Struct for FindCoordinatorRequest {
         if version <= 3 {
             out.put_string(flexible, &self.key, "key")?;
         } else {
-            if !(self.key.is_empty()) {
+            if !self.key.is_empty() {
                 return Err(EncodeError::FieldNotInVersion { field: "key", version });
             }
         }
         if version >= 1 {
             out.put_i8(self.key_type);
         } else {
-            if !(self.key_type == 0) {
+            if self.key_type != 0 {
                 return Err(EncodeError::FieldNotInVersion { field: "key_type", version });
             }
         }
@@ -74,7 +74,7 @@ impl Struct for FindCoordinatorRequest {
                 out.put_string(flexible, item, "coordinator_keys")?;
             }
         } else {
-            if !(self.coordinator_keys.is_empty()) {
+            if !self.coordinator_keys.is_empty() {
                 return Err(EncodeError::FieldNotInVersion { field: "coordinator_keys", version });
             }
         }

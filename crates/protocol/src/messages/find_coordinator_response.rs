@@ -84,7 +84,7 @@ impl Struct for FindCoordinatorResponse {
         if version <= 3 {
             out.put_i16(self.error_code);
         } else {
-            if !(self.error_code == 0) {
+            if self.error_code != 0 {
                 return Err(EncodeError::FieldNotInVersion { field: "error_code", version });
             }
         }
@@ -101,21 +101,21 @@ impl Struct for FindCoordinatorResponse {
         if version <= 3 {
             out.put_i32(self.node_id.0);
         } else {
-            if !(self.node_id == BrokerId(0)) {
+            if self.node_id != BrokerId(0) {
                 return Err(EncodeError::FieldNotInVersion { field: "node_id", version });
             }
         }
         if version <= 3 {
             out.put_string(flexible, &self.host, "host")?;
         } else {
-            if !(self.host.is_empty()) {
+            if !self.host.is_empty() {
                 return Err(EncodeError::FieldNotInVersion { field: "host", version });
             }
         }
         if version <= 3 {
             out.put_i32(self.port);
         } else {
-            if !(self.port == 0) {
+            if self.port != 0 {
                 return Err(EncodeError::FieldNotInVersion { field: "port", version });
             }
         }
@@ -125,7 +125,7 @@ impl Struct for FindCoordinatorResponse {
                 item.encode(out, version)?;
             }
         } else {
-            if !(self.coordinators.is_empty()) {
+            if !self.coordinators.is_empty() {
                 return Err(EncodeError::FieldNotInVersion { field: "coordinators", version });
             }
         }

@@ -67,14 +67,14 @@ impl Struct for InitProducerIdRequest {
         if version >= 3 {
             out.put_i64(self.producer_id.0);
         } else {
-            if !(self.producer_id == ProducerId(-1_i64)) {
+            if self.producer_id != ProducerId(-1_i64) {
                 return Err(EncodeError::FieldNotInVersion { field: "producer_id", version });
             }
         }
         if version >= 3 {
             out.put_i16(self.producer_epoch);
         } else {
-            if !(self.producer_epoch == -1_i16) {
+            if self.producer_epoch != -1_i16 {
                 return Err(EncodeError::FieldNotInVersion { field: "producer_epoch", version });
             }
         }

@@ -70,14 +70,14 @@ impl Struct for InitProducerIdResponse {
         if version >= 6 {
             out.put_i64(self.ongoing_txn_producer_id.0);
         } else {
-            if !(self.ongoing_txn_producer_id == ProducerId(-1_i64)) {
+            if self.ongoing_txn_producer_id != ProducerId(-1_i64) {
                 return Err(EncodeError::FieldNotInVersion { field: "ongoing_txn_producer_id", version });
             }
         }
         if version >= 6 {
             out.put_i16(self.ongoing_txn_producer_epoch);
         } else {
-            if !(self.ongoing_txn_producer_epoch == -1_i16) {
+            if self.ongoing_txn_producer_epoch != -1_i16 {
                 return Err(EncodeError::FieldNotInVersion { field: "ongoing_txn_producer_epoch", version });
             }
         }

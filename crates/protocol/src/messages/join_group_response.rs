@@ -97,7 +97,6 @@ impl Struct for JoinGroupResponse {
         }
         match &self.protocol_name {
             Some(value) => {
-                if version >= 7 {}
                 out.put_string(flexible, value, "protocol_name")?;
             }
             None if version >= 7 => {
@@ -111,7 +110,7 @@ impl Struct for JoinGroupResponse {
         if version >= 9 {
             out.put_bool(self.skip_assignment);
         } else {
-            if !(self.skip_assignment == false) {
+            if self.skip_assignment {
                 return Err(EncodeError::FieldNotInVersion { field: "skip_assignment", version });
             }
         }

@@ -136,7 +136,7 @@ impl Struct for Voter {
         if version >= 1 {
             out.put_uuid(&self.voter_directory_id);
         } else {
-            if !(self.voter_directory_id == Uuid::ZERO) {
+            if self.voter_directory_id != Uuid::ZERO {
                 return Err(EncodeError::FieldNotInVersion { field: "voter_directory_id", version });
             }
         }

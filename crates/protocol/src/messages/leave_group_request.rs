@@ -56,7 +56,7 @@ impl Struct for LeaveGroupRequest {
         if version <= 2 {
             out.put_string(flexible, &self.member_id, "member_id")?;
         } else {
-            if !(self.member_id.is_empty()) {
+            if !self.member_id.is_empty() {
                 return Err(EncodeError::FieldNotInVersion { field: "member_id", version });
             }
         }
@@ -66,7 +66,7 @@ impl Struct for LeaveGroupRequest {
                 item.encode(out, version)?;
             }
         } else {
-            if !(self.members.is_empty()) {
+            if !self.members.is_empty() {
                 return Err(EncodeError::FieldNotInVersion { field: "members", version });
             }
         }

@@ -62,7 +62,7 @@ impl Struct for LeaveGroupResponse {
                 item.encode(out, version)?;
             }
         } else {
-            if !(self.members.is_empty()) {
+            if !self.members.is_empty() {
                 return Err(EncodeError::FieldNotInVersion { field: "members", version });
             }
         }

@@ -44,7 +44,7 @@ impl Struct for ListConfigResourcesRequest {
                 out.put_i8(*item);
             }
         } else {
-            if !(self.resource_types.is_empty()) {
+            if !self.resource_types.is_empty() {
                 return Err(EncodeError::FieldNotInVersion { field: "resource_types", version });
             }
         }

@@ -49,7 +49,7 @@ impl Struct for ListGroupsRequest {
                 out.put_string(flexible, item, "states_filter")?;
             }
         } else {
-            if !(self.states_filter.is_empty()) {
+            if !self.states_filter.is_empty() {
                 return Err(EncodeError::FieldNotInVersion { field: "states_filter", version });
             }
         }
@@ -59,7 +59,7 @@ impl Struct for ListGroupsRequest {
                 out.put_string(flexible, item, "types_filter")?;
             }
         } else {
-            if !(self.types_filter.is_empty()) {
+            if !self.types_filter.is_empty() {
                 return Err(EncodeError::FieldNotInVersion { field: "types_filter", version });
             }
         }

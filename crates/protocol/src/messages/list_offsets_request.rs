@@ -60,7 +60,7 @@ impl Struct for ListOffsetsRequest {
         if version >= 2 {
             out.put_i8(self.isolation_level);
         } else {
-            if !(self.isolation_level == 0) {
+            if self.isolation_level != 0 {
                 return Err(EncodeError::FieldNotInVersion { field: "isolation_level", version });
             }
         }

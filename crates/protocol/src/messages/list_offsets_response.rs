@@ -143,7 +143,7 @@ impl Struct for ListOffsetsPartitionResponse {
         if version >= 4 {
             out.put_i32(self.leader_epoch);
         } else {
-            if !(self.leader_epoch == -1_i32) {
+            if self.leader_epoch != -1_i32 {
                 return Err(EncodeError::FieldNotInVersion { field: "leader_epoch", version });
             }
         }

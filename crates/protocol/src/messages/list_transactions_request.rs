@@ -66,7 +66,7 @@ impl Struct for ListTransactionsRequest {
         if version >= 1 {
             out.put_i64(self.duration_filter);
         } else {
-            if !(self.duration_filter == -1_i64) {
+            if self.duration_filter != -1_i64 {
                 return Err(EncodeError::FieldNotInVersion { field: "duration_filter", version });
             }
         }
@@ -80,7 +80,7 @@ impl Struct for ListTransactionsRequest {
                 }
             }
         } else {
-            if !(self.transactional_id_pattern.is_none()) {
+            if self.transactional_id_pattern.is_some() {
                 return Err(EncodeError::FieldNotInVersion { field: "transactional_id_pattern", version });
             }
         }

@@ -67,7 +67,6 @@ impl Struct for MetadataRequest {
         let flexible = version >= 9;
         match &self.topics {
             Some(value) => {
-                if version >= 1 {}
                 out.put_length(flexible, false, Some(value.len()), "topics")?;
                 for item in value {
                     item.encode(out, version)?;
@@ -83,21 +82,21 @@ impl Struct for MetadataRequest {
         if version >= 4 {
             out.put_bool(self.allow_auto_topic_creation);
         } else {
-            if !(self.allow_auto_topic_creation == true) {
+            if !self.allow_auto_topic_creation {
                 return Err(EncodeError::FieldNotInVersion { field: "allow_auto_topic_creation", version });
             }
         }
         if (8..=10).contains(&version) {
             out.put_bool(self.include_cluster_authorized_operations);
         } else {
-            if !(self.include_cluster_authorized_operations == false) {
+            if self.include_cluster_authorized_operations {
                 return Err(EncodeError::FieldNotInVersion { field: "include_cluster_authorized_operations", version });
             }
         }
         if version >= 8 {
             out.put_bool(self.include_topic_authorized_operations);
         } else {
-            if !(self.include_topic_authorized_operations == false) {
+            if self.include_topic_authorized_operations {
                 return Err(EncodeError::FieldNotInVersion { field: "include_topic_authorized_operations", version });
             }
         }
@@ -186,7 +185,6 @@ impl Struct for MetadataRequestTopic {
         }
         match &self.name {
             Some(value) => {
-                if version >= 10 {}
                 out.put_string(flexible, value, "name")?;
             }
             None if version >= 10 => {

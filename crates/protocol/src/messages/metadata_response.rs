@@ -104,7 +104,7 @@ impl Struct for MetadataResponse {
         if (8..=10).contains(&version) {
             out.put_i32(self.cluster_authorized_operations);
         } else {
-            if !(self.cluster_authorized_operations == -2147483648_i32) {
+            if self.cluster_authorized_operations != -2147483648_i32 {
                 return Err(EncodeError::FieldNotInVersion { field: "cluster_authorized_operations", version });
             }
         }
@@ -431,7 +431,6 @@ impl Struct for MetadataResponseTopic {
         out.put_i16(self.error_code);
         match &self.name {
             Some(value) => {
-                if version >= 12 {}
                 out.put_string(flexible, value, "name")?;
             }
             None if version >= 12 => {
@@ -454,7 +453,7 @@ impl Struct for MetadataResponseTopic {
         if version >= 8 {
             out.put_i32(self.topic_authorized_operations);
         } else {
-            if !(self.topic_authorized_operations == -2147483648_i32) {
+            if self.topic_authorized_operations != -2147483648_i32 {
                 return Err(EncodeError::FieldNotInVersion { field: "topic_authorized_operations", version });
             }
         }

@@ -4,6 +4,9 @@
 //! [`api`] holds the API key table and the request and response enums; [`records`] the
 //! enums of the metadata log's and the coordinators' records.
 
+// Decoders fill a default value field by field, in wire order, then tagged fields.
+#![allow(clippy::field_reassign_with_default, clippy::derivable_impls)]
+
 pub(crate) mod prelude {
     pub use crate::codec::{
         DecodeError, Decoder, EncodeError, Message, RawTaggedField, Struct, TaggedFieldWriter, VersionRange, WireWrite,

@@ -80,11 +80,9 @@ impl Struct for OffsetCommitValue {
         }
         if flexible {
             let mut tagged = TaggedFieldWriter::new();
-            if version >= 4 {
-                if !(self.topic_id == Uuid::ZERO) {
-                    let out = tagged.field(0);
-                    out.put_uuid(&self.topic_id);
-                }
+            if version >= 4 && self.topic_id != Uuid::ZERO {
+                let out = tagged.field(0);
+                out.put_uuid(&self.topic_id);
             }
             tagged.finish(out, &self.unknown_tagged_fields)?;
         } else if !self.unknown_tagged_fields.is_empty() {

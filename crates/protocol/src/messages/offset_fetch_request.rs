@@ -72,14 +72,13 @@ impl Struct for OffsetFetchRequest {
         if version <= 7 {
             out.put_string(flexible, &self.group_id, "group_id")?;
         } else {
-            if !(self.group_id.is_empty()) {
+            if !self.group_id.is_empty() {
                 return Err(EncodeError::FieldNotInVersion { field: "group_id", version });
             }
         }
         if version <= 7 {
             match &self.topics {
                 Some(value) => {
-                    if version >= 2 {}
                     out.put_length(flexible, false, Some(value.len()), "topics")?;
                     for item in value {
                         item.encode(out, version)?;
@@ -93,7 +92,7 @@ impl Struct for OffsetFetchRequest {
                 }
             }
         } else {
-            if !(self.topics == Some(Vec::new())) {
+            if self.topics != Some(Vec::new()) {
                 return Err(EncodeError::FieldNotInVersion { field: "topics", version });
             }
         }
@@ -103,14 +102,14 @@ impl Struct for OffsetFetchRequest {
                 item.encode(out, version)?;
             }
         } else {
-            if !(self.groups.is_empty()) {
+            if !self.groups.is_empty() {
                 return Err(EncodeError::FieldNotInVersion { field: "groups", version });
             }
         }
         if version >= 7 {
             out.put_bool(self.require_stable);
         } else {
-            if !(self.require_stable == false) {
+            if self.require_stable {
                 return Err(EncodeError::FieldNotInVersion { field: "require_stable", version });
             }
         }

@@ -72,7 +72,7 @@ impl Struct for OffsetFetchResponse {
                 item.encode(out, version)?;
             }
         } else {
-            if !(self.topics.is_empty()) {
+            if !self.topics.is_empty() {
                 return Err(EncodeError::FieldNotInVersion { field: "topics", version });
             }
         }
@@ -85,7 +85,7 @@ impl Struct for OffsetFetchResponse {
                 item.encode(out, version)?;
             }
         } else {
-            if !(self.groups.is_empty()) {
+            if !self.groups.is_empty() {
                 return Err(EncodeError::FieldNotInVersion { field: "groups", version });
             }
         }

@@ -121,139 +121,121 @@ impl Struct for PartitionChangeRecord {
         out.put_uuid(&self.topic_id);
         if flexible {
             let mut tagged = TaggedFieldWriter::new();
-            if true {
-                if !(self.isr.is_none()) {
-                    let out = tagged.field(0);
-                    match &self.isr {
-                        Some(value) => {
-                            out.put_length(true, false, Some(value.len()), "isr")?;
-                            for item in value {
-                                out.put_i32(item.0);
-                            }
+            if self.isr.is_some() {
+                let out = tagged.field(0);
+                match &self.isr {
+                    Some(value) => {
+                        out.put_length(true, false, Some(value.len()), "isr")?;
+                        for item in value {
+                            out.put_i32(item.0);
                         }
-                        None => {
-                            out.put_length(true, false, None, "isr")?;
-                        }
+                    }
+                    None => {
+                        out.put_length(true, false, None, "isr")?;
                     }
                 }
             }
-            if true {
-                if !(self.leader == BrokerId(-2_i32)) {
-                    let out = tagged.field(1);
-                    out.put_i32(self.leader.0);
-                }
+            if self.leader != BrokerId(-2_i32) {
+                let out = tagged.field(1);
+                out.put_i32(self.leader.0);
             }
-            if true {
-                if !(self.replicas.is_none()) {
-                    let out = tagged.field(2);
-                    match &self.replicas {
-                        Some(value) => {
-                            out.put_length(true, false, Some(value.len()), "replicas")?;
-                            for item in value {
-                                out.put_i32(item.0);
-                            }
+            if self.replicas.is_some() {
+                let out = tagged.field(2);
+                match &self.replicas {
+                    Some(value) => {
+                        out.put_length(true, false, Some(value.len()), "replicas")?;
+                        for item in value {
+                            out.put_i32(item.0);
                         }
-                        None => {
-                            out.put_length(true, false, None, "replicas")?;
-                        }
+                    }
+                    None => {
+                        out.put_length(true, false, None, "replicas")?;
                     }
                 }
             }
-            if true {
-                if !(self.removing_replicas.is_none()) {
-                    let out = tagged.field(3);
-                    match &self.removing_replicas {
-                        Some(value) => {
-                            out.put_length(true, false, Some(value.len()), "removing_replicas")?;
-                            for item in value {
-                                out.put_i32(item.0);
-                            }
+            if self.removing_replicas.is_some() {
+                let out = tagged.field(3);
+                match &self.removing_replicas {
+                    Some(value) => {
+                        out.put_length(true, false, Some(value.len()), "removing_replicas")?;
+                        for item in value {
+                            out.put_i32(item.0);
                         }
-                        None => {
-                            out.put_length(true, false, None, "removing_replicas")?;
-                        }
+                    }
+                    None => {
+                        out.put_length(true, false, None, "removing_replicas")?;
                     }
                 }
             }
-            if true {
-                if !(self.adding_replicas.is_none()) {
-                    let out = tagged.field(4);
-                    match &self.adding_replicas {
-                        Some(value) => {
-                            out.put_length(true, false, Some(value.len()), "adding_replicas")?;
-                            for item in value {
-                                out.put_i32(item.0);
-                            }
+            if self.adding_replicas.is_some() {
+                let out = tagged.field(4);
+                match &self.adding_replicas {
+                    Some(value) => {
+                        out.put_length(true, false, Some(value.len()), "adding_replicas")?;
+                        for item in value {
+                            out.put_i32(item.0);
                         }
-                        None => {
-                            out.put_length(true, false, None, "adding_replicas")?;
-                        }
+                    }
+                    None => {
+                        out.put_length(true, false, None, "adding_replicas")?;
                     }
                 }
             }
-            if true {
-                if !(self.leader_recovery_state == -1_i8) {
-                    let out = tagged.field(5);
-                    out.put_i8(self.leader_recovery_state);
-                }
+            if self.leader_recovery_state != -1_i8 {
+                let out = tagged.field(5);
+                out.put_i8(self.leader_recovery_state);
             }
-            if version >= 1 {
-                if !(self.directories.is_none()) {
-                    let out = tagged.field(8);
-                    match &self.directories {
-                        Some(value) => {
-                            out.put_length(true, false, Some(value.len()), "directories")?;
-                            for item in value {
-                                out.put_uuid(item);
-                            }
+            if version >= 1 && self.directories.is_some() {
+                let out = tagged.field(8);
+                match &self.directories {
+                    Some(value) => {
+                        out.put_length(true, false, Some(value.len()), "directories")?;
+                        for item in value {
+                            out.put_uuid(item);
                         }
-                        None => {
-                            out.put_length(true, false, None, "directories")?;
-                        }
+                    }
+                    None => {
+                        out.put_length(true, false, None, "directories")?;
                     }
                 }
             } else {
-                if !(self.directories.is_none()) {
+                if self.directories.is_some() {
                     return Err(EncodeError::FieldNotInVersion { field: "directories", version });
                 }
             }
-            if version >= 2 {
-                if !(self.eligible_leader_replicas.is_none()) {
-                    let out = tagged.field(6);
-                    match &self.eligible_leader_replicas {
-                        Some(value) => {
-                            out.put_length(true, false, Some(value.len()), "eligible_leader_replicas")?;
-                            for item in value {
-                                out.put_i32(item.0);
-                            }
+            if version >= 2 && self.eligible_leader_replicas.is_some() {
+                let out = tagged.field(6);
+                match &self.eligible_leader_replicas {
+                    Some(value) => {
+                        out.put_length(true, false, Some(value.len()), "eligible_leader_replicas")?;
+                        for item in value {
+                            out.put_i32(item.0);
                         }
-                        None => {
-                            out.put_length(true, false, None, "eligible_leader_replicas")?;
-                        }
+                    }
+                    None => {
+                        out.put_length(true, false, None, "eligible_leader_replicas")?;
                     }
                 }
             } else {
-                if !(self.eligible_leader_replicas.is_none()) {
+                if self.eligible_leader_replicas.is_some() {
                     return Err(EncodeError::FieldNotInVersion { field: "eligible_leader_replicas", version });
                 }
             }
-            if version >= 2 {
-                if !(self.last_known_elr.is_none()) {
-                    let out = tagged.field(7);
-                    match &self.last_known_elr {
-                        Some(value) => {
-                            out.put_length(true, false, Some(value.len()), "last_known_elr")?;
-                            for item in value {
-                                out.put_i32(item.0);
-                            }
+            if version >= 2 && self.last_known_elr.is_some() {
+                let out = tagged.field(7);
+                match &self.last_known_elr {
+                    Some(value) => {
+                        out.put_length(true, false, Some(value.len()), "last_known_elr")?;
+                        for item in value {
+                            out.put_i32(item.0);
                         }
-                        None => {
-                            out.put_length(true, false, None, "last_known_elr")?;
-                        }
+                    }
+                    None => {
+                        out.put_length(true, false, None, "last_known_elr")?;
                     }
                 }
             } else {
-                if !(self.last_known_elr.is_none()) {
+                if self.last_known_elr.is_some() {
                     return Err(EncodeError::FieldNotInVersion { field: "last_known_elr", version });
                 }
             }
@@ -278,22 +260,22 @@ impl crate::sample::Sample for PartitionChangeRecord {
         let mut this = Self::default();
         this.partition_id = g.i32();
         this.topic_id = g.uuid();
-        if true && g.bool() {
+        if g.bool() {
             this.isr = g.nullable(|g| g.vec(|g| BrokerId(g.i32())));
         }
-        if true && g.bool() {
+        if g.bool() {
             this.leader = BrokerId(g.i32());
         }
-        if true && g.bool() {
+        if g.bool() {
             this.replicas = g.nullable(|g| g.vec(|g| BrokerId(g.i32())));
         }
-        if true && g.bool() {
+        if g.bool() {
             this.removing_replicas = g.nullable(|g| g.vec(|g| BrokerId(g.i32())));
         }
-        if true && g.bool() {
+        if g.bool() {
             this.adding_replicas = g.nullable(|g| g.vec(|g| BrokerId(g.i32())));
         }
-        if true && g.bool() {
+        if g.bool() {
             this.leader_recovery_state = g.i8();
         }
         if version >= 1 && g.bool() {

@@ -130,55 +130,49 @@ impl Struct for PartitionRecord {
                 out.put_uuid(item);
             }
         } else {
-            if !(self.directories.is_empty()) {
+            if !self.directories.is_empty() {
                 return Err(EncodeError::FieldNotInVersion { field: "directories", version });
             }
         }
         if flexible {
             let mut tagged = TaggedFieldWriter::new();
-            if true {
-                if !(self.leader_recovery_state == 0) {
-                    let out = tagged.field(0);
-                    out.put_i8(self.leader_recovery_state);
-                }
+            if self.leader_recovery_state != 0 {
+                let out = tagged.field(0);
+                out.put_i8(self.leader_recovery_state);
             }
-            if version >= 2 {
-                if !(self.eligible_leader_replicas.is_none()) {
-                    let out = tagged.field(1);
-                    match &self.eligible_leader_replicas {
-                        Some(value) => {
-                            out.put_length(true, false, Some(value.len()), "eligible_leader_replicas")?;
-                            for item in value {
-                                out.put_i32(item.0);
-                            }
+            if version >= 2 && self.eligible_leader_replicas.is_some() {
+                let out = tagged.field(1);
+                match &self.eligible_leader_replicas {
+                    Some(value) => {
+                        out.put_length(true, false, Some(value.len()), "eligible_leader_replicas")?;
+                        for item in value {
+                            out.put_i32(item.0);
                         }
-                        None => {
-                            out.put_length(true, false, None, "eligible_leader_replicas")?;
-                        }
+                    }
+                    None => {
+                        out.put_length(true, false, None, "eligible_leader_replicas")?;
                     }
                 }
             } else {
-                if !(self.eligible_leader_replicas.is_none()) {
+                if self.eligible_leader_replicas.is_some() {
                     return Err(EncodeError::FieldNotInVersion { field: "eligible_leader_replicas", version });
                 }
             }
-            if version >= 2 {
-                if !(self.last_known_elr.is_none()) {
-                    let out = tagged.field(2);
-                    match &self.last_known_elr {
-                        Some(value) => {
-                            out.put_length(true, false, Some(value.len()), "last_known_elr")?;
-                            for item in value {
-                                out.put_i32(item.0);
-                            }
+            if version >= 2 && self.last_known_elr.is_some() {
+                let out = tagged.field(2);
+                match &self.last_known_elr {
+                    Some(value) => {
+                        out.put_length(true, false, Some(value.len()), "last_known_elr")?;
+                        for item in value {
+                            out.put_i32(item.0);
                         }
-                        None => {
-                            out.put_length(true, false, None, "last_known_elr")?;
-                        }
+                    }
+                    None => {
+                        out.put_length(true, false, None, "last_known_elr")?;
                     }
                 }
             } else {
-                if !(self.last_known_elr.is_none()) {
+                if self.last_known_elr.is_some() {
                     return Err(EncodeError::FieldNotInVersion { field: "last_known_elr", version });
                 }
             }
@@ -208,7 +202,7 @@ impl crate::sample::Sample for PartitionRecord {
         this.removing_replicas = g.vec(|g| BrokerId(g.i32()));
         this.adding_replicas = g.vec(|g| BrokerId(g.i32()));
         this.leader = BrokerId(g.i32());
-        if true && g.bool() {
+        if g.bool() {
             this.leader_recovery_state = g.i8();
         }
         this.leader_epoch = g.i32();

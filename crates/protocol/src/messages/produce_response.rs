@@ -64,16 +64,14 @@ impl Struct for ProduceResponse {
         out.put_i32(self.throttle_time_ms);
         if flexible {
             let mut tagged = TaggedFieldWriter::new();
-            if version >= 10 {
-                if !(self.node_endpoints.is_empty()) {
-                    let out = tagged.field(0);
-                    out.put_length(true, false, Some(self.node_endpoints.len()), "node_endpoints")?;
-                    for item in &self.node_endpoints {
-                        item.encode(out, version)?;
-                    }
+            if version >= 10 && !self.node_endpoints.is_empty() {
+                let out = tagged.field(0);
+                out.put_length(true, false, Some(self.node_endpoints.len()), "node_endpoints")?;
+                for item in &self.node_endpoints {
+                    item.encode(out, version)?;
                 }
             } else {
-                if !(self.node_endpoints.is_empty()) {
+                if !self.node_endpoints.is_empty() {
                     return Err(EncodeError::FieldNotInVersion { field: "node_endpoints", version });
                 }
             }
@@ -343,13 +341,11 @@ impl Struct for PartitionProduceResponse {
         }
         if flexible {
             let mut tagged = TaggedFieldWriter::new();
-            if version >= 10 {
-                if !(self.current_leader == LeaderIdAndEpoch::default()) {
-                    let out = tagged.field(0);
-                    self.current_leader.encode(out, version)?;
-                }
+            if version >= 10 && self.current_leader != LeaderIdAndEpoch::default() {
+                let out = tagged.field(0);
+                self.current_leader.encode(out, version)?;
             } else {
-                if !(self.current_leader == LeaderIdAndEpoch::default()) {
+                if self.current_leader != LeaderIdAndEpoch::default() {
                     return Err(EncodeError::FieldNotInVersion { field: "current_leader", version });
                 }
             }

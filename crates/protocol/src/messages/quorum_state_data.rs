@@ -74,7 +74,7 @@ impl Struct for QuorumStateData {
         if version <= 0 {
             out.put_string(flexible, &self.cluster_id, "cluster_id")?;
         } else {
-            if !(self.cluster_id.is_empty()) {
+            if !self.cluster_id.is_empty() {
                 return Err(EncodeError::FieldNotInVersion { field: "cluster_id", version });
             }
         }
@@ -84,14 +84,14 @@ impl Struct for QuorumStateData {
         if version >= 1 {
             out.put_uuid(&self.voted_directory_id);
         } else {
-            if !(self.voted_directory_id == Uuid::ZERO) {
+            if self.voted_directory_id != Uuid::ZERO {
                 return Err(EncodeError::FieldNotInVersion { field: "voted_directory_id", version });
             }
         }
         if version <= 0 {
             out.put_i64(self.applied_offset);
         } else {
-            if !(self.applied_offset == 0) {
+            if self.applied_offset != 0 {
                 return Err(EncodeError::FieldNotInVersion { field: "applied_offset", version });
             }
         }
@@ -108,7 +108,7 @@ impl Struct for QuorumStateData {
                 }
             }
         } else {
-            if !(self.current_voters == Some(Vec::new())) {
+            if self.current_voters != Some(Vec::new()) {
                 return Err(EncodeError::FieldNotInVersion { field: "current_voters", version });
             }
         }

@@ -99,7 +99,7 @@ impl Struct for RegisterBrokerRecord {
         if version >= 2 {
             out.put_bool(self.is_migrating_zk_broker);
         } else {
-            if !(self.is_migrating_zk_broker == false) {
+            if self.is_migrating_zk_broker {
                 return Err(EncodeError::FieldNotInVersion { field: "is_migrating_zk_broker", version });
             }
         }
@@ -125,42 +125,38 @@ impl Struct for RegisterBrokerRecord {
         if version >= 1 {
             out.put_bool(self.in_controlled_shutdown);
         } else {
-            if !(self.in_controlled_shutdown == false) {
+            if self.in_controlled_shutdown {
                 return Err(EncodeError::FieldNotInVersion { field: "in_controlled_shutdown", version });
             }
         }
         if flexible {
             let mut tagged = TaggedFieldWriter::new();
-            if version >= 3 {
-                if !(self.log_dirs.is_empty()) {
-                    let out = tagged.field(0);
-                    out.put_length(true, false, Some(self.log_dirs.len()), "log_dirs")?;
-                    for item in &self.log_dirs {
-                        out.put_uuid(item);
-                    }
+            if version >= 3 && !self.log_dirs.is_empty() {
+                let out = tagged.field(0);
+                out.put_length(true, false, Some(self.log_dirs.len()), "log_dirs")?;
+                for item in &self.log_dirs {
+                    out.put_uuid(item);
                 }
             } else {
-                if !(self.log_dirs.is_empty()) {
+                if !self.log_dirs.is_empty() {
                     return Err(EncodeError::FieldNotInVersion { field: "log_dirs", version });
                 }
             }
-            if version >= 4 {
-                if !(self.cordoned_log_dirs.is_none()) {
-                    let out = tagged.field(1);
-                    match &self.cordoned_log_dirs {
-                        Some(value) => {
-                            out.put_length(true, false, Some(value.len()), "cordoned_log_dirs")?;
-                            for item in value {
-                                out.put_uuid(item);
-                            }
+            if version >= 4 && self.cordoned_log_dirs.is_some() {
+                let out = tagged.field(1);
+                match &self.cordoned_log_dirs {
+                    Some(value) => {
+                        out.put_length(true, false, Some(value.len()), "cordoned_log_dirs")?;
+                        for item in value {
+                            out.put_uuid(item);
                         }
-                        None => {
-                            out.put_length(true, false, None, "cordoned_log_dirs")?;
-                        }
+                    }
+                    None => {
+                        out.put_length(true, false, None, "cordoned_log_dirs")?;
                     }
                 }
             } else {
-                if !(self.cordoned_log_dirs.is_none()) {
+                if self.cordoned_log_dirs.is_some() {
                     return Err(EncodeError::FieldNotInVersion { field: "cordoned_log_dirs", version });
                 }
             }

@@ -118,7 +118,7 @@ impl Struct for ShareFetchRequest {
         if version >= 2 {
             out.put_bool(self.is_renew_ack);
         } else {
-            if !(self.is_renew_ack == false) {
+            if self.is_renew_ack {
                 return Err(EncodeError::FieldNotInVersion { field: "is_renew_ack", version });
             }
         }

@@ -52,11 +52,9 @@ impl Struct for ShareGroupTargetAssignmentMetadataValue {
         out.put_i32(self.assignment_epoch);
         if flexible {
             let mut tagged = TaggedFieldWriter::new();
-            if true {
-                if !(self.assignment_timestamp == 0) {
-                    let out = tagged.field(0);
-                    out.put_i64(self.assignment_timestamp);
-                }
+            if self.assignment_timestamp != 0 {
+                let out = tagged.field(0);
+                out.put_i64(self.assignment_timestamp);
             }
             tagged.finish(out, &self.unknown_tagged_fields)?;
         } else if !self.unknown_tagged_fields.is_empty() {
@@ -78,7 +76,7 @@ impl crate::sample::Sample for ShareGroupTargetAssignmentMetadataValue {
         let flexible = true;
         let mut this = Self::default();
         this.assignment_epoch = g.i32();
-        if true && g.bool() {
+        if g.bool() {
             this.assignment_timestamp = g.i64();
         }
         if flexible {

@@ -86,11 +86,9 @@ impl Struct for ShareSnapshotValue {
         }
         if flexible {
             let mut tagged = TaggedFieldWriter::new();
-            if true {
-                if !(self.delivery_complete_count == -1_i32) {
-                    let out = tagged.field(0);
-                    out.put_i32(self.delivery_complete_count);
-                }
+            if self.delivery_complete_count != -1_i32 {
+                let out = tagged.field(0);
+                out.put_i32(self.delivery_complete_count);
             }
             tagged.finish(out, &self.unknown_tagged_fields)?;
         } else if !self.unknown_tagged_fields.is_empty() {
@@ -115,7 +113,7 @@ impl crate::sample::Sample for ShareSnapshotValue {
         this.state_epoch = g.i32();
         this.leader_epoch = g.i32();
         this.start_offset = g.i64();
-        if true && g.bool() {
+        if g.bool() {
             this.delivery_complete_count = g.i32();
         }
         this.create_timestamp = g.i64();

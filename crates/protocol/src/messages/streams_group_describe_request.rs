@@ -57,7 +57,7 @@ impl Struct for StreamsGroupDescribeRequest {
         if version >= 1 {
             out.put_bool(self.include_topology_description);
         } else {
-            if !(self.include_topology_description == false) {
+            if self.include_topology_description {
                 return Err(EncodeError::FieldNotInVersion { field: "include_topology_description", version });
             }
         }

@@ -554,14 +554,14 @@ impl Struct for DescribedGroup {
                 }
             }
         } else {
-            if !(self.topology_description.is_none()) {
+            if self.topology_description.is_some() {
                 return Err(EncodeError::FieldNotInVersion { field: "topology_description", version });
             }
         }
         if version >= 1 {
             out.put_i8(self.topology_description_status);
         } else {
-            if !(self.topology_description_status == 0) {
+            if self.topology_description_status != 0 {
                 return Err(EncodeError::FieldNotInVersion { field: "topology_description_status", version });
             }
         }

@@ -123,7 +123,7 @@ impl Struct for StreamsGroupHeartbeatResponse {
         if version <= 0 {
             out.put_i32(self.acceptable_recovery_lag_legacy);
         } else {
-            if !(self.acceptable_recovery_lag_legacy == 0) {
+            if self.acceptable_recovery_lag_legacy != 0 {
                 return Err(EncodeError::FieldNotInVersion { field: "acceptable_recovery_lag_legacy", version });
             }
         }
@@ -178,7 +178,7 @@ impl Struct for StreamsGroupHeartbeatResponse {
         if version >= 1 {
             out.put_bool(self.topology_description_required);
         } else {
-            if !(self.topology_description_required == false) {
+            if self.topology_description_required {
                 return Err(EncodeError::FieldNotInVersion { field: "topology_description_required", version });
             }
         }

@@ -84,39 +84,31 @@ impl Struct for StreamsGroupMetadataValue {
         out.put_i64(self.metadata_hash);
         if flexible {
             let mut tagged = TaggedFieldWriter::new();
-            if true {
-                if !(self.validated_topology_epoch == -1_i32) {
-                    let out = tagged.field(0);
-                    out.put_i32(self.validated_topology_epoch);
-                }
+            if self.validated_topology_epoch != -1_i32 {
+                let out = tagged.field(0);
+                out.put_i32(self.validated_topology_epoch);
             }
-            if true {
-                if !(self.last_assignment_configs.is_none()) {
-                    let out = tagged.field(1);
-                    match &self.last_assignment_configs {
-                        Some(value) => {
-                            out.put_length(true, false, Some(value.len()), "last_assignment_configs")?;
-                            for item in value {
-                                item.encode(out, version)?;
-                            }
+            if self.last_assignment_configs.is_some() {
+                let out = tagged.field(1);
+                match &self.last_assignment_configs {
+                    Some(value) => {
+                        out.put_length(true, false, Some(value.len()), "last_assignment_configs")?;
+                        for item in value {
+                            item.encode(out, version)?;
                         }
-                        None => {
-                            out.put_length(true, false, None, "last_assignment_configs")?;
-                        }
+                    }
+                    None => {
+                        out.put_length(true, false, None, "last_assignment_configs")?;
                     }
                 }
             }
-            if true {
-                if !(self.stored_description_topology_epoch == -1_i32) {
-                    let out = tagged.field(2);
-                    out.put_i32(self.stored_description_topology_epoch);
-                }
+            if self.stored_description_topology_epoch != -1_i32 {
+                let out = tagged.field(2);
+                out.put_i32(self.stored_description_topology_epoch);
             }
-            if true {
-                if !(self.failed_description_topology_epoch == -1_i32) {
-                    let out = tagged.field(3);
-                    out.put_i32(self.failed_description_topology_epoch);
-                }
+            if self.failed_description_topology_epoch != -1_i32 {
+                let out = tagged.field(3);
+                out.put_i32(self.failed_description_topology_epoch);
             }
             tagged.finish(out, &self.unknown_tagged_fields)?;
         } else if !self.unknown_tagged_fields.is_empty() {
@@ -139,17 +131,17 @@ impl crate::sample::Sample for StreamsGroupMetadataValue {
         let mut this = Self::default();
         this.epoch = g.i32();
         this.metadata_hash = g.i64();
-        if true && g.bool() {
+        if g.bool() {
             this.validated_topology_epoch = g.i32();
         }
-        if true && g.bool() {
+        if g.bool() {
             this.last_assignment_configs =
                 g.nullable(|g| g.vec(|g| <LastAssignmentConfig as crate::sample::Sample>::sample(g, version)));
         }
-        if true && g.bool() {
+        if g.bool() {
             this.stored_description_topology_epoch = g.i32();
         }
-        if true && g.bool() {
+        if g.bool() {
             this.failed_description_topology_epoch = g.i32();
         }
         if flexible {

@@ -84,7 +84,7 @@ impl Struct for SyncGroupRequest {
                 }
             }
         } else {
-            if !(self.group_instance_id.is_none()) {
+            if self.group_instance_id.is_some() {
                 return Err(EncodeError::FieldNotInVersion { field: "group_instance_id", version });
             }
         }

@@ -117,43 +117,35 @@ impl Struct for TransactionLogValue {
         out.put_i64(self.transaction_start_timestamp_ms);
         if flexible {
             let mut tagged = TaggedFieldWriter::new();
-            if version >= 1 {
-                if !(self.previous_producer_id == -1_i64) {
-                    let out = tagged.field(0);
-                    out.put_i64(self.previous_producer_id);
-                }
+            if version >= 1 && self.previous_producer_id != -1_i64 {
+                let out = tagged.field(0);
+                out.put_i64(self.previous_producer_id);
             } else {
-                if !(self.previous_producer_id == -1_i64) {
+                if self.previous_producer_id != -1_i64 {
                     return Err(EncodeError::FieldNotInVersion { field: "previous_producer_id", version });
                 }
             }
-            if version >= 1 {
-                if !(self.next_producer_id == -1_i64) {
-                    let out = tagged.field(1);
-                    out.put_i64(self.next_producer_id);
-                }
+            if version >= 1 && self.next_producer_id != -1_i64 {
+                let out = tagged.field(1);
+                out.put_i64(self.next_producer_id);
             } else {
-                if !(self.next_producer_id == -1_i64) {
+                if self.next_producer_id != -1_i64 {
                     return Err(EncodeError::FieldNotInVersion { field: "next_producer_id", version });
                 }
             }
-            if version >= 1 {
-                if !(self.next_producer_epoch == -1_i16) {
-                    let out = tagged.field(3);
-                    out.put_i16(self.next_producer_epoch);
-                }
+            if version >= 1 && self.next_producer_epoch != -1_i16 {
+                let out = tagged.field(3);
+                out.put_i16(self.next_producer_epoch);
             } else {
-                if !(self.next_producer_epoch == -1_i16) {
+                if self.next_producer_epoch != -1_i16 {
                     return Err(EncodeError::FieldNotInVersion { field: "next_producer_epoch", version });
                 }
             }
-            if version >= 1 {
-                if !(self.client_transaction_version == 0) {
-                    let out = tagged.field(2);
-                    out.put_i16(self.client_transaction_version);
-                }
+            if version >= 1 && self.client_transaction_version != 0 {
+                let out = tagged.field(2);
+                out.put_i16(self.client_transaction_version);
             } else {
-                if !(self.client_transaction_version == 0) {
+                if self.client_transaction_version != 0 {
                     return Err(EncodeError::FieldNotInVersion { field: "client_transaction_version", version });
                 }
             }

@@ -82,14 +82,14 @@ impl Struct for TxnOffsetCommitRequest {
         if version >= 3 {
             out.put_i32(self.generation_id_or_member_epoch);
         } else {
-            if !(self.generation_id_or_member_epoch == -1_i32) {
+            if self.generation_id_or_member_epoch != -1_i32 {
                 return Err(EncodeError::FieldNotInVersion { field: "generation_id_or_member_epoch", version });
             }
         }
         if version >= 3 {
             out.put_string(flexible, &self.member_id, "member_id")?;
         } else {
-            if !(self.member_id.is_empty()) {
+            if !self.member_id.is_empty() {
                 return Err(EncodeError::FieldNotInVersion { field: "member_id", version });
             }
         }
@@ -103,7 +103,7 @@ impl Struct for TxnOffsetCommitRequest {
                 }
             }
         } else {
-            if !(self.group_instance_id.is_none()) {
+            if self.group_instance_id.is_some() {
                 return Err(EncodeError::FieldNotInVersion { field: "group_instance_id", version });
             }
         }

@@ -59,7 +59,7 @@ impl Struct for UpdateFeaturesRequest {
         if version >= 1 {
             out.put_bool(self.validate_only);
         } else {
-            if !(self.validate_only == false) {
+            if self.validate_only {
                 return Err(EncodeError::FieldNotInVersion { field: "validate_only", version });
             }
         }
@@ -153,14 +153,14 @@ impl Struct for FeatureUpdateKey {
         if version <= 0 {
             out.put_bool(self.allow_downgrade);
         } else {
-            if !(self.allow_downgrade == false) {
+            if self.allow_downgrade {
                 return Err(EncodeError::FieldNotInVersion { field: "allow_downgrade", version });
             }
         }
         if version >= 1 {
             out.put_i8(self.upgrade_type);
         } else {
-            if !(self.upgrade_type == 1) {
+            if self.upgrade_type != 1 {
                 return Err(EncodeError::FieldNotInVersion { field: "upgrade_type", version });
             }
         }

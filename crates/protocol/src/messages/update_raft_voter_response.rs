@@ -57,11 +57,9 @@ impl Struct for UpdateRaftVoterResponse {
         out.put_i16(self.error_code);
         if flexible {
             let mut tagged = TaggedFieldWriter::new();
-            if true {
-                if !(self.current_leader == CurrentLeader::default()) {
-                    let out = tagged.field(0);
-                    self.current_leader.encode(out, version)?;
-                }
+            if self.current_leader != CurrentLeader::default() {
+                let out = tagged.field(0);
+                self.current_leader.encode(out, version)?;
             }
             tagged.finish(out, &self.unknown_tagged_fields)?;
         } else if !self.unknown_tagged_fields.is_empty() {
@@ -84,7 +82,7 @@ impl crate::sample::Sample for UpdateRaftVoterResponse {
         let mut this = Self::default();
         this.throttle_time_ms = g.i32();
         this.error_code = g.i16();
-        if true && g.bool() {
+        if g.bool() {
             this.current_leader = <CurrentLeader as crate::sample::Sample>::sample(g, version);
         }
         if flexible {

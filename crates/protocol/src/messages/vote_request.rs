@@ -181,7 +181,7 @@ impl Struct for PartitionData {
         if version >= 2 {
             out.put_bool(self.pre_vote);
         } else {
-            if !(self.pre_vote == false) {
+            if self.pre_vote {
                 return Err(EncodeError::FieldNotInVersion { field: "pre_vote", version });
             }
         }
