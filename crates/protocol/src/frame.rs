@@ -97,12 +97,8 @@ pub fn parse_request(frame: Bytes) -> Result<RequestFrame, RequestError> {
 /// Decodes a request's body; it must fill the rest of the frame exactly.
 pub fn decode_request_body(frame: &RequestFrame) -> Result<RequestBody, RequestError> {
     let version = frame.api_version();
-    let error = |source| RequestError::Body {
-        api: frame.api_key,
-        version,
-        correlation_id: frame.correlation_id(),
-        source,
-    };
+    let error =
+        |source| RequestError::Body { api: frame.api_key, version, correlation_id: frame.correlation_id(), source };
     let mut d = Decoder::new(frame.body.clone());
     let body = RequestBody::decode(frame.api_key, &mut d, version).map_err(error)?;
     d.finish().map_err(error)?;

@@ -19,9 +19,11 @@ use strand_protocol::messages::api::{ApiKey, RequestBody, ResponseBody};
 use strand_protocol::sample::SampleGen;
 
 /// The bound this test proves: bytes allocated per byte of input. The largest ratio of a struct's
-/// in-memory size to its smallest encoding sets it (an array element as small as two bytes on the
-/// wire can take a few dozen in memory).
-const ALLOC_PER_BYTE_MAX: usize = 48;
+/// in-memory size to its smallest encoding sets it: a ListGroups v3 group is three bytes on the
+/// wire at least (two empty compact strings and a tag count) but 120 bytes in memory (four
+/// `String`s and the unknown-tags `Vec`), a ratio of 40, seen at about 48 with the strings' own
+/// bytes. Every count is checked against the bytes left times its element's smallest encoding.
+const ALLOC_PER_BYTE_MAX: usize = 64;
 /// Allocation allowed whatever the input size: an empty message's vectors, an error's text.
 const ALLOC_SLACK_BYTES: usize = 1024;
 
@@ -123,7 +125,12 @@ fn mutated_request(api: ApiKey, version: i16, seed: u64, edits: &[(usize, u8)]) 
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 2000, .. ProptestConfig::default() })]
+    // A fixed seed keeps CI deterministic; change it locally to explore further.
+    #![proptest_config(ProptestConfig {
+        cases: 2000,
+        rng_seed: proptest::test_runner::RngSeed::Fixed(0x5743_414e_4400),
+        ..ProptestConfig::default()
+    })]
 
     /// Random bodies behind a valid header, for every API and version.
     #[test]

@@ -166,9 +166,7 @@ impl Decoder {
             return Ok(None);
         }
         let remaining = self.buf.len();
-        let fits = usize::try_from(raw)
-            .ok()
-            .filter(|&len| len.saturating_mul(element_size_min.max(1)) <= remaining);
+        let fits = usize::try_from(raw).ok().filter(|&len| len.saturating_mul(element_size_min.max(1)) <= remaining);
         match fits {
             Some(len) => Ok(Some(len)),
             None => Err(DecodeError::InvalidLength { length: raw, remaining }),
@@ -232,8 +230,7 @@ impl Decoder {
         field: &'static str,
         element: impl FnMut(&mut Decoder) -> Result<T, DecodeError>,
     ) -> Result<Vec<T>, DecodeError> {
-        self.nullable_array(compact, element_size_min, element)?
-            .ok_or(DecodeError::UnexpectedNull { field })
+        self.nullable_array(compact, element_size_min, element)?.ok_or(DecodeError::UnexpectedNull { field })
     }
 
     /// Reads the marker in front of a nullable struct: `false` for null (-1), `true` for present (1).
@@ -322,7 +319,12 @@ pub trait WireWrite: BufMut {
         Ok(())
     }
 
-    fn put_nullable_string(&mut self, compact: bool, value: Option<&str>, field: &'static str) -> Result<(), EncodeError>
+    fn put_nullable_string(
+        &mut self,
+        compact: bool,
+        value: Option<&str>,
+        field: &'static str,
+    ) -> Result<(), EncodeError>
     where
         Self: Sized,
     {
@@ -340,7 +342,12 @@ pub trait WireWrite: BufMut {
         self.put_nullable_string(compact, Some(value), field)
     }
 
-    fn put_nullable_bytes_field(&mut self, compact: bool, value: Option<&[u8]>, field: &'static str) -> Result<(), EncodeError>
+    fn put_nullable_bytes_field(
+        &mut self,
+        compact: bool,
+        value: Option<&[u8]>,
+        field: &'static str,
+    ) -> Result<(), EncodeError>
     where
         Self: Sized,
     {
@@ -394,7 +401,8 @@ impl TaggedFieldWriter {
         all.sort_by_key(|(tag, _)| *tag);
         for (tag, data) in all {
             out.put_unsigned_varint(tag);
-            let len = u32::try_from(data.len()).map_err(|_| EncodeError::TooLong { field: "tagged field", length: data.len() })?;
+            let len = u32::try_from(data.len())
+                .map_err(|_| EncodeError::TooLong { field: "tagged field", length: data.len() })?;
             out.put_unsigned_varint(len);
             out.put_slice(data);
         }
@@ -481,10 +489,7 @@ mod tests {
         assert_eq!(decoder(&[0]).nullable_string(true), Ok(None));
         assert_eq!(decoder(&[3, b'h', b'i']).nullable_string(true), Ok(Some("hi".into())));
         assert!(decoder(&[0xff, 0xfe]).nullable_string(false).is_err());
-        assert_eq!(
-            decoder(&[0]).string(true, "name"),
-            Err(DecodeError::UnexpectedNull { field: "name" })
-        );
+        assert_eq!(decoder(&[0]).string(true, "name"), Err(DecodeError::UnexpectedNull { field: "name" }));
         assert_eq!(decoder(&[2, 0xff]).nullable_string(true), Err(DecodeError::InvalidUtf8));
     }
 
