@@ -6,10 +6,10 @@
 use std::path::{Path, PathBuf};
 
 use bytes::{Bytes, BytesMut};
+use strand_protocol::Struct;
 use strand_protocol::frame::{decode_request_body, decode_response, parse_request};
 use strand_protocol::messages::api::{ApiKey, RequestBody, ResponseBody};
 use strand_protocol::records::RecordBatches;
-use strand_protocol::Struct;
 
 fn golden_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/golden")

@@ -1,0 +1,397 @@
+//! The compression codecs of Kafka's record batches, with decompression always bounded.
+//!
+//! A compressed batch compresses its whole records region as one stream; the header stays plain.
+//! [`decompress`] never produces, and never allocates for its output, more than the caller's limit:
+//! a region that would inflate past it (a "zip bomb") is an error, found while inflating rather
+//! than after. Codec state beyond the output is bounded too: an LZ4 block buffer (at most a few
+//! MiB, set by the frame) and a zstd window of at most the larger of 8 MiB and the limit (a frame
+//! asking for more is refused).
+//!
+//! Formats, as Kafka's Java client writes and reads them:
+//! - gzip: RFC 1952, concatenated members accepted (Java's `GZIPInputStream` does).
+//! - snappy: Java writes xerial framing (`0x82 "SNAPPY" 0x00`, int32 version 1, int32
+//!   compatible version 1, then blocks of int32 length + raw snappy, 32 KiB of input each);
+//!   librdkafka, sarama and franz-go may send one raw snappy block. Both are read, as Java's
+//!   `SnappyInputStream` does; we write xerial framing.
+//! - lz4: the LZ4 frame format with independent blocks (Kafka's reader refuses linked blocks).
+//! - zstd: zstd frames, possibly several.
+
+use std::fmt;
+use std::io::{ErrorKind, Read, Write};
+
+use super::RecordsError;
+
+/// A record batch's compression codec, attributes bits 0-2.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum Compression {
+    #[default]
+    None,
+    Gzip,
+    Snappy,
+    Lz4,
+    Zstd,
+}
+
+impl Compression {
+    /// Every codec, in id order.
+    pub const ALL: [Compression; 5] =
+        [Compression::None, Compression::Gzip, Compression::Snappy, Compression::Lz4, Compression::Zstd];
+
+    /// The codec with attributes id `id`.
+    pub fn from_id(id: u8) -> Result<Self, RecordsError> {
+        Compression::ALL.get(usize::from(id)).copied().ok_or(RecordsError::UnknownCompression(id))
+    }
+
+    /// The id stored in a batch's attributes.
+    pub fn id(self) -> u8 {
+        self as u8
+    }
+
+    /// Kafka's name for the codec, as in `compression.type`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Compression::None => "none",
+            Compression::Gzip => "gzip",
+            Compression::Snappy => "snappy",
+            Compression::Lz4 => "lz4",
+            Compression::Zstd => "zstd",
+        }
+    }
+}
+
+impl fmt::Display for Compression {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// Inflates `compressed` with `codec`, failing with [`RecordsError::DecompressedTooLarge`] as
+/// soon as the output would pass `limit_bytes`. The output buffer never grows past the limit.
+pub fn decompress(codec: Compression, compressed: &[u8], limit_bytes: usize) -> Result<Vec<u8>, RecordsError> {
+    let limit = Limit { codec, limit_bytes };
+    match codec {
+        Compression::None => {
+            let mut out = Vec::new();
+            limit.reserve(&mut out, compressed.len())?;
+            out.extend_from_slice(compressed);
+            Ok(out)
+        }
+        Compression::Gzip => read_bounded(flate2::read::MultiGzDecoder::new(compressed), limit),
+        Compression::Snappy => snappy::decompress(compressed, limit),
+        Compression::Lz4 => read_bounded(lz4_flex::frame::FrameDecoder::new(compressed), limit),
+        Compression::Zstd => zstd_decompress(compressed, limit),
+    }
+}
+
+/// Compresses `data` with `codec` in the format Kafka's Java client writes, at each codec's
+/// default level.
+pub fn compress(codec: Compression, data: &[u8]) -> Result<Vec<u8>, RecordsError> {
+    let failed = |error: std::io::Error| RecordsError::Compress { codec, reason: error.to_string() };
+    match codec {
+        Compression::None => Ok(data.to_vec()),
+        Compression::Gzip => {
+            let mut encoder = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+            encoder.write_all(data).map_err(failed)?;
+            encoder.finish().map_err(failed)
+        }
+        Compression::Snappy => snappy::compress(data),
+        Compression::Lz4 => lz4_compress(data).map_err(failed),
+        Compression::Zstd => zstd::bulk::compress(data, ZSTD_LEVEL_DEFAULT).map_err(failed),
+    }
+}
+
+/// zstd's own default level, which Kafka uses unless `compression.zstd.level` says otherwise.
+const ZSTD_LEVEL_DEFAULT: i32 = zstd::DEFAULT_COMPRESSION_LEVEL;
+/// The zstd window always allowed (8 MiB), whatever the limit: the window zstd's levels up to 19
+/// pick for a stream of unknown size, which is how Kafka's Java client compresses.
+const ZSTD_WINDOW_LOG_FLOOR: u32 = 23;
+/// zstd's largest window log (`ZSTD_WINDOWLOG_MAX_64`).
+const ZSTD_WINDOW_LOG_MAX: u32 = 31;
+/// How much output to ask a streaming decoder for at a time.
+const READ_CHUNK_BYTES: usize = 64 * 1024;
+
+/// The output bound of one decompression.
+#[derive(Clone, Copy)]
+struct Limit {
+    codec: Compression,
+    limit_bytes: usize,
+}
+
+impl Limit {
+    fn exceeded(self) -> RecordsError {
+        RecordsError::DecompressedTooLarge { codec: self.codec, limit_bytes: self.limit_bytes }
+    }
+
+    fn corrupt(self, reason: impl fmt::Display) -> RecordsError {
+        RecordsError::Decompress { codec: self.codec, reason: reason.to_string() }
+    }
+
+    /// Makes room for `additional` more bytes, growing geometrically but never past the limit.
+    fn reserve(self, out: &mut Vec<u8>, additional: usize) -> Result<(), RecordsError> {
+        let needed = out.len().saturating_add(additional);
+        if needed > self.limit_bytes {
+            return Err(self.exceeded());
+        }
+        if needed > out.capacity() {
+            let target = needed.max(out.capacity().saturating_mul(2).min(self.limit_bytes));
+            out.reserve_exact(target - out.len());
+        }
+        Ok(())
+    }
+}
+
+/// Drains a streaming decoder into a buffer bounded by `limit`. At the limit it reads one more
+/// byte: if the stream has one, the output would be too large.
+fn read_bounded(mut reader: impl Read, limit: Limit) -> Result<Vec<u8>, RecordsError> {
+    let mut out = Vec::new();
+    loop {
+        let room = limit.limit_bytes - out.len();
+        if room == 0 {
+            let mut probe = [0u8; 1];
+            return match read_some(&mut reader, &mut probe, limit)? {
+                0 => Ok(out),
+                _ => Err(limit.exceeded()),
+            };
+        }
+        let want = room.min(READ_CHUNK_BYTES);
+        limit.reserve(&mut out, want)?;
+        let start = out.len();
+        out.resize(start + want, 0);
+        let read = read_some(&mut reader, &mut out[start..], limit)?;
+        out.truncate(start + read);
+        if read == 0 {
+            return Ok(out);
+        }
+    }
+}
+
+fn read_some(reader: &mut impl Read, buf: &mut [u8], limit: Limit) -> Result<usize, RecordsError> {
+    loop {
+        match reader.read(buf) {
+            Ok(read) => return Ok(read),
+            Err(error) if error.kind() == ErrorKind::Interrupted => continue,
+            Err(error) => return Err(limit.corrupt(error)),
+        }
+    }
+}
+
+/// zstd with its window capped near the limit, so a tiny frame declaring a huge window cannot
+/// make the decoder reserve much more than the caller allowed. A first frame that declares a
+/// content size past the limit is refused before decoding.
+fn zstd_decompress(compressed: &[u8], limit: Limit) -> Result<Vec<u8>, RecordsError> {
+    if let Ok(Some(declared)) = zstd::zstd_safe::get_frame_content_size(compressed)
+        && declared > limit.limit_bytes as u64
+    {
+        return Err(limit.exceeded());
+    }
+    let mut decoder = zstd::stream::read::Decoder::with_buffer(compressed).map_err(|e| limit.corrupt(e))?;
+    decoder.window_log_max(zstd_window_log_max(limit.limit_bytes)).map_err(|e| limit.corrupt(e))?;
+    read_bounded(decoder, limit)
+}
+
+/// The window log of the smallest power of two at or above `limit_bytes` (a frame holding exactly
+/// the limit may need a window that large), but at least [`ZSTD_WINDOW_LOG_FLOOR`] and at most
+/// zstd's largest.
+fn zstd_window_log_max(limit_bytes: usize) -> u32 {
+    let ceil_log2 = limit_bytes.max(1).next_power_of_two().trailing_zeros();
+    ceil_log2.clamp(ZSTD_WINDOW_LOG_FLOOR, ZSTD_WINDOW_LOG_MAX)
+}
+
+/// An LZ4 frame as Kafka's `KafkaLZ4BlockOutputStream` writes one: 64 KiB independent blocks,
+/// no block or content checksums, no content size.
+fn lz4_compress(data: &[u8]) -> std::io::Result<Vec<u8>> {
+    use lz4_flex::frame::{BlockMode, BlockSize, FrameEncoder, FrameInfo};
+    let info = FrameInfo::new().block_size(BlockSize::Max64KB).block_mode(BlockMode::Independent);
+    let mut encoder = FrameEncoder::with_frame_info(info, Vec::new());
+    encoder.write_all(data)?;
+    encoder.finish().map_err(std::io::Error::other)
+}
+
+/// Snappy, raw or in xerial framing.
+mod snappy {
+    use super::{Compression, Limit, RecordsError};
+
+    /// `0x82 "SNAPPY" 0x00`: the start of xerial's stream header.
+    const XERIAL_MAGIC: [u8; 8] = [0x82, b'S', b'N', b'A', b'P', b'P', b'Y', 0];
+    /// Magic, int32 version, int32 compatible version.
+    const XERIAL_HEADER_BYTES: usize = 16;
+    /// The version and compatible version xerial (and so Kafka's Java client) writes.
+    const XERIAL_VERSION: i32 = 1;
+    const XERIAL_COMPATIBLE_VERSION: i32 = 1;
+    /// Input bytes per block, `SnappyOutputStream.DEFAULT_BLOCK_SIZE`.
+    const XERIAL_BLOCK_BYTES: usize = 32 * 1024;
+
+    pub(super) fn decompress(compressed: &[u8], limit: Limit) -> Result<Vec<u8>, RecordsError> {
+        let mut out = Vec::new();
+        if is_xerial(compressed) {
+            read_xerial_blocks(&compressed[XERIAL_HEADER_BYTES..], limit, &mut out)?;
+        } else {
+            read_raw_block(compressed, limit, &mut out)?;
+        }
+        Ok(out)
+    }
+
+    /// Java's `SnappyInputStream` treats anything without the full header as raw snappy.
+    fn is_xerial(data: &[u8]) -> bool {
+        data.len() >= XERIAL_HEADER_BYTES && data.starts_with(&XERIAL_MAGIC)
+    }
+
+    /// Blocks of int32 length + raw snappy, until the end. A "length" equal to the start of the
+    /// magic begins another concatenated stream, as `SnappyInputStream` allows.
+    fn read_xerial_blocks(mut rest: &[u8], limit: Limit, out: &mut Vec<u8>) -> Result<(), RecordsError> {
+        while !rest.is_empty() {
+            if is_xerial(rest) {
+                rest = &rest[XERIAL_HEADER_BYTES..];
+                continue;
+            }
+            let (length, after) =
+                rest.split_first_chunk::<4>().ok_or_else(|| limit.corrupt("truncated xerial block length"))?;
+            let length = u32::from_be_bytes(*length) as usize;
+            if length > after.len() {
+                return Err(limit.corrupt("xerial block longer than the data"));
+            }
+            let (block, after) = after.split_at(length);
+            read_raw_block(block, limit, out)?;
+            rest = after;
+        }
+        Ok(())
+    }
+
+    /// Appends one raw snappy block, checking its declared length against the limit before
+    /// allocating for it.
+    fn read_raw_block(block: &[u8], limit: Limit, out: &mut Vec<u8>) -> Result<(), RecordsError> {
+        let length = snap::raw::decompress_len(block).map_err(|e| limit.corrupt(e))?;
+        limit.reserve(out, length)?;
+        let start = out.len();
+        out.resize(start + length, 0);
+        let written = snap::raw::Decoder::new().decompress(block, &mut out[start..]).map_err(|e| limit.corrupt(e))?;
+        out.truncate(start + written);
+        Ok(())
+    }
+
+    /// Xerial framing, as Kafka's Java producer writes it.
+    pub(super) fn compress(data: &[u8]) -> Result<Vec<u8>, RecordsError> {
+        let mut out = Vec::with_capacity(XERIAL_HEADER_BYTES + snap::raw::max_compress_len(data.len()));
+        out.extend_from_slice(&XERIAL_MAGIC);
+        out.extend_from_slice(&XERIAL_VERSION.to_be_bytes());
+        out.extend_from_slice(&XERIAL_COMPATIBLE_VERSION.to_be_bytes());
+        let mut encoder = snap::raw::Encoder::new();
+        for chunk in data.chunks(XERIAL_BLOCK_BYTES) {
+            let block = encoder
+                .compress_vec(chunk)
+                .map_err(|e| RecordsError::Compress { codec: Compression::Snappy, reason: e.to_string() })?;
+            // A block holds at most max_compress_len(32 KiB) bytes, far below u32::MAX.
+            out.extend_from_slice(&(block.len() as u32).to_be_bytes());
+            out.extend_from_slice(&block);
+        }
+        Ok(out)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Kafka's Java client's snappy output for one small record region (from the
+    /// `kafka-protocol` crate's tests), and that region.
+    const JAVA_SNAPPY: &[u8] =
+        b"\x82SNAPPY\x00\x00\x00\x00\x01\x00\x00\x00\x01\x00\x00\x00\x0f\x0d\x30\x18\x00\x00\x00\x01\x0csdfdsf\x00";
+    const JAVA_SNAPPY_PLAIN: &[u8] = b"\x18\x00\x00\x00\x01\x0csdfdsf\x00";
+
+    fn sample(len: usize) -> Vec<u8> {
+        (0..len).map(|i| (i % 251) as u8 ^ (i / 1000) as u8).collect()
+    }
+
+    /// Every codec round-trips empty, small and multi-block inputs.
+    #[test]
+    fn every_codec_round_trips() {
+        for codec in Compression::ALL {
+            for len in [0, 1, 100, 100_000] {
+                let data = sample(len);
+                let compressed = compress(codec, &data).expect("compresses");
+                let back = decompress(codec, &compressed, len.max(1)).expect("decompresses");
+                assert_eq!(back, data, "{codec} with {len} bytes");
+            }
+        }
+    }
+
+    /// We write snappy exactly as Kafka's Java client does, and read what it writes.
+    #[test]
+    fn snappy_matches_java_xerial_framing() {
+        assert_eq!(compress(Compression::Snappy, JAVA_SNAPPY_PLAIN).ok().as_deref(), Some(JAVA_SNAPPY));
+        let back = decompress(Compression::Snappy, JAVA_SNAPPY, 1024).expect("valid");
+        assert_eq!(back, JAVA_SNAPPY_PLAIN);
+    }
+
+    /// Raw snappy (as librdkafka, sarama and franz-go may send) is read too, including inputs
+    /// longer than the xerial header.
+    #[test]
+    fn snappy_reads_raw_blocks() {
+        let data = sample(5_000);
+        let raw = snap::raw::Encoder::new().compress_vec(&data).expect("compresses");
+        assert_eq!(decompress(Compression::Snappy, &raw, 5_000).ok(), Some(data));
+    }
+
+    /// Two xerial streams back to back decode as one, as Java's `SnappyInputStream` reads them.
+    #[test]
+    fn snappy_reads_concatenated_xerial_streams() {
+        let both = [JAVA_SNAPPY, JAVA_SNAPPY].concat();
+        let back = decompress(Compression::Snappy, &both, 1024).expect("valid");
+        assert_eq!(back, [JAVA_SNAPPY_PLAIN, JAVA_SNAPPY_PLAIN].concat());
+    }
+
+    /// A small input that would inflate past the limit is refused, for every codec; a raw
+    /// snappy header declaring 2 GiB is refused before anything is allocated.
+    #[test]
+    fn decompression_bombs_are_refused() {
+        let zeros = vec![0u8; 4 * 1024 * 1024];
+        for codec in Compression::ALL {
+            let bomb = compress(codec, &zeros).expect("compresses");
+            let result = decompress(codec, &bomb, 1024 * 1024);
+            let expected = RecordsError::DecompressedTooLarge { codec, limit_bytes: 1024 * 1024 };
+            assert_eq!(result, Err(expected), "{codec}: {} compressed bytes", bomb.len());
+            assert_eq!(decompress(codec, &bomb, zeros.len()).map(|d| d.len()), Ok(zeros.len()));
+        }
+        // Java's zstd stream declares no content size: the bound is found while inflating.
+        let stream = zstd::stream::encode_all(&zeros[..], 3).expect("compresses");
+        assert!(matches!(
+            decompress(Compression::Zstd, &stream, 1024 * 1024),
+            Err(RecordsError::DecompressedTooLarge { .. })
+        ));
+        let lying_header = [0x80, 0x80, 0x80, 0x80, 0x08, 0x00];
+        assert!(matches!(
+            decompress(Compression::Snappy, &lying_header, 1 << 20),
+            Err(RecordsError::DecompressedTooLarge { .. })
+        ));
+    }
+
+    /// Garbage is a corrupt-data error for each codec, never a panic.
+    #[test]
+    fn garbage_is_an_error() {
+        let garbage = b"definitely not compressed data, not even a little";
+        for codec in [Compression::Gzip, Compression::Snappy, Compression::Lz4, Compression::Zstd] {
+            assert!(matches!(decompress(codec, garbage, 1 << 20), Err(RecordsError::Decompress { .. })), "{codec}");
+        }
+        let truncated_xerial = &JAVA_SNAPPY[..JAVA_SNAPPY.len() - 3];
+        assert!(decompress(Compression::Snappy, truncated_xerial, 1024).is_err());
+    }
+
+    /// Codec ids map both ways, and ids 5 to 7 are not codecs.
+    #[test]
+    fn codec_ids_round_trip() {
+        for codec in Compression::ALL {
+            assert_eq!(Compression::from_id(codec.id()), Ok(codec));
+        }
+        assert_eq!(Compression::from_id(5), Err(RecordsError::UnknownCompression(5)));
+        assert_eq!(Compression::Lz4.to_string(), "lz4");
+    }
+
+    /// The zstd window cap follows the limit, within zstd's legal range.
+    #[test]
+    fn zstd_window_follows_the_limit() {
+        assert_eq!(zstd_window_log_max(64 * 1024 * 1024), 26);
+        assert_eq!(zstd_window_log_max(64 * 1024 * 1024 + 1), 27);
+        assert_eq!(zstd_window_log_max(1000), 23);
+        assert_eq!(zstd_window_log_max(usize::MAX / 2), 31);
+    }
+}
