@@ -372,7 +372,7 @@ fn field_doc(field: &FieldDef) -> String {
         Some(v) => format!("Versions {}", show(v)),
         None => "Tagged only".into(),
     }];
-    if let Some(n) = field.nullable {
+    if let Some(n) = field.nullable.and_then(|n| field.versions.and_then(|v| n.intersect(v))) {
         parts.push(format!("nullable {}", show(n)));
     }
     if let Some((tag, v)) = field.tagged {

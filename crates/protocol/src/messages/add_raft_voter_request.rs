@@ -6,7 +6,7 @@ use crate::messages::prelude::*;
 /// `AddRaftVoterRequest`, versions 0-1.
 #[derive(Debug, Clone, PartialEq)]
 pub struct AddRaftVoterRequest {
-    /// Versions 0-1; nullable 0+.
+    /// Versions 0-1; nullable 0-1.
     pub cluster_id: Option<String>,
     /// Versions 0-1.
     pub timeout_ms: i32,

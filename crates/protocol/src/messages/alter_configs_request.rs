@@ -81,7 +81,7 @@ impl crate::sample::Sample for AlterConfigsRequest {
 pub struct AlterableConfig {
     /// Versions 0-2; map key.
     pub name: String,
-    /// Versions 0-2; nullable 0+.
+    /// Versions 0-2; nullable 0-2.
     pub value: Option<String>,
     /// Tagged fields this build does not know, re-encoded unchanged.
     pub unknown_tagged_fields: Vec<RawTaggedField>,

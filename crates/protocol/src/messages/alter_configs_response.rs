@@ -81,7 +81,7 @@ impl crate::sample::Sample for AlterConfigsResponse {
 pub struct AlterConfigsResourceResponse {
     /// Versions 0-2.
     pub error_code: i16,
-    /// Versions 0-2; nullable 0+.
+    /// Versions 0-2; nullable 0-2.
     pub error_message: Option<String>,
     /// Versions 0-2.
     pub resource_type: i8,

@@ -101,7 +101,7 @@ impl crate::sample::Sample for AlterPartitionReassignmentsRequest {
 pub struct ReassignablePartition {
     /// Versions 0-1.
     pub partition_index: i32,
-    /// Versions 0-1; nullable 0+.
+    /// Versions 0-1; nullable 0-1.
     pub replicas: Option<Vec<BrokerId>>,
     /// Tagged fields this build does not know, re-encoded unchanged.
     pub unknown_tagged_fields: Vec<RawTaggedField>,

@@ -12,7 +12,7 @@ pub struct AlterPartitionReassignmentsResponse {
     pub allow_replication_factor_change: bool,
     /// Versions 0-1.
     pub error_code: i16,
-    /// Versions 0-1; nullable 0+.
+    /// Versions 0-1; nullable 0-1.
     pub error_message: Option<String>,
     /// Versions 0-1.
     pub responses: Vec<ReassignableTopicResponse>,
@@ -118,7 +118,7 @@ pub struct ReassignablePartitionResponse {
     pub partition_index: i32,
     /// Versions 0-1.
     pub error_code: i16,
-    /// Versions 0-1; nullable 0+.
+    /// Versions 0-1; nullable 0-1.
     pub error_message: Option<String>,
     /// Tagged fields this build does not know, re-encoded unchanged.
     pub unknown_tagged_fields: Vec<RawTaggedField>,

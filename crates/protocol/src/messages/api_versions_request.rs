@@ -10,7 +10,7 @@ pub struct ApiVersionsRequest {
     pub client_software_name: String,
     /// Versions 3-5; ignorable.
     pub client_software_version: String,
-    /// Versions 5; nullable 5+; ignorable.
+    /// Versions 5; nullable 5; ignorable.
     pub cluster_id: Option<String>,
     /// Versions 5; ignorable.
     pub node_id: i32,

@@ -6,7 +6,7 @@ use crate::messages::prelude::*;
 /// `BeginQuorumEpochRequest`, versions 0-1.
 #[derive(Debug, Clone, PartialEq)]
 pub struct BeginQuorumEpochRequest {
-    /// Versions 0-1; nullable 0+.
+    /// Versions 0-1; nullable 0-1.
     pub cluster_id: Option<String>,
     /// Versions 1; ignorable.
     pub voter_id: BrokerId,

@@ -6,7 +6,7 @@ use crate::messages::prelude::*;
 /// `BeginTransactionRecord`, versions 0.
 #[derive(Debug, Clone, PartialEq)]
 pub struct BeginTransactionRecord {
-    /// Tagged only; nullable 0+; tag 0 in 0+.
+    /// Tagged only; nullable 0; tag 0 in 0+.
     pub name: Option<String>,
     /// Tagged fields this build does not know, re-encoded unchanged.
     pub unknown_tagged_fields: Vec<RawTaggedField>,

@@ -18,7 +18,7 @@ pub struct BrokerHeartbeatRequest {
     pub want_shut_down: bool,
     /// Tagged only; tag 0 in 1+.
     pub offline_log_dirs: Vec<Uuid>,
-    /// Tagged only; nullable 2+; tag 1 in 2+.
+    /// Tagged only; nullable 2; tag 1 in 2+.
     pub cordoned_log_dirs: Option<Vec<Uuid>>,
     /// Tagged fields this build does not know, re-encoded unchanged.
     pub unknown_tagged_fields: Vec<RawTaggedField>,

@@ -16,7 +16,7 @@ pub struct BrokerRegistrationChangeRecord {
     pub in_controlled_shutdown: i8,
     /// Tagged only; tag 2 in 2+.
     pub log_dirs: Vec<Uuid>,
-    /// Tagged only; nullable 3+; tag 3 in 3+.
+    /// Tagged only; nullable 3; tag 3 in 3+.
     pub cordoned_log_dirs: Option<Vec<Uuid>>,
     /// Tagged fields this build does not know, re-encoded unchanged.
     pub unknown_tagged_fields: Vec<RawTaggedField>,

@@ -16,7 +16,7 @@ pub struct BrokerRegistrationRequest {
     pub listeners: Vec<Listener>,
     /// Versions 0-4.
     pub features: Vec<Feature>,
-    /// Versions 0-4; nullable 0+.
+    /// Versions 0-4; nullable 0-4.
     pub rack: Option<String>,
     /// Versions 1-4.
     pub is_migrating_zk_broker: bool,

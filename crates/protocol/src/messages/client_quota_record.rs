@@ -95,7 +95,7 @@ impl crate::sample::Sample for ClientQuotaRecord {
 pub struct EntityData {
     /// Versions 0.
     pub entity_type: String,
-    /// Versions 0; nullable 0+.
+    /// Versions 0; nullable 0.
     pub entity_name: Option<String>,
     /// Tagged fields this build does not know, re-encoded unchanged.
     pub unknown_tagged_fields: Vec<RawTaggedField>,

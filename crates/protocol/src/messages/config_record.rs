@@ -12,7 +12,7 @@ pub struct ConfigRecord {
     pub resource_name: String,
     /// Versions 0.
     pub name: String,
-    /// Versions 0; nullable 0+.
+    /// Versions 0; nullable 0.
     pub value: Option<String>,
     /// Tagged fields this build does not know, re-encoded unchanged.
     pub unknown_tagged_fields: Vec<RawTaggedField>,

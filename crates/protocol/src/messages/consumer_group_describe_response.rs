@@ -80,9 +80,9 @@ impl crate::sample::Sample for ConsumerGroupDescribeResponse {
 pub struct Member {
     /// Versions 0-1.
     pub member_id: String,
-    /// Versions 0-1; nullable 0+.
+    /// Versions 0-1; nullable 0-1.
     pub instance_id: Option<String>,
-    /// Versions 0-1; nullable 0+.
+    /// Versions 0-1; nullable 0-1.
     pub rack_id: Option<String>,
     /// Versions 0-1.
     pub member_epoch: i32,
@@ -92,7 +92,7 @@ pub struct Member {
     pub client_host: String,
     /// Versions 0-1.
     pub subscribed_topic_names: Vec<String>,
-    /// Versions 0-1; nullable 0+.
+    /// Versions 0-1; nullable 0-1.
     pub subscribed_topic_regex: Option<String>,
     /// Versions 0-1.
     pub assignment: Assignment,
@@ -231,7 +231,7 @@ impl crate::sample::Sample for Member {
 pub struct DescribedGroup {
     /// Versions 0-1.
     pub error_code: i16,
-    /// Versions 0-1; nullable 0+.
+    /// Versions 0-1; nullable 0-1.
     pub error_message: Option<String>,
     /// Versions 0-1.
     pub group_id: String,

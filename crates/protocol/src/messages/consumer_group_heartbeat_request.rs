@@ -12,19 +12,19 @@ pub struct ConsumerGroupHeartbeatRequest {
     pub member_id: String,
     /// Versions 0-1.
     pub member_epoch: i32,
-    /// Versions 0-1; nullable 0+.
+    /// Versions 0-1; nullable 0-1.
     pub instance_id: Option<String>,
-    /// Versions 0-1; nullable 0+.
+    /// Versions 0-1; nullable 0-1.
     pub rack_id: Option<String>,
     /// Versions 0-1.
     pub rebalance_timeout_ms: i32,
-    /// Versions 0-1; nullable 0+.
+    /// Versions 0-1; nullable 0-1.
     pub subscribed_topic_names: Option<Vec<String>>,
-    /// Versions 1; nullable 1+.
+    /// Versions 1; nullable 1.
     pub subscribed_topic_regex: Option<String>,
-    /// Versions 0-1; nullable 0+.
+    /// Versions 0-1; nullable 0-1.
     pub server_assignor: Option<String>,
-    /// Versions 0-1; nullable 0+.
+    /// Versions 0-1; nullable 0-1.
     pub topic_partitions: Option<Vec<TopicPartitions>>,
     /// Tagged fields this build does not know, re-encoded unchanged.
     pub unknown_tagged_fields: Vec<RawTaggedField>,

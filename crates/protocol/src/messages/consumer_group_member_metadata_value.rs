@@ -6,9 +6,9 @@ use crate::messages::prelude::*;
 /// `ConsumerGroupMemberMetadataValue`, versions 0.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ConsumerGroupMemberMetadataValue {
-    /// Versions 0; nullable 0+.
+    /// Versions 0; nullable 0.
     pub instance_id: Option<String>,
-    /// Versions 0; nullable 0+.
+    /// Versions 0; nullable 0.
     pub rack_id: Option<String>,
     /// Versions 0.
     pub client_id: String,
@@ -16,13 +16,13 @@ pub struct ConsumerGroupMemberMetadataValue {
     pub client_host: String,
     /// Versions 0.
     pub subscribed_topic_names: Vec<String>,
-    /// Versions 0; nullable 0+.
+    /// Versions 0; nullable 0.
     pub subscribed_topic_regex: Option<String>,
     /// Versions 0.
     pub rebalance_timeout_ms: i32,
-    /// Versions 0; nullable 0+.
+    /// Versions 0; nullable 0.
     pub server_assignor: Option<String>,
-    /// Tagged only; nullable 0+; tag 0 in 0+.
+    /// Tagged only; nullable 0; tag 0 in 0+.
     pub classic_member_metadata: Option<ClassicMemberMetadata>,
     /// Tagged fields this build does not know, re-encoded unchanged.
     pub unknown_tagged_fields: Vec<RawTaggedField>,

@@ -8,7 +8,7 @@ use crate::messages::prelude::*;
 pub struct ConsumerProtocolAssignment {
     /// Versions 0-3.
     pub assigned_partitions: Vec<TopicPartition>,
-    /// Versions 0-3; nullable 0+.
+    /// Versions 0-3; nullable 0-3.
     pub user_data: Option<Bytes>,
 }
 

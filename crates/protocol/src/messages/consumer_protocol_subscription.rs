@@ -8,13 +8,13 @@ use crate::messages::prelude::*;
 pub struct ConsumerProtocolSubscription {
     /// Versions 0-3.
     pub topics: Vec<String>,
-    /// Versions 0-3; nullable 0+.
+    /// Versions 0-3; nullable 0-3.
     pub user_data: Option<Bytes>,
     /// Versions 1-3; ignorable.
     pub owned_partitions: Vec<TopicPartition>,
     /// Versions 2-3; ignorable.
     pub generation_id: i32,
-    /// Versions 3; nullable 3+; ignorable.
+    /// Versions 3; nullable 3; ignorable.
     pub rack_id: Option<String>,
 }
 

@@ -81,7 +81,7 @@ impl crate::sample::Sample for CreateAclsResponse {
 pub struct AclCreationResult {
     /// Versions 1-3.
     pub error_code: i16,
-    /// Versions 1-3; nullable 0+.
+    /// Versions 1-3; nullable 1-3.
     pub error_message: Option<String>,
     /// Tagged fields this build does not know, re-encoded unchanged.
     pub unknown_tagged_fields: Vec<RawTaggedField>,

@@ -6,9 +6,9 @@ use crate::messages::prelude::*;
 /// `CreateDelegationTokenRequest`, versions 1-3.
 #[derive(Debug, Clone, PartialEq)]
 pub struct CreateDelegationTokenRequest {
-    /// Versions 3; nullable 3+.
+    /// Versions 3; nullable 3.
     pub owner_principal_type: Option<String>,
-    /// Versions 3; nullable 3+.
+    /// Versions 3; nullable 3.
     pub owner_principal_name: Option<String>,
     /// Versions 1-3.
     pub renewers: Vec<CreatableRenewers>,

@@ -153,7 +153,7 @@ pub struct CreatePartitionsTopic {
     pub name: String,
     /// Versions 0-3.
     pub count: i32,
-    /// Versions 0-3; nullable 0+.
+    /// Versions 0-3; nullable 0-3.
     pub assignments: Option<Vec<CreatePartitionsAssignment>>,
     /// Tagged fields this build does not know, re-encoded unchanged.
     pub unknown_tagged_fields: Vec<RawTaggedField>,

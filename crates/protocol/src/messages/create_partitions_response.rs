@@ -83,7 +83,7 @@ pub struct CreatePartitionsTopicResult {
     pub name: String,
     /// Versions 0-3.
     pub error_code: i16,
-    /// Versions 0-3; nullable 0+.
+    /// Versions 0-3; nullable 0-3.
     pub error_message: Option<String>,
     /// Tagged fields this build does not know, re-encoded unchanged.
     pub unknown_tagged_fields: Vec<RawTaggedField>,

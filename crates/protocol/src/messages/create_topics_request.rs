@@ -155,7 +155,7 @@ impl crate::sample::Sample for CreatableReplicaAssignment {
 pub struct CreatableTopicConfig {
     /// Versions 2-7; map key.
     pub name: String,
-    /// Versions 2-7; nullable 0+.
+    /// Versions 2-7; nullable 2-7.
     pub value: Option<String>,
     /// Tagged fields this build does not know, re-encoded unchanged.
     pub unknown_tagged_fields: Vec<RawTaggedField>,

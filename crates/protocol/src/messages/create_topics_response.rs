@@ -81,7 +81,7 @@ impl crate::sample::Sample for CreateTopicsResponse {
 pub struct CreatableTopicConfigs {
     /// Versions 5-7.
     pub name: String,
-    /// Versions 5-7; nullable 5+.
+    /// Versions 5-7; nullable 5-7.
     pub value: Option<String>,
     /// Versions 5-7.
     pub read_only: bool,
@@ -176,7 +176,7 @@ pub struct CreatableTopicResult {
     pub topic_id: Uuid,
     /// Versions 2-7.
     pub error_code: i16,
-    /// Versions 2-7; nullable 0+; ignorable.
+    /// Versions 2-7; nullable 2-7; ignorable.
     pub error_message: Option<String>,
     /// Tagged only; tag 0 in 5+; ignorable.
     pub topic_config_error_code: i16,
@@ -184,7 +184,7 @@ pub struct CreatableTopicResult {
     pub num_partitions: i32,
     /// Versions 5-7; ignorable.
     pub replication_factor: i16,
-    /// Versions 5-7; nullable 5+; ignorable.
+    /// Versions 5-7; nullable 5-7; ignorable.
     pub configs: Option<Vec<CreatableTopicConfigs>>,
     /// Tagged fields this build does not know, re-encoded unchanged.
     pub unknown_tagged_fields: Vec<RawTaggedField>,

@@ -81,7 +81,7 @@ impl crate::sample::Sample for DeleteAclsResponse {
 pub struct DeleteAclsMatchingAcl {
     /// Versions 1-3.
     pub error_code: i16,
-    /// Versions 1-3; nullable 0+.
+    /// Versions 1-3; nullable 1-3.
     pub error_message: Option<String>,
     /// Versions 1-3.
     pub resource_type: i8,
@@ -196,7 +196,7 @@ impl crate::sample::Sample for DeleteAclsMatchingAcl {
 pub struct DeleteAclsFilterResult {
     /// Versions 1-3.
     pub error_code: i16,
-    /// Versions 1-3; nullable 0+.
+    /// Versions 1-3; nullable 1-3.
     pub error_message: Option<String>,
     /// Versions 1-3.
     pub matching_acls: Vec<DeleteAclsMatchingAcl>,

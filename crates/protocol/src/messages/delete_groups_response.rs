@@ -83,7 +83,7 @@ pub struct DeletableGroupResult {
     pub group_id: String,
     /// Versions 0-3.
     pub error_code: i16,
-    /// Versions 3; nullable 3+; ignorable.
+    /// Versions 3; nullable 3; ignorable.
     pub error_message: Option<String>,
     /// Tagged fields this build does not know, re-encoded unchanged.
     pub unknown_tagged_fields: Vec<RawTaggedField>,

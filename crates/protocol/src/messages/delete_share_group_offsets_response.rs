@@ -10,7 +10,7 @@ pub struct DeleteShareGroupOffsetsResponse {
     pub throttle_time_ms: i32,
     /// Versions 0.
     pub error_code: i16,
-    /// Versions 0; nullable 0+.
+    /// Versions 0; nullable 0.
     pub error_message: Option<String>,
     /// Versions 0.
     pub responses: Vec<DeleteShareGroupOffsetsResponseTopic>,
@@ -109,7 +109,7 @@ pub struct DeleteShareGroupOffsetsResponseTopic {
     pub topic_id: Uuid,
     /// Versions 0.
     pub error_code: i16,
-    /// Versions 0; nullable 0+.
+    /// Versions 0; nullable 0.
     pub error_message: Option<String>,
     /// Tagged fields this build does not know, re-encoded unchanged.
     pub unknown_tagged_fields: Vec<RawTaggedField>,

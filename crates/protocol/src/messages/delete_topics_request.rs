@@ -108,7 +108,7 @@ impl crate::sample::Sample for DeleteTopicsRequest {
 /// `DeleteTopicState`, versions 6.
 #[derive(Debug, Clone, PartialEq)]
 pub struct DeleteTopicState {
-    /// Versions 6; nullable 6+.
+    /// Versions 6; nullable 6.
     pub name: Option<String>,
     /// Versions 6.
     pub topic_id: Uuid,

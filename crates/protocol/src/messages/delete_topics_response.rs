@@ -79,13 +79,13 @@ impl crate::sample::Sample for DeleteTopicsResponse {
 /// `DeletableTopicResult`, versions 1-6.
 #[derive(Debug, Clone, PartialEq)]
 pub struct DeletableTopicResult {
-    /// Versions 1-6; nullable 6+; map key.
+    /// Versions 1-6; nullable 6; map key.
     pub name: Option<String>,
     /// Versions 6; ignorable.
     pub topic_id: Uuid,
     /// Versions 1-6.
     pub error_code: i16,
-    /// Versions 5-6; nullable 5+; ignorable.
+    /// Versions 5-6; nullable 5-6; ignorable.
     pub error_message: Option<String>,
     /// Tagged fields this build does not know, re-encoded unchanged.
     pub unknown_tagged_fields: Vec<RawTaggedField>,

@@ -8,13 +8,13 @@ use crate::messages::prelude::*;
 pub struct DescribeAclsRequest {
     /// Versions 1-3.
     pub resource_type_filter: i8,
-    /// Versions 1-3; nullable 0+.
+    /// Versions 1-3; nullable 1-3.
     pub resource_name_filter: Option<String>,
     /// Versions 1-3.
     pub pattern_type_filter: i8,
-    /// Versions 1-3; nullable 0+.
+    /// Versions 1-3; nullable 1-3.
     pub principal_filter: Option<String>,
-    /// Versions 1-3; nullable 0+.
+    /// Versions 1-3; nullable 1-3.
     pub host_filter: Option<String>,
     /// Versions 1-3.
     pub operation: i8,

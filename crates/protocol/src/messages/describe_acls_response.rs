@@ -10,7 +10,7 @@ pub struct DescribeAclsResponse {
     pub throttle_time_ms: i32,
     /// Versions 1-3.
     pub error_code: i16,
-    /// Versions 1-3; nullable 0+.
+    /// Versions 1-3; nullable 1-3.
     pub error_message: Option<String>,
     /// Versions 1-3.
     pub resources: Vec<DescribeAclsResource>,

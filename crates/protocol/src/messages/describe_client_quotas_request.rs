@@ -82,7 +82,7 @@ pub struct ComponentData {
     pub entity_type: String,
     /// Versions 0-1.
     pub match_type: i8,
-    /// Versions 0-1; nullable 0+.
+    /// Versions 0-1; nullable 0-1.
     pub r#match: Option<String>,
     /// Tagged fields this build does not know, re-encoded unchanged.
     pub unknown_tagged_fields: Vec<RawTaggedField>,

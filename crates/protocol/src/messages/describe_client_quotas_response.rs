@@ -10,9 +10,9 @@ pub struct DescribeClientQuotasResponse {
     pub throttle_time_ms: i32,
     /// Versions 0-1.
     pub error_code: i16,
-    /// Versions 0-1; nullable 0+.
+    /// Versions 0-1; nullable 0-1.
     pub error_message: Option<String>,
-    /// Versions 0-1; nullable 0+.
+    /// Versions 0-1; nullable 0-1.
     pub entries: Option<Vec<EntryData>>,
     /// Tagged fields this build does not know, re-encoded unchanged.
     pub unknown_tagged_fields: Vec<RawTaggedField>,
@@ -109,7 +109,7 @@ impl crate::sample::Sample for DescribeClientQuotasResponse {
 pub struct EntityData {
     /// Versions 0-1.
     pub entity_type: String,
-    /// Versions 0-1; nullable 0+.
+    /// Versions 0-1; nullable 0-1.
     pub entity_name: Option<String>,
     /// Tagged fields this build does not know, re-encoded unchanged.
     pub unknown_tagged_fields: Vec<RawTaggedField>,

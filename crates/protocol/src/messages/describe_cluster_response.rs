@@ -10,7 +10,7 @@ pub struct DescribeClusterResponse {
     pub throttle_time_ms: i32,
     /// Versions 0-2.
     pub error_code: i16,
-    /// Versions 0-2; nullable 0+.
+    /// Versions 0-2; nullable 0-2.
     pub error_message: Option<String>,
     /// Versions 1-2.
     pub endpoint_type: i8,
@@ -142,7 +142,7 @@ pub struct DescribeClusterBroker {
     pub host: String,
     /// Versions 0-2.
     pub port: i32,
-    /// Versions 0-2; nullable 0+.
+    /// Versions 0-2; nullable 0-2.
     pub rack: Option<String>,
     /// Versions 2.
     pub is_fenced: bool,

@@ -103,7 +103,7 @@ pub struct DescribeConfigsResource {
     pub resource_type: i8,
     /// Versions 1-4.
     pub resource_name: String,
-    /// Versions 1-4; nullable 0+.
+    /// Versions 1-4; nullable 1-4.
     pub configuration_keys: Option<Vec<String>>,
     /// Tagged fields this build does not know, re-encoded unchanged.
     pub unknown_tagged_fields: Vec<RawTaggedField>,

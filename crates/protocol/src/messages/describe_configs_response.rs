@@ -81,7 +81,7 @@ impl crate::sample::Sample for DescribeConfigsResponse {
 pub struct DescribeConfigsSynonym {
     /// Versions 1-4.
     pub name: String,
-    /// Versions 1-4; nullable 0+.
+    /// Versions 1-4; nullable 1-4.
     pub value: Option<String>,
     /// Versions 1-4.
     pub source: i8,
@@ -160,7 +160,7 @@ impl crate::sample::Sample for DescribeConfigsSynonym {
 pub struct DescribeConfigsResourceResult {
     /// Versions 1-4.
     pub name: String,
-    /// Versions 1-4; nullable 0+.
+    /// Versions 1-4; nullable 1-4.
     pub value: Option<String>,
     /// Versions 1-4.
     pub read_only: bool,
@@ -172,7 +172,7 @@ pub struct DescribeConfigsResourceResult {
     pub synonyms: Vec<DescribeConfigsSynonym>,
     /// Versions 3-4; ignorable.
     pub config_type: i8,
-    /// Versions 3-4; nullable 0+; ignorable.
+    /// Versions 3-4; nullable 3-4; ignorable.
     pub documentation: Option<String>,
     /// Tagged fields this build does not know, re-encoded unchanged.
     pub unknown_tagged_fields: Vec<RawTaggedField>,
@@ -293,7 +293,7 @@ impl crate::sample::Sample for DescribeConfigsResourceResult {
 pub struct DescribeConfigsResult {
     /// Versions 1-4.
     pub error_code: i16,
-    /// Versions 1-4; nullable 0+.
+    /// Versions 1-4; nullable 1-4.
     pub error_message: Option<String>,
     /// Versions 1-4.
     pub resource_type: i8,

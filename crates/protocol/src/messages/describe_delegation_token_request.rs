@@ -6,7 +6,7 @@ use crate::messages::prelude::*;
 /// `DescribeDelegationTokenRequest`, versions 1-3.
 #[derive(Debug, Clone, PartialEq)]
 pub struct DescribeDelegationTokenRequest {
-    /// Versions 1-3; nullable 0+.
+    /// Versions 1-3; nullable 1-3.
     pub owners: Option<Vec<DescribeDelegationTokenOwner>>,
     /// Tagged fields this build does not know, re-encoded unchanged.
     pub unknown_tagged_fields: Vec<RawTaggedField>,

@@ -86,7 +86,7 @@ impl crate::sample::Sample for DescribeGroupsResponse {
 pub struct DescribedGroupMember {
     /// Versions 0-6.
     pub member_id: String,
-    /// Versions 4-6; nullable 4+; ignorable.
+    /// Versions 4-6; nullable 4-6; ignorable.
     pub group_instance_id: Option<String>,
     /// Versions 0-6.
     pub client_id: String,
@@ -189,7 +189,7 @@ impl crate::sample::Sample for DescribedGroupMember {
 pub struct DescribedGroup {
     /// Versions 0-6.
     pub error_code: i16,
-    /// Versions 6; nullable 6+.
+    /// Versions 6; nullable 6.
     pub error_message: Option<String>,
     /// Versions 0-6.
     pub group_id: String,

@@ -6,7 +6,7 @@ use crate::messages::prelude::*;
 /// `DescribeLogDirsRequest`, versions 1-5.
 #[derive(Debug, Clone, PartialEq)]
 pub struct DescribeLogDirsRequest {
-    /// Versions 1-5; nullable 0+.
+    /// Versions 1-5; nullable 1-5.
     pub topics: Option<Vec<DescribableLogDirTopic>>,
     /// Tagged fields this build does not know, re-encoded unchanged.
     pub unknown_tagged_fields: Vec<RawTaggedField>,

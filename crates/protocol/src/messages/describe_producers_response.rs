@@ -172,7 +172,7 @@ pub struct PartitionResponse {
     pub partition_index: i32,
     /// Versions 0.
     pub error_code: i16,
-    /// Versions 0; nullable 0+.
+    /// Versions 0; nullable 0.
     pub error_message: Option<String>,
     /// Versions 0.
     pub active_producers: Vec<ProducerState>,

@@ -8,7 +8,7 @@ use crate::messages::prelude::*;
 pub struct DescribeQuorumResponse {
     /// Versions 0-2.
     pub error_code: i16,
-    /// Versions 2; nullable 2+; ignorable.
+    /// Versions 2; nullable 2; ignorable.
     pub error_message: Option<String>,
     /// Versions 0-2.
     pub topics: Vec<TopicData>,
@@ -123,7 +123,7 @@ pub struct PartitionData {
     pub partition_index: i32,
     /// Versions 0-2.
     pub error_code: i16,
-    /// Versions 2; nullable 2+; ignorable.
+    /// Versions 2; nullable 2; ignorable.
     pub error_message: Option<String>,
     /// Versions 0-2.
     pub leader_id: BrokerId,

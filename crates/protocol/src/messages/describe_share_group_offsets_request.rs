@@ -145,7 +145,7 @@ impl crate::sample::Sample for DescribeShareGroupOffsetsRequestTopic {
 pub struct DescribeShareGroupOffsetsRequestGroup {
     /// Versions 0-1.
     pub group_id: String,
-    /// Versions 0-1; nullable 0+.
+    /// Versions 0-1; nullable 0-1.
     pub topics: Option<Vec<DescribeShareGroupOffsetsRequestTopic>>,
     /// Tagged fields this build does not know, re-encoded unchanged.
     pub unknown_tagged_fields: Vec<RawTaggedField>,

@@ -89,7 +89,7 @@ pub struct DescribeShareGroupOffsetsResponsePartition {
     pub lag: i64,
     /// Versions 0-1.
     pub error_code: i16,
-    /// Versions 0-1; nullable 0+.
+    /// Versions 0-1; nullable 0-1.
     pub error_message: Option<String>,
     /// Tagged fields this build does not know, re-encoded unchanged.
     pub unknown_tagged_fields: Vec<RawTaggedField>,
@@ -267,7 +267,7 @@ pub struct DescribeShareGroupOffsetsResponseGroup {
     pub topics: Vec<DescribeShareGroupOffsetsResponseTopic>,
     /// Versions 0-1.
     pub error_code: i16,
-    /// Versions 0-1; nullable 0+.
+    /// Versions 0-1; nullable 0-1.
     pub error_message: Option<String>,
     /// Tagged fields this build does not know, re-encoded unchanged.
     pub unknown_tagged_fields: Vec<RawTaggedField>,

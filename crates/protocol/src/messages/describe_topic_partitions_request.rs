@@ -10,7 +10,7 @@ pub struct DescribeTopicPartitionsRequest {
     pub topics: Vec<TopicRequest>,
     /// Versions 0.
     pub response_partition_limit: i32,
-    /// Versions 0; nullable 0+.
+    /// Versions 0; nullable 0.
     pub cursor: Option<Cursor>,
     /// Tagged fields this build does not know, re-encoded unchanged.
     pub unknown_tagged_fields: Vec<RawTaggedField>,

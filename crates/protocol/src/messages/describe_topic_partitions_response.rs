@@ -10,7 +10,7 @@ pub struct DescribeTopicPartitionsResponse {
     pub throttle_time_ms: i32,
     /// Versions 0.
     pub topics: Vec<DescribeTopicPartitionsResponseTopic>,
-    /// Versions 0; nullable 0+.
+    /// Versions 0; nullable 0.
     pub next_cursor: Option<Cursor>,
     /// Tagged fields this build does not know, re-encoded unchanged.
     pub unknown_tagged_fields: Vec<RawTaggedField>,
@@ -109,9 +109,9 @@ pub struct DescribeTopicPartitionsResponsePartition {
     pub replica_nodes: Vec<BrokerId>,
     /// Versions 0.
     pub isr_nodes: Vec<BrokerId>,
-    /// Versions 0; nullable 0+.
+    /// Versions 0; nullable 0.
     pub eligible_leader_replicas: Option<Vec<BrokerId>>,
-    /// Versions 0; nullable 0+.
+    /// Versions 0; nullable 0.
     pub last_known_elr: Option<Vec<BrokerId>>,
     /// Versions 0; ignorable.
     pub offline_replicas: Vec<BrokerId>,
@@ -236,7 +236,7 @@ impl crate::sample::Sample for DescribeTopicPartitionsResponsePartition {
 pub struct DescribeTopicPartitionsResponseTopic {
     /// Versions 0.
     pub error_code: i16,
-    /// Versions 0; nullable 0+; map key.
+    /// Versions 0; nullable 0; map key.
     pub name: Option<String>,
     /// Versions 0; ignorable.
     pub topic_id: Uuid,

@@ -6,7 +6,7 @@ use crate::messages::prelude::*;
 /// `DescribeUserScramCredentialsRequest`, versions 0.
 #[derive(Debug, Clone, PartialEq)]
 pub struct DescribeUserScramCredentialsRequest {
-    /// Versions 0; nullable 0+.
+    /// Versions 0; nullable 0.
     pub users: Option<Vec<UserName>>,
     /// Tagged fields this build does not know, re-encoded unchanged.
     pub unknown_tagged_fields: Vec<RawTaggedField>,

@@ -10,7 +10,7 @@ pub struct DescribeUserScramCredentialsResponse {
     pub throttle_time_ms: i32,
     /// Versions 0.
     pub error_code: i16,
-    /// Versions 0; nullable 0+.
+    /// Versions 0; nullable 0.
     pub error_message: Option<String>,
     /// Versions 0.
     pub results: Vec<DescribeUserScramCredentialsResult>,
@@ -168,7 +168,7 @@ pub struct DescribeUserScramCredentialsResult {
     pub user: String,
     /// Versions 0.
     pub error_code: i16,
-    /// Versions 0; nullable 0+.
+    /// Versions 0; nullable 0.
     pub error_message: Option<String>,
     /// Versions 0.
     pub credential_infos: Vec<CredentialInfo>,

@@ -8,7 +8,7 @@ use crate::messages::prelude::*;
 pub struct ElectLeadersRequest {
     /// Versions 1-2.
     pub election_type: i8,
-    /// Versions 0-2; nullable 0+.
+    /// Versions 0-2; nullable 0-2.
     pub topic_partitions: Option<Vec<TopicPartitions>>,
     /// Versions 0-2.
     pub timeout_ms: i32,

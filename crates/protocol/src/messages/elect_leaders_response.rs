@@ -104,7 +104,7 @@ pub struct PartitionResult {
     pub partition_id: i32,
     /// Versions 0-2.
     pub error_code: i16,
-    /// Versions 0-2; nullable 0+.
+    /// Versions 0-2; nullable 0-2.
     pub error_message: Option<String>,
     /// Tagged fields this build does not know, re-encoded unchanged.
     pub unknown_tagged_fields: Vec<RawTaggedField>,

@@ -6,7 +6,7 @@ use crate::messages::prelude::*;
 /// `EndQuorumEpochRequest`, versions 0-1.
 #[derive(Debug, Clone, PartialEq)]
 pub struct EndQuorumEpochRequest {
-    /// Versions 0-1; nullable 0+.
+    /// Versions 0-1; nullable 0-1.
     pub cluster_id: Option<String>,
     /// Versions 0-1.
     pub topics: Vec<TopicData>,

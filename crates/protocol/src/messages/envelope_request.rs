@@ -8,7 +8,7 @@ use crate::messages::prelude::*;
 pub struct EnvelopeRequest {
     /// Versions 0.
     pub request_data: Bytes,
-    /// Versions 0; nullable 0+.
+    /// Versions 0; nullable 0.
     pub request_principal: Option<Bytes>,
     /// Versions 0.
     pub client_host_address: Bytes,

@@ -6,7 +6,7 @@ use crate::messages::prelude::*;
 /// `EnvelopeResponse`, versions 0.
 #[derive(Debug, Clone, PartialEq)]
 pub struct EnvelopeResponse {
-    /// Versions 0; nullable 0+.
+    /// Versions 0; nullable 0.
     pub response_data: Option<Bytes>,
     /// Versions 0.
     pub error_code: i16,

@@ -6,7 +6,7 @@ use crate::messages::prelude::*;
 /// `FetchRequest`, versions 4-18.
 #[derive(Debug, Clone, PartialEq)]
 pub struct FetchRequest {
-    /// Tagged only; nullable 12+; tag 0 in 12+; ignorable.
+    /// Tagged only; nullable 12-18; tag 0 in 12+; ignorable.
     pub cluster_id: Option<String>,
     /// Versions 4-14.
     pub replica_id: BrokerId,

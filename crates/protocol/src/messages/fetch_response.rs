@@ -401,11 +401,11 @@ pub struct PartitionData {
     pub current_leader: LeaderIdAndEpoch,
     /// Tagged only; tag 2 in 12+.
     pub snapshot_id: SnapshotId,
-    /// Versions 4-18; nullable 4+; ignorable.
+    /// Versions 4-18; nullable 4-18; ignorable.
     pub aborted_transactions: Option<Vec<AbortedTransaction>>,
     /// Versions 11-18.
     pub preferred_read_replica: BrokerId,
-    /// Versions 4-18; nullable 0+.
+    /// Versions 4-18; nullable 4-18.
     pub records: Option<Bytes>,
     /// Tagged fields this build does not know, re-encoded unchanged.
     pub unknown_tagged_fields: Vec<RawTaggedField>,
@@ -676,7 +676,7 @@ pub struct NodeEndpoint {
     pub host: String,
     /// Versions 16-18.
     pub port: i32,
-    /// Versions 16-18; nullable 16+.
+    /// Versions 16-18; nullable 16-18.
     pub rack: Option<String>,
     /// Tagged fields this build does not know, re-encoded unchanged.
     pub unknown_tagged_fields: Vec<RawTaggedField>,

@@ -6,7 +6,7 @@ use crate::messages::prelude::*;
 /// `FetchSnapshotRequest`, versions 0-1.
 #[derive(Debug, Clone, PartialEq)]
 pub struct FetchSnapshotRequest {
-    /// Tagged only; nullable 0+; tag 0 in 0+.
+    /// Tagged only; nullable 0-1; tag 0 in 0+.
     pub cluster_id: Option<String>,
     /// Versions 0-1.
     pub replica_id: BrokerId,

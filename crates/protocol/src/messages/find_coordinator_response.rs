@@ -191,7 +191,7 @@ pub struct Coordinator {
     pub port: i32,
     /// Versions 4-6.
     pub error_code: i16,
-    /// Versions 4-6; nullable 4+; ignorable.
+    /// Versions 4-6; nullable 4-6; ignorable.
     pub error_message: Option<String>,
     /// Tagged fields this build does not know, re-encoded unchanged.
     pub unknown_tagged_fields: Vec<RawTaggedField>,

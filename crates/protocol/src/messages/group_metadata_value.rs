@@ -10,9 +10,9 @@ pub struct GroupMetadataValue {
     pub protocol_type: String,
     /// Versions 0-4.
     pub generation: i32,
-    /// Versions 0-4; nullable 0+.
+    /// Versions 0-4; nullable 0-4.
     pub protocol: Option<String>,
-    /// Versions 0-4; nullable 0+.
+    /// Versions 0-4; nullable 0-4.
     pub leader: Option<String>,
     /// Versions 2-4; ignorable.
     pub current_state_timestamp: i64,
@@ -128,7 +128,7 @@ impl crate::sample::Sample for GroupMetadataValue {
 pub struct MemberMetadata {
     /// Versions 0-4.
     pub member_id: String,
-    /// Versions 3-4; nullable 3+; ignorable.
+    /// Versions 3-4; nullable 3-4; ignorable.
     pub group_instance_id: Option<String>,
     /// Versions 0-4.
     pub client_id: String,

@@ -12,7 +12,7 @@ pub struct HeartbeatRequest {
     pub generation_id: i32,
     /// Versions 0-4.
     pub member_id: String,
-    /// Versions 3-4; nullable 3+.
+    /// Versions 3-4; nullable 3-4.
     pub group_instance_id: Option<String>,
     /// Tagged fields this build does not know, re-encoded unchanged.
     pub unknown_tagged_fields: Vec<RawTaggedField>,

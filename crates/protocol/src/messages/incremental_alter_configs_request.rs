@@ -87,7 +87,7 @@ pub struct AlterableConfig {
     pub name: String,
     /// Versions 0-1; map key.
     pub config_operation: i8,
-    /// Versions 0-1; nullable 0+.
+    /// Versions 0-1; nullable 0-1.
     pub value: Option<String>,
     /// Tagged fields this build does not know, re-encoded unchanged.
     pub unknown_tagged_fields: Vec<RawTaggedField>,

@@ -85,7 +85,7 @@ impl crate::sample::Sample for IncrementalAlterConfigsResponse {
 pub struct AlterConfigsResourceResponse {
     /// Versions 0-1.
     pub error_code: i16,
-    /// Versions 0-1; nullable 0+.
+    /// Versions 0-1; nullable 0-1.
     pub error_message: Option<String>,
     /// Versions 0-1.
     pub resource_type: i8,

@@ -6,7 +6,7 @@ use crate::messages::prelude::*;
 /// `InitProducerIdRequest`, versions 0-5.
 #[derive(Debug, Clone, PartialEq)]
 pub struct InitProducerIdRequest {
-    /// Versions 0-5; nullable 0+.
+    /// Versions 0-5; nullable 0-5.
     pub transactional_id: Option<String>,
     /// Versions 0-5.
     pub transaction_timeout_ms: i32,

@@ -14,13 +14,13 @@ pub struct JoinGroupRequest {
     pub rebalance_timeout_ms: i32,
     /// Versions 0-9.
     pub member_id: String,
-    /// Versions 5-9; nullable 5+.
+    /// Versions 5-9; nullable 5-9.
     pub group_instance_id: Option<String>,
     /// Versions 0-9.
     pub protocol_type: String,
     /// Versions 0-9.
     pub protocols: Vec<JoinGroupRequestProtocol>,
-    /// Versions 8-9; nullable 8+; ignorable.
+    /// Versions 8-9; nullable 8-9; ignorable.
     pub reason: Option<String>,
     /// Tagged fields this build does not know, re-encoded unchanged.
     pub unknown_tagged_fields: Vec<RawTaggedField>,

@@ -12,9 +12,9 @@ pub struct JoinGroupResponse {
     pub error_code: i16,
     /// Versions 0-9.
     pub generation_id: i32,
-    /// Versions 7-9; nullable 7+; ignorable.
+    /// Versions 7-9; nullable 7-9; ignorable.
     pub protocol_type: Option<String>,
-    /// Versions 0-9; nullable 7+.
+    /// Versions 0-9; nullable 7-9.
     pub protocol_name: Option<String>,
     /// Versions 0-9.
     pub leader: String,
@@ -167,7 +167,7 @@ impl crate::sample::Sample for JoinGroupResponse {
 pub struct JoinGroupResponseMember {
     /// Versions 0-9.
     pub member_id: String,
-    /// Versions 5-9; nullable 5+; ignorable.
+    /// Versions 5-9; nullable 5-9; ignorable.
     pub group_instance_id: Option<String>,
     /// Versions 0-9.
     pub metadata: Bytes,

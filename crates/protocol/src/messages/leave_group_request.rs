@@ -110,9 +110,9 @@ impl crate::sample::Sample for LeaveGroupRequest {
 pub struct MemberIdentity {
     /// Versions 3-5.
     pub member_id: String,
-    /// Versions 3-5; nullable 3+.
+    /// Versions 3-5; nullable 3-5.
     pub group_instance_id: Option<String>,
-    /// Versions 5; nullable 5+; ignorable.
+    /// Versions 5; nullable 5; ignorable.
     pub reason: Option<String>,
     /// Tagged fields this build does not know, re-encoded unchanged.
     pub unknown_tagged_fields: Vec<RawTaggedField>,

@@ -106,7 +106,7 @@ impl crate::sample::Sample for LeaveGroupResponse {
 pub struct MemberResponse {
     /// Versions 3-5.
     pub member_id: String,
-    /// Versions 3-5; nullable 3+.
+    /// Versions 3-5; nullable 3-5.
     pub group_instance_id: Option<String>,
     /// Versions 3-5.
     pub error_code: i16,

@@ -8,7 +8,7 @@ use crate::messages::prelude::*;
 pub struct ListPartitionReassignmentsRequest {
     /// Versions 0.
     pub timeout_ms: i32,
-    /// Versions 0; nullable 0+.
+    /// Versions 0; nullable 0.
     pub topics: Option<Vec<ListPartitionReassignmentsTopics>>,
     /// Tagged fields this build does not know, re-encoded unchanged.
     pub unknown_tagged_fields: Vec<RawTaggedField>,

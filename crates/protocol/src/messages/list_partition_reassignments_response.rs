@@ -10,7 +10,7 @@ pub struct ListPartitionReassignmentsResponse {
     pub throttle_time_ms: i32,
     /// Versions 0.
     pub error_code: i16,
-    /// Versions 0; nullable 0+.
+    /// Versions 0; nullable 0.
     pub error_message: Option<String>,
     /// Versions 0.
     pub topics: Vec<OngoingTopicReassignment>,

@@ -12,7 +12,7 @@ pub struct ListTransactionsRequest {
     pub producer_id_filters: Vec<ProducerId>,
     /// Versions 1-2.
     pub duration_filter: i64,
-    /// Versions 2; nullable 2+.
+    /// Versions 2; nullable 2.
     pub transactional_id_pattern: Option<String>,
     /// Tagged fields this build does not know, re-encoded unchanged.
     pub unknown_tagged_fields: Vec<RawTaggedField>,

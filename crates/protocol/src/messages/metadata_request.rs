@@ -6,7 +6,7 @@ use crate::messages::prelude::*;
 /// `MetadataRequest`, versions 0-13.
 #[derive(Debug, Clone, PartialEq)]
 pub struct MetadataRequest {
-    /// Versions 0-13; nullable 1+.
+    /// Versions 0-13; nullable 1-13.
     pub topics: Option<Vec<MetadataRequestTopic>>,
     /// Versions 4-13.
     pub allow_auto_topic_creation: bool,
@@ -147,7 +147,7 @@ impl crate::sample::Sample for MetadataRequest {
 pub struct MetadataRequestTopic {
     /// Versions 10-13; ignorable.
     pub topic_id: Uuid,
-    /// Versions 0-13; nullable 10+.
+    /// Versions 0-13; nullable 10-13.
     pub name: Option<String>,
     /// Tagged fields this build does not know, re-encoded unchanged.
     pub unknown_tagged_fields: Vec<RawTaggedField>,

@@ -10,7 +10,7 @@ pub struct MetadataResponse {
     pub throttle_time_ms: i32,
     /// Versions 0-13.
     pub brokers: Vec<MetadataResponseBroker>,
-    /// Versions 2-13; nullable 2+; ignorable.
+    /// Versions 2-13; nullable 2-13; ignorable.
     pub cluster_id: Option<String>,
     /// Versions 1-13; ignorable.
     pub controller_id: BrokerId,
@@ -165,7 +165,7 @@ pub struct MetadataResponseBroker {
     pub host: String,
     /// Versions 0-13.
     pub port: i32,
-    /// Versions 1-13; nullable 1+; ignorable.
+    /// Versions 1-13; nullable 1-13; ignorable.
     pub rack: Option<String>,
     /// Tagged fields this build does not know, re-encoded unchanged.
     pub unknown_tagged_fields: Vec<RawTaggedField>,
@@ -369,7 +369,7 @@ impl crate::sample::Sample for MetadataResponsePartition {
 pub struct MetadataResponseTopic {
     /// Versions 0-13.
     pub error_code: i16,
-    /// Versions 0-13; nullable 12+; map key.
+    /// Versions 0-13; nullable 12-13; map key.
     pub name: Option<String>,
     /// Versions 10-13; ignorable.
     pub topic_id: Uuid,

@@ -12,7 +12,7 @@ pub struct OffsetCommitRequest {
     pub generation_id_or_member_epoch: i32,
     /// Versions 2-10; ignorable.
     pub member_id: String,
-    /// Versions 7-10; nullable 7+.
+    /// Versions 7-10; nullable 7-10.
     pub group_instance_id: Option<String>,
     /// Versions 2-4; ignorable.
     pub retention_time_ms: i64,
@@ -136,7 +136,7 @@ pub struct OffsetCommitRequestPartition {
     pub committed_offset: i64,
     /// Versions 6-10; ignorable.
     pub committed_leader_epoch: i32,
-    /// Versions 2-10; nullable 0+.
+    /// Versions 2-10; nullable 2-10.
     pub committed_metadata: Option<String>,
     /// Tagged fields this build does not know, re-encoded unchanged.
     pub unknown_tagged_fields: Vec<RawTaggedField>,

@@ -318,11 +318,11 @@ impl crate::sample::Sample for OffsetFetchRequestTopics {
 pub struct OffsetFetchRequestGroup {
     /// Versions 8-10.
     pub group_id: String,
-    /// Versions 9-10; nullable 9+; ignorable.
+    /// Versions 9-10; nullable 9-10; ignorable.
     pub member_id: Option<String>,
     /// Versions 9-10; ignorable.
     pub member_epoch: i32,
-    /// Versions 8-10; nullable 8+.
+    /// Versions 8-10; nullable 8-10.
     pub topics: Option<Vec<OffsetFetchRequestTopics>>,
     /// Tagged fields this build does not know, re-encoded unchanged.
     pub unknown_tagged_fields: Vec<RawTaggedField>,

@@ -138,7 +138,7 @@ pub struct OffsetFetchResponsePartition {
     pub committed_offset: i64,
     /// Versions 5-7; ignorable.
     pub committed_leader_epoch: i32,
-    /// Versions 1-7; nullable 0-7.
+    /// Versions 1-7; nullable 1-7.
     pub metadata: Option<String>,
     /// Versions 1-7.
     pub error_code: i16,
@@ -302,7 +302,7 @@ pub struct OffsetFetchResponsePartitions {
     pub committed_offset: i64,
     /// Versions 8-10; ignorable.
     pub committed_leader_epoch: i32,
-    /// Versions 8-10; nullable 8+.
+    /// Versions 8-10; nullable 8-10.
     pub metadata: Option<String>,
     /// Versions 8-10.
     pub error_code: i16,

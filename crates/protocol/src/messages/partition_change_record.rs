@@ -10,23 +10,23 @@ pub struct PartitionChangeRecord {
     pub partition_id: i32,
     /// Versions 0-2.
     pub topic_id: Uuid,
-    /// Tagged only; nullable 0+; tag 0 in 0+.
+    /// Tagged only; nullable 0-2; tag 0 in 0+.
     pub isr: Option<Vec<BrokerId>>,
     /// Tagged only; tag 1 in 0+.
     pub leader: BrokerId,
-    /// Tagged only; nullable 0+; tag 2 in 0+.
+    /// Tagged only; nullable 0-2; tag 2 in 0+.
     pub replicas: Option<Vec<BrokerId>>,
-    /// Tagged only; nullable 0+; tag 3 in 0+.
+    /// Tagged only; nullable 0-2; tag 3 in 0+.
     pub removing_replicas: Option<Vec<BrokerId>>,
-    /// Tagged only; nullable 0+; tag 4 in 0+.
+    /// Tagged only; nullable 0-2; tag 4 in 0+.
     pub adding_replicas: Option<Vec<BrokerId>>,
     /// Tagged only; tag 5 in 0+.
     pub leader_recovery_state: i8,
-    /// Tagged only; nullable 1+; tag 8 in 1+.
+    /// Tagged only; nullable 1-2; tag 8 in 1+.
     pub directories: Option<Vec<Uuid>>,
-    /// Tagged only; nullable 2+; tag 6 in 2+.
+    /// Tagged only; nullable 2; tag 6 in 2+.
     pub eligible_leader_replicas: Option<Vec<BrokerId>>,
-    /// Tagged only; nullable 2+; tag 7 in 2+.
+    /// Tagged only; nullable 2; tag 7 in 2+.
     pub last_known_elr: Option<Vec<BrokerId>>,
     /// Tagged fields this build does not know, re-encoded unchanged.
     pub unknown_tagged_fields: Vec<RawTaggedField>,

@@ -28,9 +28,9 @@ pub struct PartitionRecord {
     pub partition_epoch: i32,
     /// Versions 1-2.
     pub directories: Vec<Uuid>,
-    /// Tagged only; nullable 2+; tag 1 in 2+.
+    /// Tagged only; nullable 2; tag 1 in 2+.
     pub eligible_leader_replicas: Option<Vec<BrokerId>>,
-    /// Tagged only; nullable 2+; tag 2 in 2+.
+    /// Tagged only; nullable 2; tag 2 in 2+.
     pub last_known_elr: Option<Vec<BrokerId>>,
     /// Tagged fields this build does not know, re-encoded unchanged.
     pub unknown_tagged_fields: Vec<RawTaggedField>,

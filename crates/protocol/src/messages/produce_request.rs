@@ -6,7 +6,7 @@ use crate::messages::prelude::*;
 /// `ProduceRequest`, versions 3-13.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ProduceRequest {
-    /// Versions 3-13; nullable 3+.
+    /// Versions 3-13; nullable 3-13.
     pub transactional_id: Option<String>,
     /// Versions 3-13.
     pub acks: i16,
@@ -104,7 +104,7 @@ impl crate::sample::Sample for ProduceRequest {
 pub struct PartitionProduceData {
     /// Versions 3-13.
     pub index: i32,
-    /// Versions 3-13; nullable 0+.
+    /// Versions 3-13; nullable 3-13.
     pub records: Option<Bytes>,
     /// Tagged fields this build does not know, re-encoded unchanged.
     pub unknown_tagged_fields: Vec<RawTaggedField>,

@@ -111,7 +111,7 @@ impl crate::sample::Sample for ProduceResponse {
 pub struct BatchIndexAndErrorMessage {
     /// Versions 8-13.
     pub batch_index: i32,
-    /// Versions 8-13; nullable 8+.
+    /// Versions 8-13; nullable 8-13.
     pub batch_index_error_message: Option<String>,
     /// Tagged fields this build does not know, re-encoded unchanged.
     pub unknown_tagged_fields: Vec<RawTaggedField>,
@@ -252,7 +252,7 @@ pub struct PartitionProduceResponse {
     pub log_start_offset: i64,
     /// Versions 8-13; ignorable.
     pub record_errors: Vec<BatchIndexAndErrorMessage>,
-    /// Versions 8-13; nullable 8+; ignorable.
+    /// Versions 8-13; nullable 8-13; ignorable.
     pub error_message: Option<String>,
     /// Tagged only; tag 0 in 10+.
     pub current_leader: LeaderIdAndEpoch,
@@ -484,7 +484,7 @@ pub struct NodeEndpoint {
     pub host: String,
     /// Versions 10-13.
     pub port: i32,
-    /// Versions 10-13; nullable 10+.
+    /// Versions 10-13; nullable 10-13.
     pub rack: Option<String>,
     /// Tagged fields this build does not know, re-encoded unchanged.
     pub unknown_tagged_fields: Vec<RawTaggedField>,

@@ -155,7 +155,7 @@ pub struct PartitionResult {
     pub partition: i32,
     /// Versions 0.
     pub error_code: i16,
-    /// Versions 0; nullable 0+.
+    /// Versions 0; nullable 0.
     pub error_message: Option<String>,
     /// Versions 0.
     pub state_epoch: i32,

@@ -78,7 +78,7 @@ pub struct PartitionResult {
     pub partition: i32,
     /// Versions 0-1.
     pub error_code: i16,
-    /// Versions 0-1; nullable 0+.
+    /// Versions 0-1; nullable 0-1.
     pub error_message: Option<String>,
     /// Versions 0-1.
     pub state_epoch: i32,

@@ -18,7 +18,7 @@ pub struct RegisterBrokerRecord {
     pub end_points: Vec<BrokerEndpoint>,
     /// Versions 0-4.
     pub features: Vec<BrokerFeature>,
-    /// Versions 0-4; nullable 0+.
+    /// Versions 0-4; nullable 0-4.
     pub rack: Option<String>,
     /// Versions 0-4.
     pub fenced: bool,
@@ -26,7 +26,7 @@ pub struct RegisterBrokerRecord {
     pub in_controlled_shutdown: bool,
     /// Tagged only; tag 0 in 3+.
     pub log_dirs: Vec<Uuid>,
-    /// Tagged only; nullable 4+; tag 1 in 4+.
+    /// Tagged only; nullable 4; tag 1 in 4+.
     pub cordoned_log_dirs: Option<Vec<Uuid>>,
     /// Tagged fields this build does not know, re-encoded unchanged.
     pub unknown_tagged_fields: Vec<RawTaggedField>,

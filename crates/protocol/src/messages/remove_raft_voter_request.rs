@@ -6,7 +6,7 @@ use crate::messages::prelude::*;
 /// `RemoveRaftVoterRequest`, versions 0.
 #[derive(Debug, Clone, PartialEq)]
 pub struct RemoveRaftVoterRequest {
-    /// Versions 0; nullable 0+.
+    /// Versions 0; nullable 0.
     pub cluster_id: Option<String>,
     /// Versions 0.
     pub voter_id: i32,

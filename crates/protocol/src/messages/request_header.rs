@@ -12,7 +12,7 @@ pub struct RequestHeader {
     pub request_api_version: i16,
     /// Versions 1-2.
     pub correlation_id: i32,
-    /// Versions 1-2; nullable 1+.
+    /// Versions 1-2; nullable 1-2.
     pub client_id: Option<String>,
     /// Tagged fields this build does not know, re-encoded unchanged.
     pub unknown_tagged_fields: Vec<RawTaggedField>,

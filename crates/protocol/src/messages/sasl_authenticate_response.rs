@@ -8,7 +8,7 @@ use crate::messages::prelude::*;
 pub struct SaslAuthenticateResponse {
     /// Versions 0-2.
     pub error_code: i16,
-    /// Versions 0-2; nullable 0+.
+    /// Versions 0-2; nullable 0-2.
     pub error_message: Option<String>,
     /// Versions 0-2.
     pub auth_bytes: Bytes,

@@ -10,7 +10,7 @@ pub struct ShareAcknowledgeResponse {
     pub throttle_time_ms: i32,
     /// Versions 1-2.
     pub error_code: i16,
-    /// Versions 1-2; nullable 0+.
+    /// Versions 1-2; nullable 1-2.
     pub error_message: Option<String>,
     /// Versions 2; ignorable.
     pub acquisition_lock_timeout_ms: i32,
@@ -190,7 +190,7 @@ pub struct PartitionData {
     pub partition_index: i32,
     /// Versions 1-2.
     pub error_code: i16,
-    /// Versions 1-2; nullable 0+.
+    /// Versions 1-2; nullable 1-2.
     pub error_message: Option<String>,
     /// Versions 1-2.
     pub current_leader: LeaderIdAndEpoch,
@@ -347,7 +347,7 @@ pub struct NodeEndpoint {
     pub host: String,
     /// Versions 1-2.
     pub port: i32,
-    /// Versions 1-2; nullable 0+.
+    /// Versions 1-2; nullable 1-2.
     pub rack: Option<String>,
     /// Tagged fields this build does not know, re-encoded unchanged.
     pub unknown_tagged_fields: Vec<RawTaggedField>,

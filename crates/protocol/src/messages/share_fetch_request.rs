@@ -6,9 +6,9 @@ use crate::messages::prelude::*;
 /// `ShareFetchRequest`, versions 1-2.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ShareFetchRequest {
-    /// Versions 1-2; nullable 0+.
+    /// Versions 1-2; nullable 1-2.
     pub group_id: Option<String>,
-    /// Versions 1-2; nullable 0+.
+    /// Versions 1-2; nullable 1-2.
     pub member_id: Option<String>,
     /// Versions 1-2.
     pub share_session_epoch: i32,

@@ -10,7 +10,7 @@ pub struct ShareFetchResponse {
     pub throttle_time_ms: i32,
     /// Versions 1-2.
     pub error_code: i16,
-    /// Versions 1-2; nullable 0+.
+    /// Versions 1-2; nullable 1-2.
     pub error_message: Option<String>,
     /// Versions 1-2.
     pub acquisition_lock_timeout_ms: i32,
@@ -251,15 +251,15 @@ pub struct PartitionData {
     pub partition_index: i32,
     /// Versions 1-2.
     pub error_code: i16,
-    /// Versions 1-2; nullable 0+.
+    /// Versions 1-2; nullable 1-2.
     pub error_message: Option<String>,
     /// Versions 1-2.
     pub acknowledge_error_code: i16,
-    /// Versions 1-2; nullable 0+.
+    /// Versions 1-2; nullable 1-2.
     pub acknowledge_error_message: Option<String>,
     /// Versions 1-2.
     pub current_leader: LeaderIdAndEpoch,
-    /// Versions 1-2; nullable 0.
+    /// Versions 1-2.
     pub records: Option<Bytes>,
     /// Versions 1-2.
     pub acquired_records: Vec<AcquiredRecords>,
@@ -447,7 +447,7 @@ pub struct NodeEndpoint {
     pub host: String,
     /// Versions 1-2.
     pub port: i32,
-    /// Versions 1-2; nullable 0+.
+    /// Versions 1-2; nullable 1-2.
     pub rack: Option<String>,
     /// Tagged fields this build does not know, re-encoded unchanged.
     pub unknown_tagged_fields: Vec<RawTaggedField>,

@@ -80,7 +80,7 @@ impl crate::sample::Sample for ShareGroupDescribeResponse {
 pub struct Member {
     /// Versions 1.
     pub member_id: String,
-    /// Versions 1; nullable 0+.
+    /// Versions 1; nullable 1.
     pub rack_id: Option<String>,
     /// Versions 1.
     pub member_epoch: i32,
@@ -187,7 +187,7 @@ impl crate::sample::Sample for Member {
 pub struct DescribedGroup {
     /// Versions 1.
     pub error_code: i16,
-    /// Versions 1; nullable 0+.
+    /// Versions 1; nullable 1.
     pub error_message: Option<String>,
     /// Versions 1.
     pub group_id: String,

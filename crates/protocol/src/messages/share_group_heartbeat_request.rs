@@ -12,9 +12,9 @@ pub struct ShareGroupHeartbeatRequest {
     pub member_id: String,
     /// Versions 1.
     pub member_epoch: i32,
-    /// Versions 1; nullable 0+.
+    /// Versions 1; nullable 1.
     pub rack_id: Option<String>,
-    /// Versions 1; nullable 0+.
+    /// Versions 1; nullable 1.
     pub subscribed_topic_names: Option<Vec<String>>,
     /// Tagged fields this build does not know, re-encoded unchanged.
     pub unknown_tagged_fields: Vec<RawTaggedField>,

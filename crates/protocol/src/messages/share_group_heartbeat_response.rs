@@ -10,15 +10,15 @@ pub struct ShareGroupHeartbeatResponse {
     pub throttle_time_ms: i32,
     /// Versions 1.
     pub error_code: i16,
-    /// Versions 1; nullable 0+.
+    /// Versions 1; nullable 1.
     pub error_message: Option<String>,
-    /// Versions 1; nullable 0+.
+    /// Versions 1; nullable 1.
     pub member_id: Option<String>,
     /// Versions 1.
     pub member_epoch: i32,
     /// Versions 1.
     pub heartbeat_interval_ms: i32,
-    /// Versions 1; nullable 0+.
+    /// Versions 1; nullable 1.
     pub assignment: Option<Assignment>,
     /// Tagged fields this build does not know, re-encoded unchanged.
     pub unknown_tagged_fields: Vec<RawTaggedField>,

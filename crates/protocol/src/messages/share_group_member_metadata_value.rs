@@ -6,7 +6,7 @@ use crate::messages::prelude::*;
 /// `ShareGroupMemberMetadataValue`, versions 0.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ShareGroupMemberMetadataValue {
-    /// Versions 0; nullable 0+.
+    /// Versions 0; nullable 0.
     pub rack_id: Option<String>,
     /// Versions 0.
     pub client_id: String,

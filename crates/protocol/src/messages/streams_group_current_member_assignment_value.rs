@@ -169,7 +169,7 @@ pub struct TaskIds {
     pub subtopology_id: String,
     /// Versions 0.
     pub partitions: Vec<i32>,
-    /// Tagged only; nullable 0+; tag 0 in 0+.
+    /// Tagged only; nullable 0; tag 0 in 0+.
     pub assignment_epochs: Option<Vec<i32>>,
     /// Tagged fields this build does not know, re-encoded unchanged.
     pub unknown_tagged_fields: Vec<RawTaggedField>,

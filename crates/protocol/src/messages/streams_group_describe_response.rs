@@ -183,7 +183,7 @@ impl crate::sample::Sample for Subtopology {
 pub struct Topology {
     /// Versions 0-1.
     pub epoch: i32,
-    /// Versions 0-1; nullable 0+.
+    /// Versions 0-1; nullable 0-1.
     pub subtopologies: Option<Vec<Subtopology>>,
     /// Tagged fields this build does not know, re-encoded unchanged.
     pub unknown_tagged_fields: Vec<RawTaggedField>,
@@ -258,9 +258,9 @@ pub struct Member {
     pub member_id: String,
     /// Versions 0-1.
     pub member_epoch: i32,
-    /// Versions 0-1; nullable 0+.
+    /// Versions 0-1; nullable 0-1.
     pub instance_id: Option<String>,
-    /// Versions 0-1; nullable 0+.
+    /// Versions 0-1; nullable 0-1.
     pub rack_id: Option<String>,
     /// Versions 0-1.
     pub client_id: String,
@@ -270,7 +270,7 @@ pub struct Member {
     pub topology_epoch: i32,
     /// Versions 0-1.
     pub process_id: String,
-    /// Versions 0-1; nullable 0+.
+    /// Versions 0-1; nullable 0-1.
     pub user_endpoint: Option<Endpoint>,
     /// Versions 0-1.
     pub client_tags: Vec<KeyValue>,
@@ -434,7 +434,7 @@ impl crate::sample::Sample for Member {
 pub struct DescribedGroup {
     /// Versions 0-1.
     pub error_code: i16,
-    /// Versions 0-1; nullable 0+.
+    /// Versions 0-1; nullable 0-1.
     pub error_message: Option<String>,
     /// Versions 0-1.
     pub group_id: String,
@@ -444,17 +444,17 @@ pub struct DescribedGroup {
     pub group_epoch: i32,
     /// Versions 0-1.
     pub assignment_epoch: i32,
-    /// Versions 0-1; nullable 0+.
+    /// Versions 0-1; nullable 0-1.
     pub topology: Option<Topology>,
     /// Versions 0-1.
     pub members: Vec<Member>,
     /// Versions 0-1.
     pub authorized_operations: i32,
-    /// Versions 1; nullable 1+.
+    /// Versions 1; nullable 1.
     pub topology_description: Option<TopologyDescription>,
     /// Versions 1.
     pub topology_description_status: i8,
-    /// Versions 1; nullable 1+; ignorable.
+    /// Versions 1; nullable 1; ignorable.
     pub assignor_name: Option<String>,
     /// Tagged fields this build does not know, re-encoded unchanged.
     pub unknown_tagged_fields: Vec<RawTaggedField>,
@@ -1192,7 +1192,7 @@ pub struct TopologyDescriptionNode {
     pub node_type: i8,
     /// Versions 1.
     pub source_topics: Vec<String>,
-    /// Versions 1; nullable 1+.
+    /// Versions 1; nullable 1.
     pub sink_topic: Option<String>,
     /// Versions 1.
     pub stores: Vec<String>,

@@ -14,29 +14,29 @@ pub struct StreamsGroupHeartbeatRequest {
     pub member_epoch: i32,
     /// Versions 0-1.
     pub endpoint_information_epoch: i32,
-    /// Versions 0-1; nullable 0+.
+    /// Versions 0-1; nullable 0-1.
     pub instance_id: Option<String>,
-    /// Versions 0-1; nullable 0+.
+    /// Versions 0-1; nullable 0-1.
     pub rack_id: Option<String>,
     /// Versions 0-1.
     pub rebalance_timeout_ms: i32,
-    /// Versions 0-1; nullable 0+.
+    /// Versions 0-1; nullable 0-1.
     pub topology: Option<Topology>,
-    /// Versions 0-1; nullable 0+.
+    /// Versions 0-1; nullable 0-1.
     pub active_tasks: Option<Vec<TaskIds>>,
-    /// Versions 0-1; nullable 0+.
+    /// Versions 0-1; nullable 0-1.
     pub standby_tasks: Option<Vec<TaskIds>>,
-    /// Versions 0-1; nullable 0+.
+    /// Versions 0-1; nullable 0-1.
     pub warmup_tasks: Option<Vec<TaskIds>>,
-    /// Versions 0-1; nullable 0+.
+    /// Versions 0-1; nullable 0-1.
     pub process_id: Option<String>,
-    /// Versions 0-1; nullable 0+.
+    /// Versions 0-1; nullable 0-1.
     pub user_endpoint: Option<Endpoint>,
-    /// Versions 0-1; nullable 0+.
+    /// Versions 0-1; nullable 0-1.
     pub client_tags: Option<Vec<KeyValue>>,
-    /// Versions 0-1; nullable 0+.
+    /// Versions 0-1; nullable 0-1.
     pub task_offsets: Option<Vec<TaskOffset>>,
-    /// Versions 0-1; nullable 0+.
+    /// Versions 0-1; nullable 0-1.
     pub task_end_offsets: Option<Vec<TaskOffset>>,
     /// Versions 0-1.
     pub shutdown_application: bool,

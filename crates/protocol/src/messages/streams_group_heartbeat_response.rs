@@ -10,7 +10,7 @@ pub struct StreamsGroupHeartbeatResponse {
     pub throttle_time_ms: i32,
     /// Versions 0-1.
     pub error_code: i16,
-    /// Versions 0-1; nullable 0+.
+    /// Versions 0-1; nullable 0-1.
     pub error_message: Option<String>,
     /// Versions 0-1.
     pub member_id: String,
@@ -24,19 +24,19 @@ pub struct StreamsGroupHeartbeatResponse {
     pub task_offset_interval_ms: i32,
     /// Versions 1; ignorable.
     pub acceptable_recovery_lag: i64,
-    /// Versions 0-1; nullable 0+.
+    /// Versions 0-1; nullable 0-1.
     pub status: Option<Vec<Status>>,
-    /// Versions 0-1; nullable 0+.
+    /// Versions 0-1; nullable 0-1.
     pub active_tasks: Option<Vec<TaskIds>>,
-    /// Versions 0-1; nullable 0+.
+    /// Versions 0-1; nullable 0-1.
     pub standby_tasks: Option<Vec<TaskIds>>,
-    /// Versions 0-1; nullable 0+.
+    /// Versions 0-1; nullable 0-1.
     pub warmup_tasks: Option<Vec<TaskIds>>,
     /// Versions 1.
     pub topology_description_required: bool,
     /// Versions 0-1.
     pub endpoint_information_epoch: i32,
-    /// Versions 0-1; nullable 0+.
+    /// Versions 0-1; nullable 0-1.
     pub partitions_by_user_endpoint: Option<Vec<EndpointToPartitions>>,
     /// Tagged fields this build does not know, re-encoded unchanged.
     pub unknown_tagged_fields: Vec<RawTaggedField>,

@@ -6,9 +6,9 @@ use crate::messages::prelude::*;
 /// `StreamsGroupMemberMetadataValue`, versions 0.
 #[derive(Debug, Clone, PartialEq)]
 pub struct StreamsGroupMemberMetadataValue {
-    /// Versions 0; nullable 0+.
+    /// Versions 0; nullable 0.
     pub instance_id: Option<String>,
-    /// Versions 0; nullable 0+.
+    /// Versions 0; nullable 0.
     pub rack_id: Option<String>,
     /// Versions 0.
     pub client_id: String,
@@ -20,7 +20,7 @@ pub struct StreamsGroupMemberMetadataValue {
     pub topology_epoch: i32,
     /// Versions 0.
     pub process_id: String,
-    /// Versions 0; nullable 0+.
+    /// Versions 0; nullable 0.
     pub user_endpoint: Option<Endpoint>,
     /// Versions 0.
     pub client_tags: Vec<KeyValue>,

@@ -12,7 +12,7 @@ pub struct StreamsGroupMetadataValue {
     pub metadata_hash: i64,
     /// Tagged only; tag 0 in 0+.
     pub validated_topology_epoch: i32,
-    /// Tagged only; nullable 0+; tag 1 in 0+.
+    /// Tagged only; nullable 0; tag 1 in 0+.
     pub last_assignment_configs: Option<Vec<LastAssignmentConfig>>,
     /// Tagged only; tag 2 in 0+.
     pub stored_description_topology_epoch: i32,

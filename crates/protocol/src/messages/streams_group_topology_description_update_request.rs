@@ -241,7 +241,7 @@ pub struct TopologyDescriptionNode {
     pub node_type: i8,
     /// Versions 0.
     pub source_topics: Vec<String>,
-    /// Versions 0; nullable 0+.
+    /// Versions 0; nullable 0.
     pub sink_topic: Option<String>,
     /// Versions 0.
     pub stores: Vec<String>,

@@ -10,7 +10,7 @@ pub struct StreamsGroupTopologyDescriptionUpdateResponse {
     pub throttle_time_ms: i32,
     /// Versions 0.
     pub error_code: i16,
-    /// Versions 0; nullable 0+.
+    /// Versions 0; nullable 0.
     pub error_message: Option<String>,
     /// Tagged fields this build does not know, re-encoded unchanged.
     pub unknown_tagged_fields: Vec<RawTaggedField>,

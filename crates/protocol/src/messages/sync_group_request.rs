@@ -12,11 +12,11 @@ pub struct SyncGroupRequest {
     pub generation_id: i32,
     /// Versions 0-5.
     pub member_id: String,
-    /// Versions 3-5; nullable 3+.
+    /// Versions 3-5; nullable 3-5.
     pub group_instance_id: Option<String>,
-    /// Versions 5; nullable 5+; ignorable.
+    /// Versions 5; nullable 5; ignorable.
     pub protocol_type: Option<String>,
-    /// Versions 5; nullable 5+; ignorable.
+    /// Versions 5; nullable 5; ignorable.
     pub protocol_name: Option<String>,
     /// Versions 0-5.
     pub assignments: Vec<SyncGroupRequestAssignment>,

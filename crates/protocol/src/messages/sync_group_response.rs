@@ -10,9 +10,9 @@ pub struct SyncGroupResponse {
     pub throttle_time_ms: i32,
     /// Versions 0-5.
     pub error_code: i16,
-    /// Versions 5; nullable 5+; ignorable.
+    /// Versions 5; nullable 5; ignorable.
     pub protocol_type: Option<String>,
-    /// Versions 5; nullable 5+; ignorable.
+    /// Versions 5; nullable 5; ignorable.
     pub protocol_name: Option<String>,
     /// Versions 0-5.
     pub assignment: Bytes,

@@ -20,7 +20,7 @@ pub struct TransactionLogValue {
     pub transaction_timeout_ms: i32,
     /// Versions 0-1.
     pub transaction_status: i8,
-    /// Versions 0-1; nullable 0+.
+    /// Versions 0-1; nullable 0-1.
     pub transaction_partitions: Option<Vec<PartitionsSchema>>,
     /// Versions 0-1.
     pub transaction_last_update_timestamp_ms: i64,

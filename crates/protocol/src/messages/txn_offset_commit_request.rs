@@ -18,7 +18,7 @@ pub struct TxnOffsetCommitRequest {
     pub generation_id_or_member_epoch: i32,
     /// Versions 3-6.
     pub member_id: String,
-    /// Versions 3-6; nullable 3+.
+    /// Versions 3-6; nullable 3-6.
     pub group_instance_id: Option<String>,
     /// Versions 0-6.
     pub topics: Vec<TxnOffsetCommitRequestTopic>,
@@ -162,7 +162,7 @@ pub struct TxnOffsetCommitRequestPartition {
     pub committed_offset: i64,
     /// Versions 2-6; ignorable.
     pub committed_leader_epoch: i32,
-    /// Versions 0-6; nullable 0+.
+    /// Versions 0-6; nullable 0-6.
     pub committed_metadata: Option<String>,
     /// Tagged fields this build does not know, re-encoded unchanged.
     pub unknown_tagged_fields: Vec<RawTaggedField>,

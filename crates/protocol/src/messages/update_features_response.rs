@@ -10,7 +10,7 @@ pub struct UpdateFeaturesResponse {
     pub throttle_time_ms: i32,
     /// Versions 0-2.
     pub error_code: i16,
-    /// Versions 0-2; nullable 0+.
+    /// Versions 0-2; nullable 0-2.
     pub error_message: Option<String>,
     /// Versions 0-1; ignorable.
     pub results: Vec<UpdatableFeatureResult>,
@@ -112,7 +112,7 @@ pub struct UpdatableFeatureResult {
     pub feature: String,
     /// Versions 0-1.
     pub error_code: i16,
-    /// Versions 0-1; nullable 0+.
+    /// Versions 0-1; nullable 0-1.
     pub error_message: Option<String>,
     /// Tagged fields this build does not know, re-encoded unchanged.
     pub unknown_tagged_fields: Vec<RawTaggedField>,

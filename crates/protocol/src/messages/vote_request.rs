@@ -6,7 +6,7 @@ use crate::messages::prelude::*;
 /// `VoteRequest`, versions 0-2.
 #[derive(Debug, Clone, PartialEq)]
 pub struct VoteRequest {
-    /// Versions 0-2; nullable 0+.
+    /// Versions 0-2; nullable 0-2.
     pub cluster_id: Option<String>,
     /// Versions 1-2; ignorable.
     pub voter_id: BrokerId,

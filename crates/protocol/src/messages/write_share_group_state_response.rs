@@ -77,7 +77,7 @@ pub struct PartitionResult {
     pub partition: i32,
     /// Versions 0-1.
     pub error_code: i16,
-    /// Versions 0-1; nullable 0+.
+    /// Versions 0-1; nullable 0-1.
     pub error_message: Option<String>,
     /// Tagged fields this build does not know, re-encoded unchanged.
     pub unknown_tagged_fields: Vec<RawTaggedField>,
