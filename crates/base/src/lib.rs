@@ -105,7 +105,7 @@ impl fmt::Display for TopicPartition {
 
 /// Time as the deterministic cores see it. Production passes [`SystemClock`]; tests pass a clock
 /// they move by hand.
-pub trait Clock: Send + Sync {
+pub trait Clock: Send + Sync + fmt::Debug {
     /// Milliseconds since the Unix epoch, as Kafka timestamps are.
     fn now_ms(&self) -> i64;
     /// A monotonic reading in nanoseconds, for timeouts and durations; its origin is arbitrary.

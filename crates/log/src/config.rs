@@ -1,0 +1,37 @@
+//! A log's settings, with Kafka's topic-config names and defaults.
+
+/// The settings one partition's log runs with (Kafka's topic configs; broker `log.*` defaults).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LogConfig {
+    /// `segment.bytes`: roll when the active segment would grow past this (default 1 GiB).
+    pub segment_bytes: u64,
+    /// `segment.ms`: roll when the active segment's first batch is older than this (7 days).
+    pub segment_ms: i64,
+    /// `segment.jitter.ms`: the most subtracted from `segment.ms` per segment, to spread rolls.
+    pub segment_jitter_ms: i64,
+    /// `segment.index.bytes`: an index file's preallocated size; full means roll (10 MiB).
+    pub segment_index_bytes: u64,
+    /// `index.interval.bytes`: bytes appended between two offset-index entries (4096).
+    pub index_interval_bytes: u64,
+    /// `flush.messages`: fsync after this many records (Kafka: never by count, `i64::MAX`).
+    pub flush_interval_messages: i64,
+    /// `flush.ms`: fsync when the oldest unflushed append is this old (Kafka: never, `i64::MAX`).
+    pub flush_interval_ms: i64,
+    /// `preallocate`: whether segment files are preallocated (Kafka default false).
+    pub preallocate: bool,
+}
+
+impl Default for LogConfig {
+    fn default() -> Self {
+        LogConfig {
+            segment_bytes: 1024 * 1024 * 1024,
+            segment_ms: 7 * 24 * 60 * 60 * 1000,
+            segment_jitter_ms: 0,
+            segment_index_bytes: 10 * 1024 * 1024,
+            index_interval_bytes: 4096,
+            flush_interval_messages: i64::MAX,
+            flush_interval_ms: i64::MAX,
+            preallocate: false,
+        }
+    }
+}

@@ -1,0 +1,59 @@
+//! The segmented commit log: each partition stored the way Kafka stores it, byte for byte, so
+//! Kafka's own `kafka-dump-log.sh` reads Strand's files and a `kill -9` at any moment leaves a log
+//! that recovers to its last valid batch.
+//!
+//! - [`Log`]: one partition's log: segments, log end offset, log start offset, recovery point;
+//!   append, read, roll, flush, truncate, recover.
+//! - [`segment::Segment`]: a `.log` file of magic-2 batches and its indexes.
+//! - [`index`]: [`index::OffsetIndex`], [`index::TimeIndex`], [`index::TxnIndex`], in Kafka's
+//!   layouts.
+//! - [`epoch_cache::LeaderEpochCache`]: the leader epochs, kept in `leader-epoch-checkpoint`.
+//! - [`producer_state`]: idempotent producers' state and `.snapshot` files.
+//! - [`checkpoint`]: Kafka's text checkpoint files; [`dir`]: `meta.properties`,
+//!   `partition.metadata`, the clean-shutdown marker.
+//! - [`file::SegmentFile`]: the one place that touches files.
+//!
+//! What it is not: it knows offsets and batches only, nothing of requests, roles or replication.
+//! It runs no threads and no async runtime, and reads time only through the [`strand_base::Clock`]
+//! it is given, so tests drive it deterministically.
+
+pub mod checkpoint;
+pub mod config;
+pub mod dir;
+pub mod epoch_cache;
+pub mod file;
+pub mod index;
+pub mod log;
+pub mod producer_state;
+pub mod segment;
+
+pub use config::LogConfig;
+pub use log::Log;
+
+/// What can go wrong in the log. I/O errors carry the file they concern.
+#[derive(Debug, thiserror::Error)]
+pub enum LogError {
+    #[error("{path}: {source}")]
+    Io { path: std::path::PathBuf, source: std::io::Error },
+    #[error("{path}: corrupt: {reason}")]
+    Corrupt { path: std::path::PathBuf, reason: String },
+    #[error("offset {offset} is out of range [{start}, {end})")]
+    OffsetOutOfRange { offset: i64, start: i64, end: i64 },
+    #[error("invalid record batch: {0}")]
+    InvalidBatch(String),
+    #[error("{0}")]
+    Invalid(String),
+}
+
+impl LogError {
+    /// Wraps an I/O error with the path it concerns.
+    pub fn io(path: &std::path::Path, source: std::io::Error) -> LogError {
+        LogError::Io { path: path.to_owned(), source }
+    }
+
+    pub fn corrupt(path: &std::path::Path, reason: impl Into<String>) -> LogError {
+        LogError::Corrupt { path: path.to_owned(), reason: reason.into() }
+    }
+}
+
+pub type Result<T, E = LogError> = std::result::Result<T, E>;

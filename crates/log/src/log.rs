@@ -1,0 +1,391 @@
+//! One partition's log: an ordered set of segments, the last one active.
+//!
+//! Offsets: the **log start offset** (the first offset still readable), the **log end offset**
+//! (the next offset to assign), and the **recovery point** (everything below it is on stable
+//! storage). Appends assign offsets in place in the producer's bytes and write them unchanged;
+//! reads return ranges of segment files.
+//!
+//! Flushing is grouped: appends never sync on their own (unless `flush.messages`/`flush.ms` say
+//! so); [`Log::flush_to`] syncs once for everything appended so far and advances the recovery
+//! point, so every waiter whose offset is now below it returns without another sync. The caller
+//! decides when to call it (on `acks=all`, by the durability promise).
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use bytes::BytesMut;
+use strand_base::{Clock, LeaderEpoch, Offset};
+use strand_protocol::records::{RecordBatch, RecordBatchMut};
+
+use crate::config::LogConfig;
+use crate::segment::{Segment, SegmentSlice};
+use crate::{LogError, Result};
+
+/// A batch that passed the produce path's checks (header, length, magic, CRC, record count):
+/// the only thing [`Log::append_as_leader`] accepts.
+#[derive(Debug)]
+pub struct ValidatedBatch {
+    bytes: BytesMut,
+    record_count: i32,
+}
+
+impl ValidatedBatch {
+    /// Checks one batch without decoding its records (their length prefixes only, when it is
+    /// uncompressed).
+    pub fn validate(bytes: BytesMut) -> Result<ValidatedBatch> {
+        let batch = RecordBatch::parse(bytes.clone().freeze()).map_err(|e| LogError::InvalidBatch(e.to_string()))?;
+        if !batch.crc_is_valid() {
+            return Err(LogError::InvalidBatch("CRC mismatch".into()));
+        }
+        let compressed = batch.attributes().compression().map_err(|e| LogError::InvalidBatch(e.to_string()))?;
+        if compressed == strand_protocol::records::Compression::None {
+            batch.validate_uncompressed_record_count().map_err(|e| LogError::InvalidBatch(e.to_string()))?;
+        }
+        if batch.record_count() <= 0 {
+            return Err(LogError::InvalidBatch("a batch must hold at least one record".into()));
+        }
+        let record_count = batch.record_count();
+        drop(batch);
+        Ok(ValidatedBatch { bytes, record_count })
+    }
+
+    pub fn record_count(&self) -> i32 {
+        self.record_count
+    }
+}
+
+/// What an append did.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct AppendInfo {
+    pub first_offset: Offset,
+    pub last_offset: Offset,
+    pub max_timestamp: i64,
+}
+
+/// Where the log stood when it was last closed, from the directory's checkpoint files.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct LogCheckpoints {
+    pub recovery_point: Offset,
+    pub log_start_offset: Offset,
+    /// Whether the directory holds Kafka's clean-shutdown marker.
+    pub clean_shutdown: bool,
+}
+
+#[derive(Debug)]
+pub struct Log {
+    dir: PathBuf,
+    config: LogConfig,
+    clock: Arc<dyn Clock>,
+    segments: BTreeMap<Offset, Segment>,
+    log_start_offset: Offset,
+    recovery_point: Offset,
+    unflushed_records: i64,
+    first_unflushed_ms: Option<i64>,
+}
+
+impl Log {
+    /// Opens the log in `dir` (created if missing). After an unclean shutdown, every segment from
+    /// the one holding the recovery point on is scanned, CRC-checked and truncated at the first
+    /// invalid batch, and later segments are removed; after a clean one the indexes are trusted.
+    pub fn open(dir: &Path, config: LogConfig, checkpoints: LogCheckpoints, clock: Arc<dyn Clock>) -> Result<Log> {
+        std::fs::create_dir_all(dir).map_err(|e| LogError::io(dir, e))?;
+        let now = clock.now_ms();
+        let mut segments = BTreeMap::new();
+        for base in segment_base_offsets(dir)? {
+            segments.insert(base, Segment::open(dir, base, &config, now)?);
+        }
+        let mut log = Log {
+            dir: dir.to_owned(),
+            config,
+            clock,
+            segments,
+            log_start_offset: checkpoints.log_start_offset,
+            recovery_point: checkpoints.recovery_point,
+            unflushed_records: 0,
+            first_unflushed_ms: None,
+        };
+        if !checkpoints.clean_shutdown {
+            log.recover_from(checkpoints.recovery_point)?;
+        }
+        if log.segments.is_empty() {
+            let base = log.log_start_offset;
+            log.segments.insert(base, Segment::create(dir, base, &log.config, now)?);
+        }
+        let first = log.segments.keys().next().copied().unwrap_or_default();
+        log.log_start_offset = log.log_start_offset.max(first).min(log.log_end_offset());
+        log.recovery_point = log.recovery_point.min(log.log_end_offset());
+        Ok(log)
+    }
+
+    fn recover_from(&mut self, recovery_point: Offset) -> Result<()> {
+        let from = self.segments.range(..=recovery_point).next_back().map(|(b, _)| *b).unwrap_or(Offset::MIN);
+        let bases: Vec<Offset> = self.segments.range(from..).map(|(b, _)| *b).collect();
+        for (i, base) in bases.iter().enumerate() {
+            let Some(segment) = self.segments.get_mut(base) else { continue };
+            let cut = segment.recover(|_| Ok(()))?;
+            if cut > 0 {
+                // Everything after a torn batch is unreachable: drop the later segments.
+                for later in &bases[i + 1..] {
+                    if let Some(segment) = self.segments.remove(later) {
+                        segment.delete()?;
+                    }
+                }
+                break;
+            }
+        }
+        Ok(())
+    }
+
+    pub fn dir(&self) -> &Path {
+        &self.dir
+    }
+
+    pub fn config(&self) -> &LogConfig {
+        &self.config
+    }
+
+    /// The next offset to be assigned.
+    pub fn log_end_offset(&self) -> Offset {
+        self.active().map(Segment::next_offset).unwrap_or(self.log_start_offset)
+    }
+
+    pub fn log_start_offset(&self) -> Offset {
+        self.log_start_offset
+    }
+
+    /// Everything below this offset is on stable storage.
+    pub fn recovery_point(&self) -> Offset {
+        self.recovery_point
+    }
+
+    pub fn segment_count(&self) -> usize {
+        self.segments.len()
+    }
+
+    /// The segments' base offsets, oldest first.
+    pub fn segment_base_offsets(&self) -> Vec<Offset> {
+        self.segments.keys().copied().collect()
+    }
+
+    fn active(&self) -> Option<&Segment> {
+        self.segments.values().next_back()
+    }
+
+    /// Appends a batch as the partition's leader: assigns offsets from the log end offset and
+    /// stamps the leader epoch, in place, then writes the bytes unchanged otherwise.
+    pub fn append_as_leader(&mut self, batch: ValidatedBatch, leader_epoch: LeaderEpoch) -> Result<AppendInfo> {
+        let ValidatedBatch { mut bytes, record_count } = batch;
+        let base_offset = self.log_end_offset();
+        {
+            let mut view = RecordBatchMut::new(&mut bytes).map_err(|e| LogError::InvalidBatch(e.to_string()))?;
+            view.set_base_offset(base_offset);
+            view.set_partition_leader_epoch(leader_epoch);
+        }
+        let batch = RecordBatch::parse(bytes.freeze()).map_err(|e| LogError::InvalidBatch(e.to_string()))?;
+        self.append_batch(&batch, i64::from(record_count))
+    }
+
+    /// Appends a batch whose offsets were assigned by a leader (replication); its base offset
+    /// must be the log end offset or later.
+    pub fn append_as_follower(&mut self, batch: &RecordBatch) -> Result<AppendInfo> {
+        if batch.base_offset() < self.log_end_offset() {
+            return Err(LogError::Invalid(format!(
+                "batch at {} is below the log end offset {}",
+                batch.base_offset(),
+                self.log_end_offset()
+            )));
+        }
+        self.append_batch(batch, i64::from(batch.record_count()))
+    }
+
+    fn append_batch(&mut self, batch: &RecordBatch, records: i64) -> Result<AppendInfo> {
+        let now = self.clock.now_ms();
+        self.maybe_roll(batch, now)?;
+        let Some(active) = self.segments.values_mut().next_back() else {
+            return Err(LogError::Invalid("log has no segment".into()));
+        };
+        active.append(batch)?;
+        self.unflushed_records += records;
+        self.first_unflushed_ms.get_or_insert(now);
+        let info = AppendInfo {
+            first_offset: batch.base_offset(),
+            last_offset: batch.last_offset(),
+            max_timestamp: batch.max_timestamp(),
+        };
+        if self.unflushed_records >= self.config.flush_interval_messages
+            || self.first_unflushed_ms.is_some_and(|first| now - first >= self.config.flush_interval_ms)
+        {
+            self.flush_to(self.log_end_offset())?;
+        }
+        Ok(info)
+    }
+
+    fn maybe_roll(&mut self, batch: &RecordBatch, now: i64) -> Result<()> {
+        let size = batch.size_in_bytes() as u64;
+        let roll = match self.active() {
+            None => true,
+            Some(active) => active.should_roll(&self.config, size, batch.max_timestamp(), batch.last_offset(), now),
+        };
+        if roll {
+            self.roll(batch.base_offset(), now)?;
+        }
+        Ok(())
+    }
+
+    /// Closes the active segment and starts a new one at `base_offset`.
+    fn roll(&mut self, base_offset: Offset, now: i64) -> Result<()> {
+        if let Some(active) = self.segments.values_mut().next_back() {
+            if active.base_offset() == base_offset && active.is_empty() {
+                return Ok(());
+            }
+            active.close_for_roll()?;
+        }
+        let segment = Segment::create(&self.dir, base_offset, &self.config, now)?;
+        self.segments.insert(base_offset, segment);
+        Ok(())
+    }
+
+    /// Makes everything below `offset` durable with one `fdatasync` per segment written since the
+    /// recovery point, and advances the recovery point. Returns at once if it already covers
+    /// `offset`: this is what lets one sync serve every waiting append (group commit).
+    pub fn flush_to(&mut self, offset: Offset) -> Result<()> {
+        let target = offset.min(self.log_end_offset());
+        if target <= self.recovery_point {
+            return Ok(());
+        }
+        let from = self.segments.range(..=self.recovery_point).next_back().map(|(b, _)| *b).unwrap_or(Offset::MIN);
+        for segment in self.segments.range(from..).map(|(_, s)| s) {
+            segment.flush()?;
+        }
+        self.recovery_point = self.log_end_offset();
+        self.unflushed_records = 0;
+        self.first_unflushed_ms = None;
+        Ok(())
+    }
+
+    /// Honours `flush.ms` when nothing is appended: the caller's timer calls this.
+    pub fn maybe_flush_by_time(&mut self) -> Result<()> {
+        let now = self.clock.now_ms();
+        if self.first_unflushed_ms.is_some_and(|first| now - first >= self.config.flush_interval_ms) {
+            self.flush_to(self.log_end_offset())?;
+        }
+        Ok(())
+    }
+
+    /// The bytes of a fetch from `offset`: up to `max_bytes` of whole batches from one segment (the
+    /// first batch whole even if larger), never past `max_offset` (the high watermark or last
+    /// stable offset for consumers; `None` reads to the log end, for followers).
+    pub fn read(&self, offset: Offset, max_bytes: u64, max_offset: Option<Offset>) -> Result<Option<SegmentSlice>> {
+        let end = self.log_end_offset();
+        if offset < self.log_start_offset || offset > end {
+            return Err(LogError::OffsetOutOfRange { offset, start: self.log_start_offset, end });
+        }
+        let limit = max_offset.unwrap_or(end).min(end);
+        if offset >= limit {
+            return Ok(None);
+        }
+        let Some((_, segment)) = self.segments.range(..=offset).next_back() else { return Ok(None) };
+        let max_position = self.position_of(segment, limit)?;
+        segment.read(offset, max_bytes, max_position)
+    }
+
+    /// The position in `segment` where the batch holding `offset` starts, if it is in that
+    /// segment: reads from the segment stop there.
+    fn position_of(&self, segment: &Segment, offset: Offset) -> Result<Option<u64>> {
+        if offset >= segment.next_offset() {
+            return Ok(None);
+        }
+        Ok(segment.translate_offset(offset)?.map(|b| b.position))
+    }
+
+    /// ListOffsets by timestamp: the first record whose timestamp is at or after `timestamp`.
+    pub fn find_offset_by_timestamp(&self, timestamp: i64) -> Result<Option<(i64, Offset)>> {
+        for segment in self.segments.values() {
+            if segment.max_timestamp().timestamp < timestamp {
+                continue;
+            }
+            if let Some(found) = segment.find_offset_by_timestamp(timestamp, self.log_start_offset)? {
+                return Ok(Some(found));
+            }
+        }
+        Ok(None)
+    }
+
+    /// The largest timestamp in the log and its offset (ListOffsets `MAX_TIMESTAMP`).
+    pub fn max_timestamp(&self) -> Option<(i64, Offset)> {
+        let best = self.segments.values().map(Segment::max_timestamp).max_by_key(|t| t.timestamp)?;
+        (best.timestamp >= 0).then_some((best.timestamp, best.offset))
+    }
+
+    /// Removes every batch from the one holding `offset` on (replication's truncation). Segments
+    /// wholly above it are deleted.
+    pub fn truncate_to(&mut self, offset: Offset) -> Result<()> {
+        if offset >= self.log_end_offset() {
+            return Ok(());
+        }
+        let above: Vec<Offset> = self.segments.range(offset..).map(|(b, _)| *b).filter(|&b| b > offset).collect();
+        for base in above {
+            if let Some(segment) = self.segments.remove(&base) {
+                segment.delete()?;
+            }
+        }
+        if let Some((_, segment)) = self.segments.range_mut(..=offset).next_back() {
+            segment.truncate_to(offset)?;
+        }
+        if self.segments.is_empty() {
+            let now = self.clock.now_ms();
+            self.segments.insert(offset, Segment::create(&self.dir, offset, &self.config, now)?);
+        }
+        self.recovery_point = self.recovery_point.min(self.log_end_offset());
+        self.log_start_offset = self.log_start_offset.min(self.log_end_offset());
+        Ok(())
+    }
+
+    /// Raises the log start offset (DeleteRecords, retention) and deletes the segments wholly
+    /// below it. The active segment is never deleted.
+    pub fn advance_log_start_offset(&mut self, offset: Offset) -> Result<()> {
+        let offset = offset.min(self.log_end_offset());
+        if offset <= self.log_start_offset {
+            return Ok(());
+        }
+        self.log_start_offset = offset;
+        let bases = self.segment_base_offsets();
+        for pair in bases.windows(2) {
+            let (base, next_base) = (pair[0], pair[1]);
+            if next_base <= offset
+                && let Some(segment) = self.segments.remove(&base)
+            {
+                segment.delete()?;
+            }
+        }
+        Ok(())
+    }
+
+    /// A clean close: everything synced, indexes trimmed. The caller then writes the checkpoints
+    /// and the clean-shutdown marker.
+    pub fn close(&mut self) -> Result<()> {
+        self.flush_to(self.log_end_offset())?;
+        if let Some(active) = self.segments.values_mut().next_back() {
+            active.close()?;
+        }
+        Ok(())
+    }
+}
+
+/// The base offsets of the `.log` files in `dir`, ascending. Leftovers of interrupted deletions
+/// (`.deleted`) are removed.
+fn segment_base_offsets(dir: &Path) -> Result<Vec<Offset>> {
+    let mut bases = Vec::new();
+    for entry in std::fs::read_dir(dir).map_err(|e| LogError::io(dir, e))? {
+        let path = entry.map_err(|e| LogError::io(dir, e))?.path();
+        let Some(name) = path.file_name().and_then(|n| n.to_str()) else { continue };
+        if name.ends_with(".deleted") {
+            std::fs::remove_file(&path).map_err(|e| LogError::io(&path, e))?;
+        } else if let Some(base) = name.strip_suffix(".log").and_then(|b| b.parse::<Offset>().ok()) {
+            bases.push(base);
+        }
+    }
+    bases.sort_unstable();
+    Ok(bases)
+}

@@ -1,0 +1,422 @@
+//! One segment of a partition's log: `<base offset>.log` holding magic-2 record batches exactly as
+//! appended, with its offset, time and transaction indexes beside it.
+//!
+//! Index entries follow Kafka's rules, so Kafka's DumpLogSegments verifies them: once more than
+//! `index.interval.bytes` were appended since the last entry, the next batch gets an offset-index
+//! entry (its **last** offset, its **start** position) and the time index gets (the largest
+//! timestamp so far, the last offset of the batch that holds it) if that timestamp is new. A
+//! segment is only ever appended to while it is the active one; rolling closes it (a final time
+//! index entry, indexes trimmed to their real size).
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use bytes::Bytes;
+use strand_base::Offset;
+use strand_protocol::records::{LOG_OVERHEAD, RECORD_BATCH_OVERHEAD, RecordBatch};
+
+use crate::config::LogConfig;
+use crate::file::SegmentFile;
+use crate::index::{AbortedTxn, OffsetIndex, TimeIndex, TimestampOffset, TxnIndex};
+use crate::{LogError, Result};
+
+/// Kafka's "no timestamp".
+pub const NO_TIMESTAMP: i64 = -1;
+
+/// The file name of a segment's file: the base offset in 20 digits, then the suffix.
+pub fn file_name(base_offset: Offset, suffix: &str) -> String {
+    format!("{base_offset:020}{suffix}")
+}
+
+/// A range of a segment's `.log` file holding whole batches (the last may be cut by `max_bytes`),
+/// to be sent as-is, with `sendfile` on plaintext connections.
+#[derive(Debug, Clone)]
+pub struct SegmentSlice {
+    pub file: Arc<std::fs::File>,
+    pub position: u64,
+    pub len: u64,
+    /// The base offset of the first batch in the slice.
+    pub first_batch_offset: Offset,
+}
+
+impl SegmentSlice {
+    /// Copies the slice's bytes (for TLS connections and tests).
+    pub fn read(&self) -> std::io::Result<Bytes> {
+        use std::os::unix::fs::FileExt;
+        let mut buf = vec![0u8; self.len as usize];
+        self.file.read_exact_at(&mut buf, self.position)?;
+        Ok(Bytes::from(buf))
+    }
+}
+
+/// Where a batch starts in the `.log` file, found by index lookup and a short scan.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct BatchPosition {
+    pub base_offset: Offset,
+    pub last_offset: Offset,
+    pub max_timestamp: i64,
+    pub position: u64,
+    pub size: u64,
+}
+
+#[derive(Debug)]
+pub struct Segment {
+    base_offset: Offset,
+    log: SegmentFile,
+    offset_index: OffsetIndex,
+    time_index: TimeIndex,
+    txn_index: TxnIndex,
+    index_interval_bytes: u64,
+    bytes_since_last_index_entry: u64,
+    /// The largest batch max timestamp seen and the last offset of its batch.
+    max_timestamp_so_far: TimestampOffset,
+    /// The next offset after this segment's last batch (the base offset when empty).
+    next_offset: Offset,
+    /// The first batch's max timestamp, which `segment.ms` counts from (Kafka's rolling timestamp).
+    rolling_timestamp: Option<i64>,
+    created_ms: i64,
+}
+
+impl Segment {
+    /// Creates the files of a new, empty segment.
+    pub fn create(dir: &Path, base_offset: Offset, config: &LogConfig, now_ms: i64) -> Result<Segment> {
+        let path = dir.join(file_name(base_offset, ".log"));
+        let log = SegmentFile::open(&path, true).map_err(|e| LogError::io(&path, e))?;
+        Self::with_log(dir, base_offset, log, config, now_ms)
+    }
+
+    /// Opens an existing segment, trusting its indexes (a clean shutdown). Use
+    /// [`Segment::recover`] after an unclean one.
+    pub fn open(dir: &Path, base_offset: Offset, config: &LogConfig, now_ms: i64) -> Result<Segment> {
+        let path = dir.join(file_name(base_offset, ".log"));
+        let log = SegmentFile::open(&path, false).map_err(|e| LogError::io(&path, e))?;
+        let indexes_exist = [".index", ".timeindex"].iter().all(|s| dir.join(file_name(base_offset, s)).exists());
+        let mut segment = Self::with_log(dir, base_offset, log, config, now_ms)?;
+        let sane = indexes_exist
+            && segment.offset_index.sanity_check().is_ok()
+            && segment.time_index.sanity_check().is_ok()
+            && segment.txn_index.sanity_check().is_ok();
+        if !sane {
+            segment.rebuild_indexes()?;
+        } else {
+            segment.load_tail()?;
+        }
+        Ok(segment)
+    }
+
+    fn with_log(dir: &Path, base: Offset, log: SegmentFile, config: &LogConfig, now_ms: i64) -> Result<Segment> {
+        let offset_index = OffsetIndex::open(&dir.join(file_name(base, ".index")), base, config.segment_index_bytes)?;
+        let time_index = TimeIndex::open(&dir.join(file_name(base, ".timeindex")), base, config.segment_index_bytes)?;
+        let txn_index = TxnIndex::open(&dir.join(file_name(base, ".txnindex")), base)?;
+        Ok(Segment {
+            base_offset: base,
+            log,
+            offset_index,
+            time_index,
+            txn_index,
+            index_interval_bytes: config.index_interval_bytes,
+            bytes_since_last_index_entry: 0,
+            max_timestamp_so_far: TimestampOffset { timestamp: NO_TIMESTAMP, offset: base },
+            next_offset: base,
+            rolling_timestamp: None,
+            created_ms: now_ms,
+        })
+    }
+
+    pub fn base_offset(&self) -> Offset {
+        self.base_offset
+    }
+
+    /// The offset after this segment's last batch.
+    pub fn next_offset(&self) -> Offset {
+        self.next_offset
+    }
+
+    pub fn size(&self) -> u64 {
+        self.log.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.log.is_empty()
+    }
+
+    pub fn path(&self) -> &Path {
+        self.log.path()
+    }
+
+    /// The largest timestamp of any batch in the segment, and the last offset of its batch.
+    pub fn max_timestamp(&self) -> TimestampOffset {
+        self.max_timestamp_so_far
+    }
+
+    /// Appends a batch whose offsets are already assigned. The caller keeps offsets increasing.
+    pub fn append(&mut self, batch: &RecordBatch) -> Result<()> {
+        assert!(
+            batch.base_offset() >= self.next_offset,
+            "segment {}: batch at {} appended after {}",
+            self.base_offset,
+            batch.base_offset(),
+            self.next_offset
+        );
+        let path = self.log.path().to_owned();
+        let position = self.log.append(batch.as_bytes()).map_err(|e| LogError::io(&path, e))?;
+        self.index_batch(batch, position)
+    }
+
+    /// Updates the in-memory state and the indexes for a batch stored at `position`: the one rule
+    /// shared by append and recovery.
+    fn index_batch(&mut self, batch: &RecordBatch, position: u64) -> Result<()> {
+        if batch.max_timestamp() > self.max_timestamp_so_far.timestamp {
+            self.max_timestamp_so_far =
+                TimestampOffset { timestamp: batch.max_timestamp(), offset: batch.last_offset() };
+        }
+        if self.rolling_timestamp.is_none() {
+            self.rolling_timestamp = Some(batch.max_timestamp());
+        }
+        if self.bytes_since_last_index_entry > self.index_interval_bytes {
+            self.offset_index.append(batch.last_offset(), position as u32)?;
+            let max = self.max_timestamp_so_far;
+            self.time_index.maybe_append(max.timestamp, max.offset, false)?;
+            self.bytes_since_last_index_entry = 0;
+        }
+        self.bytes_since_last_index_entry += batch.size_in_bytes() as u64;
+        self.next_offset = batch.next_offset();
+        Ok(())
+    }
+
+    /// Records an aborted transaction whose abort marker is in this segment.
+    pub fn append_aborted_txn(&mut self, txn: AbortedTxn) -> Result<()> {
+        self.txn_index.append(txn)
+    }
+
+    pub fn txn_index(&self) -> &TxnIndex {
+        &self.txn_index
+    }
+
+    /// Whether appending `size` bytes with these offsets and timestamp must go to a new segment.
+    pub fn should_roll(
+        &self,
+        config: &LogConfig,
+        size: u64,
+        max_timestamp: i64,
+        last_offset: Offset,
+        now_ms: i64,
+    ) -> bool {
+        let jitter = config.segment_jitter_ms.min(config.segment_ms).max(0);
+        let waited = match self.rolling_timestamp {
+            Some(first) if first > 0 && max_timestamp > 0 => max_timestamp - first,
+            _ => now_ms - self.created_ms,
+        };
+        let offset_fits = last_offset - self.base_offset <= i64::from(i32::MAX);
+        !self.is_empty()
+            && (self.size() > config.segment_bytes.saturating_sub(size)
+                || waited > config.segment_ms - jitter
+                || self.offset_index.is_full()
+                || self.time_index.is_full()
+                || !offset_fits)
+    }
+
+    /// Finishes the segment when a new one takes over: the final time index entry, indexes and the
+    /// file trimmed to their real size, everything synced.
+    pub fn close_for_roll(&mut self) -> Result<()> {
+        let max = self.max_timestamp_so_far;
+        if max.timestamp != NO_TIMESTAMP {
+            self.time_index.maybe_append(max.timestamp, max.offset, true)?;
+        }
+        self.offset_index.trim()?;
+        self.time_index.trim()?;
+        self.flush()
+    }
+
+    /// `fdatasync` of the log file and the indexes.
+    pub fn flush(&self) -> Result<()> {
+        self.log.sync_data().map_err(|e| LogError::io(self.log.path(), e))?;
+        self.offset_index.sync()?;
+        self.time_index.sync()?;
+        self.txn_index.sync()
+    }
+
+    /// A clean shutdown: the final time index entry and trimmed indexes, as when rolling; the
+    /// segment stays appendable (indexes are preallocated again on the next append that needs it).
+    pub fn close(&mut self) -> Result<()> {
+        self.close_for_roll()
+    }
+
+    /// Reads a batch header at `position`; `None` at the end of the written bytes or where too
+    /// few bytes remain for a whole header.
+    fn header_at(&self, position: u64) -> Result<Option<BatchPosition>> {
+        if position + RECORD_BATCH_OVERHEAD as u64 > self.log.len() {
+            return Ok(None);
+        }
+        let mut header = [0u8; 43];
+        self.log.read_exact_at(&mut header, position).map_err(|e| LogError::io(self.log.path(), e))?;
+        let field = |at: usize| -> [u8; 8] { header[at..at + 8].try_into().unwrap_or_default() };
+        let base_offset = i64::from_be_bytes(field(0));
+        let length = i32::from_be_bytes(header[8..12].try_into().unwrap_or_default());
+        let delta = i32::from_be_bytes(header[23..27].try_into().unwrap_or_default());
+        let max_timestamp = i64::from_be_bytes(field(35));
+        if length < (RECORD_BATCH_OVERHEAD - LOG_OVERHEAD) as i32 {
+            return Err(LogError::corrupt(self.log.path(), format!("batch length {length} at {position}")));
+        }
+        let size = LOG_OVERHEAD as u64 + length as u64;
+        if position + size > self.log.len() {
+            return Ok(None);
+        }
+        let last_offset = base_offset + i64::from(delta);
+        Ok(Some(BatchPosition { base_offset, last_offset, max_timestamp, position, size }))
+    }
+
+    /// The first batch whose last offset is at least `offset`, searching from the index entry at
+    /// or below it.
+    pub fn translate_offset(&self, offset: Offset) -> Result<Option<BatchPosition>> {
+        let mut position = u64::from(self.offset_index.lookup(offset).position);
+        while let Some(batch) = self.header_at(position)? {
+            if batch.last_offset >= offset {
+                return Ok(Some(batch));
+            }
+            position += batch.size;
+        }
+        Ok(None)
+    }
+
+    /// The bytes to return for a fetch from `offset`: whole batches from the one holding `offset`,
+    /// up to `max_bytes` (but the first batch whole even if larger, KIP-74), never past
+    /// `max_position`.
+    pub fn read(&self, offset: Offset, max_bytes: u64, max_position: Option<u64>) -> Result<Option<SegmentSlice>> {
+        let Some(first) = self.translate_offset(offset)? else { return Ok(None) };
+        let end = max_position.unwrap_or(self.log.len()).min(self.log.len());
+        if first.position >= end {
+            return Ok(None);
+        }
+        let len = (end - first.position).min(max_bytes.max(first.size));
+        Ok(Some(SegmentSlice {
+            file: self.log.shared(),
+            position: first.position,
+            len,
+            first_batch_offset: first.base_offset,
+        }))
+    }
+
+    /// Reads the whole batch at `position`; `None` where no whole batch starts there. The batch is
+    /// parsed (header and length checked) but its CRC is not verified.
+    pub fn batch_at(&self, position: u64) -> Result<Option<RecordBatch>> {
+        let Some(header) = self.header_at(position)? else { return Ok(None) };
+        let bytes = self.log.read_at(position, header.size as usize).map_err(|e| LogError::io(self.log.path(), e))?;
+        let batch =
+            RecordBatch::parse(Bytes::from(bytes)).map_err(|e| LogError::corrupt(self.log.path(), e.to_string()))?;
+        Ok(Some(batch))
+    }
+
+    /// The earliest record with a timestamp at or after `timestamp`: its timestamp and offset.
+    pub fn find_offset_by_timestamp(&self, timestamp: i64, start_offset: Offset) -> Result<Option<(i64, Offset)>> {
+        // An entry (T, O) says every record up to O has a timestamp at most T. Looking up below the
+        // target makes every record before the entry's offset strictly older than the target, so
+        // an equal timestamp earlier in the segment is never skipped.
+        let from = self.time_index.lookup(timestamp.saturating_sub(1)).offset.max(start_offset);
+        let Some(start) = self.translate_offset(from)? else { return Ok(None) };
+        let mut position = start.position;
+        while let Some(batch) = self.batch_at(position)? {
+            position += batch.size_in_bytes() as u64;
+            if batch.max_timestamp() < timestamp {
+                continue;
+            }
+            let records = batch.records().map_err(|e| LogError::corrupt(self.log.path(), e.to_string()))?;
+            for record in records.iter() {
+                let record = record.map_err(|e| LogError::corrupt(self.log.path(), e.to_string()))?;
+                let offset = batch.record_offset(&record);
+                if batch.record_timestamp(&record) >= timestamp && offset >= start_offset {
+                    return Ok(Some((batch.record_timestamp(&record), offset)));
+                }
+            }
+        }
+        Ok(None)
+    }
+
+    /// Removes every batch from the one holding `offset` onwards; returns the bytes removed.
+    pub fn truncate_to(&mut self, offset: Offset) -> Result<u64> {
+        let Some(cut) = self.translate_offset(offset)? else { return Ok(0) };
+        let removed = self.log.len() - cut.position;
+        self.offset_index.truncate_to(cut.base_offset)?;
+        self.time_index.truncate_to(cut.base_offset)?;
+        self.txn_index.truncate_to(cut.base_offset)?;
+        let path = self.log.path().to_owned();
+        self.log.truncate(cut.position).map_err(|e| LogError::io(&path, e))?;
+        self.rebuild_tail_state()?;
+        Ok(removed)
+    }
+
+    /// Scans every batch, checking each CRC; truncates at the first torn or invalid batch and
+    /// rebuilds the indexes. Calls `each` with every valid batch (for producer state and epochs).
+    /// Returns the bytes cut off.
+    pub fn recover(&mut self, mut each: impl FnMut(&RecordBatch) -> Result<()>) -> Result<u64> {
+        self.offset_index.reset()?;
+        self.time_index.reset()?;
+        self.txn_index.reset()?;
+        self.bytes_since_last_index_entry = 0;
+        self.max_timestamp_so_far = TimestampOffset { timestamp: NO_TIMESTAMP, offset: self.base_offset };
+        self.rolling_timestamp = None;
+        self.next_offset = self.base_offset;
+        let mut valid_bytes = 0u64;
+        let mut previous_next = self.base_offset;
+        while let Ok(Some(batch)) = self.batch_at(valid_bytes) {
+            if !batch.crc_is_valid() || batch.base_offset() < previous_next {
+                break;
+            }
+            previous_next = batch.next_offset();
+            self.index_batch(&batch, valid_bytes)?;
+            each(&batch)?;
+            valid_bytes += batch.size_in_bytes() as u64;
+        }
+        let cut = self.log.len() - valid_bytes;
+        if cut > 0 {
+            let path = self.log.path().to_owned();
+            self.log.truncate(valid_bytes).map_err(|e| LogError::io(&path, e))?;
+        }
+        Ok(cut)
+    }
+
+    /// Rebuilds the indexes from the log without checking anything else (an index was missing or
+    /// failed its sanity check after a clean shutdown).
+    fn rebuild_indexes(&mut self) -> Result<()> {
+        self.recover(|_| Ok(()))?;
+        Ok(())
+    }
+
+    /// After opening with trusted indexes: scan from the last offset-index entry to learn the next
+    /// offset and the max timestamp; read the first batch for the rolling timestamp.
+    fn load_tail(&mut self) -> Result<()> {
+        self.rebuild_tail_state()?;
+        self.rolling_timestamp = self.header_at(0)?.map(|first| first.max_timestamp);
+        Ok(())
+    }
+
+    /// Recomputes the next offset and max timestamp from the indexes' last entries and the batch
+    /// headers after them. The indexing interval restarts, as Kafka's does after a reload.
+    fn rebuild_tail_state(&mut self) -> Result<()> {
+        let mut position = u64::from(self.offset_index.lookup(i64::MAX).position);
+        self.next_offset = self.base_offset;
+        self.bytes_since_last_index_entry = 0;
+        self.max_timestamp_so_far = self.time_index.last_entry();
+        while let Some(batch) = self.header_at(position)? {
+            self.next_offset = batch.last_offset + 1;
+            if batch.max_timestamp > self.max_timestamp_so_far.timestamp {
+                self.max_timestamp_so_far =
+                    TimestampOffset { timestamp: batch.max_timestamp, offset: batch.last_offset };
+            }
+            position += batch.size;
+        }
+        if self.next_offset == self.base_offset {
+            self.rolling_timestamp = None;
+        }
+        Ok(())
+    }
+
+    /// Deletes the segment's files.
+    pub fn delete(self) -> Result<()> {
+        let path: PathBuf = self.log.path().to_owned();
+        self.offset_index.delete()?;
+        self.time_index.delete()?;
+        self.txn_index.delete()?;
+        std::fs::remove_file(&path).map_err(|e| LogError::io(&path, e))
+    }
+}
