@@ -5,17 +5,24 @@
 //!   data type of Apache Kafka 4.4, generated from Kafka's own JSON schemas by `xtask codegen`
 //!   (see `NOTICE`). Never edit them by hand: change the generator and run `xtask/codegen.sh`.
 //! - [`frame`]: size-prefixed frames, request headers read before bodies, response headers.
+//! - [`versions`]: the version range advertised per API in ApiVersions.
 //! - [`records`]: zero-copy views of magic-2 record batches, the record iterator, control records
 //!   and the four compression codecs.
+//!
+//! - `sample`, `fuzzing` (feature `sample`, tests and fuzzing only): random valid messages and the
+//!   fuzzer's round-trip check.
 //!
 //! This crate does no I/O and reads no clock: it turns bytes into values and back. Nothing a peer
 //! sends can make it panic or allocate more than a small multiple of the bytes it sent.
 
 pub mod codec;
 pub mod frame;
+#[cfg(feature = "sample")]
+pub mod fuzzing;
 pub mod messages;
 pub mod records;
 #[cfg(feature = "sample")]
 pub mod sample;
+pub mod versions;
 
 pub use codec::{DecodeError, Decoder, EncodeError, Message, Struct, VersionRange};

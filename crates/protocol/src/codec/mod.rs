@@ -35,6 +35,8 @@ pub enum DecodeError {
     UnknownApiKey(i16),
     #[error("{0} bytes left over after the message")]
     TrailingBytes(usize),
+    #[error("tagged field {tag} does not come after tag {previous}")]
+    TagOutOfOrder { tag: u32, previous: u32 },
     #[error("nullable struct marker {0} is neither -1 nor 1")]
     InvalidStructMarker(i8),
     #[error("{0}")]
@@ -67,6 +69,9 @@ pub struct RawTaggedField {
 #[derive(Debug, Clone, Default)]
 pub struct Decoder {
     buf: Bytes,
+    /// The last tag read in the current tagged-field section: tags must strictly ascend, so a
+    /// repeated or reordered tag is rejected rather than re-encoded differently.
+    last_tag: Option<u32>,
 }
 
 macro_rules! fixed_reader {
@@ -81,7 +86,7 @@ macro_rules! fixed_reader {
 
 impl Decoder {
     pub fn new(buf: Bytes) -> Self {
-        Decoder { buf }
+        Decoder { buf, last_tag: None }
     }
 
     /// The bytes not yet read.
@@ -250,12 +255,20 @@ impl Decoder {
         if count.saturating_mul(2) > remaining {
             return Err(DecodeError::InvalidLength { length: count as i64, remaining });
         }
+        self.last_tag = None;
         Ok(count)
     }
 
-    /// Reads one tagged field's tag and hands back a decoder over exactly its bytes.
+    /// Reads one tagged field's tag and hands back a decoder over exactly its bytes. Tags of one
+    /// section must strictly ascend (Kafka writes them so and refuses to write them otherwise).
     pub fn tagged_field(&mut self) -> Result<(u32, Decoder), DecodeError> {
         let tag = self.unsigned_varint()?;
+        if let Some(previous) = self.last_tag
+            && tag <= previous
+        {
+            return Err(DecodeError::TagOutOfOrder { tag, previous });
+        }
+        self.last_tag = Some(tag);
         let size = self.unsigned_varint()? as usize;
         Ok((tag, Decoder::new(self.take(size)?)))
     }
@@ -501,6 +514,19 @@ mod tests {
         let field = d.bytes(false, "records").ok();
         let field = field.as_deref().map(<[u8]>::as_ptr);
         assert_eq!(field, Some(frame[4..].as_ptr()));
+    }
+
+    /// A repeated or descending tag is an error: it could not be written back the same way.
+    #[test]
+    fn tagged_fields_must_ascend() {
+        let mut d = decoder(&[2, 5, 0, 3, 0]);
+        assert_eq!(d.tagged_field_count(), Ok(2));
+        assert!(d.tagged_field().is_ok());
+        assert_eq!(d.tagged_field().err(), Some(DecodeError::TagOutOfOrder { tag: 3, previous: 5 }));
+        let mut d = decoder(&[2, 5, 0, 5, 0]);
+        assert_eq!(d.tagged_field_count(), Ok(2));
+        assert!(d.tagged_field().is_ok());
+        assert_eq!(d.tagged_field().err(), Some(DecodeError::TagOutOfOrder { tag: 5, previous: 5 }));
     }
 
     /// Tagged fields come out in tag order whatever order they were added in.
