@@ -10,6 +10,7 @@ use bytes::BytesMut;
 use criterion::{BatchSize, Criterion, Throughput, criterion_group, criterion_main};
 use strand_base::SystemClock;
 use strand_log::log::{LogCheckpoints, ValidatedBatch};
+use strand_log::producer_state::{AppendContext, VerificationGuard};
 use strand_log::{Log, LogConfig};
 use strand_protocol::records::{NewRecord, RecordBatchBuilder};
 
@@ -38,7 +39,7 @@ fn append(c: &mut Criterion) {
     group.bench_function("no_fsync", |b| {
         b.iter_batched(
             || ValidatedBatch::validate(bytes.clone()).expect("valid"),
-            |batch| log.append_as_leader(batch, 0).expect("append"),
+            |batch| log.append_as_leader(batch, 0, AppendContext::client(VerificationGuard::SENTINEL)).expect("append"),
             BatchSize::SmallInput,
         )
     });
@@ -46,7 +47,8 @@ fn append(c: &mut Criterion) {
         b.iter_batched(
             || ValidatedBatch::validate(bytes.clone()).expect("valid"),
             |batch| {
-                let info = log.append_as_leader(batch, 0).expect("append");
+                let info =
+                    log.append_as_leader(batch, 0, AppendContext::client(VerificationGuard::SENTINEL)).expect("append");
                 log.flush_to(info.last_offset + 1).expect("flush");
             },
             BatchSize::SmallInput,
@@ -59,7 +61,7 @@ fn append(c: &mut Criterion) {
             || (0..16).map(|_| ValidatedBatch::validate(bytes.clone()).expect("valid")).collect::<Vec<_>>(),
             |batches| {
                 for batch in batches {
-                    log.append_as_leader(batch, 0).expect("append");
+                    log.append_as_leader(batch, 0, AppendContext::client(VerificationGuard::SENTINEL)).expect("append");
                 }
                 let end = log.log_end_offset();
                 log.flush_to(end).expect("flush");
@@ -74,7 +76,12 @@ fn lookup(c: &mut Criterion) {
     let dir = tempfile::tempdir().expect("dir");
     let mut log = open_log(dir.path());
     for _ in 0..4000 {
-        log.append_as_leader(ValidatedBatch::validate(batch_bytes()).expect("valid"), 0).expect("append");
+        log.append_as_leader(
+            ValidatedBatch::validate(batch_bytes()).expect("valid"),
+            0,
+            AppendContext::client(VerificationGuard::SENTINEL),
+        )
+        .expect("append");
     }
     let end = log.log_end_offset();
     let mut offset = 0i64;

@@ -15,8 +15,8 @@
 //! - [`PartitionMetadata`]: `<partition dir>/partition.metadata`, exactly
 //!   `version: 0\ntopic_id: <uuid, base64>` with no final newline.
 //! - The clean-shutdown marker `<log.dir>/.kafka_cleanshutdown`: its presence means every log of
-//!   the directory was closed cleanly and needs no recovery. Kafka 3.7+ writes the JSON body
-//!   `{"version":0,"brokerEpoch":<epoch>}` (KIP-966); older Kafka wrote an empty file.
+//!   the directory was closed cleanly and needs no recovery. Since KIP-966 Kafka writes the JSON
+//!   body `{"version":0,"brokerEpoch":<epoch>}`; older Kafka wrote an empty file.
 //!
 //! What this module is not: it checks formats only. Whether a directory's cluster id or node id
 //! matches the configuration, or a partition's topic id matches the metadata, is the caller's

@@ -43,6 +43,8 @@ pub enum LogError {
     InvalidBatch(String),
     #[error("{0}")]
     Invalid(String),
+    #[error(transparent)]
+    ProducerState(#[from] producer_state::ProducerStateError),
 }
 
 impl LogError {

@@ -19,6 +19,9 @@ use strand_base::{Clock, LeaderEpoch, Offset};
 use strand_protocol::records::{RecordBatch, RecordBatchMut};
 
 use crate::config::LogConfig;
+use crate::epoch_cache::LeaderEpochCache;
+use crate::index::AbortedTxn;
+use crate::producer_state::{AppendContext, AppendOutcome, ProducerBatch, ProducerStateConfig, ProducerStateManager};
 use crate::segment::{Segment, SegmentSlice};
 use crate::{LogError, Result};
 
@@ -61,6 +64,9 @@ pub struct AppendInfo {
     pub first_offset: Offset,
     pub last_offset: Offset,
     pub max_timestamp: i64,
+    /// The batch was a producer's retry of one already in the log: nothing was appended and the
+    /// offsets are the original batch's (Kafka answers success with them).
+    pub duplicate: bool,
 }
 
 /// Where the log stood when it was last closed, from the directory's checkpoint files.
@@ -78,6 +84,8 @@ pub struct Log {
     config: LogConfig,
     clock: Arc<dyn Clock>,
     segments: BTreeMap<Offset, Segment>,
+    epoch_cache: LeaderEpochCache,
+    producer_state: ProducerStateManager,
     log_start_offset: Offset,
     recovery_point: Offset,
     unflushed_records: i64,
@@ -100,6 +108,8 @@ impl Log {
             config,
             clock,
             segments,
+            epoch_cache: LeaderEpochCache::open(dir)?,
+            producer_state: ProducerStateManager::open(dir, ProducerStateConfig::default())?,
             log_start_offset: checkpoints.log_start_offset,
             recovery_point: checkpoints.recovery_point,
             unflushed_records: 0,
@@ -115,15 +125,30 @@ impl Log {
         let first = log.segments.keys().next().copied().unwrap_or_default();
         log.log_start_offset = log.log_start_offset.max(first).min(log.log_end_offset());
         log.recovery_point = log.recovery_point.min(log.log_end_offset());
+        let end = log.log_end_offset();
+        if log.epoch_cache.truncate_from_end(end) {
+            log.epoch_cache.flush()?;
+        }
+        log.reload_producer_state(end)?;
         Ok(log)
     }
 
+    /// Scans the segments from the one holding the recovery point, rebuilding their indexes,
+    /// the leader epochs and the producer state (and with it the transaction index) from the
+    /// batches themselves.
     fn recover_from(&mut self, recovery_point: Offset) -> Result<()> {
         let from = self.segments.range(..=recovery_point).next_back().map(|(b, _)| *b).unwrap_or(Offset::MIN);
         let bases: Vec<Offset> = self.segments.range(from..).map(|(b, _)| *b).collect();
         for (i, base) in bases.iter().enumerate() {
+            self.reload_producer_state(*base)?;
             let Some(segment) = self.segments.get_mut(base) else { continue };
-            let cut = segment.recover(|_| Ok(()))?;
+            let (epochs, producers) = (&mut self.epoch_cache, &mut self.producer_state);
+            let cut = segment.recover(|batch| {
+                if batch.partition_leader_epoch() >= 0 {
+                    epochs.assign(batch.partition_leader_epoch(), batch.base_offset())?;
+                }
+                replay_batch(producers, batch)
+            })?;
             if cut > 0 {
                 // Everything after a torn batch is unreachable: drop the later segments.
                 for later in &bases[i + 1..] {
@@ -173,8 +198,14 @@ impl Log {
     }
 
     /// Appends a batch as the partition's leader: assigns offsets from the log end offset and
-    /// stamps the leader epoch, in place, then writes the bytes unchanged otherwise.
-    pub fn append_as_leader(&mut self, batch: ValidatedBatch, leader_epoch: LeaderEpoch) -> Result<AppendInfo> {
+    /// stamps the leader epoch, in place, then writes the bytes unchanged otherwise. A producer's
+    /// retry of a batch already in the log appends nothing and reports the original offsets.
+    pub fn append_as_leader(
+        &mut self,
+        batch: ValidatedBatch,
+        leader_epoch: LeaderEpoch,
+        context: AppendContext,
+    ) -> Result<AppendInfo> {
         let ValidatedBatch { mut bytes, record_count } = batch;
         let base_offset = self.log_end_offset();
         {
@@ -183,7 +214,25 @@ impl Log {
             view.set_partition_leader_epoch(leader_epoch);
         }
         let batch = RecordBatch::parse(bytes.freeze()).map_err(|e| LogError::InvalidBatch(e.to_string()))?;
-        self.append_batch(&batch, i64::from(record_count))
+        let producer_batch = ProducerBatch::from_batch(&batch)?;
+        let append = match self.producer_state.check_and_prepare(&[producer_batch], context)? {
+            AppendOutcome::Duplicate(original) => {
+                return Ok(AppendInfo {
+                    first_offset: original.first_offset(),
+                    last_offset: original.last_offset,
+                    max_timestamp: original.timestamp,
+                    duplicate: true,
+                });
+            }
+            AppendOutcome::Append(append) => append,
+        };
+        if self.epoch_cache.latest_epoch().is_none_or(|latest| leader_epoch > latest) {
+            self.epoch_cache.assign(leader_epoch, base_offset)?;
+        }
+        let info = self.append_batch(&batch, i64::from(record_count))?;
+        let completed = self.producer_state.update(append);
+        self.complete_txns(&completed)?;
+        Ok(info)
     }
 
     /// Appends a batch whose offsets were assigned by a leader (replication); its base offset
@@ -196,7 +245,14 @@ impl Log {
                 self.log_end_offset()
             )));
         }
-        self.append_batch(batch, i64::from(batch.record_count()))
+        let epoch = batch.partition_leader_epoch();
+        if epoch >= 0 && self.epoch_cache.latest_epoch().is_none_or(|latest| epoch > latest) {
+            self.epoch_cache.assign(epoch, batch.base_offset())?;
+        }
+        let info = self.append_batch(batch, i64::from(batch.record_count()))?;
+        let aborted = replay_batch(&mut self.producer_state, batch)?;
+        self.append_aborted(aborted)?;
+        Ok(info)
     }
 
     fn append_batch(&mut self, batch: &RecordBatch, records: i64) -> Result<AppendInfo> {
@@ -206,12 +262,14 @@ impl Log {
             return Err(LogError::Invalid("log has no segment".into()));
         };
         active.append(batch)?;
+        self.producer_state.update_map_end_offset(batch.next_offset());
         self.unflushed_records += records;
         self.first_unflushed_ms.get_or_insert(now);
         let info = AppendInfo {
             first_offset: batch.base_offset(),
             last_offset: batch.last_offset(),
             max_timestamp: batch.max_timestamp(),
+            duplicate: false,
         };
         if self.unflushed_records >= self.config.flush_interval_messages
             || self.first_unflushed_ms.is_some_and(|first| now - first >= self.config.flush_interval_ms)
@@ -219,6 +277,95 @@ impl Log {
             self.flush_to(self.log_end_offset())?;
         }
         Ok(info)
+    }
+
+    /// Records the transactions a marker ended: aborted ones in the active segment's transaction
+    /// index, with the last stable offset at that point.
+    fn complete_txns(&mut self, completed: &[crate::producer_state::CompletedTxn]) -> Result<()> {
+        let mut aborted = Vec::new();
+        for txn in completed {
+            if txn.is_aborted {
+                let last_stable_offset = self.producer_state.last_stable_offset(txn);
+                aborted.push(AbortedTxn {
+                    producer_id: txn.producer_id.0,
+                    first_offset: txn.first_offset,
+                    last_offset: txn.last_offset,
+                    last_stable_offset,
+                });
+            }
+            self.producer_state.complete_txn(txn);
+        }
+        self.append_aborted(aborted)
+    }
+
+    fn append_aborted(&mut self, aborted: Vec<AbortedTxn>) -> Result<()> {
+        if let Some(active) = self.segments.values_mut().next_back() {
+            for txn in aborted {
+                active.append_aborted_txn(txn)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// The offset below which every transaction is decided (bounded by the high watermark by the
+    /// caller): the last stable offset for `read_committed`.
+    pub fn first_unstable_offset(&self) -> Option<Offset> {
+        self.producer_state.first_unstable_offset()
+    }
+
+    /// The producer state, for the broker's transaction verification and DescribeProducers.
+    pub fn producer_state(&self) -> &ProducerStateManager {
+        &self.producer_state
+    }
+
+    pub fn producer_state_mut(&mut self) -> &mut ProducerStateManager {
+        &mut self.producer_state
+    }
+
+    /// The leader epochs and where each began.
+    pub fn epoch_cache(&self) -> &LeaderEpochCache {
+        &self.epoch_cache
+    }
+
+    /// Aborted transactions overlapping `[fetch_offset, upper_bound)`, for `read_committed`
+    /// fetches, from every segment that may hold their markers.
+    pub fn collect_aborted_txns(&self, fetch_offset: Offset, upper_bound: Offset) -> Vec<AbortedTxn> {
+        let mut aborted = Vec::new();
+        let from = self.segments.range(..=fetch_offset).next_back().map(|(b, _)| *b).unwrap_or(Offset::MIN);
+        for segment in self.segments.range(from..).map(|(_, s)| s) {
+            let found = segment.txn_index().collect_aborted(fetch_offset, upper_bound);
+            aborted.extend(found.aborted_txns);
+            if found.is_complete {
+                break;
+            }
+        }
+        aborted
+    }
+
+    /// Reloads the producer state as of `offset`: from the latest snapshot at or below it, then
+    /// replaying the batches between.
+    fn reload_producer_state(&mut self, offset: Offset) -> Result<()> {
+        let now = self.clock.now_ms();
+        self.producer_state.truncate_and_reload(self.log_start_offset, offset, now)?;
+        let from = self.producer_state.map_end_offset().max(self.log_start_offset);
+        if from >= offset {
+            self.producer_state.update_map_end_offset(offset);
+            return Ok(());
+        }
+        let first = self.segments.range(..=from).next_back().map(|(b, _)| *b).unwrap_or(Offset::MIN);
+        for segment in self.segments.range(first..offset).map(|(_, s)| s) {
+            let Some(start) = segment.translate_offset(from)? else { continue };
+            let mut position = start.position;
+            while let Some(batch) = segment.batch_at(position)? {
+                if batch.base_offset() >= offset {
+                    break;
+                }
+                position += batch.size_in_bytes() as u64;
+                replay_batch(&mut self.producer_state, &batch)?;
+            }
+        }
+        self.producer_state.update_map_end_offset(offset);
+        Ok(())
     }
 
     fn maybe_roll(&mut self, batch: &RecordBatch, now: i64) -> Result<()> {
@@ -243,6 +390,9 @@ impl Log {
         }
         let segment = Segment::create(&self.dir, base_offset, &self.config, now)?;
         self.segments.insert(base_offset, segment);
+        // Recovery of the new segment starts from this snapshot instead of the log's beginning.
+        self.producer_state.update_map_end_offset(base_offset);
+        self.producer_state.take_snapshot()?;
         Ok(())
     }
 
@@ -337,9 +487,13 @@ impl Log {
             let now = self.clock.now_ms();
             self.segments.insert(offset, Segment::create(&self.dir, offset, &self.config, now)?);
         }
-        self.recovery_point = self.recovery_point.min(self.log_end_offset());
-        self.log_start_offset = self.log_start_offset.min(self.log_end_offset());
-        Ok(())
+        let end = self.log_end_offset();
+        self.recovery_point = self.recovery_point.min(end);
+        self.log_start_offset = self.log_start_offset.min(end);
+        if self.epoch_cache.truncate_from_end(end) {
+            self.epoch_cache.flush()?;
+        }
+        self.reload_producer_state(end)
     }
 
     /// Raises the log start offset (DeleteRecords, retention) and deletes the segments wholly
@@ -350,6 +504,10 @@ impl Log {
             return Ok(());
         }
         self.log_start_offset = offset;
+        if self.epoch_cache.truncate_from_start(offset) {
+            self.epoch_cache.flush()?;
+        }
+        self.producer_state.on_log_start_offset_incremented(offset);
         let bases = self.segment_base_offsets();
         for pair in bases.windows(2) {
             let (base, next_base) = (pair[0], pair[1]);
@@ -359,7 +517,8 @@ impl Log {
                 segment.delete()?;
             }
         }
-        Ok(())
+        let first = self.segments.keys().next().copied().unwrap_or(offset);
+        self.producer_state.delete_snapshots_before(first)
     }
 
     /// A clean close: everything synced, indexes trimmed. The caller then writes the checkpoints
@@ -369,8 +528,34 @@ impl Log {
         if let Some(active) = self.segments.values_mut().next_back() {
             active.close()?;
         }
-        Ok(())
+        self.producer_state.take_snapshot()?;
+        self.epoch_cache.flush()
     }
+}
+
+/// Feeds one stored batch to the producer state as replication does (no client checks); returns
+/// the transactions it aborted, for the transaction index.
+fn replay_batch(producers: &mut ProducerStateManager, batch: &RecordBatch) -> Result<Vec<AbortedTxn>> {
+    let producer_batch = ProducerBatch::from_batch(batch)?;
+    let mut aborted = Vec::new();
+    if let AppendOutcome::Append(append) =
+        producers.check_and_prepare(&[producer_batch], AppendContext::replication())?
+    {
+        for txn in producers.update(append) {
+            if txn.is_aborted {
+                let last_stable_offset = producers.last_stable_offset(&txn);
+                aborted.push(AbortedTxn {
+                    producer_id: txn.producer_id.0,
+                    first_offset: txn.first_offset,
+                    last_offset: txn.last_offset,
+                    last_stable_offset,
+                });
+            }
+            producers.complete_txn(&txn);
+        }
+    }
+    producers.update_map_end_offset(batch.next_offset());
+    Ok(aborted)
 }
 
 /// The base offsets of the `.log` files in `dir`, ascending. Leftovers of interrupted deletions

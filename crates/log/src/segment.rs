@@ -346,9 +346,10 @@ impl Segment {
     }
 
     /// Scans every batch, checking each CRC; truncates at the first torn or invalid batch and
-    /// rebuilds the indexes. Calls `each` with every valid batch (for producer state and epochs).
-    /// Returns the bytes cut off.
-    pub fn recover(&mut self, mut each: impl FnMut(&RecordBatch) -> Result<()>) -> Result<u64> {
+    /// rebuilds the indexes. Calls `each` with every valid batch (for producer state and epochs);
+    /// the aborted transactions it returns go to the rebuilt transaction index. Returns the bytes
+    /// cut off.
+    pub fn recover(&mut self, mut each: impl FnMut(&RecordBatch) -> Result<Vec<AbortedTxn>>) -> Result<u64> {
         self.offset_index.reset()?;
         self.time_index.reset()?;
         self.txn_index.reset()?;
@@ -364,7 +365,9 @@ impl Segment {
             }
             previous_next = batch.next_offset();
             self.index_batch(&batch, valid_bytes)?;
-            each(&batch)?;
+            for aborted in each(&batch)? {
+                self.txn_index.append(aborted)?;
+            }
             valid_bytes += batch.size_in_bytes() as u64;
         }
         let cut = self.log.len() - valid_bytes;
@@ -378,7 +381,7 @@ impl Segment {
     /// Rebuilds the indexes from the log without checking anything else (an index was missing or
     /// failed its sanity check after a clean shutdown).
     fn rebuild_indexes(&mut self) -> Result<()> {
-        self.recover(|_| Ok(()))?;
+        self.recover(|_| Ok(Vec::new()))?;
         Ok(())
     }
 

@@ -8,6 +8,7 @@ use std::sync::Arc;
 use bytes::BytesMut;
 use strand_base::SystemClock;
 use strand_log::log::{LogCheckpoints, ValidatedBatch};
+use strand_log::producer_state::{AppendContext, VerificationGuard};
 use strand_log::{Log, LogConfig};
 use strand_protocol::records::{Compression, NewRecord, RecordBatchBuilder, RecordBatches};
 
@@ -30,10 +31,11 @@ fn config() -> LogConfig {
 fn write_log(dir: &std::path::Path, codec: Compression) -> (u64, u64) {
     let mut log = Log::open(dir, config(), LogCheckpoints::default(), Arc::new(SystemClock)).expect("open");
     for seed in 0..4 {
-        log.append_as_leader(batch(seed, 3, codec), 0).expect("append");
+        log.append_as_leader(batch(seed, 3, codec), 0, AppendContext::client(VerificationGuard::SENTINEL))
+            .expect("append");
     }
     let before = std::fs::metadata(dir.join(format!("{:020}.log", 0))).expect("segment").len();
-    log.append_as_leader(batch(9, 3, codec), 0).expect("append");
+    log.append_as_leader(batch(9, 3, codec), 0, AppendContext::client(VerificationGuard::SENTINEL)).expect("append");
     let after = std::fs::metadata(dir.join(format!("{:020}.log", 0))).expect("segment").len();
     (before, after)
 }
@@ -101,7 +103,8 @@ fn damage_in_an_earlier_segment_drops_the_later_ones() {
     let mut log =
         Log::open(dir.path(), config.clone(), LogCheckpoints::default(), Arc::new(SystemClock)).expect("open");
     for seed in 0..20 {
-        log.append_as_leader(batch(seed, 3, Compression::None), 0).expect("append");
+        log.append_as_leader(batch(seed, 3, Compression::None), 0, AppendContext::client(VerificationGuard::SENTINEL))
+            .expect("append");
     }
     let bases = log.segment_base_offsets();
     assert!(bases.len() >= 4, "{bases:?}");

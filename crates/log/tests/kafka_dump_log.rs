@@ -15,6 +15,7 @@ use std::sync::Arc;
 use bytes::BytesMut;
 use strand_base::{ProducerId, SystemClock};
 use strand_log::log::{LogCheckpoints, ValidatedBatch};
+use strand_log::producer_state::{AppendContext, VerificationGuard};
 use strand_log::{Log, LogConfig};
 use strand_protocol::records::{Compression, Header, NewRecord, RecordBatchBuilder};
 
@@ -145,7 +146,9 @@ fn append_batch(log: &mut Log, n: usize, sequences: &mut BTreeMap<i64, i32>, app
     }
     let bytes = builder.build().expect("build batch");
     let batch = ValidatedBatch::validate(BytesMut::from(&bytes[..])).expect("valid batch");
-    let info = log.append_as_leader(batch, leader_epoch).expect("append batch");
+    let info = log
+        .append_as_leader(batch, leader_epoch, AppendContext::client(VerificationGuard::SENTINEL))
+        .expect("append batch");
 
     appended.batches.push(ExpectedBatch {
         base_offset: info.first_offset,
@@ -480,4 +483,58 @@ fn kafka_libs() -> PathBuf {
 fn workspace_root() -> PathBuf {
     let manifest_dir = Path::new(env!("CARGO_MANIFEST_DIR"));
     manifest_dir.ancestors().nth(2).expect("crates/log sits two levels below the workspace root").to_owned()
+}
+
+/// Kafka's DumpLogSegments reads Strand's `.txnindex` (an aborted transaction) and `.snapshot`
+/// (idempotent and transactional producers) files, with the values we wrote.
+#[test]
+fn transaction_index_and_producer_snapshot_pass_kafka_dump_log_segments() {
+    use strand_base::Clock;
+    use strand_protocol::records::control::{EndTxnMarker, TransactionResult, end_txn_marker_batch};
+    let dir = tempfile::tempdir().expect("temp dir");
+    let config = LogConfig { segment_index_bytes: 4096, ..LogConfig::default() };
+    let mut log = Log::open(dir.path(), config, LogCheckpoints::default(), Arc::new(SystemClock)).expect("open");
+    let now = SystemClock.now_ms();
+    let (producer, txn_producer) = (ProducerId(5001), ProducerId(5002));
+    let batch = |producer_id: ProducerId, sequence: i32, transactional: bool| {
+        let mut builder = RecordBatchBuilder::new().producer(producer_id, 3, sequence);
+        if transactional {
+            builder = builder.transactional();
+        }
+        let record = NewRecord { timestamp_ms: now, key: Some(b"k"), value: Some(b"v"), headers: &[] };
+        builder.append(&record).expect("record");
+        ValidatedBatch::validate(BytesMut::from(&builder.build().expect("batch")[..])).expect("valid")
+    };
+    let client = AppendContext::client(VerificationGuard::SENTINEL);
+    log.append_as_leader(batch(producer, 0, false), 7, client).expect("append");
+    let guard = log.producer_state_mut().maybe_start_txn_verification(txn_producer, 0, 3, false, now).expect("verify");
+    let first = log.append_as_leader(batch(txn_producer, 0, true), 7, AppendContext::client(guard)).expect("txn");
+    log.append_as_leader(batch(producer, 1, false), 7, client).expect("append");
+    let marker =
+        end_txn_marker_batch(txn_producer, 3, TransactionResult::Abort, EndTxnMarker { coordinator_epoch: 9 }, now)
+            .expect("marker")
+            .build()
+            .expect("marker batch");
+    let marker = ValidatedBatch::validate(BytesMut::from(&marker[..])).expect("valid");
+    let marker = log.append_as_leader(marker, 7, AppendContext::coordinator(0)).expect("abort");
+    log.close().expect("close");
+    let end = log.log_end_offset();
+    drop(log);
+
+    let txn_index = dir.path().join(format!("{:020}.txnindex", 0));
+    let snapshot = dir.path().join(format!("{end:020}.snapshot"));
+    let output = dump_log_segments(&[], &[&txn_index, &snapshot]);
+    let expected_txn = format!(
+        "producerId: {} firstOffset: {} lastOffset: {} lastStableOffset: {}",
+        txn_producer.0,
+        first.first_offset,
+        marker.last_offset,
+        marker.last_offset + 1
+    );
+    assert!(output.stdout.contains(&expected_txn), "no `{expected_txn}` in:\n{}", output.stdout);
+    for producer_id in [producer.0, txn_producer.0] {
+        let expected = format!("producerId: {producer_id} producerEpoch: 3");
+        assert!(output.stdout.contains(&expected), "no `{expected}` in:\n{}", output.stdout);
+    }
+    assert!(output.stdout.contains("coordinatorEpoch: 9"), "marker's coordinator epoch missing:\n{}", output.stdout);
 }

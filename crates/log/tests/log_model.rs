@@ -9,6 +9,7 @@ use bytes::BytesMut;
 use proptest::prelude::*;
 use strand_base::Clock;
 use strand_log::log::{LogCheckpoints, ValidatedBatch};
+use strand_log::producer_state::{AppendContext, VerificationGuard};
 use strand_log::{Log, LogConfig};
 use strand_protocol::records::{Compression, NewRecord, RecordBatchBuilder, RecordBatches};
 
@@ -141,7 +142,8 @@ impl Harness {
         }
         let bytes = builder.build().expect("batch");
         let batch = ValidatedBatch::validate(BytesMut::from(&bytes[..])).expect("valid");
-        let info = self.log().append_as_leader(batch, 3).expect("append");
+        let info =
+            self.log().append_as_leader(batch, 3, AppendContext::client(VerificationGuard::SENTINEL)).expect("append");
         prop_assert_eq!(info.first_offset, base_offset);
         prop_assert_eq!(info.last_offset, base_offset + records.len() as i64 - 1);
         self.model.push(ModelBatch { base_offset, records: kept });
