@@ -122,7 +122,7 @@ impl SegmentFile {
 /// Writes `contents` to `path` atomically: a temporary file, `fsync`, rename over, directory
 /// `fsync`. Checkpoint and metadata files are always whole, old or new, after a crash.
 pub fn write_atomically(path: &Path, contents: &[u8]) -> io::Result<()> {
-    let tmp = path.with_extension("tmp");
+    let tmp = temporary_path(path);
     {
         let file = OpenOptions::new().write(true).create(true).truncate(true).open(&tmp)?;
         file.write_all_at(contents, 0)?;
@@ -130,6 +130,14 @@ pub fn write_atomically(path: &Path, contents: &[u8]) -> io::Result<()> {
     }
     std::fs::rename(&tmp, path)?;
     sync_dir(path.parent().unwrap_or(Path::new(".")))
+}
+
+/// Where [`write_atomically`] stages `path`: Kafka's `<name>.tmp`. Leftovers of a crash are
+/// deleted when the log is opened.
+pub fn temporary_path(path: &Path) -> PathBuf {
+    let mut name = path.file_name().map(|n| n.to_os_string()).unwrap_or_default();
+    name.push(".tmp");
+    path.with_file_name(name)
 }
 
 /// `fsync` of a directory, so that created, renamed and deleted entries survive a crash.
@@ -167,7 +175,8 @@ mod tests {
         write_atomically(&path, b"0\n0\n")?;
         write_atomically(&path, b"0\n1\nt 0 5\n")?;
         assert_eq!(std::fs::read(&path)?, b"0\n1\nt 0 5\n");
-        assert!(!path.with_extension("tmp").exists());
+        assert!(!temporary_path(&path).exists());
+        assert_eq!(temporary_path(&path).file_name(), Some("recovery-point-offset-checkpoint.tmp".as_ref()));
         Ok(())
     }
 }

@@ -9,6 +9,8 @@
 //!   layouts.
 //! - [`epoch_cache::LeaderEpochCache`]: the leader epochs, kept in `leader-epoch-checkpoint`.
 //! - [`producer_state`]: idempotent producers' state and `.snapshot` files.
+//! - [`LogManager`]: every partition's log in the node's `log.dirs`, with the per-directory
+//!   checkpoints, `meta.properties` and the clean-shutdown marker.
 //! - [`checkpoint`]: Kafka's text checkpoint files; [`dir`]: `meta.properties`,
 //!   `partition.metadata`, the clean-shutdown marker.
 //! - [`file::SegmentFile`]: the one place that touches files.
@@ -24,11 +26,13 @@ pub mod epoch_cache;
 pub mod file;
 pub mod index;
 pub mod log;
+pub mod manager;
 pub mod producer_state;
 pub mod segment;
 
 pub use config::LogConfig;
 pub use log::Log;
+pub use manager::{LogManager, NodeIdentity};
 
 /// What can go wrong in the log. I/O errors carry the file they concern.
 #[derive(Debug, thiserror::Error)]

@@ -559,13 +559,13 @@ fn replay_batch(producers: &mut ProducerStateManager, batch: &RecordBatch) -> Re
 }
 
 /// The base offsets of the `.log` files in `dir`, ascending. Leftovers of interrupted deletions
-/// (`.deleted`) are removed.
+/// (`.deleted`) and atomic writes (`.tmp`) are removed.
 fn segment_base_offsets(dir: &Path) -> Result<Vec<Offset>> {
     let mut bases = Vec::new();
     for entry in std::fs::read_dir(dir).map_err(|e| LogError::io(dir, e))? {
         let path = entry.map_err(|e| LogError::io(dir, e))?.path();
         let Some(name) = path.file_name().and_then(|n| n.to_str()) else { continue };
-        if name.ends_with(".deleted") {
+        if name.ends_with(".deleted") || name.ends_with(".tmp") {
             std::fs::remove_file(&path).map_err(|e| LogError::io(&path, e))?;
         } else if let Some(base) = name.strip_suffix(".log").and_then(|b| b.parse::<Offset>().ok()) {
             bases.push(base);

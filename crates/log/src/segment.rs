@@ -202,7 +202,7 @@ impl Segment {
         last_offset: Offset,
         now_ms: i64,
     ) -> bool {
-        let jitter = config.segment_jitter_ms.min(config.segment_ms).max(0);
+        let jitter = self.roll_jitter_ms(config);
         let waited = match self.rolling_timestamp {
             Some(first) if first > 0 && max_timestamp > 0 => max_timestamp - first,
             _ => now_ms - self.created_ms,
@@ -214,6 +214,17 @@ impl Segment {
                 || self.offset_index.is_full()
                 || self.time_index.is_full()
                 || !offset_fits)
+    }
+
+    /// This segment's share of `segment.jitter.ms`: Kafka draws it at random per segment so that
+    /// partitions created together do not all roll at once; here it is derived from the base
+    /// offset, which spreads it as well and keeps the log deterministic.
+    fn roll_jitter_ms(&self, config: &LogConfig) -> i64 {
+        let jitter_max = config.segment_jitter_ms.min(config.segment_ms).max(0);
+        if jitter_max == 0 {
+            return 0;
+        }
+        i64::from(crc32c::crc32c(&self.base_offset.to_be_bytes())) % (jitter_max + 1)
     }
 
     /// Finishes the segment when a new one takes over: the final time index entry, indexes and the

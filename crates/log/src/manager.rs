@@ -1,0 +1,233 @@
+//! The logs of every partition in a node's log directories (`log.dirs`), and the per-directory
+//! files Kafka keeps beside them: `meta.properties`, `recovery-point-offset-checkpoint`,
+//! `log-start-offset-checkpoint` and the `.kafka_cleanshutdown` marker.
+//!
+//! Startup: each directory is checked against the node's identity (a directory formatted for
+//! another cluster or node is refused), the clean-shutdown marker is read and removed (so a crash
+//! from here on is seen as unclean), and every `<topic>-<partition>` directory is opened as a
+//! [`Log`] with its checkpointed recovery point and log start offset. Shutdown: every log closed,
+//! the checkpoints written, then the marker.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use strand_base::{Clock, Offset, TopicPartition, Uuid};
+
+use crate::checkpoint::{LOG_START_OFFSET_CHECKPOINT_FILE, OffsetCheckpointFile, RECOVERY_POINT_CHECKPOINT_FILE};
+use crate::dir::{self, MetaProperties, PartitionMetadata};
+use crate::log::{Log, LogCheckpoints};
+use crate::{LogConfig, LogError, Result};
+
+/// Who this node is: every log directory must belong to this cluster and node.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct NodeIdentity {
+    pub cluster_id: String,
+    pub node_id: i32,
+}
+
+#[derive(Debug)]
+struct LogDir {
+    path: PathBuf,
+    /// Whether the directory held the clean-shutdown marker at startup.
+    was_clean: bool,
+}
+
+/// Every partition log of the node, by topic-partition.
+#[derive(Debug)]
+pub struct LogManager {
+    dirs: Vec<LogDir>,
+    logs: BTreeMap<TopicPartition, (usize, Log)>,
+    default_config: LogConfig,
+    clock: Arc<dyn Clock>,
+}
+
+impl LogManager {
+    /// Opens (formatting where empty) every directory of `log_dirs` and the logs inside them.
+    pub fn open(
+        log_dirs: &[PathBuf],
+        identity: &NodeIdentity,
+        default_config: LogConfig,
+        clock: Arc<dyn Clock>,
+    ) -> Result<LogManager> {
+        let mut manager = LogManager { dirs: Vec::new(), logs: BTreeMap::new(), default_config, clock };
+        for path in log_dirs {
+            let was_clean = prepare_dir(path, identity)?;
+            manager.dirs.push(LogDir { path: path.clone(), was_clean });
+            manager.load_dir(manager.dirs.len() - 1)?;
+        }
+        Ok(manager)
+    }
+
+    fn load_dir(&mut self, index: usize) -> Result<()> {
+        let dir = &self.dirs[index];
+        let recovery_points = OffsetCheckpointFile::new(dir.path.join(RECOVERY_POINT_CHECKPOINT_FILE)).read()?;
+        let start_offsets = OffsetCheckpointFile::new(dir.path.join(LOG_START_OFFSET_CHECKPOINT_FILE)).read()?;
+        let entries = std::fs::read_dir(&dir.path).map_err(|e| LogError::io(&dir.path, e))?;
+        let mut found = Vec::new();
+        for entry in entries {
+            let path = entry.map_err(|e| LogError::io(&dir.path, e))?.path();
+            if let Some(tp) = path.is_dir().then(|| parse_partition_dir(&path)).flatten() {
+                found.push((tp, path));
+            }
+        }
+        for (tp, path) in found {
+            let checkpoints = LogCheckpoints {
+                recovery_point: recovery_points.get(&tp).copied().unwrap_or(0),
+                log_start_offset: start_offsets.get(&tp).copied().unwrap_or(0),
+                clean_shutdown: self.dirs[index].was_clean,
+            };
+            let log = Log::open(&path, self.default_config.clone(), checkpoints, self.clock.clone())?;
+            self.logs.insert(tp, (index, log));
+        }
+        Ok(())
+    }
+
+    pub fn get(&self, tp: &TopicPartition) -> Option<&Log> {
+        self.logs.get(tp).map(|(_, log)| log)
+    }
+
+    pub fn get_mut(&mut self, tp: &TopicPartition) -> Option<&mut Log> {
+        self.logs.get_mut(tp).map(|(_, log)| log)
+    }
+
+    /// The partitions with a log here.
+    pub fn partitions(&self) -> impl Iterator<Item = &TopicPartition> {
+        self.logs.keys()
+    }
+
+    /// Creates (or returns) the log of `tp`, in the directory holding the fewest logs, with its
+    /// `partition.metadata` naming the topic id.
+    pub fn get_or_create(&mut self, tp: &TopicPartition, topic_id: Uuid, config: LogConfig) -> Result<&mut Log> {
+        if !self.logs.contains_key(tp) {
+            let index = self.least_loaded_dir();
+            let path = self.dirs[index].path.join(tp.to_string());
+            let log = Log::open(
+                &path,
+                config,
+                LogCheckpoints { clean_shutdown: true, ..Default::default() },
+                self.clock.clone(),
+            )?;
+            PartitionMetadata::new(topic_id).write(&path)?;
+            self.logs.insert(tp.clone(), (index, log));
+        }
+        self.get_mut(tp).ok_or_else(|| LogError::Invalid(format!("{tp} vanished")))
+    }
+
+    fn least_loaded_dir(&self) -> usize {
+        let mut counts = vec![0usize; self.dirs.len()];
+        for (index, _) in self.logs.values() {
+            counts[*index] += 1;
+        }
+        counts.iter().enumerate().min_by_key(|(_, count)| **count).map(|(i, _)| i).unwrap_or(0)
+    }
+
+    /// Writes every directory's recovery-point and log-start-offset checkpoints.
+    pub fn checkpoint(&self) -> Result<()> {
+        for (index, dir) in self.dirs.iter().enumerate() {
+            let mut recovery_points = BTreeMap::new();
+            let mut start_offsets = BTreeMap::new();
+            for (tp, (_, log)) in self.logs.iter().filter(|(_, (i, _))| *i == index) {
+                recovery_points.insert(tp.clone(), log.recovery_point());
+                start_offsets.insert(tp.clone(), log.log_start_offset());
+            }
+            OffsetCheckpointFile::new(dir.path.join(RECOVERY_POINT_CHECKPOINT_FILE)).write(&recovery_points)?;
+            OffsetCheckpointFile::new(dir.path.join(LOG_START_OFFSET_CHECKPOINT_FILE)).write(&start_offsets)?;
+        }
+        Ok(())
+    }
+
+    /// A clean shutdown: every log flushed and closed, the checkpoints written, then the
+    /// clean-shutdown marker, so the next start trusts the indexes and skips recovery.
+    pub fn shutdown(mut self, broker_epoch: i64) -> Result<()> {
+        for (_, log) in self.logs.values_mut() {
+            log.close()?;
+        }
+        self.checkpoint()?;
+        for dir in &self.dirs {
+            dir::write_clean_shutdown(&dir.path, broker_epoch)?;
+        }
+        Ok(())
+    }
+
+    /// The recovery point of each log, for tests and metrics.
+    pub fn recovery_points(&self) -> BTreeMap<TopicPartition, Offset> {
+        self.logs.iter().map(|(tp, (_, log))| (tp.clone(), log.recovery_point())).collect()
+    }
+}
+
+/// Creates `path` if needed, checks or writes its `meta.properties`, and consumes the
+/// clean-shutdown marker. Returns whether the last shutdown was clean.
+fn prepare_dir(path: &Path, identity: &NodeIdentity) -> Result<bool> {
+    std::fs::create_dir_all(path).map_err(|e| LogError::io(path, e))?;
+    match MetaProperties::read(path)? {
+        Some(meta) if meta.cluster_id.as_deref() != Some(identity.cluster_id.as_str()) => {
+            return Err(LogError::Invalid(format!(
+                "{} belongs to cluster {}, not {}: it was formatted for another cluster",
+                path.display(),
+                meta.cluster_id.as_deref().unwrap_or("(none)"),
+                identity.cluster_id
+            )));
+        }
+        Some(meta) if meta.node_id != Some(identity.node_id) => {
+            return Err(LogError::Invalid(format!(
+                "{} belongs to node {}, not {}",
+                path.display(),
+                meta.node_id.map_or("(none)".to_owned(), |n| n.to_string()),
+                identity.node_id
+            )));
+        }
+        Some(_) => {}
+        None => {
+            let directory_id = directory_id(path, identity);
+            MetaProperties::v1(identity.cluster_id.clone(), identity.node_id, directory_id).write(path)?;
+        }
+    }
+    let was_clean = dir::clean_shutdown_exists(path);
+    if was_clean {
+        dir::remove_clean_shutdown(path)?;
+    }
+    Ok(was_clean)
+}
+
+/// A directory id for a newly formatted directory. Kafka draws a random one; the log crate takes
+/// no randomness, so it is derived from the path and identity here (unique per directory of a
+/// node, which is what the id is for). The process shell may write `meta.properties` itself with
+/// a random id before opening the manager.
+fn directory_id(path: &Path, identity: &NodeIdentity) -> Uuid {
+    let text = format!("{}|{}|{}", identity.cluster_id, identity.node_id, path.display());
+    let a = crc32c::crc32c(text.as_bytes());
+    let b = crc32c::crc32c_append(a, b"strand-directory-id");
+    let c = crc32c::crc32c_append(b, text.as_bytes());
+    let d = crc32c::crc32c_append(c, b"meta.properties");
+    let mut id = [0u8; 16];
+    for (chunk, word) in id.chunks_mut(4).zip([a, b, c, d]) {
+        chunk.copy_from_slice(&word.to_be_bytes());
+    }
+    Uuid(id)
+}
+
+/// `orders-3` → (orders, 3). Topic names may contain `-`; the partition is after the last one.
+fn parse_partition_dir(path: &Path) -> Option<TopicPartition> {
+    let name = path.file_name()?.to_str()?;
+    let (topic, partition) = name.rsplit_once('-')?;
+    let partition = partition.parse::<i32>().ok().filter(|p| *p >= 0)?;
+    (!topic.is_empty()).then(|| TopicPartition::new(topic, partition))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Directory names split at the last dash, as Kafka's `Log.parseTopicPartitionName` does.
+    #[test]
+    fn partition_dirs_parse() {
+        let parse = |name: &str| parse_partition_dir(Path::new(name));
+        assert_eq!(parse("orders-3"), Some(TopicPartition::new("orders", 3)));
+        assert_eq!(parse("my-topic-12"), Some(TopicPartition::new("my-topic", 12)));
+        assert_eq!(parse("__consumer_offsets-49"), Some(TopicPartition::new("__consumer_offsets", 49)));
+        assert_eq!(parse("orders"), None);
+        assert_eq!(parse("-3"), None);
+        assert_eq!(parse("orders-x"), None);
+    }
+}

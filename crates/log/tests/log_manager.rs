@@ -1,0 +1,102 @@
+//! The node's log directories hold Kafka's per-directory files: `meta.properties` naming the
+//! cluster and node, the recovery-point and log-start-offset checkpoints, `partition.metadata` in
+//! each partition, and `.kafka_cleanshutdown` after a clean stop only; a restart finds every log
+//! where it was, and a directory of another cluster is refused.
+
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use bytes::BytesMut;
+use strand_base::{SystemClock, TopicPartition, Uuid};
+use strand_log::dir::{CLEAN_SHUTDOWN_FILE, META_PROPERTIES_FILE, PartitionMetadata};
+use strand_log::log::ValidatedBatch;
+use strand_log::producer_state::{AppendContext, VerificationGuard};
+use strand_log::{LogConfig, LogManager, NodeIdentity};
+use strand_protocol::records::{NewRecord, RecordBatchBuilder};
+
+fn identity(cluster: &str) -> NodeIdentity {
+    NodeIdentity { cluster_id: cluster.into(), node_id: 1 }
+}
+
+fn batch() -> ValidatedBatch {
+    let mut builder = RecordBatchBuilder::new();
+    builder.append(&NewRecord { timestamp_ms: 5, key: None, value: Some(b"hello"), headers: &[] }).expect("record");
+    ValidatedBatch::validate(BytesMut::from(&builder.build().expect("batch")[..])).expect("valid")
+}
+
+fn open(dirs: &[PathBuf], cluster: &str) -> strand_log::Result<LogManager> {
+    let config = LogConfig { segment_index_bytes: 4096, ..LogConfig::default() };
+    LogManager::open(dirs, &identity(cluster), config, Arc::new(SystemClock))
+}
+
+fn write_partitions(manager: &mut LogManager) {
+    for partition in 0..4 {
+        let tp = TopicPartition::new("orders", partition);
+        let config = LogConfig { segment_index_bytes: 4096, ..LogConfig::default() };
+        let log = manager.get_or_create(&tp, Uuid([partition as u8 + 1; 16]), config).expect("create");
+        for _ in 0..=partition {
+            log.append_as_leader(batch(), 0, AppendContext::client(VerificationGuard::SENTINEL)).expect("append");
+        }
+    }
+}
+
+/// A clean shutdown writes the checkpoints and the marker; a restart consumes the marker and
+/// finds every log at its offsets, spread over both directories.
+#[test]
+fn clean_shutdown_and_restart() {
+    let root = tempfile::tempdir().expect("dir");
+    let dirs = vec![root.path().join("a"), root.path().join("b")];
+    let mut manager = open(&dirs, "cluster-x").expect("open");
+    write_partitions(&mut manager);
+    manager.shutdown(7).expect("shutdown");
+
+    for dir in &dirs {
+        let meta = std::fs::read_to_string(dir.join(META_PROPERTIES_FILE)).expect("meta.properties");
+        assert!(meta.contains("cluster.id=cluster-x") && meta.contains("node.id=1") && meta.contains("version=1"));
+        assert!(dir.join(CLEAN_SHUTDOWN_FILE).exists());
+        let recovery = std::fs::read_to_string(dir.join("recovery-point-offset-checkpoint")).expect("checkpoint");
+        let lines: Vec<&str> = recovery.lines().collect();
+        assert_eq!(lines[0], "0");
+        assert_eq!(lines[1].parse::<usize>().ok(), Some(lines.len() - 2));
+        assert_eq!(lines.len() - 2, 2, "two partitions per directory:\n{recovery}");
+        assert!(dir.join("log-start-offset-checkpoint").exists());
+    }
+    let orders_2 = dirs.iter().map(|d| d.join("orders-2")).find(|p| p.exists()).expect("orders-2 dir");
+    let metadata = PartitionMetadata::read(&orders_2).expect("read").expect("partition.metadata");
+    assert_eq!(metadata.topic_id, Uuid([3; 16]));
+
+    let manager = open(&dirs, "cluster-x").expect("reopen");
+    for dir in &dirs {
+        assert!(!dir.join(CLEAN_SHUTDOWN_FILE).exists(), "the marker is consumed at startup");
+    }
+    for partition in 0..4 {
+        let log = manager.get(&TopicPartition::new("orders", partition)).expect("log");
+        assert_eq!(log.log_end_offset(), i64::from(partition) + 1);
+        assert_eq!(log.recovery_point(), i64::from(partition) + 1);
+    }
+}
+
+/// Without a clean shutdown the logs are recovered from their segments, data intact.
+#[test]
+fn crash_then_recovery() {
+    let root = tempfile::tempdir().expect("dir");
+    let dirs = vec![root.path().join("a")];
+    let mut manager = open(&dirs, "cluster-x").expect("open");
+    write_partitions(&mut manager);
+    drop(manager);
+    let manager = open(&dirs, "cluster-x").expect("recover");
+    for partition in 0..4 {
+        let log = manager.get(&TopicPartition::new("orders", partition)).expect("log");
+        assert_eq!(log.log_end_offset(), i64::from(partition) + 1);
+    }
+}
+
+/// A directory formatted for another cluster is refused with a message naming both clusters.
+#[test]
+fn another_clusters_directory_is_refused() {
+    let root = tempfile::tempdir().expect("dir");
+    let dirs = vec![root.path().join("a")];
+    open(&dirs, "cluster-x").expect("open").shutdown(1).expect("shutdown");
+    let err = open(&dirs, "cluster-y").err().map(|e| e.to_string()).unwrap_or_default();
+    assert!(err.contains("cluster-x") && err.contains("cluster-y"), "{err}");
+}
