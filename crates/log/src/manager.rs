@@ -10,7 +10,7 @@
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex, MutexGuard};
 
 use strand_base::{Clock, Offset, TopicPartition, Uuid};
 
@@ -33,11 +33,15 @@ struct LogDir {
     was_clean: bool,
 }
 
+/// A partition's log, shared between the request handlers that append to and read from it;
+/// the mutex is the partition's append lock.
+pub type SharedLog = Arc<Mutex<Log>>;
+
 /// Every partition log of the node, by topic-partition.
 #[derive(Debug)]
 pub struct LogManager {
     dirs: Vec<LogDir>,
-    logs: BTreeMap<TopicPartition, (usize, Log)>,
+    logs: BTreeMap<TopicPartition, (usize, SharedLog)>,
     default_config: LogConfig,
     clock: Arc<dyn Clock>,
 }
@@ -78,17 +82,14 @@ impl LogManager {
                 clean_shutdown: self.dirs[index].was_clean,
             };
             let log = Log::open(&path, self.default_config.clone(), checkpoints, self.clock.clone())?;
-            self.logs.insert(tp, (index, log));
+            self.logs.insert(tp, (index, Arc::new(Mutex::new(log))));
         }
         Ok(())
     }
 
-    pub fn get(&self, tp: &TopicPartition) -> Option<&Log> {
-        self.logs.get(tp).map(|(_, log)| log)
-    }
-
-    pub fn get_mut(&mut self, tp: &TopicPartition) -> Option<&mut Log> {
-        self.logs.get_mut(tp).map(|(_, log)| log)
+    /// The log of `tp`, if this node has one.
+    pub fn get(&self, tp: &TopicPartition) -> Option<SharedLog> {
+        self.logs.get(tp).map(|(_, log)| Arc::clone(log))
     }
 
     /// The partitions with a log here.
@@ -98,20 +99,25 @@ impl LogManager {
 
     /// Creates (or returns) the log of `tp`, in the directory holding the fewest logs, with its
     /// `partition.metadata` naming the topic id.
-    pub fn get_or_create(&mut self, tp: &TopicPartition, topic_id: Uuid, config: LogConfig) -> Result<&mut Log> {
-        if !self.logs.contains_key(tp) {
-            let index = self.least_loaded_dir();
-            let path = self.dirs[index].path.join(tp.to_string());
-            let log = Log::open(
-                &path,
-                config,
-                LogCheckpoints { clean_shutdown: true, ..Default::default() },
-                self.clock.clone(),
-            )?;
-            PartitionMetadata::new(topic_id).write(&path)?;
-            self.logs.insert(tp.clone(), (index, log));
+    pub fn get_or_create(&mut self, tp: &TopicPartition, topic_id: Uuid, config: LogConfig) -> Result<SharedLog> {
+        if let Some(log) = self.get(tp) {
+            return Ok(log);
         }
-        self.get_mut(tp).ok_or_else(|| LogError::Invalid(format!("{tp} vanished")))
+        let index = self.least_loaded_dir();
+        let path = self.dirs[index].path.join(tp.to_string());
+        let checkpoints = LogCheckpoints { clean_shutdown: true, ..Default::default() };
+        let log = Log::open(&path, config, checkpoints, self.clock.clone())?;
+        PartitionMetadata::new(topic_id).write(&path)?;
+        let log = Arc::new(Mutex::new(log));
+        self.logs.insert(tp.clone(), (index, Arc::clone(&log)));
+        Ok(log)
+    }
+
+    /// Removes the log of `tp` and deletes its directory (DeleteTopics).
+    pub fn delete(&mut self, tp: &TopicPartition) -> Result<()> {
+        let Some((_, log)) = self.logs.remove(tp) else { return Ok(()) };
+        let dir = lock(&log)?.dir().to_owned();
+        std::fs::remove_dir_all(&dir).map_err(|e| LogError::io(&dir, e))
     }
 
     fn least_loaded_dir(&self) -> usize {
@@ -128,6 +134,7 @@ impl LogManager {
             let mut recovery_points = BTreeMap::new();
             let mut start_offsets = BTreeMap::new();
             for (tp, (_, log)) in self.logs.iter().filter(|(_, (i, _))| *i == index) {
+                let log = lock(log)?;
                 recovery_points.insert(tp.clone(), log.recovery_point());
                 start_offsets.insert(tp.clone(), log.log_start_offset());
             }
@@ -139,9 +146,9 @@ impl LogManager {
 
     /// A clean shutdown: every log flushed and closed, the checkpoints written, then the
     /// clean-shutdown marker, so the next start trusts the indexes and skips recovery.
-    pub fn shutdown(mut self, broker_epoch: i64) -> Result<()> {
-        for (_, log) in self.logs.values_mut() {
-            log.close()?;
+    pub fn shutdown(self, broker_epoch: i64) -> Result<()> {
+        for (_, log) in self.logs.values() {
+            lock(log)?.close()?;
         }
         self.checkpoint()?;
         for dir in &self.dirs {
@@ -151,9 +158,15 @@ impl LogManager {
     }
 
     /// The recovery point of each log, for tests and metrics.
-    pub fn recovery_points(&self) -> BTreeMap<TopicPartition, Offset> {
-        self.logs.iter().map(|(tp, (_, log))| (tp.clone(), log.recovery_point())).collect()
+    pub fn recovery_points(&self) -> Result<BTreeMap<TopicPartition, Offset>> {
+        self.logs.iter().map(|(tp, (_, log))| Ok((tp.clone(), lock(log)?.recovery_point()))).collect()
     }
+}
+
+/// Locks a partition's log. A poisoned lock means a handler panicked mid-append: the log's
+/// in-memory state can no longer be trusted, so it is an error, not a panic here too.
+pub fn lock(log: &SharedLog) -> Result<MutexGuard<'_, Log>> {
+    log.lock().map_err(|_| LogError::Invalid("a partition's log lock is poisoned".into()))
 }
 
 /// Creates `path` if needed, checks or writes its `meta.properties`, and consumes the

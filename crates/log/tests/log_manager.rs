@@ -34,6 +34,7 @@ fn write_partitions(manager: &mut LogManager) {
         let tp = TopicPartition::new("orders", partition);
         let config = LogConfig { segment_index_bytes: 4096, ..LogConfig::default() };
         let log = manager.get_or_create(&tp, Uuid([partition as u8 + 1; 16]), config).expect("create");
+        let mut log = strand_log::manager::lock(&log).expect("lock");
         for _ in 0..=partition {
             log.append_as_leader(batch(), 0, AppendContext::client(VerificationGuard::SENTINEL)).expect("append");
         }
@@ -71,6 +72,7 @@ fn clean_shutdown_and_restart() {
     }
     for partition in 0..4 {
         let log = manager.get(&TopicPartition::new("orders", partition)).expect("log");
+        let log = strand_log::manager::lock(&log).expect("lock");
         assert_eq!(log.log_end_offset(), i64::from(partition) + 1);
         assert_eq!(log.recovery_point(), i64::from(partition) + 1);
     }
@@ -87,7 +89,7 @@ fn crash_then_recovery() {
     let manager = open(&dirs, "cluster-x").expect("recover");
     for partition in 0..4 {
         let log = manager.get(&TopicPartition::new("orders", partition)).expect("log");
-        assert_eq!(log.log_end_offset(), i64::from(partition) + 1);
+        assert_eq!(strand_log::manager::lock(&log).expect("lock").log_end_offset(), i64::from(partition) + 1);
     }
 }
 
