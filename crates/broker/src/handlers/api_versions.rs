@@ -1,0 +1,54 @@
+//! ApiVersions: the APIs served with their version ranges, and the features (supported and
+//! finalized, with a finalized epoch of 0 or more: clients ignore features reported with -1).
+
+use strand_protocol::messages::ApiVersionsRequest;
+use strand_protocol::messages::ApiVersionsResponse;
+use strand_protocol::messages::api_versions_response::{ApiVersion, FinalizedFeatureKey, SupportedFeatureKey};
+use strand_protocol::versions::advertised;
+
+use super::SERVED;
+use crate::Broker;
+
+/// The features this build supports and their level ranges, as Kafka 4.4 reports them.
+const SUPPORTED_FEATURES: &[(&str, i16, i16)] =
+    &[("group.version", 0, 1), ("kraft.version", 0, 1), ("metadata.version", 7, 33), ("transaction.version", 0, 2)];
+
+/// Every served API with the versions advertised for it.
+pub fn served_versions() -> Vec<ApiVersion> {
+    SERVED
+        .iter()
+        .map(|&api| {
+            let range = advertised(api);
+            ApiVersion { api_key: api as i16, min_version: range.min, max_version: range.max, ..Default::default() }
+        })
+        .collect()
+}
+
+pub fn handle(broker: &Broker, _request: &ApiVersionsRequest) -> ApiVersionsResponse {
+    let supported_features = SUPPORTED_FEATURES
+        .iter()
+        .map(|&(name, min, max)| SupportedFeatureKey {
+            name: name.into(),
+            min_version: min,
+            max_version: max,
+            ..Default::default()
+        })
+        .collect();
+    let finalized_features = broker
+        .finalized_features
+        .iter()
+        .map(|f| FinalizedFeatureKey {
+            name: f.name.clone(),
+            max_version_level: f.level,
+            min_version_level: f.level,
+            ..Default::default()
+        })
+        .collect();
+    ApiVersionsResponse {
+        api_keys: served_versions(),
+        supported_features,
+        finalized_features,
+        finalized_features_epoch: broker.finalized_features_epoch,
+        ..ApiVersionsResponse::default()
+    }
+}
