@@ -10,6 +10,7 @@
 //! holds no state of its own beyond what its handlers need to reach the log and the metadata.
 
 pub mod handlers;
+pub mod validation;
 
 use bytes::Bytes;
 use strand_base::BrokerId;
