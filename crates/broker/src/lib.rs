@@ -12,12 +12,22 @@
 pub mod handlers;
 pub mod validation;
 
+use std::future::Future;
+use std::pin::Pin;
+use std::sync::Arc;
+
 use bytes::Bytes;
-use strand_base::BrokerId;
+use strand_base::{BrokerId, Clock};
+use strand_metadata::controller::{ApiMessageAndVersion, ControllerDefaults};
+use strand_metadata::image::MetadataImage;
 use strand_protocol::frame::{
     RequestError, api_versions_fallback, decode_request_body, encode_response, parse_request,
 };
 use strand_protocol::messages::api::{ApiKey, RequestBody, ResponseBody};
+use strand_replication::ReplicaManager;
+use tokio::sync::watch;
+
+use crate::validation::TimestampRules;
 
 /// What the connection does with a request's outcome.
 #[derive(Debug)]
@@ -30,35 +40,92 @@ pub enum Outcome {
     Close(String),
 }
 
-/// A finalized feature and its level, as ApiVersions reports it.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct FeatureLevel {
-    pub name: String,
-    pub level: i16,
+/// Commits metadata records through the controller quorum. Implemented by the server over the
+/// Raft quorum; the broker only needs "these records, committed, at this offset".
+pub trait MetadataWriter: Send + Sync + std::fmt::Debug {
+    /// Resolves with the offset of the last record once all are committed.
+    fn write(&self, records: Vec<ApiMessageAndVersion>) -> BoxFuture<'_, Result<i64, String>>;
 }
+
+/// A boxed future, as trait objects need.
+pub type BoxFuture<'a, T> = Pin<Box<dyn Future<Output = T> + Send + 'a>>;
 
 /// The node's identity and what it reports about itself.
 #[derive(Debug, Clone)]
 pub struct BrokerIdentity {
     pub node_id: BrokerId,
     pub cluster_id: String,
+    /// The listener clients reached this broker through; Metadata lists brokers' endpoints on it.
+    pub listener_name: String,
+}
+
+/// The broker settings the handlers apply (Kafka's names in the field docs).
+#[derive(Debug, Clone)]
+pub struct BrokerSettings {
+    /// `message.max.bytes`.
+    pub message_bytes_max: usize,
+    /// `message.timestamp.type` and the `before/after.max.ms` window, for topics without their own.
+    pub timestamp_rules: TimestampRules,
+    /// `auto.create.topics.enable`.
+    pub auto_create_topics: bool,
+    /// `num.partitions`, `default.replication.factor`, static topic config defaults.
+    pub controller_defaults: ControllerDefaults,
 }
 
 /// The request handlers of one node.
 #[derive(Debug)]
 pub struct Broker {
     identity: BrokerIdentity,
-    finalized_features: Vec<FeatureLevel>,
-    finalized_features_epoch: i64,
+    settings: BrokerSettings,
+    image: watch::Receiver<Arc<MetadataImage>>,
+    replicas: Arc<ReplicaManager>,
+    writer: Arc<dyn MetadataWriter>,
+    clock: Arc<dyn Clock>,
+    producer_ids: tokio::sync::Mutex<handlers::init_producer_id::ProducerIdBlock>,
+    /// The epoch of this broker's registration, as the controller gave it.
+    broker_epoch: i64,
 }
 
 impl Broker {
-    pub fn new(identity: BrokerIdentity, finalized_features: Vec<FeatureLevel>, finalized_features_epoch: i64) -> Self {
-        Broker { identity, finalized_features, finalized_features_epoch }
+    pub fn new(
+        identity: BrokerIdentity,
+        settings: BrokerSettings,
+        image: watch::Receiver<Arc<MetadataImage>>,
+        replicas: Arc<ReplicaManager>,
+        writer: Arc<dyn MetadataWriter>,
+        clock: Arc<dyn Clock>,
+        broker_epoch: i64,
+    ) -> Self {
+        Broker {
+            identity,
+            settings,
+            image,
+            replicas,
+            writer,
+            clock,
+            producer_ids: tokio::sync::Mutex::new(handlers::init_producer_id::ProducerIdBlock::default()),
+            broker_epoch,
+        }
     }
 
     pub fn identity(&self) -> &BrokerIdentity {
         &self.identity
+    }
+
+    /// The current metadata image.
+    pub fn image(&self) -> Arc<MetadataImage> {
+        self.image.borrow().clone()
+    }
+
+    /// Commits `records` and waits until this node's image includes them.
+    pub async fn commit(&self, records: Vec<ApiMessageAndVersion>) -> Result<Arc<MetadataImage>, String> {
+        if records.is_empty() {
+            return Ok(self.image());
+        }
+        let offset = self.writer.write(records).await?;
+        let mut image = self.image.clone();
+        let caught_up = image.wait_for(|i| i.provenance().offset >= offset).await;
+        caught_up.map(|i| i.clone()).map_err(|_| "the metadata image stopped updating".to_owned())
     }
 
     /// Handles one request frame (without its size prefix).
@@ -78,14 +145,28 @@ impl Broker {
             Err(e) => return Outcome::Close(e.to_string()),
         };
         let version = request.api_version();
-        let response: Option<ResponseBody> = match body {
-            RequestBody::ApiVersions(r) => Some(ResponseBody::ApiVersions(handlers::api_versions::handle(self, &r))),
-            other => return Outcome::Close(format!("{:?} has no handler", other.api_key())),
-        };
-        match response {
-            Some(body) => respond(encode_response(request.correlation_id(), &body, version)),
-            None => Outcome::NoResponse,
+        match self.dispatch(body, version).await {
+            Ok(Some(body)) => respond(encode_response(request.correlation_id(), &body, version)),
+            Ok(None) => Outcome::NoResponse,
+            Err(reason) => Outcome::Close(reason),
         }
+    }
+
+    /// Runs the API's handler. `Ok(None)`: no response (acks=0); `Err`: close the connection.
+    async fn dispatch(&self, body: RequestBody, version: i16) -> Result<Option<ResponseBody>, String> {
+        use handlers::*;
+        Ok(Some(match body {
+            RequestBody::ApiVersions(r) => ResponseBody::ApiVersions(api_versions::handle(self, &r)),
+            RequestBody::Metadata(r) => ResponseBody::Metadata(metadata::handle(self, r).await),
+            RequestBody::Produce(r) => {
+                return produce::handle(self, r, version).await.map(|r| r.map(ResponseBody::Produce));
+            }
+            RequestBody::Fetch(r) => ResponseBody::Fetch(fetch::handle(self, r, version).await),
+            RequestBody::ListOffsets(r) => ResponseBody::ListOffsets(list_offsets::handle(self, r)),
+            RequestBody::CreateTopics(r) => ResponseBody::CreateTopics(create_topics::handle(self, r).await),
+            RequestBody::InitProducerId(r) => ResponseBody::InitProducerId(init_producer_id::handle(self, r).await),
+            other => return Err(format!("{:?} has no handler", other.api_key())),
+        }))
     }
 }
 

@@ -91,7 +91,8 @@ mod tests {
     use super::*;
     use strand_protocol::records::{NewRecord, RecordBatchBuilder};
 
-    const RULES: TimestampRules = TimestampRules { log_append_time: false, before_max_ms: i64::MAX, after_max_ms: 3_600_000 };
+    const RULES: TimestampRules =
+        TimestampRules { log_append_time: false, before_max_ms: i64::MAX, after_max_ms: 3_600_000 };
 
     fn batch(timestamp_ms: i64) -> Bytes {
         let mut builder = RecordBatchBuilder::new();

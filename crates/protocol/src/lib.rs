@@ -16,6 +16,7 @@
 //! sends can make it panic or allocate more than a small multiple of the bytes it sent.
 
 pub mod codec;
+pub mod error;
 pub mod frame;
 #[cfg(feature = "sample")]
 pub mod fuzzing;

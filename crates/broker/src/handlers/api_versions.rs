@@ -34,13 +34,15 @@ pub fn handle(broker: &Broker, _request: &ApiVersionsRequest) -> ApiVersionsResp
             ..Default::default()
         })
         .collect();
-    let finalized_features = broker
-        .finalized_features
+    let image = broker.image();
+    let finalized_features = image
+        .features()
+        .finalized()
         .iter()
-        .map(|f| FinalizedFeatureKey {
-            name: f.name.clone(),
-            max_version_level: f.level,
-            min_version_level: f.level,
+        .map(|(name, &level)| FinalizedFeatureKey {
+            name: name.clone(),
+            max_version_level: level,
+            min_version_level: level,
             ..Default::default()
         })
         .collect();
@@ -48,7 +50,8 @@ pub fn handle(broker: &Broker, _request: &ApiVersionsRequest) -> ApiVersionsResp
         api_keys: served_versions(),
         supported_features,
         finalized_features,
-        finalized_features_epoch: broker.finalized_features_epoch,
+        // The offset of the metadata the features come from: 0 or more, so clients use them.
+        finalized_features_epoch: image.provenance().offset.max(0),
         ..ApiVersionsResponse::default()
     }
 }

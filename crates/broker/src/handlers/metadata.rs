@@ -1,0 +1,122 @@
+//! Metadata: the live brokers (their endpoints on the listener the client used), the cluster id
+//! and controller, and the requested topics (all when `topics` is null), created first when
+//! `auto.create.topics.enable` and the request both allow it.
+
+use strand_base::BrokerId;
+use strand_metadata::image::{MetadataImage, TopicImage};
+use strand_protocol::error::ErrorCode;
+use strand_protocol::messages::create_topics_request::CreatableTopic;
+use strand_protocol::messages::metadata_response::{
+    MetadataResponseBroker, MetadataResponsePartition, MetadataResponseTopic,
+};
+use strand_protocol::messages::{CreateTopicsRequest, MetadataRequest, MetadataResponse};
+
+use crate::Broker;
+
+/// Kafka's "authorized operations not requested" value.
+const AUTHORIZED_OPERATIONS_OMITTED: i32 = i32::MIN;
+
+pub async fn handle(broker: &Broker, request: MetadataRequest) -> MetadataResponse {
+    let mut image = broker.image();
+    if let Some(topics) = &request.topics {
+        let missing: Vec<String> = topics
+            .iter()
+            .filter_map(|t| t.name.clone())
+            .filter(|name| image.topics().by_name(name).is_none())
+            .collect();
+        if !missing.is_empty() && request.allow_auto_topic_creation && broker.settings.auto_create_topics {
+            image = auto_create(broker, missing).await.unwrap_or(image);
+        }
+    }
+    let topics = match &request.topics {
+        None => image.topics().iter().map(topic_entry).collect(),
+        Some(requested) => requested.iter().map(|t| requested_topic(&image, t.name.as_deref(), t.topic_id)).collect(),
+    };
+    MetadataResponse {
+        brokers: brokers(broker, &image),
+        cluster_id: Some(broker.identity.cluster_id.clone()),
+        controller_id: broker.identity.node_id,
+        topics,
+        ..MetadataResponse::default()
+    }
+}
+
+async fn auto_create(broker: &Broker, names: Vec<String>) -> Option<std::sync::Arc<MetadataImage>> {
+    let request = CreateTopicsRequest {
+        topics: names
+            .into_iter()
+            .map(|name| CreatableTopic { name, num_partitions: -1, replication_factor: -1, ..Default::default() })
+            .collect(),
+        timeout_ms: 30_000,
+        ..Default::default()
+    };
+    let image = broker.image();
+    let result = strand_metadata::controller::create_topics(
+        &image,
+        &request,
+        &broker.settings.controller_defaults,
+        &mut super::create_topics::random_topic_id,
+    );
+    broker.commit(result.records).await.ok()
+}
+
+fn brokers(broker: &Broker, image: &MetadataImage) -> Vec<MetadataResponseBroker> {
+    image
+        .cluster()
+        .active_brokers()
+        .filter_map(|b| {
+            let endpoint = b.endpoints.iter().find(|e| e.name == broker.identity.listener_name)?;
+            Some(MetadataResponseBroker {
+                node_id: b.id,
+                host: endpoint.host.clone(),
+                port: i32::from(endpoint.port),
+                rack: b.rack.clone(),
+                ..Default::default()
+            })
+        })
+        .collect()
+}
+
+fn requested_topic(image: &MetadataImage, name: Option<&str>, id: strand_base::Uuid) -> MetadataResponseTopic {
+    let found = match name {
+        Some(name) => image.topics().by_name(name),
+        None => image.topics().by_id(id),
+    };
+    match found {
+        Some(topic) => topic_entry(topic),
+        None => MetadataResponseTopic {
+            error_code: if name.is_some() { ErrorCode::UnknownTopicOrPartition } else { ErrorCode::UnknownTopicId }
+                .code(),
+            name: name.map(str::to_owned),
+            topic_id: id,
+            topic_authorized_operations: AUTHORIZED_OPERATIONS_OMITTED,
+            ..Default::default()
+        },
+    }
+}
+
+fn topic_entry(topic: &TopicImage) -> MetadataResponseTopic {
+    let partitions = topic
+        .partitions
+        .iter()
+        .map(|(&index, p)| MetadataResponsePartition {
+            error_code: if p.leader == BrokerId::NONE { ErrorCode::LeaderNotAvailable.code() } else { 0 },
+            partition_index: index,
+            leader_id: p.leader,
+            leader_epoch: p.leader_epoch,
+            replica_nodes: p.replicas.clone(),
+            isr_nodes: p.isr.clone(),
+            offline_replicas: Vec::new(),
+            ..Default::default()
+        })
+        .collect();
+    MetadataResponseTopic {
+        error_code: 0,
+        name: Some(topic.name.clone()),
+        topic_id: topic.id,
+        is_internal: topic.name.starts_with("__"),
+        partitions,
+        topic_authorized_operations: AUTHORIZED_OPERATIONS_OMITTED,
+        ..Default::default()
+    }
+}

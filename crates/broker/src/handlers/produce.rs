@@ -1,0 +1,142 @@
+//! Produce: each partition's record set validated whole (never decoding records), appended with
+//! the partition's leader epoch, answered per `acks`. `acks=0` gets no response, and an error
+//! closes the connection instead (the client would never hear of it otherwise).
+
+use strand_log::LogError;
+use strand_log::producer_state::{AppendContext, ProducerStateError, VerificationGuard};
+use strand_protocol::error::ErrorCode;
+use strand_protocol::messages::produce_request::{PartitionProduceData, TopicProduceData};
+use strand_protocol::messages::produce_response::{PartitionProduceResponse, TopicProduceResponse};
+use strand_protocol::messages::{ProduceRequest, ProduceResponse};
+use strand_replication::{Acks, ReplicaError};
+
+use super::target;
+use crate::Broker;
+use crate::validation::{RecordSetError, validate_record_set};
+
+/// `Ok(None)`: nothing to send (acks=0). `Err`: close the connection (acks=0 with an error).
+pub async fn handle(broker: &Broker, request: ProduceRequest, version: i16) -> Result<Option<ProduceResponse>, String> {
+    let Some(acks) = Acks::from_wire(request.acks) else {
+        return Ok(Some(all_failed(&request, ErrorCode::InvalidRequiredAcks)));
+    };
+    let image = broker.image();
+    let mut responses = Vec::with_capacity(request.topic_data.len());
+    let mut first_error = None;
+    for topic in &request.topic_data {
+        let found =
+            if version >= 13 { image.topics().by_id(topic.topic_id) } else { image.topics().by_name(&topic.name) };
+        let mut partitions = Vec::with_capacity(topic.partition_data.len());
+        for partition in &topic.partition_data {
+            let response = match target(&image, found, partition.index, broker.identity.node_id) {
+                Ok(target) => append(broker, &target.partition, target.leader_epoch, partition, acks),
+                Err(ErrorCode::UnknownTopicOrPartition) if version >= 13 && found.is_none() => {
+                    failed(partition.index, ErrorCode::UnknownTopicId, None)
+                }
+                Err(code) => failed(partition.index, code, None),
+            };
+            if response.error_code != 0 && first_error.is_none() {
+                first_error = Some(response.error_message.clone().unwrap_or_default());
+            }
+            partitions.push(response);
+        }
+        responses.push(TopicProduceResponse {
+            name: if version >= 13 { String::new() } else { topic.name.clone() },
+            topic_id: if version >= 13 { topic.topic_id } else { strand_base::Uuid::ZERO },
+            partition_responses: partitions,
+            ..Default::default()
+        });
+    }
+    if acks == Acks::None {
+        return match first_error {
+            None => Ok(None),
+            Some(message) => Err(format!("acks=0 produce failed: {message}")),
+        };
+    }
+    Ok(Some(ProduceResponse { responses, ..Default::default() }))
+}
+
+fn append(
+    broker: &Broker,
+    tp: &strand_base::TopicPartition,
+    leader_epoch: i32,
+    data: &PartitionProduceData,
+    acks: Acks,
+) -> PartitionProduceResponse {
+    let Some(records) = &data.records else { return failed(data.index, ErrorCode::InvalidRecord, None) };
+    let now = broker.clock.now_ms();
+    let rules = broker.settings.timestamp_rules;
+    let batches = match validate_record_set(records, broker.settings.message_bytes_max, rules, now) {
+        Ok(batches) => batches,
+        Err(e) => return failed(data.index, record_set_code(&e), Some(e.to_string())),
+    };
+    let mut base_offset = None;
+    let mut log_start_offset = -1;
+    for batch in batches {
+        let context = AppendContext::client(VerificationGuard::SENTINEL);
+        match broker.replicas.append(tp, batch, leader_epoch, acks, context) {
+            Ok((info, start)) => {
+                base_offset.get_or_insert(info.first_offset);
+                log_start_offset = start;
+            }
+            Err(e) => return failed(data.index, append_code(&e), Some(e.to_string())),
+        }
+    }
+    PartitionProduceResponse {
+        index: data.index,
+        error_code: 0,
+        base_offset: base_offset.unwrap_or(-1),
+        log_append_time_ms: if rules.log_append_time { now } else { -1 },
+        log_start_offset,
+        ..Default::default()
+    }
+}
+
+fn record_set_code(error: &RecordSetError) -> ErrorCode {
+    match error {
+        RecordSetError::Corrupt(_) => ErrorCode::CorruptMessage,
+        RecordSetError::TooLarge { .. } => ErrorCode::MessageTooLarge,
+        RecordSetError::InvalidTimestamp { .. } => ErrorCode::InvalidTimestamp,
+        RecordSetError::Empty => ErrorCode::InvalidRecord,
+    }
+}
+
+fn append_code(error: &ReplicaError) -> ErrorCode {
+    match error {
+        ReplicaError::UnknownPartition(_) => ErrorCode::NotLeaderOrFollower,
+        ReplicaError::Log(LogError::ProducerState(e)) => match e {
+            ProducerStateError::InvalidProducerEpoch { .. } => ErrorCode::InvalidProducerEpoch,
+            ProducerStateError::OutOfOrderSequence { .. } => ErrorCode::OutOfOrderSequenceNumber,
+            ProducerStateError::InvalidTxnState { .. } => ErrorCode::InvalidTxnState,
+            ProducerStateError::TransactionCoordinatorFenced { .. } => ErrorCode::TransactionCoordinatorFenced,
+            ProducerStateError::InvalidControlBatch(_) => ErrorCode::CorruptMessage,
+        },
+        ReplicaError::Log(LogError::InvalidBatch(_)) => ErrorCode::CorruptMessage,
+        ReplicaError::Log(_) => ErrorCode::KafkaStorageError,
+    }
+}
+
+fn failed(index: i32, code: ErrorCode, message: Option<String>) -> PartitionProduceResponse {
+    PartitionProduceResponse {
+        index,
+        error_code: code.code(),
+        base_offset: -1,
+        log_append_time_ms: -1,
+        log_start_offset: -1,
+        error_message: message,
+        ..Default::default()
+    }
+}
+
+fn all_failed(request: &ProduceRequest, code: ErrorCode) -> ProduceResponse {
+    let responses = request
+        .topic_data
+        .iter()
+        .map(|topic: &TopicProduceData| TopicProduceResponse {
+            name: topic.name.clone(),
+            topic_id: topic.topic_id,
+            partition_responses: topic.partition_data.iter().map(|p| failed(p.index, code, None)).collect(),
+            ..Default::default()
+        })
+        .collect();
+    ProduceResponse { responses, ..Default::default() }
+}

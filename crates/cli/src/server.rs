@@ -1,0 +1,54 @@
+//! `strand server [FILE] [--override key=value]...`: loads the configuration, sets up logging,
+//! formats empty log dirs on first start ([`crate::storage::ensure_formatted`]), then runs the
+//! node on a multi-threaded tokio runtime until it stops.
+//!
+//! Logs go to stderr (so the operator commands' stdout stays clean for their output), filtered by
+//! `RUST_LOG` (default `info`).
+
+use std::io::IsTerminal;
+use std::path::PathBuf;
+
+use anyhow::Context;
+use clap::Args;
+use strand_server::config::{ServerConfig, parse_override};
+use tracing_subscriber::EnvFilter;
+
+use crate::storage;
+
+/// The arguments of `strand server`.
+#[derive(Debug, Args)]
+pub struct ServerArgs {
+    /// Kafka's server.properties; without it, a one-node cluster on localhost:9092 with its data
+    /// in ./strand-data.
+    file: Option<PathBuf>,
+    /// Set a property, over the file's value (repeatable; the last one wins).
+    #[arg(long = "override", value_name = "KEY=VALUE", value_parser = parse_override)]
+    overrides: Vec<(String, String)>,
+}
+
+pub fn run(args: ServerArgs) -> anyhow::Result<()> {
+    init_logging();
+    let mut config = ServerConfig::load(args.file.as_deref(), &args.overrides)?;
+    for warning in &config.warnings {
+        tracing::warn!("{warning}");
+    }
+    config.cluster_id = Some(storage::ensure_formatted(&config)?);
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .thread_name("strand")
+        .build()
+        .context("cannot start the async runtime")?;
+    runtime.block_on(strand_server::node::run(config))?;
+    Ok(())
+}
+
+/// Logging to stderr at `RUST_LOG` (default `info`), colored only on a terminal.
+fn init_logging() {
+    let filter = EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new("info"));
+    let subscriber = tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_writer(std::io::stderr)
+        .with_ansi(std::io::stderr().is_terminal());
+    // Fails only when a subscriber is already installed, which is then the one to keep.
+    let _ = subscriber.try_init();
+}

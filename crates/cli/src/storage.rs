@@ -1,0 +1,276 @@
+//! Log-directory formatting and cluster ids, as Kafka's `kafka-storage.sh` does them.
+//!
+//! - `strand storage random-uuid`: prints a new Kafka uuid (22 characters of URL-safe base64).
+//! - `strand storage format -t ID -c FILE [--ignore-formatted]` ([`format()`]): writes
+//!   `meta.properties` (version 1, `cluster.id`, `node.id`, a random `directory.id`) into every log
+//!   dir and the metadata log dir, printing Kafka's `Formatting ...` lines; an already formatted
+//!   dir is refused unless `--ignore-formatted`.
+//! - [`ensure_formatted`]: what `strand server` does first (design §1). All dirs empty: format
+//!   them with `cluster.id`, or with a fresh random id if the node is its quorum's sole voter;
+//!   otherwise refuse and say how to set one. Formatted: every dir must name the same cluster
+//!   and node, and the cluster `cluster.id` names if it is set.
+//!
+//! The checks follow Kafka's `Formatter.doFormat`, `MetaPropertiesEnsemble.verify` and
+//! `KafkaRaftServer.initializeLogDirs`. Randomness comes from `/dev/urandom` (Linux and the BSDs),
+//! here in the binary, never in the crates below it.
+
+use std::fs::File;
+use std::io::{Read, Write};
+use std::path::{Path, PathBuf};
+
+use anyhow::{Context, bail};
+use clap::{Args, Subcommand};
+use strand_base::Uuid;
+use strand_log::dir::MetaProperties;
+use strand_server::config::ServerConfig;
+
+/// The `metadata.version` Strand finalizes, Kafka 4.4's (printed as `kafka-storage.sh` does).
+pub const METADATA_VERSION: &str = "4.4-IV2";
+
+#[derive(Debug, Subcommand)]
+pub enum StorageCommand {
+    /// Print a random UUID, for a cluster id.
+    RandomUuid,
+    /// Format the log directories of a node.
+    Format(FormatArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct FormatArgs {
+    /// The cluster id to use.
+    #[arg(short = 't', long = "cluster-id")]
+    cluster_id: String,
+    /// The server.properties of the node.
+    #[arg(short = 'c', long = "config")]
+    config: PathBuf,
+    /// Skip directories that are already formatted rather than failing.
+    #[arg(short = 'g', long = "ignore-formatted")]
+    ignore_formatted: bool,
+    /// Accepted for Kafka's quickstart: the node must be its quorum's only voter, which needs
+    /// nothing more than its meta.properties in Strand.
+    #[arg(short = 's', long = "standalone")]
+    standalone: bool,
+}
+
+pub fn run(command: StorageCommand) -> anyhow::Result<()> {
+    match command {
+        StorageCommand::RandomUuid => {
+            println!("{}", random_uuid()?);
+            Ok(())
+        }
+        StorageCommand::Format(args) => {
+            let config = ServerConfig::load(Some(&args.config), &[])?;
+            if args.standalone && !config.is_sole_voter() {
+                bail!(
+                    "--standalone needs a node that is its quorum's only voter, and {} is not",
+                    args.config.display()
+                );
+            }
+            format(&config, &args.cluster_id, args.ignore_formatted, &mut std::io::stdout().lock())
+        }
+    }
+}
+
+/// A new random Kafka uuid: 16 random bytes with the version-4 and variant bits Java's
+/// `UUID.randomUUID` sets, redrawn while reserved (all-zero high half: Kafka's `ZERO`, `ONE` and
+/// reserved directory ids) or printing with a leading `-` (Kafka's `Uuid.randomUuid` rule, so
+/// the id is never read as a command-line flag).
+pub fn random_uuid() -> anyhow::Result<Uuid> {
+    let mut urandom = File::open("/dev/urandom").context("cannot open /dev/urandom")?;
+    loop {
+        let mut bytes = [0u8; 16];
+        urandom.read_exact(&mut bytes).context("cannot read /dev/urandom")?;
+        bytes[6] = (bytes[6] & 0x0f) | 0x40;
+        bytes[8] = (bytes[8] & 0x3f) | 0x80;
+        let id = Uuid(bytes);
+        if bytes[..8] != [0; 8] && !id.to_string().starts_with('-') {
+            return Ok(id);
+        }
+    }
+}
+
+/// `kafka-storage.sh format`: writes `meta.properties` with `cluster_id` into every empty log dir
+/// of `config`, printing one `Formatting ...` line per directory to `out`.
+pub fn format(
+    config: &ServerConfig,
+    cluster_id: &str,
+    ignore_formatted: bool,
+    out: &mut dyn Write,
+) -> anyhow::Result<()> {
+    if cluster_id.is_empty() {
+        bail!("You must specify the cluster id.");
+    }
+    if let Some(configured) = config.cluster_id.as_deref().filter(|configured| *configured != cluster_id) {
+        bail!("the cluster id {cluster_id} differs from cluster.id={configured} in the configuration");
+    }
+    let dirs = read_dirs(&config.all_log_dirs())?;
+    verify(config, Some(Expected { cluster_id, origin: Origin::Argument }), &dirs)?;
+    if let Some(formatted) = dirs.iter().find(|dir| dir.meta.is_some())
+        && !ignore_formatted
+    {
+        bail!(
+            "Log directory {} is already formatted. Use --ignore-formatted to ignore this directory and format the \
+             others.",
+            formatted.path.display()
+        );
+    }
+    let empty: Vec<&LogDir> = dirs.iter().filter(|dir| dir.meta.is_none()).collect();
+    if empty.is_empty() {
+        writeln!(out, "All of the log directories are already formatted.")?;
+        return Ok(());
+    }
+    for dir in empty {
+        writeln!(
+            out,
+            "Formatting {} {} with metadata.version {METADATA_VERSION}.",
+            dir_kind(config, &dir.path),
+            dir.path.display()
+        )?;
+        write_meta_properties(&dir.path, cluster_id, config.node_id, &dirs)?;
+    }
+    Ok(())
+}
+
+/// Prepares the log dirs for `strand server` and returns the node's cluster id: formats them on
+/// first start (all empty), checks them otherwise.
+pub fn ensure_formatted(config: &ServerConfig) -> anyhow::Result<String> {
+    let dirs = read_dirs(&config.all_log_dirs())?;
+    let expected = config.cluster_id.as_deref().map(|cluster_id| Expected { cluster_id, origin: Origin::Config });
+    if let Some(cluster_id) = verify(config, expected, &dirs)? {
+        if let Some(empty) = dirs.iter().find(|dir| dir.meta.is_none()) {
+            bail!(
+                "No `meta.properties` found in {} while the other log directories are formatted for cluster \
+                 {cluster_id}. Format it with `strand storage format -t {cluster_id} -c <server.properties> \
+                 --ignore-formatted`.",
+                empty.path.display()
+            );
+        }
+        return Ok(cluster_id);
+    }
+    let cluster_id = match &config.cluster_id {
+        Some(cluster_id) => cluster_id.clone(),
+        None if config.is_sole_voter() => random_uuid()?.to_string(),
+        None => bail!(
+            "The log directories ({}) are not formatted, and this node is not its quorum's only voter, so it \
+             cannot choose a cluster id alone. Make one with `strand storage random-uuid`, then either run \
+             `strand storage format -t <cluster-id> -c <server.properties>` on every node, or set \
+             cluster.id=<cluster-id> (the same on every node).",
+            list_paths(&dirs)
+        ),
+    };
+    for dir in &dirs {
+        write_meta_properties(&dir.path, &cluster_id, config.node_id, &dirs)?;
+        tracing::info!(
+            "Formatted {} {} for cluster {cluster_id} (first start)",
+            dir_kind(config, &dir.path),
+            dir.path.display()
+        );
+    }
+    Ok(cluster_id)
+}
+
+/// A log dir and its `meta.properties`, `None` when it has none (unformatted, or not there yet).
+#[derive(Debug)]
+struct LogDir {
+    path: PathBuf,
+    meta: Option<MetaProperties>,
+}
+
+/// The cluster id the formatted dirs must name, and who asked for it (for the message).
+#[derive(Debug, Clone, Copy)]
+struct Expected<'a> {
+    cluster_id: &'a str,
+    origin: Origin,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Origin {
+    /// `format -t`.
+    Argument,
+    /// `cluster.id` in the configuration.
+    Config,
+    /// Another log dir's `meta.properties`.
+    LogDir,
+}
+
+fn read_dirs(paths: &[PathBuf]) -> anyhow::Result<Vec<LogDir>> {
+    paths
+        .iter()
+        .map(|path| {
+            let meta =
+                MetaProperties::read(path).with_context(|| format!("cannot read log directory {}", path.display()))?;
+            Ok(LogDir { path: path.clone(), meta })
+        })
+        .collect()
+}
+
+/// Kafka's `MetaPropertiesEnsemble.verify`: every formatted dir names one cluster (the expected
+/// one, if any) and this node. Returns the cluster id the formatted dirs name, if any is.
+fn verify<'a>(
+    config: &ServerConfig,
+    mut expected: Option<Expected<'a>>,
+    dirs: &'a [LogDir],
+) -> anyhow::Result<Option<String>> {
+    for dir in dirs {
+        let Some(meta) = &dir.meta else { continue };
+        let file = dir.path.join(strand_log::dir::META_PROPERTIES_FILE);
+        let Some(read) = meta.cluster_id.as_deref() else {
+            bail!("cluster.id was not specified in {}", file.display());
+        };
+        match expected {
+            None => expected = Some(Expected { cluster_id: read, origin: Origin::LogDir }),
+            Some(Expected { cluster_id, origin }) if cluster_id != read => {
+                bail!("{}", cluster_mismatch(&file, cluster_id, origin, read))
+            }
+            Some(_) => {}
+        }
+        if let Some(stored) = meta.node_id.filter(|stored| *stored != config.node_id) {
+            bail!(
+                "Stored node id {stored} doesn't match previous node id {} in {}. If you moved your data, make sure \
+                 your configured node id matches. If you intend to create a new node, you should remove all data in \
+                 your data directories.",
+                config.node_id,
+                file.display()
+            );
+        }
+    }
+    let formatted = dirs.iter().any(|dir| dir.meta.is_some());
+    Ok(expected.filter(|_| formatted).map(|expected| expected.cluster_id.to_owned()))
+}
+
+fn cluster_mismatch(file: &Path, expected: &str, origin: Origin, read: &str) -> String {
+    match origin {
+        Origin::Config => format!(
+            "Refusing to start: {} names cluster {read}, but cluster.id is {expected}, so this node's data belongs \
+             to another cluster. To join cluster {expected}, point log.dirs at empty directories; to keep cluster \
+             {read}, remove cluster.id or set it to {read}.",
+            file.display()
+        ),
+        Origin::Argument | Origin::LogDir => {
+            format!("Invalid cluster.id in: {}. Expected {expected}, but read {read}", file.display())
+        }
+    }
+}
+
+/// Writes version-1 `meta.properties` into `dir` (created if missing), with a random directory id
+/// no other dir of the node has.
+fn write_meta_properties(dir: &Path, cluster_id: &str, node_id: i32, dirs: &[LogDir]) -> anyhow::Result<()> {
+    let taken: Vec<Uuid> = dirs.iter().filter_map(|d| d.meta.as_ref().and_then(|meta| meta.directory_id)).collect();
+    let mut directory_id = random_uuid()?;
+    while taken.contains(&directory_id) {
+        directory_id = random_uuid()?;
+    }
+    std::fs::create_dir_all(dir).with_context(|| format!("cannot create log directory {}", dir.display()))?;
+    MetaProperties::v1(cluster_id, node_id, directory_id)
+        .write(dir)
+        .with_context(|| format!("Error while writing meta.properties file {}", dir.display()))
+}
+
+/// Kafka's names for the directory kinds in its `Formatting ...` lines.
+fn dir_kind(config: &ServerConfig, dir: &Path) -> &'static str {
+    if dir == config.metadata_log_dir { "metadata directory" } else { "data directory" }
+}
+
+fn list_paths(dirs: &[LogDir]) -> String {
+    dirs.iter().map(|dir| dir.path.display().to_string()).collect::<Vec<_>>().join(", ")
+}

@@ -1,0 +1,223 @@
+//! The `strand` binary at its boundary, run as a process: `storage random-uuid` and
+//! `storage format` as Kafka's `kafka-storage.sh`, and `strand server`'s configuration errors,
+//! warnings and first-start formatting.
+//!
+//! A `server` that gets past its checks runs a node until stopped, so those tests read its log
+//! until the line they expect, then kill it (it listens on an ephemeral loopback port and keeps
+//! its data in a temporary directory).
+
+use std::io::{BufRead, BufReader};
+use std::path::Path;
+use std::process::{Command, Output, Stdio};
+use std::sync::mpsc;
+use std::time::Duration;
+
+type TestResult = Result<(), Box<dyn std::error::Error>>;
+
+/// The longest a test waits for a server's log line.
+const LOG_LINE_WAIT: Duration = Duration::from_secs(60);
+
+fn strand(args: &[&str]) -> std::io::Result<Output> {
+    Command::new(env!("CARGO_BIN_EXE_strand")).args(args).output()
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+/// Runs `strand args`, reads its stderr until a line containing `needle` (or the end), stops it,
+/// and returns the lines read.
+fn server_until(args: &[&str], needle: &str) -> Result<Vec<String>, Box<dyn std::error::Error>> {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_strand"))
+        .args(args)
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()?;
+    let stderr = child.stderr.take().ok_or("no stderr")?;
+    let (sender, receiver) = mpsc::channel();
+    std::thread::spawn(move || {
+        for line in BufReader::new(stderr).lines().map_while(Result::ok) {
+            if sender.send(line).is_err() {
+                break;
+            }
+        }
+    });
+    let mut lines = Vec::new();
+    while let Ok(line) = receiver.recv_timeout(LOG_LINE_WAIT) {
+        let found = line.contains(needle);
+        lines.push(line);
+        if found {
+            break;
+        }
+    }
+    // The node may still be running (or have exited already, which makes kill an error to ignore).
+    let _ = child.kill();
+    child.wait()?;
+    Ok(lines)
+}
+
+/// A server.properties for a sole-voter node with its data under `dir`.
+fn write_config(dir: &Path, extra: &str) -> std::io::Result<std::path::PathBuf> {
+    let path = dir.join("server.properties");
+    let body = format!(
+        "process.roles=broker,controller\nnode.id=3\nlisteners=PLAINTEXT://localhost:0\n\
+         log.dirs={0}/a,{0}/b\nmetadata.log.dir={0}/meta\n{extra}",
+        dir.display()
+    );
+    std::fs::write(&path, body)?;
+    Ok(path)
+}
+
+fn meta_properties(dir: &Path) -> String {
+    std::fs::read_to_string(dir.join("meta.properties")).unwrap_or_default()
+}
+
+/// `storage random-uuid` prints a fresh 22-character URL-safe base64 Kafka uuid each time.
+#[test]
+fn random_uuid_prints_a_kafka_uuid() -> TestResult {
+    let first = strand(&["storage", "random-uuid"])?;
+    let second = strand(&["storage", "random-uuid"])?;
+    assert!(first.status.success(), "{}", text(&first.stderr));
+    let (a, b) = (text(&first.stdout), text(&second.stdout));
+    for id in [a.trim_end(), b.trim_end()] {
+        assert_eq!(id.len(), 22, "{id:?}");
+        assert!(id.chars().all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_'), "{id:?}");
+        assert!(!id.starts_with('-'), "{id:?}");
+    }
+    assert!(a.ends_with('\n'));
+    assert_ne!(a, b);
+    Ok(())
+}
+
+/// `storage format` writes meta.properties into every log dir and the metadata dir with Kafka's
+/// output lines, refuses a second run, and with --ignore-formatted says all are formatted.
+#[test]
+fn format_writes_meta_properties_once() -> TestResult {
+    let dir = tempfile::tempdir()?;
+    let config = write_config(dir.path(), "")?;
+    let config = config.to_str().ok_or("path")?;
+    let cluster_id = "MkU3OEVBNTcwNTJENDM2Qg";
+    let output = strand(&["storage", "format", "-t", cluster_id, "-c", config])?;
+    assert!(output.status.success(), "{}", text(&output.stderr));
+    let d = dir.path().display();
+    let expected = format!(
+        "Formatting data directory {d}/a with metadata.version 4.4-IV2.\n\
+         Formatting data directory {d}/b with metadata.version 4.4-IV2.\n\
+         Formatting metadata directory {d}/meta with metadata.version 4.4-IV2.\n"
+    );
+    assert_eq!(text(&output.stdout), expected);
+    let mut directory_ids = Vec::new();
+    for sub in ["a", "b", "meta"] {
+        let meta = meta_properties(&dir.path().join(sub));
+        assert!(meta.contains("version=1\n") && meta.contains(&format!("cluster.id={cluster_id}\n")), "{meta}");
+        assert!(meta.contains("node.id=3\n"), "{meta}");
+        directory_ids.extend(meta.lines().filter(|line| line.starts_with("directory.id=")).map(str::to_owned));
+    }
+    directory_ids.sort();
+    directory_ids.dedup();
+    assert_eq!(directory_ids.len(), 3);
+
+    let again = strand(&["storage", "format", "-t", cluster_id, "-c", config])?;
+    assert_eq!(again.status.code(), Some(1));
+    let expected = format!("Log directory {d}/a is already formatted. Use --ignore-formatted");
+    assert!(text(&again.stderr).contains(&expected), "{}", text(&again.stderr));
+
+    let ignored = strand(&["storage", "format", "-t", cluster_id, "-c", config, "--ignore-formatted"])?;
+    assert!(ignored.status.success(), "{}", text(&ignored.stderr));
+    assert_eq!(text(&ignored.stdout), "All of the log directories are already formatted.\n");
+
+    let other = strand(&["storage", "format", "-t", "AAAAAAAAAAAAAAAAAAAAAQ", "-c", config, "-g"])?;
+    assert_eq!(other.status.code(), Some(1));
+    assert!(text(&other.stderr).contains("Invalid cluster.id in:"), "{}", text(&other.stderr));
+    Ok(())
+}
+
+/// An invalid value stops `server` before anything starts: exit code 1 and a message naming the
+/// key and the value, from an override or from the file.
+#[test]
+fn server_refuses_invalid_values() -> TestResult {
+    let output = strand(&["server", "--override", "num.partitions=abc"])?;
+    assert_eq!(output.status.code(), Some(1));
+    let stderr = text(&output.stderr);
+    assert!(stderr.contains("invalid value \"abc\" for num.partitions"), "{stderr}");
+
+    let dir = tempfile::tempdir()?;
+    let config = write_config(dir.path(), "log.segment.bytes=12\n")?;
+    let output = strand(&["server", config.to_str().ok_or("path")?])?;
+    assert_eq!(output.status.code(), Some(1));
+    assert!(text(&output.stderr).contains("log.segment.bytes"), "{}", text(&output.stderr));
+    assert!(!dir.path().join("a").exists(), "nothing was formatted");
+
+    let output = strand(&["server", "--override", "no-equals-sign"])?;
+    assert_eq!(output.status.code(), Some(2), "a malformed argument is a usage error");
+    Ok(())
+}
+
+/// An unknown key is logged as Kafka's warning, and the node goes on to format its dirs.
+#[test]
+fn server_warns_about_unknown_keys() -> TestResult {
+    let dir = tempfile::tempdir()?;
+    let data = dir.path().join("data");
+    let log_dirs = format!("log.dirs={}", data.display());
+    let args = ["server", "--override", "listeners=PLAINTEXT://localhost:0", "--override", &log_dirs];
+    let lines = server_until(&[&args[..], &["--override", "no.such.key=1"]].concat(), "Formatted")?;
+    let warning = "The configuration 'no.such.key' was supplied but isn't a known config.";
+    assert!(lines.iter().any(|line| line.contains("WARN") && line.contains(warning)), "{lines:#?}");
+    Ok(())
+}
+
+/// On first start a sole voter formats its empty dirs with a fresh random cluster id, or with
+/// `cluster.id` when given.
+#[test]
+fn server_formats_on_first_start() -> TestResult {
+    let dir = tempfile::tempdir()?;
+    let data = dir.path().join("data");
+    let log_dirs = format!("log.dirs={}", data.display());
+    let args = ["server", "--override", "listeners=PLAINTEXT://localhost:0", "--override", &log_dirs];
+    let lines = server_until(&args, "Formatted")?;
+    assert!(lines.iter().any(|line| line.contains("Formatted metadata directory")), "{lines:#?}");
+    let meta = meta_properties(&data);
+    assert!(meta.contains("node.id=1\n"), "{meta}");
+    let cluster_line = meta.lines().find(|line| line.starts_with("cluster.id=")).unwrap_or_default().to_owned();
+    assert_eq!(cluster_line.len(), "cluster.id=".len() + 22, "{meta}");
+
+    let chosen = dir.path().join("chosen");
+    let chosen_dirs = format!("log.dirs={}", chosen.display());
+    let args = ["server", "--override", &chosen_dirs, "--override", "cluster.id=4L6g3nShT-eMCtK--X86sw"];
+    server_until(&[&args[..], &["--override", "listeners=PLAINTEXT://localhost:0"]].concat(), "Formatted")?;
+    assert!(meta_properties(&chosen).contains("cluster.id=4L6g3nShT-eMCtK--X86sw\n"));
+    Ok(())
+}
+
+/// A node of a larger quorum with empty dirs and no cluster.id refuses to start and says how to
+/// set one; it formats nothing.
+#[test]
+fn server_without_cluster_id_in_a_quorum_refuses() -> TestResult {
+    let dir = tempfile::tempdir()?;
+    let quorum = "controller.quorum.voters=3@localhost:9093,4@localhost:9095\ncontroller.listener.names=CONTROLLER\n";
+    let config = write_config(dir.path(), quorum)?;
+    let listeners = "listeners=PLAINTEXT://localhost:0,CONTROLLER://localhost:9093";
+    let output = strand(&["server", config.to_str().ok_or("path")?, "--override", listeners])?;
+    assert_eq!(output.status.code(), Some(1));
+    let stderr = text(&output.stderr);
+    assert!(stderr.contains("strand storage format -t <cluster-id>") && stderr.contains("cluster.id="), "{stderr}");
+    assert!(meta_properties(&dir.path().join("a")).is_empty());
+    Ok(())
+}
+
+/// A node whose meta.properties names another cluster than `cluster.id` refuses to start.
+#[test]
+fn server_refuses_another_clusters_data() -> TestResult {
+    let dir = tempfile::tempdir()?;
+    let config = write_config(dir.path(), "")?;
+    let config = config.to_str().ok_or("path")?;
+    let format = strand(&["storage", "format", "-t", "MkU3OEVBNTcwNTJENDM2Qg", "-c", config])?;
+    assert!(format.status.success(), "{}", text(&format.stderr));
+    let output = strand(&["server", config, "--override", "cluster.id=4L6g3nShT-eMCtK--X86sw"])?;
+    assert_eq!(output.status.code(), Some(1));
+    let stderr = text(&output.stderr);
+    let expected = "names cluster MkU3OEVBNTcwNTJENDM2Qg, but cluster.id is 4L6g3nShT-eMCtK--X86sw";
+    assert!(stderr.contains(expected), "{stderr}");
+    Ok(())
+}

@@ -1,0 +1,122 @@
+//! The controller's decisions, as pure functions: each takes the current [`MetadataImage`](crate::image::MetadataImage), a
+//! request and the inputs it may not make up itself (ids, epochs, defaults), and returns a
+//! [`ControllerResult`]: the records to append and the response to send once they are committed.
+//! Nothing here changes state; the records change the image when they are replayed
+//! ([`crate::image::MetadataDelta`]), as Kafka's `ControllerResult` and `MetadataDelta` work.
+//!
+//! - [`create_topics`], [`delete_topics`], [`create_partitions`]: topics and partitions, with
+//!   Kafka's validation and error codes (`ReplicationControlManager`, `ControllerApis`).
+//! - [`incremental_alter_configs`], [`alter_configs`]: topic configs, and the dynamic broker
+//!   configs that are topic configs' cluster defaults (`ConfigurationControlManager`).
+//! - [`allocate_producer_ids`]: the next block of producer ids (`ProducerIdControlManager`).
+//! - [`register_broker`]: a broker's registration (`ClusterControlManager.registerBroker`).
+//! - [`bootstrap_records`]: the feature levels a new cluster starts with ([`BootstrapFeatures`]).
+//! - [`topic_configs`]: the topic config table, validation and effective values;
+//!   [`topic_name`]: topic name rules; `placement`: where replicas go.
+//!
+//! Every record is written at the newest version this build knows ([`ApiMessageAndVersion`]).
+//! Each result's records form one atomic batch.
+//!
+//! The caller's contract: decide against an image that includes every record already appended,
+//! committed or not (or decide one operation at a time, replaying each before the next), since a
+//! decision only sees its image. Two AllocateProducerIds decided on the same image would hand out
+//! the same block.
+//!
+//! What it is not: no clock, no randomness (topic ids come from the `new_topic_id` input), no
+//! I/O, no authorization (the broker filters what a principal may do before calling here).
+
+mod bootstrap;
+mod cluster;
+mod configs;
+mod create_partitions;
+mod create_topics;
+mod delete_topics;
+mod placement;
+mod producer_ids;
+pub mod topic_configs;
+pub mod topic_name;
+
+use std::collections::BTreeMap;
+
+use strand_protocol::error::ErrorCode;
+use strand_protocol::messages::records::MetadataRecord;
+
+pub use bootstrap::{BootstrapFeatures, bootstrap_records};
+pub use cluster::{InitialFencing, PreviousSession, RegisterBrokerInputs, register_broker};
+pub use configs::{alter_configs, incremental_alter_configs};
+pub use create_partitions::create_partitions;
+pub use create_topics::create_topics;
+pub use delete_topics::delete_topics;
+pub use producer_ids::allocate_producer_ids;
+
+/// The most partitions one CreateTopics (or CreatePartitions) may create (Kafka's
+/// `MAX_PARTITIONS_PER_BATCH`): larger requests ran Kafka's controller out of memory.
+pub const PARTITIONS_PER_REQUEST_MAX: i64 = 10_000;
+/// How many ids `new_topic_id` may offer for one topic before creation fails; only an id already
+/// in use, or a reserved one, is refused.
+pub const TOPIC_ID_ATTEMPTS_MAX: usize = 8;
+
+/// A metadata record and the version to write it at (Kafka's `ApiMessageAndVersion`).
+#[derive(Debug, Clone, PartialEq)]
+pub struct ApiMessageAndVersion {
+    pub record: MetadataRecord,
+    pub version: i16,
+}
+
+impl ApiMessageAndVersion {
+    /// `record` at the newest version of its schema.
+    pub fn latest(record: MetadataRecord) -> ApiMessageAndVersion {
+        let version = MetadataRecord::versions(record.api_key()).map_or(0, |range| range.max);
+        ApiMessageAndVersion { record, version }
+    }
+}
+
+/// What a decision produced: records to append as one batch, and the response to send once they
+/// are committed (at once when there are none).
+#[derive(Debug, Clone, PartialEq)]
+pub struct ControllerResult<R> {
+    pub records: Vec<ApiMessageAndVersion>,
+    pub response: R,
+}
+
+/// The broker settings topic creation falls back on.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ControllerDefaults {
+    /// `num.partitions`, for a request with `num_partitions = -1`.
+    pub num_partitions: i32,
+    /// `default.replication.factor`, for a request with `replication_factor = -1`.
+    pub default_replication_factor: i16,
+    /// Topic config defaults that `server.properties` sets, by topic config name
+    /// (`retention.ms` for `log.retention.hours`): reported with source STATIC_BROKER_CONFIG.
+    pub static_topic_configs: BTreeMap<String, String>,
+}
+
+impl Default for ControllerDefaults {
+    /// Kafka's defaults: one partition, one replica, no static overrides.
+    fn default() -> Self {
+        ControllerDefaults { num_partitions: 1, default_replication_factor: 1, static_topic_configs: BTreeMap::new() }
+    }
+}
+
+/// An error code and the message that goes with it (Kafka's `ApiError`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct ApiError {
+    pub code: ErrorCode,
+    pub message: Option<String>,
+}
+
+impl ApiError {
+    pub fn new(code: ErrorCode, message: impl Into<String>) -> ApiError {
+        ApiError { code, message: Some(message.into()) }
+    }
+
+    /// The code with Kafka's default message for it.
+    pub fn with_default_message(code: ErrorCode) -> ApiError {
+        ApiError { code, message: Some(code.message().to_owned()) }
+    }
+
+    /// The code with no message, as Kafka sends for an exception built without one.
+    pub fn bare(code: ErrorCode) -> ApiError {
+        ApiError { code, message: None }
+    }
+}

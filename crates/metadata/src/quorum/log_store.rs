@@ -1,0 +1,412 @@
+//! openraft's log storage over Strand's own [`Log`]: the `__cluster_metadata-0` partition.
+//!
+//! **Index ↔ offset.** Kafka numbers records, openraft numbers entries, and one entry is one
+//! batch of one or more records, so the two cannot be equal. The Raft index of a batch is its
+//! position among the log's batches: the first batch (offset 0) is index 0, which is where
+//! openraft 0.9 puts its first entry (the initial membership), and each later batch is the next
+//! index; its base offset is the log end offset when it was appended. [`MetadataLog`] keeps the
+//! table index → (base offset, last offset, term) in memory, rebuilt by scanning the batches when
+//! the log opens. The term is the batch's partition leader epoch.
+//!
+//! **Durability.** [`LogStore::append`] writes the batches, then `flush_to` (one `fdatasync`
+//! for all of them), and only then tells openraft they are durable: nothing openraft counts
+//! towards a commit can be lost in a crash. The write and the sync run on openraft's task, and
+//! openraft 0.9 appends one proposal at a time, so each proposal costs one sync. (Group commit,
+//! a flusher syncing once for every append queued behind it, can come when metadata write rates
+//! need it.)
+//!
+//! **Recovery.** The log is opened as after an unclean shutdown (recovery point 0): every batch
+//! is CRC-checked and a torn tail is cut. The metadata log is small until snapshots arrive.
+//!
+//! **Not yet (cluster issue):** purging (it needs snapshots, which are off), and a durable
+//! truncation (truncation happens on followers only; a lone voter never truncates).
+//!
+//! The log, the index table and the vote sit behind one mutex shared by the log store, its
+//! readers, the state machine and the subscribers; it is never held across an `.await`.
+
+use std::fmt::Debug;
+use std::ops::{Bound, RangeBounds};
+use std::path::Path;
+use std::sync::{Arc, Mutex, MutexGuard};
+
+use openraft::storage::{LogFlushed, RaftLogStorage};
+use openraft::{
+    CommittedLeaderId, Entry, EntryPayload, LogId, LogState, RaftLogReader, StorageError, StorageIOError, Vote,
+};
+use strand_base::Clock;
+use strand_log::log::LogCheckpoints;
+use strand_log::{Log, LogConfig};
+use strand_protocol::records::{RecordBatch, RecordBatches};
+
+use super::QuorumError;
+use super::entry::{LeaderChange, TypeConfig, batch_entry, batch_voters, entry_batch};
+use super::quorum_state::{QuorumStateFile, state_vote, vote_state};
+
+/// How many bytes one read of the log asks for (the first batch is whole even if larger).
+pub(crate) const READ_BYTES_MAX: u64 = 1024 * 1024;
+
+/// Where one entry's batch is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct StoredBatch {
+    pub base_offset: i64,
+    pub last_offset: i64,
+    pub term: u64,
+}
+
+/// The metadata partition's log with its Raft index table and the vote.
+#[derive(Debug)]
+pub(crate) struct MetadataLog {
+    log: Log,
+    clock: Arc<dyn Clock>,
+    /// Indexed by Raft index (the first batch is index 0: nothing is purged yet).
+    batches: Vec<StoredBatch>,
+    /// The Raft index and voters of every membership batch, oldest first (a handful).
+    memberships: Vec<(u64, Vec<u64>)>,
+    vote_file: QuorumStateFile,
+    vote: Option<Vote<u64>>,
+}
+
+pub(crate) type SharedLog = Arc<Mutex<MetadataLog>>;
+
+/// Locks the shared log. A panic while it was held (a broken invariant) leaves the log as the
+/// last completed call left it, so the lock is taken over rather than poisoned for good.
+pub(crate) fn lock(log: &SharedLog) -> MutexGuard<'_, MetadataLog> {
+    log.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+}
+
+impl MetadataLog {
+    /// Opens (or creates) the log in `dir`, recovers it, and rebuilds the index table.
+    pub(crate) fn open(dir: &Path, clock: Arc<dyn Clock>) -> Result<MetadataLog, QuorumError> {
+        let checkpoints = LogCheckpoints { recovery_point: 0, log_start_offset: 0, clean_shutdown: false };
+        let log = Log::open(dir, LogConfig::default(), checkpoints, Arc::clone(&clock))?;
+        if log.log_start_offset() != 0 {
+            return Err(QuorumError::CorruptLog(format!(
+                "log starts at offset {}: a purged metadata log needs snapshots, which come later",
+                log.log_start_offset()
+            )));
+        }
+        let vote_file = QuorumStateFile::new(dir);
+        let vote = vote_file.read()?.as_ref().and_then(state_vote);
+        let mut metadata_log =
+            MetadataLog { log, clock, batches: Vec::new(), memberships: Vec::new(), vote_file, vote };
+        metadata_log.scan()?;
+        Ok(metadata_log)
+    }
+
+    /// Rebuilds the index table and the memberships from the batches.
+    fn scan(&mut self) -> Result<(), QuorumError> {
+        let mut offset = 0;
+        while offset < self.log.log_end_offset() {
+            let batches = self.read_batches(offset, None)?;
+            if batches.is_empty() {
+                return Err(QuorumError::CorruptLog(format!("no batch at offset {offset}")));
+            }
+            for batch in batches {
+                let term = u64::try_from(batch.partition_leader_epoch())
+                    .map_err(|_| QuorumError::CorruptLog(format!("batch at {offset}: negative epoch")))?;
+                if let Some(voters) = batch_voters(&batch)? {
+                    self.memberships.push((self.next_index(), voters));
+                }
+                self.batches.push(StoredBatch {
+                    base_offset: batch.base_offset(),
+                    last_offset: batch.last_offset(),
+                    term,
+                });
+                offset = batch.next_offset();
+            }
+        }
+        Ok(())
+    }
+
+    /// Whole batches from the one holding `offset`, about [`READ_BYTES_MAX`] of them, never at
+    /// or past `max_offset` (to the log end if `None`).
+    pub(crate) fn read_batches(&self, offset: i64, max_offset: Option<i64>) -> Result<Vec<RecordBatch>, QuorumError> {
+        let Some(slice) = self.log.read(offset, READ_BYTES_MAX, max_offset)? else { return Ok(Vec::new()) };
+        let bytes = slice.read().map_err(|e| QuorumError::io(self.log.dir(), e))?;
+        RecordBatches::new(bytes)
+            .map(|batch| batch.map_err(|e| QuorumError::CorruptLog(format!("batch after offset {offset}: {e}"))))
+            .collect()
+    }
+
+    /// Whether the directory holds neither entries nor a vote: a quorum to initialize.
+    pub(crate) fn is_fresh(&self) -> bool {
+        self.batches.is_empty() && self.vote.is_none()
+    }
+
+    /// The voters of the latest membership entry, if any.
+    pub(crate) fn voters(&self) -> Option<Vec<u64>> {
+        self.memberships.last().map(|(_, voters)| voters.clone())
+    }
+
+    /// The next Raft index.
+    fn next_index(&self) -> u64 {
+        self.batches.len() as u64
+    }
+
+    /// Where the batch of Raft index `index` is.
+    pub(crate) fn stored_batch(&self, index: u64) -> Option<StoredBatch> {
+        usize::try_from(index).ok().and_then(|i| self.batches.get(i)).copied()
+    }
+
+    fn last_log_id(&self) -> Option<LogId<u64>> {
+        let last = self.batches.last()?;
+        Some(LogId::new(CommittedLeaderId::new(last.term, 0), self.next_index() - 1))
+    }
+
+    /// Appends entries, in order from the next index, then syncs them all.
+    fn append(&mut self, entries: impl IntoIterator<Item = Entry<TypeConfig>>) -> Result<(), QuorumError> {
+        for entry in entries {
+            let index = entry.log_id.index;
+            assert_eq!(index, self.next_index(), "openraft appends consecutive entries");
+            let leader_change = self.leader_change(entry.log_id.leader_id.term);
+            let base_offset = self.log.log_end_offset();
+            let batch = entry_batch(&entry, base_offset, self.clock.now_ms(), &leader_change)?;
+            self.log.append_as_follower(&batch)?;
+            if let EntryPayload::Membership(membership) = &entry.payload {
+                self.memberships.push((index, membership.voter_ids().collect()));
+            }
+            let term = entry.log_id.leader_id.term;
+            self.batches.push(StoredBatch { base_offset, last_offset: batch.last_offset(), term });
+        }
+        self.log.flush_to(self.log.log_end_offset())?;
+        Ok(())
+    }
+
+    /// What a blank entry of `term` states: its leader (from the vote of that term) and the
+    /// voters of the latest membership.
+    fn leader_change(&self, term: u64) -> LeaderChange {
+        let leader_id = self.vote.filter(|vote| vote.leader_id.term == term).and_then(|vote| vote.leader_id.voted_for);
+        let voters = self.memberships.last().map(|(_, voters)| voters.clone()).unwrap_or_default();
+        LeaderChange { leader_id, voters }
+    }
+
+    /// Removes the entries from `index` on.
+    fn truncate(&mut self, index: u64) -> Result<(), QuorumError> {
+        let Some(stored) = self.stored_batch(index) else { return Ok(()) };
+        self.log.truncate_to(stored.base_offset)?;
+        self.batches.truncate(index as usize);
+        self.memberships.retain(|(membership_index, _)| *membership_index < index);
+        Ok(())
+    }
+
+    /// The entries of the Raft indexes in `[start, end)` that are in the log.
+    fn entries(&self, start: u64, end: u64) -> Result<Vec<Entry<TypeConfig>>, QuorumError> {
+        let end = end.min(self.next_index());
+        let mut entries = Vec::new();
+        let mut index = start;
+        while index < end {
+            let Some(stored) = self.stored_batch(index) else { break };
+            let batches = self.read_batches(stored.base_offset, None)?;
+            if batches.is_empty() {
+                return Err(QuorumError::CorruptLog(format!("no batch at offset {}", stored.base_offset)));
+            }
+            for batch in batches.iter().take((end - index) as usize) {
+                let expected = self.stored_batch(index).map(|s| s.base_offset);
+                if expected != Some(batch.base_offset()) {
+                    let found = batch.base_offset();
+                    return Err(QuorumError::CorruptLog(format!("index {index}: batch at {found}, not {expected:?}")));
+                }
+                entries.push(batch_entry(batch, index)?);
+                index += 1;
+            }
+        }
+        Ok(entries)
+    }
+
+    fn save_vote(&mut self, vote: &Vote<u64>) -> Result<(), QuorumError> {
+        self.vote_file.write(&vote_state(vote)?)?;
+        self.vote = Some(*vote);
+        Ok(())
+    }
+
+    /// Flushes everything and trims the indexes, for a clean shutdown.
+    pub(crate) fn close(&mut self) -> Result<(), QuorumError> {
+        Ok(self.log.close()?)
+    }
+}
+
+/// openraft's handle on the log: appends, truncation, the vote.
+pub(crate) struct LogStore {
+    log: SharedLog,
+}
+
+impl LogStore {
+    pub(crate) fn new(log: SharedLog) -> LogStore {
+        LogStore { log }
+    }
+}
+
+/// A reader of entries, for openraft's apply and (later) replication tasks.
+pub(crate) struct LogReader {
+    log: SharedLog,
+}
+
+fn read_error(e: QuorumError) -> StorageError<u64> {
+    StorageIOError::read_logs(openraft::AnyError::new(&e)).into()
+}
+
+fn write_error(e: QuorumError) -> StorageError<u64> {
+    StorageIOError::write_logs(openraft::AnyError::new(&e)).into()
+}
+
+/// The `[start, end)` indexes of a range.
+fn index_range(range: &impl RangeBounds<u64>) -> (u64, u64) {
+    let start = match range.start_bound() {
+        Bound::Included(i) => *i,
+        Bound::Excluded(i) => i.saturating_add(1),
+        Bound::Unbounded => 0,
+    };
+    let end = match range.end_bound() {
+        Bound::Included(i) => i.saturating_add(1),
+        Bound::Excluded(i) => *i,
+        Bound::Unbounded => u64::MAX,
+    };
+    (start, end)
+}
+
+fn read_entries(log: &SharedLog, range: &impl RangeBounds<u64>) -> Result<Vec<Entry<TypeConfig>>, QuorumError> {
+    let (start, end) = index_range(range);
+    lock(log).entries(start, end)
+}
+
+impl RaftLogReader<TypeConfig> for LogReader {
+    async fn try_get_log_entries<RB: RangeBounds<u64> + Clone + Debug + Send>(
+        &mut self,
+        range: RB,
+    ) -> Result<Vec<Entry<TypeConfig>>, StorageError<u64>> {
+        read_entries(&self.log, &range).map_err(read_error)
+    }
+}
+
+impl RaftLogReader<TypeConfig> for LogStore {
+    async fn try_get_log_entries<RB: RangeBounds<u64> + Clone + Debug + Send>(
+        &mut self,
+        range: RB,
+    ) -> Result<Vec<Entry<TypeConfig>>, StorageError<u64>> {
+        read_entries(&self.log, &range).map_err(read_error)
+    }
+}
+
+impl RaftLogStorage<TypeConfig> for LogStore {
+    type LogReader = LogReader;
+
+    async fn get_log_state(&mut self) -> Result<LogState<TypeConfig>, StorageError<u64>> {
+        Ok(LogState { last_purged_log_id: None, last_log_id: lock(&self.log).last_log_id() })
+    }
+
+    async fn get_log_reader(&mut self) -> LogReader {
+        LogReader { log: Arc::clone(&self.log) }
+    }
+
+    async fn save_vote(&mut self, vote: &Vote<u64>) -> Result<(), StorageError<u64>> {
+        lock(&self.log).save_vote(vote).map_err(|e| StorageIOError::write_vote(openraft::AnyError::new(&e)).into())
+    }
+
+    /// The saved vote, but never a committed one: a restarted voter does not resume leading. As
+    /// Kafka's resigned leader does, it starts a new election (a new term, a new leader epoch),
+    /// whose leader-change entry commits everything before it. A vote for itself still keeps it
+    /// from voting for anyone else in the old term.
+    async fn read_vote(&mut self) -> Result<Option<Vote<u64>>, StorageError<u64>> {
+        Ok(lock(&self.log).vote.map(|vote| Vote { committed: false, ..vote }))
+    }
+
+    async fn append<I>(&mut self, entries: I, callback: LogFlushed<TypeConfig>) -> Result<(), StorageError<u64>>
+    where
+        I: IntoIterator<Item = Entry<TypeConfig>> + Send,
+        I::IntoIter: Send,
+    {
+        lock(&self.log).append(entries).map_err(write_error)?;
+        // Only now, with the batches synced, may openraft count them.
+        callback.log_io_completed(Ok(()));
+        Ok(())
+    }
+
+    async fn truncate(&mut self, log_id: LogId<u64>) -> Result<(), StorageError<u64>> {
+        lock(&self.log).truncate(log_id.index).map_err(write_error)
+    }
+
+    /// Never called: purging follows snapshots, and snapshots are off (see the state machine).
+    async fn purge(&mut self, log_id: LogId<u64>) -> Result<(), StorageError<u64>> {
+        let e = QuorumError::Unsupported(format!("purging the metadata log (up to {log_id}) needs snapshots"));
+        Err(write_error(e))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::collections::{BTreeMap, BTreeSet};
+
+    use openraft::storage::RaftLogStorageExt;
+    use openraft::{Membership, RaftLogReader};
+    use strand_base::SystemClock;
+
+    use super::*;
+    use crate::quorum::entry::{MetadataFrames, VoterNode};
+
+    fn entry(term: u64, index: u64, payload: EntryPayload<TypeConfig>) -> Entry<TypeConfig> {
+        Entry { log_id: LogId::new(CommittedLeaderId::new(term, 0), index), payload }
+    }
+
+    fn entries() -> Vec<Entry<TypeConfig>> {
+        let membership = Membership::new(vec![BTreeSet::from([1])], BTreeMap::from([(1, VoterNode::default())]));
+        vec![
+            entry(0, 0, EntryPayload::Membership(membership)),
+            entry(1, 1, EntryPayload::Blank),
+            entry(1, 2, EntryPayload::Normal(MetadataFrames(vec![vec![1, 2, 0, 0, 0], vec![1, 2, 0, 1, 0]]))),
+            entry(1, 3, EntryPayload::Normal(MetadataFrames(vec![vec![1, 2, 0, 2, 0]]))),
+        ]
+    }
+
+    fn open(dir: &Path) -> SharedLog {
+        Arc::new(Mutex::new(MetadataLog::open(dir, Arc::new(SystemClock)).expect("opens")))
+    }
+
+    /// Appended entries are synced before openraft hears of them, read back unchanged, map to
+    /// offsets by batch (a two-record entry takes two offsets), and survive a reopen.
+    #[tokio::test]
+    async fn appends_are_synced_and_read_back() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let log = open(dir.path());
+        let mut store = LogStore::new(Arc::clone(&log));
+        store.blocking_append(entries()).await.expect("appends");
+        {
+            let metadata_log = lock(&log);
+            assert_eq!(metadata_log.log.recovery_point(), metadata_log.log.log_end_offset());
+            let offsets: Vec<(i64, i64)> =
+                metadata_log.batches.iter().map(|b| (b.base_offset, b.last_offset)).collect();
+            assert_eq!(offsets, [(0, 1), (2, 2), (3, 4), (5, 5)]);
+        }
+        assert_eq!(store.try_get_log_entries(0..).await.expect("reads"), entries());
+        assert_eq!(store.try_get_log_entries(1..=2).await.expect("reads"), entries()[1..3]);
+        drop((store, log));
+        let mut store = LogStore::new(open(dir.path()));
+        let state = store.get_log_state().await.expect("state");
+        assert_eq!(state.last_log_id, Some(entries()[3].log_id));
+        assert_eq!(store.try_get_log_entries(0..10).await.expect("reads"), entries());
+    }
+
+    /// Truncation removes the entries from an index on, and the next append reuses it.
+    #[tokio::test]
+    async fn truncation_cuts_at_an_index() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let mut store = LogStore::new(open(dir.path()));
+        store.blocking_append(entries()).await.expect("appends");
+        store.truncate(entries()[2].log_id).await.expect("truncates");
+        assert_eq!(store.try_get_log_entries(0..).await.expect("reads"), entries()[..2]);
+        let replacement = entry(2, 2, EntryPayload::Blank);
+        store.blocking_append([replacement.clone()]).await.expect("appends");
+        assert_eq!(store.try_get_log_entries(2..).await.expect("reads"), [replacement]);
+    }
+
+    /// A saved vote is read back after a reopen, but never as committed: a restarted voter
+    /// stands for election again.
+    #[tokio::test]
+    async fn votes_are_read_back_uncommitted() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let mut store = LogStore::new(open(dir.path()));
+        assert_eq!(store.read_vote().await.expect("reads"), None);
+        store.save_vote(&Vote::new_committed(4, 1)).await.expect("saves");
+        let mut store = LogStore::new(open(dir.path()));
+        assert_eq!(store.read_vote().await.expect("reads"), Some(Vote::new(4, 1)));
+    }
+}

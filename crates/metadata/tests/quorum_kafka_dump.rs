@@ -1,0 +1,130 @@
+//! Apache Kafka's own `DumpLogSegments --cluster-metadata-decoder` reads the quorum's
+//! `__cluster_metadata-0` segment: the membership (`KRaftVersion`, `KRaftVoters`), one
+//! `LeaderChange` per election, and every metadata record we appended, decoded by Kafka's
+//! `MetadataRecordSerde`, in offset order, every batch valid.
+//!
+//! Kafka is the oracle here, so this test runs Java: the Kafka 4.4.0 jars must be in
+//! `$STRAND_KAFKA_LIBS` (default `<workspace>/target/kafka-libs`), put there by
+//! `compat/kafka/fetch-jars.sh`. Without them the test fails and says so; it never skips.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::sync::Arc;
+use std::time::Duration;
+
+use strand_base::{BrokerId, SystemClock, Uuid};
+use strand_metadata::quorum::Quorum;
+use strand_protocol::messages::records::MetadataRecord;
+use strand_protocol::messages::{ProducerIdsRecord, TopicRecord};
+
+const DUMP_LOG_SEGMENTS: &str = "org.apache.kafka.tools.DumpLogSegments";
+/// The core jar `fetch-jars.sh` checks for, and the tools jar that holds the class.
+const REQUIRED_JARS: [&str; 2] = ["kafka_2.13-", "kafka-tools-"];
+/// What DumpLogSegments prints when it cannot read something.
+const PROBLEMS: [&str; 6] = ["Exception", "isvalid: false", "Error", "corrupt", "Could not", "invalid bytes"];
+const WAIT: Duration = Duration::from_secs(30);
+
+fn topic(name: &str, id: u8) -> (MetadataRecord, i16) {
+    let record = TopicRecord { name: name.into(), topic_id: Uuid([id; 16]), ..TopicRecord::default() };
+    (MetadataRecord::TopicRecord(record), 0)
+}
+
+fn producer_ids(next: i64) -> (MetadataRecord, i16) {
+    let record =
+        ProducerIdsRecord { broker_id: BrokerId(1), broker_epoch: 3, next_producer_id: next, ..Default::default() };
+    (MetadataRecord::ProducerIdsRecord(record), 0)
+}
+
+async fn run_quorum(dir: &Path, appends: Vec<Vec<(MetadataRecord, i16)>>) {
+    let open = Quorum::open(dir, 1, "MkU3OEVBNTcwNTJENDM2Qg", Arc::new(SystemClock));
+    let quorum = tokio::time::timeout(WAIT, open).await.expect("opens in time").expect("opens");
+    for records in appends {
+        tokio::time::timeout(WAIT, quorum.append(records)).await.expect("commits in time").expect("commits");
+    }
+    tokio::time::timeout(WAIT, quorum.shutdown()).await.expect("stops in time").expect("stops");
+}
+
+/// Two runs of the quorum (two elections) leave a segment Kafka decodes record for record.
+#[tokio::test]
+async fn kafka_decodes_the_metadata_log() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let partition = dir.path().join("__cluster_metadata-0");
+    run_quorum(&partition, vec![vec![topic("orders", 1), topic("payments", 2)], vec![producer_ids(1000)]]).await;
+    run_quorum(&partition, vec![vec![topic("audit", 3)]]).await;
+
+    let stdout = dump(&partition.join("00000000000000000000.log"));
+    let lines: Vec<&str> = stdout.lines().collect();
+    let payloads: Vec<&str> = lines.iter().filter_map(|l| l.split_once(" payload: ").map(|(_, p)| p)).collect();
+    let expected_payloads = [
+        r#"{"type":"TOPIC_RECORD","version":0,"data":{"name":"orders","topicId":"AQEBAQEBAQEBAQEBAQEBAQ"}}"#,
+        r#"{"type":"TOPIC_RECORD","version":0,"data":{"name":"payments","topicId":"AgICAgICAgICAgICAgICAg"}}"#,
+        r#"{"type":"PRODUCER_IDS_RECORD","version":0,"data":{"brokerId":1,"brokerEpoch":3,"nextProducerId":1000}}"#,
+        r#"{"type":"TOPIC_RECORD","version":0,"data":{"name":"audit","topicId":"AwMDAwMDAwMDAwMDAwMDAw"}}"#,
+    ];
+    assert_eq!(payloads, expected_payloads, "{stdout}");
+    let count = |needle: &str| lines.iter().filter(|l| l.contains(needle)).count();
+    assert_eq!(count(r#"KRaftVersion {"version":0,"kRaftVersion":1}"#), 1, "{stdout}");
+    assert_eq!(count(r#"KRaftVoters {"version":0,"voters":[{"voterId":1,"#), 1, "{stdout}");
+    assert_eq!(count(r#"LeaderChange: {"version":0,"leaderId":1,"voters":[{"voterId":1}]"#), 2, "{stdout}");
+    // Batches follow each other without gaps: each base offset is the last one's last + 1.
+    let mut next = 0;
+    for line in lines.iter().filter(|l| l.starts_with("baseOffset: ")) {
+        let field = |name: &str| -> i64 {
+            let rest = line.split_once(name).map(|(_, r)| r).unwrap_or_default();
+            rest.split_whitespace().next().and_then(|v| v.parse().ok()).unwrap_or(-1)
+        };
+        assert_eq!(field("baseOffset: "), next, "{line}");
+        next = field("lastOffset: ") + 1;
+    }
+    // Membership (2 records), a leader change, 3 records, a leader change, 1 record.
+    assert_eq!(next, 8, "{stdout}");
+}
+
+/// Runs DumpLogSegments on `segment`, fails on any problem it reports, returns what it printed.
+fn dump(segment: &Path) -> String {
+    let libs = kafka_libs();
+    let mut command = Command::new("java");
+    command
+        .arg("-cp")
+        .arg(format!("{}/*", libs.display()))
+        .arg(format!(
+            "-Dlog4j2.configurationFile={}",
+            workspace_root().join("compat/kafka/log4j2.properties").display()
+        ))
+        .arg(DUMP_LOG_SEGMENTS)
+        .arg("--cluster-metadata-decoder")
+        .arg("--files")
+        .arg(segment);
+    let output = command.output().unwrap_or_else(|e| panic!("could not run `java` (a JDK 17+ must be on PATH): {e}"));
+    let (stdout, stderr) =
+        (String::from_utf8_lossy(&output.stdout).into_owned(), String::from_utf8_lossy(&output.stderr).into_owned());
+    assert!(output.status.success(), "{command:?} exited with {}:\n{stderr}", output.status);
+    for problem in PROBLEMS {
+        let found: Vec<&str> = stdout.lines().chain(stderr.lines()).filter(|l| l.contains(problem)).collect();
+        assert!(found.is_empty(), "{command:?} reported {problem:?}:\n{}\n{stdout}", found.join("\n"));
+    }
+    stdout
+}
+
+fn kafka_libs() -> PathBuf {
+    let libs = std::env::var_os("STRAND_KAFKA_LIBS")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| workspace_root().join("target/kafka-libs"));
+    let names: Vec<String> = std::fs::read_dir(&libs)
+        .map(|dir| dir.filter_map(|e| e.ok()).map(|e| e.file_name().to_string_lossy().into_owned()).collect())
+        .unwrap_or_default();
+    for prefix in REQUIRED_JARS {
+        assert!(
+            names.iter().any(|n| n.starts_with(prefix) && n.ends_with(".jar")),
+            "Apache Kafka's jars are missing: no {prefix}*.jar in {}. Run compat/kafka/fetch-jars.sh \
+             (or set STRAND_KAFKA_LIBS to a directory holding Kafka 4.4.0's runtime classpath).",
+            libs.display()
+        );
+    }
+    libs
+}
+
+fn workspace_root() -> PathBuf {
+    let manifest_dir = Path::new(env!("CARGO_MANIFEST_DIR"));
+    manifest_dir.ancestors().nth(2).expect("crates/metadata sits two levels below the workspace root").to_owned()
+}

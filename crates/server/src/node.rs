@@ -1,0 +1,361 @@
+//! Running a node: the metadata quorum, the metadata image it feeds, the partition logs, the
+//! broker's listeners, and a clean shutdown on SIGTERM or SIGINT.
+//!
+//! Startup order: open the quorum (a lone voter elects itself and commits its log), replay the
+//! committed records into the image, bootstrap the cluster's features on first start, register
+//! this broker, open the partition logs (recovering them after a crash), host the partitions this
+//! node leads, then accept connections. Every later metadata change flows the same way: committed
+//! records are replayed into a new image, the hosted partitions are reconciled with it, and only
+//! then is the image published to the request handlers.
+
+use std::net::SocketAddr;
+use std::sync::Arc;
+use std::time::Duration;
+
+use strand_base::{BrokerId, Clock, SystemClock, TopicPartition, Uuid};
+use strand_broker::{BoxFuture, Broker, BrokerIdentity, BrokerSettings, MetadataWriter};
+use strand_log::{LogManager, NodeIdentity};
+use strand_metadata::controller::{
+    ApiMessageAndVersion, BootstrapFeatures, ControllerDefaults, InitialFencing, PreviousSession, RegisterBrokerInputs,
+    bootstrap_records, register_broker,
+};
+use strand_metadata::image::{MetadataDelta, MetadataImage, MetadataProvenance};
+use strand_metadata::quorum::{CommittedBatch, Quorum};
+use strand_protocol::messages::BrokerRegistrationRequest;
+use strand_protocol::messages::broker_registration_request::{Feature, Listener};
+use strand_replication::ReplicaManager;
+use tokio::net::TcpListener;
+use tokio::sync::{mpsc, watch};
+use tracing::{error, info, warn};
+
+use crate::config::{ServerConfig, TimestampType};
+use crate::connection::{self, ConnectionLimits};
+
+/// Why a node stopped with an error.
+#[derive(Debug, thiserror::Error)]
+pub enum NodeError {
+    #[error("{0}")]
+    Startup(String),
+    #[error("metadata quorum: {0}")]
+    Quorum(#[from] strand_metadata::quorum::QuorumError),
+    #[error("log: {0}")]
+    Log(#[from] strand_log::LogError),
+    #[error("{0}")]
+    Io(#[from] std::io::Error),
+}
+
+/// The features this broker supports, registered with the controller; ApiVersions reports the
+/// same ranges.
+const SUPPORTED_FEATURES: &[(&str, i16, i16)] =
+    &[("group.version", 0, 1), ("kraft.version", 0, 1), ("metadata.version", 7, 33), ("transaction.version", 0, 2)];
+
+/// Runs a node until SIGTERM or SIGINT, then shuts it down cleanly.
+pub async fn run(config: ServerConfig) -> Result<(), NodeError> {
+    let shutdown = async {
+        let mut term = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate())?;
+        tokio::select! {
+            _ = term.recv() => {}
+            _ = tokio::signal::ctrl_c() => {}
+        }
+        Ok::<(), std::io::Error>(())
+    };
+    run_until(config, shutdown).await
+}
+
+/// Runs a node until `shutdown` resolves.
+pub async fn run_until(
+    config: ServerConfig,
+    shutdown: impl std::future::Future<Output = std::io::Result<()>>,
+) -> Result<(), NodeError> {
+    let clock: Arc<dyn Clock> = Arc::new(SystemClock);
+    let cluster_id = config.cluster_id.clone().ok_or_else(|| NodeError::Startup("no cluster.id".into()))?;
+    let node_id = config.node_id;
+    let metadata_dir = config.metadata_log_dir.join("__cluster_metadata-0");
+    let quorum = Arc::new(Quorum::open(&metadata_dir, node_id, &cluster_id, clock.clone()).await?);
+    let writer: Arc<dyn MetadataWriter> = Arc::new(QuorumWriter(quorum.clone()));
+
+    let mut committed = quorum.subscribe(0);
+    let mut image = MetadataImage::empty();
+    catch_up(&mut committed, &mut image, quorum.high_watermark()).await?;
+    if image.features().metadata_version().is_none() {
+        let records = bootstrap_records(&BootstrapFeatures::default());
+        let offset = write(&quorum, records).await?;
+        catch_up(&mut committed, &mut image, offset + 1).await?;
+    }
+    let listeners = bind_listeners(&config).await?;
+    let broker_epoch = register(&config, &quorum, &mut committed, &mut image, &listeners).await?;
+
+    let identity = NodeIdentity { cluster_id: cluster_id.clone(), node_id };
+    let logs = LogManager::open(&config.log_dirs, &identity, config.log_config(), clock.clone())?;
+    let replicas = Arc::new(ReplicaManager::new(logs, config.log_flush_on_acks_all));
+    let image = Arc::new(image);
+    reconcile(&replicas, &image, &config, BrokerId(node_id));
+    let (image_tx, image_rx) = watch::channel(image);
+    let replay = tokio::spawn(replay_forever(committed, image_tx, replicas.clone(), config.clone(), BrokerId(node_id)));
+
+    let listener_name = listeners.first().map(|(name, _, _)| name.clone()).unwrap_or_default();
+    let broker = Arc::new(Broker::new(
+        BrokerIdentity { node_id: BrokerId(node_id), cluster_id: cluster_id.clone(), listener_name },
+        broker_settings(&config),
+        image_rx,
+        replicas.clone(),
+        writer,
+        clock,
+        broker_epoch,
+    ));
+    let limits = ConnectionLimits {
+        request_bytes_max: config.socket_request_max_bytes as usize,
+        idle_max: Duration::from_millis(config.connections_max_idle_ms.max(1) as u64),
+    };
+    let mut accepting = Vec::new();
+    for (name, address, listener) in listeners {
+        info!(
+            "Strand node {node_id} listening on {name}://{address}, data in {:?}, cluster id {cluster_id}",
+            config.log_dirs
+        );
+        accepting.push(tokio::spawn(accept_forever(listener, broker.clone(), limits)));
+    }
+    if let Err(e) = shutdown.await {
+        warn!("waiting for a shutdown signal failed: {e}");
+    }
+    info!("shutting down");
+    for task in &accepting {
+        task.abort();
+    }
+    replay.abort();
+    drop(broker);
+    shut_down(replicas, quorum, broker_epoch).await
+}
+
+async fn shut_down(replicas: Arc<ReplicaManager>, quorum: Arc<Quorum>, broker_epoch: i64) -> Result<(), NodeError> {
+    // Connections still holding the replica manager finish their current request first.
+    let replicas = wait_for_last_owner(replicas).await;
+    if let Some(replicas) = replicas {
+        replicas.shutdown(broker_epoch).map_err(|e| NodeError::Startup(e.to_string()))?;
+    } else {
+        warn!("requests still running at shutdown: partition logs are flushed but not marked clean");
+    }
+    if let Ok(quorum) = Arc::try_unwrap(quorum) {
+        quorum.shutdown().await?;
+    }
+    info!("shut down cleanly");
+    Ok(())
+}
+
+async fn wait_for_last_owner<T>(mut shared: Arc<T>) -> Option<T> {
+    for _ in 0..100 {
+        match Arc::try_unwrap(shared) {
+            Ok(owned) => return Some(owned),
+            Err(still_shared) => shared = still_shared,
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    None
+}
+
+async fn bind_listeners(config: &ServerConfig) -> Result<Vec<(String, SocketAddr, TcpListener)>, NodeError> {
+    let mut bound = Vec::new();
+    for endpoint in config.listeners.iter().filter(|l| !config.controller_listener_names.contains(&l.listener_name)) {
+        let host = if endpoint.host.is_empty() { "0.0.0.0" } else { endpoint.host.as_str() };
+        let listener = TcpListener::bind((host, endpoint.port))
+            .await
+            .map_err(|e| NodeError::Startup(format!("cannot listen on {host}:{}: {e}", endpoint.port)))?;
+        let address = listener.local_addr()?;
+        bound.push((endpoint.listener_name.clone(), address, listener));
+    }
+    if bound.is_empty() {
+        return Err(NodeError::Startup("no broker listener in `listeners`".into()));
+    }
+    Ok(bound)
+}
+
+/// Registers this broker (unfenced at once: a lone voter is its own controller and only broker).
+async fn register(
+    config: &ServerConfig,
+    quorum: &Quorum,
+    committed: &mut mpsc::Receiver<CommittedBatch>,
+    image: &mut MetadataImage,
+    bound: &[(String, SocketAddr, TcpListener)],
+) -> Result<i64, NodeError> {
+    let listeners = config
+        .advertised_broker_listeners()
+        .map(|endpoint| {
+            let bound_port =
+                bound.iter().find(|(name, _, _)| *name == endpoint.listener_name).map(|(_, a, _)| a.port());
+            Listener {
+                name: endpoint.listener_name.clone(),
+                host: if endpoint.host.is_empty() { "localhost".into() } else { endpoint.host.clone() },
+                port: if endpoint.port == 0 { bound_port.unwrap_or(0) } else { endpoint.port },
+                security_protocol: 0,
+                ..Default::default()
+            }
+        })
+        .collect();
+    let request = BrokerRegistrationRequest {
+        broker_id: BrokerId(config.node_id),
+        cluster_id: config.cluster_id.clone().unwrap_or_default(),
+        incarnation_id: incarnation_id(),
+        listeners,
+        features: SUPPORTED_FEATURES
+            .iter()
+            .map(|&(name, min, max)| Feature {
+                name: name.into(),
+                min_supported_version: min,
+                max_supported_version: max,
+                ..Default::default()
+            })
+            .collect(),
+        log_dirs: directory_ids(config)?,
+        previous_broker_epoch: -1,
+        ..Default::default()
+    };
+    let inputs = RegisterBrokerInputs {
+        cluster_id: config.cluster_id.clone().unwrap_or_default(),
+        new_broker_epoch: quorum.high_watermark(),
+        previous_session: PreviousSession::Expired,
+        initial_fencing: InitialFencing::Unfenced,
+    };
+    let result = register_broker(image, &request, &inputs);
+    if result.response.error_code != 0 {
+        return Err(NodeError::Startup(format!(
+            "broker registration failed with error {}",
+            result.response.error_code
+        )));
+    }
+    let offset = write(quorum, result.records).await?;
+    catch_up(committed, image, offset + 1).await?;
+    Ok(result.response.broker_epoch)
+}
+
+/// The directory ids `strand storage format` (or the first start) wrote into each log dir.
+fn directory_ids(config: &ServerConfig) -> Result<Vec<Uuid>, NodeError> {
+    let mut ids = Vec::new();
+    for dir in &config.log_dirs {
+        let meta = strand_log::dir::MetaProperties::read(dir)?;
+        match meta.and_then(|m| m.directory_id) {
+            Some(id) => ids.push(id),
+            None => return Err(NodeError::Startup(format!("{} is not formatted (no directory.id)", dir.display()))),
+        }
+    }
+    Ok(ids)
+}
+
+fn incarnation_id() -> Uuid {
+    strand_broker::handlers::create_topics::random_topic_id()
+}
+
+async fn write(quorum: &Quorum, records: Vec<ApiMessageAndVersion>) -> Result<i64, NodeError> {
+    Ok(quorum.append(records.into_iter().map(|r| (r.record, r.version)).collect()).await?)
+}
+
+/// Replays committed batches into `image` until it covers everything below `end`.
+async fn catch_up(
+    committed: &mut mpsc::Receiver<CommittedBatch>,
+    image: &mut MetadataImage,
+    end: i64,
+) -> Result<(), NodeError> {
+    while image.provenance().offset + 1 < end {
+        let Some(batch) = committed.recv().await else {
+            return Err(NodeError::Startup("the metadata quorum stopped".into()));
+        };
+        *image = apply(image, &batch)?;
+    }
+    Ok(())
+}
+
+fn apply(image: &MetadataImage, batch: &CommittedBatch) -> Result<MetadataImage, NodeError> {
+    let mut delta = MetadataDelta::new(image);
+    for (record, _) in &batch.records {
+        delta.replay(record).map_err(|e| NodeError::Startup(format!("metadata replay: {e}")))?;
+    }
+    Ok(delta.apply(MetadataProvenance { offset: batch.last_offset, epoch: batch.epoch }))
+}
+
+/// Applies every committed batch, reconciles the hosted partitions, then publishes the image.
+async fn replay_forever(
+    mut committed: mpsc::Receiver<CommittedBatch>,
+    images: watch::Sender<Arc<MetadataImage>>,
+    replicas: Arc<ReplicaManager>,
+    config: ServerConfig,
+    node: BrokerId,
+) {
+    while let Some(batch) = committed.recv().await {
+        let current = images.borrow().clone();
+        match apply(&current, &batch) {
+            Ok(next) => {
+                let next = Arc::new(next);
+                reconcile(&replicas, &next, &config, node);
+                images.send_replace(next);
+            }
+            Err(e) => {
+                error!("stopping metadata replay: {e}");
+                return;
+            }
+        }
+    }
+}
+
+/// Hosts every partition this node leads in `image`, and deletes the logs of topics it no longer
+/// has.
+fn reconcile(replicas: &ReplicaManager, image: &MetadataImage, config: &ServerConfig, node: BrokerId) {
+    for topic in image.topics().iter() {
+        for (&index, partition) in &topic.partitions {
+            if partition.replicas.contains(&node) {
+                let tp = TopicPartition::new(topic.name.clone(), index);
+                if let Err(e) = replicas.ensure_partition(&tp, topic.id, config.log_config()) {
+                    error!("cannot host {tp}: {e}");
+                }
+            }
+        }
+    }
+    for tp in replicas.hosted() {
+        let exists = image.topics().by_name(&tp.topic).is_some_and(|t| t.partitions.contains_key(&tp.partition));
+        if !exists && let Err(e) = replicas.delete_partition(&tp) {
+            error!("cannot delete {tp}: {e}");
+        }
+    }
+}
+
+fn broker_settings(config: &ServerConfig) -> BrokerSettings {
+    BrokerSettings {
+        message_bytes_max: config.message_max_bytes.max(0) as usize,
+        timestamp_rules: strand_broker::validation::TimestampRules {
+            log_append_time: config.log_message_timestamp_type == TimestampType::LogAppendTime,
+            before_max_ms: config.log_message_timestamp_before_max_ms,
+            after_max_ms: config.log_message_timestamp_after_max_ms,
+        },
+        auto_create_topics: config.auto_create_topics_enable,
+        controller_defaults: ControllerDefaults {
+            num_partitions: config.num_partitions,
+            default_replication_factor: i16::try_from(config.default_replication_factor).unwrap_or(i16::MAX),
+            ..ControllerDefaults::default()
+        },
+    }
+}
+
+async fn accept_forever(listener: TcpListener, broker: Arc<Broker>, limits: ConnectionLimits) {
+    loop {
+        match listener.accept().await {
+            Ok((stream, peer)) => {
+                let _ = stream.set_nodelay(true);
+                tokio::spawn(connection::serve(stream, peer, broker.clone(), limits));
+            }
+            Err(e) => {
+                warn!("accept failed: {e}");
+                tokio::time::sleep(Duration::from_millis(100)).await;
+            }
+        }
+    }
+}
+
+/// Commits records through the quorum for the broker's handlers.
+#[derive(Debug)]
+struct QuorumWriter(Arc<Quorum>);
+
+impl MetadataWriter for QuorumWriter {
+    fn write(&self, records: Vec<ApiMessageAndVersion>) -> BoxFuture<'_, Result<i64, String>> {
+        Box::pin(async move {
+            self.0.append(records.into_iter().map(|r| (r.record, r.version)).collect()).await.map_err(|e| e.to_string())
+        })
+    }
+}

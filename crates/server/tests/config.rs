@@ -1,0 +1,380 @@
+//! `ServerConfig` at its boundary: Kafka's `server.properties` names and defaults, precedence of
+//! embedded defaults, file and overrides, aliases, warnings for unknown keys, errors naming the
+//! key, and Kafka's cross-key rules with Strand's sole-voter relaxation.
+
+use std::path::PathBuf;
+
+use strand_server::config::{
+    BrokerCompressionType, ConfigError, ConfigSource, ProcessRoles, SecurityProtocol, ServerConfig, TimestampType,
+};
+
+type TestResult = Result<(), Box<dyn std::error::Error>>;
+
+fn pairs(text: &[(&str, &str)]) -> Vec<(String, String)> {
+    text.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect()
+}
+
+/// A file for one node of a three-controller cluster: Kafka's defaults stand everywhere.
+const CLUSTER_NODE: &[(&str, &str)] = &[
+    ("process.roles", "broker,controller"),
+    ("node.id", "1"),
+    ("controller.quorum.voters", "1@localhost:9093,2@localhost:9095,3@localhost:9097"),
+    ("listeners", "PLAINTEXT://localhost:9092,CONTROLLER://localhost:9093"),
+    ("controller.listener.names", "CONTROLLER"),
+];
+
+fn from_file(file: &[(&str, &str)], overrides: &[(&str, &str)]) -> Result<ServerConfig, ConfigError> {
+    ServerConfig::from_properties(Some(&pairs(file)), &pairs(overrides))
+}
+
+fn embedded(overrides: &[(&str, &str)]) -> Result<ServerConfig, ConfigError> {
+    ServerConfig::from_properties(None, &pairs(overrides))
+}
+
+fn value<'a>(config: &'a ServerConfig, key: &str) -> Option<(&'a str, ConfigSource)> {
+    config.get(key).and_then(|entry| Some((entry.value.as_deref()?, entry.source)))
+}
+
+/// Keys nobody set report Kafka 4's defaults, both typed and as text with source Default.
+#[test]
+fn defaults_are_kafkas() -> TestResult {
+    let config = from_file(CLUSTER_NODE, &[])?;
+    let expected = [
+        ("num.partitions", "1"),
+        ("default.replication.factor", "1"),
+        ("auto.create.topics.enable", "true"),
+        ("log.segment.bytes", "1073741824"),
+        ("log.roll.hours", "168"),
+        ("log.retention.hours", "168"),
+        ("log.retention.bytes", "-1"),
+        ("log.retention.check.interval.ms", "300000"),
+        ("log.index.interval.bytes", "4096"),
+        ("log.index.size.max.bytes", "10485760"),
+        ("log.cleanup.policy", "delete"),
+        ("log.flush.interval.messages", "9223372036854775807"),
+        ("log.message.timestamp.type", "CreateTime"),
+        ("log.message.timestamp.after.max.ms", "3600000"),
+        ("message.max.bytes", "1048588"),
+        ("socket.request.max.bytes", "104857600"),
+        ("num.network.threads", "3"),
+        ("num.io.threads", "8"),
+        ("connections.max.idle.ms", "600000"),
+        ("offsets.topic.num.partitions", "50"),
+        ("offsets.topic.replication.factor", "3"),
+        ("transaction.state.log.replication.factor", "3"),
+        ("transaction.state.log.min.isr", "2"),
+        ("group.initial.rebalance.delay.ms", "3000"),
+        ("min.insync.replicas", "1"),
+        ("unclean.leader.election.enable", "false"),
+        ("compression.type", "producer"),
+        ("max.incremental.fetch.session.cache.slots", "1000"),
+        ("producer.id.expiration.ms", "86400000"),
+        (
+            "listener.security.protocol.map",
+            "SASL_SSL:SASL_SSL,PLAINTEXT:PLAINTEXT,SSL:SSL,SASL_PLAINTEXT:SASL_PLAINTEXT",
+        ),
+        ("log.flush.on.acks.all", "true"),
+    ];
+    for (key, text) in expected {
+        assert_eq!(value(&config, key), Some((text, ConfigSource::Default)), "{key}");
+    }
+    assert_eq!(config.get("log.roll.ms").map(|entry| entry.value.clone()), Some(None));
+    assert_eq!(config.log_roll_ms, 7 * 24 * 3_600_000);
+    assert_eq!(config.log_retention_ms, 7 * 24 * 3_600_000);
+    assert_eq!(config.log_flush_interval_ms, i64::MAX);
+    assert_eq!(config.message_max_bytes, 1_048_588);
+    assert_eq!(config.offsets_topic_replication_factor, 3);
+    assert_eq!(config.transaction_state_log_min_isr, 2);
+    assert_eq!(config.log_message_timestamp_type, TimestampType::CreateTime);
+    assert_eq!(config.compression_type, BrokerCompressionType::Producer);
+    assert!(config.log_flush_on_acks_all);
+    assert_eq!(config.log_dirs, [PathBuf::from("/tmp/kafka-logs")]);
+    assert_eq!(config.inter_broker_listener_name, "PLAINTEXT");
+    assert!(!config.is_sole_voter());
+    assert!(config.warnings.is_empty(), "{:?}", config.warnings);
+    Ok(())
+}
+
+/// Without a file, `strand server` is a one-node cluster: node 1, both roles, localhost:9092,
+/// ./strand-data, and the internal topics lowered to one replica; with no warnings.
+#[test]
+fn embedded_one_node_defaults() -> TestResult {
+    let config = embedded(&[])?;
+    assert_eq!(config.node_id, 1);
+    assert_eq!(config.process_roles, ProcessRoles { broker: true, controller: true });
+    assert_eq!(config.listeners.len(), 1);
+    assert_eq!(config.listeners[0].to_string(), "PLAINTEXT://localhost:9092");
+    assert_eq!(config.advertised_listeners, config.listeners);
+    assert_eq!(config.log_dirs, [PathBuf::from("./strand-data")]);
+    assert_eq!(config.metadata_log_dir, PathBuf::from("./strand-data"));
+    assert_eq!(config.all_log_dirs(), [PathBuf::from("./strand-data")]);
+    assert!(config.is_sole_voter());
+    assert!(config.controller_listener_names.is_empty());
+    assert_eq!(config.offsets_topic_replication_factor, 1);
+    assert_eq!(config.transaction_state_log_replication_factor, 1);
+    assert_eq!(config.transaction_state_log_min_isr, 1);
+    assert_eq!(value(&config, "offsets.topic.replication.factor"), Some(("1", ConfigSource::StrandDefault)));
+    assert_eq!(value(&config, "node.id"), Some(("1", ConfigSource::StrandDefault)));
+    assert_eq!(value(&config, "broker.id"), Some(("1", ConfigSource::StrandDefault)));
+    assert_eq!(value(&config, "num.partitions"), Some(("1", ConfigSource::Default)));
+    assert!(config.warnings.is_empty(), "{:?}", config.warnings);
+    Ok(())
+}
+
+/// An override beats an embedded default, and a set internal-topic setting is never lowered.
+#[test]
+fn overrides_beat_embedded_defaults() -> TestResult {
+    let config = embedded(&[("listeners", "PLAINTEXT://127.0.0.1:0"), ("offsets.topic.replication.factor", "3")])?;
+    assert_eq!(config.listeners[0].port, 0);
+    assert_eq!(config.offsets_topic_replication_factor, 3);
+    assert_eq!(value(&config, "offsets.topic.replication.factor"), Some(("3", ConfigSource::Override)));
+    assert_eq!(config.transaction_state_log_replication_factor, 1);
+    Ok(())
+}
+
+/// File values beat defaults, overrides beat the file, and among overrides the last wins.
+#[test]
+fn file_then_overrides_precedence() -> TestResult {
+    let mut file = CLUSTER_NODE.to_vec();
+    file.extend([("num.partitions", "3"), ("log.segment.bytes", "2097152"), ("num.partitions", "4")]);
+    let config = from_file(&file, &[("num.partitions", "5"), ("log.retention.hours", "1"), ("num.partitions", "6")])?;
+    assert_eq!(config.num_partitions, 6);
+    assert_eq!(value(&config, "num.partitions"), Some(("6", ConfigSource::Override)));
+    assert_eq!(config.log_segment_bytes, 2_097_152);
+    assert_eq!(value(&config, "log.segment.bytes"), Some(("2097152", ConfigSource::File)));
+    assert_eq!(config.log_retention_ms, 3_600_000);
+    assert_eq!(config.log_config().segment_bytes, 2_097_152);
+    Ok(())
+}
+
+/// A file, even an empty one, means Kafka's defaults: no embedded roles, so process.roles is
+/// required, as in Kafka 4.
+#[test]
+fn a_file_gets_no_embedded_defaults() {
+    let error = from_file(&[], &[]).err().map(|e| e.to_string()).unwrap_or_default();
+    assert!(error.contains("process.roles"), "{error}");
+}
+
+/// `broker.id` is `node.id`'s alias; `log.dir` stands in for `log.dirs`; `*.ms` beats `*.hours`.
+#[test]
+fn aliases_and_fallbacks() -> TestResult {
+    let base: Vec<(&str, &str)> = CLUSTER_NODE.iter().copied().filter(|(k, _)| *k != "node.id").collect();
+    let mut file = base.clone();
+    file.extend([("broker.id", "1"), ("log.dir", "/data/a, /data/b")]);
+    let config = from_file(&file, &[("log.roll.hours", "2"), ("log.retention.minutes", "30")])?;
+    assert_eq!(config.node_id, 1);
+    assert_eq!(value(&config, "node.id"), Some(("1", ConfigSource::File)));
+    assert_eq!(config.log_dirs, [PathBuf::from("/data/a"), PathBuf::from("/data/b")]);
+    assert_eq!(config.metadata_log_dir, PathBuf::from("/data/a"));
+    assert_eq!(config.log_roll_ms, 2 * 3_600_000);
+    assert_eq!(config.log_retention_ms, 30 * 60_000);
+
+    let config = from_file(&file, &[("log.roll.ms", "1000"), ("log.roll.hours", "2"), ("log.dirs", "/x")])?;
+    assert_eq!(config.log_roll_ms, 1000);
+    assert_eq!(config.log_dirs, [PathBuf::from("/x")]);
+    assert_eq!(config.log_config().segment_ms, 1000);
+
+    let config = from_file(&file, &[("log.retention.ms", "-5"), ("metadata.log.dir", "/meta")])?;
+    assert_eq!(config.log_retention_ms, -1);
+    assert_eq!(config.all_log_dirs(), [PathBuf::from("/data/a"), PathBuf::from("/data/b"), PathBuf::from("/meta")]);
+
+    let error =
+        from_file(&base, &[("broker.id", "1"), ("node.id", "2")]).err().and_then(|e| e.key().map(str::to_owned));
+    assert_eq!(error.as_deref(), Some("node.id"));
+    Ok(())
+}
+
+/// An unknown key is kept and warned about in Kafka's words, once, and a secret-looking one is
+/// marked sensitive; the configuration still loads.
+#[test]
+fn unknown_keys_warn() -> TestResult {
+    let mut file = CLUSTER_NODE.to_vec();
+    file.push(("log.segmnet.bytes", "1"));
+    let config = from_file(&file, &[("ssl.keystore.password", "hunter2"), ("log.segmnet.bytes", "2")])?;
+    assert_eq!(
+        config.warnings,
+        [
+            "The configuration 'log.segmnet.bytes' was supplied but isn't a known config.",
+            "The configuration 'ssl.keystore.password' was supplied but isn't a known config.",
+        ]
+    );
+    assert_eq!(value(&config, "log.segmnet.bytes"), Some(("2", ConfigSource::Override)));
+    assert!(config.get("ssl.keystore.password").is_some_and(|entry| entry.sensitive));
+    assert!(config.get("num.io.threads").is_some_and(|entry| !entry.sensitive));
+    Ok(())
+}
+
+/// Each invalid value is refused with an error naming the key and the value.
+#[test]
+fn invalid_values_name_the_key() {
+    let cases: &[(&str, &str, &str)] = &[
+        ("num.partitions", "abc", "invalid value \"abc\" for num.partitions: not an integer"),
+        ("num.partitions", "0", "must be at least 1"),
+        ("log.segment.bytes", "1000", "must be at least 1048576"),
+        ("log.segment.bytes", "4294967296", "out of range"),
+        ("offsets.topic.replication.factor", "40000", "out of range"),
+        ("auto.create.topics.enable", "yes", "not a boolean"),
+        ("log.message.timestamp.type", "createtime", "must be one of CreateTime, LogAppendTime"),
+        ("compression.type", "brotli", "must be one of"),
+        ("log.cleanup.policy", "delete,archive", "\"archive\" is not one of compact, delete"),
+        ("num.io.threads", "0", "must be at least 1"),
+        ("log.retention.bytes", "1e9", "not an integer"),
+        ("listeners", "PLAINTEXT//localhost:9092", "is not NAME://host:port"),
+        ("listeners", "EXTERNAL://localhost:9092", "no security protocol defined for listener EXTERNAL"),
+        ("listener.security.protocol.map", "PLAINTEXT:TLS", "invalid security protocol"),
+        ("controller.quorum.voters", "1@localhost", "{id}@{host}:{port}"),
+        ("process.roles", "broker,zookeeper", "\"zookeeper\" is not one of broker, controller"),
+        ("process.roles", "broker,broker", "duplicate role names"),
+        ("log.dirs", " , ", "at least one log directory"),
+        ("cluster.id", "", "must not be empty"),
+        ("log.retention.ms", "0", "must be unlimited (-1)"),
+    ];
+    for (key, bad, expected) in cases {
+        let error = embedded(&[(key, bad)]).err();
+        let key_named = error.as_ref().and_then(ConfigError::key) == Some(*key);
+        let text = error.map(|e| e.to_string()).unwrap_or_default();
+        assert!(key_named && text.contains(key) && text.contains(expected), "{key}={bad}: {text:?}");
+    }
+}
+
+/// Kafka's cross-key rules hold, naming the key at fault; a sole voter needs no controller
+/// listener while a member of a larger quorum does.
+#[test]
+fn cross_key_rules() -> TestResult {
+    let rule_cases: &[(&[(&str, &str)], &str)] = &[
+        (&[("listeners", "PLAINTEXT://0.0.0.0:9092")], "advertised.listeners"),
+        (&[("advertised.listeners", "PLAINTEXT://0.0.0.0:9092")], "advertised.listeners"),
+        (&[("advertised.listeners", "SSL://host:9093")], "inter.broker.listener.name"),
+        (&[("controller.quorum.voters", "1@a:9093,2@b:9093")], "controller.listener.names"),
+        (&[("controller.quorum.voters", "2@a:9093")], "controller.quorum.voters"),
+        (&[("controller.listener.names", "CONTROLLER")], "controller.listener.names"),
+        (
+            &[("inter.broker.listener.name", "PLAINTEXT"), ("security.inter.broker.protocol", "SSL")],
+            "inter.broker.listener.name",
+        ),
+        (&[("process.roles", "broker")], "controller.quorum.voters"),
+        (&[("process.roles", "broker"), ("controller.quorum.voters", "2@a:9093")], "controller.listener.names"),
+        (&[("process.roles", "controller")], "listeners"),
+        (&[("node.id", "-1"), ("broker.id", "-1")], "node.id"),
+    ];
+    for (overrides, key) in rule_cases {
+        let error = embedded(overrides).err();
+        assert_eq!(error.as_ref().and_then(ConfigError::key), Some(*key), "{overrides:?}: {error:?}");
+    }
+    let bound_everywhere =
+        embedded(&[("listeners", "PLAINTEXT://0.0.0.0:9092"), ("advertised.listeners", "PLAINTEXT://localhost:9092")])?;
+    assert_eq!(bound_everywhere.advertised_listeners[0].host, "localhost");
+    let sole_with_self = embedded(&[("controller.quorum.voters", "1@localhost:9093")])?;
+    assert!(sole_with_self.is_sole_voter());
+    let member = embedded(&[
+        ("controller.quorum.voters", "1@localhost:9093,2@localhost:9095"),
+        ("listeners", "PLAINTEXT://localhost:9092,CONTROLLER://localhost:9093"),
+        ("controller.listener.names", "CONTROLLER"),
+    ])?;
+    assert!(!member.is_sole_voter());
+    assert_eq!(member.offsets_topic_replication_factor, 3);
+    assert_eq!(member.listener_security_protocol_map.get("CONTROLLER"), Some(&SecurityProtocol::Plaintext));
+    let broker = embedded(&[
+        ("process.roles", "broker"),
+        ("node.id", "4"),
+        ("controller.quorum.voters", "1@localhost:9093"),
+        ("controller.listener.names", "CONTROLLER,OTHER"),
+    ])?;
+    assert!(!broker.is_sole_voter());
+    assert_eq!(broker.warnings.len(), 1, "{:?}", broker.warnings);
+    Ok(())
+}
+
+/// Kafka 4's stock single-node `config/server.properties` loads without warnings, and, since its
+/// bootstrap server is its own controller listener, the node counts as its quorum's sole voter.
+#[test]
+fn kafka_stock_server_properties_load() -> TestResult {
+    let dir = tempfile::tempdir()?;
+    let path = dir.path().join("server.properties");
+    std::fs::write(&path, KAFKA_STOCK_FILE)?;
+    let config = ServerConfig::load(Some(&path), &[])?;
+    assert!(config.warnings.is_empty(), "{:?}", config.warnings);
+    assert!(config.is_sole_voter());
+    assert_eq!(config.log_dirs, [PathBuf::from("/tmp/kraft-combined-logs")]);
+    assert_eq!(config.controller_listeners().count(), 1);
+    let shown: Vec<String> = config.advertised_broker_listeners().map(ToString::to_string).collect();
+    assert_eq!(shown, ["PLAINTEXT://localhost:9092"]);
+    assert_eq!(value(&config, "log.retention.hours"), Some(("168", ConfigSource::File)));
+    assert_eq!(value(&config, "offsets.topic.replication.factor"), Some(("1", ConfigSource::File)));
+    Ok(())
+}
+
+/// A missing file, a malformed override and a bad escape are errors naming the file or argument.
+#[test]
+fn unreadable_input_is_an_error() -> TestResult {
+    let dir = tempfile::tempdir()?;
+    let missing = dir.path().join("nope.properties");
+    let error = ServerConfig::load(Some(&missing), &[]).err().map(|e| e.to_string()).unwrap_or_default();
+    assert!(error.contains("nope.properties"), "{error}");
+    let bad = dir.path().join("bad.properties");
+    std::fs::write(&bad, "process.roles=broker\\u12\n")?;
+    let error = ServerConfig::load(Some(&bad), &[]).err().map(|e| e.to_string()).unwrap_or_default();
+    assert!(error.contains("bad.properties"), "{error}");
+    assert!(strand_server::config::parse_override("no-equals-sign").is_err());
+    assert_eq!(strand_server::config::parse_override(" a.b = c=d")?, ("a.b".to_owned(), " c=d".to_owned()));
+    Ok(())
+}
+
+/// The log settings map onto the log crate's `LogConfig` with Kafka's topic-config meanings.
+#[test]
+fn log_config_mapping() -> TestResult {
+    let config = embedded(&[
+        ("log.segment.bytes", "1048576"),
+        ("log.roll.jitter.hours", "1"),
+        ("log.index.size.max.bytes", "4096"),
+        ("log.index.interval.bytes", "100"),
+        ("log.flush.interval.messages", "10"),
+        ("log.flush.scheduler.interval.ms", "500"),
+        ("log.preallocate", "true"),
+    ])?;
+    let log = config.log_config();
+    let expected = strand_log::LogConfig {
+        segment_bytes: 1_048_576,
+        segment_ms: 7 * 24 * 3_600_000,
+        segment_jitter_ms: 3_600_000,
+        segment_index_bytes: 4096,
+        index_interval_bytes: 100,
+        flush_interval_messages: 10,
+        flush_interval_ms: 500,
+        preallocate: true,
+    };
+    assert_eq!(log, expected);
+    Ok(())
+}
+
+/// Kafka 4.x's `config/server.properties` (comments shortened).
+const KAFKA_STOCK_FILE: &str = r"
+# The role of this server. Setting this puts us in KRaft mode
+process.roles=broker,controller
+node.id=1
+controller.quorum.bootstrap.servers=localhost:9093
+listeners=PLAINTEXT://:9092,CONTROLLER://:9093
+inter.broker.listener.name=PLAINTEXT
+advertised.listeners=PLAINTEXT://localhost:9092,CONTROLLER://localhost:9093
+controller.listener.names=CONTROLLER
+listener.security.protocol.map=CONTROLLER:PLAINTEXT,PLAINTEXT:PLAINTEXT,SSL:SSL,SASL_PLAINTEXT:SASL_PLAINTEXT,SASL_SSL:SASL_SSL
+num.network.threads=3
+num.io.threads=8
+socket.send.buffer.bytes=102400
+socket.receive.buffer.bytes=102400
+socket.request.max.bytes=104857600
+log.dirs=/tmp/kraft-combined-logs
+num.partitions=1
+num.recovery.threads.per.data.dir=1
+offsets.topic.replication.factor=1
+share.coordinator.state.topic.replication.factor=1
+share.coordinator.state.topic.min.isr=1
+transaction.state.log.replication.factor=1
+transaction.state.log.min.isr=1
+#log.flush.interval.messages=10000
+#log.flush.interval.ms=1000
+log.retention.hours=168
+#log.retention.bytes=1073741824
+log.segment.bytes=1073741824
+log.retention.check.interval.ms=300000
+";
