@@ -19,6 +19,9 @@ use crate::dir::{self, MetaProperties, PartitionMetadata};
 use crate::log::{Log, LogCheckpoints};
 use crate::{LogConfig, LogError, Result};
 
+/// The KRaft metadata log's topic: its directory sits among the partitions but is not one.
+pub const CLUSTER_METADATA_TOPIC: &str = "__cluster_metadata";
+
 /// Who this node is: every log directory must belong to this cluster and node.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct NodeIdentity {
@@ -72,7 +75,10 @@ impl LogManager {
         for entry in entries {
             let path = entry.map_err(|e| LogError::io(&dir.path, e))?.path();
             if let Some(tp) = path.is_dir().then(|| parse_partition_dir(&path)).flatten() {
-                found.push((tp, path));
+                // The metadata log belongs to the controller quorum, which opens it itself.
+                if tp.topic != CLUSTER_METADATA_TOPIC {
+                    found.push((tp, path));
+                }
             }
         }
         for (tp, path) in found {

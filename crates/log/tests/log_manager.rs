@@ -102,3 +102,15 @@ fn another_clusters_directory_is_refused() {
     let err = open(&dirs, "cluster-y").err().map(|e| e.to_string()).unwrap_or_default();
     assert!(err.contains("cluster-x") && err.contains("cluster-y"), "{err}");
 }
+
+/// The metadata log's directory sits among the partitions but belongs to the quorum: the manager
+/// leaves it alone.
+#[test]
+fn the_metadata_log_is_not_a_partition() {
+    let root = tempfile::tempdir().expect("dir");
+    let dirs = vec![root.path().join("a")];
+    open(&dirs, "cluster-x").expect("open").shutdown(1).expect("shutdown");
+    std::fs::create_dir_all(dirs[0].join("__cluster_metadata-0")).expect("metadata dir");
+    let manager = open(&dirs, "cluster-x").expect("reopen");
+    assert_eq!(manager.partitions().count(), 0);
+}
