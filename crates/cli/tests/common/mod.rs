@@ -114,6 +114,7 @@ pub struct Client {
 }
 
 impl Client {
+    #[allow(clippy::disallowed_methods)] // End-to-end tests are clients of a real server.
     pub fn connect(address: SocketAddr) -> Client {
         let stream = TcpStream::connect(address).expect("connect");
         stream.set_read_timeout(Some(WAIT_MAX)).expect("timeout");
