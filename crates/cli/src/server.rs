@@ -44,7 +44,8 @@ pub fn run(args: ServerArgs) -> anyhow::Result<()> {
 
 /// Logging to stderr at `RUST_LOG` (default `info`), colored only on a terminal.
 fn init_logging() {
-    let filter = EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new("info"));
+    // openraft narrates every election at info; its warnings are what an operator needs.
+    let filter = EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new("info,openraft=warn"));
     let subscriber = tracing_subscriber::fmt()
         .with_env_filter(filter)
         .with_writer(std::io::stderr)
