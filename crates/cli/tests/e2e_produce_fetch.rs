@@ -237,3 +237,39 @@ fn kill_during_production_loses_nothing_acknowledged() {
         assert_eq!(stored[..acked.len()], acked[..], "acks={acks}: acknowledged records lost or reordered");
     }
 }
+
+/// A topic's own `segment.bytes` (set at creation) governs its log: batches roll into new
+/// segment files at that size, where the broker default (1 GiB) would keep one.
+#[test]
+fn topic_configs_govern_the_log() {
+    use strand_protocol::messages::create_topics_request::CreatableTopicConfig;
+    let server = Server::start();
+    let mut client = server.connect();
+    let request = CreateTopicsRequest {
+        topics: vec![CreatableTopic {
+            name: "small-segments".into(),
+            num_partitions: 1,
+            replication_factor: 1,
+            configs: vec![CreatableTopicConfig {
+                name: "segment.bytes".into(),
+                value: Some("1048576".into()),
+                ..Default::default()
+            }],
+            ..Default::default()
+        }],
+        timeout_ms: 10_000,
+        ..Default::default()
+    };
+    let ResponseBody::CreateTopics(response) = client.call(RequestBody::CreateTopics(request), 7) else { panic!() };
+    assert_eq!(response.topics[0].error_code, 0, "{:?}", response.topics[0]);
+    let big = "x".repeat(600 * 1024);
+    for _ in 0..4 {
+        assert_eq!(produce(&mut client, "small-segments", 1, batch(&[&big])).0, 0);
+    }
+    let dir = server.data.path().join("small-segments-0");
+    let segments = std::fs::read_dir(&dir)
+        .expect("partition dir")
+        .filter(|e| e.as_ref().is_ok_and(|e| e.path().extension().is_some_and(|x| x == "log")))
+        .count();
+    assert!(segments >= 2, "{segments} segment(s) in {}", dir.display());
+}

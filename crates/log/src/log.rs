@@ -170,6 +170,11 @@ impl Log {
         &self.config
     }
 
+    /// Applies changed topic configs (AlterConfigs): they govern the next roll and flush.
+    pub fn set_config(&mut self, config: LogConfig) {
+        self.config = config;
+    }
+
     /// The next offset to be assigned.
     pub fn log_end_offset(&self) -> Offset {
         self.active().map(Segment::next_offset).unwrap_or(self.log_start_offset)

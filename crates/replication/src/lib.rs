@@ -99,9 +99,14 @@ impl ReplicaManager {
         }
     }
 
-    /// Hosts `tp` (creating its log if needed), as metadata says this node leads it.
+    /// Hosts `tp` (creating its log if needed), as metadata says this node leads it, with the
+    /// topic's current log settings.
     pub fn ensure_partition(&self, tp: &TopicPartition, topic_id: Uuid, config: LogConfig) -> Result<(), ReplicaError> {
-        if self.log(tp).is_ok() {
+        if let Ok(log) = self.log(tp) {
+            let mut log = lock(&log)?;
+            if *log.config() != config {
+                log.set_config(config);
+            }
             return Ok(());
         }
         let log = self.with_logs(|logs| logs.get_or_create(tp, topic_id, config))?;
