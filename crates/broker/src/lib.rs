@@ -6,6 +6,11 @@
 //! the API's handler in [`handlers`], one file per API, each thin: validate, call a domain crate,
 //! build the response.
 //!
+//! Handlers that change metadata (CreateTopics, DeleteTopics, CreatePartitions, the config
+//! APIs, InitProducerId's id blocks, Metadata's auto-creation) run the controller's decision
+//! through [`Broker::decide`], one at a time: each decides on an image that already holds the
+//! records of the one before, as the controller's contract requires.
+//!
 //! What it is not: it opens no sockets and runs no runtime (the server crate does both), and it
 //! holds no state of its own beyond what its handlers need to reach the log and the metadata.
 
@@ -18,7 +23,7 @@ use std::sync::Arc;
 
 use bytes::Bytes;
 use strand_base::{BrokerId, Clock};
-use strand_metadata::controller::{ApiMessageAndVersion, ControllerDefaults};
+use strand_metadata::controller::{ApiMessageAndVersion, ControllerDefaults, ControllerResult};
 use strand_metadata::image::MetadataImage;
 use strand_protocol::frame::{
     RequestError, api_versions_fallback, decode_request_body, encode_response, parse_request,
@@ -70,6 +75,32 @@ pub struct BrokerSettings {
     pub auto_create_topics: bool,
     /// `num.partitions`, `default.replication.factor`, static topic config defaults.
     pub controller_defaults: ControllerDefaults,
+    /// `delete.topic.enable`: without it DeleteTopics refuses every topic.
+    pub delete_topic_enable: bool,
+    /// Every static broker config, as DescribeConfigs of this node's BROKER resource reports it
+    /// (the dynamic ones come from the metadata image).
+    pub broker_configs: Vec<BrokerConfigEntry>,
+}
+
+/// One broker config as the node was started with it: what DescribeConfigs reports for a key
+/// before dynamic configs (the server fills these from `server.properties`, the overrides and
+/// Kafka's defaults).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BrokerConfigEntry {
+    /// Kafka's key (`log.retention.hours`).
+    pub name: String,
+    /// The value as text; `None` is Kafka's null (unset, a synonym decides).
+    pub value: Option<String>,
+    /// DescribeConfigs' `config_source`: 4 STATIC_BROKER_CONFIG (the file or an override), 5
+    /// DEFAULT_CONFIG.
+    pub source: i8,
+    /// A secret: described with a null value.
+    pub sensitive: bool,
+    /// The keys that decide this key's value, itself first, in Kafka's precedence order
+    /// (`log.retention.ms`, `log.retention.minutes`, `log.retention.hours`).
+    pub synonyms: Vec<String>,
+    /// DescribeConfigs' `config_type` (Kafka's `ConfigType` id; 0 UNKNOWN).
+    pub config_type: i8,
 }
 
 /// The request handlers of one node.
@@ -82,6 +113,9 @@ pub struct Broker {
     writer: Arc<dyn MetadataWriter>,
     clock: Arc<dyn Clock>,
     producer_ids: tokio::sync::Mutex<handlers::init_producer_id::ProducerIdBlock>,
+    /// Held from a controller decision until its records are in the image, so that every decision
+    /// sees the records of the ones before it (the controller's contract).
+    decisions: tokio::sync::Mutex<()>,
     /// The epoch of this broker's registration, as the controller gave it.
     broker_epoch: i64,
 }
@@ -104,6 +138,7 @@ impl Broker {
             writer,
             clock,
             producer_ids: tokio::sync::Mutex::new(handlers::init_producer_id::ProducerIdBlock::default()),
+            decisions: tokio::sync::Mutex::new(()),
             broker_epoch,
         }
     }
@@ -126,6 +161,15 @@ impl Broker {
         let mut image = self.image.clone();
         let caught_up = image.wait_for(|i| i.provenance().offset >= offset).await;
         caught_up.map(|i| i.clone()).map_err(|_| "the metadata image stopped updating".to_owned())
+    }
+
+    /// Runs one controller decision against the current image and commits its records, one
+    /// decision at a time. Returns the decision's response and, if the commit failed, why.
+    pub async fn decide<R>(&self, decision: impl FnOnce(&MetadataImage) -> ControllerResult<R>) -> (R, Option<String>) {
+        let _one_at_a_time = self.decisions.lock().await;
+        let result = decision(&self.image());
+        let failure = self.commit(result.records).await.err();
+        (result.response, failure)
     }
 
     /// Handles one request frame (without its size prefix).
@@ -165,6 +209,24 @@ impl Broker {
             RequestBody::ListOffsets(r) => ResponseBody::ListOffsets(list_offsets::handle(self, r)),
             RequestBody::CreateTopics(r) => ResponseBody::CreateTopics(create_topics::handle(self, r).await),
             RequestBody::InitProducerId(r) => ResponseBody::InitProducerId(init_producer_id::handle(self, r).await),
+            RequestBody::DeleteTopics(r) => ResponseBody::DeleteTopics(delete_topics::handle(self, r, version).await),
+            RequestBody::OffsetForLeaderEpoch(r) => {
+                ResponseBody::OffsetForLeaderEpoch(offset_for_leader_epoch::handle(self, r))
+            }
+            RequestBody::DescribeConfigs(r) => ResponseBody::DescribeConfigs(describe_configs::handle(self, r)),
+            RequestBody::AlterConfigs(r) => ResponseBody::AlterConfigs(alter_configs::handle(self, r).await),
+            RequestBody::CreatePartitions(r) => {
+                ResponseBody::CreatePartitions(create_partitions::handle(self, r).await)
+            }
+            RequestBody::IncrementalAlterConfigs(r) => {
+                ResponseBody::IncrementalAlterConfigs(incremental_alter_configs::handle(self, r).await)
+            }
+            RequestBody::DescribeCluster(r) => {
+                ResponseBody::DescribeCluster(describe_cluster::handle(self, r, version))
+            }
+            RequestBody::DescribeTopicPartitions(r) => {
+                ResponseBody::DescribeTopicPartitions(describe_topic_partitions::handle(self, r))
+            }
             other => return Err(format!("{:?} has no handler", other.api_key())),
         }))
     }

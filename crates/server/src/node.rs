@@ -302,7 +302,8 @@ fn reconcile(replicas: &ReplicaManager, image: &MetadataImage, config: &ServerCo
         for (&index, partition) in &topic.partitions {
             if partition.replicas.contains(&node) {
                 let tp = TopicPartition::new(topic.name.clone(), index);
-                if let Err(e) = replicas.ensure_partition(&tp, topic.id, config.log_config()) {
+                let log_config = topic_log_config(image, &topic.name, config.log_config());
+                if let Err(e) = replicas.ensure_partition(&tp, topic.id, log_config) {
                     error!("cannot host {tp}: {e}");
                 }
             }
@@ -316,7 +317,80 @@ fn reconcile(replicas: &ReplicaManager, image: &MetadataImage, config: &ServerCo
     }
 }
 
+/// The broker's log settings with the topic's own configs (CreateTopics, AlterConfigs) on top.
+fn topic_log_config(image: &MetadataImage, topic: &str, defaults: strand_log::LogConfig) -> strand_log::LogConfig {
+    use strand_metadata::image::ConfigResource;
+    let Some(configs) = image.configs().resource(&ConfigResource::topic(topic)) else { return defaults };
+    let number = |key: &str| configs.get(key).and_then(|v| v.parse::<i64>().ok());
+    let mut config = defaults;
+    if let Some(v) = number("segment.bytes") {
+        config.segment_bytes = v.max(1) as u64;
+    }
+    if let Some(v) = number("segment.ms") {
+        config.segment_ms = v;
+    }
+    if let Some(v) = number("segment.jitter.ms") {
+        config.segment_jitter_ms = v;
+    }
+    if let Some(v) = number("segment.index.bytes") {
+        config.segment_index_bytes = v.max(12) as u64;
+    }
+    if let Some(v) = number("index.interval.bytes") {
+        config.index_interval_bytes = v.max(0) as u64;
+    }
+    if let Some(v) = number("flush.messages") {
+        config.flush_interval_messages = v;
+    }
+    if let Some(v) = number("flush.ms") {
+        config.flush_interval_ms = v;
+    }
+    config
+}
+
 fn broker_settings(config: &ServerConfig) -> BrokerSettings {
+    use crate::config::{ConfigSource, config_type, is_known_key, synonyms};
+    use strand_metadata::controller::topic_configs::TOPIC_CONFIGS;
+
+    // The keys that decide `key`, itself first (an unknown key decides only itself).
+    let chain = |key: &str| -> Vec<String> {
+        match synonyms(key) {
+            [] => vec![key.to_owned()],
+            keys => keys.iter().map(|k| (*k).to_owned()).collect(),
+        }
+    };
+    let user_set =
+        |key: &str| config.get(key).is_some_and(|e| matches!(e.source, ConfigSource::File | ConfigSource::Override));
+    // A topic config's static default: its broker key (or a fallback of it) set in the file or
+    // an override, in the topic config's units (`log.retention.hours` gives `retention.ms`).
+    let static_topic_configs = TOPIC_CONFIGS
+        .iter()
+        .filter_map(|def| {
+            let key = def.broker_synonym?;
+            if !is_known_key(key) || !chain(key).iter().any(|k| user_set(k)) {
+                return None;
+            }
+            let value = match key {
+                "log.retention.ms" => config.log_retention_ms.to_string(),
+                "log.roll.ms" => config.log_roll_ms.to_string(),
+                "log.roll.jitter.ms" => config.log_roll_jitter_ms.to_string(),
+                "log.flush.interval.ms" => config.log_flush_interval_ms.to_string(),
+                _ => config.get(key)?.value.clone()?,
+            };
+            Some((def.name.to_owned(), value))
+        })
+        .collect();
+    let broker_configs = config
+        .entries
+        .iter()
+        .map(|(name, entry)| strand_broker::BrokerConfigEntry {
+            name: name.clone(),
+            value: entry.value.clone(),
+            source: entry.source.kafka_id(),
+            sensitive: entry.sensitive,
+            synonyms: chain(name),
+            config_type: config_type(name).map_or(0, |t| t.kafka_id()),
+        })
+        .collect();
     BrokerSettings {
         message_bytes_max: config.message_max_bytes.max(0) as usize,
         timestamp_rules: strand_broker::validation::TimestampRules {
@@ -328,8 +402,10 @@ fn broker_settings(config: &ServerConfig) -> BrokerSettings {
         controller_defaults: ControllerDefaults {
             num_partitions: config.num_partitions,
             default_replication_factor: i16::try_from(config.default_replication_factor).unwrap_or(i16::MAX),
-            ..ControllerDefaults::default()
+            static_topic_configs,
         },
+        delete_topic_enable: config.delete_topic_enable,
+        broker_configs,
     }
 }
 

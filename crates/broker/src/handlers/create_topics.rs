@@ -8,15 +8,11 @@ use strand_protocol::messages::{CreateTopicsRequest, CreateTopicsResponse};
 use crate::Broker;
 
 pub async fn handle(broker: &Broker, request: CreateTopicsRequest) -> CreateTopicsResponse {
-    let image = broker.image();
-    let result = strand_metadata::controller::create_topics(
-        &image,
-        &request,
-        &broker.settings.controller_defaults,
-        &mut random_topic_id,
-    );
-    let mut response = result.response;
-    if let Err(reason) = broker.commit(result.records).await {
+    let defaults = &broker.settings.controller_defaults;
+    let (mut response, failure) = broker
+        .decide(|image| strand_metadata::controller::create_topics(image, &request, defaults, &mut random_topic_id))
+        .await;
+    if let Some(reason) = failure {
         tracing::warn!("CreateTopics could not commit its records: {reason}");
         for topic in &mut response.topics {
             if topic.error_code == 0 {

@@ -32,15 +32,17 @@ pub async fn handle(broker: &Broker, request: InitProducerIdRequest) -> InitProd
 async fn next_producer_id(broker: &Broker) -> Result<i64, String> {
     let mut block = broker.producer_ids.lock().await;
     if block.next >= block.end {
-        let image = broker.image();
-        let result =
-            strand_metadata::controller::allocate_producer_ids(&image, broker.identity.node_id, broker.broker_epoch);
-        if result.response.error_code != 0 {
-            return Err(format!("the controller refused a producer id block (error {})", result.response.error_code));
+        let (node, broker_epoch) = (broker.identity.node_id, broker.broker_epoch);
+        let (response, failure) =
+            broker.decide(|image| strand_metadata::controller::allocate_producer_ids(image, node, broker_epoch)).await;
+        if response.error_code != 0 {
+            return Err(format!("the controller refused a producer id block (error {})", response.error_code));
         }
-        broker.commit(result.records).await?;
-        let start = result.response.producer_id_start.0;
-        *block = ProducerIdBlock { next: start, end: start + i64::from(result.response.producer_id_len) };
+        if let Some(reason) = failure {
+            return Err(reason);
+        }
+        let start = response.producer_id_start.0;
+        *block = ProducerIdBlock { next: start, end: start + i64::from(response.producer_id_len) };
     }
     let id = block.next;
     block.next += 1;

@@ -50,14 +50,24 @@ async fn auto_create(broker: &Broker, names: Vec<String>) -> Option<std::sync::A
         timeout_ms: 30_000,
         ..Default::default()
     };
-    let image = broker.image();
-    let result = strand_metadata::controller::create_topics(
-        &image,
-        &request,
-        &broker.settings.controller_defaults,
-        &mut super::create_topics::random_topic_id,
-    );
-    broker.commit(result.records).await.ok()
+    let defaults = &broker.settings.controller_defaults;
+    let (_, failure) = broker
+        .decide(|image| {
+            strand_metadata::controller::create_topics(
+                image,
+                &request,
+                defaults,
+                &mut super::create_topics::random_topic_id,
+            )
+        })
+        .await;
+    match failure {
+        None => Some(broker.image()),
+        Some(reason) => {
+            tracing::warn!("Metadata could not create topics: {reason}");
+            None
+        }
+    }
 }
 
 fn brokers(broker: &Broker, image: &MetadataImage) -> Vec<MetadataResponseBroker> {
@@ -114,7 +124,7 @@ fn topic_entry(topic: &TopicImage) -> MetadataResponseTopic {
         error_code: 0,
         name: Some(topic.name.clone()),
         topic_id: topic.id,
-        is_internal: topic.name.starts_with("__"),
+        is_internal: super::is_internal_topic(&topic.name),
         partitions,
         topic_authorized_operations: AUTHORIZED_OPERATIONS_OMITTED,
         ..Default::default()

@@ -1,12 +1,20 @@
 //! One module per API. [`SERVED`] lists the APIs this node answers; ApiVersions advertises
 //! exactly these, so a client never negotiates an API that is not there.
 
+pub mod alter_configs;
 pub mod api_versions;
+pub mod create_partitions;
 pub mod create_topics;
+pub mod delete_topics;
+pub mod describe_cluster;
+pub mod describe_configs;
+pub mod describe_topic_partitions;
 pub mod fetch;
+pub mod incremental_alter_configs;
 pub mod init_producer_id;
 pub mod list_offsets;
 pub mod metadata;
+pub mod offset_for_leader_epoch;
 pub mod produce;
 
 use strand_base::TopicPartition;
@@ -22,8 +30,29 @@ pub const SERVED: &[ApiKey] = &[
     ApiKey::Metadata,
     ApiKey::ApiVersions,
     ApiKey::CreateTopics,
+    ApiKey::DeleteTopics,
     ApiKey::InitProducerId,
+    ApiKey::OffsetForLeaderEpoch,
+    ApiKey::DescribeConfigs,
+    ApiKey::AlterConfigs,
+    ApiKey::CreatePartitions,
+    ApiKey::IncrementalAlterConfigs,
+    ApiKey::DescribeCluster,
+    ApiKey::DescribeTopicPartitions,
 ];
+
+/// Kafka's internal topics (`Topic.isInternal`): the group, transaction and share-group state.
+const INTERNAL_TOPICS: &[&str] = &["__consumer_offsets", "__transaction_state", "__share_group_state"];
+
+/// Whether `name` is one of Kafka's internal topics.
+pub(crate) fn is_internal_topic(name: &str) -> bool {
+    INTERNAL_TOPICS.contains(&name)
+}
+
+/// Every operation Kafka supports on a topic (READ, WRITE, CREATE, DELETE, ALTER, DESCRIBE,
+/// DESCRIBE_CONFIGS, ALTER_CONFIGS) as the 32-bit field of their `AclOperation` codes: what Kafka
+/// reports as a topic's authorized operations when no authorizer is configured, as here.
+pub(crate) const TOPIC_OPERATIONS_ALL: i32 = 1 << 3 | 1 << 4 | 1 << 5 | 1 << 6 | 1 << 7 | 1 << 8 | 1 << 10 | 1 << 11;
 
 /// Where a partition's requests go: the topic (found by name or id) and its leader epoch here.
 pub(crate) struct Target {

@@ -1,0 +1,81 @@
+//! DescribeCluster: the brokers with an endpoint on the listener the client used (fenced ones too
+//! when v2's `include_fenced_brokers` asks, marked `is_fenced`), the cluster id, and this node as
+//! the controller (KRaft brokers name a live broker, since clients cannot reach controllers).
+//!
+//! Brokers answer only for `endpoint_type` BROKER (KIP-919): CONTROLLER is
+//! MISMATCHED_ENDPOINT_TYPE and anything else UNSUPPORTED_ENDPOINT_TYPE, both INVALID_REQUEST at
+//! v0, as Kafka's `AuthHelper.computeDescribeClusterResponse`.
+
+use strand_base::BrokerId;
+use strand_protocol::error::ErrorCode;
+use strand_protocol::messages::describe_cluster_response::DescribeClusterBroker;
+use strand_protocol::messages::{DescribeClusterRequest, DescribeClusterResponse};
+
+use crate::Broker;
+
+/// KIP-919's endpoint types.
+const ENDPOINT_BROKER: i8 = 1;
+const ENDPOINT_CONTROLLER: i8 = 2;
+
+/// Every operation Kafka supports on the cluster (CREATE, ALTER, DESCRIBE, CLUSTER_ACTION,
+/// DESCRIBE_CONFIGS, ALTER_CONFIGS, IDEMPOTENT_WRITE) as a field of `AclOperation` codes: what
+/// Kafka reports when no authorizer is configured, as here.
+const CLUSTER_OPERATIONS_ALL: i32 = 1 << 5 | 1 << 7 | 1 << 8 | 1 << 9 | 1 << 10 | 1 << 11 | 1 << 12;
+
+/// Kafka's "authorized operations not requested" value.
+const AUTHORIZED_OPERATIONS_OMITTED: i32 = i32::MIN;
+
+pub fn handle(broker: &Broker, request: DescribeClusterRequest, version: i16) -> DescribeClusterResponse {
+    if let Err((code, message)) = check_endpoint_type(request.endpoint_type) {
+        let code = if version == 0 { ErrorCode::InvalidRequest } else { code };
+        return DescribeClusterResponse {
+            error_code: code.code(),
+            error_message: Some(message),
+            ..DescribeClusterResponse::default()
+        };
+    }
+    let image = broker.image();
+    let brokers: Vec<DescribeClusterBroker> = image
+        .cluster()
+        .brokers()
+        .filter(|b| !b.fenced || request.include_fenced_brokers)
+        .filter_map(|b| {
+            let endpoint = b.endpoints.iter().find(|e| e.name == broker.identity.listener_name)?;
+            Some(DescribeClusterBroker {
+                broker_id: b.id,
+                host: endpoint.host.clone(),
+                port: i32::from(endpoint.port),
+                rack: b.rack.clone(),
+                is_fenced: b.fenced,
+                ..DescribeClusterBroker::default()
+            })
+        })
+        .collect();
+    let node = broker.identity.node_id;
+    // A controller id the client cannot find among the brokers would only confuse it.
+    let controller_id = if brokers.iter().any(|b| b.broker_id == node) { node } else { BrokerId(-1) };
+    DescribeClusterResponse {
+        endpoint_type: ENDPOINT_BROKER,
+        cluster_id: broker.identity.cluster_id.clone(),
+        controller_id,
+        brokers,
+        cluster_authorized_operations: if request.include_cluster_authorized_operations {
+            CLUSTER_OPERATIONS_ALL
+        } else {
+            AUTHORIZED_OPERATIONS_OMITTED
+        },
+        ..DescribeClusterResponse::default()
+    }
+}
+
+fn check_endpoint_type(endpoint_type: i8) -> Result<(), (ErrorCode, String)> {
+    match endpoint_type {
+        ENDPOINT_BROKER => Ok(()),
+        ENDPOINT_CONTROLLER => Err((
+            ErrorCode::MismatchedEndpointType,
+            "The request was sent to an endpoint of type BROKER, but we wanted an endpoint of type CONTROLLER"
+                .to_owned(),
+        )),
+        other => Err((ErrorCode::UnsupportedEndpointType, format!("Unsupported endpoint type {other}"))),
+    }
+}

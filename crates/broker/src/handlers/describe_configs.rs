@@ -1,0 +1,279 @@
+//! DescribeConfigs for TOPIC and BROKER resources, as Kafka's `ConfigHelper.describeConfigs`.
+//!
+//! - TOPIC: every topic config with its effective value
+//!   ([`effective_topic_configs`]: the topic's override, else the cluster's dynamic default, else
+//!   `server.properties`, else Kafka's default). An unknown topic is UNKNOWN_TOPIC_OR_PARTITION,
+//!   an illegal name INVALID_TOPIC_EXCEPTION.
+//! - BROKER with this node's id: every static broker config ([`crate::BrokerConfigEntry`]) and
+//!   every dynamic one in the image; BROKER with the empty name: the cluster-wide dynamic
+//!   defaults. Another id, or a name that is not a number, is INVALID_REQUEST.
+//! - BROKER_LOGGER, GROUP and CLIENT_METRICS are INVALID_REQUEST for now (no log4j loggers here;
+//!   group and client-metrics configs arrive with their issues). A resource type Kafka does not
+//!   define fails the whole request with INVALID_REQUEST, as Kafka's does.
+//!
+//! Sources and synonyms follow Kafka: a config's synonyms are its topic override, then each of
+//! its broker keys (`log.retention.ms`, `.minutes`, `.hours`) set per broker, as cluster default,
+//! in `server.properties`, and by default, in that order, minus those ahead of the config's own
+//! broker key; the first synonym gives the source (DEFAULT_CONFIG without one). Synonyms are sent
+//! only when `include_synonyms` asks; documentation is always null.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use strand_metadata::controller::topic_configs::{
+    ConfigSource, ConfigType, EffectiveConfig, effective_topic_configs, topic_config, topic_config_for_broker_synonym,
+};
+use strand_metadata::controller::topic_name::validate_topic_name;
+use strand_metadata::image::{ConfigResource, ConfigResourceKind, MetadataImage};
+use strand_protocol::error::ErrorCode;
+use strand_protocol::messages::describe_configs_request::DescribeConfigsResource;
+use strand_protocol::messages::describe_configs_response::{
+    DescribeConfigsResourceResult, DescribeConfigsResult, DescribeConfigsSynonym,
+};
+use strand_protocol::messages::{DescribeConfigsRequest, DescribeConfigsResponse};
+
+use crate::{Broker, BrokerConfigEntry};
+
+pub fn handle(broker: &Broker, request: DescribeConfigsRequest) -> DescribeConfigsResponse {
+    let undefined = |r: &DescribeConfigsResource| {
+        ConfigResourceKind::from_wire(r.resource_type).is_none_or(|kind| kind == ConfigResourceKind::Unknown)
+    };
+    if request.resources.iter().any(undefined) {
+        return all_failed(&request, ErrorCode::InvalidRequest);
+    }
+    let image = broker.image();
+    let describer = Describer {
+        broker,
+        image: &image,
+        statics: broker.settings.broker_configs.iter().map(|e| (e.name.as_str(), e)).collect(),
+        include_synonyms: request.include_synonyms,
+    };
+    let results = request.resources.iter().map(|r| describer.resource(r)).collect();
+    DescribeConfigsResponse { results, ..DescribeConfigsResponse::default() }
+}
+
+/// Why a resource cannot be described: a code and, maybe, a message.
+type Failure = (ErrorCode, Option<String>);
+
+struct Describer<'a> {
+    broker: &'a Broker,
+    image: &'a MetadataImage,
+    /// The static broker configs by key.
+    statics: BTreeMap<&'a str, &'a BrokerConfigEntry>,
+    include_synonyms: bool,
+}
+
+impl Describer<'_> {
+    fn resource(&self, resource: &DescribeConfigsResource) -> DescribeConfigsResult {
+        let name = resource.resource_name.as_str();
+        let described = match ConfigResourceKind::from_wire(resource.resource_type) {
+            Some(ConfigResourceKind::Topic) => self.topic(name),
+            Some(ConfigResourceKind::Broker) => self.broker(name),
+            Some(ConfigResourceKind::BrokerLogger) => {
+                Err((ErrorCode::InvalidRequest, Some("Broker loggers are not supported.".to_owned())))
+            }
+            _ => Err((
+                ErrorCode::InvalidRequest,
+                Some(format!("Configs of resource type {} are not supported yet.", resource.resource_type)),
+            )),
+        };
+        let (error_code, error_message, configs) = match described {
+            Ok(mut configs) => {
+                if let Some(keys) = resource.configuration_keys.as_ref().filter(|keys| !keys.is_empty()) {
+                    configs.retain(|c| keys.contains(&c.name));
+                }
+                (0, None, configs)
+            }
+            Err((code, message)) => (code.code(), message, Vec::new()),
+        };
+        DescribeConfigsResult {
+            error_code,
+            error_message,
+            resource_type: resource.resource_type,
+            resource_name: resource.resource_name.clone(),
+            configs,
+            ..DescribeConfigsResult::default()
+        }
+    }
+
+    fn topic(&self, name: &str) -> Result<Vec<DescribeConfigsResourceResult>, Failure> {
+        validate_topic_name(name).map_err(|m| (ErrorCode::InvalidTopicException, Some(m)))?;
+        if self.image.topics().by_name(name).is_none() {
+            return Err((ErrorCode::UnknownTopicOrPartition, None));
+        }
+        let overrides = self.image.configs().resource(&ConfigResource::topic(name)).cloned().unwrap_or_default();
+        let statics = &self.broker.settings.controller_defaults.static_topic_configs;
+        let effective = effective_topic_configs(self.image, &overrides, statics);
+        Ok(effective.into_iter().map(|config| self.topic_entry(config, &overrides)).collect())
+    }
+
+    fn topic_entry(
+        &self,
+        config: EffectiveConfig,
+        overrides: &BTreeMap<String, String>,
+    ) -> DescribeConfigsResourceResult {
+        let def = topic_config(config.name);
+        let mut synonyms = Vec::new();
+        if let Some(value) = overrides.get(config.name) {
+            synonyms.push(synonym(config.name, Some(value.clone()), ConfigSource::TopicConfig));
+        }
+        if let Some(key) = def.and_then(|d| d.broker_synonym) {
+            synonyms.extend(self.broker_synonyms(key));
+        }
+        let value = match synonyms.first() {
+            // The effective value leaves per-broker configs out; Kafka's takes them first.
+            Some(first) if first.source == ConfigSource::DynamicBrokerConfig.wire() => first.value.clone(),
+            _ => Some(config.value),
+        };
+        DescribeConfigsResourceResult {
+            name: config.name.to_owned(),
+            value,
+            read_only: false,
+            config_source: synonyms.first().map_or(ConfigSource::DefaultConfig.wire(), |s| s.source),
+            is_sensitive: false,
+            synonyms: if self.include_synonyms { synonyms } else { Vec::new() },
+            config_type: def.map_or(0, |d| config_type_id(d.kind)),
+            documentation: None,
+            ..DescribeConfigsResourceResult::default()
+        }
+    }
+
+    fn broker(&self, name: &str) -> Result<Vec<DescribeConfigsResourceResult>, Failure> {
+        if name.is_empty() {
+            let defaults = self.image.configs().resource(&ConfigResource::cluster_default());
+            return Ok(defaults.into_iter().flat_map(|d| d.keys()).map(|key| self.broker_entry(key, true)).collect());
+        }
+        let node = self.broker.identity.node_id.0;
+        let invalid = |message: String| (ErrorCode::InvalidRequest, Some(message));
+        let id: i32 = name.parse().map_err(|_| invalid(format!("Broker id must be an integer, but it is: {name}")))?;
+        if id != node {
+            return Err(invalid(format!("Unexpected broker id, expected {node} or empty string, but received {name}")));
+        }
+        let mut keys: BTreeSet<&str> = self.statics.keys().copied().collect();
+        for resource in [ConfigResource::broker(name), ConfigResource::cluster_default()] {
+            keys.extend(
+                self.image.configs().resource(&resource).into_iter().flat_map(|d| d.keys()).map(String::as_str),
+            );
+        }
+        Ok(keys.into_iter().map(|key| self.broker_entry(key, false)).collect())
+    }
+
+    /// One broker key; `cluster_default` describes the empty-named resource, which only has the
+    /// cluster-wide dynamic defaults.
+    fn broker_entry(&self, key: &str, cluster_default: bool) -> DescribeConfigsResourceResult {
+        let entry = self.statics.get(key).copied();
+        let topic_def = topic_config_for_broker_synonym(key);
+        let synonyms: Vec<DescribeConfigsSynonym> = self
+            .broker_synonyms(key)
+            .into_iter()
+            .filter(|s| !cluster_default || s.source == ConfigSource::DynamicDefaultBrokerConfig.wire())
+            .collect();
+        let sensitive = self.is_sensitive(key);
+        let value = match synonyms.first() {
+            _ if sensitive => None,
+            Some(first) if is_dynamic(first.source) => first.value.clone(),
+            _ => entry.and_then(|e| e.value.clone()),
+        };
+        DescribeConfigsResourceResult {
+            name: key.to_owned(),
+            value,
+            // Strand changes only the broker keys that default topic configs at runtime.
+            read_only: topic_def.is_none(),
+            config_source: synonyms.first().map_or(ConfigSource::DefaultConfig.wire(), |s| s.source),
+            is_sensitive: sensitive,
+            synonyms: if self.include_synonyms { synonyms } else { Vec::new() },
+            config_type: entry
+                .map(|e| e.config_type)
+                .or_else(|| topic_def.map(|d| config_type_id(d.kind)))
+                .unwrap_or(0),
+            documentation: None,
+            ..DescribeConfigsResourceResult::default()
+        }
+    }
+
+    /// Kafka's `configSynonyms`: where each broker key that decides `key` is set, most specific
+    /// first, from `key` itself on.
+    fn broker_synonyms(&self, key: &str) -> Vec<DescribeConfigsSynonym> {
+        const TIERS: [ConfigSource; 4] = [
+            ConfigSource::DynamicBrokerConfig,
+            ConfigSource::DynamicDefaultBrokerConfig,
+            ConfigSource::StaticBrokerConfig,
+            ConfigSource::DefaultConfig,
+        ];
+        let chain: Vec<&str> = match self.statics.get(key) {
+            Some(entry) if !entry.synonyms.is_empty() => entry.synonyms.iter().map(String::as_str).collect(),
+            _ => vec![key],
+        };
+        let sensitive = self.is_sensitive(key);
+        let mut all = Vec::new();
+        for source in TIERS {
+            for name in &chain {
+                if let Some(value) = self.lookup(source, name) {
+                    all.push(synonym(name, if sensitive { None } else { Some(value) }, source));
+                }
+            }
+        }
+        // Synonyms ahead of the key itself (listener overrides, in Kafka) are not the key's.
+        let own = all.iter().position(|s| s.name == key).unwrap_or(all.len());
+        all.split_off(own)
+    }
+
+    /// The value broker key `name` has at `source`, if it is set there.
+    fn lookup(&self, source: ConfigSource, name: &str) -> Option<String> {
+        let dynamic = |resource: ConfigResource| self.image.configs().value(&resource, name).map(str::to_owned);
+        match source {
+            ConfigSource::DynamicBrokerConfig => {
+                dynamic(ConfigResource::broker(self.broker.identity.node_id.0.to_string()))
+            }
+            ConfigSource::DynamicDefaultBrokerConfig => dynamic(ConfigResource::cluster_default()),
+            ConfigSource::StaticBrokerConfig | ConfigSource::DefaultConfig => {
+                self.statics.get(name).filter(|e| e.source == source.wire()).and_then(|e| e.value.clone())
+            }
+            ConfigSource::TopicConfig => None,
+        }
+    }
+
+    /// Kafka's `maybeSensitive`: a secret, or a key of no known type (it might be one).
+    fn is_sensitive(&self, key: &str) -> bool {
+        match self.statics.get(key) {
+            Some(entry) => entry.sensitive || entry.config_type == 0,
+            None => topic_config_for_broker_synonym(key).is_none(),
+        }
+    }
+}
+
+fn is_dynamic(source: i8) -> bool {
+    source == ConfigSource::DynamicBrokerConfig.wire() || source == ConfigSource::DynamicDefaultBrokerConfig.wire()
+}
+
+fn synonym(name: &str, value: Option<String>, source: ConfigSource) -> DescribeConfigsSynonym {
+    DescribeConfigsSynonym { name: name.to_owned(), value, source: source.wire(), ..DescribeConfigsSynonym::default() }
+}
+
+/// DescribeConfigs' `config_type` of a topic config (Kafka's `ConfigType` ids).
+fn config_type_id(kind: ConfigType) -> i8 {
+    match kind {
+        ConfigType::Boolean => 1,
+        ConfigType::String => 2,
+        ConfigType::Int => 3,
+        ConfigType::Long => 5,
+        ConfigType::Double => 6,
+        ConfigType::List => 7,
+    }
+}
+
+/// Every resource with `code` and Kafka's default message for it (Kafka's `getErrorResponse`).
+fn all_failed(request: &DescribeConfigsRequest, code: ErrorCode) -> DescribeConfigsResponse {
+    let results = request
+        .resources
+        .iter()
+        .map(|r| DescribeConfigsResult {
+            error_code: code.code(),
+            error_message: Some(code.message().to_owned()),
+            resource_type: r.resource_type,
+            resource_name: r.resource_name.clone(),
+            configs: Vec::new(),
+            ..DescribeConfigsResult::default()
+        })
+        .collect();
+    DescribeConfigsResponse { results, ..DescribeConfigsResponse::default() }
+}

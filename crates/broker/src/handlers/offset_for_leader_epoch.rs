@@ -1,0 +1,73 @@
+//! OffsetForLeaderEpoch: for each partition, the largest leader epoch at or below the requested
+//! one and where it ends in this leader's log (Kafka's `Partition.lastOffsetForLeaderEpoch`).
+//! Consumers use it to validate their position after a leader change (KIP-320), followers to
+//! find where to truncate.
+//!
+//! Checked in Kafka's order: a partition metadata does not know is UNKNOWN_TOPIC_OR_PARTITION, one
+//! not hosted here NOT_LEADER_OR_FOLLOWER; then the caller's `current_leader_epoch` (-1 skips the
+//! check) against the partition's: older is FENCED_LEADER_EPOCH, newer UNKNOWN_LEADER_EPOCH; then
+//! only the leader answers. An epoch the log has no record of is answered -1 / -1 with no error.
+
+use strand_base::TopicPartition;
+use strand_metadata::image::MetadataImage;
+use strand_protocol::error::ErrorCode;
+use strand_protocol::messages::offset_for_leader_epoch_request::OffsetForLeaderPartition;
+use strand_protocol::messages::offset_for_leader_epoch_response::{EpochEndOffset, OffsetForLeaderTopicResult};
+use strand_protocol::messages::{OffsetForLeaderEpochRequest, OffsetForLeaderEpochResponse};
+use strand_replication::ReplicaError;
+
+use crate::Broker;
+
+/// The wire's "no leader epoch given" (`RecordBatch.NO_PARTITION_LEADER_EPOCH`).
+const NO_PARTITION_LEADER_EPOCH: i32 = -1;
+
+pub fn handle(broker: &Broker, request: OffsetForLeaderEpochRequest) -> OffsetForLeaderEpochResponse {
+    let image = broker.image();
+    let topics = request
+        .topics
+        .iter()
+        .map(|topic| OffsetForLeaderTopicResult {
+            topic: topic.topic.clone(),
+            partitions: topic.partitions.iter().map(|p| end_offset(broker, &image, &topic.topic, p)).collect(),
+            ..OffsetForLeaderTopicResult::default()
+        })
+        .collect();
+    OffsetForLeaderEpochResponse { topics, ..OffsetForLeaderEpochResponse::default() }
+}
+
+fn end_offset(
+    broker: &Broker,
+    image: &MetadataImage,
+    topic: &str,
+    request: &OffsetForLeaderPartition,
+) -> EpochEndOffset {
+    let failed = |code: ErrorCode| EpochEndOffset {
+        partition: request.partition,
+        error_code: code.code(),
+        ..EpochEndOffset::default()
+    };
+    let Some(state) = image.topics().by_name(topic).and_then(|t| t.partitions.get(&request.partition)) else {
+        return failed(ErrorCode::UnknownTopicOrPartition);
+    };
+    let tp = TopicPartition::new(topic, request.partition);
+    let found = match broker.replicas.end_offset_for_epoch(&tp, request.leader_epoch) {
+        Ok(found) => found,
+        Err(ReplicaError::UnknownPartition(_)) => return failed(ErrorCode::NotLeaderOrFollower),
+        Err(ReplicaError::Log(e)) => {
+            tracing::warn!("OffsetForLeaderEpoch on {tp}: {e}");
+            return failed(ErrorCode::KafkaStorageError);
+        }
+    };
+    let current = request.current_leader_epoch;
+    if current != NO_PARTITION_LEADER_EPOCH && current < state.leader_epoch {
+        return failed(ErrorCode::FencedLeaderEpoch);
+    }
+    if current != NO_PARTITION_LEADER_EPOCH && current > state.leader_epoch {
+        return failed(ErrorCode::UnknownLeaderEpoch);
+    }
+    if state.leader != broker.identity.node_id {
+        return failed(ErrorCode::NotLeaderOrFollower);
+    }
+    let (leader_epoch, end_offset) = found;
+    EpochEndOffset { partition: request.partition, leader_epoch, end_offset, ..EpochEndOffset::default() }
+}

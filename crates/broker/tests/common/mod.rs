@@ -1,0 +1,292 @@
+//! A broker over a real `ReplicaManager` in a temp dir, with a metadata log in memory: the
+//! [`ReplayingWriter`] replays committed records into the image the broker watches and hosts
+//! the partitions this node is a replica of, as the server's replay loop does. Requests go
+//! through `Broker::handle` as frames and responses come back decoded.
+
+#![allow(dead_code)]
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
+
+use bytes::BytesMut;
+use strand_base::{BrokerId, SystemClock, TopicPartition, Uuid};
+use strand_broker::{BoxFuture, Broker, BrokerConfigEntry, BrokerIdentity, BrokerSettings, MetadataWriter, Outcome};
+use strand_log::log::ValidatedBatch;
+use strand_log::producer_state::{AppendContext, VerificationGuard};
+use strand_log::{LogConfig, LogManager, NodeIdentity};
+use strand_metadata::controller::{
+    ApiMessageAndVersion, BootstrapFeatures, ControllerDefaults, InitialFencing, PreviousSession, RegisterBrokerInputs,
+    bootstrap_records, register_broker,
+};
+use strand_metadata::image::{MetadataDelta, MetadataImage, MetadataProvenance};
+use strand_protocol::frame::{decode_response, encode_request};
+use strand_protocol::messages::api::{RequestBody, ResponseBody};
+use strand_protocol::messages::broker_registration_request::{Feature, Listener};
+use strand_protocol::messages::create_topics_request::{CreatableReplicaAssignment, CreatableTopic};
+use strand_protocol::messages::records::MetadataRecord;
+use strand_protocol::messages::{BrokerRegistrationRequest, CreateTopicsRequest, FenceBrokerRecord};
+use strand_protocol::records::{NewRecord, RecordBatchBuilder};
+use strand_replication::{Acks, ReplicaManager};
+use tokio::sync::watch;
+
+pub const NODE: BrokerId = BrokerId(1);
+pub const CLUSTER_ID: &str = "MkU3OEVBNTcwNTJENDM2Qg";
+pub const LISTENER: &str = "PLAINTEXT";
+
+/// The metadata log in memory: a write is committed at once and replayed into the image.
+#[derive(Debug)]
+pub struct ReplayingWriter {
+    images: Mutex<watch::Sender<Arc<MetadataImage>>>,
+    replicas: Arc<ReplicaManager>,
+    /// While set, writes fail as a lost quorum would make them.
+    pub failing: AtomicBool,
+}
+
+impl ReplayingWriter {
+    /// Replays `records` as one batch, then hosts (or drops) this node's partitions.
+    pub fn apply(&self, records: &[ApiMessageAndVersion]) -> i64 {
+        let images = self.images.lock().expect("image lock");
+        let current = images.borrow().clone();
+        let mut delta = MetadataDelta::new(&current);
+        for record in records {
+            delta.replay(&record.record).unwrap_or_else(|e| panic!("replaying {record:?}: {e}"));
+        }
+        let offset = current.provenance().offset + i64::try_from(records.len()).expect("batch size");
+        let next = Arc::new(delta.apply(MetadataProvenance { offset, epoch: 1 }));
+        self.reconcile(&next);
+        images.send_replace(next);
+        offset
+    }
+
+    fn reconcile(&self, image: &MetadataImage) {
+        for topic in image.topics().iter() {
+            for (&index, partition) in &topic.partitions {
+                if partition.replicas.contains(&NODE) {
+                    let tp = TopicPartition::new(topic.name.clone(), index);
+                    self.replicas.ensure_partition(&tp, topic.id, log_config()).expect("host partition");
+                }
+            }
+        }
+        for tp in self.replicas.hosted() {
+            if image.topics().by_name(&tp.topic).is_none_or(|t| !t.partitions.contains_key(&tp.partition)) {
+                self.replicas.delete_partition(&tp).expect("delete partition");
+            }
+        }
+    }
+}
+
+impl MetadataWriter for ReplayingWriter {
+    fn write(&self, records: Vec<ApiMessageAndVersion>) -> BoxFuture<'_, Result<i64, String>> {
+        Box::pin(async move {
+            if self.failing.load(Ordering::SeqCst) {
+                return Err("no quorum".to_owned());
+            }
+            Ok(self.apply(&records))
+        })
+    }
+}
+
+/// One node: its broker, the writer behind it, its replicas and data dir.
+#[derive(Debug)]
+pub struct Node {
+    pub broker: Broker,
+    pub writer: Arc<ReplayingWriter>,
+    pub replicas: Arc<ReplicaManager>,
+    _dir: tempfile::TempDir,
+    correlation_id: i32,
+}
+
+impl Node {
+    /// A formatted cluster with this node (broker 1) registered and unfenced.
+    pub fn new() -> Node {
+        Node::with_settings(settings())
+    }
+
+    pub fn with_settings(settings: BrokerSettings) -> Node {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let identity = NodeIdentity { cluster_id: CLUSTER_ID.into(), node_id: NODE.0 };
+        let logs = LogManager::open(&[dir.path().to_owned()], &identity, log_config(), Arc::new(SystemClock))
+            .expect("log manager");
+        let replicas = Arc::new(ReplicaManager::new(logs, false));
+        let (images, image) = watch::channel(Arc::new(MetadataImage::empty()));
+        let writer = Arc::new(ReplayingWriter {
+            images: Mutex::new(images),
+            replicas: replicas.clone(),
+            failing: AtomicBool::new(false),
+        });
+        writer.apply(&bootstrap_records(&BootstrapFeatures::default()));
+        let identity = BrokerIdentity { node_id: NODE, cluster_id: CLUSTER_ID.into(), listener_name: LISTENER.into() };
+        let broker = Broker::new(identity, settings, image, replicas.clone(), writer.clone(), Arc::new(SystemClock), 0);
+        let node = Node { broker, writer, replicas, _dir: dir, correlation_id: 0 };
+        node.register(NODE.0, InitialFencing::Unfenced);
+        node
+    }
+
+    /// Registers broker `id` (listener PLAINTEXT on `host-<id>:9092`).
+    pub fn register(&self, id: i32, fencing: InitialFencing) {
+        let image = self.broker.image();
+        let inputs = RegisterBrokerInputs {
+            cluster_id: CLUSTER_ID.to_owned(),
+            new_broker_epoch: image.provenance().offset + 1,
+            previous_session: PreviousSession::Expired,
+            initial_fencing: fencing,
+        };
+        let result = register_broker(&image, &registration(id), &inputs);
+        assert_eq!(result.response.error_code, 0, "registering broker {id}");
+        self.writer.apply(&result.records);
+    }
+
+    /// Fences broker `id`, as the controller does when its session expires.
+    pub fn fence(&self, id: i32) {
+        let image = self.broker.image();
+        let epoch = image.cluster().broker(BrokerId(id)).expect("registered").epoch;
+        let record = FenceBrokerRecord { id: BrokerId(id), epoch, ..Default::default() };
+        self.writer.apply(&[ApiMessageAndVersion::latest(MetadataRecord::FenceBrokerRecord(record))]);
+    }
+
+    /// Sends `body` at `version` as a frame through `Broker::handle`; the decoded response.
+    pub async fn call(&mut self, body: RequestBody, version: i16) -> ResponseBody {
+        self.correlation_id += 1;
+        let api = body.api_key();
+        let frame = encode_request(self.correlation_id, Some("handlers-test"), &body, version).expect("encode request");
+        let Outcome::Respond(response) = self.broker.handle(frame.slice(4..)).await else {
+            panic!("{api:?} v{version}: no response");
+        };
+        let (header, body) = decode_response(api, version, response.slice(4..)).expect("decode response");
+        assert_eq!(header.correlation_id, self.correlation_id);
+        body
+    }
+
+    /// Creates topic `name` with `partitions` partitions on this node.
+    pub async fn create_topic(&mut self, name: &str, partitions: i32) -> Uuid {
+        self.create(CreatableTopic {
+            name: name.to_owned(),
+            num_partitions: partitions,
+            replication_factor: 1,
+            ..Default::default()
+        })
+        .await
+    }
+
+    /// Creates topic `name` with one partition per replica list.
+    pub async fn create_assigned(&mut self, name: &str, replicas: &[&[i32]]) -> Uuid {
+        let assignments = (0..)
+            .zip(replicas)
+            .map(|(partition_index, ids)| CreatableReplicaAssignment {
+                partition_index,
+                broker_ids: ids.iter().copied().map(BrokerId).collect(),
+                ..Default::default()
+            })
+            .collect();
+        self.create(CreatableTopic {
+            name: name.to_owned(),
+            num_partitions: -1,
+            replication_factor: -1,
+            assignments,
+            ..Default::default()
+        })
+        .await
+    }
+
+    async fn create(&mut self, topic: CreatableTopic) -> Uuid {
+        let name = topic.name.clone();
+        let request = CreateTopicsRequest { topics: vec![topic], timeout_ms: 1000, ..Default::default() };
+        let ResponseBody::CreateTopics(response) = self.call(RequestBody::CreateTopics(request), 7).await else {
+            panic!("not a CreateTopics response");
+        };
+        let created = &response.topics[0];
+        assert_eq!(created.error_code, 0, "creating {name}: {:?}", created.error_message);
+        created.topic_id
+    }
+
+    /// Appends one record to `tp` at `leader_epoch`, straight to the log.
+    pub fn append(&self, tp: &TopicPartition, leader_epoch: i32) {
+        let mut builder = RecordBatchBuilder::new();
+        builder.append(&NewRecord { timestamp_ms: 10, key: None, value: Some(b"v"), headers: &[] }).expect("record");
+        let batch = ValidatedBatch::validate(BytesMut::from(&builder.build().expect("batch")[..])).expect("valid");
+        let context = AppendContext::client(VerificationGuard::SENTINEL);
+        self.replicas.append(tp, batch, leader_epoch, Acks::Leader, context).expect("append");
+    }
+}
+
+/// Settings with Kafka's defaults, a few static broker configs and topic deletion enabled.
+pub fn settings() -> BrokerSettings {
+    BrokerSettings {
+        message_bytes_max: 1_048_588,
+        timestamp_rules: strand_broker::validation::TimestampRules {
+            log_append_time: false,
+            before_max_ms: i64::MAX,
+            after_max_ms: 3_600_000,
+        },
+        auto_create_topics: false,
+        controller_defaults: ControllerDefaults::default(),
+        delete_topic_enable: true,
+        broker_configs: vec![
+            static_config("log.retention.hours", Some("168"), 5, &["log.retention.hours"], 3),
+            static_config(
+                "log.retention.ms",
+                None,
+                5,
+                &["log.retention.ms", "log.retention.minutes", "log.retention.hours"],
+                5,
+            ),
+            static_config("log.retention.minutes", None, 5, &["log.retention.minutes", "log.retention.hours"], 3),
+            static_config("message.max.bytes", Some("1048588"), 5, &["message.max.bytes"], 3),
+            static_config("node.id", Some("1"), 4, &["node.id", "broker.id"], 3),
+            static_config("broker.id", Some("1"), 4, &["broker.id"], 3),
+        ],
+    }
+}
+
+/// A static broker config entry.
+pub fn static_config(
+    name: &str,
+    value: Option<&str>,
+    source: i8,
+    synonyms: &[&str],
+    config_type: i8,
+) -> BrokerConfigEntry {
+    BrokerConfigEntry {
+        name: name.to_owned(),
+        value: value.map(str::to_owned),
+        source,
+        sensitive: false,
+        synonyms: synonyms.iter().map(|s| (*s).to_owned()).collect(),
+        config_type,
+    }
+}
+
+pub fn log_config() -> LogConfig {
+    LogConfig { segment_index_bytes: 4096, ..LogConfig::default() }
+}
+
+/// A registration request for broker `id`, supporting every level Strand finalizes.
+pub fn registration(id: i32) -> BrokerRegistrationRequest {
+    let feature = |name: &str, min: i16, max: i16| Feature {
+        name: name.to_owned(),
+        min_supported_version: min,
+        max_supported_version: max,
+        ..Default::default()
+    };
+    let byte = u8::try_from(id).expect("small id");
+    BrokerRegistrationRequest {
+        broker_id: BrokerId(id),
+        cluster_id: CLUSTER_ID.to_owned(),
+        incarnation_id: Uuid([0x33, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, byte]),
+        listeners: vec![Listener {
+            name: LISTENER.to_owned(),
+            host: format!("host-{id}"),
+            port: 9092,
+            security_protocol: 0,
+            ..Default::default()
+        }],
+        features: vec![
+            feature("metadata.version", 7, 33),
+            feature("kraft.version", 0, 1),
+            feature("transaction.version", 0, 2),
+            feature("group.version", 0, 1),
+        ],
+        log_dirs: vec![Uuid([0x22, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, byte])],
+        ..Default::default()
+    }
+}
