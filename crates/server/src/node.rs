@@ -78,7 +78,8 @@ pub async fn run_until(
     let mut image = MetadataImage::empty();
     catch_up(&mut committed, &mut image, quorum.high_watermark()).await?;
     if image.features().metadata_version().is_none() {
-        let records = bootstrap_records(&BootstrapFeatures::default());
+        let mut records = bootstrap_records(&BootstrapFeatures::default());
+        records.push(cluster_min_isr(&config));
         let offset = write(&quorum, records).await?;
         catch_up(&mut committed, &mut image, offset + 1).await?;
     }
@@ -167,6 +168,20 @@ async fn bind_listeners(config: &ServerConfig) -> Result<Vec<(String, SocketAddr
         return Err(NodeError::Startup("no broker listener in `listeners`".into()));
     }
     Ok(bound)
+}
+
+/// The cluster-level `min.insync.replicas` a Kafka 4.4 cluster is formatted with (KIP-966 needs one
+/// cluster-wide value), from the static setting, so tools show it as Kafka's do.
+fn cluster_min_isr(config: &ServerConfig) -> ApiMessageAndVersion {
+    ApiMessageAndVersion::latest(strand_protocol::messages::records::MetadataRecord::ConfigRecord(
+        strand_protocol::messages::ConfigRecord {
+            resource_type: strand_metadata::image::ConfigResourceKind::Broker.wire(),
+            resource_name: String::new(),
+            name: "min.insync.replicas".into(),
+            value: Some(config.min_insync_replicas.to_string()),
+            ..Default::default()
+        },
+    ))
 }
 
 /// Registers this broker (unfenced at once: a lone voter is its own controller and only broker).
