@@ -201,12 +201,12 @@ impl Broker {
         use handlers::*;
         Ok(Some(match body {
             RequestBody::ApiVersions(r) => ResponseBody::ApiVersions(api_versions::handle(self, &r)),
-            RequestBody::Metadata(r) => ResponseBody::Metadata(metadata::handle(self, r).await),
+            RequestBody::Metadata(r) => ResponseBody::Metadata(metadata::handle(self, r, version).await),
             RequestBody::Produce(r) => {
                 return produce::handle(self, r, version).await.map(|r| r.map(ResponseBody::Produce));
             }
             RequestBody::Fetch(r) => ResponseBody::Fetch(fetch::handle(self, r, version).await),
-            RequestBody::ListOffsets(r) => ResponseBody::ListOffsets(list_offsets::handle(self, r)),
+            RequestBody::ListOffsets(r) => ResponseBody::ListOffsets(list_offsets::handle(self, r, version)),
             RequestBody::CreateTopics(r) => ResponseBody::CreateTopics(create_topics::handle(self, r).await),
             RequestBody::InitProducerId(r) => ResponseBody::InitProducerId(init_producer_id::handle(self, r).await),
             RequestBody::DeleteTopics(r) => ResponseBody::DeleteTopics(delete_topics::handle(self, r, version).await),

@@ -13,7 +13,10 @@ const EARLIEST_TIMESTAMP: i64 = -2;
 const LATEST_TIMESTAMP: i64 = -1;
 const MAX_TIMESTAMP: i64 = -3;
 
-pub fn handle(broker: &Broker, request: ListOffsetsRequest) -> ListOffsetsResponse {
+/// Leader epochs are in the response from v4 (KIP-320); older versions must leave them unset.
+const LEADER_EPOCH_VERSION_MIN: i16 = 4;
+
+pub fn handle(broker: &Broker, request: ListOffsetsRequest, version: i16) -> ListOffsetsResponse {
     let image = broker.image();
     let topics = request
         .topics
@@ -30,7 +33,7 @@ pub fn handle(broker: &Broker, request: ListOffsetsRequest) -> ListOffsetsRespon
                         &target.partition,
                         p.partition_index,
                         p.timestamp,
-                        target.leader_epoch,
+                        if version >= LEADER_EPOCH_VERSION_MIN { target.leader_epoch } else { -1 },
                         request.isolation_level,
                     ),
                 })

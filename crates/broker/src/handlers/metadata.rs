@@ -16,7 +16,7 @@ use crate::Broker;
 /// Kafka's "authorized operations not requested" value.
 const AUTHORIZED_OPERATIONS_OMITTED: i32 = i32::MIN;
 
-pub async fn handle(broker: &Broker, request: MetadataRequest) -> MetadataResponse {
+pub async fn handle(broker: &Broker, request: MetadataRequest, version: i16) -> MetadataResponse {
     let mut image = broker.image();
     if let Some(topics) = &request.topics {
         let missing: Vec<String> = topics
@@ -30,7 +30,9 @@ pub async fn handle(broker: &Broker, request: MetadataRequest) -> MetadataRespon
     }
     let topics = match &request.topics {
         None => image.topics().iter().map(topic_entry).collect(),
-        Some(requested) => requested.iter().map(|t| requested_topic(&image, t.name.as_deref(), t.topic_id)).collect(),
+        Some(requested) => {
+            requested.iter().map(|t| requested_topic(&image, t.name.as_deref(), t.topic_id, version)).collect()
+        }
     };
     MetadataResponse {
         brokers: brokers(broker, &image),
@@ -87,7 +89,15 @@ fn brokers(broker: &Broker, image: &MetadataImage) -> Vec<MetadataResponseBroker
         .collect()
 }
 
-fn requested_topic(image: &MetadataImage, name: Option<&str>, id: strand_base::Uuid) -> MetadataResponseTopic {
+/// The first version whose response may leave a topic's name null (topics looked up by id).
+const NULL_TOPIC_NAME_VERSION_MIN: i16 = 12;
+
+fn requested_topic(
+    image: &MetadataImage,
+    name: Option<&str>,
+    id: strand_base::Uuid,
+    version: i16,
+) -> MetadataResponseTopic {
     let found = match name {
         Some(name) => image.topics().by_name(name),
         None => image.topics().by_id(id),
@@ -97,7 +107,7 @@ fn requested_topic(image: &MetadataImage, name: Option<&str>, id: strand_base::U
         None => MetadataResponseTopic {
             error_code: if name.is_some() { ErrorCode::UnknownTopicOrPartition } else { ErrorCode::UnknownTopicId }
                 .code(),
-            name: name.map(str::to_owned),
+            name: name.map(str::to_owned).or_else(|| (version < NULL_TOPIC_NAME_VERSION_MIN).then(String::new)),
             topic_id: id,
             topic_authorized_operations: AUTHORIZED_OPERATIONS_OMITTED,
             ..Default::default()
