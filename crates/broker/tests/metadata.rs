@@ -19,6 +19,8 @@ async fn topics_by_id_and_by_name() {
         let request = MetadataRequest {
             topics: Some(vec![
                 MetadataRequestTopic { topic_id: id, name: None, ..Default::default() },
+                // The Java client's form: the id with an empty name.
+                MetadataRequestTopic { topic_id: id, name: Some(String::new()), ..Default::default() },
                 MetadataRequestTopic { topic_id: strand_base::Uuid([9; 16]), name: None, ..Default::default() },
                 MetadataRequestTopic { name: Some("nope".into()), ..Default::default() },
             ]),
@@ -30,7 +32,7 @@ async fn topics_by_id_and_by_name() {
         let codes: Vec<i16> = response.topics.iter().map(|t| t.error_code).collect();
         assert_eq!(
             codes,
-            [0, ErrorCode::UnknownTopicId.code(), ErrorCode::UnknownTopicOrPartition.code()],
+            [0, 0, ErrorCode::UnknownTopicId.code(), ErrorCode::UnknownTopicOrPartition.code()],
             "v{version}"
         );
         assert_eq!(response.topics[0].name.as_deref(), Some("orders"));

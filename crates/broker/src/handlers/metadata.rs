@@ -21,7 +21,9 @@ pub async fn handle(broker: &Broker, request: MetadataRequest, version: i16) -> 
     if let Some(topics) = &request.topics {
         let missing: Vec<String> = topics
             .iter()
+            .filter(|t| t.topic_id == strand_base::Uuid::ZERO)
             .filter_map(|t| t.name.clone())
+            .filter(|name| !name.is_empty())
             .filter(|name| image.topics().by_name(name).is_none())
             .collect();
         if !missing.is_empty() && request.allow_auto_topic_creation && broker.settings.auto_create_topics {
@@ -98,15 +100,22 @@ fn requested_topic(
     id: strand_base::Uuid,
     version: i16,
 ) -> MetadataResponseTopic {
+    // A topic id, when given, wins: the Java client sends ids with an empty (not null) name.
+    let by_id = id != strand_base::Uuid::ZERO;
     let found = match name {
+        _ if by_id => image.topics().by_id(id),
         Some(name) => image.topics().by_name(name),
-        None => image.topics().by_id(id),
+        None => None,
     };
     match found {
         Some(topic) => topic_entry(topic),
         None => MetadataResponseTopic {
-            error_code: if name.is_some() { ErrorCode::UnknownTopicOrPartition } else { ErrorCode::UnknownTopicId }
-                .code(),
+            error_code: if by_id || name.is_none() {
+                ErrorCode::UnknownTopicId
+            } else {
+                ErrorCode::UnknownTopicOrPartition
+            }
+            .code(),
             name: name.map(str::to_owned).or_else(|| (version < NULL_TOPIC_NAME_VERSION_MIN).then(String::new)),
             topic_id: id,
             topic_authorized_operations: AUTHORIZED_OPERATIONS_OMITTED,
