@@ -11,9 +11,13 @@
 //! through [`Broker::decide`], one at a time: each decides on an image that already holds the
 //! records of the one before, as the controller's contract requires.
 //!
+//! Fetch sessions (KIP-227) live in [`fetch_session`]: the node's bounded
+//! [`fetch_session::FetchSessionCache`], held by the broker behind a mutex for the Fetch handler.
+//!
 //! What it is not: it opens no sockets and runs no runtime (the server crate does both), and it
 //! holds no state of its own beyond what its handlers need to reach the log and the metadata.
 
+pub mod fetch_session;
 pub mod handlers;
 pub mod validation;
 
@@ -80,6 +84,8 @@ pub struct BrokerSettings {
     /// Every static broker config, as DescribeConfigs of this node's BROKER resource reports it
     /// (the dynamic ones come from the metadata image).
     pub broker_configs: Vec<BrokerConfigEntry>,
+    /// `max.incremental.fetch.session.cache.slots`: the most fetch sessions the node keeps.
+    pub fetch_session_slots: usize,
 }
 
 /// One broker config as the node was started with it: what DescribeConfigs reports for a key
@@ -118,6 +124,8 @@ pub struct Broker {
     decisions: tokio::sync::Mutex<()>,
     /// The epoch of this broker's registration, as the controller gave it.
     broker_epoch: i64,
+    /// The consumers' incremental fetch sessions; locked only between awaits.
+    fetch_sessions: std::sync::Mutex<fetch_session::FetchSessionCache>,
 }
 
 impl Broker {
@@ -130,7 +138,9 @@ impl Broker {
         clock: Arc<dyn Clock>,
         broker_epoch: i64,
     ) -> Self {
+        let fetch_sessions = std::sync::Mutex::new(fetch_session::FetchSessionCache::new(settings.fetch_session_slots));
         Broker {
+            fetch_sessions,
             identity,
             settings,
             image,

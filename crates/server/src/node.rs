@@ -421,6 +421,7 @@ fn broker_settings(config: &ServerConfig) -> BrokerSettings {
         },
         delete_topic_enable: config.delete_topic_enable,
         broker_configs,
+        fetch_session_slots: usize::try_from(config.max_incremental_fetch_session_cache_slots).unwrap_or(0),
     }
 }
 

@@ -3,9 +3,18 @@
 //! high watermark (or the last stable offset under read_committed). When fewer than `min_bytes`
 //! are there, the request waits up to `max_wait_ms` for an append.
 //!
-//! Not yet: incremental fetch sessions (KIP-227: every fetch is answered as a full one, with
-//! session id 0, which clients accept), replica fetches (the cluster issue), and sending record
-//! bytes straight from the segment file (they are copied into the response today).
+//! Fetch sessions (KIP-227, v7+), by `session_id` and `session_epoch`:
+//! - epoch -1 (final): a full fetch without a session; a named session is closed first.
+//! - epoch 0 (initial): a full fetch that opens a session holding the requested partitions (a
+//!   named session is closed first); answered with session id 0 when the cache has no slot.
+//! - epoch > 0: an incremental fetch on a cached session at that epoch: the request's partitions
+//!   are added or updated, its forgotten ones dropped, every partition of the session is read, and
+//!   only those with something new (records, an error, a moved high watermark, log start or last
+//!   stable offset) are answered. With nothing new it waits like any fetch. A request that
+//!   forgets the session's last partitions closes it and is answered sessionless.
+//!
+//! Not yet: replica fetches (the cluster issue), and sending record bytes straight from the
+//! segment file (they are copied into the response today).
 
 use std::time::Duration;
 
@@ -19,32 +28,193 @@ use strand_replication::{Isolation, ReplicaError};
 
 use super::target;
 use crate::Broker;
+use crate::fetch_session::{
+    CachedPartition, FINAL_EPOCH, FetchSessionCache, INITIAL_EPOCH, PartitionAnswer, SESSIONLESS_ID, SessionChanges,
+    SessionError, SessionPartition, random_session_id,
+};
 
 /// The longest a fetch may wait for data, whatever the client asks.
 const FETCH_WAIT_MS_MAX: i32 = 30_000;
+/// The first Fetch version with sessions.
+const SESSION_VERSION_MIN: i16 = 7;
 
-pub async fn handle(broker: &Broker, request: FetchRequest, version: i16) -> FetchResponse {
+/// How a fetch relates to a session, decided before reading.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Context {
+    /// Answer everything; no session is kept.
+    Sessionless,
+    /// Answer everything, then open a session holding the partitions read.
+    Full,
+    /// Answer what changed in session `id`.
+    Incremental(i32),
+}
+
+/// Answers one Fetch: settles its session, reads until `min_bytes` or the wait runs out, then
+/// answers as the session context says.
+pub async fn handle(broker: &Broker, mut request: FetchRequest, version: i16) -> FetchResponse {
+    let (context, topics) = match open(broker, &mut request, version) {
+        Ok(opened) => opened,
+        Err(error) => return FetchResponse { error_code: error.code().code(), ..Default::default() },
+    };
     let wait = Duration::from_millis(request.max_wait_ms.clamp(0, FETCH_WAIT_MS_MAX) as u64);
     let deadline = tokio::time::Instant::now() + wait;
     loop {
-        let (responses, bytes) = read_all(broker, &request, version);
+        let (responses, bytes) = read_all(broker, &request, &topics, version);
         let errors = responses.iter().flat_map(|t| &t.partitions).any(|p| p.error_code != 0);
         let now = tokio::time::Instant::now();
-        if bytes >= request.min_bytes.max(0) as usize || errors || now >= deadline {
-            return FetchResponse { responses, ..Default::default() };
+        if bytes >= request.min_bytes.max(0) as usize || errors || topics.is_empty() || now >= deadline {
+            return close(broker, context, &topics, responses, version);
         }
         broker.replicas.wait_for_append(deadline - now).await;
     }
 }
 
+/// Decides the fetch's context from its session id and epoch, applying an incremental request to
+/// its session; returns the context and the partitions to read.
+fn open(broker: &Broker, request: &mut FetchRequest, version: i16) -> Result<(Context, Vec<FetchTopic>), SessionError> {
+    let topics = std::mem::take(&mut request.topics);
+    if version < SESSION_VERSION_MIN {
+        return Ok((Context::Sessionless, topics));
+    }
+    let mut cache = sessions(broker);
+    if request.session_epoch == FINAL_EPOCH || request.session_epoch == INITIAL_EPOCH {
+        if request.session_id != SESSIONLESS_ID {
+            cache.remove(request.session_id);
+        }
+        let context = if request.session_epoch == FINAL_EPOCH { Context::Sessionless } else { Context::Full };
+        return Ok((context, topics));
+    }
+    let changes =
+        SessionChanges { upserts: session_partitions(topics, version), forgotten: forgotten(request, version) };
+    let now_ms = now_ms(broker);
+    match cache.begin_incremental(request.session_id, request.session_epoch, version >= 13, changes, now_ms) {
+        Ok(partitions) => Ok((Context::Incremental(request.session_id), fetch_topics(partitions))),
+        Err(SessionError::Emptied) => Ok((Context::Sessionless, Vec::new())),
+        Err(error) => Err(error),
+    }
+}
+
+/// Builds the response for `context`: opens the session of a full fetch, or leaves out of an
+/// incremental one the partitions with nothing new.
+fn close(
+    broker: &Broker,
+    context: Context,
+    topics: &[FetchTopic],
+    mut responses: Vec<FetchableTopicResponse>,
+    version: i16,
+) -> FetchResponse {
+    let answers = answers(topics, &responses);
+    let session_id = match context {
+        Context::Sessionless => SESSIONLESS_ID,
+        Context::Full => {
+            let partitions =
+                session_partitions(topics.to_vec(), version).into_iter().zip(answers.into_iter().map(|(_, a)| a));
+            let now_ms = now_ms(broker);
+            let created = sessions(broker).create(partitions.collect(), version >= 13, now_ms, &mut random_session_id);
+            created.unwrap_or(SESSIONLESS_ID)
+        }
+        Context::Incremental(id) => {
+            let mut include = sessions(broker).finish_incremental(id, &answers).into_iter();
+            for topic in &mut responses {
+                topic.partitions.retain(|_| include.next().unwrap_or(true));
+            }
+            responses.retain(|t| !t.partitions.is_empty());
+            id
+        }
+    };
+    FetchResponse { session_id, responses, ..Default::default() }
+}
+
+fn sessions(broker: &Broker) -> std::sync::MutexGuard<'_, FetchSessionCache> {
+    broker.fetch_sessions.lock().expect("the fetch session cache lock is poisoned by a panic")
+}
+
+fn now_ms(broker: &Broker) -> i64 {
+    i64::try_from(broker.clock.monotonic_ns() / 1_000_000).unwrap_or(i64::MAX)
+}
+
+/// The request's partitions as a session holds them, keyed by topic id (v13+) or name.
+fn session_partitions(topics: Vec<FetchTopic>, version: i16) -> Vec<CachedPartition> {
+    topics
+        .into_iter()
+        .flat_map(|topic| {
+            let (topic_id, name) =
+                if version >= 13 { (topic.topic_id, String::new()) } else { (Uuid::ZERO, topic.topic) };
+            topic.partitions.into_iter().map(move |request| {
+                let key = SessionPartition { topic_id, topic: name.clone(), partition: request.partition };
+                CachedPartition::new(key, request)
+            })
+        })
+        .collect()
+}
+
+fn forgotten(request: &FetchRequest, version: i16) -> Vec<SessionPartition> {
+    let mut keys = Vec::new();
+    for topic in &request.forgotten_topics_data {
+        let (topic_id, name) =
+            if version >= 13 { (topic.topic_id, String::new()) } else { (Uuid::ZERO, topic.topic.clone()) };
+        for &partition in &topic.partitions {
+            keys.push(SessionPartition { topic_id, topic: name.clone(), partition });
+        }
+    }
+    keys
+}
+
+/// A session's partitions as request topics, consecutive partitions of one topic grouped.
+fn fetch_topics(partitions: Vec<CachedPartition>) -> Vec<FetchTopic> {
+    let mut topics: Vec<FetchTopic> = Vec::new();
+    for cached in partitions {
+        match topics.last_mut() {
+            Some(last) if last.topic_id == cached.key.topic_id && last.topic == cached.key.topic => {
+                last.partitions.push(cached.request);
+            }
+            _ => topics.push(FetchTopic {
+                topic: cached.key.topic,
+                topic_id: cached.key.topic_id,
+                partitions: vec![cached.request],
+                ..Default::default()
+            }),
+        }
+    }
+    topics
+}
+
+/// What the responses say about each partition read, in reading order.
+fn answers(topics: &[FetchTopic], responses: &[FetchableTopicResponse]) -> Vec<(SessionPartition, PartitionAnswer)> {
+    let mut answers = Vec::new();
+    for (topic, response) in topics.iter().zip(responses) {
+        for (partition, data) in topic.partitions.iter().zip(&response.partitions) {
+            let key = SessionPartition {
+                topic_id: topic.topic_id,
+                topic: topic.topic.clone(),
+                partition: partition.partition,
+            };
+            let answer = PartitionAnswer {
+                has_records: data.records.as_ref().is_some_and(|r| !r.is_empty()),
+                error_code: data.error_code,
+                high_watermark: data.high_watermark,
+                log_start_offset: data.log_start_offset,
+                last_stable_offset: data.last_stable_offset,
+            };
+            answers.push((key, answer));
+        }
+    }
+    answers
+}
+
 /// One pass over every requested partition; returns the responses and the record bytes read.
-fn read_all(broker: &Broker, request: &FetchRequest, version: i16) -> (Vec<FetchableTopicResponse>, usize) {
+fn read_all(
+    broker: &Broker,
+    request: &FetchRequest,
+    topics: &[FetchTopic],
+    version: i16,
+) -> (Vec<FetchableTopicResponse>, usize) {
     let image = broker.image();
     let isolation = if request.isolation_level == 1 { Isolation::ReadCommitted } else { Isolation::ReadUncommitted };
     let mut budget = request.max_bytes.max(0) as u64;
     let mut total = 0usize;
-    let mut responses = Vec::with_capacity(request.topics.len());
-    for topic in &request.topics {
+    let mut responses = Vec::with_capacity(topics.len());
+    for topic in topics {
         let found =
             if version >= 13 { image.topics().by_id(topic.topic_id) } else { image.topics().by_name(&topic.topic) };
         let unknown = if version >= 13 { ErrorCode::UnknownTopicId } else { ErrorCode::UnknownTopicOrPartition };

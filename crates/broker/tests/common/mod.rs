@@ -235,6 +235,7 @@ pub fn settings() -> BrokerSettings {
             static_config("node.id", Some("1"), 4, &["node.id", "broker.id"], 3),
             static_config("broker.id", Some("1"), 4, &["broker.id"], 3),
         ],
+        fetch_session_slots: 1000,
     }
 }
 
