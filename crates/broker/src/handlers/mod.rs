@@ -57,6 +57,8 @@ pub(crate) const TOPIC_OPERATIONS_ALL: i32 = 1 << 3 | 1 << 4 | 1 << 5 | 1 << 6 |
 /// Where a partition's requests go: the topic (found by name or id) and its leader epoch here.
 pub(crate) struct Target {
     pub partition: TopicPartition,
+    /// How many replicas are in sync (for `min.insync.replicas` under `acks=all`).
+    pub isr_len: usize,
     pub leader_epoch: i32,
 }
 
@@ -73,5 +75,9 @@ pub(crate) fn target(
         return Err(ErrorCode::NotLeaderOrFollower);
     }
     let _ = image;
-    Ok(Target { partition: TopicPartition::new(topic.name.clone(), partition), leader_epoch: state.leader_epoch })
+    Ok(Target {
+        partition: TopicPartition::new(topic.name.clone(), partition),
+        isr_len: state.isr.len(),
+        leader_epoch: state.leader_epoch,
+    })
 }

@@ -12,7 +12,8 @@ use strand_replication::{Acks, ReplicaError};
 
 use super::target;
 use crate::Broker;
-use crate::validation::{RecordSetError, validate_record_set};
+use crate::validation::{RecordSetError, TimestampRules, validate_record_set};
+use strand_metadata::image::{ConfigResource, MetadataImage};
 
 /// `Ok(None)`: nothing to send (acks=0). `Err`: close the connection (acks=0 with an error).
 pub async fn handle(broker: &Broker, request: ProduceRequest, version: i16) -> Result<Option<ProduceResponse>, String> {
@@ -28,7 +29,15 @@ pub async fn handle(broker: &Broker, request: ProduceRequest, version: i16) -> R
         let mut partitions = Vec::with_capacity(topic.partition_data.len());
         for partition in &topic.partition_data {
             let response = match target(&image, found, partition.index, broker.identity.node_id) {
-                Ok(target) => append(broker, &target.partition, target.leader_epoch, partition, acks),
+                Ok(target) => {
+                    let rules = TopicRules::of(broker, &image, &target.partition.topic);
+                    if acks == Acks::All && (target.isr_len as i64) < rules.min_insync_replicas {
+                        // Kafka refuses before appending anything: NOT_ENOUGH_REPLICAS.
+                        failed(partition.index, ErrorCode::NotEnoughReplicas, None)
+                    } else {
+                        append(broker, &target.partition, target.leader_epoch, partition, acks, rules)
+                    }
+                }
                 Err(ErrorCode::UnknownTopicOrPartition) if version >= 13 && found.is_none() => {
                     failed(partition.index, ErrorCode::UnknownTopicId, None)
                 }
@@ -55,17 +64,49 @@ pub async fn handle(broker: &Broker, request: ProduceRequest, version: i16) -> R
     Ok(Some(ProduceResponse { responses, ..Default::default() }))
 }
 
+/// A topic's produce settings: its own configs over the cluster's and the broker's.
+struct TopicRules {
+    message_bytes_max: usize,
+    timestamps: TimestampRules,
+    min_insync_replicas: i64,
+}
+
+impl TopicRules {
+    fn of(broker: &Broker, image: &MetadataImage, topic: &str) -> TopicRules {
+        let topic_configs = image.configs().resource(&ConfigResource::topic(topic));
+        let cluster = image.configs().resource(&ConfigResource::cluster_default());
+        let get = |key: &str| topic_configs.and_then(|c| c.get(key)).map(String::as_str);
+        let number = |key: &str| get(key).and_then(|v| v.parse::<i64>().ok());
+        let defaults = broker.settings.timestamp_rules;
+        let min_insync_replicas = number("min.insync.replicas")
+            .or_else(|| cluster.and_then(|c| c.get("min.insync.replicas")).and_then(|v| v.parse().ok()))
+            .unwrap_or(1);
+        TopicRules {
+            message_bytes_max: number("max.message.bytes")
+                .map_or(broker.settings.message_bytes_max, |v| usize::try_from(v).unwrap_or(0)),
+            timestamps: TimestampRules {
+                log_append_time: get("message.timestamp.type")
+                    .map_or(defaults.log_append_time, |t| t == "LogAppendTime"),
+                before_max_ms: number("message.timestamp.before.max.ms").unwrap_or(defaults.before_max_ms),
+                after_max_ms: number("message.timestamp.after.max.ms").unwrap_or(defaults.after_max_ms),
+            },
+            min_insync_replicas,
+        }
+    }
+}
+
 fn append(
     broker: &Broker,
     tp: &strand_base::TopicPartition,
     leader_epoch: i32,
     data: &PartitionProduceData,
     acks: Acks,
+    topic: TopicRules,
 ) -> PartitionProduceResponse {
     let Some(records) = &data.records else { return failed(data.index, ErrorCode::InvalidRecord, None) };
     let now = broker.clock.now_ms();
-    let rules = broker.settings.timestamp_rules;
-    let batches = match validate_record_set(records, broker.settings.message_bytes_max, rules, now) {
+    let rules = topic.timestamps;
+    let batches = match validate_record_set(records, topic.message_bytes_max, rules, now) {
         Ok(batches) => batches,
         Err(e) => return failed(data.index, record_set_code(&e), Some(e.to_string())),
     };

@@ -188,7 +188,8 @@ impl Node {
         .await
     }
 
-    async fn create(&mut self, topic: CreatableTopic) -> Uuid {
+    /// Creates `topic` as given (configs, assignments) and waits until this node hosts it.
+    pub async fn create(&mut self, topic: CreatableTopic) -> Uuid {
         let name = topic.name.clone();
         let request = CreateTopicsRequest { topics: vec![topic], timeout_ms: 1000, ..Default::default() };
         let ResponseBody::CreateTopics(response) = self.call(RequestBody::CreateTopics(request), 7).await else {

@@ -1,0 +1,73 @@
+//! A topic's own configs govern produce: `max.message.bytes` (MESSAGE_TOO_LARGE),
+//! `min.insync.replicas` above the ISR (NOT_ENOUGH_REPLICAS for acks=all only, nothing appended),
+//! and `message.timestamp.type=LogAppendTime` (the broker's time in the answer).
+
+mod common;
+
+use bytes::Bytes;
+use common::Node;
+use strand_protocol::error::ErrorCode;
+use strand_protocol::messages::ProduceRequest;
+use strand_protocol::messages::api::{RequestBody, ResponseBody};
+use strand_protocol::messages::create_topics_request::{CreatableTopic, CreatableTopicConfig};
+use strand_protocol::messages::produce_request::{PartitionProduceData, TopicProduceData};
+use strand_protocol::messages::produce_response::PartitionProduceResponse;
+use strand_protocol::records::{NewRecord, RecordBatchBuilder};
+
+fn topic(name: &str, key: &str, value: &str) -> CreatableTopic {
+    CreatableTopic {
+        name: name.into(),
+        num_partitions: 1,
+        replication_factor: 1,
+        configs: vec![CreatableTopicConfig { name: key.into(), value: Some(value.into()), ..Default::default() }],
+        ..Default::default()
+    }
+}
+
+fn batch(value_bytes: usize) -> Bytes {
+    let value = vec![b'v'; value_bytes];
+    let mut builder = RecordBatchBuilder::new();
+    builder
+        .append(&NewRecord { timestamp_ms: 1_700_000_000_000, key: None, value: Some(&value), headers: &[] })
+        .expect("record");
+    builder.build().expect("batch")
+}
+
+async fn produce(node: &mut Node, topic: &str, acks: i16, records: Bytes) -> PartitionProduceResponse {
+    let request = ProduceRequest {
+        acks,
+        timeout_ms: 1000,
+        topic_data: vec![TopicProduceData {
+            name: topic.into(),
+            partition_data: vec![PartitionProduceData { index: 0, records: Some(records), ..Default::default() }],
+            ..Default::default()
+        }],
+        ..Default::default()
+    };
+    let ResponseBody::Produce(response) = node.call(RequestBody::Produce(request), 9).await else { panic!() };
+    response.responses[0].partition_responses[0].clone()
+}
+
+/// Each topic config takes effect on produce, and the broker's defaults stand elsewhere.
+#[tokio::test]
+async fn topic_configs_govern_produce() {
+    let mut node = Node::new();
+    node.create(topic("small", "max.message.bytes", "200")).await;
+    node.create(topic("safe", "min.insync.replicas", "2")).await;
+    node.create(topic("stamped", "message.timestamp.type", "LogAppendTime")).await;
+    node.create_topic("plain", 1).await;
+
+    assert_eq!(produce(&mut node, "small", 1, batch(500)).await.error_code, ErrorCode::MessageTooLarge.code());
+    assert_eq!(produce(&mut node, "small", 1, batch(10)).await.error_code, 0);
+    assert_eq!(produce(&mut node, "plain", 1, batch(500)).await.error_code, 0);
+
+    let refused = produce(&mut node, "safe", -1, batch(10)).await;
+    assert_eq!(refused.error_code, ErrorCode::NotEnoughReplicas.code());
+    let accepted = produce(&mut node, "safe", 1, batch(10)).await;
+    assert_eq!((accepted.error_code, accepted.base_offset), (0, 0), "nothing was appended by the refused produce");
+
+    let stamped = produce(&mut node, "stamped", 1, batch(10)).await;
+    assert_eq!(stamped.error_code, 0);
+    assert!(stamped.log_append_time_ms > 1_700_000_000_000, "{}", stamped.log_append_time_ms);
+    assert_eq!(produce(&mut node, "plain", 1, batch(10)).await.log_append_time_ms, -1);
+}
