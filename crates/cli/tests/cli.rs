@@ -28,6 +28,9 @@ fn text(bytes: &[u8]) -> String {
 /// Runs `strand args`, reads its stderr until a line containing `needle` (or the end), stops it,
 /// and returns the lines read.
 fn server_until(args: &[&str], needle: &str) -> Result<Vec<String>, Box<dyn std::error::Error>> {
+    // Server processes run one at a time (2 cores).
+    static SERIAL: std::sync::Mutex<()> = std::sync::Mutex::new(());
+    let _serial = SERIAL.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
     let mut child = Command::new(env!("CARGO_BIN_EXE_strand"))
         .args(args)
         .stdin(Stdio::null())

@@ -74,6 +74,7 @@ fn good_batch() -> Bytes {
 /// Each kind of malformed frame closes its own connection; a fresh one still works afterwards.
 #[test]
 fn malformed_frames_close_only_their_connection() {
+    let _serial = common::serial();
     let server = Server::start();
     let cases: Vec<(&str, Vec<u8>)> = vec![
         ("garbage", frame(&[0xde, 0xad, 0xbe, 0xef, 0x01, 0x02, 0x03, 0x04, 0x05, 0x06])),
@@ -105,6 +106,7 @@ fn malformed_frames_close_only_their_connection() {
 /// UNSUPPORTED_VERSION and the versions served.
 #[test]
 fn unknown_api_versions_version_gets_the_v0_fallback() {
+    let _serial = common::serial();
     let server = Server::start();
     let mut client = server.connect();
     // ApiVersions v99 with a v2 header: client id, then no tagged fields.
@@ -123,6 +125,7 @@ fn unknown_api_versions_version_gets_the_v0_fallback() {
 /// nothing of them is stored, and a good batch afterwards lands at offset 0.
 #[test]
 fn corrupt_batches_are_refused_and_nothing_is_stored() {
+    let _serial = common::serial();
     let server = Server::start();
     let mut client = server.connect();
     let create = CreateTopicsRequest {
@@ -173,6 +176,7 @@ fn corrupt_batches_are_refused_and_nothing_is_stored() {
 /// connections at once, does not make the broker reserve those sizes.
 #[test]
 fn declared_sizes_do_not_grow_memory() {
+    let _serial = common::serial();
     let server = Server::start();
     api_versions_works(&server);
     let before = server.rss_kib();

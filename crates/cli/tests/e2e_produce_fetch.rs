@@ -111,6 +111,7 @@ fn latest_offset(client: &mut common::Client, topic: &str) -> i64 {
 /// response (the next request's answer comes straight back), an invalid acks is refused.
 #[test]
 fn produce_and_fetch_with_every_acks() {
+    let _serial = common::serial();
     let server = Server::start();
     let mut client = server.connect();
     create_topic(&mut client, "events", 1);
@@ -149,6 +150,7 @@ fn produce_and_fetch_with_every_acks() {
 /// Acknowledged records survive a clean restart (SIGTERM) and a `kill -9`.
 #[test]
 fn acknowledged_records_survive_restarts() {
+    let _serial = common::serial();
     let server = Server::start();
     let mut client = server.connect();
     create_topic(&mut client, "durable", 1);
@@ -184,6 +186,7 @@ fn acknowledged_records_survive_restarts() {
 /// cache survives a process kill) and with acks=all (fsynced before the answer).
 #[test]
 fn kill_during_production_loses_nothing_acknowledged() {
+    let _serial = common::serial();
     for acks in [1i16, -1] {
         let server = Server::start();
         let mut client = server.connect();
@@ -242,6 +245,7 @@ fn kill_during_production_loses_nothing_acknowledged() {
 /// segment files at that size, where the broker default (1 GiB) would keep one.
 #[test]
 fn topic_configs_govern_the_log() {
+    let _serial = common::serial();
     use strand_protocol::messages::create_topics_request::CreatableTopicConfig;
     let server = Server::start();
     let mut client = server.connect();

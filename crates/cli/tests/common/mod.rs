@@ -15,6 +15,12 @@ use strand_protocol::messages::api::{RequestBody, ResponseBody};
 /// How long a test waits for the server to start or answer before failing.
 pub const WAIT_MAX: Duration = Duration::from_secs(30);
 
+/// Multi-process tests run one at a time (2 cores): each test holds this for its whole run.
+pub fn serial() -> std::sync::MutexGuard<'static, ()> {
+    static SERIAL: std::sync::Mutex<()> = std::sync::Mutex::new(());
+    SERIAL.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+}
+
 /// A running `strand server`, killed when dropped.
 pub struct Server {
     pub child: Child,
@@ -47,8 +53,13 @@ impl Server {
         let log = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
         let (tx, rx) = std::sync::mpsc::channel();
         let lines = log.clone();
-        std::thread::spawn(move || {
-            for line in BufReader::new(stderr).lines().map_while(Result::ok) {
+        let reader = std::thread::spawn(move || {
+            let mut stderr = BufReader::new(stderr);
+            let mut raw = Vec::new();
+            // Lossy, line by line: a stray byte must not end the capture early.
+            while stderr.read_until(b'\n', &mut raw).is_ok_and(|n| n > 0) {
+                let line = String::from_utf8_lossy(&raw).trim_end().to_owned();
+                raw.clear();
                 if let Some(address) = line.split("PLAINTEXT://").nth(1).and_then(|rest| rest.split(',').next()) {
                     let _ = tx.send(address.trim().to_owned());
                 }
@@ -57,10 +68,16 @@ impl Server {
                 }
             }
         });
-        let address = rx.recv_timeout(WAIT_MAX).unwrap_or_else(|_| {
-            let _ = child.kill();
-            panic!("strand did not start:\n{}", log.lock().map(|l| l.join("\n")).unwrap_or_default())
-        });
+        let address = match rx.recv_timeout(WAIT_MAX) {
+            Ok(address) => address,
+            Err(_) => {
+                let _ = child.kill();
+                let status = child.wait().map(|s| s.to_string()).unwrap_or_default();
+                let _ = reader.join();
+                let log = log.lock().map(|l| l.join("\n")).unwrap_or_default();
+                panic!("strand did not start ({status}):\n{log}")
+            }
+        };
         let address = address.parse().expect("listener address");
         Server { child, address, data, log }
     }
