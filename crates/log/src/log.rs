@@ -37,7 +37,10 @@ impl ValidatedBatch {
     /// Checks one batch without decoding its records (their length prefixes only, when it is
     /// uncompressed).
     pub fn validate(bytes: BytesMut) -> Result<ValidatedBatch> {
-        let batch = RecordBatch::parse(bytes.clone().freeze()).map_err(|e| LogError::InvalidBatch(e.to_string()))?;
+        // The view shares the buffer; once it is dropped the buffer is unique again and turns back
+        // into a mutable one without a copy (the produce path copies a batch once, not twice).
+        let frozen = bytes.freeze();
+        let batch = RecordBatch::parse(frozen.clone()).map_err(|e| LogError::InvalidBatch(e.to_string()))?;
         if !batch.crc_is_valid() {
             return Err(LogError::InvalidBatch("CRC mismatch".into()));
         }
@@ -50,6 +53,7 @@ impl ValidatedBatch {
         }
         let record_count = batch.record_count();
         drop(batch);
+        let bytes = frozen.try_into_mut().unwrap_or_else(|shared| BytesMut::from(&shared[..]));
         Ok(ValidatedBatch { bytes, record_count })
     }
 
