@@ -129,7 +129,10 @@ impl Ctx<'_> {
         writeln!(out)?;
         let encode = format!("{}{encode}", self.flexible_decl(&encode));
         let version_name = if uses_word(&encode, "version") { "version" } else { "_version" };
-        writeln!(out, "    fn encode(&self, out: &mut BytesMut, {version_name}: i16) -> Result<(), EncodeError> {{")?;
+        writeln!(
+            out,
+            "    fn encode<W: WireWrite>(&self, out: &mut W, {version_name}: i16) -> Result<(), EncodeError> {{"
+        )?;
         write!(out, "{encode}")?;
         writeln!(out, "    }}\n}}")?;
         Ok(())
@@ -400,7 +403,8 @@ fn scalar_type(ty: &Ty, entity: Option<Entity>) -> Result<&'static str> {
         (Ty::Float64, _) => "f64",
         (Ty::Uuid, _) => "Uuid",
         (Ty::String, _) => "String",
-        (Ty::Bytes | Ty::Records, _) => "Bytes",
+        (Ty::Bytes, _) => "Bytes",
+        (Ty::Records, _) => "Records",
         other => bail!("{other:?} is not a scalar"),
     })
 }
@@ -459,7 +463,8 @@ fn default_expr(field: &FieldDef) -> Result<String> {
             None | Some("") => "String::new()".into(),
             Some(t) => format!("String::from({t:?})"),
         },
-        Ty::Bytes | Ty::Records => "Bytes::new()".into(),
+        Ty::Bytes => "Bytes::new()".into(),
+        Ty::Records => "Records::default()".into(),
         Ty::Struct(name) => format!("{name}::default()"),
         Ty::Array(_) => "Vec::new()".into(),
     };
@@ -498,7 +503,8 @@ fn scalar_read(ty: &Ty, entity: Option<Entity>, compact: &str, quoted: &str) -> 
         Ty::Float64 => "d.f64()".into(),
         Ty::Uuid => "d.uuid()".into(),
         Ty::String => format!("d.string({compact}, {quoted})"),
-        Ty::Bytes | Ty::Records => format!("d.bytes({compact}, {quoted})"),
+        Ty::Bytes => format!("d.bytes({compact}, {quoted})"),
+        Ty::Records => format!("d.bytes({compact}, {quoted}).map(Records::Bytes)"),
         Ty::Struct(name) => format!("{name}::decode(d, version)"),
         Ty::Array(_) => bail!("nested array"),
     };
@@ -513,7 +519,11 @@ fn decode_expr(field: &FieldDef, compact: &str, nullable: Nullability, code: &Fi
     let q = &code.quoted;
     let (non_null, nullable_read) = match &field.ty {
         Ty::String => (format!("d.string({compact}, {q})?"), format!("d.nullable_string({compact})?")),
-        Ty::Bytes | Ty::Records => (format!("d.bytes({compact}, {q})?"), format!("d.nullable_bytes({compact})?")),
+        Ty::Bytes => (format!("d.bytes({compact}, {q})?"), format!("d.nullable_bytes({compact})?")),
+        Ty::Records => (
+            format!("Records::Bytes(d.bytes({compact}, {q})?)"),
+            format!("d.nullable_bytes({compact})?.map(Records::Bytes)"),
+        ),
         Ty::Struct(name) => (
             format!("{name}::decode(d, version)?"),
             format!("if d.struct_marker()? {{ Some({name}::decode(d, version)?) }} else {{ None }}"),
@@ -579,7 +589,8 @@ fn scalar_write(ty: &Ty, entity: Option<Entity>, compact: &str, q: &str, value: 
         Ty::Float64 => format!("out.put_f64({plain});"),
         Ty::Uuid => format!("out.put_uuid({by_ref});"),
         Ty::String => format!("out.put_string({compact}, {by_ref}, {q})?;"),
-        Ty::Bytes | Ty::Records => format!("out.put_bytes_field({compact}, {by_ref}, {q})?;"),
+        Ty::Bytes => format!("out.put_bytes_field({compact}, {by_ref}, {q})?;"),
+        Ty::Records => format!("out.put_records({compact}, Some({by_ref}), {q})?;"),
         Ty::Struct(_) => match value {
             Place::Owned(p) | Place::Ref(p) => format!("{p}.encode(out, version)?;"),
         },
@@ -640,7 +651,8 @@ fn sample_scalar(ty: &Ty, entity: Option<Entity>) -> Result<String> {
         Ty::Float64 => "g.f64()".into(),
         Ty::Uuid => "g.uuid()".into(),
         Ty::String => "g.string()".into(),
-        Ty::Bytes | Ty::Records => "g.bytes()".into(),
+        Ty::Bytes => "g.bytes()".into(),
+        Ty::Records => "Records::Bytes(g.bytes())".into(),
         Ty::Struct(_) | Ty::Array(_) => bail!("{ty:?} is not a scalar"),
     };
     Ok(match entity {

@@ -207,6 +207,14 @@ pub fn resolve(schema: Schema, component: Component) -> Result<Option<MessageDef
         structs.push(def);
     }
     check_unique_struct_names(&schema.name, &structs)?;
+    if schema.kind != "response" {
+        // Only a broker's responses carry file regions (`Records`); elsewhere a record set is bytes.
+        for field in structs.iter_mut().flat_map(|s| s.fields.iter_mut()) {
+            if field.ty == Ty::Records {
+                field.ty = Ty::Bytes;
+            }
+        }
+    }
     Ok(Some(MessageDef {
         name: schema.name,
         kind: schema.kind,

@@ -30,7 +30,8 @@ use strand_base::{BrokerId, Clock};
 use strand_metadata::controller::{ApiMessageAndVersion, ControllerDefaults, ControllerResult};
 use strand_metadata::image::MetadataImage;
 use strand_protocol::frame::{
-    RequestError, api_versions_fallback, decode_request_body, encode_response, parse_request,
+    FrameChunk, RequestError, ResponseFrame, api_versions_fallback, decode_request_body, encode_response_frame,
+    parse_request,
 };
 use strand_protocol::messages::api::{ApiKey, RequestBody, ResponseBody};
 use strand_replication::ReplicaManager;
@@ -41,8 +42,9 @@ use crate::validation::TimestampRules;
 /// What the connection does with a request's outcome.
 #[derive(Debug)]
 pub enum Outcome {
-    /// Send this frame (size prefix included).
-    Respond(Bytes),
+    /// Send this frame (size prefix included): its bytes and, for Fetch, file regions to send
+    /// from their segment files.
+    Respond(ResponseFrame),
     /// Send nothing (Produce with `acks=0`).
     NoResponse,
     /// Close the connection, logging why.
@@ -200,7 +202,10 @@ impl Broker {
         };
         let version = request.api_version();
         match self.dispatch(body, version).await {
-            Ok(Some(body)) => respond(encode_response(request.correlation_id(), &body, version)),
+            Ok(Some(body)) => match encode_response_frame(request.correlation_id(), &body, version) {
+                Ok(frame) => Outcome::Respond(frame),
+                Err(e) => Outcome::Close(format!("could not encode the response: {e}")),
+            },
             Ok(None) => Outcome::NoResponse,
             Err(reason) => Outcome::Close(reason),
         }
@@ -244,7 +249,26 @@ impl Broker {
 
 fn respond(frame: Result<Bytes, strand_protocol::EncodeError>) -> Outcome {
     match frame {
-        Ok(frame) => Outcome::Respond(frame),
+        Ok(frame) => Outcome::Respond(frame.into()),
         Err(e) => Outcome::Close(format!("could not encode the response: {e}")),
     }
+}
+
+/// The frame's bytes in memory, file regions read with positioned reads: for transports that
+/// cannot send from a file (TLS) and for tests. Fails if a file is shorter than its region (it
+/// was truncated meanwhile).
+pub fn frame_to_bytes(frame: &ResponseFrame) -> std::io::Result<Bytes> {
+    use std::os::unix::fs::FileExt;
+    let mut out = Vec::with_capacity(frame.len());
+    for chunk in &frame.chunks {
+        match chunk {
+            FrameChunk::Bytes(bytes) => out.extend_from_slice(bytes),
+            FrameChunk::File(region) => {
+                let start = out.len();
+                out.resize(start + region.len as usize, 0);
+                region.file.read_exact_at(&mut out[start..], region.position)?;
+            }
+        }
+    }
+    Ok(Bytes::from(out))
 }

@@ -83,7 +83,8 @@ fn fetch_all(client: &mut common::Client, topic: &str) -> Vec<String> {
     let partition = &response.responses[0].partitions[0];
     assert_eq!(partition.error_code, 0);
     let mut values = Vec::new();
-    for batch in RecordBatches::new(partition.records.clone().unwrap_or_default()) {
+    let records = partition.records.as_ref().and_then(|r| r.as_bytes()).cloned().unwrap_or_default();
+    for batch in RecordBatches::new(records) {
         let batch = batch.expect("whole batch");
         for record in batch.records().expect("records").iter() {
             let record = record.expect("record");

@@ -9,7 +9,7 @@
 
 use bytes::{BufMut, Bytes, BytesMut};
 
-use crate::codec::{DecodeError, Decoder, EncodeError, Struct};
+use crate::codec::{DecodeError, Decoder, EncodeError, FileRegion, Records, Struct, WireWrite};
 use crate::messages::api::{ApiKey, RequestBody, ResponseBody};
 use crate::messages::api_versions_response::ApiVersion;
 use crate::messages::{ApiVersionsResponse, RequestHeader, ResponseHeader};
@@ -140,6 +140,139 @@ pub fn encode_response(correlation_id: i32, body: &ResponseBody, version: i16) -
     Ok(finish_frame(out))
 }
 
+/// Writes a whole response frame like [`encode_response`], but leaves every file region in a
+/// `records` field as its own chunk for the connection to send from the file (`sendfile`).
+pub fn encode_response_frame(
+    correlation_id: i32,
+    body: &ResponseBody,
+    version: i16,
+) -> Result<ResponseFrame, EncodeError> {
+    let api = body.api_key();
+    let mut out = FrameWriter::new();
+    out.put_i32(0);
+    let header = ResponseHeader { correlation_id, ..ResponseHeader::default() };
+    header.encode(&mut out, api.response_header_version(version))?;
+    body.encode(&mut out, version)?;
+    Ok(out.finish())
+}
+
+/// One piece of a response frame.
+#[derive(Debug, Clone, PartialEq)]
+pub enum FrameChunk {
+    Bytes(Bytes),
+    File(FileRegion),
+}
+
+impl FrameChunk {
+    pub fn len(&self) -> usize {
+        match self {
+            FrameChunk::Bytes(bytes) => bytes.len(),
+            FrameChunk::File(region) => region.len as usize,
+        }
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+}
+
+/// A response frame, size prefix included, as the chunks to send in order: bytes written by the
+/// encoder and file regions to be sent from their files.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct ResponseFrame {
+    pub chunks: Vec<FrameChunk>,
+}
+
+impl ResponseFrame {
+    /// The frame's length in bytes, size prefix included.
+    pub fn len(&self) -> usize {
+        self.chunks.iter().map(FrameChunk::len).sum()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.chunks.is_empty()
+    }
+}
+
+impl From<Bytes> for ResponseFrame {
+    fn from(bytes: Bytes) -> Self {
+        ResponseFrame { chunks: vec![FrameChunk::Bytes(bytes)] }
+    }
+}
+
+/// A writer that encodes into memory but keeps file regions apart: at each one it closes the bytes
+/// written so far as a chunk and records the region as the next.
+#[derive(Debug, Default)]
+pub struct FrameWriter {
+    done: Vec<(BytesMut, Option<FileRegion>)>,
+    current: BytesMut,
+}
+
+impl FrameWriter {
+    pub fn new() -> Self {
+        FrameWriter::default()
+    }
+
+    /// The chunks, with the frame's size written into its first four bytes (which the caller
+    /// reserved with a zero before encoding anything else).
+    fn finish(mut self) -> ResponseFrame {
+        let total = self.done.iter().map(|(bytes, region)| bytes.len() + region.as_ref().map_or(0, |r| r.len as usize));
+        let size = total.sum::<usize>() + self.current.len() - SIZE_PREFIX_BYTES;
+        let first = match self.done.first_mut() {
+            Some((bytes, _)) => bytes,
+            None => &mut self.current,
+        };
+        first[..SIZE_PREFIX_BYTES].copy_from_slice(&(size as i32).to_be_bytes());
+        let mut chunks = Vec::with_capacity(self.done.len() * 2 + 1);
+        for (bytes, region) in self.done {
+            chunks.push(FrameChunk::Bytes(bytes.freeze()));
+            chunks.extend(region.map(FrameChunk::File));
+        }
+        if !self.current.is_empty() {
+            chunks.push(FrameChunk::Bytes(self.current.freeze()));
+        }
+        ResponseFrame { chunks }
+    }
+}
+
+// SAFETY: every method forwards to the inner `BytesMut`, whose implementation upholds `BufMut`'s
+// contract; `FrameWriter` adds no state that the contract concerns.
+#[allow(unsafe_code)]
+unsafe impl BufMut for FrameWriter {
+    fn remaining_mut(&self) -> usize {
+        self.current.remaining_mut()
+    }
+
+    // SAFETY: the caller's promise (the next `cnt` bytes are initialised) is passed on unchanged.
+    unsafe fn advance_mut(&mut self, cnt: usize) {
+        // SAFETY: as above: the same buffer the caller initialised through `chunk_mut`.
+        unsafe { self.current.advance_mut(cnt) }
+    }
+
+    fn chunk_mut(&mut self) -> &mut bytes::buf::UninitSlice {
+        self.current.chunk_mut()
+    }
+
+    fn put_slice(&mut self, src: &[u8]) {
+        self.current.extend_from_slice(src);
+    }
+}
+
+impl WireWrite for FrameWriter {
+    fn put_records(&mut self, compact: bool, value: Option<&Records>, field: &'static str) -> Result<(), EncodeError> {
+        match value {
+            Some(Records::File(region)) => {
+                self.put_length(compact, false, Some(region.len as usize), field)?;
+                let written = self.current.split();
+                self.done.push((written, Some(region.clone())));
+                Ok(())
+            }
+            Some(Records::Bytes(bytes)) => self.put_nullable_bytes_field(compact, Some(bytes), field),
+            None => self.put_nullable_bytes_field(compact, None, field),
+        }
+    }
+}
+
 /// Reads a response frame (without its size prefix) to a request of `api` at `version`.
 pub fn decode_response(api: ApiKey, version: i16, frame: Bytes) -> Result<(ResponseHeader, ResponseBody), DecodeError> {
     let mut d = Decoder::new(frame);
@@ -170,6 +303,44 @@ mod tests {
     fn request_frame(body: &RequestBody, version: i16) -> Bytes {
         let frame = encode_request(7, Some("client-1"), body, version).expect("encodes");
         frame.slice(SIZE_PREFIX_BYTES..)
+    }
+
+    /// A response with a file region in its records encodes to the same bytes as with those bytes
+    /// in memory, with the region left as a chunk of its own; a plain buffer refuses the region.
+    #[test]
+    fn file_regions_become_chunks_of_the_frame() {
+        use std::io::Write;
+
+        use crate::messages::FetchResponse;
+        use crate::messages::fetch_response::{FetchableTopicResponse, PartitionData};
+
+        let mut file = tempfile::tempfile().expect("temp file");
+        file.write_all(b"..record-bytes..").expect("written");
+        let region = FileRegion { file: std::sync::Arc::new(file), position: 2, len: 12 };
+        let response = |records: Records| {
+            let partitions = vec![
+                PartitionData { partition_index: 0, records: Some(records), ..PartitionData::default() },
+                PartitionData { partition_index: 1, records: Some(Records::default()), ..PartitionData::default() },
+            ];
+            let topic = FetchableTopicResponse { topic: "t".into(), partitions, ..FetchableTopicResponse::default() };
+            ResponseBody::Fetch(FetchResponse { responses: vec![topic], ..FetchResponse::default() })
+        };
+        for version in [4, 12, 16] {
+            let in_memory =
+                encode_response(9, &response(Bytes::from_static(b"record-bytes").into()), version).expect("encodes");
+            let frame = encode_response_frame(9, &response(Records::File(region.clone())), version).expect("encodes");
+            assert_eq!(frame.len(), in_memory.len(), "v{version}");
+            let [FrameChunk::Bytes(head), FrameChunk::File(file), FrameChunk::Bytes(tail)] = &frame.chunks[..] else {
+                panic!("v{version}: chunks {:?}", frame.chunks);
+            };
+            assert_eq!(file, &region);
+            let mut joined = head.to_vec();
+            joined.extend_from_slice(b"record-bytes");
+            joined.extend_from_slice(tail);
+            assert_eq!(joined, in_memory, "v{version}");
+            let plain = encode_response(9, &response(Records::File(region.clone())), version);
+            assert_eq!(plain, Err(EncodeError::FileRecords { field: "records" }));
+        }
     }
 
     /// Sizes over the limit and negative sizes are refused before any buffer is sized.

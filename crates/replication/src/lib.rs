@@ -13,11 +13,11 @@ use std::collections::BTreeMap;
 use std::sync::{Arc, Mutex, RwLock};
 use std::time::Duration;
 
-use bytes::Bytes;
 use strand_base::{LeaderEpoch, Offset, TopicPartition, Uuid};
 use strand_log::log::{AppendInfo, ValidatedBatch};
 use strand_log::manager::{SharedLog, lock};
 use strand_log::producer_state::AppendContext;
+use strand_log::segment::SegmentSlice;
 use strand_log::{LogConfig, LogError, LogManager};
 
 /// How many replicas must have a produce before it is acknowledged.
@@ -61,13 +61,25 @@ pub enum ReplicaError {
 /// What a read returned for one partition.
 #[derive(Debug, Clone)]
 pub struct PartitionRead {
-    /// Whole batches (the last one possibly cut by the size limit), as stored.
-    pub records: Bytes,
+    /// Whole batches (the last one possibly cut by the size limit), as stored: where they lie in a
+    /// segment file, for the connection to send from the file. `None`: nothing to read.
+    pub records: Option<SegmentSlice>,
     pub high_watermark: Offset,
     pub last_stable_offset: Offset,
     pub log_start_offset: Offset,
     /// Aborted transactions overlapping the read (read_committed only).
     pub aborted: Vec<strand_log::index::AbortedTxn>,
+}
+
+impl PartitionRead {
+    /// The bytes read.
+    pub fn len(&self) -> u64 {
+        self.records.as_ref().map_or(0, |slice| slice.len)
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
 }
 
 /// The offsets a ListOffsets answers from.
@@ -182,13 +194,9 @@ impl ReplicaManager {
             Isolation::ReadUncommitted => offsets.high_watermark,
             Isolation::ReadCommitted => offsets.last_stable_offset,
         };
-        let slice = log.read(offset, max_bytes, Some(limit))?;
-        let records = match slice {
-            Some(slice) => slice.read().map_err(|e| LogError::io(log.dir(), e))?,
-            None => Bytes::new(),
-        };
+        let records = log.read(offset, max_bytes, Some(limit))?.filter(|slice| slice.len > 0);
         let aborted = match isolation {
-            Isolation::ReadCommitted if !records.is_empty() => log.collect_aborted_txns(offset, limit),
+            Isolation::ReadCommitted if records.is_some() => log.collect_aborted_txns(offset, limit),
             _ => Vec::new(),
         };
         Ok(PartitionRead {

@@ -45,10 +45,11 @@ fn appends_and_reads() {
     let offsets = replicas.offsets(&tp).expect("offsets");
     assert_eq!((offsets.high_watermark, offsets.last_stable_offset), (2, 2));
     let read = replicas.read(&tp, 0, 1 << 20, Isolation::ReadUncommitted).expect("read");
-    let batches: Vec<_> = RecordBatches::new(read.records).map(|b| b.expect("batch").base_offset()).collect();
+    let records = read.records.as_ref().expect("records").read().expect("readable");
+    let batches: Vec<_> = RecordBatches::new(records).map(|b| b.expect("batch").base_offset()).collect();
     assert_eq!(batches, vec![0, 1]);
     let empty = replicas.read(&tp, 2, 1 << 20, Isolation::ReadUncommitted).expect("read at the end");
-    assert!(empty.records.is_empty());
+    assert!(empty.records.is_none() && empty.is_empty());
     assert!(replicas.read(&TopicPartition::new("t", 9), 0, 10, Isolation::ReadUncommitted).is_err());
     replicas.shutdown(1).expect("shutdown");
     let recovery = std::fs::read_to_string(dir.path().join("recovery-point-offset-checkpoint")).expect("checkpoint");

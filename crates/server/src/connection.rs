@@ -3,17 +3,25 @@
 //! A frame's size is checked against `socket.request.max.bytes` before anything is read, and the
 //! frame buffer grows only as its bytes arrive, so a client that declares a large frame and sends
 //! little makes the broker hold little. Requests are handled one at a time, as Kafka does (it mutes
-//! a connection until its response is sent): responses come back in request order, and appends
-//! from one connection keep their order. A connection idle for `connections.max.idle.ms` is closed.
+//! a connection until its response is sent): responses come back in request order, appends from
+//! one connection keep their order, and a connection has at most one request in flight, so the
+//! bytes it holds are bounded by `socket.request.max.bytes` (pipelined requests wait in the
+//! socket's buffer). A connection idle for `connections.max.idle.ms` is closed.
+//!
+//! Responses are written chunk by chunk: the encoded bytes with `write`, and the record sets of a
+//! Fetch from their segment files with `sendfile`, so record bytes never pass through user space.
 
+use std::io;
 use std::net::SocketAddr;
 use std::sync::Arc;
 use std::time::Duration;
 
 use bytes::{Bytes, BytesMut};
 use strand_broker::{Broker, Outcome};
-use strand_protocol::frame::{SIZE_PREFIX_BYTES, frame_size};
-use tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt};
+use strand_protocol::codec::FileRegion;
+use strand_protocol::frame::{FrameChunk, ResponseFrame, SIZE_PREFIX_BYTES, frame_size};
+use tokio::io::{AsyncRead, AsyncReadExt, AsyncWriteExt, Interest};
+use tokio::net::TcpStream;
 use tracing::{debug, info, warn};
 
 /// The most bytes read from the socket in one go while a frame arrives: the buffer grows by at
@@ -31,11 +39,12 @@ pub struct ConnectionLimits {
 
 /// Serves one connection until the client closes it, it idles out, or it sends something the
 /// broker cannot answer.
-pub async fn serve<S>(stream: S, peer: SocketAddr, broker: Arc<Broker>, limits: ConnectionLimits)
-where
-    S: AsyncRead + AsyncWrite + Unpin,
-{
-    let (mut reader, mut writer) = tokio::io::split(stream);
+pub async fn serve(stream: TcpStream, peer: SocketAddr, broker: Arc<Broker>, limits: ConnectionLimits) {
+    // Kafka disables Nagle too: a response's small chunks must not wait for the client's ACK.
+    if let Err(e) = stream.set_nodelay(true) {
+        debug!(%peer, "could not set TCP_NODELAY: {e}");
+    }
+    let (mut reader, mut writer) = stream.into_split();
     loop {
         let frame = match read_frame(&mut reader, limits).await {
             Ok(Some(frame)) => frame,
@@ -50,7 +59,7 @@ where
         };
         match broker.handle(frame).await {
             Outcome::Respond(response) => {
-                if let Err(e) = writer.write_all(&response).await {
+                if let Err(e) = write_frame(&mut writer, &response).await {
                     debug!(%peer, "closing connection: write failed: {e}");
                     return;
                 }
@@ -62,6 +71,44 @@ where
             }
         }
     }
+}
+
+/// Writes a response frame: bytes with `write`, file regions with `sendfile`.
+async fn write_frame(writer: &mut tokio::net::tcp::OwnedWriteHalf, frame: &ResponseFrame) -> io::Result<()> {
+    for chunk in &frame.chunks {
+        match chunk {
+            FrameChunk::Bytes(bytes) => writer.write_all(bytes).await?,
+            FrameChunk::File(region) => send_file(writer.as_ref(), region).await?,
+        }
+    }
+    Ok(())
+}
+
+/// Sends a file region to the socket from the page cache, waiting whenever the socket is full.
+/// A file that ends before the region does (truncated since the read) fails the connection: the
+/// frame's size prefix has promised those bytes.
+async fn send_file(socket: &TcpStream, region: &FileRegion) -> io::Result<()> {
+    let mut position = region.position;
+    let end = region.position + u64::from(region.len);
+    while position < end {
+        socket.writable().await?;
+        let left = usize::try_from(end - position).unwrap_or(usize::MAX);
+        let sent = socket.try_io(Interest::WRITABLE, || {
+            rustix::fs::sendfile(socket, &*region.file, Some(&mut position), left).map_err(io::Error::from)
+        });
+        match sent {
+            Ok(0) => {
+                return Err(io::Error::new(
+                    io::ErrorKind::UnexpectedEof,
+                    format!("the segment file ends at {position}, before the {end} this response promised"),
+                ));
+            }
+            Ok(_) => {}
+            Err(e) if e.kind() == io::ErrorKind::WouldBlock => {}
+            Err(e) => return Err(e),
+        }
+    }
+    Ok(())
 }
 
 /// Reads one frame (without its size prefix). `None` when the client closed the connection
@@ -96,6 +143,55 @@ mod tests {
 
     fn limits() -> ConnectionLimits {
         ConnectionLimits { request_bytes_max: 1024, idle_max: Duration::from_secs(5) }
+    }
+
+    /// A connected pair of loopback sockets: (server side, client side).
+    #[allow(clippy::disallowed_methods)] // A test's own loopback listener.
+    async fn socket_pair() -> (TcpStream, TcpStream) {
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.expect("bind");
+        let client = TcpStream::connect(listener.local_addr().expect("address"));
+        let (client, accepted) = tokio::join!(client, listener.accept());
+        (accepted.expect("accept").0, client.expect("connect"))
+    }
+
+    fn region(contents: &[u8], position: u64, len: u32) -> FileRegion {
+        use std::io::Write;
+        let mut file = tempfile::tempfile().expect("temp file");
+        file.write_all(contents).expect("write");
+        FileRegion { file: Arc::new(file), position, len }
+    }
+
+    /// A frame's file regions arrive between its byte chunks, in order, byte for byte, also when
+    /// the region is larger than the socket's buffer (sendfile resumes where it stopped).
+    #[tokio::test]
+    async fn file_regions_are_sent_from_the_file() {
+        let (server, mut client) = socket_pair().await;
+        let big: Vec<u8> = (0..4 * 1024 * 1024u32).map(|i| (i % 251) as u8).collect();
+        let frame = ResponseFrame {
+            chunks: vec![
+                FrameChunk::Bytes(Bytes::from_static(b"head")),
+                FrameChunk::File(region(&big, 3, big.len() as u32 - 10)),
+                FrameChunk::Bytes(Bytes::from_static(b"tail")),
+            ],
+        };
+        let expected = [&b"head"[..], &big[3..big.len() - 7], b"tail"].concat();
+        let (_read, mut writer) = server.into_split();
+        let send = async move { write_frame(&mut writer, &frame).await };
+        let mut received = vec![0u8; expected.len()];
+        let (sent, read) = tokio::join!(send, client.read_exact(&mut received));
+        sent.expect("sent");
+        read.expect("received");
+        assert!(received == expected, "the bytes differ");
+    }
+
+    /// A file truncated below its region fails the write instead of sending a short frame.
+    #[tokio::test]
+    async fn a_truncated_file_fails_the_write() {
+        let (server, _client) = socket_pair().await;
+        let frame = ResponseFrame { chunks: vec![FrameChunk::File(region(b"short", 0, 100))] };
+        let (_read, mut writer) = server.into_split();
+        let err = write_frame(&mut writer, &frame).await.expect_err("the file is too short");
+        assert_eq!(err.kind(), io::ErrorKind::UnexpectedEof, "{err}");
     }
 
     /// A frame arrives whole; an oversized declared size is refused before any read of the body;

@@ -18,8 +18,9 @@
 
 use std::time::Duration;
 
-use bytes::Bytes;
 use strand_base::{ProducerId, Uuid};
+use strand_log::segment::SegmentSlice;
+use strand_protocol::codec::{FileRegion, Records};
 use strand_protocol::error::ErrorCode;
 use strand_protocol::messages::fetch_request::FetchTopic;
 use strand_protocol::messages::fetch_response::{AbortedTransaction, FetchableTopicResponse, PartitionData};
@@ -228,8 +229,13 @@ fn read_all(
                     let limit = (partition.partition_max_bytes.max(0) as u64).min(budget.max(1));
                     match broker.replicas.read(&target.partition, partition.fetch_offset, limit, isolation) {
                         Ok(read) => {
-                            budget = budget.saturating_sub(read.records.len() as u64);
-                            total += read.records.len();
+                            let len = read.len();
+                            let Some(records) = file_records(read.records) else {
+                                partitions.push(failed(partition.partition, ErrorCode::KafkaStorageError));
+                                continue;
+                            };
+                            budget = budget.saturating_sub(len);
+                            total += len as usize;
                             PartitionData {
                                 partition_index: partition.partition,
                                 high_watermark: read.high_watermark,
@@ -245,7 +251,7 @@ fn read_all(
                                         })
                                         .collect()
                                 }),
-                                records: Some(read.records),
+                                records: Some(records),
                                 ..Default::default()
                             }
                         }
@@ -289,7 +295,21 @@ fn failed(index: i32, code: ErrorCode) -> PartitionData {
         high_watermark: -1,
         last_stable_offset: -1,
         log_start_offset: -1,
-        records: Some(Bytes::new()),
+        records: Some(Records::default()),
         ..Default::default()
     }
+}
+
+/// The read's bytes as a region of their segment file: the connection sends them with `sendfile`,
+/// never copying them through user space (design §4). `None` if the slice is longer than a record
+/// set can be, which a segment (at most `segment.bytes`, an int) never is.
+fn file_records(slice: Option<SegmentSlice>) -> Option<Records> {
+    Some(match slice {
+        Some(slice) => Records::File(FileRegion {
+            file: slice.file,
+            position: slice.position,
+            len: u32::try_from(slice.len).ok().filter(|len| i32::try_from(*len).is_ok())?,
+        }),
+        None => Records::default(),
+    })
 }

@@ -152,6 +152,7 @@ impl Node {
         let Outcome::Respond(response) = self.broker.handle(frame.slice(4..)).await else {
             panic!("{api:?} v{version}: no response");
         };
+        let response = strand_broker::frame_to_bytes(&response).expect("file regions readable");
         let (header, body) = decode_response(api, version, response.slice(4..)).expect("decode response");
         assert_eq!(header.correlation_id, self.correlation_id);
         body

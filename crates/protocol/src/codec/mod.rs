@@ -9,7 +9,10 @@
 //! [`RawTaggedField`] (a tagged field this build does not know, kept to be re-encoded),
 //! [`DecodeError`] and [`EncodeError`].
 
+pub mod records;
 pub mod varint;
+
+pub use records::{FileRegion, Records};
 
 use bytes::{Buf, BufMut, Bytes, BytesMut};
 use strand_base::Uuid;
@@ -55,6 +58,8 @@ pub enum EncodeError {
     NullNotAllowed { field: &'static str, version: i16 },
     #[error("field {field} is too long for its length prefix ({length})")]
     TooLong { field: &'static str, length: usize },
+    #[error("field {field} holds a file region, which only a frame writer can send")]
+    FileRecords { field: &'static str },
 }
 
 /// A tagged field this build does not know, kept as raw bytes so it is re-encoded unchanged.
@@ -377,6 +382,19 @@ pub trait WireWrite: BufMut {
     {
         self.put_nullable_bytes_field(compact, Some(value), field)
     }
+
+    /// A response's `records` field. Bytes are written in place; a file region only by a writer
+    /// that can leave it for the connection to send ([`crate::frame::FrameWriter`]).
+    fn put_records(&mut self, compact: bool, value: Option<&Records>, field: &'static str) -> Result<(), EncodeError>
+    where
+        Self: Sized,
+    {
+        match value {
+            None => self.put_nullable_bytes_field(compact, None, field),
+            Some(Records::Bytes(bytes)) => self.put_nullable_bytes_field(compact, Some(bytes), field),
+            Some(Records::File(_)) => Err(EncodeError::FileRecords { field }),
+        }
+    }
 }
 
 impl WireWrite for BytesMut {}
@@ -402,7 +420,7 @@ impl TaggedFieldWriter {
     }
 
     /// Writes the count, then each field as tag, size, data, ordered by tag.
-    pub fn finish(mut self, out: &mut BytesMut, unknown: &[RawTaggedField]) -> Result<(), EncodeError> {
+    pub fn finish<W: WireWrite>(mut self, out: &mut W, unknown: &[RawTaggedField]) -> Result<(), EncodeError> {
         let count = self.fields.len() + unknown.len();
         let count = u32::try_from(count).map_err(|_| EncodeError::TooLong { field: "tagged fields", length: count })?;
         out.put_unsigned_varint(count);
@@ -442,7 +460,7 @@ pub trait Struct: Sized + Clone + Default + PartialEq + std::fmt::Debug {
     /// The fewest bytes one instance takes on the wire at any version; bounds array counts.
     const ENCODED_SIZE_MIN: usize;
     fn decode(d: &mut Decoder, version: i16) -> Result<Self, DecodeError>;
-    fn encode(&self, out: &mut BytesMut, version: i16) -> Result<(), EncodeError>;
+    fn encode<W: WireWrite>(&self, out: &mut W, version: i16) -> Result<(), EncodeError>;
 }
 
 /// A top-level schema: a request, response, header, metadata or coordinator record, or data type.

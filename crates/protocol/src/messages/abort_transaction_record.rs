@@ -40,7 +40,7 @@ impl Struct for AbortTransactionRecord {
         Ok(this)
     }
 
-    fn encode(&self, out: &mut BytesMut, version: i16) -> Result<(), EncodeError> {
+    fn encode<W: WireWrite>(&self, out: &mut W, version: i16) -> Result<(), EncodeError> {
         let flexible = true;
         if flexible {
             let mut tagged = TaggedFieldWriter::new();

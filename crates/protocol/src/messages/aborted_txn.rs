@@ -34,7 +34,7 @@ impl Struct for AbortedTxn {
         Ok(this)
     }
 
-    fn encode(&self, out: &mut BytesMut, _version: i16) -> Result<(), EncodeError> {
+    fn encode<W: WireWrite>(&self, out: &mut W, _version: i16) -> Result<(), EncodeError> {
         out.put_i64(self.producer_id);
         out.put_i64(self.first_offset);
         out.put_i64(self.last_offset);

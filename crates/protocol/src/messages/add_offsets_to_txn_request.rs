@@ -49,7 +49,7 @@ impl Struct for AddOffsetsToTxnRequest {
         Ok(this)
     }
 
-    fn encode(&self, out: &mut BytesMut, version: i16) -> Result<(), EncodeError> {
+    fn encode<W: WireWrite>(&self, out: &mut W, version: i16) -> Result<(), EncodeError> {
         let flexible = version >= 3;
         out.put_string(flexible, &self.transactional_id, "transactional_id")?;
         out.put_i64(self.producer_id.0);

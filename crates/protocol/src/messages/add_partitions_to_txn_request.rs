@@ -69,7 +69,7 @@ impl Struct for AddPartitionsToTxnRequest {
         Ok(this)
     }
 
-    fn encode(&self, out: &mut BytesMut, version: i16) -> Result<(), EncodeError> {
+    fn encode<W: WireWrite>(&self, out: &mut W, version: i16) -> Result<(), EncodeError> {
         let flexible = version >= 3;
         if version >= 4 {
             out.put_length(flexible, false, Some(self.transactions.len()), "transactions")?;
@@ -208,7 +208,7 @@ impl Struct for AddPartitionsToTxnTransaction {
         Ok(this)
     }
 
-    fn encode(&self, out: &mut BytesMut, version: i16) -> Result<(), EncodeError> {
+    fn encode<W: WireWrite>(&self, out: &mut W, version: i16) -> Result<(), EncodeError> {
         let flexible = true;
         out.put_string(flexible, &self.transactional_id, "transactional_id")?;
         out.put_i64(self.producer_id.0);
@@ -279,7 +279,7 @@ impl Struct for AddPartitionsToTxnTopic {
         Ok(this)
     }
 
-    fn encode(&self, out: &mut BytesMut, version: i16) -> Result<(), EncodeError> {
+    fn encode<W: WireWrite>(&self, out: &mut W, version: i16) -> Result<(), EncodeError> {
         let flexible = version >= 3;
         out.put_string(flexible, &self.name, "name")?;
         out.put_length(flexible, false, Some(self.partitions.len()), "partitions")?;

@@ -63,7 +63,7 @@ impl Struct for AddPartitionsToTxnResponse {
         Ok(this)
     }
 
-    fn encode(&self, out: &mut BytesMut, version: i16) -> Result<(), EncodeError> {
+    fn encode<W: WireWrite>(&self, out: &mut W, version: i16) -> Result<(), EncodeError> {
         let flexible = version >= 3;
         out.put_i32(self.throttle_time_ms);
         if version >= 4 {
@@ -175,7 +175,7 @@ impl Struct for AddPartitionsToTxnResult {
         Ok(this)
     }
 
-    fn encode(&self, out: &mut BytesMut, version: i16) -> Result<(), EncodeError> {
+    fn encode<W: WireWrite>(&self, out: &mut W, version: i16) -> Result<(), EncodeError> {
         let flexible = true;
         out.put_string(flexible, &self.transactional_id, "transactional_id")?;
         out.put_length(flexible, false, Some(self.topic_results.len()), "topic_results")?;
@@ -247,7 +247,7 @@ impl Struct for AddPartitionsToTxnTopicResult {
         Ok(this)
     }
 
-    fn encode(&self, out: &mut BytesMut, version: i16) -> Result<(), EncodeError> {
+    fn encode<W: WireWrite>(&self, out: &mut W, version: i16) -> Result<(), EncodeError> {
         let flexible = version >= 3;
         out.put_string(flexible, &self.name, "name")?;
         out.put_length(flexible, false, Some(self.results_by_partition.len()), "results_by_partition")?;
@@ -317,7 +317,7 @@ impl Struct for AddPartitionsToTxnPartitionResult {
         Ok(this)
     }
 
-    fn encode(&self, out: &mut BytesMut, version: i16) -> Result<(), EncodeError> {
+    fn encode<W: WireWrite>(&self, out: &mut W, version: i16) -> Result<(), EncodeError> {
         let flexible = version >= 3;
         out.put_i32(self.partition_index);
         out.put_i16(self.partition_error_code);

@@ -37,7 +37,7 @@ impl Struct for AlterClientQuotasRequest {
         Ok(this)
     }
 
-    fn encode(&self, out: &mut BytesMut, version: i16) -> Result<(), EncodeError> {
+    fn encode<W: WireWrite>(&self, out: &mut W, version: i16) -> Result<(), EncodeError> {
         let flexible = version >= 1;
         out.put_length(flexible, false, Some(self.entries.len()), "entries")?;
         for item in &self.entries {
@@ -108,7 +108,7 @@ impl Struct for EntityData {
         Ok(this)
     }
 
-    fn encode(&self, out: &mut BytesMut, version: i16) -> Result<(), EncodeError> {
+    fn encode<W: WireWrite>(&self, out: &mut W, version: i16) -> Result<(), EncodeError> {
         let flexible = version >= 1;
         out.put_string(flexible, &self.entity_type, "entity_type")?;
         match &self.entity_name {
@@ -180,7 +180,7 @@ impl Struct for OpData {
         Ok(this)
     }
 
-    fn encode(&self, out: &mut BytesMut, version: i16) -> Result<(), EncodeError> {
+    fn encode<W: WireWrite>(&self, out: &mut W, version: i16) -> Result<(), EncodeError> {
         let flexible = version >= 1;
         out.put_string(flexible, &self.key, "key")?;
         out.put_f64(self.value);
@@ -244,7 +244,7 @@ impl Struct for EntryData {
         Ok(this)
     }
 
-    fn encode(&self, out: &mut BytesMut, version: i16) -> Result<(), EncodeError> {
+    fn encode<W: WireWrite>(&self, out: &mut W, version: i16) -> Result<(), EncodeError> {
         let flexible = version >= 1;
         out.put_length(flexible, false, Some(self.entity.len()), "entity")?;
         for item in &self.entity {

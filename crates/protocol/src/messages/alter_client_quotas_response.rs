@@ -37,7 +37,7 @@ impl Struct for AlterClientQuotasResponse {
         Ok(this)
     }
 
-    fn encode(&self, out: &mut BytesMut, version: i16) -> Result<(), EncodeError> {
+    fn encode<W: WireWrite>(&self, out: &mut W, version: i16) -> Result<(), EncodeError> {
         let flexible = version >= 1;
         out.put_i32(self.throttle_time_ms);
         out.put_length(flexible, false, Some(self.entries.len()), "entries")?;
@@ -108,7 +108,7 @@ impl Struct for EntityData {
         Ok(this)
     }
 
-    fn encode(&self, out: &mut BytesMut, version: i16) -> Result<(), EncodeError> {
+    fn encode<W: WireWrite>(&self, out: &mut W, version: i16) -> Result<(), EncodeError> {
         let flexible = version >= 1;
         out.put_string(flexible, &self.entity_type, "entity_type")?;
         match &self.entity_name {
@@ -185,7 +185,7 @@ impl Struct for EntryData {
         Ok(this)
     }
 
-    fn encode(&self, out: &mut BytesMut, version: i16) -> Result<(), EncodeError> {
+    fn encode<W: WireWrite>(&self, out: &mut W, version: i16) -> Result<(), EncodeError> {
         let flexible = version >= 1;
         out.put_i16(self.error_code);
         match &self.error_message {

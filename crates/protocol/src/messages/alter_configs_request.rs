@@ -39,7 +39,7 @@ impl Struct for AlterConfigsRequest {
         Ok(this)
     }
 
-    fn encode(&self, out: &mut BytesMut, version: i16) -> Result<(), EncodeError> {
+    fn encode<W: WireWrite>(&self, out: &mut W, version: i16) -> Result<(), EncodeError> {
         let flexible = version >= 2;
         out.put_length(flexible, false, Some(self.resources.len()), "resources")?;
         for item in &self.resources {
@@ -110,7 +110,7 @@ impl Struct for AlterableConfig {
         Ok(this)
     }
 
-    fn encode(&self, out: &mut BytesMut, version: i16) -> Result<(), EncodeError> {
+    fn encode<W: WireWrite>(&self, out: &mut W, version: i16) -> Result<(), EncodeError> {
         let flexible = version >= 2;
         out.put_string(flexible, &self.name, "name")?;
         match &self.value {
@@ -188,7 +188,7 @@ impl Struct for AlterConfigsResource {
         Ok(this)
     }
 
-    fn encode(&self, out: &mut BytesMut, version: i16) -> Result<(), EncodeError> {
+    fn encode<W: WireWrite>(&self, out: &mut W, version: i16) -> Result<(), EncodeError> {
         let flexible = version >= 2;
         out.put_i8(self.resource_type);
         out.put_string(flexible, &self.resource_name, "resource_name")?;

@@ -45,7 +45,7 @@ impl Struct for AlterPartitionResponse {
         Ok(this)
     }
 
-    fn encode(&self, out: &mut BytesMut, version: i16) -> Result<(), EncodeError> {
+    fn encode<W: WireWrite>(&self, out: &mut W, version: i16) -> Result<(), EncodeError> {
         let flexible = true;
         out.put_i32(self.throttle_time_ms);
         out.put_i16(self.error_code);
@@ -142,7 +142,7 @@ impl Struct for PartitionData {
         Ok(this)
     }
 
-    fn encode(&self, out: &mut BytesMut, version: i16) -> Result<(), EncodeError> {
+    fn encode<W: WireWrite>(&self, out: &mut W, version: i16) -> Result<(), EncodeError> {
         let flexible = true;
         out.put_i32(self.partition_index);
         out.put_i16(self.error_code);
@@ -218,7 +218,7 @@ impl Struct for TopicData {
         Ok(this)
     }
 
-    fn encode(&self, out: &mut BytesMut, version: i16) -> Result<(), EncodeError> {
+    fn encode<W: WireWrite>(&self, out: &mut W, version: i16) -> Result<(), EncodeError> {
         let flexible = true;
         out.put_uuid(&self.topic_id);
         out.put_length(flexible, false, Some(self.partitions.len()), "partitions")?;

@@ -36,7 +36,7 @@ impl Struct for AlterReplicaLogDirsRequest {
         Ok(this)
     }
 
-    fn encode(&self, out: &mut BytesMut, version: i16) -> Result<(), EncodeError> {
+    fn encode<W: WireWrite>(&self, out: &mut W, version: i16) -> Result<(), EncodeError> {
         let flexible = version >= 2;
         out.put_length(flexible, false, Some(self.dirs.len()), "dirs")?;
         for item in &self.dirs {
@@ -105,7 +105,7 @@ impl Struct for AlterReplicaLogDirTopic {
         Ok(this)
     }
 
-    fn encode(&self, out: &mut BytesMut, version: i16) -> Result<(), EncodeError> {
+    fn encode<W: WireWrite>(&self, out: &mut W, version: i16) -> Result<(), EncodeError> {
         let flexible = version >= 2;
         out.put_string(flexible, &self.name, "name")?;
         out.put_length(flexible, false, Some(self.partitions.len()), "partitions")?;
@@ -172,7 +172,7 @@ impl Struct for AlterReplicaLogDir {
         Ok(this)
     }
 
-    fn encode(&self, out: &mut BytesMut, version: i16) -> Result<(), EncodeError> {
+    fn encode<W: WireWrite>(&self, out: &mut W, version: i16) -> Result<(), EncodeError> {
         let flexible = version >= 2;
         out.put_string(flexible, &self.path, "path")?;
         out.put_length(flexible, false, Some(self.topics.len()), "topics")?;

@@ -39,7 +39,7 @@ impl Struct for AlterShareGroupOffsetsRequest {
         Ok(this)
     }
 
-    fn encode(&self, out: &mut BytesMut, version: i16) -> Result<(), EncodeError> {
+    fn encode<W: WireWrite>(&self, out: &mut W, version: i16) -> Result<(), EncodeError> {
         let flexible = true;
         out.put_string(flexible, &self.group_id, "group_id")?;
         out.put_length(flexible, false, Some(self.topics.len()), "topics")?;
@@ -114,7 +114,7 @@ impl Struct for AlterShareGroupOffsetsRequestPartition {
         Ok(this)
     }
 
-    fn encode(&self, out: &mut BytesMut, version: i16) -> Result<(), EncodeError> {
+    fn encode<W: WireWrite>(&self, out: &mut W, version: i16) -> Result<(), EncodeError> {
         let flexible = true;
         out.put_i32(self.partition_index);
         out.put_i64(self.start_offset);
@@ -183,7 +183,7 @@ impl Struct for AlterShareGroupOffsetsRequestTopic {
         Ok(this)
     }
 
-    fn encode(&self, out: &mut BytesMut, version: i16) -> Result<(), EncodeError> {
+    fn encode<W: WireWrite>(&self, out: &mut W, version: i16) -> Result<(), EncodeError> {
         let flexible = true;
         out.put_string(flexible, &self.topic_name, "topic_name")?;
         out.put_length(flexible, false, Some(self.partitions.len()), "partitions")?;

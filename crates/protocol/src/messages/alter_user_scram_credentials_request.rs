@@ -45,7 +45,7 @@ impl Struct for AlterUserScramCredentialsRequest {
         Ok(this)
     }
 
-    fn encode(&self, out: &mut BytesMut, version: i16) -> Result<(), EncodeError> {
+    fn encode<W: WireWrite>(&self, out: &mut W, version: i16) -> Result<(), EncodeError> {
         let flexible = true;
         out.put_length(flexible, false, Some(self.deletions.len()), "deletions")?;
         for item in &self.deletions {
@@ -119,7 +119,7 @@ impl Struct for ScramCredentialDeletion {
         Ok(this)
     }
 
-    fn encode(&self, out: &mut BytesMut, version: i16) -> Result<(), EncodeError> {
+    fn encode<W: WireWrite>(&self, out: &mut W, version: i16) -> Result<(), EncodeError> {
         let flexible = true;
         out.put_string(flexible, &self.name, "name")?;
         out.put_i8(self.mechanism);
@@ -197,7 +197,7 @@ impl Struct for ScramCredentialUpsertion {
         Ok(this)
     }
 
-    fn encode(&self, out: &mut BytesMut, version: i16) -> Result<(), EncodeError> {
+    fn encode<W: WireWrite>(&self, out: &mut W, version: i16) -> Result<(), EncodeError> {
         let flexible = true;
         out.put_string(flexible, &self.name, "name")?;
         out.put_i8(self.mechanism);

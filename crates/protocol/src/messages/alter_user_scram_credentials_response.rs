@@ -43,7 +43,7 @@ impl Struct for AlterUserScramCredentialsResponse {
         Ok(this)
     }
 
-    fn encode(&self, out: &mut BytesMut, version: i16) -> Result<(), EncodeError> {
+    fn encode<W: WireWrite>(&self, out: &mut W, version: i16) -> Result<(), EncodeError> {
         let flexible = true;
         out.put_i32(self.throttle_time_ms);
         out.put_length(flexible, false, Some(self.results.len()), "results")?;
@@ -122,7 +122,7 @@ impl Struct for AlterUserScramCredentialsResult {
         Ok(this)
     }
 
-    fn encode(&self, out: &mut BytesMut, version: i16) -> Result<(), EncodeError> {
+    fn encode<W: WireWrite>(&self, out: &mut W, version: i16) -> Result<(), EncodeError> {
         let flexible = true;
         out.put_string(flexible, &self.user, "user")?;
         out.put_i16(self.error_code);

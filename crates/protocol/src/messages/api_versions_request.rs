@@ -57,7 +57,7 @@ impl Struct for ApiVersionsRequest {
         Ok(this)
     }
 
-    fn encode(&self, out: &mut BytesMut, version: i16) -> Result<(), EncodeError> {
+    fn encode<W: WireWrite>(&self, out: &mut W, version: i16) -> Result<(), EncodeError> {
         let flexible = version >= 3;
         if version >= 3 {
             out.put_string(flexible, &self.client_software_name, "client_software_name")?;

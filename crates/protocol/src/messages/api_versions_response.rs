@@ -88,7 +88,7 @@ impl Struct for ApiVersionsResponse {
         Ok(this)
     }
 
-    fn encode(&self, out: &mut BytesMut, version: i16) -> Result<(), EncodeError> {
+    fn encode<W: WireWrite>(&self, out: &mut W, version: i16) -> Result<(), EncodeError> {
         let flexible = version >= 3;
         out.put_i16(self.error_code);
         out.put_length(flexible, false, Some(self.api_keys.len()), "api_keys")?;
@@ -202,7 +202,7 @@ impl Struct for ApiVersion {
         Ok(this)
     }
 
-    fn encode(&self, out: &mut BytesMut, version: i16) -> Result<(), EncodeError> {
+    fn encode<W: WireWrite>(&self, out: &mut W, version: i16) -> Result<(), EncodeError> {
         let flexible = version >= 3;
         out.put_i16(self.api_key);
         out.put_i16(self.min_version);
@@ -269,7 +269,7 @@ impl Struct for SupportedFeatureKey {
         Ok(this)
     }
 
-    fn encode(&self, out: &mut BytesMut, version: i16) -> Result<(), EncodeError> {
+    fn encode<W: WireWrite>(&self, out: &mut W, version: i16) -> Result<(), EncodeError> {
         let flexible = true;
         out.put_string(flexible, &self.name, "name")?;
         out.put_i16(self.min_version);
@@ -341,7 +341,7 @@ impl Struct for FinalizedFeatureKey {
         Ok(this)
     }
 
-    fn encode(&self, out: &mut BytesMut, version: i16) -> Result<(), EncodeError> {
+    fn encode<W: WireWrite>(&self, out: &mut W, version: i16) -> Result<(), EncodeError> {
         let flexible = true;
         out.put_string(flexible, &self.name, "name")?;
         out.put_i16(self.max_version_level);

@@ -49,7 +49,7 @@ impl Struct for ConfigRecord {
         Ok(this)
     }
 
-    fn encode(&self, out: &mut BytesMut, version: i16) -> Result<(), EncodeError> {
+    fn encode<W: WireWrite>(&self, out: &mut W, version: i16) -> Result<(), EncodeError> {
         let flexible = true;
         out.put_i8(self.resource_type);
         out.put_string(flexible, &self.resource_name, "resource_name")?;

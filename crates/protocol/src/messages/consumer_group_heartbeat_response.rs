@@ -61,7 +61,7 @@ impl Struct for ConsumerGroupHeartbeatResponse {
         Ok(this)
     }
 
-    fn encode(&self, out: &mut BytesMut, version: i16) -> Result<(), EncodeError> {
+    fn encode<W: WireWrite>(&self, out: &mut W, version: i16) -> Result<(), EncodeError> {
         let flexible = true;
         out.put_i32(self.throttle_time_ms);
         out.put_i16(self.error_code);
@@ -160,7 +160,7 @@ impl Struct for Assignment {
         Ok(this)
     }
 
-    fn encode(&self, out: &mut BytesMut, version: i16) -> Result<(), EncodeError> {
+    fn encode<W: WireWrite>(&self, out: &mut W, version: i16) -> Result<(), EncodeError> {
         let flexible = true;
         out.put_length(flexible, false, Some(self.topic_partitions.len()), "topic_partitions")?;
         for item in &self.topic_partitions {
@@ -223,7 +223,7 @@ impl Struct for TopicPartitions {
         Ok(this)
     }
 
-    fn encode(&self, out: &mut BytesMut, version: i16) -> Result<(), EncodeError> {
+    fn encode<W: WireWrite>(&self, out: &mut W, version: i16) -> Result<(), EncodeError> {
         let flexible = true;
         out.put_uuid(&self.topic_id);
         out.put_length(flexible, false, Some(self.partitions.len()), "partitions")?;

@@ -77,7 +77,7 @@ impl Struct for ConsumerGroupMemberMetadataValue {
         Ok(this)
     }
 
-    fn encode(&self, out: &mut BytesMut, version: i16) -> Result<(), EncodeError> {
+    fn encode<W: WireWrite>(&self, out: &mut W, version: i16) -> Result<(), EncodeError> {
         let flexible = true;
         match &self.instance_id {
             Some(value) => {
@@ -204,7 +204,7 @@ impl Struct for ClassicProtocol {
         Ok(this)
     }
 
-    fn encode(&self, out: &mut BytesMut, version: i16) -> Result<(), EncodeError> {
+    fn encode<W: WireWrite>(&self, out: &mut W, version: i16) -> Result<(), EncodeError> {
         let flexible = true;
         out.put_string(flexible, &self.name, "name")?;
         out.put_bytes_field(flexible, &self.metadata, "metadata")?;
@@ -273,7 +273,7 @@ impl Struct for ClassicMemberMetadata {
         Ok(this)
     }
 
-    fn encode(&self, out: &mut BytesMut, version: i16) -> Result<(), EncodeError> {
+    fn encode<W: WireWrite>(&self, out: &mut W, version: i16) -> Result<(), EncodeError> {
         let flexible = true;
         out.put_i32(self.session_timeout_ms);
         out.put_length(flexible, false, Some(self.supported_protocols.len()), "supported_protocols")?;

@@ -26,7 +26,7 @@ impl Struct for ConsumerGroupMetadataKey {
         Ok(this)
     }
 
-    fn encode(&self, out: &mut BytesMut, _version: i16) -> Result<(), EncodeError> {
+    fn encode<W: WireWrite>(&self, out: &mut W, _version: i16) -> Result<(), EncodeError> {
         let flexible = false;
         out.put_string(flexible, &self.group_id, "group_id")?;
         Ok(())

@@ -35,7 +35,7 @@ impl Struct for ConsumerGroupPartitionMetadataValue {
         Ok(this)
     }
 
-    fn encode(&self, out: &mut BytesMut, version: i16) -> Result<(), EncodeError> {
+    fn encode<W: WireWrite>(&self, out: &mut W, version: i16) -> Result<(), EncodeError> {
         let flexible = true;
         out.put_length(flexible, false, Some(self.topics.len()), "topics")?;
         for item in &self.topics {
@@ -104,7 +104,7 @@ impl Struct for PartitionMetadata {
         Ok(this)
     }
 
-    fn encode(&self, out: &mut BytesMut, version: i16) -> Result<(), EncodeError> {
+    fn encode<W: WireWrite>(&self, out: &mut W, version: i16) -> Result<(), EncodeError> {
         let flexible = true;
         out.put_i32(self.partition);
         out.put_length(flexible, false, Some(self.racks.len()), "racks")?;
@@ -184,7 +184,7 @@ impl Struct for TopicMetadata {
         Ok(this)
     }
 
-    fn encode(&self, out: &mut BytesMut, version: i16) -> Result<(), EncodeError> {
+    fn encode<W: WireWrite>(&self, out: &mut W, version: i16) -> Result<(), EncodeError> {
         let flexible = true;
         out.put_uuid(&self.topic_id);
         out.put_string(flexible, &self.topic_name, "topic_name")?;

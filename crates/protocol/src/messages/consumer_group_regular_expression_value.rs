@@ -45,7 +45,7 @@ impl Struct for ConsumerGroupRegularExpressionValue {
         Ok(this)
     }
 
-    fn encode(&self, out: &mut BytesMut, version: i16) -> Result<(), EncodeError> {
+    fn encode<W: WireWrite>(&self, out: &mut W, version: i16) -> Result<(), EncodeError> {
         let flexible = true;
         out.put_length(flexible, false, Some(self.topics.len()), "topics")?;
         for item in &self.topics {

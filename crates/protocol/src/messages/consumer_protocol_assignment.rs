@@ -31,7 +31,7 @@ impl Struct for ConsumerProtocolAssignment {
         Ok(this)
     }
 
-    fn encode(&self, out: &mut BytesMut, version: i16) -> Result<(), EncodeError> {
+    fn encode<W: WireWrite>(&self, out: &mut W, version: i16) -> Result<(), EncodeError> {
         let flexible = false;
         out.put_length(flexible, false, Some(self.assigned_partitions.len()), "assigned_partitions")?;
         for item in &self.assigned_partitions {
@@ -91,7 +91,7 @@ impl Struct for TopicPartition {
         Ok(this)
     }
 
-    fn encode(&self, out: &mut BytesMut, _version: i16) -> Result<(), EncodeError> {
+    fn encode<W: WireWrite>(&self, out: &mut W, _version: i16) -> Result<(), EncodeError> {
         let flexible = false;
         out.put_string(flexible, &self.topic, "topic")?;
         out.put_length(flexible, false, Some(self.partitions.len()), "partitions")?;

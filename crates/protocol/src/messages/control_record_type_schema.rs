@@ -25,7 +25,7 @@ impl Struct for ControlRecordTypeSchema {
         Ok(this)
     }
 
-    fn encode(&self, out: &mut BytesMut, _version: i16) -> Result<(), EncodeError> {
+    fn encode<W: WireWrite>(&self, out: &mut W, _version: i16) -> Result<(), EncodeError> {
         out.put_i16(self.r#type);
         Ok(())
     }

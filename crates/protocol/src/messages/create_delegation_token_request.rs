@@ -55,7 +55,7 @@ impl Struct for CreateDelegationTokenRequest {
         Ok(this)
     }
 
-    fn encode(&self, out: &mut BytesMut, version: i16) -> Result<(), EncodeError> {
+    fn encode<W: WireWrite>(&self, out: &mut W, version: i16) -> Result<(), EncodeError> {
         let flexible = version >= 2;
         if version >= 3 {
             match &self.owner_principal_type {
@@ -164,7 +164,7 @@ impl Struct for CreatableRenewers {
         Ok(this)
     }
 
-    fn encode(&self, out: &mut BytesMut, version: i16) -> Result<(), EncodeError> {
+    fn encode<W: WireWrite>(&self, out: &mut W, version: i16) -> Result<(), EncodeError> {
         let flexible = version >= 2;
         out.put_string(flexible, &self.principal_type, "principal_type")?;
         out.put_string(flexible, &self.principal_name, "principal_name")?;

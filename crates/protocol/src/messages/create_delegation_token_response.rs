@@ -81,7 +81,7 @@ impl Struct for CreateDelegationTokenResponse {
         Ok(this)
     }
 
-    fn encode(&self, out: &mut BytesMut, version: i16) -> Result<(), EncodeError> {
+    fn encode<W: WireWrite>(&self, out: &mut W, version: i16) -> Result<(), EncodeError> {
         let flexible = version >= 2;
         out.put_i16(self.error_code);
         out.put_string(flexible, &self.principal_type, "principal_type")?;

@@ -47,7 +47,7 @@ impl Struct for CreatePartitionsRequest {
         Ok(this)
     }
 
-    fn encode(&self, out: &mut BytesMut, version: i16) -> Result<(), EncodeError> {
+    fn encode<W: WireWrite>(&self, out: &mut W, version: i16) -> Result<(), EncodeError> {
         let flexible = version >= 2;
         out.put_length(flexible, false, Some(self.topics.len()), "topics")?;
         for item in &self.topics {
@@ -117,7 +117,7 @@ impl Struct for CreatePartitionsAssignment {
         Ok(this)
     }
 
-    fn encode(&self, out: &mut BytesMut, version: i16) -> Result<(), EncodeError> {
+    fn encode<W: WireWrite>(&self, out: &mut W, version: i16) -> Result<(), EncodeError> {
         let flexible = version >= 2;
         out.put_length(flexible, false, Some(self.broker_ids.len()), "broker_ids")?;
         for item in &self.broker_ids {
@@ -190,7 +190,7 @@ impl Struct for CreatePartitionsTopic {
         Ok(this)
     }
 
-    fn encode(&self, out: &mut BytesMut, version: i16) -> Result<(), EncodeError> {
+    fn encode<W: WireWrite>(&self, out: &mut W, version: i16) -> Result<(), EncodeError> {
         let flexible = version >= 2;
         out.put_string(flexible, &self.name, "name")?;
         out.put_i32(self.count);

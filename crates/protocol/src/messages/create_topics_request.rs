@@ -46,7 +46,7 @@ impl Struct for CreateTopicsRequest {
         Ok(this)
     }
 
-    fn encode(&self, out: &mut BytesMut, version: i16) -> Result<(), EncodeError> {
+    fn encode<W: WireWrite>(&self, out: &mut W, version: i16) -> Result<(), EncodeError> {
         let flexible = version >= 5;
         out.put_length(flexible, false, Some(self.topics.len()), "topics")?;
         for item in &self.topics {
@@ -119,7 +119,7 @@ impl Struct for CreatableReplicaAssignment {
         Ok(this)
     }
 
-    fn encode(&self, out: &mut BytesMut, version: i16) -> Result<(), EncodeError> {
+    fn encode<W: WireWrite>(&self, out: &mut W, version: i16) -> Result<(), EncodeError> {
         let flexible = version >= 5;
         out.put_i32(self.partition_index);
         out.put_length(flexible, false, Some(self.broker_ids.len()), "broker_ids")?;
@@ -184,7 +184,7 @@ impl Struct for CreatableTopicConfig {
         Ok(this)
     }
 
-    fn encode(&self, out: &mut BytesMut, version: i16) -> Result<(), EncodeError> {
+    fn encode<W: WireWrite>(&self, out: &mut W, version: i16) -> Result<(), EncodeError> {
         let flexible = version >= 5;
         out.put_string(flexible, &self.name, "name")?;
         match &self.value {
@@ -273,7 +273,7 @@ impl Struct for CreatableTopic {
         Ok(this)
     }
 
-    fn encode(&self, out: &mut BytesMut, version: i16) -> Result<(), EncodeError> {
+    fn encode<W: WireWrite>(&self, out: &mut W, version: i16) -> Result<(), EncodeError> {
         let flexible = version >= 5;
         out.put_string(flexible, &self.name, "name")?;
         out.put_i32(self.num_partitions);

@@ -39,7 +39,7 @@ impl Struct for CreateTopicsResponse {
         Ok(this)
     }
 
-    fn encode(&self, out: &mut BytesMut, version: i16) -> Result<(), EncodeError> {
+    fn encode<W: WireWrite>(&self, out: &mut W, version: i16) -> Result<(), EncodeError> {
         let flexible = version >= 5;
         out.put_i32(self.throttle_time_ms);
         out.put_length(flexible, false, Some(self.topics.len()), "topics")?;
@@ -126,7 +126,7 @@ impl Struct for CreatableTopicConfigs {
         Ok(this)
     }
 
-    fn encode(&self, out: &mut BytesMut, version: i16) -> Result<(), EncodeError> {
+    fn encode<W: WireWrite>(&self, out: &mut W, version: i16) -> Result<(), EncodeError> {
         let flexible = true;
         out.put_string(flexible, &self.name, "name")?;
         match &self.value {
@@ -245,7 +245,7 @@ impl Struct for CreatableTopicResult {
         Ok(this)
     }
 
-    fn encode(&self, out: &mut BytesMut, version: i16) -> Result<(), EncodeError> {
+    fn encode<W: WireWrite>(&self, out: &mut W, version: i16) -> Result<(), EncodeError> {
         let flexible = version >= 5;
         out.put_string(flexible, &self.name, "name")?;
         if version >= 7 {

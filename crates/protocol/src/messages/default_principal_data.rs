@@ -45,7 +45,7 @@ impl Struct for DefaultPrincipalData {
         Ok(this)
     }
 
-    fn encode(&self, out: &mut BytesMut, version: i16) -> Result<(), EncodeError> {
+    fn encode<W: WireWrite>(&self, out: &mut W, version: i16) -> Result<(), EncodeError> {
         let flexible = true;
         out.put_string(flexible, &self.r#type, "type")?;
         out.put_string(flexible, &self.name, "name")?;

@@ -61,7 +61,7 @@ impl Struct for DelegationTokenRecord {
         Ok(this)
     }
 
-    fn encode(&self, out: &mut BytesMut, version: i16) -> Result<(), EncodeError> {
+    fn encode<W: WireWrite>(&self, out: &mut W, version: i16) -> Result<(), EncodeError> {
         let flexible = true;
         out.put_string(flexible, &self.owner, "owner")?;
         out.put_string(flexible, &self.requester, "requester")?;

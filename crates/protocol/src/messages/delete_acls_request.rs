@@ -35,7 +35,7 @@ impl Struct for DeleteAclsRequest {
         Ok(this)
     }
 
-    fn encode(&self, out: &mut BytesMut, version: i16) -> Result<(), EncodeError> {
+    fn encode<W: WireWrite>(&self, out: &mut W, version: i16) -> Result<(), EncodeError> {
         let flexible = version >= 2;
         out.put_length(flexible, false, Some(self.filters.len()), "filters")?;
         for item in &self.filters {
@@ -128,7 +128,7 @@ impl Struct for DeleteAclsFilter {
         Ok(this)
     }
 
-    fn encode(&self, out: &mut BytesMut, version: i16) -> Result<(), EncodeError> {
+    fn encode<W: WireWrite>(&self, out: &mut W, version: i16) -> Result<(), EncodeError> {
         let flexible = version >= 2;
         out.put_i8(self.resource_type_filter);
         match &self.resource_name_filter {

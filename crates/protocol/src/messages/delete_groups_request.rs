@@ -34,7 +34,7 @@ impl Struct for DeleteGroupsRequest {
         Ok(this)
     }
 
-    fn encode(&self, out: &mut BytesMut, version: i16) -> Result<(), EncodeError> {
+    fn encode<W: WireWrite>(&self, out: &mut W, version: i16) -> Result<(), EncodeError> {
         let flexible = version >= 2;
         out.put_length(flexible, false, Some(self.groups_names.len()), "groups_names")?;
         for item in &self.groups_names {

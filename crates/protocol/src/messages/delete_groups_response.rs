@@ -39,7 +39,7 @@ impl Struct for DeleteGroupsResponse {
         Ok(this)
     }
 
-    fn encode(&self, out: &mut BytesMut, version: i16) -> Result<(), EncodeError> {
+    fn encode<W: WireWrite>(&self, out: &mut W, version: i16) -> Result<(), EncodeError> {
         let flexible = version >= 2;
         out.put_i32(self.throttle_time_ms);
         out.put_length(flexible, false, Some(self.results.len()), "results")?;
@@ -120,7 +120,7 @@ impl Struct for DeletableGroupResult {
         Ok(this)
     }
 
-    fn encode(&self, out: &mut BytesMut, version: i16) -> Result<(), EncodeError> {
+    fn encode<W: WireWrite>(&self, out: &mut W, version: i16) -> Result<(), EncodeError> {
         let flexible = version >= 2;
         out.put_string(flexible, &self.group_id, "group_id")?;
         out.put_i16(self.error_code);

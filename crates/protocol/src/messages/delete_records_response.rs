@@ -39,7 +39,7 @@ impl Struct for DeleteRecordsResponse {
         Ok(this)
     }
 
-    fn encode(&self, out: &mut BytesMut, version: i16) -> Result<(), EncodeError> {
+    fn encode<W: WireWrite>(&self, out: &mut W, version: i16) -> Result<(), EncodeError> {
         let flexible = version >= 2;
         out.put_i32(self.throttle_time_ms);
         out.put_length(flexible, false, Some(self.topics.len()), "topics")?;
@@ -118,7 +118,7 @@ impl Struct for DeleteRecordsPartitionResult {
         Ok(this)
     }
 
-    fn encode(&self, out: &mut BytesMut, version: i16) -> Result<(), EncodeError> {
+    fn encode<W: WireWrite>(&self, out: &mut W, version: i16) -> Result<(), EncodeError> {
         let flexible = version >= 2;
         out.put_i32(self.partition_index);
         out.put_i64(self.low_watermark);
@@ -184,7 +184,7 @@ impl Struct for DeleteRecordsTopicResult {
         Ok(this)
     }
 
-    fn encode(&self, out: &mut BytesMut, version: i16) -> Result<(), EncodeError> {
+    fn encode<W: WireWrite>(&self, out: &mut W, version: i16) -> Result<(), EncodeError> {
         let flexible = version >= 2;
         out.put_string(flexible, &self.name, "name")?;
         out.put_length(flexible, false, Some(self.partitions.len()), "partitions")?;

@@ -52,7 +52,7 @@ impl Struct for DeleteShareGroupOffsetsResponse {
         Ok(this)
     }
 
-    fn encode(&self, out: &mut BytesMut, version: i16) -> Result<(), EncodeError> {
+    fn encode<W: WireWrite>(&self, out: &mut W, version: i16) -> Result<(), EncodeError> {
         let flexible = true;
         out.put_i32(self.throttle_time_ms);
         out.put_i16(self.error_code);
@@ -146,7 +146,7 @@ impl Struct for DeleteShareGroupOffsetsResponseTopic {
         Ok(this)
     }
 
-    fn encode(&self, out: &mut BytesMut, version: i16) -> Result<(), EncodeError> {
+    fn encode<W: WireWrite>(&self, out: &mut W, version: i16) -> Result<(), EncodeError> {
         let flexible = true;
         out.put_string(flexible, &self.topic_name, "topic_name")?;
         out.put_uuid(&self.topic_id);

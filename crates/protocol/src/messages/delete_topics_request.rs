@@ -51,7 +51,7 @@ impl Struct for DeleteTopicsRequest {
         Ok(this)
     }
 
-    fn encode(&self, out: &mut BytesMut, version: i16) -> Result<(), EncodeError> {
+    fn encode<W: WireWrite>(&self, out: &mut W, version: i16) -> Result<(), EncodeError> {
         let flexible = version >= 4;
         if version >= 6 {
             out.put_length(flexible, false, Some(self.topics.len()), "topics")?;
@@ -139,7 +139,7 @@ impl Struct for DeleteTopicState {
         Ok(this)
     }
 
-    fn encode(&self, out: &mut BytesMut, version: i16) -> Result<(), EncodeError> {
+    fn encode<W: WireWrite>(&self, out: &mut W, version: i16) -> Result<(), EncodeError> {
         let flexible = true;
         match &self.name {
             Some(value) => {

@@ -39,7 +39,7 @@ impl Struct for DeleteTopicsResponse {
         Ok(this)
     }
 
-    fn encode(&self, out: &mut BytesMut, version: i16) -> Result<(), EncodeError> {
+    fn encode<W: WireWrite>(&self, out: &mut W, version: i16) -> Result<(), EncodeError> {
         let flexible = version >= 4;
         out.put_i32(self.throttle_time_ms);
         out.put_length(flexible, false, Some(self.responses.len()), "responses")?;
@@ -126,7 +126,7 @@ impl Struct for DeletableTopicResult {
         Ok(this)
     }
 
-    fn encode(&self, out: &mut BytesMut, version: i16) -> Result<(), EncodeError> {
+    fn encode<W: WireWrite>(&self, out: &mut W, version: i16) -> Result<(), EncodeError> {
         let flexible = version >= 4;
         match &self.name {
             Some(value) => {

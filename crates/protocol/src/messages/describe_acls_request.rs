@@ -61,7 +61,7 @@ impl Struct for DescribeAclsRequest {
         Ok(this)
     }
 
-    fn encode(&self, out: &mut BytesMut, version: i16) -> Result<(), EncodeError> {
+    fn encode<W: WireWrite>(&self, out: &mut W, version: i16) -> Result<(), EncodeError> {
         let flexible = version >= 2;
         out.put_i8(self.resource_type_filter);
         match &self.resource_name_filter {

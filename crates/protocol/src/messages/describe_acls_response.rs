@@ -51,7 +51,7 @@ impl Struct for DescribeAclsResponse {
         Ok(this)
     }
 
-    fn encode(&self, out: &mut BytesMut, version: i16) -> Result<(), EncodeError> {
+    fn encode<W: WireWrite>(&self, out: &mut W, version: i16) -> Result<(), EncodeError> {
         let flexible = version >= 2;
         out.put_i32(self.throttle_time_ms);
         out.put_i16(self.error_code);
@@ -145,7 +145,7 @@ impl Struct for AclDescription {
         Ok(this)
     }
 
-    fn encode(&self, out: &mut BytesMut, version: i16) -> Result<(), EncodeError> {
+    fn encode<W: WireWrite>(&self, out: &mut W, version: i16) -> Result<(), EncodeError> {
         let flexible = version >= 2;
         out.put_string(flexible, &self.principal, "principal")?;
         out.put_string(flexible, &self.host, "host")?;
@@ -224,7 +224,7 @@ impl Struct for DescribeAclsResource {
         Ok(this)
     }
 
-    fn encode(&self, out: &mut BytesMut, version: i16) -> Result<(), EncodeError> {
+    fn encode<W: WireWrite>(&self, out: &mut W, version: i16) -> Result<(), EncodeError> {
         let flexible = version >= 2;
         out.put_i8(self.resource_type);
         out.put_string(flexible, &self.resource_name, "resource_name")?;

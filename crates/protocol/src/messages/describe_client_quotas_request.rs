@@ -38,7 +38,7 @@ impl Struct for DescribeClientQuotasRequest {
         Ok(this)
     }
 
-    fn encode(&self, out: &mut BytesMut, version: i16) -> Result<(), EncodeError> {
+    fn encode<W: WireWrite>(&self, out: &mut W, version: i16) -> Result<(), EncodeError> {
         let flexible = version >= 1;
         out.put_length(flexible, false, Some(self.components.len()), "components")?;
         for item in &self.components {
@@ -117,7 +117,7 @@ impl Struct for ComponentData {
         Ok(this)
     }
 
-    fn encode(&self, out: &mut BytesMut, version: i16) -> Result<(), EncodeError> {
+    fn encode<W: WireWrite>(&self, out: &mut W, version: i16) -> Result<(), EncodeError> {
         let flexible = version >= 1;
         out.put_string(flexible, &self.entity_type, "entity_type")?;
         out.put_i8(self.match_type);

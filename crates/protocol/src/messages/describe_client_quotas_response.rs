@@ -49,7 +49,7 @@ impl Struct for DescribeClientQuotasResponse {
         Ok(this)
     }
 
-    fn encode(&self, out: &mut BytesMut, version: i16) -> Result<(), EncodeError> {
+    fn encode<W: WireWrite>(&self, out: &mut W, version: i16) -> Result<(), EncodeError> {
         let flexible = version >= 1;
         out.put_i32(self.throttle_time_ms);
         out.put_i16(self.error_code);
@@ -138,7 +138,7 @@ impl Struct for EntityData {
         Ok(this)
     }
 
-    fn encode(&self, out: &mut BytesMut, version: i16) -> Result<(), EncodeError> {
+    fn encode<W: WireWrite>(&self, out: &mut W, version: i16) -> Result<(), EncodeError> {
         let flexible = version >= 1;
         out.put_string(flexible, &self.entity_type, "entity_type")?;
         match &self.entity_name {
@@ -207,7 +207,7 @@ impl Struct for ValueData {
         Ok(this)
     }
 
-    fn encode(&self, out: &mut BytesMut, version: i16) -> Result<(), EncodeError> {
+    fn encode<W: WireWrite>(&self, out: &mut W, version: i16) -> Result<(), EncodeError> {
         let flexible = version >= 1;
         out.put_string(flexible, &self.key, "key")?;
         out.put_f64(self.value);
@@ -269,7 +269,7 @@ impl Struct for EntryData {
         Ok(this)
     }
 
-    fn encode(&self, out: &mut BytesMut, version: i16) -> Result<(), EncodeError> {
+    fn encode<W: WireWrite>(&self, out: &mut W, version: i16) -> Result<(), EncodeError> {
         let flexible = version >= 1;
         out.put_length(flexible, false, Some(self.entity.len()), "entity")?;
         for item in &self.entity {

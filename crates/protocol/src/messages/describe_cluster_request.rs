@@ -49,7 +49,7 @@ impl Struct for DescribeClusterRequest {
         Ok(this)
     }
 
-    fn encode(&self, out: &mut BytesMut, version: i16) -> Result<(), EncodeError> {
+    fn encode<W: WireWrite>(&self, out: &mut W, version: i16) -> Result<(), EncodeError> {
         let flexible = true;
         out.put_bool(self.include_cluster_authorized_operations);
         if version >= 1 {

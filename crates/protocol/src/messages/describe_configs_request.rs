@@ -49,7 +49,7 @@ impl Struct for DescribeConfigsRequest {
         Ok(this)
     }
 
-    fn encode(&self, out: &mut BytesMut, version: i16) -> Result<(), EncodeError> {
+    fn encode<W: WireWrite>(&self, out: &mut W, version: i16) -> Result<(), EncodeError> {
         let flexible = version >= 4;
         out.put_length(flexible, false, Some(self.resources.len()), "resources")?;
         for item in &self.resources {
@@ -138,7 +138,7 @@ impl Struct for DescribeConfigsResource {
         Ok(this)
     }
 
-    fn encode(&self, out: &mut BytesMut, version: i16) -> Result<(), EncodeError> {
+    fn encode<W: WireWrite>(&self, out: &mut W, version: i16) -> Result<(), EncodeError> {
         let flexible = version >= 4;
         out.put_i8(self.resource_type);
         out.put_string(flexible, &self.resource_name, "resource_name")?;

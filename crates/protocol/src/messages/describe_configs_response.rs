@@ -39,7 +39,7 @@ impl Struct for DescribeConfigsResponse {
         Ok(this)
     }
 
-    fn encode(&self, out: &mut BytesMut, version: i16) -> Result<(), EncodeError> {
+    fn encode<W: WireWrite>(&self, out: &mut W, version: i16) -> Result<(), EncodeError> {
         let flexible = version >= 4;
         out.put_i32(self.throttle_time_ms);
         out.put_length(flexible, false, Some(self.results.len()), "results")?;
@@ -118,7 +118,7 @@ impl Struct for DescribeConfigsSynonym {
         Ok(this)
     }
 
-    fn encode(&self, out: &mut BytesMut, version: i16) -> Result<(), EncodeError> {
+    fn encode<W: WireWrite>(&self, out: &mut W, version: i16) -> Result<(), EncodeError> {
         let flexible = version >= 4;
         out.put_string(flexible, &self.name, "name")?;
         match &self.value {
@@ -223,7 +223,7 @@ impl Struct for DescribeConfigsResourceResult {
         Ok(this)
     }
 
-    fn encode(&self, out: &mut BytesMut, version: i16) -> Result<(), EncodeError> {
+    fn encode<W: WireWrite>(&self, out: &mut W, version: i16) -> Result<(), EncodeError> {
         let flexible = version >= 4;
         out.put_string(flexible, &self.name, "name")?;
         match &self.value {
@@ -340,7 +340,7 @@ impl Struct for DescribeConfigsResult {
         Ok(this)
     }
 
-    fn encode(&self, out: &mut BytesMut, version: i16) -> Result<(), EncodeError> {
+    fn encode<W: WireWrite>(&self, out: &mut W, version: i16) -> Result<(), EncodeError> {
         let flexible = version >= 4;
         out.put_i16(self.error_code);
         match &self.error_message {

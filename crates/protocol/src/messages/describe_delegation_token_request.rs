@@ -36,7 +36,7 @@ impl Struct for DescribeDelegationTokenRequest {
         Ok(this)
     }
 
-    fn encode(&self, out: &mut BytesMut, version: i16) -> Result<(), EncodeError> {
+    fn encode<W: WireWrite>(&self, out: &mut W, version: i16) -> Result<(), EncodeError> {
         let flexible = version >= 2;
         match &self.owners {
             Some(value) => {
@@ -117,7 +117,7 @@ impl Struct for DescribeDelegationTokenOwner {
         Ok(this)
     }
 
-    fn encode(&self, out: &mut BytesMut, version: i16) -> Result<(), EncodeError> {
+    fn encode<W: WireWrite>(&self, out: &mut W, version: i16) -> Result<(), EncodeError> {
         let flexible = version >= 2;
         out.put_string(flexible, &self.principal_type, "principal_type")?;
         out.put_string(flexible, &self.principal_name, "principal_name")?;

@@ -47,7 +47,7 @@ impl Struct for DescribeDelegationTokenResponse {
         Ok(this)
     }
 
-    fn encode(&self, out: &mut BytesMut, version: i16) -> Result<(), EncodeError> {
+    fn encode<W: WireWrite>(&self, out: &mut W, version: i16) -> Result<(), EncodeError> {
         let flexible = version >= 2;
         out.put_i16(self.error_code);
         out.put_length(flexible, false, Some(self.tokens.len()), "tokens")?;
@@ -124,7 +124,7 @@ impl Struct for DescribedDelegationTokenRenewer {
         Ok(this)
     }
 
-    fn encode(&self, out: &mut BytesMut, version: i16) -> Result<(), EncodeError> {
+    fn encode<W: WireWrite>(&self, out: &mut W, version: i16) -> Result<(), EncodeError> {
         let flexible = version >= 2;
         out.put_string(flexible, &self.principal_type, "principal_type")?;
         out.put_string(flexible, &self.principal_name, "principal_name")?;
@@ -228,7 +228,7 @@ impl Struct for DescribedDelegationToken {
         Ok(this)
     }
 
-    fn encode(&self, out: &mut BytesMut, version: i16) -> Result<(), EncodeError> {
+    fn encode<W: WireWrite>(&self, out: &mut W, version: i16) -> Result<(), EncodeError> {
         let flexible = version >= 2;
         out.put_string(flexible, &self.principal_type, "principal_type")?;
         out.put_string(flexible, &self.principal_name, "principal_name")?;

@@ -43,7 +43,7 @@ impl Struct for DescribeGroupsRequest {
         Ok(this)
     }
 
-    fn encode(&self, out: &mut BytesMut, version: i16) -> Result<(), EncodeError> {
+    fn encode<W: WireWrite>(&self, out: &mut W, version: i16) -> Result<(), EncodeError> {
         let flexible = version >= 5;
         out.put_length(flexible, false, Some(self.groups.len()), "groups")?;
         for item in &self.groups {

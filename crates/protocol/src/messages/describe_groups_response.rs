@@ -40,7 +40,7 @@ impl Struct for DescribeGroupsResponse {
         Ok(this)
     }
 
-    fn encode(&self, out: &mut BytesMut, version: i16) -> Result<(), EncodeError> {
+    fn encode<W: WireWrite>(&self, out: &mut W, version: i16) -> Result<(), EncodeError> {
         let flexible = version >= 5;
         if version >= 1 {
             out.put_i32(self.throttle_time_ms);
@@ -137,7 +137,7 @@ impl Struct for DescribedGroupMember {
         Ok(this)
     }
 
-    fn encode(&self, out: &mut BytesMut, version: i16) -> Result<(), EncodeError> {
+    fn encode<W: WireWrite>(&self, out: &mut W, version: i16) -> Result<(), EncodeError> {
         let flexible = version >= 5;
         out.put_string(flexible, &self.member_id, "member_id")?;
         if version >= 4 {
@@ -252,7 +252,7 @@ impl Struct for DescribedGroup {
         Ok(this)
     }
 
-    fn encode(&self, out: &mut BytesMut, version: i16) -> Result<(), EncodeError> {
+    fn encode<W: WireWrite>(&self, out: &mut W, version: i16) -> Result<(), EncodeError> {
         let flexible = version >= 5;
         out.put_i16(self.error_code);
         if version >= 6 {

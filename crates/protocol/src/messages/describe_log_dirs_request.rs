@@ -36,7 +36,7 @@ impl Struct for DescribeLogDirsRequest {
         Ok(this)
     }
 
-    fn encode(&self, out: &mut BytesMut, version: i16) -> Result<(), EncodeError> {
+    fn encode<W: WireWrite>(&self, out: &mut W, version: i16) -> Result<(), EncodeError> {
         let flexible = version >= 2;
         match &self.topics {
             Some(value) => {
@@ -112,7 +112,7 @@ impl Struct for DescribableLogDirTopic {
         Ok(this)
     }
 
-    fn encode(&self, out: &mut BytesMut, version: i16) -> Result<(), EncodeError> {
+    fn encode<W: WireWrite>(&self, out: &mut W, version: i16) -> Result<(), EncodeError> {
         let flexible = version >= 2;
         out.put_string(flexible, &self.topic, "topic")?;
         out.put_length(flexible, false, Some(self.partitions.len()), "partitions")?;

@@ -49,7 +49,7 @@ impl Struct for DescribeLogDirsResponse {
         Ok(this)
     }
 
-    fn encode(&self, out: &mut BytesMut, version: i16) -> Result<(), EncodeError> {
+    fn encode<W: WireWrite>(&self, out: &mut W, version: i16) -> Result<(), EncodeError> {
         let flexible = version >= 2;
         out.put_i32(self.throttle_time_ms);
         if version >= 3 {
@@ -138,7 +138,7 @@ impl Struct for DescribeLogDirsPartition {
         Ok(this)
     }
 
-    fn encode(&self, out: &mut BytesMut, version: i16) -> Result<(), EncodeError> {
+    fn encode<W: WireWrite>(&self, out: &mut W, version: i16) -> Result<(), EncodeError> {
         let flexible = version >= 2;
         out.put_i32(self.partition_index);
         out.put_i64(self.partition_size);
@@ -206,7 +206,7 @@ impl Struct for DescribeLogDirsTopic {
         Ok(this)
     }
 
-    fn encode(&self, out: &mut BytesMut, version: i16) -> Result<(), EncodeError> {
+    fn encode<W: WireWrite>(&self, out: &mut W, version: i16) -> Result<(), EncodeError> {
         let flexible = version >= 2;
         out.put_string(flexible, &self.name, "name")?;
         out.put_length(flexible, false, Some(self.partitions.len()), "partitions")?;
@@ -299,7 +299,7 @@ impl Struct for DescribeLogDirsResult {
         Ok(this)
     }
 
-    fn encode(&self, out: &mut BytesMut, version: i16) -> Result<(), EncodeError> {
+    fn encode<W: WireWrite>(&self, out: &mut W, version: i16) -> Result<(), EncodeError> {
         let flexible = version >= 2;
         out.put_i16(self.error_code);
         out.put_string(flexible, &self.log_dir, "log_dir")?;

@@ -53,7 +53,7 @@ impl Struct for DescribeQuorumResponse {
         Ok(this)
     }
 
-    fn encode(&self, out: &mut BytesMut, version: i16) -> Result<(), EncodeError> {
+    fn encode<W: WireWrite>(&self, out: &mut W, version: i16) -> Result<(), EncodeError> {
         let flexible = true;
         out.put_i16(self.error_code);
         if version >= 2 {
@@ -182,7 +182,7 @@ impl Struct for PartitionData {
         Ok(this)
     }
 
-    fn encode(&self, out: &mut BytesMut, version: i16) -> Result<(), EncodeError> {
+    fn encode<W: WireWrite>(&self, out: &mut W, version: i16) -> Result<(), EncodeError> {
         let flexible = true;
         out.put_i32(self.partition_index);
         out.put_i16(self.error_code);
@@ -274,7 +274,7 @@ impl Struct for TopicData {
         Ok(this)
     }
 
-    fn encode(&self, out: &mut BytesMut, version: i16) -> Result<(), EncodeError> {
+    fn encode<W: WireWrite>(&self, out: &mut W, version: i16) -> Result<(), EncodeError> {
         let flexible = true;
         out.put_string(flexible, &self.topic_name, "topic_name")?;
         out.put_length(flexible, false, Some(self.partitions.len()), "partitions")?;
@@ -342,7 +342,7 @@ impl Struct for Listener {
         Ok(this)
     }
 
-    fn encode(&self, out: &mut BytesMut, version: i16) -> Result<(), EncodeError> {
+    fn encode<W: WireWrite>(&self, out: &mut W, version: i16) -> Result<(), EncodeError> {
         let flexible = true;
         out.put_string(flexible, &self.name, "name")?;
         out.put_string(flexible, &self.host, "host")?;
@@ -407,7 +407,7 @@ impl Struct for Node {
         Ok(this)
     }
 
-    fn encode(&self, out: &mut BytesMut, version: i16) -> Result<(), EncodeError> {
+    fn encode<W: WireWrite>(&self, out: &mut W, version: i16) -> Result<(), EncodeError> {
         let flexible = true;
         out.put_i32(self.node_id.0);
         out.put_length(flexible, false, Some(self.listeners.len()), "listeners")?;
@@ -494,7 +494,7 @@ impl Struct for ReplicaState {
         Ok(this)
     }
 
-    fn encode(&self, out: &mut BytesMut, version: i16) -> Result<(), EncodeError> {
+    fn encode<W: WireWrite>(&self, out: &mut W, version: i16) -> Result<(), EncodeError> {
         let flexible = true;
         out.put_i32(self.replica_id.0);
         if version >= 2 {

@@ -39,7 +39,7 @@ impl Struct for DescribeShareGroupOffsetsResponse {
         Ok(this)
     }
 
-    fn encode(&self, out: &mut BytesMut, version: i16) -> Result<(), EncodeError> {
+    fn encode<W: WireWrite>(&self, out: &mut W, version: i16) -> Result<(), EncodeError> {
         let flexible = true;
         out.put_i32(self.throttle_time_ms);
         out.put_length(flexible, false, Some(self.groups.len()), "groups")?;
@@ -132,7 +132,7 @@ impl Struct for DescribeShareGroupOffsetsResponsePartition {
         Ok(this)
     }
 
-    fn encode(&self, out: &mut BytesMut, version: i16) -> Result<(), EncodeError> {
+    fn encode<W: WireWrite>(&self, out: &mut W, version: i16) -> Result<(), EncodeError> {
         let flexible = true;
         out.put_i32(self.partition_index);
         out.put_i64(self.start_offset);
@@ -224,7 +224,7 @@ impl Struct for DescribeShareGroupOffsetsResponseTopic {
         Ok(this)
     }
 
-    fn encode(&self, out: &mut BytesMut, version: i16) -> Result<(), EncodeError> {
+    fn encode<W: WireWrite>(&self, out: &mut W, version: i16) -> Result<(), EncodeError> {
         let flexible = true;
         out.put_string(flexible, &self.topic_name, "topic_name")?;
         out.put_uuid(&self.topic_id);
@@ -306,7 +306,7 @@ impl Struct for DescribeShareGroupOffsetsResponseGroup {
         Ok(this)
     }
 
-    fn encode(&self, out: &mut BytesMut, version: i16) -> Result<(), EncodeError> {
+    fn encode<W: WireWrite>(&self, out: &mut W, version: i16) -> Result<(), EncodeError> {
         let flexible = true;
         out.put_string(flexible, &self.group_id, "group_id")?;
         out.put_length(flexible, false, Some(self.topics.len()), "topics")?;

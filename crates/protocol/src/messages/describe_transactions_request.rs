@@ -35,7 +35,7 @@ impl Struct for DescribeTransactionsRequest {
         Ok(this)
     }
 
-    fn encode(&self, out: &mut BytesMut, version: i16) -> Result<(), EncodeError> {
+    fn encode<W: WireWrite>(&self, out: &mut W, version: i16) -> Result<(), EncodeError> {
         let flexible = true;
         out.put_length(flexible, false, Some(self.transactional_ids.len()), "transactional_ids")?;
         for item in &self.transactional_ids {

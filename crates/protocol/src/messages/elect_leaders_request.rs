@@ -48,7 +48,7 @@ impl Struct for ElectLeadersRequest {
         Ok(this)
     }
 
-    fn encode(&self, out: &mut BytesMut, version: i16) -> Result<(), EncodeError> {
+    fn encode<W: WireWrite>(&self, out: &mut W, version: i16) -> Result<(), EncodeError> {
         let flexible = version >= 2;
         if version >= 1 {
             out.put_i8(self.election_type);
@@ -137,7 +137,7 @@ impl Struct for TopicPartitions {
         Ok(this)
     }
 
-    fn encode(&self, out: &mut BytesMut, version: i16) -> Result<(), EncodeError> {
+    fn encode<W: WireWrite>(&self, out: &mut W, version: i16) -> Result<(), EncodeError> {
         let flexible = version >= 2;
         out.put_string(flexible, &self.topic, "topic")?;
         out.put_length(flexible, false, Some(self.partitions.len()), "partitions")?;

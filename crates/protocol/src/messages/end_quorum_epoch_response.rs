@@ -53,7 +53,7 @@ impl Struct for EndQuorumEpochResponse {
         Ok(this)
     }
 
-    fn encode(&self, out: &mut BytesMut, version: i16) -> Result<(), EncodeError> {
+    fn encode<W: WireWrite>(&self, out: &mut W, version: i16) -> Result<(), EncodeError> {
         let flexible = version >= 1;
         out.put_i16(self.error_code);
         out.put_length(flexible, false, Some(self.topics.len()), "topics")?;
@@ -150,7 +150,7 @@ impl Struct for PartitionData {
         Ok(this)
     }
 
-    fn encode(&self, out: &mut BytesMut, version: i16) -> Result<(), EncodeError> {
+    fn encode<W: WireWrite>(&self, out: &mut W, version: i16) -> Result<(), EncodeError> {
         let flexible = version >= 1;
         out.put_i32(self.partition_index);
         out.put_i16(self.error_code);
@@ -217,7 +217,7 @@ impl Struct for TopicData {
         Ok(this)
     }
 
-    fn encode(&self, out: &mut BytesMut, version: i16) -> Result<(), EncodeError> {
+    fn encode<W: WireWrite>(&self, out: &mut W, version: i16) -> Result<(), EncodeError> {
         let flexible = version >= 1;
         out.put_string(flexible, &self.topic_name, "topic_name")?;
         out.put_length(flexible, false, Some(self.partitions.len()), "partitions")?;
@@ -285,7 +285,7 @@ impl Struct for NodeEndpoint {
         Ok(this)
     }
 
-    fn encode(&self, out: &mut BytesMut, version: i16) -> Result<(), EncodeError> {
+    fn encode<W: WireWrite>(&self, out: &mut W, version: i16) -> Result<(), EncodeError> {
         let flexible = true;
         out.put_i32(self.node_id.0);
         out.put_string(flexible, &self.host, "host")?;

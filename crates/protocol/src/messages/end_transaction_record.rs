@@ -31,7 +31,7 @@ impl Struct for EndTransactionRecord {
         Ok(this)
     }
 
-    fn encode(&self, out: &mut BytesMut, version: i16) -> Result<(), EncodeError> {
+    fn encode<W: WireWrite>(&self, out: &mut W, version: i16) -> Result<(), EncodeError> {
         let flexible = true;
         if flexible {
             let tagged = TaggedFieldWriter::new();

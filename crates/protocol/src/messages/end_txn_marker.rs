@@ -25,7 +25,7 @@ impl Struct for EndTxnMarker {
         Ok(this)
     }
 
-    fn encode(&self, out: &mut BytesMut, _version: i16) -> Result<(), EncodeError> {
+    fn encode<W: WireWrite>(&self, out: &mut W, _version: i16) -> Result<(), EncodeError> {
         out.put_i32(self.coordinator_epoch);
         Ok(())
     }

@@ -45,7 +45,7 @@ impl Struct for EnvelopeRequest {
         Ok(this)
     }
 
-    fn encode(&self, out: &mut BytesMut, version: i16) -> Result<(), EncodeError> {
+    fn encode<W: WireWrite>(&self, out: &mut W, version: i16) -> Result<(), EncodeError> {
         let flexible = true;
         out.put_bytes_field(flexible, &self.request_data, "request_data")?;
         match &self.request_principal {

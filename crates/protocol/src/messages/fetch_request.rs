@@ -104,7 +104,7 @@ impl Struct for FetchRequest {
         Ok(this)
     }
 
-    fn encode(&self, out: &mut BytesMut, version: i16) -> Result<(), EncodeError> {
+    fn encode<W: WireWrite>(&self, out: &mut W, version: i16) -> Result<(), EncodeError> {
         let flexible = version >= 12;
         if version <= 14 {
             out.put_i32(self.replica_id.0);
@@ -247,7 +247,7 @@ impl Struct for ReplicaState {
         Ok(this)
     }
 
-    fn encode(&self, out: &mut BytesMut, version: i16) -> Result<(), EncodeError> {
+    fn encode<W: WireWrite>(&self, out: &mut W, version: i16) -> Result<(), EncodeError> {
         let flexible = true;
         out.put_i32(self.replica_id.0);
         out.put_i64(self.replica_epoch);
@@ -353,7 +353,7 @@ impl Struct for FetchPartition {
         Ok(this)
     }
 
-    fn encode(&self, out: &mut BytesMut, version: i16) -> Result<(), EncodeError> {
+    fn encode<W: WireWrite>(&self, out: &mut W, version: i16) -> Result<(), EncodeError> {
         let flexible = version >= 12;
         out.put_i32(self.partition);
         if version >= 9 {
@@ -466,7 +466,7 @@ impl Struct for FetchTopic {
         Ok(this)
     }
 
-    fn encode(&self, out: &mut BytesMut, version: i16) -> Result<(), EncodeError> {
+    fn encode<W: WireWrite>(&self, out: &mut W, version: i16) -> Result<(), EncodeError> {
         let flexible = version >= 12;
         if version <= 12 {
             out.put_string(flexible, &self.topic, "topic")?;
@@ -553,7 +553,7 @@ impl Struct for ForgottenTopic {
         Ok(this)
     }
 
-    fn encode(&self, out: &mut BytesMut, version: i16) -> Result<(), EncodeError> {
+    fn encode<W: WireWrite>(&self, out: &mut W, version: i16) -> Result<(), EncodeError> {
         let flexible = version >= 12;
         if version <= 12 {
             out.put_string(flexible, &self.topic, "topic")?;

@@ -67,7 +67,7 @@ impl Struct for FetchResponse {
         Ok(this)
     }
 
-    fn encode(&self, out: &mut BytesMut, version: i16) -> Result<(), EncodeError> {
+    fn encode<W: WireWrite>(&self, out: &mut W, version: i16) -> Result<(), EncodeError> {
         let flexible = version >= 12;
         out.put_i32(self.throttle_time_ms);
         if version >= 7 {
@@ -168,7 +168,7 @@ impl Struct for EpochEndOffset {
         Ok(this)
     }
 
-    fn encode(&self, out: &mut BytesMut, version: i16) -> Result<(), EncodeError> {
+    fn encode<W: WireWrite>(&self, out: &mut W, version: i16) -> Result<(), EncodeError> {
         let flexible = true;
         out.put_i32(self.epoch);
         out.put_i64(self.end_offset);
@@ -230,7 +230,7 @@ impl Struct for LeaderIdAndEpoch {
         Ok(this)
     }
 
-    fn encode(&self, out: &mut BytesMut, version: i16) -> Result<(), EncodeError> {
+    fn encode<W: WireWrite>(&self, out: &mut W, version: i16) -> Result<(), EncodeError> {
         let flexible = true;
         out.put_i32(self.leader_id.0);
         out.put_i32(self.leader_epoch);
@@ -292,7 +292,7 @@ impl Struct for SnapshotId {
         Ok(this)
     }
 
-    fn encode(&self, out: &mut BytesMut, version: i16) -> Result<(), EncodeError> {
+    fn encode<W: WireWrite>(&self, out: &mut W, version: i16) -> Result<(), EncodeError> {
         let flexible = true;
         out.put_i64(self.end_offset);
         out.put_i32(self.epoch);
@@ -354,7 +354,7 @@ impl Struct for AbortedTransaction {
         Ok(this)
     }
 
-    fn encode(&self, out: &mut BytesMut, version: i16) -> Result<(), EncodeError> {
+    fn encode<W: WireWrite>(&self, out: &mut W, version: i16) -> Result<(), EncodeError> {
         let flexible = version >= 12;
         out.put_i64(self.producer_id.0);
         out.put_i64(self.first_offset);
@@ -406,7 +406,7 @@ pub struct PartitionData {
     /// Versions 11-18.
     pub preferred_read_replica: BrokerId,
     /// Versions 4-18; nullable 4-18.
-    pub records: Option<Bytes>,
+    pub records: Option<Records>,
     /// Tagged fields this build does not know, re-encoded unchanged.
     pub unknown_tagged_fields: Vec<RawTaggedField>,
 }
@@ -424,7 +424,7 @@ impl Default for PartitionData {
             snapshot_id: SnapshotId::default(),
             aborted_transactions: Some(Vec::new()),
             preferred_read_replica: BrokerId(-1_i32),
-            records: Some(Bytes::new()),
+            records: Some(Records::default()),
             unknown_tagged_fields: Vec::new(),
         }
     }
@@ -449,7 +449,7 @@ impl Struct for PartitionData {
         if version >= 11 {
             this.preferred_read_replica = d.i32().map(BrokerId)?;
         }
-        this.records = d.nullable_bytes(flexible)?;
+        this.records = d.nullable_bytes(flexible)?.map(Records::Bytes);
         if flexible {
             for _ in 0..d.tagged_field_count()? {
                 let (tag, mut field) = d.tagged_field()?;
@@ -476,7 +476,7 @@ impl Struct for PartitionData {
         Ok(this)
     }
 
-    fn encode(&self, out: &mut BytesMut, version: i16) -> Result<(), EncodeError> {
+    fn encode<W: WireWrite>(&self, out: &mut W, version: i16) -> Result<(), EncodeError> {
         let flexible = version >= 12;
         out.put_i32(self.partition_index);
         out.put_i16(self.error_code);
@@ -505,7 +505,7 @@ impl Struct for PartitionData {
         }
         match &self.records {
             Some(value) => {
-                out.put_bytes_field(flexible, value, "records")?;
+                out.put_records(flexible, Some(value), "records")?;
             }
             None => {
                 out.put_length(flexible, false, None, "records")?;
@@ -571,7 +571,7 @@ impl crate::sample::Sample for PartitionData {
         if version >= 11 {
             this.preferred_read_replica = BrokerId(g.i32());
         }
-        this.records = g.nullable(|g| g.bytes());
+        this.records = g.nullable(|g| Records::Bytes(g.bytes()));
         if flexible {
             this.unknown_tagged_fields = g.unknown_tagged_fields();
         }
@@ -626,7 +626,7 @@ impl Struct for FetchableTopicResponse {
         Ok(this)
     }
 
-    fn encode(&self, out: &mut BytesMut, version: i16) -> Result<(), EncodeError> {
+    fn encode<W: WireWrite>(&self, out: &mut W, version: i16) -> Result<(), EncodeError> {
         let flexible = version >= 12;
         if version <= 12 {
             out.put_string(flexible, &self.topic, "topic")?;
@@ -713,7 +713,7 @@ impl Struct for NodeEndpoint {
         Ok(this)
     }
 
-    fn encode(&self, out: &mut BytesMut, version: i16) -> Result<(), EncodeError> {
+    fn encode<W: WireWrite>(&self, out: &mut W, version: i16) -> Result<(), EncodeError> {
         let flexible = true;
         out.put_i32(self.node_id.0);
         out.put_string(flexible, &self.host, "host")?;

@@ -58,7 +58,7 @@ impl Struct for FetchSnapshotResponse {
         Ok(this)
     }
 
-    fn encode(&self, out: &mut BytesMut, version: i16) -> Result<(), EncodeError> {
+    fn encode<W: WireWrite>(&self, out: &mut W, version: i16) -> Result<(), EncodeError> {
         let flexible = true;
         out.put_i32(self.throttle_time_ms);
         out.put_i16(self.error_code);
@@ -145,7 +145,7 @@ impl Struct for SnapshotId {
         Ok(this)
     }
 
-    fn encode(&self, out: &mut BytesMut, version: i16) -> Result<(), EncodeError> {
+    fn encode<W: WireWrite>(&self, out: &mut W, version: i16) -> Result<(), EncodeError> {
         let flexible = true;
         out.put_i64(self.end_offset);
         out.put_i32(self.epoch);
@@ -207,7 +207,7 @@ impl Struct for LeaderIdAndEpoch {
         Ok(this)
     }
 
-    fn encode(&self, out: &mut BytesMut, version: i16) -> Result<(), EncodeError> {
+    fn encode<W: WireWrite>(&self, out: &mut W, version: i16) -> Result<(), EncodeError> {
         let flexible = true;
         out.put_i32(self.leader_id.0);
         out.put_i32(self.leader_epoch);
@@ -251,7 +251,7 @@ pub struct PartitionSnapshot {
     /// Versions 0-1.
     pub position: i64,
     /// Versions 0-1.
-    pub unaligned_records: Bytes,
+    pub unaligned_records: Records,
     /// Tagged fields this build does not know, re-encoded unchanged.
     pub unknown_tagged_fields: Vec<RawTaggedField>,
 }
@@ -265,7 +265,7 @@ impl Default for PartitionSnapshot {
             current_leader: LeaderIdAndEpoch::default(),
             size: 0,
             position: 0,
-            unaligned_records: Bytes::new(),
+            unaligned_records: Records::default(),
             unknown_tagged_fields: Vec::new(),
         }
     }
@@ -282,7 +282,7 @@ impl Struct for PartitionSnapshot {
         this.snapshot_id = SnapshotId::decode(d, version)?;
         this.size = d.i64()?;
         this.position = d.i64()?;
-        this.unaligned_records = d.bytes(flexible, "unaligned_records")?;
+        this.unaligned_records = Records::Bytes(d.bytes(flexible, "unaligned_records")?);
         if flexible {
             for _ in 0..d.tagged_field_count()? {
                 let (tag, mut field) = d.tagged_field()?;
@@ -299,14 +299,14 @@ impl Struct for PartitionSnapshot {
         Ok(this)
     }
 
-    fn encode(&self, out: &mut BytesMut, version: i16) -> Result<(), EncodeError> {
+    fn encode<W: WireWrite>(&self, out: &mut W, version: i16) -> Result<(), EncodeError> {
         let flexible = true;
         out.put_i32(self.index);
         out.put_i16(self.error_code);
         self.snapshot_id.encode(out, version)?;
         out.put_i64(self.size);
         out.put_i64(self.position);
-        out.put_bytes_field(flexible, &self.unaligned_records, "unaligned_records")?;
+        out.put_records(flexible, Some(&self.unaligned_records), "unaligned_records")?;
         if flexible {
             let mut tagged = TaggedFieldWriter::new();
             if self.current_leader != LeaderIdAndEpoch::default() {
@@ -334,7 +334,7 @@ impl crate::sample::Sample for PartitionSnapshot {
         }
         this.size = g.i64();
         this.position = g.i64();
-        this.unaligned_records = g.bytes();
+        this.unaligned_records = Records::Bytes(g.bytes());
         if flexible {
             this.unknown_tagged_fields = g.unknown_tagged_fields();
         }
@@ -378,7 +378,7 @@ impl Struct for TopicSnapshot {
         Ok(this)
     }
 
-    fn encode(&self, out: &mut BytesMut, version: i16) -> Result<(), EncodeError> {
+    fn encode<W: WireWrite>(&self, out: &mut W, version: i16) -> Result<(), EncodeError> {
         let flexible = true;
         out.put_string(flexible, &self.name, "name")?;
         out.put_length(flexible, false, Some(self.partitions.len()), "partitions")?;
@@ -446,7 +446,7 @@ impl Struct for NodeEndpoint {
         Ok(this)
     }
 
-    fn encode(&self, out: &mut BytesMut, version: i16) -> Result<(), EncodeError> {
+    fn encode<W: WireWrite>(&self, out: &mut W, version: i16) -> Result<(), EncodeError> {
         let flexible = true;
         out.put_i32(self.node_id.0);
         out.put_string(flexible, &self.host, "host")?;

@@ -52,7 +52,7 @@ impl Struct for FindCoordinatorRequest {
         Ok(this)
     }
 
-    fn encode(&self, out: &mut BytesMut, version: i16) -> Result<(), EncodeError> {
+    fn encode<W: WireWrite>(&self, out: &mut W, version: i16) -> Result<(), EncodeError> {
         let flexible = version >= 3;
         if version <= 3 {
             out.put_string(flexible, &self.key, "key")?;

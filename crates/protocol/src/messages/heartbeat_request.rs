@@ -51,7 +51,7 @@ impl Struct for HeartbeatRequest {
         Ok(this)
     }
 
-    fn encode(&self, out: &mut BytesMut, version: i16) -> Result<(), EncodeError> {
+    fn encode<W: WireWrite>(&self, out: &mut W, version: i16) -> Result<(), EncodeError> {
         let flexible = version >= 4;
         out.put_string(flexible, &self.group_id, "group_id")?;
         out.put_i32(self.generation_id);

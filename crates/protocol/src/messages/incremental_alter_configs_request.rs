@@ -43,7 +43,7 @@ impl Struct for IncrementalAlterConfigsRequest {
         Ok(this)
     }
 
-    fn encode(&self, out: &mut BytesMut, version: i16) -> Result<(), EncodeError> {
+    fn encode<W: WireWrite>(&self, out: &mut W, version: i16) -> Result<(), EncodeError> {
         let flexible = version >= 1;
         out.put_length(flexible, false, Some(self.resources.len()), "resources")?;
         for item in &self.resources {
@@ -122,7 +122,7 @@ impl Struct for AlterableConfig {
         Ok(this)
     }
 
-    fn encode(&self, out: &mut BytesMut, version: i16) -> Result<(), EncodeError> {
+    fn encode<W: WireWrite>(&self, out: &mut W, version: i16) -> Result<(), EncodeError> {
         let flexible = version >= 1;
         out.put_string(flexible, &self.name, "name")?;
         out.put_i8(self.config_operation);
@@ -202,7 +202,7 @@ impl Struct for AlterConfigsResource {
         Ok(this)
     }
 
-    fn encode(&self, out: &mut BytesMut, version: i16) -> Result<(), EncodeError> {
+    fn encode<W: WireWrite>(&self, out: &mut W, version: i16) -> Result<(), EncodeError> {
         let flexible = version >= 1;
         out.put_i8(self.resource_type);
         out.put_string(flexible, &self.resource_name, "resource_name")?;

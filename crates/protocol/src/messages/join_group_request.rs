@@ -73,7 +73,7 @@ impl Struct for JoinGroupRequest {
         Ok(this)
     }
 
-    fn encode(&self, out: &mut BytesMut, version: i16) -> Result<(), EncodeError> {
+    fn encode<W: WireWrite>(&self, out: &mut W, version: i16) -> Result<(), EncodeError> {
         let flexible = version >= 6;
         out.put_string(flexible, &self.group_id, "group_id")?;
         out.put_i32(self.session_timeout_ms);
@@ -186,7 +186,7 @@ impl Struct for JoinGroupRequestProtocol {
         Ok(this)
     }
 
-    fn encode(&self, out: &mut BytesMut, version: i16) -> Result<(), EncodeError> {
+    fn encode<W: WireWrite>(&self, out: &mut W, version: i16) -> Result<(), EncodeError> {
         let flexible = version >= 6;
         out.put_string(flexible, &self.name, "name")?;
         out.put_bytes_field(flexible, &self.metadata, "metadata")?;

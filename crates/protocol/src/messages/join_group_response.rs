@@ -78,7 +78,7 @@ impl Struct for JoinGroupResponse {
         Ok(this)
     }
 
-    fn encode(&self, out: &mut BytesMut, version: i16) -> Result<(), EncodeError> {
+    fn encode<W: WireWrite>(&self, out: &mut W, version: i16) -> Result<(), EncodeError> {
         let flexible = version >= 6;
         if version >= 2 {
             out.put_i32(self.throttle_time_ms);
@@ -206,7 +206,7 @@ impl Struct for JoinGroupResponseMember {
         Ok(this)
     }
 
-    fn encode(&self, out: &mut BytesMut, version: i16) -> Result<(), EncodeError> {
+    fn encode<W: WireWrite>(&self, out: &mut W, version: i16) -> Result<(), EncodeError> {
         let flexible = version >= 6;
         out.put_string(flexible, &self.member_id, "member_id")?;
         if version >= 5 {

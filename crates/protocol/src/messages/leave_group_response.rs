@@ -50,7 +50,7 @@ impl Struct for LeaveGroupResponse {
         Ok(this)
     }
 
-    fn encode(&self, out: &mut BytesMut, version: i16) -> Result<(), EncodeError> {
+    fn encode<W: WireWrite>(&self, out: &mut W, version: i16) -> Result<(), EncodeError> {
         let flexible = version >= 4;
         if version >= 1 {
             out.put_i32(self.throttle_time_ms);
@@ -143,7 +143,7 @@ impl Struct for MemberResponse {
         Ok(this)
     }
 
-    fn encode(&self, out: &mut BytesMut, version: i16) -> Result<(), EncodeError> {
+    fn encode<W: WireWrite>(&self, out: &mut W, version: i16) -> Result<(), EncodeError> {
         let flexible = version >= 4;
         out.put_string(flexible, &self.member_id, "member_id")?;
         match &self.group_instance_id {

@@ -36,7 +36,7 @@ impl Struct for ListConfigResourcesRequest {
         Ok(this)
     }
 
-    fn encode(&self, out: &mut BytesMut, version: i16) -> Result<(), EncodeError> {
+    fn encode<W: WireWrite>(&self, out: &mut W, version: i16) -> Result<(), EncodeError> {
         let flexible = true;
         if version >= 1 {
             out.put_length(flexible, false, Some(self.resource_types.len()), "resource_types")?;

@@ -41,7 +41,7 @@ impl Struct for ListGroupsRequest {
         Ok(this)
     }
 
-    fn encode(&self, out: &mut BytesMut, version: i16) -> Result<(), EncodeError> {
+    fn encode<W: WireWrite>(&self, out: &mut W, version: i16) -> Result<(), EncodeError> {
         let flexible = version >= 3;
         if version >= 4 {
             out.put_length(flexible, false, Some(self.states_filter.len()), "states_filter")?;

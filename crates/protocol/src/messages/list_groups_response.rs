@@ -43,7 +43,7 @@ impl Struct for ListGroupsResponse {
         Ok(this)
     }
 
-    fn encode(&self, out: &mut BytesMut, version: i16) -> Result<(), EncodeError> {
+    fn encode<W: WireWrite>(&self, out: &mut W, version: i16) -> Result<(), EncodeError> {
         let flexible = version >= 3;
         if version >= 1 {
             out.put_i32(self.throttle_time_ms);
@@ -136,7 +136,7 @@ impl Struct for ListedGroup {
         Ok(this)
     }
 
-    fn encode(&self, out: &mut BytesMut, version: i16) -> Result<(), EncodeError> {
+    fn encode<W: WireWrite>(&self, out: &mut W, version: i16) -> Result<(), EncodeError> {
         let flexible = version >= 3;
         out.put_string(flexible, &self.group_id, "group_id")?;
         out.put_string(flexible, &self.protocol_type, "protocol_type")?;

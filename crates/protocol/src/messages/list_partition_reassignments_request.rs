@@ -39,7 +39,7 @@ impl Struct for ListPartitionReassignmentsRequest {
         Ok(this)
     }
 
-    fn encode(&self, out: &mut BytesMut, version: i16) -> Result<(), EncodeError> {
+    fn encode<W: WireWrite>(&self, out: &mut W, version: i16) -> Result<(), EncodeError> {
         let flexible = true;
         out.put_i32(self.timeout_ms);
         match &self.topics {
@@ -122,7 +122,7 @@ impl Struct for ListPartitionReassignmentsTopics {
         Ok(this)
     }
 
-    fn encode(&self, out: &mut BytesMut, version: i16) -> Result<(), EncodeError> {
+    fn encode<W: WireWrite>(&self, out: &mut W, version: i16) -> Result<(), EncodeError> {
         let flexible = true;
         out.put_string(flexible, &self.name, "name")?;
         out.put_length(flexible, false, Some(self.partition_indexes.len()), "partition_indexes")?;

@@ -53,7 +53,7 @@ impl Struct for ListTransactionsRequest {
         Ok(this)
     }
 
-    fn encode(&self, out: &mut BytesMut, version: i16) -> Result<(), EncodeError> {
+    fn encode<W: WireWrite>(&self, out: &mut W, version: i16) -> Result<(), EncodeError> {
         let flexible = true;
         out.put_length(flexible, false, Some(self.state_filters.len()), "state_filters")?;
         for item in &self.state_filters {

@@ -63,7 +63,7 @@ impl Struct for MetadataRequest {
         Ok(this)
     }
 
-    fn encode(&self, out: &mut BytesMut, version: i16) -> Result<(), EncodeError> {
+    fn encode<W: WireWrite>(&self, out: &mut W, version: i16) -> Result<(), EncodeError> {
         let flexible = version >= 9;
         match &self.topics {
             Some(value) => {
@@ -178,7 +178,7 @@ impl Struct for MetadataRequestTopic {
         Ok(this)
     }
 
-    fn encode(&self, out: &mut BytesMut, version: i16) -> Result<(), EncodeError> {
+    fn encode<W: WireWrite>(&self, out: &mut W, version: i16) -> Result<(), EncodeError> {
         let flexible = version >= 9;
         if version >= 10 {
             out.put_uuid(&self.topic_id);

@@ -75,7 +75,7 @@ impl Struct for MetadataResponse {
         Ok(this)
     }
 
-    fn encode(&self, out: &mut BytesMut, version: i16) -> Result<(), EncodeError> {
+    fn encode<W: WireWrite>(&self, out: &mut W, version: i16) -> Result<(), EncodeError> {
         let flexible = version >= 9;
         if version >= 3 {
             out.put_i32(self.throttle_time_ms);
@@ -204,7 +204,7 @@ impl Struct for MetadataResponseBroker {
         Ok(this)
     }
 
-    fn encode(&self, out: &mut BytesMut, version: i16) -> Result<(), EncodeError> {
+    fn encode<W: WireWrite>(&self, out: &mut W, version: i16) -> Result<(), EncodeError> {
         let flexible = version >= 9;
         out.put_i32(self.node_id.0);
         out.put_string(flexible, &self.host, "host")?;
@@ -309,7 +309,7 @@ impl Struct for MetadataResponsePartition {
         Ok(this)
     }
 
-    fn encode(&self, out: &mut BytesMut, version: i16) -> Result<(), EncodeError> {
+    fn encode<W: WireWrite>(&self, out: &mut W, version: i16) -> Result<(), EncodeError> {
         let flexible = version >= 9;
         out.put_i16(self.error_code);
         out.put_i32(self.partition_index);
@@ -426,7 +426,7 @@ impl Struct for MetadataResponseTopic {
         Ok(this)
     }
 
-    fn encode(&self, out: &mut BytesMut, version: i16) -> Result<(), EncodeError> {
+    fn encode<W: WireWrite>(&self, out: &mut W, version: i16) -> Result<(), EncodeError> {
         let flexible = version >= 9;
         out.put_i16(self.error_code);
         match &self.name {

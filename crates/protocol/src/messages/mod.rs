@@ -9,9 +9,10 @@
 
 pub(crate) mod prelude {
     pub use crate::codec::{
-        DecodeError, Decoder, EncodeError, Message, RawTaggedField, Struct, TaggedFieldWriter, VersionRange, WireWrite,
+        DecodeError, Decoder, EncodeError, Message, RawTaggedField, Records, Struct, TaggedFieldWriter, VersionRange,
+        WireWrite,
     };
-    pub use bytes::{BufMut, Bytes, BytesMut};
+    pub use bytes::{BufMut, Bytes};
     pub use strand_base::{BrokerId, ProducerId, Uuid};
 }
 

@@ -63,7 +63,7 @@ impl Struct for OffsetCommitRequest {
         Ok(this)
     }
 
-    fn encode(&self, out: &mut BytesMut, version: i16) -> Result<(), EncodeError> {
+    fn encode<W: WireWrite>(&self, out: &mut W, version: i16) -> Result<(), EncodeError> {
         let flexible = version >= 8;
         out.put_string(flexible, &self.group_id, "group_id")?;
         out.put_i32(self.generation_id_or_member_epoch);
@@ -175,7 +175,7 @@ impl Struct for OffsetCommitRequestPartition {
         Ok(this)
     }
 
-    fn encode(&self, out: &mut BytesMut, version: i16) -> Result<(), EncodeError> {
+    fn encode<W: WireWrite>(&self, out: &mut W, version: i16) -> Result<(), EncodeError> {
         let flexible = version >= 8;
         out.put_i32(self.partition_index);
         out.put_i64(self.committed_offset);
@@ -266,7 +266,7 @@ impl Struct for OffsetCommitRequestTopic {
         Ok(this)
     }
 
-    fn encode(&self, out: &mut BytesMut, version: i16) -> Result<(), EncodeError> {
+    fn encode<W: WireWrite>(&self, out: &mut W, version: i16) -> Result<(), EncodeError> {
         let flexible = version >= 8;
         if version <= 9 {
             out.put_string(flexible, &self.name, "name")?;

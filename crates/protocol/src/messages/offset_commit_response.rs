@@ -41,7 +41,7 @@ impl Struct for OffsetCommitResponse {
         Ok(this)
     }
 
-    fn encode(&self, out: &mut BytesMut, version: i16) -> Result<(), EncodeError> {
+    fn encode<W: WireWrite>(&self, out: &mut W, version: i16) -> Result<(), EncodeError> {
         let flexible = version >= 8;
         if version >= 3 {
             out.put_i32(self.throttle_time_ms);
@@ -116,7 +116,7 @@ impl Struct for OffsetCommitResponsePartition {
         Ok(this)
     }
 
-    fn encode(&self, out: &mut BytesMut, version: i16) -> Result<(), EncodeError> {
+    fn encode<W: WireWrite>(&self, out: &mut W, version: i16) -> Result<(), EncodeError> {
         let flexible = version >= 8;
         out.put_i32(self.partition_index);
         out.put_i16(self.error_code);
@@ -192,7 +192,7 @@ impl Struct for OffsetCommitResponseTopic {
         Ok(this)
     }
 
-    fn encode(&self, out: &mut BytesMut, version: i16) -> Result<(), EncodeError> {
+    fn encode<W: WireWrite>(&self, out: &mut W, version: i16) -> Result<(), EncodeError> {
         let flexible = version >= 8;
         if version <= 9 {
             out.put_string(flexible, &self.name, "name")?;

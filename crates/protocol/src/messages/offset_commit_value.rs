@@ -67,7 +67,7 @@ impl Struct for OffsetCommitValue {
         Ok(this)
     }
 
-    fn encode(&self, out: &mut BytesMut, version: i16) -> Result<(), EncodeError> {
+    fn encode<W: WireWrite>(&self, out: &mut W, version: i16) -> Result<(), EncodeError> {
         let flexible = version >= 4;
         out.put_i64(self.offset);
         if version >= 3 {

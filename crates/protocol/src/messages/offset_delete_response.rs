@@ -34,7 +34,7 @@ impl Struct for OffsetDeleteResponse {
         Ok(this)
     }
 
-    fn encode(&self, out: &mut BytesMut, version: i16) -> Result<(), EncodeError> {
+    fn encode<W: WireWrite>(&self, out: &mut W, version: i16) -> Result<(), EncodeError> {
         let flexible = false;
         out.put_i16(self.error_code);
         out.put_i32(self.throttle_time_ms);
@@ -88,7 +88,7 @@ impl Struct for OffsetDeleteResponsePartition {
         Ok(this)
     }
 
-    fn encode(&self, out: &mut BytesMut, _version: i16) -> Result<(), EncodeError> {
+    fn encode<W: WireWrite>(&self, out: &mut W, _version: i16) -> Result<(), EncodeError> {
         out.put_i32(self.partition_index);
         out.put_i16(self.error_code);
         Ok(())
@@ -133,7 +133,7 @@ impl Struct for OffsetDeleteResponseTopic {
         Ok(this)
     }
 
-    fn encode(&self, out: &mut BytesMut, version: i16) -> Result<(), EncodeError> {
+    fn encode<W: WireWrite>(&self, out: &mut W, version: i16) -> Result<(), EncodeError> {
         let flexible = false;
         out.put_string(flexible, &self.name, "name")?;
         out.put_length(flexible, false, Some(self.partitions.len()), "partitions")?;

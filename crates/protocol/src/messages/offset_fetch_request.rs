@@ -67,7 +67,7 @@ impl Struct for OffsetFetchRequest {
         Ok(this)
     }
 
-    fn encode(&self, out: &mut BytesMut, version: i16) -> Result<(), EncodeError> {
+    fn encode<W: WireWrite>(&self, out: &mut W, version: i16) -> Result<(), EncodeError> {
         let flexible = version >= 6;
         if version <= 7 {
             out.put_string(flexible, &self.group_id, "group_id")?;
@@ -195,7 +195,7 @@ impl Struct for OffsetFetchRequestTopic {
         Ok(this)
     }
 
-    fn encode(&self, out: &mut BytesMut, version: i16) -> Result<(), EncodeError> {
+    fn encode<W: WireWrite>(&self, out: &mut W, version: i16) -> Result<(), EncodeError> {
         let flexible = version >= 6;
         out.put_string(flexible, &self.name, "name")?;
         out.put_length(flexible, false, Some(self.partition_indexes.len()), "partition_indexes")?;
@@ -272,7 +272,7 @@ impl Struct for OffsetFetchRequestTopics {
         Ok(this)
     }
 
-    fn encode(&self, out: &mut BytesMut, version: i16) -> Result<(), EncodeError> {
+    fn encode<W: WireWrite>(&self, out: &mut W, version: i16) -> Result<(), EncodeError> {
         let flexible = true;
         if version <= 9 {
             out.put_string(flexible, &self.name, "name")?;
@@ -365,7 +365,7 @@ impl Struct for OffsetFetchRequestGroup {
         Ok(this)
     }
 
-    fn encode(&self, out: &mut BytesMut, version: i16) -> Result<(), EncodeError> {
+    fn encode<W: WireWrite>(&self, out: &mut W, version: i16) -> Result<(), EncodeError> {
         let flexible = true;
         out.put_string(flexible, &self.group_id, "group_id")?;
         if version >= 9 {

@@ -45,7 +45,7 @@ impl Struct for OffsetForLeaderEpochRequest {
         Ok(this)
     }
 
-    fn encode(&self, out: &mut BytesMut, version: i16) -> Result<(), EncodeError> {
+    fn encode<W: WireWrite>(&self, out: &mut W, version: i16) -> Result<(), EncodeError> {
         let flexible = version >= 4;
         if version >= 3 {
             out.put_i32(self.replica_id.0);
@@ -128,7 +128,7 @@ impl Struct for OffsetForLeaderPartition {
         Ok(this)
     }
 
-    fn encode(&self, out: &mut BytesMut, version: i16) -> Result<(), EncodeError> {
+    fn encode<W: WireWrite>(&self, out: &mut W, version: i16) -> Result<(), EncodeError> {
         let flexible = version >= 4;
         out.put_i32(self.partition);
         out.put_i32(self.current_leader_epoch);
@@ -194,7 +194,7 @@ impl Struct for OffsetForLeaderTopic {
         Ok(this)
     }
 
-    fn encode(&self, out: &mut BytesMut, version: i16) -> Result<(), EncodeError> {
+    fn encode<W: WireWrite>(&self, out: &mut W, version: i16) -> Result<(), EncodeError> {
         let flexible = version >= 4;
         out.put_string(flexible, &self.topic, "topic")?;
         out.put_length(flexible, false, Some(self.partitions.len()), "partitions")?;

@@ -115,7 +115,7 @@ impl Struct for PartitionChangeRecord {
         Ok(this)
     }
 
-    fn encode(&self, out: &mut BytesMut, version: i16) -> Result<(), EncodeError> {
+    fn encode<W: WireWrite>(&self, out: &mut W, version: i16) -> Result<(), EncodeError> {
         let flexible = true;
         out.put_i32(self.partition_id);
         out.put_uuid(&self.topic_id);

@@ -51,7 +51,7 @@ impl Struct for ProduceRequest {
         Ok(this)
     }
 
-    fn encode(&self, out: &mut BytesMut, version: i16) -> Result<(), EncodeError> {
+    fn encode<W: WireWrite>(&self, out: &mut W, version: i16) -> Result<(), EncodeError> {
         let flexible = version >= 9;
         match &self.transactional_id {
             Some(value) => {
@@ -133,7 +133,7 @@ impl Struct for PartitionProduceData {
         Ok(this)
     }
 
-    fn encode(&self, out: &mut BytesMut, version: i16) -> Result<(), EncodeError> {
+    fn encode<W: WireWrite>(&self, out: &mut W, version: i16) -> Result<(), EncodeError> {
         let flexible = version >= 9;
         out.put_i32(self.index);
         match &self.records {
@@ -216,7 +216,7 @@ impl Struct for TopicProduceData {
         Ok(this)
     }
 
-    fn encode(&self, out: &mut BytesMut, version: i16) -> Result<(), EncodeError> {
+    fn encode<W: WireWrite>(&self, out: &mut W, version: i16) -> Result<(), EncodeError> {
         let flexible = version >= 9;
         if version <= 12 {
             out.put_string(flexible, &self.name, "name")?;

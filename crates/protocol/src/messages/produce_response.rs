@@ -55,7 +55,7 @@ impl Struct for ProduceResponse {
         Ok(this)
     }
 
-    fn encode(&self, out: &mut BytesMut, version: i16) -> Result<(), EncodeError> {
+    fn encode<W: WireWrite>(&self, out: &mut W, version: i16) -> Result<(), EncodeError> {
         let flexible = version >= 9;
         out.put_length(flexible, false, Some(self.responses.len()), "responses")?;
         for item in &self.responses {
@@ -140,7 +140,7 @@ impl Struct for BatchIndexAndErrorMessage {
         Ok(this)
     }
 
-    fn encode(&self, out: &mut BytesMut, version: i16) -> Result<(), EncodeError> {
+    fn encode<W: WireWrite>(&self, out: &mut W, version: i16) -> Result<(), EncodeError> {
         let flexible = version >= 9;
         out.put_i32(self.batch_index);
         match &self.batch_index_error_message {
@@ -209,7 +209,7 @@ impl Struct for LeaderIdAndEpoch {
         Ok(this)
     }
 
-    fn encode(&self, out: &mut BytesMut, version: i16) -> Result<(), EncodeError> {
+    fn encode<W: WireWrite>(&self, out: &mut W, version: i16) -> Result<(), EncodeError> {
         let flexible = true;
         out.put_i32(self.leader_id.0);
         out.put_i32(self.leader_epoch);
@@ -314,7 +314,7 @@ impl Struct for PartitionProduceResponse {
         Ok(this)
     }
 
-    fn encode(&self, out: &mut BytesMut, version: i16) -> Result<(), EncodeError> {
+    fn encode<W: WireWrite>(&self, out: &mut W, version: i16) -> Result<(), EncodeError> {
         let flexible = version >= 9;
         out.put_i32(self.index);
         out.put_i16(self.error_code);
@@ -434,7 +434,7 @@ impl Struct for TopicProduceResponse {
         Ok(this)
     }
 
-    fn encode(&self, out: &mut BytesMut, version: i16) -> Result<(), EncodeError> {
+    fn encode<W: WireWrite>(&self, out: &mut W, version: i16) -> Result<(), EncodeError> {
         let flexible = version >= 9;
         if version <= 12 {
             out.put_string(flexible, &self.name, "name")?;
@@ -521,7 +521,7 @@ impl Struct for NodeEndpoint {
         Ok(this)
     }
 
-    fn encode(&self, out: &mut BytesMut, version: i16) -> Result<(), EncodeError> {
+    fn encode<W: WireWrite>(&self, out: &mut W, version: i16) -> Result<(), EncodeError> {
         let flexible = true;
         out.put_i32(self.node_id.0);
         out.put_string(flexible, &self.host, "host")?;

@@ -45,7 +45,7 @@ impl Struct for ProducerIdsRecord {
         Ok(this)
     }
 
-    fn encode(&self, out: &mut BytesMut, version: i16) -> Result<(), EncodeError> {
+    fn encode<W: WireWrite>(&self, out: &mut W, version: i16) -> Result<(), EncodeError> {
         let flexible = true;
         out.put_i32(self.broker_id.0);
         out.put_i64(self.broker_epoch);

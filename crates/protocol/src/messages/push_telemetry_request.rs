@@ -53,7 +53,7 @@ impl Struct for PushTelemetryRequest {
         Ok(this)
     }
 
-    fn encode(&self, out: &mut BytesMut, version: i16) -> Result<(), EncodeError> {
+    fn encode<W: WireWrite>(&self, out: &mut W, version: i16) -> Result<(), EncodeError> {
         let flexible = true;
         out.put_uuid(&self.client_instance_id);
         out.put_i32(self.subscription_id);

@@ -69,7 +69,7 @@ impl Struct for QuorumStateData {
         Ok(this)
     }
 
-    fn encode(&self, out: &mut BytesMut, version: i16) -> Result<(), EncodeError> {
+    fn encode<W: WireWrite>(&self, out: &mut W, version: i16) -> Result<(), EncodeError> {
         let flexible = true;
         if version <= 0 {
             out.put_string(flexible, &self.cluster_id, "cluster_id")?;
@@ -186,7 +186,7 @@ impl Struct for Voter {
         Ok(this)
     }
 
-    fn encode(&self, out: &mut BytesMut, version: i16) -> Result<(), EncodeError> {
+    fn encode<W: WireWrite>(&self, out: &mut W, version: i16) -> Result<(), EncodeError> {
         let flexible = true;
         out.put_i32(self.voter_id);
         if flexible {

@@ -5,8 +5,7 @@
 //! group coordinator both 0 (the legacy schema) and 1 are offset commits.
 
 use super::*;
-use crate::codec::{DecodeError, Decoder, EncodeError, Message, Struct, VersionRange};
-use bytes::BytesMut;
+use crate::codec::{DecodeError, Decoder, EncodeError, Message, Struct, VersionRange, WireWrite};
 
 /// A record of the `__cluster_metadata` log.
 #[derive(Debug, Clone, PartialEq)]
@@ -285,7 +284,7 @@ impl MetadataRecord {
         }
     }
 
-    pub fn encode(&self, out: &mut BytesMut, version: i16) -> Result<(), EncodeError> {
+    pub fn encode<W: WireWrite>(&self, out: &mut W, version: i16) -> Result<(), EncodeError> {
         match self {
             MetadataRecord::RegisterBrokerRecord(record) => record.encode(out, version),
             MetadataRecord::UnregisterBrokerRecord(record) => record.encode(out, version),
@@ -594,7 +593,7 @@ impl GroupCoordinatorKey {
         }
     }
 
-    pub fn encode(&self, out: &mut BytesMut, version: i16) -> Result<(), EncodeError> {
+    pub fn encode<W: WireWrite>(&self, out: &mut W, version: i16) -> Result<(), EncodeError> {
         match self {
             GroupCoordinatorKey::LegacyOffsetCommitKey(record) => record.encode(out, version),
             GroupCoordinatorKey::OffsetCommitKey(record) => record.encode(out, version),
@@ -902,7 +901,7 @@ impl GroupCoordinatorValue {
         }
     }
 
-    pub fn encode(&self, out: &mut BytesMut, version: i16) -> Result<(), EncodeError> {
+    pub fn encode<W: WireWrite>(&self, out: &mut W, version: i16) -> Result<(), EncodeError> {
         match self {
             GroupCoordinatorValue::LegacyOffsetCommitValue(record) => record.encode(out, version),
             GroupCoordinatorValue::OffsetCommitValue(record) => record.encode(out, version),
@@ -964,7 +963,7 @@ impl TransactionCoordinatorKey {
         }
     }
 
-    pub fn encode(&self, out: &mut BytesMut, version: i16) -> Result<(), EncodeError> {
+    pub fn encode<W: WireWrite>(&self, out: &mut W, version: i16) -> Result<(), EncodeError> {
         match self {
             TransactionCoordinatorKey::TransactionLogKey(record) => record.encode(out, version),
         }
@@ -1005,7 +1004,7 @@ impl TransactionCoordinatorValue {
         }
     }
 
-    pub fn encode(&self, out: &mut BytesMut, version: i16) -> Result<(), EncodeError> {
+    pub fn encode<W: WireWrite>(&self, out: &mut W, version: i16) -> Result<(), EncodeError> {
         match self {
             TransactionCoordinatorValue::TransactionLogValue(record) => record.encode(out, version),
         }
@@ -1055,7 +1054,7 @@ impl ShareCoordinatorKey {
         }
     }
 
-    pub fn encode(&self, out: &mut BytesMut, version: i16) -> Result<(), EncodeError> {
+    pub fn encode<W: WireWrite>(&self, out: &mut W, version: i16) -> Result<(), EncodeError> {
         match self {
             ShareCoordinatorKey::ShareSnapshotKey(record) => record.encode(out, version),
             ShareCoordinatorKey::ShareUpdateKey(record) => record.encode(out, version),
@@ -1106,7 +1105,7 @@ impl ShareCoordinatorValue {
         }
     }
 
-    pub fn encode(&self, out: &mut BytesMut, version: i16) -> Result<(), EncodeError> {
+    pub fn encode<W: WireWrite>(&self, out: &mut W, version: i16) -> Result<(), EncodeError> {
         match self {
             ShareCoordinatorValue::ShareSnapshotValue(record) => record.encode(out, version),
             ShareCoordinatorValue::ShareUpdateValue(record) => record.encode(out, version),

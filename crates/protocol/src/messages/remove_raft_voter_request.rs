@@ -45,7 +45,7 @@ impl Struct for RemoveRaftVoterRequest {
         Ok(this)
     }
 
-    fn encode(&self, out: &mut BytesMut, version: i16) -> Result<(), EncodeError> {
+    fn encode<W: WireWrite>(&self, out: &mut W, version: i16) -> Result<(), EncodeError> {
         let flexible = true;
         match &self.cluster_id {
             Some(value) => {

@@ -37,7 +37,7 @@ impl Struct for RemoveUserScramCredentialRecord {
         Ok(this)
     }
 
-    fn encode(&self, out: &mut BytesMut, version: i16) -> Result<(), EncodeError> {
+    fn encode<W: WireWrite>(&self, out: &mut W, version: i16) -> Result<(), EncodeError> {
         let flexible = true;
         out.put_string(flexible, &self.name, "name")?;
         out.put_i8(self.mechanism);

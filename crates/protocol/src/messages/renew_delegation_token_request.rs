@@ -37,7 +37,7 @@ impl Struct for RenewDelegationTokenRequest {
         Ok(this)
     }
 
-    fn encode(&self, out: &mut BytesMut, version: i16) -> Result<(), EncodeError> {
+    fn encode<W: WireWrite>(&self, out: &mut W, version: i16) -> Result<(), EncodeError> {
         let flexible = version >= 2;
         out.put_bytes_field(flexible, &self.hmac, "hmac")?;
         out.put_i64(self.renew_period_ms);

@@ -49,7 +49,7 @@ impl Struct for RequestHeader {
         Ok(this)
     }
 
-    fn encode(&self, out: &mut BytesMut, version: i16) -> Result<(), EncodeError> {
+    fn encode<W: WireWrite>(&self, out: &mut W, version: i16) -> Result<(), EncodeError> {
         let flexible = version >= 2;
         out.put_i16(self.request_api_key);
         out.put_i16(self.request_api_version);

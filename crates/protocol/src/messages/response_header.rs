@@ -34,7 +34,7 @@ impl Struct for ResponseHeader {
         Ok(this)
     }
 
-    fn encode(&self, out: &mut BytesMut, version: i16) -> Result<(), EncodeError> {
+    fn encode<W: WireWrite>(&self, out: &mut W, version: i16) -> Result<(), EncodeError> {
         let flexible = version >= 1;
         out.put_i32(self.correlation_id);
         if flexible {

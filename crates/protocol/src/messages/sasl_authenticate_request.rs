@@ -34,7 +34,7 @@ impl Struct for SaslAuthenticateRequest {
         Ok(this)
     }
 
-    fn encode(&self, out: &mut BytesMut, version: i16) -> Result<(), EncodeError> {
+    fn encode<W: WireWrite>(&self, out: &mut W, version: i16) -> Result<(), EncodeError> {
         let flexible = version >= 2;
         out.put_bytes_field(flexible, &self.auth_bytes, "auth_bytes")?;
         if flexible {

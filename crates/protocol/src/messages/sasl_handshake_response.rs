@@ -29,7 +29,7 @@ impl Struct for SaslHandshakeResponse {
         Ok(this)
     }
 
-    fn encode(&self, out: &mut BytesMut, _version: i16) -> Result<(), EncodeError> {
+    fn encode<W: WireWrite>(&self, out: &mut W, _version: i16) -> Result<(), EncodeError> {
         let flexible = false;
         out.put_i16(self.error_code);
         out.put_length(flexible, false, Some(self.mechanisms.len()), "mechanisms")?;

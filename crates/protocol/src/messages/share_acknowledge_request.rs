@@ -56,7 +56,7 @@ impl Struct for ShareAcknowledgeRequest {
         Ok(this)
     }
 
-    fn encode(&self, out: &mut BytesMut, version: i16) -> Result<(), EncodeError> {
+    fn encode<W: WireWrite>(&self, out: &mut W, version: i16) -> Result<(), EncodeError> {
         let flexible = true;
         match &self.group_id {
             Some(value) => {
@@ -163,7 +163,7 @@ impl Struct for AcknowledgementBatch {
         Ok(this)
     }
 
-    fn encode(&self, out: &mut BytesMut, version: i16) -> Result<(), EncodeError> {
+    fn encode<W: WireWrite>(&self, out: &mut W, version: i16) -> Result<(), EncodeError> {
         let flexible = true;
         out.put_i64(self.first_offset);
         out.put_i64(self.last_offset);
@@ -237,7 +237,7 @@ impl Struct for AcknowledgePartition {
         Ok(this)
     }
 
-    fn encode(&self, out: &mut BytesMut, version: i16) -> Result<(), EncodeError> {
+    fn encode<W: WireWrite>(&self, out: &mut W, version: i16) -> Result<(), EncodeError> {
         let flexible = true;
         out.put_i32(self.partition_index);
         out.put_length(flexible, false, Some(self.acknowledgement_batches.len()), "acknowledgement_batches")?;
@@ -304,7 +304,7 @@ impl Struct for AcknowledgeTopic {
         Ok(this)
     }
 
-    fn encode(&self, out: &mut BytesMut, version: i16) -> Result<(), EncodeError> {
+    fn encode<W: WireWrite>(&self, out: &mut W, version: i16) -> Result<(), EncodeError> {
         let flexible = true;
         out.put_uuid(&self.topic_id);
         out.put_length(flexible, false, Some(self.partitions.len()), "partitions")?;

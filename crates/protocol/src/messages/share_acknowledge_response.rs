@@ -62,7 +62,7 @@ impl Struct for ShareAcknowledgeResponse {
         Ok(this)
     }
 
-    fn encode(&self, out: &mut BytesMut, version: i16) -> Result<(), EncodeError> {
+    fn encode<W: WireWrite>(&self, out: &mut W, version: i16) -> Result<(), EncodeError> {
         let flexible = true;
         out.put_i32(self.throttle_time_ms);
         out.put_i16(self.error_code);
@@ -155,7 +155,7 @@ impl Struct for LeaderIdAndEpoch {
         Ok(this)
     }
 
-    fn encode(&self, out: &mut BytesMut, version: i16) -> Result<(), EncodeError> {
+    fn encode<W: WireWrite>(&self, out: &mut W, version: i16) -> Result<(), EncodeError> {
         let flexible = true;
         out.put_i32(self.leader_id);
         out.put_i32(self.leader_epoch);
@@ -229,7 +229,7 @@ impl Struct for PartitionData {
         Ok(this)
     }
 
-    fn encode(&self, out: &mut BytesMut, version: i16) -> Result<(), EncodeError> {
+    fn encode<W: WireWrite>(&self, out: &mut W, version: i16) -> Result<(), EncodeError> {
         let flexible = true;
         out.put_i32(self.partition_index);
         out.put_i16(self.error_code);
@@ -307,7 +307,7 @@ impl Struct for ShareAcknowledgeTopicResponse {
         Ok(this)
     }
 
-    fn encode(&self, out: &mut BytesMut, version: i16) -> Result<(), EncodeError> {
+    fn encode<W: WireWrite>(&self, out: &mut W, version: i16) -> Result<(), EncodeError> {
         let flexible = true;
         out.put_uuid(&self.topic_id);
         out.put_length(flexible, false, Some(self.partitions.len()), "partitions")?;
@@ -384,7 +384,7 @@ impl Struct for NodeEndpoint {
         Ok(this)
     }
 
-    fn encode(&self, out: &mut BytesMut, version: i16) -> Result<(), EncodeError> {
+    fn encode<W: WireWrite>(&self, out: &mut W, version: i16) -> Result<(), EncodeError> {
         let flexible = true;
         out.put_i32(self.node_id.0);
         out.put_string(flexible, &self.host, "host")?;

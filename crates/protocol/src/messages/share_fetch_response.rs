@@ -60,7 +60,7 @@ impl Struct for ShareFetchResponse {
         Ok(this)
     }
 
-    fn encode(&self, out: &mut BytesMut, version: i16) -> Result<(), EncodeError> {
+    fn encode<W: WireWrite>(&self, out: &mut W, version: i16) -> Result<(), EncodeError> {
         let flexible = true;
         out.put_i32(self.throttle_time_ms);
         out.put_i16(self.error_code);
@@ -149,7 +149,7 @@ impl Struct for LeaderIdAndEpoch {
         Ok(this)
     }
 
-    fn encode(&self, out: &mut BytesMut, version: i16) -> Result<(), EncodeError> {
+    fn encode<W: WireWrite>(&self, out: &mut W, version: i16) -> Result<(), EncodeError> {
         let flexible = true;
         out.put_i32(self.leader_id);
         out.put_i32(self.leader_epoch);
@@ -214,7 +214,7 @@ impl Struct for AcquiredRecords {
         Ok(this)
     }
 
-    fn encode(&self, out: &mut BytesMut, version: i16) -> Result<(), EncodeError> {
+    fn encode<W: WireWrite>(&self, out: &mut W, version: i16) -> Result<(), EncodeError> {
         let flexible = true;
         out.put_i64(self.first_offset);
         out.put_i64(self.last_offset);
@@ -260,7 +260,7 @@ pub struct PartitionData {
     /// Versions 1-2.
     pub current_leader: LeaderIdAndEpoch,
     /// Versions 1-2.
-    pub records: Option<Bytes>,
+    pub records: Option<Records>,
     /// Versions 1-2.
     pub acquired_records: Vec<AcquiredRecords>,
     /// Tagged fields this build does not know, re-encoded unchanged.
@@ -276,7 +276,7 @@ impl Default for PartitionData {
             acknowledge_error_code: 0,
             acknowledge_error_message: None,
             current_leader: LeaderIdAndEpoch::default(),
-            records: Some(Bytes::new()),
+            records: Some(Records::default()),
             acquired_records: Vec::new(),
             unknown_tagged_fields: Vec::new(),
         }
@@ -295,7 +295,7 @@ impl Struct for PartitionData {
         this.acknowledge_error_code = d.i16()?;
         this.acknowledge_error_message = d.nullable_string(flexible)?;
         this.current_leader = LeaderIdAndEpoch::decode(d, version)?;
-        this.records = Some(d.bytes(flexible, "records")?);
+        this.records = Some(Records::Bytes(d.bytes(flexible, "records")?));
         this.acquired_records = d.array(flexible, AcquiredRecords::ENCODED_SIZE_MIN, "acquired_records", |d| {
             AcquiredRecords::decode(d, version)
         })?;
@@ -308,7 +308,7 @@ impl Struct for PartitionData {
         Ok(this)
     }
 
-    fn encode(&self, out: &mut BytesMut, version: i16) -> Result<(), EncodeError> {
+    fn encode<W: WireWrite>(&self, out: &mut W, version: i16) -> Result<(), EncodeError> {
         let flexible = true;
         out.put_i32(self.partition_index);
         out.put_i16(self.error_code);
@@ -332,7 +332,7 @@ impl Struct for PartitionData {
         self.current_leader.encode(out, version)?;
         match &self.records {
             Some(value) => {
-                out.put_bytes_field(flexible, value, "records")?;
+                out.put_records(flexible, Some(value), "records")?;
             }
             None => {
                 return Err(EncodeError::NullNotAllowed { field: "records", version });
@@ -363,7 +363,7 @@ impl crate::sample::Sample for PartitionData {
         this.acknowledge_error_code = g.i16();
         this.acknowledge_error_message = g.nullable(|g| g.string());
         this.current_leader = <LeaderIdAndEpoch as crate::sample::Sample>::sample(g, version);
-        this.records = Some(g.bytes());
+        this.records = Some(Records::Bytes(g.bytes()));
         this.acquired_records = g.vec(|g| <AcquiredRecords as crate::sample::Sample>::sample(g, version));
         if flexible {
             this.unknown_tagged_fields = g.unknown_tagged_fields();
@@ -407,7 +407,7 @@ impl Struct for ShareFetchableTopicResponse {
         Ok(this)
     }
 
-    fn encode(&self, out: &mut BytesMut, version: i16) -> Result<(), EncodeError> {
+    fn encode<W: WireWrite>(&self, out: &mut W, version: i16) -> Result<(), EncodeError> {
         let flexible = true;
         out.put_uuid(&self.topic_id);
         out.put_length(flexible, false, Some(self.partitions.len()), "partitions")?;
@@ -484,7 +484,7 @@ impl Struct for NodeEndpoint {
         Ok(this)
     }
 
-    fn encode(&self, out: &mut BytesMut, version: i16) -> Result<(), EncodeError> {
+    fn encode<W: WireWrite>(&self, out: &mut W, version: i16) -> Result<(), EncodeError> {
         let flexible = true;
         out.put_i32(self.node_id.0);
         out.put_string(flexible, &self.host, "host")?;

@@ -38,7 +38,7 @@ impl Struct for ShareGroupDescribeResponse {
         Ok(this)
     }
 
-    fn encode(&self, out: &mut BytesMut, version: i16) -> Result<(), EncodeError> {
+    fn encode<W: WireWrite>(&self, out: &mut W, version: i16) -> Result<(), EncodeError> {
         let flexible = true;
         out.put_i32(self.throttle_time_ms);
         out.put_length(flexible, false, Some(self.groups.len()), "groups")?;
@@ -134,7 +134,7 @@ impl Struct for Member {
         Ok(this)
     }
 
-    fn encode(&self, out: &mut BytesMut, version: i16) -> Result<(), EncodeError> {
+    fn encode<W: WireWrite>(&self, out: &mut W, version: i16) -> Result<(), EncodeError> {
         let flexible = true;
         out.put_string(flexible, &self.member_id, "member_id")?;
         match &self.rack_id {
@@ -248,7 +248,7 @@ impl Struct for DescribedGroup {
         Ok(this)
     }
 
-    fn encode(&self, out: &mut BytesMut, version: i16) -> Result<(), EncodeError> {
+    fn encode<W: WireWrite>(&self, out: &mut W, version: i16) -> Result<(), EncodeError> {
         let flexible = true;
         out.put_i16(self.error_code);
         match &self.error_message {
@@ -342,7 +342,7 @@ impl Struct for TopicPartitions {
         Ok(this)
     }
 
-    fn encode(&self, out: &mut BytesMut, version: i16) -> Result<(), EncodeError> {
+    fn encode<W: WireWrite>(&self, out: &mut W, version: i16) -> Result<(), EncodeError> {
         let flexible = true;
         out.put_uuid(&self.topic_id);
         out.put_string(flexible, &self.topic_name, "topic_name")?;
@@ -408,7 +408,7 @@ impl Struct for Assignment {
         Ok(this)
     }
 
-    fn encode(&self, out: &mut BytesMut, version: i16) -> Result<(), EncodeError> {
+    fn encode<W: WireWrite>(&self, out: &mut W, version: i16) -> Result<(), EncodeError> {
         let flexible = true;
         out.put_length(flexible, false, Some(self.topic_partitions.len()), "topic_partitions")?;
         for item in &self.topic_partitions {

@@ -50,7 +50,7 @@ impl Struct for ShareGroupMemberMetadataValue {
         Ok(this)
     }
 
-    fn encode(&self, out: &mut BytesMut, version: i16) -> Result<(), EncodeError> {
+    fn encode<W: WireWrite>(&self, out: &mut W, version: i16) -> Result<(), EncodeError> {
         let flexible = true;
         match &self.rack_id {
             Some(value) => {

@@ -52,7 +52,7 @@ impl Struct for ShareGroupStatePartitionMetadataValue {
         Ok(this)
     }
 
-    fn encode(&self, out: &mut BytesMut, version: i16) -> Result<(), EncodeError> {
+    fn encode<W: WireWrite>(&self, out: &mut W, version: i16) -> Result<(), EncodeError> {
         let flexible = true;
         out.put_length(flexible, false, Some(self.initializing_topics.len()), "initializing_topics")?;
         for item in &self.initializing_topics {
@@ -139,7 +139,7 @@ impl Struct for TopicPartitionsInfo {
         Ok(this)
     }
 
-    fn encode(&self, out: &mut BytesMut, version: i16) -> Result<(), EncodeError> {
+    fn encode<W: WireWrite>(&self, out: &mut W, version: i16) -> Result<(), EncodeError> {
         let flexible = true;
         out.put_uuid(&self.topic_id);
         out.put_string(flexible, &self.topic_name, "topic_name")?;
@@ -206,7 +206,7 @@ impl Struct for TopicInfo {
         Ok(this)
     }
 
-    fn encode(&self, out: &mut BytesMut, version: i16) -> Result<(), EncodeError> {
+    fn encode<W: WireWrite>(&self, out: &mut W, version: i16) -> Result<(), EncodeError> {
         let flexible = true;
         out.put_uuid(&self.topic_id);
         out.put_string(flexible, &self.topic_name, "topic_name")?;

@@ -60,7 +60,7 @@ impl Struct for ShareUpdateValue {
         Ok(this)
     }
 
-    fn encode(&self, out: &mut BytesMut, version: i16) -> Result<(), EncodeError> {
+    fn encode<W: WireWrite>(&self, out: &mut W, version: i16) -> Result<(), EncodeError> {
         let flexible = true;
         out.put_i32(self.snapshot_epoch);
         out.put_i32(self.leader_epoch);
@@ -154,7 +154,7 @@ impl Struct for StateBatch {
         Ok(this)
     }
 
-    fn encode(&self, out: &mut BytesMut, version: i16) -> Result<(), EncodeError> {
+    fn encode<W: WireWrite>(&self, out: &mut W, version: i16) -> Result<(), EncodeError> {
         let flexible = true;
         out.put_i64(self.first_offset);
         out.put_i64(self.last_offset);

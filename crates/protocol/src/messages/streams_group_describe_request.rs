@@ -47,7 +47,7 @@ impl Struct for StreamsGroupDescribeRequest {
         Ok(this)
     }
 
-    fn encode(&self, out: &mut BytesMut, version: i16) -> Result<(), EncodeError> {
+    fn encode<W: WireWrite>(&self, out: &mut W, version: i16) -> Result<(), EncodeError> {
         let flexible = true;
         out.put_length(flexible, false, Some(self.group_ids.len()), "group_ids")?;
         for item in &self.group_ids {

@@ -38,7 +38,7 @@ impl Struct for StreamsGroupDescribeResponse {
         Ok(this)
     }
 
-    fn encode(&self, out: &mut BytesMut, version: i16) -> Result<(), EncodeError> {
+    fn encode<W: WireWrite>(&self, out: &mut W, version: i16) -> Result<(), EncodeError> {
         let flexible = true;
         out.put_i32(self.throttle_time_ms);
         out.put_length(flexible, false, Some(self.groups.len()), "groups")?;
@@ -132,7 +132,7 @@ impl Struct for Subtopology {
         Ok(this)
     }
 
-    fn encode(&self, out: &mut BytesMut, version: i16) -> Result<(), EncodeError> {
+    fn encode<W: WireWrite>(&self, out: &mut W, version: i16) -> Result<(), EncodeError> {
         let flexible = true;
         out.put_string(flexible, &self.subtopology_id, "subtopology_id")?;
         out.put_length(flexible, false, Some(self.source_topics.len()), "source_topics")?;
@@ -213,7 +213,7 @@ impl Struct for Topology {
         Ok(this)
     }
 
-    fn encode(&self, out: &mut BytesMut, version: i16) -> Result<(), EncodeError> {
+    fn encode<W: WireWrite>(&self, out: &mut W, version: i16) -> Result<(), EncodeError> {
         let flexible = true;
         out.put_i32(self.epoch);
         match &self.subtopologies {
@@ -344,7 +344,7 @@ impl Struct for Member {
         Ok(this)
     }
 
-    fn encode(&self, out: &mut BytesMut, version: i16) -> Result<(), EncodeError> {
+    fn encode<W: WireWrite>(&self, out: &mut W, version: i16) -> Result<(), EncodeError> {
         let flexible = true;
         out.put_string(flexible, &self.member_id, "member_id")?;
         out.put_i32(self.member_epoch);
@@ -514,7 +514,7 @@ impl Struct for DescribedGroup {
         Ok(this)
     }
 
-    fn encode(&self, out: &mut BytesMut, version: i16) -> Result<(), EncodeError> {
+    fn encode<W: WireWrite>(&self, out: &mut W, version: i16) -> Result<(), EncodeError> {
         let flexible = true;
         out.put_i16(self.error_code);
         match &self.error_message {
@@ -650,7 +650,7 @@ impl Struct for Endpoint {
         Ok(this)
     }
 
-    fn encode(&self, out: &mut BytesMut, version: i16) -> Result<(), EncodeError> {
+    fn encode<W: WireWrite>(&self, out: &mut W, version: i16) -> Result<(), EncodeError> {
         let flexible = true;
         out.put_string(flexible, &self.host, "host")?;
         out.put_u16(self.port);
@@ -715,7 +715,7 @@ impl Struct for TaskOffset {
         Ok(this)
     }
 
-    fn encode(&self, out: &mut BytesMut, version: i16) -> Result<(), EncodeError> {
+    fn encode<W: WireWrite>(&self, out: &mut W, version: i16) -> Result<(), EncodeError> {
         let flexible = true;
         out.put_string(flexible, &self.subtopology_id, "subtopology_id")?;
         out.put_i32(self.partition);
@@ -790,7 +790,7 @@ impl Struct for Assignment {
         Ok(this)
     }
 
-    fn encode(&self, out: &mut BytesMut, version: i16) -> Result<(), EncodeError> {
+    fn encode<W: WireWrite>(&self, out: &mut W, version: i16) -> Result<(), EncodeError> {
         let flexible = true;
         out.put_length(flexible, false, Some(self.active_tasks.len()), "active_tasks")?;
         for item in &self.active_tasks {
@@ -863,7 +863,7 @@ impl Struct for TaskIds {
         Ok(this)
     }
 
-    fn encode(&self, out: &mut BytesMut, version: i16) -> Result<(), EncodeError> {
+    fn encode<W: WireWrite>(&self, out: &mut W, version: i16) -> Result<(), EncodeError> {
         let flexible = true;
         out.put_string(flexible, &self.subtopology_id, "subtopology_id")?;
         out.put_length(flexible, false, Some(self.partitions.len()), "partitions")?;
@@ -928,7 +928,7 @@ impl Struct for KeyValue {
         Ok(this)
     }
 
-    fn encode(&self, out: &mut BytesMut, version: i16) -> Result<(), EncodeError> {
+    fn encode<W: WireWrite>(&self, out: &mut W, version: i16) -> Result<(), EncodeError> {
         let flexible = true;
         out.put_string(flexible, &self.key, "key")?;
         out.put_string(flexible, &self.value, "value")?;
@@ -1003,7 +1003,7 @@ impl Struct for TopicInfo {
         Ok(this)
     }
 
-    fn encode(&self, out: &mut BytesMut, version: i16) -> Result<(), EncodeError> {
+    fn encode<W: WireWrite>(&self, out: &mut W, version: i16) -> Result<(), EncodeError> {
         let flexible = true;
         out.put_string(flexible, &self.name, "name")?;
         out.put_i32(self.partitions);
@@ -1078,7 +1078,7 @@ impl Struct for TopologyDescription {
         Ok(this)
     }
 
-    fn encode(&self, out: &mut BytesMut, version: i16) -> Result<(), EncodeError> {
+    fn encode<W: WireWrite>(&self, out: &mut W, version: i16) -> Result<(), EncodeError> {
         let flexible = true;
         out.put_length(flexible, false, Some(self.subtopologies.len()), "subtopologies")?;
         for item in &self.subtopologies {
@@ -1152,7 +1152,7 @@ impl Struct for TopologyDescriptionSubtopology {
         Ok(this)
     }
 
-    fn encode(&self, out: &mut BytesMut, version: i16) -> Result<(), EncodeError> {
+    fn encode<W: WireWrite>(&self, out: &mut W, version: i16) -> Result<(), EncodeError> {
         let flexible = true;
         out.put_string(flexible, &self.subtopology_id, "subtopology_id")?;
         out.put_length(flexible, false, Some(self.nodes.len()), "nodes")?;
@@ -1237,7 +1237,7 @@ impl Struct for TopologyDescriptionNode {
         Ok(this)
     }
 
-    fn encode(&self, out: &mut BytesMut, version: i16) -> Result<(), EncodeError> {
+    fn encode<W: WireWrite>(&self, out: &mut W, version: i16) -> Result<(), EncodeError> {
         let flexible = true;
         out.put_string(flexible, &self.name, "name")?;
         out.put_i8(self.node_type);
@@ -1327,7 +1327,7 @@ impl Struct for TopologyDescriptionGlobalStore {
         Ok(this)
     }
 
-    fn encode(&self, out: &mut BytesMut, version: i16) -> Result<(), EncodeError> {
+    fn encode<W: WireWrite>(&self, out: &mut W, version: i16) -> Result<(), EncodeError> {
         let flexible = true;
         self.source.encode(out, version)?;
         self.processor.encode(out, version)?;

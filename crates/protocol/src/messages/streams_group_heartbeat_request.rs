@@ -103,7 +103,7 @@ impl Struct for StreamsGroupHeartbeatRequest {
         Ok(this)
     }
 
-    fn encode(&self, out: &mut BytesMut, version: i16) -> Result<(), EncodeError> {
+    fn encode<W: WireWrite>(&self, out: &mut W, version: i16) -> Result<(), EncodeError> {
         let flexible = true;
         out.put_string(flexible, &self.group_id, "group_id")?;
         out.put_string(flexible, &self.member_id, "member_id")?;
@@ -306,7 +306,7 @@ impl Struct for CopartitionGroup {
         Ok(this)
     }
 
-    fn encode(&self, out: &mut BytesMut, version: i16) -> Result<(), EncodeError> {
+    fn encode<W: WireWrite>(&self, out: &mut W, version: i16) -> Result<(), EncodeError> {
         let flexible = true;
         out.put_length(flexible, false, Some(self.source_topics.len()), "source_topics")?;
         for item in &self.source_topics {
@@ -413,7 +413,7 @@ impl Struct for Subtopology {
         Ok(this)
     }
 
-    fn encode(&self, out: &mut BytesMut, version: i16) -> Result<(), EncodeError> {
+    fn encode<W: WireWrite>(&self, out: &mut W, version: i16) -> Result<(), EncodeError> {
         let flexible = true;
         out.put_string(flexible, &self.subtopology_id, "subtopology_id")?;
         out.put_length(flexible, false, Some(self.source_topics.len()), "source_topics")?;
@@ -504,7 +504,7 @@ impl Struct for Topology {
         Ok(this)
     }
 
-    fn encode(&self, out: &mut BytesMut, version: i16) -> Result<(), EncodeError> {
+    fn encode<W: WireWrite>(&self, out: &mut W, version: i16) -> Result<(), EncodeError> {
         let flexible = true;
         out.put_i32(self.epoch);
         out.put_length(flexible, false, Some(self.subtopologies.len()), "subtopologies")?;
@@ -569,7 +569,7 @@ impl Struct for KeyValue {
         Ok(this)
     }
 
-    fn encode(&self, out: &mut BytesMut, version: i16) -> Result<(), EncodeError> {
+    fn encode<W: WireWrite>(&self, out: &mut W, version: i16) -> Result<(), EncodeError> {
         let flexible = true;
         out.put_string(flexible, &self.key, "key")?;
         out.put_string(flexible, &self.value, "value")?;
@@ -644,7 +644,7 @@ impl Struct for TopicInfo {
         Ok(this)
     }
 
-    fn encode(&self, out: &mut BytesMut, version: i16) -> Result<(), EncodeError> {
+    fn encode<W: WireWrite>(&self, out: &mut W, version: i16) -> Result<(), EncodeError> {
         let flexible = true;
         out.put_string(flexible, &self.name, "name")?;
         out.put_i32(self.partitions);
@@ -713,7 +713,7 @@ impl Struct for Endpoint {
         Ok(this)
     }
 
-    fn encode(&self, out: &mut BytesMut, version: i16) -> Result<(), EncodeError> {
+    fn encode<W: WireWrite>(&self, out: &mut W, version: i16) -> Result<(), EncodeError> {
         let flexible = true;
         out.put_string(flexible, &self.host, "host")?;
         out.put_u16(self.port);
@@ -778,7 +778,7 @@ impl Struct for TaskOffset {
         Ok(this)
     }
 
-    fn encode(&self, out: &mut BytesMut, version: i16) -> Result<(), EncodeError> {
+    fn encode<W: WireWrite>(&self, out: &mut W, version: i16) -> Result<(), EncodeError> {
         let flexible = true;
         out.put_string(flexible, &self.subtopology_id, "subtopology_id")?;
         out.put_i32(self.partition);
@@ -842,7 +842,7 @@ impl Struct for TaskIds {
         Ok(this)
     }
 
-    fn encode(&self, out: &mut BytesMut, version: i16) -> Result<(), EncodeError> {
+    fn encode<W: WireWrite>(&self, out: &mut W, version: i16) -> Result<(), EncodeError> {
         let flexible = true;
         out.put_string(flexible, &self.subtopology_id, "subtopology_id")?;
         out.put_length(flexible, false, Some(self.partitions.len()), "partitions")?;

@@ -105,7 +105,7 @@ impl Struct for StreamsGroupHeartbeatResponse {
         Ok(this)
     }
 
-    fn encode(&self, out: &mut BytesMut, version: i16) -> Result<(), EncodeError> {
+    fn encode<W: WireWrite>(&self, out: &mut W, version: i16) -> Result<(), EncodeError> {
         let flexible = true;
         out.put_i32(self.throttle_time_ms);
         out.put_i16(self.error_code);
@@ -291,7 +291,7 @@ impl Struct for EndpointToPartitions {
         Ok(this)
     }
 
-    fn encode(&self, out: &mut BytesMut, version: i16) -> Result<(), EncodeError> {
+    fn encode<W: WireWrite>(&self, out: &mut W, version: i16) -> Result<(), EncodeError> {
         let flexible = true;
         self.user_endpoint.encode(out, version)?;
         out.put_length(flexible, false, Some(self.active_partitions.len()), "active_partitions")?;
@@ -361,7 +361,7 @@ impl Struct for Status {
         Ok(this)
     }
 
-    fn encode(&self, out: &mut BytesMut, version: i16) -> Result<(), EncodeError> {
+    fn encode<W: WireWrite>(&self, out: &mut W, version: i16) -> Result<(), EncodeError> {
         let flexible = true;
         out.put_i8(self.status_code);
         out.put_string(flexible, &self.status_detail, "status_detail")?;
@@ -423,7 +423,7 @@ impl Struct for TopicPartition {
         Ok(this)
     }
 
-    fn encode(&self, out: &mut BytesMut, version: i16) -> Result<(), EncodeError> {
+    fn encode<W: WireWrite>(&self, out: &mut W, version: i16) -> Result<(), EncodeError> {
         let flexible = true;
         out.put_string(flexible, &self.topic, "topic")?;
         out.put_length(flexible, false, Some(self.partitions.len()), "partitions")?;
@@ -488,7 +488,7 @@ impl Struct for TaskIds {
         Ok(this)
     }
 
-    fn encode(&self, out: &mut BytesMut, version: i16) -> Result<(), EncodeError> {
+    fn encode<W: WireWrite>(&self, out: &mut W, version: i16) -> Result<(), EncodeError> {
         let flexible = true;
         out.put_string(flexible, &self.subtopology_id, "subtopology_id")?;
         out.put_length(flexible, false, Some(self.partitions.len()), "partitions")?;
@@ -553,7 +553,7 @@ impl Struct for Endpoint {
         Ok(this)
     }
 
-    fn encode(&self, out: &mut BytesMut, version: i16) -> Result<(), EncodeError> {
+    fn encode<W: WireWrite>(&self, out: &mut W, version: i16) -> Result<(), EncodeError> {
         let flexible = true;
         out.put_string(flexible, &self.host, "host")?;
         out.put_u16(self.port);

@@ -78,7 +78,7 @@ impl Struct for StreamsGroupMetadataValue {
         Ok(this)
     }
 
-    fn encode(&self, out: &mut BytesMut, version: i16) -> Result<(), EncodeError> {
+    fn encode<W: WireWrite>(&self, out: &mut W, version: i16) -> Result<(), EncodeError> {
         let flexible = true;
         out.put_i32(self.epoch);
         out.put_i64(self.metadata_hash);
@@ -185,7 +185,7 @@ impl Struct for LastAssignmentConfig {
         Ok(this)
     }
 
-    fn encode(&self, out: &mut BytesMut, version: i16) -> Result<(), EncodeError> {
+    fn encode<W: WireWrite>(&self, out: &mut W, version: i16) -> Result<(), EncodeError> {
         let flexible = true;
         out.put_string(flexible, &self.key, "key")?;
         out.put_string(flexible, &self.value, "value")?;

@@ -49,7 +49,7 @@ impl Struct for StreamsGroupTopologyDescriptionUpdateRequest {
         Ok(this)
     }
 
-    fn encode(&self, out: &mut BytesMut, version: i16) -> Result<(), EncodeError> {
+    fn encode<W: WireWrite>(&self, out: &mut W, version: i16) -> Result<(), EncodeError> {
         let flexible = true;
         out.put_string(flexible, &self.group_id, "group_id")?;
         out.put_string(flexible, &self.member_id, "member_id")?;
@@ -127,7 +127,7 @@ impl Struct for TopologyDescription {
         Ok(this)
     }
 
-    fn encode(&self, out: &mut BytesMut, version: i16) -> Result<(), EncodeError> {
+    fn encode<W: WireWrite>(&self, out: &mut W, version: i16) -> Result<(), EncodeError> {
         let flexible = true;
         out.put_length(flexible, false, Some(self.subtopologies.len()), "subtopologies")?;
         for item in &self.subtopologies {
@@ -201,7 +201,7 @@ impl Struct for TopologyDescriptionSubtopology {
         Ok(this)
     }
 
-    fn encode(&self, out: &mut BytesMut, version: i16) -> Result<(), EncodeError> {
+    fn encode<W: WireWrite>(&self, out: &mut W, version: i16) -> Result<(), EncodeError> {
         let flexible = true;
         out.put_string(flexible, &self.subtopology_id, "subtopology_id")?;
         out.put_length(flexible, false, Some(self.nodes.len()), "nodes")?;
@@ -286,7 +286,7 @@ impl Struct for TopologyDescriptionNode {
         Ok(this)
     }
 
-    fn encode(&self, out: &mut BytesMut, version: i16) -> Result<(), EncodeError> {
+    fn encode<W: WireWrite>(&self, out: &mut W, version: i16) -> Result<(), EncodeError> {
         let flexible = true;
         out.put_string(flexible, &self.name, "name")?;
         out.put_i8(self.node_type);
@@ -376,7 +376,7 @@ impl Struct for TopologyDescriptionGlobalStore {
         Ok(this)
     }
 
-    fn encode(&self, out: &mut BytesMut, version: i16) -> Result<(), EncodeError> {
+    fn encode<W: WireWrite>(&self, out: &mut W, version: i16) -> Result<(), EncodeError> {
         let flexible = true;
         self.source.encode(out, version)?;
         self.processor.encode(out, version)?;

@@ -38,7 +38,7 @@ impl Struct for StreamsGroupTopologyValue {
         Ok(this)
     }
 
-    fn encode(&self, out: &mut BytesMut, version: i16) -> Result<(), EncodeError> {
+    fn encode<W: WireWrite>(&self, out: &mut W, version: i16) -> Result<(), EncodeError> {
         let flexible = true;
         out.put_i32(self.epoch);
         out.put_length(flexible, false, Some(self.subtopologies.len()), "subtopologies")?;
@@ -117,7 +117,7 @@ impl Struct for CopartitionGroup {
         Ok(this)
     }
 
-    fn encode(&self, out: &mut BytesMut, version: i16) -> Result<(), EncodeError> {
+    fn encode<W: WireWrite>(&self, out: &mut W, version: i16) -> Result<(), EncodeError> {
         let flexible = true;
         out.put_length(flexible, false, Some(self.source_topics.len()), "source_topics")?;
         for item in &self.source_topics {
@@ -224,7 +224,7 @@ impl Struct for Subtopology {
         Ok(this)
     }
 
-    fn encode(&self, out: &mut BytesMut, version: i16) -> Result<(), EncodeError> {
+    fn encode<W: WireWrite>(&self, out: &mut W, version: i16) -> Result<(), EncodeError> {
         let flexible = true;
         out.put_string(flexible, &self.subtopology_id, "subtopology_id")?;
         out.put_length(flexible, false, Some(self.source_topics.len()), "source_topics")?;
@@ -314,7 +314,7 @@ impl Struct for TopicConfig {
         Ok(this)
     }
 
-    fn encode(&self, out: &mut BytesMut, version: i16) -> Result<(), EncodeError> {
+    fn encode<W: WireWrite>(&self, out: &mut W, version: i16) -> Result<(), EncodeError> {
         let flexible = true;
         out.put_string(flexible, &self.key, "key")?;
         out.put_string(flexible, &self.value, "value")?;
@@ -389,7 +389,7 @@ impl Struct for TopicInfo {
         Ok(this)
     }
 
-    fn encode(&self, out: &mut BytesMut, version: i16) -> Result<(), EncodeError> {
+    fn encode<W: WireWrite>(&self, out: &mut W, version: i16) -> Result<(), EncodeError> {
         let flexible = true;
         out.put_string(flexible, &self.name, "name")?;
         out.put_i32(self.partitions);

@@ -69,7 +69,7 @@ impl Struct for SyncGroupRequest {
         Ok(this)
     }
 
-    fn encode(&self, out: &mut BytesMut, version: i16) -> Result<(), EncodeError> {
+    fn encode<W: WireWrite>(&self, out: &mut W, version: i16) -> Result<(), EncodeError> {
         let flexible = version >= 4;
         out.put_string(flexible, &self.group_id, "group_id")?;
         out.put_i32(self.generation_id);
@@ -191,7 +191,7 @@ impl Struct for SyncGroupRequestAssignment {
         Ok(this)
     }
 
-    fn encode(&self, out: &mut BytesMut, version: i16) -> Result<(), EncodeError> {
+    fn encode<W: WireWrite>(&self, out: &mut W, version: i16) -> Result<(), EncodeError> {
         let flexible = version >= 4;
         out.put_string(flexible, &self.member_id, "member_id")?;
         out.put_bytes_field(flexible, &self.assignment, "assignment")?;

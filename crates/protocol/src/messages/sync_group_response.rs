@@ -59,7 +59,7 @@ impl Struct for SyncGroupResponse {
         Ok(this)
     }
 
-    fn encode(&self, out: &mut BytesMut, version: i16) -> Result<(), EncodeError> {
+    fn encode<W: WireWrite>(&self, out: &mut W, version: i16) -> Result<(), EncodeError> {
         let flexible = version >= 4;
         if version >= 1 {
             out.put_i32(self.throttle_time_ms);

@@ -26,7 +26,7 @@ impl Struct for TransactionLogKey {
         Ok(this)
     }
 
-    fn encode(&self, out: &mut BytesMut, _version: i16) -> Result<(), EncodeError> {
+    fn encode<W: WireWrite>(&self, out: &mut W, _version: i16) -> Result<(), EncodeError> {
         let flexible = false;
         out.put_string(flexible, &self.transactional_id, "transactional_id")?;
         Ok(())

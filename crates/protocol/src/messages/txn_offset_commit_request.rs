@@ -73,7 +73,7 @@ impl Struct for TxnOffsetCommitRequest {
         Ok(this)
     }
 
-    fn encode(&self, out: &mut BytesMut, version: i16) -> Result<(), EncodeError> {
+    fn encode<W: WireWrite>(&self, out: &mut W, version: i16) -> Result<(), EncodeError> {
         let flexible = version >= 3;
         out.put_string(flexible, &self.transactional_id, "transactional_id")?;
         out.put_string(flexible, &self.group_id, "group_id")?;
@@ -201,7 +201,7 @@ impl Struct for TxnOffsetCommitRequestPartition {
         Ok(this)
     }
 
-    fn encode(&self, out: &mut BytesMut, version: i16) -> Result<(), EncodeError> {
+    fn encode<W: WireWrite>(&self, out: &mut W, version: i16) -> Result<(), EncodeError> {
         let flexible = version >= 3;
         out.put_i32(self.partition_index);
         out.put_i64(self.committed_offset);
@@ -292,7 +292,7 @@ impl Struct for TxnOffsetCommitRequestTopic {
         Ok(this)
     }
 
-    fn encode(&self, out: &mut BytesMut, version: i16) -> Result<(), EncodeError> {
+    fn encode<W: WireWrite>(&self, out: &mut W, version: i16) -> Result<(), EncodeError> {
         let flexible = version >= 3;
         if version <= 5 {
             out.put_string(flexible, &self.name, "name")?;

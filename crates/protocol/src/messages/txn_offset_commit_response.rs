@@ -39,7 +39,7 @@ impl Struct for TxnOffsetCommitResponse {
         Ok(this)
     }
 
-    fn encode(&self, out: &mut BytesMut, version: i16) -> Result<(), EncodeError> {
+    fn encode<W: WireWrite>(&self, out: &mut W, version: i16) -> Result<(), EncodeError> {
         let flexible = version >= 3;
         out.put_i32(self.throttle_time_ms);
         out.put_length(flexible, false, Some(self.topics.len()), "topics")?;
@@ -110,7 +110,7 @@ impl Struct for TxnOffsetCommitResponsePartition {
         Ok(this)
     }
 
-    fn encode(&self, out: &mut BytesMut, version: i16) -> Result<(), EncodeError> {
+    fn encode<W: WireWrite>(&self, out: &mut W, version: i16) -> Result<(), EncodeError> {
         let flexible = version >= 3;
         out.put_i32(self.partition_index);
         out.put_i16(self.error_code);
@@ -186,7 +186,7 @@ impl Struct for TxnOffsetCommitResponseTopic {
         Ok(this)
     }
 
-    fn encode(&self, out: &mut BytesMut, version: i16) -> Result<(), EncodeError> {
+    fn encode<W: WireWrite>(&self, out: &mut W, version: i16) -> Result<(), EncodeError> {
         let flexible = version >= 3;
         if version <= 5 {
             out.put_string(flexible, &self.name, "name")?;

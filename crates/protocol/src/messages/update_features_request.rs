@@ -49,7 +49,7 @@ impl Struct for UpdateFeaturesRequest {
         Ok(this)
     }
 
-    fn encode(&self, out: &mut BytesMut, version: i16) -> Result<(), EncodeError> {
+    fn encode<W: WireWrite>(&self, out: &mut W, version: i16) -> Result<(), EncodeError> {
         let flexible = true;
         out.put_i32(self.timeout_ms);
         out.put_length(flexible, false, Some(self.feature_updates.len()), "feature_updates")?;
@@ -146,7 +146,7 @@ impl Struct for FeatureUpdateKey {
         Ok(this)
     }
 
-    fn encode(&self, out: &mut BytesMut, version: i16) -> Result<(), EncodeError> {
+    fn encode<W: WireWrite>(&self, out: &mut W, version: i16) -> Result<(), EncodeError> {
         let flexible = true;
         out.put_string(flexible, &self.feature, "feature")?;
         out.put_i16(self.max_version_level);

@@ -51,7 +51,7 @@ impl Struct for UpdateRaftVoterResponse {
         Ok(this)
     }
 
-    fn encode(&self, out: &mut BytesMut, version: i16) -> Result<(), EncodeError> {
+    fn encode<W: WireWrite>(&self, out: &mut W, version: i16) -> Result<(), EncodeError> {
         let flexible = true;
         out.put_i32(self.throttle_time_ms);
         out.put_i16(self.error_code);
@@ -138,7 +138,7 @@ impl Struct for CurrentLeader {
         Ok(this)
     }
 
-    fn encode(&self, out: &mut BytesMut, version: i16) -> Result<(), EncodeError> {
+    fn encode<W: WireWrite>(&self, out: &mut W, version: i16) -> Result<(), EncodeError> {
         let flexible = true;
         out.put_i32(self.leader_id.0);
         out.put_i32(self.leader_epoch);

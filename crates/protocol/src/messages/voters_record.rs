@@ -37,7 +37,7 @@ impl Struct for VotersRecord {
         Ok(this)
     }
 
-    fn encode(&self, out: &mut BytesMut, version: i16) -> Result<(), EncodeError> {
+    fn encode<W: WireWrite>(&self, out: &mut W, version: i16) -> Result<(), EncodeError> {
         let flexible = true;
         out.put_i16(self.version);
         out.put_length(flexible, false, Some(self.voters.len()), "voters")?;
@@ -111,7 +111,7 @@ impl Struct for Endpoint {
         Ok(this)
     }
 
-    fn encode(&self, out: &mut BytesMut, version: i16) -> Result<(), EncodeError> {
+    fn encode<W: WireWrite>(&self, out: &mut W, version: i16) -> Result<(), EncodeError> {
         let flexible = true;
         out.put_string(flexible, &self.name, "name")?;
         out.put_string(flexible, &self.host, "host")?;
@@ -175,7 +175,7 @@ impl Struct for KRaftVersionFeature {
         Ok(this)
     }
 
-    fn encode(&self, out: &mut BytesMut, version: i16) -> Result<(), EncodeError> {
+    fn encode<W: WireWrite>(&self, out: &mut W, version: i16) -> Result<(), EncodeError> {
         let flexible = true;
         out.put_i16(self.min_supported_version);
         out.put_i16(self.max_supported_version);
@@ -250,7 +250,7 @@ impl Struct for Voter {
         Ok(this)
     }
 
-    fn encode(&self, out: &mut BytesMut, version: i16) -> Result<(), EncodeError> {
+    fn encode<W: WireWrite>(&self, out: &mut W, version: i16) -> Result<(), EncodeError> {
         let flexible = true;
         out.put_i32(self.voter_id.0);
         out.put_uuid(&self.voter_directory_id);

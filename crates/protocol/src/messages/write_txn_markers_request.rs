@@ -36,7 +36,7 @@ impl Struct for WriteTxnMarkersRequest {
         Ok(this)
     }
 
-    fn encode(&self, out: &mut BytesMut, version: i16) -> Result<(), EncodeError> {
+    fn encode<W: WireWrite>(&self, out: &mut W, version: i16) -> Result<(), EncodeError> {
         let flexible = true;
         out.put_length(flexible, false, Some(self.markers.len()), "markers")?;
         for item in &self.markers {
@@ -105,7 +105,7 @@ impl Struct for WritableTxnMarkerTopic {
         Ok(this)
     }
 
-    fn encode(&self, out: &mut BytesMut, version: i16) -> Result<(), EncodeError> {
+    fn encode<W: WireWrite>(&self, out: &mut W, version: i16) -> Result<(), EncodeError> {
         let flexible = true;
         out.put_string(flexible, &self.name, "name")?;
         out.put_length(flexible, false, Some(self.partition_indexes.len()), "partition_indexes")?;
@@ -194,7 +194,7 @@ impl Struct for WritableTxnMarker {
         Ok(this)
     }
 
-    fn encode(&self, out: &mut BytesMut, version: i16) -> Result<(), EncodeError> {
+    fn encode<W: WireWrite>(&self, out: &mut W, version: i16) -> Result<(), EncodeError> {
         let flexible = true;
         out.put_i64(self.producer_id.0);
         out.put_i16(self.producer_epoch);

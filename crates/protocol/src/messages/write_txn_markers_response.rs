@@ -36,7 +36,7 @@ impl Struct for WriteTxnMarkersResponse {
         Ok(this)
     }
 
-    fn encode(&self, out: &mut BytesMut, version: i16) -> Result<(), EncodeError> {
+    fn encode<W: WireWrite>(&self, out: &mut W, version: i16) -> Result<(), EncodeError> {
         let flexible = true;
         out.put_length(flexible, false, Some(self.markers.len()), "markers")?;
         for item in &self.markers {
@@ -105,7 +105,7 @@ impl Struct for WritableTxnMarkerPartitionResult {
         Ok(this)
     }
 
-    fn encode(&self, out: &mut BytesMut, version: i16) -> Result<(), EncodeError> {
+    fn encode<W: WireWrite>(&self, out: &mut W, version: i16) -> Result<(), EncodeError> {
         let flexible = true;
         out.put_i32(self.partition_index);
         out.put_i16(self.error_code);
@@ -169,7 +169,7 @@ impl Struct for WritableTxnMarkerTopicResult {
         Ok(this)
     }
 
-    fn encode(&self, out: &mut BytesMut, version: i16) -> Result<(), EncodeError> {
+    fn encode<W: WireWrite>(&self, out: &mut W, version: i16) -> Result<(), EncodeError> {
         let flexible = true;
         out.put_string(flexible, &self.name, "name")?;
         out.put_length(flexible, false, Some(self.partitions.len()), "partitions")?;
@@ -236,7 +236,7 @@ impl Struct for WritableTxnMarkerResult {
         Ok(this)
     }
 
-    fn encode(&self, out: &mut BytesMut, version: i16) -> Result<(), EncodeError> {
+    fn encode<W: WireWrite>(&self, out: &mut W, version: i16) -> Result<(), EncodeError> {
         let flexible = true;
         out.put_i64(self.producer_id.0);
         out.put_length(flexible, false, Some(self.topics.len()), "topics")?;
