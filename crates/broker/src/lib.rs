@@ -22,11 +22,13 @@ pub mod handlers;
 pub mod validation;
 
 use std::future::Future;
+use std::net::SocketAddr;
 use std::pin::Pin;
 use std::sync::Arc;
 
 use bytes::Bytes;
 use strand_base::{BrokerId, Clock};
+use strand_coordinator::GroupCoordinator;
 use strand_metadata::controller::{ApiMessageAndVersion, ControllerDefaults, ControllerResult};
 use strand_metadata::image::MetadataImage;
 use strand_protocol::frame::{
@@ -68,6 +70,8 @@ pub struct BrokerIdentity {
     pub cluster_id: String,
     /// The listener clients reached this broker through; Metadata lists brokers' endpoints on it.
     pub listener_name: String,
+    /// The epoch of this broker's registration, as the controller gave it.
+    pub broker_epoch: i64,
 }
 
 /// The broker settings the handlers apply (Kafka's names in the field docs).
@@ -88,6 +92,19 @@ pub struct BrokerSettings {
     pub broker_configs: Vec<BrokerConfigEntry>,
     /// `max.incremental.fetch.session.cache.slots`: the most fetch sessions the node keeps.
     pub fetch_session_slots: usize,
+    /// How `__consumer_offsets` is created on first use.
+    pub offsets_topic: OffsetsTopicSettings,
+}
+
+/// `__consumer_offsets` as FindCoordinator creates it (Kafka's names in the field docs).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct OffsetsTopicSettings {
+    /// `offsets.topic.num.partitions`.
+    pub partitions: i32,
+    /// `offsets.topic.replication.factor`.
+    pub replication_factor: i16,
+    /// `offsets.topic.segment.bytes`.
+    pub segment_bytes: i32,
 }
 
 /// One broker config as the node was started with it: what DescribeConfigs reports for a key
@@ -118,14 +135,14 @@ pub struct Broker {
     settings: BrokerSettings,
     image: watch::Receiver<Arc<MetadataImage>>,
     replicas: Arc<ReplicaManager>,
+    /// The group coordinator: groups and committed offsets in `__consumer_offsets`.
+    groups: Arc<GroupCoordinator>,
     writer: Arc<dyn MetadataWriter>,
     clock: Arc<dyn Clock>,
     producer_ids: tokio::sync::Mutex<handlers::init_producer_id::ProducerIdBlock>,
     /// Held from a controller decision until its records are in the image, so that every decision
     /// sees the records of the ones before it (the controller's contract).
     decisions: tokio::sync::Mutex<()>,
-    /// The epoch of this broker's registration, as the controller gave it.
-    broker_epoch: i64,
     /// The consumers' incremental fetch sessions; locked only between awaits.
     fetch_sessions: std::sync::Mutex<fetch_session::FetchSessionCache>,
 }
@@ -136,9 +153,9 @@ impl Broker {
         settings: BrokerSettings,
         image: watch::Receiver<Arc<MetadataImage>>,
         replicas: Arc<ReplicaManager>,
+        groups: Arc<GroupCoordinator>,
         writer: Arc<dyn MetadataWriter>,
         clock: Arc<dyn Clock>,
-        broker_epoch: i64,
     ) -> Self {
         let fetch_sessions = std::sync::Mutex::new(fetch_session::FetchSessionCache::new(settings.fetch_session_slots));
         Broker {
@@ -147,11 +164,11 @@ impl Broker {
             settings,
             image,
             replicas,
+            groups,
             writer,
             clock,
             producer_ids: tokio::sync::Mutex::new(handlers::init_producer_id::ProducerIdBlock::default()),
             decisions: tokio::sync::Mutex::new(()),
-            broker_epoch,
         }
     }
 
@@ -184,8 +201,8 @@ impl Broker {
         (result.response, failure)
     }
 
-    /// Handles one request frame (without its size prefix).
-    pub async fn handle(&self, frame: Bytes) -> Outcome {
+    /// Handles one request frame (without its size prefix) from the client at `peer`.
+    pub async fn handle(&self, frame: Bytes, peer: SocketAddr) -> Outcome {
         let request = match parse_request(frame) {
             Ok(request) => request,
             Err(RequestError::UnsupportedVersion { api: ApiKey::ApiVersions, correlation_id, .. }) => {
@@ -201,7 +218,8 @@ impl Broker {
             Err(e) => return Outcome::Close(e.to_string()),
         };
         let version = request.api_version();
-        match self.dispatch(body, version).await {
+        let client = Client { id: request.header.client_id.as_deref(), peer };
+        match self.dispatch(body, version, client).await {
             Ok(Some(body)) => match encode_response_frame(request.correlation_id(), &body, version) {
                 Ok(frame) => Outcome::Respond(frame),
                 Err(e) => Outcome::Close(format!("could not encode the response: {e}")),
@@ -212,8 +230,14 @@ impl Broker {
     }
 
     /// Runs the API's handler. `Ok(None)`: no response (acks=0); `Err`: close the connection.
-    async fn dispatch(&self, body: RequestBody, version: i16) -> Result<Option<ResponseBody>, String> {
+    async fn dispatch(
+        &self,
+        body: RequestBody,
+        version: i16,
+        client: Client<'_>,
+    ) -> Result<Option<ResponseBody>, String> {
         use handlers::*;
+        let groups = &self.groups;
         Ok(Some(match body {
             RequestBody::ApiVersions(r) => ResponseBody::ApiVersions(api_versions::handle(self, &r)),
             RequestBody::Metadata(r) => ResponseBody::Metadata(metadata::handle(self, r, version).await),
@@ -242,9 +266,39 @@ impl Broker {
             RequestBody::DescribeTopicPartitions(r) => {
                 ResponseBody::DescribeTopicPartitions(describe_topic_partitions::handle(self, r))
             }
+            RequestBody::FindCoordinator(r) => {
+                ResponseBody::FindCoordinator(find_coordinator::handle(self, r, version).await)
+            }
+            RequestBody::JoinGroup(r) => {
+                let member = groups::client(client.id, client.peer);
+                ResponseBody::JoinGroup(self.groups.join_group(member, r, version).await)
+            }
+            RequestBody::SyncGroup(r) => ResponseBody::SyncGroup(groups.sync_group(r, version).await),
+            RequestBody::Heartbeat(r) => ResponseBody::Heartbeat(groups.heartbeat(r, version).await),
+            RequestBody::LeaveGroup(r) => ResponseBody::LeaveGroup(groups.leave_group(r, version).await),
+            RequestBody::OffsetCommit(r) => {
+                let topics = handlers::groups::ImageTopics(self.image());
+                ResponseBody::OffsetCommit(groups.offset_commit(r, version, &topics).await)
+            }
+            RequestBody::OffsetFetch(r) => {
+                let topics = handlers::groups::ImageTopics(self.image());
+                ResponseBody::OffsetFetch(groups.offset_fetch(r, version, &topics).await)
+            }
+            RequestBody::OffsetDelete(r) => ResponseBody::OffsetDelete(groups.offset_delete(r, version).await),
+            RequestBody::ListGroups(r) => ResponseBody::ListGroups(groups.list_groups(r, version).await),
+            RequestBody::DescribeGroups(r) => ResponseBody::DescribeGroups(groups.describe_groups(r, version).await),
+            RequestBody::DeleteGroups(r) => ResponseBody::DeleteGroups(groups.delete_groups(r, version).await),
             other => return Err(format!("{:?} has no handler", other.api_key())),
         }))
     }
+}
+
+/// Who sent a request.
+#[derive(Debug, Clone, Copy)]
+struct Client<'a> {
+    /// The request header's client id.
+    id: Option<&'a str>,
+    peer: SocketAddr,
 }
 
 fn respond(frame: Result<Bytes, strand_protocol::EncodeError>) -> Outcome {

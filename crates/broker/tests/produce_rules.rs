@@ -1,6 +1,7 @@
 //! A topic's own configs govern produce: `max.message.bytes` (MESSAGE_TOO_LARGE),
 //! `min.insync.replicas` above the ISR (NOT_ENOUGH_REPLICAS for acks=all only, nothing appended),
-//! and `message.timestamp.type=LogAppendTime` (the broker's time in the answer).
+//! and `message.timestamp.type=LogAppendTime` (the broker's time in the answer). Clients cannot
+//! write to internal topics.
 
 mod common;
 
@@ -70,4 +71,15 @@ async fn topic_configs_govern_produce() {
     assert_eq!(stamped.error_code, 0);
     assert!(stamped.log_append_time_ms > 1_700_000_000_000, "{}", stamped.log_append_time_ms);
     assert_eq!(produce(&mut node, "plain", 1, batch(10)).await.log_append_time_ms, -1);
+}
+
+/// Clients cannot write to an internal topic: only the coordinators do.
+#[tokio::test]
+async fn internal_topics_refuse_client_writes() {
+    let mut node = Node::new();
+    node.create_topic("__consumer_offsets", 1).await;
+    let answer = produce(&mut node, "__consumer_offsets", 1, batch(10)).await;
+    assert_eq!(answer.error_code, ErrorCode::InvalidTopicException.code(), "{answer:?}");
+    let tp = strand_base::TopicPartition::new("__consumer_offsets", 0);
+    assert_eq!(node.replicas.offsets(&tp).expect("hosted").high_watermark, 0, "nothing was appended");
 }

@@ -214,6 +214,13 @@ impl ReplicaManager {
         Ok(offsets_of(&log))
     }
 
+    /// The offset after the last record of `tp`'s log, committed or not.
+    pub fn log_end_offset(&self, tp: &TopicPartition) -> Result<Offset, ReplicaError> {
+        let log = self.log(tp)?;
+        let log = lock(&log)?;
+        Ok(log.log_end_offset())
+    }
+
     /// The first record at or after `timestamp`, or the largest timestamp (`None` timestamp).
     pub fn offset_for_timestamp(
         &self,

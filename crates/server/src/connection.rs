@@ -57,7 +57,7 @@ pub async fn serve(stream: TcpStream, peer: SocketAddr, broker: Arc<Broker>, lim
                 return;
             }
         };
-        match broker.handle(frame).await {
+        match broker.handle(frame, peer).await {
             Outcome::Respond(response) => {
                 if let Err(e) = write_frame(&mut writer, &response).await {
                     debug!(%peer, "closing connection: write failed: {e}");

@@ -4,4 +4,5 @@
 
 pub mod config;
 pub mod connection;
+pub mod group_writer;
 pub mod node;

@@ -8,12 +8,15 @@
 //! records are replayed into a new image, the hosted partitions are reconciled with it, and only
 //! then is the image published to the request handlers.
 
+use std::collections::BTreeMap;
 use std::net::SocketAddr;
 use std::sync::Arc;
 use std::time::Duration;
 
 use strand_base::{BrokerId, Clock, SystemClock, TopicPartition, Uuid};
-use strand_broker::{BoxFuture, Broker, BrokerIdentity, BrokerSettings, MetadataWriter};
+use strand_broker::handlers::find_coordinator::OFFSETS_TOPIC;
+use strand_broker::{BoxFuture, Broker, BrokerIdentity, BrokerSettings, MetadataWriter, OffsetsTopicSettings};
+use strand_coordinator::{GroupCoordinator, RandomMemberIds};
 use strand_log::{LogManager, NodeIdentity};
 use strand_metadata::controller::{
     ApiMessageAndVersion, BootstrapFeatures, ControllerDefaults, InitialFencing, PreviousSession, RegisterBrokerInputs,
@@ -30,6 +33,7 @@ use tracing::{error, info, warn};
 
 use crate::config::{ServerConfig, TimestampType};
 use crate::connection::{self, ConnectionLimits};
+use crate::group_writer::ReplicaPartitionWriter;
 
 /// Why a node stopped with an error.
 #[derive(Debug, thiserror::Error)]
@@ -90,19 +94,28 @@ pub async fn run_until(
     let logs = LogManager::open(&config.log_dirs, &identity, config.log_config(), clock.clone())?;
     let replicas = Arc::new(ReplicaManager::new(logs, config.log_flush_on_acks_all));
     let image = Arc::new(image);
-    reconcile(&replicas, &image, &config, BrokerId(node_id));
-    let (image_tx, image_rx) = watch::channel(image);
-    let replay = tokio::spawn(replay_forever(committed, image_tx, replicas.clone(), config.clone(), BrokerId(node_id)));
+    let (image_tx, image_rx) = watch::channel(image.clone());
+    let group_writer = ReplicaPartitionWriter::new(replicas.clone(), image_rx.clone(), BrokerId(node_id));
+    let groups = Arc::new(GroupCoordinator::new(
+        config.group_config(),
+        Arc::new(group_writer),
+        clock.clone(),
+        Arc::new(RandomMemberIds),
+    ));
+    let hosts =
+        Hosts { replicas: replicas.clone(), groups: groups.clone(), config: config.clone(), node: BrokerId(node_id) };
+    hosts.reconcile(&image);
+    let replay = tokio::spawn(replay_forever(committed, image_tx, hosts));
 
     let listener_name = listeners.first().map(|(name, _, _)| name.clone()).unwrap_or_default();
     let broker = Arc::new(Broker::new(
-        BrokerIdentity { node_id: BrokerId(node_id), cluster_id: cluster_id.clone(), listener_name },
+        BrokerIdentity { node_id: BrokerId(node_id), cluster_id: cluster_id.clone(), listener_name, broker_epoch },
         broker_settings(&config),
         image_rx,
         replicas.clone(),
+        groups.clone(),
         writer,
         clock,
-        broker_epoch,
     ));
     let limits = ConnectionLimits {
         request_bytes_max: config.socket_request_max_bytes as usize,
@@ -125,6 +138,8 @@ pub async fn run_until(
     }
     replay.abort();
     drop(broker);
+    groups.shutdown().await;
+    drop(groups);
     shut_down(replicas, quorum, broker_epoch).await
 }
 
@@ -290,16 +305,14 @@ fn apply(image: &MetadataImage, batch: &CommittedBatch) -> Result<MetadataImage,
 async fn replay_forever(
     mut committed: mpsc::Receiver<CommittedBatch>,
     images: watch::Sender<Arc<MetadataImage>>,
-    replicas: Arc<ReplicaManager>,
-    config: ServerConfig,
-    node: BrokerId,
+    hosts: Hosts,
 ) {
     while let Some(batch) = committed.recv().await {
         let current = images.borrow().clone();
         match apply(&current, &batch) {
             Ok(next) => {
                 let next = Arc::new(next);
-                reconcile(&replicas, &next, &config, node);
+                hosts.reconcile(&next);
                 images.send_replace(next);
             }
             Err(e) => {
@@ -310,8 +323,45 @@ async fn replay_forever(
     }
 }
 
-/// Hosts every partition this node leads in `image`, and deletes the logs of topics it no longer
-/// has.
+/// What a node hosts according to the metadata image: partition replicas, and the group
+/// coordinator's shards (one per `__consumer_offsets` partition the node leads).
+struct Hosts {
+    replicas: Arc<ReplicaManager>,
+    groups: Arc<GroupCoordinator>,
+    config: ServerConfig,
+    node: BrokerId,
+}
+
+impl Hosts {
+    /// Brings what this node hosts in line with `image`: replicas first (a coordinator loads from
+    /// its partition's log), then the coordinator's leaderships.
+    fn reconcile(&self, image: &MetadataImage) {
+        reconcile(&self.replicas, image, &self.config, self.node);
+        let led: BTreeMap<i32, i32> = image
+            .topics()
+            .by_name(OFFSETS_TOPIC)
+            .map(|topic| {
+                topic
+                    .partitions
+                    .iter()
+                    .filter(|(_, p)| p.leader == self.node)
+                    .map(|(&index, p)| (index, p.leader_epoch))
+                    .collect()
+            })
+            .unwrap_or_default();
+        for partition in self.groups.partitions() {
+            if !led.contains_key(&partition) {
+                self.groups.resign(partition);
+            }
+        }
+        for (&partition, &epoch) in &led {
+            self.groups.become_leader(partition, epoch);
+        }
+    }
+}
+
+/// Hosts every partition this node is a replica of in `image`, and deletes the logs of topics it
+/// no longer has.
 fn reconcile(replicas: &ReplicaManager, image: &MetadataImage, config: &ServerConfig, node: BrokerId) {
     for topic in image.topics().iter() {
         for (&index, partition) in &topic.partitions {
@@ -422,6 +472,11 @@ fn broker_settings(config: &ServerConfig) -> BrokerSettings {
         delete_topic_enable: config.delete_topic_enable,
         broker_configs,
         fetch_session_slots: usize::try_from(config.max_incremental_fetch_session_cache_slots).unwrap_or(0),
+        offsets_topic: OffsetsTopicSettings {
+            partitions: config.offsets_topic_num_partitions,
+            replication_factor: config.offsets_topic_replication_factor,
+            segment_bytes: config.offsets_topic_segment_bytes,
+        },
     }
 }
 
@@ -429,7 +484,6 @@ async fn accept_forever(listener: TcpListener, broker: Arc<Broker>, limits: Conn
     loop {
         match listener.accept().await {
             Ok((stream, peer)) => {
-                let _ = stream.set_nodelay(true);
                 tokio::spawn(connection::serve(stream, peer, broker.clone(), limits));
             }
             Err(e) => {

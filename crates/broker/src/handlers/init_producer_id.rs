@@ -32,7 +32,7 @@ pub async fn handle(broker: &Broker, request: InitProducerIdRequest) -> InitProd
 async fn next_producer_id(broker: &Broker) -> Result<i64, String> {
     let mut block = broker.producer_ids.lock().await;
     if block.next >= block.end {
-        let (node, broker_epoch) = (broker.identity.node_id, broker.broker_epoch);
+        let (node, broker_epoch) = (broker.identity.node_id, broker.identity.broker_epoch);
         let (response, failure) =
             broker.decide(|image| strand_metadata::controller::allocate_producer_ids(image, node, broker_epoch)).await;
         if response.error_code != 0 {

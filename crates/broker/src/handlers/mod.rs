@@ -10,6 +10,8 @@ pub mod describe_cluster;
 pub mod describe_configs;
 pub mod describe_topic_partitions;
 pub mod fetch;
+pub mod find_coordinator;
+pub mod groups;
 pub mod incremental_alter_configs;
 pub mod init_producer_id;
 pub mod list_offsets;
@@ -39,6 +41,17 @@ pub const SERVED: &[ApiKey] = &[
     ApiKey::IncrementalAlterConfigs,
     ApiKey::DescribeCluster,
     ApiKey::DescribeTopicPartitions,
+    ApiKey::FindCoordinator,
+    ApiKey::JoinGroup,
+    ApiKey::SyncGroup,
+    ApiKey::Heartbeat,
+    ApiKey::LeaveGroup,
+    ApiKey::OffsetCommit,
+    ApiKey::OffsetFetch,
+    ApiKey::OffsetDelete,
+    ApiKey::ListGroups,
+    ApiKey::DescribeGroups,
+    ApiKey::DeleteGroups,
 ];
 
 /// Kafka's internal topics (`Topic.isInternal`): the group, transaction and share-group state.

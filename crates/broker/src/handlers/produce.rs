@@ -1,6 +1,7 @@
 //! Produce: each partition's record set validated whole (never decoding records), appended with
 //! the partition's leader epoch, answered per `acks`. `acks=0` gets no response, and an error
-//! closes the connection instead (the client would never hear of it otherwise).
+//! closes the connection instead (the client would never hear of it otherwise). Clients cannot
+//! write to internal topics (`__consumer_offsets`): INVALID_TOPIC_EXCEPTION, as Kafka answers.
 
 use strand_log::LogError;
 use strand_log::producer_state::{AppendContext, ProducerStateError, VerificationGuard};
@@ -29,6 +30,11 @@ pub async fn handle(broker: &Broker, request: ProduceRequest, version: i16) -> R
         let mut partitions = Vec::with_capacity(topic.partition_data.len());
         for partition in &topic.partition_data {
             let response = match target(&image, found, partition.index, broker.identity.node_id) {
+                // Only coordinators write to internal topics (Kafka: "Cannot append to internal topic").
+                Ok(target) if super::is_internal_topic(&target.partition.topic) => {
+                    let message = format!("Cannot append to internal topic {}", target.partition.topic);
+                    failed(partition.index, ErrorCode::InvalidTopicException, Some(message))
+                }
                 Ok(target) => {
                     let rules = TopicRules::of(broker, &image, &target.partition.topic);
                     if acks == Acks::All && (target.isr_len as i64) < rules.min_insync_replicas {

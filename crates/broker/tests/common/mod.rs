@@ -10,7 +10,11 @@ use std::sync::{Arc, Mutex};
 
 use bytes::BytesMut;
 use strand_base::{BrokerId, SystemClock, TopicPartition, Uuid};
-use strand_broker::{BoxFuture, Broker, BrokerConfigEntry, BrokerIdentity, BrokerSettings, MetadataWriter, Outcome};
+use strand_broker::{
+    BoxFuture, Broker, BrokerConfigEntry, BrokerIdentity, BrokerSettings, MetadataWriter, OffsetsTopicSettings, Outcome,
+};
+use strand_coordinator::writer::memory::MemoryPartitionWriter;
+use strand_coordinator::{GroupConfig, GroupCoordinator, RandomMemberIds};
 use strand_log::log::ValidatedBatch;
 use strand_log::producer_state::{AppendContext, VerificationGuard};
 use strand_log::{LogConfig, LogManager, NodeIdentity};
@@ -32,6 +36,9 @@ use tokio::sync::watch;
 pub const NODE: BrokerId = BrokerId(1);
 pub const CLUSTER_ID: &str = "MkU3OEVBNTcwNTJENDM2Qg";
 pub const LISTENER: &str = "PLAINTEXT";
+/// The address requests come from.
+pub const PEER: std::net::SocketAddr =
+    std::net::SocketAddr::new(std::net::IpAddr::V4(std::net::Ipv4Addr::LOCALHOST), 50_000);
 
 /// The metadata log in memory: a write is committed at once and replayed into the image.
 #[derive(Debug)]
@@ -115,8 +122,22 @@ impl Node {
             failing: AtomicBool::new(false),
         });
         writer.apply(&bootstrap_records(&BootstrapFeatures::default()));
-        let identity = BrokerIdentity { node_id: NODE, cluster_id: CLUSTER_ID.into(), listener_name: LISTENER.into() };
-        let broker = Broker::new(identity, settings, image, replicas.clone(), writer.clone(), Arc::new(SystemClock), 0);
+        let identity = BrokerIdentity {
+            node_id: NODE,
+            cluster_id: CLUSTER_ID.into(),
+            listener_name: LISTENER.into(),
+            broker_epoch: 0,
+        };
+        // Group APIs are tested end to end (crates/cli/tests, compat/): here the coordinator only
+        // needs to exist, over an in-memory partition writer.
+        let groups = Arc::new(GroupCoordinator::new(
+            GroupConfig::default(),
+            Arc::new(MemoryPartitionWriter::new()),
+            Arc::new(SystemClock),
+            Arc::new(RandomMemberIds),
+        ));
+        let clock = Arc::new(SystemClock);
+        let broker = Broker::new(identity, settings, image, replicas.clone(), groups, writer.clone(), clock);
         let node = Node { broker, writer, replicas, _dir: dir, correlation_id: 0 };
         node.register(NODE.0, InitialFencing::Unfenced);
         node
@@ -149,7 +170,7 @@ impl Node {
         self.correlation_id += 1;
         let api = body.api_key();
         let frame = encode_request(self.correlation_id, Some("handlers-test"), &body, version).expect("encode request");
-        let Outcome::Respond(response) = self.broker.handle(frame.slice(4..)).await else {
+        let Outcome::Respond(response) = self.broker.handle(frame.slice(4..), PEER).await else {
             panic!("{api:?} v{version}: no response");
         };
         let response = strand_broker::frame_to_bytes(&response).expect("file regions readable");
@@ -238,6 +259,7 @@ pub fn settings() -> BrokerSettings {
             static_config("broker.id", Some("1"), 4, &["broker.id"], 3),
         ],
         fetch_session_slots: 1000,
+        offsets_topic: OffsetsTopicSettings { partitions: 50, replication_factor: 1, segment_bytes: 104_857_600 },
     }
 }
 

@@ -39,11 +39,17 @@ impl Server {
 
     /// Starts a node over an existing data directory (a restart).
     pub fn start_in(data: tempfile::TempDir) -> Server {
+        Server::start_with(data, &[])
+    }
+
+    /// Starts a node over `data` with extra `key=value` overrides.
+    pub fn start_with(data: tempfile::TempDir, overrides: &[&str]) -> Server {
         let dir = data.path().display().to_string();
         let mut child = Command::new(env!("CARGO_BIN_EXE_strand"))
             .args(["server", "--override", &format!("log.dirs={dir}")])
             .args(["--override", "listeners=PLAINTEXT://127.0.0.1:0"])
             .args(["--override", "advertised.listeners=PLAINTEXT://127.0.0.1:0"])
+            .args(overrides.iter().flat_map(|o| ["--override", o]))
             .env("RUST_LOG", "info,openraft=warn")
             .stdout(Stdio::null())
             .stderr(Stdio::piped())

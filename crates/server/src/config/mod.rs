@@ -225,6 +225,12 @@ pub struct ServerConfig {
     pub transaction_state_log_min_isr: i32,
     pub transaction_state_log_segment_bytes: i32,
     pub group_initial_rebalance_delay_ms: i32,
+    pub group_min_session_timeout_ms: i32,
+    pub group_max_session_timeout_ms: i32,
+    pub group_max_size: i32,
+    pub offsets_retention_minutes: i32,
+    pub offsets_retention_check_interval_ms: i64,
+    pub offset_metadata_max_bytes: i32,
     pub producer_id_expiration_ms: i32,
     /// Every key (known keys at least at their default, unknown keys as given) with its text and
     /// source, for DescribeConfigs.
@@ -234,6 +240,21 @@ pub struct ServerConfig {
 }
 
 impl ServerConfig {
+    /// The group coordinator's settings.
+    pub fn group_config(&self) -> strand_coordinator::GroupConfig {
+        strand_coordinator::GroupConfig {
+            min_session_timeout_ms: self.group_min_session_timeout_ms,
+            max_session_timeout_ms: self.group_max_session_timeout_ms,
+            initial_rebalance_delay_ms: self.group_initial_rebalance_delay_ms,
+            max_size: self.group_max_size,
+            offsets_retention_minutes: i64::from(self.offsets_retention_minutes),
+            offsets_retention_check_interval_ms: self.offsets_retention_check_interval_ms,
+            offset_metadata_max_bytes: usize::try_from(self.offset_metadata_max_bytes).unwrap_or(0),
+            offsets_topic_partitions: self.offsets_topic_num_partitions,
+            ..strand_coordinator::GroupConfig::default()
+        }
+    }
+
     /// Loads `file` (Kafka's `server.properties`) if given, else the embedded one-node defaults,
     /// then applies `overrides` in order.
     pub fn load(file: Option<&Path>, overrides: &[(String, String)]) -> Result<ServerConfig, ConfigError> {
@@ -398,6 +419,12 @@ impl ServerConfig {
             transaction_state_log_min_isr: read.int("transaction.state.log.min.isr")?,
             transaction_state_log_segment_bytes: read.int("transaction.state.log.segment.bytes")?,
             group_initial_rebalance_delay_ms: read.int("group.initial.rebalance.delay.ms")?,
+            group_min_session_timeout_ms: read.int("group.min.session.timeout.ms")?,
+            group_max_session_timeout_ms: read.int("group.max.session.timeout.ms")?,
+            group_max_size: read.int("group.max.size")?,
+            offsets_retention_minutes: read.int("offsets.retention.minutes")?,
+            offsets_retention_check_interval_ms: read.long("offsets.retention.check.interval.ms")?,
+            offset_metadata_max_bytes: read.int("offset.metadata.max.bytes")?,
             producer_id_expiration_ms: read.int("producer.id.expiration.ms")?,
             entries,
             warnings: Vec::new(),

@@ -1,0 +1,152 @@
+//! FindCoordinator: which broker coordinates a group. A group lives on the partition of
+//! `__consumer_offsets` its id hashes to (Kafka's `Utils.abs(hashCode) % partitions`), and its
+//! coordinator is that partition's leader. The topic is created on first use, as Kafka does, with
+//! `offsets.topic.num.partitions`, `offsets.topic.replication.factor` and its compacted configs.
+//!
+//! v0-3 ask for one key; v4+ batch them (`coordinator_keys`) and answer per key. Transaction
+//! coordinators (key type 1) arrive with the transactions issue and share coordinators (2) later:
+//! until then such keys get COORDINATOR_NOT_AVAILABLE, which clients treat as "retry".
+
+use strand_base::BrokerId;
+use strand_coordinator::group::hash::partition_for;
+use strand_metadata::image::MetadataImage;
+use strand_protocol::error::ErrorCode;
+use strand_protocol::messages::create_topics_request::{CreatableTopic, CreatableTopicConfig};
+use strand_protocol::messages::find_coordinator_response::Coordinator;
+use strand_protocol::messages::{CreateTopicsRequest, FindCoordinatorRequest, FindCoordinatorResponse};
+
+use crate::Broker;
+
+/// The topic holding groups and committed offsets.
+pub const OFFSETS_TOPIC: &str = "__consumer_offsets";
+
+/// FindCoordinator's key type for groups.
+const KEY_TYPE_GROUP: i8 = 0;
+
+/// The first version that batches keys.
+const BATCHED_VERSION_MIN: i16 = 4;
+
+pub async fn handle(broker: &Broker, request: FindCoordinatorRequest, version: i16) -> FindCoordinatorResponse {
+    let keys =
+        if version >= BATCHED_VERSION_MIN { request.coordinator_keys.clone() } else { vec![request.key.clone()] };
+    let image = match request.key_type {
+        KEY_TYPE_GROUP => ensure_offsets_topic(broker).await,
+        _ => None,
+    };
+    let coordinators: Vec<Coordinator> = keys
+        .into_iter()
+        .map(|key| match (&image, request.key_type) {
+            (Some(image), KEY_TYPE_GROUP) => locate(broker, image, key),
+            (None, KEY_TYPE_GROUP) => unavailable(key, "The coordinator is not available."),
+            (_, 1 | 2) => unavailable(key, "This node has no coordinator of that type yet."),
+            (_, other) => Coordinator {
+                key,
+                node_id: BrokerId::NONE,
+                port: -1,
+                error_code: ErrorCode::InvalidRequest.code(),
+                error_message: Some(format!("Unknown coordinator key type {other}.")),
+                ..Default::default()
+            },
+        })
+        .collect();
+    if version >= BATCHED_VERSION_MIN {
+        return FindCoordinatorResponse { coordinators, ..Default::default() };
+    }
+    let Some(one) = coordinators.into_iter().next() else { return FindCoordinatorResponse::default() };
+    FindCoordinatorResponse {
+        error_code: one.error_code,
+        error_message: one.error_message,
+        node_id: one.node_id,
+        host: one.host,
+        port: one.port,
+        ..Default::default()
+    }
+}
+
+/// The image once `__consumer_offsets` exists, creating it if needed; `None` if it could not be.
+pub(crate) async fn ensure_offsets_topic(broker: &Broker) -> Option<std::sync::Arc<MetadataImage>> {
+    let image = broker.image();
+    if image.topics().by_name(OFFSETS_TOPIC).is_some() {
+        return Some(image);
+    }
+    let settings = &broker.settings.offsets_topic;
+    let config = |name: &str, value: String| CreatableTopicConfig {
+        name: name.to_owned(),
+        value: Some(value),
+        ..Default::default()
+    };
+    let topic = CreatableTopic {
+        name: OFFSETS_TOPIC.to_owned(),
+        num_partitions: settings.partitions,
+        replication_factor: settings.replication_factor,
+        configs: vec![
+            config("cleanup.policy", "compact".into()),
+            config("compression.type", "producer".into()),
+            config("segment.bytes", settings.segment_bytes.to_string()),
+        ],
+        ..Default::default()
+    };
+    let request = CreateTopicsRequest { topics: vec![topic], timeout_ms: 30_000, ..Default::default() };
+    let defaults = &broker.settings.controller_defaults;
+    let (response, failure) = broker
+        .decide(|image| {
+            strand_metadata::controller::create_topics(
+                image,
+                &request,
+                defaults,
+                &mut super::create_topics::random_topic_id,
+            )
+        })
+        .await;
+    if let Some(reason) = failure {
+        tracing::warn!("could not create {OFFSETS_TOPIC}: {reason}");
+        return None;
+    }
+    let image = broker.image();
+    if image.topics().by_name(OFFSETS_TOPIC).is_none() {
+        let result = response.topics.first();
+        tracing::warn!(
+            "could not create {OFFSETS_TOPIC}: error {:?}: {:?}",
+            result.map(|t| t.error_code),
+            result.and_then(|t| t.error_message.clone())
+        );
+        return None;
+    }
+    Some(image)
+}
+
+/// The leader of `key`'s partition, on the listener the client used.
+fn locate(broker: &Broker, image: &MetadataImage, key: String) -> Coordinator {
+    let Some(topic) = image.topics().by_name(OFFSETS_TOPIC) else {
+        return unavailable(key, "The coordinator is not available.");
+    };
+    let partitions = i32::try_from(topic.partitions.len()).unwrap_or(i32::MAX).max(1);
+    let partition = partition_for(&key, partitions);
+    let leader = topic.partitions.get(&partition).map(|p| p.leader).unwrap_or(BrokerId::NONE);
+    let endpoint = image
+        .cluster()
+        .active_brokers()
+        .find(|b| b.id == leader)
+        .and_then(|b| b.endpoints.iter().find(|e| e.name == broker.identity.listener_name));
+    match endpoint {
+        Some(endpoint) => Coordinator {
+            key,
+            node_id: leader,
+            host: endpoint.host.clone(),
+            port: i32::from(endpoint.port),
+            ..Default::default()
+        },
+        None => unavailable(key, "The coordinator is not available."),
+    }
+}
+
+fn unavailable(key: String, message: &str) -> Coordinator {
+    Coordinator {
+        key,
+        node_id: BrokerId::NONE,
+        port: -1,
+        error_code: ErrorCode::CoordinatorNotAvailable.code(),
+        error_message: Some(message.to_owned()),
+        ..Default::default()
+    }
+}

@@ -1,0 +1,57 @@
+//! [`GroupConfig`]: the group coordinator's settings, under Kafka's names and with Kafka's
+//! defaults. The server fills it from `server.properties`; tests build it by hand.
+
+/// The broker settings the group coordinator obeys. Field docs give Kafka's key and default.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct GroupConfig {
+    /// `group.min.session.timeout.ms`, default 6000: a JoinGroup with a shorter session timeout
+    /// gets INVALID_SESSION_TIMEOUT.
+    pub min_session_timeout_ms: i32,
+    /// `group.max.session.timeout.ms`, default 1800000 (30 minutes): a JoinGroup with a longer
+    /// session timeout gets INVALID_SESSION_TIMEOUT.
+    pub max_session_timeout_ms: i32,
+    /// `group.initial.rebalance.delay.ms`, default 3000: how long the first rebalance of an empty
+    /// group waits for more members, extended by this much (up to the rebalance timeout) while
+    /// members keep joining.
+    pub initial_rebalance_delay_ms: i32,
+    /// `group.max.size`, default `i32::MAX`: more members get GROUP_MAX_SIZE_REACHED.
+    pub max_size: i32,
+    /// `offsets.retention.minutes`, default 10080 (7 days): how long committed offsets of a group
+    /// without members (or of a topic the group no longer subscribes to) are kept.
+    pub offsets_retention_minutes: i64,
+    /// `offsets.retention.check.interval.ms`, default 600000 (10 minutes): how often expired
+    /// offsets are looked for.
+    pub offsets_retention_check_interval_ms: i64,
+    /// `offset.metadata.max.bytes`, default 4096: a committed offset's metadata string longer than
+    /// this (in UTF-16 code units, as Java's `String.length`) gets OFFSET_METADATA_TOO_LARGE.
+    pub offset_metadata_max_bytes: usize,
+    /// `offsets.topic.num.partitions`, default 50: the partitions of `__consumer_offsets`, which
+    /// decide a group's coordinator. Must never change once the topic exists.
+    pub offsets_topic_partitions: i32,
+    /// Kafka's internal constant (not a setting) of 5 minutes: a new member's JoinGroup is parked
+    /// at most this long before the member is dropped, since it cannot heartbeat yet.
+    pub new_member_join_timeout_ms: i32,
+}
+
+impl Default for GroupConfig {
+    fn default() -> Self {
+        GroupConfig {
+            min_session_timeout_ms: 6_000,
+            max_session_timeout_ms: 1_800_000,
+            initial_rebalance_delay_ms: 3_000,
+            max_size: i32::MAX,
+            offsets_retention_minutes: 10_080,
+            offsets_retention_check_interval_ms: 600_000,
+            offset_metadata_max_bytes: 4_096,
+            offsets_topic_partitions: 50,
+            new_member_join_timeout_ms: 300_000,
+        }
+    }
+}
+
+impl GroupConfig {
+    /// `offsets.retention.minutes` in milliseconds.
+    pub fn offsets_retention_ms(&self) -> i64 {
+        self.offsets_retention_minutes.saturating_mul(60_000)
+    }
+}

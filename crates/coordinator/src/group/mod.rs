@@ -1,0 +1,280 @@
+//! The group coordinator's state machine over one `__consumer_offsets` partition: a
+//! [`GroupShard`], as Kafka's `GroupCoordinatorShard` is.
+//!
+//! A shard holds the groups whose id hashes to its partition ([`hash::partition_for`]) and their
+//! committed offsets. Every operation is a plain function of the shard, the request and the time
+//! `now_ms` passed in: it reads no clock, draws no randomness (new member ids come in with the
+//! request) and does no I/O. It returns an [`Output`]: the records to append, the answer, and the
+//! answers of parked requests it completed ([`Completion`]). The runtime appends the records and
+//! releases every answer only once they are committed.
+//!
+//! Durable state changes only through [`GroupShard::replay`]: committed offsets, group creation by
+//! an offset commit, and deletions (tombstones) are replayed by the operation that writes them, and
+//! loading after a restart replays the log from its start. A classic group's membership is the
+//! exception Kafka makes too: JoinGroup and SyncGroup change the group's soft state directly and
+//! write a `GroupMetadata` record describing the result (generation, protocol, leader, members
+//! and assignments), which loading replays to rebuild a Stable or Empty group ([`classic`]).
+//!
+//! Modules: [`hash`] (which partition coordinates a group), [`records`] (the log's record
+//! formats), [`classic`] (classic groups and the JoinGroup/SyncGroup protocol), [`offsets`]
+//! (OffsetCommit, OffsetFetch, OffsetDelete, expiry), [`admin`] (ListGroups, DescribeGroups,
+//! DeleteGroups), [`timer`] (the shard's deadlines).
+//!
+//! Not here: the KIP-848 consumer protocol (ConsumerGroupHeartbeat), share and streams groups, and
+//! transactional offset commits; their records are read and skipped. A second group type joins
+//! [`Group`] as another variant.
+
+pub mod admin;
+pub mod classic;
+pub mod hash;
+pub mod offsets;
+pub mod records;
+pub mod timer;
+
+use std::collections::BTreeMap;
+
+use strand_protocol::messages::{JoinGroupResponse, SyncGroupResponse};
+
+use crate::config::GroupConfig;
+use classic::rebalance::{self, Ctx};
+use classic::{ClassicGroup, ClassicGroupState};
+use offsets::OffsetStore;
+use records::{CoordinatorRecord, RecordView};
+use timer::{Timer, TimerKey};
+
+/// Identifies a parked JoinGroup or SyncGroup within one shard, until a [`Completion`] answers it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct PendingId(pub u64);
+
+/// The answer to a parked request.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Completion {
+    Join(PendingId, JoinGroupResponse),
+    Sync(PendingId, SyncGroupResponse),
+}
+
+impl Completion {
+    pub fn id(&self) -> PendingId {
+        match self {
+            Completion::Join(id, _) | Completion::Sync(id, _) => *id,
+        }
+    }
+}
+
+/// An answer now, or later through a [`Completion`] with this id (a long poll).
+#[derive(Debug, Clone, PartialEq)]
+pub enum Reply<R> {
+    Now(R),
+    Parked(PendingId),
+}
+
+/// What an operation produced. `records` are already reflected in the shard's state; none of
+/// `response` and `completions` may reach a client before `records` are committed.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Output<R> {
+    pub records: Vec<CoordinatorRecord>,
+    pub completions: Vec<Completion>,
+    pub response: R,
+}
+
+impl<R> Output<R> {
+    fn new(effects: Effects, response: R) -> Self {
+        Output { records: effects.records, completions: effects.completions, response }
+    }
+}
+
+/// Records and completions accumulated by an operation.
+#[derive(Debug, Default)]
+pub struct Effects {
+    pub records: Vec<CoordinatorRecord>,
+    pub completions: Vec<Completion>,
+}
+
+/// Who sent a request: the client id and host Kafka records for each member.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct ClientInfo {
+    pub client_id: String,
+    /// As Kafka prints an `InetAddress`: `/127.0.0.1`.
+    pub client_host: String,
+}
+
+/// A group of any type this coordinator knows. Only classic groups today; KIP-848 consumer groups
+/// will be another variant, sharing the shard, its offsets and its timers.
+#[derive(Debug, Clone)]
+pub enum Group {
+    Classic(ClassicGroup),
+}
+
+impl Group {
+    /// The type name ListGroups reports and filters on.
+    pub fn type_name(&self) -> &'static str {
+        match self {
+            Group::Classic(_) => "classic",
+        }
+    }
+
+    pub fn state_name(&self) -> &'static str {
+        match self {
+            Group::Classic(group) => group.state().name(),
+        }
+    }
+
+    pub fn protocol_type(&self) -> Option<&str> {
+        match self {
+            Group::Classic(group) => group.protocol_type(),
+        }
+    }
+
+    /// Whether the group has no members (Kafka's `Group.isEmpty`: deletable, offsets expire).
+    pub fn is_empty(&self) -> bool {
+        match self {
+            Group::Classic(group) => group.is_in(ClassicGroupState::Empty),
+        }
+    }
+}
+
+/// The coordinator state of one `__consumer_offsets` partition.
+#[derive(Debug)]
+pub struct GroupShard {
+    config: GroupConfig,
+    groups: BTreeMap<String, Group>,
+    offsets: OffsetStore,
+    timer: Timer,
+    next_pending_id: u64,
+}
+
+impl GroupShard {
+    /// An empty shard, as before loading.
+    pub fn new(config: GroupConfig) -> Self {
+        GroupShard {
+            config,
+            groups: BTreeMap::new(),
+            offsets: OffsetStore::default(),
+            timer: Timer::default(),
+            next_pending_id: 0,
+        }
+    }
+
+    pub fn config(&self) -> &GroupConfig {
+        &self.config
+    }
+
+    pub fn group(&self, group_id: &str) -> Option<&Group> {
+        self.groups.get(group_id)
+    }
+
+    pub fn classic_group(&self, group_id: &str) -> Option<&ClassicGroup> {
+        match self.groups.get(group_id) {
+            Some(Group::Classic(group)) => Some(group),
+            None => None,
+        }
+    }
+
+    pub fn groups(&self) -> impl Iterator<Item = (&String, &Group)> {
+        self.groups.iter()
+    }
+
+    pub fn offsets(&self) -> &OffsetStore {
+        &self.offsets
+    }
+
+    /// Applies one committed record: the only way durable state changes.
+    pub fn replay(&mut self, record: &CoordinatorRecord) {
+        match record.view() {
+            RecordView::OffsetCommit { group, topic, partition, offset: Some(offset) } => {
+                // Offsets committed outside group membership make a "simple" group: Empty, no
+                // protocol type.
+                if !self.groups.contains_key(group) {
+                    let simple = ClassicGroup::new(group.to_owned(), ClassicGroupState::Empty, None);
+                    self.groups.insert(group.to_owned(), Group::Classic(simple));
+                }
+                self.offsets.put(group, topic, partition, offset);
+            }
+            RecordView::OffsetCommit { group, topic, partition, offset: None } => {
+                self.offsets.remove(group, topic, partition);
+            }
+            RecordView::GroupMetadata { group, value: Some(value) } => {
+                self.groups.insert(group.to_owned(), Group::Classic(ClassicGroup::from_record(group, value)));
+            }
+            RecordView::GroupMetadata { group, value: None } => {
+                self.groups.remove(group);
+                self.timer.cancel(&TimerKey::Join { group: group.to_owned() });
+                self.timer.cancel(&TimerKey::Sync { group: group.to_owned() });
+            }
+            RecordView::Other { record_type } => {
+                tracing::debug!(record_type, "skipping a __consumer_offsets record of a group type not served here");
+            }
+        }
+    }
+
+    /// Called once the log is replayed: starts every loaded member's session and the offsets
+    /// expiry, and rebalances groups larger than `group.max.size` (the setting may have shrunk).
+    pub fn on_loaded(&mut self, now_ms: i64) -> Output<()> {
+        let mut effects = Effects::default();
+        self.timer.schedule(TimerKey::OffsetsExpiration, now_ms + self.config.offsets_retention_check_interval_ms);
+        let mut ctx = Ctx { config: &self.config, timer: &mut self.timer, now: now_ms, effects: &mut effects };
+        for group in self.groups.values_mut() {
+            let Group::Classic(group) = group;
+            rebalance::on_loaded(group, &mut ctx);
+        }
+        Output::new(effects, ())
+    }
+
+    /// The earliest deadline of any timer, to sleep until.
+    pub fn next_deadline(&self) -> Option<i64> {
+        self.timer.next_deadline()
+    }
+
+    /// Fires every timer due at `now_ms`: session expiries, rebalance and sync timeouts, the
+    /// initial rebalance delay, offsets expiry.
+    pub fn on_timer(&mut self, now_ms: i64) -> Output<()> {
+        let mut effects = Effects::default();
+        while let Some(key) = self.timer.pop_expired(now_ms) {
+            match key {
+                TimerKey::OffsetsExpiration => {
+                    self.expire_offsets(now_ms, &mut effects);
+                    let next = now_ms + self.config.offsets_retention_check_interval_ms;
+                    self.timer.schedule(TimerKey::OffsetsExpiration, next);
+                }
+                TimerKey::Heartbeat { group, member } => {
+                    self.with_classic(&group, now_ms, &mut effects, |group, ctx| {
+                        rebalance::expire_heartbeat(group, ctx, &member)
+                    });
+                }
+                TimerKey::Join { group } => {
+                    self.with_classic(&group, now_ms, &mut effects, rebalance::on_join_timer);
+                }
+                TimerKey::Sync { group } => {
+                    self.with_classic(&group, now_ms, &mut effects, rebalance::expire_pending_sync);
+                }
+            }
+        }
+        Output::new(effects, ())
+    }
+
+    /// Runs `f` on the classic group `group_id` if there is one.
+    fn with_classic<T>(
+        &mut self,
+        group_id: &str,
+        now_ms: i64,
+        effects: &mut Effects,
+        f: impl FnOnce(&mut ClassicGroup, &mut Ctx<'_>) -> T,
+    ) -> Option<T> {
+        let Some(Group::Classic(group)) = self.groups.get_mut(group_id) else {
+            return None;
+        };
+        let mut ctx = Ctx { config: &self.config, timer: &mut self.timer, now: now_ms, effects };
+        Some(f(group, &mut ctx))
+    }
+
+    /// Appends `record` to the operation's output and replays it into the state.
+    fn apply(&mut self, effects: &mut Effects, record: CoordinatorRecord) {
+        self.replay(&record);
+        effects.records.push(record);
+    }
+
+    fn allocate_pending_id(&mut self) -> PendingId {
+        self.next_pending_id += 1;
+        PendingId(self.next_pending_id)
+    }
+}

@@ -1,0 +1,411 @@
+//! Committed offsets: the [`OffsetStore`] and the operations on it (OffsetCommit, OffsetFetch,
+//! OffsetDelete, and the `offsets.retention.minutes` expiry), as Kafka's `OffsetMetadataManager`.
+//!
+//! The store changes only by replaying offset commit records and their tombstones. Operations here
+//! take requests whose topics are named (the runtime resolves OffsetCommit and OffsetFetch v10's
+//! topic ids to names first).
+
+use std::collections::BTreeMap;
+
+use strand_protocol::error::ErrorCode;
+use strand_protocol::messages::offset_commit_response::{OffsetCommitResponsePartition, OffsetCommitResponseTopic};
+use strand_protocol::messages::offset_delete_response::{OffsetDeleteResponsePartition, OffsetDeleteResponseTopic};
+use strand_protocol::messages::offset_fetch_request::OffsetFetchRequestGroup;
+use strand_protocol::messages::offset_fetch_response::{
+    OffsetFetchResponseGroup, OffsetFetchResponsePartitions, OffsetFetchResponseTopics,
+};
+use strand_protocol::messages::{OffsetCommitRequest, OffsetCommitResponse, OffsetDeleteRequest, OffsetDeleteResponse};
+
+use super::classic::rebalance::{self, Ctx};
+use super::classic::{ClassicGroup, ClassicGroupState};
+use super::records::{CoordinatorRecord, OffsetAndMetadata};
+use super::{Effects, Group, GroupShard, Output};
+
+/// The offset OffsetFetch reports for a partition without a committed offset.
+pub const NO_OFFSET: i64 = -1;
+
+/// Committed offsets by group, topic and partition.
+#[derive(Debug, Default, Clone, PartialEq, Eq)]
+pub struct OffsetStore {
+    by_group: BTreeMap<String, BTreeMap<String, BTreeMap<i32, OffsetAndMetadata>>>,
+}
+
+impl OffsetStore {
+    pub fn get(&self, group: &str, topic: &str, partition: i32) -> Option<&OffsetAndMetadata> {
+        self.by_group.get(group)?.get(topic)?.get(&partition)
+    }
+
+    /// A group's offsets by topic and partition.
+    pub fn group(&self, group: &str) -> Option<&BTreeMap<String, BTreeMap<i32, OffsetAndMetadata>>> {
+        self.by_group.get(group)
+    }
+
+    /// Every group with offsets, in order.
+    pub fn groups(&self) -> impl Iterator<Item = (&String, &BTreeMap<String, BTreeMap<i32, OffsetAndMetadata>>)> {
+        self.by_group.iter()
+    }
+
+    pub(crate) fn put(&mut self, group: &str, topic: &str, partition: i32, offset: OffsetAndMetadata) {
+        self.by_group
+            .entry(group.to_owned())
+            .or_default()
+            .entry(topic.to_owned())
+            .or_default()
+            .insert(partition, offset);
+    }
+
+    pub(crate) fn remove(&mut self, group: &str, topic: &str, partition: i32) {
+        let Some(topics) = self.by_group.get_mut(group) else {
+            return;
+        };
+        if let Some(partitions) = topics.get_mut(topic) {
+            partitions.remove(&partition);
+            if partitions.is_empty() {
+                topics.remove(topic);
+            }
+        }
+        if topics.is_empty() {
+            self.by_group.remove(group);
+        }
+    }
+}
+
+impl GroupShard {
+    /// OffsetCommit, with every topic named. Commits from a group's members are checked against
+    /// its generation; commits with generation -1 (and no member id) come from outside group
+    /// management and are accepted while the group is Empty or does not exist (which creates a
+    /// "simple" group).
+    pub fn offset_commit(
+        &mut self,
+        now_ms: i64,
+        request: &OffsetCommitRequest,
+        version: i16,
+    ) -> Output<OffsetCommitResponse> {
+        let mut effects = Effects::default();
+        if let Err(error) = self.validate_offset_commit(now_ms, request, version, &mut effects) {
+            return Output::new(effects, offset_commit_error(request, error));
+        }
+        let expire_timestamp_ms = (request.retention_time_ms != -1).then(|| now_ms + request.retention_time_ms);
+        let mut response = OffsetCommitResponse::default();
+        for topic in &request.topics {
+            let mut partitions = Vec::with_capacity(topic.partitions.len());
+            for partition in &topic.partitions {
+                let metadata = partition.committed_metadata.clone().unwrap_or_default();
+                // Java's String.length: UTF-16 code units.
+                let error = if metadata.encode_utf16().count() > self.config.offset_metadata_max_bytes {
+                    ErrorCode::OffsetMetadataTooLarge
+                } else {
+                    let offset = OffsetAndMetadata {
+                        committed_offset: partition.committed_offset,
+                        leader_epoch: partition.committed_leader_epoch,
+                        metadata,
+                        commit_timestamp_ms: now_ms,
+                        expire_timestamp_ms,
+                        topic_id: topic.topic_id,
+                    };
+                    let record = CoordinatorRecord::offset_commit(
+                        &request.group_id,
+                        &topic.name,
+                        partition.partition_index,
+                        &offset,
+                    );
+                    self.apply(&mut effects, record);
+                    ErrorCode::None
+                };
+                partitions.push(OffsetCommitResponsePartition {
+                    partition_index: partition.partition_index,
+                    error_code: error.code(),
+                    ..OffsetCommitResponsePartition::default()
+                });
+            }
+            response.topics.push(OffsetCommitResponseTopic {
+                name: topic.name.clone(),
+                topic_id: topic.topic_id,
+                partitions,
+                ..OffsetCommitResponseTopic::default()
+            });
+        }
+        Output::new(effects, response)
+    }
+
+    fn validate_offset_commit(
+        &mut self,
+        now_ms: i64,
+        request: &OffsetCommitRequest,
+        version: i16,
+        effects: &mut Effects,
+    ) -> Result<(), ErrorCode> {
+        let generation = request.generation_id_or_member_epoch;
+        let Some(Group::Classic(group)) = self.groups.get_mut(&request.group_id) else {
+            return match (generation < 0, version >= 9) {
+                (true, _) => Ok(()),
+                (false, true) => Err(ErrorCode::GroupIdNotFound),
+                (false, false) => Err(ErrorCode::IllegalGeneration),
+            };
+        };
+        validate_classic_commit(group, request)?;
+        // A commit from a member counts as a heartbeat while its group is Stable or rebalancing.
+        if group.is_in(ClassicGroupState::Stable) || group.is_in(ClassicGroupState::PreparingRebalance) {
+            let mut ctx = Ctx { config: &self.config, timer: &mut self.timer, now: now_ms, effects };
+            rebalance::touch_session(group, &mut ctx, &request.member_id);
+        }
+        Ok(())
+    }
+
+    /// OffsetFetch for one group (the v8+ shape, topics named): the requested partitions, or all
+    /// the group has (`topics: None`). A partition without an offset reports -1; so does every
+    /// partition of a group that does not exist.
+    pub fn offset_fetch(&self, request: &OffsetFetchRequestGroup) -> OffsetFetchResponseGroup {
+        let live = match self.groups.get(&request.group_id) {
+            Some(Group::Classic(group)) => !group.is_in(ClassicGroupState::Dead),
+            None => false,
+        };
+        let offsets = self.offsets.group(&request.group_id).filter(|_| live);
+        let topics = match &request.topics {
+            Some(topics) => topics
+                .iter()
+                .map(|topic| {
+                    let stored = offsets.and_then(|o| o.get(&topic.name));
+                    let partitions = topic
+                        .partition_indexes
+                        .iter()
+                        .map(|&p| fetched_partition(p, stored.and_then(|s| s.get(&p))))
+                        .collect();
+                    fetched_topic(&topic.name, partitions)
+                })
+                .collect(),
+            None => offsets
+                .into_iter()
+                .flatten()
+                .map(|(topic, stored)| {
+                    let partitions = stored.iter().map(|(&p, offset)| fetched_partition(p, Some(offset))).collect();
+                    fetched_topic(topic, partitions)
+                })
+                .collect(),
+        };
+        OffsetFetchResponseGroup { group_id: request.group_id.clone(), topics, ..OffsetFetchResponseGroup::default() }
+    }
+
+    /// OffsetDelete: removes a group's offsets for the given partitions, unless the group is a
+    /// consumer group whose members subscribe to the topic (GROUP_SUBSCRIBED_TO_TOPIC), or a
+    /// non-empty group of another protocol type (NON_EMPTY_GROUP).
+    pub fn offset_delete(&mut self, request: &OffsetDeleteRequest) -> Output<OffsetDeleteResponse> {
+        let mut effects = Effects::default();
+        let group = match self.groups.get(&request.group_id) {
+            Some(Group::Classic(group)) => group,
+            None => return Output::new(effects, offset_delete_error(ErrorCode::GroupIdNotFound)),
+        };
+        if let Err(error) = validate_offset_delete(group) {
+            return Output::new(effects, offset_delete_error(error));
+        }
+        let subscribed: Vec<bool> = request.topics.iter().map(|t| group.is_subscribed_to_topic(&t.name)).collect();
+        let mut response = OffsetDeleteResponse::default();
+        for (topic, subscribed) in request.topics.iter().zip(subscribed) {
+            let mut partitions = Vec::with_capacity(topic.partitions.len());
+            for partition in &topic.partitions {
+                let index = partition.partition_index;
+                let error = if subscribed {
+                    ErrorCode::GroupSubscribedToTopic
+                } else {
+                    if self.offsets.get(&request.group_id, &topic.name, index).is_some() {
+                        let tombstone =
+                            CoordinatorRecord::offset_commit_tombstone(&request.group_id, &topic.name, index);
+                        self.apply(&mut effects, tombstone);
+                    }
+                    ErrorCode::None
+                };
+                partitions.push(OffsetDeleteResponsePartition { partition_index: index, error_code: error.code() });
+            }
+            response.topics.push(OffsetDeleteResponseTopic { name: topic.name.clone(), partitions });
+        }
+        Output::new(effects, response)
+    }
+
+    /// Tombstones for every offset of `group_id` (DeleteGroups), replayed.
+    pub(crate) fn delete_all_offsets(&mut self, group_id: &str, effects: &mut Effects) {
+        let keys: Vec<(String, i32)> = self
+            .offsets
+            .group(group_id)
+            .into_iter()
+            .flatten()
+            .flat_map(|(topic, partitions)| partitions.keys().map(move |p| (topic.clone(), *p)))
+            .collect();
+        for (topic, partition) in keys {
+            self.apply(effects, CoordinatorRecord::offset_commit_tombstone(group_id, &topic, partition));
+        }
+    }
+
+    /// The periodic expiry: offsets past `offsets.retention.minutes` (counted from when their
+    /// group emptied, or from the commit for groups without a protocol and for topics a Stable
+    /// consumer group no longer subscribes to) are deleted, and Empty groups left without offsets
+    /// with them.
+    pub(crate) fn expire_offsets(&mut self, now_ms: i64, effects: &mut Effects) {
+        let group_ids: Vec<String> = self.groups.keys().cloned().collect();
+        for group_id in group_ids {
+            let Some(Group::Classic(group)) = self.groups.get(&group_id) else {
+                continue;
+            };
+            let (expired, all_expired) = expired_offsets(group, self.offsets.group(&group_id), now_ms, &self.config);
+            let group_is_empty = group.is_in(ClassicGroupState::Empty);
+            for (topic, partition) in expired {
+                self.apply(effects, CoordinatorRecord::offset_commit_tombstone(&group_id, &topic, partition));
+            }
+            if all_expired && group_is_empty {
+                self.apply(effects, CoordinatorRecord::group_metadata_tombstone(&group_id));
+            }
+        }
+    }
+}
+
+/// Kafka's `ClassicGroup.validateOffsetCommit` for a plain (not transactional) commit.
+fn validate_classic_commit(group: &ClassicGroup, request: &OffsetCommitRequest) -> Result<(), ErrorCode> {
+    let generation = request.generation_id_or_member_epoch;
+    if group.is_in(ClassicGroupState::Dead) {
+        return Err(ErrorCode::CoordinatorNotAvailable);
+    }
+    if generation < 0 && group.is_in(ClassicGroupState::Empty) {
+        return Ok(());
+    }
+    if generation >= 0 || !request.member_id.is_empty() || request.group_instance_id.is_some() {
+        group.validate_member(&request.member_id, request.group_instance_id.as_deref())?;
+        if generation != group.generation_id() {
+            return Err(ErrorCode::IllegalGeneration);
+        }
+    } else if !group.is_in(ClassicGroupState::Empty) {
+        // A commit from outside group management while the group has members.
+        return Err(ErrorCode::UnknownMemberId);
+    }
+    if group.is_in(ClassicGroupState::CompletingRebalance) {
+        return Err(ErrorCode::RebalanceInProgress);
+    }
+    Ok(())
+}
+
+fn validate_offset_delete(group: &ClassicGroup) -> Result<(), ErrorCode> {
+    match group.state() {
+        ClassicGroupState::Dead => Err(ErrorCode::GroupIdNotFound),
+        ClassicGroupState::Stable | ClassicGroupState::PreparingRebalance | ClassicGroupState::CompletingRebalance
+            if !group.uses_consumer_protocol() =>
+        {
+            Err(ErrorCode::NonEmptyGroup)
+        }
+        _ => Ok(()),
+    }
+}
+
+/// The offsets of `group` that have expired at `now_ms`, and whether that is all of them.
+fn expired_offsets(
+    group: &ClassicGroup,
+    offsets: Option<&BTreeMap<String, BTreeMap<i32, OffsetAndMetadata>>>,
+    now_ms: i64,
+    config: &crate::config::GroupConfig,
+) -> (Vec<(String, i32)>, bool) {
+    let Some(offsets) = offsets else {
+        return (Vec::new(), true);
+    };
+    // What an offset's age counts from; `None`: the group's offsets do not expire now.
+    let base = match group.protocol_type() {
+        None => ExpiryBase::Commit,
+        Some(_) if group.is_in(ClassicGroupState::Empty) => ExpiryBase::Emptied(group.current_state_timestamp()),
+        Some(_)
+            if group.uses_consumer_protocol()
+                && group.subscribed_topics().is_some()
+                && group.is_in(ClassicGroupState::Stable) =>
+        {
+            ExpiryBase::Commit
+        }
+        Some(_) => return (Vec::new(), false),
+    };
+    let retention_ms = config.offsets_retention_ms();
+    let mut expired = Vec::new();
+    let mut all_expired = true;
+    for (topic, partitions) in offsets {
+        if group.is_subscribed_to_topic(topic) {
+            all_expired = false;
+            continue;
+        }
+        for (&partition, offset) in partitions {
+            let is_expired = match offset.expire_timestamp_ms {
+                Some(expire_at) => now_ms >= expire_at,
+                None => now_ms - base.of(offset) >= retention_ms,
+            };
+            if is_expired {
+                expired.push((topic.clone(), partition));
+            } else {
+                all_expired = false;
+            }
+        }
+    }
+    (expired, all_expired)
+}
+
+/// What an offset's age is counted from (Kafka's `OffsetExpirationCondition`).
+#[derive(Debug, Clone, Copy)]
+enum ExpiryBase {
+    /// The offset's commit.
+    Commit,
+    /// When the group became Empty, or the commit if that time is unknown.
+    Emptied(Option<i64>),
+}
+
+impl ExpiryBase {
+    fn of(self, offset: &OffsetAndMetadata) -> i64 {
+        match self {
+            ExpiryBase::Commit => offset.commit_timestamp_ms,
+            ExpiryBase::Emptied(at) => at.unwrap_or(offset.commit_timestamp_ms),
+        }
+    }
+}
+
+fn fetched_partition(partition: i32, offset: Option<&OffsetAndMetadata>) -> OffsetFetchResponsePartitions {
+    match offset {
+        Some(offset) => OffsetFetchResponsePartitions {
+            partition_index: partition,
+            committed_offset: offset.committed_offset,
+            committed_leader_epoch: offset.leader_epoch,
+            metadata: Some(offset.metadata.clone()),
+            ..OffsetFetchResponsePartitions::default()
+        },
+        None => OffsetFetchResponsePartitions {
+            partition_index: partition,
+            committed_offset: NO_OFFSET,
+            committed_leader_epoch: -1,
+            metadata: Some(String::new()),
+            ..OffsetFetchResponsePartitions::default()
+        },
+    }
+}
+
+fn fetched_topic(name: &str, partitions: Vec<OffsetFetchResponsePartitions>) -> OffsetFetchResponseTopics {
+    OffsetFetchResponseTopics { name: name.to_owned(), partitions, ..OffsetFetchResponseTopics::default() }
+}
+
+/// An OffsetCommit answer giving every partition `error`.
+pub fn offset_commit_error(request: &OffsetCommitRequest, error: ErrorCode) -> OffsetCommitResponse {
+    OffsetCommitResponse {
+        topics: request
+            .topics
+            .iter()
+            .map(|topic| OffsetCommitResponseTopic {
+                name: topic.name.clone(),
+                topic_id: topic.topic_id,
+                partitions: topic
+                    .partitions
+                    .iter()
+                    .map(|p| OffsetCommitResponsePartition {
+                        partition_index: p.partition_index,
+                        error_code: error.code(),
+                        ..OffsetCommitResponsePartition::default()
+                    })
+                    .collect(),
+                ..OffsetCommitResponseTopic::default()
+            })
+            .collect(),
+        ..OffsetCommitResponse::default()
+    }
+}
+
+/// An OffsetDelete answer carrying only a top-level error.
+pub fn offset_delete_error(error: ErrorCode) -> OffsetDeleteResponse {
+    OffsetDeleteResponse { error_code: error.code(), ..OffsetDeleteResponse::default() }
+}

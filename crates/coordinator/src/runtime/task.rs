@@ -1,0 +1,272 @@
+//! One shard's task: load the partition, then serve requests and timers one at a time, appending
+//! each operation's records and releasing its answers once they are committed.
+
+use std::collections::HashMap;
+use std::sync::Arc;
+use std::time::Duration;
+
+use bytes::Bytes;
+use strand_base::{LeaderEpoch, TopicPartition};
+use strand_protocol::error::ErrorCode;
+use strand_protocol::records::{RecordBatch, RecordBatches, RecordsError};
+use tokio::sync::{mpsc, oneshot, watch};
+
+use super::{Command, LOAD_READ_BYTES_MAX, OFFSETS_TOPIC, OpDone, Parked, ShardStatus, Shared};
+use crate::group::records::{CoordinatorRecord, RecordDecodeError, build_batch};
+use crate::group::{Completion, GroupShard, PendingId};
+use crate::writer::WriteError;
+
+/// Why loading a shard failed.
+#[derive(Debug, thiserror::Error)]
+enum LoadError {
+    #[error("reading the partition: {0}")]
+    Write(#[from] WriteError),
+    #[error("a batch of the partition is unreadable: {0}")]
+    Records(#[from] RecordsError),
+    #[error("a record of the partition is unreadable: {0}")]
+    Record(#[from] RecordDecodeError),
+}
+
+/// How the serving loop ended.
+enum Next {
+    /// The shard is ahead of its log after a failed append: load it again.
+    Reload,
+    /// Resigned, lost leadership, or the coordinator is gone.
+    Stop,
+}
+
+/// The task owning one shard.
+pub(crate) struct ShardTask {
+    shared: Arc<Shared>,
+    tp: TopicPartition,
+    leader_epoch: LeaderEpoch,
+    shard: GroupShard,
+    /// Parked JoinGroup and SyncGroup requests, by the shard's ids.
+    pending: HashMap<PendingId, Parked>,
+    status: watch::Sender<ShardStatus>,
+}
+
+impl ShardTask {
+    pub(crate) fn new(
+        shared: Arc<Shared>,
+        partition: i32,
+        leader_epoch: LeaderEpoch,
+        status: watch::Sender<ShardStatus>,
+    ) -> Self {
+        let shard = GroupShard::new(shared.config.clone());
+        ShardTask {
+            shared,
+            tp: TopicPartition::new(OFFSETS_TOPIC, partition),
+            leader_epoch,
+            shard,
+            pending: HashMap::new(),
+            status,
+        }
+    }
+
+    pub(crate) async fn run(mut self, mut commands: mpsc::Receiver<Command>, mut stop: oneshot::Receiver<()>) {
+        loop {
+            self.status.send_replace(ShardStatus::Loading);
+            let loaded = tokio::select! {
+                biased;
+                _ = &mut stop => break,
+                loaded = self.load() => loaded,
+            };
+            if let Err(error) = loaded {
+                tracing::error!(partition = %self.tp, %error, "could not load the group coordinator shard");
+                break;
+            }
+            self.status.send_replace(ShardStatus::Active);
+            match self.serve(&mut commands, &mut stop).await {
+                Next::Reload => continue,
+                Next::Stop => break,
+            }
+        }
+        self.status.send_replace(ShardStatus::NotLed);
+        // Parked and queued requests are dropped: their callers answer NOT_COORDINATOR.
+        self.pending.clear();
+        commands.close();
+        self.shared.forget(self.tp.partition, self.leader_epoch);
+    }
+
+    /// Replays the partition from its start into a fresh shard: everything earlier leaders wrote
+    /// is waited for (until committed) and read.
+    async fn load(&mut self) -> Result<(), LoadError> {
+        self.shard = GroupShard::new(self.shared.config.clone());
+        self.pending.clear();
+        let writer = Arc::clone(&self.shared.writer);
+        let end = writer.log_end_offset(&self.tp)?;
+        writer.wait_for_high_watermark(&self.tp, end).await?;
+        let mut next = 0;
+        loop {
+            let read = writer.read(&self.tp, next, LOAD_READ_BYTES_MAX).await?;
+            let mut advanced = false;
+            for batch in RecordBatches::new(read.records) {
+                let batch = batch?;
+                if batch.next_offset() <= next {
+                    continue;
+                }
+                self.replay_batch(&batch)?;
+                next = batch.next_offset();
+                advanced = true;
+            }
+            if !advanced {
+                break;
+            }
+        }
+        let now_ms = self.shared.clock.now_ms();
+        let output = self.shard.on_loaded(now_ms);
+        // 50 partitions load at once on first use: only those with groups are worth an info line.
+        let groups = self.shard.groups().count();
+        if groups > 0 {
+            tracing::info!(partition = %self.tp, groups, next, "loaded group coordinator shard");
+        } else {
+            tracing::debug!(partition = %self.tp, next, "loaded empty group coordinator shard");
+        }
+        // Loading itself writes nothing: a rebalance it starts parks nobody yet.
+        debug_assert!(output.records.is_empty() && output.completions.is_empty());
+        Ok(())
+    }
+
+    fn replay_batch(&mut self, batch: &RecordBatch) -> Result<(), LoadError> {
+        if batch.attributes().is_control() {
+            return Ok(());
+        }
+        if batch.attributes().is_transactional() {
+            // Transactional offset commits are not supported yet; none are written here.
+            tracing::warn!(partition = %self.tp, base_offset = batch.base_offset(), "skipping a transactional batch");
+            return Ok(());
+        }
+        let records = batch.records()?;
+        for record in records.iter() {
+            let record = record?;
+            let Some(key) = record.key() else {
+                tracing::warn!(partition = %self.tp, "skipping a record without a key");
+                continue;
+            };
+            let key = Bytes::copy_from_slice(key);
+            let value = record.value().map(Bytes::copy_from_slice);
+            match CoordinatorRecord::decode(key, value) {
+                Ok(record) => self.shard.replay(&record),
+                Err(
+                    error @ (RecordDecodeError::UnknownRecordType(_) | RecordDecodeError::UnknownValueVersion { .. }),
+                ) => {
+                    tracing::warn!(partition = %self.tp, %error, "skipping a record this build does not know");
+                }
+                Err(error) => return Err(error.into()),
+            }
+        }
+        Ok(())
+    }
+
+    /// Serves commands and timers until the shard must be reloaded or stopped.
+    async fn serve(&mut self, commands: &mut mpsc::Receiver<Command>, stop: &mut oneshot::Receiver<()>) -> Next {
+        loop {
+            let sleep = self.time_to_next_deadline();
+            let step = tokio::select! {
+                biased;
+                _ = &mut *stop => return Next::Stop,
+                _ = sleep_for(sleep) => {
+                    let now_ms = self.shared.clock.now_ms();
+                    let output = self.shard.on_timer(now_ms);
+                    let done = OpDone { records: output.records, completions: output.completions, park: None, respond: None };
+                    self.carry_out(done, now_ms).await
+                }
+                command = commands.recv() => match command {
+                    None => return Next::Stop,
+                    Some(Command::Read(op)) => {
+                        op(&self.shard);
+                        Ok(())
+                    }
+                    Some(Command::Write(op)) => {
+                        let now_ms = self.shared.clock.now_ms();
+                        let done = op(&mut self.shard, now_ms);
+                        self.carry_out(done, now_ms).await
+                    }
+                },
+            };
+            if let Err(error) = step {
+                if error.lost_leadership() {
+                    return Next::Stop;
+                }
+                return Next::Reload;
+            }
+        }
+    }
+
+    fn time_to_next_deadline(&self) -> Option<Duration> {
+        let deadline = self.shard.next_deadline()?;
+        let wait_ms = deadline.saturating_sub(self.shared.clock.now_ms()).max(0);
+        Some(Duration::from_millis(u64::try_from(wait_ms).unwrap_or(0)))
+    }
+
+    /// Appends an operation's records and then releases its answers; on failure answers it and
+    /// every parked request with the failure.
+    async fn carry_out(&mut self, done: OpDone, now_ms: i64) -> Result<(), WriteError> {
+        let OpDone { records, completions, park, respond } = done;
+        if let Some((id, parked)) = park {
+            self.pending.insert(id, parked);
+        }
+        let appended = if records.is_empty() { Ok(()) } else { self.append(&records, now_ms).await };
+        match appended {
+            Ok(()) => {
+                for completion in completions {
+                    self.complete(completion);
+                }
+                if let Some(respond) = respond {
+                    respond(Ok(()));
+                }
+                Ok(())
+            }
+            Err(error) => {
+                tracing::warn!(partition = %self.tp, %error, "could not append group coordinator records; reloading");
+                let code = error.response_error();
+                if let Some(respond) = respond {
+                    respond(Err(code));
+                }
+                self.fail_pending(code);
+                Err(error)
+            }
+        }
+    }
+
+    async fn append(&self, records: &[CoordinatorRecord], now_ms: i64) -> Result<(), WriteError> {
+        let batch = build_batch(records, now_ms).map_err(|e| WriteError::Other(e.to_string()))?;
+        self.shared.writer.append(&self.tp, self.leader_epoch, batch).await.map(|_| ())
+    }
+
+    fn complete(&mut self, completion: Completion) {
+        match (self.pending.remove(&completion.id()), completion) {
+            (Some(Parked::Join(tx)), Completion::Join(_, response)) => {
+                let _ = tx.send(Ok(response));
+            }
+            (Some(Parked::Sync(tx)), Completion::Sync(_, response)) => {
+                let _ = tx.send(Ok(response));
+            }
+            (parked, completion) => {
+                tracing::error!(?completion, found = parked.is_some(), "a completion matches no parked request");
+            }
+        }
+    }
+
+    fn fail_pending(&mut self, code: ErrorCode) {
+        for (_, parked) in self.pending.drain() {
+            match parked {
+                Parked::Join(tx) => {
+                    let _ = tx.send(Err(code));
+                }
+                Parked::Sync(tx) => {
+                    let _ = tx.send(Err(code));
+                }
+            }
+        }
+    }
+}
+
+/// Sleeps for `duration`, or forever without one.
+async fn sleep_for(duration: Option<Duration>) {
+    match duration {
+        Some(duration) => tokio::time::sleep(duration).await,
+        None => std::future::pending().await,
+    }
+}
