@@ -30,7 +30,7 @@ impl GroupShard {
     }
 
     /// DescribeGroups for groups of this shard. A group that does not exist is described as Dead,
-    /// with no error, as Kafka does. Member metadata is given only while the group is Stable (the
+    /// with GROUP_ID_NOT_FOUND (which the runtime drops for versions before 6), as Kafka does. Member metadata is given only while the group is Stable (the
     /// protocol is chosen); `authorized_operations` is left at Kafka's "not requested" default for
     /// the caller to fill.
     pub fn describe_groups(&self, group_ids: &[String]) -> Vec<DescribedGroup> {
@@ -52,6 +52,8 @@ impl GroupShard {
                 None => DescribedGroup {
                     group_id: group_id.clone(),
                     group_state: ClassicGroupState::Dead.name().to_owned(),
+                    error_code: ErrorCode::GroupIdNotFound.code(),
+                    error_message: Some(format!("Group {group_id} not found.")),
                     ..DescribedGroup::default()
                 },
             })

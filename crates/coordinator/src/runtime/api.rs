@@ -52,6 +52,9 @@ impl TopicIds for NoTopicIds {
     }
 }
 
+/// The first DescribeGroups version that answers GROUP_ID_NOT_FOUND for an unknown group.
+const DESCRIBE_GROUPS_NOT_FOUND_VERSION: i16 = 6;
+
 /// The first OffsetCommit and OffsetFetch version that names topics by id.
 const TOPIC_ID_VERSION: i16 = 10;
 
@@ -306,7 +309,7 @@ impl GroupCoordinator {
 
     /// DescribeGroups; groups of partitions not served here get that error each. Answers follow
     /// the request's order.
-    pub async fn describe_groups(&self, request: DescribeGroupsRequest, _version: i16) -> DescribeGroupsResponse {
+    pub async fn describe_groups(&self, request: DescribeGroupsRequest, version: i16) -> DescribeGroupsResponse {
         let by_partition = self.by_partition(&request.groups);
         let reads = by_partition.into_iter().map(|(partition, indexed)| async move {
             let ids: Vec<String> = indexed.iter().map(|(_, id)| id.clone()).collect();
@@ -325,6 +328,13 @@ impl GroupCoordinator {
         });
         let mut groups: Vec<(usize, DescribedGroup)> = join_all(reads).await.into_iter().flatten().collect();
         groups.sort_by_key(|(i, _)| *i);
+        if version < DESCRIBE_GROUPS_NOT_FOUND_VERSION {
+            // Before v6 an unknown group is only Dead, without an error (KIP-1043 added it).
+            for (_, group) in groups.iter_mut().filter(|(_, g)| g.error_code == ErrorCode::GroupIdNotFound.code()) {
+                group.error_code = ErrorCode::None.code();
+                group.error_message = None;
+            }
+        }
         DescribeGroupsResponse {
             groups: groups.into_iter().map(|(_, g)| g).collect(),
             ..DescribeGroupsResponse::default()
