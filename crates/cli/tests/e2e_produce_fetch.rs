@@ -278,3 +278,47 @@ fn topic_configs_govern_the_log() {
         .count();
     assert!(segments >= 2, "{segments} segment(s) in {}", dir.display());
 }
+
+/// Pipelined produce requests (sent back to back, before any answer) are answered in request
+/// order and appended in that order: the idempotent producer's guarantee, which Kafka gives by
+/// muting a connection while its request is handled.
+#[test]
+fn pipelined_requests_keep_their_order() {
+    let _serial = common::serial();
+    let server = Server::start();
+    let mut client = server.connect();
+    create_topic(&mut client, "piped", 1);
+    let count = 50;
+    let mut frames = Vec::new();
+    for i in 0..count {
+        let request = ProduceRequest {
+            acks: if i % 2 == 0 { 1 } else { -1 },
+            timeout_ms: 10_000,
+            topic_data: vec![TopicProduceData {
+                name: "piped".into(),
+                partition_data: vec![PartitionProduceData {
+                    index: 0,
+                    records: Some(batch(&[&format!("p{i}")])),
+                    ..Default::default()
+                }],
+                ..Default::default()
+            }],
+            ..Default::default()
+        };
+        let frame = strand_protocol::frame::encode_request(1000 + i, None, &RequestBody::Produce(request), 9);
+        frames.extend_from_slice(&frame.expect("encode"));
+    }
+    client.send_raw(&frames);
+    for i in 0..count {
+        let frame = client.read_frame().expect("a response per request");
+        let (header, body) =
+            strand_protocol::frame::decode_response(strand_protocol::messages::api::ApiKey::Produce, 9, frame)
+                .expect("decode");
+        assert_eq!(header.correlation_id, 1000 + i, "answers come in request order");
+        let ResponseBody::Produce(response) = body else { panic!() };
+        let partition = &response.responses[0].partition_responses[0];
+        assert_eq!((partition.error_code, partition.base_offset), (0, i64::from(i)), "appended in request order");
+    }
+    let expected: Vec<String> = (0..count).map(|i| format!("p{i}")).collect();
+    assert_eq!(fetch_all(&mut client, "piped"), expected);
+}
