@@ -8,10 +8,7 @@ use strand_protocol::messages::{CreateTopicsRequest, CreateTopicsResponse};
 use crate::Broker;
 
 pub async fn handle(broker: &Broker, request: CreateTopicsRequest) -> CreateTopicsResponse {
-    let defaults = &broker.settings.controller_defaults;
-    let (mut response, failure) = broker
-        .decide(|image| strand_metadata::controller::create_topics(image, &request, defaults, &mut random_topic_id))
-        .await;
+    let (mut response, failure) = create(broker, &request).await;
     if let Some(reason) = failure {
         tracing::warn!("CreateTopics could not commit its records: {reason}");
         for topic in &mut response.topics {
@@ -22,6 +19,16 @@ pub async fn handle(broker: &Broker, request: CreateTopicsRequest) -> CreateTopi
         }
     }
     response
+}
+
+/// Runs the controller's CreateTopics decision and commits its records (also for topics the
+/// broker creates itself: auto-creation, `__consumer_offsets`). The decision's response and, if
+/// the commit failed, why; once it returns without a failure the image holds the new topics.
+pub(crate) async fn create(broker: &Broker, request: &CreateTopicsRequest) -> (CreateTopicsResponse, Option<String>) {
+    let defaults = &broker.settings.controller_defaults;
+    broker
+        .decide(|image| strand_metadata::controller::create_topics(image, request, defaults, &mut random_topic_id))
+        .await
 }
 
 /// A fresh topic id. Kafka draws a random UUID (never the all-zero id or the reserved ones);

@@ -87,17 +87,7 @@ pub(crate) async fn ensure_offsets_topic(broker: &Broker) -> Option<std::sync::A
         ..Default::default()
     };
     let request = CreateTopicsRequest { topics: vec![topic], timeout_ms: 30_000, ..Default::default() };
-    let defaults = &broker.settings.controller_defaults;
-    let (response, failure) = broker
-        .decide(|image| {
-            strand_metadata::controller::create_topics(
-                image,
-                &request,
-                defaults,
-                &mut super::create_topics::random_topic_id,
-            )
-        })
-        .await;
+    let (response, failure) = super::create_topics::create(broker, &request).await;
     if let Some(reason) = failure {
         tracing::warn!("could not create {OFFSETS_TOPIC}: {reason}");
         return None;

@@ -54,17 +54,7 @@ async fn auto_create(broker: &Broker, names: Vec<String>) -> Option<std::sync::A
         timeout_ms: 30_000,
         ..Default::default()
     };
-    let defaults = &broker.settings.controller_defaults;
-    let (_, failure) = broker
-        .decide(|image| {
-            strand_metadata::controller::create_topics(
-                image,
-                &request,
-                defaults,
-                &mut super::create_topics::random_topic_id,
-            )
-        })
-        .await;
+    let (_, failure) = super::create_topics::create(broker, &request).await;
     match failure {
         None => Some(broker.image()),
         Some(reason) => {
