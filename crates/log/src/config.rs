@@ -19,6 +19,15 @@ pub struct LogConfig {
     pub flush_interval_ms: i64,
     /// `preallocate`: whether segment files are preallocated (Kafka default false).
     pub preallocate: bool,
+    /// `retention.ms`: a segment whose newest record is older than this is deleted (7 days);
+    /// -1 keeps data forever. Applies only with `delete_enabled`.
+    pub retention_ms: i64,
+    /// `retention.bytes`: the oldest segments are deleted while the partition is larger than this
+    /// by at least a whole segment (-1: no limit). Applies only with `delete_enabled`.
+    pub retention_bytes: i64,
+    /// Whether `cleanup.policy` includes `delete` (the default); a `compact`-only log loses
+    /// segments to retention only below its log start offset (DeleteRecords).
+    pub delete_enabled: bool,
 }
 
 impl Default for LogConfig {
@@ -32,6 +41,9 @@ impl Default for LogConfig {
             flush_interval_messages: i64::MAX,
             flush_interval_ms: i64::MAX,
             preallocate: false,
+            retention_ms: 7 * 24 * 60 * 60 * 1000,
+            retention_bytes: -1,
+            delete_enabled: true,
         }
     }
 }

@@ -197,6 +197,11 @@ impl Log {
         self.segments.len()
     }
 
+    /// The bytes of every segment's `.log` (Kafka's `Log.size`): what `retention.bytes` limits.
+    pub fn size(&self) -> u64 {
+        self.segments.values().map(Segment::size).sum()
+    }
+
     /// The segments' base offsets, oldest first.
     pub fn segment_base_offsets(&self) -> Vec<Offset> {
         self.segments.keys().copied().collect()
@@ -530,6 +535,57 @@ impl Log {
         self.producer_state.delete_snapshots_before(first)
     }
 
+    /// Deletes the oldest segments that retention no longer keeps (Kafka's `deleteOldSegments`):
+    /// with `cleanup.policy` including `delete`, those whose newest record is older than
+    /// `retention.ms`, then as many as leave the partition within `retention.bytes`. Only a
+    /// prefix of segments goes, and only segments wholly below `high_watermark`, so nothing a
+    /// follower may still need is lost. If every segment goes, the active one is rolled first, as
+    /// Kafka does, so the log keeps an (empty) active segment at its end offset. The log start
+    /// offset moves to the first remaining segment. Returns how many segments were deleted.
+    pub fn apply_retention(&mut self, high_watermark: Offset) -> Result<usize> {
+        if !self.config.delete_enabled {
+            return Ok(0);
+        }
+        let now = self.clock.now_ms();
+        let (retention_ms, retention_bytes) = (self.config.retention_ms, self.config.retention_bytes);
+        let mut excess = if retention_bytes < 0 {
+            0
+        } else {
+            self.size().saturating_sub(u64::try_from(retention_bytes).unwrap_or(0))
+        };
+        let end = self.log_end_offset();
+        let bases = self.segment_base_offsets();
+        let mut deletable = 0;
+        for (i, base) in bases.iter().enumerate() {
+            let Some(segment) = self.segments.get(base) else { break };
+            let upper_bound = bases.get(i + 1).copied().unwrap_or(end);
+            if segment.is_empty() || high_watermark < upper_bound {
+                break;
+            }
+            let newest = segment.max_timestamp().timestamp;
+            let expired = retention_ms >= 0 && newest >= 0 && now - newest > retention_ms;
+            let oversized = excess >= segment.size() && excess > 0;
+            if !expired && !oversized {
+                break;
+            }
+            excess = excess.saturating_sub(segment.size());
+            deletable += 1;
+        }
+        if deletable == 0 {
+            return Ok(0);
+        }
+        let new_start = match bases.get(deletable) {
+            Some(next) => *next,
+            None => {
+                self.roll(end, now)?;
+                end
+            }
+        };
+        let before = self.segments.len();
+        self.advance_log_start_offset(new_start)?;
+        Ok(before.saturating_sub(self.segments.len()))
+    }
+
     /// A clean close: everything synced, indexes trimmed. The caller then writes the checkpoints
     /// and the clean-shutdown marker.
     pub fn close(&mut self) -> Result<()> {
@@ -568,9 +624,10 @@ fn replay_batch(producers: &mut ProducerStateManager, batch: &RecordBatch) -> Re
 }
 
 /// The base offsets of the `.log` files in `dir`, ascending. Leftovers of interrupted deletions
-/// (`.deleted`) and atomic writes (`.tmp`) are removed.
+/// (`.deleted` files, and indexes whose `.log` is gone) and of atomic writes (`.tmp`) are removed.
 fn segment_base_offsets(dir: &Path) -> Result<Vec<Offset>> {
     let mut bases = Vec::new();
+    let mut indexes = Vec::new();
     for entry in std::fs::read_dir(dir).map_err(|e| LogError::io(dir, e))? {
         let path = entry.map_err(|e| LogError::io(dir, e))?.path();
         let Some(name) = path.file_name().and_then(|n| n.to_str()) else { continue };
@@ -578,8 +635,20 @@ fn segment_base_offsets(dir: &Path) -> Result<Vec<Offset>> {
             std::fs::remove_file(&path).map_err(|e| LogError::io(&path, e))?;
         } else if let Some(base) = name.strip_suffix(".log").and_then(|b| b.parse::<Offset>().ok()) {
             bases.push(base);
+        } else if let Some((base, _)) = name.split_once('.').filter(|(_, ext)| INDEX_EXTENSIONS.contains(ext))
+            && let Ok(base) = base.parse::<Offset>()
+        {
+            indexes.push((base, path));
         }
     }
     bases.sort_unstable();
+    for (base, path) in indexes {
+        if bases.binary_search(&base).is_err() {
+            std::fs::remove_file(&path).map_err(|e| LogError::io(&path, e))?;
+        }
+    }
     Ok(bases)
 }
+
+/// The files a segment has beside its `.log`.
+const INDEX_EXTENSIONS: [&str; 3] = ["index", "timeindex", "txnindex"];

@@ -427,10 +427,15 @@ impl Segment {
 
     /// Deletes the segment's files.
     pub fn delete(self) -> Result<()> {
+        // The `.log` is renamed first, atomically: from then on the segment is gone for recovery,
+        // which also removes the `.deleted` file and indexes left without a `.log` by a crash.
         let path: PathBuf = self.log.path().to_owned();
+        let mut deleted = path.clone().into_os_string();
+        deleted.push(".deleted");
+        std::fs::rename(&path, &deleted).map_err(|e| LogError::io(&path, e))?;
         self.offset_index.delete()?;
         self.time_index.delete()?;
         self.txn_index.delete()?;
-        std::fs::remove_file(&path).map_err(|e| LogError::io(&path, e))
+        std::fs::remove_file(&deleted).map_err(|e| LogError::io(&path, e))
     }
 }

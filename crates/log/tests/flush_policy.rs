@@ -2,40 +2,15 @@
 //! advances by itself once that many records are unflushed or the oldest is that old, and not
 //! before; `flush_to` advances it on demand, once for everything appended.
 
+mod common;
+
 use std::sync::Arc;
-use std::sync::atomic::{AtomicI64, Ordering};
 
-use bytes::BytesMut;
-use strand_base::Clock;
-use strand_log::log::{LogCheckpoints, ValidatedBatch};
-use strand_log::producer_state::{AppendContext, VerificationGuard};
+use common::{TestClock, open};
 use strand_log::{Log, LogConfig};
-use strand_protocol::records::{NewRecord, RecordBatchBuilder};
-
-#[derive(Debug, Default)]
-struct TestClock(AtomicI64);
-
-impl Clock for TestClock {
-    fn now_ms(&self) -> i64 {
-        self.0.load(Ordering::SeqCst)
-    }
-    fn monotonic_ns(&self) -> u64 {
-        0
-    }
-}
 
 fn append(log: &mut Log) {
-    let mut builder = RecordBatchBuilder::new();
-    builder.append(&NewRecord { timestamp_ms: 1, key: None, value: Some(b"v"), headers: &[] }).expect("record");
-    let batch = ValidatedBatch::validate(BytesMut::from(&builder.build().expect("batch")[..])).expect("valid");
-    log.append_as_leader(batch, 0, AppendContext::client(VerificationGuard::SENTINEL)).expect("append");
-}
-
-fn open(config: LogConfig, clock: Arc<TestClock>) -> (tempfile::TempDir, Log) {
-    let dir = tempfile::tempdir().expect("dir");
-    let config = LogConfig { segment_index_bytes: 4096, ..config };
-    let log = Log::open(dir.path(), config, LogCheckpoints::default(), clock).expect("open");
-    (dir, log)
+    common::append_record(log, 1, 1);
 }
 
 /// Every third record triggers a flush with `flush.messages=3`.
@@ -58,14 +33,14 @@ fn flush_ms_advances_the_recovery_point() {
     let clock = Arc::new(TestClock::default());
     let (_dir, mut log) = open(LogConfig { flush_interval_ms: 100, ..LogConfig::default() }, clock.clone());
     append(&mut log);
-    clock.0.store(99, Ordering::SeqCst);
+    clock.set(99);
     append(&mut log);
     assert_eq!(log.recovery_point(), 0);
-    clock.0.store(100, Ordering::SeqCst);
+    clock.set(100);
     append(&mut log);
     assert_eq!(log.recovery_point(), 3);
     append(&mut log);
-    clock.0.store(250, Ordering::SeqCst);
+    clock.set(250);
     log.maybe_flush_by_time().expect("timer flush");
     assert_eq!(log.recovery_point(), 4);
 }

@@ -82,6 +82,16 @@ impl PartitionRead {
     }
 }
 
+/// What one retention pass did.
+#[derive(Debug, Default)]
+pub struct RetentionReport {
+    pub deleted_segments: usize,
+    /// Partitions whose retention failed, and why.
+    pub failed: Vec<(TopicPartition, ReplicaError)>,
+    /// Why the checkpoints could not be written after deleting, if they could not.
+    pub checkpoint_failed: Option<ReplicaError>,
+}
+
 /// The offsets a ListOffsets answers from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct PartitionOffsets {
@@ -247,6 +257,32 @@ impl ReplicaManager {
         let log = self.log(tp)?;
         let log = lock(&log)?;
         Ok(log.epoch_cache().end_offset_for(epoch, log.log_end_offset()))
+    }
+
+    /// Applies retention to every hosted partition (each log's own `retention.*` and
+    /// `cleanup.policy`), never deleting past a partition's high watermark, then writes the
+    /// checkpoints if anything went, so the new log start offsets survive a crash. A partition
+    /// that fails is reported and the others go on.
+    pub fn apply_retention(&self) -> RetentionReport {
+        let logs: Vec<(TopicPartition, SharedLog)> =
+            self.read_partitions().iter().map(|(tp, log)| (tp.clone(), log.clone())).collect();
+        let mut report = RetentionReport::default();
+        for (tp, log) in logs {
+            let result = lock(&log).and_then(|mut log| {
+                let high_watermark = offsets_of(&log).high_watermark;
+                log.apply_retention(high_watermark)
+            });
+            match result {
+                Ok(n) => report.deleted_segments += n,
+                Err(e) => report.failed.push((tp, e.into())),
+            }
+        }
+        if report.deleted_segments > 0
+            && let Err(e) = self.checkpoint()
+        {
+            report.checkpoint_failed = Some(e);
+        }
+        report
     }
 
     /// Waits until something is appended or `timeout` passes; fetches then look again.

@@ -78,3 +78,33 @@ async fn waiting_fetch_wakes_on_append() {
     let waited = waiter.await.expect("waiter");
     assert!(waited < Duration::from_secs(30), "woke only at the timeout");
 }
+
+/// A retention pass deletes each partition's expired segments (its own `retention.ms`), and the
+/// new log start offset is checkpointed, so a node reopened after it starts there.
+#[test]
+fn retention_deletes_expired_segments_and_checkpoints_the_start() {
+    let dir = tempfile::tempdir().expect("dir");
+    let replicas = manager(dir.path());
+    let (expiring, kept) = (TopicPartition::new("t", 0), TopicPartition::new("forever", 0));
+    // Records stamped at 10 ms after the epoch: far older than an hour by the system clock.
+    let config =
+        LogConfig { segment_index_bytes: 4096, segment_bytes: 200, retention_ms: 3_600_000, ..LogConfig::default() };
+    replicas.ensure_partition(&expiring, Uuid([1; 16]), config.clone()).expect("host");
+    replicas.ensure_partition(&kept, Uuid([2; 16]), LogConfig { retention_ms: -1, ..config }).expect("host");
+    for tp in [&expiring, &kept] {
+        for _ in 0..6 {
+            replicas
+                .append(tp, batch(b"0123456789012345678901234567890123456789"), 0, Acks::Leader, client())
+                .expect("append");
+        }
+    }
+    let report = replicas.apply_retention();
+    assert!(report.failed.is_empty() && report.checkpoint_failed.is_none(), "{report:?}");
+    assert!(report.deleted_segments > 0);
+    let start = replicas.offsets(&expiring).expect("offsets").log_start_offset;
+    assert_eq!(start, 6, "every segment expired: the log starts at its end");
+    assert_eq!(replicas.offsets(&kept).expect("offsets").log_start_offset, 0, "retention.ms=-1 keeps all");
+
+    let checkpoint = std::fs::read_to_string(dir.path().join("log-start-offset-checkpoint")).expect("checkpoint");
+    assert!(checkpoint.lines().any(|line| line == "t 0 6"), "{checkpoint}");
+}
