@@ -11,7 +11,7 @@ use std::time::Duration;
 
 use bytes::Bytes;
 use strand_base::{BrokerId, SystemClock, Uuid};
-use strand_metadata::quorum::{CommittedBatch, Quorum, QuorumError};
+use strand_metadata::quorum::{CommittedBatch, LoneVoterTransport, Quorum, QuorumConfig, QuorumError};
 use strand_protocol::messages::records::MetadataRecord;
 use strand_protocol::messages::{ProducerIdsRecord, TopicRecord, VotersRecord};
 use strand_protocol::records::{ControlRecordType, RecordBatch, RecordBatches};
@@ -31,7 +31,12 @@ async fn bounded<T>(what: &str, future: impl Future<Output = T>) -> T {
 }
 
 async fn open(dir: &Path) -> Quorum {
-    bounded("open", Quorum::open(dir, NODE_ID, CLUSTER_ID, Arc::new(SystemClock))).await.expect("opens")
+    bounded("open", open_as(dir, NODE_ID)).await.expect("opens")
+}
+
+async fn open_as(dir: &Path, node_id: i32) -> Result<Quorum, QuorumError> {
+    let config = QuorumConfig::lone_voter(node_id, CLUSTER_ID);
+    Quorum::open(dir, config, Arc::new(LoneVoterTransport), Arc::new(SystemClock)).await
 }
 
 fn topic(name: &str, id: u8) -> (MetadataRecord, i16) {
@@ -313,6 +318,9 @@ async fn another_voters_directory_is_refused() {
     let dir = tempfile::tempdir().expect("tempdir");
     let quorum = open(dir.path()).await;
     bounded("shutdown", quorum.shutdown()).await.expect("shuts down");
-    let result = bounded("open", Quorum::open(dir.path(), 2, CLUSTER_ID, Arc::new(SystemClock))).await;
-    assert!(matches!(result, Err(QuorumError::NotLoneVoter { node_id: 2, ref voters }) if voters == &[NODE_ID]));
+    let result = bounded("open", open_as(dir.path(), 2)).await;
+    assert!(matches!(
+        result,
+        Err(QuorumError::VotersMismatch { node_id: 2, ref configured, ref logged }) if configured == &[2] && logged == &[NODE_ID]
+    ));
 }

@@ -13,7 +13,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use strand_base::{BrokerId, SystemClock, Uuid};
-use strand_metadata::quorum::Quorum;
+use strand_metadata::quorum::{LoneVoterTransport, Quorum, QuorumConfig};
 use strand_protocol::messages::records::MetadataRecord;
 use strand_protocol::messages::{ProducerIdsRecord, TopicRecord};
 
@@ -36,7 +36,8 @@ fn producer_ids(next: i64) -> (MetadataRecord, i16) {
 }
 
 async fn run_quorum(dir: &Path, appends: Vec<Vec<(MetadataRecord, i16)>>) {
-    let open = Quorum::open(dir, 1, "MkU3OEVBNTcwNTJENDM2Qg", Arc::new(SystemClock));
+    let config = QuorumConfig::lone_voter(1, "MkU3OEVBNTcwNTJENDM2Qg");
+    let open = Quorum::open(dir, config, Arc::new(LoneVoterTransport), Arc::new(SystemClock));
     let quorum = tokio::time::timeout(WAIT, open).await.expect("opens in time").expect("opens");
     for records in appends {
         tokio::time::timeout(WAIT, quorum.append(records)).await.expect("commits in time").expect("commits");

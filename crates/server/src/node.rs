@@ -75,7 +75,9 @@ pub async fn run_until(
     let cluster_id = config.cluster_id.clone().ok_or_else(|| NodeError::Startup("no cluster.id".into()))?;
     let node_id = config.node_id;
     let metadata_dir = config.metadata_log_dir.join("__cluster_metadata-0");
-    let quorum = Arc::new(Quorum::open(&metadata_dir, node_id, &cluster_id, clock.clone()).await?);
+    let quorum_config = strand_metadata::quorum::QuorumConfig::lone_voter(node_id, &cluster_id);
+    let lone_transport = Arc::new(strand_metadata::quorum::LoneVoterTransport);
+    let quorum = Arc::new(Quorum::open(&metadata_dir, quorum_config, lone_transport, clock.clone()).await?);
     let writer: Arc<dyn MetadataWriter> = Arc::new(QuorumWriter(quorum.clone()));
 
     let mut committed = quorum.subscribe(0);

@@ -49,9 +49,14 @@ openraft::declare_raft_types!(
 );
 
 /// The payload of a normal entry: the value frames of its metadata records, encoded (and so
-/// checked) before they are proposed.
+/// checked) before they are proposed, and the leader's clock when it proposed them (the batch's
+/// timestamps), so every voter writes the same bytes. Frames travel between voters as hex.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub(crate) struct MetadataFrames(pub Vec<Vec<u8>>);
+pub(crate) struct MetadataFrames {
+    pub append_time_ms: i64,
+    #[serde(with = "hex_frames")]
+    pub frames: Vec<Vec<u8>>,
+}
 
 /// What applying a normal entry answers the proposer: the offset of its batch's last record.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -126,8 +131,9 @@ pub(crate) struct LeaderChange {
     pub voters: Vec<u64>,
 }
 
-/// The batch of one entry at `base_offset`, written at `timestamp_ms`. `leader_change` is used by
-/// blank entries only.
+/// The batch of one entry at `base_offset`. A normal entry's records carry its own append time;
+/// control entries' records carry `timestamp_ms` (this voter's clock). `leader_change` is used
+/// by blank entries only.
 pub(crate) fn entry_batch(
     entry: &Entry<TypeConfig>,
     base_offset: i64,
@@ -141,8 +147,12 @@ pub(crate) fn entry_batch(
         EntryPayload::Normal(_) => builder,
         EntryPayload::Blank | EntryPayload::Membership(_) => builder.control(),
     };
+    let timestamp_ms = match &entry.payload {
+        EntryPayload::Normal(frames) => frames.append_time_ms,
+        EntryPayload::Blank | EntryPayload::Membership(_) => timestamp_ms,
+    };
     let records = match &entry.payload {
-        EntryPayload::Normal(frames) => frames.0.iter().map(|frame| (None, frame.clone())).collect(),
+        EntryPayload::Normal(frames) => frames.frames.iter().map(|frame| (None, frame.clone())).collect(),
         EntryPayload::Blank => vec![leader_change_record(leader_change)?],
         EntryPayload::Membership(membership) => membership_records(membership, entry.log_id.index == 0)?,
     };
@@ -235,7 +245,7 @@ pub(crate) fn batch_entry(batch: &RecordBatch, index: u64) -> Result<Entry<TypeC
         }
     }
     let payload = match (batch.attributes().is_control(), blank, configs.is_empty()) {
-        (false, _, _) => EntryPayload::Normal(MetadataFrames(frames)),
+        (false, _, _) => EntryPayload::Normal(MetadataFrames { append_time_ms: batch.max_timestamp(), frames }),
         (true, true, true) => EntryPayload::Blank,
         (true, false, false) => EntryPayload::Membership(membership(configs)?),
         (true, _, _) => return Err(corrupt_batch(batch, "a control batch is either a leader change or voters")),
@@ -286,6 +296,38 @@ pub(crate) fn batch_records(batch: &RecordBatch) -> Result<Vec<(MetadataRecord, 
     Ok(decoded)
 }
 
+/// Record frames as a list of hex strings (half the size of JSON's arrays of numbers).
+mod hex_frames {
+    use serde::de::Error;
+    use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+    const DIGITS: &[u8; 16] = b"0123456789abcdef";
+
+    pub(super) fn serialize<S: Serializer>(frames: &[Vec<u8>], serializer: S) -> Result<S::Ok, S::Error> {
+        let hex = |frame: &Vec<u8>| -> Result<String, S::Error> {
+            let mut digits = Vec::with_capacity(2 * frame.len());
+            for b in frame {
+                digits.extend_from_slice(&[DIGITS[usize::from(b >> 4)], DIGITS[usize::from(b & 0xf)]]);
+            }
+            String::from_utf8(digits).map_err(serde::ser::Error::custom)
+        };
+        frames.iter().map(hex).collect::<Result<Vec<String>, _>>()?.serialize(serializer)
+    }
+
+    pub(super) fn deserialize<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Vec<Vec<u8>>, D::Error> {
+        let strings = Vec::<String>::deserialize(deserializer)?;
+        strings.iter().map(|s| decode(s.as_bytes()).ok_or_else(|| D::Error::custom("invalid hex frame"))).collect()
+    }
+
+    fn decode(hex: &[u8]) -> Option<Vec<u8>> {
+        let digit = |c: u8| (c as char).to_digit(16).and_then(|d| u8::try_from(d).ok());
+        if !hex.len().is_multiple_of(2) {
+            return None;
+        }
+        hex.chunks_exact(2).map(|pair| Some(digit(pair[0])? << 4 | digit(pair[1])?)).collect()
+    }
+}
+
 /// A node id as Kafka's `int32` (ids are checked to fit when the quorum opens).
 pub(crate) fn node_id_to_wire(id: u64) -> i32 {
     i32::try_from(id).unwrap_or(i32::MAX)
@@ -314,7 +356,7 @@ mod tests {
     #[test]
     fn entries_round_trip_through_batches() {
         let topic = MetadataRecord::TopicRecord(TopicRecord { name: "orders".into(), ..TopicRecord::default() });
-        let frames = MetadataFrames(vec![encode_frame(&topic, 0).expect("frames"); 3]);
+        let frames = MetadataFrames { append_time_ms: 77, frames: vec![encode_frame(&topic, 0).expect("frames"); 3] };
         check_round_trip(EntryPayload::Normal(frames), 7);
         check_round_trip(EntryPayload::Blank, 8);
         let one = Membership::new(vec![BTreeSet::from([1])], BTreeMap::from([(1, VoterNode::default())]));

@@ -18,8 +18,18 @@
 //! **Recovery.** The log is opened as after an unclean shutdown (recovery point 0): every batch
 //! is CRC-checked and a torn tail is cut. The metadata log is small until snapshots arrive.
 //!
-//! **Not yet (cluster issue):** purging (it needs snapshots, which are off), and a durable
-//! truncation (truncation happens on followers only; a lone voter never truncates).
+//! **Truncation** happens on followers only, when a new leader's log disagrees with entries this
+//! voter appended but that never committed. The cut is not synced by itself: the next append's
+//! `fdatasync` makes it durable with the entries that replace it. A crash in between can bring
+//! the cut entries back, which is harmless: this voter held them before, they are not
+//! committed, and the leader cuts them again.
+//!
+//! **Leader changes on followers.** A blank entry's `LeaderChangeMessage` names the leader of its
+//! epoch from this voter's vote; a voter catching up on an older epoch's blank entry no longer
+//! knows it and writes leader -1 (and its own clock as the control batch's timestamp). Data
+//! batches are the same bytes on every voter.
+//!
+//! **Not yet:** purging (it needs snapshots, which are off).
 //!
 //! The log, the index table and the vote sit behind one mutex shared by the log store, its
 //! readers, the state machine and the subscribers; it is never held across an `.await`.
@@ -128,14 +138,14 @@ impl MetadataLog {
             .collect()
     }
 
-    /// Whether the directory holds neither entries nor a vote: a quorum to initialize.
-    pub(crate) fn is_fresh(&self) -> bool {
-        self.batches.is_empty() && self.vote.is_none()
-    }
-
     /// The voters of the latest membership entry, if any.
     pub(crate) fn voters(&self) -> Option<Vec<u64>> {
         self.memberships.last().map(|(_, voters)| voters.clone())
+    }
+
+    /// The term of the saved vote, if any.
+    pub(crate) fn vote_term(&self) -> Option<u64> {
+        self.vote.map(|vote| vote.leader_id.term)
     }
 
     /// The next Raft index.
@@ -347,13 +357,17 @@ mod tests {
         Entry { log_id: LogId::new(CommittedLeaderId::new(term, 0), index), payload }
     }
 
+    fn normal(frames: Vec<Vec<u8>>) -> EntryPayload<TypeConfig> {
+        EntryPayload::Normal(MetadataFrames { append_time_ms: 1_000, frames })
+    }
+
     fn entries() -> Vec<Entry<TypeConfig>> {
         let membership = Membership::new(vec![BTreeSet::from([1])], BTreeMap::from([(1, VoterNode::default())]));
         vec![
             entry(0, 0, EntryPayload::Membership(membership)),
             entry(1, 1, EntryPayload::Blank),
-            entry(1, 2, EntryPayload::Normal(MetadataFrames(vec![vec![1, 2, 0, 0, 0], vec![1, 2, 0, 1, 0]]))),
-            entry(1, 3, EntryPayload::Normal(MetadataFrames(vec![vec![1, 2, 0, 2, 0]]))),
+            entry(1, 2, normal(vec![vec![1, 2, 0, 0, 0], vec![1, 2, 0, 1, 0]])),
+            entry(1, 3, normal(vec![vec![1, 2, 0, 2, 0]])),
         ]
     }
 

@@ -2,14 +2,19 @@
 //! the `__cluster_metadata-0` partition by Strand's own [`strand_log::Log`], in Kafka's KRaft
 //! layout, so Kafka's `DumpLogSegments --cluster-metadata-decoder` reads it.
 //!
-//! Today the quorum has one voter, this node, but it is a real Raft quorum from the first day:
-//! a vote in `quorum-state`, a membership entry (`VotersRecord`), a leader-change entry per
-//! election, commits through openraft. Adding voters later (the cluster issue) changes the
-//! membership and the network, not the data.
+//! A quorum is a static set of voters (Kafka's `controller.quorum.voters`); a one-node cluster is
+//! a quorum of one, the same code. Every voter stores the whole log, votes, and fsyncs what it
+//! appends before acknowledging it; a leader (one per epoch) appends, and a batch commits once a
+//! majority of voters has it durably.
 //!
-//! - [`Quorum`]: open (and elect itself), [`Quorum::append`] records and wait for their commit,
-//!   [`Quorum::subscribe`] to every committed record from an offset (replay and live alike),
-//!   leadership, epoch, high watermark, shutdown.
+//! - [`Quorum`]: open, [`Quorum::append`] records (leader only) and wait for their commit,
+//!   [`Quorum::subscribe`] to every committed record from an offset (replay and live alike, on
+//!   every voter), [`Quorum::leadership`] (epoch and leader), the high watermark,
+//!   [`Quorum::handle_rpc`] for requests from other voters, shutdown.
+//! - `config`: [`QuorumConfig`], [`QuorumVoters`] (`id@host:port` parsing), the timeouts' mapping.
+//! - `transport`: the [`QuorumTransport`] trait the server implements over its CONTROLLER
+//!   listener, the [`RaftRpc`]/[`RaftReply`] messages and their bounded byte encoding, openraft's
+//!   network over it; [`LoneVoterTransport`] for a quorum of one.
 //! - `entry`: one Raft entry ↔ one record batch (metadata records framed as Kafka's
 //!   `MetadataRecordSerde`; `LeaderChangeMessage`, `KRaftVersionRecord`, `VotersRecord` control
 //!   records); the openraft type configuration.
@@ -17,8 +22,28 @@
 //!   appends acknowledged to openraft only once synced.
 //! - `quorum_state`: the vote in Kafka's `quorum-state` JSON file, written atomically.
 //! - `state_machine`: last applied entry, membership, the high watermark; snapshots off.
-//! - `network`: a lone voter's network, where every RPC is unreachable.
 //! - `subscriber`: the committed-batch feed.
+//!
+//! **Forming a quorum.** Every voter whose log has no membership yet initializes it with the
+//! configured voter set: a first entry (index 0, epoch 0) holding `KRaftVersionRecord` and
+//! `VotersRecord`. openraft 0.9 documents that initializing several nodes with the *same*
+//! membership is safe: each writes the identical entry at the same log id, so the logs agree, and
+//! an election then needs a majority as always; a node that has already heard from a candidate
+//! or leader is "initialized" and skips it (it then gets the entry by replication). All voters
+//! may therefore start at once, in any order, and no voter is special. Different voter sets on
+//! different nodes would split the cluster: a voter whose log names other voters than its
+//! configuration refuses to open.
+//!
+//! **Epochs and offsets.** Kafka's leader epoch is openraft's term (`single-term-leader`: at most
+//! one leader per term); offsets are Kafka's, a batch per Raft entry (see `log_store`).
+//!
+//! **No snapshots yet.** The log is never truncated at its start, so a restarted or lagging
+//! voter always catches up from the leader's log, entry by entry; openraft never needs to send a
+//! snapshot. Kafka-format snapshots (`<offset>-<epoch>.checkpoint`) and log purging come later.
+//!
+//! **Observers** (brokers that are not voters) are not Raft members (design §4) and do not use
+//! this type yet: they will follow the committed log over a Strand RPC served from
+//! [`Quorum::subscribe`]'s feed on a voter, and replay it as a voter's subscriber does.
 //!
 //! What it is not: it decides nothing about the cluster (the controller does) and holds no image
 //! (the broker replays the records into one). No openraft type appears in its public API: openraft
@@ -29,41 +54,44 @@
 //! tokio runtime. The log reads time through the [`Clock`] it is given (batch timestamps, segment
 //! rolls).
 
+mod config;
 mod entry;
 mod log_store;
-mod network;
 mod quorum_state;
 mod state_machine;
 mod subscriber;
+mod transport;
 
 use std::collections::BTreeMap;
 use std::fmt;
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use openraft::error::{ClientWriteError, RaftError};
+use openraft::error::{ClientWriteError, InitializeError, RaftError};
 use openraft::{Raft, RaftMetrics, ServerState, SnapshotPolicy};
 use strand_base::Clock;
 use strand_protocol::messages::records::MetadataRecord;
 use tokio::sync::{mpsc, watch};
 
-use self::entry::{MetadataFrames, TypeConfig, VoterNode, encode_frame, node_id_to_wire};
+pub use self::config::{
+    ELECTION_TIMEOUT_MS_DEFAULT, FETCH_TIMEOUT_MS_DEFAULT, QuorumConfig, QuorumVoter, QuorumVoters, VOTERS_MAX,
+};
+use self::entry::{MetadataFrames, TypeConfig, VoterEndpoint, VoterNode, encode_frame, node_id_to_wire};
 use self::log_store::{LogStore, MetadataLog, SharedLog, lock};
-use self::network::LoneVoterNetwork;
 use self::state_machine::StateMachine;
 pub use self::subscriber::SUBSCRIBER_BATCHES_MAX;
+use self::transport::QuorumNetwork;
+pub use self::transport::{
+    LoneVoterTransport, QuorumTransport, RAFT_RPC_BYTES_MAX, RaftReply, RaftRpc, TransportError, TransportFuture,
+};
 
 /// The most records one [`Quorum::append`] may hold (Kafka's `MAX_RECORDS_PER_USER_OP`).
 pub const APPEND_RECORDS_MAX: usize = 10_000;
 /// The most bytes of framed records one [`Quorum::append`] may hold (KRaft's batch size limit).
 pub const APPEND_BYTES_MAX: usize = 8 * 1024 * 1024;
-/// `controller.quorum.election.timeout.ms`: a follower that hears no leader for this long (plus
-/// up to as much again, at random) stands for election. A lone voter elects itself at once.
-pub const ELECTION_TIMEOUT_MS: u64 = 1_000;
-/// How often a leader heartbeats its followers (none while it is the only voter).
-pub const HEARTBEAT_INTERVAL_MS: u64 = 500;
-/// How long [`Quorum::open`] waits for the lone voter to lead and apply its log.
+/// How long [`Quorum::open`] waits for a lone voter to lead and apply its log.
 pub const OPEN_WAIT_MS_MAX: u64 = 30_000;
 
 /// A batch of metadata records the quorum has committed, as a subscriber receives it.
@@ -74,10 +102,19 @@ pub struct CommittedBatch {
     pub last_offset: i64,
     /// The leader epoch (Raft term) it was appended in.
     pub epoch: i32,
-    /// When the leader appended it (the batch's max timestamp).
+    /// When the leader appended it (the batch's max timestamp). The same on every voter for data
+    /// batches; a control batch carries the clock of the voter that wrote it.
     pub append_time_ms: i64,
     /// Each record with its version, in offset order.
     pub records: Vec<(MetadataRecord, i16)>,
+}
+
+/// Who leads, as this voter knows it: Kafka's leader epoch (the Raft term, which a candidate
+/// raises when it stands) and the leader of that epoch once one is known.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Leadership {
+    pub epoch: i32,
+    pub leader_id: Option<i32>,
 }
 
 /// What can go wrong in the quorum.
@@ -101,10 +138,18 @@ pub enum QuorumError {
     AppendTooLarge { records: usize, bytes: usize },
     #[error("node id {0} is not a valid voter id")]
     InvalidNodeId(i32),
-    #[error("the metadata log's voters are {voters:?}; node {node_id} can only open a quorum it is the lone voter of")]
-    NotLoneVoter { node_id: i32, voters: Vec<i32> },
+    #[error("invalid controller.quorum.voters: {0}")]
+    InvalidVoters(String),
+    #[error("node {node_id} is not one of the voters {voters:?} (observers are not supported yet)")]
+    NotAVoter { node_id: i32, voters: Vec<i32> },
+    #[error("the metadata log's voters are {logged:?}, but node {node_id} is configured with voters {configured:?}")]
+    VotersMismatch { node_id: i32, configured: Vec<i32>, logged: Vec<i32> },
     #[error("not the leader (leader: {leader_id:?})")]
     NotLeader { leader_id: Option<i32> },
+    #[error("a raft rpc of {bytes} bytes exceeds {RAFT_RPC_BYTES_MAX} bytes")]
+    RpcTooLarge { bytes: usize },
+    #[error("invalid raft rpc: {0}")]
+    InvalidRpc(String),
     #[error("raft: {0}")]
     Raft(String),
     #[error("not supported yet: {0}")]
@@ -121,60 +166,85 @@ impl QuorumError {
     }
 }
 
-/// A running member of the controller quorum. Cheap to share behind an `Arc`; every method takes
-/// `&self` except [`Quorum::shutdown`].
+/// A running voter of the controller quorum. Cheap to share behind an `Arc`; every method takes
+/// `&self`.
 pub struct Quorum {
     raft: Raft<TypeConfig>,
     log: SharedLog,
     high_watermark: watch::Receiver<i64>,
     metrics: watch::Receiver<RaftMetrics<u64, VoterNode>>,
+    leadership: watch::Receiver<Leadership>,
     node_id: i32,
+    cluster_id: String,
+    clock: Arc<dyn Clock>,
+    shut_down: AtomicBool,
 }
 
 impl fmt::Debug for Quorum {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("Quorum")
             .field("node_id", &self.node_id)
-            .field("leader_epoch", &self.leader_epoch())
+            .field("leadership", &*self.leadership.borrow())
             .field("high_watermark", &self.high_watermark())
             .finish_non_exhaustive()
     }
 }
 
 impl Quorum {
-    /// Opens (or creates) the quorum of a lone voter in `dir` (the `__cluster_metadata-0`
-    /// directory), and returns once this voter leads a new epoch and has committed everything
-    /// in its log (so [`Quorum::high_watermark`] covers what was committed before).
+    /// Opens (or creates) this voter's quorum log in `dir` (the `__cluster_metadata-0`
+    /// directory) and starts taking part in the quorum, reaching other voters through
+    /// `transport`.
     ///
-    /// A fresh directory is initialized with this node as the only voter. A directory whose
-    /// voters are others is refused.
+    /// A voter whose log has no membership yet initializes it with `config.voters` (see the
+    /// module doc: safe when every voter does so at once). A lone voter then elects itself and
+    /// `open` returns once it leads a new epoch and has committed everything in its log (so
+    /// [`Quorum::high_watermark`] covers what was committed before). With other voters, `open`
+    /// returns at once: elections and catching up happen as the voters reach each other; watch
+    /// [`Quorum::leadership`] and [`Quorum::high_watermark`].
+    ///
+    /// Refused: a node that is not a voter, and a log whose voters differ from the configured ones.
     pub async fn open(
         dir: &Path,
-        node_id: i32,
-        cluster_id: &str,
+        config: QuorumConfig,
+        transport: Arc<dyn QuorumTransport>,
         clock: Arc<dyn Clock>,
     ) -> Result<Quorum, QuorumError> {
-        let voter = u64::try_from(node_id).map_err(|_| QuorumError::InvalidNodeId(node_id))?;
-        let metadata_log = MetadataLog::open(dir, clock)?;
-        let fresh = metadata_log.is_fresh();
-        match metadata_log.voters() {
-            None if !fresh => return Err(QuorumError::CorruptLog("a vote but no voters in the log".into())),
-            Some(voters) if voters[..] != [voter] => {
-                let voters = voters.into_iter().map(node_id_to_wire).collect();
-                return Err(QuorumError::NotLoneVoter { node_id, voters });
-            }
-            _ => {}
+        let (voter, members) = membership(&config)?;
+        let metadata_log = MetadataLog::open(dir, Arc::clone(&clock))?;
+        let logged = metadata_log.voters();
+        let saved_term = metadata_log.vote_term().unwrap_or_default();
+        if let Some(logged) = &logged
+            && !logged.iter().eq(members.keys())
+        {
+            return Err(QuorumError::VotersMismatch {
+                node_id: config.node_id,
+                configured: config.voters.ids().collect(),
+                logged: logged.iter().copied().map(node_id_to_wire).collect(),
+            });
         }
         let log: SharedLog = Arc::new(Mutex::new(metadata_log));
         let (high_watermark_tx, high_watermark) = watch::channel(0);
         let state_machine = StateMachine::new(Arc::clone(&log), Arc::new(high_watermark_tx));
         let log_store = LogStore::new(Arc::clone(&log));
-        let raft = Raft::new(voter, raft_config(cluster_id)?, LoneVoterNetwork, log_store, state_machine)
+        let backoff = Duration::from_millis(config.heartbeat_interval_ms());
+        let network = QuorumNetwork::new(transport, &config.cluster_id, config.node_id, backoff);
+        let raft = Raft::new(voter, raft_config(&config)?, network, log_store, state_machine)
             .await
             .map_err(QuorumError::raft)?;
         let metrics = raft.metrics();
-        let quorum = Quorum { raft, log, high_watermark, metrics, node_id };
-        if let Err(e) = quorum.elect_self(voter, fresh).await {
+        let leadership = leadership_feed(metrics.clone());
+        let quorum = Quorum {
+            raft,
+            log,
+            high_watermark,
+            metrics,
+            leadership,
+            node_id: config.node_id,
+            cluster_id: config.cluster_id.clone(),
+            clock,
+            shut_down: AtomicBool::new(false),
+        };
+        if let Err(e) = quorum.start(&config, members, logged.is_some(), saved_term).await {
             // The Raft task runs until told to stop; a failed open must not leave it behind.
             if let Err(shutdown) = quorum.raft.shutdown().await {
                 tracing::warn!("stopping the metadata quorum after a failed open: {shutdown}");
@@ -182,37 +252,65 @@ impl Quorum {
             return Err(e);
         }
         tracing::info!(
-            "metadata quorum of cluster {cluster_id}: node {node_id} leads epoch {}, high watermark {}",
-            quorum.leader_epoch(),
+            "metadata quorum of cluster {}: node {} of voters {:?}, {:?}, high watermark {}",
+            config.cluster_id,
+            config.node_id,
+            config.voters.ids().collect::<Vec<_>>(),
+            quorum.leadership(),
             quorum.high_watermark()
         );
         Ok(quorum)
     }
 
-    /// Makes the lone voter lead: initializes a fresh quorum (which elects at once), or stands
-    /// for election in a new term; then waits until everything in the log is applied.
-    async fn elect_self(&self, voter: u64, fresh: bool) -> Result<(), QuorumError> {
-        if fresh {
-            let members = BTreeMap::from([(voter, VoterNode::default())]);
-            self.raft.initialize(members).await.map_err(QuorumError::raft)?;
-        } else {
+    /// Waits for Raft to have loaded the saved vote (so [`Quorum::leadership`] starts from it),
+    /// initializes the membership if the log has none; a lone voter then leads (electing itself
+    /// in a new term after a restart) and waits until everything in its log is applied.
+    async fn start(
+        &self,
+        config: &QuorumConfig,
+        members: BTreeMap<u64, VoterNode>,
+        initialized: bool,
+        saved_term: u64,
+    ) -> Result<(), QuorumError> {
+        let wait = || self.raft.wait(Some(Duration::from_millis(OPEN_WAIT_MS_MAX)));
+        let loaded = |m: &RaftMetrics<u64, VoterNode>| m.current_term >= saved_term;
+        wait().metrics(loaded, "raft has loaded the saved vote").await.map_err(QuorumError::raft)?;
+        let lone = config.is_lone_voter();
+        if !initialized {
+            match self.raft.initialize(members).await {
+                Ok(()) => {}
+                // Another voter's candidate or leader reached this one first: the membership
+                // comes by replication.
+                Err(RaftError::APIError(InitializeError::NotAllowed(_))) if !lone => {}
+                Err(RaftError::APIError(InitializeError::NotAllowed(_))) => {
+                    return Err(QuorumError::CorruptLog("a vote but no voters in the log".into()));
+                }
+                Err(e) => return Err(QuorumError::raft(e)),
+            }
+        } else if lone {
             self.raft.trigger().elect().await.map_err(QuorumError::raft)?;
+        }
+        if !lone {
+            return Ok(());
         }
         let leads_and_applied = |m: &RaftMetrics<u64, VoterNode>| {
             m.state == ServerState::Leader
                 && m.last_log_index.is_some()
                 && m.last_applied.map(|id| id.index) == m.last_log_index
         };
-        let wait = self.raft.wait(Some(Duration::from_millis(OPEN_WAIT_MS_MAX)));
-        wait.metrics(leads_and_applied, "the lone voter leads and has applied its log")
+        wait()
+            .metrics(leads_and_applied, "the lone voter leads and has applied its log")
             .await
             .map_err(QuorumError::raft)?;
         Ok(())
     }
 
     /// Proposes `records` (each with the version to write it at) as one batch; resolves once
-    /// they are committed, durably, and applied, with the offset of the last one. The batch is
-    /// atomic: all of its records commit or none.
+    /// they are committed (durable on a majority of voters) and applied here, with the offset of
+    /// the last one. The batch is atomic: all of its records commit or none. Only the leader
+    /// appends: elsewhere this is [`QuorumError::NotLeader`] with the leader if known (for
+    /// Kafka's NOT_CONTROLLER, or to forward). A leader cut off from a majority never commits:
+    /// its append waits until it learns of a new leader (then fails) or the caller gives up.
     pub async fn append(&self, records: Vec<(MetadataRecord, i16)>) -> Result<i64, QuorumError> {
         if records.is_empty() {
             return Err(QuorumError::EmptyAppend);
@@ -223,7 +321,8 @@ impl Quorum {
         if records.len() > APPEND_RECORDS_MAX || bytes > APPEND_BYTES_MAX {
             return Err(QuorumError::AppendTooLarge { records: records.len(), bytes });
         }
-        match self.raft.client_write(MetadataFrames(frames)).await {
+        let payload = MetadataFrames { append_time_ms: self.clock.now_ms(), frames };
+        match self.raft.client_write(payload).await {
             Ok(response) => Ok(response.data.last_offset),
             Err(RaftError::APIError(ClientWriteError::ForwardToLeader(forward))) => {
                 Err(QuorumError::NotLeader { leader_id: forward.leader_id.map(node_id_to_wire) })
@@ -238,9 +337,21 @@ impl Quorum {
     /// records, so the subscriber's position (and its image's offset) moves past them. At most
     /// [`SUBSCRIBER_BATCHES_MAX`] batches wait in the channel; the feed waits for the
     /// subscriber. The channel closes after a shutdown once everything committed was sent, or if
-    /// the log cannot be read (logged).
+    /// the log cannot be read (logged). Followers' feeds carry the same records at the same
+    /// offsets as the leader's.
     pub fn subscribe(&self, from_offset: i64) -> mpsc::Receiver<CommittedBatch> {
         subscriber::spawn(Arc::clone(&self.log), self.high_watermark.clone(), from_offset)
+    }
+
+    /// Answers a Raft request another voter sent through its [`QuorumTransport`] (the server's
+    /// CONTROLLER listener calls this). Requests of another cluster, or for another node, are
+    /// refused in the reply.
+    pub async fn handle_rpc(&self, rpc: RaftRpc) -> RaftReply {
+        transport::handle(&self.raft, &self.cluster_id, self.node_id, rpc).await
+    }
+
+    pub fn node_id(&self) -> i32 {
+        self.node_id
     }
 
     pub fn is_leader(&self) -> bool {
@@ -249,7 +360,17 @@ impl Quorum {
 
     /// The current leader epoch: the Raft term.
     pub fn leader_epoch(&self) -> i32 {
-        i32::try_from(self.metrics.borrow().current_term).unwrap_or(i32::MAX)
+        self.leadership.borrow().epoch
+    }
+
+    /// The leader of the current epoch, if known.
+    pub fn leader_id(&self) -> Option<i32> {
+        self.leadership.borrow().leader_id
+    }
+
+    /// Epoch and leader now, and each change after (the channel closes after a shutdown).
+    pub fn leadership(&self) -> watch::Receiver<Leadership> {
+        self.leadership.clone()
     }
 
     /// The offset after the last committed (and applied) batch, as Kafka's high watermark.
@@ -257,23 +378,71 @@ impl Quorum {
         *self.high_watermark.borrow()
     }
 
-    /// Stops Raft, then syncs and closes the log.
-    pub async fn shutdown(self) -> Result<(), QuorumError> {
+    /// Stops Raft, then syncs and closes the log. Later calls do nothing; after it, RPCs are
+    /// answered with errors and appends fail.
+    pub async fn shutdown(&self) -> Result<(), QuorumError> {
+        if self.shut_down.swap(true, Ordering::SeqCst) {
+            return Ok(());
+        }
         self.raft.shutdown().await.map_err(QuorumError::raft)?;
         lock(&self.log).close()
     }
 }
 
-/// openraft's settings: Kafka's election timeout, randomized up to twice it as Kafka's backoff
-/// is, and no snapshots (see `state_machine`).
-fn raft_config(cluster_id: &str) -> Result<Arc<openraft::Config>, QuorumError> {
-    let config = openraft::Config {
-        cluster_name: cluster_id.to_owned(),
-        election_timeout_min: ELECTION_TIMEOUT_MS,
-        election_timeout_max: 2 * ELECTION_TIMEOUT_MS,
-        heartbeat_interval: HEARTBEAT_INTERVAL_MS,
+/// This node's Raft id and the initial membership, checked against the config.
+fn membership(config: &QuorumConfig) -> Result<(u64, BTreeMap<u64, VoterNode>), QuorumError> {
+    let voter = u64::try_from(config.node_id).map_err(|_| QuorumError::InvalidNodeId(config.node_id))?;
+    if !config.voters.contains(config.node_id) {
+        return Err(QuorumError::NotAVoter { node_id: config.node_id, voters: config.voters.ids().collect() });
+    }
+    let mut members = BTreeMap::new();
+    for voter in config.voters.iter() {
+        let id = u64::try_from(voter.id).map_err(|_| QuorumError::InvalidNodeId(voter.id))?;
+        let endpoints = voter.address.map(|(host, port)| VoterEndpoint {
+            name: config.voters.listener_name().to_owned(),
+            host,
+            port,
+        });
+        members.insert(id, VoterNode { directory_id: [0; 16], endpoints: endpoints.into_iter().collect() });
+    }
+    Ok((voter, members))
+}
+
+/// Follows openraft's metrics and publishes the epoch and leader whenever they change. The task
+/// ends when Raft stops (its metrics close) or nobody watches any more.
+fn leadership_feed(mut metrics: watch::Receiver<RaftMetrics<u64, VoterNode>>) -> watch::Receiver<Leadership> {
+    let leadership_of = |m: &RaftMetrics<u64, VoterNode>| Leadership {
+        epoch: i32::try_from(m.current_term).unwrap_or(i32::MAX),
+        leader_id: m.current_leader.map(node_id_to_wire),
+    };
+    let (tx, rx) = watch::channel(leadership_of(&metrics.borrow_and_update()));
+    tokio::spawn(async move {
+        loop {
+            tokio::select! {
+                changed = metrics.changed() => if changed.is_err() { return },
+                () = tx.closed() => return,
+            }
+            let now = leadership_of(&metrics.borrow_and_update());
+            tx.send_if_modified(|current| {
+                let moved = *current != now;
+                *current = now;
+                moved
+            });
+        }
+    });
+    rx
+}
+
+/// openraft's settings from Kafka's timeouts (see `config`), and no snapshots (see
+/// `state_machine`).
+fn raft_config(config: &QuorumConfig) -> Result<Arc<openraft::Config>, QuorumError> {
+    let raft_config = openraft::Config {
+        cluster_name: config.cluster_id.clone(),
+        election_timeout_min: config.fetch_timeout_ms,
+        election_timeout_max: config.fetch_timeout_ms.saturating_add(config.election_timeout_ms),
+        heartbeat_interval: config.heartbeat_interval_ms(),
         snapshot_policy: SnapshotPolicy::Never,
         ..openraft::Config::default()
     };
-    Ok(Arc::new(config.validate().map_err(QuorumError::raft)?))
+    Ok(Arc::new(raft_config.validate().map_err(QuorumError::raft)?))
 }

@@ -8,9 +8,13 @@
 //! first entry commits, which is how a restart replays.
 //!
 //! **Snapshots are off** (`SnapshotPolicy::Never`, and nothing triggers one): openraft never
-//! builds one, and with one voter it never sends or installs one. The snapshot calls fail if
-//! reached. Kafka-format snapshots (`<offset>-<epoch>.checkpoint`) and log purging come with
-//! the multi-voter quorum.
+//! builds one, and since the log is never purged a leader always has the entries a lagging or
+//! restarted voter needs, so it never sends one either. The snapshot calls fail if reached.
+//! Kafka-format snapshots (`<offset>-<epoch>.checkpoint`) and log purging come later.
+//!
+//! On every voter, leader or follower, entries are applied once openraft learns they are
+//! committed, so a follower's high watermark (and its subscribers' feed) trails the leader's by
+//! at most a heartbeat.
 
 use std::io::Cursor;
 use std::sync::Arc;

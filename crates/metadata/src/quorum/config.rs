@@ -1,0 +1,183 @@
+//! What a quorum member is told when it opens: its node id, the cluster id, the static voter set
+//! (Kafka's `controller.quorum.voters`) and the Raft timeouts (Kafka's
+//! `controller.quorum.election.timeout.ms` and `controller.quorum.fetch.timeout.ms`).
+//!
+//! **Timeouts.** Kafka has two and openraft three; they map as follows:
+//!
+//! | openraft | from | why |
+//! |---|---|---|
+//! | `election_timeout_min` | `fetch_timeout_ms` | a follower that hears nothing from its leader this long stands for election (Kafka's fetch timeout) |
+//! | `election_timeout_max` | `fetch_timeout_ms + election_timeout_ms` | randomized, so candidates rarely collide (Kafka's randomized election timeout) |
+//! | `heartbeat_interval` | `fetch_timeout_ms / 4` | the leader speaks to each follower well within the fetch timeout (Kafka's followers fetch at least every 500 ms by default) |
+//!
+//! A lone voter elects itself at once, whatever the timeouts.
+
+use std::collections::BTreeMap;
+
+use super::QuorumError;
+
+/// Kafka's default `controller.quorum.election.timeout.ms`.
+pub const ELECTION_TIMEOUT_MS_DEFAULT: u64 = 1_000;
+/// Kafka's default `controller.quorum.fetch.timeout.ms`.
+pub const FETCH_TIMEOUT_MS_DEFAULT: u64 = 2_000;
+/// The most voters a static quorum may name (Kafka sets none; a handful is the norm).
+pub const VOTERS_MAX: usize = 64;
+
+/// How a quorum member opens.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct QuorumConfig {
+    /// This node's `node.id`. For now it must be one of the voters (brokers that only observe the
+    /// metadata log come later).
+    pub node_id: i32,
+    /// The cluster id from `meta.properties`; every Raft RPC carries it and a member refuses RPCs
+    /// of another cluster.
+    pub cluster_id: String,
+    pub voters: QuorumVoters,
+    /// `controller.quorum.election.timeout.ms`.
+    pub election_timeout_ms: u64,
+    /// `controller.quorum.fetch.timeout.ms`.
+    pub fetch_timeout_ms: u64,
+}
+
+impl QuorumConfig {
+    /// The one-node cluster: this node is the only voter, with Kafka's default timeouts.
+    pub fn lone_voter(node_id: i32, cluster_id: &str) -> QuorumConfig {
+        QuorumConfig {
+            node_id,
+            cluster_id: cluster_id.to_owned(),
+            voters: QuorumVoters::lone(node_id),
+            election_timeout_ms: ELECTION_TIMEOUT_MS_DEFAULT,
+            fetch_timeout_ms: FETCH_TIMEOUT_MS_DEFAULT,
+        }
+    }
+
+    /// Whether this node is the quorum's only voter (it elects itself at once).
+    pub fn is_lone_voter(&self) -> bool {
+        self.voters.ids().eq([self.node_id])
+    }
+
+    /// How often the leader heartbeats each follower.
+    pub(crate) fn heartbeat_interval_ms(&self) -> u64 {
+        (self.fetch_timeout_ms / 4).max(1)
+    }
+}
+
+/// One voter of `controller.quorum.voters`: `id@host:port`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct QuorumVoter {
+    pub id: i32,
+    /// The CONTROLLER listener's address; `None` for a lone voter, which needs no listener.
+    pub address: Option<(String, u16)>,
+}
+
+/// The static voter set, ordered by id, with the name of the listener the voters' addresses
+/// belong to (the first of `controller.listener.names`), as the log's `VotersRecord` names it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct QuorumVoters {
+    voters: BTreeMap<i32, Option<(String, u16)>>,
+    listener_name: String,
+}
+
+impl QuorumVoters {
+    /// A quorum of one voter without a listener.
+    pub fn lone(node_id: i32) -> QuorumVoters {
+        QuorumVoters { voters: BTreeMap::from([(node_id, None)]), listener_name: String::new() }
+    }
+
+    /// Parses `controller.quorum.voters`: comma-separated `id@host:port` entries (IPv6 hosts in
+    /// brackets), ids distinct and non-negative, at most [`VOTERS_MAX`].
+    pub fn parse(text: &str, listener_name: &str) -> Result<QuorumVoters, QuorumError> {
+        let mut voters = BTreeMap::new();
+        for entry in text.split(',').map(str::trim).filter(|e| !e.is_empty()) {
+            let invalid = |reason: &str| QuorumError::InvalidVoters(format!("{entry:?}: {reason}"));
+            let (id, address) = entry.split_once('@').ok_or_else(|| invalid("expected id@host:port"))?;
+            let id: i32 = id.trim().parse().map_err(|_| invalid("the id is not an integer"))?;
+            if id < 0 {
+                return Err(invalid("the id is negative"));
+            }
+            let (host, port) = address.rsplit_once(':').ok_or_else(|| invalid("expected host:port"))?;
+            let host = host.strip_prefix('[').and_then(|h| h.strip_suffix(']')).unwrap_or(host);
+            let port: u16 = port.parse().map_err(|_| invalid("the port is not a number from 0 to 65535"))?;
+            if host.is_empty() {
+                return Err(invalid("the host is empty"));
+            }
+            if voters.insert(id, Some((host.to_owned(), port))).is_some() {
+                return Err(invalid("the id appears twice"));
+            }
+        }
+        if voters.is_empty() {
+            return Err(QuorumError::InvalidVoters("no voters".into()));
+        }
+        if voters.len() > VOTERS_MAX {
+            return Err(QuorumError::InvalidVoters(format!("{} voters, at most {VOTERS_MAX}", voters.len())));
+        }
+        Ok(QuorumVoters { voters, listener_name: listener_name.to_owned() })
+    }
+
+    /// The voter ids, ascending.
+    pub fn ids(&self) -> impl Iterator<Item = i32> + '_ {
+        self.voters.keys().copied()
+    }
+
+    pub fn len(&self) -> usize {
+        self.voters.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.voters.is_empty()
+    }
+
+    pub fn contains(&self, id: i32) -> bool {
+        self.voters.contains_key(&id)
+    }
+
+    /// Each voter, ascending by id.
+    pub fn iter(&self) -> impl Iterator<Item = QuorumVoter> + '_ {
+        self.voters.iter().map(|(id, address)| QuorumVoter { id: *id, address: address.clone() })
+    }
+
+    pub fn listener_name(&self) -> &str {
+        &self.listener_name
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn check(text: &str, expected: Result<Vec<(i32, &str, u16)>, ()>) {
+        let parsed = QuorumVoters::parse(text, "CONTROLLER").map(|voters| {
+            voters.iter().map(|v| v.address.map(|(h, p)| (v.id, h, p))).collect::<Option<Vec<_>>>().expect("address")
+        });
+        match (parsed, expected) {
+            (Ok(parsed), Ok(expected)) => {
+                let expected: Vec<_> = expected.into_iter().map(|(i, h, p)| (i, h.to_owned(), p)).collect();
+                assert_eq!(parsed, expected, "{text}");
+            }
+            (Err(_), Err(())) => {}
+            (parsed, expected) => panic!("{text}: parsed {parsed:?}, expected {expected:?}"),
+        }
+    }
+
+    /// `controller.quorum.voters` parses as Kafka writes it, and malformed entries are refused.
+    #[test]
+    fn parses_controller_quorum_voters() {
+        check("1@localhost:9093", Ok(vec![(1, "localhost", 9093)]));
+        check(" 3@c:3, 1@a:1 ,2@b:2", Ok(vec![(1, "a", 1), (2, "b", 2), (3, "c", 3)]));
+        check("1@[::1]:9093", Ok(vec![(1, "::1", 9093)]));
+        for bad in ["", "1", "1@host", "x@h:1", "-1@h:1", "1@:9", "1@h:70000", "1@h:1,1@h:2"] {
+            check(bad, Err(()));
+        }
+        let many: Vec<String> = (0..=VOTERS_MAX).map(|i| format!("{i}@h:1")).collect();
+        check(&many.join(","), Err(()));
+    }
+
+    /// A lone voter's config says so; a three-voter one does not.
+    #[test]
+    fn lone_voter_is_recognised() {
+        assert!(QuorumConfig::lone_voter(4, "c").is_lone_voter());
+        let voters = QuorumVoters::parse("1@a:1,2@b:2,3@c:3", "CONTROLLER").expect("parses");
+        let config = QuorumConfig { voters, ..QuorumConfig::lone_voter(1, "c") };
+        assert!(!config.is_lone_voter());
+    }
+}

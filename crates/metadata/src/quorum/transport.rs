@@ -1,0 +1,372 @@
+//! How voters reach each other, without this crate opening a socket: the [`QuorumTransport`]
+//! trait (implemented by the server over its CONTROLLER listener, and by tests in process), the
+//! messages it carries ([`RaftRpc`] out, [`RaftReply`] back) with their byte encoding, and
+//! openraft's network over it.
+//!
+//! - Outgoing: openraft asks `QuorumNetwork` for a client per voter; each RPC (append entries,
+//!   vote, install snapshot) becomes a [`RaftRpc`] handed to [`QuorumTransport::call`].
+//! - Incoming: whoever receives a [`RaftRpc`] (the server's listener, decoding it with
+//!   [`RaftRpc::decode`]) passes it to [`super::Quorum::handle_rpc`] and sends back the
+//!   [`RaftReply`], encoded.
+//!
+//! **Encoding.** JSON (serde, as openraft's types define it), one message a buffer: the
+//! transport frames buffers itself (a size prefix, as Kafka's frames have). Record frames inside
+//! entries are hex strings, not JSON arrays of numbers. Decoding refuses anything over
+//! [`RAFT_RPC_BYTES_MAX`] before parsing; JSON carries no lengths to trust, so a decoder never
+//! allocates more than a small multiple of its input. An append-entries request that would
+//! encode larger than the limit is refused locally with a hint to openraft to send fewer
+//! entries (one entry is at most [`super::APPEND_BYTES_MAX`] of frames, which fits).
+//!
+//! **Checks.** Every RPC carries the cluster id and its target's node id; a member refuses RPCs
+//! of another cluster (Kafka's INCONSISTENT_CLUSTER_ID) or meant for another node.
+//!
+//! [`LoneVoterTransport`] is the network of a one-voter quorum: no peers, every call unreachable
+//! (openraft never calls it: its lone voter votes for itself and replicates to no one).
+
+use std::fmt;
+use std::future::Future;
+use std::pin::Pin;
+use std::sync::Arc;
+use std::time::Duration;
+
+use openraft::error::{
+    InstallSnapshotError, NetworkError, PayloadTooLarge, RPCError, RaftError, RemoteError, Unreachable,
+};
+use openraft::network::{Backoff, RPCOption};
+use openraft::raft::{
+    AppendEntriesRequest, AppendEntriesResponse, InstallSnapshotRequest, InstallSnapshotResponse, VoteRequest,
+    VoteResponse,
+};
+use openraft::{Raft, RaftNetwork, RaftNetworkFactory};
+use serde::{Deserialize, Serialize};
+
+use super::QuorumError;
+use super::entry::{TypeConfig, VoterNode, node_id_to_wire};
+
+/// The largest encoded [`RaftRpc`] or [`RaftReply`] accepted (and sent).
+pub const RAFT_RPC_BYTES_MAX: usize = 32 * 1024 * 1024;
+
+/// The future a [`QuorumTransport::call`] returns.
+pub type TransportFuture<'a> = Pin<Box<dyn Future<Output = Result<RaftReply, TransportError>> + Send + 'a>>;
+
+/// Carries Raft RPCs from this voter to another and brings back the reply. Implementations
+/// map the target's node id to its CONTROLLER listener address (from their own copy of
+/// `controller.quorum.voters`; the log's `VotersRecord` holds the same), send
+/// [`RaftRpc::encode`]'s bytes, and decode the answer with [`RaftReply::decode`]. openraft bounds
+/// each call with its own timeout (the heartbeat interval for appends, the election timeout for
+/// votes) and retries; a call need not retry.
+pub trait QuorumTransport: Send + Sync + fmt::Debug + 'static {
+    fn call(&self, target: i32, rpc: RaftRpc) -> TransportFuture<'_>;
+}
+
+/// Why a [`QuorumTransport::call`] brought no reply.
+#[derive(Debug, Clone, thiserror::Error)]
+pub enum TransportError {
+    /// The voter cannot be reached (no connection, refused, unknown address): openraft backs off
+    /// before trying it again.
+    #[error("voter {target} is unreachable: {reason}")]
+    Unreachable { target: i32, reason: String },
+    /// The call failed midway (connection lost, bad reply): openraft retries at its next turn.
+    #[error("rpc to voter {target} failed: {reason}")]
+    Failed { target: i32, reason: String },
+}
+
+/// A Raft request from one voter to another. Opaque but for its routing fields; built by the
+/// quorum, carried by a [`QuorumTransport`], answered by [`super::Quorum::handle_rpc`].
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct RaftRpc {
+    cluster_id: String,
+    source: i32,
+    target: i32,
+    body: RpcBody,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+enum RpcBody {
+    AppendEntries(AppendEntriesRequest<TypeConfig>),
+    Vote(VoteRequest<u64>),
+    InstallSnapshot(InstallSnapshotRequest<TypeConfig>),
+}
+
+/// The answer to a [`RaftRpc`].
+#[derive(Debug, Serialize, Deserialize)]
+pub struct RaftReply {
+    body: ReplyBody,
+}
+
+#[derive(Debug, Serialize, Deserialize)]
+enum ReplyBody {
+    AppendEntries(Result<AppendEntriesResponse<u64>, RaftError<u64>>),
+    Vote(Result<VoteResponse<u64>, RaftError<u64>>),
+    InstallSnapshot(Result<InstallSnapshotResponse<u64>, RaftError<u64, InstallSnapshotError>>),
+    /// Not handled: another cluster's RPC, or one meant for another node.
+    Refused(String),
+}
+
+impl RaftRpc {
+    /// The node id of the voter that sent it.
+    pub fn source(&self) -> i32 {
+        self.source
+    }
+
+    /// The node id of the voter it is for.
+    pub fn target(&self) -> i32 {
+        self.target
+    }
+
+    pub fn cluster_id(&self) -> &str {
+        &self.cluster_id
+    }
+
+    pub fn encode(&self) -> Result<Vec<u8>, QuorumError> {
+        encode(self)
+    }
+
+    /// Reads an encoded request, refusing more than [`RAFT_RPC_BYTES_MAX`] bytes.
+    pub fn decode(bytes: &[u8]) -> Result<RaftRpc, QuorumError> {
+        decode(bytes)
+    }
+}
+
+impl RaftReply {
+    pub fn encode(&self) -> Result<Vec<u8>, QuorumError> {
+        encode(self)
+    }
+
+    /// Reads an encoded reply, refusing more than [`RAFT_RPC_BYTES_MAX`] bytes.
+    pub fn decode(bytes: &[u8]) -> Result<RaftReply, QuorumError> {
+        decode(bytes)
+    }
+
+    /// Whether the receiver refused the request (another cluster, another node).
+    pub fn is_refused(&self) -> bool {
+        matches!(self.body, ReplyBody::Refused(_))
+    }
+}
+
+fn encode(message: &impl Serialize) -> Result<Vec<u8>, QuorumError> {
+    let bytes = serde_json::to_vec(message).map_err(|e| QuorumError::Encode(e.to_string()))?;
+    if bytes.len() > RAFT_RPC_BYTES_MAX {
+        return Err(QuorumError::RpcTooLarge { bytes: bytes.len() });
+    }
+    Ok(bytes)
+}
+
+fn decode<T: for<'de> Deserialize<'de>>(bytes: &[u8]) -> Result<T, QuorumError> {
+    if bytes.len() > RAFT_RPC_BYTES_MAX {
+        return Err(QuorumError::RpcTooLarge { bytes: bytes.len() });
+    }
+    serde_json::from_slice(bytes).map_err(|e| QuorumError::InvalidRpc(e.to_string()))
+}
+
+/// Answers `rpc` through `raft`, after checking it is for this node of this cluster.
+pub(crate) async fn handle(raft: &Raft<TypeConfig>, cluster_id: &str, node_id: i32, rpc: RaftRpc) -> RaftReply {
+    if rpc.cluster_id != cluster_id {
+        let reason = format!("cluster id {:?} is not this cluster's ({cluster_id:?})", rpc.cluster_id);
+        return RaftReply { body: ReplyBody::Refused(reason) };
+    }
+    if rpc.target != node_id {
+        let reason = format!("an rpc for node {} reached node {node_id}", rpc.target);
+        return RaftReply { body: ReplyBody::Refused(reason) };
+    }
+    let body = match rpc.body {
+        RpcBody::AppendEntries(request) => ReplyBody::AppendEntries(raft.append_entries(request).await),
+        RpcBody::Vote(request) => ReplyBody::Vote(raft.vote(request).await),
+        RpcBody::InstallSnapshot(request) => ReplyBody::InstallSnapshot(raft.install_snapshot(request).await),
+    };
+    RaftReply { body }
+}
+
+/// The transport of a one-voter quorum: there is no one to call.
+#[derive(Debug, Default, Clone, Copy)]
+pub struct LoneVoterTransport;
+
+impl QuorumTransport for LoneVoterTransport {
+    fn call(&self, target: i32, _rpc: RaftRpc) -> TransportFuture<'_> {
+        let reason = "a lone voter has no transport to other voters".to_owned();
+        Box::pin(std::future::ready(Err(TransportError::Unreachable { target, reason })))
+    }
+}
+
+/// openraft's network factory over a [`QuorumTransport`].
+pub(crate) struct QuorumNetwork {
+    transport: Arc<dyn QuorumTransport>,
+    cluster_id: String,
+    source: i32,
+    /// How long openraft waits before calling an unreachable voter again.
+    backoff: Duration,
+}
+
+impl QuorumNetwork {
+    pub(crate) fn new(transport: Arc<dyn QuorumTransport>, cluster_id: &str, source: i32, backoff: Duration) -> Self {
+        QuorumNetwork { transport, cluster_id: cluster_id.to_owned(), source, backoff }
+    }
+}
+
+/// openraft's connection to one voter: the transport and the target.
+pub(crate) struct VoterClient {
+    transport: Arc<dyn QuorumTransport>,
+    cluster_id: String,
+    source: i32,
+    target: i32,
+    backoff: Duration,
+}
+
+impl RaftNetworkFactory<TypeConfig> for QuorumNetwork {
+    type Network = VoterClient;
+
+    async fn new_client(&mut self, target: u64, _node: &VoterNode) -> VoterClient {
+        VoterClient {
+            transport: Arc::clone(&self.transport),
+            cluster_id: self.cluster_id.clone(),
+            source: self.source,
+            target: node_id_to_wire(target),
+            backoff: self.backoff,
+        }
+    }
+}
+
+/// What went wrong with one call, as openraft's error with the remote error type `E`.
+type CallError<E> = RPCError<u64, VoterNode, E>;
+
+impl VoterClient {
+    fn rpc(&self, body: RpcBody) -> RaftRpc {
+        RaftRpc { cluster_id: self.cluster_id.clone(), source: self.source, target: self.target, body }
+    }
+
+    /// Sends `rpc` and returns the reply's body, or the error openraft should see.
+    async fn call<E: std::error::Error>(&self, rpc: RaftRpc) -> Result<ReplyBody, CallError<E>> {
+        match self.transport.call(self.target, rpc).await {
+            Ok(RaftReply { body: ReplyBody::Refused(reason) }) => {
+                let refused = TransportError::Unreachable { target: self.target, reason };
+                Err(RPCError::Unreachable(Unreachable::new(&refused)))
+            }
+            Ok(reply) => Ok(reply.body),
+            Err(e @ TransportError::Unreachable { .. }) => Err(RPCError::Unreachable(Unreachable::new(&e))),
+            Err(e @ TransportError::Failed { .. }) => Err(RPCError::Network(NetworkError::new(&e))),
+        }
+    }
+
+    fn unexpected<E: std::error::Error>(&self, body: &ReplyBody) -> CallError<E> {
+        let kind = match body {
+            ReplyBody::AppendEntries(_) => "append-entries",
+            ReplyBody::Vote(_) => "vote",
+            ReplyBody::InstallSnapshot(_) => "install-snapshot",
+            ReplyBody::Refused(_) => "refusal",
+        };
+        let e = TransportError::Failed { target: self.target, reason: format!("unexpected {kind} reply") };
+        RPCError::Network(NetworkError::new(&e))
+    }
+
+    fn remote<E: std::error::Error>(&self, e: RaftError<u64, E>) -> RPCError<u64, VoterNode, RaftError<u64, E>> {
+        RPCError::RemoteError(RemoteError::new(u64::try_from(self.target).unwrap_or_default(), e))
+    }
+}
+
+impl RaftNetwork<TypeConfig> for VoterClient {
+    async fn append_entries(
+        &mut self,
+        request: AppendEntriesRequest<TypeConfig>,
+        _option: RPCOption,
+    ) -> Result<AppendEntriesResponse<u64>, CallError<RaftError<u64>>> {
+        let entries = request.entries.len() as u64;
+        let rpc = self.rpc(RpcBody::AppendEntries(request));
+        if entries > 1 {
+            // Cheaper to find out here than to have the receiver refuse it.
+            if let Err(QuorumError::RpcTooLarge { .. }) = rpc.encode() {
+                return Err(RPCError::PayloadTooLarge(PayloadTooLarge::new_entries_hint(entries / 2)));
+            }
+        }
+        match self.call(rpc).await? {
+            ReplyBody::AppendEntries(reply) => reply.map_err(|e| self.remote(e)),
+            other => Err(self.unexpected(&other)),
+        }
+    }
+
+    async fn install_snapshot(
+        &mut self,
+        request: InstallSnapshotRequest<TypeConfig>,
+        _option: RPCOption,
+    ) -> Result<InstallSnapshotResponse<u64>, CallError<RaftError<u64, InstallSnapshotError>>> {
+        match self.call(self.rpc(RpcBody::InstallSnapshot(request))).await? {
+            ReplyBody::InstallSnapshot(reply) => reply.map_err(|e| self.remote(e)),
+            other => Err(self.unexpected(&other)),
+        }
+    }
+
+    async fn vote(
+        &mut self,
+        request: VoteRequest<u64>,
+        _option: RPCOption,
+    ) -> Result<VoteResponse<u64>, CallError<RaftError<u64>>> {
+        match self.call(self.rpc(RpcBody::Vote(request))).await? {
+            ReplyBody::Vote(reply) => reply.map_err(|e| self.remote(e)),
+            other => Err(self.unexpected(&other)),
+        }
+    }
+
+    fn backoff(&self) -> Backoff {
+        Backoff::new(std::iter::repeat(self.backoff))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use openraft::{CommittedLeaderId, Entry, EntryPayload, LogId, Vote};
+
+    use super::*;
+    use crate::quorum::entry::MetadataFrames;
+
+    fn append_entries(frames: Vec<Vec<u8>>) -> RaftRpc {
+        let entry = Entry {
+            log_id: LogId::new(CommittedLeaderId::new(3, 0), 7),
+            payload: EntryPayload::Normal(MetadataFrames { append_time_ms: 1_234, frames }),
+        };
+        let request = AppendEntriesRequest {
+            vote: Vote::new_committed(3, 1),
+            prev_log_id: Some(LogId::new(CommittedLeaderId::new(2, 0), 6)),
+            entries: vec![entry],
+            leader_commit: None,
+        };
+        RaftRpc { cluster_id: "c".into(), source: 1, target: 2, body: RpcBody::AppendEntries(request) }
+    }
+
+    /// Requests and replies survive their encoding, routing fields included.
+    #[test]
+    fn rpcs_round_trip() {
+        let rpc = append_entries(vec![vec![1, 2, 0, 255], vec![]]);
+        let bytes = rpc.encode().expect("encodes");
+        let decoded = RaftRpc::decode(&bytes).expect("decodes");
+        assert_eq!((decoded.source(), decoded.target(), decoded.cluster_id()), (1, 2, "c"));
+        assert_eq!(decoded.encode().expect("encodes"), bytes);
+        let RpcBody::AppendEntries(request) = decoded.body else { panic!("an append") };
+        let RpcBody::AppendEntries(original) = rpc.body else { panic!("an append") };
+        assert_eq!(request.entries, original.entries);
+        let reply = RaftReply { body: ReplyBody::Vote(Ok(VoteResponse::new(Vote::new(4, 2), None, true))) };
+        let decoded = RaftReply::decode(&reply.encode().expect("encodes")).expect("decodes");
+        assert!(matches!(decoded.body, ReplyBody::Vote(Ok(VoteResponse { vote_granted: true, .. }))));
+    }
+
+    /// Oversized inputs are refused before parsing; garbage and truncations are errors, never
+    /// panics.
+    #[test]
+    fn decoding_is_bounded_and_total() {
+        let oversized = vec![b' '; RAFT_RPC_BYTES_MAX + 1];
+        assert!(matches!(RaftRpc::decode(&oversized), Err(QuorumError::RpcTooLarge { .. })));
+        assert!(matches!(RaftReply::decode(&oversized), Err(QuorumError::RpcTooLarge { .. })));
+        let bytes = append_entries(vec![vec![9; 100]]).encode().expect("encodes");
+        for cut in 0..bytes.len() {
+            assert!(RaftRpc::decode(&bytes[..cut]).is_err(), "a cut at {cut} decodes");
+        }
+        let deep = "[".repeat(100_000);
+        assert!(RaftRpc::decode(deep.as_bytes()).is_err());
+        assert!(RaftReply::decode(b"{\"body\":{\"Refused\":7}}").is_err());
+    }
+
+    /// An entry too large to encode is refused on the sending side.
+    #[test]
+    fn oversized_rpcs_are_not_encoded() {
+        let rpc = append_entries(vec![vec![0; RAFT_RPC_BYTES_MAX / 2 + 1]]);
+        assert!(matches!(rpc.encode(), Err(QuorumError::RpcTooLarge { .. })));
+    }
+}

@@ -1,0 +1,458 @@
+//! A quorum of three voters in one process, connected by an in-process [`QuorumTransport`] that
+//! carries every RPC through its byte encoding and can cut links: elections (one leader per
+//! epoch), commits seen identically by every voter's feed, failover when the leader stops, a
+//! restarted voter catching up from its data directory, a cut-off leader unable to commit, and
+//! votes kept across restarts.
+//!
+//! Timeouts are lowered (fetch 400 ms, election 200 ms) so failover takes about a second. Waits
+//! have upper bounds only ([`WAIT`]) and wait on events (leadership changes, feeds); nothing
+//! sleeps. openraft's election timer is random (design §8), so which voter leads differs from run
+//! to run; the assertions hold for any.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::future::Future;
+use std::path::Path;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use strand_base::{SystemClock, Uuid};
+use strand_metadata::quorum::{
+    CommittedBatch, Leadership, Quorum, QuorumConfig, QuorumError, QuorumTransport, QuorumVoters, RaftReply, RaftRpc,
+    TransportError, TransportFuture,
+};
+use strand_protocol::messages::TopicRecord;
+use strand_protocol::messages::records::MetadataRecord;
+use tempfile::TempDir;
+use tokio::sync::watch;
+
+/// The most any step may take; hitting it is a failure, never a pass.
+const WAIT: Duration = Duration::from_secs(30);
+/// How long the two remaining voters may take to elect a new leader (about a second is usual).
+const FAILOVER_WAIT: Duration = Duration::from_secs(10);
+/// How long a cut-off leader is given to (wrongly) commit.
+const NO_COMMIT_WAIT: Duration = Duration::from_secs(2);
+const CLUSTER_ID: &str = "MkU3OEVBNTcwNTJENDM2Qg";
+const VOTERS: [i32; 3] = [1, 2, 3];
+
+type Records = Vec<(MetadataRecord, i16)>;
+
+async fn bounded<T>(what: &str, future: impl Future<Output = T>) -> T {
+    tokio::time::timeout(WAIT, future).await.unwrap_or_else(|_| panic!("{what} took more than {WAIT:?}"))
+}
+
+fn topic(name: &str) -> Records {
+    let record = TopicRecord { name: name.into(), topic_id: Uuid([name.len() as u8; 16]), ..TopicRecord::default() };
+    vec![(MetadataRecord::TopicRecord(record), 0)]
+}
+
+/// The running voters and the links between them. Every change (a voter started or stopped, a
+/// leadership change anywhere) bumps `changes`, which waits watch.
+#[derive(Debug)]
+struct Network {
+    nodes: Mutex<BTreeMap<i32, Arc<Quorum>>>,
+    /// Directed links that drop everything: (from, to).
+    cut: Mutex<BTreeSet<(i32, i32)>>,
+    /// Every leadership any voter reported: (voter, leadership).
+    history: Mutex<Vec<(i32, Leadership)>>,
+    changes: watch::Sender<u64>,
+}
+
+impl Network {
+    fn is_cut(&self, from: i32, to: i32) -> bool {
+        self.cut.lock().expect("lock").contains(&(from, to))
+    }
+
+    fn node(&self, id: i32) -> Option<Arc<Quorum>> {
+        self.nodes.lock().expect("lock").get(&id).cloned()
+    }
+
+    fn changed(&self) {
+        self.changes.send_modify(|n| *n += 1);
+    }
+}
+
+/// One voter's end of the in-process network.
+#[derive(Debug)]
+struct InProcess {
+    source: i32,
+    network: Arc<Network>,
+}
+
+impl QuorumTransport for InProcess {
+    fn call(&self, target: i32, rpc: RaftRpc) -> TransportFuture<'_> {
+        Box::pin(async move {
+            let unreachable = |reason: &str| TransportError::Unreachable { target, reason: reason.to_owned() };
+            if self.network.is_cut(self.source, target) {
+                return Err(unreachable("link cut"));
+            }
+            let quorum = self.network.node(target).ok_or_else(|| unreachable("not running"))?;
+            let failed = |e: QuorumError| TransportError::Failed { target, reason: e.to_string() };
+            let rpc = RaftRpc::decode(&rpc.encode().map_err(failed)?).map_err(failed)?;
+            assert_eq!((rpc.source(), rpc.target(), rpc.cluster_id()), (self.source, target, CLUSTER_ID));
+            let reply = quorum.handle_rpc(rpc).await;
+            if self.network.is_cut(target, self.source) {
+                return Err(TransportError::Failed { target, reason: "reply lost".into() });
+            }
+            RaftReply::decode(&reply.encode().map_err(failed)?).map_err(failed)
+        })
+    }
+}
+
+/// Three voters, each with its own data directory.
+struct Cluster {
+    network: Arc<Network>,
+    dirs: BTreeMap<i32, TempDir>,
+}
+
+impl Cluster {
+    fn new() -> Cluster {
+        let network = Arc::new(Network {
+            nodes: Mutex::default(),
+            cut: Mutex::default(),
+            history: Mutex::default(),
+            changes: watch::channel(0).0,
+        });
+        let dirs = VOTERS.iter().map(|&id| (id, tempfile::tempdir().expect("tempdir"))).collect();
+        Cluster { network, dirs }
+    }
+
+    fn dir(&self, id: i32) -> &Path {
+        self.dirs[&id].path()
+    }
+
+    fn config(id: i32) -> QuorumConfig {
+        let voters =
+            QuorumVoters::parse("1@localhost:9101,2@localhost:9102,3@localhost:9103", "CONTROLLER").expect("voters");
+        QuorumConfig {
+            node_id: id,
+            cluster_id: CLUSTER_ID.into(),
+            voters,
+            election_timeout_ms: 200,
+            fetch_timeout_ms: 400,
+        }
+    }
+
+    /// Opens voter `id` from its directory and connects it.
+    async fn start(&self, id: i32) -> Arc<Quorum> {
+        let transport = Arc::new(InProcess { source: id, network: Arc::clone(&self.network) });
+        let open = Quorum::open(self.dir(id), Cluster::config(id), transport, Arc::new(SystemClock));
+        let quorum = Arc::new(bounded("open", open).await.expect("opens"));
+        self.record_leadership(id, quorum.leadership());
+        self.network.nodes.lock().expect("lock").insert(id, Arc::clone(&quorum));
+        self.network.changed();
+        quorum
+    }
+
+    /// Opens every voter at once.
+    async fn start_all(&self) {
+        tokio::join!(self.start(1), self.start(2), self.start(3));
+    }
+
+    /// Disconnects voter `id`, then shuts it down.
+    async fn stop(&self, id: i32) {
+        let quorum = self.network.nodes.lock().expect("lock").remove(&id).expect("running");
+        self.network.changed();
+        bounded("shutdown", quorum.shutdown()).await.expect("shuts down");
+    }
+
+    async fn stop_all(&self) {
+        for id in VOTERS {
+            self.stop(id).await;
+        }
+    }
+
+    fn quorum(&self, id: i32) -> Arc<Quorum> {
+        self.network.node(id).expect("running")
+    }
+
+    /// Cuts every link to and from `id`.
+    fn isolate(&self, id: i32) {
+        let mut cut = self.network.cut.lock().expect("lock");
+        for other in VOTERS.into_iter().filter(|&other| other != id) {
+            cut.extend([(id, other), (other, id)]);
+        }
+    }
+
+    fn heal(&self) {
+        self.network.cut.lock().expect("lock").clear();
+    }
+
+    /// Copies each leadership `id` reports into the history.
+    fn record_leadership(&self, id: i32, mut leadership: watch::Receiver<Leadership>) {
+        let network = Arc::clone(&self.network);
+        tokio::spawn(async move {
+            loop {
+                let now = *leadership.borrow_and_update();
+                network.history.lock().expect("lock").push((id, now));
+                network.changed();
+                if leadership.changed().await.is_err() {
+                    return;
+                }
+            }
+        });
+    }
+
+    /// Waits until `condition` holds, re-checking at every change in the cluster.
+    async fn wait_until<T>(&self, what: &str, mut condition: impl FnMut(&Cluster) -> Option<T>) -> T {
+        let mut changes = self.network.changes.subscribe();
+        bounded(what, async {
+            loop {
+                if let Some(found) = condition(self) {
+                    return found;
+                }
+                changes.changed().await.expect("the network lives");
+            }
+        })
+        .await
+    }
+
+    /// Waits until every voter of `among` reports the same epoch and leader, the leader one of
+    /// them and leading; returns (epoch, leader).
+    async fn agreed_leader(&self, among: &[i32]) -> (i32, i32) {
+        self.wait_until("an agreed leader", |cluster| {
+            let seen: BTreeSet<Leadership> =
+                among.iter().map(|&id| *cluster.quorum(id).leadership().borrow()).collect();
+            let [Leadership { epoch, leader_id: Some(leader) }] = seen.into_iter().collect::<Vec<_>>()[..] else {
+                return None;
+            };
+            (among.contains(&leader) && cluster.quorum(leader).is_leader()).then_some((epoch, leader))
+        })
+        .await
+    }
+
+    /// Appends `records` through the leader `among` agree on, following a leader change that
+    /// happens in between (a follower refuses without proposing, so nothing is appended twice).
+    async fn append(&self, among: &[i32], records: Records) -> i64 {
+        loop {
+            let (_, leader) = self.agreed_leader(among).await;
+            match bounded("append", self.quorum(leader).append(records.clone())).await {
+                Ok(offset) => return offset,
+                Err(QuorumError::NotLeader { .. }) => continue,
+                Err(e) => panic!("append through {leader}: {e}"),
+            }
+        }
+    }
+
+    /// No epoch had two leaders, as any voter saw it.
+    fn check_one_leader_per_epoch(&self) {
+        let mut leaders: BTreeMap<i32, BTreeSet<i32>> = BTreeMap::new();
+        for (_, leadership) in self.network.history.lock().expect("lock").iter() {
+            if let Some(leader) = leadership.leader_id {
+                leaders.entry(leadership.epoch).or_default().insert(leader);
+            }
+        }
+        assert!(!leaders.is_empty(), "no leader was ever seen");
+        for (epoch, leaders) in leaders {
+            assert_eq!(leaders.len(), 1, "epoch {epoch} had leaders {leaders:?}");
+        }
+    }
+}
+
+/// The first `count` data batches of `quorum`'s feed (control batches skipped).
+async fn data_batches(quorum: &Quorum, count: usize) -> Vec<CommittedBatch> {
+    let mut rx = quorum.subscribe(0);
+    bounded("committed batches", async {
+        let mut batches = Vec::new();
+        while batches.len() < count {
+            let batch = rx.recv().await.expect("the feed is open");
+            if !batch.records.is_empty() {
+                batches.push(batch);
+            }
+        }
+        batches
+    })
+    .await
+}
+
+/// Every voter of `among` has committed exactly `lists` as its first data batches, the same
+/// batches (offsets, epochs, timestamps) on each.
+async fn check_feeds(cluster: &Cluster, among: &[i32], lists: &[Records]) -> Vec<CommittedBatch> {
+    let mut first: Option<Vec<CommittedBatch>> = None;
+    for &id in among {
+        let batches = data_batches(&cluster.quorum(id), lists.len()).await;
+        let records: Vec<&Records> = batches.iter().map(|b| &b.records).collect();
+        assert_eq!(records, lists.iter().collect::<Vec<_>>(), "voter {id}");
+        match &first {
+            None => first = Some(batches),
+            Some(first) => assert_eq!(&batches, first, "voter {id} differs"),
+        }
+    }
+    first.unwrap_or_default()
+}
+
+/// Three voters started at once form one quorum: one leader, whom all follow; appends commit
+/// through it (followers refuse, naming it) and reach every voter's feed identically.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn three_voters_elect_one_leader_and_replicate() {
+    let cluster = Cluster::new();
+    cluster.start_all().await;
+    let (epoch, leader) = cluster.agreed_leader(&VOTERS).await;
+    assert!(epoch >= 1);
+    let follower = cluster.quorum(*VOTERS.iter().find(|&&id| id != leader).expect("a follower"));
+    match follower.append(topic("refused")).await {
+        Err(QuorumError::NotLeader { leader_id }) => assert_eq!(leader_id, Some(leader)),
+        other => panic!("a follower appended: {other:?}"),
+    }
+    let lists: Vec<Records> = ["a", "bb", "ccc"].into_iter().map(topic).collect();
+    let mut offsets = Vec::new();
+    for list in &lists {
+        offsets.push(cluster.append(&VOTERS, list.clone()).await);
+    }
+    let batches = check_feeds(&cluster, &VOTERS, &lists).await;
+    assert_eq!(batches.iter().map(|b| b.last_offset).collect::<Vec<_>>(), offsets);
+    for id in VOTERS {
+        cluster.wait_until("high watermarks", |c| (c.quorum(id).high_watermark() > offsets[2]).then_some(())).await;
+    }
+    cluster.check_one_leader_per_epoch();
+    cluster.stop_all().await;
+}
+
+/// When the leader stops, the other two elect a new one in a later epoch and appends continue;
+/// the old leader, restarted from its directory, catches up on everything committed meanwhile
+/// and follows.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn failover_and_restarted_voter_catches_up() {
+    let cluster = Cluster::new();
+    cluster.start_all().await;
+    let mut lists = vec![topic("before")];
+    cluster.append(&VOTERS, lists[0].clone()).await;
+    let (epoch, old_leader) = cluster.agreed_leader(&VOTERS).await;
+
+    cluster.stop(old_leader).await;
+    let rest: Vec<i32> = VOTERS.into_iter().filter(|&id| id != old_leader).collect();
+    let failover = tokio::time::timeout(FAILOVER_WAIT, cluster.agreed_leader(&rest)).await;
+    let (new_epoch, new_leader) = failover.unwrap_or_else(|_| panic!("no new leader within {FAILOVER_WAIT:?}"));
+    assert!(new_epoch > epoch && new_leader != old_leader, "epoch {new_epoch} leader {new_leader}");
+    for name in ["during-1", "during-2"] {
+        lists.push(topic(name));
+        cluster.append(&rest, topic(name)).await;
+    }
+    check_feeds(&cluster, &rest, &lists).await;
+
+    cluster.start(old_leader).await;
+    lists.push(topic("after"));
+    cluster.append(&VOTERS, topic("after")).await;
+    check_feeds(&cluster, &VOTERS, &lists).await;
+    assert!(cluster.quorum(old_leader).leader_epoch() >= new_epoch);
+    cluster.check_one_leader_per_epoch();
+    cluster.stop_all().await;
+}
+
+/// A leader cut off from the other two cannot commit: its append does not complete and its high
+/// watermark stays; the majority elects a new leader and commits; after healing, the old leader's
+/// append fails as not the leader, and its record is in no voter's log.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn partitioned_leader_cannot_commit() {
+    let cluster = Cluster::new();
+    cluster.start_all().await;
+    let offset = cluster.append(&VOTERS, topic("first")).await;
+    let (epoch, old_leader) = cluster.agreed_leader(&VOTERS).await;
+    let isolated = cluster.quorum(old_leader);
+    cluster.wait_until("the high watermark", |_| (isolated.high_watermark() > offset).then_some(())).await;
+    let high_watermark = isolated.high_watermark();
+
+    cluster.isolate(old_leader);
+    let pending = tokio::spawn({
+        let isolated = Arc::clone(&isolated);
+        async move { isolated.append(topic("lost")).await }
+    });
+    let rest: Vec<i32> = VOTERS.into_iter().filter(|&id| id != old_leader).collect();
+    let (new_epoch, _) = cluster.agreed_leader(&rest).await;
+    assert!(new_epoch > epoch);
+    cluster.append(&rest, topic("kept")).await;
+    let passed = tokio::time::timeout(NO_COMMIT_WAIT, high_watermark_passes(&isolated, high_watermark)).await;
+    assert!(passed.is_err(), "a cut-off leader's high watermark moved past {high_watermark}");
+    assert!(!pending.is_finished(), "a cut-off leader's append completed");
+
+    cluster.heal();
+    let result = bounded("the cut-off append", pending).await.expect("the task");
+    assert!(matches!(result, Err(QuorumError::NotLeader { .. })), "{result:?}");
+    let lists = vec![topic("first"), topic("kept")];
+    check_feeds(&cluster, &VOTERS, &lists).await;
+    cluster.check_one_leader_per_epoch();
+    cluster.stop_all().await;
+}
+
+/// Each voter's vote is in its `quorum-state` file (Kafka's format) and survives a restart: the
+/// reopened voters start from the saved epoch, and the next leader leads a later one.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn votes_persist_across_restart() {
+    let cluster = Cluster::new();
+    cluster.start_all().await;
+    cluster.append(&VOTERS, topic("kept")).await;
+    let (epoch, leader) = cluster.agreed_leader(&VOTERS).await;
+    cluster.stop_all().await;
+    for id in VOTERS {
+        let text = std::fs::read_to_string(cluster.dir(id).join("quorum-state")).expect("quorum-state");
+        let expected = format!(r#"{{"leaderId":{leader},"leaderEpoch":{epoch},"votedId":{leader},"#);
+        assert!(text.starts_with(&expected), "voter {id}: {text}");
+    }
+
+    cluster.start_all().await;
+    for id in VOTERS {
+        assert!(cluster.quorum(id).leader_epoch() >= epoch, "voter {id} forgot epoch {epoch}");
+    }
+    let (new_epoch, _) = cluster.agreed_leader(&VOTERS).await;
+    assert!(new_epoch > epoch);
+    check_feeds(&cluster, &VOTERS, &[topic("kept")]).await;
+    cluster.check_one_leader_per_epoch();
+    cluster.stop_all().await;
+}
+
+/// A voter refuses RPCs of another cluster or meant for another node; a node outside the voter
+/// set cannot open.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn strangers_are_refused() {
+    let cluster = Cluster::new();
+    let quorum = cluster.start(1).await;
+    let other = tempfile::tempdir().expect("tempdir");
+    let config = QuorumConfig { node_id: 4, ..Cluster::config(1) };
+    let transport = Arc::new(InProcess { source: 4, network: Arc::clone(&cluster.network) });
+    let result = Quorum::open(other.path(), config, transport, Arc::new(SystemClock)).await;
+    assert!(matches!(result, Err(QuorumError::NotAVoter { node_id: 4, .. })), "{result:?}");
+
+    // Voter 2 of another cluster: its vote requests reach voter 1 and are refused.
+    let stranger = Arc::new(Refusals::default());
+    let config = QuorumConfig { cluster_id: "another".into(), ..Cluster::config(2) };
+    let open = Quorum::open(other.path(), config, Arc::clone(&stranger) as _, Arc::new(SystemClock));
+    let foreign = bounded("open", open).await.expect("opens");
+    stranger.target.lock().expect("lock").replace(Arc::clone(&quorum));
+    let mut refused = stranger.refused.subscribe();
+    bounded("a refusal", refused.wait_for(|n| *n > 0)).await.expect("counted");
+    assert_eq!(quorum.leader_id(), None);
+    bounded("shutdown", foreign.shutdown()).await.expect("shuts down");
+    cluster.stop(1).await;
+}
+
+/// A transport to voter 1 only, counting the replies that refuse.
+#[derive(Debug, Default)]
+struct Refusals {
+    target: Mutex<Option<Arc<Quorum>>>,
+    refused: watch::Sender<u64>,
+}
+
+impl QuorumTransport for Refusals {
+    fn call(&self, target: i32, rpc: RaftRpc) -> TransportFuture<'_> {
+        Box::pin(async move {
+            let quorum = self.target.lock().expect("lock").clone();
+            let unreachable = TransportError::Unreachable { target, reason: "not voter 1".into() };
+            let Some(quorum) = quorum.filter(|_| target == 1) else { return Err(unreachable) };
+            let reply = quorum.handle_rpc(rpc).await;
+            if reply.is_refused() {
+                self.refused.send_modify(|n| *n += 1);
+            }
+            Ok(reply)
+        })
+    }
+}
+
+/// Resolves once `quorum` commits a batch at or past `offset` (never, if it cannot commit).
+async fn high_watermark_passes(quorum: &Quorum, offset: i64) {
+    let mut feed = quorum.subscribe(offset);
+    while let Some(batch) = feed.recv().await {
+        if batch.base_offset >= offset {
+            return;
+        }
+    }
+    std::future::pending::<()>().await;
+}
