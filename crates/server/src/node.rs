@@ -108,6 +108,9 @@ pub async fn run_until(
         Hosts { replicas: replicas.clone(), groups: groups.clone(), config: config.clone(), node: BrokerId(node_id) };
     hosts.reconcile(&image);
     let replay = tokio::spawn(replay_forever(committed, image_tx, hosts));
+    let retention_interval =
+        Duration::from_millis(u64::try_from(config.log_retention_check_interval_ms).unwrap_or(1).max(1));
+    let retention = tokio::spawn(retention_forever(replicas.clone(), retention_interval));
 
     let listener_name = listeners.first().map(|(name, _, _)| name.clone()).unwrap_or_default();
     let broker = Arc::new(Broker::new(
@@ -139,6 +142,7 @@ pub async fn run_until(
         task.abort();
     }
     replay.abort();
+    retention.abort();
     drop(broker);
     groups.shutdown().await;
     drop(groups);
@@ -411,7 +415,43 @@ fn topic_log_config(image: &MetadataImage, topic: &str, defaults: strand_log::Lo
     if let Some(v) = number("flush.ms") {
         config.flush_interval_ms = v;
     }
+    if let Some(v) = number("retention.ms") {
+        config.retention_ms = v;
+    }
+    if let Some(v) = number("retention.bytes") {
+        config.retention_bytes = v;
+    }
+    if let Some(policy) = configs.get("cleanup.policy") {
+        config.delete_enabled = policy.split(',').any(|p| p.trim() == "delete");
+    }
     config
+}
+
+/// Applies retention to every hosted partition every `log.retention.check.interval.ms`.
+async fn retention_forever(replicas: Arc<ReplicaManager>, interval: Duration) {
+    let mut ticks = tokio::time::interval(interval);
+    ticks.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    ticks.tick().await;
+    loop {
+        ticks.tick().await;
+        let pass = replicas.clone();
+        let report = match tokio::task::spawn_blocking(move || pass.apply_retention()).await {
+            Ok(report) => report,
+            Err(e) => {
+                error!("the retention pass failed: {e}");
+                continue;
+            }
+        };
+        if report.deleted_segments > 0 {
+            info!("retention deleted {} segments", report.deleted_segments);
+        }
+        for (tp, e) in &report.failed {
+            error!("retention failed for {tp}: {e}");
+        }
+        if let Some(e) = &report.checkpoint_failed {
+            error!("could not checkpoint log start offsets after retention: {e}");
+        }
+    }
 }
 
 fn broker_settings(config: &ServerConfig) -> BrokerSettings {

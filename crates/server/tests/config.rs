@@ -331,6 +331,9 @@ fn log_config_mapping() -> TestResult {
         ("log.flush.interval.messages", "10"),
         ("log.flush.scheduler.interval.ms", "500"),
         ("log.preallocate", "true"),
+        ("log.retention.minutes", "90"),
+        ("log.retention.bytes", "5000000"),
+        ("log.cleanup.policy", "compact"),
     ])?;
     let log = config.log_config();
     let expected = strand_log::LogConfig {
@@ -342,6 +345,9 @@ fn log_config_mapping() -> TestResult {
         flush_interval_messages: 10,
         flush_interval_ms: 500,
         preallocate: true,
+        retention_ms: 90 * 60_000,
+        retention_bytes: 5_000_000,
+        delete_enabled: false,
     };
     assert_eq!(log, expected);
     Ok(())

@@ -333,6 +333,9 @@ impl ServerConfig {
             flush_interval_messages: self.log_flush_interval_messages,
             flush_interval_ms: self.log_flush_interval_ms,
             preallocate: self.log_preallocate,
+            retention_ms: self.log_retention_ms,
+            retention_bytes: self.log_retention_bytes,
+            delete_enabled: self.log_cleanup_policy.delete,
         }
     }
 
