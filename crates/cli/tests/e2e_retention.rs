@@ -88,6 +88,4 @@ fn expired_records_are_deleted_by_the_retention_pass() {
     }
     // The pass that deleted `expiring`'s records also ran over `compacted`, which keeps them.
     assert_eq!(earliest(&mut client, "compacted"), 0);
-    let logged = server.log.lock().map(|lines| lines.iter().any(|l| l.contains("retention deleted"))).unwrap_or(false);
-    assert!(logged, "the pass logs what it did");
 }
