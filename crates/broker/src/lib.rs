@@ -273,6 +273,13 @@ impl Broker {
                 let member = groups::client(client.id, client.peer);
                 ResponseBody::JoinGroup(self.groups.join_group(member, r, version).await)
             }
+            RequestBody::ConsumerGroupHeartbeat(r) => {
+                let member = groups::client(client.id, client.peer);
+                ResponseBody::ConsumerGroupHeartbeat(self.groups.consumer_group_heartbeat(member, r, version).await)
+            }
+            RequestBody::ConsumerGroupDescribe(r) => {
+                ResponseBody::ConsumerGroupDescribe(groups.consumer_group_describe(r, version).await)
+            }
             RequestBody::SyncGroup(r) => ResponseBody::SyncGroup(groups.sync_group(r, version).await),
             RequestBody::Heartbeat(r) => ResponseBody::Heartbeat(groups.heartbeat(r, version).await),
             RequestBody::LeaveGroup(r) => ResponseBody::LeaveGroup(groups.leave_group(r, version).await),

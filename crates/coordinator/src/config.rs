@@ -31,6 +31,62 @@ pub struct GroupConfig {
     /// Kafka's internal constant (not a setting) of 5 minutes: a new member's JoinGroup is parked
     /// at most this long before the member is dropped, since it cannot heartbeat yet.
     pub new_member_join_timeout_ms: i32,
+    /// `group.consumer.session.timeout.ms`, default 45000: a consumer group member that sends no
+    /// heartbeat for this long is fenced.
+    pub consumer_session_timeout_ms: i32,
+    /// `group.consumer.min.session.timeout.ms`, default 45000 (the bound of per-group overrides).
+    pub consumer_min_session_timeout_ms: i32,
+    /// `group.consumer.max.session.timeout.ms`, default 60000 (the bound of per-group overrides).
+    pub consumer_max_session_timeout_ms: i32,
+    /// `group.consumer.heartbeat.interval.ms`, default 5000: what members are told to heartbeat at.
+    pub consumer_heartbeat_interval_ms: i32,
+    /// `group.consumer.min.heartbeat.interval.ms`, default 5000.
+    pub consumer_min_heartbeat_interval_ms: i32,
+    /// `group.consumer.max.heartbeat.interval.ms`, default 15000.
+    pub consumer_max_heartbeat_interval_ms: i32,
+    /// `group.consumer.max.size`, default `i32::MAX`: more members get GROUP_MAX_SIZE_REACHED.
+    pub consumer_max_size: i32,
+    /// `group.consumer.assignors`, default `uniform,range`: the server-side assignors members may
+    /// ask for; the first is the default. Kafka takes class names too; Strand knows these two names.
+    pub consumer_assignors: Vec<String>,
+    /// `group.consumer.migration.policy`, default `bidirectional`.
+    pub consumer_migration_policy: MigrationPolicy,
+    /// `group.consumer.regex.refresh.interval.ms`, default 600000: how often subscription regexes
+    /// are resolved again even without new topics.
+    pub consumer_regex_refresh_interval_ms: i32,
+}
+
+/// `group.consumer.migration.policy`: whether classic groups may become consumer groups and back.
+/// Strand implements neither conversion yet (a non-empty group of the other type is refused, as
+/// Kafka refuses it under `disabled`); the setting is accepted and kept.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum MigrationPolicy {
+    Disabled,
+    Upgrade,
+    Downgrade,
+    Bidirectional,
+}
+
+impl MigrationPolicy {
+    /// Kafka's names (case-insensitive).
+    pub fn from_name(name: &str) -> Option<MigrationPolicy> {
+        match name.trim().to_ascii_lowercase().as_str() {
+            "disabled" => Some(MigrationPolicy::Disabled),
+            "upgrade" => Some(MigrationPolicy::Upgrade),
+            "downgrade" => Some(MigrationPolicy::Downgrade),
+            "bidirectional" => Some(MigrationPolicy::Bidirectional),
+            _ => None,
+        }
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            MigrationPolicy::Disabled => "disabled",
+            MigrationPolicy::Upgrade => "upgrade",
+            MigrationPolicy::Downgrade => "downgrade",
+            MigrationPolicy::Bidirectional => "bidirectional",
+        }
+    }
 }
 
 impl Default for GroupConfig {
@@ -45,6 +101,16 @@ impl Default for GroupConfig {
             offset_metadata_max_bytes: 4_096,
             offsets_topic_partitions: 50,
             new_member_join_timeout_ms: 300_000,
+            consumer_session_timeout_ms: 45_000,
+            consumer_min_session_timeout_ms: 45_000,
+            consumer_max_session_timeout_ms: 60_000,
+            consumer_heartbeat_interval_ms: 5_000,
+            consumer_min_heartbeat_interval_ms: 5_000,
+            consumer_max_heartbeat_interval_ms: 15_000,
+            consumer_max_size: i32::MAX,
+            consumer_assignors: vec!["uniform".to_owned(), "range".to_owned()],
+            consumer_migration_policy: MigrationPolicy::Bidirectional,
+            consumer_regex_refresh_interval_ms: 600_000,
         }
     }
 }

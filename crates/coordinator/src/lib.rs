@@ -1,6 +1,8 @@
-//! The group coordinator: classic consumer groups (JoinGroup, SyncGroup, Heartbeat, LeaveGroup)
-//! and committed offsets (OffsetCommit, OffsetFetch, OffsetDelete), with ListGroups,
-//! DescribeGroups and DeleteGroups, kept in `__consumer_offsets` in Kafka's own record formats.
+//! The group coordinator: classic consumer groups (JoinGroup, SyncGroup, Heartbeat, LeaveGroup),
+//! KIP-848 consumer groups (ConsumerGroupHeartbeat, ConsumerGroupDescribe, server-side `uniform`
+//! and `range` assignors, regex subscriptions) and committed offsets (OffsetCommit, OffsetFetch,
+//! OffsetDelete), with ListGroups, DescribeGroups and DeleteGroups, kept in `__consumer_offsets`
+//! in Kafka's own record formats.
 //!
 //! Layout:
 //! - [`group`]: the deterministic state machine over one `__consumer_offsets` partition,
@@ -8,11 +10,14 @@
 //!   reading and the request; only replaying records changes durable state, and loading is the
 //!   same replay. [`group::hash`] places a group on a partition, [`group::records`] reads and
 //!   writes the log's records, [`group::classic`] is the classic group protocol,
-//!   [`group::offsets`] the committed offsets, [`group::admin`] the administrative APIs.
+//!   [`group::consumer`] the KIP-848 consumer groups, [`group::metadata`] the cluster's topics as
+//!   they see them, [`group::offsets`] the committed offsets, [`group::admin`] the administrative
+//!   APIs.
 //! - [`runtime`]: [`GroupCoordinator`], the async shell that loads a shard for each partition
 //!   this node leads, runs one operation at a time per shard, appends its records through a
 //!   [`PartitionWriter`] and answers once they are committed, and fires the shards' timers.
-//!   Its methods take a generated request and its version and return the generated response.
+//!   Its methods take a generated request and its version and return the generated response;
+//!   [`GroupCoordinator::on_metadata_update`] takes each new [`TopicMetadata`] snapshot.
 //! - [`writer`]: the [`PartitionWriter`] trait the server implements over its replicas (and an
 //!   in-memory one for tests, feature `testing`).
 //! - [`config`]: [`GroupConfig`], Kafka's settings and defaults.
@@ -20,8 +25,9 @@
 //!
 //! What it is not: no request decoding or authorization (the broker's handlers), no
 //! FindCoordinator (the broker answers it from [`GroupCoordinator::partition_for`] and the
-//! metadata), no creation of `__consumer_offsets` (the broker creates it on first use), no
-//! KIP-848 consumer groups, share groups, streams groups or transactional offset commits yet.
+//! metadata), no creation of `__consumer_offsets` (the broker creates it on first use), no share
+//! groups, streams groups, classic members in consumer groups (online migration) or
+//! transactional offset commits yet.
 
 pub mod config;
 pub mod group;
@@ -29,7 +35,8 @@ pub mod member_id;
 pub mod runtime;
 pub mod writer;
 
-pub use config::GroupConfig;
+pub use config::{GroupConfig, MigrationPolicy};
+pub use group::metadata::TopicMetadata;
 pub use group::{ClientInfo, GroupShard};
 pub use member_id::{MemberIdGenerator, RandomMemberIds, SequentialMemberIds};
 pub use runtime::{GroupCoordinator, NoTopicIds, OFFSETS_TOPIC, ShardStatus, TopicIds};

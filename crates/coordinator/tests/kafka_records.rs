@@ -44,6 +44,7 @@ fn strand_records() -> Vec<String> {
     let mut lines = Vec::new();
     let mut h = Harness::with_defaults();
     h.commit(&commit_request("g", -1, "", None, &[("orders", 0, 42)]), 9);
+    // (consumer group records are appended by `strand_consumer_records`)
     lines.push(line("offset-commit", last(&h)));
     let mut with_retention = commit_request("g", -1, "", None, &[("orders", 0, 42)]);
     with_retention.retention_time_ms = 60_000;
@@ -90,6 +91,57 @@ fn strand_records() -> Vec<String> {
     lines
 }
 
+/// The consumer group records Strand's shard writes (a member joining and leaving, a static member
+/// subscribed by regex leaving for now, a group deleted), named as the oracle names Kafka's, and
+/// the metadata hashes of the same topics.
+fn strand_consumer_records() -> Vec<String> {
+    let metadata = topics(7, &[("orders", 3), ("auto-a", 2), ("t\u{e9}", 5)]);
+    let hash = |name: &str| metadata.topic(name).map_or(0, |t| t.hash);
+    let mut lines = vec![
+        format!("topic-hash-orders {:x} -", hash("orders") as u64),
+        format!("topic-hash-te {:x} -", hash("t\u{e9}") as u64),
+        format!("group-hash {:x} -", metadata.group_hash(["orders", "auto-a"]) as u64),
+    ];
+    let mut h = Harness::with_defaults();
+    h.shard.set_metadata(metadata.clone());
+    let mut take = |h: &Harness, from: usize, names: &[&str]| {
+        let written = &h.log[from..];
+        assert!(written.len() >= names.len(), "wrote {written:?}");
+        for (name, record) in names.iter().zip(written) {
+            lines.push(line(name, record));
+        }
+        h.log.len()
+    };
+    let joined = h.cg_heartbeat(&cg_join("g", "m1", &["orders"]));
+    assert_eq!(joined.error_code, 0);
+    let at = take(&h, 0, &["cg-member", "cg-epoch", "cg-target", "cg-target-epoch", "cg-current"]);
+    let leave =
+        strand_protocol::messages::ConsumerGroupHeartbeatRequest { member_epoch: -1, ..cg_beat("g", "m1", 1, &[]) };
+    assert_eq!(h.cg_heartbeat(&leave).error_code, 0);
+    let names =
+        ["cg-current-tombstone", "cg-target-tombstone", "cg-member-tombstone", "cg-epoch-left", "cg-target-epoch-left"];
+    let at = take(&h, at, &names);
+    let mut regex = cg_join("r", "r1", &[]);
+    regex.subscribed_topic_names = None;
+    regex.subscribed_topic_regex = Some("auto-.*".to_owned());
+    regex.server_assignor = Some("range".to_owned());
+    regex.instance_id = Some("inst".to_owned());
+    assert_eq!(h.cg_heartbeat(&regex).error_code, 0);
+    let _ = take(&h, at, &["cg-regex-member", "cg-regex", "cg-regex-epoch"]);
+    let at = h.log.len();
+    let away = strand_protocol::messages::ConsumerGroupHeartbeatRequest {
+        member_epoch: -2,
+        instance_id: Some("inst".to_owned()),
+        ..cg_beat("r", "r1", 1, &[])
+    };
+    assert_eq!(h.cg_heartbeat(&away).error_code, 0);
+    let at = take(&h, at, &["cg-static-away"]);
+    let out = h.shard.delete_groups(&["g".to_owned()]);
+    h.absorb(out);
+    take(&h, at, &["cg-delete-target-epoch", "cg-delete-partition-metadata", "cg-delete-epoch"]);
+    lines
+}
+
 /// Every record of a run with three members, two generations and offsets.
 fn larger_run() -> Vec<String> {
     let mut h = Harness::with_defaults();
@@ -112,7 +164,8 @@ fn larger_run() -> Vec<String> {
 #[test]
 fn records_match_kafka_helpers() {
     let expected = run_oracle("helpers", "");
-    let ours = strand_records();
+    let mut ours = strand_records();
+    ours.extend(strand_consumer_records());
     assert_eq!(ours.len(), expected.len(), "oracle printed:\n{}", expected.join("\n"));
     for (ours, kafka) in ours.iter().zip(&expected) {
         assert_eq!(ours, kafka, "Strand's record differs from Kafka's");
@@ -123,6 +176,9 @@ fn records_match_kafka_helpers() {
 #[test]
 fn kafka_reads_and_rewrites_every_record() {
     let mut lines = strand_records();
+    lines.extend(
+        strand_consumer_records().into_iter().filter(|l| !l.starts_with("topic-hash") && !l.starts_with("group-hash")),
+    );
     lines.extend(larger_run());
     let input = lines.join("\n") + "\n";
     let rewritten = run_oracle("roundtrip", &input);

@@ -255,7 +255,8 @@ fn list_and_describe_groups() {
     assert_eq!((member.member_id.as_str(), member.client_id.as_str()), (members[0].as_str(), "a"));
     assert_eq!(member.member_metadata, subscription(&["orders"]));
     assert_eq!(generation, 1);
-    assert_eq!((described[1].error_code, described[1].group_state.as_str()), (0, "Dead"));
+    // The shard names the missing group; the runtime drops the error before DescribeGroups v6.
+    assert_eq!((described[1].error_code, described[1].group_state.as_str()), (69, "Dead"));
 }
 
 /// DeleteGroups: an Empty group and its offsets are deleted with tombstones; a group with members

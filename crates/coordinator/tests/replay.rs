@@ -39,6 +39,8 @@ fn assert_replay_reproduces(h: &Harness) {
     for id in replayed_groups.keys() {
         assert!(live_groups.contains_key(id), "group {id} was deleted but replay kept it");
     }
+    // Consumer groups are durable state only: replay gives back every one of them whole.
+    assert_eq!(consumer_view(&h.shard), consumer_view(&replayed), "consumer groups differ after replay");
 }
 
 /// A scenario touching every record kind: a consumer group that syncs, a static member replaced,
@@ -76,6 +78,86 @@ fn replay_reproduces_groups_and_offsets() {
     assert_replay_reproduces(&h);
 }
 
+/// Consumer groups of every shape: members joining with names, a regex and as static members,
+/// revoking, leaving, a static member away and back, a session expiring, topics growing and
+/// appearing, offsets committed by members, and a group deleted.
+#[test]
+fn replay_reproduces_consumer_groups() {
+    let mut h = Harness::new(config());
+    h.shard.set_metadata(topics(1, &[("orders", 4), ("auto-a", 2)]));
+    let beat = |h: &mut Harness, member: &str, epoch: i32, owned: &[(&str, &[i32])]| {
+        let response = h.cg_heartbeat(&cg_beat("cg", member, epoch, owned));
+        assert_eq!(response.error_code, 0, "{member}: {response:?}");
+        response.member_epoch
+    };
+    assert_eq!(h.cg_heartbeat(&cg_join("cg", "a", &["orders"])).error_code, 0);
+    let mut regex = cg_join("cg", "r", &[]);
+    regex.subscribed_topic_names = None;
+    regex.subscribed_topic_regex = Some("auto-.*".to_owned());
+    assert_eq!(h.cg_heartbeat(&regex).error_code, 0);
+    let mut statik = cg_join("cg", "s", &["orders", "auto-a"]);
+    statik.instance_id = Some("i".to_owned());
+    statik.server_assignor = Some("range".to_owned());
+    assert_eq!(h.cg_heartbeat(&statik).error_code, 0);
+    assert_replay_reproduces(&h);
+    // a revokes what it must and the others pick up what is free.
+    let a_epoch = beat(&mut h, "a", 1, &[("orders", &[0, 1, 2, 3])]);
+    assert_replay_reproduces(&h);
+    let owned_a: Vec<i32> = h
+        .shard
+        .consumer_group("cg")
+        .and_then(|g| g.member("a"))
+        .map(|m| {
+            m.assigned_partitions().get(&topic_id("orders")).map(|p| p.iter().copied().collect()).unwrap_or_default()
+        })
+        .unwrap_or_default();
+    beat(&mut h, "a", a_epoch, &[("orders", &owned_a)]);
+    h.commit(
+        &commit_request(
+            "cg",
+            h.shard.consumer_group("cg").and_then(|g| g.member("a")).map_or(0, |m| m.member_epoch),
+            "a",
+            None,
+            &[("orders", owned_a[0], 7)],
+        ),
+        9,
+    );
+    assert_replay_reproduces(&h);
+    // The static member steps away and comes back under a new id.
+    let away = strand_protocol::messages::ConsumerGroupHeartbeatRequest {
+        member_epoch: -2,
+        instance_id: Some("i".to_owned()),
+        ..cg_beat("cg", "s", 3, &[])
+    };
+    assert_eq!(h.cg_heartbeat(&away).error_code, 0);
+    assert_replay_reproduces(&h);
+    let mut back = cg_join("cg", "s2", &["orders", "auto-a"]);
+    back.instance_id = Some("i".to_owned());
+    assert_eq!(h.cg_heartbeat(&back).error_code, 0);
+    assert_replay_reproduces(&h);
+    // A new matching topic and more partitions.
+    h.shard.set_metadata(topics(2, &[("orders", 6), ("auto-a", 2), ("auto-b", 3)]));
+    h.advance(10_000);
+    let r_epoch = h.shard.consumer_group("cg").and_then(|g| g.member("r")).map_or(0, |m| m.member_epoch);
+    beat(&mut h, "r", r_epoch, &[]);
+    assert_replay_reproduces(&h);
+    // r stops heartbeating and expires; a leaves.
+    h.advance(46_000);
+    let leave =
+        strand_protocol::messages::ConsumerGroupHeartbeatRequest { member_epoch: -1, ..cg_beat("cg", "a", 0, &[]) };
+    h.cg_heartbeat(&leave);
+    assert_replay_reproduces(&h);
+    assert!(
+        h.shard.consumer_group("cg").is_none() || h.shard.consumer_group("cg").is_some_and(|g| g.member("r").is_none())
+    );
+    // Everyone gone: the group is deleted with its offsets.
+    h.advance(60_000);
+    let out = h.shard.delete_groups(&["cg".to_owned()]);
+    h.absorb(out);
+    assert!(h.shard.group("cg").is_none());
+    assert_replay_reproduces(&h);
+}
+
 /// One step of a random run.
 #[derive(Debug, Clone)]
 enum Op {
@@ -87,7 +169,15 @@ enum Op {
     DeleteOffset { group: usize, topic: usize },
     DeleteGroup { group: usize },
     Advance { ms: i64 },
+    CgJoin { member: usize, subscription: usize, instance: bool, assignor: usize },
+    CgBeat { member: usize, ack: bool },
+    CgLeave { member: usize, temporarily: bool },
+    CgCommit { member: usize, partition: i32 },
+    Topics { orders: i32, extra: bool },
 }
+
+const CG_MEMBERS: usize = 4;
+const CG_SUBSCRIPTIONS: usize = 3;
 
 const GROUPS: [&str; 2] = ["alpha", "beta"];
 const CLIENTS: usize = 4;
@@ -108,6 +198,12 @@ fn op() -> impl Strategy<Value = Op> {
         1 => (group.clone(), 0..2usize).prop_map(|(group, topic)| Op::DeleteOffset { group, topic }),
         1 => group.prop_map(|group| Op::DeleteGroup { group }),
         3 => prop_oneof![6 => 0..3_000i64, 2 => 0..12_000i64, 1 => Just(35_000i64)].prop_map(|ms| Op::Advance { ms }),
+        3 => (0..CG_MEMBERS, 0..CG_SUBSCRIPTIONS, any::<bool>(), 0..3usize)
+            .prop_map(|(member, subscription, instance, assignor)| Op::CgJoin { member, subscription, instance, assignor }),
+        6 => (0..CG_MEMBERS, any::<bool>()).prop_map(|(member, ack)| Op::CgBeat { member, ack }),
+        1 => (0..CG_MEMBERS, any::<bool>()).prop_map(|(member, temporarily)| Op::CgLeave { member, temporarily }),
+        1 => (0..CG_MEMBERS, 0..4i32).prop_map(|(member, partition)| Op::CgCommit { member, partition }),
+        1 => (1..6i32, any::<bool>()).prop_map(|(orders, extra)| Op::Topics { orders, extra }),
     ]
 }
 
@@ -119,11 +215,17 @@ struct Membership {
     leader_of: Vec<String>,
 }
 
+/// A consumer-protocol client: member id, epoch, owned partitions by topic id, instance id.
+type CgClient = (String, i32, Vec<(strand_base::Uuid, Vec<i32>)>, Option<String>);
+
 /// Random clients over a harness: they join, sync (the leader assigning), heartbeat, leave and
 /// commit as real clients would, with whatever they last learned.
 struct Clients {
     h: Harness,
     known: HashMap<(usize, usize), Membership>,
+    /// Consumer-protocol members: (member id, epoch, owned assignment, instance id).
+    consumers: HashMap<usize, CgClient>,
+    metadata_version: i64,
     joins: Vec<((usize, usize), Reply<JoinGroupResponse>)>,
     syncs: Vec<Reply<SyncGroupResponse>>,
 }
@@ -177,8 +279,87 @@ impl Clients {
                 self.h.absorb(out);
             }
             Op::Advance { ms } => self.h.advance(ms),
+            Op::CgJoin { member, subscription, instance, assignor } => {
+                self.cg_join(member, subscription, instance, assignor)
+            }
+            Op::CgBeat { member, ack } => self.cg_beat(member, ack),
+            Op::CgLeave { member, temporarily } => {
+                if let Some((id, _, _, instance)) = self.consumers.get(&member).cloned() {
+                    let request = strand_protocol::messages::ConsumerGroupHeartbeatRequest {
+                        member_epoch: if temporarily && instance.is_some() { -2 } else { -1 },
+                        instance_id: instance,
+                        ..cg_beat("cg", &id, 0, &[])
+                    };
+                    self.h.cg_heartbeat(&request);
+                    if !temporarily {
+                        self.consumers.remove(&member);
+                    }
+                }
+            }
+            Op::CgCommit { member, partition } => {
+                if let Some((id, epoch, _, _)) = self.consumers.get(&member).cloned() {
+                    let request = commit_request("cg", epoch, &id, None, &[("orders", partition, 1)]);
+                    self.h.commit(&request, 9);
+                }
+            }
+            Op::Topics { orders, extra } => {
+                self.metadata_version += 1;
+                let mut list = vec![("orders", orders), ("auto-a", 2)];
+                if extra {
+                    list.push(("auto-b", 1));
+                }
+                self.h.shard.set_metadata(topics(self.metadata_version, &list));
+            }
         }
         self.learn();
+    }
+
+    fn cg_join(&mut self, member: usize, subscription: usize, instance: bool, assignor: usize) {
+        let generation = self.metadata_version;
+        let id = format!("cg-member-{member}-{generation}-{}", self.h.now);
+        let mut request = match subscription {
+            0 => cg_join("cg", &id, &["orders"]),
+            1 => cg_join("cg", &id, &["orders", "auto-a"]),
+            _ => {
+                let mut request = cg_join("cg", &id, &[]);
+                request.subscribed_topic_names = None;
+                request.subscribed_topic_regex = Some("auto-.*".to_owned());
+                request
+            }
+        };
+        let instance = instance.then(|| format!("cg-instance-{member}"));
+        request.instance_id = instance.clone();
+        request.server_assignor = [None, Some("uniform"), Some("range")][assignor].map(str::to_owned);
+        let response = self.h.cg_heartbeat(&request);
+        if response.error_code == 0 {
+            let owned = cg_assignment(&response).unwrap_or_default();
+            self.consumers.insert(member, (id, response.member_epoch, owned, instance));
+        }
+    }
+
+    fn cg_beat(&mut self, member: usize, ack: bool) {
+        let Some((id, epoch, owned, instance)) = self.consumers.get(&member).cloned() else { return };
+        let mut request = cg_beat("cg", &id, epoch, &[]);
+        request.instance_id = instance.clone();
+        request.topic_partitions = ack.then(|| {
+            owned
+                .iter()
+                .map(|(topic, partitions)| {
+                    strand_protocol::messages::consumer_group_heartbeat_request::TopicPartitions {
+                        topic_id: *topic,
+                        partitions: partitions.clone(),
+                        ..Default::default()
+                    }
+                })
+                .collect()
+        });
+        let response = self.h.cg_heartbeat(&request);
+        if response.error_code == 0 {
+            let owned = cg_assignment(&response).unwrap_or(owned);
+            self.consumers.insert(member, (id, response.member_epoch, owned, instance));
+        } else if response.error_code != strand_protocol::error::ErrorCode::CoordinatorNotAvailable.code() {
+            self.consumers.remove(&member);
+        }
     }
 
     /// Takes in every answer that arrived; a member that got its JoinGroup answer sends its
@@ -236,9 +417,13 @@ proptest! {
     /// and Empty group and every offset.
     #[test]
     fn replay_reproduces_any_run(ops in prop::collection::vec(op(), 1..80)) {
+        let mut h = Harness::new(config());
+        h.shard.set_metadata(topics(0, &[("orders", 3), ("auto-a", 2)]));
         let mut clients = Clients {
-            h: Harness::new(config()),
+            h,
             known: HashMap::new(),
+            consumers: HashMap::new(),
+            metadata_version: 0,
             joins: Vec::new(),
             syncs: Vec::new(),
         };
@@ -248,5 +433,16 @@ proptest! {
         }
         let groups: BTreeMap<_, _> = durable_view(&clients.h.shard).0;
         prop_assert!(groups.len() <= GROUPS.len());
+        // No partition is ever held by two consumer group members at once.
+        if let Some(group) = clients.h.shard.consumer_group("cg") {
+            let mut held = std::collections::BTreeSet::new();
+            for member in group.members() {
+                for (topic, partitions) in member.assigned.iter().chain(member.pending_revocation.iter()) {
+                    for partition in partitions.keys() {
+                        prop_assert!(held.insert((*topic, *partition)), "partition held twice in {group:?}");
+                    }
+                }
+            }
+        }
     }
 }

@@ -486,6 +486,16 @@ async fn admin_apis_span_shards() {
     for version in 0..=5 {
         encodes(&described, version);
     }
+    // An unknown group is Dead; from v6 (KIP-1043) also GROUP_ID_NOT_FOUND with a message.
+    let led = coordinator.partition_for(&groups[0]);
+    let name = (0..).map(|i| format!("unknown-{i}")).find(|n| coordinator.partition_for(n) == led).expect("a name");
+    let unknown = || DescribeGroupsRequest { groups: vec![name.clone()], ..Default::default() };
+    for (version, code) in [(5, 0), (6, ErrorCode::GroupIdNotFound.code())] {
+        let described = coordinator.describe_groups(unknown(), version).await;
+        let group = &described.groups[0];
+        assert_eq!((group.group_state.as_str(), group.error_code), ("Dead", code), "v{version}");
+        assert_eq!(group.error_message.is_some(), version >= 6, "v{version}");
+    }
 
     let request = DeleteGroupsRequest {
         groups_names: vec![groups[1].clone(), groups[2].clone(), "x".into()],
@@ -540,4 +550,76 @@ fn api_futures_are_send() {
     assert_send(&coordinator.describe_groups(DescribeGroupsRequest::default(), 6));
     assert_send(&coordinator.delete_groups(DeleteGroupsRequest::default(), 2));
     assert_send(&coordinator.shutdown());
+}
+
+/// The consumer protocol through the runtime: metadata handed over with `on_metadata_update`
+/// reaches the shards, a heartbeat is answered with its assignment once its records commit,
+/// ConsumerGroupDescribe spans shards, a new leader reloads the group whole, and a topic that
+/// grows is picked up at the next heartbeat.
+#[tokio::test(start_paused = true)]
+async fn consumer_groups_through_the_runtime() {
+    use strand_coordinator::TopicMetadata;
+    use strand_protocol::messages::{ConsumerGroupDescribeRequest, ConsumerGroupHeartbeatRequest};
+    let (writer, coordinator) = active(GroupConfig::default()).await;
+    let orders = Uuid([9; 16]);
+    coordinator.on_metadata_update(TopicMetadata::new(5, [("orders".to_owned(), orders, 3)]));
+    let join = ConsumerGroupHeartbeatRequest {
+        group_id: "cg".into(),
+        member_id: "m1".into(),
+        member_epoch: 0,
+        rebalance_timeout_ms: 30_000,
+        subscribed_topic_names: Some(vec!["orders".into()]),
+        topic_partitions: Some(Vec::new()),
+        ..Default::default()
+    };
+    let response = coordinator.consumer_group_heartbeat(client("c"), join, 1).await;
+    assert_eq!((response.error_code, response.member_epoch, response.heartbeat_interval_ms), (0, 1, 5_000));
+    let assigned = response.assignment.expect("an assignment");
+    assert_eq!(
+        (assigned.topic_partitions[0].topic_id, assigned.topic_partitions[0].partitions.clone()),
+        (orders, vec![0, 1, 2])
+    );
+    encodes(&coordinator.consumer_group_describe(ConsumerGroupDescribeRequest::default(), 0).await, 0);
+
+    let partition = coordinator.partition_for("cg");
+    coordinator.resign(partition);
+    writer.lead(&tp(partition), 2);
+    coordinator.become_leader(partition, 2);
+    assert!(coordinator.wait_active(partition).await);
+    let request = ConsumerGroupDescribeRequest { group_ids: vec!["cg".into(), "missing".into()], ..Default::default() };
+    let described = coordinator.consumer_group_describe(request, 1).await;
+    let group = &described.groups[0];
+    assert_eq!((group.group_state.as_str(), group.group_epoch, group.assignor_name.as_str()), ("Stable", 1, "uniform"));
+    assert_eq!(group.members[0].assignment.topic_partitions[0].topic_name, "orders");
+    assert_eq!(described.groups[1].error_code, ErrorCode::GroupIdNotFound.code());
+    for version in 0..=1 {
+        encodes(&described, version);
+    }
+
+    coordinator.on_metadata_update(TopicMetadata::new(6, [("orders".to_owned(), orders, 4)]));
+    let beat = ConsumerGroupHeartbeatRequest {
+        group_id: "cg".into(),
+        member_id: "m1".into(),
+        member_epoch: 1,
+        rebalance_timeout_ms: -1,
+        ..Default::default()
+    };
+    let response = coordinator.consumer_group_heartbeat(client("c"), beat, 1).await;
+    assert_eq!((response.error_code, response.member_epoch), (0, 2));
+    assert_eq!(response.assignment.expect("grown").topic_partitions[0].partitions, vec![0, 1, 2, 3]);
+    // A v0 member without an id is given one.
+    let anonymous = ConsumerGroupHeartbeatRequest {
+        group_id: "cg".into(),
+        member_epoch: 0,
+        rebalance_timeout_ms: 30_000,
+        subscribed_topic_names: Some(vec!["orders".into()]),
+        topic_partitions: Some(Vec::new()),
+        ..Default::default()
+    };
+    let response = coordinator.consumer_group_heartbeat(client("c"), anonymous.clone(), 0).await;
+    assert_eq!(response.error_code, 0);
+    assert!(response.member_id.is_some_and(|id| !id.is_empty()));
+    // v1 requires the client's own id.
+    let response = coordinator.consumer_group_heartbeat(client("c"), anonymous, 1).await;
+    assert_eq!(response.error_code, ErrorCode::InvalidRequest.code());
 }

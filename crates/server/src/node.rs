@@ -16,7 +16,7 @@ use std::time::Duration;
 use strand_base::{BrokerId, Clock, SystemClock, TopicPartition, Uuid};
 use strand_broker::handlers::find_coordinator::OFFSETS_TOPIC;
 use strand_broker::{BoxFuture, Broker, BrokerIdentity, BrokerSettings, MetadataWriter, OffsetsTopicSettings};
-use strand_coordinator::{GroupCoordinator, RandomMemberIds};
+use strand_coordinator::{GroupCoordinator, RandomMemberIds, TopicMetadata};
 use strand_log::{LogManager, NodeIdentity};
 use strand_metadata::controller::{
     ApiMessageAndVersion, BootstrapFeatures, ControllerDefaults, InitialFencing, PreviousSession, RegisterBrokerInputs,
@@ -363,7 +363,16 @@ impl Hosts {
         for (&partition, &epoch) in &led {
             self.groups.become_leader(partition, epoch);
         }
+        self.groups.on_metadata_update(topic_metadata(image));
     }
+}
+
+/// The topics as the group coordinator needs them (consumer groups subscribe by name, are assigned
+/// by id): name, id and partition count of every topic, at the image's offset.
+fn topic_metadata(image: &MetadataImage) -> TopicMetadata {
+    let topics =
+        image.topics().iter().map(|t| (t.name.clone(), t.id, i32::try_from(t.partitions.len()).unwrap_or(i32::MAX)));
+    TopicMetadata::new(image.provenance().offset, topics)
 }
 
 /// Hosts every partition this node is a replica of in `image`, and deletes the logs of topics it

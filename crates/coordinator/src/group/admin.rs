@@ -49,6 +49,15 @@ impl GroupShard {
                         ..DescribedGroup::default()
                     }
                 }
+                // A consumer group is described by ConsumerGroupDescribe: DescribeGroups answers for
+                // it as for a group that is not there, with the reason (Kafka 4.4).
+                Some(Group::Consumer(_)) => DescribedGroup {
+                    group_id: group_id.clone(),
+                    group_state: ClassicGroupState::Dead.name().to_owned(),
+                    error_code: ErrorCode::GroupIdNotFound.code(),
+                    error_message: Some(format!("Group {group_id} is not a classic group.")),
+                    ..DescribedGroup::default()
+                },
                 None => DescribedGroup {
                     group_id: group_id.clone(),
                     group_state: ClassicGroupState::Dead.name().to_owned(),
@@ -73,6 +82,8 @@ impl GroupShard {
                     ClassicGroupState::Empty => ErrorCode::None,
                     _ => ErrorCode::NonEmptyGroup,
                 },
+                Some(Group::Consumer(group)) if group.is_empty() => ErrorCode::None,
+                Some(Group::Consumer(_)) => ErrorCode::NonEmptyGroup,
             };
             if error == ErrorCode::None {
                 self.delete_group(group_id, &mut effects);
@@ -86,8 +97,14 @@ impl GroupShard {
         Output::new(effects, results)
     }
 
-    fn delete_group(&mut self, group_id: &str, effects: &mut Effects) {
+    pub(crate) fn delete_group(&mut self, group_id: &str, effects: &mut Effects) {
         self.delete_all_offsets(group_id, effects);
-        self.apply(effects, CoordinatorRecord::group_metadata_tombstone(group_id));
+        let tombstones = match self.groups.get(group_id) {
+            Some(Group::Consumer(group)) => group.tombstones(),
+            _ => vec![CoordinatorRecord::group_metadata_tombstone(group_id)],
+        };
+        for tombstone in tombstones {
+            self.apply(effects, tombstone);
+        }
     }
 }

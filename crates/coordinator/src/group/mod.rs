@@ -9,35 +9,42 @@
 //! releases every answer only once they are committed.
 //!
 //! Durable state changes only through [`GroupShard::replay`]: committed offsets, group creation by
-//! an offset commit, and deletions (tombstones) are replayed by the operation that writes them, and
-//! loading after a restart replays the log from its start. A classic group's membership is the
-//! exception Kafka makes too: JoinGroup and SyncGroup change the group's soft state directly and
-//! write a `GroupMetadata` record describing the result (generation, protocol, leader, members
-//! and assignments), which loading replays to rebuild a Stable or Empty group ([`classic`]).
+//! an offset commit, KIP-848 consumer groups (every change of them), and deletions (tombstones) are
+//! replayed by the operation that writes them, and loading after a restart replays the log from its
+//! start. A classic group's membership is the exception Kafka makes too: JoinGroup and SyncGroup
+//! change the group's soft state directly and write a `GroupMetadata` record describing the result
+//! (generation, protocol, leader, members and assignments), which loading replays to rebuild a
+//! Stable or Empty group ([`classic`]).
 //!
 //! Modules: [`hash`] (which partition coordinates a group), [`records`] (the log's record
-//! formats), [`classic`] (classic groups and the JoinGroup/SyncGroup protocol), [`offsets`]
-//! (OffsetCommit, OffsetFetch, OffsetDelete, expiry), [`admin`] (ListGroups, DescribeGroups,
-//! DeleteGroups), [`timer`] (the shard's deadlines).
+//! formats), [`classic`] (classic groups and the JoinGroup/SyncGroup protocol), [`consumer`]
+//! (KIP-848 consumer groups: ConsumerGroupHeartbeat, ConsumerGroupDescribe, the assignors),
+//! [`metadata`] (the cluster's topics as the coordinator sees them), [`offsets`] (OffsetCommit,
+//! OffsetFetch, OffsetDelete, expiry), [`admin`] (ListGroups, DescribeGroups, DeleteGroups),
+//! [`timer`] (the shard's deadlines).
 //!
-//! Not here: the KIP-848 consumer protocol (ConsumerGroupHeartbeat), share and streams groups, and
-//! transactional offset commits; their records are read and skipped. A second group type joins
-//! [`Group`] as another variant.
+//! Not here: share and streams groups, classic members inside consumer groups (online migration),
+//! and transactional offset commits; their records are read and skipped.
 
 pub mod admin;
 pub mod classic;
+pub mod consumer;
 pub mod hash;
+pub mod metadata;
 pub mod offsets;
 pub mod records;
 pub mod timer;
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
+use std::sync::Arc;
 
 use strand_protocol::messages::{JoinGroupResponse, SyncGroupResponse};
 
 use crate::config::GroupConfig;
 use classic::rebalance::{self, Ctx};
 use classic::{ClassicGroup, ClassicGroupState};
+use consumer::ConsumerGroup;
+use metadata::TopicMetadata;
 use offsets::OffsetStore;
 use records::{CoordinatorRecord, RecordView};
 use timer::{Timer, TimerKey};
@@ -98,11 +105,12 @@ pub struct ClientInfo {
     pub client_host: String,
 }
 
-/// A group of any type this coordinator knows. Only classic groups today; KIP-848 consumer groups
-/// will be another variant, sharing the shard, its offsets and its timers.
+/// A group of any type this coordinator knows: classic groups and KIP-848 consumer groups, sharing
+/// the shard, its offsets and its timers.
 #[derive(Debug, Clone)]
 pub enum Group {
     Classic(ClassicGroup),
+    Consumer(ConsumerGroup),
 }
 
 impl Group {
@@ -110,18 +118,21 @@ impl Group {
     pub fn type_name(&self) -> &'static str {
         match self {
             Group::Classic(_) => "classic",
+            Group::Consumer(_) => "consumer",
         }
     }
 
     pub fn state_name(&self) -> &'static str {
         match self {
             Group::Classic(group) => group.state().name(),
+            Group::Consumer(group) => group.state().name(),
         }
     }
 
     pub fn protocol_type(&self) -> Option<&str> {
         match self {
             Group::Classic(group) => group.protocol_type(),
+            Group::Consumer(_) => Some(consumer::CONSUMER_GROUP_PROTOCOL_TYPE),
         }
     }
 
@@ -129,6 +140,7 @@ impl Group {
     pub fn is_empty(&self) -> bool {
         match self {
             Group::Classic(group) => group.is_in(ClassicGroupState::Empty),
+            Group::Consumer(group) => group.is_empty(),
         }
     }
 }
@@ -141,6 +153,11 @@ pub struct GroupShard {
     offsets: OffsetStore,
     timer: Timer,
     next_pending_id: u64,
+    /// The cluster's topics, for consumer groups' subscriptions and assignments.
+    metadata: Arc<TopicMetadata>,
+    /// Soft state: when and at which metadata version each consumer group's regular expressions
+    /// were last resolved.
+    regex_refresh: HashMap<String, (i64, i64)>,
 }
 
 impl GroupShard {
@@ -152,7 +169,19 @@ impl GroupShard {
             offsets: OffsetStore::default(),
             timer: Timer::default(),
             next_pending_id: 0,
+            metadata: Arc::new(TopicMetadata::default()),
+            regex_refresh: HashMap::new(),
         }
+    }
+
+    /// The cluster's topics changed. Consumer groups see it at their next heartbeat: a changed
+    /// metadata hash bumps the group epoch, new topics get regular expressions resolved again.
+    pub fn set_metadata(&mut self, metadata: Arc<TopicMetadata>) {
+        self.metadata = metadata;
+    }
+
+    pub fn metadata(&self) -> &TopicMetadata {
+        &self.metadata
     }
 
     pub fn config(&self) -> &GroupConfig {
@@ -166,7 +195,7 @@ impl GroupShard {
     pub fn classic_group(&self, group_id: &str) -> Option<&ClassicGroup> {
         match self.groups.get(group_id) {
             Some(Group::Classic(group)) => Some(group),
-            None => None,
+            _ => None,
         }
     }
 
@@ -197,10 +226,13 @@ impl GroupShard {
                 self.groups.insert(group.to_owned(), Group::Classic(ClassicGroup::from_record(group, value)));
             }
             RecordView::GroupMetadata { group, value: None } => {
-                self.groups.remove(group);
+                if let Some(Group::Classic(_)) = self.groups.get(group) {
+                    self.groups.remove(group);
+                }
                 self.timer.cancel(&TimerKey::Join { group: group.to_owned() });
                 self.timer.cancel(&TimerKey::Sync { group: group.to_owned() });
             }
+            RecordView::ConsumerGroup { group } => self.replay_consumer(group, record),
             RecordView::Other { record_type } => {
                 tracing::debug!(record_type, "skipping a __consumer_offsets record of a group type not served here");
             }
@@ -213,9 +245,15 @@ impl GroupShard {
         let mut effects = Effects::default();
         self.timer.schedule(TimerKey::OffsetsExpiration, now_ms + self.config.offsets_retention_check_interval_ms);
         let mut ctx = Ctx { config: &self.config, timer: &mut self.timer, now: now_ms, effects: &mut effects };
-        for group in self.groups.values_mut() {
-            let Group::Classic(group) = group;
-            rebalance::on_loaded(group, &mut ctx);
+        let mut consumer_groups = Vec::new();
+        for (group_id, group) in self.groups.iter_mut() {
+            match group {
+                Group::Classic(group) => rebalance::on_loaded(group, &mut ctx),
+                Group::Consumer(_) => consumer_groups.push(group_id.clone()),
+            }
+        }
+        for group_id in consumer_groups {
+            self.on_consumer_group_loaded(&group_id, now_ms);
         }
         Output::new(effects, ())
     }
@@ -247,6 +285,12 @@ impl GroupShard {
                 TimerKey::Sync { group } => {
                     self.with_classic(&group, now_ms, &mut effects, rebalance::expire_pending_sync);
                 }
+                TimerKey::ConsumerSession { group, member } => {
+                    self.expire_consumer_session(&group, &member, now_ms, &mut effects);
+                }
+                TimerKey::ConsumerRebalance { group, member } => {
+                    self.expire_consumer_rebalance(&group, &member, now_ms, &mut effects);
+                }
             }
         }
         Output::new(effects, ())
@@ -265,6 +309,38 @@ impl GroupShard {
         };
         let mut ctx = Ctx { config: &self.config, timer: &mut self.timer, now: now_ms, effects };
         Some(f(group, &mut ctx))
+    }
+
+    /// Replays a consumer group record: the group is created by its first record (replacing a
+    /// simple classic group, which no record backs) and removed by its epoch's tombstone.
+    fn replay_consumer(&mut self, group_id: &str, record: &CoordinatorRecord) {
+        let value = record.value.as_ref().map(|(_, value)| value);
+        let group = match self.groups.get_mut(group_id) {
+            Some(Group::Consumer(group)) => group,
+            Some(Group::Classic(classic)) if value.is_some() && classic.is_simple() => {
+                self.groups.insert(group_id.to_owned(), Group::Consumer(ConsumerGroup::new(group_id)));
+                match self.groups.get_mut(group_id) {
+                    Some(Group::Consumer(group)) => group,
+                    _ => return,
+                }
+            }
+            Some(Group::Classic(_)) => {
+                tracing::warn!(group = group_id, "skipping a consumer group record for a classic group");
+                return;
+            }
+            None if value.is_some() => {
+                self.groups.insert(group_id.to_owned(), Group::Consumer(ConsumerGroup::new(group_id)));
+                match self.groups.get_mut(group_id) {
+                    Some(Group::Consumer(group)) => group,
+                    _ => return,
+                }
+            }
+            None => return,
+        };
+        if !group.replay(&record.key, value) {
+            self.groups.remove(group_id);
+            self.regex_refresh.remove(group_id);
+        }
     }
 
     /// Appends `record` to the operation's output and replays it into the state.

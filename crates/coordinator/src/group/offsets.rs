@@ -7,7 +7,9 @@
 
 use std::collections::BTreeMap;
 
+use strand_base::Uuid;
 use strand_protocol::error::ErrorCode;
+use strand_protocol::messages::offset_commit_request::{OffsetCommitRequestPartition, OffsetCommitRequestTopic};
 use strand_protocol::messages::offset_commit_response::{OffsetCommitResponsePartition, OffsetCommitResponseTopic};
 use strand_protocol::messages::offset_delete_response::{OffsetDeleteResponsePartition, OffsetDeleteResponseTopic};
 use strand_protocol::messages::offset_fetch_request::OffsetFetchRequestGroup;
@@ -18,6 +20,7 @@ use strand_protocol::messages::{OffsetCommitRequest, OffsetCommitResponse, Offse
 
 use super::classic::rebalance::{self, Ctx};
 use super::classic::{ClassicGroup, ClassicGroupState};
+use super::consumer::ConsumerGroup;
 use super::records::{CoordinatorRecord, OffsetAndMetadata};
 use super::{Effects, Group, GroupShard, Output};
 
@@ -82,9 +85,10 @@ impl GroupShard {
         version: i16,
     ) -> Output<OffsetCommitResponse> {
         let mut effects = Effects::default();
-        if let Err(error) = self.validate_offset_commit(now_ms, request, version, &mut effects) {
-            return Output::new(effects, offset_commit_error(request, error));
-        }
+        let check = match self.validate_offset_commit(now_ms, request, version, &mut effects) {
+            Ok(check) => check,
+            Err(error) => return Output::new(effects, offset_commit_error(request, error)),
+        };
         let expire_timestamp_ms = (request.retention_time_ms != -1).then(|| now_ms + request.retention_time_ms);
         let mut response = OffsetCommitResponse::default();
         for topic in &request.topics {
@@ -92,7 +96,9 @@ impl GroupShard {
             for partition in &topic.partitions {
                 let metadata = partition.committed_metadata.clone().unwrap_or_default();
                 // Java's String.length: UTF-16 code units.
-                let error = if metadata.encode_utf16().count() > self.config.offset_metadata_max_bytes {
+                let error = if let Err(error) = self.check_commit_partition(&check, request, topic, partition) {
+                    error
+                } else if metadata.encode_utf16().count() > self.config.offset_metadata_max_bytes {
                     ErrorCode::OffsetMetadataTooLarge
                 } else {
                     let offset = OffsetAndMetadata {
@@ -134,11 +140,14 @@ impl GroupShard {
         request: &OffsetCommitRequest,
         version: i16,
         effects: &mut Effects,
-    ) -> Result<(), ErrorCode> {
+    ) -> Result<CommitCheck, ErrorCode> {
         let generation = request.generation_id_or_member_epoch;
+        if let Some(Group::Consumer(group)) = self.groups.get(&request.group_id) {
+            return validate_consumer_commit(group, request, version);
+        }
         let Some(Group::Classic(group)) = self.groups.get_mut(&request.group_id) else {
             return match (generation < 0, version >= 9) {
-                (true, _) => Ok(()),
+                (true, _) => Ok(CommitCheck::All),
                 (false, true) => Err(ErrorCode::GroupIdNotFound),
                 (false, false) => Err(ErrorCode::IllegalGeneration),
             };
@@ -149,7 +158,28 @@ impl GroupShard {
             let mut ctx = Ctx { config: &self.config, timer: &mut self.timer, now: now_ms, effects };
             rebalance::touch_session(group, &mut ctx, &request.member_id);
         }
-        Ok(())
+        Ok(CommitCheck::All)
+    }
+
+    /// A partition's own check, for a consumer group member committing with an older epoch.
+    fn check_commit_partition(
+        &self,
+        check: &CommitCheck,
+        request: &OffsetCommitRequest,
+        topic: &OffsetCommitRequestTopic,
+        partition: &OffsetCommitRequestPartition,
+    ) -> Result<(), ErrorCode> {
+        let CommitCheck::AssignmentEpochs { member_id, epoch } = check else { return Ok(()) };
+        let Some(Group::Consumer(group)) = self.groups.get(&request.group_id) else { return Ok(()) };
+        let topic_id = if topic.topic_id == Uuid::ZERO { self.metadata.id(&topic.name) } else { Some(topic.topic_id) };
+        let assigned_at = group
+            .member(member_id)
+            .zip(topic_id)
+            .and_then(|(member, topic_id)| member.assignment_epoch(topic_id, partition.partition_index));
+        match assigned_at {
+            Some(assigned_at) if *epoch >= assigned_at => Ok(()),
+            _ => Err(ErrorCode::StaleMemberEpoch),
+        }
     }
 
     /// OffsetFetch for one group (the v8+ shape, topics named): the requested partitions, or all
@@ -158,6 +188,16 @@ impl GroupShard {
     pub fn offset_fetch(&self, request: &OffsetFetchRequestGroup) -> OffsetFetchResponseGroup {
         let live = match self.groups.get(&request.group_id) {
             Some(Group::Classic(group)) => !group.is_in(ClassicGroupState::Dead),
+            Some(Group::Consumer(group)) => {
+                if let Err(error) = validate_consumer_fetch(group, request) {
+                    return OffsetFetchResponseGroup {
+                        group_id: request.group_id.clone(),
+                        error_code: error.code(),
+                        ..OffsetFetchResponseGroup::default()
+                    };
+                }
+                true
+            }
             None => false,
         };
         let offsets = self.offsets.group(&request.group_id).filter(|_| live);
@@ -191,14 +231,18 @@ impl GroupShard {
     /// non-empty group of another protocol type (NON_EMPTY_GROUP).
     pub fn offset_delete(&mut self, request: &OffsetDeleteRequest) -> Output<OffsetDeleteResponse> {
         let mut effects = Effects::default();
-        let group = match self.groups.get(&request.group_id) {
-            Some(Group::Classic(group)) => group,
+        let subscribed: Vec<bool> = match self.groups.get(&request.group_id) {
+            Some(Group::Classic(group)) => {
+                if let Err(error) = validate_offset_delete(group) {
+                    return Output::new(effects, offset_delete_error(error));
+                }
+                request.topics.iter().map(|t| group.is_subscribed_to_topic(&t.name)).collect()
+            }
+            Some(Group::Consumer(group)) => {
+                request.topics.iter().map(|t| group.is_subscribed_to_topic(&t.name)).collect()
+            }
             None => return Output::new(effects, offset_delete_error(ErrorCode::GroupIdNotFound)),
         };
-        if let Err(error) = validate_offset_delete(group) {
-            return Output::new(effects, offset_delete_error(error));
-        }
-        let subscribed: Vec<bool> = request.topics.iter().map(|t| group.is_subscribed_to_topic(&t.name)).collect();
         let mut response = OffsetDeleteResponse::default();
         for (topic, subscribed) in request.topics.iter().zip(subscribed) {
             let mut partitions = Vec::with_capacity(topic.partitions.len());
@@ -242,19 +286,118 @@ impl GroupShard {
     pub(crate) fn expire_offsets(&mut self, now_ms: i64, effects: &mut Effects) {
         let group_ids: Vec<String> = self.groups.keys().cloned().collect();
         for group_id in group_ids {
-            let Some(Group::Classic(group)) = self.groups.get(&group_id) else {
-                continue;
+            let offsets = self.offsets.group(&group_id);
+            let (expired, all_expired, group_is_empty) = match self.groups.get(&group_id) {
+                Some(Group::Classic(group)) => {
+                    let (expired, all) = expired_offsets(group, offsets, now_ms, &self.config);
+                    (expired, all, group.is_in(ClassicGroupState::Empty))
+                }
+                Some(Group::Consumer(group)) => {
+                    let (expired, all) = expired_consumer_offsets(group, offsets, now_ms, &self.config);
+                    (expired, all, group.is_empty())
+                }
+                None => continue,
             };
-            let (expired, all_expired) = expired_offsets(group, self.offsets.group(&group_id), now_ms, &self.config);
-            let group_is_empty = group.is_in(ClassicGroupState::Empty);
             for (topic, partition) in expired {
                 self.apply(effects, CoordinatorRecord::offset_commit_tombstone(&group_id, &topic, partition));
             }
             if all_expired && group_is_empty {
-                self.apply(effects, CoordinatorRecord::group_metadata_tombstone(&group_id));
+                match self.groups.get(&group_id) {
+                    Some(Group::Consumer(group)) => {
+                        for tombstone in group.tombstones() {
+                            self.apply(effects, tombstone);
+                        }
+                    }
+                    _ => self.apply(effects, CoordinatorRecord::group_metadata_tombstone(&group_id)),
+                }
             }
         }
     }
+}
+
+/// How the partitions of a validated commit are checked.
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum CommitCheck {
+    /// Every partition may be committed.
+    All,
+    /// A consumer group member committing with an epoch older than its own: each partition must be
+    /// one it holds (or is revoking) since that epoch or earlier (Kafka 4.4's assignment epochs).
+    AssignmentEpochs { member_id: String, epoch: i32 },
+}
+
+/// Kafka's `ConsumerGroup.validateOffsetCommit` for a plain (not transactional) commit.
+fn validate_consumer_commit(
+    group: &ConsumerGroup,
+    request: &OffsetCommitRequest,
+    version: i16,
+) -> Result<CommitCheck, ErrorCode> {
+    let epoch = request.generation_id_or_member_epoch;
+    // From the admin client or a consumer outside group management: fine while no member is there.
+    if epoch < 0 && group.is_empty() {
+        return Ok(CommitCheck::All);
+    }
+    let member = group.member(&request.member_id).ok_or(ErrorCode::UnknownMemberId)?;
+    if version < 9 {
+        return Err(ErrorCode::UnsupportedVersion);
+    }
+    if epoch == member.member_epoch {
+        Ok(CommitCheck::All)
+    } else if epoch > member.member_epoch {
+        Err(ErrorCode::StaleMemberEpoch)
+    } else {
+        Ok(CommitCheck::AssignmentEpochs { member_id: member.member_id.clone(), epoch })
+    }
+}
+
+/// Kafka's `ConsumerGroup.validateOffsetFetch`: requests naming no member are fine; a member must
+/// exist and give its current epoch.
+fn validate_consumer_fetch(group: &ConsumerGroup, request: &OffsetFetchRequestGroup) -> Result<(), ErrorCode> {
+    let Some(member_id) = request.member_id.as_deref() else {
+        return if request.member_epoch < 0 { Ok(()) } else { Err(ErrorCode::UnknownMemberId) };
+    };
+    if member_id.is_empty() && request.member_epoch < 0 {
+        return Ok(());
+    }
+    let member = group.member(member_id).ok_or(ErrorCode::UnknownMemberId)?;
+    if member.member_epoch != request.member_epoch {
+        return Err(ErrorCode::StaleMemberEpoch);
+    }
+    Ok(())
+}
+
+/// A consumer group's expired offsets, and whether that is all of them: offsets of topics no
+/// member subscribes to expire `offsets.retention.minutes` after their commit (Kafka's condition
+/// for consumer groups counts from the commit, whether or not the group is empty).
+fn expired_consumer_offsets(
+    group: &ConsumerGroup,
+    offsets: Option<&BTreeMap<String, BTreeMap<i32, OffsetAndMetadata>>>,
+    now_ms: i64,
+    config: &crate::config::GroupConfig,
+) -> (Vec<(String, i32)>, bool) {
+    let Some(offsets) = offsets else {
+        return (Vec::new(), true);
+    };
+    let retention_ms = config.offsets_retention_ms();
+    let mut expired = Vec::new();
+    let mut all_expired = true;
+    for (topic, partitions) in offsets {
+        if group.is_subscribed_to_topic(topic) {
+            all_expired = false;
+            continue;
+        }
+        for (&partition, offset) in partitions {
+            let is_expired = match offset.expire_timestamp_ms {
+                Some(expire_at) => now_ms >= expire_at,
+                None => now_ms - offset.commit_timestamp_ms >= retention_ms,
+            };
+            if is_expired {
+                expired.push((topic.clone(), partition));
+            } else {
+                all_expired = false;
+            }
+        }
+    }
+    (expired, all_expired)
 }
 
 /// Kafka's `ClassicGroup.validateOffsetCommit` for a plain (not transactional) commit.

@@ -11,18 +11,32 @@
 //!
 //! Record types: 0 and 1 are offset commits (0 is the legacy key of Kafka 0.8, written by no
 //! broker since; both keys hold group, topic and partition), 2 is a classic group's metadata; 3
-//! and up belong to the KIP-848 consumer groups, share groups and streams groups, which this
-//! build decodes but does not replay.
+//! to 8 and 16 are the KIP-848 consumer groups' (group epoch, partition metadata, member
+//! subscription, target assignment epoch and members, current member assignment, resolved
+//! regular expressions); the other types belong to share and streams groups, which this build
+//! decodes but does not replay.
 //!
 //! Versions written are Kafka 4.4's (`GroupCoordinatorRecordHelpers`): `OffsetCommitValue` v4
 //! (v1 when the commit carries an expire timestamp, from OffsetCommit v2-v4's retention time),
-//! `GroupMetadataValue` v3. Every version is read.
+//! `GroupMetadataValue` v3, every consumer group value v0. Kafka 4.4 no longer writes
+//! `ConsumerGroupPartitionMetadata` (the group's metadata hash replaced it) but deletes it with
+//! the group, and so does Strand. Every version is read.
 
 use bytes::{Bytes, BytesMut};
 use strand_base::Uuid;
-use strand_protocol::codec::{DecodeError, Decoder, EncodeError};
+use strand_protocol::codec::{DecodeError, Decoder, EncodeError, RawTaggedField, Struct};
+use strand_protocol::messages::consumer_group_target_assignment_member_value::TopicPartition as TargetPartitions;
 use strand_protocol::messages::records::{GroupCoordinatorKey, GroupCoordinatorValue};
-use strand_protocol::messages::{GroupMetadataKey, GroupMetadataValue, OffsetCommitKey, OffsetCommitValue};
+use strand_protocol::messages::{
+    ConsumerGroupCurrentMemberAssignmentKey, ConsumerGroupMemberMetadataKey, ConsumerGroupMetadataKey,
+    ConsumerGroupMetadataValue, ConsumerGroupPartitionMetadataKey, ConsumerGroupRegularExpressionKey,
+    ConsumerGroupRegularExpressionValue, ConsumerGroupTargetAssignmentMemberKey,
+    ConsumerGroupTargetAssignmentMemberValue, ConsumerGroupTargetAssignmentMetadataKey,
+    ConsumerGroupTargetAssignmentMetadataValue, GroupMetadataKey, GroupMetadataValue, OffsetCommitKey,
+    OffsetCommitValue,
+};
+
+use super::consumer::{Assignment, ConsumerMember, ResolvedRegex};
 use strand_protocol::records::{NewRecord, RecordBatchBuilder, RecordsError};
 
 /// Record type of an offset commit under its legacy key (Kafka 0.8's key version 0).
@@ -31,6 +45,8 @@ pub const LEGACY_OFFSET_COMMIT: i16 = 0;
 pub const OFFSET_COMMIT: i16 = 1;
 /// Record type of a classic group's metadata.
 pub const GROUP_METADATA: i16 = 2;
+/// Record type of a consumer group member's subscription.
+pub const CONSUMER_GROUP_MEMBER_METADATA: i16 = 5;
 
 /// The `OffsetCommitValue` version Kafka 4.4 writes (topic id as a tagged field).
 pub const OFFSET_COMMIT_VALUE_VERSION: i16 = 4;
@@ -82,7 +98,9 @@ pub enum RecordView<'a> {
     OffsetCommit { group: &'a str, topic: &'a str, partition: i32, offset: Option<OffsetAndMetadata> },
     /// A classic group's metadata or, with `None`, its tombstone.
     GroupMetadata { group: &'a str, value: Option<&'a GroupMetadataValue> },
-    /// A record of a group type this build does not replay (KIP-848 consumer, share, streams).
+    /// A KIP-848 consumer group's record (of any of its types) or tombstone.
+    ConsumerGroup { group: &'a str },
+    /// A record of a group type this build does not replay (share, streams).
     Other { record_type: i16 },
 }
 
@@ -141,6 +159,126 @@ impl CoordinatorRecord {
         CoordinatorRecord { key: group_metadata_key(group), value: None }
     }
 
+    /// A consumer group's epoch and metadata hash (`newConsumerGroupEpochRecord`).
+    pub fn consumer_group_epoch(group: &str, epoch: i32, metadata_hash: i64) -> Self {
+        let value = ConsumerGroupMetadataValue { epoch, metadata_hash, ..ConsumerGroupMetadataValue::default() };
+        CoordinatorRecord {
+            key: GroupCoordinatorKey::ConsumerGroupMetadataKey(ConsumerGroupMetadataKey { group_id: group.to_owned() }),
+            value: Some((0, GroupCoordinatorValue::ConsumerGroupMetadataValue(value))),
+        }
+    }
+
+    pub fn consumer_group_epoch_tombstone(group: &str) -> Self {
+        let key = ConsumerGroupMetadataKey { group_id: group.to_owned() };
+        CoordinatorRecord { key: GroupCoordinatorKey::ConsumerGroupMetadataKey(key), value: None }
+    }
+
+    /// Deletes the subscription metadata Kafka wrote before 4.1.
+    pub fn consumer_partition_metadata_tombstone(group: &str) -> Self {
+        let key = ConsumerGroupPartitionMetadataKey { group_id: group.to_owned() };
+        CoordinatorRecord { key: GroupCoordinatorKey::ConsumerGroupPartitionMetadataKey(key), value: None }
+    }
+
+    /// A member's subscription (`newConsumerGroupMemberSubscriptionRecord`).
+    pub fn consumer_member(group: &str, member: &ConsumerMember) -> Self {
+        let key = ConsumerGroupMemberMetadataKey { group_id: group.to_owned(), member_id: member.member_id.clone() };
+        CoordinatorRecord {
+            key: GroupCoordinatorKey::ConsumerGroupMemberMetadataKey(key),
+            value: Some((0, GroupCoordinatorValue::ConsumerGroupMemberMetadataValue(member.to_metadata_value()))),
+        }
+    }
+
+    pub fn consumer_member_tombstone(group: &str, member_id: &str) -> Self {
+        let key = ConsumerGroupMemberMetadataKey { group_id: group.to_owned(), member_id: member_id.to_owned() };
+        CoordinatorRecord { key: GroupCoordinatorKey::ConsumerGroupMemberMetadataKey(key), value: None }
+    }
+
+    /// A member's target assignment (`newConsumerGroupTargetAssignmentRecord`), topics by id.
+    pub fn consumer_target_assignment(group: &str, member_id: &str, assignment: &Assignment) -> Self {
+        let key =
+            ConsumerGroupTargetAssignmentMemberKey { group_id: group.to_owned(), member_id: member_id.to_owned() };
+        let topic_partitions = assignment
+            .iter()
+            .map(|(topic_id, partitions)| TargetPartitions {
+                topic_id: *topic_id,
+                partitions: partitions.iter().copied().collect(),
+                ..TargetPartitions::default()
+            })
+            .collect();
+        let value = ConsumerGroupTargetAssignmentMemberValue { topic_partitions, ..Default::default() };
+        CoordinatorRecord {
+            key: GroupCoordinatorKey::ConsumerGroupTargetAssignmentMemberKey(key),
+            value: Some((0, GroupCoordinatorValue::ConsumerGroupTargetAssignmentMemberValue(value))),
+        }
+    }
+
+    pub fn consumer_target_assignment_tombstone(group: &str, member_id: &str) -> Self {
+        let key =
+            ConsumerGroupTargetAssignmentMemberKey { group_id: group.to_owned(), member_id: member_id.to_owned() };
+        CoordinatorRecord { key: GroupCoordinatorKey::ConsumerGroupTargetAssignmentMemberKey(key), value: None }
+    }
+
+    /// The target assignment's epoch and when it was computed
+    /// (`newConsumerGroupTargetAssignmentMetadataRecord`).
+    pub fn consumer_target_assignment_metadata(group: &str, epoch: i32, timestamp_ms: i64) -> Self {
+        let key = ConsumerGroupTargetAssignmentMetadataKey { group_id: group.to_owned() };
+        let value = ConsumerGroupTargetAssignmentMetadataValue {
+            assignment_epoch: epoch,
+            assignment_timestamp: timestamp_ms,
+            ..ConsumerGroupTargetAssignmentMetadataValue::default()
+        };
+        CoordinatorRecord {
+            key: GroupCoordinatorKey::ConsumerGroupTargetAssignmentMetadataKey(key),
+            value: Some((0, GroupCoordinatorValue::ConsumerGroupTargetAssignmentMetadataValue(value))),
+        }
+    }
+
+    pub fn consumer_target_assignment_metadata_tombstone(group: &str) -> Self {
+        let key = ConsumerGroupTargetAssignmentMetadataKey { group_id: group.to_owned() };
+        CoordinatorRecord { key: GroupCoordinatorKey::ConsumerGroupTargetAssignmentMetadataKey(key), value: None }
+    }
+
+    /// A member's epochs, state and current assignment (`newConsumerGroupCurrentAssignmentRecord`).
+    pub fn consumer_current_assignment(group: &str, member: &ConsumerMember) -> Self {
+        let key =
+            ConsumerGroupCurrentMemberAssignmentKey { group_id: group.to_owned(), member_id: member.member_id.clone() };
+        CoordinatorRecord {
+            key: GroupCoordinatorKey::ConsumerGroupCurrentMemberAssignmentKey(key),
+            value: Some((
+                0,
+                GroupCoordinatorValue::ConsumerGroupCurrentMemberAssignmentValue(member.to_assignment_value()),
+            )),
+        }
+    }
+
+    pub fn consumer_current_assignment_tombstone(group: &str, member_id: &str) -> Self {
+        let key =
+            ConsumerGroupCurrentMemberAssignmentKey { group_id: group.to_owned(), member_id: member_id.to_owned() };
+        CoordinatorRecord { key: GroupCoordinatorKey::ConsumerGroupCurrentMemberAssignmentKey(key), value: None }
+    }
+
+    /// A resolved regular expression (`newConsumerGroupRegularExpressionRecord`), topics sorted.
+    pub fn consumer_regex(group: &str, regex: &str, resolved: &ResolvedRegex) -> Self {
+        let key =
+            ConsumerGroupRegularExpressionKey { group_id: group.to_owned(), regular_expression: regex.to_owned() };
+        let value = ConsumerGroupRegularExpressionValue {
+            topics: resolved.topics.iter().cloned().collect(),
+            version: resolved.version,
+            timestamp: resolved.timestamp_ms,
+            ..ConsumerGroupRegularExpressionValue::default()
+        };
+        CoordinatorRecord {
+            key: GroupCoordinatorKey::ConsumerGroupRegularExpressionKey(key),
+            value: Some((0, GroupCoordinatorValue::ConsumerGroupRegularExpressionValue(value))),
+        }
+    }
+
+    pub fn consumer_regex_tombstone(group: &str, regex: &str) -> Self {
+        let key =
+            ConsumerGroupRegularExpressionKey { group_id: group.to_owned(), regular_expression: regex.to_owned() };
+        CoordinatorRecord { key: GroupCoordinatorKey::ConsumerGroupRegularExpressionKey(key), value: None }
+    }
+
     /// The record's type: the key schema's apiKey.
     pub fn record_type(&self) -> i16 {
         self.key.api_key()
@@ -161,7 +299,19 @@ impl CoordinatorRecord {
         };
         let mut out = BytesMut::new();
         out.extend_from_slice(&version.to_be_bytes());
-        value.encode(&mut out, *version)?;
+        match value {
+            GroupCoordinatorValue::ConsumerGroupMemberMetadataValue(member)
+                if member.classic_member_metadata.is_none() =>
+            {
+                // Kafka's default for this nullable tagged struct is an empty struct, not null, so
+                // Kafka writes a null one explicitly (tag 0, one byte: the unsigned-varint null
+                // marker). The generated code takes null for the default and would omit it.
+                let mut explicit = member.clone();
+                explicit.unknown_tagged_fields.insert(0, RawTaggedField { tag: 0, data: Bytes::from_static(&[0]) });
+                explicit.encode(&mut out, *version)?;
+            }
+            value => value.encode(&mut out, *version)?,
+        }
         Ok(Some(out.freeze()))
     }
 
@@ -178,14 +328,19 @@ impl CoordinatorRecord {
         let Some(value) = value else {
             return Ok(CoordinatorRecord { key, value: None });
         };
-        let mut d = Decoder::new(value);
+        let mut d = Decoder::new(value.clone());
         let version = d.i16().map_err(|_| RecordDecodeError::MissingValueVersion { record_type })?;
         let known = GroupCoordinatorValue::versions(record_type).is_some_and(|range| range.contains(version));
         if !known {
             return Err(RecordDecodeError::UnknownValueVersion { record_type, version });
         }
-        let value = GroupCoordinatorValue::decode(record_type, &mut d, version)
-            .map_err(|error| RecordDecodeError::Malformed { record_type, error })?;
+        let decoded = match GroupCoordinatorValue::decode(record_type, &mut d, version) {
+            Err(DecodeError::InvalidStructMarker(0)) if record_type == CONSUMER_GROUP_MEMBER_METADATA => {
+                decode_member_with_null_classic_metadata(&value, version)
+            }
+            decoded => decoded,
+        };
+        let value = decoded.map_err(|error| RecordDecodeError::Malformed { record_type, error })?;
         Ok(CoordinatorRecord { key, value: Some((version, value)) })
     }
 
@@ -211,9 +366,33 @@ impl CoordinatorRecord {
                 };
                 RecordView::GroupMetadata { group: &key.group, value }
             }
-            (key, _) => RecordView::Other { record_type: key.api_key() },
+            (key, _) => match super::consumer::record_group_id(key) {
+                Some(group) => RecordView::ConsumerGroup { group },
+                None => RecordView::Other { record_type: key.api_key() },
+            },
         }
     }
+}
+
+/// The tagged-field section Kafka ends a `ConsumerGroupMemberMetadataValue` with when its member
+/// has no classic metadata: one field, tag 0, one byte long, holding the unsigned-varint null
+/// marker 0.
+const NULL_CLASSIC_METADATA_TAGS: [u8; 4] = [1, 0, 1, 0];
+
+/// Reads a member subscription whose classic metadata Kafka wrote as an explicit null. In tagged
+/// fields Kafka marks a nullable struct with an unsigned varint (0: null, 1: present), where the
+/// generated decoder expects the byte -1 for null; present structs are the same byte (1) both
+/// ways. The explicit null is the struct's default here, so it is read as if absent.
+fn decode_member_with_null_classic_metadata(value: &Bytes, version: i16) -> Result<GroupCoordinatorValue, DecodeError> {
+    let Some(body) = value.strip_suffix(&NULL_CLASSIC_METADATA_TAGS) else {
+        return Err(DecodeError::InvalidStructMarker(0));
+    };
+    let mut patched = BytesMut::with_capacity(body.len() + 1);
+    patched.extend_from_slice(body);
+    patched.extend_from_slice(&[0]);
+    let mut d = Decoder::new(patched.freeze());
+    d.i16()?;
+    GroupCoordinatorValue::decode(CONSUMER_GROUP_MEMBER_METADATA, &mut d, version)
 }
 
 fn offset_of(value: &GroupCoordinatorValue) -> Option<OffsetAndMetadata> {

@@ -18,6 +18,10 @@ pub enum TimerKey {
     Sync { group: String },
     /// The periodic look for expired offsets.
     OffsetsExpiration,
+    /// A consumer group member's session (`group.consumer.session.timeout.ms`).
+    ConsumerSession { group: String, member: String },
+    /// A consumer group member's time to revoke partitions (its rebalance timeout).
+    ConsumerRebalance { group: String, member: String },
 }
 
 /// Deadlines by key, and the same ordered by time.

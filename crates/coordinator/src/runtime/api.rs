@@ -10,6 +10,7 @@ use std::collections::BTreeMap;
 use futures::future::join_all;
 use strand_base::Uuid;
 use strand_protocol::error::ErrorCode;
+use strand_protocol::messages::consumer_group_describe_response::DescribedGroup as ConsumerDescribedGroup;
 use strand_protocol::messages::delete_groups_response::DeletableGroupResult;
 use strand_protocol::messages::describe_groups_response::DescribedGroup;
 use strand_protocol::messages::leave_group_request::MemberIdentity;
@@ -20,15 +21,18 @@ use strand_protocol::messages::offset_fetch_response::{
     OffsetFetchResponseTopics,
 };
 use strand_protocol::messages::{
-    DeleteGroupsRequest, DeleteGroupsResponse, DescribeGroupsRequest, DescribeGroupsResponse, HeartbeatRequest,
-    HeartbeatResponse, JoinGroupRequest, JoinGroupResponse, LeaveGroupRequest, LeaveGroupResponse, ListGroupsRequest,
-    ListGroupsResponse, OffsetCommitRequest, OffsetCommitResponse, OffsetDeleteRequest, OffsetDeleteResponse,
-    OffsetFetchRequest, OffsetFetchResponse, SyncGroupRequest, SyncGroupResponse,
+    ConsumerGroupDescribeRequest, ConsumerGroupDescribeResponse, ConsumerGroupHeartbeatRequest,
+    ConsumerGroupHeartbeatResponse, DeleteGroupsRequest, DeleteGroupsResponse, DescribeGroupsRequest,
+    DescribeGroupsResponse, HeartbeatRequest, HeartbeatResponse, JoinGroupRequest, JoinGroupResponse,
+    LeaveGroupRequest, LeaveGroupResponse, ListGroupsRequest, ListGroupsResponse, OffsetCommitRequest,
+    OffsetCommitResponse, OffsetDeleteRequest, OffsetDeleteResponse, OffsetFetchRequest, OffsetFetchResponse,
+    SyncGroupRequest, SyncGroupResponse,
 };
 
 use super::{GroupCoordinator, Parked};
 use crate::group::ClientInfo;
 use crate::group::classic::{join_error, sync_error};
+use crate::group::consumer::heartbeat::heartbeat_error as heartbeat_error_848;
 use crate::group::offsets::{NO_OFFSET, offset_commit_error, offset_delete_error};
 
 /// Topic names by id and back, from the broker's metadata image: OffsetCommit and OffsetFetch v10
@@ -83,6 +87,58 @@ impl GroupCoordinator {
             self.write_parkable(partition, op, Parked::Join).await.unwrap_or_else(|error| join_error(error, ""))
         };
         finish_join(response, version)
+    }
+
+    /// ConsumerGroupHeartbeat (KIP-848): joins, heartbeats and leaves a consumer group; the
+    /// answer carries the member's epoch and, when it changed, its assignment.
+    pub async fn consumer_group_heartbeat(
+        &self,
+        client: ClientInfo,
+        request: ConsumerGroupHeartbeatRequest,
+        version: i16,
+    ) -> ConsumerGroupHeartbeatResponse {
+        if request.group_id.is_empty() {
+            // Checked here too so that an empty id never picks a partition.
+            return heartbeat_error_848(ErrorCode::InvalidRequest, Some("GroupId can't be empty.".to_owned()));
+        }
+        let new_member_id =
+            if request.member_id.is_empty() { self.shared.member_ids.next_uuid() } else { String::new() };
+        let partition = self.partition_for(&request.group_id);
+        let op = move |shard: &mut crate::group::GroupShard, now_ms| {
+            shard.consumer_group_heartbeat(now_ms, &client, &request, version, &new_member_id)
+        };
+        self.write(partition, op).await.unwrap_or_else(|error| heartbeat_error_848(error, None))
+    }
+
+    /// ConsumerGroupDescribe; groups of partitions not served here get that error each. Answers
+    /// follow the request's order.
+    pub async fn consumer_group_describe(
+        &self,
+        request: ConsumerGroupDescribeRequest,
+        _version: i16,
+    ) -> ConsumerGroupDescribeResponse {
+        let by_partition = self.by_partition(&request.group_ids);
+        let reads = by_partition.into_iter().map(|(partition, indexed)| async move {
+            let ids: Vec<String> = indexed.iter().map(|(_, id)| id.clone()).collect();
+            let described = match self.read(partition, move |shard| shard.consumer_group_describe(&ids)).await {
+                Ok(described) => described,
+                Err(error) => indexed
+                    .iter()
+                    .map(|(_, id)| ConsumerDescribedGroup {
+                        group_id: id.clone(),
+                        error_code: error.code(),
+                        ..ConsumerDescribedGroup::default()
+                    })
+                    .collect(),
+            };
+            indexed.into_iter().map(|(i, _)| i).zip(described).collect::<Vec<_>>()
+        });
+        let mut groups: Vec<(usize, ConsumerDescribedGroup)> = join_all(reads).await.into_iter().flatten().collect();
+        groups.sort_by_key(|(i, _)| *i);
+        ConsumerGroupDescribeResponse {
+            groups: groups.into_iter().map(|(_, g)| g).collect(),
+            ..ConsumerGroupDescribeResponse::default()
+        }
     }
 
     /// SyncGroup: the leader's brings the assignment; every member's is answered once it is

@@ -38,6 +38,7 @@ use tokio::sync::{mpsc, oneshot, watch};
 use tokio::task::JoinHandle;
 
 use crate::config::GroupConfig;
+use crate::group::metadata::TopicMetadata;
 use crate::group::{GroupShard, Output, PendingId, Reply, hash};
 use crate::member_id::MemberIdGenerator;
 use crate::writer::PartitionWriter;
@@ -76,6 +77,8 @@ pub(crate) struct Shared {
     pub(crate) writer: Arc<dyn PartitionWriter>,
     pub(crate) clock: Arc<dyn Clock>,
     pub(crate) member_ids: Arc<dyn MemberIdGenerator>,
+    /// The latest topic metadata; every shard takes it in before its next operation.
+    pub(crate) metadata: watch::Sender<Arc<TopicMetadata>>,
     shards: Mutex<HashMap<i32, ShardHandle>>,
 }
 
@@ -136,12 +139,33 @@ impl GroupCoordinator {
         clock: Arc<dyn Clock>,
         member_ids: Arc<dyn MemberIdGenerator>,
     ) -> Self {
-        let shared = Shared { config, writer, clock, member_ids, shards: Mutex::new(HashMap::new()) };
+        let (metadata, _) = watch::channel(Arc::new(TopicMetadata::default()));
+        let shared = Shared { config, writer, clock, member_ids, metadata, shards: Mutex::new(HashMap::new()) };
         GroupCoordinator { shared: Arc::new(shared) }
     }
 
     pub fn config(&self) -> &GroupConfig {
         &self.shared.config
+    }
+
+    /// A new metadata image was published: consumer groups resolve their subscriptions against
+    /// `topics` from their next operation on. A changed subscribed topic (or a new topic matching a
+    /// subscription regex) bumps the group's epoch at its next heartbeat, as in Kafka.
+    pub fn on_metadata_update(&self, topics: TopicMetadata) {
+        self.shared.metadata.send_if_modified(|current| {
+            let next = topics.succeeding(current);
+            // Only topic changes matter: a new version alone (any other metadata) wakes no shard.
+            let changed = next.topics_differ(current);
+            if changed {
+                *current = Arc::new(next);
+            }
+            changed
+        });
+    }
+
+    /// The topic metadata consumer groups see now.
+    pub fn topic_metadata(&self) -> Arc<TopicMetadata> {
+        self.shared.metadata.borrow().clone()
     }
 
     /// The `__consumer_offsets` partition that coordinates `group_id`.

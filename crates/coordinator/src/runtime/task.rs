@@ -44,6 +44,7 @@ pub(crate) struct ShardTask {
     /// Parked JoinGroup and SyncGroup requests, by the shard's ids.
     pending: HashMap<PendingId, Parked>,
     status: watch::Sender<ShardStatus>,
+    metadata: watch::Receiver<Arc<crate::group::metadata::TopicMetadata>>,
 }
 
 impl ShardTask {
@@ -54,7 +55,9 @@ impl ShardTask {
         status: watch::Sender<ShardStatus>,
     ) -> Self {
         let shard = GroupShard::new(shared.config.clone());
+        let metadata = shared.metadata.subscribe();
         ShardTask {
+            metadata,
             shared,
             tp: TopicPartition::new(OFFSETS_TOPIC, partition),
             leader_epoch,
@@ -93,6 +96,7 @@ impl ShardTask {
     /// is waited for (until committed) and read.
     async fn load(&mut self) -> Result<(), LoadError> {
         self.shard = GroupShard::new(self.shared.config.clone());
+        self.shard.set_metadata(self.metadata.borrow_and_update().clone());
         self.pending.clear();
         let writer = Arc::clone(&self.shared.writer);
         let end = writer.log_end_offset(&self.tp)?;
@@ -166,6 +170,12 @@ impl ShardTask {
             let step = tokio::select! {
                 biased;
                 _ = &mut *stop => return Next::Stop,
+                changed = self.metadata.changed() => {
+                    if changed.is_ok() {
+                        self.shard.set_metadata(self.metadata.borrow_and_update().clone());
+                    }
+                    Ok(())
+                }
                 _ = sleep_for(sleep) => {
                     let now_ms = self.shared.clock.now_ms();
                     let output = self.shard.on_timer(now_ms);

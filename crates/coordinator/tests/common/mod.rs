@@ -5,12 +5,18 @@
 
 use std::collections::{BTreeMap, HashMap};
 
+use std::sync::Arc;
+
 use bytes::{BufMut, Bytes, BytesMut};
+use strand_base::Uuid;
+use strand_coordinator::TopicMetadata;
+use strand_coordinator::group::consumer::ConsumerGroup;
 use strand_coordinator::group::records::CoordinatorRecord;
 use strand_coordinator::group::{Completion, Group, GroupShard, Output, PendingId, Reply};
 use strand_coordinator::{ClientInfo, GroupConfig};
 use strand_protocol::Struct;
 use strand_protocol::error::ErrorCode;
+use strand_protocol::messages::consumer_group_heartbeat_request::TopicPartitions as HeartbeatTopicPartitions;
 use strand_protocol::messages::consumer_protocol_subscription::ConsumerProtocolSubscription;
 use strand_protocol::messages::join_group_request::JoinGroupRequestProtocol;
 use strand_protocol::messages::leave_group_request::MemberIdentity;
@@ -18,6 +24,7 @@ use strand_protocol::messages::offset_commit_request::{OffsetCommitRequestPartit
 use strand_protocol::messages::offset_fetch_request::{OffsetFetchRequestGroup, OffsetFetchRequestTopics};
 use strand_protocol::messages::offset_fetch_response::OffsetFetchResponseGroup;
 use strand_protocol::messages::sync_group_request::SyncGroupRequestAssignment;
+use strand_protocol::messages::{ConsumerGroupHeartbeatRequest, ConsumerGroupHeartbeatResponse};
 use strand_protocol::messages::{
     HeartbeatRequest, JoinGroupRequest, JoinGroupResponse, LeaveGroupResponse, OffsetCommitRequest,
     OffsetCommitResponse, SyncGroupRequest, SyncGroupResponse,
@@ -302,8 +309,11 @@ pub struct DurableGroup {
 pub fn durable_view(shard: &GroupShard) -> (BTreeMap<String, DurableGroup>, Vec<DurableOffset>) {
     let groups = shard
         .groups()
+        .filter_map(|(id, group)| match group {
+            Group::Classic(group) => Some((id, group)),
+            Group::Consumer(_) => None,
+        })
         .map(|(id, group)| {
-            let Group::Classic(group) = group;
             let protocol = group.protocol_name().map(str::to_owned);
             let members = group
                 .members()
@@ -342,6 +352,92 @@ pub fn durable_view(shard: &GroupShard) -> (BTreeMap<String, DurableGroup>, Vec<
         })
         .collect();
     (groups, offsets)
+}
+
+/// Every consumer group of a shard, whole: its state is all durable (records only).
+pub fn consumer_view(shard: &GroupShard) -> BTreeMap<String, ConsumerGroup> {
+    shard
+        .groups()
+        .filter_map(|(id, group)| match group {
+            Group::Consumer(group) => Some((id.clone(), group.clone())),
+            Group::Classic(_) => None,
+        })
+        .collect()
+}
+
+/// A topic id for tests: the name's bytes, padded.
+pub fn topic_id(name: &str) -> Uuid {
+    let mut bytes = [0u8; 16];
+    for (i, b) in name.bytes().take(16).enumerate() {
+        bytes[i] = b;
+    }
+    Uuid(bytes)
+}
+
+/// Topic metadata of `topics` (name, partitions) at `version`, ids from [`topic_id`].
+pub fn topics(version: i64, topics: &[(&str, i32)]) -> Arc<TopicMetadata> {
+    Arc::new(TopicMetadata::new(
+        version,
+        topics.iter().map(|(name, partitions)| ((*name).to_owned(), topic_id(name), *partitions)),
+    ))
+}
+
+/// A ConsumerGroupHeartbeat, filled in as the Java consumer fills its first one (epoch 0).
+pub fn cg_join(group: &str, member_id: &str, topics: &[&str]) -> ConsumerGroupHeartbeatRequest {
+    ConsumerGroupHeartbeatRequest {
+        group_id: group.to_owned(),
+        member_id: member_id.to_owned(),
+        member_epoch: 0,
+        rebalance_timeout_ms: REBALANCE_MS,
+        subscribed_topic_names: Some(topics.iter().map(|t| (*t).to_owned()).collect()),
+        topic_partitions: Some(Vec::new()),
+        ..ConsumerGroupHeartbeatRequest::default()
+    }
+}
+
+/// A ConsumerGroupHeartbeat after the first: epoch and owned partitions (topic, partitions).
+pub fn cg_beat(group: &str, member_id: &str, epoch: i32, owned: &[(&str, &[i32])]) -> ConsumerGroupHeartbeatRequest {
+    ConsumerGroupHeartbeatRequest {
+        group_id: group.to_owned(),
+        member_id: member_id.to_owned(),
+        member_epoch: epoch,
+        rebalance_timeout_ms: -1,
+        topic_partitions: Some(
+            owned
+                .iter()
+                .map(|(topic, partitions)| HeartbeatTopicPartitions {
+                    topic_id: topic_id(topic),
+                    partitions: partitions.to_vec(),
+                    ..HeartbeatTopicPartitions::default()
+                })
+                .collect(),
+        ),
+        ..ConsumerGroupHeartbeatRequest::default()
+    }
+}
+
+/// A response's assignment as (topic id, sorted partitions), `None` if it carries none.
+pub fn cg_assignment(response: &ConsumerGroupHeartbeatResponse) -> Option<Vec<(Uuid, Vec<i32>)>> {
+    response.assignment.as_ref().map(|a| {
+        let mut topics: Vec<(Uuid, Vec<i32>)> = a
+            .topic_partitions
+            .iter()
+            .map(|t| {
+                let mut partitions = t.partitions.clone();
+                partitions.sort_unstable();
+                (t.topic_id, partitions)
+            })
+            .collect();
+        topics.sort();
+        topics
+    })
+}
+
+impl Harness {
+    pub fn cg_heartbeat(&mut self, request: &ConsumerGroupHeartbeatRequest) -> ConsumerGroupHeartbeatResponse {
+        let out = self.shard.consumer_group_heartbeat(self.now, &client("consumer"), request, 1, "generated-id");
+        self.absorb(out)
+    }
 }
 
 /// A fresh shard that replayed `log`, each record first written to bytes and read back as the

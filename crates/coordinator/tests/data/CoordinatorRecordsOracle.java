@@ -17,7 +17,21 @@ import java.util.OptionalLong;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
 
+import java.util.List;
+import java.util.Set;
+import java.util.TreeMap;
+
 import org.apache.kafka.common.Uuid;
+import org.apache.kafka.common.metadata.PartitionRecord;
+import org.apache.kafka.common.metadata.TopicRecord;
+import org.apache.kafka.coordinator.common.runtime.KRaftCoordinatorMetadataImage;
+import org.apache.kafka.coordinator.group.Utils;
+import org.apache.kafka.coordinator.group.modern.MemberState;
+import org.apache.kafka.coordinator.group.modern.consumer.ConsumerGroupMember;
+import org.apache.kafka.coordinator.group.modern.consumer.ResolvedRegularExpression;
+import org.apache.kafka.image.MetadataDelta;
+import org.apache.kafka.image.MetadataImage;
+import org.apache.kafka.image.MetadataProvenance;
 import org.apache.kafka.common.message.JoinGroupRequestData.JoinGroupRequestProtocol;
 import org.apache.kafka.common.message.JoinGroupRequestData.JoinGroupRequestProtocolCollection;
 import org.apache.kafka.common.utils.Time;
@@ -78,6 +92,84 @@ public class CoordinatorRecordsOracle {
             Optional.of("consumer"), Optional.empty(), Optional.empty(), Optional.of(T0 + 5_000));
         print("group-emptied", GroupCoordinatorRecordHelpers.newGroupMetadataRecord(emptied, Map.of()));
         print("group-tombstone", GroupCoordinatorRecordHelpers.newGroupMetadataTombstoneRecord("g"));
+
+        consumerGroups();
+    }
+
+    /// A topic id as the Rust test makes one: the name's bytes, zero-padded to 16.
+    static Uuid topicId(String name) {
+        ByteBuffer buffer = ByteBuffer.allocate(16);
+        byte[] bytes = name.getBytes(StandardCharsets.UTF_8);
+        buffer.put(bytes, 0, Math.min(16, bytes.length));
+        buffer.rewind();
+        return new Uuid(buffer.getLong(), buffer.getLong());
+    }
+
+    static KRaftCoordinatorMetadataImage image(Map<String, Integer> topics) {
+        MetadataDelta delta = new MetadataDelta.Builder().setImage(MetadataImage.EMPTY).build();
+        topics.forEach((name, partitions) -> {
+            delta.replay(new TopicRecord().setName(name).setTopicId(topicId(name)));
+            for (int p = 0; p < partitions; p++) {
+                delta.replay(new PartitionRecord().setPartitionId(p).setTopicId(topicId(name))
+                    .setReplicas(List.of(1)).setIsr(List.of(1)).setLeader(1));
+            }
+        });
+        return new KRaftCoordinatorMetadataImage(delta.apply(MetadataProvenance.EMPTY));
+    }
+
+    static long groupHash(KRaftCoordinatorMetadataImage image, String... topics) {
+        Map<String, Long> hashes = new TreeMap<>();
+        for (String topic : topics) hashes.put(topic, Utils.computeTopicHash(topic, image));
+        return Utils.computeGroupHash(hashes);
+    }
+
+    static Map<Uuid, Map<Integer, Integer>> partitions(String topic, int epoch, int... partitions) {
+        Map<Integer, Integer> epochs = new TreeMap<>();
+        for (int p : partitions) epochs.put(p, epoch);
+        return Map.of(topicId(topic), epochs);
+    }
+
+    // The records Strand's shard writes in tests/kafka_records.rs `strand_consumer_records`, as
+    // Kafka's helpers write them for the same inputs.
+    static void consumerGroups() {
+        KRaftCoordinatorMetadataImage image = image(new TreeMap<>(Map.of("orders", 3, "auto-a", 2, "t\u00e9", 5)));
+        System.out.println("topic-hash-orders " + Long.toHexString(Utils.computeTopicHash("orders", image)) + " -");
+        System.out.println("topic-hash-te " + Long.toHexString(Utils.computeTopicHash("t\u00e9", image)) + " -");
+        System.out.println("group-hash " + Long.toHexString(groupHash(image, "orders", "auto-a")) + " -");
+
+        ConsumerGroupMember m1 = new ConsumerGroupMember.Builder("m1").setClientId("consumer").setClientHost("/127.0.0.1")
+            .setSubscribedTopicNames(List.of("orders")).setRebalanceTimeoutMs(30_000).build();
+        print("cg-member", GroupCoordinatorRecordHelpers.newConsumerGroupMemberSubscriptionRecord("g", m1));
+        print("cg-epoch", GroupCoordinatorRecordHelpers.newConsumerGroupEpochRecord("g", 1, groupHash(image, "orders")));
+        print("cg-target", GroupCoordinatorRecordHelpers.newConsumerGroupTargetAssignmentRecord("g", "m1",
+            Map.of(topicId("orders"), new java.util.TreeSet<>(Set.of(0, 1, 2)))));
+        print("cg-target-epoch", GroupCoordinatorRecordHelpers.newConsumerGroupTargetAssignmentMetadataRecord("g", 1, T0));
+        ConsumerGroupMember m1Assigned = new ConsumerGroupMember.Builder(m1).setMemberEpoch(1).setPreviousMemberEpoch(0)
+            .setState(MemberState.STABLE).setAssignedPartitions(partitions("orders", 1, 0, 1, 2))
+            .setPartitionsPendingRevocation(Map.of()).build();
+        print("cg-current", GroupCoordinatorRecordHelpers.newConsumerGroupCurrentAssignmentRecord("g", m1Assigned));
+
+        print("cg-current-tombstone", GroupCoordinatorRecordHelpers.newConsumerGroupCurrentAssignmentTombstoneRecord("g", "m1"));
+        print("cg-target-tombstone", GroupCoordinatorRecordHelpers.newConsumerGroupTargetAssignmentTombstoneRecord("g", "m1"));
+        print("cg-member-tombstone", GroupCoordinatorRecordHelpers.newConsumerGroupMemberSubscriptionTombstoneRecord("g", "m1"));
+        print("cg-epoch-left", GroupCoordinatorRecordHelpers.newConsumerGroupEpochRecord("g", 2, 0L));
+        print("cg-target-epoch-left", GroupCoordinatorRecordHelpers.newConsumerGroupTargetAssignmentMetadataRecord("g", 2, T0));
+
+        ConsumerGroupMember r1 = new ConsumerGroupMember.Builder("r1").setClientId("consumer").setClientHost("/127.0.0.1")
+            .setSubscribedTopicNames(List.of()).setSubscribedTopicRegex("auto-.*").setServerAssignorName("range")
+            .setInstanceId("inst").setRebalanceTimeoutMs(30_000).build();
+        print("cg-regex-member", GroupCoordinatorRecordHelpers.newConsumerGroupMemberSubscriptionRecord("r", r1));
+        print("cg-regex", GroupCoordinatorRecordHelpers.newConsumerGroupRegularExpressionRecord("r", "auto-.*",
+            new ResolvedRegularExpression(Set.of("auto-a"), 7, T0)));
+        print("cg-regex-epoch", GroupCoordinatorRecordHelpers.newConsumerGroupEpochRecord("r", 1, groupHash(image, "auto-a")));
+        ConsumerGroupMember r1Away = new ConsumerGroupMember.Builder(r1).setMemberEpoch(-2).setPreviousMemberEpoch(0)
+            .setState(MemberState.STABLE).setAssignedPartitions(partitions("auto-a", 0, 0, 1))
+            .setPartitionsPendingRevocation(Map.of()).build();
+        print("cg-static-away", GroupCoordinatorRecordHelpers.newConsumerGroupCurrentAssignmentRecord("r", r1Away));
+
+        print("cg-delete-target-epoch", GroupCoordinatorRecordHelpers.newConsumerGroupTargetAssignmentMetadataTombstoneRecord("g"));
+        print("cg-delete-partition-metadata", GroupCoordinatorRecordHelpers.newConsumerGroupSubscriptionMetadataTombstoneRecord("g"));
+        print("cg-delete-epoch", GroupCoordinatorRecordHelpers.newConsumerGroupEpochTombstoneRecord("g"));
     }
 
     static CoordinatorRecord oneMemberGroup(String memberId, Optional<String> instance, String clientId, byte[] subscription) {

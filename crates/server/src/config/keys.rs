@@ -253,6 +253,9 @@ const KEYS: &[KeyDef] = &[
     key("group.consumer.min.heartbeat.interval.ms", int_min(1), Some("5000")),
     key("group.consumer.max.heartbeat.interval.ms", int_min(1), Some("15000")),
     key("group.consumer.max.size", int_min(1), Some(INT_MAX)),
+    key("group.consumer.assignors", Kind::ListOf(CONSUMER_GROUP_ASSIGNORS), Some("uniform,range")),
+    key("group.consumer.migration.policy", Kind::OneOf(&["disabled", "upgrade", "downgrade", "bidirectional"]), Some("bidirectional")),
+    key("group.consumer.regex.refresh.interval.ms", int_min(1), Some("600000")),
     // Kafka 4's stock server.properties sets these two; Strand has no share groups yet.
     key("share.coordinator.state.topic.replication.factor", short_min(1), Some("3")),
     key("share.coordinator.state.topic.min.isr", short_min(1), Some("2")),
@@ -269,6 +272,14 @@ const KEYS: &[KeyDef] = &[
     key("transaction.partition.verification.enable", Kind::Bool, Some("true")),
     key("producer.id.expiration.ms", int_min(1), Some("86400000")),
     key("producer.id.expiration.check.interval.ms", int_min(1), Some("600000")),
+];
+
+/// The consumer group assignors Strand has, by name or by the class name Kafka gives them.
+pub(crate) const CONSUMER_GROUP_ASSIGNORS: &[&str] = &[
+    "uniform",
+    "range",
+    "org.apache.kafka.coordinator.group.assignor.UniformAssignor",
+    "org.apache.kafka.coordinator.group.assignor.RangeAssignor",
 ];
 
 /// The definition of `name`, if Strand knows the key.

@@ -159,6 +159,25 @@ impl Reader<'_> {
         })
     }
 
+    /// `group.consumer.assignors` by short name (Kafka's class names of its built-ins map to them).
+    pub(super) fn consumer_group_assignors(&self) -> Result<Vec<String>, ConfigError> {
+        let names = parse_list(self.required("group.consumer.assignors")?);
+        Ok(names
+            .into_iter()
+            .map(|name| match name.as_str() {
+                "org.apache.kafka.coordinator.group.assignor.UniformAssignor" => "uniform".to_owned(),
+                "org.apache.kafka.coordinator.group.assignor.RangeAssignor" => "range".to_owned(),
+                _ => name,
+            })
+            .collect())
+    }
+
+    pub(super) fn consumer_group_migration_policy(&self) -> Result<strand_coordinator::MigrationPolicy, ConfigError> {
+        let text = self.required("group.consumer.migration.policy")?;
+        Ok(strand_coordinator::MigrationPolicy::from_name(text)
+            .unwrap_or(strand_coordinator::MigrationPolicy::Bidirectional))
+    }
+
     pub(super) fn process_roles(&self) -> Result<ProcessRoles, ConfigError> {
         let text = self.required("process.roles")?;
         let roles = parse_list(text);

@@ -77,6 +77,16 @@ impl GroupShard {
         let mut effects = Effects::default();
         let pending = self.allocate_pending_id();
         let group_id = request.group_id.as_str();
+        if let Some(Group::Consumer(group)) = self.groups.get(group_id) {
+            if !group.is_empty() {
+                // Classic members inside a consumer group (online migration) are not supported.
+                return Output::new(effects, Reply::Now(join_error(ErrorCode::InconsistentGroupProtocol, "")));
+            }
+            // An empty consumer group gives way to the classic group, as in Kafka.
+            for tombstone in group.tombstones() {
+                self.apply(&mut effects, tombstone);
+            }
+        }
         let is_new_group = !self.groups.contains_key(group_id);
         if is_new_group {
             if !request.member_id.is_empty() {
@@ -90,7 +100,7 @@ impl GroupShard {
         let reply = self.with_classic(group_id, now_ms, &mut effects, |group, ctx| join_classic(group, ctx, &join));
         let reply = reply.unwrap_or_else(|| Reply::Now(join_error(ErrorCode::InconsistentGroupProtocol, "")));
         if is_new_group
-            && effects.records.is_empty()
+            && !effects.records.iter().any(|r| r.record_type() == crate::group::records::GROUP_METADATA)
             && let Some(Group::Classic(group)) = self.groups.get(group_id)
         {
             // Kafka writes a new group at once, so that it survives a coordinator change.
