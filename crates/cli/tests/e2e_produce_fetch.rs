@@ -322,3 +322,38 @@ fn pipelined_requests_keep_their_order() {
     let expected: Vec<String> = (0..count).map(|i| format!("p{i}")).collect();
     assert_eq!(fetch_all(&mut client, "piped"), expected);
 }
+
+/// SIGTERM closes the logs cleanly even while clients are connected: one idle, one in the middle
+/// of a long-poll fetch. Their connections are closed, not waited for, so the clean-shutdown
+/// marker is written.
+#[test]
+fn a_clean_stop_does_not_wait_for_connected_clients() {
+    let _serial = common::serial();
+    let server = Server::start();
+    let mut idle = server.connect();
+    create_topic(&mut idle, "quiet", 1);
+    assert_eq!(produce(&mut idle, "quiet", 1, batch(&["x"])).0, 0);
+    let mut polling = server.connect();
+    let request = FetchRequest {
+        max_wait_ms: 30_000,
+        min_bytes: 1 << 20,
+        max_bytes: 1 << 20,
+        topics: vec![FetchTopic {
+            topic: "quiet".into(),
+            partitions: vec![FetchPartition {
+                partition: 0,
+                fetch_offset: 1,
+                partition_max_bytes: 1 << 20,
+                ..Default::default()
+            }],
+            ..Default::default()
+        }],
+        ..Default::default()
+    };
+    let frame = strand_protocol::frame::encode_request(7, None, &RequestBody::Fetch(request), 12).expect("encode");
+    polling.send_raw(&frame);
+
+    let data = server.terminate();
+    assert!(data.path().join(".kafka_cleanshutdown").exists(), "connected clients kept the logs from closing cleanly");
+    assert!(polling.read_frame().is_none(), "the long poll's connection is closed, not answered");
+}

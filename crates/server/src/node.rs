@@ -531,16 +531,25 @@ fn broker_settings(config: &ServerConfig) -> BrokerSettings {
     }
 }
 
+/// Accepts connections and serves each on a task of its own. The connections belong to this
+/// task: when it is aborted at shutdown they are aborted with it (dropping a `JoinSet` aborts its
+/// tasks), so an idle client cannot keep the broker, and with it the logs, from closing cleanly.
+/// An abort lands only at an await, never inside an append.
 async fn accept_forever(listener: TcpListener, broker: Arc<Broker>, limits: ConnectionLimits) {
+    let mut connections = tokio::task::JoinSet::new();
     loop {
-        match listener.accept().await {
-            Ok((stream, peer)) => {
-                tokio::spawn(connection::serve(stream, peer, broker.clone(), limits));
-            }
-            Err(e) => {
-                warn!("accept failed: {e}");
-                tokio::time::sleep(Duration::from_millis(100)).await;
-            }
+        tokio::select! {
+            accepted = listener.accept() => match accepted {
+                Ok((stream, peer)) => {
+                    connections.spawn(connection::serve(stream, peer, broker.clone(), limits));
+                }
+                Err(e) => {
+                    warn!("accept failed: {e}");
+                    tokio::time::sleep(Duration::from_millis(100)).await;
+                }
+            },
+            // Reap finished connections so the set holds only live ones.
+            Some(_) = connections.join_next(), if !connections.is_empty() => {}
         }
     }
 }
