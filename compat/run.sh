@@ -2,7 +2,7 @@
 # Runs the compatibility suites (compat/README.md): real Kafka clients and Kafka's own tools against
 # a broker each suite starts for itself.
 #
-# Usage: compat/run.sh [SUITE...]   SUITE: java go python node kafka-tools (default: all, in that order)
+# Usage: compat/run.sh [SUITE...]   SUITE: java spring go python node kafka-tools (default: all, in that order)
 #
 #   STRAND_COMPAT_BROKER=strand (default)  build target/release/strand (cargo build --release -p
 #                                          strand-cli) and test it
@@ -17,7 +17,7 @@ set -uo pipefail
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 repo="$(cd "$here/.." && pwd)"
-all_suites=(java go python node kafka-tools)
+all_suites=(java spring go python node kafka-tools)
 suite_timeout="${STRAND_COMPAT_SUITE_TIMEOUT_S:-600}"
 export STRAND_COMPAT_BROKER="${STRAND_COMPAT_BROKER:-strand}"
 python="${PYTHON:-python3}"
@@ -86,7 +86,7 @@ python_venv() {
 
 install() { # SUITE: fetch what it needs
   case $1 in
-    java) need mvn && need java && mvn -B -ntp -q -Dstyle.color=never -f "$here/java/pom.xml" test-compile 2>&1 | decolor ;;
+    java | spring) need mvn && need java && mvn -B -ntp -q -Dstyle.color=never -f "$here/$1/pom.xml" test-compile 2>&1 | decolor ;;
     go) need go && (cd "$here/go" && go mod download) ;;
     python | kafka-tools) need java && python_venv ;;
     node) need node && need npm && (cd "$here/node" && npm ci --no-audit --no-fund --loglevel=error) ;;
@@ -98,7 +98,7 @@ decolor() { sed -u $'s/\e\\[[0-9;]*m//g'; }
 
 run() { # SUITE: its test command, run from its directory (pipefail: a pipeline fails with its command)
   case $1 in
-    java) cd "$here/java" && mvn -B -ntp -Dstyle.color=never test 2>&1 | decolor ;;
+    java | spring) cd "$here/$1" && mvn -B -ntp -Dstyle.color=never test 2>&1 | decolor ;;
     # go test's own -timeout panics without cleanup: let run.sh's SIGTERM come first.
     go) cd "$here/go" && exec go test -count=1 -timeout "$((suite_timeout + 60))s" -v ./... ;;
     python) cd "$here/python" && exec .venv/bin/python -m pytest -v ;;

@@ -85,7 +85,9 @@ class Broker {
       '--override', `listeners=${listener}`,
       '--override', `advertised.listeners=${listener}`,
       '--override', `log.dirs=${dataDir}`,
-      '--override', 'group.initial.rebalance.delay.ms=0']
+      '--override', 'group.initial.rebalance.delay.ms=0',
+      '--override', 'group.consumer.heartbeat.interval.ms=500',
+      '--override', 'group.consumer.min.heartbeat.interval.ms=500']
   }
 
   // Writes server.properties from the shared template and formats the data dir.

@@ -138,7 +138,9 @@ class Broker:
                 "--override", f"listeners={listener}",
                 "--override", f"advertised.listeners={listener}",
                 "--override", f"log.dirs={data_dir}",
-                "--override", "group.initial.rebalance.delay.ms=0"]
+                "--override", "group.initial.rebalance.delay.ms=0",
+                "--override", "group.consumer.heartbeat.interval.ms=500",
+                "--override", "group.consumer.min.heartbeat.interval.ms=500"]
 
     def _kafka_command(self, data_dir: Path) -> list[str]:
         """Writes server.properties from the shared template and formats the data dir."""

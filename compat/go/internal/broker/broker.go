@@ -258,7 +258,9 @@ func strandCommand(repo string, port int, dataDir string) []string {
 		"--override", "listeners=" + listener,
 		"--override", "advertised.listeners=" + listener,
 		"--override", "log.dirs=" + dataDir,
-		"--override", "group.initial.rebalance.delay.ms=0"}
+		"--override", "group.initial.rebalance.delay.ms=0",
+		"--override", "group.consumer.heartbeat.interval.ms=500",
+		"--override", "group.consumer.min.heartbeat.interval.ms=500"}
 }
 
 // kafkaCommand writes server.properties from the shared template and formats the data dir.

@@ -8,6 +8,7 @@ import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -26,6 +27,7 @@ import org.apache.kafka.common.Uuid;
  * {@code target/kafka-libs} ({@code kafka}), on free loopback ports, with a fresh temporary run
  * directory holding its data dir and its stdout/stderr. {@link #start()} returns once the port
  * accepts connections and a Metadata request succeeds, or throws with the broker's stderr;
+ * {@link #restart} stops it (cleanly or with SIGKILL) and starts it again on the same data dir;
  * {@link #close()} stops the process (SIGTERM, then SIGKILL) and deletes the run directory.
  */
 public final class Broker implements AutoCloseable {
@@ -89,6 +91,38 @@ public final class Broker implements AutoCloseable {
         }
     }
 
+    /** How {@link #restart} stops the broker. */
+    public enum Stop {
+        /** SIGTERM, and the broker must exit within 15 s. */
+        CLEAN,
+        /** SIGKILL: no shutdown at all. */
+        KILL
+    }
+
+    /**
+     * Stops the broker and starts the same command again: the same ports and data dir (Kafka's
+     * storage stays formatted), its output appended to the same files. Returns once it serves
+     * Metadata again, or throws like {@link #start()}.
+     */
+    public void restart(Stop how) throws Exception {
+        if (how == Stop.KILL) {
+            process.destroyForcibly();
+        } else {
+            process.destroy();
+        }
+        if (!process.waitFor(STOP_GRACE.toSeconds(), TimeUnit.SECONDS)) {
+            stop(process);
+            throw new IllegalStateException("compat: broker did not exit within " + STOP_GRACE.toSeconds() + " s of "
+                + (how == Stop.KILL ? "SIGKILL" : "SIGTERM"));
+        }
+        String marker = "--- compat: broker restarted after " + how + " (exit status " + process.exitValue() + ") ---\n";
+        for (String file : List.of("broker.stdout", "broker.stderr")) {
+            Files.writeString(runDir.resolve(file), marker, StandardOpenOption.CREATE, StandardOpenOption.APPEND);
+        }
+        launch();
+        awaitReady(startTimeout(kind));
+    }
+
     @Override
     public void close() {
         if (process != null) {
@@ -104,8 +138,8 @@ public final class Broker implements AutoCloseable {
     private void launch() throws IOException {
         ProcessBuilder builder = new ProcessBuilder(command)
             .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")))
-            .redirectOutput(runDir.resolve("broker.stdout").toFile())
-            .redirectError(runDir.resolve("broker.stderr").toFile());
+            .redirectOutput(ProcessBuilder.Redirect.appendTo(runDir.resolve("broker.stdout").toFile()))
+            .redirectError(ProcessBuilder.Redirect.appendTo(runDir.resolve("broker.stderr").toFile()));
         process = builder.start();
         Process started = process;
         // If the JVM is told to stop (Ctrl-C, run.sh's timeout), leave neither the broker nor its
@@ -196,7 +230,9 @@ public final class Broker implements AutoCloseable {
             "--override", "listeners=" + listener,
             "--override", "advertised.listeners=" + listener,
             "--override", "log.dirs=" + dataDir,
-            "--override", "group.initial.rebalance.delay.ms=0");
+            "--override", "group.initial.rebalance.delay.ms=0",
+            "--override", "group.consumer.heartbeat.interval.ms=500",
+            "--override", "group.consumer.min.heartbeat.interval.ms=500");
     }
 
     /** Writes server.properties from the shared template and formats the data dir. */
