@@ -623,3 +623,30 @@ async fn consumer_groups_through_the_runtime() {
     let response = coordinator.consumer_group_heartbeat(client("c"), anonymous, 1).await;
     assert_eq!(response.error_code, ErrorCode::InvalidRequest.code());
 }
+
+/// A deleted topic takes its committed offsets with it, in every group (Kafka's
+/// `onPartitionsDeleted`), and so does a topic deleted and created again under its name; the
+/// offsets of other topics stay.
+#[tokio::test(start_paused = true)]
+async fn deleted_topics_lose_their_offsets() {
+    use strand_coordinator::TopicMetadata;
+    let (_, coordinator) = active(GroupConfig::default()).await;
+    let (orders, payments) = (Uuid([1; 16]), Uuid([2; 16]));
+    let topics = |list: &[(&str, Uuid)]| {
+        TopicMetadata::new(1, list.iter().map(|(name, id)| ((*name).to_owned(), *id, 1)).collect::<Vec<_>>())
+    };
+    coordinator.on_metadata_update(topics(&[("orders", orders), ("payments", payments)]));
+    for group in ["g1", "g2"] {
+        let request = commit_request(group, -1, "", None, &[("orders", 0, 5), ("payments", 0, 7)]);
+        assert_eq!(errors(&coordinator.offset_commit(request, 8, &NoTopicIds).await), [0, 0]);
+    }
+
+    coordinator.on_metadata_update(topics(&[("payments", payments)]));
+    for group in ["g1", "g2"] {
+        assert_eq!(fetched_offset(&coordinator, group, "orders", 0).await, (0, -1), "{group}: orders deleted");
+        assert_eq!(fetched_offset(&coordinator, group, "payments", 0).await, (0, 7), "{group}: payments kept");
+    }
+
+    coordinator.on_metadata_update(topics(&[("payments", Uuid([3; 16]))]));
+    assert_eq!(fetched_offset(&coordinator, "g1", "payments", 0).await, (0, -1), "payments was created again");
+}

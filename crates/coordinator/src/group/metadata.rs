@@ -69,6 +69,17 @@ impl TopicMetadata {
     }
 
     /// Whether the two snapshots know different topics (names, ids or partition counts).
+    /// The topics of `earlier` that are gone from this snapshot, or were deleted and created
+    /// again (another id under the same name).
+    pub fn deleted_since(&self, earlier: &TopicMetadata) -> std::collections::BTreeSet<String> {
+        earlier
+            .by_name
+            .iter()
+            .filter(|(name, info)| self.by_name.get(*name).is_none_or(|now| now.id != info.id))
+            .map(|(name, _)| name.clone())
+            .collect()
+    }
+
     pub fn topics_differ(&self, other: &TopicMetadata) -> bool {
         self.by_name != other.by_name
     }

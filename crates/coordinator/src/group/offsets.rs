@@ -5,7 +5,7 @@
 //! take requests whose topics are named (the runtime resolves OffsetCommit and OffsetFetch v10's
 //! topic ids to names first).
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 use strand_base::Uuid;
 use strand_protocol::error::ErrorCode;
@@ -277,6 +277,25 @@ impl GroupShard {
         for (topic, partition) in keys {
             self.apply(effects, CoordinatorRecord::offset_commit_tombstone(group_id, &topic, partition));
         }
+    }
+
+    /// Tombstones for every group's committed offsets of `topics`, which were deleted (Kafka's
+    /// `onPartitionsDeleted`): a topic created again under the same name starts without them.
+    pub fn delete_offsets_of_topics(&mut self, topics: &BTreeSet<String>) -> Output<()> {
+        let mut effects = Effects::default();
+        let keys: Vec<(String, String, i32)> = self
+            .offsets
+            .groups()
+            .flat_map(|(group, by_topic)| {
+                by_topic.iter().filter(|(topic, _)| topics.contains(*topic)).flat_map(move |(topic, partitions)| {
+                    partitions.keys().map(move |p| (group.clone(), topic.clone(), *p))
+                })
+            })
+            .collect();
+        for (group, topic, partition) in keys {
+            self.apply(&mut effects, CoordinatorRecord::offset_commit_tombstone(&group, &topic, partition));
+        }
+        Output::new(effects, ())
     }
 
     /// The periodic expiry: offsets past `offsets.retention.minutes` (counted from when their

@@ -171,10 +171,22 @@ impl ShardTask {
                 biased;
                 _ = &mut *stop => return Next::Stop,
                 changed = self.metadata.changed() => {
-                    if changed.is_ok() {
-                        self.shard.set_metadata(self.metadata.borrow_and_update().clone());
+                    if changed.is_err() {
+                        Ok(())
+                    } else {
+                        let next = self.metadata.borrow_and_update().clone();
+                        let deleted = next.deleted_since(self.shard.metadata());
+                        self.shard.set_metadata(next);
+                        if deleted.is_empty() {
+                            Ok(())
+                        } else {
+                            // Deleted topics take their committed offsets with them.
+                            let now_ms = self.shared.clock.now_ms();
+                            let output = self.shard.delete_offsets_of_topics(&deleted);
+                            let done = OpDone { records: output.records, completions: output.completions, park: None, respond: None };
+                            self.carry_out(done, now_ms).await
+                        }
                     }
-                    Ok(())
                 }
                 _ = sleep_for(sleep) => {
                     let now_ms = self.shared.clock.now_ms();
