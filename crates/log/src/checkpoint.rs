@@ -16,7 +16,8 @@
 //!   one line. Writes go through [`crate::file::write_atomically`], so a crash leaves the old file
 //!   or the new one, never a mix.
 //! - [`OffsetCheckpointFile`]: the log directory's `recovery-point-offset-checkpoint`,
-//!   `log-start-offset-checkpoint` and `replication-offset-checkpoint` (entries
+//!   `log-start-offset-checkpoint`, `cleaner-offset-checkpoint` and
+//!   `replication-offset-checkpoint` (entries
 //!   `topic partition offset`).
 //! - [`LeaderEpochCheckpointFile`]: a partition's `leader-epoch-checkpoint` (entries
 //!   `epoch startOffset`), the backing file of [`crate::epoch_cache::LeaderEpochCache`].
@@ -42,6 +43,9 @@ pub const RECOVERY_POINT_CHECKPOINT_FILE: &str = "recovery-point-offset-checkpoi
 /// The log directory's file of per-partition log start offsets (advanced by retention and
 /// DeleteRecords past a segment boundary).
 pub const LOG_START_OFFSET_CHECKPOINT_FILE: &str = "log-start-offset-checkpoint";
+/// The log directory's file of per-partition first dirty offsets: where the log cleaner's next
+/// pass over each compacted partition starts.
+pub const CLEANER_OFFSET_CHECKPOINT_FILE: &str = "cleaner-offset-checkpoint";
 /// The log directory's file of per-partition high watermarks.
 pub const REPLICATION_OFFSET_CHECKPOINT_FILE: &str = "replication-offset-checkpoint";
 /// A partition directory's file of leader epochs and their start offsets.

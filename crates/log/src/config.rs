@@ -28,6 +28,16 @@ pub struct LogConfig {
     /// Whether `cleanup.policy` includes `delete` (the default); a `compact`-only log loses
     /// segments to retention only below its log start offset (DeleteRecords).
     pub delete_enabled: bool,
+    /// Whether `cleanup.policy` includes `compact` (Kafka's default policy is `delete` alone):
+    /// the log cleaner ([`crate::cleaner::Cleaner`]) keeps only the latest record per key.
+    pub compact_enabled: bool,
+    /// `delete.retention.ms`: how long a tombstone (a record with a null value) and a transaction
+    /// marker with nothing left to mark survive compaction after the cleaner first retained them
+    /// (1 day).
+    pub delete_retention_ms: i64,
+    /// `min.compaction.lag.ms`: a record is never compacted before its segment's newest record is
+    /// this old (0: as soon as it leaves the active segment).
+    pub min_compaction_lag_ms: i64,
 }
 
 impl Default for LogConfig {
@@ -44,6 +54,9 @@ impl Default for LogConfig {
             retention_ms: 7 * 24 * 60 * 60 * 1000,
             retention_bytes: -1,
             delete_enabled: true,
+            compact_enabled: false,
+            delete_retention_ms: 24 * 60 * 60 * 1000,
+            min_compaction_lag_ms: 0,
         }
     }
 }

@@ -9,6 +9,8 @@
 //!   layouts.
 //! - [`epoch_cache::LeaderEpochCache`]: the leader epochs, kept in `leader-epoch-checkpoint`.
 //! - [`producer_state`]: idempotent producers' state and `.snapshot` files.
+//! - [`cleaner::Cleaner`]: compaction (`cleanup.policy=compact`): the latest record per key,
+//!   tombstones until `delete.retention.ms`, segments swapped in crash-safely.
 //! - [`LogManager`]: every partition's log in the node's `log.dirs`, with the per-directory
 //!   checkpoints, `meta.properties` and the clean-shutdown marker.
 //! - [`checkpoint`]: Kafka's text checkpoint files; [`dir`]: `meta.properties`,
@@ -20,6 +22,7 @@
 //! it is given, so tests drive it deterministically.
 
 pub mod checkpoint;
+pub mod cleaner;
 pub mod config;
 pub mod dir;
 pub mod epoch_cache;

@@ -94,6 +94,11 @@ pub struct Log {
     recovery_point: Offset,
     unflushed_records: i64,
     first_unflushed_ms: Option<i64>,
+    /// Where the log cleaner's next pass starts (Kafka's `cleaner-offset-checkpoint` entry);
+    /// `None` until a first pass or a checkpoint sets it.
+    first_dirty_offset: Option<Offset>,
+    /// The earliest delete horizon the cleaner's last pass wrote (in memory only).
+    cleaner_delete_horizon_ms: Option<i64>,
 }
 
 impl Log {
@@ -102,6 +107,7 @@ impl Log {
     /// invalid batch, and later segments are removed; after a clean one the indexes are trusted.
     pub fn open(dir: &Path, config: LogConfig, checkpoints: LogCheckpoints, clock: Arc<dyn Clock>) -> Result<Log> {
         std::fs::create_dir_all(dir).map_err(|e| LogError::io(dir, e))?;
+        crate::cleaner::swap::complete_interrupted_swaps(dir)?;
         let now = clock.now_ms();
         let mut segments = BTreeMap::new();
         for base in segment_base_offsets(dir)? {
@@ -118,6 +124,8 @@ impl Log {
             recovery_point: checkpoints.recovery_point,
             unflushed_records: 0,
             first_unflushed_ms: None,
+            first_dirty_offset: None,
+            cleaner_delete_horizon_ms: None,
         };
         if !checkpoints.clean_shutdown {
             log.recover_from(checkpoints.recovery_point)?;
@@ -209,6 +217,57 @@ impl Log {
 
     fn active(&self) -> Option<&Segment> {
         self.segments.values().next_back()
+    }
+
+    /// Every segment by base offset, the active one last (for the log cleaner).
+    pub(crate) fn segments(&self) -> &BTreeMap<Offset, Segment> {
+        &self.segments
+    }
+
+    pub(crate) fn clock(&self) -> &Arc<dyn Clock> {
+        &self.clock
+    }
+
+    /// Where the log cleaner's next pass starts: everything below was compacted (Kafka's
+    /// `cleaner-offset-checkpoint` entry). `None` until a pass or a checkpoint set it.
+    pub fn first_dirty_offset(&self) -> Option<Offset> {
+        self.first_dirty_offset
+    }
+
+    /// Restores the first dirty offset from the directory's `cleaner-offset-checkpoint` (the log
+    /// manager does, on open), or records a pass's end (the cleaner does).
+    pub fn set_first_dirty_offset(&mut self, offset: Offset) {
+        self.first_dirty_offset = Some(offset);
+    }
+
+    pub(crate) fn cleaner_delete_horizon_ms(&self) -> Option<i64> {
+        self.cleaner_delete_horizon_ms
+    }
+
+    pub(crate) fn set_cleaner_delete_horizon_ms(&mut self, horizon_ms: Option<i64>) {
+        self.cleaner_delete_horizon_ms = horizon_ms;
+    }
+
+    /// Swaps `cleaned` (a flushed segment whose files end in `.cleaned`) in for the segments at
+    /// `replaced` (ascending; the first has `cleaned`'s base offset), crash-safely as Kafka's
+    /// `replaceSegments` does: the cleaned files are renamed `.swap` (the commit point: from then
+    /// on [`Log::open`] completes the swap), the replaced segments are deleted, the `.swap`
+    /// suffix is dropped, and the directory is synced after each step.
+    pub(crate) fn replace_segments(&mut self, mut cleaned: Segment, replaced: &[Offset]) -> Result<()> {
+        use crate::cleaner::swap::{CLEANED_SUFFIX, SWAP_SUFFIX};
+        let sync_dir = |dir: &Path| crate::file::sync_dir(dir).map_err(|e| LogError::io(dir, e));
+        assert_eq!(replaced.first(), Some(&cleaned.base_offset()), "a cleaned segment replaces its own base");
+        cleaned.change_suffix(CLEANED_SUFFIX, SWAP_SUFFIX)?;
+        sync_dir(&self.dir)?;
+        for base in replaced {
+            if let Some(segment) = self.segments.remove(base) {
+                segment.delete()?;
+            }
+        }
+        cleaned.change_suffix(SWAP_SUFFIX, "")?;
+        sync_dir(&self.dir)?;
+        self.segments.insert(cleaned.base_offset(), cleaned);
+        Ok(())
     }
 
     /// Appends a batch as the partition's leader: assigns offsets from the log end offset and
@@ -449,9 +508,19 @@ impl Log {
         if offset >= limit {
             return Ok(None);
         }
-        let Some((_, segment)) = self.segments.range(..=offset).next_back() else { return Ok(None) };
-        let max_position = self.position_of(segment, limit)?;
-        segment.read(offset, max_bytes, max_position)
+        // A compacted segment may hold nothing at or after `offset` (its last records were
+        // cleaned away): the read continues in the next segment, as Kafka's does.
+        let from = self.segments.range(..=offset).next_back().map(|(b, _)| *b).unwrap_or(Offset::MIN);
+        for segment in self.segments.range(from..).map(|(_, s)| s) {
+            if segment.base_offset() >= limit {
+                break;
+            }
+            let max_position = self.position_of(segment, limit)?;
+            if let Some(slice) = segment.read(offset, max_bytes, max_position)? {
+                return Ok(Some(slice));
+            }
+        }
+        Ok(None)
     }
 
     /// The position in `segment` where the batch holding `offset` starts, if it is in that

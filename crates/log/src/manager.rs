@@ -1,6 +1,7 @@
 //! The logs of every partition in a node's log directories (`log.dirs`), and the per-directory
 //! files Kafka keeps beside them: `meta.properties`, `recovery-point-offset-checkpoint`,
-//! `log-start-offset-checkpoint` and the `.kafka_cleanshutdown` marker.
+//! `log-start-offset-checkpoint`, `cleaner-offset-checkpoint` and the `.kafka_cleanshutdown`
+//! marker.
 //!
 //! Startup: each directory is checked against the node's identity (a directory formatted for
 //! another cluster or node is refused), the clean-shutdown marker is read and removed (so a crash
@@ -14,7 +15,10 @@ use std::sync::{Arc, Mutex, MutexGuard};
 
 use strand_base::{Clock, Offset, TopicPartition, Uuid};
 
-use crate::checkpoint::{LOG_START_OFFSET_CHECKPOINT_FILE, OffsetCheckpointFile, RECOVERY_POINT_CHECKPOINT_FILE};
+use crate::checkpoint::{
+    CLEANER_OFFSET_CHECKPOINT_FILE, LOG_START_OFFSET_CHECKPOINT_FILE, OffsetCheckpointFile,
+    RECOVERY_POINT_CHECKPOINT_FILE,
+};
 use crate::dir::{self, MetaProperties, PartitionMetadata};
 use crate::log::{Log, LogCheckpoints};
 use crate::{LogConfig, LogError, Result};
@@ -70,6 +74,7 @@ impl LogManager {
         let dir = &self.dirs[index];
         let recovery_points = OffsetCheckpointFile::new(dir.path.join(RECOVERY_POINT_CHECKPOINT_FILE)).read()?;
         let start_offsets = OffsetCheckpointFile::new(dir.path.join(LOG_START_OFFSET_CHECKPOINT_FILE)).read()?;
+        let dirty_offsets = OffsetCheckpointFile::new(dir.path.join(CLEANER_OFFSET_CHECKPOINT_FILE)).read()?;
         let entries = std::fs::read_dir(&dir.path).map_err(|e| LogError::io(&dir.path, e))?;
         let mut found = Vec::new();
         for entry in entries {
@@ -87,7 +92,10 @@ impl LogManager {
                 log_start_offset: start_offsets.get(&tp).copied().unwrap_or(0),
                 clean_shutdown: self.dirs[index].was_clean,
             };
-            let log = Log::open(&path, self.default_config.clone(), checkpoints, self.clock.clone())?;
+            let mut log = Log::open(&path, self.default_config.clone(), checkpoints, self.clock.clone())?;
+            if let Some(offset) = dirty_offsets.get(&tp) {
+                log.set_first_dirty_offset(*offset);
+            }
             self.logs.insert(tp, (index, Arc::new(Mutex::new(log))));
         }
         Ok(())
@@ -134,18 +142,24 @@ impl LogManager {
         counts.iter().enumerate().min_by_key(|(_, count)| **count).map(|(i, _)| i).unwrap_or(0)
     }
 
-    /// Writes every directory's recovery-point and log-start-offset checkpoints.
+    /// Writes every directory's recovery-point, log-start-offset and cleaner-offset checkpoints
+    /// (the last for the logs the cleaner has passed over).
     pub fn checkpoint(&self) -> Result<()> {
         for (index, dir) in self.dirs.iter().enumerate() {
             let mut recovery_points = BTreeMap::new();
             let mut start_offsets = BTreeMap::new();
+            let mut dirty_offsets = BTreeMap::new();
             for (tp, (_, log)) in self.logs.iter().filter(|(_, (i, _))| *i == index) {
                 let log = lock(log)?;
                 recovery_points.insert(tp.clone(), log.recovery_point());
                 start_offsets.insert(tp.clone(), log.log_start_offset());
+                if let Some(offset) = log.first_dirty_offset() {
+                    dirty_offsets.insert(tp.clone(), offset);
+                }
             }
             OffsetCheckpointFile::new(dir.path.join(RECOVERY_POINT_CHECKPOINT_FILE)).write(&recovery_points)?;
             OffsetCheckpointFile::new(dir.path.join(LOG_START_OFFSET_CHECKPOINT_FILE)).write(&start_offsets)?;
+            OffsetCheckpointFile::new(dir.path.join(CLEANER_OFFSET_CHECKPOINT_FILE)).write(&dirty_offsets)?;
         }
         Ok(())
     }

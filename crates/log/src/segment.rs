@@ -80,9 +80,55 @@ pub struct Segment {
 impl Segment {
     /// Creates the files of a new, empty segment.
     pub fn create(dir: &Path, base_offset: Offset, config: &LogConfig, now_ms: i64) -> Result<Segment> {
-        let path = dir.join(file_name(base_offset, ".log"));
+        Self::create_with_suffix(dir, base_offset, config, now_ms, "")
+    }
+
+    /// Creates a new, empty segment whose every file name ends with `suffix` after the usual one
+    /// (`.cleaned` for the log cleaner's output, Kafka's `CleanedFileSuffix`). With a suffix, any
+    /// leftover files of that name are replaced.
+    pub fn create_with_suffix(
+        dir: &Path,
+        base_offset: Offset,
+        config: &LogConfig,
+        now_ms: i64,
+        suffix: &str,
+    ) -> Result<Segment> {
+        // Leftovers of an interrupted pass (a plain `create` keeps its old behaviour).
+        for extension in [".log", ".index", ".timeindex", ".txnindex"].iter().filter(|_| !suffix.is_empty()) {
+            let path = dir.join(format!("{}{suffix}", file_name(base_offset, extension)));
+            match std::fs::remove_file(&path) {
+                Err(e) if e.kind() != std::io::ErrorKind::NotFound => return Err(LogError::io(&path, e)),
+                _ => {}
+            }
+        }
+        let path = dir.join(format!("{}{suffix}", file_name(base_offset, ".log")));
         let log = SegmentFile::open(&path, true).map_err(|e| LogError::io(&path, e))?;
-        Self::with_log(dir, base_offset, log, config, now_ms)
+        Self::with_log(dir, base_offset, log, config, now_ms, suffix)
+    }
+
+    /// Renames every file of the segment from `<name><from>` to `<name><to>`: the indexes first,
+    /// the `.log` last, so that a `.log` bearing the new suffix means every index bears it too
+    /// (the log cleaner's `.cleaned` → `.swap` → final renames). The caller syncs the directory.
+    pub fn change_suffix(&mut self, from: &str, to: &str) -> Result<()> {
+        let renamed = |path: &Path| -> PathBuf {
+            let name = path.to_string_lossy();
+            PathBuf::from(format!("{}{to}", name.strip_suffix(from).unwrap_or(&name)))
+        };
+        let to_path = renamed(self.offset_index.path());
+        self.offset_index.rename(&to_path)?;
+        let to_path = renamed(self.time_index.path());
+        self.time_index.rename(&to_path)?;
+        let to_path = renamed(self.txn_index.path());
+        self.txn_index.rename(&to_path)?;
+        let from_path = self.log.path().to_owned();
+        self.log.rename(&renamed(&from_path)).map_err(|e| LogError::io(&from_path, e))
+    }
+
+    /// The bytes the offset and time indexes hold (what a merged segment's indexes must fit in).
+    pub fn index_bytes(&self) -> (u64, u64) {
+        let offsets = self.offset_index.entries() as u64 * 8;
+        let times = self.time_index.entries() as u64 * 12;
+        (offsets, times)
     }
 
     /// Opens an existing segment, trusting its indexes (a clean shutdown). Use
@@ -91,7 +137,7 @@ impl Segment {
         let path = dir.join(file_name(base_offset, ".log"));
         let log = SegmentFile::open(&path, false).map_err(|e| LogError::io(&path, e))?;
         let indexes_exist = [".index", ".timeindex"].iter().all(|s| dir.join(file_name(base_offset, s)).exists());
-        let mut segment = Self::with_log(dir, base_offset, log, config, now_ms)?;
+        let mut segment = Self::with_log(dir, base_offset, log, config, now_ms, "")?;
         let sane = indexes_exist
             && segment.offset_index.sanity_check().is_ok()
             && segment.time_index.sanity_check().is_ok()
@@ -104,10 +150,18 @@ impl Segment {
         Ok(segment)
     }
 
-    fn with_log(dir: &Path, base: Offset, log: SegmentFile, config: &LogConfig, now_ms: i64) -> Result<Segment> {
-        let offset_index = OffsetIndex::open(&dir.join(file_name(base, ".index")), base, config.segment_index_bytes)?;
-        let time_index = TimeIndex::open(&dir.join(file_name(base, ".timeindex")), base, config.segment_index_bytes)?;
-        let txn_index = TxnIndex::open(&dir.join(file_name(base, ".txnindex")), base)?;
+    fn with_log(
+        dir: &Path,
+        base: Offset,
+        log: SegmentFile,
+        config: &LogConfig,
+        now_ms: i64,
+        suffix: &str,
+    ) -> Result<Segment> {
+        let path = |extension: &str| dir.join(format!("{}{suffix}", file_name(base, extension)));
+        let offset_index = OffsetIndex::open(&path(".index"), base, config.segment_index_bytes)?;
+        let time_index = TimeIndex::open(&path(".timeindex"), base, config.segment_index_bytes)?;
+        let txn_index = TxnIndex::open(&path(".txnindex"), base)?;
         Ok(Segment {
             base_offset: base,
             log,

@@ -432,6 +432,13 @@ fn topic_log_config(image: &MetadataImage, topic: &str, defaults: strand_log::Lo
     }
     if let Some(policy) = configs.get("cleanup.policy") {
         config.delete_enabled = policy.split(',').any(|p| p.trim() == "delete");
+        config.compact_enabled = policy.split(',').any(|p| p.trim() == "compact");
+    }
+    if let Some(v) = number("delete.retention.ms") {
+        config.delete_retention_ms = v;
+    }
+    if let Some(v) = number("min.compaction.lag.ms") {
+        config.min_compaction_lag_ms = v;
     }
     config
 }

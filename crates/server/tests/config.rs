@@ -348,6 +348,8 @@ fn log_config_mapping() -> TestResult {
         retention_ms: 90 * 60_000,
         retention_bytes: 5_000_000,
         delete_enabled: false,
+        compact_enabled: true,
+        ..strand_log::LogConfig::default()
     };
     assert_eq!(log, expected);
     Ok(())

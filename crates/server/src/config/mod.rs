@@ -357,6 +357,8 @@ impl ServerConfig {
             retention_ms: self.log_retention_ms,
             retention_bytes: self.log_retention_bytes,
             delete_enabled: self.log_cleanup_policy.delete,
+            compact_enabled: self.log_cleanup_policy.compact,
+            ..strand_log::LogConfig::default()
         }
     }
 
