@@ -1,6 +1,7 @@
 //! End to end over loopback: the server's periodic retention pass deletes what a topic's
 //! `retention.ms` no longer keeps, and ListOffsets' earliest offset moves past it; a topic with
-//! `cleanup.policy=compact` keeps everything.
+//! `cleanup.policy=compact` keeps everything from retention, and its cleaner pass keeps the latest
+//! record per key in the segments below the active one.
 
 mod common;
 
@@ -14,19 +15,21 @@ use strand_protocol::messages::{CreateTopicsRequest, ListOffsetsRequest, Produce
 use strand_protocol::records::{NewRecord, RecordBatchBuilder};
 
 /// A pass every 50 ms, so the test waits for it briefly.
-const OVERRIDES: &[&str] = &["log.retention.check.interval.ms=50"];
+const OVERRIDES: &[&str] = &["log.retention.check.interval.ms=50", "log.cleaner.backoff.ms=50"];
 
-fn create(client: &mut Client, name: &str, config: (&str, &str)) {
-    let topic = CreatableTopic {
-        name: name.into(),
-        num_partitions: 1,
-        replication_factor: 1,
-        configs: vec![
-            CreatableTopicConfig { name: "retention.ms".into(), value: Some("3600000".into()), ..Default::default() },
-            CreatableTopicConfig { name: config.0.into(), value: Some(config.1.into()), ..Default::default() },
-        ],
-        ..Default::default()
-    };
+/// Creates a one-partition topic with `retention.ms` of an hour and `configs`.
+fn create(client: &mut Client, name: &str, configs: &[(&str, &str)]) {
+    let configs = [("retention.ms", "3600000")]
+        .iter()
+        .chain(configs)
+        .map(|(key, value)| CreatableTopicConfig {
+            name: (*key).into(),
+            value: Some((*value).into()),
+            ..Default::default()
+        })
+        .collect();
+    let topic =
+        CreatableTopic { name: name.into(), num_partitions: 1, replication_factor: 1, configs, ..Default::default() };
     let request = CreateTopicsRequest { topics: vec![topic], timeout_ms: 10_000, ..Default::default() };
     let ResponseBody::CreateTopics(response) = client.call(RequestBody::CreateTopics(request), 7) else { panic!() };
     assert_eq!(response.topics[0].error_code, 0, "{:?}", response.topics[0]);
@@ -34,10 +37,13 @@ fn create(client: &mut Client, name: &str, config: (&str, &str)) {
 
 /// Produces one record stamped in 2023: far older than an hour.
 fn produce_old(client: &mut Client, topic: &str) {
+    produce(client, topic, 1_700_000_000_000, b"v");
+}
+
+/// Produces one record with key `k`.
+fn produce(client: &mut Client, topic: &str, timestamp_ms: i64, value: &[u8]) {
     let mut builder = RecordBatchBuilder::new();
-    builder
-        .append(&NewRecord { timestamp_ms: 1_700_000_000_000, key: Some(b"k"), value: Some(b"v"), headers: &[] })
-        .expect("record");
+    builder.append(&NewRecord { timestamp_ms, key: Some(b"k"), value: Some(value), headers: &[] }).expect("record");
     let records: Bytes = builder.build().expect("batch");
     let request = ProduceRequest {
         acks: 1,
@@ -72,8 +78,8 @@ fn expired_records_are_deleted_by_the_retention_pass() {
     let _serial = common::serial();
     let server = Server::start_with(tempfile::tempdir().expect("temp dir"), OVERRIDES);
     let mut client = server.connect();
-    create(&mut client, "expiring", ("cleanup.policy", "delete"));
-    create(&mut client, "compacted", ("cleanup.policy", "compact"));
+    create(&mut client, "expiring", &[("cleanup.policy", "delete")]);
+    create(&mut client, "compacted", &[("cleanup.policy", "compact")]);
     for topic in ["expiring", "compacted"] {
         for _ in 0..3 {
             produce_old(&mut client, topic);
@@ -88,4 +94,52 @@ fn expired_records_are_deleted_by_the_retention_pass() {
     }
     // The pass that deleted `expiring`'s records also ran over `compacted`, which keeps them.
     assert_eq!(earliest(&mut client, "compacted"), 0);
+}
+
+/// The first offset a fetch from offset 0 returns.
+fn first_fetched_offset(client: &mut Client, topic: &str) -> i64 {
+    use strand_protocol::messages::FetchRequest;
+    use strand_protocol::messages::fetch_request::{FetchPartition, FetchTopic};
+    let request = FetchRequest {
+        max_wait_ms: 0,
+        max_bytes: 1 << 20,
+        topics: vec![FetchTopic {
+            topic: topic.into(),
+            partitions: vec![FetchPartition { partition: 0, partition_max_bytes: 1 << 20, ..Default::default() }],
+            ..Default::default()
+        }],
+        ..Default::default()
+    };
+    let ResponseBody::Fetch(response) = client.call(RequestBody::Fetch(request), 12) else { panic!() };
+    let partition = &response.responses[0].partitions[0];
+    let records = partition.records.as_ref().and_then(|r| r.as_bytes()).cloned().unwrap_or_default();
+    let first = strand_protocol::records::RecordBatches::new(records).next().expect("a batch").expect("whole batch");
+    first.base_offset()
+}
+
+#[test]
+fn the_cleaner_keeps_the_latest_record_per_key() {
+    let _serial = common::serial();
+    let server = Server::start_with(tempfile::tempdir().expect("temp dir"), OVERRIDES);
+    let mut client = server.connect();
+    // The smallest segment Kafka allows: twelve 100 KB records with one key fill more than one.
+    create(&mut client, "profiles", &[("cleanup.policy", "compact"), ("segment.bytes", "1048576")]);
+    let value = vec![b'p'; 100_000];
+    let now_ms = {
+        use strand_base::Clock;
+        strand_base::SystemClock.now_ms()
+    };
+    for _ in 0..12 {
+        produce(&mut client, "profiles", now_ms, &value);
+    }
+    assert_eq!(first_fetched_offset(&mut client, "profiles"), 0);
+    use strand_base::Clock;
+    let clock = strand_base::SystemClock;
+    let deadline = clock.monotonic_ns() + common::WAIT_MAX.as_nanos() as u64;
+    // Every record has key `k`: the first segment keeps only its last record.
+    while first_fetched_offset(&mut client, "profiles") == 0 {
+        assert!(clock.monotonic_ns() < deadline, "the cleaner never compacted the first segment");
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    assert_eq!(earliest(&mut client, "profiles"), 0, "compaction leaves the log start where it was");
 }

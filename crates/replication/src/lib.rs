@@ -14,6 +14,7 @@ use std::sync::{Arc, Mutex, RwLock};
 use std::time::Duration;
 
 use strand_base::{LeaderEpoch, Offset, TopicPartition, Uuid};
+use strand_log::cleaner::{Cleaner, CleanerConfig};
 use strand_log::log::{AppendInfo, ValidatedBatch};
 use strand_log::manager::{SharedLog, lock};
 use strand_log::producer_state::AppendContext;
@@ -80,6 +81,19 @@ impl PartitionRead {
     pub fn is_empty(&self) -> bool {
         self.len() == 0
     }
+}
+
+/// What one compaction pass did.
+#[derive(Debug, Default)]
+pub struct CompactionReport {
+    /// The partitions cleaned.
+    pub cleaned: Vec<TopicPartition>,
+    pub bytes_read: u64,
+    pub bytes_written: u64,
+    /// Partitions whose cleaning failed, and why.
+    pub failed: Vec<(TopicPartition, ReplicaError)>,
+    /// Why the checkpoints could not be written after cleaning, if they could not.
+    pub checkpoint_failed: Option<ReplicaError>,
 }
 
 /// What one retention pass did.
@@ -278,6 +292,43 @@ impl ReplicaManager {
             }
         }
         if report.deleted_segments > 0
+            && let Err(e) = self.checkpoint()
+        {
+            report.checkpoint_failed = Some(e);
+        }
+        report
+    }
+
+    /// Compacts every hosted partition whose `cleanup.policy` includes `compact` and whose dirty
+    /// share of the cleanable log is at least `min_dirty_ratio` (`min.cleanable.dirty.ratio`),
+    /// never past its high watermark. The cleaner's key map is allocated only if some partition
+    /// needs it and freed after the pass, so an idle node holds none of its memory. Checkpoints
+    /// (`cleaner-offset-checkpoint`) are written if anything was cleaned.
+    pub fn apply_compaction(&self, config: CleanerConfig, min_dirty_ratio: f64) -> CompactionReport {
+        let logs: Vec<(TopicPartition, SharedLog)> =
+            self.read_partitions().iter().map(|(tp, log)| (tp.clone(), log.clone())).collect();
+        let mut cleaner = None;
+        let mut report = CompactionReport::default();
+        for (tp, log) in logs {
+            let result = lock(&log).and_then(|mut log| {
+                let high_watermark = offsets_of(&log).high_watermark;
+                if !Cleaner::is_due(&log, high_watermark, min_dirty_ratio) {
+                    return Ok(None);
+                }
+                let cleaner = cleaner.get_or_insert_with(|| Cleaner::new(config));
+                cleaner.clean(&mut log, high_watermark)
+            });
+            match result {
+                Ok(Some(stats)) => {
+                    report.bytes_read += stats.bytes_read;
+                    report.bytes_written += stats.bytes_written;
+                    report.cleaned.push(tp);
+                }
+                Ok(None) => {}
+                Err(e) => report.failed.push((tp, e.into())),
+            }
+        }
+        if !report.cleaned.is_empty()
             && let Err(e) = self.checkpoint()
         {
             report.checkpoint_failed = Some(e);

@@ -111,6 +111,8 @@ pub async fn run_until(
     let retention_interval =
         Duration::from_millis(u64::try_from(config.log_retention_check_interval_ms).unwrap_or(1).max(1));
     let retention = tokio::spawn(retention_forever(replicas.clone(), retention_interval));
+    let compaction =
+        config.log_cleaner_enable.then(|| tokio::spawn(compaction_forever(replicas.clone(), config.clone())));
 
     let listener_name = listeners.first().map(|(name, _, _)| name.clone()).unwrap_or_default();
     let broker = Arc::new(Broker::new(
@@ -143,6 +145,9 @@ pub async fn run_until(
     }
     replay.abort();
     retention.abort();
+    if let Some(compaction) = &compaction {
+        compaction.abort();
+    }
     drop(broker);
     groups.shutdown().await;
     drop(groups);
@@ -441,6 +446,42 @@ fn topic_log_config(image: &MetadataImage, topic: &str, defaults: strand_log::Lo
         config.min_compaction_lag_ms = v;
     }
     config
+}
+
+/// Compacts the hosted compacted partitions that are due, pausing `log.cleaner.backoff.ms`
+/// between passes (Kafka's cleaner thread, one here: `log.cleaner.threads` is accepted).
+async fn compaction_forever(replicas: Arc<ReplicaManager>, config: ServerConfig) {
+    let cleaner = strand_log::cleaner::CleanerConfig {
+        dedupe_buffer_bytes: usize::try_from(config.log_cleaner_dedupe_buffer_size).unwrap_or(usize::MAX),
+        dedupe_buffer_load_factor: config.log_cleaner_io_buffer_load_factor,
+    };
+    let backoff = Duration::from_millis(u64::try_from(config.log_cleaner_backoff_ms).unwrap_or(0).max(1));
+    let ratio = config.log_cleaner_min_cleanable_ratio;
+    loop {
+        tokio::time::sleep(backoff).await;
+        let pass = replicas.clone();
+        let report = match tokio::task::spawn_blocking(move || pass.apply_compaction(cleaner, ratio)).await {
+            Ok(report) => report,
+            Err(e) => {
+                error!("the compaction pass failed: {e}");
+                continue;
+            }
+        };
+        if !report.cleaned.is_empty() {
+            info!(
+                "compacted {} partitions: {} bytes read, {} written",
+                report.cleaned.len(),
+                report.bytes_read,
+                report.bytes_written
+            );
+        }
+        for (tp, e) in &report.failed {
+            error!("compaction failed for {tp}: {e}");
+        }
+        if let Some(e) = &report.checkpoint_failed {
+            error!("could not checkpoint after compaction: {e}");
+        }
+    }
 }
 
 /// Applies retention to every hosted partition every `log.retention.check.interval.ms`.

@@ -349,7 +349,8 @@ fn log_config_mapping() -> TestResult {
         retention_bytes: 5_000_000,
         delete_enabled: false,
         compact_enabled: true,
-        ..strand_log::LogConfig::default()
+        delete_retention_ms: 86_400_000,
+        min_compaction_lag_ms: 0,
     };
     assert_eq!(log, expected);
     Ok(())

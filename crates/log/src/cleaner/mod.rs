@@ -114,6 +114,15 @@ impl Cleaner {
         Cleaner { map: OffsetMap::with_memory(config.dedupe_buffer_bytes, config.dedupe_buffer_load_factor) }
     }
 
+    /// Whether a pass over `log` is due: its dirty share of the cleanable log reached
+    /// `min_dirty_ratio` (`min.cleanable.dirty.ratio`), or a delete horizon it recorded passed
+    /// (tombstones or markers may go now).
+    pub fn is_due(log: &Log, high_watermark: Offset, min_dirty_ratio: f64) -> bool {
+        let dirty = Self::cleanable_range(log, high_watermark).is_some_and(|r| r.dirty_ratio() >= min_dirty_ratio);
+        let horizon_passed = log.cleaner_delete_horizon_ms().is_some_and(|h| h <= log.clock().now_ms());
+        dirty || (horizon_passed && log.config().compact_enabled)
+    }
+
     /// What `log` has to clean below `high_watermark` and its first unstable offset; `None` if
     /// the log is not compacted or nothing is cleanable.
     pub fn cleanable_range(log: &Log, high_watermark: Offset) -> Option<CleanableRange> {

@@ -196,6 +196,15 @@ pub struct ServerConfig {
     pub log_retention_ms: i64,
     pub log_retention_bytes: i64,
     pub log_retention_check_interval_ms: i64,
+    /// `log.cleaner.enable`: whether compacted topics are cleaned.
+    pub log_cleaner_enable: bool,
+    /// `log.cleaner.dedupe.buffer.size`: the cleaner's key map, allocated only during a pass.
+    pub log_cleaner_dedupe_buffer_size: i64,
+    pub log_cleaner_io_buffer_load_factor: f64,
+    /// `log.cleaner.backoff.ms`: the pause between compaction passes.
+    pub log_cleaner_backoff_ms: i64,
+    /// `log.cleaner.min.cleanable.ratio`: the dirty share of a log that makes it due.
+    pub log_cleaner_min_cleanable_ratio: f64,
     pub log_cleanup_policy: CleanupPolicy,
     pub log_flush_interval_messages: i64,
     /// `log.flush.interval.ms`, or `log.flush.scheduler.interval.ms`.
@@ -358,8 +367,14 @@ impl ServerConfig {
             retention_bytes: self.log_retention_bytes,
             delete_enabled: self.log_cleanup_policy.delete,
             compact_enabled: self.log_cleanup_policy.compact,
-            ..strand_log::LogConfig::default()
+            delete_retention_ms: self.get_long("log.cleaner.delete.retention.ms").unwrap_or(86_400_000),
+            min_compaction_lag_ms: self.get_long("log.cleaner.min.compaction.lag.ms").unwrap_or(0),
         }
+    }
+
+    /// `key`'s value as a validated integer (its type was checked when the config was read).
+    fn get_long(&self, key: &str) -> Option<i64> {
+        self.get(key)?.value.as_deref()?.trim().parse().ok()
     }
 
     /// The value and source of `key`, if it is known or was given.
@@ -420,6 +435,11 @@ impl ServerConfig {
             log_retention_ms: read.retention_ms()?,
             log_retention_bytes: read.long("log.retention.bytes")?,
             log_retention_check_interval_ms: read.long("log.retention.check.interval.ms")?,
+            log_cleaner_enable: read.bool("log.cleaner.enable")?,
+            log_cleaner_dedupe_buffer_size: read.long("log.cleaner.dedupe.buffer.size")?,
+            log_cleaner_io_buffer_load_factor: read.double("log.cleaner.io.buffer.load.factor")?,
+            log_cleaner_backoff_ms: read.long("log.cleaner.backoff.ms")?,
+            log_cleaner_min_cleanable_ratio: read.double("log.cleaner.min.cleanable.ratio")?,
             log_cleanup_policy: read.cleanup_policy()?,
             log_flush_interval_messages: read.long("log.flush.interval.messages")?,
             log_flush_interval_ms: read.flush_interval_ms()?,

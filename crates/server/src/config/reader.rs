@@ -68,6 +68,11 @@ impl Reader<'_> {
         i16::try_from(value).map_err(|_| invalid(key, &value.to_string(), "not a 16-bit integer"))
     }
 
+    pub(super) fn double(&self, key: &str) -> Result<f64, ConfigError> {
+        let text = self.required(key)?;
+        text.trim().parse::<f64>().map_err(|_| invalid(key, text, "not a number"))
+    }
+
     pub(super) fn bool(&self, key: &str) -> Result<bool, ConfigError> {
         let text = self.required(key)?;
         parse_bool(text).map_err(|reason| invalid(key, text, reason))
