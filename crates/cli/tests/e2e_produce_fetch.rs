@@ -9,9 +9,8 @@ use common::Server;
 use strand_protocol::messages::api::{RequestBody, ResponseBody};
 use strand_protocol::messages::create_topics_request::CreatableTopic;
 use strand_protocol::messages::fetch_request::{FetchPartition, FetchTopic};
-use strand_protocol::messages::list_offsets_request::{ListOffsetsPartition, ListOffsetsTopic};
 use strand_protocol::messages::produce_request::{PartitionProduceData, TopicProduceData};
-use strand_protocol::messages::{CreateTopicsRequest, FetchRequest, ListOffsetsRequest, ProduceRequest};
+use strand_protocol::messages::{CreateTopicsRequest, FetchRequest, ProduceRequest};
 use strand_protocol::records::{NewRecord, RecordBatchBuilder, RecordBatches};
 
 fn create_topic(client: &mut common::Client, name: &str, partitions: i32) {
@@ -95,17 +94,7 @@ fn fetch_all(client: &mut common::Client, topic: &str) -> Vec<String> {
 }
 
 fn latest_offset(client: &mut common::Client, topic: &str) -> i64 {
-    let request = ListOffsetsRequest {
-        replica_id: strand_base::BrokerId(-1),
-        topics: vec![ListOffsetsTopic {
-            name: topic.into(),
-            partitions: vec![ListOffsetsPartition { partition_index: 0, timestamp: -1, ..Default::default() }],
-            ..Default::default()
-        }],
-        ..Default::default()
-    };
-    let ResponseBody::ListOffsets(response) = client.call(RequestBody::ListOffsets(request), 7) else { panic!() };
-    response.topics[0].partitions[0].offset
+    client.list_offset(topic, -1)
 }
 
 /// Each acks value is honoured: acks=1 and acks=all answer with the base offset, acks=0 sends no

@@ -9,9 +9,8 @@ use bytes::Bytes;
 use common::{Client, Server};
 use strand_protocol::messages::api::{RequestBody, ResponseBody};
 use strand_protocol::messages::create_topics_request::{CreatableTopic, CreatableTopicConfig};
-use strand_protocol::messages::list_offsets_request::{ListOffsetsPartition, ListOffsetsTopic};
 use strand_protocol::messages::produce_request::{PartitionProduceData, TopicProduceData};
-use strand_protocol::messages::{CreateTopicsRequest, ListOffsetsRequest, ProduceRequest};
+use strand_protocol::messages::{CreateTopicsRequest, ProduceRequest};
 use strand_protocol::records::{NewRecord, RecordBatchBuilder};
 
 /// A pass every 50 ms, so the test waits for it briefly.
@@ -59,18 +58,8 @@ fn produce(client: &mut Client, topic: &str, timestamp_ms: i64, value: &[u8]) {
     assert_eq!(response.responses[0].partition_responses[0].error_code, 0);
 }
 
-fn earliest(client: &mut Client, topic: &str) -> i64 {
-    let request = ListOffsetsRequest {
-        replica_id: strand_base::BrokerId(-1),
-        topics: vec![ListOffsetsTopic {
-            name: topic.into(),
-            partitions: vec![ListOffsetsPartition { partition_index: 0, timestamp: -2, ..Default::default() }],
-            ..Default::default()
-        }],
-        ..Default::default()
-    };
-    let ResponseBody::ListOffsets(response) = client.call(RequestBody::ListOffsets(request), 7) else { panic!() };
-    response.topics[0].partitions[0].offset
+fn earliest(client: &mut common::Client, topic: &str) -> i64 {
+    client.list_offset(topic, -2)
 }
 
 #[test]

@@ -156,6 +156,25 @@ impl Client {
         body
     }
 
+    /// ListOffsets for partition 0 of `topic` at `timestamp` (-1 latest, -2 earliest).
+    pub fn list_offset(&mut self, topic: &str, timestamp: i64) -> i64 {
+        use strand_protocol::messages::ListOffsetsRequest;
+        use strand_protocol::messages::list_offsets_request::{ListOffsetsPartition, ListOffsetsTopic};
+        let request = ListOffsetsRequest {
+            replica_id: strand_base::BrokerId(-1),
+            topics: vec![ListOffsetsTopic {
+                name: topic.into(),
+                partitions: vec![ListOffsetsPartition { partition_index: 0, timestamp, ..Default::default() }],
+                ..Default::default()
+            }],
+            ..Default::default()
+        };
+        let ResponseBody::ListOffsets(response) = self.call(RequestBody::ListOffsets(request), 7) else {
+            panic!("not a ListOffsets response")
+        };
+        response.topics[0].partitions[0].offset
+    }
+
     /// Sends raw bytes.
     pub fn send_raw(&mut self, bytes: &[u8]) {
         self.stream.write_all(bytes).expect("send");
