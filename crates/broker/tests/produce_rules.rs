@@ -1,7 +1,7 @@
 //! A topic's own configs govern produce: `max.message.bytes` (MESSAGE_TOO_LARGE),
 //! `min.insync.replicas` above the ISR (NOT_ENOUGH_REPLICAS for acks=all only, nothing appended),
 //! and `message.timestamp.type=LogAppendTime` (the broker's time in the answer). Clients cannot
-//! write to internal topics.
+//! write to internal topics, nor write records without keys to compacted ones.
 
 mod common;
 
@@ -82,4 +82,19 @@ async fn internal_topics_refuse_client_writes() {
     assert_eq!(answer.error_code, ErrorCode::InvalidTopicException.code(), "{answer:?}");
     let tp = strand_base::TopicPartition::new("__consumer_offsets", 0);
     assert_eq!(node.replicas.offsets(&tp).expect("hosted").high_watermark, 0, "nothing was appended");
+}
+
+/// A compacted topic refuses records without a key (INVALID_RECORD, nothing appended) and takes
+/// keyed ones.
+#[tokio::test]
+async fn compacted_topics_need_keys() {
+    let mut node = Node::new();
+    node.create(topic("profiles", "cleanup.policy", "compact")).await;
+    let keyless = produce(&mut node, "profiles", 1, batch(10)).await;
+    assert_eq!(keyless.error_code, ErrorCode::InvalidRecord.code(), "{keyless:?}");
+    let mut builder = RecordBatchBuilder::new();
+    let record = NewRecord { timestamp_ms: 1_700_000_000_000, key: Some(b"user-1"), value: Some(b"v"), headers: &[] };
+    builder.append(&record).expect("record");
+    let keyed = produce(&mut node, "profiles", 1, builder.build().expect("batch")).await;
+    assert_eq!((keyed.error_code, keyed.base_offset), (0, 0), "the keyless batch appended nothing");
 }

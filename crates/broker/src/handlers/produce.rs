@@ -13,7 +13,7 @@ use strand_replication::{Acks, ReplicaError};
 
 use super::target;
 use crate::Broker;
-use crate::validation::{RecordSetError, TimestampRules, validate_record_set};
+use crate::validation::{KeyRule, RecordSetError, TimestampRules, validate_record_set};
 use strand_metadata::image::{ConfigResource, MetadataImage};
 
 /// `Ok(None)`: nothing to send (acks=0). `Err`: close the connection (acks=0 with an error).
@@ -75,6 +75,8 @@ struct TopicRules {
     message_bytes_max: usize,
     timestamps: TimestampRules,
     min_insync_replicas: i64,
+    /// `cleanup.policy` includes `compact`: every record needs a key.
+    keys: KeyRule,
 }
 
 impl TopicRules {
@@ -97,8 +99,17 @@ impl TopicRules {
                 after_max_ms: number("message.timestamp.after.max.ms").unwrap_or(defaults.after_max_ms),
             },
             min_insync_replicas,
+            keys: if compacted(broker, get("cleanup.policy")) { KeyRule::Required } else { KeyRule::Optional },
         }
     }
+}
+
+/// Whether `cleanup.policy` (the topic's own, else the broker's static default) includes
+/// `compact`.
+fn compacted(broker: &Broker, topic_policy: Option<&str>) -> bool {
+    let defaults = &broker.settings.controller_defaults.static_topic_configs;
+    let policy = topic_policy.or_else(|| defaults.get("cleanup.policy").map(String::as_str));
+    policy.is_some_and(|p| p.split(',').any(|part| part.trim() == "compact"))
 }
 
 fn append(
@@ -112,7 +123,7 @@ fn append(
     let Some(records) = &data.records else { return failed(data.index, ErrorCode::InvalidRecord, None) };
     let now = broker.clock.now_ms();
     let rules = topic.timestamps;
-    let batches = match validate_record_set(records, topic.message_bytes_max, rules, now) {
+    let batches = match validate_record_set(records, topic.message_bytes_max, rules, topic.keys, now) {
         Ok(batches) => batches,
         Err(e) => return failed(data.index, record_set_code(&e), Some(e.to_string())),
     };
@@ -143,7 +154,7 @@ fn record_set_code(error: &RecordSetError) -> ErrorCode {
         RecordSetError::Corrupt(_) => ErrorCode::CorruptMessage,
         RecordSetError::TooLarge { .. } => ErrorCode::MessageTooLarge,
         RecordSetError::InvalidTimestamp { .. } => ErrorCode::InvalidTimestamp,
-        RecordSetError::Empty => ErrorCode::InvalidRecord,
+        RecordSetError::Empty | RecordSetError::MissingKey => ErrorCode::InvalidRecord,
     }
 }
 
