@@ -11,11 +11,15 @@
 
 mod common;
 
+#[path = "../../../tools/testing/kafka_jars.rs"]
+mod kafka_jars;
+
 use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Stdio};
 
 use common::*;
+use kafka_jars::{kafka_libs, workspace_root};
 use strand_base::Uuid;
 use strand_coordinator::group::records::CoordinatorRecord;
 use strand_protocol::messages::OffsetDeleteRequest;
@@ -187,7 +191,7 @@ fn kafka_reads_and_rewrites_every_record() {
 
 /// Runs the oracle in `mode` with `input` on stdin and returns its output lines.
 fn run_oracle(mode: &str, input: &str) -> Vec<String> {
-    let libs = kafka_libs();
+    let libs = kafka_libs(&REQUIRED_JARS);
     let source = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/CoordinatorRecordsOracle.java");
     let mut command = Command::new("java");
     command
@@ -209,28 +213,4 @@ fn run_oracle(mode: &str, input: &str) -> Vec<String> {
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(output.status.success(), "{command:?} exited with {}:\n{stderr}", output.status);
     String::from_utf8_lossy(&output.stdout).lines().map(str::to_owned).collect()
-}
-
-/// The directory holding Kafka's runtime classpath; fails (never skips) when it lacks the jars.
-fn kafka_libs() -> PathBuf {
-    let libs = std::env::var_os("STRAND_KAFKA_LIBS")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| workspace_root().join("target/kafka-libs"));
-    let names: Vec<String> = std::fs::read_dir(&libs)
-        .map(|dir| dir.filter_map(|e| e.ok()).map(|e| e.file_name().to_string_lossy().into_owned()).collect())
-        .unwrap_or_default();
-    for prefix in REQUIRED_JARS {
-        assert!(
-            names.iter().any(|n| n.starts_with(prefix) && n.ends_with(".jar")),
-            "Apache Kafka's jars are missing: no {prefix}*.jar in {}. Run compat/kafka/fetch-jars.sh \
-             (or set STRAND_KAFKA_LIBS to a directory holding Kafka 4.4.0's runtime classpath).",
-            libs.display()
-        );
-    }
-    libs
-}
-
-fn workspace_root() -> PathBuf {
-    let manifest_dir = Path::new(env!("CARGO_MANIFEST_DIR"));
-    manifest_dir.ancestors().nth(2).expect("crates/coordinator sits two levels below the workspace root").to_owned()
 }

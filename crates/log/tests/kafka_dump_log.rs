@@ -7,12 +7,16 @@
 //! `$STRAND_KAFKA_LIBS` (default `<workspace>/target/kafka-libs`), put there by
 //! `compat/kafka/fetch-jars.sh`. Without them the test fails and says so; it never skips.
 
+#[path = "../../../tools/testing/kafka_jars.rs"]
+mod kafka_jars;
+
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::Arc;
 
 use bytes::BytesMut;
+use kafka_jars::{kafka_libs, workspace_root};
 use strand_base::{ProducerId, SystemClock};
 use strand_log::log::{LogCheckpoints, ValidatedBatch};
 use strand_log::producer_state::{AppendContext, VerificationGuard};
@@ -432,7 +436,7 @@ struct Output {
 /// Runs Kafka's DumpLogSegments with `options` over `files` and asserts it exited 0 and reported
 /// none of [`PROBLEMS`].
 fn dump_log_segments(options: &[&str], files: &[&Path]) -> Output {
-    let libs = kafka_libs();
+    let libs = kafka_libs(&REQUIRED_JARS);
     let file_list: Vec<String> = files.iter().map(|f| f.display().to_string()).collect();
     let mut command = Command::new("java");
     command
@@ -459,30 +463,6 @@ fn dump_log_segments(options: &[&str], files: &[&Path]) -> Output {
         assert!(lines.is_empty(), "{shown} reported {problem:?}:\n{}\nstderr:\n{}", lines.join("\n"), result.stderr);
     }
     result
-}
-
-/// The directory holding Kafka's runtime classpath; fails (never skips) when it lacks the jars.
-fn kafka_libs() -> PathBuf {
-    let libs = std::env::var_os("STRAND_KAFKA_LIBS")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| workspace_root().join("target/kafka-libs"));
-    let names: Vec<String> = std::fs::read_dir(&libs)
-        .map(|dir| dir.filter_map(|e| e.ok()).map(|e| e.file_name().to_string_lossy().into_owned()).collect())
-        .unwrap_or_default();
-    for prefix in REQUIRED_JARS {
-        assert!(
-            names.iter().any(|n| n.starts_with(prefix) && n.ends_with(".jar")),
-            "Apache Kafka's jars are missing: no {prefix}*.jar in {}. Run compat/kafka/fetch-jars.sh \
-             (or set STRAND_KAFKA_LIBS to a directory holding Kafka 4.4.0's runtime classpath).",
-            libs.display()
-        );
-    }
-    libs
-}
-
-fn workspace_root() -> PathBuf {
-    let manifest_dir = Path::new(env!("CARGO_MANIFEST_DIR"));
-    manifest_dir.ancestors().nth(2).expect("crates/log sits two levels below the workspace root").to_owned()
 }
 
 /// Kafka's DumpLogSegments reads Strand's `.txnindex` (an aborted transaction) and `.snapshot`

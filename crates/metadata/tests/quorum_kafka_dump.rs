@@ -7,11 +7,15 @@
 //! `$STRAND_KAFKA_LIBS` (default `<workspace>/target/kafka-libs`), put there by
 //! `compat/kafka/fetch-jars.sh`. Without them the test fails and says so; it never skips.
 
-use std::path::{Path, PathBuf};
+#[path = "../../../tools/testing/kafka_jars.rs"]
+mod kafka_jars;
+
+use std::path::Path;
 use std::process::Command;
 use std::sync::Arc;
 use std::time::Duration;
 
+use kafka_jars::{kafka_libs, workspace_root};
 use strand_base::{BrokerId, SystemClock, Uuid};
 use strand_metadata::quorum::{LoneVoterTransport, Quorum, QuorumConfig};
 use strand_protocol::messages::records::MetadataRecord;
@@ -83,7 +87,7 @@ async fn kafka_decodes_the_metadata_log() {
 
 /// Runs DumpLogSegments on `segment`, fails on any problem it reports, returns what it printed.
 fn dump(segment: &Path) -> String {
-    let libs = kafka_libs();
+    let libs = kafka_libs(&REQUIRED_JARS);
     let mut command = Command::new("java");
     command
         .arg("-cp")
@@ -105,27 +109,4 @@ fn dump(segment: &Path) -> String {
         assert!(found.is_empty(), "{command:?} reported {problem:?}:\n{}\n{stdout}", found.join("\n"));
     }
     stdout
-}
-
-fn kafka_libs() -> PathBuf {
-    let libs = std::env::var_os("STRAND_KAFKA_LIBS")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| workspace_root().join("target/kafka-libs"));
-    let names: Vec<String> = std::fs::read_dir(&libs)
-        .map(|dir| dir.filter_map(|e| e.ok()).map(|e| e.file_name().to_string_lossy().into_owned()).collect())
-        .unwrap_or_default();
-    for prefix in REQUIRED_JARS {
-        assert!(
-            names.iter().any(|n| n.starts_with(prefix) && n.ends_with(".jar")),
-            "Apache Kafka's jars are missing: no {prefix}*.jar in {}. Run compat/kafka/fetch-jars.sh \
-             (or set STRAND_KAFKA_LIBS to a directory holding Kafka 4.4.0's runtime classpath).",
-            libs.display()
-        );
-    }
-    libs
-}
-
-fn workspace_root() -> PathBuf {
-    let manifest_dir = Path::new(env!("CARGO_MANIFEST_DIR"));
-    manifest_dir.ancestors().nth(2).expect("crates/metadata sits two levels below the workspace root").to_owned()
 }
