@@ -14,12 +14,12 @@ use std::sync::{Arc, Mutex, RwLock};
 use std::time::Duration;
 
 use strand_base::{LeaderEpoch, Offset, TopicPartition, Uuid};
-use strand_log::cleaner::{Cleaner, CleanerConfig};
+use strand_log::cleaner::{CleanStats, Cleaner, CleanerConfig};
 use strand_log::log::{AppendInfo, ValidatedBatch};
 use strand_log::manager::{SharedLog, lock};
 use strand_log::producer_state::AppendContext;
 use strand_log::segment::SegmentSlice;
-use strand_log::{LogConfig, LogError, LogManager};
+use strand_log::{Log, LogConfig, LogError, LogManager};
 
 /// How many replicas must have a produce before it is acknowledged.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -83,26 +83,14 @@ impl PartitionRead {
     }
 }
 
-/// What one compaction pass did.
-#[derive(Debug, Default)]
-pub struct CompactionReport {
-    /// The partitions cleaned.
-    pub cleaned: Vec<TopicPartition>,
-    pub bytes_read: u64,
-    pub bytes_written: u64,
-    /// Partitions whose cleaning failed, and why.
+/// What one maintenance pass (retention, compaction) did.
+#[derive(Debug)]
+pub struct PassReport<T> {
+    /// The partitions the pass changed, with what it did to each.
+    pub changed: Vec<(TopicPartition, T)>,
+    /// Partitions where the pass failed, and why.
     pub failed: Vec<(TopicPartition, ReplicaError)>,
-    /// Why the checkpoints could not be written after cleaning, if they could not.
-    pub checkpoint_failed: Option<ReplicaError>,
-}
-
-/// What one retention pass did.
-#[derive(Debug, Default)]
-pub struct RetentionReport {
-    pub deleted_segments: usize,
-    /// Partitions whose retention failed, and why.
-    pub failed: Vec<(TopicPartition, ReplicaError)>,
-    /// Why the checkpoints could not be written after deleting, if they could not.
+    /// Why the checkpoints could not be written after the changes, if they could not.
     pub checkpoint_failed: Option<ReplicaError>,
 }
 
@@ -274,61 +262,45 @@ impl ReplicaManager {
     }
 
     /// Applies retention to every hosted partition (each log's own `retention.*` and
-    /// `cleanup.policy`), never deleting past a partition's high watermark, then writes the
-    /// checkpoints if anything went, so the new log start offsets survive a crash. A partition
-    /// that fails is reported and the others go on.
-    pub fn apply_retention(&self) -> RetentionReport {
-        let logs: Vec<(TopicPartition, SharedLog)> =
-            self.read_partitions().iter().map(|(tp, log)| (tp.clone(), log.clone())).collect();
-        let mut report = RetentionReport::default();
-        for (tp, log) in logs {
-            let result = lock(&log).and_then(|mut log| {
-                let high_watermark = offsets_of(&log).high_watermark;
-                log.apply_retention(high_watermark)
-            });
-            match result {
-                Ok(n) => report.deleted_segments += n,
-                Err(e) => report.failed.push((tp, e.into())),
-            }
-        }
-        if report.deleted_segments > 0
-            && let Err(e) = self.checkpoint()
-        {
-            report.checkpoint_failed = Some(e);
-        }
-        report
+    /// `cleanup.policy`), never deleting past a partition's high watermark. Reports, per partition
+    /// that lost any, how many segments went.
+    pub fn apply_retention(&self) -> PassReport<usize> {
+        self.each_log(|log, high_watermark| Ok(Some(log.apply_retention(high_watermark)?).filter(|n| *n > 0)))
     }
 
     /// Compacts every hosted partition whose `cleanup.policy` includes `compact` and whose dirty
     /// share of the cleanable log is at least `min_dirty_ratio` (`min.cleanable.dirty.ratio`),
     /// never past its high watermark. The cleaner's key map is allocated only if some partition
-    /// needs it and freed after the pass, so an idle node holds none of its memory. Checkpoints
-    /// (`cleaner-offset-checkpoint`) are written if anything was cleaned.
-    pub fn apply_compaction(&self, config: CleanerConfig, min_dirty_ratio: f64) -> CompactionReport {
+    /// needs it and freed after the pass, so an idle node holds none of its memory.
+    pub fn apply_compaction(&self, config: CleanerConfig, min_dirty_ratio: f64) -> PassReport<CleanStats> {
+        let mut cleaner = None;
+        self.each_log(|log, high_watermark| {
+            if !Cleaner::is_due(log, high_watermark, min_dirty_ratio) {
+                return Ok(None);
+            }
+            cleaner.get_or_insert_with(|| Cleaner::new(config)).clean(log, high_watermark)
+        })
+    }
+
+    /// A maintenance pass: `step` runs on every hosted log in turn, under its lock, with its high
+    /// watermark. A partition that fails is reported and the others go on; if any step changed
+    /// something (`Some`), the checkpoints are written so the change survives a crash.
+    fn each_log<T>(&self, mut step: impl FnMut(&mut Log, Offset) -> Result<Option<T>, LogError>) -> PassReport<T> {
         let logs: Vec<(TopicPartition, SharedLog)> =
             self.read_partitions().iter().map(|(tp, log)| (tp.clone(), log.clone())).collect();
-        let mut cleaner = None;
-        let mut report = CompactionReport::default();
+        let mut report = PassReport { changed: Vec::new(), failed: Vec::new(), checkpoint_failed: None };
         for (tp, log) in logs {
             let result = lock(&log).and_then(|mut log| {
                 let high_watermark = offsets_of(&log).high_watermark;
-                if !Cleaner::is_due(&log, high_watermark, min_dirty_ratio) {
-                    return Ok(None);
-                }
-                let cleaner = cleaner.get_or_insert_with(|| Cleaner::new(config));
-                cleaner.clean(&mut log, high_watermark)
+                step(&mut log, high_watermark)
             });
             match result {
-                Ok(Some(stats)) => {
-                    report.bytes_read += stats.bytes_read;
-                    report.bytes_written += stats.bytes_written;
-                    report.cleaned.push(tp);
-                }
+                Ok(Some(done)) => report.changed.push((tp, done)),
                 Ok(None) => {}
                 Err(e) => report.failed.push((tp, e.into())),
             }
         }
-        if !report.cleaned.is_empty()
+        if !report.changed.is_empty()
             && let Err(e) = self.checkpoint()
         {
             report.checkpoint_failed = Some(e);

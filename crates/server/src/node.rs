@@ -26,7 +26,7 @@ use strand_metadata::image::{MetadataDelta, MetadataImage, MetadataProvenance};
 use strand_metadata::quorum::{CommittedBatch, Quorum};
 use strand_protocol::messages::BrokerRegistrationRequest;
 use strand_protocol::messages::broker_registration_request::{Feature, Listener};
-use strand_replication::ReplicaManager;
+use strand_replication::{PassReport, ReplicaManager};
 use tokio::net::TcpListener;
 use tokio::sync::{mpsc, watch};
 use tracing::{error, info, warn};
@@ -457,56 +457,53 @@ async fn compaction_forever(replicas: Arc<ReplicaManager>, config: ServerConfig)
     };
     let backoff = Duration::from_millis(u64::try_from(config.log_cleaner_backoff_ms).unwrap_or(0).max(1));
     let ratio = config.log_cleaner_min_cleanable_ratio;
-    loop {
-        tokio::time::sleep(backoff).await;
-        let pass = replicas.clone();
-        let report = match tokio::task::spawn_blocking(move || pass.apply_compaction(cleaner, ratio)).await {
-            Ok(report) => report,
-            Err(e) => {
-                error!("the compaction pass failed: {e}");
-                continue;
-            }
-        };
-        if !report.cleaned.is_empty() {
-            info!(
-                "compacted {} partitions: {} bytes read, {} written",
-                report.cleaned.len(),
-                report.bytes_read,
-                report.bytes_written
-            );
-        }
-        for (tp, e) in &report.failed {
-            error!("compaction failed for {tp}: {e}");
-        }
-        if let Some(e) = &report.checkpoint_failed {
-            error!("could not checkpoint after compaction: {e}");
-        }
-    }
+    maintain_forever(replicas, backoff, "compaction", move |replicas| {
+        let report = replicas.apply_compaction(cleaner, ratio);
+        let (read, written) =
+            report.changed.iter().fold((0, 0), |(r, w), (_, s)| (r + s.bytes_read, w + s.bytes_written));
+        let summary = format!("compacted {} partitions: {read} bytes read, {written} written", report.changed.len());
+        (report, summary)
+    })
+    .await
 }
 
 /// Applies retention to every hosted partition every `log.retention.check.interval.ms`.
 async fn retention_forever(replicas: Arc<ReplicaManager>, interval: Duration) {
-    let mut ticks = tokio::time::interval(interval);
-    ticks.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
-    ticks.tick().await;
+    maintain_forever(replicas, interval, "retention", |replicas| {
+        let report = replicas.apply_retention();
+        let deleted: usize = report.changed.iter().map(|(_, n)| n).sum();
+        let summary = format!("retention deleted {deleted} segments of {} partitions", report.changed.len());
+        (report, summary)
+    })
+    .await
+}
+
+/// Runs a maintenance pass off the async threads every `interval` (after the previous one
+/// ends), logging a summary when it changed something and every partition it failed on.
+async fn maintain_forever<T: Send + 'static>(
+    replicas: Arc<ReplicaManager>,
+    interval: Duration,
+    name: &'static str,
+    pass: impl Fn(&ReplicaManager) -> (PassReport<T>, String) + Clone + Send + 'static,
+) {
     loop {
-        ticks.tick().await;
-        let pass = replicas.clone();
-        let report = match tokio::task::spawn_blocking(move || pass.apply_retention()).await {
-            Ok(report) => report,
+        tokio::time::sleep(interval).await;
+        let (run, on) = (pass.clone(), replicas.clone());
+        let (report, summary) = match tokio::task::spawn_blocking(move || run(&on)).await {
+            Ok(done) => done,
             Err(e) => {
-                error!("the retention pass failed: {e}");
+                error!("the {name} pass failed: {e}");
                 continue;
             }
         };
-        if report.deleted_segments > 0 {
-            info!("retention deleted {} segments", report.deleted_segments);
+        if !report.changed.is_empty() {
+            info!("{summary}");
         }
         for (tp, e) in &report.failed {
-            error!("retention failed for {tp}: {e}");
+            error!("{name} failed for {tp}: {e}");
         }
         if let Some(e) = &report.checkpoint_failed {
-            error!("could not checkpoint log start offsets after retention: {e}");
+            error!("could not write the checkpoints after {name}: {e}");
         }
     }
 }
