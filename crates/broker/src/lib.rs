@@ -7,9 +7,10 @@
 //! build the response.
 //!
 //! Handlers that change metadata (CreateTopics, DeleteTopics, CreatePartitions, the config
-//! APIs, InitProducerId's id blocks, Metadata's auto-creation) run the controller's decision
-//! through [`Broker::decide`], one at a time: each decides on an image that already holds the
-//! records of the one before, as the controller's contract requires.
+//! APIs, InitProducerId's id blocks, Metadata's auto-creation) ask the active controller through
+//! [`Broker::ask_controller`] (a [`ControllerChannel`]: the controller in this process, or on
+//! another node), which decides one request at a time; the answer is returned once this node's
+//! image holds the records it depends on, so the client's next request here sees them.
 //!
 //! Fetch sessions (KIP-227) live in [`fetch_session`]: the node's bounded
 //! [`fetch_session::FetchSessionCache`], held by the broker behind a mutex for the Fetch handler.
@@ -29,13 +30,14 @@ use std::sync::Arc;
 use bytes::Bytes;
 use strand_base::{BrokerId, Clock};
 use strand_coordinator::GroupCoordinator;
-use strand_metadata::controller::{ApiMessageAndVersion, ControllerDefaults, ControllerResult};
+use strand_metadata::controller::ControllerDefaults;
 use strand_metadata::image::MetadataImage;
+use strand_protocol::codec::Message;
 use strand_protocol::frame::{
     FrameChunk, RequestError, ResponseFrame, api_versions_fallback, decode_request_body, encode_response_frame,
     parse_request,
 };
-use strand_protocol::messages::api::{ApiKey, RequestBody, ResponseBody};
+use strand_protocol::messages::api::{ApiKey, Request, RequestBody, ResponseBody};
 use strand_replication::ReplicaManager;
 use tokio::sync::watch;
 
@@ -53,12 +55,34 @@ pub enum Outcome {
     Close(String),
 }
 
-/// Commits metadata records through the controller quorum. Implemented by the server over the
-/// Raft quorum; the broker only needs "these records, committed, at this offset".
-pub trait MetadataWriter: Send + Sync + std::fmt::Debug {
-    /// Resolves with the offset of the last record once all are committed.
-    fn write(&self, records: Vec<ApiMessageAndVersion>) -> BoxFuture<'_, Result<i64, String>>;
+/// Reaches the active controller. Implemented by the server (the controller in this process
+/// when it is active, another node's over its CONTROLLER listener otherwise) and by tests.
+pub trait ControllerChannel: Send + Sync + std::fmt::Debug {
+    /// Sends a request (its api key, version and encoded body) to the active controller and
+    /// resolves with the encoded response body and the offset of the last metadata record the
+    /// response depends on. `Err`: no controller answered (the reason, for logs and messages).
+    fn call(&self, api: ApiKey, version: i16, body: Bytes) -> BoxFuture<'_, Result<(Bytes, i64), String>>;
 }
+
+/// Sends `request` at `version` through `channel`: the controller's response and the offset of
+/// the last metadata record it depends on. `Err`: no controller answered, or the answer could
+/// not be read.
+pub async fn call_controller<R: Request>(
+    channel: &dyn ControllerChannel,
+    request: &R,
+    version: i16,
+) -> Result<(R::Response, i64), String> {
+    let mut body = bytes::BytesMut::new();
+    request.encode(&mut body, version).map_err(|e| format!("cannot encode {:?}: {e}", R::KEY))?;
+    let (response, offset) = channel.call(R::KEY, version, body.freeze()).await?;
+    let response = <R::Response as Message>::decode_exact(response, version)
+        .map_err(|e| format!("unreadable {:?} response from the controller: {e}", R::KEY))?;
+    Ok((response, offset))
+}
+
+/// How long [`Broker::ask_controller`] waits for this node's image to reach the controller's
+/// answer (the records are committed by then; only replay remains).
+const IMAGE_CATCH_UP_MAX: std::time::Duration = std::time::Duration::from_secs(30);
 
 /// A boxed future, as trait objects need.
 pub type BoxFuture<'a, T> = Pin<Box<dyn Future<Output = T> + Send + 'a>>;
@@ -137,12 +161,9 @@ pub struct Broker {
     replicas: Arc<ReplicaManager>,
     /// The group coordinator: groups and committed offsets in `__consumer_offsets`.
     groups: Arc<GroupCoordinator>,
-    writer: Arc<dyn MetadataWriter>,
+    controller: Arc<dyn ControllerChannel>,
     clock: Arc<dyn Clock>,
     producer_ids: tokio::sync::Mutex<handlers::init_producer_id::ProducerIdBlock>,
-    /// Held from a controller decision until its records are in the image, so that every decision
-    /// sees the records of the ones before it (the controller's contract).
-    decisions: tokio::sync::Mutex<()>,
     /// The consumers' incremental fetch sessions; locked only between awaits.
     fetch_sessions: std::sync::Mutex<fetch_session::FetchSessionCache>,
 }
@@ -154,7 +175,7 @@ impl Broker {
         image: watch::Receiver<Arc<MetadataImage>>,
         replicas: Arc<ReplicaManager>,
         groups: Arc<GroupCoordinator>,
-        writer: Arc<dyn MetadataWriter>,
+        controller: Arc<dyn ControllerChannel>,
         clock: Arc<dyn Clock>,
     ) -> Self {
         let fetch_sessions = std::sync::Mutex::new(fetch_session::FetchSessionCache::new(settings.fetch_session_slots));
@@ -165,10 +186,9 @@ impl Broker {
             image,
             replicas,
             groups,
-            writer,
+            controller,
             clock,
             producer_ids: tokio::sync::Mutex::new(handlers::init_producer_id::ProducerIdBlock::default()),
-            decisions: tokio::sync::Mutex::new(()),
         }
     }
 
@@ -181,24 +201,19 @@ impl Broker {
         self.image.borrow().clone()
     }
 
-    /// Commits `records` and waits until this node's image includes them.
-    pub async fn commit(&self, records: Vec<ApiMessageAndVersion>) -> Result<Arc<MetadataImage>, String> {
-        if records.is_empty() {
-            return Ok(self.image());
-        }
-        let offset = self.writer.write(records).await?;
+    /// Asks the active controller to decide `request`, sent at `version` (the client's, as
+    /// version-specific fields mean something only at their versions), and returns its response
+    /// once this node's image holds the records it depends on. `Err`: no controller answered, or
+    /// the answer could not be read.
+    pub async fn ask_controller<R: Request>(&self, request: &R, version: i16) -> Result<R::Response, String> {
+        let (response, offset) = call_controller(self.controller.as_ref(), request, version).await?;
         let mut image = self.image.clone();
-        let caught_up = image.wait_for(|i| i.provenance().offset >= offset).await;
-        caught_up.map(|i| i.clone()).map_err(|_| "the metadata image stopped updating".to_owned())
-    }
-
-    /// Runs one controller decision against the current image and commits its records, one
-    /// decision at a time. Returns the decision's response and, if the commit failed, why.
-    pub async fn decide<R>(&self, decision: impl FnOnce(&MetadataImage) -> ControllerResult<R>) -> (R, Option<String>) {
-        let _one_at_a_time = self.decisions.lock().await;
-        let result = decision(&self.image());
-        let failure = self.commit(result.records).await.err();
-        (result.response, failure)
+        let caught_up = tokio::time::timeout(IMAGE_CATCH_UP_MAX, image.wait_for(|i| i.provenance().offset >= offset));
+        match caught_up.await {
+            Ok(Ok(_)) => Ok(response),
+            Ok(Err(_)) => Err("the metadata image stopped updating".to_owned()),
+            Err(_) => Err(format!("this node's metadata did not reach offset {offset} in time")),
+        }
     }
 
     /// Handles one request frame (without its size prefix) from the client at `peer`.
@@ -246,19 +261,19 @@ impl Broker {
             }
             RequestBody::Fetch(r) => ResponseBody::Fetch(fetch::handle(self, r, version).await),
             RequestBody::ListOffsets(r) => ResponseBody::ListOffsets(list_offsets::handle(self, r, version)),
-            RequestBody::CreateTopics(r) => ResponseBody::CreateTopics(create_topics::handle(self, r).await),
+            RequestBody::CreateTopics(r) => ResponseBody::CreateTopics(create_topics::handle(self, r, version).await),
             RequestBody::InitProducerId(r) => ResponseBody::InitProducerId(init_producer_id::handle(self, r).await),
             RequestBody::DeleteTopics(r) => ResponseBody::DeleteTopics(delete_topics::handle(self, r, version).await),
             RequestBody::OffsetForLeaderEpoch(r) => {
                 ResponseBody::OffsetForLeaderEpoch(offset_for_leader_epoch::handle(self, r))
             }
             RequestBody::DescribeConfigs(r) => ResponseBody::DescribeConfigs(describe_configs::handle(self, r)),
-            RequestBody::AlterConfigs(r) => ResponseBody::AlterConfigs(alter_configs::handle(self, r).await),
+            RequestBody::AlterConfigs(r) => ResponseBody::AlterConfigs(alter_configs::handle(self, r, version).await),
             RequestBody::CreatePartitions(r) => {
-                ResponseBody::CreatePartitions(create_partitions::handle(self, r).await)
+                ResponseBody::CreatePartitions(create_partitions::handle(self, r, version).await)
             }
             RequestBody::IncrementalAlterConfigs(r) => {
-                ResponseBody::IncrementalAlterConfigs(incremental_alter_configs::handle(self, r).await)
+                ResponseBody::IncrementalAlterConfigs(incremental_alter_configs::handle(self, r, version).await)
             }
             RequestBody::DescribeCluster(r) => {
                 ResponseBody::DescribeCluster(describe_cluster::handle(self, r, version))

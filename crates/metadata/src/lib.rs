@@ -6,3 +6,4 @@
 pub mod controller;
 pub mod image;
 pub mod quorum;
+pub mod quorum_controller;

@@ -113,7 +113,10 @@ async fn send_file(socket: &TcpStream, region: &FileRegion) -> io::Result<()> {
 
 /// Reads one frame (without its size prefix). `None` when the client closed the connection
 /// between frames.
-async fn read_frame<R: AsyncRead + Unpin>(reader: &mut R, limits: ConnectionLimits) -> Result<Option<Bytes>, String> {
+pub(crate) async fn read_frame<R: AsyncRead + Unpin>(
+    reader: &mut R,
+    limits: ConnectionLimits,
+) -> Result<Option<Bytes>, String> {
     let mut prefix = [0u8; SIZE_PREFIX_BYTES];
     match tokio::time::timeout(limits.idle_max, reader.read_exact(&mut prefix)).await {
         Err(_) => return Err(format!("idle for {} ms (connections.max.idle.ms)", limits.idle_max.as_millis())),

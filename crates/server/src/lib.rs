@@ -5,4 +5,5 @@
 pub mod config;
 pub mod connection;
 pub mod group_writer;
+pub mod inter_node;
 pub mod node;

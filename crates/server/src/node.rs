@@ -1,31 +1,33 @@
 //! Running a node: the metadata quorum, the metadata image it feeds, the partition logs, the
 //! broker's listeners, and a clean shutdown on SIGTERM or SIGINT.
 //!
-//! Startup order: open the quorum (a lone voter elects itself and commits its log), replay the
-//! committed records into the image, bootstrap the cluster's features on first start, register
-//! this broker, open the partition logs (recovering them after a crash), host the partitions this
-//! node leads, then accept connections. Every later metadata change flows the same way: committed
-//! records are replayed into a new image, the hosted partitions are reconciled with it, and only
-//! then is the image published to the request handlers.
+//! Startup order: bind the CONTROLLER listener (with other voters), open the quorum (a lone voter
+//! elects itself and commits its log), replay committed records into images, start the
+//! controller, register this broker with the active controller (whose first act on an empty log
+//! is to commit the cluster's bootstrap records), wait to be unfenced, open the partition logs
+//! (recovering them after a crash), host this node's partitions, then accept connections. Every
+//! later metadata change flows the same way: committed records are replayed into a new image,
+//! the controller sees it at once, the hosted partitions are reconciled with it, and only then is
+//! the image published to the request handlers.
 
 use std::collections::BTreeMap;
 use std::net::SocketAddr;
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 use std::time::Duration;
 
 use strand_base::{BrokerId, Clock, SystemClock, TopicPartition, Uuid};
 use strand_broker::handlers::find_coordinator::OFFSETS_TOPIC;
-use strand_broker::{BoxFuture, Broker, BrokerIdentity, BrokerSettings, MetadataWriter, OffsetsTopicSettings};
+use strand_broker::{Broker, BrokerIdentity, BrokerSettings, ControllerChannel, OffsetsTopicSettings, call_controller};
 use strand_coordinator::{GroupCoordinator, RandomMemberIds, TopicMetadata};
 use strand_log::{LogManager, NodeIdentity};
-use strand_metadata::controller::{
-    ApiMessageAndVersion, BootstrapFeatures, ControllerDefaults, InitialFencing, PreviousSession, RegisterBrokerInputs,
-    bootstrap_records, register_broker,
-};
+use strand_metadata::controller::{ApiMessageAndVersion, BootstrapFeatures, ControllerDefaults, bootstrap_records};
 use strand_metadata::image::{MetadataDelta, MetadataImage, MetadataProvenance};
 use strand_metadata::quorum::{CommittedBatch, Quorum};
-use strand_protocol::messages::BrokerRegistrationRequest;
+use strand_metadata::quorum_controller::{ControllerSettings, QuorumController};
+use strand_protocol::codec::Message;
+use strand_protocol::error::ErrorCode;
 use strand_protocol::messages::broker_registration_request::{Feature, Listener};
+use strand_protocol::messages::{BrokerHeartbeatRequest, BrokerRegistrationRequest};
 use strand_replication::{PassReport, ReplicaManager};
 use tokio::net::TcpListener;
 use tokio::sync::{mpsc, watch};
@@ -34,6 +36,7 @@ use tracing::{error, info, warn};
 use crate::config::{ServerConfig, TimestampType};
 use crate::connection::{self, ConnectionLimits};
 use crate::group_writer::ReplicaPartitionWriter;
+use crate::inter_node::{ControllerClient, TcpQuorumTransport, serve_controller_listener};
 
 /// Why a node stopped with an error.
 #[derive(Debug, thiserror::Error)]
@@ -74,29 +77,70 @@ pub async fn run_until(
     let clock: Arc<dyn Clock> = Arc::new(SystemClock);
     let cluster_id = config.cluster_id.clone().ok_or_else(|| NodeError::Startup("no cluster.id".into()))?;
     let node_id = config.node_id;
-    let metadata_dir = config.metadata_log_dir.join("__cluster_metadata-0");
-    let quorum_config = strand_metadata::quorum::QuorumConfig::lone_voter(node_id, &cluster_id);
-    let lone_transport = Arc::new(strand_metadata::quorum::LoneVoterTransport);
-    let quorum = Arc::new(Quorum::open(&metadata_dir, quorum_config, lone_transport, clock.clone()).await?);
-    let writer: Arc<dyn MetadataWriter> = Arc::new(QuorumWriter(quorum.clone()));
-
-    let mut committed = quorum.subscribe(0);
-    let mut image = MetadataImage::empty();
-    catch_up(&mut committed, &mut image, quorum.high_watermark()).await?;
-    if image.features().metadata_version().is_none() {
-        let mut records = bootstrap_records(&BootstrapFeatures::default());
-        records.push(cluster_min_isr(&config));
-        let offset = write(&quorum, records).await?;
-        catch_up(&mut committed, &mut image, offset + 1).await?;
+    let sole_voter = config.is_sole_voter();
+    if !config.process_roles.controller {
+        return Err(NodeError::Startup(
+            "process.roles=broker is not supported yet: every node must also be a controller (a voter)".into(),
+        ));
     }
+    let limits = ConnectionLimits {
+        request_bytes_max: config.socket_request_max_bytes as usize,
+        idle_max: Duration::from_millis(config.connections_max_idle_ms.max(1) as u64),
+    };
+    // Peers must be able to reach this node's controller listener as soon as the quorum runs.
+    let controller_listener = if sole_voter { None } else { Some(bind_controller_listener(&config).await?) };
+    let quorum = Arc::new(open_quorum(&config, &cluster_id, clock.clone()).await?);
+
+    // Committed records become images: `raw` at once (the controller decides on it), the
+    // published one after this node's replicas are reconciled with it (the handlers read it).
+    let (raw_tx, raw_rx) = watch::channel(Arc::new(MetadataImage::empty()));
+    let (image_tx, image_rx) = watch::channel(Arc::new(MetadataImage::empty()));
+    let hosts_cell = Arc::new(OnceLock::new());
+    let replay = tokio::spawn(replay_forever(quorum.subscribe(0), raw_tx, image_tx, hosts_cell.clone()));
+    let controller = Arc::new(QuorumController::new(
+        quorum.clone(),
+        raw_rx,
+        clock.clone(),
+        controller_settings(&config, &cluster_id, sole_voter),
+        Box::new(strand_broker::handlers::create_topics::random_topic_id),
+    ));
+    let mut background = Vec::new();
+    if let Some((address, listener)) = controller_listener {
+        info!("Strand node {node_id}: controller listener on {address}");
+        background.push(tokio::spawn(serve_controller_listener(listener, quorum.clone(), controller.clone(), limits)));
+    }
+    if !sole_voter {
+        let interval = Duration::from_millis((config.broker_session_timeout_ms.max(8) / 8) as u64);
+        background.push(tokio::spawn(expire_sessions_forever(controller.clone(), interval)));
+    }
+    let channel: Arc<dyn ControllerChannel> = Arc::new(ControllerClient::new(
+        node_id,
+        Some(controller.clone()),
+        quorum.leadership(),
+        controller_addresses(&config),
+        Duration::from_millis(config.controller_quorum_request_timeout_ms.max(1) as u64),
+        CONTROLLER_CALL_MAX,
+    ));
+
     let listeners = bind_listeners(&config).await?;
-    let broker_epoch = register(&config, &quorum, &mut committed, &mut image, &listeners).await?;
+    let broker_epoch = register(&config, channel.as_ref(), &listeners).await?;
+    let heartbeat = Duration::from_millis(config.broker_heartbeat_interval_ms.max(1) as u64);
+    let heartbeats = (!sole_voter).then(|| {
+        let beat = heartbeat_forever(channel.clone(), image_rx.clone(), BrokerId(node_id), broker_epoch, heartbeat);
+        tokio::spawn(beat)
+    });
+    // Serve once this incarnation is registered and unfenced in this node's image, which then
+    // holds every record committed before the registration.
+    let mut published = image_rx.clone();
+    let unfenced = |image: &Arc<MetadataImage>| {
+        image.cluster().broker(BrokerId(node_id)).is_some_and(|b| b.epoch == broker_epoch && !b.fenced)
+    };
+    info!("Strand node {node_id}: registered with broker epoch {broker_epoch}, waiting to be unfenced");
+    published.wait_for(unfenced).await.map_err(|_| NodeError::Startup("the metadata replay stopped".into()))?;
 
     let identity = NodeIdentity { cluster_id: cluster_id.clone(), node_id };
     let logs = LogManager::open(&config.log_dirs, &identity, config.log_config(), clock.clone())?;
     let replicas = Arc::new(ReplicaManager::new(logs, config.log_flush_on_acks_all));
-    let image = Arc::new(image);
-    let (image_tx, image_rx) = watch::channel(image.clone());
     let group_writer = ReplicaPartitionWriter::new(replicas.clone(), image_rx.clone(), BrokerId(node_id));
     let groups = Arc::new(GroupCoordinator::new(
         config.group_config(),
@@ -104,54 +148,193 @@ pub async fn run_until(
         clock.clone(),
         Arc::new(RandomMemberIds),
     ));
-    let hosts =
+    let node_hosts =
         Hosts { replicas: replicas.clone(), groups: groups.clone(), config: config.clone(), node: BrokerId(node_id) };
-    hosts.reconcile(&image);
-    let replay = tokio::spawn(replay_forever(committed, image_tx, hosts));
+    let current = image_rx.borrow().clone();
+    hosts_cell.get_or_init(|| node_hosts).reconcile(&current);
     let retention_interval =
         Duration::from_millis(u64::try_from(config.log_retention_check_interval_ms).unwrap_or(1).max(1));
-    let retention = tokio::spawn(retention_forever(replicas.clone(), retention_interval));
-    let compaction =
-        config.log_cleaner_enable.then(|| tokio::spawn(compaction_forever(replicas.clone(), config.clone())));
+    background.push(tokio::spawn(retention_forever(replicas.clone(), retention_interval)));
+    if config.log_cleaner_enable {
+        background.push(tokio::spawn(compaction_forever(replicas.clone(), config.clone())));
+    }
 
     let listener_name = listeners.first().map(|(name, _, _)| name.clone()).unwrap_or_default();
     let broker = Arc::new(Broker::new(
         BrokerIdentity { node_id: BrokerId(node_id), cluster_id: cluster_id.clone(), listener_name, broker_epoch },
         broker_settings(&config),
-        image_rx,
+        image_rx.clone(),
         replicas.clone(),
         groups.clone(),
-        writer,
+        channel.clone(),
         clock,
     ));
-    let limits = ConnectionLimits {
-        request_bytes_max: config.socket_request_max_bytes as usize,
-        idle_max: Duration::from_millis(config.connections_max_idle_ms.max(1) as u64),
-    };
-    let mut accepting = Vec::new();
     for (name, address, listener) in listeners {
         info!(
             "Strand node {node_id} listening on {name}://{address}, data in {:?}, cluster id {cluster_id}",
             config.log_dirs
         );
-        accepting.push(tokio::spawn(accept_forever(listener, broker.clone(), limits)));
+        background.push(tokio::spawn(accept_forever(listener, broker.clone(), limits)));
     }
     if let Err(e) = shutdown.await {
         warn!("waiting for a shutdown signal failed: {e}");
     }
     info!("shutting down");
-    for task in &accepting {
+    if let Some(heartbeats) = heartbeats {
+        heartbeats.abort();
+        let shutdown_max = Duration::from_millis(config.broker_session_timeout_ms.max(1) as u64);
+        controlled_shutdown(channel.as_ref(), &image_rx, BrokerId(node_id), broker_epoch, heartbeat, shutdown_max)
+            .await;
+    }
+    for task in &background {
         task.abort();
     }
     replay.abort();
-    retention.abort();
-    if let Some(compaction) = &compaction {
-        compaction.abort();
-    }
+    drop(hosts_cell);
     drop(broker);
     groups.shutdown().await;
     drop(groups);
+    drop(controller);
     shut_down(replicas, quorum, broker_epoch).await
+}
+
+/// The longest a request to the active controller may take, retries at new leaders included.
+const CONTROLLER_CALL_MAX: Duration = Duration::from_secs(30);
+
+/// Opens this node's voter of the metadata quorum: alone, or with the voters of
+/// `controller.quorum.voters` reached over their CONTROLLER listeners.
+async fn open_quorum(config: &ServerConfig, cluster_id: &str, clock: Arc<dyn Clock>) -> Result<Quorum, NodeError> {
+    use strand_metadata::quorum::{LoneVoterTransport, QuorumConfig, QuorumTransport, QuorumVoters};
+    let metadata_dir = config.metadata_log_dir.join("__cluster_metadata-0");
+    let (quorum_config, transport): (QuorumConfig, Arc<dyn QuorumTransport>) = if config.is_sole_voter() {
+        (QuorumConfig::lone_voter(config.node_id, cluster_id), Arc::new(LoneVoterTransport))
+    } else {
+        let text = config.controller_quorum_voters.iter().map(ToString::to_string).collect::<Vec<_>>().join(",");
+        let listener_name = config.controller_listener_names.first().cloned().unwrap_or_default();
+        let quorum_config = QuorumConfig {
+            node_id: config.node_id,
+            cluster_id: cluster_id.to_owned(),
+            voters: QuorumVoters::parse(&text, &listener_name)?,
+            election_timeout_ms: config.controller_quorum_election_timeout_ms.max(1) as u64,
+            fetch_timeout_ms: config.controller_quorum_fetch_timeout_ms.max(1) as u64,
+        };
+        let connect_timeout = Duration::from_millis(config.controller_quorum_request_timeout_ms.max(1) as u64);
+        (quorum_config, Arc::new(TcpQuorumTransport::new(controller_addresses(config), connect_timeout)))
+    };
+    Ok(Quorum::open(&metadata_dir, quorum_config, transport, clock).await?)
+}
+
+/// Each voter's CONTROLLER listener, from `controller.quorum.voters`.
+fn controller_addresses(config: &ServerConfig) -> BTreeMap<i32, String> {
+    config.controller_quorum_voters.iter().map(|voter| (voter.id, voter.address.to_string())).collect()
+}
+
+/// Binds this node's CONTROLLER listener (the first listener named in `controller.listener.names`).
+async fn bind_controller_listener(config: &ServerConfig) -> Result<(SocketAddr, TcpListener), NodeError> {
+    let endpoint = config.controller_listeners().next().ok_or_else(|| {
+        NodeError::Startup(
+            "a node with other voters needs a listener named in controller.listener.names (e.g. \
+             listeners=PLAINTEXT://:9092,CONTROLLER://:9093)"
+                .into(),
+        )
+    })?;
+    let host = if endpoint.host.is_empty() { "0.0.0.0" } else { endpoint.host.as_str() };
+    let listener = TcpListener::bind((host, endpoint.port))
+        .await
+        .map_err(|e| NodeError::Startup(format!("cannot listen on {host}:{}: {e}", endpoint.port)))?;
+    Ok((listener.local_addr()?, listener))
+}
+
+/// The controller's settings from the node's: CreateTopics defaults, the broker session, and
+/// the records a new cluster starts with.
+fn controller_settings(config: &ServerConfig, cluster_id: &str, sole_voter: bool) -> ControllerSettings {
+    let mut bootstrap = bootstrap_records(&BootstrapFeatures::default());
+    bootstrap.push(cluster_min_isr(config));
+    ControllerSettings {
+        cluster_id: cluster_id.to_owned(),
+        defaults: broker_settings(config).controller_defaults,
+        session_timeout_ms: i64::from(config.broker_session_timeout_ms),
+        bootstrap,
+        unfence_on_registration: sole_voter,
+    }
+}
+
+/// Fences brokers whose sessions expired, while this node is the active controller (Kafka
+/// checks every few hundred milliseconds; here an eighth of the session timeout).
+async fn expire_sessions_forever(controller: Arc<QuorumController>, interval: Duration) {
+    loop {
+        tokio::time::sleep(interval).await;
+        if let Err(e) = controller.expire_sessions().await {
+            warn!("could not expire broker sessions: {e}");
+        }
+    }
+}
+
+/// Kafka's controlled shutdown: heartbeats that ask to shut down, until the controller has moved
+/// this broker's leaderships to others and says it may stop (or `limit` passes: a lost quorum must
+/// not keep a node from stopping). The controller then fences it, so a restart registers at once.
+async fn controlled_shutdown(
+    channel: &dyn ControllerChannel,
+    image: &watch::Receiver<Arc<MetadataImage>>,
+    broker_id: BrokerId,
+    broker_epoch: i64,
+    interval: Duration,
+    limit: Duration,
+) {
+    let asking = async {
+        loop {
+            let request = BrokerHeartbeatRequest {
+                broker_id,
+                broker_epoch,
+                current_metadata_offset: image.borrow().provenance().offset,
+                want_shut_down: true,
+                ..Default::default()
+            };
+            let version = <BrokerHeartbeatRequest as Message>::VERSIONS.max;
+            match call_controller(channel, &request, version).await {
+                Ok((response, _)) if response.error_code == 0 && response.should_shut_down => return,
+                Ok((response, _)) if response.error_code != 0 => {
+                    warn!("controlled shutdown: the controller answered error {}", response.error_code);
+                    return;
+                }
+                Ok(_) => {}
+                Err(e) => warn!("controlled shutdown: {e}"),
+            }
+            tokio::time::sleep(interval).await;
+        }
+    };
+    match tokio::time::timeout(limit, asking).await {
+        Ok(()) => info!("controlled shutdown complete: this broker leads nothing"),
+        Err(_) => warn!("controlled shutdown did not complete within {} ms; stopping anyway", limit.as_millis()),
+    }
+}
+
+/// Heartbeats to the active controller every `broker.heartbeat.interval.ms`, reporting how far
+/// this node's metadata has come (the controller unfences a broker that has caught up).
+async fn heartbeat_forever(
+    channel: Arc<dyn ControllerChannel>,
+    image: watch::Receiver<Arc<MetadataImage>>,
+    broker_id: BrokerId,
+    broker_epoch: i64,
+    interval: Duration,
+) {
+    loop {
+        let request = BrokerHeartbeatRequest {
+            broker_id,
+            broker_epoch,
+            current_metadata_offset: image.borrow().provenance().offset,
+            ..Default::default()
+        };
+        let version = <BrokerHeartbeatRequest as Message>::VERSIONS.max;
+        match call_controller(channel.as_ref(), &request, version).await {
+            Ok((response, _)) if response.error_code != 0 => {
+                warn!("heartbeat refused by the controller: error {}", response.error_code);
+            }
+            Ok(_) => {}
+            Err(e) => warn!("heartbeat failed: {e}"),
+        }
+        tokio::time::sleep(interval).await;
+    }
 }
 
 async fn shut_down(replicas: Arc<ReplicaManager>, quorum: Arc<Quorum>, broker_epoch: i64) -> Result<(), NodeError> {
@@ -210,12 +393,12 @@ fn cluster_min_isr(config: &ServerConfig) -> ApiMessageAndVersion {
     ))
 }
 
-/// Registers this broker (unfenced at once: a lone voter is its own controller and only broker).
+/// Registers this broker with the active controller, retrying while no controller answers or an
+/// earlier incarnation's session is still live (DUPLICATE_BROKER_REGISTRATION, after a quick
+/// restart). The broker epoch the controller gave.
 async fn register(
     config: &ServerConfig,
-    quorum: &Quorum,
-    committed: &mut mpsc::Receiver<CommittedBatch>,
-    image: &mut MetadataImage,
+    channel: &dyn ControllerChannel,
     bound: &[(String, SocketAddr, TcpListener)],
 ) -> Result<i64, NodeError> {
     let listeners = config
@@ -250,22 +433,24 @@ async fn register(
         previous_broker_epoch: -1,
         ..Default::default()
     };
-    let inputs = RegisterBrokerInputs {
-        cluster_id: config.cluster_id.clone().unwrap_or_default(),
-        new_broker_epoch: quorum.high_watermark(),
-        previous_session: PreviousSession::Expired,
-        initial_fencing: InitialFencing::Unfenced,
-    };
-    let result = register_broker(image, &request, &inputs);
-    if result.response.error_code != 0 {
-        return Err(NodeError::Startup(format!(
-            "broker registration failed with error {}",
-            result.response.error_code
-        )));
+    let version = <BrokerRegistrationRequest as Message>::VERSIONS.max;
+    let retry = Duration::from_millis(config.broker_heartbeat_interval_ms.max(1) as u64);
+    loop {
+        match call_controller(channel, &request, version).await {
+            Ok((response, _)) if response.error_code == 0 => return Ok(response.broker_epoch),
+            Ok((response, _)) if response.error_code == ErrorCode::DuplicateBrokerRegistration.code() => {
+                info!("an earlier incarnation of broker {} is still registered; retrying", config.node_id);
+            }
+            Ok((response, _)) => {
+                return Err(NodeError::Startup(format!(
+                    "broker registration failed with error {}",
+                    response.error_code
+                )));
+            }
+            Err(e) => info!("registration: {e}; retrying"),
+        }
+        tokio::time::sleep(retry).await;
     }
-    let offset = write(quorum, result.records).await?;
-    catch_up(committed, image, offset + 1).await?;
-    Ok(result.response.broker_epoch)
 }
 
 /// The directory ids `strand storage format` (or the first start) wrote into each log dir.
@@ -285,25 +470,6 @@ fn incarnation_id() -> Uuid {
     strand_broker::handlers::create_topics::random_topic_id()
 }
 
-async fn write(quorum: &Quorum, records: Vec<ApiMessageAndVersion>) -> Result<i64, NodeError> {
-    Ok(quorum.append(records.into_iter().map(|r| (r.record, r.version)).collect()).await?)
-}
-
-/// Replays committed batches into `image` until it covers everything below `end`.
-async fn catch_up(
-    committed: &mut mpsc::Receiver<CommittedBatch>,
-    image: &mut MetadataImage,
-    end: i64,
-) -> Result<(), NodeError> {
-    while image.provenance().offset + 1 < end {
-        let Some(batch) = committed.recv().await else {
-            return Err(NodeError::Startup("the metadata quorum stopped".into()));
-        };
-        *image = apply(image, &batch)?;
-    }
-    Ok(())
-}
-
 fn apply(image: &MetadataImage, batch: &CommittedBatch) -> Result<MetadataImage, NodeError> {
     let mut delta = MetadataDelta::new(image);
     for (record, _) in &batch.records {
@@ -312,19 +478,24 @@ fn apply(image: &MetadataImage, batch: &CommittedBatch) -> Result<MetadataImage,
     Ok(delta.apply(MetadataProvenance { offset: batch.last_offset, epoch: batch.epoch }))
 }
 
-/// Applies every committed batch, reconciles the hosted partitions, then publishes the image.
+/// Applies every committed batch: publishes the image to the controller at once, then
+/// reconciles what this node hosts (once it hosts anything) and publishes it to the handlers.
 async fn replay_forever(
     mut committed: mpsc::Receiver<CommittedBatch>,
-    images: watch::Sender<Arc<MetadataImage>>,
-    hosts: Hosts,
+    raw: watch::Sender<Arc<MetadataImage>>,
+    published: watch::Sender<Arc<MetadataImage>>,
+    hosts: Arc<OnceLock<Hosts>>,
 ) {
     while let Some(batch) = committed.recv().await {
-        let current = images.borrow().clone();
+        let current = raw.borrow().clone();
         match apply(&current, &batch) {
             Ok(next) => {
                 let next = Arc::new(next);
-                hosts.reconcile(&next);
-                images.send_replace(next);
+                raw.send_replace(next.clone());
+                if let Some(hosts) = hosts.get() {
+                    hosts.reconcile(&next);
+                }
+                published.send_replace(next);
             }
             Err(e) => {
                 error!("stopping metadata replay: {e}");
@@ -596,17 +767,5 @@ async fn accept_forever(listener: TcpListener, broker: Arc<Broker>, limits: Conn
             // Reap finished connections so the set holds only live ones.
             Some(_) = connections.join_next(), if !connections.is_empty() => {}
         }
-    }
-}
-
-/// Commits records through the quorum for the broker's handlers.
-#[derive(Debug)]
-struct QuorumWriter(Arc<Quorum>);
-
-impl MetadataWriter for QuorumWriter {
-    fn write(&self, records: Vec<ApiMessageAndVersion>) -> BoxFuture<'_, Result<i64, String>> {
-        Box::pin(async move {
-            self.0.append(records.into_iter().map(|r| (r.record, r.version)).collect()).await.map_err(|e| e.to_string())
-        })
     }
 }

@@ -1,34 +1,48 @@
-//! CreateTopics: the controller's decision (validation, placement, records), committed through
-//! the quorum; the response once this node's metadata includes the new topics.
+//! CreateTopics: decided by the active controller (validation, placement, records); the response
+//! once this node's metadata includes the new topics.
 
 use strand_base::Uuid;
 use strand_protocol::error::ErrorCode;
+use strand_protocol::messages::create_topics_response::CreatableTopicResult;
 use strand_protocol::messages::{CreateTopicsRequest, CreateTopicsResponse};
 
 use crate::Broker;
 
-pub async fn handle(broker: &Broker, request: CreateTopicsRequest) -> CreateTopicsResponse {
-    let (mut response, failure) = create(broker, &request).await;
+/// The CreateTopics version of the topics the broker creates itself.
+pub const CREATE_TOPICS_VERSION: i16 = 7;
+
+pub async fn handle(broker: &Broker, request: CreateTopicsRequest, version: i16) -> CreateTopicsResponse {
+    let (response, failure) = create(broker, &request, version).await;
     if let Some(reason) = failure {
-        tracing::warn!("CreateTopics could not commit its records: {reason}");
-        for topic in &mut response.topics {
-            if topic.error_code == 0 {
-                topic.error_code = ErrorCode::RequestTimedOut.code();
-                topic.error_message = Some(reason.clone());
-            }
-        }
+        tracing::warn!("CreateTopics: {reason}");
     }
     response
 }
 
-/// Runs the controller's CreateTopics decision and commits its records (also for topics the
-/// broker creates itself: auto-creation, `__consumer_offsets`). The decision's response and, if
-/// the commit failed, why; once it returns without a failure the image holds the new topics.
-pub(crate) async fn create(broker: &Broker, request: &CreateTopicsRequest) -> (CreateTopicsResponse, Option<String>) {
-    let defaults = &broker.settings.controller_defaults;
-    broker
-        .decide(|image| strand_metadata::controller::create_topics(image, request, defaults, &mut random_topic_id))
-        .await
+/// Asks the controller to create topics at `version` (also those the broker creates itself:
+/// auto-creation, `__consumer_offsets`, at [`CREATE_TOPICS_VERSION`]). The response and, if no controller answered, why (the response then
+/// fails every topic); once it returns without a failure the image holds the new topics.
+pub(crate) async fn create(
+    broker: &Broker,
+    request: &CreateTopicsRequest,
+    version: i16,
+) -> (CreateTopicsResponse, Option<String>) {
+    match broker.ask_controller(request, version).await {
+        Ok(response) => (response, None),
+        Err(reason) => {
+            let topics = request
+                .topics
+                .iter()
+                .map(|t| CreatableTopicResult {
+                    name: t.name.clone(),
+                    error_code: ErrorCode::RequestTimedOut.code(),
+                    error_message: Some(reason.clone()),
+                    ..Default::default()
+                })
+                .collect();
+            (CreateTopicsResponse { topics, ..Default::default() }, Some(reason))
+        }
+    }
 }
 
 /// A fresh topic id. Kafka draws a random UUID (never the all-zero id or the reserved ones);

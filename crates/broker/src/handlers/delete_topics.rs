@@ -1,12 +1,11 @@
-//! DeleteTopics, by name (`topic_names`, v1-5) and by name or id (`topics`, v6): the controller's
-//! decision, committed through the quorum. Each `RemoveTopicRecord` takes the topic's partitions
-//! and configs out of the image; the node deletes the logs when it replays it.
+//! DeleteTopics, by name (`topic_names`, v1-5) and by name or id (`topics`, v6): decided by the
+//! active controller. Each `RemoveTopicRecord` takes the topic's partitions and configs out of
+//! the image; every node deletes its logs when it replays it.
 //!
 //! With `delete.topic.enable=false` every topic is refused, as Kafka's `ControllerApis` does:
 //! INVALID_REQUEST before v3, TOPIC_DELETION_DISABLED from v3.
 
 use strand_base::Uuid;
-use strand_metadata::controller::delete_topics;
 use strand_protocol::error::ErrorCode;
 use strand_protocol::messages::delete_topics_response::DeletableTopicResult;
 use strand_protocol::messages::{DeleteTopicsRequest, DeleteTopicsResponse};
@@ -18,15 +17,17 @@ pub async fn handle(broker: &Broker, request: DeleteTopicsRequest, version: i16)
         let code = if version < 3 { ErrorCode::InvalidRequest } else { ErrorCode::TopicDeletionDisabled };
         return all_failed(&request, code);
     }
-    let (mut response, failure) = broker.decide(|image| delete_topics(image, &request)).await;
-    if let Some(reason) = failure {
-        tracing::warn!("DeleteTopics could not commit its records: {reason}");
-        for topic in response.responses.iter_mut().filter(|t| t.error_code == 0) {
-            topic.error_code = ErrorCode::RequestTimedOut.code();
-            topic.error_message = Some(reason.clone());
+    match broker.ask_controller(&request, version).await {
+        Ok(response) => response,
+        Err(reason) => {
+            tracing::warn!("DeleteTopics: {reason}");
+            let mut response = all_failed(&request, ErrorCode::RequestTimedOut);
+            for topic in &mut response.responses {
+                topic.error_message = Some(reason.clone());
+            }
+            response
         }
     }
-    response
 }
 
 /// Every topic of the request with `code` and no message (Kafka's `getErrorResponse`).

@@ -87,7 +87,8 @@ pub(crate) async fn ensure_offsets_topic(broker: &Broker) -> Option<std::sync::A
         ..Default::default()
     };
     let request = CreateTopicsRequest { topics: vec![topic], timeout_ms: 30_000, ..Default::default() };
-    let (response, failure) = super::create_topics::create(broker, &request).await;
+    let (response, failure) =
+        super::create_topics::create(broker, &request, super::create_topics::CREATE_TOPICS_VERSION).await;
     if let Some(reason) = failure {
         tracing::warn!("could not create {OFFSETS_TOPIC}: {reason}");
         return None;

@@ -5,7 +5,7 @@
 
 use strand_base::ProducerId;
 use strand_protocol::error::ErrorCode;
-use strand_protocol::messages::{InitProducerIdRequest, InitProducerIdResponse};
+use strand_protocol::messages::{AllocateProducerIdsRequest, InitProducerIdRequest, InitProducerIdResponse};
 
 use crate::Broker;
 
@@ -32,14 +32,14 @@ pub async fn handle(broker: &Broker, request: InitProducerIdRequest) -> InitProd
 async fn next_producer_id(broker: &Broker) -> Result<i64, String> {
     let mut block = broker.producer_ids.lock().await;
     if block.next >= block.end {
-        let (node, broker_epoch) = (broker.identity.node_id, broker.identity.broker_epoch);
-        let (response, failure) =
-            broker.decide(|image| strand_metadata::controller::allocate_producer_ids(image, node, broker_epoch)).await;
+        let request = AllocateProducerIdsRequest {
+            broker_id: broker.identity.node_id,
+            broker_epoch: broker.identity.broker_epoch,
+            ..Default::default()
+        };
+        let response = broker.ask_controller(&request, 0).await?;
         if response.error_code != 0 {
             return Err(format!("the controller refused a producer id block (error {})", response.error_code));
-        }
-        if let Some(reason) = failure {
-            return Err(reason);
         }
         let start = response.producer_id_start.0;
         *block = ProducerIdBlock { next: start, end: start + i64::from(response.producer_id_len) };

@@ -54,7 +54,8 @@ async fn auto_create(broker: &Broker, names: Vec<String>) -> Option<std::sync::A
         timeout_ms: 30_000,
         ..Default::default()
     };
-    let (_, failure) = super::create_topics::create(broker, &request).await;
+    let (_, failure) =
+        super::create_topics::create(broker, &request, super::create_topics::CREATE_TOPICS_VERSION).await;
     match failure {
         None => Some(broker.image()),
         Some(reason) => {

@@ -8,10 +8,13 @@
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 
-use bytes::BytesMut;
+use std::time::Duration;
+
+use bytes::{Bytes, BytesMut};
 use strand_base::{BrokerId, SystemClock, TopicPartition, Uuid};
 use strand_broker::{
-    BoxFuture, Broker, BrokerConfigEntry, BrokerIdentity, BrokerSettings, MetadataWriter, OffsetsTopicSettings, Outcome,
+    BoxFuture, Broker, BrokerConfigEntry, BrokerIdentity, BrokerSettings, ControllerChannel, OffsetsTopicSettings,
+    Outcome,
 };
 use strand_coordinator::writer::memory::MemoryPartitionWriter;
 use strand_coordinator::{GroupConfig, GroupCoordinator, RandomMemberIds};
@@ -23,8 +26,12 @@ use strand_metadata::controller::{
     bootstrap_records, register_broker,
 };
 use strand_metadata::image::{MetadataDelta, MetadataImage, MetadataProvenance};
+use strand_metadata::quorum::QuorumError;
+use strand_metadata::quorum_controller::{
+    BoxFuture as ControllerFuture, ControllerLog, ControllerSettings, QuorumController,
+};
 use strand_protocol::frame::{decode_response, encode_request};
-use strand_protocol::messages::api::{RequestBody, ResponseBody};
+use strand_protocol::messages::api::{ApiKey, RequestBody, ResponseBody};
 use strand_protocol::messages::broker_registration_request::{Feature, Listener};
 use strand_protocol::messages::create_topics_request::{CreatableReplicaAssignment, CreatableTopic};
 use strand_protocol::messages::records::MetadataRecord;
@@ -82,14 +89,41 @@ impl ReplayingWriter {
     }
 }
 
-impl MetadataWriter for ReplayingWriter {
-    fn write(&self, records: Vec<ApiMessageAndVersion>) -> BoxFuture<'_, Result<i64, String>> {
+/// The log of a quorum of one that is always its leader.
+impl ControllerLog for ReplayingWriter {
+    fn append(&self, records: Vec<ApiMessageAndVersion>) -> ControllerFuture<'_, Result<i64, QuorumError>> {
         Box::pin(async move {
             if self.failing.load(Ordering::SeqCst) {
-                return Err("no quorum".to_owned());
+                return Err(QuorumError::Raft("no quorum".to_owned()));
             }
             Ok(self.apply(&records))
         })
+    }
+
+    fn leader_caught_up(&self, _timeout: Duration) -> ControllerFuture<'_, Result<i64, QuorumError>> {
+        Box::pin(async move { Ok(self.next_offset()) })
+    }
+
+    fn is_leader(&self) -> bool {
+        true
+    }
+
+    fn leader_epoch(&self) -> i32 {
+        1
+    }
+
+    fn next_offset(&self) -> i64 {
+        self.images.lock().expect("image lock").borrow().provenance().offset + 1
+    }
+}
+
+/// The active controller in process, over the replaying log.
+#[derive(Debug)]
+pub struct LocalController(pub QuorumController);
+
+impl ControllerChannel for LocalController {
+    fn call(&self, api: ApiKey, version: i16, body: Bytes) -> BoxFuture<'_, Result<(Bytes, i64), String>> {
+        Box::pin(async move { self.0.handle_encoded(api, version, body).await.map_err(|e| e.to_string()) })
     }
 }
 
@@ -137,7 +171,22 @@ impl Node {
             Arc::new(RandomMemberIds),
         ));
         let clock = Arc::new(SystemClock);
-        let broker = Broker::new(identity, settings, image, replicas.clone(), groups, writer.clone(), clock);
+        let controller_settings = ControllerSettings {
+            cluster_id: CLUSTER_ID.into(),
+            defaults: settings.controller_defaults.clone(),
+            session_timeout_ms: 9_000,
+            bootstrap: Vec::new(),
+            unfence_on_registration: true,
+        };
+        let controller = QuorumController::new(
+            writer.clone(),
+            image.clone(),
+            clock.clone(),
+            controller_settings,
+            Box::new(strand_broker::handlers::create_topics::random_topic_id),
+        );
+        let controller = Arc::new(LocalController(controller));
+        let broker = Broker::new(identity, settings, image, replicas.clone(), groups, controller, clock);
         let node = Node { broker, writer, replicas, _dir: dir, correlation_id: 0 };
         node.register(NODE.0, InitialFencing::Unfenced);
         node

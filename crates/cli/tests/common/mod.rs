@@ -44,6 +44,12 @@ impl Server {
 
     /// Starts a node over `data` with extra `key=value` overrides.
     pub fn start_with(data: tempfile::TempDir, overrides: &[&str]) -> Server {
+        Server::spawn_with(data, overrides).ready()
+    }
+
+    /// Starts a node over `data` without waiting for it to serve (a cluster's nodes serve only
+    /// once a majority of voters runs).
+    pub fn spawn_with(data: tempfile::TempDir, overrides: &[&str]) -> Starting {
         let dir = data.path().display().to_string();
         let mut child = Command::new(env!("CARGO_BIN_EXE_strand"))
             .args(["server", "--override", &format!("log.dirs={dir}")])
@@ -74,18 +80,7 @@ impl Server {
                 }
             }
         });
-        let address = match rx.recv_timeout(WAIT_MAX) {
-            Ok(address) => address,
-            Err(_) => {
-                let _ = child.kill();
-                let status = child.wait().map(|s| s.to_string()).unwrap_or_default();
-                let _ = reader.join();
-                let log = log.lock().map(|l| l.join("\n")).unwrap_or_default();
-                panic!("strand did not start ({status}):\n{log}")
-            }
-        };
-        let address = address.parse().expect("listener address");
-        Server { child, address, data, log }
+        Starting { child, data, log, address: rx, reader }
     }
 
     pub fn connect(&self) -> Client {
@@ -120,6 +115,34 @@ impl Server {
             .and_then(|v| v.split_whitespace().next())
             .and_then(|v| v.parse().ok())
             .unwrap_or(0)
+    }
+}
+
+/// A node that was spawned and has not yet said where it serves.
+pub struct Starting {
+    child: Child,
+    data: tempfile::TempDir,
+    log: std::sync::Arc<std::sync::Mutex<Vec<String>>>,
+    address: std::sync::mpsc::Receiver<String>,
+    reader: std::thread::JoinHandle<()>,
+}
+
+impl Starting {
+    /// Waits until the node serves clients (at most [`WAIT_MAX`]).
+    pub fn ready(self) -> Server {
+        let Starting { mut child, data, log, address, reader } = self;
+        let address = match address.recv_timeout(WAIT_MAX) {
+            Ok(address) => address,
+            Err(_) => {
+                let _ = child.kill();
+                let status = child.wait().map(|s| s.to_string()).unwrap_or_default();
+                let _ = reader.join();
+                let log = log.lock().map(|l| l.join("\n")).unwrap_or_default();
+                panic!("strand did not start ({status}):\n{log}")
+            }
+        };
+        let address = address.parse().expect("listener address");
+        Server { child, address, data, log }
     }
 }
 

@@ -12,7 +12,8 @@ use strand_protocol::messages::{
     BrokerRegistrationChangeRecord, BrokerRegistrationRequest, BrokerRegistrationResponse, RegisterBrokerRecord,
 };
 
-use super::{ApiError, ApiMessageAndVersion, ControllerResult};
+use super::broker_lifecycle::leave_isrs;
+use super::{ApiError, ApiMessageAndVersion, ControllerDefaults, ControllerResult};
 use crate::image::{
     BrokerRegistration, FencingChange, METADATA_VERSION, METADATA_VERSION_MIN, MetadataImage, is_reserved_directory,
 };
@@ -48,7 +49,9 @@ pub struct RegisterBrokerInputs {
 /// Registers (or re-registers) a broker: a `RegisterBrokerRecord`, and with
 /// [`InitialFencing::Unfenced`] a `BrokerRegistrationChangeRecord` that unfences it. A new
 /// incarnation gets `new_broker_epoch` and starts fenced; the same incarnation keeps its epoch and
-/// fencing. The response carries the broker epoch.
+/// fencing. The response carries the broker epoch. With [`InitialFencing::Fenced`], a new
+/// incarnation of a registered broker also takes the old one out of every ISR and leadership it
+/// still holds (`PartitionChangeRecord`s after the registration, as [`fence_broker`](super::fence_broker)).
 ///
 /// Errors, as Kafka: INCONSISTENT_CLUSTER_ID, DUPLICATE_BROKER_REGISTRATION (another live
 /// incarnation), BROKER_ID_NOT_REGISTERED (a ZooKeeper broker), INVALID_REGISTRATION (missing,
@@ -121,6 +124,13 @@ fn registration_records(
     let epoch = record.broker_epoch;
     let fenced = record.fenced;
     let mut records = vec![ApiMessageAndVersion::latest(MetadataRecord::RegisterBrokerRecord(record))];
+    if existing.is_some() && same_incarnation.is_none() && inputs.initial_fencing == InitialFencing::Fenced {
+        // The previous incarnation may have stopped without being fenced (its session merely
+        // expired): as Kafka's unclean-shutdown handling, it leaves the ISRs and leaderships it
+        // still holds. After the registration record, so that the epoch stays its offset; the
+        // static unclean election default is not known here.
+        records.extend(leave_isrs(image, request.broker_id, &ControllerDefaults::default()));
+    }
     if fenced && inputs.initial_fencing == InitialFencing::Unfenced {
         let unfence = BrokerRegistrationChangeRecord {
             broker_id: request.broker_id,

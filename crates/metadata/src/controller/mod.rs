@@ -10,9 +10,18 @@
 //!   configs that are topic configs' cluster defaults (`ConfigurationControlManager`).
 //! - [`allocate_producer_ids`]: the next block of producer ids (`ProducerIdControlManager`).
 //! - [`register_broker`]: a broker's registration (`ClusterControlManager.registerBroker`).
+//! - [`broker_heartbeat`]: a broker's next [`BrokerControlState`] (unfenced once caught up,
+//!   fenced on request, controlled shutdown) and the records of the move; [`fence_broker`] when
+//!   its session expires, [`unfence_broker`]; [`BrokerHeartbeatTracker`], the sessions' soft state
+//!   those decisions take as inputs (`BrokerHeartbeatManager`).
+//! - [`alter_partition`]: a leader's ISR change (KIP-841 eligibility), `ReplicationControlManager`.
+//! - [`elect_leaders`] (KIP-460), [`preferred_leader_moves`] (`auto.leader.rebalance.enable`),
+//!   [`unclean_leader_moves`]: elections on request or on a schedule.
+//! - `partition_change`: one partition's next leader and ISR (`PartitionChangeBuilder`), which
+//!   every leader or ISR move above goes through.
 //! - [`bootstrap_records`]: the feature levels a new cluster starts with ([`BootstrapFeatures`]).
 //! - [`topic_configs`]: the topic config table, validation and effective values;
-//!   [`topic_name`]: topic name rules; `placement`: where replicas go.
+//!   [`topic_name`]: topic name rules; `placement`: where replicas go (striped over racks).
 //!
 //! Every record is written at the newest version this build knows ([`ApiMessageAndVersion`]).
 //! Each result's records form one atomic batch.
@@ -22,15 +31,23 @@
 //! decision only sees its image. Two AllocateProducerIds decided on the same image would hand out
 //! the same block.
 //!
-//! What it is not: no clock, no randomness (topic ids come from the `new_topic_id` input), no
-//! I/O, no authorization (the broker filters what a principal may do before calling here).
+//! What it is not: no clock (times are inputs, as the heartbeat tracker's `now_ms`), no randomness
+//! (topic ids come from the `new_topic_id` input; placement shuffles with a generator seeded by
+//! the topic name), no I/O, no authorization (the broker filters what a principal may do before
+//! calling here).
 
+mod alter_partition;
 mod bootstrap;
+mod broker_heartbeat;
+mod broker_lifecycle;
 mod cluster;
 mod configs;
 mod create_partitions;
 mod create_topics;
 mod delete_topics;
+mod elect_leaders;
+mod heartbeat_tracker;
+mod partition_change;
 mod placement;
 mod producer_ids;
 pub mod topic_configs;
@@ -41,12 +58,19 @@ use std::collections::BTreeMap;
 use strand_protocol::error::ErrorCode;
 use strand_protocol::messages::records::MetadataRecord;
 
+pub use alter_partition::alter_partition;
 pub use bootstrap::{BootstrapFeatures, bootstrap_records};
+pub use broker_heartbeat::{BrokerControlState, HeartbeatFacts, HeartbeatInputs, broker_heartbeat};
+pub use broker_lifecycle::{fence_broker, unfence_broker};
 pub use cluster::{InitialFencing, PreviousSession, RegisterBrokerInputs, register_broker};
 pub use configs::{alter_configs, incremental_alter_configs};
 pub use create_partitions::create_partitions;
 pub use create_topics::create_topics;
 pub use delete_topics::delete_topics;
+pub use elect_leaders::{
+    ELECTIONS_PER_CALL_MAX, LeaderRebalance, elect_leaders, preferred_leader_moves, unclean_leader_moves,
+};
+pub use heartbeat_tracker::BrokerHeartbeatTracker;
 pub use producer_ids::allocate_producer_ids;
 
 /// The most partitions one CreateTopics (or CreatePartitions) may create (Kafka's

@@ -256,7 +256,7 @@ impl Quorum {
             config.cluster_id,
             config.node_id,
             config.voters.ids().collect::<Vec<_>>(),
-            quorum.leadership(),
+            *quorum.leadership().borrow(),
             quorum.high_watermark()
         );
         Ok(quorum)
@@ -371,6 +371,32 @@ impl Quorum {
     /// Epoch and leader now, and each change after (the channel closes after a shutdown).
     pub fn leadership(&self) -> watch::Receiver<Leadership> {
         self.leadership.clone()
+    }
+
+    /// On the leader, waits (at most `timeout`) until everything in its log is committed and
+    /// applied, so the high watermark it then returns covers every record committed in any
+    /// epoch: a decision made on an image that reaches it misses nothing a previous leader
+    /// committed. Elsewhere (or if leadership is lost meanwhile) [`QuorumError::NotLeader`].
+    pub async fn leader_caught_up(&self, timeout: Duration) -> Result<i64, QuorumError> {
+        let not_leader = || QuorumError::NotLeader { leader_id: self.leader_id().filter(|id| *id != self.node_id) };
+        let mut metrics = self.metrics.clone();
+        let caught_up = async {
+            loop {
+                {
+                    let m = metrics.borrow_and_update();
+                    if m.state != ServerState::Leader {
+                        return Err(not_leader());
+                    }
+                    if m.last_applied.map(|id| id.index) == m.last_log_index {
+                        return Ok(self.high_watermark());
+                    }
+                }
+                if metrics.changed().await.is_err() {
+                    return Err(not_leader());
+                }
+            }
+        };
+        tokio::time::timeout(timeout, caught_up).await.unwrap_or_else(|_| Err(not_leader()))
     }
 
     /// The offset after the last committed (and applied) batch, as Kafka's high watermark.

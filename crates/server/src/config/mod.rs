@@ -177,6 +177,16 @@ pub struct ServerConfig {
     pub controller_listener_names: Vec<String>,
     pub controller_quorum_voters: Vec<QuorumVoter>,
     pub controller_quorum_bootstrap_servers: Vec<HostPort>,
+    /// `controller.quorum.election.timeout.ms` and `controller.quorum.fetch.timeout.ms`: the Raft
+    /// timeouts (see `strand_metadata::quorum::QuorumConfig`).
+    pub controller_quorum_election_timeout_ms: i32,
+    pub controller_quorum_fetch_timeout_ms: i32,
+    /// `controller.quorum.request.timeout.ms`: how long one request to a controller may take.
+    pub controller_quorum_request_timeout_ms: i32,
+    /// `broker.heartbeat.interval.ms`: how often a broker heartbeats to the active controller.
+    pub broker_heartbeat_interval_ms: i32,
+    /// `broker.session.timeout.ms`: a broker without a heartbeat this long is fenced.
+    pub broker_session_timeout_ms: i32,
     /// `log.dirs`, or `log.dir` when unset.
     pub log_dirs: Vec<PathBuf>,
     /// `metadata.log.dir`, or the first of `log_dirs` (Kafka's rule).
@@ -421,6 +431,11 @@ impl ServerConfig {
             controller_listener_names: quorum.controller_listener_names,
             controller_quorum_voters: quorum.voters,
             controller_quorum_bootstrap_servers: quorum.bootstrap_servers,
+            controller_quorum_election_timeout_ms: read.int("controller.quorum.election.timeout.ms")?,
+            controller_quorum_fetch_timeout_ms: read.int("controller.quorum.fetch.timeout.ms")?,
+            controller_quorum_request_timeout_ms: read.int("controller.quorum.request.timeout.ms")?,
+            broker_heartbeat_interval_ms: read.int("broker.heartbeat.interval.ms")?,
+            broker_session_timeout_ms: read.int("broker.session.timeout.ms")?,
             log_dirs,
             metadata_log_dir,
             num_partitions: read.int("num.partitions")?,

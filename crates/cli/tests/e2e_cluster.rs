@@ -1,0 +1,225 @@
+//! Several `strand` processes as one cluster: three nodes with both roles form the metadata
+//! quorum over their CONTROLLER listeners, brokers register and heartbeat to the active
+//! controller, admin requests sent to any node are decided by it, and a broker that dies is
+//! fenced (its leaderships and ISR places move to the others) and taken back when it returns.
+
+mod common;
+
+use std::time::Duration;
+
+use common::{Server, Starting, WAIT_MAX};
+use strand_base::BrokerId;
+use strand_protocol::messages::api::{RequestBody, ResponseBody};
+use strand_protocol::messages::create_topics_request::CreatableTopic;
+use strand_protocol::messages::{CreateTopicsRequest, MetadataRequest, MetadataResponse};
+
+const CLUSTER_ID: &str = "MkU3OEVBNTcwNTJENDM2Qg";
+/// Lowered from Kafka's defaults (9 s, 2 s) so a dead broker is fenced within a test's patience.
+const SESSION_TIMEOUT_MS: u32 = 2_000;
+const HEARTBEAT_INTERVAL_MS: u32 = 250;
+
+/// Three nodes, each broker and controller, on free loopback ports.
+struct Cluster {
+    nodes: Vec<Option<Server>>,
+    /// Each node's data directory while it is down.
+    stopped: Vec<Option<tempfile::TempDir>>,
+    controller_ports: Vec<u16>,
+    last_logs: std::collections::BTreeMap<i32, String>,
+}
+
+impl Cluster {
+    fn start(size: usize) -> Cluster {
+        let controller_ports = (0..size).map(|_| free_port()).collect();
+        let mut cluster = Cluster {
+            nodes: (0..size).map(|_| None).collect(),
+            stopped: (0..size).map(|_| Some(tempfile::tempdir().expect("temp dir"))).collect(),
+            controller_ports,
+            last_logs: std::collections::BTreeMap::new(),
+        };
+        // Every voter must run before any can serve: spawn all, then wait for each.
+        let starting: Vec<(usize, Starting)> = (0..size).map(|i| (i, cluster.spawn(i))).collect();
+        for (i, node) in starting {
+            cluster.nodes[i] = Some(node.ready());
+        }
+        cluster
+    }
+
+    /// Node ids are 1-based; index `i` is node `i + 1`.
+    fn spawn(&mut self, i: usize) -> Starting {
+        let voters: Vec<String> =
+            self.controller_ports.iter().enumerate().map(|(j, port)| format!("{}@127.0.0.1:{port}", j + 1)).collect();
+        let overrides = [
+            format!("node.id={}", i + 1),
+            "process.roles=broker,controller".to_owned(),
+            format!("listeners=PLAINTEXT://127.0.0.1:0,CONTROLLER://127.0.0.1:{}", self.controller_ports[i]),
+            "controller.listener.names=CONTROLLER".to_owned(),
+            format!("controller.quorum.voters={}", voters.join(",")),
+            format!("cluster.id={CLUSTER_ID}"),
+            format!("broker.session.timeout.ms={SESSION_TIMEOUT_MS}"),
+            format!("broker.heartbeat.interval.ms={HEARTBEAT_INTERVAL_MS}"),
+        ];
+        let overrides: Vec<&str> = overrides.iter().map(String::as_str).collect();
+        let data = self.stopped[i].take().expect("the node is down");
+        Server::spawn_with(data, &overrides)
+    }
+
+    fn node(&self, id: i32) -> &Server {
+        self.nodes[index(id)].as_ref().expect("the node runs")
+    }
+
+    /// `kill -9` node `id`.
+    fn kill(&mut self, id: i32) {
+        let server = self.nodes[index(id)].take().expect("the node runs");
+        self.stopped[index(id)] = Some(server.kill());
+    }
+
+    /// SIGTERM node `id` and wait for its clean exit.
+    fn terminate(&mut self, id: i32) {
+        let server = self.nodes[index(id)].take().expect("the node runs");
+        let log = server.log.clone();
+        self.stopped[index(id)] = Some(server.terminate());
+        self.last_logs.insert(id, log.lock().map(|l| l.join("\n")).unwrap_or_default());
+    }
+
+    /// The log of node `id`'s last run, once it has stopped.
+    fn stopped_log(&self, id: i32) -> String {
+        self.last_logs.get(&id).cloned().unwrap_or_default()
+    }
+
+    fn restart(&mut self, id: i32) {
+        let node = self.spawn(index(id));
+        self.nodes[index(id)] = Some(node.ready());
+    }
+
+    /// Asks node `id` for the metadata of every topic until `done` holds for it.
+    fn wait_for_metadata(&self, id: i32, what: &str, done: impl Fn(&MetadataResponse) -> bool) -> MetadataResponse {
+        let mut client = self.node(id).connect();
+        const POLL: Duration = Duration::from_millis(100);
+        for _ in 0..WAIT_MAX.as_millis() / POLL.as_millis() {
+            let request = MetadataRequest { topics: None, ..Default::default() };
+            let ResponseBody::Metadata(response) = client.call(RequestBody::Metadata(request), 12) else {
+                panic!("not a Metadata response")
+            };
+            if done(&response) {
+                return response;
+            }
+            std::thread::sleep(POLL);
+        }
+        panic!("node {id}: never {what} within {WAIT_MAX:?}")
+    }
+}
+
+fn index(id: i32) -> usize {
+    usize::try_from(id - 1).expect("node ids start at 1")
+}
+
+/// A loopback port nothing listens on now (the node binds it a moment later).
+#[allow(clippy::disallowed_methods)] // The test picks ports for the processes it starts.
+fn free_port() -> u16 {
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").expect("bind");
+    listener.local_addr().expect("address").port()
+}
+
+fn brokers(response: &MetadataResponse) -> Vec<i32> {
+    let mut ids: Vec<i32> = response.brokers.iter().map(|b| b.node_id.0).collect();
+    ids.sort_unstable();
+    ids
+}
+
+/// (partition, leader, replicas, isr) of `topic`, by partition.
+fn partitions(response: &MetadataResponse, topic: &str) -> Vec<(i32, i32, Vec<i32>, Vec<i32>)> {
+    let Some(topic) = response.topics.iter().find(|t| t.name.as_deref() == Some(topic)) else { return Vec::new() };
+    let ids = |list: &[BrokerId]| list.iter().map(|b| b.0).collect::<Vec<_>>();
+    let mut partitions: Vec<_> = topic
+        .partitions
+        .iter()
+        .map(|p| (p.partition_index, p.leader_id.0, ids(&p.replica_nodes), ids(&p.isr_nodes)))
+        .collect();
+    partitions.sort_unstable();
+    partitions
+}
+
+fn create_replicated_topic(cluster: &Cluster, through: i32, name: &str) {
+    let request = CreateTopicsRequest {
+        topics: vec![CreatableTopic {
+            name: name.into(),
+            num_partitions: 3,
+            replication_factor: 3,
+            ..Default::default()
+        }],
+        timeout_ms: 10_000,
+        ..Default::default()
+    };
+    let ResponseBody::CreateTopics(created) =
+        cluster.node(through).connect().call(RequestBody::CreateTopics(request), 7)
+    else {
+        panic!("not a CreateTopics response")
+    };
+    assert_eq!(created.topics[0].error_code, 0, "{:?}", created.topics[0]);
+}
+
+/// A topic created through one node is decided by the active controller, and every node's
+/// metadata shows it with three replicas in sync; a broker killed with `kill -9` is fenced
+/// within the session timeout (gone from Metadata, its leaderships moved to in-sync followers,
+/// out of every ISR), and once restarted it registers again and is listed.
+#[test]
+fn a_dead_broker_is_fenced_and_a_restarted_one_rejoins() {
+    let _serial = common::serial();
+    let mut cluster = Cluster::start(3);
+    create_replicated_topic(&cluster, 2, "replicated");
+
+    let mut layout = Vec::new();
+    for id in 1..=3 {
+        let response = cluster.wait_for_metadata(id, "listed three brokers and the topic", |m| {
+            brokers(m) == [1, 2, 3] && partitions(m, "replicated").len() == 3
+        });
+        layout = partitions(&response, "replicated");
+        for (partition, leader, replicas, isr) in &layout {
+            assert_eq!(replicas.len(), 3, "partition {partition}");
+            assert_eq!(isr.len(), 3, "partition {partition}");
+            assert_eq!(*leader, replicas[0], "partition {partition}: the first replica leads");
+        }
+    }
+    let leaders: std::collections::BTreeSet<i32> = layout.iter().map(|(_, leader, _, _)| *leader).collect();
+    assert_eq!(leaders.len(), 3, "leaders spread over the brokers: {layout:?}");
+
+    let victim = layout[0].1;
+    cluster.kill(victim);
+    let survivor = if victim == 1 { 2 } else { 1 };
+    let fenced = cluster.wait_for_metadata(survivor, "fenced the dead broker", |m| !brokers(m).contains(&victim));
+    for (partition, leader, replicas, isr) in partitions(&fenced, "replicated") {
+        assert_ne!(leader, victim, "partition {partition} still led by the dead broker");
+        assert!(isr.contains(&leader), "partition {partition}: leader {leader} is in the ISR {isr:?}");
+        assert!(!isr.contains(&victim), "partition {partition}: the dead broker is still in the ISR {isr:?}");
+        assert_eq!(replicas.len(), 3, "partition {partition}: replicas stay assigned");
+    }
+
+    cluster.restart(victim);
+    cluster.wait_for_metadata(survivor, "listed the restarted broker", |m| brokers(m) == [1, 2, 3]);
+}
+
+/// SIGTERM is Kafka's controlled shutdown: the broker stops only after the controller has moved
+/// its leaderships to in-sync followers and fenced it, so clients are never pointed at a broker
+/// that is gone, and the restarted broker registers at once (no stale session to wait out).
+#[test]
+fn a_clean_stop_hands_leadership_over_first() {
+    let _serial = common::serial();
+    let mut cluster = Cluster::start(3);
+    create_replicated_topic(&cluster, 1, "handed-over");
+    let before = cluster
+        .wait_for_metadata(1, "listed the topic", |m| partitions(m, "handed-over").len() == 3 && brokers(m).len() == 3);
+    let leaving = partitions(&before, "handed-over")[1].1;
+    let staying = if leaving == 3 { 2 } else { 3 };
+
+    cluster.terminate(leaving);
+    let after = cluster.wait_for_metadata(staying, "dropped the stopped broker", |m| !brokers(m).contains(&leaving));
+    for (partition, leader, _, isr) in partitions(&after, "handed-over") {
+        assert_ne!(leader, leaving, "partition {partition} is still led by the stopped broker");
+        assert!(isr.contains(&leader), "partition {partition}: leader {leader} not in ISR {isr:?}");
+    }
+    let log = cluster.stopped_log(leaving);
+    assert!(log.contains("controlled shutdown complete"), "the broker stopped without handing over:\n{log}");
+
+    cluster.restart(leaving);
+    cluster.wait_for_metadata(staying, "listed the restarted broker", |m| brokers(m) == [1, 2, 3]);
+}

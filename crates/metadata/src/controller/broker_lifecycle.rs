@@ -1,0 +1,151 @@
+//! What fencing, unfencing and controlled shutdown do to a broker's registration and to the
+//! partitions it hosts, as Kafka's `ReplicationControlManager.handleBrokerFenced`,
+//! `handleBrokerUnfenced` and `handleBrokerInControlledShutdown`.
+//!
+//! - [`fence_broker`]: the broker leaves every ISR (unless it is the last member, which stays so
+//!   the ISR is never empty), its leaderships move to the first active ISR member in replica order
+//!   (or to nobody, or with `unclean.leader.election.enable` to any active replica), then the
+//!   `BrokerRegistrationChangeRecord` that fences it. The caller calls it when the broker's
+//!   session expires (`broker.session.timeout.ms`); heartbeats call it too.
+//! - [`unfence_broker`]: the record that unfences it, then leaders for the partitions that have
+//!   none (the broker counts as active for them, as it will be once the record is replayed).
+//! - controlled shutdown: the record that marks the broker as shutting down, then the same ISR and
+//!   leader moves as fencing, so the broker ends up leading nothing.
+//!
+//! What it is not: no session tracking (see [`BrokerHeartbeatTracker`](super::BrokerHeartbeatTracker)),
+//! no unregistration, no offline log directories.
+
+use strand_base::BrokerId;
+use strand_protocol::messages::BrokerRegistrationChangeRecord;
+use strand_protocol::messages::records::MetadataRecord;
+
+use super::partition_change::{Election, PartitionChange, acceptable_leader};
+use super::{ApiMessageAndVersion, ControllerDefaults};
+use crate::image::{FencingChange, MetadataImage, NO_LEADER, PartitionImage, TopicImage};
+
+/// The records that fence `broker` after its session expired: a `PartitionChangeRecord` per
+/// partition whose ISR it is in (it leaves the ISR unless it is the last member; a partition it
+/// led gets a new leader or none), then a `BrokerRegistrationChangeRecord` with `fenced = 1`.
+///
+/// Nothing for an unregistered or already fenced broker. `defaults` supplies the static
+/// `unclean.leader.election.enable` (topic and dynamic cluster values come from the image).
+pub fn fence_broker(
+    image: &MetadataImage,
+    broker: BrokerId,
+    defaults: &ControllerDefaults,
+) -> Vec<ApiMessageAndVersion> {
+    let Some(registration) = image.cluster().broker(broker) else { return Vec::new() };
+    if registration.fenced {
+        return Vec::new();
+    }
+    let mut records = leave_isrs(image, broker, defaults);
+    records.push(registration_change(broker, registration.epoch, FencingChange::Fence, false));
+    records
+}
+
+/// The records that unfence `broker`: a `BrokerRegistrationChangeRecord` with `fenced = -1`,
+/// then a leader for every partition without one, elected as if `broker` were already active
+/// (Kafka's `handleBrokerUnfenced`). Nothing for an unregistered or unfenced broker.
+///
+/// Heartbeats call this once the broker has caught up with its registration
+/// ([`broker_heartbeat`](super::broker_heartbeat)).
+pub fn unfence_broker(
+    image: &MetadataImage,
+    broker: BrokerId,
+    defaults: &ControllerDefaults,
+) -> Vec<ApiMessageAndVersion> {
+    let Some(registration) = image.cluster().broker(broker) else { return Vec::new() };
+    if !registration.fenced {
+        return Vec::new();
+    }
+    let mut records = vec![registration_change(broker, registration.epoch, FencingChange::Unfence, false)];
+    // A broker still marked as shutting down is unfenced (as Kafka does) but never made a leader.
+    let joining = !registration.in_controlled_shutdown;
+    records
+        .extend(leaderless_elections(image, defaults, &|b| (joining && b == broker) || image.cluster().is_active(b)));
+    records
+}
+
+/// Leaders for the partitions that have none, among the ISR members `active` accepts (or, where
+/// the topic allows unclean elections, any replica it accepts).
+pub(crate) fn leaderless_elections(
+    image: &MetadataImage,
+    defaults: &ControllerDefaults,
+    active: &dyn Fn(BrokerId) -> bool,
+) -> Vec<ApiMessageAndVersion> {
+    let mut records = Vec::new();
+    for topic in image.topics().iter() {
+        let election = Election::for_topic(image, &topic.name, defaults);
+        for (index, partition) in topic.partitions.iter().filter(|(_, p)| p.leader == NO_LEADER) {
+            let change = PartitionChange::new(partition, topic.id, *index).election(election);
+            records.extend(change.record(&|b| acceptable_leader(image, partition, b, active)).map(partition_record));
+        }
+    }
+    records
+}
+
+/// The records that start `broker`'s controlled shutdown: a `BrokerRegistrationChangeRecord`
+/// with `in_controlled_shutdown = 1` (unless it already is), then the ISR and leader moves of
+/// [`fence_broker`], so it leads nothing.
+pub(crate) fn controlled_shutdown_records(
+    image: &MetadataImage,
+    broker: BrokerId,
+    defaults: &ControllerDefaults,
+) -> Vec<ApiMessageAndVersion> {
+    let Some(registration) = image.cluster().broker(broker) else { return Vec::new() };
+    let mut records = Vec::new();
+    if !registration.in_controlled_shutdown {
+        records.push(registration_change(broker, registration.epoch, FencingChange::Unchanged, true));
+    }
+    records.extend(leave_isrs(image, broker, defaults));
+    records
+}
+
+/// Whether `broker` leads any partition.
+pub(crate) fn has_leaderships(image: &MetadataImage, broker: BrokerId) -> bool {
+    image.topics().iter().any(|t| t.partitions.values().any(|p| p.leader == broker))
+}
+
+/// Kafka's `generateLeaderAndIsrUpdates` with a broker to remove: every partition whose ISR
+/// holds `broker` loses it (unless it is the last member), and gets a leader other than it.
+pub(crate) fn leave_isrs(
+    image: &MetadataImage,
+    broker: BrokerId,
+    defaults: &ControllerDefaults,
+) -> Vec<ApiMessageAndVersion> {
+    let mut records = Vec::new();
+    for topic in image.topics().iter() {
+        let election = Election::for_topic(image, &topic.name, defaults);
+        for (index, partition) in partitions_with_isr_member(topic, broker) {
+            let change = PartitionChange::new(partition, topic.id, index).isr_without(broker).election(election);
+            let acceptable =
+                |b: BrokerId| b != broker && acceptable_leader(image, partition, b, |b| image.cluster().is_active(b));
+            records.extend(change.record(&acceptable).map(partition_record));
+        }
+    }
+    records
+}
+
+fn partitions_with_isr_member(topic: &TopicImage, broker: BrokerId) -> impl Iterator<Item = (i32, &PartitionImage)> {
+    topic.partitions.iter().filter(move |(_, p)| p.isr.contains(&broker)).map(|(i, p)| (*i, p))
+}
+
+pub(crate) fn partition_record(record: strand_protocol::messages::PartitionChangeRecord) -> ApiMessageAndVersion {
+    ApiMessageAndVersion::latest(MetadataRecord::PartitionChangeRecord(record))
+}
+
+fn registration_change(
+    broker: BrokerId,
+    epoch: i64,
+    fencing: FencingChange,
+    enter_controlled_shutdown: bool,
+) -> ApiMessageAndVersion {
+    let record = BrokerRegistrationChangeRecord {
+        broker_id: broker,
+        broker_epoch: epoch,
+        fenced: fencing.wire(),
+        in_controlled_shutdown: i8::from(enter_controlled_shutdown),
+        ..BrokerRegistrationChangeRecord::default()
+    };
+    ApiMessageAndVersion::latest(MetadataRecord::BrokerRegistrationChangeRecord(record))
+}

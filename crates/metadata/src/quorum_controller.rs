@@ -1,0 +1,391 @@
+//! The active controller: Kafka's `QuorumController` over the pure decisions of
+//! [`crate::controller`]. It runs on every node with the controller role; only the quorum's
+//! leader answers, every other voter says who leads.
+//!
+//! A request (a broker's registration or heartbeat, CreateTopics forwarded by a broker, ...) is
+//! decided against the node's image, one decision at a time, and its records are appended
+//! through the [`Quorum`]; the answer is released once they are committed and replayed into the
+//! image, so the next decision sees them (the decisions' contract). A newly elected leader first
+//! waits until its image covers everything its log holds, which includes everything any earlier
+//! leader committed.
+//!
+//! Brokers' heartbeat sessions are the controller's soft state, as in Kafka: the time of each
+//! broker's last heartbeat, kept only on the leader and started afresh (at "now") for every
+//! registered broker when a node becomes leader (`controller::BrokerHeartbeatTracker`). [`QuorumController::expire_sessions`], called
+//! periodically by the server, fences a broker whose session is older than
+//! `broker.session.timeout.ms`.
+//!
+//! What it is not: it opens no sockets and replays nothing itself (the server feeds the image it
+//! reads from the quorum's committed records); it decides nothing itself (see
+//! [`crate::controller`]).
+
+use std::future::Future;
+use std::pin::Pin;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use bytes::{Bytes, BytesMut};
+use strand_base::{Clock, Uuid};
+use strand_protocol::codec::Decoder;
+use strand_protocol::messages::api::{ApiKey, RequestBody, ResponseBody};
+use tokio::sync::watch;
+
+use crate::controller::{
+    self, ApiMessageAndVersion, BrokerHeartbeatTracker, ControllerDefaults, ControllerResult, InitialFencing,
+    PreviousSession, RegisterBrokerInputs,
+};
+use crate::image::MetadataImage;
+use crate::quorum::{Quorum, QuorumError};
+
+/// How long a new leader may take to commit and apply its log before it answers anything.
+const LEADER_CATCH_UP_MAX: Duration = Duration::from_secs(30);
+
+/// A boxed future, as the [`ControllerLog`] trait object needs.
+pub type BoxFuture<'a, T> = Pin<Box<dyn Future<Output = T> + Send + 'a>>;
+
+/// The metadata log as the controller uses it: the [`Quorum`] in a node, an in-memory log that
+/// replays at once in tests.
+pub trait ControllerLog: Send + Sync + 'static {
+    /// Appends `records` as one batch (leader only); resolves with the last one's offset once
+    /// committed.
+    fn append(&self, records: Vec<ApiMessageAndVersion>) -> BoxFuture<'_, Result<i64, QuorumError>>;
+    /// See [`Quorum::leader_caught_up`].
+    fn leader_caught_up(&self, timeout: Duration) -> BoxFuture<'_, Result<i64, QuorumError>>;
+    fn is_leader(&self) -> bool;
+    /// The current leader epoch (a new one after every election).
+    fn leader_epoch(&self) -> i32;
+    /// The offset the next batch will get (at least): a new broker epoch.
+    fn next_offset(&self) -> i64;
+}
+
+impl ControllerLog for Quorum {
+    fn append(&self, records: Vec<ApiMessageAndVersion>) -> BoxFuture<'_, Result<i64, QuorumError>> {
+        Box::pin(Quorum::append(self, records.into_iter().map(|r| (r.record, r.version)).collect()))
+    }
+
+    fn leader_caught_up(&self, timeout: Duration) -> BoxFuture<'_, Result<i64, QuorumError>> {
+        Box::pin(Quorum::leader_caught_up(self, timeout))
+    }
+
+    fn is_leader(&self) -> bool {
+        Quorum::is_leader(self)
+    }
+
+    fn leader_epoch(&self) -> i32 {
+        Quorum::leader_epoch(self)
+    }
+
+    fn next_offset(&self) -> i64 {
+        self.high_watermark()
+    }
+}
+
+/// What the controller is configured with (Kafka's names in the field docs).
+#[derive(Debug, Clone)]
+pub struct ControllerSettings {
+    /// The cluster id the node was formatted with; registrations must carry it.
+    pub cluster_id: String,
+    /// `num.partitions`, `default.replication.factor` and static topic configs for CreateTopics.
+    pub defaults: ControllerDefaults,
+    /// `broker.session.timeout.ms`.
+    pub session_timeout_ms: i64,
+    /// The records a new cluster starts with (the finalized features of
+    /// [`controller::bootstrap_records`], cluster-level configs): the first leader of an empty
+    /// log commits them before deciding anything.
+    pub bootstrap: Vec<ApiMessageAndVersion>,
+    /// Registered brokers start unfenced: only for a node that is its quorum's sole voter (its
+    /// own controller and only broker), so a one-node cluster serves at once.
+    pub unfence_on_registration: bool,
+}
+
+/// Why the controller gave no answer.
+#[derive(Debug, thiserror::Error)]
+pub enum ControllerError {
+    /// This node does not lead the quorum (Kafka's NOT_CONTROLLER); the leader if known.
+    #[error("this node is not the active controller (leader: {leader_id:?})")]
+    NotController { leader_id: Option<i32> },
+    #[error("the controller does not serve {0:?}")]
+    Unsupported(ApiKey),
+    #[error("the metadata records could not be committed: {0}")]
+    Commit(String),
+    #[error("the metadata image stopped updating")]
+    ImageStopped,
+    #[error("malformed controller request: {0}")]
+    Malformed(String),
+}
+
+impl From<QuorumError> for ControllerError {
+    fn from(error: QuorumError) -> ControllerError {
+        match error {
+            QuorumError::NotLeader { leader_id } => ControllerError::NotController { leader_id },
+            other => ControllerError::Commit(other.to_string()),
+        }
+    }
+}
+
+/// The controller role of one node.
+pub struct QuorumController {
+    quorum: Arc<dyn ControllerLog>,
+    images: watch::Receiver<Arc<MetadataImage>>,
+    clock: Arc<dyn Clock>,
+    settings: ControllerSettings,
+    new_topic_id: Box<dyn Fn() -> Uuid + Send + Sync>,
+    /// Held from a decision until its records are in the image.
+    decisions: tokio::sync::Mutex<()>,
+    /// Brokers' sessions, and the leader epoch they were started in: a new leadership starts
+    /// afresh, as Kafka's newly active controller does.
+    sessions: Mutex<(i32, BrokerHeartbeatTracker)>,
+}
+
+impl std::fmt::Debug for QuorumController {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("QuorumController").field("active", &self.is_active()).finish_non_exhaustive()
+    }
+}
+
+impl QuorumController {
+    /// `images` is the node's image, replayed from `quorum`'s committed records; `new_topic_id`
+    /// draws topic ids (the one randomness decisions need).
+    pub fn new(
+        quorum: Arc<dyn ControllerLog>,
+        images: watch::Receiver<Arc<MetadataImage>>,
+        clock: Arc<dyn Clock>,
+        settings: ControllerSettings,
+        new_topic_id: Box<dyn Fn() -> Uuid + Send + Sync>,
+    ) -> QuorumController {
+        QuorumController {
+            quorum,
+            images,
+            clock,
+            settings,
+            new_topic_id,
+            decisions: tokio::sync::Mutex::new(()),
+            sessions: Mutex::new((-1, BrokerHeartbeatTracker::new())),
+        }
+    }
+
+    /// Whether this node is the active controller now.
+    pub fn is_active(&self) -> bool {
+        self.quorum.is_leader()
+    }
+
+    /// Decides `request` (of `version`, which some decisions read), commits its records and
+    /// returns the response with the offset of the last metadata record it depends on (a broker
+    /// waits for its own image to reach it).
+    pub async fn handle(&self, request: RequestBody, version: i16) -> Result<(ResponseBody, i64), ControllerError> {
+        let _one_at_a_time = self.decisions.lock().await;
+        let image = self.current_image().await?;
+        let decided = self.decide(&image, request, version)?;
+        let offset = if decided.records.is_empty() {
+            image.provenance().offset
+        } else {
+            match self.commit(decided.records).await {
+                Ok(offset) => offset,
+                Err(e @ (ControllerError::NotController { .. } | ControllerError::ImageStopped)) => return Err(e),
+                Err(e) => {
+                    tracing::warn!("{:?}: {e}", decided.response.api_key());
+                    let mut response = decided.response;
+                    fail_successes(&mut response, &e.to_string());
+                    return Ok((response, image.provenance().offset));
+                }
+            }
+        };
+        if let Some(heartbeat) = decided.heartbeat {
+            let after = self.image_at(offset).await?;
+            self.lock_sessions().heartbeat(&after, &heartbeat, self.clock.now_ms());
+        }
+        Ok((decided.response, offset))
+    }
+
+    /// [`QuorumController::handle`] for a request as bytes: its api key, version and body, and
+    /// the response body back, encoded at the same version.
+    pub async fn handle_encoded(
+        &self,
+        api: ApiKey,
+        version: i16,
+        body: Bytes,
+    ) -> Result<(Bytes, i64), ControllerError> {
+        let malformed = |e: &dyn std::fmt::Display| ControllerError::Malformed(format!("{api:?} v{version}: {e}"));
+        if !api.versions().contains(version) {
+            return Err(malformed(&"unsupported version"));
+        }
+        let request = RequestBody::decode(api, &mut Decoder::new(body), version).map_err(|e| malformed(&e))?;
+        let (response, offset) = self.handle(request, version).await?;
+        let mut encoded = BytesMut::new();
+        response.encode(&mut encoded, version).map_err(|e| malformed(&e))?;
+        Ok((encoded.freeze(), offset))
+    }
+
+    /// Fences every broker whose last heartbeat is older than `broker.session.timeout.ms`. Does
+    /// nothing off the leader (and forgets the sessions, so a later leadership starts afresh).
+    pub async fn expire_sessions(&self) -> Result<(), ControllerError> {
+        if !self.is_active() {
+            return Ok(());
+        }
+        let _one_at_a_time = self.decisions.lock().await;
+        let image = self.current_image().await?;
+        let now = self.clock.now_ms();
+        let expired = self.lock_sessions().expired(&image, now, self.settings.session_timeout_ms);
+        for broker in expired {
+            tracing::info!("fencing broker {broker}: no heartbeat for {} ms", self.settings.session_timeout_ms);
+            let image = self.images.borrow().clone();
+            let records = controller::fence_broker(&image, broker, &self.settings.defaults);
+            if !records.is_empty() {
+                self.commit(records).await?;
+            }
+        }
+        Ok(())
+    }
+
+    /// The image to decide on: once this node leads and its image covers its whole log.
+    async fn current_image(&self) -> Result<Arc<MetadataImage>, ControllerError> {
+        let end = self.quorum.leader_caught_up(LEADER_CATCH_UP_MAX).await?;
+        let image = self.image_at(end - 1).await?;
+        if image.features().metadata_version().is_some() || self.settings.bootstrap.is_empty() {
+            return Ok(image);
+        }
+        tracing::info!("bootstrapping the cluster's metadata");
+        let offset = self.commit(self.settings.bootstrap.clone()).await?;
+        self.image_at(offset).await
+    }
+
+    async fn image_at(&self, offset: i64) -> Result<Arc<MetadataImage>, ControllerError> {
+        let mut images = self.images.clone();
+        let image = images.wait_for(|i| i.provenance().offset >= offset).await;
+        image.map(|i| i.clone()).map_err(|_| ControllerError::ImageStopped)
+    }
+
+    /// Appends `records` as one batch and waits until the image has them; their last offset.
+    async fn commit(&self, records: Vec<ApiMessageAndVersion>) -> Result<i64, ControllerError> {
+        let offset = self.quorum.append(records).await?;
+        self.image_at(offset).await?;
+        Ok(offset)
+    }
+
+    /// The session tracker of the current leadership (a fresh one after an election).
+    fn lock_sessions(&self) -> SessionsGuard<'_> {
+        let mut sessions = self.sessions.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        let epoch = self.quorum.leader_epoch();
+        if sessions.0 != epoch {
+            *sessions = (epoch, BrokerHeartbeatTracker::new());
+        }
+        SessionsGuard(sessions)
+    }
+
+    fn decide(&self, image: &MetadataImage, request: RequestBody, version: i16) -> Result<Decided, ControllerError> {
+        use RequestBody as Rq;
+        use ResponseBody as Rs;
+        let defaults = &self.settings.defaults;
+        Ok(match request {
+            Rq::CreateTopics(r) => {
+                let mut new_id = || (self.new_topic_id)();
+                decided(controller::create_topics(image, &r, defaults, &mut new_id), Rs::CreateTopics)
+            }
+            Rq::DeleteTopics(r) => decided(controller::delete_topics(image, &r), Rs::DeleteTopics),
+            Rq::CreatePartitions(r) => decided(controller::create_partitions(image, &r), Rs::CreatePartitions),
+            Rq::AlterConfigs(r) => decided(controller::alter_configs(image, &r), Rs::AlterConfigs),
+            Rq::IncrementalAlterConfigs(r) => {
+                decided(controller::incremental_alter_configs(image, &r), Rs::IncrementalAlterConfigs)
+            }
+            Rq::AllocateProducerIds(r) => {
+                decided(controller::allocate_producer_ids(image, r.broker_id, r.broker_epoch), Rs::AllocateProducerIds)
+            }
+            Rq::BrokerRegistration(r) => {
+                let (previous_session, initial_fencing) = if self.settings.unfence_on_registration {
+                    // The sole voter is its only broker: its earlier incarnation is itself.
+                    (PreviousSession::Expired, InitialFencing::Unfenced)
+                } else {
+                    let now = self.clock.now_ms();
+                    let timeout = self.settings.session_timeout_ms;
+                    let previous = self.lock_sessions().previous_session(image, r.broker_id, now, timeout);
+                    (previous, InitialFencing::Fenced)
+                };
+                let inputs = RegisterBrokerInputs {
+                    cluster_id: self.settings.cluster_id.clone(),
+                    new_broker_epoch: self.quorum.next_offset(),
+                    previous_session,
+                    initial_fencing,
+                };
+                decided(controller::register_broker(image, &r, &inputs), Rs::BrokerRegistration)
+            }
+            Rq::BrokerHeartbeat(r) => {
+                let inputs = self.lock_sessions().inputs(image, r.broker_id);
+                let result = controller::broker_heartbeat(image, &r, &inputs, defaults);
+                let accepted = result.response.error_code == 0;
+                let mut decided = decided(result, Rs::BrokerHeartbeat);
+                decided.heartbeat = accepted.then_some(r);
+                decided
+            }
+            Rq::AlterPartition(r) => {
+                decided(controller::alter_partition(image, &r, version, defaults), Rs::AlterPartition)
+            }
+            Rq::ElectLeaders(r) => decided(controller::elect_leaders(image, &r), Rs::ElectLeaders),
+            other => return Err(ControllerError::Unsupported(other.api_key())),
+        })
+    }
+}
+
+/// The session tracker, locked.
+struct SessionsGuard<'a>(std::sync::MutexGuard<'a, (i32, BrokerHeartbeatTracker)>);
+
+impl std::ops::Deref for SessionsGuard<'_> {
+    type Target = BrokerHeartbeatTracker;
+
+    fn deref(&self) -> &BrokerHeartbeatTracker {
+        &self.0.1
+    }
+}
+
+impl std::ops::DerefMut for SessionsGuard<'_> {
+    fn deref_mut(&mut self) -> &mut BrokerHeartbeatTracker {
+        &mut self.0.1
+    }
+}
+
+/// A decision with its response made a [`ResponseBody`].
+struct Decided {
+    records: Vec<ApiMessageAndVersion>,
+    response: ResponseBody,
+    /// An accepted heartbeat, for the session tracker once its records are in the image.
+    heartbeat: Option<strand_protocol::messages::BrokerHeartbeatRequest>,
+}
+
+fn decided<R>(result: ControllerResult<R>, wrap: impl FnOnce(R) -> ResponseBody) -> Decided {
+    Decided { records: result.records, response: wrap(result.response), heartbeat: None }
+}
+
+/// A decision whose records could not be committed: every entry that succeeded becomes
+/// REQUEST_TIMED_OUT with `reason`, the others keep their own errors (as Kafka's controller
+/// answers an operation that timed out). Responses of other APIs are left as they are.
+fn fail_successes(response: &mut ResponseBody, reason: &str) {
+    let timed_out = strand_protocol::error::ErrorCode::RequestTimedOut.code();
+    let fail = |code: &mut i16, message: &mut Option<String>| {
+        if *code == 0 {
+            *code = timed_out;
+            *message = Some(reason.to_owned());
+        }
+    };
+    match response {
+        ResponseBody::CreateTopics(r) => {
+            r.topics.iter_mut().for_each(|t| fail(&mut t.error_code, &mut t.error_message))
+        }
+        ResponseBody::DeleteTopics(r) => {
+            r.responses.iter_mut().for_each(|t| fail(&mut t.error_code, &mut t.error_message));
+        }
+        ResponseBody::CreatePartitions(r) => {
+            r.results.iter_mut().for_each(|t| fail(&mut t.error_code, &mut t.error_message));
+        }
+        ResponseBody::AlterConfigs(r) => {
+            r.responses.iter_mut().for_each(|t| fail(&mut t.error_code, &mut t.error_message));
+        }
+        ResponseBody::IncrementalAlterConfigs(r) => {
+            r.responses.iter_mut().for_each(|t| fail(&mut t.error_code, &mut t.error_message));
+        }
+        ResponseBody::AllocateProducerIds(r) => r.error_code = timed_out,
+        ResponseBody::BrokerRegistration(r) => r.error_code = timed_out,
+        ResponseBody::BrokerHeartbeat(r) => r.error_code = timed_out,
+        ResponseBody::AlterPartition(r) => r.error_code = timed_out,
+        ResponseBody::ElectLeaders(r) => r.error_code = timed_out,
+        _ => {}
+    }
+}

@@ -1,0 +1,276 @@
+//! Seeded random sequences of the replication decisions (session expiry, heartbeats with every
+//! wish, AlterPartition proposals fresh and stale, preferred and unclean elections, rebalancing,
+//! unclean settings, new incarnations) on clusters of 3 to 5 brokers, each decision replayed into
+//! the image, which must keep Kafka's invariants after every step:
+//! - a leader is in its ISR, or there is none (-1); the ISR is a non-empty, repeat-free subset of
+//!   the replicas, and every member is active unless it is the last one (no ELR);
+//! - fenced brokers and brokers in controlled shutdown lead nothing;
+//! - the leader epoch grows by one exactly when the leader changes, the partition epoch by one
+//!   exactly when anything changes;
+//! - responses agree with the replayed image (heartbeat fencing, AlterPartition's echo).
+//!
+//! proptest prints the smallest failing sequence (and keeps its seed in `proptest-regressions`).
+
+mod common;
+mod controller_common;
+
+use std::collections::BTreeMap;
+
+use common::Cluster;
+use controller_common::{cluster_in_racks, epoch, register_incarnation, set_unclean};
+use proptest::prelude::*;
+use strand_base::BrokerId;
+use strand_metadata::controller::{
+    ControllerDefaults, ELECTIONS_PER_CALL_MAX, HeartbeatInputs, InitialFencing, LeaderRebalance, alter_partition,
+    broker_heartbeat, elect_leaders, fence_broker, preferred_leader_moves, unclean_leader_moves,
+};
+use strand_metadata::image::{MetadataImage, NO_LEADER, PartitionImage};
+use strand_protocol::messages::alter_partition_request::{BrokerState, PartitionData, TopicData};
+use strand_protocol::messages::elect_leaders_request::TopicPartitions;
+use strand_protocol::messages::{AlterPartitionRequest, BrokerHeartbeatRequest, ElectLeadersRequest};
+
+const TOPICS: [&str; 3] = ["a", "b", "c"];
+
+/// One step of the random mix. Brokers and partitions are picked by index modulo what exists.
+#[derive(Debug, Clone)]
+enum Op {
+    SessionExpired { broker: usize },
+    Heartbeat { broker: usize, want_fence: bool, want_shut_down: bool, caught_up: bool, others_caught_up: bool },
+    Alter { topic: usize, partition: usize, members: u8, stale: bool, version: i16 },
+    Elect { topic: usize, partition: usize, unclean: bool },
+    Rebalance,
+    UncleanMoves,
+    SetUnclean { topic: Option<usize>, enabled: bool },
+    Reregister { broker: usize },
+}
+
+fn op() -> impl Strategy<Value = Op> {
+    prop_oneof![
+        3 => (0..5_usize).prop_map(|broker| Op::SessionExpired { broker }),
+        6 => (0..5_usize, any::<bool>(), prop::bool::weighted(0.2), prop::bool::weighted(0.8), any::<bool>()).prop_map(
+            |(broker, want_fence, want_shut_down, caught_up, others_caught_up)| Op::Heartbeat {
+                broker,
+                want_fence: want_fence && !want_shut_down && broker % 2 == 0,
+                want_shut_down,
+                caught_up,
+                others_caught_up,
+            }
+        ),
+        6 => (0..3_usize, 0..3_usize, any::<u8>(), prop::bool::weighted(0.2), 2..=3_i16).prop_map(
+            |(topic, partition, members, stale, version)| Op::Alter { topic, partition, members, stale, version }
+        ),
+        2 => (0..3_usize, 0..3_usize, any::<bool>()).prop_map(|(topic, partition, unclean)| Op::Elect {
+            topic,
+            partition,
+            unclean
+        }),
+        1 => Just(Op::Rebalance),
+        1 => Just(Op::UncleanMoves),
+        1 => (prop::option::of(0..3_usize), any::<bool>()).prop_map(|(topic, enabled)| Op::SetUnclean { topic, enabled }),
+        1 => (0..5_usize).prop_map(|broker| Op::Reregister { broker }),
+    ]
+}
+
+/// A cluster of `brokers` brokers over two racks, and topics `a` (RF 3), `b` (RF 2), `c` (RF 1),
+/// three partitions each.
+fn cluster(brokers: i32) -> Cluster {
+    let ids: Vec<i32> = (1..=brokers).collect();
+    let mut cluster = cluster_in_racks(&ids, |id| Some(if id % 2 == 0 { "even" } else { "odd" }));
+    for (name, rf) in TOPICS.iter().zip([3, 2, 1]) {
+        cluster.create_topic(name, 3, rf);
+    }
+    cluster
+}
+
+/// Runs one step; returns a complaint if a response disagrees with the replayed image.
+fn step(cluster: &mut Cluster, op: &Op, brokers: i32, incarnations: &mut u8) -> Result<(), String> {
+    let broker_at = |i: usize| BrokerId(i32::try_from(i).unwrap_or(0) % brokers + 1);
+    let defaults = ControllerDefaults::default();
+    match *op {
+        Op::SessionExpired { broker } => {
+            let records = fence_broker(&cluster.image, broker_at(broker), &defaults);
+            cluster.apply(&records);
+        }
+        Op::Heartbeat { broker, want_fence, want_shut_down, caught_up, others_caught_up } => {
+            heartbeat(cluster, broker_at(broker), [want_fence, want_shut_down, caught_up, others_caught_up])?;
+        }
+        Op::Alter { topic, partition, members, stale, version } => {
+            alter(cluster, TOPICS[topic], i32::try_from(partition).unwrap_or(0), members, stale, version)?;
+        }
+        Op::Elect { topic, partition, unclean } => {
+            let request = ElectLeadersRequest {
+                election_type: i8::from(unclean),
+                topic_partitions: Some(vec![TopicPartitions {
+                    topic: TOPICS[topic].to_owned(),
+                    partitions: vec![i32::try_from(partition).unwrap_or(0)],
+                    ..Default::default()
+                }]),
+                ..Default::default()
+            };
+            let result = elect_leaders(&cluster.image, &request);
+            cluster.apply(&result.records);
+        }
+        Op::Rebalance => {
+            let rebalance =
+                LeaderRebalance { imbalance_per_broker_percentage: 0, elections_max: ELECTIONS_PER_CALL_MAX };
+            let records = preferred_leader_moves(&cluster.image, &rebalance);
+            cluster.apply(&records);
+        }
+        Op::UncleanMoves => {
+            let records = unclean_leader_moves(&cluster.image, &defaults, ELECTIONS_PER_CALL_MAX);
+            cluster.apply(&records);
+        }
+        Op::SetUnclean { topic, enabled } => {
+            set_unclean(cluster, topic.map(|t| TOPICS[t]), Some(if enabled { "true" } else { "false" }));
+        }
+        Op::Reregister { broker } => {
+            *incarnations = incarnations.wrapping_add(1);
+            register_incarnation(cluster, broker_at(broker).0, None, InitialFencing::Fenced, *incarnations);
+        }
+    }
+    Ok(())
+}
+
+fn heartbeat(
+    cluster: &mut Cluster,
+    broker: BrokerId,
+    [want_fence, want_shut_down, caught_up, others]: [bool; 4],
+) -> Result<(), String> {
+    let broker_epoch = epoch(cluster, broker.0);
+    let request = BrokerHeartbeatRequest {
+        broker_id: broker,
+        broker_epoch,
+        current_metadata_offset: if caught_up { cluster.image.provenance().offset } else { broker_epoch - 1 },
+        want_fence,
+        want_shut_down,
+        ..Default::default()
+    };
+    let inputs = HeartbeatInputs {
+        controlled_shutdown_offset: None,
+        active_metadata_offset_min: if others { i64::MAX } else { -1 },
+    };
+    let result = broker_heartbeat(&cluster.image, &request, &inputs, &ControllerDefaults::default());
+    cluster.apply(&result.records);
+    let registration = cluster.image.cluster().broker(broker).ok_or("registered")?;
+    let response = &result.response;
+    if response.error_code != 0 || response.is_fenced != registration.fenced {
+        return Err(format!("heartbeat response {response:?} for {registration:?}"));
+    }
+    if response.should_shut_down && leads_something(&cluster.image, broker) {
+        return Err(format!("broker {broker} told to stop while leading"));
+    }
+    Ok(())
+}
+
+/// The partition's leader (or broker 1 when there is none) proposes its ISR plus the replicas
+/// `members` picks, at the current epochs or older ones.
+fn alter(cluster: &mut Cluster, topic: &str, index: i32, members: u8, stale: bool, version: i16) -> Result<(), String> {
+    let topic_image = cluster.image.topics().by_name(topic).ok_or("topic")?;
+    let (id, p) = (topic_image.id, topic_image.partitions.get(&index).ok_or("partition")?.clone());
+    let sender = if p.has_leader() { p.leader } else { BrokerId(1) };
+    let mut isr = vec![sender];
+    isr.extend(
+        p.replicas.iter().enumerate().filter(|(i, b)| members & (1 << i) != 0 && **b != sender).map(|(_, b)| *b),
+    );
+    let lag = i32::from(stale);
+    let data = PartitionData {
+        partition_index: index,
+        leader_epoch: p.leader_epoch - lag,
+        new_isr: isr.clone(),
+        new_isr_with_epochs: isr
+            .iter()
+            .map(|b| BrokerState { broker_id: *b, broker_epoch: epoch(cluster, b.0), ..Default::default() })
+            .collect(),
+        leader_recovery_state: 0,
+        partition_epoch: p.partition_epoch - lag,
+        ..Default::default()
+    };
+    let request = AlterPartitionRequest {
+        broker_id: sender,
+        broker_epoch: epoch(cluster, sender.0),
+        topics: vec![TopicData { topic_id: id, partitions: vec![data], ..Default::default() }],
+        ..Default::default()
+    };
+    let result = alter_partition(&cluster.image, &request, version, &ControllerDefaults::default());
+    cluster.apply(&result.records);
+    let answer = &result.response.topics[0].partitions[0];
+    let now = partition_of(&cluster.image, topic, index);
+    let echoed = (answer.leader_id, &answer.isr, answer.leader_epoch, answer.partition_epoch);
+    if answer.error_code == 0 && echoed != (now.leader, &now.isr, now.leader_epoch, now.partition_epoch) {
+        return Err(format!("AlterPartition answered {answer:?}, the image has {now:?}"));
+    }
+    Ok(())
+}
+
+fn partition_of(image: &MetadataImage, topic: &str, index: i32) -> PartitionImage {
+    image.topics().by_name(topic).and_then(|t| t.partitions.get(&index)).cloned().expect("partition")
+}
+
+fn leads_something(image: &MetadataImage, broker: BrokerId) -> bool {
+    image.topics().iter().any(|t| t.partitions.values().any(|p| p.leader == broker))
+}
+
+fn partitions(image: &MetadataImage) -> BTreeMap<(String, i32), PartitionImage> {
+    image.topics().iter().flat_map(|t| t.partitions.iter().map(|(i, p)| ((t.name.clone(), *i), p.clone()))).collect()
+}
+
+/// The invariants of one partition, alone and against its state before the step.
+fn check_partition(image: &MetadataImage, before: &PartitionImage, p: &PartitionImage) -> Result<(), String> {
+    let cluster = image.cluster();
+    let mut distinct = p.isr.clone();
+    distinct.sort();
+    distinct.dedup();
+    if p.isr.is_empty() || distinct.len() != p.isr.len() || !p.isr.iter().all(|b| p.replicas.contains(b)) {
+        return Err("ISR empty, repeated, or outside the replicas".to_owned());
+    }
+    if p.leader != NO_LEADER && !(p.isr.contains(&p.leader) && cluster.is_active(p.leader)) {
+        return Err("the leader is out of the ISR, fenced or shutting down".to_owned());
+    }
+    if p.isr.len() > 1 && !p.isr.iter().all(|b| cluster.is_active(*b)) {
+        return Err("an inactive broker is in an ISR with others".to_owned());
+    }
+    let leader_changed = p.leader != before.leader;
+    if p.leader_epoch != before.leader_epoch + i32::from(leader_changed) {
+        return Err(format!(
+            "leader epoch {} -> {} with leader changed: {leader_changed}",
+            before.leader_epoch, p.leader_epoch
+        ));
+    }
+    let unchanged = |x: &PartitionImage| (x.leader, x.isr.clone(), x.leader_recovery_state, x.replicas.clone());
+    let changed = unchanged(p) != unchanged(before);
+    if p.partition_epoch != before.partition_epoch + i32::from(changed) {
+        return Err(format!(
+            "partition epoch {} -> {} with change: {changed}",
+            before.partition_epoch, p.partition_epoch
+        ));
+    }
+    Ok(())
+}
+
+fn check_image(before: &MetadataImage, after: &MetadataImage) -> Result<(), String> {
+    let old = partitions(before);
+    for (key, p) in partitions(after) {
+        let previous = old.get(&key).ok_or("a partition appeared")?;
+        check_partition(after, previous, &p)
+            .map_err(|e| format!("{}-{}: {e}\n  before {previous:?}\n  after  {p:?}", key.0, key.1))?;
+    }
+    Ok(())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 256, ..ProptestConfig::default() })]
+
+    /// Random decision sequences keep every partition's leader, ISR and epochs consistent.
+    #[test]
+    fn random_replication_decisions_keep_invariants(brokers in 3..=5_i32, ops in proptest::collection::vec(op(), 1..80)) {
+        let mut cluster = cluster(brokers);
+        let mut incarnations = 0_u8;
+        prop_assert_eq!(check_image(&cluster.image, &cluster.image), Ok(()));
+        for (i, op) in ops.iter().enumerate() {
+            let before = cluster.image.clone();
+            let stepped = step(&mut cluster, op, brokers, &mut incarnations);
+            prop_assert_eq!(stepped, Ok(()), "step {} {:?}", i, op);
+            prop_assert_eq!(check_image(&before, &cluster.image), Ok(()), "step {} {:?}", i, op);
+        }
+    }
+}

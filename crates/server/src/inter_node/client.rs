@@ -1,0 +1,126 @@
+//! The calling side of node-to-node requests: one connection per peer address, reused, one call
+//! in flight on it at a time (callers to the same peer queue on its lock), reopened after any
+//! failure. Each pool serves one purpose (Raft, controller requests), so a slow controller
+//! request never delays a Raft heartbeat.
+//!
+//! What it is not: no retries (Raft retries on its own schedule; controller callers decide) and
+//! no address book (callers pass the address).
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use bytes::{Bytes, BytesMut};
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::net::TcpStream;
+
+use super::wire::{self, RpcKind};
+
+/// Why a call brought no answer.
+#[derive(Debug, Clone, thiserror::Error)]
+pub enum CallError {
+    /// No connection could be made: the peer is down or not listening yet.
+    #[error("cannot connect to {address}: {reason}")]
+    Unreachable { address: String, reason: String },
+    /// The connection failed midway, timed out, or the reply made no sense.
+    #[error("call to {address} failed: {reason}")]
+    Failed { address: String, reason: String },
+    /// The peer answered with an error.
+    #[error("{address} answered: {message}")]
+    Refused { address: String, message: String },
+}
+
+/// A pool of connections to peers, one per address.
+#[derive(Debug)]
+pub struct NodeClient {
+    connections: Mutex<HashMap<String, Arc<tokio::sync::Mutex<Option<Connection>>>>>,
+    /// How long a connection attempt may take.
+    connect_timeout: Duration,
+    /// The largest reply accepted.
+    reply_bytes_max: usize,
+}
+
+#[derive(Debug)]
+struct Connection {
+    stream: TcpStream,
+    next_correlation_id: i32,
+}
+
+impl NodeClient {
+    pub fn new(connect_timeout: Duration, reply_bytes_max: usize) -> NodeClient {
+        NodeClient { connections: Mutex::new(HashMap::new()), connect_timeout, reply_bytes_max }
+    }
+
+    /// Sends one request to `address` (`host:port`) and waits at most `timeout` for its answer.
+    pub async fn call(
+        &self,
+        address: &str,
+        kind: RpcKind,
+        payload: &[u8],
+        timeout: Duration,
+    ) -> Result<Bytes, CallError> {
+        let slot = {
+            let mut connections = self.connections.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+            connections.entry(address.to_owned()).or_default().clone()
+        };
+        let mut slot = slot.lock().await;
+        let failed = |reason: String| CallError::Failed { address: address.to_owned(), reason };
+        if slot.is_none() {
+            *slot = Some(self.connect(address).await?);
+        }
+        let Some(connection) = slot.as_mut() else { return Err(failed("no connection".into())) };
+        let correlation_id = connection.next_correlation_id;
+        connection.next_correlation_id = correlation_id.wrapping_add(1);
+        let request = wire::encode_request(correlation_id, kind, payload).map_err(failed)?;
+        let exchange = async {
+            connection.stream.write_all(&request).await.map_err(|e| format!("write: {e}"))?;
+            read_reply(&mut connection.stream, self.reply_bytes_max).await
+        };
+        let reply = match tokio::time::timeout(timeout, exchange).await {
+            Ok(Ok(reply)) => reply,
+            Ok(Err(reason)) => {
+                *slot = None;
+                return Err(failed(reason));
+            }
+            Err(_) => {
+                // The reply may still come; the connection cannot be reused without reading it.
+                *slot = None;
+                return Err(failed(format!("no answer within {} ms", timeout.as_millis())));
+            }
+        };
+        let (answered, answer) = wire::decode_reply(reply).map_err(|e| {
+            *slot = None;
+            failed(e)
+        })?;
+        if answered != correlation_id {
+            *slot = None;
+            return Err(failed(format!("answer to request {answered}, expected {correlation_id}")));
+        }
+        answer.map_err(|message| CallError::Refused { address: address.to_owned(), message })
+    }
+
+    async fn connect(&self, address: &str) -> Result<Connection, CallError> {
+        let unreachable = |reason: String| CallError::Unreachable { address: address.to_owned(), reason };
+        #[allow(clippy::disallowed_methods)] // The process shell opens the node's own connections.
+        let connecting = TcpStream::connect(address);
+        let stream = match tokio::time::timeout(self.connect_timeout, connecting).await {
+            Ok(Ok(stream)) => stream,
+            Ok(Err(e)) => return Err(unreachable(e.to_string())),
+            Err(_) => return Err(unreachable(format!("no connection within {} ms", self.connect_timeout.as_millis()))),
+        };
+        if let Err(e) = stream.set_nodelay(true) {
+            tracing::debug!("could not set TCP_NODELAY towards {address}: {e}");
+        }
+        Ok(Connection { stream, next_correlation_id: 0 })
+    }
+}
+
+/// Reads one reply frame (without its size prefix), refusing one over `bytes_max`.
+async fn read_reply(stream: &mut TcpStream, bytes_max: usize) -> Result<Bytes, String> {
+    let mut prefix = [0u8; 4];
+    stream.read_exact(&mut prefix).await.map_err(|e| format!("read: {e}"))?;
+    let size = strand_protocol::frame::frame_size(prefix, bytes_max).map_err(|e| e.to_string())?;
+    let mut frame = BytesMut::zeroed(size);
+    stream.read_exact(&mut frame).await.map_err(|e| format!("read: {e}"))?;
+    Ok(frame.freeze())
+}

@@ -1,0 +1,114 @@
+//! The broker's way to the active controller ([`strand_broker::ControllerChannel`]): the
+//! controller in this process when this node is the quorum's leader, the leader's CONTROLLER
+//! listener otherwise. A call follows leadership changes: a node that is no longer the leader
+//! (NOT_CONTROLLER), an unknown leader or an unreachable one is retried, at the leader this node
+//! learns of next, until the call's deadline.
+
+use std::collections::BTreeMap;
+use std::sync::Arc;
+use std::time::Duration;
+
+use bytes::{BufMut, Bytes, BytesMut};
+use strand_broker::{BoxFuture, ControllerChannel};
+use strand_metadata::quorum::Leadership;
+use strand_metadata::quorum_controller::{ControllerError, QuorumController};
+use strand_protocol::messages::api::ApiKey;
+use tokio::sync::watch;
+
+use super::client::{CallError, NodeClient};
+use super::wire::{self, RpcKind};
+
+/// The prefix of the error a controller that does not lead sends back; the caller retries.
+pub const NOT_CONTROLLER: &str = "NOT_CONTROLLER";
+/// How long to wait for news of a leader before trying again.
+const RETRY_BACKOFF: Duration = Duration::from_millis(100);
+
+/// Calls the active controller.
+#[derive(Debug)]
+pub struct ControllerClient {
+    node_id: i32,
+    /// This node's controller, if it has the role.
+    local: Option<Arc<QuorumController>>,
+    /// Who leads the quorum, as this node knows it.
+    leadership: watch::Receiver<Leadership>,
+    /// Each controller's CONTROLLER listener, `host:port`.
+    controllers: BTreeMap<i32, String>,
+    client: NodeClient,
+    /// `controller.quorum.request.timeout.ms`: one attempt.
+    attempt_timeout: Duration,
+    /// The whole call, retries included.
+    deadline: Duration,
+}
+
+impl ControllerClient {
+    pub fn new(
+        node_id: i32,
+        local: Option<Arc<QuorumController>>,
+        leadership: watch::Receiver<Leadership>,
+        controllers: BTreeMap<i32, String>,
+        attempt_timeout: Duration,
+        deadline: Duration,
+    ) -> ControllerClient {
+        let client = NodeClient::new(attempt_timeout, strand_base::limits::SOCKET_REQUEST_BYTES_MAX);
+        ControllerClient { node_id, local, leadership, controllers, client, attempt_timeout, deadline }
+    }
+
+    /// One attempt at the leader this node knows of. `Ok(None)`: try again (no leader, not the
+    /// leader any more, unreachable).
+    async fn attempt(&self, api: ApiKey, version: i16, body: &Bytes) -> Result<Option<(Bytes, i64)>, String> {
+        let leader = self.leadership.borrow().leader_id;
+        match leader {
+            None => Ok(None),
+            Some(id) if id == self.node_id => {
+                let Some(local) = &self.local else { return Ok(None) };
+                match local.handle_encoded(api, version, body.clone()).await {
+                    Ok(answer) => Ok(Some(answer)),
+                    Err(ControllerError::NotController { .. }) => Ok(None),
+                    Err(e) => Err(e.to_string()),
+                }
+            }
+            Some(id) => {
+                let Some(address) = self.controllers.get(&id) else {
+                    return Err(format!("the active controller {id} is not in controller.quorum.voters"));
+                };
+                let mut payload = BytesMut::with_capacity(4 + body.len());
+                payload.put_i16(api as i16);
+                payload.put_i16(version);
+                payload.put_slice(body);
+                match self.client.call(address, RpcKind::Controller, &payload, self.attempt_timeout).await {
+                    Ok(answer) => {
+                        wire::decode_controller_answer(answer).map(|(offset, response)| Some((response, offset)))
+                    }
+                    Err(CallError::Refused { message, .. }) if message.starts_with(NOT_CONTROLLER) => Ok(None),
+                    Err(CallError::Refused { message, .. }) => Err(message),
+                    Err(e) => {
+                        tracing::debug!("controller {id}: {e}");
+                        Ok(None)
+                    }
+                }
+            }
+        }
+    }
+}
+
+impl ControllerChannel for ControllerClient {
+    fn call(&self, api: ApiKey, version: i16, body: Bytes) -> BoxFuture<'_, Result<(Bytes, i64), String>> {
+        Box::pin(async move {
+            let mut leadership = self.leadership.clone();
+            let attempts = async {
+                loop {
+                    leadership.borrow_and_update();
+                    if let Some(answer) = self.attempt(api, version, &body).await? {
+                        return Ok(answer);
+                    }
+                    // A new leader, or a pause before asking the same one again.
+                    let _ = tokio::time::timeout(RETRY_BACKOFF, leadership.changed()).await;
+                }
+            };
+            match tokio::time::timeout(self.deadline, attempts).await {
+                Ok(result) => result,
+                Err(_) => Err(format!("no active controller answered {api:?} within {} ms", self.deadline.as_millis())),
+            }
+        })
+    }
+}

@@ -1,0 +1,176 @@
+//! The frames nodes exchange on the CONTROLLER listener beside Kafka's own: one Strand-private
+//! API key, [`STRAND_RPC_API_KEY`], far above Kafka's keys, so a Kafka client that reaches the
+//! listener by mistake is told nothing it could misread.
+//!
+//! A request is a Kafka-shaped frame (4-byte size, then `api_key: i16`, `api_version: i16`,
+//! `correlation_id: i32`), followed by one byte naming the [`RpcKind`] and its payload. A reply is
+//! a size, the correlation id, a status byte (0: the payload is the answer; 1: the payload is an
+//! error message in UTF-8) and the payload. The payloads:
+//!
+//! - [`RpcKind::Raft`]: a `RaftRpc`, and a `RaftReply` back (the quorum's own bounded encoding).
+//! - [`RpcKind::Controller`]: a Kafka request frame without its size prefix (a broker asking the
+//!   active controller: BrokerRegistration, BrokerHeartbeat, AlterPartition, CreateTopics, ...),
+//!   and back the offset of the last metadata record the answer depends on (`i64`, -1 for none)
+//!   followed by the Kafka response frame, so the broker can wait until its own image has it.
+//!
+//! What it is not: no connection handling (see `client` and `listener`), no interpretation of
+//! the payloads.
+
+use bytes::{Buf, BufMut, Bytes, BytesMut};
+
+/// The API key of Strand's node-to-node requests.
+pub const STRAND_RPC_API_KEY: i16 = 32_000;
+/// The only version of it so far.
+const STRAND_RPC_VERSION: i16 = 0;
+/// Bytes before a request's payload: key, version, correlation id, kind.
+const REQUEST_HEADER_BYTES: usize = 2 + 2 + 4 + 1;
+/// Bytes before a reply's payload: correlation id, status.
+const REPLY_HEADER_BYTES: usize = 4 + 1;
+
+/// What a request's payload is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RpcKind {
+    Raft = 0,
+    Controller = 1,
+}
+
+impl RpcKind {
+    fn from_byte(byte: u8) -> Option<RpcKind> {
+        match byte {
+            0 => Some(RpcKind::Raft),
+            1 => Some(RpcKind::Controller),
+            _ => None,
+        }
+    }
+}
+
+/// A Strand request as the listener reads it.
+#[derive(Debug, Clone)]
+pub struct RpcRequest {
+    pub correlation_id: i32,
+    pub kind: RpcKind,
+    pub payload: Bytes,
+}
+
+/// Whether a frame (without its size prefix) is a Strand request, judged by its first two bytes.
+pub fn is_strand_rpc(frame: &[u8]) -> bool {
+    frame.len() >= 2 && i16::from_be_bytes([frame[0], frame[1]]) == STRAND_RPC_API_KEY
+}
+
+/// A whole request frame, size prefix included.
+pub fn encode_request(correlation_id: i32, kind: RpcKind, payload: &[u8]) -> Result<Bytes, String> {
+    let size = frame_size(REQUEST_HEADER_BYTES + payload.len())?;
+    let mut frame = BytesMut::with_capacity(4 + REQUEST_HEADER_BYTES + payload.len());
+    frame.put_i32(size);
+    frame.put_i16(STRAND_RPC_API_KEY);
+    frame.put_i16(STRAND_RPC_VERSION);
+    frame.put_i32(correlation_id);
+    frame.put_u8(kind as u8);
+    frame.put_slice(payload);
+    Ok(frame.freeze())
+}
+
+/// Reads a request frame (without its size prefix).
+pub fn decode_request(mut frame: Bytes) -> Result<RpcRequest, String> {
+    if frame.len() < REQUEST_HEADER_BYTES {
+        return Err(format!("a strand rpc of {} bytes is shorter than its header", frame.len()));
+    }
+    let api_key = frame.get_i16();
+    let version = frame.get_i16();
+    let correlation_id = frame.get_i32();
+    let kind = frame.get_u8();
+    if api_key != STRAND_RPC_API_KEY || version != STRAND_RPC_VERSION {
+        return Err(format!("not a strand rpc: api key {api_key} version {version}"));
+    }
+    let kind = RpcKind::from_byte(kind).ok_or_else(|| format!("unknown strand rpc kind {kind}"))?;
+    Ok(RpcRequest { correlation_id, kind, payload: frame })
+}
+
+/// A whole reply frame, size prefix included: the answer, or why there is none.
+pub fn encode_reply(correlation_id: i32, answer: Result<&[u8], &str>) -> Result<Bytes, String> {
+    let (status, payload) = match answer {
+        Ok(payload) => (0u8, payload),
+        Err(message) => (1u8, message.as_bytes()),
+    };
+    let size = frame_size(REPLY_HEADER_BYTES + payload.len())?;
+    let mut frame = BytesMut::with_capacity(4 + REPLY_HEADER_BYTES + payload.len());
+    frame.put_i32(size);
+    frame.put_i32(correlation_id);
+    frame.put_u8(status);
+    frame.put_slice(payload);
+    Ok(frame.freeze())
+}
+
+/// Reads a reply frame (without its size prefix): its correlation id and the answer, or the
+/// error the other node sent.
+pub fn decode_reply(mut frame: Bytes) -> Result<(i32, Result<Bytes, String>), String> {
+    if frame.len() < REPLY_HEADER_BYTES {
+        return Err(format!("a strand rpc reply of {} bytes is shorter than its header", frame.len()));
+    }
+    let correlation_id = frame.get_i32();
+    match frame.get_u8() {
+        0 => Ok((correlation_id, Ok(frame))),
+        1 => Ok((correlation_id, Err(String::from_utf8_lossy(&frame).into_owned()))),
+        status => Err(format!("unknown strand rpc reply status {status}")),
+    }
+}
+
+/// The controller reply's payload: the offset, then the Kafka response frame.
+pub fn encode_controller_answer(offset: i64, response: &[u8]) -> Bytes {
+    let mut payload = BytesMut::with_capacity(8 + response.len());
+    payload.put_i64(offset);
+    payload.put_slice(response);
+    payload.freeze()
+}
+
+/// Splits a controller reply's payload into the offset and the Kafka response frame.
+pub fn decode_controller_answer(mut payload: Bytes) -> Result<(i64, Bytes), String> {
+    if payload.len() < 8 {
+        return Err("a controller answer shorter than its offset".into());
+    }
+    let offset = payload.get_i64();
+    Ok((offset, payload))
+}
+
+fn frame_size(len: usize) -> Result<i32, String> {
+    i32::try_from(len).map_err(|_| format!("a frame of {len} bytes is too large"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A request and a reply read back as written; the size prefix counts the rest.
+    #[test]
+    fn frames_round_trip() {
+        let frame = encode_request(7, RpcKind::Controller, b"payload").expect("encodes");
+        assert_eq!(i32::from_be_bytes(frame[..4].try_into().expect("4 bytes")) as usize, frame.len() - 4);
+        assert!(is_strand_rpc(&frame[4..]));
+        let request = decode_request(frame.slice(4..)).expect("decodes");
+        assert_eq!(
+            (request.correlation_id, request.kind, &request.payload[..]),
+            (7, RpcKind::Controller, &b"payload"[..])
+        );
+
+        let reply = encode_reply(7, Ok(b"answer")).expect("encodes");
+        let (correlation_id, answer) = decode_reply(reply.slice(4..)).expect("decodes");
+        assert_eq!((correlation_id, answer), (7, Ok(Bytes::from_static(b"answer"))));
+        let reply = encode_reply(8, Err("no leader")).expect("encodes");
+        assert_eq!(decode_reply(reply.slice(4..)).expect("decodes"), (8, Err("no leader".to_owned())));
+    }
+
+    /// Kafka requests are not mistaken for Strand's, and malformed frames are errors.
+    #[test]
+    fn foreign_and_malformed_frames_are_refused() {
+        let api_versions = [0u8, 18, 0, 3, 0, 0, 0, 1];
+        assert!(!is_strand_rpc(&api_versions));
+        assert!(decode_request(Bytes::copy_from_slice(&api_versions)).is_err());
+        let mut unknown_kind = encode_request(1, RpcKind::Raft, b"").expect("encodes").slice(4..).to_vec();
+        unknown_kind[8] = 9;
+        assert!(decode_request(Bytes::from(unknown_kind)).is_err());
+        assert!(decode_reply(Bytes::from_static(&[0, 0, 0, 1, 5])).is_err());
+        assert!(decode_controller_answer(Bytes::from_static(&[0, 1])).is_err());
+        let (offset, response) = decode_controller_answer(encode_controller_answer(42, b"r")).expect("decodes");
+        assert_eq!((offset, &response[..]), (42, &b"r"[..]));
+    }
+}
