@@ -552,9 +552,14 @@ impl Log {
     }
 
     /// Removes every batch from the one holding `offset` on (replication's truncation). Segments
-    /// wholly above it are deleted.
+    /// wholly above it are deleted. At or past the log end nothing is removed but epoch entries
+    /// starting at the log end (a leader's epoch recorded before it wrote anything) still go, as
+    /// Kafka's `truncateTo` does, so the log's latest epoch is that of its last batch.
     pub fn truncate_to(&mut self, offset: Offset) -> Result<()> {
         if offset >= self.log_end_offset() {
+            if self.epoch_cache.truncate_from_end(self.log_end_offset()) {
+                self.epoch_cache.flush()?;
+            }
             return Ok(());
         }
         let above: Vec<Offset> = self.segments.range(offset..).map(|(b, _)| *b).filter(|&b| b > offset).collect();
@@ -577,6 +582,38 @@ impl Log {
             self.epoch_cache.flush()?;
         }
         self.reload_producer_state(end)
+    }
+
+    /// Empties the log and starts it over at `offset`: every segment deleted, a new empty one at
+    /// `offset`, the epoch cache and producer state cleared (Kafka's `truncateFullyAndStartAt`). A
+    /// replica uses it when the offsets it holds are all gone from its source's log.
+    pub fn truncate_fully_and_start_at(&mut self, offset: Offset) -> Result<()> {
+        assert!(offset >= 0, "a log cannot start at {offset}");
+        for (_, segment) in std::mem::take(&mut self.segments) {
+            segment.delete()?;
+        }
+        let now = self.clock.now_ms();
+        self.segments.insert(offset, Segment::create(&self.dir, offset, &self.config, now)?);
+        self.log_start_offset = offset;
+        self.recovery_point = offset;
+        self.unflushed_records = 0;
+        self.first_unflushed_ms = None;
+        self.first_dirty_offset = None;
+        self.epoch_cache.clear();
+        self.epoch_cache.flush()?;
+        self.producer_state.truncate_fully_and_start_at(offset)?;
+        crate::file::sync_dir(&self.dir).map_err(|e| LogError::io(&self.dir, e))
+    }
+
+    /// Records that leader epoch `epoch` starts at `start_offset` unless the cache already has
+    /// that epoch or a later one (Kafka's `maybeAssignEpochStartOffset`): a new leader records its
+    /// epoch at its log end offset before it writes anything, so a replica that asks where the
+    /// epoch before it ended gets an answer even while the new epoch holds no batch.
+    pub fn maybe_assign_epoch_start_offset(&mut self, epoch: LeaderEpoch, start_offset: Offset) -> Result<()> {
+        if self.epoch_cache.latest_epoch().is_none_or(|latest| epoch > latest) {
+            self.epoch_cache.assign(epoch, start_offset)?;
+        }
+        Ok(())
     }
 
     /// Raises the log start offset (DeleteRecords, retention) and deletes the segments wholly

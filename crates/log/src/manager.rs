@@ -1,7 +1,11 @@
 //! The logs of every partition in a node's log directories (`log.dirs`), and the per-directory
 //! files Kafka keeps beside them: `meta.properties`, `recovery-point-offset-checkpoint`,
-//! `log-start-offset-checkpoint`, `cleaner-offset-checkpoint` and the `.kafka_cleanshutdown`
-//! marker.
+//! `log-start-offset-checkpoint`, `cleaner-offset-checkpoint`, `replication-offset-checkpoint`
+//! and the `.kafka_cleanshutdown` marker.
+//!
+//! `replication-offset-checkpoint` holds offsets the replication layer computes (each partition's
+//! high watermark): the manager only stores them in the directory of each partition's log and
+//! reads them back, knowing nothing of what they mean.
 //!
 //! Startup: each directory is checked against the node's identity (a directory formatted for
 //! another cluster or node is refused), the clean-shutdown marker is read and removed (so a crash
@@ -17,7 +21,7 @@ use strand_base::{Clock, Offset, TopicPartition, Uuid};
 
 use crate::checkpoint::{
     CLEANER_OFFSET_CHECKPOINT_FILE, LOG_START_OFFSET_CHECKPOINT_FILE, OffsetCheckpointFile,
-    RECOVERY_POINT_CHECKPOINT_FILE,
+    RECOVERY_POINT_CHECKPOINT_FILE, REPLICATION_OFFSET_CHECKPOINT_FILE,
 };
 use crate::dir::{self, MetaProperties, PartitionMetadata};
 use crate::log::{Log, LogCheckpoints};
@@ -162,6 +166,41 @@ impl LogManager {
             OffsetCheckpointFile::new(dir.path.join(CLEANER_OFFSET_CHECKPOINT_FILE)).write(&dirty_offsets)?;
         }
         Ok(())
+    }
+
+    /// The offsets in every directory's `replication-offset-checkpoint` (the high watermarks the
+    /// replication layer last wrote), for the partitions with a log here. A missing file reads as
+    /// no entries.
+    pub fn read_high_watermarks(&self) -> Result<BTreeMap<TopicPartition, Offset>> {
+        let mut offsets = BTreeMap::new();
+        for (index, dir) in self.dirs.iter().enumerate() {
+            let file = OffsetCheckpointFile::new(dir.path.join(REPLICATION_OFFSET_CHECKPOINT_FILE));
+            for (tp, offset) in file.read()? {
+                if self.logs.get(&tp).is_some_and(|(i, _)| *i == index) {
+                    offsets.insert(tp, offset);
+                }
+            }
+        }
+        Ok(offsets)
+    }
+
+    /// Rewrites every directory's `replication-offset-checkpoint` with the entries of `offsets`
+    /// whose log is in that directory (entries for partitions without a log here are dropped).
+    pub fn write_high_watermarks(&self, offsets: &BTreeMap<TopicPartition, Offset>) -> Result<()> {
+        for (index, dir) in self.dirs.iter().enumerate() {
+            let in_dir: BTreeMap<TopicPartition, Offset> = offsets
+                .iter()
+                .filter(|(tp, _)| self.logs.get(*tp).is_some_and(|(i, _)| *i == index))
+                .map(|(tp, offset)| (tp.clone(), *offset))
+                .collect();
+            OffsetCheckpointFile::new(dir.path.join(REPLICATION_OFFSET_CHECKPOINT_FILE)).write(&in_dir)?;
+        }
+        Ok(())
+    }
+
+    /// The clock the logs read time from.
+    pub fn clock(&self) -> &Arc<dyn Clock> {
+        &self.clock
     }
 
     /// A clean shutdown: every log flushed and closed, the checkpoints written, then the

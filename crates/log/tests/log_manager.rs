@@ -114,3 +114,31 @@ fn the_metadata_log_is_not_a_partition() {
     let manager = open(&dirs, "cluster-x").expect("reopen");
     assert_eq!(manager.partitions().count(), 0);
 }
+
+/// High watermarks go to the `replication-offset-checkpoint` of the directory holding each
+/// partition's log, in Kafka's text format, and read back after a restart; entries for
+/// partitions without a log are dropped.
+#[test]
+fn high_watermarks_checkpoint_per_directory() {
+    let root = tempfile::tempdir().expect("dir");
+    let dirs = vec![root.path().join("a"), root.path().join("b")];
+    let mut manager = open(&dirs, "cluster-x").expect("open");
+    write_partitions(&mut manager);
+    let mut offsets: std::collections::BTreeMap<TopicPartition, i64> =
+        (0..4).map(|p| (TopicPartition::new("orders", p), i64::from(p))).collect();
+    offsets.insert(TopicPartition::new("gone", 0), 9);
+    manager.write_high_watermarks(&offsets).expect("write");
+    offsets.remove(&TopicPartition::new("gone", 0));
+    let mut lines = 0;
+    for dir in &dirs {
+        let text = std::fs::read_to_string(dir.join("replication-offset-checkpoint")).expect("checkpoint");
+        let all: Vec<&str> = text.lines().collect();
+        assert_eq!(all[0], "0");
+        assert_eq!(all[1].parse::<usize>().expect("count"), all.len() - 2);
+        lines += all.len() - 2;
+    }
+    assert_eq!(lines, 4);
+    manager.shutdown(1).expect("shutdown");
+    let manager = open(&dirs, "cluster-x").expect("reopen");
+    assert_eq!(manager.read_high_watermarks().expect("read"), offsets);
+}

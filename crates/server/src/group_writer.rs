@@ -44,10 +44,18 @@ impl ReplicaPartitionWriter {
 fn write_error(error: ReplicaError) -> WriteError {
     match error {
         ReplicaError::UnknownPartition(_) => WriteError::UnknownPartition,
+        ReplicaError::NotLeaderOrFollower(_)
+        | ReplicaError::FencedLeaderEpoch { .. }
+        | ReplicaError::UnknownLeaderEpoch { .. } => WriteError::NotLeader,
+        ReplicaError::NotEnoughReplicas { .. } | ReplicaError::NotEnoughReplicasAfterAppend { .. } => {
+            WriteError::NotEnoughReplicas
+        }
+        ReplicaError::Timeout => WriteError::Timeout,
         ReplicaError::Log(error @ (LogError::InvalidBatch(_) | LogError::ProducerState(_))) => {
             WriteError::Other(error.to_string())
         }
         ReplicaError::Log(other) => WriteError::Storage(other.to_string()),
+        other => WriteError::Other(other.to_string()),
     }
 }
 

@@ -13,8 +13,11 @@
 //!   stable offset) are answered. With nothing new it waits like any fetch. A request that
 //!   forgets the session's last partitions closes it and is answered sessionless.
 //!
-//! Not yet: replica fetches (the cluster issue), and sending record bytes straight from the
-//! segment file (they are copied into the response today).
+//! A fetch from a broker (replica id 0 or more: `replica_state` from v15, `replica_id` before) is
+//! a follower's: it goes whole to `ReplicaManager::replica_fetch`, which reads to the log end,
+//! checks the follower's leader and broker epochs, answers diverging epochs and records the
+//! follower's progress (`strand_replication`'s `leader.rs`). Consumers read only from the leader:
+//! a follower replica answers them NOT_LEADER_OR_FOLLOWER (no KIP-392 fetch from followers yet).
 
 use std::time::Duration;
 
@@ -25,7 +28,7 @@ use strand_protocol::error::ErrorCode;
 use strand_protocol::messages::fetch_request::FetchTopic;
 use strand_protocol::messages::fetch_response::{AbortedTransaction, FetchableTopicResponse, PartitionData};
 use strand_protocol::messages::{FetchRequest, FetchResponse};
-use strand_replication::{Isolation, ReplicaError};
+use strand_replication::{Isolation, ReplicaError, fetch_replica};
 
 use super::target;
 use crate::Broker;
@@ -53,6 +56,9 @@ enum Context {
 /// Answers one Fetch: settles its session, reads until `min_bytes` or the wait runs out, then
 /// answers as the session context says.
 pub async fn handle(broker: &Broker, mut request: FetchRequest, version: i16) -> FetchResponse {
+    if fetch_replica(&request, version).0.0 >= 0 {
+        return broker.replicas.replica_fetch(request, version).await;
+    }
     let (context, topics) = match open(broker, &mut request, version) {
         Ok(opened) => opened,
         Err(error) => return FetchResponse { error_code: error.code().code(), ..Default::default() },
@@ -60,13 +66,15 @@ pub async fn handle(broker: &Broker, mut request: FetchRequest, version: i16) ->
     let wait = Duration::from_millis(request.max_wait_ms.clamp(0, FETCH_WAIT_MS_MAX) as u64);
     let deadline = tokio::time::Instant::now() + wait;
     loop {
+        // Subscribed before reading, so an append between the read and the wait is not missed.
+        let mut changes = broker.replicas.subscribe_changes();
         let (responses, bytes) = read_all(broker, &request, &topics, version);
         let errors = responses.iter().flat_map(|t| &t.partitions).any(|p| p.error_code != 0);
         let now = tokio::time::Instant::now();
         if bytes >= request.min_bytes.max(0) as usize || errors || topics.is_empty() || now >= deadline {
             return close(broker, context, &topics, responses, version);
         }
-        broker.replicas.wait_for_append(deadline - now).await;
+        let _ = tokio::time::timeout(deadline - now, changes.changed()).await;
     }
 }
 
@@ -258,7 +266,7 @@ fn read_all(
                         Err(ReplicaError::Log(strand_log::LogError::OffsetOutOfRange { .. })) => {
                             out_of_range(broker, &target.partition, partition.partition)
                         }
-                        Err(_) => failed(partition.partition, ErrorCode::KafkaStorageError),
+                        Err(e) => failed(partition.partition, e.code()),
                     }
                 }
             };

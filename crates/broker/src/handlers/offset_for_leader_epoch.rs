@@ -57,6 +57,7 @@ fn end_offset(
             tracing::warn!("OffsetForLeaderEpoch on {tp}: {e}");
             return failed(ErrorCode::KafkaStorageError);
         }
+        Err(e) => return failed(e.code()),
     };
     let current = request.current_leader_epoch;
     if current != NO_PARTITION_LEADER_EPOCH && current < state.leader_epoch {

@@ -2,14 +2,21 @@
 //! the partition's leader epoch, answered per `acks`. `acks=0` gets no response, and an error
 //! closes the connection instead (the client would never hear of it otherwise). Clients cannot
 //! write to internal topics (`__consumer_offsets`): INVALID_TOPIC_EXCEPTION, as Kafka answers.
+//!
+//! `acks=all`: every partition is appended first (NOT_ENOUGH_REPLICAS, nothing appended, if its
+//! ISR is below `min.insync.replicas`), then the request waits for all of them together, at most
+//! `timeout_ms` for the replicas (Kafka's `DelayedProduce`): a partition whose ISR did not take
+//! the batch in time answers REQUEST_TIMED_OUT, one whose ISR shrank below the minimum meanwhile
+//! NOT_ENOUGH_REPLICAS_AFTER_APPEND, one whose leadership moved NOT_LEADER_OR_FOLLOWER.
 
-use strand_log::LogError;
-use strand_log::producer_state::{AppendContext, ProducerStateError, VerificationGuard};
+use std::time::Duration;
+
+use strand_log::producer_state::{AppendContext, VerificationGuard};
 use strand_protocol::error::ErrorCode;
 use strand_protocol::messages::produce_request::{PartitionProduceData, TopicProduceData};
 use strand_protocol::messages::produce_response::{PartitionProduceResponse, TopicProduceResponse};
 use strand_protocol::messages::{ProduceRequest, ProduceResponse};
-use strand_replication::{Acks, ReplicaError};
+use strand_replication::{Acks, DelayedProduce};
 
 use super::target;
 use crate::Broker;
@@ -24,7 +31,8 @@ pub async fn handle(broker: &Broker, request: ProduceRequest, version: i16) -> R
     let image = broker.image();
     let mut responses = Vec::with_capacity(request.topic_data.len());
     let mut first_error = None;
-    for topic in &request.topic_data {
+    let mut delayed = Vec::new();
+    for (topic_index, topic) in request.topic_data.iter().enumerate() {
         let found =
             if version >= 13 { image.topics().by_id(topic.topic_id) } else { image.topics().by_name(&topic.name) };
         let mut partitions = Vec::with_capacity(topic.partition_data.len());
@@ -41,7 +49,12 @@ pub async fn handle(broker: &Broker, request: ProduceRequest, version: i16) -> R
                         // Kafka refuses before appending anything: NOT_ENOUGH_REPLICAS.
                         failed(partition.index, ErrorCode::NotEnoughReplicas, None)
                     } else {
-                        append(broker, &target.partition, target.leader_epoch, partition, acks, rules)
+                        let (response, waiting) =
+                            append(broker, &target.partition, target.leader_epoch, partition, acks, rules);
+                        if let Some(waiting) = waiting {
+                            delayed.push((topic_index, partitions.len(), waiting));
+                        }
+                        response
                     }
                 }
                 Err(ErrorCode::UnknownTopicOrPartition) if version >= 13 && found.is_none() => {
@@ -61,6 +74,8 @@ pub async fn handle(broker: &Broker, request: ProduceRequest, version: i16) -> R
             ..Default::default()
         });
     }
+    let timeout = Duration::from_millis(u64::try_from(request.timeout_ms).unwrap_or(0));
+    wait_for_replicas(&mut responses, delayed, timeout).await;
     if acks == Acks::None {
         return match first_error {
             None => Ok(None),
@@ -112,6 +127,26 @@ fn compacted(broker: &Broker, topic_policy: Option<&str>) -> bool {
     policy.is_some_and(|p| p.split(',').any(|part| part.trim() == "compact"))
 }
 
+/// Waits for every `acks=all` partition's replicas together (one deadline for the request), and
+/// turns the partitions that failed meanwhile into errors.
+async fn wait_for_replicas(
+    responses: &mut [TopicProduceResponse],
+    delayed: Vec<(usize, usize, DelayedProduce)>,
+    timeout: Duration,
+) {
+    let deadline = tokio::time::Instant::now() + timeout;
+    for (topic, partition, waiting) in delayed {
+        let left = deadline.saturating_duration_since(tokio::time::Instant::now());
+        if let Err(e) = waiting.wait(left).await
+            && let Some(response) = responses.get_mut(topic).and_then(|t| t.partition_responses.get_mut(partition))
+        {
+            *response = failed(response.index, e.code(), Some(e.to_string()));
+        }
+    }
+}
+
+/// Validates and appends one partition's record set; with `acks=all`, also what to wait on (the
+/// last batch's: the high watermark passing it passes the others).
 fn append(
     broker: &Broker,
     tp: &strand_base::TopicPartition,
@@ -119,34 +154,37 @@ fn append(
     data: &PartitionProduceData,
     acks: Acks,
     topic: TopicRules,
-) -> PartitionProduceResponse {
-    let Some(records) = &data.records else { return failed(data.index, ErrorCode::InvalidRecord, None) };
+) -> (PartitionProduceResponse, Option<DelayedProduce>) {
+    let Some(records) = &data.records else { return (failed(data.index, ErrorCode::InvalidRecord, None), None) };
     let now = broker.clock.now_ms();
     let rules = topic.timestamps;
     let batches = match validate_record_set(records, topic.message_bytes_max, rules, topic.keys, now) {
         Ok(batches) => batches,
-        Err(e) => return failed(data.index, record_set_code(&e), Some(e.to_string())),
+        Err(e) => return (failed(data.index, record_set_code(&e), Some(e.to_string())), None),
     };
     let mut base_offset = None;
     let mut log_start_offset = -1;
+    let mut waiting = None;
     for batch in batches {
         let context = AppendContext::client(VerificationGuard::SENTINEL);
-        match broker.replicas.append(tp, batch, leader_epoch, acks, context) {
-            Ok((info, start)) => {
-                base_offset.get_or_insert(info.first_offset);
-                log_start_offset = start;
+        match broker.replicas.append_as_leader(tp, batch, leader_epoch, acks, context) {
+            Ok(appended) => {
+                base_offset.get_or_insert(appended.info.first_offset);
+                log_start_offset = appended.log_start_offset;
+                waiting = appended.delayed;
             }
-            Err(e) => return failed(data.index, append_code(&e), Some(e.to_string())),
+            Err(e) => return (failed(data.index, e.code(), Some(e.to_string())), None),
         }
     }
-    PartitionProduceResponse {
+    let response = PartitionProduceResponse {
         index: data.index,
         error_code: 0,
         base_offset: base_offset.unwrap_or(-1),
         log_append_time_ms: if rules.log_append_time { now } else { -1 },
         log_start_offset,
         ..Default::default()
-    }
+    };
+    (response, waiting)
 }
 
 fn record_set_code(error: &RecordSetError) -> ErrorCode {
@@ -155,21 +193,6 @@ fn record_set_code(error: &RecordSetError) -> ErrorCode {
         RecordSetError::TooLarge { .. } => ErrorCode::MessageTooLarge,
         RecordSetError::InvalidTimestamp { .. } => ErrorCode::InvalidTimestamp,
         RecordSetError::Empty | RecordSetError::MissingKey => ErrorCode::InvalidRecord,
-    }
-}
-
-fn append_code(error: &ReplicaError) -> ErrorCode {
-    match error {
-        ReplicaError::UnknownPartition(_) => ErrorCode::NotLeaderOrFollower,
-        ReplicaError::Log(LogError::ProducerState(e)) => match e {
-            ProducerStateError::InvalidProducerEpoch { .. } => ErrorCode::InvalidProducerEpoch,
-            ProducerStateError::OutOfOrderSequence { .. } => ErrorCode::OutOfOrderSequenceNumber,
-            ProducerStateError::InvalidTxnState { .. } => ErrorCode::InvalidTxnState,
-            ProducerStateError::TransactionCoordinatorFenced { .. } => ErrorCode::TransactionCoordinatorFenced,
-            ProducerStateError::InvalidControlBatch(_) => ErrorCode::CorruptMessage,
-        },
-        ReplicaError::Log(LogError::InvalidBatch(_)) => ErrorCode::CorruptMessage,
-        ReplicaError::Log(_) => ErrorCode::KafkaStorageError,
     }
 }
 

@@ -1,0 +1,267 @@
+//! The Fetch and Produce handlers of a leader in a cluster: a Fetch from a broker (replica id in
+//! `replica_state`, v15+) is a follower's (it reads past the high watermark, moves it, is checked
+//! for its leader and broker epochs, and gets diverging epochs); an `acks=all` Produce is answered
+//! only once the follower has fetched past it, or REQUEST_TIMED_OUT.
+//!
+//! The broker here leads `orders-0` (replicas 1 and 2, both in sync) in an image replayed from
+//! records, over a cluster-mode replica manager; "broker 2" is the test sending Fetch requests.
+
+mod common;
+
+use std::sync::Arc;
+
+use bytes::{Bytes, BytesMut};
+use strand_base::{BrokerId, SystemClock, TopicPartition, Uuid};
+use strand_broker::{BoxFuture, Broker, BrokerIdentity, ControllerChannel, handlers};
+use strand_coordinator::writer::memory::MemoryPartitionWriter;
+use strand_coordinator::{GroupConfig, GroupCoordinator, RandomMemberIds};
+use strand_log::{LogConfig, LogManager, NodeIdentity};
+use strand_metadata::image::{MetadataDelta, MetadataImage, MetadataProvenance};
+use strand_protocol::error::ErrorCode;
+use strand_protocol::messages::api::ApiKey;
+use strand_protocol::messages::fetch_request::{FetchPartition, FetchTopic, ReplicaState};
+use strand_protocol::messages::fetch_response::PartitionData;
+use strand_protocol::messages::produce_request::{PartitionProduceData, TopicProduceData};
+use strand_protocol::messages::produce_response::PartitionProduceResponse;
+use strand_protocol::messages::records::MetadataRecord;
+use strand_protocol::messages::{FetchRequest, FetchResponse, PartitionRecord, ProduceRequest, TopicRecord};
+use strand_protocol::records::{NewRecord, RecordBatchBuilder};
+use strand_replication::{
+    AlterPartitionItem, BrokerStatus, IsrChannel, LeaderAndIsr, PartitionState, REPLICA_FETCH_VERSION, ReplicaLinks,
+    ReplicaManager, ReplicaTransport, ReplicationConfig, TransportError,
+};
+use tokio::sync::watch;
+
+const TOPIC_ID: Uuid = Uuid([7; 16]);
+
+/// No controller: these tests change no metadata.
+#[derive(Debug)]
+struct NoController;
+
+impl ControllerChannel for NoController {
+    fn call(&self, _: ApiKey, _: i16, _: Bytes) -> BoxFuture<'_, Result<(Bytes, i64), String>> {
+        Box::pin(async { Err("no controller in this test".to_owned()) })
+    }
+}
+
+/// No peers: this leader fetches from nobody and proposes no ISR change that gets answered.
+#[derive(Debug)]
+struct NoPeers;
+
+impl ReplicaTransport for NoPeers {
+    fn fetch(
+        &self,
+        _: BrokerId,
+        _: FetchRequest,
+    ) -> strand_replication::BoxFuture<'static, Result<FetchResponse, TransportError>> {
+        Box::pin(async { Err(TransportError("no peers".into())) })
+    }
+}
+
+impl IsrChannel for NoPeers {
+    fn submit(&self, _: AlterPartitionItem) -> strand_replication::BoxFuture<'static, Result<LeaderAndIsr, ErrorCode>> {
+        Box::pin(async { Err(ErrorCode::OperationNotAttempted) })
+    }
+}
+
+struct Leader {
+    broker: Broker,
+    replicas: Arc<ReplicaManager>,
+    _dir: tempfile::TempDir,
+    _images: watch::Sender<Arc<MetadataImage>>,
+}
+
+fn tp() -> TopicPartition {
+    TopicPartition::new("orders", 0)
+}
+
+/// Broker 1 leading `orders-0` with replicas and ISR [1, 2]; brokers registered at epoch 5.
+fn leader() -> Leader {
+    let dir = tempfile::tempdir().expect("dir");
+    let identity = NodeIdentity { cluster_id: common::CLUSTER_ID.into(), node_id: 1 };
+    let log_config = LogConfig { segment_index_bytes: 4096, ..LogConfig::default() };
+    let logs =
+        LogManager::open(&[dir.path().to_owned()], &identity, log_config.clone(), Arc::new(SystemClock)).expect("logs");
+    let config = ReplicationConfig { flush_on_acks_all: false, ..ReplicationConfig::new(BrokerId(1)) };
+    let links = ReplicaLinks { transport: Arc::new(NoPeers), isr_channel: Arc::new(NoPeers) };
+    let replicas = Arc::new(ReplicaManager::with_config(logs, config, links, Arc::new(SystemClock)).expect("replicas"));
+    let status = BrokerStatus { broker_epoch: 5, fenced: false, in_controlled_shutdown: false };
+    replicas.set_broker_statuses([(BrokerId(1), status), (BrokerId(2), status)].into_iter().collect());
+    let state = PartitionState {
+        leader: BrokerId(1),
+        leader_epoch: 0,
+        partition_epoch: 0,
+        replicas: vec![BrokerId(1), BrokerId(2)],
+        isr: vec![BrokerId(1), BrokerId(2)],
+        min_insync_replicas: 1,
+        leader_recovery_state: 0,
+    };
+    replicas.apply_partition_state(&tp(), TOPIC_ID, log_config, &state).expect("lead");
+    let (images, image) = watch::channel(Arc::new(image()));
+    let groups = Arc::new(GroupCoordinator::new(
+        GroupConfig::default(),
+        Arc::new(MemoryPartitionWriter::new()),
+        Arc::new(SystemClock),
+        Arc::new(RandomMemberIds),
+    ));
+    let identity = BrokerIdentity {
+        node_id: BrokerId(1),
+        cluster_id: common::CLUSTER_ID.into(),
+        listener_name: common::LISTENER.into(),
+        broker_epoch: 5,
+    };
+    let broker = Broker::new(
+        identity,
+        common::settings(),
+        image,
+        replicas.clone(),
+        groups,
+        Arc::new(NoController),
+        Arc::new(SystemClock),
+    );
+    Leader { broker, replicas, _dir: dir, _images: images }
+}
+
+/// The image: topic `orders` with one partition led by broker 1, ISR [1, 2].
+fn image() -> MetadataImage {
+    let base = MetadataImage::empty();
+    let mut delta = MetadataDelta::new(&base);
+    let topic = TopicRecord { name: "orders".into(), topic_id: TOPIC_ID, ..Default::default() };
+    let partition = PartitionRecord {
+        partition_id: 0,
+        topic_id: TOPIC_ID,
+        replicas: vec![BrokerId(1), BrokerId(2)],
+        isr: vec![1, 2],
+        leader: BrokerId(1),
+        leader_epoch: 0,
+        partition_epoch: 0,
+        ..Default::default()
+    };
+    delta.replay(&MetadataRecord::TopicRecord(topic)).expect("topic");
+    delta.replay(&MetadataRecord::PartitionRecord(partition)).expect("partition");
+    delta.apply(MetadataProvenance { offset: 2, epoch: 1 })
+}
+
+fn records(value: &str) -> Bytes {
+    let mut builder = RecordBatchBuilder::new();
+    builder
+        .append(&NewRecord { timestamp_ms: 10, key: None, value: Some(value.as_bytes()), headers: &[] })
+        .expect("record");
+    Bytes::from(BytesMut::from(&builder.build().expect("batch")[..]))
+}
+
+async fn produce(broker: &Broker, acks: i16, timeout_ms: i32) -> PartitionProduceResponse {
+    let request = ProduceRequest {
+        acks,
+        timeout_ms,
+        topic_data: vec![TopicProduceData {
+            name: "orders".into(),
+            partition_data: vec![PartitionProduceData { index: 0, records: Some(records("v")), ..Default::default() }],
+            ..Default::default()
+        }],
+        ..Default::default()
+    };
+    let response = handlers::produce::handle(broker, request, 9).await.expect("answered").expect("a response");
+    response.responses[0].partition_responses[0].clone()
+}
+
+/// A follower's fetch of `orders-0`, as broker 2 with broker epoch `broker_epoch`.
+fn follower_fetch(
+    fetch_offset: i64,
+    last_fetched_epoch: i32,
+    current_leader_epoch: i32,
+    broker_epoch: i64,
+) -> FetchRequest {
+    FetchRequest {
+        replica_state: ReplicaState { replica_id: BrokerId(2), replica_epoch: broker_epoch, ..Default::default() },
+        max_wait_ms: 0,
+        min_bytes: 1,
+        max_bytes: 1 << 20,
+        session_epoch: -1,
+        topics: vec![FetchTopic {
+            topic_id: TOPIC_ID,
+            partitions: vec![FetchPartition {
+                partition: 0,
+                current_leader_epoch,
+                fetch_offset,
+                last_fetched_epoch,
+                log_start_offset: 0,
+                partition_max_bytes: 1 << 20,
+                ..Default::default()
+            }],
+            ..Default::default()
+        }],
+        ..Default::default()
+    }
+}
+
+async fn fetch(broker: &Broker, request: FetchRequest) -> PartitionData {
+    let response = handlers::fetch::handle(broker, request, REPLICA_FETCH_VERSION).await;
+    assert_eq!(response.error_code, 0);
+    response.responses[0].partitions[0].clone()
+}
+
+/// A follower reads past the high watermark (a consumer could not), and its next fetch offset
+/// moves the high watermark.
+#[tokio::test]
+async fn follower_fetch_reads_to_the_log_end_and_moves_the_high_watermark() {
+    let leader = leader();
+    assert_eq!(produce(&leader.broker, 1, 1000).await.error_code, 0);
+    let first = fetch(&leader.broker, follower_fetch(0, -1, 0, 5)).await;
+    assert_eq!((first.error_code, first.high_watermark), (0, 0));
+    assert!(first.records.as_ref().is_some_and(|r| !r.is_empty()), "records past the high watermark");
+    let next = fetch(&leader.broker, follower_fetch(1, 0, 0, 5)).await;
+    assert_eq!((next.error_code, next.high_watermark), (0, 1));
+    assert!(next.records.as_ref().is_none_or(|r| r.is_empty()));
+    assert_eq!(leader.replicas.offsets(&tp()).expect("offsets").high_watermark, 1);
+}
+
+/// `acks=all` is answered once the follower has fetched past the batch; with no follower fetch
+/// it times out with REQUEST_TIMED_OUT.
+#[tokio::test]
+async fn acks_all_waits_for_the_follower() {
+    let leader = leader();
+    let (produced, ()) = tokio::join!(produce(&leader.broker, -1, 10_000), async {
+        let first = fetch(&leader.broker, follower_fetch(0, -1, 0, 5)).await;
+        assert!(first.records.as_ref().is_some_and(|r| !r.is_empty()));
+        fetch(&leader.broker, follower_fetch(1, 0, 0, 5)).await;
+    });
+    assert_eq!((produced.error_code, produced.base_offset), (0, 0));
+    let timed_out = produce(&leader.broker, -1, 50).await;
+    assert_eq!(timed_out.error_code, ErrorCode::RequestTimedOut.code());
+}
+
+/// The leader refuses a follower fetching at an older leader epoch (FENCED_LEADER_EPOCH, naming
+/// itself as the current leader) or a newer one (UNKNOWN_LEADER_EPOCH), or with a broker epoch
+/// older than its registration (NOT_LEADER_OR_FOLLOWER); a follower whose last epoch ended
+/// earlier here gets a diverging epoch and no records.
+#[tokio::test]
+async fn follower_fetch_checks_and_divergence() {
+    let leader = leader();
+    assert_eq!(produce(&leader.broker, 1, 1000).await.error_code, 0);
+    let unchecked = fetch(&leader.broker, follower_fetch(0, -1, -1, 5)).await;
+    assert_eq!(unchecked.error_code, 0, "leader epoch -1 skips the check");
+    let unknown = fetch(&leader.broker, follower_fetch(0, -1, 3, 5)).await;
+    assert_eq!(unknown.error_code, ErrorCode::UnknownLeaderEpoch.code());
+    let stale = fetch(&leader.broker, follower_fetch(0, -1, 0, 4)).await;
+    assert_eq!(stale.error_code, ErrorCode::NotLeaderOrFollower.code());
+    assert_eq!(stale.current_leader.leader_id, BrokerId(1));
+    // The follower claims offsets 1..3 in epoch 0, which ended at 1 here.
+    let diverging = fetch(&leader.broker, follower_fetch(3, 0, 0, 5)).await;
+    assert_eq!((diverging.diverging_epoch.epoch, diverging.diverging_epoch.end_offset), (0, 1));
+    assert!(diverging.records.as_ref().is_none_or(|r| r.is_empty()));
+    let state = PartitionState {
+        leader: BrokerId(1),
+        leader_epoch: 1,
+        partition_epoch: 1,
+        replicas: vec![BrokerId(1), BrokerId(2)],
+        isr: vec![BrokerId(1), BrokerId(2)],
+        min_insync_replicas: 1,
+        leader_recovery_state: 0,
+    };
+    let config = LogConfig { segment_index_bytes: 4096, ..LogConfig::default() };
+    leader.replicas.apply_partition_state(&tp(), TOPIC_ID, config, &state).expect("new epoch");
+    let fenced = fetch(&leader.broker, follower_fetch(1, 0, 0, 5)).await;
+    assert_eq!(fenced.error_code, ErrorCode::FencedLeaderEpoch.code());
+    assert_eq!((fenced.current_leader.leader_id, fenced.current_leader.leader_epoch), (BrokerId(1), 1));
+}

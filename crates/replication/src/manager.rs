@@ -1,0 +1,531 @@
+//! [`ReplicaManager`]: the partitions this node hosts, what metadata says of them, and every
+//! operation on them by partition (the request-level replica fetch is in `leader.rs`).
+//!
+//! Two ways to build it:
+//! - [`ReplicaManager::new`]: standalone, a node without peers. Hosted partitions are led here
+//!   alone (the high watermark is the log end offset, `acks=all` waits for the local sync only)
+//!   and no partition state is taken.
+//! - [`ReplicaManager::with_config`]: a cluster member with a broker id, a [`ReplicaTransport`]
+//!   and an [`IsrChannel`]. Partitions do nothing until [`ReplicaManager::apply_partition_state`]
+//!   makes this node their leader or follower; high watermarks are recovered from each
+//!   directory's `replication-offset-checkpoint`.
+//!
+//! The shell's duties in a cluster: apply every partition state the metadata image changes,
+//! report the brokers' standing ([`ReplicaManager::set_broker_statuses`]) on every image, call
+//! [`ReplicaManager::maybe_shrink_isr`] every `replica.lag.time.max.ms / 2` and
+//! [`ReplicaManager::checkpoint_high_watermarks`] every
+//! `replica.high.watermark.checkpoint.interval.ms` (5 s), and on shutdown
+//! [`ReplicaManager::stop_fetchers`] then [`ReplicaManager::shutdown`].
+//!
+//! What it is not: it decodes no requests but Fetch (for followers) and knows no metadata
+//! records; it opens no sockets (the transport and the ISR channel are the shell's).
+
+use std::collections::BTreeMap;
+use std::sync::{Arc, Mutex, MutexGuard, RwLock, RwLockReadGuard, RwLockWriteGuard};
+use std::time::Duration;
+
+use strand_base::{BrokerId, Clock, LeaderEpoch, Offset, TopicPartition, Uuid};
+use strand_log::cleaner::{CleanStats, Cleaner, CleanerConfig};
+use strand_log::log::{AppendInfo, ValidatedBatch};
+use strand_log::manager::{SharedLog, lock};
+use strand_log::producer_state::AppendContext;
+use strand_log::segment::SegmentSlice;
+use strand_log::{Log, LogConfig, LogError, LogManager};
+use tokio::sync::watch;
+
+use crate::config::ReplicationConfig;
+use crate::fetcher::{Fetchers, ReplicaTransport};
+use crate::isr::{AlterOutcome, AlterPartitionItem, IsrChannel};
+use crate::partition::{Appended, BrokerStatuses, Partition};
+use crate::replica::ReplicaState;
+use crate::state::{BrokerStatus, PartitionState, PartitionStatus, RoleChange};
+use crate::{Acks, Isolation, PartitionOffsets, PartitionRead, PassReport, ReplicaError};
+
+/// The first pause before an AlterPartition is sent again after a retriable failure; it doubles
+/// up to [`ALTER_PARTITION_BACKOFF_MAX`].
+const ALTER_PARTITION_BACKOFF_MIN: Duration = Duration::from_millis(100);
+const ALTER_PARTITION_BACKOFF_MAX: Duration = Duration::from_secs(5);
+
+/// How a cluster member reaches the others: leaders for fetching, the controller for ISR changes.
+#[derive(Debug, Clone)]
+pub struct ReplicaLinks {
+    pub transport: Arc<dyn ReplicaTransport>,
+    pub isr_channel: Arc<dyn IsrChannel>,
+}
+
+/// The replicas this node hosts. Thread-safe; shared between the handlers, the fetchers and the
+/// shell's periodic tasks.
+#[derive(Debug)]
+pub struct ReplicaManager {
+    pub(crate) shared: Arc<Shared>,
+    logs: Mutex<LogManager>,
+}
+
+/// What the fetcher tasks and AlterPartition tasks share with the manager.
+#[derive(Debug)]
+pub(crate) struct Shared {
+    pub config: ReplicationConfig,
+    pub clock: Arc<dyn Clock>,
+    /// `None` for a standalone manager.
+    pub links: Option<ReplicaLinks>,
+    partitions: RwLock<BTreeMap<TopicPartition, Arc<Partition>>>,
+    /// Topic ids to names, for Fetch v13+.
+    topic_names: RwLock<BTreeMap<Uuid, String>>,
+    brokers: RwLock<BrokerStatuses>,
+    /// Bumped after every append and every progress change, so waiting fetches look again.
+    pub changed: Arc<watch::Sender<u64>>,
+    fetchers: Mutex<Fetchers>,
+}
+
+fn read<T>(lock: &RwLock<T>) -> RwLockReadGuard<'_, T> {
+    lock.read().unwrap_or_else(std::sync::PoisonError::into_inner)
+}
+
+fn write<T>(lock: &RwLock<T>) -> RwLockWriteGuard<'_, T> {
+    lock.write().unwrap_or_else(std::sync::PoisonError::into_inner)
+}
+
+impl Shared {
+    pub fn partition(&self, tp: &TopicPartition) -> Result<Arc<Partition>, ReplicaError> {
+        read(&self.partitions).get(tp).cloned().ok_or_else(|| ReplicaError::UnknownPartition(tp.clone()))
+    }
+
+    fn all_partitions(&self) -> Vec<Arc<Partition>> {
+        read(&self.partitions).values().cloned().collect()
+    }
+
+    pub fn topic_name(&self, topic_id: Uuid) -> Option<String> {
+        read(&self.topic_names).get(&topic_id).cloned()
+    }
+
+    pub fn brokers(&self) -> BrokerStatuses {
+        read(&self.brokers).clone()
+    }
+
+    /// This node's broker epoch as the statuses report it (-1 if they do not).
+    pub fn local_broker_epoch(&self) -> i64 {
+        read(&self.brokers).as_ref().and_then(|b| b.get(&self.config.broker_id)).map_or(-1, |s| s.broker_epoch)
+    }
+
+    fn fetchers(&self) -> MutexGuard<'_, Fetchers> {
+        self.fetchers.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+
+    /// Sends `item` to the controller on a task, and has `partition` take the answer; retriable
+    /// failures are sent again with a growing backoff while the item is still in flight.
+    pub fn submit_alter_partition(&self, partition: Arc<Partition>, item: AlterPartitionItem) {
+        let (Some(links), Ok(runtime)) = (self.links.as_ref(), tokio::runtime::Handle::try_current()) else {
+            tracing::warn!("cannot send an ISR change for {} (no controller link or runtime)", partition.tp);
+            let _ = partition.on_alter_partition(&item, Err(strand_protocol::error::ErrorCode::OperationNotAttempted));
+            return;
+        };
+        let channel = links.isr_channel.clone();
+        runtime.spawn(async move {
+            let mut backoff = ALTER_PARTITION_BACKOFF_MIN;
+            loop {
+                let answer = channel.submit(item.clone()).await;
+                match partition.on_alter_partition(&item, answer) {
+                    Ok(AlterOutcome::Retry) if partition.is_in_flight(&item) => {
+                        tokio::time::sleep(backoff).await;
+                        backoff = (backoff * 2).min(ALTER_PARTITION_BACKOFF_MAX);
+                    }
+                    Ok(outcome) => {
+                        tracing::debug!("ISR change {:?} for {}: {outcome:?}", item.isr(), partition.tp);
+                        return;
+                    }
+                    Err(e) => {
+                        tracing::warn!("ISR change for {}: {e}", partition.tp);
+                        return;
+                    }
+                }
+            }
+        });
+    }
+}
+
+impl ReplicaManager {
+    /// A standalone replica manager (see the module doc), over every log `logs` opened.
+    pub fn new(logs: LogManager, flush_on_acks_all: bool) -> Self {
+        let clock = logs.clock().clone();
+        let config = ReplicationConfig::standalone(flush_on_acks_all);
+        let hosted = Self::host_logs(&logs, &config, &BTreeMap::new());
+        Self::build(logs, config, None, clock, hosted)
+    }
+
+    /// A cluster member (see the module doc): `config.broker_id` must be set.
+    pub fn with_config(
+        logs: LogManager,
+        config: ReplicationConfig,
+        links: ReplicaLinks,
+        clock: Arc<dyn Clock>,
+    ) -> Result<Self, ReplicaError> {
+        if config.is_standalone() {
+            return Err(ReplicaError::Config("a cluster member's replica manager needs its broker id".into()));
+        }
+        let high_watermarks = logs.read_high_watermarks()?;
+        let hosted = Self::host_logs(&logs, &config, &high_watermarks);
+        Ok(Self::build(logs, config, Some(links), clock, hosted))
+    }
+
+    /// Every log already on disk, with its checkpointed high watermark (at most its end).
+    fn host_logs(
+        logs: &LogManager,
+        config: &ReplicationConfig,
+        high_watermarks: &BTreeMap<TopicPartition, Offset>,
+    ) -> Vec<(TopicPartition, SharedLog, Offset)> {
+        logs.partitions()
+            .filter_map(|tp| {
+                let log = logs.get(tp)?;
+                let end = lock(&log).map(|l| l.log_end_offset()).unwrap_or(0);
+                let checkpointed =
+                    if config.is_standalone() { end } else { high_watermarks.get(tp).copied().unwrap_or(0) };
+                Some((tp.clone(), log, checkpointed.min(end)))
+            })
+            .collect()
+    }
+
+    fn build(
+        logs: LogManager,
+        config: ReplicationConfig,
+        links: Option<ReplicaLinks>,
+        clock: Arc<dyn Clock>,
+        hosted: Vec<(TopicPartition, SharedLog, Offset)>,
+    ) -> Self {
+        let changed = Arc::new(watch::Sender::new(0));
+        let partitions = hosted
+            .into_iter()
+            .map(|(tp, log, high_watermark)| {
+                let state = ReplicaState::new(Uuid::ZERO, high_watermark);
+                let partition =
+                    Partition::new(tp.clone(), log, state, config.broker_id, config.is_standalone(), changed.clone());
+                (tp, Arc::new(partition))
+            })
+            .collect();
+        let shared = Shared {
+            config,
+            clock,
+            links,
+            partitions: RwLock::new(partitions),
+            topic_names: RwLock::new(BTreeMap::new()),
+            brokers: RwLock::new(None),
+            changed,
+            fetchers: Mutex::new(Fetchers::default()),
+        };
+        ReplicaManager { shared: Arc::new(shared), logs: Mutex::new(logs) }
+    }
+
+    pub fn config(&self) -> &ReplicationConfig {
+        &self.shared.config
+    }
+
+    /// Hosts `tp` (creating its log if needed) with the topic's current log settings. Alone,
+    /// this makes a standalone manager lead it; a cluster member then needs its partition state.
+    pub fn ensure_partition(&self, tp: &TopicPartition, topic_id: Uuid, config: LogConfig) -> Result<(), ReplicaError> {
+        if topic_id != Uuid::ZERO {
+            write(&self.shared.topic_names).insert(topic_id, tp.topic.clone());
+        }
+        if let Ok(partition) = self.shared.partition(tp) {
+            let mut log = lock(&partition.log)?;
+            if *log.config() != config {
+                log.set_config(config);
+            }
+            drop(log);
+            if topic_id != Uuid::ZERO {
+                partition.set_topic_id(topic_id)?;
+            }
+            return Ok(());
+        }
+        let log = self.with_logs(|logs| logs.get_or_create(tp, topic_id, config))?;
+        // A new log: nothing in it is committed yet.
+        let config = &self.shared.config;
+        let state = ReplicaState::new(topic_id, 0);
+        let partition = Partition::new(
+            tp.clone(),
+            log,
+            state,
+            config.broker_id,
+            config.is_standalone(),
+            self.shared.changed.clone(),
+        );
+        write(&self.shared.partitions).insert(tp.clone(), Arc::new(partition));
+        Ok(())
+    }
+
+    /// Hosts `tp` and applies its state from metadata (Kafka's `becomeLeaderOrFollower` for one
+    /// partition): this node becomes its leader (its epoch recorded at the log end, followers'
+    /// progress reset, fetching stopped) or its follower (produce refused, fetching from the new
+    /// leader at the new epoch); a newer partition epoch replaces the ISR; older states are
+    /// ignored. Call it for every partition this node is a replica of, on every image that
+    /// changes the partition or its topic's configs (`min.insync.replicas`).
+    pub fn apply_partition_state(
+        &self,
+        tp: &TopicPartition,
+        topic_id: Uuid,
+        config: LogConfig,
+        state: &PartitionState,
+    ) -> Result<RoleChange, ReplicaError> {
+        if self.shared.config.is_standalone() {
+            return Err(ReplicaError::Config("a standalone replica manager takes no partition state".into()));
+        }
+        self.ensure_partition(tp, topic_id, config)?;
+        let partition = self.shared.partition(tp)?;
+        let change = partition.apply(state, topic_id, self.shared.clock.now_ms())?;
+        match change {
+            RoleChange::BecameLeader => self.shared.fetchers().unassign(tp),
+            RoleChange::BecameFollower if state.leader != BrokerId::NONE => {
+                self.shared.fetchers().assign(&self.shared, tp, topic_id, state.leader, state.leader_epoch)?;
+            }
+            RoleChange::BecameFollower => self.shared.fetchers().unassign(tp),
+            RoleChange::Stale | RoleChange::Unchanged | RoleChange::Updated => {}
+        }
+        Ok(change)
+    }
+
+    /// The brokers' standing from the metadata image (registration epochs, fencing, controlled
+    /// shutdown): who may join an ISR (KIP-841) and whose fetches carry a stale broker epoch.
+    /// This node's own entry gives the broker epoch its fetches and ISR proposals carry.
+    pub fn set_broker_statuses(&self, statuses: BTreeMap<BrokerId, BrokerStatus>) {
+        *write(&self.shared.brokers) = Some(statuses);
+    }
+
+    /// Stops hosting `tp` and deletes its log (the topic was deleted). Parked produces fail.
+    pub fn delete_partition(&self, tp: &TopicPartition) -> Result<(), ReplicaError> {
+        let removed = write(&self.shared.partitions).remove(tp);
+        self.shared.fetchers().unassign(tp);
+        if let Some(partition) = removed {
+            partition.mark_removed();
+        }
+        self.with_logs(|logs| logs.delete(tp))?;
+        Ok(())
+    }
+
+    /// The partitions hosted here.
+    pub fn hosted(&self) -> Vec<TopicPartition> {
+        read(&self.shared.partitions).keys().cloned().collect()
+    }
+
+    fn with_logs<T>(&self, f: impl FnOnce(&mut LogManager) -> Result<T, LogError>) -> Result<T, ReplicaError> {
+        let mut logs = self.logs.lock().map_err(|_| LogError::Invalid("the log manager's lock is poisoned".into()))?;
+        Ok(f(&mut logs)?)
+    }
+
+    /// Appends a validated batch as leader and returns at once. With `acks=all` it checks
+    /// `min.insync.replicas` first and syncs the local log (`log.flush.on.acks.all`) before
+    /// returning, but does not wait for followers: in a cluster use
+    /// [`ReplicaManager::append_as_leader`] and wait on its [`crate::DelayedProduce`].
+    pub fn append(
+        &self,
+        tp: &TopicPartition,
+        batch: ValidatedBatch,
+        leader_epoch: LeaderEpoch,
+        acks: Acks,
+        context: AppendContext,
+    ) -> Result<(AppendInfo, Offset), ReplicaError> {
+        let partition = self.shared.partition(tp)?;
+        let appended = partition.append_as_leader(batch, leader_epoch, acks, context, false)?;
+        if acks == Acks::All && self.shared.config.flush_on_acks_all {
+            lock(&partition.log)?.flush_to(appended.info.last_offset + 1)?;
+        }
+        Ok((appended.info, appended.log_start_offset))
+    }
+
+    /// Appends a validated batch as leader at `leader_epoch` (which must be this leader's; a
+    /// standalone manager takes the caller's). `acks=0` and `acks=1` are done when this returns;
+    /// `acks=all` fails with NOT_ENOUGH_REPLICAS before appending if the committed ISR is smaller
+    /// than `min.insync.replicas`, else returns a [`crate::DelayedProduce`] to wait on (the
+    /// local sync happens there, grouped with other appends').
+    pub fn append_as_leader(
+        &self,
+        tp: &TopicPartition,
+        batch: ValidatedBatch,
+        leader_epoch: LeaderEpoch,
+        acks: Acks,
+        context: AppendContext,
+    ) -> Result<Appended, ReplicaError> {
+        let flush = self.shared.config.flush_on_acks_all;
+        self.shared.partition(tp)?.append_as_leader(batch, leader_epoch, acks, context, flush)
+    }
+
+    /// A consumer's read from `offset`: up to `max_bytes` (the first batch whole, KIP-74), never
+    /// past the high watermark, or the last stable offset under read_committed. Only the leader
+    /// serves consumers (NOT_LEADER_OR_FOLLOWER otherwise).
+    pub fn read(
+        &self,
+        tp: &TopicPartition,
+        offset: Offset,
+        max_bytes: u64,
+        isolation: Isolation,
+    ) -> Result<PartitionRead, ReplicaError> {
+        self.shared.partition(tp)?.read(offset, max_bytes, isolation)
+    }
+
+    /// Reads `tp`'s local log from `offset` toward its end, whatever this node's role: for tools
+    /// and tests comparing replicas (clients go through [`ReplicaManager::read`]).
+    pub fn read_local(
+        &self,
+        tp: &TopicPartition,
+        offset: Offset,
+        max_bytes: u64,
+    ) -> Result<Option<SegmentSlice>, ReplicaError> {
+        Ok(self.with_log(tp, |log| log.read(offset, max_bytes, None))??)
+    }
+
+    pub fn offsets(&self, tp: &TopicPartition) -> Result<PartitionOffsets, ReplicaError> {
+        self.shared.partition(tp)?.offsets()
+    }
+
+    /// The replication status of `tp` (role, epochs, ISR, followers, high watermark).
+    pub fn partition_status(&self, tp: &TopicPartition) -> Result<PartitionStatus, ReplicaError> {
+        self.shared.partition(tp)?.status()
+    }
+
+    fn with_log<T>(&self, tp: &TopicPartition, f: impl FnOnce(&Log) -> T) -> Result<T, ReplicaError> {
+        let partition = self.shared.partition(tp)?;
+        let log = lock(&partition.log)?;
+        Ok(f(&log))
+    }
+
+    /// The offset after the last record of `tp`'s log, committed or not.
+    pub fn log_end_offset(&self, tp: &TopicPartition) -> Result<Offset, ReplicaError> {
+        self.with_log(tp, Log::log_end_offset)
+    }
+
+    /// The first record at or after `timestamp`, or the largest timestamp (`None` timestamp).
+    pub fn offset_for_timestamp(
+        &self,
+        tp: &TopicPartition,
+        timestamp: i64,
+    ) -> Result<Option<(i64, Offset)>, ReplicaError> {
+        Ok(self.with_log(tp, |log| log.find_offset_by_timestamp(timestamp))??)
+    }
+
+    pub fn max_timestamp(&self, tp: &TopicPartition) -> Result<Option<(i64, Offset)>, ReplicaError> {
+        self.with_log(tp, Log::max_timestamp)
+    }
+
+    /// The leader epoch and its end offset for OffsetForLeaderEpoch.
+    pub fn end_offset_for_epoch(
+        &self,
+        tp: &TopicPartition,
+        epoch: LeaderEpoch,
+    ) -> Result<(LeaderEpoch, Offset), ReplicaError> {
+        self.with_log(tp, |log| log.epoch_cache().end_offset_for(epoch, log.log_end_offset()))
+    }
+
+    /// Proposes removing the followers that have not been caught up for
+    /// `replica.lag.time.max.ms` from the ISR of every partition this node leads with no ISR
+    /// change in flight. Call it every `replica.lag.time.max.ms / 2`. Returns how many
+    /// partitions got a proposal.
+    pub fn maybe_shrink_isr(&self, now_ms: i64) -> usize {
+        let brokers = self.shared.brokers();
+        let lag_max_ms = self.shared.config.replica_lag_time_max_ms;
+        let mut proposed = 0;
+        for partition in self.shared.all_partitions() {
+            match partition.maybe_shrink_isr(now_ms, lag_max_ms, &brokers) {
+                Ok(Some(item)) => {
+                    tracing::info!("shrinking the ISR of {} to {:?}", partition.tp, item.isr());
+                    self.shared.submit_alter_partition(partition, item);
+                    proposed += 1;
+                }
+                Ok(None) => {}
+                Err(e) => tracing::warn!("ISR check of {}: {e}", partition.tp),
+            }
+        }
+        proposed
+    }
+
+    /// Applies retention to every hosted partition (each log's own `retention.*` and
+    /// `cleanup.policy`), never deleting past a partition's high watermark. Reports, per partition
+    /// that lost any, how many segments went.
+    pub fn apply_retention(&self) -> PassReport<usize> {
+        self.each_log(|log, high_watermark| Ok(Some(log.apply_retention(high_watermark)?).filter(|n| *n > 0)))
+    }
+
+    /// Compacts every hosted partition whose `cleanup.policy` includes `compact` and whose dirty
+    /// share of the cleanable log is at least `min_dirty_ratio` (`min.cleanable.dirty.ratio`),
+    /// never past its high watermark. The cleaner's key map is allocated only if some partition
+    /// needs it and freed after the pass, so an idle node holds none of its memory.
+    pub fn apply_compaction(&self, config: CleanerConfig, min_dirty_ratio: f64) -> PassReport<CleanStats> {
+        let mut cleaner = None;
+        self.each_log(|log, high_watermark| {
+            if !Cleaner::is_due(log, high_watermark, min_dirty_ratio) {
+                return Ok(None);
+            }
+            cleaner.get_or_insert_with(|| Cleaner::new(config)).clean(log, high_watermark)
+        })
+    }
+
+    /// A maintenance pass: `step` runs on every hosted log in turn, under its lock, with its high
+    /// watermark. A partition that fails is reported and the others go on; if any step changed
+    /// something (`Some`), the checkpoints are written so the change survives a crash.
+    fn each_log<T>(&self, mut step: impl FnMut(&mut Log, Offset) -> Result<Option<T>, LogError>) -> PassReport<T> {
+        let mut report = PassReport { changed: Vec::new(), failed: Vec::new(), checkpoint_failed: None };
+        for partition in self.shared.all_partitions() {
+            match partition.with_log(&mut step) {
+                Ok(Some(done)) => report.changed.push((partition.tp.clone(), done)),
+                Ok(None) => {}
+                Err(e) => report.failed.push((partition.tp.clone(), e)),
+            }
+        }
+        if !report.changed.is_empty()
+            && let Err(e) = self.checkpoint()
+        {
+            report.checkpoint_failed = Some(e);
+        }
+        report
+    }
+
+    /// A receiver that sees a change after every append and every high watermark, ISR or
+    /// leadership change. Subscribe before looking, then await `changed()`: nothing between the
+    /// look and the wait is missed.
+    pub fn subscribe_changes(&self) -> watch::Receiver<u64> {
+        self.shared.changed.subscribe()
+    }
+
+    /// Waits until something is appended, or a high watermark, ISR or leadership changes, or
+    /// `timeout` passes; fetches then look again.
+    pub async fn wait_for_append(&self, timeout: Duration) {
+        let mut changed = self.shared.changed.subscribe();
+        let _ = tokio::time::timeout(timeout, changed.changed()).await;
+    }
+
+    /// Stops every fetcher and waits for them to end (before [`ReplicaManager::shutdown`]).
+    pub async fn stop_fetchers(&self) {
+        let tasks = self.shared.fetchers().stop_all();
+        for task in tasks {
+            let _ = task.await;
+        }
+    }
+
+    /// A clean shutdown: fetchers stopped, high watermarks checkpointed, every log flushed and
+    /// closed, checkpoints, clean-shutdown marker. Await [`ReplicaManager::stop_fetchers`] first
+    /// so that no fetched data is being applied meanwhile.
+    pub fn shutdown(self, broker_epoch: i64) -> Result<(), ReplicaError> {
+        drop(self.shared.fetchers().stop_all());
+        self.checkpoint_high_watermarks()?;
+        for partition in self.shared.all_partitions() {
+            partition.mark_removed();
+        }
+        let logs =
+            self.logs.into_inner().map_err(|_| LogError::Invalid("the log manager's lock is poisoned".into()))?;
+        logs.shutdown(broker_epoch)?;
+        Ok(())
+    }
+
+    /// Writes the checkpoints (periodically, so a crash recovers from a recent recovery point),
+    /// the high watermarks' included.
+    pub fn checkpoint(&self) -> Result<(), ReplicaError> {
+        self.with_logs(|logs| logs.checkpoint())?;
+        self.checkpoint_high_watermarks()
+    }
+
+    /// Writes every partition's high watermark to its directory's
+    /// `replication-offset-checkpoint`, so a restart starts from it.
+    pub fn checkpoint_high_watermarks(&self) -> Result<(), ReplicaError> {
+        let mut high_watermarks = BTreeMap::new();
+        for partition in self.shared.all_partitions() {
+            high_watermarks.insert(partition.tp.clone(), partition.high_watermark()?);
+        }
+        self.with_logs(|logs| logs.write_high_watermarks(&high_watermarks))
+    }
+}
