@@ -7,7 +7,7 @@ mod common;
 
 use std::time::Duration;
 
-use common::{Server, Starting, WAIT_MAX};
+use common::{Server, Starting, WAIT_MAX, batch, fetch_all, produce};
 use strand_base::BrokerId;
 use strand_protocol::messages::api::{RequestBody, ResponseBody};
 use strand_protocol::messages::create_topics_request::CreatableTopic;
@@ -140,10 +140,14 @@ fn partitions(response: &MetadataResponse, topic: &str) -> Vec<(i32, i32, Vec<i3
 }
 
 fn create_replicated_topic(cluster: &Cluster, through: i32, name: &str) {
+    create_topic(cluster, through, name, 3);
+}
+
+fn create_topic(cluster: &Cluster, through: i32, name: &str, partitions: i32) {
     let request = CreateTopicsRequest {
         topics: vec![CreatableTopic {
             name: name.into(),
-            num_partitions: 3,
+            num_partitions: partitions,
             replication_factor: 3,
             ..Default::default()
         }],
@@ -222,4 +226,55 @@ fn a_clean_stop_hands_leadership_over_first() {
 
     cluster.restart(leaving);
     cluster.wait_for_metadata(staying, "listed the restarted broker", |m| brokers(m) == [1, 2, 3]);
+}
+
+/// The node that leads partition 0 of `topic`, once node `asked`'s metadata names a leader in
+/// the ISR that `done` accepts.
+fn leader_of(cluster: &Cluster, asked: i32, topic: &str, done: impl Fn(i32, &[i32]) -> bool) -> i32 {
+    let response = cluster.wait_for_metadata(asked, "named the wanted leader", |m| {
+        partitions(m, topic).first().is_some_and(|(_, leader, _, isr)| *leader >= 0 && done(*leader, isr))
+    });
+    partitions(&response, topic)[0].1
+}
+
+/// Replication end to end: records acknowledged with `acks=all` are on every in-sync replica, so
+/// after the leader is killed (`kill -9`) the new leader serves every one of them; the cluster
+/// takes writes again at once, and the old leader, restarted, catches up and rejoins the ISR,
+/// after which it alone can serve the whole log.
+#[test]
+fn acknowledged_writes_survive_the_leader_dying() {
+    let _serial = common::serial();
+    let mut cluster = Cluster::start(3);
+    create_topic(&cluster, 1, "durable", 1);
+    let first = leader_of(&cluster, 1, "durable", |_, isr| isr.len() == 3);
+    leader_of(&cluster, first, "durable", |leader, _| leader == first);
+    let mut client = cluster.node(first).connect();
+    let mut expected = Vec::new();
+    for i in 0..50 {
+        let values = [format!("a{i}"), format!("b{i}")];
+        let refs: Vec<&str> = values.iter().map(String::as_str).collect();
+        assert_eq!(produce(&mut client, "durable", -1, batch(&refs)), (0, 2 * i), "batch {i}");
+        expected.extend(values);
+    }
+    drop(client);
+
+    cluster.kill(first);
+    let survivor = if first == 1 { 2 } else { 1 };
+    let second = leader_of(&cluster, survivor, "durable", |leader, _| leader != first);
+    let mut client = cluster.node(second).connect();
+    assert_eq!(fetch_all(&mut client, "durable"), expected, "the new leader has every acknowledged record");
+    assert_eq!(produce(&mut client, "durable", -1, batch(&["after"])).0, 0, "writes go on without the old leader");
+    expected.push("after".to_owned());
+    drop(client);
+
+    cluster.restart(first);
+    leader_of(&cluster, survivor, "durable", |_, isr| isr.contains(&first));
+    // Only the restarted broker and one other remain: the other's copy must have come to it.
+    let third = (1..=3).find(|id| *id != first && *id != second).expect("a third node");
+    cluster.kill(second);
+    cluster.kill(third);
+    cluster.restart(third);
+    let last = leader_of(&cluster, first, "durable", |leader, _| leader == first || leader == third);
+    let mut client = cluster.node(last).connect();
+    assert_eq!(fetch_all(&mut client, "durable"), expected);
 }

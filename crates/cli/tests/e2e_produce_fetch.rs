@@ -4,14 +4,12 @@
 
 mod common;
 
-use bytes::Bytes;
-use common::Server;
+use common::{Server, batch, fetch_all, produce};
 use strand_protocol::messages::api::{RequestBody, ResponseBody};
 use strand_protocol::messages::create_topics_request::CreatableTopic;
 use strand_protocol::messages::fetch_request::{FetchPartition, FetchTopic};
 use strand_protocol::messages::produce_request::{PartitionProduceData, TopicProduceData};
 use strand_protocol::messages::{CreateTopicsRequest, FetchRequest, ProduceRequest};
-use strand_protocol::records::{NewRecord, RecordBatchBuilder, RecordBatches};
 
 fn create_topic(client: &mut common::Client, name: &str, partitions: i32) {
     let request = CreateTopicsRequest {
@@ -26,71 +24,6 @@ fn create_topic(client: &mut common::Client, name: &str, partitions: i32) {
     };
     let ResponseBody::CreateTopics(response) = client.call(RequestBody::CreateTopics(request), 7) else { panic!() };
     assert_eq!(response.topics[0].error_code, 0, "{:?}", response.topics[0]);
-}
-
-fn batch(values: &[&str]) -> Bytes {
-    let mut builder = RecordBatchBuilder::new();
-    for value in values {
-        builder
-            .append(&NewRecord {
-                timestamp_ms: 1_700_000_000_000,
-                key: None,
-                value: Some(value.as_bytes()),
-                headers: &[],
-            })
-            .expect("record");
-    }
-    builder.build().expect("batch")
-}
-
-/// Produces one batch; returns (error code, base offset).
-fn produce(client: &mut common::Client, topic: &str, acks: i16, records: Bytes) -> (i16, i64) {
-    let request = ProduceRequest {
-        acks,
-        timeout_ms: 10_000,
-        topic_data: vec![TopicProduceData {
-            name: topic.into(),
-            partition_data: vec![PartitionProduceData { index: 0, records: Some(records), ..Default::default() }],
-            ..Default::default()
-        }],
-        ..Default::default()
-    };
-    let ResponseBody::Produce(response) = client.call(RequestBody::Produce(request), 9) else { panic!() };
-    let partition = &response.responses[0].partition_responses[0];
-    (partition.error_code, partition.base_offset)
-}
-
-/// Every record value in the partition, in offset order.
-fn fetch_all(client: &mut common::Client, topic: &str) -> Vec<String> {
-    let request = FetchRequest {
-        max_wait_ms: 0,
-        min_bytes: 0,
-        max_bytes: 50 << 20,
-        topics: vec![FetchTopic {
-            topic: topic.into(),
-            partitions: vec![FetchPartition {
-                partition: 0,
-                fetch_offset: 0,
-                partition_max_bytes: 50 << 20,
-                ..Default::default()
-            }],
-            ..Default::default()
-        }],
-        ..Default::default()
-    };
-    let ResponseBody::Fetch(response) = client.call(RequestBody::Fetch(request), 12) else { panic!() };
-    let partition = &response.responses[0].partitions[0];
-    assert_eq!(partition.error_code, 0);
-    let mut values = Vec::new();
-    let records = partition.records.as_ref().and_then(|r| r.as_bytes()).cloned().unwrap_or_default();
-    for batch in RecordBatches::new(records) {
-        let batch = batch.expect("whole batch");
-        for record in batch.records().expect("records").iter() {
-            let record = record.expect("record");
-            values.push(String::from_utf8_lossy(record.value().unwrap_or_default()).into_owned());
-        }
-    }
-    values
 }
 
 fn latest_offset(client: &mut common::Client, topic: &str) -> i64 {

@@ -1,6 +1,7 @@
 //! The group coordinator's [`PartitionWriter`] over this node's replicas: coordinator batches are
-//! appended to `__consumer_offsets` as leader with `acks=all` (on stable storage before the
-//! coordinator answers), and read back from the log when a partition's groups are loaded.
+//! appended to `__consumer_offsets` as leader with `acks=all` (committed, on stable storage on
+//! every in-sync replica, before the coordinator answers), and read back from the log when a
+//! partition's groups are loaded.
 //!
 //! Leadership is checked against the metadata image: an append for a partition this node does not
 //! lead at the coordinator's epoch fails with NOT_LEADER, so a deposed coordinator never writes.
@@ -17,6 +18,10 @@ use strand_log::producer_state::AppendContext;
 use strand_metadata::image::MetadataImage;
 use strand_replication::{Acks, Isolation, ReplicaError, ReplicaManager};
 use tokio::sync::watch;
+
+/// How long a coordinator append may wait for the in-sync replicas (Kafka's
+/// `offsets.commit.timeout.ms` default).
+const COMMIT_TIMEOUT: Duration = Duration::from_secs(5);
 
 /// How long one wait for the high watermark sleeps before looking again (appends wake it sooner).
 const HIGH_WATERMARK_POLL: Duration = Duration::from_millis(500);
@@ -73,16 +78,15 @@ impl PartitionWriter for ReplicaPartitionWriter {
             }
             let batch = ValidatedBatch::validate(BytesMut::from(&batch[..]))
                 .map_err(|e| WriteError::Other(format!("the coordinator built an invalid batch: {e}")))?;
-            let replicas = self.replicas.clone();
             let context = AppendContext::coordinator(0);
-            // `acks=all` may fsync: off the async threads.
             let appended =
-                tokio::task::spawn_blocking(move || replicas.append(&tp, batch, leader_epoch, Acks::All, context))
-                    .await
-                    .map_err(|e| WriteError::Other(format!("the append task failed: {e}")))?;
-            let (info, _) = appended.map_err(write_error)?;
-            // With an ISR of one the high watermark is the log end offset: committed once appended.
-            Ok(info.last_offset + 1)
+                self.replicas.append_as_leader(&tp, batch, leader_epoch, Acks::All, context).map_err(write_error)?;
+            // Committed once every in-sync replica has it on stable storage (the leader's sync
+            // runs inside the wait, off the async threads).
+            if let Some(delayed) = appended.delayed {
+                delayed.wait(COMMIT_TIMEOUT).await.map_err(write_error)?;
+            }
+            Ok(appended.info.last_offset + 1)
         })
     }
 

@@ -28,7 +28,7 @@ use strand_protocol::codec::Message;
 use strand_protocol::error::ErrorCode;
 use strand_protocol::messages::broker_registration_request::{Feature, Listener};
 use strand_protocol::messages::{BrokerHeartbeatRequest, BrokerRegistrationRequest};
-use strand_replication::{PassReport, ReplicaManager};
+use strand_replication::{BrokerStatus, PartitionState, PassReport, ReplicaLinks, ReplicaManager};
 use tokio::net::TcpListener;
 use tokio::sync::{mpsc, watch};
 use tracing::{error, info, warn};
@@ -36,7 +36,9 @@ use tracing::{error, info, warn};
 use crate::config::{ServerConfig, TimestampType};
 use crate::connection::{self, ConnectionLimits};
 use crate::group_writer::ReplicaPartitionWriter;
-use crate::inter_node::{ControllerClient, TcpQuorumTransport, serve_controller_listener};
+use crate::inter_node::{
+    BrokerFetchTransport, ControllerClient, ControllerIsrChannel, TcpQuorumTransport, serve_controller_listener,
+};
 
 /// Why a node stopped with an error.
 #[derive(Debug, thiserror::Error)]
@@ -140,7 +142,21 @@ pub async fn run_until(
 
     let identity = NodeIdentity { cluster_id: cluster_id.clone(), node_id };
     let logs = LogManager::open(&config.log_dirs, &identity, config.log_config(), clock.clone())?;
-    let replicas = Arc::new(ReplicaManager::new(logs, config.log_flush_on_acks_all));
+    let links = ReplicaLinks {
+        transport: Arc::new(BrokerFetchTransport::new(
+            image_rx.clone(),
+            config.inter_broker_listener_name.clone(),
+            Duration::from_millis(config.controller_quorum_request_timeout_ms.max(1) as u64),
+            Duration::from_millis(
+                (config.replica_fetch_wait_max_ms.max(0) + config.replica_socket_timeout_ms.max(1)) as u64,
+            ),
+        )),
+        isr_channel: Arc::new(ControllerIsrChannel::new(channel.clone(), BrokerId(node_id), broker_epoch)),
+    };
+    let replicas = Arc::new(
+        ReplicaManager::with_config(logs, config.replication_config(), links, clock.clone())
+            .map_err(|e| NodeError::Startup(format!("replication: {e}")))?,
+    );
     let group_writer = ReplicaPartitionWriter::new(replicas.clone(), image_rx.clone(), BrokerId(node_id));
     let groups = Arc::new(GroupCoordinator::new(
         config.group_config(),
@@ -152,6 +168,11 @@ pub async fn run_until(
         Hosts { replicas: replicas.clone(), groups: groups.clone(), config: config.clone(), node: BrokerId(node_id) };
     let current = image_rx.borrow().clone();
     hosts_cell.get_or_init(|| node_hosts).reconcile(&current);
+    let shrink_interval = Duration::from_millis(u64::try_from(config.replica_lag_time_max_ms / 2).unwrap_or(1).max(1));
+    background.push(tokio::spawn(shrink_isr_forever(replicas.clone(), clock.clone(), shrink_interval)));
+    let checkpoint_interval =
+        Duration::from_millis(u64::try_from(config.replica_high_watermark_checkpoint_interval_ms).unwrap_or(1).max(1));
+    background.push(tokio::spawn(checkpoint_forever(replicas.clone(), checkpoint_interval)));
     let retention_interval =
         Duration::from_millis(u64::try_from(config.log_retention_check_interval_ms).unwrap_or(1).max(1));
     background.push(tokio::spawn(retention_forever(replicas.clone(), retention_interval)));
@@ -190,6 +211,7 @@ pub async fn run_until(
         task.abort();
     }
     replay.abort();
+    replicas.stop_fetchers().await;
     drop(hosts_cell);
     drop(broker);
     groups.shutdown().await;
@@ -551,17 +573,42 @@ fn topic_metadata(image: &MetadataImage) -> TopicMetadata {
     TopicMetadata::new(image.provenance().offset, topics)
 }
 
-/// Hosts every partition this node is a replica of in `image`, and deletes the logs of topics it
-/// no longer has.
+/// Hosts every partition this node is a replica of in `image`, as its leader or a follower of
+/// the leader the image names, with the brokers' standing (who may join an ISR); deletes the logs
+/// of topics it no longer has.
 fn reconcile(replicas: &ReplicaManager, image: &MetadataImage, config: &ServerConfig, node: BrokerId) {
+    let statuses = image
+        .cluster()
+        .brokers()
+        .map(|b| {
+            let status = BrokerStatus {
+                broker_epoch: b.epoch,
+                fenced: b.fenced,
+                in_controlled_shutdown: b.in_controlled_shutdown,
+            };
+            (b.id, status)
+        })
+        .collect();
+    replicas.set_broker_statuses(statuses);
     for topic in image.topics().iter() {
+        let log_config = topic_log_config(image, &topic.name, config.log_config());
+        let min_insync_replicas = min_insync_replicas(image, &topic.name, config);
         for (&index, partition) in &topic.partitions {
-            if partition.replicas.contains(&node) {
-                let tp = TopicPartition::new(topic.name.clone(), index);
-                let log_config = topic_log_config(image, &topic.name, config.log_config());
-                if let Err(e) = replicas.ensure_partition(&tp, topic.id, log_config) {
-                    error!("cannot host {tp}: {e}");
-                }
+            if !partition.replicas.contains(&node) {
+                continue;
+            }
+            let tp = TopicPartition::new(topic.name.clone(), index);
+            let state = PartitionState {
+                leader: partition.leader,
+                leader_epoch: partition.leader_epoch,
+                partition_epoch: partition.partition_epoch,
+                replicas: partition.replicas.clone(),
+                isr: partition.isr.clone(),
+                min_insync_replicas,
+                leader_recovery_state: partition.leader_recovery_state.wire(),
+            };
+            if let Err(e) = replicas.apply_partition_state(&tp, topic.id, log_config.clone(), &state) {
+                error!("cannot host {tp}: {e}");
             }
         }
     }
@@ -571,6 +618,19 @@ fn reconcile(replicas: &ReplicaManager, image: &MetadataImage, config: &ServerCo
             error!("cannot delete {tp}: {e}");
         }
     }
+}
+
+/// A topic's `min.insync.replicas`: its own config, else the cluster's dynamic default, else the
+/// node's static setting.
+fn min_insync_replicas(image: &MetadataImage, topic: &str, config: &ServerConfig) -> i32 {
+    use strand_metadata::image::ConfigResource;
+    let configs = image.configs();
+    configs
+        .value(&ConfigResource::topic(topic), "min.insync.replicas")
+        .or_else(|| configs.value(&ConfigResource::cluster_default(), "min.insync.replicas"))
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(config.min_insync_replicas)
+        .max(1)
 }
 
 /// The broker's log settings with the topic's own configs (CreateTopics, AlterConfigs) on top.
@@ -617,6 +677,32 @@ fn topic_log_config(image: &MetadataImage, topic: &str, defaults: strand_log::Lo
         config.min_compaction_lag_ms = v;
     }
     config
+}
+
+/// Drops followers that stopped keeping up from the ISRs of the partitions this node leads,
+/// every half `replica.lag.time.max.ms` (as Kafka's `isr-expiration` task).
+async fn shrink_isr_forever(replicas: Arc<ReplicaManager>, clock: Arc<dyn Clock>, interval: Duration) {
+    loop {
+        tokio::time::sleep(interval).await;
+        let proposed = replicas.maybe_shrink_isr(clock.now_ms());
+        if proposed > 0 {
+            info!("proposed smaller ISRs for {proposed} partitions");
+        }
+    }
+}
+
+/// Writes the high watermarks every `replica.high.watermark.checkpoint.interval.ms`, so a restart
+/// resumes from recent ones.
+async fn checkpoint_forever(replicas: Arc<ReplicaManager>, interval: Duration) {
+    loop {
+        tokio::time::sleep(interval).await;
+        let on = replicas.clone();
+        match tokio::task::spawn_blocking(move || on.checkpoint_high_watermarks()).await {
+            Ok(Ok(())) => {}
+            Ok(Err(e)) => warn!("could not checkpoint the high watermarks: {e}"),
+            Err(e) => warn!("the high watermark checkpoint task failed: {e}"),
+        }
+    }
 }
 
 /// Compacts the hosted compacted partitions that are due, pausing `log.cleaner.backoff.ms`

@@ -11,6 +11,10 @@ use std::time::Duration;
 use bytes::Bytes;
 use strand_protocol::frame::{SIZE_PREFIX_BYTES, decode_response, encode_request};
 use strand_protocol::messages::api::{RequestBody, ResponseBody};
+use strand_protocol::messages::fetch_request::{FetchPartition, FetchTopic};
+use strand_protocol::messages::produce_request::{PartitionProduceData, TopicProduceData};
+use strand_protocol::messages::{FetchRequest, ProduceRequest};
+use strand_protocol::records::{NewRecord, RecordBatchBuilder, RecordBatches};
 
 /// How long a test waits for the server to start or answer before failing.
 pub const WAIT_MAX: Duration = Duration::from_secs(30);
@@ -218,4 +222,70 @@ impl Client {
         let mut byte = [0u8; 1];
         matches!(self.stream.read(&mut byte), Ok(0) | Err(_))
     }
+}
+
+/// One uncompressed batch holding `values`.
+pub fn batch(values: &[&str]) -> Bytes {
+    let mut builder = RecordBatchBuilder::new();
+    for value in values {
+        builder
+            .append(&NewRecord {
+                timestamp_ms: 1_700_000_000_000,
+                key: None,
+                value: Some(value.as_bytes()),
+                headers: &[],
+            })
+            .expect("record");
+    }
+    builder.build().expect("batch")
+}
+
+/// Produces one batch to partition 0; returns (error code, base offset).
+pub fn produce(client: &mut Client, topic: &str, acks: i16, records: Bytes) -> (i16, i64) {
+    let request = ProduceRequest {
+        acks,
+        timeout_ms: 10_000,
+        topic_data: vec![TopicProduceData {
+            name: topic.into(),
+            partition_data: vec![PartitionProduceData { index: 0, records: Some(records), ..Default::default() }],
+            ..Default::default()
+        }],
+        ..Default::default()
+    };
+    let ResponseBody::Produce(response) = client.call(RequestBody::Produce(request), 9) else { panic!() };
+    let partition = &response.responses[0].partition_responses[0];
+    (partition.error_code, partition.base_offset)
+}
+
+/// Every record value in partition 0 below its high watermark, in offset order.
+pub fn fetch_all(client: &mut Client, topic: &str) -> Vec<String> {
+    let request = FetchRequest {
+        max_wait_ms: 0,
+        min_bytes: 0,
+        max_bytes: 50 << 20,
+        topics: vec![FetchTopic {
+            topic: topic.into(),
+            partitions: vec![FetchPartition {
+                partition: 0,
+                fetch_offset: 0,
+                partition_max_bytes: 50 << 20,
+                ..Default::default()
+            }],
+            ..Default::default()
+        }],
+        ..Default::default()
+    };
+    let ResponseBody::Fetch(response) = client.call(RequestBody::Fetch(request), 12) else { panic!() };
+    let partition = &response.responses[0].partitions[0];
+    assert_eq!(partition.error_code, 0);
+    let mut values = Vec::new();
+    let records = partition.records.as_ref().and_then(|r| r.as_bytes()).cloned().unwrap_or_default();
+    for batch in RecordBatches::new(records) {
+        let batch = batch.expect("whole batch");
+        for record in batch.records().expect("records").iter() {
+            let record = record.expect("record");
+            values.push(String::from_utf8_lossy(record.value().unwrap_or_default()).into_owned());
+        }
+    }
+    values
 }

@@ -187,6 +187,16 @@ pub struct ServerConfig {
     pub broker_heartbeat_interval_ms: i32,
     /// `broker.session.timeout.ms`: a broker without a heartbeat this long is fenced.
     pub broker_session_timeout_ms: i32,
+    /// `replica.*`: followers' fetching and the leader's ISR rules (`strand_replication`).
+    pub replica_lag_time_max_ms: i64,
+    pub num_replica_fetchers: i32,
+    pub replica_fetch_max_bytes: i32,
+    pub replica_fetch_response_max_bytes: i32,
+    pub replica_fetch_wait_max_ms: i32,
+    pub replica_fetch_min_bytes: i32,
+    pub replica_fetch_backoff_ms: i32,
+    pub replica_socket_timeout_ms: i32,
+    pub replica_high_watermark_checkpoint_interval_ms: i64,
     /// `log.dirs`, or `log.dir` when unset.
     pub log_dirs: Vec<PathBuf>,
     /// `metadata.log.dir`, or the first of `log_dirs` (Kafka's rule).
@@ -397,6 +407,20 @@ impl ServerConfig {
         self.listeners.iter().filter(|l| self.controller_listener_names.contains(&l.listener_name))
     }
 
+    /// The replication settings of node `node_id`.
+    pub fn replication_config(&self) -> strand_replication::ReplicationConfig {
+        let mut config = strand_replication::ReplicationConfig::new(strand_base::BrokerId(self.node_id));
+        config.flush_on_acks_all = self.log_flush_on_acks_all;
+        config.replica_lag_time_max_ms = self.replica_lag_time_max_ms;
+        config.num_replica_fetchers = usize::try_from(self.num_replica_fetchers).unwrap_or(1).max(1);
+        config.replica_fetch_max_bytes = self.replica_fetch_max_bytes;
+        config.replica_fetch_response_max_bytes = self.replica_fetch_response_max_bytes;
+        config.replica_fetch_wait_max_ms = self.replica_fetch_wait_max_ms;
+        config.replica_fetch_min_bytes = self.replica_fetch_min_bytes;
+        config.replica_fetch_backoff_ms = u64::try_from(self.replica_fetch_backoff_ms).unwrap_or(0);
+        config
+    }
+
     /// The advertised listeners clients and brokers use (all but the controller listeners).
     pub fn advertised_broker_listeners(&self) -> impl Iterator<Item = &Endpoint> {
         self.advertised_listeners.iter().filter(|l| !self.controller_listener_names.contains(&l.listener_name))
@@ -436,6 +460,16 @@ impl ServerConfig {
             controller_quorum_request_timeout_ms: read.int("controller.quorum.request.timeout.ms")?,
             broker_heartbeat_interval_ms: read.int("broker.heartbeat.interval.ms")?,
             broker_session_timeout_ms: read.int("broker.session.timeout.ms")?,
+            replica_lag_time_max_ms: read.long("replica.lag.time.max.ms")?,
+            num_replica_fetchers: read.int("num.replica.fetchers")?,
+            replica_fetch_max_bytes: read.int("replica.fetch.max.bytes")?,
+            replica_fetch_response_max_bytes: read.int("replica.fetch.response.max.bytes")?,
+            replica_fetch_wait_max_ms: read.int("replica.fetch.wait.max.ms")?,
+            replica_fetch_min_bytes: read.int("replica.fetch.min.bytes")?,
+            replica_fetch_backoff_ms: read.int("replica.fetch.backoff.ms")?,
+            replica_socket_timeout_ms: read.int("replica.socket.timeout.ms")?,
+            replica_high_watermark_checkpoint_interval_ms: read
+                .long("replica.high.watermark.checkpoint.interval.ms")?,
             log_dirs,
             metadata_log_dir,
             num_partitions: read.int("num.partitions")?,

@@ -1,7 +1,8 @@
-//! The calling side of node-to-node requests: one connection per peer address, reused, one call
-//! in flight on it at a time (callers to the same peer queue on its lock), reopened after any
-//! failure. Each pool serves one purpose (Raft, controller requests), so a slow controller
-//! request never delays a Raft heartbeat.
+//! The calling side of node-to-node requests (Strand's own frames, and Kafka requests such as a
+//! follower's Fetch): one connection per peer address, reused, one call in flight on it at a time
+//! (callers to the same peer queue on its lock), reopened after any failure. Each pool serves one
+//! purpose (Raft, controller requests, replica fetches), so a slow controller request never
+//! delays a Raft heartbeat.
 //!
 //! What it is not: no retries (Raft retries on its own schedule; controller callers decide) and
 //! no address book (callers pass the address).
@@ -14,7 +15,13 @@ use bytes::{Bytes, BytesMut};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpStream;
 
+use strand_protocol::frame::{decode_response, encode_request};
+use strand_protocol::messages::api::{RequestBody, ResponseBody};
+
 use super::wire::{self, RpcKind};
+
+/// The client id of this node's requests to other brokers.
+const CLIENT_ID: &str = "strand-broker";
 
 /// Why a call brought no answer.
 #[derive(Debug, Clone, thiserror::Error)]
@@ -51,7 +58,8 @@ impl NodeClient {
         NodeClient { connections: Mutex::new(HashMap::new()), connect_timeout, reply_bytes_max }
     }
 
-    /// Sends one request to `address` (`host:port`) and waits at most `timeout` for its answer.
+    /// Sends one Strand request to `address` (`host:port`) and waits at most `timeout` for its
+    /// answer.
     pub async fn call(
         &self,
         address: &str,
@@ -59,6 +67,47 @@ impl NodeClient {
         payload: &[u8],
         timeout: Duration,
     ) -> Result<Bytes, CallError> {
+        let failed = |reason: String| CallError::Failed { address: address.to_owned(), reason };
+        let (correlation_id, reply) = self
+            .exchange(address, timeout, |correlation_id| wire::encode_request(correlation_id, kind, payload))
+            .await?;
+        let (answered, answer) = wire::decode_reply(reply).map_err(failed)?;
+        if answered != correlation_id {
+            return Err(failed(format!("answer to request {answered}, expected {correlation_id}")));
+        }
+        answer.map_err(|message| CallError::Refused { address: address.to_owned(), message })
+    }
+
+    /// Sends one Kafka request to `address` (another broker's listener) at `version` and waits at
+    /// most `timeout` for its response.
+    pub async fn call_kafka(
+        &self,
+        address: &str,
+        body: &RequestBody,
+        version: i16,
+        timeout: Duration,
+    ) -> Result<ResponseBody, CallError> {
+        let failed = |reason: String| CallError::Failed { address: address.to_owned(), reason };
+        let (correlation_id, reply) = self
+            .exchange(address, timeout, |correlation_id| {
+                encode_request(correlation_id, Some(CLIENT_ID), body, version).map_err(|e| e.to_string())
+            })
+            .await?;
+        let (header, response) = decode_response(body.api_key(), version, reply).map_err(|e| failed(e.to_string()))?;
+        if header.correlation_id != correlation_id {
+            return Err(failed(format!("answer to request {}, expected {correlation_id}", header.correlation_id)));
+        }
+        Ok(response)
+    }
+
+    /// Writes the frame `encode` makes for the next correlation id and reads one reply frame;
+    /// a failure of any kind drops the connection (its replies could no longer be matched).
+    async fn exchange(
+        &self,
+        address: &str,
+        timeout: Duration,
+        encode: impl FnOnce(i32) -> Result<Bytes, String>,
+    ) -> Result<(i32, Bytes), CallError> {
         let slot = {
             let mut connections = self.connections.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
             connections.entry(address.to_owned()).or_default().clone()
@@ -71,32 +120,23 @@ impl NodeClient {
         let Some(connection) = slot.as_mut() else { return Err(failed("no connection".into())) };
         let correlation_id = connection.next_correlation_id;
         connection.next_correlation_id = correlation_id.wrapping_add(1);
-        let request = wire::encode_request(correlation_id, kind, payload).map_err(failed)?;
+        let request = encode(correlation_id).map_err(failed)?;
         let exchange = async {
             connection.stream.write_all(&request).await.map_err(|e| format!("write: {e}"))?;
             read_reply(&mut connection.stream, self.reply_bytes_max).await
         };
-        let reply = match tokio::time::timeout(timeout, exchange).await {
-            Ok(Ok(reply)) => reply,
+        match tokio::time::timeout(timeout, exchange).await {
+            Ok(Ok(reply)) => Ok((correlation_id, reply)),
             Ok(Err(reason)) => {
                 *slot = None;
-                return Err(failed(reason));
+                Err(failed(reason))
             }
             Err(_) => {
                 // The reply may still come; the connection cannot be reused without reading it.
                 *slot = None;
-                return Err(failed(format!("no answer within {} ms", timeout.as_millis())));
+                Err(failed(format!("no answer within {} ms", timeout.as_millis())))
             }
-        };
-        let (answered, answer) = wire::decode_reply(reply).map_err(|e| {
-            *slot = None;
-            failed(e)
-        })?;
-        if answered != correlation_id {
-            *slot = None;
-            return Err(failed(format!("answer to request {answered}, expected {correlation_id}")));
         }
-        answer.map_err(|message| CallError::Refused { address: address.to_owned(), message })
     }
 
     async fn connect(&self, address: &str) -> Result<Connection, CallError> {

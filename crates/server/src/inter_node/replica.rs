@@ -1,0 +1,149 @@
+//! Replication's links to the rest of the cluster: followers' Fetch requests to their leaders'
+//! broker listeners (`inter.broker.listener.name`), and leaders' ISR changes to the active
+//! controller (AlterPartition through the broker's controller channel).
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use strand_base::BrokerId;
+use strand_broker::{ControllerChannel, call_controller};
+use strand_metadata::image::MetadataImage;
+use strand_protocol::error::ErrorCode;
+use strand_protocol::messages::alter_partition_request::{BrokerState, PartitionData, TopicData};
+use strand_protocol::messages::api::{RequestBody, ResponseBody};
+use strand_protocol::messages::{AlterPartitionRequest, FetchRequest, FetchResponse};
+use strand_replication::{
+    AlterPartitionItem, BoxFuture, IsrChannel, LeaderAndIsr, REPLICA_FETCH_VERSION, ReplicaTransport, TransportError,
+};
+use tokio::sync::watch;
+
+use super::client::NodeClient;
+
+/// The AlterPartition version leaders send: v3 carries each ISR member's broker epoch (KIP-841).
+const ALTER_PARTITION_VERSION: i16 = 3;
+
+/// Follower fetches over TCP to the leader's inter-broker listener, found in the image.
+#[derive(Debug)]
+pub struct BrokerFetchTransport {
+    image: watch::Receiver<Arc<MetadataImage>>,
+    listener_name: String,
+    client: Arc<NodeClient>,
+    /// `replica.fetch.wait.max.ms` plus `replica.socket.timeout.ms`.
+    timeout: Duration,
+}
+
+impl BrokerFetchTransport {
+    pub fn new(
+        image: watch::Receiver<Arc<MetadataImage>>,
+        listener_name: String,
+        connect_timeout: Duration,
+        timeout: Duration,
+    ) -> BrokerFetchTransport {
+        let client = Arc::new(NodeClient::new(connect_timeout, strand_base::limits::SOCKET_REQUEST_BYTES_MAX));
+        BrokerFetchTransport { image, listener_name, client, timeout }
+    }
+
+    /// `host:port` of `broker`'s inter-broker listener.
+    fn address(&self, broker: BrokerId) -> Result<String, TransportError> {
+        let image = self.image.borrow();
+        let registration = image
+            .cluster()
+            .broker(broker)
+            .ok_or_else(|| TransportError(format!("broker {broker} is not registered")))?;
+        let endpoint = registration
+            .endpoints
+            .iter()
+            .find(|e| e.name == self.listener_name)
+            .ok_or_else(|| TransportError(format!("broker {broker} has no {} listener", self.listener_name)))?;
+        Ok(format!("{}:{}", endpoint.host, endpoint.port))
+    }
+}
+
+impl ReplicaTransport for BrokerFetchTransport {
+    fn fetch(
+        &self,
+        leader: BrokerId,
+        request: FetchRequest,
+    ) -> BoxFuture<'static, Result<FetchResponse, TransportError>> {
+        let address = self.address(leader);
+        let (client, timeout) = (self.client.clone(), self.timeout);
+        Box::pin(async move {
+            let address = address?;
+            let body = RequestBody::Fetch(request);
+            match client.call_kafka(&address, &body, REPLICA_FETCH_VERSION, timeout).await {
+                Ok(ResponseBody::Fetch(response)) => Ok(response),
+                Ok(other) => Err(TransportError(format!("{:?} answered a Fetch", other.api_key()))),
+                Err(e) => Err(TransportError(e.to_string())),
+            }
+        })
+    }
+}
+
+/// ISR changes to the active controller.
+#[derive(Debug)]
+pub struct ControllerIsrChannel {
+    channel: Arc<dyn ControllerChannel>,
+    broker_id: BrokerId,
+    broker_epoch: i64,
+}
+
+impl ControllerIsrChannel {
+    pub fn new(channel: Arc<dyn ControllerChannel>, broker_id: BrokerId, broker_epoch: i64) -> ControllerIsrChannel {
+        ControllerIsrChannel { channel, broker_id, broker_epoch }
+    }
+}
+
+impl IsrChannel for ControllerIsrChannel {
+    fn submit(&self, item: AlterPartitionItem) -> BoxFuture<'static, Result<LeaderAndIsr, ErrorCode>> {
+        let channel = self.channel.clone();
+        let request = AlterPartitionRequest {
+            broker_id: self.broker_id,
+            broker_epoch: self.broker_epoch,
+            topics: vec![TopicData {
+                topic_id: item.topic_id,
+                partitions: vec![PartitionData {
+                    partition_index: item.topic_partition.partition,
+                    leader_epoch: item.leader_epoch,
+                    new_isr_with_epochs: item
+                        .new_isr
+                        .iter()
+                        .map(|m| BrokerState {
+                            broker_id: m.broker_id,
+                            broker_epoch: m.broker_epoch,
+                            ..Default::default()
+                        })
+                        .collect(),
+                    leader_recovery_state: item.leader_recovery_state,
+                    partition_epoch: item.partition_epoch,
+                    ..Default::default()
+                }],
+                ..Default::default()
+            }],
+            ..Default::default()
+        };
+        Box::pin(async move {
+            let (response, _) = match call_controller(channel.as_ref(), &request, ALTER_PARTITION_VERSION).await {
+                Ok(answer) => answer,
+                Err(e) => {
+                    tracing::debug!("AlterPartition: {e}");
+                    return Err(ErrorCode::RequestTimedOut);
+                }
+            };
+            if response.error_code != 0 {
+                return Err(ErrorCode::from_code(response.error_code).unwrap_or(ErrorCode::UnknownServerError));
+            }
+            let partition =
+                response.topics.first().and_then(|t| t.partitions.first()).ok_or(ErrorCode::UnknownServerError)?;
+            if partition.error_code != 0 {
+                return Err(ErrorCode::from_code(partition.error_code).unwrap_or(ErrorCode::UnknownServerError));
+            }
+            Ok(LeaderAndIsr {
+                leader: partition.leader_id,
+                leader_epoch: partition.leader_epoch,
+                isr: partition.isr.clone(),
+                leader_recovery_state: partition.leader_recovery_state,
+                partition_epoch: partition.partition_epoch,
+            })
+        })
+    }
+}
