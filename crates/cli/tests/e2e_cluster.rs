@@ -57,6 +57,8 @@ impl Cluster {
             format!("cluster.id={CLUSTER_ID}"),
             format!("broker.session.timeout.ms={SESSION_TIMEOUT_MS}"),
             format!("broker.heartbeat.interval.ms={HEARTBEAT_INTERVAL_MS}"),
+            // Preferred leaders come back within a second rather than five minutes.
+            "leader.imbalance.check.interval.seconds=1".to_owned(),
         ];
         let overrides: Vec<&str> = overrides.iter().map(String::as_str).collect();
         let data = self.stopped[i].take().expect("the node is down");
@@ -165,7 +167,8 @@ fn create_topic(cluster: &Cluster, through: i32, name: &str, partitions: i32) {
 /// A topic created through one node is decided by the active controller, and every node's
 /// metadata shows it with three replicas in sync; a broker killed with `kill -9` is fenced
 /// within the session timeout (gone from Metadata, its leaderships moved to in-sync followers,
-/// out of every ISR), and once restarted it registers again and is listed.
+/// out of every ISR), and once restarted it registers again, is listed, catches up into the ISRs
+/// and leads its preferred partitions again.
 #[test]
 fn a_dead_broker_is_fenced_and_a_restarted_one_rejoins() {
     let _serial = common::serial();
@@ -200,6 +203,12 @@ fn a_dead_broker_is_fenced_and_a_restarted_one_rejoins() {
 
     cluster.restart(victim);
     cluster.wait_for_metadata(survivor, "listed the restarted broker", |m| brokers(m) == [1, 2, 3]);
+    // Back in the ISR, the restarted broker leads again the partitions it is preferred for
+    // (auto.leader.rebalance.enable).
+    cluster.wait_for_metadata(survivor, "moved leadership back to the preferred replicas", |m| {
+        let now = partitions(m, "replicated");
+        now.len() == 3 && now.iter().all(|(_, leader, replicas, isr)| *leader == replicas[0] && isr.len() == 3)
+    });
 }
 
 /// SIGTERM is Kafka's controlled shutdown: the broker stops only after the controller has moved

@@ -237,6 +237,42 @@ impl QuorumController {
         Ok(())
     }
 
+    /// Moves leadership back to each partition's preferred replica where it can lead (Kafka's
+    /// `auto.leader.rebalance.enable`, as its KRaft controller does it: every such partition, the
+    /// imbalance percentage not consulted), and elects a leader for leaderless partitions whose
+    /// topic allows unclean election. Does nothing off the leader. The partitions moved.
+    pub async fn balance_leaders(&self) -> Result<usize, ControllerError> {
+        if !self.is_active() {
+            return Ok(0);
+        }
+        let _one_at_a_time = self.decisions.lock().await;
+        let mut moved = 0;
+        loop {
+            let image = self.current_image().await?;
+            let rebalance = controller::LeaderRebalance {
+                imbalance_per_broker_percentage: 0,
+                elections_max: controller::ELECTIONS_PER_CALL_MAX,
+            };
+            let mut records = controller::preferred_leader_moves(&image, &rebalance);
+            if records.is_empty() {
+                records = controller::unclean_leader_moves(
+                    &image,
+                    &self.settings.defaults,
+                    controller::ELECTIONS_PER_CALL_MAX,
+                );
+            }
+            if records.is_empty() {
+                return Ok(moved);
+            }
+            let batch = records.len();
+            moved += batch;
+            self.commit(records).await?;
+            if batch < controller::ELECTIONS_PER_CALL_MAX {
+                return Ok(moved);
+            }
+        }
+    }
+
     /// The image to decide on: once this node leads and its image covers its whole log.
     async fn current_image(&self) -> Result<Arc<MetadataImage>, ControllerError> {
         let end = self.quorum.leader_caught_up(LEADER_CATCH_UP_MAX).await?;

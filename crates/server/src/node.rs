@@ -114,6 +114,10 @@ pub async fn run_until(
     if !sole_voter {
         let interval = Duration::from_millis((config.broker_session_timeout_ms.max(8) / 8) as u64);
         background.push(tokio::spawn(expire_sessions_forever(controller.clone(), interval)));
+        if config.auto_leader_rebalance_enable {
+            let interval = Duration::from_secs(config.leader_imbalance_check_interval_seconds.max(1) as u64);
+            background.push(tokio::spawn(balance_leaders_forever(controller.clone(), interval)));
+        }
     }
     let channel: Arc<dyn ControllerChannel> = Arc::new(ControllerClient::new(
         node_id,
@@ -328,6 +332,20 @@ async fn controlled_shutdown(
     match tokio::time::timeout(limit, asking).await {
         Ok(()) => info!("controlled shutdown complete: this broker leads nothing"),
         Err(_) => warn!("controlled shutdown did not complete within {} ms; stopping anyway", limit.as_millis()),
+    }
+}
+
+/// Moves leaderships back to preferred replicas (and elects leaders where unclean election is
+/// allowed) every `leader.imbalance.check.interval.seconds`, while this node is the active
+/// controller.
+async fn balance_leaders_forever(controller: Arc<QuorumController>, interval: Duration) {
+    loop {
+        tokio::time::sleep(interval).await;
+        match controller.balance_leaders().await {
+            Ok(0) => {}
+            Ok(moved) => info!("moved the leadership of {moved} partitions to their preferred replicas"),
+            Err(e) => warn!("could not balance leaders: {e}"),
+        }
     }
 }
 

@@ -197,6 +197,9 @@ pub struct ServerConfig {
     pub replica_fetch_backoff_ms: i32,
     pub replica_socket_timeout_ms: i32,
     pub replica_high_watermark_checkpoint_interval_ms: i64,
+    /// `auto.leader.rebalance.enable`, checked every `leader.imbalance.check.interval.seconds`.
+    pub auto_leader_rebalance_enable: bool,
+    pub leader_imbalance_check_interval_seconds: i32,
     /// `log.dirs`, or `log.dir` when unset.
     pub log_dirs: Vec<PathBuf>,
     /// `metadata.log.dir`, or the first of `log_dirs` (Kafka's rule).
@@ -470,6 +473,8 @@ impl ServerConfig {
             replica_socket_timeout_ms: read.int("replica.socket.timeout.ms")?,
             replica_high_watermark_checkpoint_interval_ms: read
                 .long("replica.high.watermark.checkpoint.interval.ms")?,
+            auto_leader_rebalance_enable: read.bool("auto.leader.rebalance.enable")?,
+            leader_imbalance_check_interval_seconds: read.int("leader.imbalance.check.interval.seconds")?,
             log_dirs,
             metadata_log_dir,
             num_partitions: read.int("num.partitions")?,
