@@ -29,7 +29,13 @@ struct Cluster {
 
 impl Cluster {
     fn start(size: usize) -> Cluster {
-        let controller_ports = (0..size).map(|_| free_port()).collect();
+        Cluster::start_with_voters(size, size)
+    }
+
+    /// `size` nodes of which the first `voters` are brokers and controllers and the rest brokers
+    /// that only observe the metadata log.
+    fn start_with_voters(size: usize, voters: usize) -> Cluster {
+        let controller_ports = free_ports(voters);
         let mut cluster = Cluster {
             nodes: (0..size).map(|_| None).collect(),
             stopped: (0..size).map(|_| Some(tempfile::tempdir().expect("temp dir"))).collect(),
@@ -48,10 +54,14 @@ impl Cluster {
     fn spawn(&mut self, i: usize) -> Starting {
         let voters: Vec<String> =
             self.controller_ports.iter().enumerate().map(|(j, port)| format!("{}@127.0.0.1:{port}", j + 1)).collect();
+        let (roles, listeners) = match self.controller_ports.get(i) {
+            Some(port) => ("broker,controller", format!("PLAINTEXT://127.0.0.1:0,CONTROLLER://127.0.0.1:{port}")),
+            None => ("broker", "PLAINTEXT://127.0.0.1:0".to_owned()),
+        };
         let overrides = [
             format!("node.id={}", i + 1),
-            "process.roles=broker,controller".to_owned(),
-            format!("listeners=PLAINTEXT://127.0.0.1:0,CONTROLLER://127.0.0.1:{}", self.controller_ports[i]),
+            format!("process.roles={roles}"),
+            format!("listeners={listeners}"),
             "controller.listener.names=CONTROLLER".to_owned(),
             format!("controller.quorum.voters={}", voters.join(",")),
             format!("cluster.id={CLUSTER_ID}"),
@@ -89,8 +99,15 @@ impl Cluster {
     }
 
     fn restart(&mut self, id: i32) {
-        let node = self.spawn(index(id));
-        self.nodes[index(id)] = Some(node.ready());
+        self.restart_all(&[id]);
+    }
+
+    /// Restarts nodes together: voters can serve only once a majority of them runs.
+    fn restart_all(&mut self, ids: &[i32]) {
+        let starting: Vec<(i32, Starting)> = ids.iter().map(|id| (*id, self.spawn(index(*id)))).collect();
+        for (id, node) in starting {
+            self.nodes[index(id)] = Some(node.ready());
+        }
     }
 
     /// Asks node `id` for the metadata of every topic until `done` holds for it.
@@ -115,11 +132,12 @@ fn index(id: i32) -> usize {
     usize::try_from(id - 1).expect("node ids start at 1")
 }
 
-/// A loopback port nothing listens on now (the node binds it a moment later).
+/// `count` distinct loopback ports nothing listens on now (the nodes bind them a moment later).
 #[allow(clippy::disallowed_methods)] // The test picks ports for the processes it starts.
-fn free_port() -> u16 {
-    let listener = std::net::TcpListener::bind("127.0.0.1:0").expect("bind");
-    listener.local_addr().expect("address").port()
+fn free_ports(count: usize) -> Vec<u16> {
+    // All held at once, so the system cannot hand out the same port twice.
+    let listeners: Vec<_> = (0..count).map(|_| std::net::TcpListener::bind("127.0.0.1:0").expect("bind")).collect();
+    listeners.iter().map(|l| l.local_addr().expect("address").port()).collect()
 }
 
 fn brokers(response: &MetadataResponse) -> Vec<i32> {
@@ -286,4 +304,52 @@ fn acknowledged_writes_survive_the_leader_dying() {
     let last = leader_of(&cluster, first, "durable", |leader, _| leader == first || leader == third);
     let mut client = cluster.node(last).connect();
     assert_eq!(fetch_all(&mut client, "durable"), expected);
+}
+
+/// A broker that is not a voter (`process.roles=broker`) follows the committed metadata log from
+/// the voters, registers through the active controller, forwards admin requests to it, and holds
+/// replicas like any broker: a topic created through it with a replica on every node gets it in
+/// its ISR, so records acknowledged with `acks=all` are on it; after every other node has stopped
+/// and two voters come back, the partition (led by the observer or a returning voter) still
+/// serves them all.
+#[test]
+fn a_broker_only_node_observes_the_metadata_and_replicates() {
+    let _serial = common::serial();
+    let mut cluster = Cluster::start_with_voters(4, 3);
+    cluster.wait_for_metadata(4, "listed every broker", |m| brokers(m) == [1, 2, 3, 4]);
+    let request = CreateTopicsRequest {
+        topics: vec![CreatableTopic {
+            name: "observed".into(),
+            num_partitions: 1,
+            replication_factor: 4,
+            ..Default::default()
+        }],
+        timeout_ms: 10_000,
+        ..Default::default()
+    };
+    let ResponseBody::CreateTopics(created) = cluster.node(4).connect().call(RequestBody::CreateTopics(request), 7)
+    else {
+        panic!("not a CreateTopics response")
+    };
+    assert_eq!(created.topics[0].error_code, 0, "{:?}", created.topics[0]);
+    let leader = leader_of(&cluster, 4, "observed", |_, isr| isr.len() == 4);
+    leader_of(&cluster, leader, "observed", |l, _| l == leader);
+    let mut client = cluster.node(leader).connect();
+    for i in 0..10 {
+        assert_eq!(produce(&mut client, "observed", -1, batch(&[&format!("r{i}")])), (0, i), "record {i}");
+    }
+    drop(client);
+    let expected: Vec<String> = (0..10).map(|i| format!("r{i}")).collect();
+    // Make the observer the leader: every other node stops, so only it remains in the ISR.
+    for id in (1..=3).filter(|id| *id != leader) {
+        cluster.terminate(id);
+    }
+    if leader != 4 {
+        cluster.terminate(leader);
+    }
+    // A majority of voters must run for the controller to move leadership: bring two back.
+    cluster.restart_all(&[1, 2]);
+    let now = leader_of(&cluster, 4, "observed", |leader, _| [1, 2, 4].contains(&leader));
+    let mut client = cluster.node(now).connect();
+    assert_eq!(fetch_all(&mut client, "observed"), expected);
 }

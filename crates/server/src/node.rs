@@ -37,7 +37,8 @@ use crate::config::{ServerConfig, TimestampType};
 use crate::connection::{self, ConnectionLimits};
 use crate::group_writer::ReplicaPartitionWriter;
 use crate::inter_node::{
-    BrokerFetchTransport, ControllerClient, ControllerIsrChannel, TcpQuorumTransport, serve_controller_listener,
+    BrokerFetchTransport, ControllerClient, ControllerIsrChannel, TcpQuorumTransport, VoterMetadataFetcher,
+    serve_controller_listener,
 };
 
 /// Why a node stopped with an error.
@@ -80,49 +81,67 @@ pub async fn run_until(
     let cluster_id = config.cluster_id.clone().ok_or_else(|| NodeError::Startup("no cluster.id".into()))?;
     let node_id = config.node_id;
     let sole_voter = config.is_sole_voter();
-    if !config.process_roles.controller {
-        return Err(NodeError::Startup(
-            "process.roles=broker is not supported yet: every node must also be a controller (a voter)".into(),
-        ));
-    }
     let limits = ConnectionLimits {
         request_bytes_max: config.socket_request_max_bytes as usize,
         idle_max: Duration::from_millis(config.connections_max_idle_ms.max(1) as u64),
     };
-    // Peers must be able to reach this node's controller listener as soon as the quorum runs.
-    let controller_listener = if sole_voter { None } else { Some(bind_controller_listener(&config).await?) };
-    let quorum = Arc::new(open_quorum(&config, &cluster_id, clock.clone()).await?);
-
     // Committed records become images: `raw` at once (the controller decides on it), the
     // published one after this node's replicas are reconciled with it (the handlers read it).
     let (raw_tx, raw_rx) = watch::channel(Arc::new(MetadataImage::empty()));
     let (image_tx, image_rx) = watch::channel(Arc::new(MetadataImage::empty()));
     let hosts_cell = Arc::new(OnceLock::new());
-    let replay = tokio::spawn(replay_forever(quorum.subscribe(0), raw_tx, image_tx, hosts_cell.clone()));
-    let controller = Arc::new(QuorumController::new(
-        quorum.clone(),
-        raw_rx,
-        clock.clone(),
-        controller_settings(&config, &cluster_id, sole_voter),
-        Box::new(strand_broker::handlers::create_topics::random_topic_id),
-    ));
     let mut background = Vec::new();
-    if let Some((address, listener)) = controller_listener {
-        info!("Strand node {node_id}: controller listener on {address}");
-        background.push(tokio::spawn(serve_controller_listener(listener, quorum.clone(), controller.clone(), limits)));
-    }
-    if !sole_voter {
-        let interval = Duration::from_millis((config.broker_session_timeout_ms.max(8) / 8) as u64);
-        background.push(tokio::spawn(expire_sessions_forever(controller.clone(), interval)));
-        if config.auto_leader_rebalance_enable {
-            let interval = Duration::from_secs(config.leader_imbalance_check_interval_seconds.max(1) as u64);
-            background.push(tokio::spawn(balance_leaders_forever(controller.clone(), interval)));
+    let (quorum, controller, replay, leadership) = if config.process_roles.controller {
+        // Peers must be able to reach this node's controller listener as soon as the quorum runs.
+        let controller_listener = if sole_voter { None } else { Some(bind_controller_listener(&config).await?) };
+        let quorum = Arc::new(open_quorum(&config, &cluster_id, clock.clone()).await?);
+        let replay = tokio::spawn(replay_forever(quorum.subscribe(0), raw_tx, image_tx, hosts_cell.clone()));
+        let controller = Arc::new(QuorumController::new(
+            quorum.clone(),
+            raw_rx,
+            clock.clone(),
+            controller_settings(&config, &cluster_id, sole_voter),
+            Box::new(strand_broker::handlers::create_topics::random_topic_id),
+        ));
+        if let Some((address, listener)) = controller_listener {
+            info!("Strand node {node_id}: controller listener on {address}");
+            let serving = serve_controller_listener(listener, quorum.clone(), controller.clone(), limits);
+            background.push(tokio::spawn(serving));
         }
+        if !sole_voter {
+            let interval = Duration::from_millis((config.broker_session_timeout_ms.max(8) / 8) as u64);
+            background.push(tokio::spawn(expire_sessions_forever(controller.clone(), interval)));
+            if config.auto_leader_rebalance_enable {
+                let interval = Duration::from_secs(config.leader_imbalance_check_interval_seconds.max(1) as u64);
+                background.push(tokio::spawn(balance_leaders_forever(controller.clone(), interval)));
+            }
+        }
+        let leadership = quorum.leadership();
+        (Some(quorum), Some(controller), replay, leadership)
+    } else {
+        // An observer: the committed log comes from the voters.
+        let voters = config.controller_quorum_voters.iter().map(|v| v.id).collect();
+        let timeout = Duration::from_millis(config.controller_quorum_request_timeout_ms.max(1) as u64);
+        let fetcher = Arc::new(VoterMetadataFetcher::new(controller_addresses(&config), timeout));
+        let (committed, leadership) = strand_metadata::quorum::observe(voters, fetcher, 0);
+        let replay = tokio::spawn(replay_forever(committed, raw_tx, image_tx, hosts_cell.clone()));
+        (None, None, replay, leadership)
+    };
+    if !config.process_roles.broker {
+        info!("Strand node {node_id}: controller only, cluster id {cluster_id}");
+        if let Err(e) = shutdown.await {
+            warn!("waiting for a shutdown signal failed: {e}");
+        }
+        info!("shutting down");
+        background.iter().for_each(|task| task.abort());
+        replay.abort();
+        drop(controller);
+        return shut_down_quorum(quorum).await;
     }
     let channel: Arc<dyn ControllerChannel> = Arc::new(ControllerClient::new(
         node_id,
-        Some(controller.clone()),
-        quorum.leadership(),
+        controller.clone(),
+        leadership,
         controller_addresses(&config),
         Duration::from_millis(config.controller_quorum_request_timeout_ms.max(1) as u64),
         CONTROLLER_CALL_MAX,
@@ -377,7 +396,11 @@ async fn heartbeat_forever(
     }
 }
 
-async fn shut_down(replicas: Arc<ReplicaManager>, quorum: Arc<Quorum>, broker_epoch: i64) -> Result<(), NodeError> {
+async fn shut_down(
+    replicas: Arc<ReplicaManager>,
+    quorum: Option<Arc<Quorum>>,
+    broker_epoch: i64,
+) -> Result<(), NodeError> {
     // Connections still holding the replica manager finish their current request first.
     let replicas = wait_for_last_owner(replicas).await;
     if let Some(replicas) = replicas {
@@ -385,7 +408,14 @@ async fn shut_down(replicas: Arc<ReplicaManager>, quorum: Arc<Quorum>, broker_ep
     } else {
         warn!("requests still running at shutdown: partition logs are flushed but not marked clean");
     }
-    if let Ok(quorum) = Arc::try_unwrap(quorum) {
+    shut_down_quorum(quorum).await
+}
+
+/// Stops this node's voter, if it has one, syncing its log.
+async fn shut_down_quorum(quorum: Option<Arc<Quorum>>) -> Result<(), NodeError> {
+    if let Some(quorum) = quorum
+        && let Ok(quorum) = Arc::try_unwrap(quorum)
+    {
         quorum.shutdown().await?;
     }
     info!("shut down cleanly");

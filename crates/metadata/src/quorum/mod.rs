@@ -41,9 +41,10 @@
 //! voter always catches up from the leader's log, entry by entry; openraft never needs to send a
 //! snapshot. Kafka-format snapshots (`<offset>-<epoch>.checkpoint`) and log purging come later.
 //!
-//! **Observers** (brokers that are not voters) are not Raft members (design §4) and do not use
-//! this type yet: they will follow the committed log over a Strand RPC served from
-//! [`Quorum::subscribe`]'s feed on a voter, and replay it as a voter's subscriber does.
+//! **Observers** (brokers that are not voters) are not Raft members (design §4): they follow the
+//! committed log through [`observe`], which fetches it from voters with [`Quorum::read_committed`]
+//! (over a transport the server provides) and feeds the same [`CommittedBatch`]es a voter's
+//! subscriber gets. They keep no copy on disk yet: a restarted observer reads the log again.
 //!
 //! What it is not: it decides nothing about the cluster (the controller does) and holds no image
 //! (the broker replays the records into one). No openraft type appears in its public API: openraft
@@ -57,6 +58,7 @@
 mod config;
 mod entry;
 mod log_store;
+mod observer;
 mod quorum_state;
 mod state_machine;
 mod subscriber;
@@ -69,6 +71,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
+use bytes::Bytes;
 use openraft::error::{ClientWriteError, InitializeError, RaftError};
 use openraft::{Raft, RaftMetrics, ServerState, SnapshotPolicy};
 use strand_base::Clock;
@@ -80,6 +83,7 @@ pub use self::config::{
 };
 use self::entry::{MetadataFrames, TypeConfig, VoterEndpoint, VoterNode, encode_frame, node_id_to_wire};
 use self::log_store::{LogStore, MetadataLog, SharedLog, lock};
+pub use self::observer::{MetadataFetch, MetadataFetcher, ObserverError, observe};
 use self::state_machine::StateMachine;
 pub use self::subscriber::SUBSCRIBER_BATCHES_MAX;
 use self::transport::QuorumNetwork;
@@ -341,6 +345,18 @@ impl Quorum {
     /// offsets as the leader's.
     pub fn subscribe(&self, from_offset: i64) -> mpsc::Receiver<CommittedBatch> {
         subscriber::spawn(Arc::clone(&self.log), self.high_watermark.clone(), from_offset)
+    }
+
+    /// Committed batches for an observer (a broker that is not a voter): whole batches from the
+    /// one holding `from_offset`, about a megabyte of them (at least one), none at or past the
+    /// high watermark, as stored; waits up to `wait` for one when there is none yet. Empty when
+    /// nothing was committed in time.
+    pub async fn read_committed(&self, from_offset: i64, wait: Duration) -> Result<Vec<Bytes>, QuorumError> {
+        let mut high_watermark = self.high_watermark.clone();
+        let committed = tokio::time::timeout(wait, high_watermark.wait_for(|hw| *hw > from_offset)).await;
+        let Ok(Ok(committed)) = committed.map(|r| r.map(|hw| *hw)) else { return Ok(Vec::new()) };
+        let batches = lock(&self.log).read_batches(from_offset.max(0), Some(committed))?;
+        Ok(batches.into_iter().map(|b| b.into_bytes()).collect())
     }
 
     /// Answers a Raft request another voter sent through its [`QuorumTransport`] (the server's

@@ -3,6 +3,7 @@
 //! to move. It reads the log as a follower fetches it, so replay after a restart and live
 //! commits are the same path.
 
+use strand_protocol::records::RecordBatch;
 use tokio::sync::{mpsc, watch};
 
 use super::entry::batch_records;
@@ -45,17 +46,7 @@ async fn feed(
             }
             for batch in batches {
                 next = batch.next_offset();
-                // Control batches (leader changes, voters) carry no metadata records but are sent
-                // too, empty, so a subscriber's position advances past them as Kafka's does.
-                let records = if batch.attributes().is_control() { Vec::new() } else { batch_records(&batch)? };
-                let committed_batch = CommittedBatch {
-                    base_offset: batch.base_offset(),
-                    last_offset: batch.last_offset(),
-                    epoch: batch.partition_leader_epoch(),
-                    append_time_ms: batch.max_timestamp(),
-                    records,
-                };
-                if tx.send(committed_batch).await.is_err() {
+                if tx.send(committed_batch(&batch)?).await.is_err() {
                     return Ok(());
                 }
             }
@@ -70,4 +61,18 @@ async fn feed(
             () = tx.closed() => return Ok(()),
         }
     }
+}
+
+/// A stored batch as subscribers receive it. Control batches (leader changes, voters) carry no
+/// metadata records but are sent too, empty, so a subscriber's position advances past them as
+/// Kafka's does.
+pub(crate) fn committed_batch(batch: &RecordBatch) -> Result<CommittedBatch, QuorumError> {
+    let records = if batch.attributes().is_control() { Vec::new() } else { batch_records(batch)? };
+    Ok(CommittedBatch {
+        base_offset: batch.base_offset(),
+        last_offset: batch.last_offset(),
+        epoch: batch.partition_leader_epoch(),
+        append_time_ms: batch.max_timestamp(),
+        records,
+    })
 }

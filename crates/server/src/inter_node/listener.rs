@@ -1,5 +1,5 @@
-//! Serving the CONTROLLER listener: Raft RPCs from the other voters, and brokers' requests to
-//! this node's controller. Each connection answers its requests in order, one at a time (a peer
+//! Serving the CONTROLLER listener: Raft RPCs from the other voters, brokers' requests to this
+//! node's controller, and observers' fetches of the committed metadata log. Each connection answers its requests in order, one at a time (a peer
 //! keeps one connection per purpose, so Raft traffic never waits behind a controller decision).
 //! Anything that is not a Strand request closes the connection with a log line.
 
@@ -18,6 +18,9 @@ use tracing::{debug, info, warn};
 use super::controller::NOT_CONTROLLER;
 use super::wire::{self, RpcKind, RpcRequest};
 use crate::connection::{ConnectionLimits, read_frame};
+
+/// How long a metadata fetch waits for something new to be committed before answering empty.
+const METADATA_FETCH_WAIT: Duration = Duration::from_millis(500);
 
 /// Accepts peers' connections until aborted; the connections end with it.
 pub async fn serve_controller_listener(
@@ -97,6 +100,16 @@ async fn answer(request: RpcRequest, quorum: &Quorum, controller: &QuorumControl
             let rpc = RaftRpc::decode(&request.payload).map_err(|e| e.to_string())?;
             let reply = quorum.handle_rpc(rpc).await;
             reply.encode().map(Bytes::from).map_err(|e| e.to_string())
+        }
+        RpcKind::MetadataFetch => {
+            let mut payload = request.payload;
+            if payload.len() < 8 {
+                return Err("a metadata fetch shorter than its offset".into());
+            }
+            let from_offset = payload.get_i64();
+            let batches = quorum.read_committed(from_offset, METADATA_FETCH_WAIT).await.map_err(|e| e.to_string())?;
+            let leadership = *quorum.leadership().borrow();
+            Ok(wire::encode_metadata_answer(leadership.epoch, leadership.leader_id, &batches))
         }
         RpcKind::Controller => {
             let mut payload = request.payload;

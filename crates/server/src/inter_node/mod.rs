@@ -1,5 +1,6 @@
-//! Node-to-node traffic on the CONTROLLER listener: the Raft quorum's RPCs and brokers'
-//! requests to the active controller, as Strand-private frames (`wire`).
+//! Node-to-node traffic: on the CONTROLLER listener the Raft quorum's RPCs, brokers' requests to
+//! the active controller and observers' metadata fetches, as Strand-private frames (`wire`); on
+//! brokers' listeners followers' Kafka Fetch requests.
 //!
 //! - `wire`: the frames.
 //! - `client`: connections to peers, one per address and purpose.
@@ -7,16 +8,19 @@
 //! - `controller`: [`ControllerClient`], the broker's way to the active controller.
 //! - `replica`: replication's links: followers' Fetch to leaders ([`BrokerFetchTransport`]) and
 //!   leaders' AlterPartition to the controller ([`ControllerIsrChannel`]).
+//! - `observer`: [`VoterMetadataFetcher`], a broker-only node's fetches of the committed metadata log.
 //! - `listener`: serving the CONTROLLER listener.
 
 mod client;
 mod controller;
 mod listener;
+mod observer;
 mod raft;
 mod replica;
 mod wire;
 
 pub use controller::ControllerClient;
 pub use listener::serve_controller_listener;
+pub use observer::VoterMetadataFetcher;
 pub use raft::TcpQuorumTransport;
 pub use replica::{BrokerFetchTransport, ControllerIsrChannel};

@@ -12,6 +12,9 @@
 //!   active controller: BrokerRegistration, BrokerHeartbeat, AlterPartition, CreateTopics, ...),
 //!   and back the offset of the last metadata record the answer depends on (`i64`, -1 for none)
 //!   followed by the Kafka response frame, so the broker can wait until its own image has it.
+//! - [`RpcKind::MetadataFetch`]: an observer (a broker that is not a voter) asks for committed
+//!   metadata from an offset (`i64`); back the voter's leader epoch (`i32`) and leader (`i32`, -1
+//!   when unknown), then whole committed record batches as stored in `__cluster_metadata`.
 //!
 //! What it is not: no connection handling (see `client` and `listener`), no interpretation of
 //! the payloads.
@@ -32,6 +35,7 @@ const REPLY_HEADER_BYTES: usize = 4 + 1;
 pub enum RpcKind {
     Raft = 0,
     Controller = 1,
+    MetadataFetch = 2,
 }
 
 impl RpcKind {
@@ -39,6 +43,7 @@ impl RpcKind {
         match byte {
             0 => Some(RpcKind::Raft),
             1 => Some(RpcKind::Controller),
+            2 => Some(RpcKind::MetadataFetch),
             _ => None,
         }
     }
@@ -130,6 +135,27 @@ pub fn decode_controller_answer(mut payload: Bytes) -> Result<(i64, Bytes), Stri
     }
     let offset = payload.get_i64();
     Ok((offset, payload))
+}
+
+/// A metadata fetch's answer: the leadership, then the batches.
+pub fn encode_metadata_answer(epoch: i32, leader_id: Option<i32>, batches: &[Bytes]) -> Bytes {
+    let mut payload = BytesMut::with_capacity(8 + batches.iter().map(Bytes::len).sum::<usize>());
+    payload.put_i32(epoch);
+    payload.put_i32(leader_id.unwrap_or(-1));
+    for batch in batches {
+        payload.put_slice(batch);
+    }
+    payload.freeze()
+}
+
+/// Splits a metadata fetch's answer into the leadership and the batches' bytes.
+pub fn decode_metadata_answer(mut payload: Bytes) -> Result<(i32, Option<i32>, Bytes), String> {
+    if payload.len() < 8 {
+        return Err("a metadata answer shorter than its leadership".into());
+    }
+    let epoch = payload.get_i32();
+    let leader = payload.get_i32();
+    Ok((epoch, (leader >= 0).then_some(leader), payload))
 }
 
 fn frame_size(len: usize) -> Result<i32, String> {

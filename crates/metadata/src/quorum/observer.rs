@@ -1,0 +1,124 @@
+//! Following the committed metadata log without voting (Kafka's observers, design §4): a task
+//! that fetches committed batches from the voters ([`super::Quorum::read_committed`] on their
+//! side, reached through a [`MetadataFetcher`] the server implements) and feeds the same
+//! [`CommittedBatch`]es a voter's subscriber gets, with the leadership the voters report.
+//!
+//! It asks the leader when it knows one and the voters in turn otherwise; any voter's committed
+//! batches are the same. A voter holds a fetch until something new is committed (or a short
+//! wait passes), so an idle cluster costs one round trip per wait.
+//!
+//! What it is not: it votes on nothing and keeps no copy of the log on disk (a restarted observer
+//! reads the log again from the start).
+
+use std::future::Future;
+use std::pin::Pin;
+use std::sync::Arc;
+use std::time::Duration;
+
+use bytes::Bytes;
+use strand_protocol::records::RecordBatch;
+use tokio::sync::{mpsc, watch};
+
+use super::subscriber::{SUBSCRIBER_BATCHES_MAX, committed_batch};
+use super::{CommittedBatch, Leadership};
+
+/// How long to wait before asking the next voter after a failure.
+const RETRY_BACKOFF: Duration = Duration::from_millis(200);
+
+/// What a voter answered a metadata fetch with.
+#[derive(Debug, Clone)]
+pub struct MetadataFetch {
+    /// Whole committed batches, as stored, from the one holding the requested offset.
+    pub batches: Vec<Bytes>,
+    /// Who leads, as that voter knows it.
+    pub leadership: Leadership,
+}
+
+/// Why a fetch brought nothing.
+#[derive(Debug, Clone, thiserror::Error)]
+#[error("{0}")]
+pub struct ObserverError(pub String);
+
+/// Fetches committed metadata from one voter (the server implements it over the voters'
+/// CONTROLLER listeners).
+pub trait MetadataFetcher: Send + Sync + std::fmt::Debug + 'static {
+    fn fetch(
+        &self,
+        voter: i32,
+        from_offset: i64,
+    ) -> Pin<Box<dyn Future<Output = Result<MetadataFetch, ObserverError>> + Send + 'static>>;
+}
+
+/// Starts following the committed log from `from_offset`: the committed batches in order (the
+/// channel holds at most [`SUBSCRIBER_BATCHES_MAX`]; the task ends when the receiver is dropped),
+/// and the leadership as the voters report it.
+pub fn observe(
+    voters: Vec<i32>,
+    fetcher: Arc<dyn MetadataFetcher>,
+    from_offset: i64,
+) -> (mpsc::Receiver<CommittedBatch>, watch::Receiver<Leadership>) {
+    let (tx, rx) = mpsc::channel(SUBSCRIBER_BATCHES_MAX);
+    let (leadership_tx, leadership) = watch::channel(Leadership { epoch: 0, leader_id: None });
+    tokio::spawn(follow(voters, fetcher, from_offset.max(0), tx, leadership_tx));
+    (rx, leadership)
+}
+
+async fn follow(
+    voters: Vec<i32>,
+    fetcher: Arc<dyn MetadataFetcher>,
+    mut next: i64,
+    tx: mpsc::Sender<CommittedBatch>,
+    leadership: watch::Sender<Leadership>,
+) {
+    let mut turn = 0usize;
+    loop {
+        let leader = leadership.borrow().leader_id.filter(|id| voters.contains(id));
+        let Some(voter) = leader.or_else(|| voters.get(turn % voters.len().max(1)).copied()) else {
+            tracing::error!("no voters to follow the metadata log from");
+            return;
+        };
+        let fetched = tokio::select! {
+            fetched = fetcher.fetch(voter, next) => fetched,
+            () = tx.closed() => return,
+        };
+        let fetch = match fetched {
+            Ok(fetch) => fetch,
+            Err(e) => {
+                tracing::debug!("metadata fetch from voter {voter}: {e}");
+                turn = turn.wrapping_add(1);
+                leadership.send_if_modified(|l| l.leader_id.take().is_some());
+                tokio::time::sleep(RETRY_BACKOFF).await;
+                continue;
+            }
+        };
+        leadership.send_if_modified(|current| {
+            let newer = fetch.leadership.epoch > current.epoch
+                || (fetch.leadership.epoch == current.epoch && fetch.leadership.leader_id != current.leader_id);
+            if newer {
+                *current = fetch.leadership;
+            }
+            newer
+        });
+        for bytes in fetch.batches {
+            let batch = match RecordBatch::parse(bytes)
+                .map_err(|e| e.to_string())
+                .and_then(|batch| committed_batch(&batch).map(|c| (batch.next_offset(), c)).map_err(|e| e.to_string()))
+            {
+                Ok(batch) => batch,
+                Err(e) => {
+                    tracing::warn!("unreadable metadata batch from voter {voter} at offset {next}: {e}");
+                    turn = turn.wrapping_add(1);
+                    break;
+                }
+            };
+            let (after, committed) = batch;
+            if committed.last_offset < next {
+                continue;
+            }
+            next = after;
+            if tx.send(committed).await.is_err() {
+                return;
+            }
+        }
+    }
+}

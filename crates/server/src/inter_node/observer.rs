@@ -1,0 +1,59 @@
+//! An observer's metadata fetches: committed `__cluster_metadata` batches from a voter's
+//! CONTROLLER listener (see `strand_metadata::quorum::observe`).
+
+use std::collections::BTreeMap;
+use std::future::Future;
+use std::pin::Pin;
+use std::sync::Arc;
+use std::time::Duration;
+
+use bytes::BufMut;
+use strand_metadata::quorum::{Leadership, MetadataFetch, MetadataFetcher, ObserverError};
+use strand_protocol::records::RecordBatches;
+
+use super::client::NodeClient;
+use super::wire::{self, RpcKind};
+
+/// How much longer than a voter's own wait a fetch may take.
+const FETCH_SLACK: Duration = Duration::from_millis(1_500);
+
+/// Metadata fetches over the voters' CONTROLLER listeners.
+#[derive(Debug)]
+pub struct VoterMetadataFetcher {
+    /// Each voter's `host:port`.
+    voters: BTreeMap<i32, String>,
+    client: Arc<NodeClient>,
+    timeout: Duration,
+}
+
+impl VoterMetadataFetcher {
+    pub fn new(voters: BTreeMap<i32, String>, request_timeout: Duration) -> VoterMetadataFetcher {
+        let client = Arc::new(NodeClient::new(request_timeout, strand_base::limits::SOCKET_REQUEST_BYTES_MAX));
+        VoterMetadataFetcher { voters, client, timeout: request_timeout + FETCH_SLACK }
+    }
+}
+
+impl MetadataFetcher for VoterMetadataFetcher {
+    fn fetch(
+        &self,
+        voter: i32,
+        from_offset: i64,
+    ) -> Pin<Box<dyn Future<Output = Result<MetadataFetch, ObserverError>> + Send + 'static>> {
+        let address = self.voters.get(&voter).cloned();
+        let (client, timeout) = (self.client.clone(), self.timeout);
+        Box::pin(async move {
+            let address = address.ok_or_else(|| ObserverError(format!("voter {voter} has no address")))?;
+            let mut payload = Vec::with_capacity(8);
+            payload.put_i64(from_offset);
+            let answer = client
+                .call(&address, RpcKind::MetadataFetch, &payload, timeout)
+                .await
+                .map_err(|e| ObserverError(e.to_string()))?;
+            let (epoch, leader_id, bytes) = wire::decode_metadata_answer(answer).map_err(ObserverError)?;
+            let batches = RecordBatches::new(bytes)
+                .map(|batch| batch.map(|b| b.into_bytes()).map_err(|e| ObserverError(e.to_string())))
+                .collect::<Result<Vec<_>, _>>()?;
+            Ok(MetadataFetch { batches, leadership: Leadership { epoch, leader_id } })
+        })
+    }
+}
