@@ -10,7 +10,7 @@ use std::time::Duration;
 use common::{Server, Starting, WAIT_MAX, batch, fetch_all, produce};
 use strand_base::BrokerId;
 use strand_protocol::messages::api::{RequestBody, ResponseBody};
-use strand_protocol::messages::create_topics_request::CreatableTopic;
+use strand_protocol::messages::create_topics_request::{CreatableTopic, CreatableTopicConfig};
 use strand_protocol::messages::{CreateTopicsRequest, MetadataRequest, MetadataResponse};
 
 const CLUSTER_ID: &str = "MkU3OEVBNTcwNTJENDM2Qg";
@@ -73,6 +73,27 @@ impl Cluster {
         let overrides: Vec<&str> = overrides.iter().map(String::as_str).collect();
         let data = self.stopped[i].take().expect("the node is down");
         Server::spawn_with(data, &overrides)
+    }
+
+    /// The node that last said it became the active controller and has not said it stopped.
+    fn active_controller(&self) -> Option<i32> {
+        (1..=self.nodes.len() as i32).find(|id| {
+            let Some(server) = self.nodes[index(*id)].as_ref() else { return false };
+            let log = server.log.lock().map(|l| l.clone()).unwrap_or_default();
+            log.iter().rev().find(|l| l.contains("active controller")).is_some_and(|l| l.contains(" is the active"))
+        })
+    }
+
+    /// Waits until a running node says it is the active controller, other than `not`.
+    fn wait_for_active_controller(&self, not: Option<i32>) -> i32 {
+        const POLL: Duration = Duration::from_millis(100);
+        for _ in 0..WAIT_MAX.as_millis() / POLL.as_millis() {
+            if let Some(id) = self.active_controller().filter(|id| Some(*id) != not) {
+                return id;
+            }
+            std::thread::sleep(POLL);
+        }
+        panic!("no node became the active controller within {WAIT_MAX:?}")
     }
 
     fn node(&self, id: i32) -> &Server {
@@ -164,11 +185,26 @@ fn create_replicated_topic(cluster: &Cluster, through: i32, name: &str) {
 }
 
 fn create_topic(cluster: &Cluster, through: i32, name: &str, partitions: i32) {
+    create_topic_with(cluster, through, name, partitions, &[]);
+}
+
+/// Creates `name` with replication factor 3 and the topic configs `configs`, through node
+/// `through`.
+fn create_topic_with(cluster: &Cluster, through: i32, name: &str, partitions: i32, configs: &[(&str, &str)]) {
+    let configs = configs
+        .iter()
+        .map(|(name, value)| CreatableTopicConfig {
+            name: (*name).to_owned(),
+            value: Some((*value).to_owned()),
+            ..Default::default()
+        })
+        .collect();
     let request = CreateTopicsRequest {
         topics: vec![CreatableTopic {
             name: name.into(),
             num_partitions: partitions,
             replication_factor: 3,
+            configs,
             ..Default::default()
         }],
         timeout_ms: 10_000,
@@ -352,4 +388,62 @@ fn a_broker_only_node_observes_the_metadata_and_replicates() {
     let now = leader_of(&cluster, 4, "observed", |leader, _| [1, 2, 4].contains(&leader));
     let mut client = cluster.node(now).connect();
     assert_eq!(fetch_all(&mut client, "observed"), expected);
+}
+
+/// When the active controller dies, the other voters elect another within the Raft timeouts and
+/// it takes over: brokers' requests follow it, so topic creation keeps working through any node.
+#[test]
+fn the_active_controller_dies_and_another_takes_over() {
+    let _serial = common::serial();
+    let mut cluster = Cluster::start(3);
+    let first = cluster.wait_for_active_controller(None);
+    cluster.kill(first);
+    let second = cluster.wait_for_active_controller(Some(first));
+    let through = (1..=3).find(|id| *id != first).expect("a survivor");
+    create_topic(&cluster, through, "after-failover", 2);
+    let response = cluster.wait_for_metadata(through, "listed the new topic", |m| {
+        partitions(m, "after-failover").len() == 2 && !brokers(m).contains(&first)
+    });
+    for (partition, leader, _, isr) in partitions(&response, "after-failover") {
+        assert_ne!(leader, first, "partition {partition} led by the dead controller's broker");
+        assert!(isr.contains(&leader), "partition {partition}");
+    }
+    assert_ne!(second, first);
+}
+
+/// A broker that stops answering (SIGSTOP) but keeps its sockets is fenced after
+/// `broker.session.timeout.ms` and leaves the ISR, so `acks=all` production with
+/// `min.insync.replicas=2` of 3 goes on; after SIGCONT it heartbeats again, is unfenced, catches
+/// up and rejoins the ISR.
+#[test]
+fn a_frozen_broker_is_fenced_and_rejoins_when_it_thaws() {
+    let _serial = common::serial();
+    let cluster = Cluster::start(3);
+    create_topic_with(&cluster, 1, "frozen", 1, &[("min.insync.replicas", "2")]);
+    let leader = leader_of(&cluster, 1, "frozen", |_, isr| isr.len() == 3);
+    leader_of(&cluster, leader, "frozen", |l, _| l == leader);
+    let controller = cluster.wait_for_active_controller(None);
+    let victim = (1..=3).find(|id| *id != leader && *id != controller).unwrap_or_else(|| {
+        (1..=3).find(|id| *id != leader).expect("a follower") // leader and controller are one node
+    });
+    let pid = cluster.node(victim).child.id().to_string();
+    let mut client = cluster.node(leader).connect();
+    assert_eq!(produce(&mut client, "frozen", -1, batch(&["before"])), (0, 0));
+
+    assert!(std::process::Command::new("kill").args(["-STOP", &pid]).status().expect("kill").success());
+    let mut expected = vec!["before".to_owned()];
+    for i in 0..5 {
+        let value = format!("frozen-{i}");
+        assert_eq!(produce(&mut client, "frozen", -1, batch(&[&value])).0, 0, "acks=all with 2 of 3 in sync");
+        expected.push(value);
+    }
+    let fenced = cluster.wait_for_metadata(leader, "fenced the frozen broker", |m| !brokers(m).contains(&victim));
+    let (_, _, _, isr) = &partitions(&fenced, "frozen")[0];
+    assert!(!isr.contains(&victim), "the frozen broker is still in the ISR {isr:?}");
+
+    assert!(std::process::Command::new("kill").args(["-CONT", &pid]).status().expect("kill").success());
+    cluster.wait_for_metadata(leader, "took the thawed broker back", |m| {
+        brokers(m) == [1, 2, 3] && partitions(m, "frozen").first().is_some_and(|(_, _, _, isr)| isr.contains(&victim))
+    });
+    assert_eq!(fetch_all(&mut client, "frozen"), expected);
 }

@@ -22,7 +22,7 @@ use strand_coordinator::{GroupCoordinator, RandomMemberIds, TopicMetadata};
 use strand_log::{LogManager, NodeIdentity};
 use strand_metadata::controller::{ApiMessageAndVersion, BootstrapFeatures, ControllerDefaults, bootstrap_records};
 use strand_metadata::image::{MetadataDelta, MetadataImage, MetadataProvenance};
-use strand_metadata::quorum::{CommittedBatch, Quorum};
+use strand_metadata::quorum::{CommittedBatch, Leadership, Quorum};
 use strand_metadata::quorum_controller::{ControllerSettings, QuorumController};
 use strand_protocol::codec::Message;
 use strand_protocol::error::ErrorCode;
@@ -117,6 +117,7 @@ pub async fn run_until(
             }
         }
         let leadership = quorum.leadership();
+        background.push(tokio::spawn(log_leadership(leadership.clone(), node_id)));
         (Some(quorum), Some(controller), replay, leadership)
     } else {
         // An observer: the committed log comes from the voters.
@@ -226,9 +227,10 @@ pub async fn run_until(
     info!("shutting down");
     if let Some(heartbeats) = heartbeats {
         heartbeats.abort();
-        let shutdown_max = Duration::from_millis(config.broker_session_timeout_ms.max(1) as u64);
-        controlled_shutdown(channel.as_ref(), &image_rx, BrokerId(node_id), broker_epoch, heartbeat, shutdown_max)
-            .await;
+        if config.controlled_shutdown_enable {
+            let limit = Duration::from_millis(config.broker_session_timeout_ms.max(1) as u64);
+            controlled_shutdown(channel.as_ref(), &image_rx, BrokerId(node_id), broker_epoch, heartbeat, limit).await;
+        }
     }
     for task in &background {
         task.abort();
@@ -301,6 +303,25 @@ fn controller_settings(config: &ServerConfig, cluster_id: &str, sole_voter: bool
         session_timeout_ms: i64::from(config.broker_session_timeout_ms),
         bootstrap,
         unfence_on_registration: sole_voter,
+    }
+}
+
+/// Says when this node becomes the active controller, and when it stops being it.
+async fn log_leadership(mut leadership: watch::Receiver<Leadership>, node_id: i32) {
+    let mut active = false;
+    loop {
+        let now = *leadership.borrow_and_update();
+        let leads = now.leader_id == Some(node_id);
+        if leads != active {
+            active = leads;
+            match leads {
+                true => info!("node {node_id} is the active controller (leader epoch {})", now.epoch),
+                false => info!("node {node_id} is no longer the active controller (leader epoch {})", now.epoch),
+            }
+        }
+        if leadership.changed().await.is_err() {
+            return;
+        }
     }
 }
 

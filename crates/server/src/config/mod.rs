@@ -199,6 +199,8 @@ pub struct ServerConfig {
     pub replica_high_watermark_checkpoint_interval_ms: i64,
     /// `auto.leader.rebalance.enable`, checked every `leader.imbalance.check.interval.seconds`.
     pub auto_leader_rebalance_enable: bool,
+    /// `controlled.shutdown.enable`: on SIGTERM, hand leadership over before stopping.
+    pub controlled_shutdown_enable: bool,
     pub leader_imbalance_check_interval_seconds: i32,
     /// `log.dirs`, or `log.dir` when unset.
     pub log_dirs: Vec<PathBuf>,
@@ -474,6 +476,7 @@ impl ServerConfig {
             replica_high_watermark_checkpoint_interval_ms: read
                 .long("replica.high.watermark.checkpoint.interval.ms")?,
             auto_leader_rebalance_enable: read.bool("auto.leader.rebalance.enable")?,
+            controlled_shutdown_enable: read.bool("controlled.shutdown.enable")?,
             leader_imbalance_check_interval_seconds: read.int("leader.imbalance.check.interval.seconds")?,
             log_dirs,
             metadata_log_dir,
