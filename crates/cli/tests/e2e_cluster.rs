@@ -447,3 +447,102 @@ fn a_frozen_broker_is_fenced_and_rejoins_when_it_thaws() {
     });
     assert_eq!(fetch_all(&mut client, "frozen"), expected);
 }
+
+/// The four-broker demonstration from the shipped files (`config/four-brokers/`, with ports and
+/// data directories of the test's own): three controller-only nodes and four broker-only ones; a
+/// topic with 4 partitions on all four brokers; stopping brokers one at a time moves each
+/// partition's leadership to the next in-sync replica and shrinks the ISRs, and starting them
+/// again grows the ISRs back.
+#[test]
+fn the_four_broker_demonstration_from_the_shipped_files() {
+    let _serial = common::serial();
+    let config = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../config/four-brokers");
+    let ports = free_ports(3);
+    let voters: Vec<String> = ports.iter().enumerate().map(|(i, p)| format!("{}@127.0.0.1:{p}", i + 1)).collect();
+    let voters = format!("controller.quorum.voters={}", voters.join(","));
+    let controllers: Vec<Starting> = (0..3)
+        .map(|i| {
+            let listener = format!("listeners=CONTROLLER://127.0.0.1:{}", ports[i]);
+            let file = config.join(format!("controller-{}.properties", i + 1));
+            Server::spawn_from(Some(&file), tempfile::tempdir().expect("temp dir"), &[&listener, &voters])
+        })
+        .collect();
+    let spawn_broker = |b: usize, data: tempfile::TempDir| {
+        let file = config.join(format!("broker-{b}.properties"));
+        let overrides = [
+            "listeners=PLAINTEXT://127.0.0.1:0",
+            "advertised.listeners=PLAINTEXT://127.0.0.1:0",
+            &voters,
+            "broker.session.timeout.ms=2000",
+            "broker.heartbeat.interval.ms=250",
+        ];
+        Server::spawn_from(Some(&file), data, &overrides)
+    };
+    let mut brokers_up: Vec<Option<Server>> =
+        (1..=4).map(|b| Some(spawn_broker(b, tempfile::tempdir().expect("temp dir")).ready())).collect();
+    let _controllers: Vec<Server> = controllers.into_iter().map(Starting::controller_ready).collect();
+    let ask = |brokers_up: &[Option<Server>], what: &str, done: &dyn Fn(&MetadataResponse) -> bool| {
+        let server = brokers_up.iter().flatten().next().expect("a running broker");
+        let mut client = server.connect();
+        for _ in 0..300 {
+            let request = MetadataRequest { topics: None, ..Default::default() };
+            let ResponseBody::Metadata(m) = client.call(RequestBody::Metadata(request), 12) else { panic!() };
+            if done(&m) {
+                return m;
+            }
+            std::thread::sleep(Duration::from_millis(100));
+        }
+        panic!("never {what}")
+    };
+    ask(&brokers_up, "listed the four brokers", &|m| brokers(m) == [4, 5, 6, 7]);
+    let request = CreateTopicsRequest {
+        topics: vec![CreatableTopic {
+            name: "demo".into(),
+            num_partitions: 4,
+            replication_factor: 4,
+            ..Default::default()
+        }],
+        timeout_ms: 10_000,
+        ..Default::default()
+    };
+    let server = brokers_up[0].as_ref().expect("broker 1");
+    let ResponseBody::CreateTopics(created) = server.connect().call(RequestBody::CreateTopics(request), 7) else {
+        panic!()
+    };
+    assert_eq!(created.topics[0].error_code, 0, "{:?}", created.topics[0]);
+    ask(&brokers_up, "put every broker in every ISR", &|m| {
+        let p = partitions(m, "demo");
+        p.len() == 4 && p.iter().all(|(_, _, _, isr)| isr.len() == 4)
+    });
+
+    // Stop brokers 3 and 4 (nodes 6 and 7) one at a time.
+    let mut stopped = Vec::new();
+    for b in [3usize, 4] {
+        let node = i32::try_from(b + 3).expect("node id");
+        let before = ask(&brokers_up, "described the topic", &|_| true);
+        let data = brokers_up[b - 1].take().expect("running").terminate();
+        stopped.push((b, data));
+        let after = ask(&brokers_up, "dropped the stopped broker from the ISRs", &|m| {
+            partitions(m, "demo").iter().all(|(_, _, _, isr)| !isr.contains(&node))
+        });
+        for ((partition, old_leader, replicas, old_isr), (_, leader, _, isr)) in
+            partitions(&before, "demo").iter().zip(partitions(&after, "demo"))
+        {
+            assert_eq!(isr.len(), old_isr.len() - 1, "partition {partition}: the ISR shrinks by one");
+            if *old_leader == node {
+                // The next in-sync replica in replica order takes over.
+                let next = replicas.iter().copied().find(|r| *r != node && old_isr.contains(r));
+                assert_eq!(Some(leader), next, "partition {partition}");
+            } else {
+                assert_eq!(leader, *old_leader, "partition {partition}: leadership stays");
+            }
+        }
+    }
+    for (b, data) in stopped {
+        brokers_up[b - 1] = Some(spawn_broker(b, data).ready());
+    }
+    ask(&brokers_up, "grew every ISR back", &|m| {
+        let p = partitions(m, "demo");
+        brokers(m) == [4, 5, 6, 7] && p.iter().all(|(_, _, _, isr)| isr.len() == 4)
+    });
+}

@@ -387,3 +387,26 @@ log.retention.hours=168
 log.segment.bytes=1073741824
 log.retention.check.interval.ms=300000
 ";
+
+/// The cluster files the README points at (`config/`) load, and describe the clusters it says:
+/// three combined nodes on 9092-9094, and three controllers beside four brokers on 9092-9095.
+#[test]
+fn the_shipped_cluster_files_load() -> TestResult {
+    let config = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../config");
+    for n in 1..=3 {
+        let node = ServerConfig::load(Some(&config.join(format!("three-nodes/node-{n}.properties"))), &[])?;
+        assert_eq!((node.node_id, node.process_roles.broker, node.process_roles.controller), (n, true, true));
+        assert_eq!(node.controller_quorum_voters.len(), 3);
+        assert_eq!(node.advertised_broker_listeners().next().map(|l| l.port), Some(9091 + n as u16));
+    }
+    for n in 1..=3 {
+        let node = ServerConfig::load(Some(&config.join(format!("four-brokers/controller-{n}.properties"))), &[])?;
+        assert_eq!((node.node_id, node.process_roles.broker, node.process_roles.controller), (n, false, true));
+    }
+    for b in 1..=4 {
+        let node = ServerConfig::load(Some(&config.join(format!("four-brokers/broker-{b}.properties"))), &[])?;
+        assert_eq!((node.node_id, node.process_roles.broker, node.process_roles.controller), (b + 3, true, false));
+        assert_eq!(node.advertised_broker_listeners().next().map(|l| l.port), Some(9091 + b as u16));
+    }
+    Ok(())
+}

@@ -54,9 +54,19 @@ impl Server {
     /// Starts a node over `data` without waiting for it to serve (a cluster's nodes serve only
     /// once a majority of voters runs).
     pub fn spawn_with(data: tempfile::TempDir, overrides: &[&str]) -> Starting {
+        Server::spawn_from(None, data, overrides)
+    }
+
+    /// Starts a node from a `server.properties` file (if any), over `data`, with overrides on top.
+    pub fn spawn_from(file: Option<&std::path::Path>, data: tempfile::TempDir, overrides: &[&str]) -> Starting {
         let dir = data.path().display().to_string();
-        let mut child = Command::new(env!("CARGO_BIN_EXE_strand"))
-            .args(["server", "--override", &format!("log.dirs={dir}")])
+        let mut command = Command::new(env!("CARGO_BIN_EXE_strand"));
+        command.arg("server");
+        if let Some(file) = file {
+            command.arg(file);
+        }
+        let mut child = command
+            .args(["--override", &format!("log.dirs={dir}")])
             .args(["--override", "listeners=PLAINTEXT://127.0.0.1:0"])
             .args(["--override", "advertised.listeners=PLAINTEXT://127.0.0.1:0"])
             .args(overrides.iter().flat_map(|o| ["--override", o]))
@@ -76,15 +86,13 @@ impl Server {
             while stderr.read_until(b'\n', &mut raw).is_ok_and(|n| n > 0) {
                 let line = String::from_utf8_lossy(&raw).trim_end().to_owned();
                 raw.clear();
-                if let Some(address) = line.split("PLAINTEXT://").nth(1).and_then(|rest| rest.split(',').next()) {
-                    let _ = tx.send(address.trim().to_owned());
-                }
+                let _ = tx.send(line.clone());
                 if let Ok(mut lines) = lines.lock() {
                     lines.push(line);
                 }
             }
         });
-        Starting { child, data, log, address: rx, reader }
+        Starting { child, data, log, lines: rx, reader }
     }
 
     pub fn connect(&self) -> Client {
@@ -127,26 +135,47 @@ pub struct Starting {
     child: Child,
     data: tempfile::TempDir,
     log: std::sync::Arc<std::sync::Mutex<Vec<String>>>,
-    address: std::sync::mpsc::Receiver<String>,
+    /// Every log line, as it comes.
+    lines: std::sync::mpsc::Receiver<String>,
     reader: std::thread::JoinHandle<()>,
 }
 
 impl Starting {
     /// Waits until the node serves clients (at most [`WAIT_MAX`]).
     pub fn ready(self) -> Server {
-        let Starting { mut child, data, log, address, reader } = self;
-        let address = match address.recv_timeout(WAIT_MAX) {
-            Ok(address) => address,
-            Err(_) => {
-                let _ = child.kill();
-                let status = child.wait().map(|s| s.to_string()).unwrap_or_default();
-                let _ = reader.join();
-                let log = log.lock().map(|l| l.join("\n")).unwrap_or_default();
-                panic!("strand did not start ({status}):\n{log}")
+        let line = |l: &str| l.split("PLAINTEXT://").nth(1).and_then(|rest| rest.split(',').next()).map(str::to_owned);
+        let (mut server, address) = self.wait_for(line);
+        server.address = address.trim().parse().expect("listener address");
+        server
+    }
+
+    /// Waits until a node with the controller role only runs (it serves no clients: the
+    /// server's address is unspecified).
+    pub fn controller_ready(self) -> Server {
+        self.wait_for(|l| l.contains("controller only").then_some(())).0
+    }
+
+    /// Waits (at most [`WAIT_MAX`]) for a log line `found` accepts.
+    fn wait_for<T>(self, found: impl Fn(&str) -> Option<T>) -> (Server, T) {
+        let Starting { mut child, data, log, lines, reader } = self;
+        let deadline = std::time::Duration::from_millis(100);
+        for _ in 0..WAIT_MAX.as_millis() / deadline.as_millis() {
+            match lines.recv_timeout(deadline) {
+                Ok(line) => {
+                    if let Some(value) = found(&line) {
+                        let address = SocketAddr::from(([0, 0, 0, 0], 0));
+                        return (Server { child, address, data, log }, value);
+                    }
+                }
+                Err(std::sync::mpsc::RecvTimeoutError::Timeout) => {}
+                Err(std::sync::mpsc::RecvTimeoutError::Disconnected) => break,
             }
-        };
-        let address = address.parse().expect("listener address");
-        Server { child, address, data, log }
+        }
+        let _ = child.kill();
+        let status = child.wait().map(|s| s.to_string()).unwrap_or_default();
+        let _ = reader.join();
+        let log = log.lock().map(|l| l.join("\n")).unwrap_or_default();
+        panic!("strand did not start ({status}):\n{log}")
     }
 }
 
