@@ -11,7 +11,8 @@ use common::{Server, Starting, WAIT_MAX, batch, fetch_all, produce};
 use strand_base::BrokerId;
 use strand_protocol::messages::api::{RequestBody, ResponseBody};
 use strand_protocol::messages::create_topics_request::{CreatableTopic, CreatableTopicConfig};
-use strand_protocol::messages::{CreateTopicsRequest, MetadataRequest, MetadataResponse};
+use strand_protocol::messages::describe_configs_request::DescribeConfigsResource;
+use strand_protocol::messages::{CreateTopicsRequest, DescribeConfigsRequest, MetadataRequest, MetadataResponse};
 
 const CLUSTER_ID: &str = "MkU3OEVBNTcwNTJENDM2Qg";
 /// Lowered from Kafka's defaults (9 s, 2 s) so a dead broker is fenced within a test's patience.
@@ -243,6 +244,23 @@ fn a_dead_broker_is_fenced_and_a_restarted_one_rejoins() {
     }
     let leaders: std::collections::BTreeSet<i32> = layout.iter().map(|(_, leader, _, _)| *leader).collect();
     assert_eq!(leaders.len(), 3, "leaders spread over the brokers: {layout:?}");
+    // Design §6: three replicas or more get min.insync.replicas=2 as the topic's own config.
+    let request = DescribeConfigsRequest {
+        resources: vec![DescribeConfigsResource {
+            resource_type: 2,
+            resource_name: "replicated".into(),
+            configuration_keys: Some(vec!["min.insync.replicas".into()]),
+            ..Default::default()
+        }],
+        ..Default::default()
+    };
+    let ResponseBody::DescribeConfigs(described) =
+        cluster.node(3).connect().call(RequestBody::DescribeConfigs(request), 4)
+    else {
+        panic!("not a DescribeConfigs response")
+    };
+    let config = &described.results[0].configs[0];
+    assert_eq!((config.value.as_deref(), config.config_source), (Some("2"), 1), "{config:?}");
 
     let victim = layout[0].1;
     cluster.kill(victim);

@@ -296,7 +296,13 @@ async fn bind_controller_listener(config: &ServerConfig) -> Result<(SocketAddr, 
 /// the records a new cluster starts with.
 fn controller_settings(config: &ServerConfig, cluster_id: &str, sole_voter: bool) -> ControllerSettings {
     let mut bootstrap = bootstrap_records(&BootstrapFeatures::default());
-    bootstrap.push(cluster_min_isr(config));
+    // Kafka 4.4 writes the cluster-wide min.insync.replicas (its ELR needs one); a one-node
+    // Strand does too, so Kafka's tools describe it alike. A cluster does not: there a topic of
+    // three or more replicas gets min.insync.replicas=2 of its own unless the operator chose a
+    // value (design §6), which a bootstrapped cluster default would count as chosen.
+    if sole_voter {
+        bootstrap.push(cluster_min_isr(config));
+    }
     ControllerSettings {
         cluster_id: cluster_id.to_owned(),
         defaults: broker_settings(config).controller_defaults,
