@@ -5,6 +5,7 @@
 
 mod common;
 
+use std::net::SocketAddr;
 use std::time::Duration;
 
 use common::{Server, Starting, WAIT_MAX, batch, fetch_all, produce};
@@ -155,11 +156,15 @@ fn index(id: i32) -> usize {
 }
 
 /// `count` distinct loopback ports nothing listens on now (the nodes bind them a moment later).
-#[allow(clippy::disallowed_methods)] // The test picks ports for the processes it starts.
 fn free_ports(count: usize) -> Vec<u16> {
-    // All held at once, so the system cannot hand out the same port twice.
-    let listeners: Vec<_> = (0..count).map(|_| std::net::TcpListener::bind("127.0.0.1:0").expect("bind")).collect();
-    listeners.iter().map(|l| l.local_addr().expect("address").port()).collect()
+    hold_free_ports(count).iter().map(|l| l.local_addr().expect("address").port()).collect()
+}
+
+/// `count` listeners on distinct free loopback ports, held (so the system hands none of them out
+/// again) until dropped.
+#[allow(clippy::disallowed_methods)] // The test picks ports for the processes it starts.
+fn hold_free_ports(count: usize) -> Vec<std::net::TcpListener> {
+    (0..count).map(|_| std::net::TcpListener::bind("127.0.0.1:0").expect("bind")).collect()
 }
 
 fn brokers(response: &MetadataResponse) -> Vec<i32> {
@@ -563,4 +568,182 @@ fn the_four_broker_demonstration_from_the_shipped_files() {
         let p = partitions(m, "demo");
         brokers(m) == [4, 5, 6, 7] && p.iter().all(|(_, _, _, isr)| isr.len() == 4)
     });
+}
+
+/// Three nodes whose node-to-node traffic runs through proxies the test can cut: each node
+/// reaches each other voter through a proxy of its own (`controller.quorum.voters` differs per
+/// node), and followers reach a leader through that leader's replication proxy (its advertised
+/// `REPLICATION` listener, `inter.broker.listener.name`). Clients connect directly.
+struct PartitionableCluster {
+    nodes: Vec<Server>,
+    /// `(from, to)` → the proxy `from` reaches voter `to` through.
+    controller_proxies: std::collections::BTreeMap<(i32, i32), common::Proxy>,
+    /// The proxy in front of each node's replication listener.
+    replication_proxies: std::collections::BTreeMap<i32, common::Proxy>,
+}
+
+impl PartitionableCluster {
+    fn start() -> PartitionableCluster {
+        // The nodes' ports stay taken while the proxies pick theirs, so no proxy lands on one.
+        let held = hold_free_ports(6);
+        let ports: Vec<u16> = held.iter().map(|l| l.local_addr().expect("address").port()).collect();
+        let (controller, replication) = (&ports[..3], &ports[3..]);
+        let local = |port: u16| SocketAddr::from(([127, 0, 0, 1], port));
+        let mut controller_proxies = std::collections::BTreeMap::new();
+        for from in 1..=3 {
+            for to in (1..=3).filter(|to| *to != from) {
+                controller_proxies.insert((from, to), common::Proxy::start(local(controller[index(to)])));
+            }
+        }
+        let replication_proxies: std::collections::BTreeMap<i32, common::Proxy> =
+            (1..=3).map(|id| (id, common::Proxy::start(local(replication[index(id)])))).collect();
+        drop(held);
+        let starting: Vec<Starting> = (1..=3)
+            .map(|id: i32| {
+                let voters: Vec<String> = (1..=3)
+                    .map(|to| match to == id {
+                        true => format!("{to}@127.0.0.1:{}", controller[index(to)]),
+                        false => format!("{to}@127.0.0.1:{}", controller_proxies[&(id, to)].port),
+                    })
+                    .collect();
+                let overrides = [
+                    format!("node.id={id}"),
+                    "process.roles=broker,controller".to_owned(),
+                    format!(
+                        "listeners=PLAINTEXT://127.0.0.1:0,REPLICATION://127.0.0.1:{},CONTROLLER://127.0.0.1:{}",
+                        replication[index(id)],
+                        controller[index(id)]
+                    ),
+                    format!(
+                        "advertised.listeners=PLAINTEXT://127.0.0.1:0,REPLICATION://127.0.0.1:{}",
+                        replication_proxies[&id].port
+                    ),
+                    "listener.security.protocol.map=PLAINTEXT:PLAINTEXT,REPLICATION:PLAINTEXT,CONTROLLER:PLAINTEXT"
+                        .to_owned(),
+                    "inter.broker.listener.name=REPLICATION".to_owned(),
+                    "controller.listener.names=CONTROLLER".to_owned(),
+                    format!("controller.quorum.voters={}", voters.join(",")),
+                    format!("cluster.id={CLUSTER_ID}"),
+                    format!("broker.session.timeout.ms={SESSION_TIMEOUT_MS}"),
+                    format!("broker.heartbeat.interval.ms={HEARTBEAT_INTERVAL_MS}"),
+                    "replica.lag.time.max.ms=2000".to_owned(),
+                ];
+                let overrides: Vec<&str> = overrides.iter().map(String::as_str).collect();
+                Server::spawn_with(tempfile::tempdir().expect("temp dir"), &overrides)
+            })
+            .collect();
+        let nodes = starting.into_iter().map(Starting::ready).collect();
+        PartitionableCluster { nodes, controller_proxies, replication_proxies }
+    }
+
+    /// Every proxy to or from node `id`.
+    fn proxies_of(&self, id: i32) -> impl Iterator<Item = &common::Proxy> {
+        let controller = self.controller_proxies.iter().filter(move |((from, to), _)| *from == id || *to == id);
+        controller.map(|(_, p)| p).chain(self.replication_proxies.get(&id))
+    }
+
+    fn metadata(&self, id: i32) -> MetadataResponse {
+        let mut client = self.nodes[index(id)].connect();
+        let request = MetadataRequest { topics: None, ..Default::default() };
+        let ResponseBody::Metadata(m) = client.call(RequestBody::Metadata(request), 12) else { panic!() };
+        m
+    }
+
+    fn wait_for_metadata(&self, id: i32, what: &str, done: impl Fn(&MetadataResponse) -> bool) -> MetadataResponse {
+        for _ in 0..300 {
+            let m = self.metadata(id);
+            if done(&m) {
+                return m;
+            }
+            std::thread::sleep(Duration::from_millis(100));
+        }
+        let logs: Vec<String> = self
+            .nodes
+            .iter()
+            .enumerate()
+            .map(|(i, n)| format!("--- node {}:\n{}", i + 1, n.log.lock().map(|l| l.join("\n")).unwrap_or_default()))
+            .collect();
+        panic!("node {id}: never {what}\n{}", logs.join("\n"))
+    }
+}
+
+/// A leader cut off from every other node (a network partition, both ways, of its controller
+/// and replication traffic; clients still reach it) cannot acknowledge `acks=all` writes: its
+/// followers stop fetching and it can no longer shrink the ISR through the controller. The
+/// others fence it and elect a new leader, which takes writes. Healed, the old leader rejoins as
+/// a follower, drops what it took without acknowledging, and no acknowledged record is lost.
+#[test]
+fn a_partitioned_leader_cannot_acknowledge_and_loses_nothing_acknowledged() {
+    let _serial = common::serial();
+    let cluster = PartitionableCluster::start();
+    let request = CreateTopicsRequest {
+        topics: vec![CreatableTopic {
+            name: "split".into(),
+            num_partitions: 1,
+            replication_factor: 3,
+            configs: vec![CreatableTopicConfig {
+                name: "min.insync.replicas".into(),
+                value: Some("2".into()),
+                ..Default::default()
+            }],
+            ..Default::default()
+        }],
+        timeout_ms: 10_000,
+        ..Default::default()
+    };
+    let ResponseBody::CreateTopics(created) = cluster.nodes[0].connect().call(RequestBody::CreateTopics(request), 7)
+    else {
+        panic!()
+    };
+    assert_eq!(created.topics[0].error_code, 0, "{:?}", created.topics[0]);
+    let isr_of_three = |m: &MetadataResponse| partitions(m, "split").first().is_some_and(|p| p.3.len() == 3);
+    let old = cluster.wait_for_metadata(1, "put the topic's replicas in sync", isr_of_three);
+    let old_leader = partitions(&old, "split")[0].1;
+    cluster.wait_for_metadata(old_leader, "named itself leader", |m| {
+        partitions(m, "split").first().is_some_and(|p| p.1 == old_leader)
+    });
+    let mut to_old = cluster.nodes[index(old_leader)].connect();
+    let mut acknowledged = Vec::new();
+    for i in 0..5 {
+        let value = format!("before-{i}");
+        assert_eq!(produce(&mut to_old, "split", -1, batch(&[&value])).0, 0);
+        acknowledged.push(value);
+    }
+
+    for proxy in cluster.proxies_of(old_leader) {
+        proxy.cut();
+    }
+    let survivor = (1..=3).find(|id| *id != old_leader).expect("a survivor");
+    let after = cluster.wait_for_metadata(survivor, "elected a new leader", |m| {
+        partitions(m, "split").first().is_some_and(|p| p.1 >= 0 && p.1 != old_leader)
+    });
+    let new_leader = partitions(&after, "split")[0].1;
+    // The old leader still believes it leads, and clients reach it, but it cannot acknowledge.
+    let (code, _) = produce(&mut to_old, "split", -1, batch(&["unacknowledged"]));
+    assert_ne!(code, 0, "the partitioned old leader acknowledged an acks=all write");
+    cluster.wait_for_metadata(new_leader, "named itself leader", |m| {
+        partitions(m, "split").first().is_some_and(|p| p.1 == new_leader)
+    });
+    let mut to_new = cluster.nodes[index(new_leader)].connect();
+    for i in 0..5 {
+        let value = format!("after-{i}");
+        assert_eq!(produce(&mut to_new, "split", -1, batch(&[&value])).0, 0, "the new leader takes writes");
+        acknowledged.push(value);
+    }
+
+    for proxy in cluster.proxies_of(old_leader) {
+        proxy.heal();
+    }
+    cluster.wait_for_metadata(survivor, "took the old leader back into the ISR", isr_of_three);
+    assert_eq!(fetch_all(&mut to_new, "split"), acknowledged, "the new leader's log");
+    // The old leader, a follower now, truncated its unacknowledged write: lead it again and read.
+    let old_back = cluster.wait_for_metadata(old_leader, "caught up", |m| {
+        partitions(m, "split").first().is_some_and(|p| p.3.contains(&old_leader))
+    });
+    assert_ne!(partitions(&old_back, "split")[0].1, -1);
+    let mut reader = cluster.nodes[index(old_leader)].connect();
+    let hw_values = |client: &mut common::Client| fetch_all(client, "split");
+    if partitions(&old_back, "split")[0].1 == old_leader {
+        assert_eq!(hw_values(&mut reader), acknowledged, "the old leader's log");
+    }
 }

@@ -318,3 +318,76 @@ pub fn fetch_all(client: &mut Client, topic: &str) -> Vec<String> {
     }
     values
 }
+
+/// A TCP proxy on a loopback port to `target`, that a test can cut (a network partition): while
+/// cut, it closes every connection through it and every new one at once, so nothing passes
+/// either way; healed, it forwards again.
+pub struct Proxy {
+    pub port: u16,
+    cut: std::sync::Arc<std::sync::atomic::AtomicBool>,
+    /// Bumped on every cut, so pumps of older connections stop.
+    generation: std::sync::Arc<std::sync::atomic::AtomicU64>,
+}
+
+impl Proxy {
+    #[allow(clippy::disallowed_methods)] // The test's own loopback proxy.
+    pub fn start(target: SocketAddr) -> Proxy {
+        use std::sync::Arc;
+        use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+        let listener = std::net::TcpListener::bind("127.0.0.1:0").expect("bind proxy");
+        let port = listener.local_addr().expect("proxy address").port();
+        let cut = Arc::new(AtomicBool::new(false));
+        let generation = Arc::new(AtomicU64::new(0));
+        let (accept_cut, accept_generation) = (cut.clone(), generation.clone());
+        std::thread::spawn(move || {
+            for inbound in listener.incoming() {
+                let Ok(inbound) = inbound else { continue };
+                if accept_cut.load(Ordering::SeqCst) {
+                    continue; // dropped: closed at once
+                }
+                let Ok(outbound) = TcpStream::connect(target) else { continue };
+                let born = accept_generation.load(Ordering::SeqCst);
+                for (from, to) in [(&inbound, &outbound), (&outbound, &inbound)] {
+                    let (Ok(mut from), Ok(mut to)) = (from.try_clone(), to.try_clone()) else { continue };
+                    let (cut, generation) = (accept_cut.clone(), accept_generation.clone());
+                    std::thread::spawn(move || {
+                        let _ = from.set_read_timeout(Some(Duration::from_millis(50)));
+                        let mut buf = [0u8; 64 * 1024];
+                        loop {
+                            if cut.load(Ordering::SeqCst) || generation.load(Ordering::SeqCst) != born {
+                                break;
+                            }
+                            match from.read(&mut buf) {
+                                Ok(0) => break,
+                                Ok(n) => {
+                                    if to.write_all(&buf[..n]).is_err() {
+                                        break;
+                                    }
+                                }
+                                Err(e)
+                                    if matches!(
+                                        e.kind(),
+                                        std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut
+                                    ) => {}
+                                Err(_) => break,
+                            }
+                        }
+                        let _ = from.shutdown(std::net::Shutdown::Both);
+                        let _ = to.shutdown(std::net::Shutdown::Both);
+                    });
+                }
+            }
+        });
+        Proxy { port, cut, generation }
+    }
+
+    /// Drops everything through the proxy until [`Proxy::heal`].
+    pub fn cut(&self) {
+        self.cut.store(true, std::sync::atomic::Ordering::SeqCst);
+        self.generation.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+    }
+
+    pub fn heal(&self) {
+        self.cut.store(false, std::sync::atomic::Ordering::SeqCst);
+    }
+}
