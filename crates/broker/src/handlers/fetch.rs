@@ -18,24 +18,31 @@
 //! checks the follower's leader and broker epochs, answers diverging epochs and records the
 //! follower's progress (`strand_replication`'s `leader.rs`). Consumers read only from the leader:
 //! a follower replica answers them NOT_LEADER_OR_FOLLOWER (no KIP-392 fetch from followers yet).
+//! A consumer's `current_leader_epoch` (v9+, negative: unchecked) is checked first against this
+//! replica's leader epoch (KIP-320): older is FENCED_LEADER_EPOCH, newer UNKNOWN_LEADER_EPOCH.
+//!
+//! KIP-951 (v16+): a partition answered NOT_LEADER_OR_FOLLOWER or FENCED_LEADER_EPOCH carries its
+//! current leader and epoch in `current_leader`, and the response those leaders' endpoints on the
+//! client's listener in `node_endpoints`, so the client retries at the new leader at once.
 
 use std::time::Duration;
 
-use strand_base::{ProducerId, Uuid};
+use strand_base::{BrokerId, ProducerId, TopicPartition, Uuid};
 use strand_log::segment::SegmentSlice;
 use strand_protocol::codec::{FileRegion, Records};
 use strand_protocol::error::ErrorCode;
 use strand_protocol::messages::fetch_request::FetchTopic;
-use strand_protocol::messages::fetch_response::{AbortedTransaction, FetchableTopicResponse, PartitionData};
+use strand_protocol::messages::fetch_response::{
+    AbortedTransaction, FetchableTopicResponse, LeaderIdAndEpoch, NodeEndpoint, PartitionData,
+};
 use strand_protocol::messages::{FetchRequest, FetchResponse};
 use strand_replication::{Isolation, ReplicaError, fetch_replica};
 
-use super::target;
-use crate::Broker;
 use crate::fetch_session::{
     CachedPartition, FINAL_EPOCH, FetchSessionCache, INITIAL_EPOCH, PartitionAnswer, SESSIONLESS_ID, SessionChanges,
     SessionError, SessionPartition, random_session_id,
 };
+use crate::{Broker, LeaderHints};
 
 /// The longest a fetch may wait for data, whatever the client asks.
 const FETCH_WAIT_MS_MAX: i32 = 30_000;
@@ -55,10 +62,48 @@ enum Context {
 
 /// Answers one Fetch: settles its session, reads until `min_bytes` or the wait runs out, then
 /// answers as the session context says.
-pub async fn handle(broker: &Broker, mut request: FetchRequest, version: i16) -> FetchResponse {
-    if fetch_replica(&request, version).0.0 >= 0 {
-        return broker.replicas.replica_fetch(request, version).await;
+pub async fn handle(broker: &Broker, request: FetchRequest, version: i16) -> FetchResponse {
+    let mut response = if fetch_replica(&request, version).0.0 >= 0 {
+        broker.replicas.replica_fetch(request, version).await
+    } else {
+        consumer_fetch(broker, request, version).await
+    };
+    if version >= LEADER_HINTS_VERSION_MIN {
+        response.node_endpoints = leader_hints(broker, &mut response.responses);
     }
+    response
+}
+
+/// The first version whose response carries the endpoints of the leaders it names (KIP-951).
+const LEADER_HINTS_VERSION_MIN: i16 = 16;
+
+/// Fills `current_leader` of every partition answered NOT_LEADER_OR_FOLLOWER or
+/// FENCED_LEADER_EPOCH (Kafka's `KafkaApis.handleFetchRequest`, for consumers and followers
+/// alike); returns the endpoints of the leaders named.
+fn leader_hints(broker: &Broker, responses: &mut [FetchableTopicResponse]) -> Vec<NodeEndpoint> {
+    let refused = [ErrorCode::NotLeaderOrFollower.code(), ErrorCode::FencedLeaderEpoch.code()];
+    let mut hints = LeaderHints::new(broker);
+    for topic in responses {
+        let name = if topic.topic.is_empty() { hints.topic_name(topic.topic_id) } else { Some(topic.topic.clone()) };
+        for partition in &mut topic.partitions {
+            if !refused.contains(&partition.error_code) {
+                continue;
+            }
+            let (leader_id, leader_epoch) = match &name {
+                Some(name) => hints.leader_of(&TopicPartition::new(name.clone(), partition.partition_index)),
+                None => (BrokerId::NONE, -1),
+            };
+            partition.current_leader = LeaderIdAndEpoch { leader_id, leader_epoch, ..Default::default() };
+        }
+    }
+    hints
+        .endpoints()
+        .map(|e| NodeEndpoint { node_id: e.node_id, host: e.host, port: e.port, rack: e.rack, ..Default::default() })
+        .collect()
+}
+
+/// A consumer's fetch (see the module doc).
+async fn consumer_fetch(broker: &Broker, mut request: FetchRequest, version: i16) -> FetchResponse {
     let (context, topics) = match open(broker, &mut request, version) {
         Ok(opened) => opened,
         Err(error) => return FetchResponse { error_code: error.code().code(), ..Default::default() },
@@ -229,13 +274,22 @@ fn read_all(
         let unknown = if version >= 13 { ErrorCode::UnknownTopicId } else { ErrorCode::UnknownTopicOrPartition };
         let mut partitions = Vec::with_capacity(topic.partitions.len());
         for partition in &topic.partitions {
-            let data = match target(&image, found, partition.partition, broker.identity.node_id) {
-                Err(_) if found.is_none() => failed(partition.partition, unknown),
+            let tp = found
+                .filter(|t| t.partitions.contains_key(&partition.partition))
+                .map(|t| TopicPartition::new(t.name.clone(), partition.partition));
+            // The leader epoch the consumer knows, checked against this replica's (KIP-320).
+            let current_leader_epoch = (partition.current_leader_epoch >= 0).then_some(partition.current_leader_epoch);
+            let checked = match &tp {
+                None if found.is_none() => Err(unknown),
+                None => Err(ErrorCode::UnknownTopicOrPartition),
+                Some(tp) => broker.check_replica(&image, tp, current_leader_epoch, true).map(|_| tp),
+            };
+            let data = match checked {
                 Err(code) => failed(partition.partition, code),
-                Ok(target) => {
+                Ok(tp) => {
                     // The first partition with data may exceed the budget by its first batch.
                     let limit = (partition.partition_max_bytes.max(0) as u64).min(budget.max(1));
-                    match broker.replicas.read(&target.partition, partition.fetch_offset, limit, isolation) {
+                    match broker.replicas.read(tp, partition.fetch_offset, limit, isolation) {
                         Ok(read) => {
                             let len = read.len();
                             let Some(records) = file_records(read.records) else {
@@ -264,7 +318,7 @@ fn read_all(
                             }
                         }
                         Err(ReplicaError::Log(strand_log::LogError::OffsetOutOfRange { .. })) => {
-                            out_of_range(broker, &target.partition, partition.partition)
+                            out_of_range(broker, tp, partition.partition)
                         }
                         Err(e) => failed(partition.partition, e.code()),
                     }

@@ -3,10 +3,12 @@
 //! Consumers use it to validate their position after a leader change (KIP-320), followers to
 //! find where to truncate.
 //!
-//! Checked in Kafka's order: a partition metadata does not know is UNKNOWN_TOPIC_OR_PARTITION, one
-//! not hosted here NOT_LEADER_OR_FOLLOWER; then the caller's `current_leader_epoch` (-1 skips the
-//! check) against the partition's: older is FENCED_LEADER_EPOCH, newer UNKNOWN_LEADER_EPOCH; then
-//! only the leader answers. An epoch the log has no record of is answered -1 / -1 with no error.
+//! Checked in Kafka's order (`ReplicaManager.lastOffsetForLeaderEpoch`): a partition metadata does
+//! not know is UNKNOWN_TOPIC_OR_PARTITION, one not hosted here NOT_LEADER_OR_FOLLOWER; then the
+//! caller's `current_leader_epoch` (-1 skips the check) against this replica's (its own state, not
+//! the image's): older is FENCED_LEADER_EPOCH, newer UNKNOWN_LEADER_EPOCH; then only the leader
+//! answers (a follower: NOT_LEADER_OR_FOLLOWER). An epoch the log has no record of is answered
+//! -1 / -1 with no error.
 
 use strand_base::TopicPartition;
 use strand_metadata::image::MetadataImage;
@@ -46,29 +48,23 @@ fn end_offset(
         error_code: code.code(),
         ..EpochEndOffset::default()
     };
-    let Some(state) = image.topics().by_name(topic).and_then(|t| t.partitions.get(&request.partition)) else {
+    if image.topics().by_name(topic).and_then(|t| t.partitions.get(&request.partition)).is_none() {
         return failed(ErrorCode::UnknownTopicOrPartition);
-    };
+    }
     let tp = TopicPartition::new(topic, request.partition);
-    let found = match broker.replicas.end_offset_for_epoch(&tp, request.leader_epoch) {
-        Ok(found) => found,
-        Err(ReplicaError::UnknownPartition(_)) => return failed(ErrorCode::NotLeaderOrFollower),
+    let current = request.current_leader_epoch;
+    let current = (current != NO_PARTITION_LEADER_EPOCH).then_some(current);
+    if let Err(code) = broker.check_replica(image, &tp, current, true) {
+        return failed(code);
+    }
+    match broker.replicas.end_offset_for_epoch(&tp, request.leader_epoch) {
+        Ok((leader_epoch, end_offset)) => {
+            EpochEndOffset { partition: request.partition, leader_epoch, end_offset, ..EpochEndOffset::default() }
+        }
         Err(ReplicaError::Log(e)) => {
             tracing::warn!("OffsetForLeaderEpoch on {tp}: {e}");
-            return failed(ErrorCode::KafkaStorageError);
+            failed(ErrorCode::KafkaStorageError)
         }
-        Err(e) => return failed(e.code()),
-    };
-    let current = request.current_leader_epoch;
-    if current != NO_PARTITION_LEADER_EPOCH && current < state.leader_epoch {
-        return failed(ErrorCode::FencedLeaderEpoch);
+        Err(e) => failed(e.code()),
     }
-    if current != NO_PARTITION_LEADER_EPOCH && current > state.leader_epoch {
-        return failed(ErrorCode::UnknownLeaderEpoch);
-    }
-    if state.leader != broker.identity.node_id {
-        return failed(ErrorCode::NotLeaderOrFollower);
-    }
-    let (leader_epoch, end_offset) = found;
-    EpochEndOffset { partition: request.partition, leader_epoch, end_offset, ..EpochEndOffset::default() }
 }

@@ -8,19 +8,26 @@
 //! `timeout_ms` for the replicas (Kafka's `DelayedProduce`): a partition whose ISR did not take
 //! the batch in time answers REQUEST_TIMED_OUT, one whose ISR shrank below the minimum meanwhile
 //! NOT_ENOUGH_REPLICAS_AFTER_APPEND, one whose leadership moved NOT_LEADER_OR_FOLLOWER.
+//!
+//! KIP-951 (v10+): a partition answered NOT_LEADER_OR_FOLLOWER (here or after waiting) carries its
+//! current leader and epoch in `current_leader`, and the response those leaders' endpoints on the
+//! client's listener in `node_endpoints` (Kafka's `KafkaApis.handleProduceRequest`: only that
+//! error, as Produce names no leader epoch to be fenced on).
 
 use std::time::Duration;
 
 use strand_log::producer_state::{AppendContext, VerificationGuard};
 use strand_protocol::error::ErrorCode;
 use strand_protocol::messages::produce_request::{PartitionProduceData, TopicProduceData};
-use strand_protocol::messages::produce_response::{PartitionProduceResponse, TopicProduceResponse};
+use strand_protocol::messages::produce_response::{
+    LeaderIdAndEpoch, NodeEndpoint, PartitionProduceResponse, TopicProduceResponse,
+};
 use strand_protocol::messages::{ProduceRequest, ProduceResponse};
 use strand_replication::{Acks, DelayedProduce};
 
 use super::target;
-use crate::Broker;
 use crate::validation::{KeyRule, RecordSetError, TimestampRules, validate_record_set};
+use crate::{Broker, LeaderHints};
 use strand_metadata::image::{ConfigResource, MetadataImage};
 
 /// `Ok(None)`: nothing to send (acks=0). `Err`: close the connection (acks=0 with an error).
@@ -82,7 +89,35 @@ pub async fn handle(broker: &Broker, request: ProduceRequest, version: i16) -> R
             Some(message) => Err(format!("acks=0 produce failed: {message}")),
         };
     }
-    Ok(Some(ProduceResponse { responses, ..Default::default() }))
+    let node_endpoints =
+        if version >= LEADER_HINTS_VERSION_MIN { leader_hints(broker, &mut responses) } else { Vec::new() };
+    Ok(Some(ProduceResponse { responses, node_endpoints, ..Default::default() }))
+}
+
+/// The first version whose response names the current leader of a partition it refuses (KIP-951).
+const LEADER_HINTS_VERSION_MIN: i16 = 10;
+
+/// Fills `current_leader` of every partition answered NOT_LEADER_OR_FOLLOWER; returns the
+/// endpoints of the leaders named.
+fn leader_hints(broker: &Broker, responses: &mut [TopicProduceResponse]) -> Vec<NodeEndpoint> {
+    let mut hints = LeaderHints::new(broker);
+    for topic in responses {
+        let name = if topic.name.is_empty() { hints.topic_name(topic.topic_id) } else { Some(topic.name.clone()) };
+        for partition in &mut topic.partition_responses {
+            if partition.error_code != ErrorCode::NotLeaderOrFollower.code() {
+                continue;
+            }
+            let (leader_id, leader_epoch) = match &name {
+                Some(name) => hints.leader_of(&strand_base::TopicPartition::new(name.clone(), partition.index)),
+                None => (strand_base::BrokerId::NONE, -1),
+            };
+            partition.current_leader = LeaderIdAndEpoch { leader_id, leader_epoch, ..Default::default() };
+        }
+    }
+    hints
+        .endpoints()
+        .map(|e| NodeEndpoint { node_id: e.node_id, host: e.host, port: e.port, rack: e.rack, ..Default::default() })
+        .collect()
 }
 
 /// A topic's produce settings: its own configs over the cluster's and the broker's.
