@@ -270,6 +270,7 @@ impl Broker {
             RequestBody::CreateTopics(r) => ResponseBody::CreateTopics(create_topics::handle(self, r, version).await),
             RequestBody::InitProducerId(r) => ResponseBody::InitProducerId(init_producer_id::handle(self, r).await),
             RequestBody::DeleteTopics(r) => ResponseBody::DeleteTopics(delete_topics::handle(self, r, version).await),
+            RequestBody::DeleteRecords(r) => ResponseBody::DeleteRecords(delete_records::handle(self, r)),
             RequestBody::OffsetForLeaderEpoch(r) => {
                 ResponseBody::OffsetForLeaderEpoch(offset_for_leader_epoch::handle(self, r))
             }

@@ -132,3 +132,74 @@ fn the_cleaner_keeps_the_latest_record_per_key() {
     }
     assert_eq!(earliest(&mut client, "profiles"), 0, "compaction leaves the log start where it was");
 }
+
+/// Sends DeleteRecords for partition 0 of `topic` up to `offset`: (error code, low watermark).
+fn delete_records(client: &mut Client, topic: &str, offset: i64) -> (i16, i64) {
+    use strand_protocol::messages::DeleteRecordsRequest;
+    use strand_protocol::messages::delete_records_request::{DeleteRecordsPartition, DeleteRecordsTopic};
+    let request = DeleteRecordsRequest {
+        topics: vec![DeleteRecordsTopic {
+            name: topic.into(),
+            partitions: vec![DeleteRecordsPartition { partition_index: 0, offset, ..Default::default() }],
+            ..Default::default()
+        }],
+        timeout_ms: 10_000,
+        ..Default::default()
+    };
+    let ResponseBody::DeleteRecords(response) = client.call(RequestBody::DeleteRecords(request), 2) else { panic!() };
+    let partition = &response.topics[0].partitions[0];
+    (partition.error_code, partition.low_watermark)
+}
+
+/// The error code of a Fetch of partition 0 of `topic` from `offset`.
+fn fetch_error(client: &mut Client, topic: &str, offset: i64) -> i16 {
+    use strand_protocol::messages::FetchRequest;
+    use strand_protocol::messages::fetch_request::{FetchPartition, FetchTopic};
+    let request = FetchRequest {
+        max_wait_ms: 0,
+        max_bytes: 1 << 20,
+        topics: vec![FetchTopic {
+            topic: topic.into(),
+            partitions: vec![FetchPartition {
+                partition: 0,
+                fetch_offset: offset,
+                partition_max_bytes: 1 << 20,
+                ..Default::default()
+            }],
+            ..Default::default()
+        }],
+        ..Default::default()
+    };
+    let ResponseBody::Fetch(response) = client.call(RequestBody::Fetch(request), 12) else { panic!() };
+    response.responses[0].partitions[0].error_code
+}
+
+/// DeleteRecords moves the log start offset: ListOffsets' earliest follows, a fetch below it is
+/// OFFSET_OUT_OF_RANGE, `-1` means the high watermark, an offset past it is refused, a compacted
+/// topic refuses it (POLICY_VIOLATION), and the new log start survives a `kill -9`.
+#[test]
+fn delete_records_moves_the_log_start_offset() {
+    use strand_protocol::error::ErrorCode;
+    let _serial = common::serial();
+    let server = Server::start();
+    let mut client = server.connect();
+    create(&mut client, "trimmed", &[]);
+    let now = strand_base::Clock::now_ms(&strand_base::SystemClock);
+    for _ in 0..10 {
+        produce(&mut client, "trimmed", now, b"v");
+    }
+    assert_eq!(delete_records(&mut client, "trimmed", 4), (0, 4));
+    assert_eq!(earliest(&mut client, "trimmed"), 4);
+    assert_eq!(fetch_error(&mut client, "trimmed", 2), ErrorCode::OffsetOutOfRange.code());
+    assert_eq!(fetch_error(&mut client, "trimmed", 4), 0);
+    assert_eq!(delete_records(&mut client, "trimmed", 2), (0, 4), "the log start never moves back");
+    assert_eq!(delete_records(&mut client, "trimmed", 11).0, ErrorCode::OffsetOutOfRange.code());
+    assert_eq!(delete_records(&mut client, "trimmed", -1), (0, 10), "-1 is the high watermark");
+    create(&mut client, "kept", &[("cleanup.policy", "compact")]);
+    assert_eq!(delete_records(&mut client, "kept", 0).0, ErrorCode::PolicyViolation.code());
+    drop(client);
+
+    let server = Server::start_in(server.kill());
+    let mut client = server.connect();
+    assert_eq!(earliest(&mut client, "trimmed"), 10, "the deletion survives a crash");
+}

@@ -28,6 +28,9 @@ pub enum ReplicaError {
     NotEnoughReplicasAfterAppend { tp: TopicPartition, isr: usize, min: i32 },
     #[error("timed out waiting for the in-sync replicas")]
     Timeout,
+    /// DeleteRecords on a topic whose `cleanup.policy` is `compact` only (Kafka refuses it).
+    #[error("records of {0} cannot be deleted: its cleanup.policy is compact")]
+    DeleteRecordsPolicy(TopicPartition),
     /// The replica manager cannot do this as configured (no broker id, no runtime, no links).
     #[error("{0}")]
     Config(String),
@@ -48,6 +51,7 @@ impl ReplicaError {
             ReplicaError::NotEnoughReplicas { .. } => ErrorCode::NotEnoughReplicas,
             ReplicaError::NotEnoughReplicasAfterAppend { .. } => ErrorCode::NotEnoughReplicasAfterAppend,
             ReplicaError::Timeout => ErrorCode::RequestTimedOut,
+            ReplicaError::DeleteRecordsPolicy(_) => ErrorCode::PolicyViolation,
             ReplicaError::Config(_) => ErrorCode::UnknownServerError,
             ReplicaError::Log(e) => log_code(e),
         }

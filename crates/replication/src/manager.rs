@@ -370,6 +370,14 @@ impl ReplicaManager {
         Ok(self.with_log(tp, |log| log.read(offset, max_bytes, None))??)
     }
 
+    /// DeleteRecords for `tp` (see `Partition::delete_records`); the log start offset is
+    /// checkpointed before it returns, so the deletion survives a crash. The new log start.
+    pub fn delete_records(&self, tp: &TopicPartition, offset: Offset) -> Result<Offset, ReplicaError> {
+        let start = self.shared.partition(tp)?.delete_records(offset)?;
+        self.checkpoint()?;
+        Ok(start)
+    }
+
     pub fn offsets(&self, tp: &TopicPartition) -> Result<PartitionOffsets, ReplicaError> {
         self.shared.partition(tp)?.offsets()
     }

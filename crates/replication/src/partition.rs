@@ -588,6 +588,32 @@ impl Partition {
         self.lock_state().is_ok_and(|s| s.leader().and_then(|l| l.isr.in_flight()) == Some(sent))
     }
 
+    /// Kafka's DeleteRecords on the leader: the log start offset moves up to `offset` (`-1`: the
+    /// high watermark), never past the high watermark (OFFSET_OUT_OF_RANGE), and never on a topic
+    /// that is only compacted (POLICY_VIOLATION). Followers move theirs when their next fetch
+    /// reports it. The log start offset afterwards.
+    pub fn delete_records(&self, offset: Offset) -> Result<Offset, ReplicaError> {
+        let s = self.lock_state()?;
+        if !self.leads(&s) {
+            return Err(ReplicaError::NotLeaderOrFollower(self.tp.clone()));
+        }
+        let mut log = lock(&self.log)?;
+        if log.config().compact_enabled && !log.config().delete_enabled {
+            return Err(ReplicaError::DeleteRecordsPolicy(self.tp.clone()));
+        }
+        let high_watermark = self.high_watermark_of(&s, &log);
+        let target = if offset == -1 { high_watermark } else { offset };
+        if target < 0 || target > high_watermark {
+            let (start, end) = (log.log_start_offset(), high_watermark);
+            return Err(ReplicaError::Log(LogError::OffsetOutOfRange { offset: target, start, end }));
+        }
+        if target > log.log_start_offset() {
+            log.advance_log_start_offset(target)?;
+            self.publish(&s, &log);
+        }
+        Ok(log.log_start_offset())
+    }
+
     /// This partition's high watermark, for checkpoints and maintenance passes.
     pub fn high_watermark(&self) -> Result<Offset, ReplicaError> {
         let s = self.lock_state()?;

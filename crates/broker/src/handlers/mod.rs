@@ -5,6 +5,7 @@ pub mod alter_configs;
 pub mod api_versions;
 pub mod create_partitions;
 pub mod create_topics;
+pub mod delete_records;
 pub mod delete_topics;
 pub mod describe_cluster;
 pub mod describe_configs;
@@ -33,6 +34,7 @@ pub const SERVED: &[ApiKey] = &[
     ApiKey::ApiVersions,
     ApiKey::CreateTopics,
     ApiKey::DeleteTopics,
+    ApiKey::DeleteRecords,
     ApiKey::InitProducerId,
     ApiKey::OffsetForLeaderEpoch,
     ApiKey::DescribeConfigs,
