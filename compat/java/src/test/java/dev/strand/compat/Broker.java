@@ -266,7 +266,7 @@ public final class Broker implements AutoCloseable {
         return command;
     }
 
-    private static List<String> javaCommand(Path repo) {
+    static List<String> javaCommand(Path repo) {
         String javaHome = System.getenv("JAVA_HOME");
         String java = javaHome == null || javaHome.isEmpty() ? "java" : Path.of(javaHome, "bin", "java").toString();
         String libs = System.getenv().getOrDefault("STRAND_KAFKA_LIBS", "target/kafka-libs");
@@ -295,7 +295,7 @@ public final class Broker implements AutoCloseable {
         }
     }
 
-    private static boolean accepts(int port) {
+    static boolean accepts(int port) {
         try (Socket socket = new Socket()) {
             socket.connect(new InetSocketAddress("127.0.0.1", port), 200);
             return true;
@@ -304,7 +304,7 @@ public final class Broker implements AutoCloseable {
         }
     }
 
-    private static int freePort() throws IOException {
+    static int freePort() throws IOException {
         try (ServerSocket socket = new ServerSocket()) {
             socket.setReuseAddress(false);
             socket.bind(new InetSocketAddress("127.0.0.1", 0));
@@ -312,7 +312,7 @@ public final class Broker implements AutoCloseable {
         }
     }
 
-    private static Kind kindFromEnv() {
+    static Kind kindFromEnv() {
         String value = System.getenv().getOrDefault("STRAND_COMPAT_BROKER", "strand");
         switch (value) {
             case "strand":
@@ -324,7 +324,7 @@ public final class Broker implements AutoCloseable {
         }
     }
 
-    private static Duration startTimeout(Kind kind) {
+    static Duration startTimeout(Kind kind) {
         String value = System.getenv("STRAND_COMPAT_START_TIMEOUT_S");
         if (value != null && !value.isEmpty()) {
             return Duration.ofSeconds(Long.parseLong(value));
@@ -333,18 +333,18 @@ public final class Broker implements AutoCloseable {
     }
 
     /** $TMPDIR like the other launchers (java.io.tmpdir ignores it), else java.io.tmpdir. */
-    private static Path tempRoot() {
+    static Path tempRoot() {
         String tmpdir = System.getenv("TMPDIR");
         return Path.of(tmpdir != null && !tmpdir.isEmpty() ? tmpdir : System.getProperty("java.io.tmpdir"));
     }
 
-    private static Path repoRoot() throws IOException {
+    static Path repoRoot() throws IOException {
         String configured = System.getProperty("strand.compat.repo");
         Path repo = configured != null ? Path.of(configured) : Path.of("..", "..");
         return repo.toRealPath();
     }
 
-    private static void deleteTree(Path root) {
+    static void deleteTree(Path root) {
         if (!Files.exists(root)) {
             return;
         }

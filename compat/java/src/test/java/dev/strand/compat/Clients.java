@@ -38,15 +38,24 @@ final class Clients {
     }
 
     static Admin admin(Broker broker) {
+        return admin(broker.bootstrap());
+    }
+
+    /** An admin client for {@code bootstrap.servers} (several brokers: {@link Cluster#bootstrap()}). */
+    static Admin admin(String bootstrap) {
         return Admin.create(Map.<String, Object>of(
-            AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrap(),
+            AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap,
             AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, 5000,
             AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, 10000));
     }
 
     static KafkaProducer<String, String> producer(Broker broker, Map<String, Object> overrides) {
+        return producer(broker.bootstrap(), overrides);
+    }
+
+    static KafkaProducer<String, String> producer(String bootstrap, Map<String, Object> overrides) {
         Map<String, Object> config = new HashMap<>();
-        config.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrap());
+        config.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
         config.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, StringSerializer.class);
         config.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, StringSerializer.class);
         config.put(ProducerConfig.MAX_BLOCK_MS_CONFIG, 10000);
@@ -57,7 +66,11 @@ final class Clients {
     }
 
     static KafkaConsumer<String, String> consumer(Broker broker, Map<String, Object> overrides) {
-        Map<String, Object> config = new HashMap<>(consumerConfig(broker));
+        return consumer(broker.bootstrap(), overrides);
+    }
+
+    static KafkaConsumer<String, String> consumer(String bootstrap, Map<String, Object> overrides) {
+        Map<String, Object> config = new HashMap<>(consumerConfig(bootstrap));
         config.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class);
         config.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class);
         config.putAll(overrides);
@@ -65,7 +78,7 @@ final class Clients {
     }
 
     static KafkaConsumer<byte[], byte[]> bytesConsumer(Broker broker) {
-        Map<String, Object> config = new HashMap<>(consumerConfig(broker));
+        Map<String, Object> config = new HashMap<>(consumerConfig(broker.bootstrap()));
         config.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class);
         config.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class);
         return new KafkaConsumer<>(config);
@@ -84,9 +97,9 @@ final class Clients {
     }
 
     /** Consumers here never join a group (groups are issue 5): assign, no commits. */
-    private static Map<String, Object> consumerConfig(Broker broker) {
+    private static Map<String, Object> consumerConfig(String bootstrap) {
         return Map.of(
-            ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrap(),
+            ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap,
             ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false,
             ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "none",
             ConsumerConfig.REQUEST_TIMEOUT_MS_CONFIG, 5000,
