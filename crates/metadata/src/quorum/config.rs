@@ -2,13 +2,17 @@
 //! (Kafka's `controller.quorum.voters`) and the Raft timeouts (Kafka's
 //! `controller.quorum.election.timeout.ms` and `controller.quorum.fetch.timeout.ms`).
 //!
-//! **Timeouts.** Kafka has two and openraft three; they map as follows:
+//! **Timeouts.** Kafka has two and openraft three. openraft 0.9 draws one election timeout per
+//! process from `[election_timeout_min, election_timeout_max)`, and a follower that knows its
+//! leader stands for election only after a leader lease of `election_timeout_max` *plus* that
+//! timeout without hearing from it. They map so that this sum lands where Kafka's follower stands,
+//! after about its fetch timeout:
 //!
 //! | openraft | from | why |
 //! |---|---|---|
-//! | `election_timeout_min` | `fetch_timeout_ms` | a follower that hears nothing from its leader this long stands for election (Kafka's fetch timeout) |
-//! | `election_timeout_max` | `fetch_timeout_ms + election_timeout_ms` | randomized, so candidates rarely collide (Kafka's randomized election timeout) |
-//! | `heartbeat_interval` | `fetch_timeout_ms / 4` | the leader speaks to each follower well within the fetch timeout (Kafka's followers fetch at least every 500 ms by default) |
+//! | `election_timeout_min` | `fetch_timeout_ms / 2` | with the lease, a follower that hears nothing from its leader for `fetch + election/2` to `fetch + election` ms (2.5 to 3 s by default) stands for election |
+//! | `election_timeout_max` | `(fetch_timeout_ms + election_timeout_ms) / 2` | the draw is randomized, so candidates rarely collide (Kafka's randomized election timeout) |
+//! | `heartbeat_interval` | `fetch_timeout_ms / 4` | the leader speaks to each follower well within the lease (Kafka's followers fetch at least every 500 ms by default) |
 //!
 //! A lone voter elects itself at once, whatever the timeouts.
 
@@ -57,6 +61,16 @@ impl QuorumConfig {
     }
 
     /// How often the leader heartbeats each follower.
+    /// openraft's `election_timeout_min` (see the module doc).
+    pub(crate) fn election_timeout_min_ms(&self) -> u64 {
+        (self.fetch_timeout_ms / 2).max(self.heartbeat_interval_ms() + 1)
+    }
+
+    /// openraft's `election_timeout_max` (see the module doc).
+    pub(crate) fn election_timeout_max_ms(&self) -> u64 {
+        (self.fetch_timeout_ms.saturating_add(self.election_timeout_ms) / 2).max(self.election_timeout_min_ms() + 1)
+    }
+
     pub(crate) fn heartbeat_interval_ms(&self) -> u64 {
         (self.fetch_timeout_ms / 4).max(1)
     }

@@ -480,8 +480,8 @@ fn leadership_feed(mut metrics: watch::Receiver<RaftMetrics<u64, VoterNode>>) ->
 fn raft_config(config: &QuorumConfig) -> Result<Arc<openraft::Config>, QuorumError> {
     let raft_config = openraft::Config {
         cluster_name: config.cluster_id.clone(),
-        election_timeout_min: config.fetch_timeout_ms,
-        election_timeout_max: config.fetch_timeout_ms.saturating_add(config.election_timeout_ms),
+        election_timeout_min: config.election_timeout_min_ms(),
+        election_timeout_max: config.election_timeout_max_ms(),
         heartbeat_interval: config.heartbeat_interval_ms(),
         snapshot_policy: SnapshotPolicy::Never,
         ..openraft::Config::default()

@@ -101,12 +101,14 @@ impl NodeClient {
     }
 
     /// Writes the frame `encode` makes for the next correlation id and reads one reply frame;
-    /// a failure of any kind drops the connection (its replies could no longer be matched).
+    /// a failure of any kind drops the connection (its replies could no longer be matched). A
+    /// connection kept from earlier calls may have been closed by the peer meanwhile (a restart,
+    /// an idle timeout): if it fails, the call is tried once more on a new one.
     async fn exchange(
         &self,
         address: &str,
         timeout: Duration,
-        encode: impl FnOnce(i32) -> Result<Bytes, String>,
+        encode: impl Fn(i32) -> Result<Bytes, String>,
     ) -> Result<(i32, Bytes), CallError> {
         let slot = {
             let mut connections = self.connections.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
@@ -114,27 +116,33 @@ impl NodeClient {
         };
         let mut slot = slot.lock().await;
         let failed = |reason: String| CallError::Failed { address: address.to_owned(), reason };
-        if slot.is_none() {
-            *slot = Some(self.connect(address).await?);
-        }
-        let Some(connection) = slot.as_mut() else { return Err(failed("no connection".into())) };
-        let correlation_id = connection.next_correlation_id;
-        connection.next_correlation_id = correlation_id.wrapping_add(1);
-        let request = encode(correlation_id).map_err(failed)?;
-        let exchange = async {
-            connection.stream.write_all(&request).await.map_err(|e| format!("write: {e}"))?;
-            read_reply(&mut connection.stream, self.reply_bytes_max).await
-        };
-        match tokio::time::timeout(timeout, exchange).await {
-            Ok(Ok(reply)) => Ok((correlation_id, reply)),
-            Ok(Err(reason)) => {
-                *slot = None;
-                Err(failed(reason))
+        loop {
+            let reused = slot.is_some();
+            if !reused {
+                *slot = Some(self.connect(address).await?);
             }
-            Err(_) => {
-                // The reply may still come; the connection cannot be reused without reading it.
-                *slot = None;
-                Err(failed(format!("no answer within {} ms", timeout.as_millis())))
+            let Some(connection) = slot.as_mut() else { return Err(failed("no connection".into())) };
+            let correlation_id = connection.next_correlation_id;
+            connection.next_correlation_id = correlation_id.wrapping_add(1);
+            let request = encode(correlation_id).map_err(failed)?;
+            let exchange = async {
+                connection.stream.write_all(&request).await.map_err(|e| format!("write: {e}"))?;
+                read_reply(&mut connection.stream, self.reply_bytes_max).await
+            };
+            match tokio::time::timeout(timeout, exchange).await {
+                Ok(Ok(reply)) => return Ok((correlation_id, reply)),
+                Ok(Err(reason)) => {
+                    *slot = None;
+                    if !reused {
+                        return Err(failed(reason));
+                    }
+                    tracing::debug!("a kept connection to {address} failed ({reason}); trying a new one");
+                }
+                Err(_) => {
+                    // The reply may still come; the connection cannot be reused without reading it.
+                    *slot = None;
+                    return Err(failed(format!("no answer within {} ms", timeout.as_millis())));
+                }
             }
         }
     }
