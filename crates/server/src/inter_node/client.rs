@@ -68,13 +68,10 @@ impl NodeClient {
         timeout: Duration,
     ) -> Result<Bytes, CallError> {
         let failed = |reason: String| CallError::Failed { address: address.to_owned(), reason };
-        let (correlation_id, reply) = self
+        let reply = self
             .exchange(address, timeout, |correlation_id| wire::encode_request(correlation_id, kind, payload))
             .await?;
-        let (answered, answer) = wire::decode_reply(reply).map_err(failed)?;
-        if answered != correlation_id {
-            return Err(failed(format!("answer to request {answered}, expected {correlation_id}")));
-        }
+        let (_, answer) = wire::decode_reply(reply).map_err(failed)?;
         answer.map_err(|message| CallError::Refused { address: address.to_owned(), message })
     }
 
@@ -88,28 +85,28 @@ impl NodeClient {
         timeout: Duration,
     ) -> Result<ResponseBody, CallError> {
         let failed = |reason: String| CallError::Failed { address: address.to_owned(), reason };
-        let (correlation_id, reply) = self
+        let reply = self
             .exchange(address, timeout, |correlation_id| {
                 encode_request(correlation_id, Some(CLIENT_ID), body, version).map_err(|e| e.to_string())
             })
             .await?;
-        let (header, response) = decode_response(body.api_key(), version, reply).map_err(|e| failed(e.to_string()))?;
-        if header.correlation_id != correlation_id {
-            return Err(failed(format!("answer to request {}, expected {correlation_id}", header.correlation_id)));
-        }
+        let (_, response) = decode_response(body.api_key(), version, reply).map_err(|e| failed(e.to_string()))?;
         Ok(response)
     }
 
-    /// Writes the frame `encode` makes for the next correlation id and reads one reply frame;
-    /// a failure of any kind drops the connection (its replies could no longer be matched). A
-    /// connection kept from earlier calls may have been closed by the peer meanwhile (a restart,
-    /// an idle timeout): if it fails, the call is tried once more on a new one.
+    /// Writes the frame `encode` makes for the next correlation id and reads one reply frame.
+    /// The connection is out of the pool while the call runs and goes back only after a reply to
+    /// this very request (both Kafka's and Strand's replies start with the correlation id): a
+    /// failure of any kind, a reply to another request, or a caller that gives up midway (a
+    /// dropped future) closes it, so no later call can read an earlier call's reply. A connection
+    /// kept from earlier calls may have been closed by the peer meanwhile (a restart, an idle
+    /// timeout): if it fails, the call is tried once more on a new one.
     async fn exchange(
         &self,
         address: &str,
         timeout: Duration,
         encode: impl Fn(i32) -> Result<Bytes, String>,
-    ) -> Result<(i32, Bytes), CallError> {
+    ) -> Result<Bytes, CallError> {
         let slot = {
             let mut connections = self.connections.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
             connections.entry(address.to_owned()).or_default().clone()
@@ -117,11 +114,10 @@ impl NodeClient {
         let mut slot = slot.lock().await;
         let failed = |reason: String| CallError::Failed { address: address.to_owned(), reason };
         loop {
-            let reused = slot.is_some();
-            if !reused {
-                *slot = Some(self.connect(address).await?);
-            }
-            let Some(connection) = slot.as_mut() else { return Err(failed("no connection".into())) };
+            let (mut connection, reused) = match slot.take() {
+                Some(kept) => (kept, true),
+                None => (self.connect(address).await?, false),
+            };
             let correlation_id = connection.next_correlation_id;
             connection.next_correlation_id = correlation_id.wrapping_add(1);
             let request = encode(correlation_id).map_err(failed)?;
@@ -130,19 +126,19 @@ impl NodeClient {
                 read_reply(&mut connection.stream, self.reply_bytes_max).await
             };
             match tokio::time::timeout(timeout, exchange).await {
-                Ok(Ok(reply)) => return Ok((correlation_id, reply)),
-                Ok(Err(reason)) => {
-                    *slot = None;
-                    if !reused {
-                        return Err(failed(reason));
+                Ok(Ok(reply)) => {
+                    let answered = reply.get(..4).map(|b| i32::from_be_bytes([b[0], b[1], b[2], b[3]]));
+                    if answered != Some(correlation_id) {
+                        return Err(failed(format!("answer to request {answered:?}, expected {correlation_id}")));
                     }
+                    *slot = Some(connection);
+                    return Ok(reply);
+                }
+                Ok(Err(reason)) if reused => {
                     tracing::debug!("a kept connection to {address} failed ({reason}); trying a new one");
                 }
-                Err(_) => {
-                    // The reply may still come; the connection cannot be reused without reading it.
-                    *slot = None;
-                    return Err(failed(format!("no answer within {} ms", timeout.as_millis())));
-                }
+                Ok(Err(reason)) => return Err(failed(reason)),
+                Err(_) => return Err(failed(format!("no answer within {} ms", timeout.as_millis()))),
             }
         }
     }
@@ -171,4 +167,63 @@ async fn read_reply(stream: &mut TcpStream, bytes_max: usize) -> Result<Bytes, S
     let mut frame = BytesMut::zeroed(size);
     stream.read_exact(&mut frame).await.map_err(|e| format!("read: {e}"))?;
     Ok(frame.freeze())
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::atomic::{AtomicBool, Ordering};
+
+    use tokio::io::AsyncReadExt;
+
+    use super::*;
+
+    /// A peer that echoes each Strand request's payload, holding back its very first answer.
+    #[allow(clippy::disallowed_methods)] // The test's own loopback peer.
+    async fn echo_peer(first_delay: Duration) -> String {
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.expect("bind");
+        let address = listener.local_addr().expect("address").to_string();
+        let first = Arc::new(AtomicBool::new(true));
+        tokio::spawn(async move {
+            while let Ok((mut stream, _)) = listener.accept().await {
+                let first = first.clone();
+                tokio::spawn(async move {
+                    loop {
+                        let mut prefix = [0u8; 4];
+                        if stream.read_exact(&mut prefix).await.is_err() {
+                            return;
+                        }
+                        let mut frame = vec![0u8; i32::from_be_bytes(prefix) as usize];
+                        if stream.read_exact(&mut frame).await.is_err() {
+                            return;
+                        }
+                        let request = wire::decode_request(Bytes::from(frame)).expect("a strand request");
+                        if first.swap(false, Ordering::SeqCst) {
+                            tokio::time::sleep(first_delay).await;
+                        }
+                        let reply = wire::encode_reply(request.correlation_id, Ok(&request.payload)).expect("reply");
+                        if stream.write_all(&reply).await.is_err() {
+                            return;
+                        }
+                    }
+                });
+            }
+        });
+        address
+    }
+
+    /// A caller that gives up on a call (its future dropped, as openraft drops a late RPC) leaves
+    /// no reply behind on the pooled connection: the next call gets its own answer.
+    #[tokio::test]
+    async fn a_dropped_call_never_leaves_its_reply_for_the_next() {
+        let address = echo_peer(Duration::from_millis(300)).await;
+        let client = NodeClient::new(Duration::from_secs(5), 1 << 20);
+        let long = Duration::from_secs(5);
+        let dropped =
+            tokio::time::timeout(Duration::from_millis(50), client.call(&address, RpcKind::Raft, b"first", long)).await;
+        assert!(dropped.is_err(), "the first call was meant to be given up on");
+        for payload in [&b"second"[..], b"third"] {
+            let answer = client.call(&address, RpcKind::Raft, payload, long).await.expect("answered");
+            assert_eq!(&answer[..], payload);
+        }
+    }
 }

@@ -10,8 +10,8 @@ use super::client::{CallError, NodeClient};
 use super::wire::RpcKind;
 
 /// How long one Raft call may take. openraft bounds its calls with its own, shorter timeouts
-/// (the heartbeat interval for appends); this only stops a call that openraft has dropped from
-/// holding its connection.
+/// (the heartbeat interval for appends) and drops the call when they pass, which closes its
+/// connection (see `client`); this bound only matters to a call nobody gives up on.
 const RAFT_CALL_TIMEOUT: Duration = Duration::from_secs(10);
 
 /// Raft over the voters' CONTROLLER listeners.
