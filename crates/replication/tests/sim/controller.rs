@@ -1,0 +1,178 @@
+//! The active controller of the simulation: the metadata log as a list of images, each batch of
+//! records a decision of `strand-metadata` returned committed at once and replayed into the next
+//! image, the session tracker, and the leader each leader epoch was given (which the checks hold
+//! the brokers to). Also the requests and answers the server builds around those decisions
+//! (registrations, AlterPartition answers as `ControllerIsrChannel` reads them).
+
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+use strand_base::{BrokerId, Uuid};
+use strand_metadata::controller::{
+    ApiMessageAndVersion, BootstrapFeatures, BrokerHeartbeatTracker, ControllerDefaults, InitialFencing,
+    PreviousSession, RegisterBrokerInputs, bootstrap_records, create_topics, register_broker,
+};
+use strand_metadata::image::{MetadataDelta, MetadataImage, MetadataProvenance, PartitionImage};
+use strand_protocol::error::ErrorCode;
+use strand_protocol::messages::broker_registration_request::{Feature, Listener};
+use strand_protocol::messages::create_topics_request::{CreatableReplicaAssignment, CreatableTopic};
+use strand_protocol::messages::{AlterPartitionResponse, BrokerRegistrationRequest, CreateTopicsRequest};
+use strand_replication::LeaderAndIsr;
+
+use super::{CLUSTER_ID, Shape, TOPIC};
+
+/// The active controller: the metadata log as a list of images (every decision's records are
+/// committed at once), the session tracker, and the leader each leader epoch was given.
+#[derive(Debug)]
+pub(super) struct Controller {
+    /// `history[i]` is the image after the `i`-th batch; the last is the current one.
+    pub(super) history: Vec<Arc<MetadataImage>>,
+    pub(super) tracker: BrokerHeartbeatTracker,
+    pub(super) defaults: ControllerDefaults,
+    /// (partition, leader epoch) → the leader the controller named for it.
+    pub(super) epoch_leaders: BTreeMap<(i32, i32), BrokerId>,
+    pub(super) violations: Vec<String>,
+}
+
+impl Controller {
+    /// A formatted cluster with `shape.nodes` brokers registered and unfenced, and the topic
+    /// [`TOPIC`] with `shape.partitions` partitions of `shape.replication_factor` replicas, the
+    /// preferred leaders spread over the brokers. The brokers' epochs too.
+    pub(super) fn bootstrap(shape: &Shape) -> (Controller, Vec<i64>) {
+        let mut controller = Controller {
+            history: vec![Arc::new(MetadataImage::empty())],
+            tracker: BrokerHeartbeatTracker::new(),
+            defaults: ControllerDefaults::default(),
+            epoch_leaders: BTreeMap::new(),
+            violations: Vec::new(),
+        };
+        controller.apply(&bootstrap_records(&BootstrapFeatures::default()));
+        let mut epochs = Vec::new();
+        for id in 1..=shape.nodes as i32 {
+            let inputs = RegisterBrokerInputs {
+                cluster_id: CLUSTER_ID.to_owned(),
+                new_broker_epoch: controller.image().provenance().offset + 1,
+                previous_session: PreviousSession::Expired,
+                initial_fencing: InitialFencing::Unfenced,
+            };
+            let result = register_broker(controller.image(), &registration(id, 0), &inputs);
+            assert_eq!(result.response.error_code, 0, "registering broker {id}");
+            controller.apply(&result.records);
+            epochs.push(result.response.broker_epoch);
+        }
+        let assignments = (0..shape.partitions)
+            .map(|p| CreatableReplicaAssignment {
+                partition_index: p as i32,
+                broker_ids: (0..shape.replication_factor)
+                    .map(|k| BrokerId(((p + k) % shape.nodes) as i32 + 1))
+                    .collect(),
+                ..Default::default()
+            })
+            .collect();
+        let topic = CreatableTopic {
+            name: TOPIC.to_owned(),
+            num_partitions: -1,
+            replication_factor: -1,
+            assignments,
+            ..Default::default()
+        };
+        let request = CreateTopicsRequest { topics: vec![topic], ..Default::default() };
+        let image = controller.image().clone();
+        let created = create_topics(&image, &request, &controller.defaults, &mut || Uuid([0x5a; 16]));
+        assert_eq!(created.response.topics[0].error_code, 0, "creating the topic");
+        controller.apply(&created.records);
+        (controller, epochs)
+    }
+
+    pub(super) fn image(&self) -> &Arc<MetadataImage> {
+        self.history.last().expect("an image")
+    }
+
+    /// Commits `records` as one batch.
+    pub(super) fn apply(&mut self, records: &[ApiMessageAndVersion]) {
+        if records.is_empty() {
+            return;
+        }
+        let image = self.image().clone();
+        let mut delta = MetadataDelta::new(&image);
+        for record in records {
+            delta.replay(&record.record).unwrap_or_else(|e| panic!("replaying {record:?}: {e}"));
+        }
+        let offset = image.provenance().offset + i64::try_from(records.len()).unwrap_or(0);
+        let next = delta.apply(MetadataProvenance { offset, epoch: 1 });
+        if let Some(topic) = next.topics().by_name(TOPIC) {
+            for (index, p) in &topic.partitions {
+                let named = *self.epoch_leaders.entry((*index, p.leader_epoch)).or_insert(p.leader);
+                if named != p.leader {
+                    self.violations.push(format!(
+                        "the controller named two leaders for {TOPIC}-{index} in leader epoch {}: {named} and {}",
+                        p.leader_epoch, p.leader
+                    ));
+                }
+            }
+        }
+        self.history.push(Arc::new(next));
+    }
+
+    pub(super) fn partition(image: &MetadataImage, index: usize) -> &PartitionImage {
+        let topic = image.topics().by_name(TOPIC).expect("the topic");
+        topic.partitions.get(&(index as i32)).expect("the partition")
+    }
+}
+
+/// A registration for incarnation `incarnation` of broker `id` (as the metadata tests build
+/// them: one log dir, every finalized feature supported).
+pub(super) fn registration(id: i32, incarnation: u32) -> BrokerRegistrationRequest {
+    let feature = |name: &str, max: i16| Feature {
+        name: name.to_owned(),
+        min_supported_version: if name == "metadata.version" { 7 } else { 0 },
+        max_supported_version: max,
+        ..Default::default()
+    };
+    let mut dir = [0x22; 16];
+    dir[15] = u8::try_from(id).unwrap_or(0);
+    let mut incarnation_id = [0x33; 16];
+    incarnation_id[15] = u8::try_from(id).unwrap_or(0);
+    incarnation_id[..4].copy_from_slice(&incarnation.to_be_bytes());
+    BrokerRegistrationRequest {
+        broker_id: BrokerId(id),
+        cluster_id: CLUSTER_ID.to_owned(),
+        incarnation_id: Uuid(incarnation_id),
+        listeners: vec![Listener {
+            name: "PLAINTEXT".to_owned(),
+            host: "localhost".to_owned(),
+            port: 9092,
+            security_protocol: 0,
+            ..Default::default()
+        }],
+        features: vec![
+            feature("metadata.version", 33),
+            feature("kraft.version", 1),
+            feature("transaction.version", 2),
+            feature("group.version", 1),
+        ],
+        rack: None,
+        log_dirs: vec![Uuid(dir)],
+        ..Default::default()
+    }
+}
+
+/// The server's answer to a leader from an AlterPartition response (as
+/// `ControllerIsrChannel` builds it).
+pub(super) fn leader_and_isr(response: &AlterPartitionResponse) -> Result<LeaderAndIsr, ErrorCode> {
+    let code = |c: i16| ErrorCode::from_code(c).unwrap_or(ErrorCode::UnknownServerError);
+    if response.error_code != 0 {
+        return Err(code(response.error_code));
+    }
+    let partition = response.topics.first().and_then(|t| t.partitions.first()).ok_or(ErrorCode::UnknownServerError)?;
+    if partition.error_code != 0 {
+        return Err(code(partition.error_code));
+    }
+    Ok(LeaderAndIsr {
+        leader: partition.leader_id,
+        leader_epoch: partition.leader_epoch,
+        isr: partition.isr.clone(),
+        leader_recovery_state: partition.leader_recovery_state,
+        partition_epoch: partition.partition_epoch,
+    })
+}
