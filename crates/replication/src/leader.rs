@@ -273,7 +273,9 @@ fn follower_fetch(wanted: &FetchPartition, replica: BrokerId, broker_epoch: i64,
     }
 }
 
-fn failed(index: i32, code: ErrorCode) -> PartitionData {
+/// A Fetch partition answering `code` alone (offsets unknown, no records), as Kafka answers an
+/// error; for consumers' and followers' fetches alike.
+pub fn failed(index: i32, code: ErrorCode) -> PartitionData {
     PartitionData {
         partition_index: index,
         error_code: code.code(),
@@ -285,9 +287,10 @@ fn failed(index: i32, code: ErrorCode) -> PartitionData {
     }
 }
 
-/// A read as a region of its segment file (sent with `sendfile`). `None` if longer than a
-/// record set can be, which a segment never is.
-fn file_records(slice: Option<SegmentSlice>) -> Option<Records> {
+/// A read's bytes as a region of their segment file: the connection sends them with `sendfile`,
+/// never copying them through user space (design §4). `None` if the slice is longer than a record
+/// set can be, which a segment (at most `segment.bytes`, an int) never is.
+pub fn file_records(slice: Option<SegmentSlice>) -> Option<Records> {
     Some(match slice {
         Some(slice) => Records::File(FileRegion {
             file: slice.file,

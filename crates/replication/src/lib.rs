@@ -58,7 +58,10 @@ pub use delayed_produce::DelayedProduce;
 pub use error::ReplicaError;
 pub use fetcher::{REPLICA_FETCH_VERSION, ReplicaTransport, TransportError};
 pub use isr::{AlterPartitionItem, IsrChannel, IsrMember, LeaderAndIsr};
-pub use leader::{FollowerFetch, FollowerRead, REPLICA_FETCH_WAIT_MS_MAX, fetch_replica};
+pub use leader::{
+    FollowerFetch, FollowerRead, REPLICA_FETCH_WAIT_MS_MAX, failed as failed_fetch_partition, fetch_replica,
+    file_records,
+};
 pub use manager::{ReplicaLinks, ReplicaManager};
 pub use partition::Appended;
 pub use state::{BrokerStatus, FollowerStatus, PartitionState, PartitionStatus, ReplicaRole, RoleChange};

@@ -28,15 +28,13 @@
 use std::time::Duration;
 
 use strand_base::{BrokerId, ProducerId, TopicPartition, Uuid};
-use strand_log::segment::SegmentSlice;
-use strand_protocol::codec::{FileRegion, Records};
 use strand_protocol::error::ErrorCode;
 use strand_protocol::messages::fetch_request::FetchTopic;
 use strand_protocol::messages::fetch_response::{
     AbortedTransaction, FetchableTopicResponse, LeaderIdAndEpoch, NodeEndpoint, PartitionData,
 };
 use strand_protocol::messages::{FetchRequest, FetchResponse};
-use strand_replication::{Isolation, ReplicaError, fetch_replica};
+use strand_replication::{Isolation, ReplicaError, failed_fetch_partition, fetch_replica, file_records};
 
 use crate::fetch_session::{
     CachedPartition, FINAL_EPOCH, FetchSessionCache, INITIAL_EPOCH, PartitionAnswer, SESSIONLESS_ID, SessionChanges,
@@ -285,7 +283,7 @@ fn read_all(
                 Some(tp) => broker.check_replica(&image, tp, current_leader_epoch, true).map(|_| tp),
             };
             let data = match checked {
-                Err(code) => failed(partition.partition, code),
+                Err(code) => failed_fetch_partition(partition.partition, code),
                 Ok(tp) => {
                     // The first partition with data may exceed the budget by its first batch.
                     let limit = (partition.partition_max_bytes.max(0) as u64).min(budget.max(1));
@@ -293,7 +291,8 @@ fn read_all(
                         Ok(read) => {
                             let len = read.len();
                             let Some(records) = file_records(read.records) else {
-                                partitions.push(failed(partition.partition, ErrorCode::KafkaStorageError));
+                                partitions
+                                    .push(failed_fetch_partition(partition.partition, ErrorCode::KafkaStorageError));
                                 continue;
                             };
                             budget = budget.saturating_sub(len);
@@ -320,7 +319,7 @@ fn read_all(
                         Err(ReplicaError::Log(strand_log::LogError::OffsetOutOfRange { .. })) => {
                             out_of_range(broker, tp, partition.partition)
                         }
-                        Err(e) => failed(partition.partition, e.code()),
+                        Err(e) => failed_fetch_partition(partition.partition, e.code()),
                     }
                 }
             };
@@ -341,37 +340,11 @@ fn topic_response(topic: &FetchTopic, version: i16, partitions: Vec<PartitionDat
 }
 
 fn out_of_range(broker: &Broker, tp: &strand_base::TopicPartition, index: i32) -> PartitionData {
-    let mut data = failed(index, ErrorCode::OffsetOutOfRange);
+    let mut data = failed_fetch_partition(index, ErrorCode::OffsetOutOfRange);
     if let Ok(offsets) = broker.replicas.offsets(tp) {
         data.high_watermark = offsets.high_watermark;
         data.last_stable_offset = offsets.last_stable_offset;
         data.log_start_offset = offsets.log_start_offset;
     }
     data
-}
-
-fn failed(index: i32, code: ErrorCode) -> PartitionData {
-    PartitionData {
-        partition_index: index,
-        error_code: code.code(),
-        high_watermark: -1,
-        last_stable_offset: -1,
-        log_start_offset: -1,
-        records: Some(Records::default()),
-        ..Default::default()
-    }
-}
-
-/// The read's bytes as a region of their segment file: the connection sends them with `sendfile`,
-/// never copying them through user space (design §4). `None` if the slice is longer than a record
-/// set can be, which a segment (at most `segment.bytes`, an int) never is.
-fn file_records(slice: Option<SegmentSlice>) -> Option<Records> {
-    Some(match slice {
-        Some(slice) => Records::File(FileRegion {
-            file: slice.file,
-            position: slice.position,
-            len: u32::try_from(slice.len).ok().filter(|len| i32::try_from(*len).is_ok())?,
-        }),
-        None => Records::default(),
-    })
 }
