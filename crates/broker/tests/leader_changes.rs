@@ -17,11 +17,13 @@
 
 mod common;
 
+use common::{NoController, NoPeers};
+
 use std::sync::Arc;
 
 use bytes::{Bytes, BytesMut};
 use strand_base::{BrokerId, SystemClock, TopicPartition, Uuid};
-use strand_broker::{BoxFuture, Broker, BrokerIdentity, ControllerChannel, Outcome};
+use strand_broker::{Broker, BrokerIdentity, Outcome};
 use strand_coordinator::writer::memory::MemoryPartitionWriter;
 use strand_coordinator::{GroupConfig, GroupCoordinator, RandomMemberIds};
 use strand_log::{LogConfig, LogManager, NodeIdentity};
@@ -32,7 +34,7 @@ use strand_metadata::controller::{
 use strand_metadata::image::{MetadataDelta, MetadataImage, MetadataProvenance};
 use strand_protocol::error::ErrorCode;
 use strand_protocol::frame::{decode_response, encode_request};
-use strand_protocol::messages::api::{ApiKey, RequestBody, ResponseBody};
+use strand_protocol::messages::api::{RequestBody, ResponseBody};
 use strand_protocol::messages::fetch_request::{FetchPartition, FetchTopic, ReplicaState};
 use strand_protocol::messages::list_offsets_request::{ListOffsetsPartition, ListOffsetsTopic};
 use strand_protocol::messages::offset_for_leader_epoch_request::{OffsetForLeaderPartition, OffsetForLeaderTopic};
@@ -43,46 +45,13 @@ use strand_protocol::messages::{
     PartitionChangeRecord, PartitionRecord, ProduceRequest, ProduceResponse, TopicRecord,
 };
 use strand_protocol::records::{NewRecord, RecordBatchBuilder};
-use strand_replication::{
-    AlterPartitionItem, BrokerStatus, IsrChannel, LeaderAndIsr, PartitionState, ReplicaLinks, ReplicaManager,
-    ReplicaTransport, ReplicationConfig, TransportError,
-};
+use strand_replication::{BrokerStatus, PartitionState, ReplicaLinks, ReplicaManager, ReplicationConfig};
 use tokio::sync::watch;
 
 const TOPIC: &str = "orders";
 const TOPIC_ID: Uuid = Uuid([9; 16]);
 const ME: BrokerId = BrokerId(1);
 const OTHER: BrokerId = BrokerId(2);
-
-/// No controller: metadata changes here are records the test replays.
-#[derive(Debug)]
-struct NoController;
-
-impl ControllerChannel for NoController {
-    fn call(&self, _: ApiKey, _: i16, _: Bytes) -> BoxFuture<'_, Result<(Bytes, i64), String>> {
-        Box::pin(async { Err("no controller in this test".to_owned()) })
-    }
-}
-
-/// No peers: as a follower this node fetches nothing, so its log stays as the test left it.
-#[derive(Debug)]
-struct NoPeers;
-
-impl ReplicaTransport for NoPeers {
-    fn fetch(
-        &self,
-        _: BrokerId,
-        _: FetchRequest,
-    ) -> strand_replication::BoxFuture<'static, Result<FetchResponse, TransportError>> {
-        Box::pin(async { Err(TransportError("no peers".into())) })
-    }
-}
-
-impl IsrChannel for NoPeers {
-    fn submit(&self, _: AlterPartitionItem) -> strand_replication::BoxFuture<'static, Result<LeaderAndIsr, ErrorCode>> {
-        Box::pin(async { Err(ErrorCode::OperationNotAttempted) })
-    }
-}
 
 /// Broker 1: its broker over a cluster-member replica manager, and the image it watches.
 struct Member {

@@ -8,61 +8,31 @@
 
 mod common;
 
+use common::{NoController, NoPeers};
+
 use std::sync::Arc;
 
 use bytes::{Bytes, BytesMut};
 use strand_base::{BrokerId, SystemClock, TopicPartition, Uuid};
-use strand_broker::{BoxFuture, Broker, BrokerIdentity, ControllerChannel, handlers};
+use strand_broker::{Broker, BrokerIdentity, handlers};
 use strand_coordinator::writer::memory::MemoryPartitionWriter;
 use strand_coordinator::{GroupConfig, GroupCoordinator, RandomMemberIds};
 use strand_log::{LogConfig, LogManager, NodeIdentity};
 use strand_metadata::image::{MetadataDelta, MetadataImage, MetadataProvenance};
 use strand_protocol::error::ErrorCode;
-use strand_protocol::messages::api::ApiKey;
 use strand_protocol::messages::fetch_request::{FetchPartition, FetchTopic, ReplicaState};
 use strand_protocol::messages::fetch_response::PartitionData;
 use strand_protocol::messages::produce_request::{PartitionProduceData, TopicProduceData};
 use strand_protocol::messages::produce_response::PartitionProduceResponse;
 use strand_protocol::messages::records::MetadataRecord;
-use strand_protocol::messages::{FetchRequest, FetchResponse, PartitionRecord, ProduceRequest, TopicRecord};
+use strand_protocol::messages::{FetchRequest, PartitionRecord, ProduceRequest, TopicRecord};
 use strand_protocol::records::{NewRecord, RecordBatchBuilder};
 use strand_replication::{
-    AlterPartitionItem, BrokerStatus, IsrChannel, LeaderAndIsr, PartitionState, REPLICA_FETCH_VERSION, ReplicaLinks,
-    ReplicaManager, ReplicaTransport, ReplicationConfig, TransportError,
+    BrokerStatus, PartitionState, REPLICA_FETCH_VERSION, ReplicaLinks, ReplicaManager, ReplicationConfig,
 };
 use tokio::sync::watch;
 
 const TOPIC_ID: Uuid = Uuid([7; 16]);
-
-/// No controller: these tests change no metadata.
-#[derive(Debug)]
-struct NoController;
-
-impl ControllerChannel for NoController {
-    fn call(&self, _: ApiKey, _: i16, _: Bytes) -> BoxFuture<'_, Result<(Bytes, i64), String>> {
-        Box::pin(async { Err("no controller in this test".to_owned()) })
-    }
-}
-
-/// No peers: this leader fetches from nobody and proposes no ISR change that gets answered.
-#[derive(Debug)]
-struct NoPeers;
-
-impl ReplicaTransport for NoPeers {
-    fn fetch(
-        &self,
-        _: BrokerId,
-        _: FetchRequest,
-    ) -> strand_replication::BoxFuture<'static, Result<FetchResponse, TransportError>> {
-        Box::pin(async { Err(TransportError("no peers".into())) })
-    }
-}
-
-impl IsrChannel for NoPeers {
-    fn submit(&self, _: AlterPartitionItem) -> strand_replication::BoxFuture<'static, Result<LeaderAndIsr, ErrorCode>> {
-        Box::pin(async { Err(ErrorCode::OperationNotAttempted) })
-    }
-}
 
 struct Leader {
     broker: Broker,

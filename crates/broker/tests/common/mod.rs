@@ -30,14 +30,18 @@ use strand_metadata::quorum::QuorumError;
 use strand_metadata::quorum_controller::{
     BoxFuture as ControllerFuture, ControllerLog, ControllerSettings, QuorumController,
 };
+use strand_protocol::error::ErrorCode;
 use strand_protocol::frame::{decode_response, encode_request};
 use strand_protocol::messages::api::{ApiKey, RequestBody, ResponseBody};
 use strand_protocol::messages::broker_registration_request::{Feature, Listener};
 use strand_protocol::messages::create_topics_request::{CreatableReplicaAssignment, CreatableTopic};
 use strand_protocol::messages::records::MetadataRecord;
 use strand_protocol::messages::{BrokerRegistrationRequest, CreateTopicsRequest, FenceBrokerRecord};
+use strand_protocol::messages::{FetchRequest, FetchResponse};
 use strand_protocol::records::{NewRecord, RecordBatchBuilder};
-use strand_replication::{Acks, ReplicaManager};
+use strand_replication::{
+    Acks, AlterPartitionItem, IsrChannel, LeaderAndIsr, ReplicaManager, ReplicaTransport, TransportError,
+};
 use tokio::sync::watch;
 
 pub const NODE: BrokerId = BrokerId(1);
@@ -362,5 +366,36 @@ pub fn registration(id: i32) -> BrokerRegistrationRequest {
         ],
         log_dirs: vec![Uuid([0x22, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, byte])],
         ..Default::default()
+    }
+}
+
+/// No controller: metadata changes in these tests are records the test replays.
+#[derive(Debug)]
+pub struct NoController;
+
+impl ControllerChannel for NoController {
+    fn call(&self, _: ApiKey, _: i16, _: Bytes) -> BoxFuture<'_, Result<(Bytes, i64), String>> {
+        Box::pin(async { Err("no controller in this test".to_owned()) })
+    }
+}
+
+/// No peers: a leader fetches from nobody and no ISR change is answered; a follower's log stays
+/// as the test left it.
+#[derive(Debug)]
+pub struct NoPeers;
+
+impl ReplicaTransport for NoPeers {
+    fn fetch(
+        &self,
+        _: BrokerId,
+        _: FetchRequest,
+    ) -> strand_replication::BoxFuture<'static, Result<FetchResponse, TransportError>> {
+        Box::pin(async { Err(TransportError("no peers".into())) })
+    }
+}
+
+impl IsrChannel for NoPeers {
+    fn submit(&self, _: AlterPartitionItem) -> strand_replication::BoxFuture<'static, Result<LeaderAndIsr, ErrorCode>> {
+        Box::pin(async { Err(ErrorCode::OperationNotAttempted) })
     }
 }
