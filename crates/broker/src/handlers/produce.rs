@@ -100,13 +100,14 @@ const LEADER_HINTS_VERSION_MIN: i16 = 10;
 /// Fills `current_leader` of every partition answered NOT_LEADER_OR_FOLLOWER; returns the
 /// endpoints of the leaders named.
 fn leader_hints(broker: &Broker, responses: &mut [TopicProduceResponse]) -> Vec<NodeEndpoint> {
+    let refused = |p: &PartitionProduceResponse| p.error_code == ErrorCode::NotLeaderOrFollower.code();
+    if !responses.iter().any(|t| t.partition_responses.iter().any(refused)) {
+        return Vec::new();
+    }
     let mut hints = LeaderHints::new(broker);
-    for topic in responses {
+    for topic in responses.iter_mut().filter(|t| t.partition_responses.iter().any(refused)) {
         let name = if topic.name.is_empty() { hints.topic_name(topic.topic_id) } else { Some(topic.name.clone()) };
-        for partition in &mut topic.partition_responses {
-            if partition.error_code != ErrorCode::NotLeaderOrFollower.code() {
-                continue;
-            }
+        for partition in topic.partition_responses.iter_mut().filter(|p| refused(p)) {
             let (leader_id, leader_epoch) = match &name {
                 Some(name) => hints.leader_of(&strand_base::TopicPartition::new(name.clone(), partition.index)),
                 None => (strand_base::BrokerId::NONE, -1),
