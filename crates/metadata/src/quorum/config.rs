@@ -2,23 +2,24 @@
 //! (Kafka's `controller.quorum.voters`) and the Raft timeouts (Kafka's
 //! `controller.quorum.election.timeout.ms` and `controller.quorum.fetch.timeout.ms`).
 //!
-//! **Timeouts.** Kafka has two and openraft three. openraft 0.9 draws one election timeout per
-//! process from `[election_timeout_min, election_timeout_max)`, and a follower that knows its
-//! leader stands for election only after a leader lease of `election_timeout_max` *plus* that
-//! timeout without hearing from it. They map so that this sum lands where Kafka's follower stands,
-//! after about its fetch timeout:
+//! **Timeouts.** Kafka has two; openraft three, and its own election timer, which Strand turns
+//! off for one of its own (see `election`). They map as follows:
 //!
-//! | openraft | from | why |
+//! | Strand / openraft | from | why |
 //! |---|---|---|
-//! | `election_timeout_min` | `fetch_timeout_ms / 2` | with the lease, a follower that hears nothing from its leader for `fetch + election/2` to `fetch + election` ms (2.5 to 3 s by default) stands for election |
-//! | `election_timeout_max` | `(fetch_timeout_ms + election_timeout_ms) / 2` | the draw is randomized, so candidates rarely collide (Kafka's randomized election timeout) |
-//! | `heartbeat_interval` | `fetch_timeout_ms / 4` | the leader speaks to each follower well within the lease (Kafka's followers fetch at least every 500 ms by default) |
+//! | a follower stands after hearing nothing from its leader for | `fetch_timeout_ms` + random `[0, election_timeout_ms)` | Kafka's fetch timeout, randomized so that followers of a dead leader rarely stand together (2 to 3 s by default) |
+//! | a candidate whose election failed stands again after | `election_timeout_ms` + random `[0, election_timeout_ms)` | Kafka's randomized election timeout (1 to 2 s by default) |
+//! | openraft `election_timeout_max`, its leader lease | `fetch_timeout_ms` | a voter that heard its leader within the fetch timeout refuses other candidates |
+//! | openraft `election_timeout_min`, a vote request's timeout | `election_timeout_ms` | a vote that takes longer has missed its election anyway |
+//! | openraft `heartbeat_interval` | `fetch_timeout_ms / 4` | the leader speaks to each follower well within the lease (Kafka's followers fetch at least every 500 ms by default) |
 //!
 //! A lone voter elects itself at once, whatever the timeouts.
 
 use std::collections::BTreeMap;
+use std::time::Duration;
 
 use super::QuorumError;
+use super::election::ElectionTimeouts;
 
 /// Kafka's default `controller.quorum.election.timeout.ms`.
 pub const ELECTION_TIMEOUT_MS_DEFAULT: u64 = 1_000;
@@ -60,17 +61,25 @@ impl QuorumConfig {
         self.voters.ids().eq([self.node_id])
     }
 
-    /// How often the leader heartbeats each follower.
-    /// openraft's `election_timeout_min` (see the module doc).
+    /// When this voter stands for election (see the module doc).
+    pub(crate) fn election_timeouts(&self) -> ElectionTimeouts {
+        ElectionTimeouts {
+            leader_silence: Duration::from_millis(self.election_timeout_max_ms()),
+            election: Duration::from_millis(self.election_timeout_ms.max(1)),
+        }
+    }
+
+    /// openraft's `election_timeout_min`, the timeout of a vote request (see the module doc).
     pub(crate) fn election_timeout_min_ms(&self) -> u64 {
-        (self.fetch_timeout_ms / 2).max(self.heartbeat_interval_ms() + 1)
+        self.election_timeout_ms.min(self.election_timeout_max_ms() - 1).max(self.heartbeat_interval_ms() + 1)
     }
 
-    /// openraft's `election_timeout_max` (see the module doc).
+    /// openraft's `election_timeout_max`, its leader lease (see the module doc).
     pub(crate) fn election_timeout_max_ms(&self) -> u64 {
-        (self.fetch_timeout_ms.saturating_add(self.election_timeout_ms) / 2).max(self.election_timeout_min_ms() + 1)
+        self.fetch_timeout_ms.max(self.heartbeat_interval_ms() + 2)
     }
 
+    /// How often the leader heartbeats each follower.
     pub(crate) fn heartbeat_interval_ms(&self) -> u64 {
         (self.fetch_timeout_ms / 4).max(1)
     }

@@ -50,12 +50,13 @@
 //! (the broker replays the records into one). No openraft type appears in its public API: openraft
 //! is pre-1.0 and stays replaceable behind [`Quorum`].
 //!
-//! openraft runs its own tasks and timers on the tokio runtime (its election timer draws from the
-//! thread RNG, design §8); [`Quorum::open`] and [`Quorum::subscribe`] must be called within a
+//! openraft runs its own tasks and timers on the tokio runtime, and so does `election`, Strand's
+//! election timer (it draws from the thread RNG, design §8); [`Quorum::open`] and [`Quorum::subscribe`] must be called within a
 //! tokio runtime. The log reads time through the [`Clock`] it is given (batch timestamps, segment
 //! rolls).
 
 mod config;
+mod election;
 mod entry;
 mod log_store;
 mod observer;
@@ -182,6 +183,9 @@ pub struct Quorum {
     cluster_id: String,
     clock: Arc<dyn Clock>,
     shut_down: AtomicBool,
+    /// Strand's election timer (`election`); it holds a handle to Raft, so it is stopped with
+    /// the quorum.
+    election_timer: tokio::task::JoinHandle<()>,
 }
 
 impl fmt::Debug for Quorum {
@@ -237,6 +241,7 @@ impl Quorum {
             .map_err(QuorumError::raft)?;
         let metrics = raft.metrics();
         let leadership = leadership_feed(metrics.clone());
+        let election_timer = election::spawn(raft.clone(), config.election_timeouts());
         let quorum = Quorum {
             raft,
             log,
@@ -247,6 +252,7 @@ impl Quorum {
             cluster_id: config.cluster_id.clone(),
             clock,
             shut_down: AtomicBool::new(false),
+            election_timer,
         };
         if let Err(e) = quorum.start(&config, members, logged.is_some(), saved_term).await {
             // The Raft task runs until told to stop; a failed open must not leave it behind.
@@ -426,8 +432,15 @@ impl Quorum {
         if self.shut_down.swap(true, Ordering::SeqCst) {
             return Ok(());
         }
+        self.election_timer.abort();
         self.raft.shutdown().await.map_err(QuorumError::raft)?;
         lock(&self.log).close()
+    }
+}
+
+impl Drop for Quorum {
+    fn drop(&mut self) {
+        self.election_timer.abort();
     }
 }
 
@@ -475,14 +488,16 @@ fn leadership_feed(mut metrics: watch::Receiver<RaftMetrics<u64, VoterNode>>) ->
     rx
 }
 
-/// openraft's settings from Kafka's timeouts (see `config`), and no snapshots (see
-/// `state_machine`).
+/// openraft's settings from Kafka's timeouts (see `config`), its election timer off (see
+/// `election`), and no snapshots (see `state_machine`).
 fn raft_config(config: &QuorumConfig) -> Result<Arc<openraft::Config>, QuorumError> {
     let raft_config = openraft::Config {
         cluster_name: config.cluster_id.clone(),
         election_timeout_min: config.election_timeout_min_ms(),
         election_timeout_max: config.election_timeout_max_ms(),
         heartbeat_interval: config.heartbeat_interval_ms(),
+        // Strand's own timer decides when to stand (`election`).
+        enable_elect: false,
         snapshot_policy: SnapshotPolicy::Never,
         ..openraft::Config::default()
     };
