@@ -280,6 +280,24 @@ async fn check_feeds(cluster: &Cluster, among: &[i32], lists: &[Records]) -> Vec
     first.unwrap_or_default()
 }
 
+/// Voters that start at the same instant and run in lockstep still elect a leader within a few
+/// election rounds. The runtime's clock is paused, so every voter's timers fire in the same
+/// virtual instant: only a fresh random draw per attempt separates the candidates. (openraft's own
+/// timer, one draw per process checked on a shared tick, split the vote in every round here.)
+#[tokio::test(start_paused = true)]
+async fn voters_in_lockstep_still_elect_a_leader() {
+    let cluster = Cluster::new();
+    cluster.start_all().await;
+    // Ten rounds of the longest wait between attempts (election timeout plus its random part).
+    let rounds = Duration::from_millis(10 * 2 * 200);
+    let (epoch, _) = tokio::time::timeout(rounds, cluster.agreed_leader(&VOTERS))
+        .await
+        .unwrap_or_else(|_| panic!("no leader after {rounds:?} of virtual time"));
+    assert!(epoch >= 1);
+    cluster.check_one_leader_per_epoch();
+    cluster.stop_all().await;
+}
+
 /// Three voters started at once form one quorum: one leader, whom all follow; appends commit
 /// through it (followers refuse, naming it) and reach every voter's feed identically.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
