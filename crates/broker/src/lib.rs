@@ -275,6 +275,7 @@ impl Broker {
                 ResponseBody::OffsetForLeaderEpoch(offset_for_leader_epoch::handle(self, r))
             }
             RequestBody::DescribeConfigs(r) => ResponseBody::DescribeConfigs(describe_configs::handle(self, r)),
+            RequestBody::DescribeProducers(r) => ResponseBody::DescribeProducers(describe_producers::handle(self, r)),
             RequestBody::AlterConfigs(r) => ResponseBody::AlterConfigs(alter_configs::handle(self, r, version).await),
             RequestBody::CreatePartitions(r) => {
                 ResponseBody::CreatePartitions(create_partitions::handle(self, r, version).await)

@@ -31,6 +31,21 @@ use crate::{LogError, Result};
 pub struct ValidatedBatch {
     bytes: BytesMut,
     record_count: i32,
+    producer: BatchProducer,
+}
+
+/// The producer fields of a batch's header, read when it is validated (for the broker's
+/// transaction checks before it appends).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct BatchProducer {
+    /// -1 for a batch of no idempotent producer.
+    pub producer_id: strand_base::ProducerId,
+    pub producer_epoch: i16,
+    pub base_sequence: i32,
+    /// The transactional attribute (data or a marker).
+    pub transactional: bool,
+    /// The control attribute: a transaction marker or another control record.
+    pub control: bool,
 }
 
 impl ValidatedBatch {
@@ -52,13 +67,25 @@ impl ValidatedBatch {
             return Err(LogError::InvalidBatch("a batch must hold at least one record".into()));
         }
         let record_count = batch.record_count();
+        let producer = BatchProducer {
+            producer_id: batch.producer_id(),
+            producer_epoch: batch.producer_epoch(),
+            base_sequence: batch.base_sequence(),
+            transactional: batch.attributes().is_transactional(),
+            control: batch.attributes().is_control(),
+        };
         drop(batch);
         let bytes = frozen.try_into_mut().unwrap_or_else(|shared| BytesMut::from(&shared[..]));
-        Ok(ValidatedBatch { bytes, record_count })
+        Ok(ValidatedBatch { bytes, record_count, producer })
     }
 
     pub fn record_count(&self) -> i32 {
         self.record_count
+    }
+
+    /// The batch's producer fields.
+    pub fn producer(&self) -> BatchProducer {
+        self.producer
     }
 }
 
@@ -279,7 +306,7 @@ impl Log {
         leader_epoch: LeaderEpoch,
         context: AppendContext,
     ) -> Result<AppendInfo> {
-        let ValidatedBatch { mut bytes, record_count } = batch;
+        let ValidatedBatch { mut bytes, record_count, .. } = batch;
         let base_offset = self.log_end_offset();
         {
             let mut view = RecordBatchMut::new(&mut bytes).map_err(|e| LogError::InvalidBatch(e.to_string()))?;

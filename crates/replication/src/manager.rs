@@ -24,11 +24,11 @@ use std::collections::BTreeMap;
 use std::sync::{Arc, Mutex, MutexGuard, RwLock, RwLockReadGuard, RwLockWriteGuard};
 use std::time::Duration;
 
-use strand_base::{BrokerId, Clock, LeaderEpoch, Offset, TopicPartition, Uuid};
+use strand_base::{BrokerId, Clock, LeaderEpoch, Offset, ProducerId, TopicPartition, Uuid};
 use strand_log::cleaner::{CleanStats, Cleaner, CleanerConfig};
 use strand_log::log::{AppendInfo, ValidatedBatch};
 use strand_log::manager::{SharedLog, lock};
-use strand_log::producer_state::AppendContext;
+use strand_log::producer_state::{AppendContext, ProducerStateEntry, VerificationGuard};
 use strand_log::segment::SegmentSlice;
 use strand_log::{Log, LogConfig, LogError, LogManager};
 use tokio::sync::watch;
@@ -344,6 +344,39 @@ impl ReplicaManager {
     ) -> Result<Appended, ReplicaError> {
         let flush = self.shared.config.flush_on_acks_all;
         self.shared.partition(tp)?.append_as_leader(batch, leader_epoch, acks, context, flush)
+    }
+
+    /// KIP-890: starts verifying that `tp` is in the producer's ongoing transaction before its
+    /// first transactional write here, and returns the guard the append must present; the
+    /// sentinel when the transaction is already open in `tp` (nothing to verify). Only the leader
+    /// verifies. `supports_epoch_bump`: the producer runs transactions V2.
+    pub fn maybe_start_txn_verification(
+        &self,
+        tp: &TopicPartition,
+        producer: (ProducerId, i16),
+        sequence: i32,
+        supports_epoch_bump: bool,
+        now_ms: i64,
+    ) -> Result<VerificationGuard, ReplicaError> {
+        let partition = self.shared.partition(tp)?;
+        if !partition.is_leader() {
+            return Err(ReplicaError::NotLeaderOrFollower(tp.clone()));
+        }
+        let mut log = lock(&partition.log)?;
+        let (producer_id, epoch) = producer;
+        log.producer_state_mut()
+            .maybe_start_txn_verification(producer_id, sequence, epoch, supports_epoch_bump, now_ms)
+            .map_err(|e| ReplicaError::Log(e.into()))
+    }
+
+    /// The producers `tp`'s leader knows (DescribeProducers): each one's state entry.
+    pub fn active_producers(&self, tp: &TopicPartition) -> Result<Vec<ProducerStateEntry>, ReplicaError> {
+        let partition = self.shared.partition(tp)?;
+        if !partition.is_leader() {
+            return Err(ReplicaError::NotLeaderOrFollower(tp.clone()));
+        }
+        let log = lock(&partition.log)?;
+        Ok(log.producer_state().active_producers().values().cloned().collect())
     }
 
     /// A consumer's read from `offset`: up to `max_bytes` (the first batch whole, KIP-74), never

@@ -118,6 +118,11 @@ impl Partition {
         Ok(())
     }
 
+    /// Whether this node takes produces and consumer reads for the partition now.
+    pub fn is_leader(&self) -> bool {
+        self.lock_state().is_ok_and(|s| self.leads(&s))
+    }
+
     /// Whether this node takes produces and consumer reads for the partition.
     fn leads(&self, s: &ReplicaState) -> bool {
         matches!(s.role, Role::Leader(_)) || (self.standalone && s.role == Role::Unassigned)

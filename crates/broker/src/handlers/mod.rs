@@ -9,6 +9,7 @@ pub mod delete_records;
 pub mod delete_topics;
 pub mod describe_cluster;
 pub mod describe_configs;
+pub mod describe_producers;
 pub mod describe_topic_partitions;
 pub mod fetch;
 pub mod find_coordinator;
@@ -56,6 +57,7 @@ pub const SERVED: &[ApiKey] = &[
     ApiKey::DeleteGroups,
     ApiKey::ConsumerGroupHeartbeat,
     ApiKey::ConsumerGroupDescribe,
+    ApiKey::DescribeProducers,
 ];
 
 /// Kafka's internal topics (`Topic.isInternal`): the group, transaction and share-group state.
