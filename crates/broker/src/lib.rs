@@ -86,6 +86,38 @@ pub async fn call_controller<R: Request>(
     Ok((response, offset))
 }
 
+/// One KIP-890 check of a produce request's first transactional writes to some partitions.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TxnVerification {
+    pub transactional_id: String,
+    pub producer_id: strand_base::ProducerId,
+    pub producer_epoch: i16,
+    pub partitions: Vec<strand_base::TopicPartition>,
+    /// Transactions V2 (Produce v12 and later): add the partitions to the transaction, rather
+    /// than only check that the producer added them.
+    pub add: bool,
+}
+
+/// Reaches the transaction coordinator of a transactional id, on this node or another, for
+/// KIP-890's check that a transactional write belongs to an ongoing transaction (Kafka's
+/// `AddPartitionsToTxnManager`). Implemented by the server and by tests.
+pub trait TxnVerifier: Send + Sync + std::fmt::Debug {
+    /// The partitions that are not in the transaction, or could not be checked, each with the
+    /// coordinator's error; empty when every partition is in it.
+    fn verify(&self, verification: TxnVerification) -> BoxFuture<'_, Vec<(strand_base::TopicPartition, ErrorCode)>>;
+}
+
+/// A node with no transaction coordinator to ask: every check is COORDINATOR_NOT_AVAILABLE.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct NoTxnCoordinator;
+
+impl TxnVerifier for NoTxnCoordinator {
+    fn verify(&self, verification: TxnVerification) -> BoxFuture<'_, Vec<(strand_base::TopicPartition, ErrorCode)>> {
+        let failed = verification.partitions.into_iter().map(|tp| (tp, ErrorCode::CoordinatorNotAvailable)).collect();
+        Box::pin(std::future::ready(failed))
+    }
+}
+
 /// How long [`Broker::ask_controller`] waits for this node's image to reach the controller's
 /// answer (the records are committed by then; only replay remains).
 const IMAGE_CATCH_UP_MAX: std::time::Duration = std::time::Duration::from_secs(30);
@@ -168,6 +200,8 @@ pub struct Broker {
     /// The group coordinator: groups and committed offsets in `__consumer_offsets`.
     groups: Arc<GroupCoordinator>,
     controller: Arc<dyn ControllerChannel>,
+    /// KIP-890's checks of transactional writes.
+    txn_verifier: Arc<dyn TxnVerifier>,
     clock: Arc<dyn Clock>,
     producer_ids: tokio::sync::Mutex<handlers::init_producer_id::ProducerIdBlock>,
     /// The consumers' incremental fetch sessions; locked only between awaits.
@@ -193,9 +227,17 @@ impl Broker {
             replicas,
             groups,
             controller,
+            txn_verifier: Arc::new(NoTxnCoordinator),
             clock,
             producer_ids: tokio::sync::Mutex::new(handlers::init_producer_id::ProducerIdBlock::default()),
         }
+    }
+
+    /// Checks transactional writes through `verifier` (without one, they cannot be verified and
+    /// are refused with a retriable error).
+    pub fn with_txn_verifier(mut self, verifier: Arc<dyn TxnVerifier>) -> Self {
+        self.txn_verifier = verifier;
+        self
     }
 
     pub fn identity(&self) -> &BrokerIdentity {

@@ -16,6 +16,8 @@
 
 use std::time::Duration;
 
+use strand_base::{ProducerId, TopicPartition};
+use strand_log::log::ValidatedBatch;
 use strand_log::producer_state::{AppendContext, VerificationGuard};
 use strand_protocol::error::ErrorCode;
 use strand_protocol::messages::produce_request::{PartitionProduceData, TopicProduceData};
@@ -27,7 +29,7 @@ use strand_replication::{Acks, DelayedProduce};
 
 use super::target;
 use crate::validation::{KeyRule, RecordSetError, TimestampRules, validate_record_set};
-use crate::{Broker, LeaderHints};
+use crate::{Broker, LeaderHints, TxnVerification};
 use strand_metadata::image::{ConfigResource, MetadataImage};
 
 /// `Ok(None)`: nothing to send (acks=0). `Err`: close the connection (acks=0 with an error).
@@ -37,13 +39,14 @@ pub async fn handle(broker: &Broker, request: ProduceRequest, version: i16) -> R
     };
     let image = broker.image();
     let mut responses = Vec::with_capacity(request.topic_data.len());
-    let mut first_error = None;
-    let mut delayed = Vec::new();
-    for (topic_index, topic) in request.topic_data.iter().enumerate() {
+    // Partitions validated and ready to append, by (topic, partition) slot in `responses`.
+    let mut ready = Vec::new();
+    for topic in &request.topic_data {
         let found =
             if version >= 13 { image.topics().by_id(topic.topic_id) } else { image.topics().by_name(&topic.name) };
         let mut partitions = Vec::with_capacity(topic.partition_data.len());
         for partition in &topic.partition_data {
+            let slot = (responses.len(), partitions.len());
             let response = match target(&image, found, partition.index, broker.identity.node_id) {
                 // Only coordinators write to internal topics (Kafka: "Cannot append to internal topic").
                 Ok(target) if super::is_internal_topic(&target.partition.topic) => {
@@ -56,12 +59,14 @@ pub async fn handle(broker: &Broker, request: ProduceRequest, version: i16) -> R
                         // Kafka refuses before appending anything: NOT_ENOUGH_REPLICAS.
                         failed(partition.index, ErrorCode::NotEnoughReplicas, None)
                     } else {
-                        let (response, waiting) =
-                            append(broker, &target.partition, target.leader_epoch, partition, acks, rules);
-                        if let Some(waiting) = waiting {
-                            delayed.push((topic_index, partitions.len(), waiting));
+                        match prepare(broker, target, partition, rules, version) {
+                            Ok(prepared) => {
+                                ready.push((slot, prepared));
+                                // Answered once appended.
+                                failed(partition.index, ErrorCode::None, None)
+                            }
+                            Err((code, message)) => failed(partition.index, code, message),
                         }
-                        response
                     }
                 }
                 Err(ErrorCode::UnknownTopicOrPartition) if version >= 13 && found.is_none() => {
@@ -69,9 +74,6 @@ pub async fn handle(broker: &Broker, request: ProduceRequest, version: i16) -> R
                 }
                 Err(code) => failed(partition.index, code, None),
             };
-            if response.error_code != 0 && first_error.is_none() {
-                first_error = Some(response.error_message.clone().unwrap_or_default());
-            }
             partitions.push(response);
         }
         responses.push(TopicProduceResponse {
@@ -81,17 +83,92 @@ pub async fn handle(broker: &Broker, request: ProduceRequest, version: i16) -> R
             ..Default::default()
         });
     }
+    if ready.iter().any(|(_, p)| p.verifying.is_some()) {
+        let Some(transactional_id) = request.transactional_id.clone() else {
+            // Kafka: transactional records need the request's transactional id.
+            return Ok(Some(all_failed(&request, ErrorCode::TransactionalIdAuthorizationFailed)));
+        };
+        verify(broker, transactional_id, &mut ready, &mut responses, version).await;
+    }
+    let mut delayed = Vec::new();
+    for ((topic, partition), prepared) in ready {
+        let (response, waiting) = append(broker, prepared, acks);
+        if let Some(waiting) = waiting {
+            delayed.push((topic, partition, waiting));
+        }
+        if let Some(slot) = responses.get_mut(topic).and_then(|t| t.partition_responses.get_mut(partition)) {
+            *slot = response;
+        }
+    }
     let timeout = Duration::from_millis(u64::try_from(request.timeout_ms).unwrap_or(0));
     wait_for_replicas(&mut responses, delayed, timeout).await;
     if acks == Acks::None {
+        let first_error = responses.iter().flat_map(|t| &t.partition_responses).find(|p| p.error_code != 0);
         return match first_error {
             None => Ok(None),
-            Some(message) => Err(format!("acks=0 produce failed: {message}")),
+            Some(p) => Err(format!("acks=0 produce failed: {}", p.error_message.clone().unwrap_or_default())),
         };
     }
     let node_endpoints =
         if version >= LEADER_HINTS_VERSION_MIN { leader_hints(broker, &mut responses) } else { Vec::new() };
     Ok(Some(ProduceResponse { responses, node_endpoints, ..Default::default() }))
+}
+
+/// The first version whose clients handle TRANSACTION_ABORTABLE (KIP-890).
+const TRANSACTION_ABORTABLE_VERSION_MIN: i16 = 11;
+/// The first version whose clients run transactions V2: a write adds its partition (KIP-890).
+const TRANSACTIONS_V2_VERSION_MIN: i16 = 12;
+
+/// KIP-890 part 1: asks the transaction coordinator whether the partitions about to get their
+/// producer's first transactional write are in its transaction (V2: adds them), and answers
+/// those that are not with the coordinator's error instead of appending them. Retriable
+/// coordinator errors become NOT_ENOUGH_REPLICAS, which every client retries without a metadata
+/// refresh (Kafka's `ReplicaManager` does the same).
+async fn verify(
+    broker: &Broker,
+    transactional_id: String,
+    ready: &mut Vec<((usize, usize), Prepared)>,
+    responses: &mut [TopicProduceResponse],
+    version: i16,
+) {
+    let mut by_producer: std::collections::BTreeMap<(ProducerId, i16), Vec<TopicPartition>> = Default::default();
+    for (_, prepared) in ready.iter() {
+        if let Some(producer) = prepared.verifying {
+            by_producer.entry(producer).or_default().push(prepared.tp.clone());
+        }
+    }
+    let mut refused = std::collections::BTreeMap::new();
+    for ((producer_id, producer_epoch), partitions) in by_producer {
+        let verification = TxnVerification {
+            transactional_id: transactional_id.clone(),
+            producer_id,
+            producer_epoch,
+            partitions,
+            add: version >= TRANSACTIONS_V2_VERSION_MIN,
+        };
+        refused.extend(broker.txn_verifier.verify(verification).await);
+    }
+    ready.retain(|((topic, partition), prepared)| {
+        let Some(&code) = refused.get(&prepared.tp) else { return true };
+        let code = match code {
+            ErrorCode::ConcurrentTransactions
+            | ErrorCode::CoordinatorLoadInProgress
+            | ErrorCode::CoordinatorNotAvailable
+            | ErrorCode::NotCoordinator
+            | ErrorCode::NetworkException
+            | ErrorCode::RequestTimedOut => ErrorCode::NotEnoughReplicas,
+            ErrorCode::TransactionAbortable if version < TRANSACTION_ABORTABLE_VERSION_MIN => {
+                ErrorCode::InvalidTxnState
+            }
+            ErrorCode::ProducerFenced => ErrorCode::InvalidProducerEpoch,
+            other => other,
+        };
+        let message = format!("the transaction coordinator did not verify {}: {:?}", prepared.tp, code);
+        if let Some(slot) = responses.get_mut(*topic).and_then(|t| t.partition_responses.get_mut(*partition)) {
+            *slot = failed(prepared.index, code, Some(message));
+        }
+        false
+    });
 }
 
 /// The first version whose response names the current leader of a partition it refuses (KIP-951).
@@ -181,42 +258,91 @@ async fn wait_for_replicas(
     }
 }
 
-/// Validates and appends one partition's record set; with `acks=all`, also what to wait on (the
-/// last batch's: the high watermark passing it passes the others).
-fn append(
-    broker: &Broker,
-    tp: &strand_base::TopicPartition,
+/// One partition's record set, validated and ready to append.
+struct Prepared {
+    index: i32,
+    tp: TopicPartition,
     leader_epoch: i32,
+    batches: Vec<ValidatedBatch>,
+    log_append_time: bool,
+    now_ms: i64,
+    /// The guard of the KIP-890 verification this append presents (the sentinel when none).
+    guard: VerificationGuard,
+    /// The producer whose first transactional write here awaits the coordinator's check.
+    verifying: Option<(ProducerId, i16)>,
+}
+
+/// Validates one partition's record set; for a transactional producer's first write here,
+/// starts its verification (Kafka's `maybeStartTransactionVerificationForPartition`).
+fn prepare(
+    broker: &Broker,
+    target: super::Target,
     data: &PartitionProduceData,
-    acks: Acks,
     topic: TopicRules,
-) -> (PartitionProduceResponse, Option<DelayedProduce>) {
-    let Some(records) = &data.records else { return (failed(data.index, ErrorCode::InvalidRecord, None), None) };
+    version: i16,
+) -> Result<Prepared, (ErrorCode, Option<String>)> {
+    let Some(records) = &data.records else { return Err((ErrorCode::InvalidRecord, None)) };
     let now = broker.clock.now_ms();
     let rules = topic.timestamps;
     let batches = match validate_record_set(records, topic.message_bytes_max, rules, topic.keys, now) {
         Ok(batches) => batches,
-        Err(e) => return (failed(data.index, record_set_code(&e), Some(e.to_string())), None),
+        Err(e) => return Err((record_set_code(&e), Some(e.to_string()))),
     };
+    let mut prepared = Prepared {
+        index: data.index,
+        tp: target.partition,
+        leader_epoch: target.leader_epoch,
+        batches,
+        log_append_time: rules.log_append_time,
+        now_ms: now,
+        guard: VerificationGuard::SENTINEL,
+        verifying: None,
+    };
+    let transactional = prepared.batches.iter().map(|b| b.producer()).find(|p| p.transactional && !p.control);
+    if let Some(producer) = transactional {
+        let supports_epoch_bump = version >= TRANSACTIONS_V2_VERSION_MIN;
+        let ids = (producer.producer_id, producer.producer_epoch);
+        match broker.replicas.maybe_start_txn_verification(
+            &prepared.tp,
+            ids,
+            producer.base_sequence,
+            supports_epoch_bump,
+            now,
+        ) {
+            Ok(guard) if guard == VerificationGuard::SENTINEL => {}
+            Ok(guard) => {
+                prepared.guard = guard;
+                prepared.verifying = Some(ids);
+            }
+            Err(e) => return Err((e.code(), Some(e.to_string()))),
+        }
+    }
+    Ok(prepared)
+}
+
+/// Appends one partition's validated batches; with `acks=all`, also what to wait on (the last
+/// batch's: the high watermark passing it passes the others).
+fn append(broker: &Broker, prepared: Prepared, acks: Acks) -> (PartitionProduceResponse, Option<DelayedProduce>) {
     let mut base_offset = None;
     let mut log_start_offset = -1;
     let mut waiting = None;
+    let Prepared { index, tp, leader_epoch, batches, guard, .. } = prepared;
     for batch in batches {
-        let context = AppendContext::client(VerificationGuard::SENTINEL);
-        match broker.replicas.append_as_leader(tp, batch, leader_epoch, acks, context) {
+        let context = AppendContext::client(guard);
+        match broker.replicas.append_as_leader(&tp, batch, leader_epoch, acks, context) {
             Ok(appended) => {
                 base_offset.get_or_insert(appended.info.first_offset);
                 log_start_offset = appended.log_start_offset;
                 waiting = appended.delayed;
             }
-            Err(e) => return (failed(data.index, e.code(), Some(e.to_string())), None),
+            Err(e) => return (failed(index, e.code(), Some(e.to_string())), None),
         }
     }
     let response = PartitionProduceResponse {
-        index: data.index,
+        index,
         error_code: 0,
         base_offset: base_offset.unwrap_or(-1),
-        log_append_time_ms: if rules.log_append_time { now } else { -1 },
+        log_append_time_ms: if prepared.log_append_time { prepared.now_ms } else { -1 },
         log_start_offset,
         ..Default::default()
     };

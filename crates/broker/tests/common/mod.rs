@@ -196,6 +196,11 @@ impl Node {
         node
     }
 
+    /// The same node, checking transactional writes through `verifier`.
+    pub fn with_txn_verifier(self, verifier: Arc<dyn strand_broker::TxnVerifier>) -> Node {
+        Node { broker: self.broker.with_txn_verifier(verifier), ..self }
+    }
+
     /// Registers broker `id` (listener PLAINTEXT on `host-<id>:9092`).
     pub fn register(&self, id: i32, fencing: InitialFencing) {
         let image = self.broker.image();
