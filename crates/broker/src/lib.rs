@@ -154,19 +154,24 @@ pub struct BrokerSettings {
     pub broker_configs: Vec<BrokerConfigEntry>,
     /// `max.incremental.fetch.session.cache.slots`: the most fetch sessions the node keeps.
     pub fetch_session_slots: usize,
-    /// How `__consumer_offsets` is created on first use.
-    pub offsets_topic: OffsetsTopicSettings,
+    /// How `__consumer_offsets` is created on first use (`offsets.topic.*`).
+    pub offsets_topic: InternalTopicSettings,
+    /// How `__transaction_state` is created on first use (`transaction.state.log.*`).
+    pub transaction_topic: InternalTopicSettings,
 }
 
-/// `__consumer_offsets` as FindCoordinator creates it (Kafka's names in the field docs).
+/// A coordinator's internal topic as FindCoordinator creates it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct OffsetsTopicSettings {
-    /// `offsets.topic.num.partitions`.
+pub struct InternalTopicSettings {
+    /// `offsets.topic.num.partitions`, `transaction.state.log.num.partitions`.
     pub partitions: i32,
-    /// `offsets.topic.replication.factor`.
+    /// `offsets.topic.replication.factor`, `transaction.state.log.replication.factor`.
     pub replication_factor: i16,
-    /// `offsets.topic.segment.bytes`.
+    /// `offsets.topic.segment.bytes`, `transaction.state.log.segment.bytes`.
     pub segment_bytes: i32,
+    /// `transaction.state.log.min.isr`, the topic's own `min.insync.replicas`; none for
+    /// `__consumer_offsets`, which takes the broker's.
+    pub min_insync_replicas: Option<i32>,
 }
 
 /// One broker config as the node was started with it: what DescribeConfigs reports for a key

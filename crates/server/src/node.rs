@@ -17,7 +17,9 @@ use std::time::Duration;
 
 use strand_base::{BrokerId, Clock, SystemClock, TopicPartition, Uuid};
 use strand_broker::handlers::find_coordinator::OFFSETS_TOPIC;
-use strand_broker::{Broker, BrokerIdentity, BrokerSettings, ControllerChannel, OffsetsTopicSettings, call_controller};
+use strand_broker::{
+    Broker, BrokerIdentity, BrokerSettings, ControllerChannel, InternalTopicSettings, call_controller,
+};
 use strand_coordinator::{GroupCoordinator, RandomMemberIds, TopicMetadata};
 use strand_log::{LogManager, NodeIdentity};
 use strand_metadata::controller::{ApiMessageAndVersion, BootstrapFeatures, ControllerDefaults, bootstrap_records};
@@ -900,10 +902,17 @@ fn broker_settings(config: &ServerConfig) -> BrokerSettings {
         delete_topic_enable: config.delete_topic_enable,
         broker_configs,
         fetch_session_slots: usize::try_from(config.max_incremental_fetch_session_cache_slots).unwrap_or(0),
-        offsets_topic: OffsetsTopicSettings {
+        offsets_topic: InternalTopicSettings {
             partitions: config.offsets_topic_num_partitions,
             replication_factor: config.offsets_topic_replication_factor,
             segment_bytes: config.offsets_topic_segment_bytes,
+            min_insync_replicas: None,
+        },
+        transaction_topic: InternalTopicSettings {
+            partitions: config.transaction_state_log_num_partitions,
+            replication_factor: config.transaction_state_log_replication_factor,
+            segment_bytes: config.transaction_state_log_segment_bytes,
+            min_insync_replicas: Some(config.transaction_state_log_min_isr),
         },
     }
 }

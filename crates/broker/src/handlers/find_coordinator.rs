@@ -1,11 +1,13 @@
-//! FindCoordinator: which broker coordinates a group. A group lives on the partition of
-//! `__consumer_offsets` its id hashes to (Kafka's `Utils.abs(hashCode) % partitions`), and its
-//! coordinator is that partition's leader. The topic is created on first use, as Kafka does, with
-//! `offsets.topic.num.partitions`, `offsets.topic.replication.factor` and its compacted configs.
+//! FindCoordinator: which broker coordinates a group (key type 0) or a transactional id (1). A
+//! group lives on the partition of `__consumer_offsets` its id hashes to (Kafka's
+//! `Utils.abs(hashCode) % partitions`), a transactional id on the partition of
+//! `__transaction_state` its id hashes to, and the coordinator is that partition's leader. The
+//! topics are created on first use, as Kafka does, with `offsets.topic.*` and
+//! `transaction.state.log.*` and their compacted configs.
 //!
-//! v0-3 ask for one key; v4+ batch them (`coordinator_keys`) and answer per key. Transaction
-//! coordinators (key type 1) arrive with the transactions issue and share coordinators (2) later:
-//! until then such keys get COORDINATOR_NOT_AVAILABLE, which clients treat as "retry".
+//! v0-3 ask for one key; v4+ batch them (`coordinator_keys`) and answer per key. Share
+//! coordinators (2) come later: their keys get COORDINATOR_NOT_AVAILABLE, which clients treat
+//! as "retry".
 
 use strand_base::BrokerId;
 use strand_coordinator::group::hash::partition_for;
@@ -19,9 +21,13 @@ use crate::Broker;
 
 /// The topic holding groups and committed offsets.
 pub const OFFSETS_TOPIC: &str = "__consumer_offsets";
+/// The topic holding transactions' states.
+pub const TRANSACTION_TOPIC: &str = "__transaction_state";
 
 /// FindCoordinator's key type for groups.
 const KEY_TYPE_GROUP: i8 = 0;
+/// FindCoordinator's key type for transactional ids.
+const KEY_TYPE_TRANSACTION: i8 = 1;
 
 /// The first version that batches keys.
 const BATCHED_VERSION_MIN: i16 = 4;
@@ -29,17 +35,22 @@ const BATCHED_VERSION_MIN: i16 = 4;
 pub async fn handle(broker: &Broker, request: FindCoordinatorRequest, version: i16) -> FindCoordinatorResponse {
     let keys =
         if version >= BATCHED_VERSION_MIN { request.coordinator_keys.clone() } else { vec![request.key.clone()] };
-    let image = match request.key_type {
-        KEY_TYPE_GROUP => ensure_offsets_topic(broker).await,
+    let topic = match request.key_type {
+        KEY_TYPE_GROUP => Some(OFFSETS_TOPIC),
+        KEY_TYPE_TRANSACTION => Some(TRANSACTION_TOPIC),
         _ => None,
+    };
+    let image = match topic {
+        Some(topic) => ensure_internal_topic(broker, topic).await,
+        None => None,
     };
     let coordinators: Vec<Coordinator> = keys
         .into_iter()
-        .map(|key| match (&image, request.key_type) {
-            (Some(image), KEY_TYPE_GROUP) => locate(broker, image, key),
-            (None, KEY_TYPE_GROUP) => unavailable(key, "The coordinator is not available."),
-            (_, 1 | 2) => unavailable(key, "This node has no coordinator of that type yet."),
-            (_, other) => Coordinator {
+        .map(|key| match (&image, topic, request.key_type) {
+            (Some(image), Some(topic), _) => locate(broker, image, topic, key),
+            (None, Some(_), _) => unavailable(key, "The coordinator is not available."),
+            (_, None, 2) => unavailable(key, "This node has no coordinator of that type yet."),
+            (_, None, other) => Coordinator {
                 key,
                 node_id: BrokerId::NONE,
                 port: -1,
@@ -63,41 +74,52 @@ pub async fn handle(broker: &Broker, request: FindCoordinatorRequest, version: i
     }
 }
 
-/// The image once `__consumer_offsets` exists, creating it if needed; `None` if it could not be.
-pub(crate) async fn ensure_offsets_topic(broker: &Broker) -> Option<std::sync::Arc<MetadataImage>> {
+/// The image once the internal topic `name` (`__consumer_offsets` or `__transaction_state`)
+/// exists, creating it if needed with Kafka's configs for it; `None` if it could not be.
+async fn ensure_internal_topic(broker: &Broker, name: &str) -> Option<std::sync::Arc<MetadataImage>> {
     let image = broker.image();
-    if image.topics().by_name(OFFSETS_TOPIC).is_some() {
+    if image.topics().by_name(name).is_some() {
         return Some(image);
     }
-    let settings = &broker.settings.offsets_topic;
     let config = |name: &str, value: String| CreatableTopicConfig {
         name: name.to_owned(),
         value: Some(value),
         ..Default::default()
     };
+    // Kafka's `GroupCoordinator.groupMetadataTopicConfigs` and `TransactionLog`'s topic configs.
+    let (settings, compression) = if name == TRANSACTION_TOPIC {
+        (&broker.settings.transaction_topic, "uncompressed")
+    } else {
+        (&broker.settings.offsets_topic, "producer")
+    };
+    let mut configs = vec![
+        config("cleanup.policy", "compact".into()),
+        config("compression.type", compression.into()),
+        config("segment.bytes", settings.segment_bytes.to_string()),
+    ];
+    if let Some(min_isr) = settings.min_insync_replicas {
+        configs.push(config("min.insync.replicas", min_isr.to_string()));
+        configs.push(config("unclean.leader.election.enable", "false".into()));
+    }
     let topic = CreatableTopic {
-        name: OFFSETS_TOPIC.to_owned(),
+        name: name.to_owned(),
         num_partitions: settings.partitions,
         replication_factor: settings.replication_factor,
-        configs: vec![
-            config("cleanup.policy", "compact".into()),
-            config("compression.type", "producer".into()),
-            config("segment.bytes", settings.segment_bytes.to_string()),
-        ],
+        configs,
         ..Default::default()
     };
     let request = CreateTopicsRequest { topics: vec![topic], timeout_ms: 30_000, ..Default::default() };
     let (response, failure) =
         super::create_topics::create(broker, &request, super::create_topics::CREATE_TOPICS_VERSION).await;
     if let Some(reason) = failure {
-        tracing::warn!("could not create {OFFSETS_TOPIC}: {reason}");
+        tracing::warn!("could not create {name}: {reason}");
         return None;
     }
     let image = broker.image();
-    if image.topics().by_name(OFFSETS_TOPIC).is_none() {
+    if image.topics().by_name(name).is_none() {
         let result = response.topics.first();
         tracing::warn!(
-            "could not create {OFFSETS_TOPIC}: error {:?}: {:?}",
+            "could not create {name}: error {:?}: {:?}",
             result.map(|t| t.error_code),
             result.and_then(|t| t.error_message.clone())
         );
@@ -106,9 +128,9 @@ pub(crate) async fn ensure_offsets_topic(broker: &Broker) -> Option<std::sync::A
     Some(image)
 }
 
-/// The leader of `key`'s partition, on the listener the client used.
-fn locate(broker: &Broker, image: &MetadataImage, key: String) -> Coordinator {
-    let Some(topic) = image.topics().by_name(OFFSETS_TOPIC) else {
+/// The leader of `key`'s partition of `topic`, on the listener the client used.
+fn locate(broker: &Broker, image: &MetadataImage, topic: &str, key: String) -> Coordinator {
+    let Some(topic) = image.topics().by_name(topic) else {
         return unavailable(key, "The coordinator is not available.");
     };
     let partitions = i32::try_from(topic.partitions.len()).unwrap_or(i32::MAX).max(1);

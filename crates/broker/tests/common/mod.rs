@@ -13,7 +13,7 @@ use std::time::Duration;
 use bytes::{Bytes, BytesMut};
 use strand_base::{BrokerId, SystemClock, TopicPartition, Uuid};
 use strand_broker::{
-    BoxFuture, Broker, BrokerConfigEntry, BrokerIdentity, BrokerSettings, ControllerChannel, OffsetsTopicSettings,
+    BoxFuture, Broker, BrokerConfigEntry, BrokerIdentity, BrokerSettings, ControllerChannel, InternalTopicSettings,
     Outcome,
 };
 use strand_coordinator::writer::memory::MemoryPartitionWriter;
@@ -317,7 +317,18 @@ pub fn settings() -> BrokerSettings {
             static_config("broker.id", Some("1"), 4, &["broker.id"], 3),
         ],
         fetch_session_slots: 1000,
-        offsets_topic: OffsetsTopicSettings { partitions: 50, replication_factor: 1, segment_bytes: 104_857_600 },
+        offsets_topic: InternalTopicSettings {
+            partitions: 50,
+            replication_factor: 1,
+            segment_bytes: 104_857_600,
+            min_insync_replicas: None,
+        },
+        transaction_topic: InternalTopicSettings {
+            partitions: 50,
+            replication_factor: 1,
+            segment_bytes: 104_857_600,
+            min_insync_replicas: Some(1),
+        },
     }
 }
 
