@@ -39,8 +39,8 @@ use crate::config::{ServerConfig, TimestampType};
 use crate::connection::{self, ConnectionLimits};
 use crate::group_writer::ReplicaPartitionWriter;
 use crate::inter_node::{
-    BrokerFetchTransport, ControllerClient, ControllerIsrChannel, TcpQuorumTransport, VoterMetadataFetcher,
-    serve_controller_listener,
+    BrokerFetchTransport, ControllerClient, ControllerIsrChannel, CoordinatorTxnVerifier, TcpQuorumTransport,
+    VoterMetadataFetcher, serve_controller_listener,
 };
 
 /// Why a node stopped with an error.
@@ -207,15 +207,24 @@ pub async fn run_until(
     }
 
     let listener_name = listeners.first().map(|(name, _, _)| name.clone()).unwrap_or_default();
-    let broker = Arc::new(Broker::new(
-        BrokerIdentity { node_id: BrokerId(node_id), cluster_id: cluster_id.clone(), listener_name, broker_epoch },
-        broker_settings(&config),
+    let txn_verifier = Arc::new(CoordinatorTxnVerifier::new(
         image_rx.clone(),
-        replicas.clone(),
-        groups.clone(),
-        channel.clone(),
-        clock,
+        config.inter_broker_listener_name.clone(),
+        Duration::from_millis(config.controller_quorum_request_timeout_ms.max(1) as u64),
+        Duration::from_millis(config.request_timeout_ms.max(1) as u64),
     ));
+    let broker = Arc::new(
+        Broker::new(
+            BrokerIdentity { node_id: BrokerId(node_id), cluster_id: cluster_id.clone(), listener_name, broker_epoch },
+            broker_settings(&config),
+            image_rx.clone(),
+            replicas.clone(),
+            groups.clone(),
+            channel.clone(),
+            clock,
+        )
+        .with_txn_verifier(txn_verifier),
+    );
     for (name, address, listener) in listeners {
         info!(
             "Strand node {node_id} listening on {name}://{address}, data in {:?}, cluster id {cluster_id}",

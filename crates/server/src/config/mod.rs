@@ -183,6 +183,9 @@ pub struct ServerConfig {
     pub controller_quorum_fetch_timeout_ms: i32,
     /// `controller.quorum.request.timeout.ms`: how long one request to a controller may take.
     pub controller_quorum_request_timeout_ms: i32,
+    /// `request.timeout.ms`: how long this node's requests to other brokers may take (transaction
+    /// checks with a coordinator).
+    pub request_timeout_ms: i32,
     /// `broker.heartbeat.interval.ms`: how often a broker heartbeats to the active controller.
     pub broker_heartbeat_interval_ms: i32,
     /// `broker.session.timeout.ms`: a broker without a heartbeat this long is fenced.
@@ -463,6 +466,7 @@ impl ServerConfig {
             controller_quorum_election_timeout_ms: read.int("controller.quorum.election.timeout.ms")?,
             controller_quorum_fetch_timeout_ms: read.int("controller.quorum.fetch.timeout.ms")?,
             controller_quorum_request_timeout_ms: read.int("controller.quorum.request.timeout.ms")?,
+            request_timeout_ms: read.int("request.timeout.ms")?,
             broker_heartbeat_interval_ms: read.int("broker.heartbeat.interval.ms")?,
             broker_session_timeout_ms: read.int("broker.session.timeout.ms")?,
             replica_lag_time_max_ms: read.long("replica.lag.time.max.ms")?,

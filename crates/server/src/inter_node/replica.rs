@@ -17,6 +17,7 @@ use strand_replication::{
 };
 use tokio::sync::watch;
 
+use super::brokers::BrokerDirectory;
 use super::client::NodeClient;
 
 /// The AlterPartition version leaders send: v3 carries each ISR member's broker epoch (KIP-841).
@@ -25,8 +26,7 @@ const ALTER_PARTITION_VERSION: i16 = 3;
 /// Follower fetches over TCP to the leader's inter-broker listener, found in the image.
 #[derive(Debug)]
 pub struct BrokerFetchTransport {
-    image: watch::Receiver<Arc<MetadataImage>>,
-    listener_name: String,
+    brokers: BrokerDirectory,
     client: Arc<NodeClient>,
     /// `replica.fetch.wait.max.ms` plus `replica.socket.timeout.ms`.
     timeout: Duration,
@@ -40,22 +40,7 @@ impl BrokerFetchTransport {
         timeout: Duration,
     ) -> BrokerFetchTransport {
         let client = Arc::new(NodeClient::new(connect_timeout, strand_base::limits::SOCKET_REQUEST_BYTES_MAX));
-        BrokerFetchTransport { image, listener_name, client, timeout }
-    }
-
-    /// `host:port` of `broker`'s inter-broker listener.
-    fn address(&self, broker: BrokerId) -> Result<String, TransportError> {
-        let image = self.image.borrow();
-        let registration = image
-            .cluster()
-            .broker(broker)
-            .ok_or_else(|| TransportError(format!("broker {broker} is not registered")))?;
-        let endpoint = registration
-            .endpoints
-            .iter()
-            .find(|e| e.name == self.listener_name)
-            .ok_or_else(|| TransportError(format!("broker {broker} has no {} listener", self.listener_name)))?;
-        Ok(format!("{}:{}", endpoint.host, endpoint.port))
+        BrokerFetchTransport { brokers: BrokerDirectory::new(image, listener_name), client, timeout }
     }
 }
 
@@ -65,10 +50,10 @@ impl ReplicaTransport for BrokerFetchTransport {
         leader: BrokerId,
         request: FetchRequest,
     ) -> BoxFuture<'static, Result<FetchResponse, TransportError>> {
-        let address = self.address(leader);
+        let address = self.brokers.address(leader);
         let (client, timeout) = (self.client.clone(), self.timeout);
         Box::pin(async move {
-            let address = address?;
+            let address = address.map_err(TransportError)?;
             let body = RequestBody::Fetch(request);
             match client.call_kafka(&address, &body, REPLICA_FETCH_VERSION, timeout).await {
                 Ok(ResponseBody::Fetch(response)) => Ok(response),
