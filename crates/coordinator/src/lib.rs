@@ -18,6 +18,11 @@
 //!   [`PartitionWriter`] and answers once they are committed, and fires the shards' timers.
 //!   Its methods take a generated request and its version and return the generated response;
 //!   [`GroupCoordinator::on_metadata_update`] takes each new [`TopicMetadata`] snapshot.
+//! - [`txn`]: the transaction coordinator over `__transaction_state`: [`txn::TxnShard`], its
+//!   state machine (InitProducerId, AddPartitionsToTxn, AddOffsetsToTxn, EndTxn V1 and V2,
+//!   Describe/ListTransactions, timeouts and expiration), and [`TxnCoordinator`], its shell, which
+//!   writes markers through a [`TxnMarkerSender`] and draws producer ids from a
+//!   [`ProducerIdSource`], both implemented by the server.
 //! - [`writer`]: the [`PartitionWriter`] trait the server implements over its replicas (and an
 //!   in-memory one for tests, feature `testing`).
 //! - [`config`]: [`GroupConfig`], Kafka's settings and defaults.
@@ -33,6 +38,7 @@ pub mod config;
 pub mod group;
 pub mod member_id;
 pub mod runtime;
+pub mod txn;
 pub mod writer;
 
 pub use config::{GroupConfig, MigrationPolicy};
@@ -40,4 +46,8 @@ pub use group::metadata::TopicMetadata;
 pub use group::{ClientInfo, GroupShard};
 pub use member_id::{MemberIdGenerator, RandomMemberIds, SequentialMemberIds};
 pub use runtime::{GroupCoordinator, NoTopicIds, OFFSETS_TOPIC, ShardStatus, TopicIds};
+pub use txn::{
+    MarkerOutcome, ProducerIdSource, TRANSACTION_STATE_TOPIC, TxnConfig, TxnCoordinator, TxnMarkerRequest,
+    TxnMarkerSender, TxnResult,
+};
 pub use writer::{BoxFuture, PartitionWriter, ReadResult, WriteError};

@@ -26,6 +26,7 @@
 //! [`api`] adapts each request version to the shard and back.
 
 pub mod api;
+pub(crate) mod load;
 mod task;
 
 use std::collections::HashMap;
@@ -346,5 +347,13 @@ impl ShardHandle {
         if let Some(stop) = self.stop.take() {
             let _ = stop.send(());
         }
+    }
+}
+
+/// Sleeps for `duration`, or forever without one: a shard task's wait for its next timer.
+pub(crate) async fn sleep_for(duration: Option<std::time::Duration>) {
+    match duration {
+        Some(duration) => tokio::time::sleep(duration).await,
+        None => std::future::pending().await,
     }
 }

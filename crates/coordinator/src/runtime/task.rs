@@ -8,10 +8,11 @@ use std::time::Duration;
 use bytes::Bytes;
 use strand_base::{LeaderEpoch, TopicPartition};
 use strand_protocol::error::ErrorCode;
-use strand_protocol::records::{RecordBatch, RecordBatches, RecordsError};
+use strand_protocol::records::{RecordBatch, RecordsError};
 use tokio::sync::{mpsc, oneshot, watch};
 
-use super::{Command, LOAD_READ_BYTES_MAX, OFFSETS_TOPIC, OpDone, Parked, ShardStatus, Shared};
+use super::load::read_partition;
+use super::{Command, OFFSETS_TOPIC, OpDone, Parked, ShardStatus, Shared, sleep_for};
 use crate::group::records::{CoordinatorRecord, RecordDecodeError, build_batch};
 use crate::group::{Completion, GroupShard, PendingId};
 use crate::writer::WriteError;
@@ -99,25 +100,8 @@ impl ShardTask {
         self.shard.set_metadata(self.metadata.borrow_and_update().clone());
         self.pending.clear();
         let writer = Arc::clone(&self.shared.writer);
-        let end = writer.log_end_offset(&self.tp)?;
-        writer.wait_for_high_watermark(&self.tp, end).await?;
-        let mut next = 0;
-        loop {
-            let read = writer.read(&self.tp, next, LOAD_READ_BYTES_MAX).await?;
-            let mut advanced = false;
-            for batch in RecordBatches::new(read.records) {
-                let batch = batch?;
-                if batch.next_offset() <= next {
-                    continue;
-                }
-                self.replay_batch(&batch)?;
-                next = batch.next_offset();
-                advanced = true;
-            }
-            if !advanced {
-                break;
-            }
-        }
+        let tp = self.tp.clone();
+        let next = read_partition(&*writer, &tp, |batch| self.replay_batch(batch)).await?;
         let now_ms = self.shared.clock.now_ms();
         let output = self.shard.on_loaded(now_ms);
         // 50 partitions load at once on first use: only those with groups are worth an info line.
@@ -282,13 +266,5 @@ impl ShardTask {
                 }
             }
         }
-    }
-}
-
-/// Sleeps for `duration`, or forever without one.
-async fn sleep_for(duration: Option<Duration>) {
-    match duration {
-        Some(duration) => tokio::time::sleep(duration).await,
-        None => std::future::pending().await,
     }
 }
