@@ -56,9 +56,10 @@ pub struct GroupConfig {
     pub consumer_regex_refresh_interval_ms: i32,
 }
 
-/// `group.consumer.migration.policy`: whether classic groups may become consumer groups and back.
-/// Strand implements neither conversion yet (a non-empty group of the other type is refused, as
-/// Kafka refuses it under `disabled`); the setting is accepted and kept.
+/// `group.consumer.migration.policy`: whether a classic group with members may become a consumer
+/// group when a ConsumerGroupHeartbeat joins it (upgrade), and whether a consumer group left with
+/// classic members only becomes a classic group again (downgrade). Classic members may join a
+/// consumer group with members under every policy, as in Kafka.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum MigrationPolicy {
     Disabled,
@@ -77,6 +78,16 @@ impl MigrationPolicy {
             "bidirectional" => Some(MigrationPolicy::Bidirectional),
             _ => None,
         }
+    }
+
+    /// `upgrade` or `bidirectional`.
+    pub fn is_upgrade_enabled(self) -> bool {
+        matches!(self, MigrationPolicy::Upgrade | MigrationPolicy::Bidirectional)
+    }
+
+    /// `downgrade` or `bidirectional`.
+    pub fn is_downgrade_enabled(self) -> bool {
+        matches!(self, MigrationPolicy::Downgrade | MigrationPolicy::Bidirectional)
     }
 
     pub fn name(self) -> &'static str {

@@ -424,11 +424,21 @@ fn invalid_requests_are_rejected_as_kafka_does() {
     assert_eq!(small.cg_heartbeat(&cg_join(G, "one", &["orders"])).error_code, 0);
     assert_eq!(small.cg_heartbeat(&cg_join(G, "two", &["orders"])).error_code, ErrorCode::GroupMaxSizeReached.code());
 
-    // A classic group with members is not turned into a consumer group (no online migration).
+    // A classic group with members is not turned into a consumer group when the migration
+    // policy forbids the upgrade (tests/migration.rs covers the upgrade itself).
+    let disabled = GroupConfig { consumer_migration_policy: strand_coordinator::MigrationPolicy::Disabled, ..config() };
+    let mut h = Harness::new(disabled);
+    h.shard.set_metadata(topics(10, &[("orders", 1)]));
     let (_, reply) = h.join_new_member("classic", "c");
     let _ = reply;
     let response = h.cg_heartbeat(&cg_join("classic", "m", &["orders"]));
     assert_eq!(response.error_code, ErrorCode::GroupIdNotFound.code());
+    assert_eq!(
+        response.error_message.as_deref(),
+        Some("Cannot upgrade classic group classic to consumer group because online upgrade is disabled.")
+    );
+    // A heartbeat of an established member to a classic group says it is not a consumer group.
+    let response = h.cg_heartbeat(&cg_beat("classic", "m", 1, &[]));
     assert_eq!(response.error_message.as_deref(), Some("Group classic is not a consumer group."));
 }
 
@@ -457,14 +467,17 @@ fn empty_groups_are_replaced_and_deleted() {
     assert!(replayed(config(), &h.log).group(G).is_none(), "the tombstones delete it on reload too");
 }
 
-/// A classic JoinGroup for a consumer group with members is refused (no classic members inside
-/// consumer groups); an empty consumer group gives way to a classic group.
+/// A classic JoinGroup of another protocol type is refused by a consumer group with members (a
+/// consumer one joins it, see tests/migration.rs); an empty consumer group gives way to a classic
+/// group.
 #[test]
 fn classic_members_and_consumer_groups() {
     let mut h = harness(&[("orders", 1)]);
     let mut a = Consumer::new("a");
     a.join(&mut h, &["orders"], None);
-    let refused = h.join("classic-client", &join_request(G, "", None), 5);
+    let mut connect = join_request(G, "", None);
+    connect.protocol_type = "connect".to_owned();
+    let refused = h.join("classic-client", &connect, 5);
     let answer = h.join_answer(&refused).expect("answered at once");
     assert_eq!(answer.error_code, ErrorCode::InconsistentGroupProtocol.code());
     let leave = ConsumerGroupHeartbeatRequest { member_epoch: -1, ..cg_beat(G, "a", a.epoch, &[]) };

@@ -3,7 +3,8 @@
 //! offset deletion, a group's creation, its generation's assignment (dynamic and static member),
 //! its emptying and deletion are byte for byte what Kafka 4.4's `GroupCoordinatorRecordHelpers`
 //! write for the same inputs; and Kafka's `GroupCoordinatorRecordSerde` reads every record of a
-//! larger run and writes it back unchanged.
+//! larger run and of an online migration (classic member metadata included) and writes it back
+//! unchanged.
 //!
 //! This runs Java: the Kafka 4.4.0 jars must be in `$STRAND_KAFKA_LIBS` (default
 //! `<workspace>/target/kafka-libs`), put there by `compat/kafka/fetch-jars.sh`. Without them the
@@ -164,6 +165,45 @@ fn larger_run() -> Vec<String> {
     h.log.iter().enumerate().map(|(i, r)| line(&format!("record-{i}"), r)).collect()
 }
 
+/// Every record of an online migration: a classic group upgraded by a consumer-protocol member
+/// (classic member metadata in the members' subscriptions), a classic member rejoining the
+/// consumer group, and the downgrade when the consumer-protocol member leaves.
+fn migration_run() -> Vec<String> {
+    use bytes::BufMut;
+    use strand_protocol::Struct;
+    use strand_protocol::messages::consumer_protocol_assignment::{ConsumerProtocolAssignment, TopicPartition};
+    let assignment = |partitions: &[i32]| {
+        let value = ConsumerProtocolAssignment {
+            assigned_partitions: vec![TopicPartition { topic: "orders".to_owned(), partitions: partitions.to_vec() }],
+            user_data: None,
+        };
+        let mut out = bytes::BytesMut::new();
+        out.put_i16(1);
+        value.encode(&mut out, 1).expect("encode");
+        out.to_vec()
+    };
+    let mut h = Harness::with_defaults();
+    h.shard.set_metadata(topics(3, &[("orders", 4)]));
+    let start = h.log.len();
+    let (a, ra) = h.join_new_member("mig", "a");
+    let (b, rb) = h.join_new_member("mig", "b");
+    h.advance(200);
+    let generation = h.join_answer(&ra).expect("a").generation_id;
+    h.join_answer(&rb).expect("b");
+    h.sync(&sync_request("mig", &b, generation, &[]));
+    h.sync(&sync_request("mig", &a, generation, &[(&a, &assignment(&[0, 1])), (&b, &assignment(&[2, 3]))]));
+    assert_eq!(h.cg_heartbeat(&cg_join("mig", "m", &["orders"])).error_code, 0);
+    let rejoined = h.join("a", &join_request("mig", &a, None), 9);
+    assert_eq!(h.join_answer(&rejoined).expect("answered at once").error_code, 0);
+    let leave = strand_protocol::messages::ConsumerGroupHeartbeatRequest {
+        member_epoch: -1,
+        ..cg_beat("mig", "m", generation + 1, &[])
+    };
+    assert_eq!(h.cg_heartbeat(&leave).error_code, 0);
+    assert!(matches!(h.shard.group("mig"), Some(strand_coordinator::group::Group::Classic(_))), "downgraded");
+    h.log[start..].iter().enumerate().map(|(i, r)| line(&format!("migration-{i}"), r)).collect()
+}
+
 /// Kafka 4.4's helpers, given the same inputs, write the same bytes (versions included).
 #[test]
 fn records_match_kafka_helpers() {
@@ -184,6 +224,7 @@ fn kafka_reads_and_rewrites_every_record() {
         strand_consumer_records().into_iter().filter(|l| !l.starts_with("topic-hash") && !l.starts_with("group-hash")),
     );
     lines.extend(larger_run());
+    lines.extend(migration_run());
     let input = lines.join("\n") + "\n";
     let rewritten = run_oracle("roundtrip", &input);
     assert_eq!(rewritten, lines);

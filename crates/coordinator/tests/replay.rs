@@ -179,7 +179,10 @@ enum Op {
 const CG_MEMBERS: usize = 4;
 const CG_SUBSCRIPTIONS: usize = 3;
 
-const GROUPS: [&str; 2] = ["alpha", "beta"];
+/// Classic clients join "cg" too, the group consumer-protocol members use: they upgrade it when it
+/// is classic, join it as classic members when it is a consumer group, and downgrade it when the
+/// last consumer-protocol member leaves.
+const GROUPS: [&str; 3] = ["alpha", "beta", "cg"];
 const CLIENTS: usize = 4;
 const TOPICS: [&[&str]; 2] = [&["orders"], &["orders", "payments"]];
 
@@ -401,8 +404,19 @@ impl Clients {
 
     fn send_sync(&mut self, group: usize, client: usize) {
         let known = self.membership(group, client);
-        let assignments: Vec<(String, Vec<u8>)> =
-            known.leader_of.iter().map(|m| (m.clone(), format!("{m}@{}", known.generation).into_bytes())).collect();
+        // The leader deals orders' partitions out in turn, as real consumer protocol assignments
+        // (so that a group of them can be upgraded).
+        let count = known.leader_of.len().max(1);
+        let assignments: Vec<(String, Vec<u8>)> = known
+            .leader_of
+            .iter()
+            .enumerate()
+            .map(|(i, m)| {
+                let partitions: Vec<i32> =
+                    (0..3i32).filter(|p| usize::try_from(*p).unwrap_or(0) % count == i).collect();
+                (m.clone(), orders_assignment(&partitions))
+            })
+            .collect();
         let assignments: Vec<(&str, &[u8])> = assignments.iter().map(|(m, a)| (m.as_str(), a.as_slice())).collect();
         let request = sync_request(GROUPS[group], &known.member_id, known.generation, &assignments);
         let reply = self.h.sync(&request);
@@ -445,4 +459,19 @@ proptest! {
             }
         }
     }
+}
+
+/// A consumer protocol assignment of `partitions` of orders (version 0, prefixed).
+fn orders_assignment(partitions: &[i32]) -> Vec<u8> {
+    use bytes::BufMut;
+    use strand_protocol::Struct;
+    use strand_protocol::messages::consumer_protocol_assignment::{ConsumerProtocolAssignment, TopicPartition};
+    let assignment = ConsumerProtocolAssignment {
+        assigned_partitions: vec![TopicPartition { topic: "orders".to_owned(), partitions: partitions.to_vec() }],
+        user_data: None,
+    };
+    let mut out = bytes::BytesMut::new();
+    out.put_i16(0);
+    assignment.encode(&mut out, 0).expect("encode an assignment");
+    out.to_vec()
 }

@@ -18,19 +18,23 @@
 //!
 //! Modules: [`hash`] (which partition coordinates a group), [`records`] (the log's record
 //! formats), [`classic`] (classic groups and the JoinGroup/SyncGroup protocol), [`consumer`]
-//! (KIP-848 consumer groups: ConsumerGroupHeartbeat, ConsumerGroupDescribe, the assignors),
-//! [`metadata`] (the cluster's topics as the coordinator sees them), [`offsets`] (OffsetCommit,
-//! OffsetFetch, OffsetDelete, expiry), [`admin`] (ListGroups, DescribeGroups, DeleteGroups),
-//! [`timer`] (the shard's deadlines).
+//! (KIP-848 consumer groups: ConsumerGroupHeartbeat, ConsumerGroupDescribe, the assignors, and
+//! classic members served inside them), [`migration`] (online migration: a classic group upgraded
+//! to a consumer group and back), [`consumer_protocol`] (the consumer protocol embedded in classic
+//! requests), [`metadata`] (the cluster's topics as the coordinator sees them), [`offsets`]
+//! (OffsetCommit, OffsetFetch, OffsetDelete, expiry), [`admin`] (ListGroups, DescribeGroups,
+//! DeleteGroups), [`timer`] (the shard's deadlines).
 //!
-//! Not here: share and streams groups, classic members inside consumer groups (online migration),
-//! and transactional offset commits; their records are read and skipped.
+//! Not here: share and streams groups, and transactional offset commits; their records are read
+//! and skipped.
 
 pub mod admin;
 pub mod classic;
 pub mod consumer;
+pub mod consumer_protocol;
 pub mod hash;
 pub mod metadata;
+pub mod migration;
 pub mod offsets;
 pub mod records;
 pub mod timer;
@@ -290,6 +294,9 @@ impl GroupShard {
                 }
                 TimerKey::ConsumerRebalance { group, member } => {
                     self.expire_consumer_rebalance(&group, &member, now_ms, &mut effects);
+                }
+                TimerKey::ConsumerJoin { group, member } | TimerKey::ConsumerSync { group, member } => {
+                    self.expire_classic_member(&group, &member, now_ms, &mut effects);
                 }
             }
         }

@@ -356,11 +356,15 @@ fn validate_consumer_commit(
         return Ok(CommitCheck::All);
     }
     let member = group.member(&request.member_id).ok_or(ErrorCode::UnknownMemberId)?;
-    if version < 9 {
+    // Classic members (online migration) commit with their generation, the member epoch, at any
+    // version; a mismatch is an illegal generation to them.
+    if version < 9 && !member.uses_classic_protocol() {
         return Err(ErrorCode::UnsupportedVersion);
     }
     if epoch == member.member_epoch {
         Ok(CommitCheck::All)
+    } else if member.uses_classic_protocol() {
+        Err(ErrorCode::IllegalGeneration)
     } else if epoch > member.member_epoch {
         Err(ErrorCode::StaleMemberEpoch)
     } else {
@@ -379,7 +383,9 @@ fn validate_consumer_fetch(group: &ConsumerGroup, request: &OffsetFetchRequestGr
     }
     let member = group.member(member_id).ok_or(ErrorCode::UnknownMemberId)?;
     if member.member_epoch != request.member_epoch {
-        return Err(ErrorCode::StaleMemberEpoch);
+        let error =
+            if member.uses_classic_protocol() { ErrorCode::IllegalGeneration } else { ErrorCode::StaleMemberEpoch };
+        return Err(error);
     }
     Ok(())
 }

@@ -22,6 +22,10 @@ pub enum TimerKey {
     ConsumerSession { group: String, member: String },
     /// A consumer group member's time to revoke partitions (its rebalance timeout).
     ConsumerRebalance { group: String, member: String },
+    /// A classic member of a consumer group told to rejoin: its rebalance timeout to send JoinGroup.
+    ConsumerJoin { group: String, member: String },
+    /// A classic member of a consumer group that joined: its rebalance timeout to send SyncGroup.
+    ConsumerSync { group: String, member: String },
 }
 
 /// Deadlines by key, and the same ordered by time.
@@ -38,6 +42,13 @@ impl Timer {
             self.by_deadline.remove(&(previous, key.clone()));
         }
         self.by_deadline.insert((deadline_ms, key));
+    }
+
+    /// Sets `key` to fire at `deadline_ms` unless it is scheduled already.
+    pub fn schedule_if_absent(&mut self, key: TimerKey, deadline_ms: i64) {
+        if !self.by_key.contains_key(&key) {
+            self.schedule(key, deadline_ms);
+        }
     }
 
     pub fn cancel(&mut self, key: &TimerKey) {

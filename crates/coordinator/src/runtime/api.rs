@@ -63,8 +63,9 @@ const DESCRIBE_GROUPS_NOT_FOUND_VERSION: i16 = 6;
 const TOPIC_ID_VERSION: i16 = 10;
 
 impl GroupCoordinator {
-    /// JoinGroup: answered once the group's rebalance reaches its next generation (or at once,
-    /// for MEMBER_ID_REQUIRED and errors).
+    /// JoinGroup: answered once a classic group's rebalance reaches its next generation (or at
+    /// once, for MEMBER_ID_REQUIRED and errors); a classic member of a consumer group is answered
+    /// at once.
     pub async fn join_group(&self, client: ClientInfo, request: JoinGroupRequest, version: i16) -> JoinGroupResponse {
         let mut request = request;
         if version == 0 {

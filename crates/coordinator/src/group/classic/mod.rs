@@ -470,6 +470,39 @@ impl ClassicGroup {
         self.pending_sync_members.remove(member_id);
     }
 
+    /// Answers every parked JoinGroup and SyncGroup with `error`: the group is about to become a
+    /// consumer group, and its members must rejoin it.
+    pub(crate) fn complete_all_parked(&mut self, error: ErrorCode, completions: &mut Vec<Completion>) {
+        for member in self.members.values_mut() {
+            if let Some(id) = member.awaiting_join.take() {
+                completions.push(Completion::Join(id, join_error(error, &member.member_id)));
+            }
+            if let Some(id) = member.awaiting_sync.take() {
+                completions.push(Completion::Sync(id, sync_error(error)));
+            }
+        }
+    }
+
+    /// Members told MEMBER_ID_REQUIRED and not back yet.
+    pub(crate) fn pending_members(&self) -> impl Iterator<Item = &String> {
+        self.pending_join_members.iter()
+    }
+
+    /// The classic group a consumer group becomes when its last consumer-protocol members leave
+    /// (Kafka's `ClassicGroup.fromConsumerGroup`): Stable at generation `generation` (the group
+    /// epoch), the first member leading, the protocol the members vote for. Assignments are left
+    /// for the caller to set.
+    pub(crate) fn downgraded(group_id: &str, generation: i32, now_ms: i64, members: Vec<ClassicMember>) -> Self {
+        let mut group = ClassicGroup::new(group_id.to_owned(), ClassicGroupState::Stable, Some(now_ms));
+        group.generation_id = generation;
+        for member in members {
+            group.add_member(member, None);
+        }
+        group.protocol_name = group.select_protocol();
+        group.subscribed_topics = group.compute_subscribed_topics();
+        group
+    }
+
     pub(crate) fn add_pending_member(&mut self, member_id: String) {
         assert!(!self.has_member(member_id.as_str()), "pending member {member_id} is already a member");
         self.pending_join_members.insert(member_id);

@@ -7,6 +7,10 @@
 //! leader's JoinGroup answer lists every member's metadata and the others' answers none; members
 //! then send SyncGroup, parked until the leader's SyncGroup brings the assignment, which is written
 //! as a `GroupMetadata` record and, once committed, answers every parked SyncGroup.
+//!
+//! The same four requests for a consumer group with members (KIP-848 online migration) go to
+//! [`crate::group::consumer::classic_protocol`] instead; [`on_downgraded`] starts the rebalance of
+//! a consumer group just turned classic ([`crate::group::migration`]).
 
 use bytes::Bytes;
 use strand_protocol::error::ErrorCode;
@@ -19,6 +23,7 @@ use strand_protocol::messages::{
 
 use super::{ClassicGroup, ClassicGroupState, ClassicMember, JoinTimer, Protocol, join_error, sync_error};
 use crate::config::GroupConfig;
+use crate::group::consumer::classic_protocol::ClassicJoin;
 use crate::group::records::CoordinatorRecord;
 use crate::group::timer::{Timer, TimerKey};
 use crate::group::{ClientInfo, Effects, Group, GroupShard, Output, PendingId, Reply};
@@ -79,8 +84,10 @@ impl GroupShard {
         let group_id = request.group_id.as_str();
         if let Some(Group::Consumer(group)) = self.groups.get(group_id) {
             if !group.is_empty() {
-                // Classic members inside a consumer group (online migration) are not supported.
-                return Output::new(effects, Reply::Now(join_error(ErrorCode::InconsistentGroupProtocol, "")));
+                // A classic member joins the consumer group (online migration), as in Kafka.
+                let join = ClassicJoin { now: now_ms, client, request, version, new_member_id: new_member_uuid };
+                let response = self.classic_join_to_consumer_group(&join, &mut effects);
+                return Output::new(effects, Reply::Now(response));
             }
             // An empty consumer group gives way to the classic group, as in Kafka.
             for tombstone in group.tombstones() {
@@ -112,6 +119,14 @@ impl GroupShard {
     /// SyncGroup. The group id is checked by the caller.
     pub fn sync_group(&mut self, now_ms: i64, request: &SyncGroupRequest) -> Output<Reply<SyncGroupResponse>> {
         let mut effects = Effects::default();
+        if let Some(Group::Consumer(group)) = self.groups.get(&request.group_id) {
+            let response = if group.is_empty() {
+                sync_error(ErrorCode::UnknownMemberId)
+            } else {
+                self.classic_sync_to_consumer_group(now_ms, request)
+            };
+            return Output::new(effects, Reply::Now(response));
+        }
         let pending = self.allocate_pending_id();
         let reply = self.with_classic(&request.group_id, now_ms, &mut effects, |group, ctx| {
             if group.is_in(Empty) {
@@ -125,6 +140,13 @@ impl GroupShard {
     /// Heartbeat. The group id is checked by the caller.
     pub fn heartbeat(&mut self, now_ms: i64, request: &HeartbeatRequest) -> Output<HeartbeatResponse> {
         let mut effects = Effects::default();
+        if let Some(Group::Consumer(_)) = self.groups.get(&request.group_id) {
+            let error = self.classic_heartbeat_to_consumer_group(now_ms, request);
+            return Output::new(
+                effects,
+                HeartbeatResponse { error_code: error.code(), ..HeartbeatResponse::default() },
+            );
+        }
         let error = self
             .with_classic(&request.group_id, now_ms, &mut effects, |group, ctx| heartbeat_classic(group, ctx, request))
             .unwrap_or(ErrorCode::UnknownMemberId);
@@ -140,6 +162,10 @@ impl GroupShard {
         members: &[MemberIdentity],
     ) -> Output<LeaveGroupResponse> {
         let mut effects = Effects::default();
+        if let Some(Group::Consumer(_)) = self.groups.get(group_id) {
+            let response = self.classic_leave_to_consumer_group(now_ms, group_id, members, &mut effects);
+            return Output::new(effects, response);
+        }
         let response =
             self.with_classic(group_id, now_ms, &mut effects, |group, ctx| leave_classic(group, ctx, members));
         let response = response.unwrap_or_else(|| LeaveGroupResponse {
@@ -708,6 +734,16 @@ pub(crate) fn on_loaded(group: &mut ClassicGroup, ctx: &mut Ctx<'_>) {
     if group.member_count() > max && group.can_rebalance() {
         prepare_rebalance(group, ctx);
     }
+}
+
+/// A consumer group just became this classic group: every member's session starts now and the
+/// group rebalances, so that members rejoin under the classic protocol.
+pub(crate) fn on_downgraded(group: &mut ClassicGroup, ctx: &mut Ctx<'_>) {
+    let member_ids: Vec<String> = group.members().map(|m| m.member_id.clone()).collect();
+    for member_id in &member_ids {
+        ctx.reschedule_session(group, member_id);
+    }
+    prepare_rebalance(group, ctx);
 }
 
 /// Keeps a member's session alive (an offset commit from it counts, in Stable and

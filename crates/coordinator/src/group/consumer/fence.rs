@@ -1,30 +1,61 @@
 //! Fencing and the member timers of consumer groups: a member is removed (fenced) when it
-//! leaves, when its session (`group.consumer.session.timeout.ms`) expires, or when it does not
-//! revoke partitions within its rebalance timeout, as Kafka's `consumerGroupFenceMembers` does.
+//! leaves, when its session (`group.consumer.session.timeout.ms`, or a classic member's own
+//! session timeout) expires, when it does not revoke partitions within its rebalance timeout, or,
+//! for a classic member, when it does not rejoin or sync within its rebalance timeout, as Kafka's
+//! `consumerGroupFenceMembers` does. Fencing the last members that use the consumer protocol may
+//! turn the group back into a classic group (`crate::group::migration`).
 
-use super::MemberState;
+use std::collections::BTreeSet;
+
+use super::{ConsumerMember, MemberState};
 use crate::group::records::CoordinatorRecord;
 use crate::group::timer::TimerKey;
 use crate::group::{Effects, GroupShard};
 
 impl GroupShard {
-    /// Removes a member (Kafka's `consumerGroupFenceMembers`): its records are deleted, regexes
-    /// only it used go, and the group epoch is bumped with the new metadata hash; a group left
-    /// without members gets its assignment epoch at the new group epoch.
+    /// Removes a member (Kafka's `consumerGroupFenceMembers` for one member).
     pub(crate) fn fence_member(&mut self, group_id: &str, member_id: &str, now: i64, effects: &mut Effects) {
+        self.fence_members(group_id, &BTreeSet::from([member_id.to_owned()]), now, effects);
+    }
+
+    /// Removes members (Kafka's `consumerGroupFenceMembers`): if only classic members would be
+    /// left and the policy allows it, the group becomes a classic group instead
+    /// ([`GroupShard::downgrade_to_classic`]). Otherwise their records are deleted, regexes only
+    /// they used go, and the group epoch is bumped with the new metadata hash; a group left without
+    /// members gets its assignment epoch at the new group epoch.
+    pub(crate) fn fence_members(
+        &mut self,
+        group_id: &str,
+        member_ids: &BTreeSet<String>,
+        now: i64,
+        effects: &mut Effects,
+    ) {
         let Some(group) = self.consumer_group(group_id) else { return };
-        let Some(member) = group.member(member_id) else { return };
-        let regex = member.regex().map(str::to_owned);
-        let regex_orphaned = regex.as_deref().is_some_and(|r| {
-            group.regexes().contains_key(r)
-                && !group.members().any(|m| m.member_id != member_id && m.regex() == Some(r))
-        });
-        let last = group.member_count() == 1;
-        self.apply(effects, CoordinatorRecord::consumer_current_assignment_tombstone(group_id, member_id));
-        self.apply(effects, CoordinatorRecord::consumer_target_assignment_tombstone(group_id, member_id));
-        self.apply(effects, CoordinatorRecord::consumer_member_tombstone(group_id, member_id));
-        if let (Some(regex), true) = (regex, regex_orphaned) {
-            self.apply(effects, CoordinatorRecord::consumer_regex_tombstone(group_id, &regex));
+        let leaving: BTreeSet<String> = member_ids.iter().filter(|id| group.member(id).is_some()).cloned().collect();
+        if leaving.is_empty() {
+            return;
+        }
+        if self.may_downgrade(group, &leaving) {
+            self.downgrade_to_classic(group_id, &leaving, now, effects);
+            return;
+        }
+        let orphaned: BTreeSet<String> = leaving
+            .iter()
+            .filter_map(|id| group.member(id).and_then(ConsumerMember::regex))
+            .filter(|regex| {
+                group.regexes().contains_key(*regex)
+                    && !group.members().any(|m| !leaving.contains(&m.member_id) && m.regex() == Some(regex))
+            })
+            .map(str::to_owned)
+            .collect();
+        let last = group.member_count() == leaving.len();
+        for member_id in &leaving {
+            self.apply(effects, CoordinatorRecord::consumer_current_assignment_tombstone(group_id, member_id));
+            self.apply(effects, CoordinatorRecord::consumer_target_assignment_tombstone(group_id, member_id));
+            self.apply(effects, CoordinatorRecord::consumer_member_tombstone(group_id, member_id));
+        }
+        for regex in &orphaned {
+            self.apply(effects, CoordinatorRecord::consumer_regex_tombstone(group_id, regex));
         }
         if let Some(group) = self.consumer_group(group_id) {
             let topics = group.subscribed_topics();
@@ -35,13 +66,40 @@ impl GroupShard {
                 self.apply(effects, CoordinatorRecord::consumer_target_assignment_metadata(group_id, epoch, now));
             }
         }
+        for member_id in &leaving {
+            self.cancel_member_timers(group_id, member_id);
+        }
+    }
+
+    /// Cancels every timer of a consumer group member: session, rebalance, and a classic member's
+    /// join and sync timeouts.
+    pub(crate) fn cancel_member_timers(&mut self, group_id: &str, member_id: &str) {
         self.timer.cancel(&session_key(group_id, member_id));
         self.timer.cancel(&rebalance_key(group_id, member_id));
+        self.timer.cancel(&join_key(group_id, member_id));
+        self.timer.cancel(&sync_key(group_id, member_id));
     }
 
     pub(crate) fn schedule_session(&mut self, group_id: &str, member_id: &str, now: i64) {
-        let timeout = i64::from(self.config.consumer_session_timeout_ms);
-        self.timer.schedule(session_key(group_id, member_id), now + timeout);
+        self.schedule_session_ms(group_id, member_id, now, self.config.consumer_session_timeout_ms);
+    }
+
+    /// Restarts a member's session with `timeout_ms` (a classic member's own session timeout).
+    pub(crate) fn schedule_session_ms(&mut self, group_id: &str, member_id: &str, now: i64, timeout_ms: i32) {
+        self.timer.schedule(session_key(group_id, member_id), now + i64::from(timeout_ms));
+    }
+
+    /// A classic member of a consumer group did not rejoin, or did not sync, within its rebalance
+    /// timeout: it is fenced.
+    pub(crate) fn expire_classic_member(&mut self, group_id: &str, member_id: &str, now: i64, effects: &mut Effects) {
+        if self.consumer_group(group_id).is_some_and(|g| g.member(member_id).is_some()) {
+            tracing::info!(
+                group = group_id,
+                member = member_id,
+                "classic member of a consumer group fenced: it did not join or sync in time"
+            );
+            self.fence_member(group_id, member_id, now, effects);
+        }
     }
 
     /// A member's session expired: it is fenced.
@@ -97,4 +155,12 @@ pub(crate) fn session_key(group_id: &str, member_id: &str) -> TimerKey {
 
 pub(crate) fn rebalance_key(group_id: &str, member_id: &str) -> TimerKey {
     TimerKey::ConsumerRebalance { group: group_id.to_owned(), member: member_id.to_owned() }
+}
+
+pub(crate) fn join_key(group_id: &str, member_id: &str) -> TimerKey {
+    TimerKey::ConsumerJoin { group: group_id.to_owned(), member: member_id.to_owned() }
+}
+
+pub(crate) fn sync_key(group_id: &str, member_id: &str) -> TimerKey {
+    TimerKey::ConsumerSync { group: group_id.to_owned(), member: member_id.to_owned() }
 }

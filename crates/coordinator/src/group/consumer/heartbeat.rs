@@ -5,9 +5,11 @@
 //! A heartbeat, in Kafka's order:
 //! 1. the request's shape is checked (INVALID_REQUEST, UNSUPPORTED_ASSIGNOR,
 //!    INVALID_REGULAR_EXPRESSION); epochs -1 and -2 leave;
-//! 2. the group is found or created (an empty classic group is replaced), the member found or
-//!    created (GROUP_MAX_SIZE_REACHED, UNKNOWN_MEMBER_ID, FENCED_MEMBER_EPOCH,
-//!    UNRELEASED_INSTANCE_ID, FENCED_INSTANCE_ID);
+//! 2. the group is found or created (an empty classic group is replaced; a classic group with
+//!    members is upgraded if `group.consumer.migration.policy` allows it, see
+//!    [`crate::group::migration`], else GROUP_ID_NOT_FOUND), the member found or created
+//!    (GROUP_MAX_SIZE_REACHED, UNKNOWN_MEMBER_ID, FENCED_MEMBER_EPOCH, UNRELEASED_INSTANCE_ID,
+//!    FENCED_INSTANCE_ID);
 //! 3. the member's subscription is written if it changed, regular expressions are resolved, and
 //!    the group epoch is bumped if the subscriptions, the preferred assignor or the subscribed
 //!    topics' metadata hash changed;
@@ -23,13 +25,14 @@ use strand_protocol::messages::consumer_group_describe_response::{
     Assignment as DescribedAssignment, DescribedGroup, Member as DescribedMember,
     TopicPartitions as DescribedTopicPartitions,
 };
+use strand_protocol::messages::consumer_group_heartbeat_request::TopicPartitions as OwnedPartitions;
 use strand_protocol::messages::consumer_group_heartbeat_response::{
     Assignment as ResponseAssignment, TopicPartitions as ResponseTopicPartitions,
 };
 use strand_protocol::messages::{ConsumerGroupHeartbeatRequest, ConsumerGroupHeartbeatResponse};
 
 use super::assignor::{Assignor, GroupSpec, MemberSpec};
-use super::fence::{rebalance_key, session_key};
+use super::fence::rebalance_key;
 use super::reconcile::{self, Reconcile};
 use super::{
     Assignment, ConsumerGroup, ConsumerMember, LEAVE_GROUP_MEMBER_EPOCH, LEAVE_GROUP_STATIC_MEMBER_EPOCH, MemberState,
@@ -46,6 +49,10 @@ pub const REGEX_REFRESH_MIN_INTERVAL_MS: i64 = 10_000;
 
 /// A heartbeat's failure: the error and Kafka's message for it.
 type Failure = (ErrorCode, String);
+
+/// The consumer group a heartbeat finds (`None`: a new one), and, when it upgrades a classic
+/// group, the records that convert it.
+type PreparedGroup = (Option<ConsumerGroup>, Option<Vec<CoordinatorRecord>>);
 
 fn fail<T>(error: ErrorCode, message: impl Into<String>) -> Result<T, Failure> {
     Err((error, message.into()))
@@ -187,13 +194,15 @@ impl GroupShard {
         let request = beat.request;
         let group_id = request.group_id.as_str();
         let joining = request.member_epoch == 0;
-        let existing = self.prepare_group(group_id, joining)?;
+        let (existing, upgrade) = self.prepare_group(group_id, joining, beat.now)?;
         let previous = self.prepare_member(existing.as_ref(), beat)?;
         if let Some(regex) = request.subscribed_topic_regex.as_deref().filter(|r| !r.is_empty()) {
             compile_regex(regex)?;
         }
         // Validated: from here on the heartbeat only writes (and replays) records.
-        if existing.is_none() {
+        if let Some(records) = upgrade {
+            self.upgrade_to_consumer(group_id, records, beat.now, effects);
+        } else if existing.is_none() {
             if let Some(Group::Classic(_)) = self.groups.get(group_id) {
                 // An empty classic group gives way to the consumer group (Kafka writes its tombstone).
                 self.apply(effects, CoordinatorRecord::group_metadata_tombstone(group_id));
@@ -212,8 +221,9 @@ impl GroupShard {
         let regexes_changed = self.refresh_regexes(group_id, beat.now, effects);
         self.maybe_bump_group_epoch(group_id, subscription_changed || assignor_changed || regexes_changed, effects);
         self.maybe_update_target(group_id, beat.now, effects);
+        let owned = request.topic_partitions.as_deref();
         let reconciled =
-            self.reconcile_member(group_id, &updated.member_id, beat.now, request, subscription_changed, effects);
+            self.reconcile_member(group_id, &updated.member_id, beat.now, owned, subscription_changed, effects);
         let reconciled = reconciled.map_err(|_| {
             (
                 ErrorCode::FencedMemberEpoch,
@@ -237,15 +247,22 @@ impl GroupShard {
     }
 
     /// The consumer group `group_id` as it stands (`None`: a new one, replacing nothing or an
-    /// empty classic group).
-    fn prepare_group(&self, group_id: &str, joining: bool) -> Result<Option<ConsumerGroup>, Failure> {
+    /// empty classic group). A classic group with members that may be upgraded comes as the
+    /// consumer group it becomes, with the records that convert it.
+    fn prepare_group(&self, group_id: &str, joining: bool, now: i64) -> Result<PreparedGroup, Failure> {
         match self.groups.get(group_id) {
-            Some(Group::Consumer(group)) => Ok(Some(group.clone())),
-            None if joining => Ok(None),
+            Some(Group::Consumer(group)) => Ok((Some(group.clone()), None)),
+            None if joining => Ok((None, None)),
             None => fail(ErrorCode::GroupIdNotFound, format!("Consumer group {group_id} not found.")),
-            Some(Group::Classic(classic)) if joining && classic.is_in(ClassicGroupState::Empty) => Ok(None),
-            // Upgrading a classic group with members (KIP-848 online migration) is not supported:
-            // Kafka answers this when its migration policy forbids the upgrade.
+            Some(Group::Classic(classic)) if joining && classic.is_in(ClassicGroupState::Empty) => Ok((None, None)),
+            Some(Group::Classic(classic)) if joining => {
+                let records = self.upgrade_records(classic, now)?;
+                let mut converted = ConsumerGroup::new(group_id);
+                for record in &records {
+                    converted.replay(&record.key, record.value.as_ref().map(|(_, value)| value));
+                }
+                Ok((Some(converted), Some(records)))
+            }
             Some(Group::Classic(_)) => {
                 fail(ErrorCode::GroupIdNotFound, format!("Group {group_id} is not a consumer group."))
             }
@@ -325,7 +342,7 @@ impl GroupShard {
 
     /// Kafka's `replaceMember`: the old static member's records go, the new one takes its
     /// subscription, target and assignment.
-    fn replace_static_member(
+    pub(crate) fn replace_static_member(
         &mut self,
         group_id: &str,
         old: &ConsumerMember,
@@ -339,13 +356,12 @@ impl GroupShard {
         self.apply(effects, CoordinatorRecord::consumer_member(group_id, new));
         self.apply(effects, CoordinatorRecord::consumer_target_assignment(group_id, &new.member_id, &target));
         self.apply(effects, CoordinatorRecord::consumer_current_assignment(group_id, new));
-        self.timer.cancel(&session_key(group_id, &old.member_id));
-        self.timer.cancel(&rebalance_key(group_id, &old.member_id));
+        self.cancel_member_timers(group_id, &old.member_id);
     }
 
     /// Writes the member's subscription if anything of it changed (a new member is always
     /// written). True if its subscribed topic names or regex changed.
-    fn write_member(
+    pub(crate) fn write_member(
         &mut self,
         group_id: &str,
         before: &ConsumerMember,
@@ -412,7 +428,7 @@ impl GroupShard {
     }
 
     /// Bumps the group epoch if `bump`, or if the subscribed topics' metadata hash changed.
-    fn maybe_bump_group_epoch(&mut self, group_id: &str, bump: bool, effects: &mut Effects) {
+    pub(crate) fn maybe_bump_group_epoch(&mut self, group_id: &str, bump: bool, effects: &mut Effects) {
         let Some(group) = self.consumer_group(group_id) else { return };
         let topics = group.subscribed_topics();
         let hash = self.metadata.group_hash(topics.iter().map(String::as_str));
@@ -426,7 +442,7 @@ impl GroupShard {
     /// Computes the target assignment at the group epoch if it is behind (Kafka's
     /// `TargetAssignmentBuilder`): records for the members whose target changed, then the
     /// assignment epoch.
-    fn maybe_update_target(&mut self, group_id: &str, now: i64, effects: &mut Effects) {
+    pub(crate) fn maybe_update_target(&mut self, group_id: &str, now: i64, effects: &mut Effects) {
         let Some(group) = self.consumer_group(group_id) else { return };
         if group.group_epoch() <= group.assignment_epoch() {
             return;
@@ -451,12 +467,12 @@ impl GroupShard {
 
     /// Moves the member toward its target; writes its new assignment if it changed and starts or
     /// stops its rebalance timer.
-    fn reconcile_member(
+    pub(crate) fn reconcile_member(
         &mut self,
         group_id: &str,
         member_id: &str,
         now: i64,
-        request: &ConsumerGroupHeartbeatRequest,
+        owned: Option<&[OwnedPartitions]>,
         subscription_changed: bool,
         effects: &mut Effects,
     ) -> Result<ConsumerMember, reconcile::MustRejoin> {
@@ -475,7 +491,7 @@ impl GroupShard {
             subscribed_topic_ids: &subscribed,
             subscription_changed,
             partition_epoch: &partition_epoch,
-            owned: request.topic_partitions.as_deref(),
+            owned,
         };
         let next = reconcile::next(member, &context)?;
         if &next == member {
@@ -483,6 +499,10 @@ impl GroupShard {
         }
         let rebalance_timeout = next.rebalance_timeout_ms;
         self.apply(effects, CoordinatorRecord::consumer_current_assignment(group_id, &next));
+        if next.uses_classic_protocol() {
+            // A classic member is timed by its join and sync timeouts instead.
+            return Ok(next);
+        }
         let key = rebalance_key(group_id, member_id);
         if next.state == MemberState::UnrevokedPartitions {
             self.timer.schedule(key, now + i64::from(rebalance_timeout.max(0)));
@@ -707,8 +727,8 @@ fn describe(group: &ConsumerGroup, default_assignor: &str, metadata: &TopicMetad
             subscribed_topic_regex: Some(member.subscribed_topic_regex.clone()),
             assignment: described_assignment(&member.assigned_partitions()),
             target_assignment: described_assignment(&group.target(&member.member_id)),
-            // MemberType CONSUMER: this build has no classic members in consumer groups.
-            member_type: 1,
+            // Kafka's MemberType: 0 classic, 1 consumer.
+            member_type: if member.uses_classic_protocol() { 0 } else { 1 },
             ..DescribedMember::default()
         })
         .collect();

@@ -1,11 +1,15 @@
 //! A consumer group member (KIP-848): its subscription (from `ConsumerGroupMemberMetadata`) and its
 //! current assignment (from `ConsumerGroupCurrentMemberAssignment`), with the epochs at which each
-//! partition was assigned to it (Kafka 4.4's `assignment_epochs`).
+//! partition was assigned to it (Kafka 4.4's `assignment_epochs`). A member that speaks the classic
+//! protocol (JoinGroup/SyncGroup, online migration) carries its [`ClassicMemberMetadata`] too.
 
 use std::collections::{BTreeMap, BTreeSet};
 
 use strand_base::Uuid;
 use strand_protocol::messages::consumer_group_current_member_assignment_value::TopicPartitions as RecordPartitions;
+use strand_protocol::messages::consumer_group_member_metadata_value::{
+    ClassicMemberMetadata as RecordClassicMetadata, ClassicProtocol,
+};
 use strand_protocol::messages::{ConsumerGroupCurrentMemberAssignmentValue, ConsumerGroupMemberMetadataValue};
 
 /// Partitions by topic id: a target assignment, or a member's partitions without their epochs.
@@ -48,6 +52,45 @@ impl MemberState {
     }
 }
 
+/// What a member using the classic protocol told its JoinGroup: its session timeout and the
+/// protocols (assignors) it supports, in its order of preference, with their embedded consumer
+/// protocol subscriptions.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ClassicMemberMetadata {
+    pub session_timeout_ms: i32,
+    pub supported_protocols: Vec<crate::group::classic::Protocol>,
+}
+
+impl ClassicMemberMetadata {
+    fn to_record(&self) -> RecordClassicMetadata {
+        RecordClassicMetadata {
+            session_timeout_ms: self.session_timeout_ms,
+            supported_protocols: self
+                .supported_protocols
+                .iter()
+                .map(|p| ClassicProtocol { name: p.name.clone(), metadata: p.metadata.clone(), ..Default::default() })
+                .collect(),
+            ..RecordClassicMetadata::default()
+        }
+    }
+
+    fn from_record(value: &RecordClassicMetadata) -> Self {
+        ClassicMemberMetadata {
+            session_timeout_ms: value.session_timeout_ms,
+            supported_protocols: value
+                .supported_protocols
+                .iter()
+                .map(|p| crate::group::classic::Protocol { name: p.name.clone(), metadata: p.metadata.clone() })
+                .collect(),
+        }
+    }
+
+    /// The protocol a JoinGroup answer names: the member's first.
+    pub fn protocol_name(&self) -> &str {
+        self.supported_protocols.first().map_or("", |p| p.name.as_str())
+    }
+}
+
 /// A member of a consumer group, as its records describe it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ConsumerMember {
@@ -69,6 +112,8 @@ pub struct ConsumerMember {
     pub state: MemberState,
     pub assigned: EpochAssignment,
     pub pending_revocation: EpochAssignment,
+    /// Set for a member using the classic protocol (it joined with JoinGroup).
+    pub classic: Option<ClassicMemberMetadata>,
 }
 
 impl ConsumerMember {
@@ -89,7 +134,13 @@ impl ConsumerMember {
             state: MemberState::Stable,
             assigned: EpochAssignment::new(),
             pending_revocation: EpochAssignment::new(),
+            classic: None,
         }
+    }
+
+    /// Whether the member speaks the classic protocol (JoinGroup, SyncGroup, Heartbeat).
+    pub fn uses_classic_protocol(&self) -> bool {
+        self.classic.is_some()
     }
 
     /// Whether the member is at `target_epoch` with nothing left to do.
@@ -125,6 +176,7 @@ impl ConsumerMember {
             subscribed_topic_regex: Some(self.subscribed_topic_regex.clone()),
             rebalance_timeout_ms: self.rebalance_timeout_ms,
             server_assignor: self.server_assignor.clone(),
+            classic_member_metadata: self.classic.as_ref().map(ClassicMemberMetadata::to_record),
             ..ConsumerGroupMemberMetadataValue::default()
         }
     }
@@ -138,6 +190,7 @@ impl ConsumerMember {
         self.subscribed_topic_regex = value.subscribed_topic_regex.clone().unwrap_or_default();
         self.rebalance_timeout_ms = value.rebalance_timeout_ms;
         self.server_assignor = value.server_assignor.clone();
+        self.classic = value.classic_member_metadata.as_ref().map(ClassicMemberMetadata::from_record);
     }
 
     /// The assignment part of the member as its record holds it.

@@ -1,7 +1,8 @@
 //! KIP-848 consumer groups: the group state ([`ConsumerGroup`]) that only replaying records
 //! changes, and the protocol over it ([`heartbeat`]: ConsumerGroupHeartbeat, leaving,
-//! ConsumerGroupDescribe; `fence`: removing members, the session and rebalance timers), following
-//! Kafka's `GroupMetadataManager`.
+//! ConsumerGroupDescribe; [`classic_protocol`]: JoinGroup, SyncGroup, Heartbeat and LeaveGroup of
+//! members using the classic protocol inside a consumer group; `fence`: removing members, the
+//! session, rebalance, join and sync timers), following Kafka's `GroupMetadataManager`.
 //!
 //! The protocol, in short: members heartbeat with their subscription; any change of the group's
 //! subscriptions or of the subscribed topics' metadata bumps the **group epoch**; a server-side
@@ -16,7 +17,7 @@
 //! | state | record |
 //! |---|---|
 //! | group epoch, metadata hash | `ConsumerGroupMetadata` |
-//! | a member's subscription | `ConsumerGroupMemberMetadata` |
+//! | a member's subscription (and a classic member's session timeout and protocols) | `ConsumerGroupMemberMetadata` |
 //! | a member's target assignment | `ConsumerGroupTargetAssignmentMember` |
 //! | the assignment epoch | `ConsumerGroupTargetAssignmentMetadata` |
 //! | a member's epochs, state and current assignment | `ConsumerGroupCurrentMemberAssignment` |
@@ -31,12 +32,15 @@
 //! not at the assignment epoch yet), Stable; Dead once deleted.
 
 pub mod assignor;
+pub mod classic_protocol;
 mod fence;
 pub mod heartbeat;
 mod member;
 pub mod reconcile;
 
-pub use member::{Assignment, ConsumerMember, EpochAssignment, MemberState, with_epochs, without_epochs};
+pub use member::{
+    Assignment, ClassicMemberMetadata, ConsumerMember, EpochAssignment, MemberState, with_epochs, without_epochs,
+};
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
@@ -220,6 +224,50 @@ impl ConsumerGroup {
         }
         let best = counts.values().copied().max()?;
         counts.into_iter().find(|(_, count)| *count == best).map(|(name, _)| name.to_owned())
+    }
+
+    /// How many members use the classic protocol.
+    pub fn classic_member_count(&self) -> usize {
+        self.members.values().filter(|m| m.uses_classic_protocol()).count()
+    }
+
+    /// Whether a classic member of `protocol_type` offering `protocols` may join (Kafka's
+    /// `supportsClassicProtocols`): the consumer protocol type, and a protocol every classic member
+    /// supports (any, while no member uses the classic protocol).
+    pub fn supports_classic_protocols<'a>(
+        &self,
+        protocol_type: &str,
+        mut protocols: impl Iterator<Item = &'a str>,
+    ) -> bool {
+        if protocol_type != CONSUMER_GROUP_PROTOCOL_TYPE {
+            return false;
+        }
+        if self.is_empty() {
+            return protocols.next().is_some();
+        }
+        let classic: Vec<&ClassicMemberMetadata> = self.members.values().filter_map(|m| m.classic.as_ref()).collect();
+        protocols.any(|name| classic.iter().all(|c| c.supported_protocols.iter().any(|p| p.name == name)))
+    }
+
+    /// Whether every member but those in `leaving` uses the classic protocol (Kafka's
+    /// `allMembersUseClassicProtocolExcept`).
+    pub fn all_members_use_classic_protocol_except(&self, leaving: &BTreeSet<String>) -> bool {
+        self.members.values().filter(|m| !leaving.contains(&m.member_id)).all(ConsumerMember::uses_classic_protocol)
+    }
+
+    /// Whether a member in UnreleasedPartitions still waits for a partition of its target that
+    /// another member holds (Kafka's `waitingOnUnreleasedPartition`).
+    pub fn waiting_on_unreleased_partition(&self, member: &ConsumerMember) -> bool {
+        if member.state != MemberState::UnreleasedPartitions {
+            return false;
+        }
+        let target = self.target(&member.member_id);
+        target.iter().any(|(topic, partitions)| {
+            partitions.iter().any(|partition| {
+                let assigned = member.assigned.get(topic).is_some_and(|p| p.contains_key(partition));
+                !assigned && self.partition_epoch(*topic, *partition).is_some()
+            })
+        })
     }
 
     /// The tombstones that delete the group, in Kafka's order (`createGroupTombstoneRecords`).
