@@ -9,7 +9,7 @@
 //! as a `GroupMetadata` record and, once committed, answers every parked SyncGroup.
 //!
 //! The same four requests for a consumer group with members (KIP-848 online migration) go to
-//! [`crate::group::consumer::classic_protocol`] instead; [`on_downgraded`] starts the rebalance of
+//! [`crate::group::consumer::classic_protocol`] instead; `on_downgraded` starts the rebalance of
 //! a consumer group just turned classic ([`crate::group::migration`]).
 
 use bytes::Bytes;
