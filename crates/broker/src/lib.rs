@@ -25,6 +25,7 @@
 
 pub mod fetch_session;
 pub mod handlers;
+pub mod producer_ids;
 pub mod validation;
 
 use std::future::Future;
@@ -34,7 +35,7 @@ use std::sync::Arc;
 
 use bytes::Bytes;
 use strand_base::{BrokerId, Clock};
-use strand_coordinator::GroupCoordinator;
+use strand_coordinator::{GroupCoordinator, TxnCoordinator};
 use strand_metadata::controller::ControllerDefaults;
 use strand_metadata::image::MetadataImage;
 use strand_protocol::codec::Message;
@@ -205,10 +206,13 @@ pub struct Broker {
     /// The group coordinator: groups and committed offsets in `__consumer_offsets`.
     groups: Arc<GroupCoordinator>,
     controller: Arc<dyn ControllerChannel>,
+    /// The transaction coordinator: transactional ids and their transactions in
+    /// `__transaction_state`; without one, the transaction APIs answer COORDINATOR_NOT_AVAILABLE.
+    transactions: Option<Arc<TxnCoordinator>>,
     /// KIP-890's checks of transactional writes.
     txn_verifier: Arc<dyn TxnVerifier>,
     clock: Arc<dyn Clock>,
-    producer_ids: tokio::sync::Mutex<handlers::init_producer_id::ProducerIdBlock>,
+    producer_ids: Arc<producer_ids::ControllerProducerIds>,
     /// The consumers' incremental fetch sessions; locked only between awaits.
     fetch_sessions: std::sync::Mutex<fetch_session::FetchSessionCache>,
 }
@@ -224,6 +228,11 @@ impl Broker {
         clock: Arc<dyn Clock>,
     ) -> Self {
         let fetch_sessions = std::sync::Mutex::new(fetch_session::FetchSessionCache::new(settings.fetch_session_slots));
+        let producer_ids = Arc::new(producer_ids::ControllerProducerIds::new(
+            controller.clone(),
+            identity.node_id,
+            identity.broker_epoch,
+        ));
         Broker {
             fetch_sessions,
             identity,
@@ -232,10 +241,22 @@ impl Broker {
             replicas,
             groups,
             controller,
+            transactions: None,
             txn_verifier: Arc::new(NoTxnCoordinator),
             clock,
-            producer_ids: tokio::sync::Mutex::new(handlers::init_producer_id::ProducerIdBlock::default()),
+            producer_ids,
         }
+    }
+
+    /// This broker's producer ids, which the transaction coordinator draws from too.
+    pub fn producer_ids(&self) -> Arc<producer_ids::ControllerProducerIds> {
+        self.producer_ids.clone()
+    }
+
+    /// Serves the transaction APIs with `coordinator`.
+    pub fn with_txn_coordinator(mut self, coordinator: Arc<TxnCoordinator>) -> Self {
+        self.transactions = Some(coordinator);
+        self
     }
 
     /// Checks transactional writes through `verifier` (without one, they cannot be verified and
@@ -315,7 +336,23 @@ impl Broker {
             RequestBody::Fetch(r) => ResponseBody::Fetch(fetch::handle(self, r, version).await),
             RequestBody::ListOffsets(r) => ResponseBody::ListOffsets(list_offsets::handle(self, r, version)),
             RequestBody::CreateTopics(r) => ResponseBody::CreateTopics(create_topics::handle(self, r, version).await),
-            RequestBody::InitProducerId(r) => ResponseBody::InitProducerId(init_producer_id::handle(self, r).await),
+            RequestBody::InitProducerId(r) => {
+                ResponseBody::InitProducerId(init_producer_id::handle(self, r, version).await)
+            }
+            RequestBody::AddPartitionsToTxn(r) => {
+                ResponseBody::AddPartitionsToTxn(transactions::add_partitions_to_txn(self, r, version).await)
+            }
+            RequestBody::AddOffsetsToTxn(r) => {
+                ResponseBody::AddOffsetsToTxn(transactions::add_offsets_to_txn(self, r, version).await)
+            }
+            RequestBody::EndTxn(r) => ResponseBody::EndTxn(transactions::end_txn(self, r, version).await),
+            RequestBody::DescribeTransactions(r) => {
+                ResponseBody::DescribeTransactions(transactions::describe_transactions(self, r, version).await)
+            }
+            RequestBody::ListTransactions(r) => {
+                ResponseBody::ListTransactions(transactions::list_transactions(self, r, version).await)
+            }
+            RequestBody::WriteTxnMarkers(r) => ResponseBody::WriteTxnMarkers(write_txn_markers::handle(self, r).await),
             RequestBody::DeleteTopics(r) => ResponseBody::DeleteTopics(delete_topics::handle(self, r, version).await),
             RequestBody::DeleteRecords(r) => ResponseBody::DeleteRecords(delete_records::handle(self, r)),
             RequestBody::OffsetForLeaderEpoch(r) => {

@@ -10,8 +10,9 @@
 //!   reading and the request; only replaying records changes durable state, and loading is the
 //!   same replay. [`group::hash`] places a group on a partition, [`group::records`] reads and
 //!   writes the log's records, [`group::classic`] is the classic group protocol,
-//!   [`group::consumer`] the KIP-848 consumer groups, [`group::metadata`] the cluster's topics as
-//!   they see them, [`group::offsets`] the committed offsets, [`group::admin`] the administrative
+//!   [`group::consumer`] the KIP-848 consumer groups (classic members among them included),
+//!   [`group::migration`] online migration between the two protocols, [`group::metadata`] the
+//!   cluster's topics as they see them, [`group::offsets`] the committed offsets, [`group::admin`] the administrative
 //!   APIs.
 //! - [`runtime`]: [`GroupCoordinator`], the async shell that loads a shard for each partition
 //!   this node leads, runs one operation at a time per shard, appends its records through a
@@ -31,8 +32,7 @@
 //! What it is not: no request decoding or authorization (the broker's handlers), no
 //! FindCoordinator (the broker answers it from [`GroupCoordinator::partition_for`] and the
 //! metadata), no creation of `__consumer_offsets` (the broker creates it on first use), no share
-//! groups, streams groups, classic members in consumer groups (online migration) or
-//! transactional offset commits yet.
+//! groups, streams groups or transactional offset commits yet.
 
 pub mod config;
 pub mod group;
@@ -45,7 +45,7 @@ pub use config::{GroupConfig, MigrationPolicy};
 pub use group::metadata::TopicMetadata;
 pub use group::{ClientInfo, GroupShard};
 pub use member_id::{MemberIdGenerator, RandomMemberIds, SequentialMemberIds};
-pub use runtime::{GroupCoordinator, NoTopicIds, OFFSETS_TOPIC, ShardStatus, TopicIds};
+pub use runtime::{GroupCoordinator, NoTopicIds, OFFSETS_TOPIC, ShardStatus, TopicIds, TxnMarker};
 pub use txn::{
     MarkerOutcome, ProducerIdSource, TRANSACTION_STATE_TOPIC, TxnConfig, TxnCoordinator, TxnMarkerRequest,
     TxnMarkerSender, TxnResult,

@@ -17,10 +17,12 @@ use std::time::Duration;
 
 use strand_base::{BrokerId, Clock, SystemClock, TopicPartition, Uuid};
 use strand_broker::handlers::find_coordinator::OFFSETS_TOPIC;
+use strand_broker::producer_ids::ControllerProducerIds;
 use strand_broker::{
     Broker, BrokerIdentity, BrokerSettings, ControllerChannel, InternalTopicSettings, call_controller,
 };
-use strand_coordinator::{GroupCoordinator, RandomMemberIds, TopicMetadata};
+use strand_coordinator::txn::TRANSACTION_STATE_TOPIC;
+use strand_coordinator::{GroupCoordinator, RandomMemberIds, TopicMetadata, TxnCoordinator};
 use strand_log::{LogManager, NodeIdentity};
 use strand_metadata::controller::{ApiMessageAndVersion, BootstrapFeatures, ControllerDefaults, bootstrap_records};
 use strand_metadata::image::{MetadataDelta, MetadataImage, MetadataProvenance};
@@ -39,8 +41,8 @@ use crate::config::{ServerConfig, TimestampType};
 use crate::connection::{self, ConnectionLimits};
 use crate::group_writer::ReplicaPartitionWriter;
 use crate::inter_node::{
-    BrokerFetchTransport, ControllerClient, ControllerIsrChannel, CoordinatorTxnVerifier, TcpQuorumTransport,
-    VoterMetadataFetcher, serve_controller_listener,
+    BrokerFetchTransport, ControllerClient, ControllerIsrChannel, CoordinatorTxnVerifier, LeaderTxnMarkerSender,
+    TcpQuorumTransport, VoterMetadataFetcher, serve_controller_listener,
 };
 
 /// Why a node stopped with an error.
@@ -190,8 +192,27 @@ pub async fn run_until(
         clock.clone(),
         Arc::new(RandomMemberIds),
     ));
-    let node_hosts =
-        Hosts { replicas: replicas.clone(), groups: groups.clone(), config: config.clone(), node: BrokerId(node_id) };
+    let producer_ids = Arc::new(ControllerProducerIds::new(channel.clone(), BrokerId(node_id), broker_epoch));
+    let marker_sender = Arc::new(LeaderTxnMarkerSender::new(
+        image_rx.clone(),
+        config.inter_broker_listener_name.clone(),
+        Duration::from_millis(config.controller_quorum_request_timeout_ms.max(1) as u64),
+        Duration::from_millis(config.request_timeout_ms.max(1) as u64),
+    ));
+    let transactions = Arc::new(TxnCoordinator::new(
+        config.txn_config(),
+        Arc::new(ReplicaPartitionWriter::new(replicas.clone(), image_rx.clone(), BrokerId(node_id))),
+        clock.clone(),
+        producer_ids,
+        marker_sender,
+    ));
+    let node_hosts = Hosts {
+        replicas: replicas.clone(),
+        groups: groups.clone(),
+        transactions: transactions.clone(),
+        config: config.clone(),
+        node: BrokerId(node_id),
+    };
     let current = image_rx.borrow().clone();
     hosts_cell.get_or_init(|| node_hosts).reconcile(&current);
     let shrink_interval = Duration::from_millis(u64::try_from(config.replica_lag_time_max_ms / 2).unwrap_or(1).max(1));
@@ -223,6 +244,7 @@ pub async fn run_until(
             channel.clone(),
             clock,
         )
+        .with_txn_coordinator(transactions.clone())
         .with_txn_verifier(txn_verifier),
     );
     for (name, address, listener) in listeners {
@@ -252,6 +274,8 @@ pub async fn run_until(
     drop(broker);
     groups.shutdown().await;
     drop(groups);
+    transactions.shutdown().await;
+    drop(transactions);
     drop(controller);
     shut_down(replicas, quorum, broker_epoch).await
 }
@@ -613,32 +637,23 @@ async fn replay_forever(
     }
 }
 
-/// What a node hosts according to the metadata image: partition replicas, and the group
-/// coordinator's shards (one per `__consumer_offsets` partition the node leads).
+/// What a node hosts according to the metadata image: partition replicas, the group
+/// coordinator's shards (one per `__consumer_offsets` partition the node leads) and the
+/// transaction coordinator's (one per `__transaction_state` partition it leads).
 struct Hosts {
     replicas: Arc<ReplicaManager>,
     groups: Arc<GroupCoordinator>,
+    transactions: Arc<TxnCoordinator>,
     config: ServerConfig,
     node: BrokerId,
 }
 
 impl Hosts {
     /// Brings what this node hosts in line with `image`: replicas first (a coordinator loads from
-    /// its partition's log), then the coordinator's leaderships.
+    /// its partition's log), then the coordinators' leaderships.
     fn reconcile(&self, image: &MetadataImage) {
         reconcile(&self.replicas, image, &self.config, self.node);
-        let led: BTreeMap<i32, i32> = image
-            .topics()
-            .by_name(OFFSETS_TOPIC)
-            .map(|topic| {
-                topic
-                    .partitions
-                    .iter()
-                    .filter(|(_, p)| p.leader == self.node)
-                    .map(|(&index, p)| (index, p.leader_epoch))
-                    .collect()
-            })
-            .unwrap_or_default();
+        let led = self.led(image, OFFSETS_TOPIC);
         for partition in self.groups.partitions() {
             if !led.contains_key(&partition) {
                 self.groups.resign(partition);
@@ -648,6 +663,26 @@ impl Hosts {
             self.groups.become_leader(partition, epoch);
         }
         self.groups.on_metadata_update(topic_metadata(image));
+        let led = self.led(image, TRANSACTION_STATE_TOPIC);
+        for partition in self.transactions.partitions() {
+            if !led.contains_key(&partition) {
+                self.transactions.resign(partition);
+            }
+        }
+        for (&partition, &epoch) in &led {
+            self.transactions.become_leader(partition, epoch);
+        }
+    }
+
+    /// The partitions of `topic` this node leads, with their leader epochs.
+    fn led(&self, image: &MetadataImage, topic: &str) -> BTreeMap<i32, i32> {
+        let Some(topic) = image.topics().by_name(topic) else { return BTreeMap::new() };
+        topic
+            .partitions
+            .iter()
+            .filter(|(_, p)| p.leader == self.node)
+            .map(|(&index, p)| (index, p.leader_epoch))
+            .collect()
     }
 }
 

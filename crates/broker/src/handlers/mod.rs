@@ -20,6 +20,8 @@ pub mod list_offsets;
 pub mod metadata;
 pub mod offset_for_leader_epoch;
 pub mod produce;
+pub mod transactions;
+pub mod write_txn_markers;
 
 use strand_base::TopicPartition;
 use strand_metadata::image::{MetadataImage, TopicImage};
@@ -58,6 +60,12 @@ pub const SERVED: &[ApiKey] = &[
     ApiKey::ConsumerGroupHeartbeat,
     ApiKey::ConsumerGroupDescribe,
     ApiKey::DescribeProducers,
+    ApiKey::AddPartitionsToTxn,
+    ApiKey::AddOffsetsToTxn,
+    ApiKey::EndTxn,
+    ApiKey::WriteTxnMarkers,
+    ApiKey::DescribeTransactions,
+    ApiKey::ListTransactions,
 ];
 
 /// Kafka's internal topics (`Topic.isInternal`): the group, transaction and share-group state.

@@ -99,6 +99,17 @@ pub(crate) enum Command {
     Write(WriteOp),
     /// Reads the shard; answers at once.
     Read(ReadOp),
+    /// Appends a transaction marker the transaction coordinator asked for.
+    Marker(TxnMarker, oneshot::Sender<Result<(), ErrorCode>>),
+}
+
+/// A COMMIT or ABORT marker for one producer's transaction in a `__consumer_offsets` partition.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct TxnMarker {
+    pub producer_id: strand_base::ProducerId,
+    pub producer_epoch: i16,
+    pub coordinator_epoch: i32,
+    pub result: strand_protocol::records::TransactionResult,
 }
 
 impl std::fmt::Debug for Command {
@@ -106,6 +117,7 @@ impl std::fmt::Debug for Command {
         f.write_str(match self {
             Command::Write(_) => "Command::Write",
             Command::Read(_) => "Command::Read",
+            Command::Marker(..) => "Command::Marker",
         })
     }
 }
@@ -286,6 +298,15 @@ impl GroupCoordinator {
             }
         }));
         self.send(partition, command).await?;
+        rx.await.unwrap_or(Err(ErrorCode::NotCoordinator))
+    }
+
+    /// Writes a transaction marker to `partition` (WriteTxnMarkers from a transaction
+    /// coordinator), through its shard so that it lands among the shard's own appends, once they
+    /// are committed. Transactional offset commits are not kept yet, so the marker decides none.
+    pub async fn complete_transaction(&self, partition: i32, marker: TxnMarker) -> Result<(), ErrorCode> {
+        let (tx, rx) = oneshot::channel();
+        self.send(partition, Command::Marker(marker, tx)).await?;
         rx.await.unwrap_or(Err(ErrorCode::NotCoordinator))
     }
 

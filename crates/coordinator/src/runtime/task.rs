@@ -8,11 +8,11 @@ use std::time::Duration;
 use bytes::Bytes;
 use strand_base::{LeaderEpoch, TopicPartition};
 use strand_protocol::error::ErrorCode;
-use strand_protocol::records::{RecordBatch, RecordsError};
+use strand_protocol::records::{EndTxnMarker, RecordBatch, RecordsError, end_txn_marker_batch};
 use tokio::sync::{mpsc, oneshot, watch};
 
 use super::load::read_partition;
-use super::{Command, OFFSETS_TOPIC, OpDone, Parked, ShardStatus, Shared, sleep_for};
+use super::{Command, OFFSETS_TOPIC, OpDone, Parked, ShardStatus, Shared, TxnMarker, sleep_for};
 use crate::group::records::{CoordinatorRecord, RecordDecodeError, build_batch};
 use crate::group::{Completion, GroupShard, PendingId};
 use crate::writer::WriteError;
@@ -189,6 +189,16 @@ impl ShardTask {
                         let done = op(&mut self.shard, now_ms);
                         self.carry_out(done, now_ms).await
                     }
+                    Some(Command::Marker(marker, respond)) => {
+                        let written = self.append_marker(marker).await;
+                        let answer = written.as_ref().map(|_| ()).map_err(marker_error);
+                        let _ = respond.send(answer);
+                        match written {
+                            Err(error) if error.lost_leadership() => Err(error),
+                            // The shard keeps nothing of markers yet: it is still in step with its log.
+                            _ => Ok(()),
+                        }
+                    }
                 },
             };
             if let Err(error) = step {
@@ -241,6 +251,15 @@ impl ShardTask {
         self.shared.writer.append(&self.tp, self.leader_epoch, batch).await.map(|_| ())
     }
 
+    async fn append_marker(&self, marker: TxnMarker) -> Result<(), WriteError> {
+        let now_ms = self.shared.clock.now_ms();
+        let end = EndTxnMarker { coordinator_epoch: marker.coordinator_epoch };
+        let batch = end_txn_marker_batch(marker.producer_id, marker.producer_epoch, marker.result, end, now_ms)
+            .and_then(|builder| builder.build())
+            .map_err(|e| WriteError::Other(e.to_string()))?;
+        self.shared.writer.append(&self.tp, self.leader_epoch, batch).await.map(|_| ())
+    }
+
     fn complete(&mut self, completion: Completion) {
         match (self.pending.remove(&completion.id()), completion) {
             (Some(Parked::Join(tx)), Completion::Join(_, response)) => {
@@ -266,5 +285,16 @@ impl ShardTask {
                 }
             }
         }
+    }
+}
+
+/// WriteTxnMarkers' error for a marker the partition did not take.
+fn marker_error(error: &WriteError) -> ErrorCode {
+    match error {
+        WriteError::NotLeader | WriteError::UnknownPartition => ErrorCode::NotLeaderOrFollower,
+        WriteError::NotEnoughReplicas => ErrorCode::NotEnoughReplicas,
+        WriteError::Timeout => ErrorCode::RequestTimedOut,
+        WriteError::Storage(_) => ErrorCode::KafkaStorageError,
+        WriteError::RecordTooLarge | WriteError::Other(_) => ErrorCode::UnknownServerError,
     }
 }

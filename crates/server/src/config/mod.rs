@@ -261,6 +261,10 @@ pub struct ServerConfig {
     pub transaction_state_log_replication_factor: i16,
     pub transaction_state_log_min_isr: i32,
     pub transaction_state_log_segment_bytes: i32,
+    pub transaction_max_timeout_ms: i32,
+    pub transactional_id_expiration_ms: i32,
+    pub transaction_abort_timed_out_transaction_cleanup_interval_ms: i32,
+    pub transaction_remove_expired_transaction_cleanup_interval_ms: i32,
     pub group_initial_rebalance_delay_ms: i32,
     pub group_min_session_timeout_ms: i32,
     pub group_max_session_timeout_ms: i32,
@@ -310,6 +314,23 @@ impl ServerConfig {
             consumer_migration_policy: self.group_consumer_migration_policy,
             consumer_regex_refresh_interval_ms: self.group_consumer_regex_refresh_interval_ms,
             ..strand_coordinator::GroupConfig::default()
+        }
+    }
+
+    /// The transaction coordinator's settings (`transaction.*`, `transactional.id.*`).
+    pub fn txn_config(&self) -> strand_coordinator::TxnConfig {
+        strand_coordinator::TxnConfig {
+            transaction_state_log_partitions: self.transaction_state_log_num_partitions,
+            transaction_max_timeout_ms: self.transaction_max_timeout_ms,
+            transactional_id_expiration_ms: i64::from(self.transactional_id_expiration_ms),
+            abort_timed_out_transactions_interval_ms: i64::from(
+                self.transaction_abort_timed_out_transaction_cleanup_interval_ms,
+            ),
+            remove_expired_transactional_ids_interval_ms: i64::from(
+                self.transaction_remove_expired_transaction_cleanup_interval_ms,
+            ),
+            offsets_topic_partitions: self.offsets_topic_num_partitions,
+            ..strand_coordinator::TxnConfig::default()
         }
     }
 
@@ -525,6 +546,12 @@ impl ServerConfig {
             transaction_state_log_replication_factor: read.short("transaction.state.log.replication.factor")?,
             transaction_state_log_min_isr: read.int("transaction.state.log.min.isr")?,
             transaction_state_log_segment_bytes: read.int("transaction.state.log.segment.bytes")?,
+            transaction_max_timeout_ms: read.int("transaction.max.timeout.ms")?,
+            transactional_id_expiration_ms: read.int("transactional.id.expiration.ms")?,
+            transaction_abort_timed_out_transaction_cleanup_interval_ms: read
+                .int("transaction.abort.timed.out.transaction.cleanup.interval.ms")?,
+            transaction_remove_expired_transaction_cleanup_interval_ms: read
+                .int("transaction.remove.expired.transaction.cleanup.interval.ms")?,
             group_initial_rebalance_delay_ms: read.int("group.initial.rebalance.delay.ms")?,
             group_min_session_timeout_ms: read.int("group.min.session.timeout.ms")?,
             group_max_session_timeout_ms: read.int("group.max.session.timeout.ms")?,

@@ -9,7 +9,8 @@
 //! - `controller`: [`ControllerClient`], the broker's way to the active controller.
 //! - `replica`: replication's links: followers' Fetch to leaders ([`BrokerFetchTransport`]) and
 //!   leaders' AlterPartition to the controller ([`ControllerIsrChannel`]).
-//! - `txn`: [`CoordinatorTxnVerifier`], leaders' KIP-890 checks with transaction coordinators.
+//! - `txn`: [`CoordinatorTxnVerifier`], leaders' KIP-890 checks with transaction coordinators, and
+//!   [`LeaderTxnMarkerSender`], coordinators' transaction markers to partition leaders.
 //! - `observer`: [`VoterMetadataFetcher`], a broker-only node's fetches of the committed metadata log.
 //! - `listener`: serving the CONTROLLER listener.
 
@@ -28,4 +29,4 @@ pub use listener::serve_controller_listener;
 pub use observer::VoterMetadataFetcher;
 pub use raft::TcpQuorumTransport;
 pub use replica::{BrokerFetchTransport, ControllerIsrChannel};
-pub use txn::CoordinatorTxnVerifier;
+pub use txn::{CoordinatorTxnVerifier, LeaderTxnMarkerSender};

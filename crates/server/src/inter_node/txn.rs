@@ -1,11 +1,16 @@
-//! Partition leaders' link to transaction coordinators (Kafka's `AddPartitionsToTxnManager`):
-//! KIP-890's check that a transactional write belongs to its producer's ongoing transaction, sent
-//! as AddPartitionsToTxn v5 (the broker-to-broker form: `verify_only`, or, for transactions V2,
-//! adding the partitions) to the leader of the transactional id's `__transaction_state`
-//! partition, over the inter-broker listener (to this very node when it coordinates).
+//! Transactions between brokers, over the inter-broker listener (to this very node when it is
+//! the other end):
+//! - [`CoordinatorTxnVerifier`]: partition leaders' link to transaction coordinators (Kafka's
+//!   `AddPartitionsToTxnManager`): KIP-890's check that a transactional write belongs to its
+//!   producer's ongoing transaction, sent as AddPartitionsToTxn v5 (the broker-to-broker form:
+//!   `verify_only`, or, for transactions V2, adding the partitions) to the leader of the
+//!   transactional id's `__transaction_state` partition.
+//! - [`LeaderTxnMarkerSender`]: the coordinator's link to partition leaders (Kafka's
+//!   `TransactionMarkerChannelManager`): a transaction's COMMIT or ABORT markers as
+//!   WriteTxnMarkers, one request per leader, each partition answered on its own.
 //!
-//! What it is not: no batching of several producers' checks into one request, which Kafka does
-//! per coordinator node; each produce request's check is one call.
+//! What it is not: no batching of several producers' checks or several transactions' markers
+//! into one request, which Kafka does per node; each is one call.
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -13,13 +18,15 @@ use std::time::Duration;
 use strand_base::{BrokerId, TopicPartition};
 use strand_broker::{BoxFuture, TxnVerification, TxnVerifier};
 use strand_coordinator::group::hash::partition_for;
+use strand_coordinator::txn::{MarkerOutcome, TxnMarkerRequest, TxnMarkerSender};
 use strand_metadata::image::MetadataImage;
 use strand_protocol::error::ErrorCode;
 use strand_protocol::messages::add_partitions_to_txn_request::{
     AddPartitionsToTxnTopic, AddPartitionsToTxnTransaction,
 };
 use strand_protocol::messages::api::{RequestBody, ResponseBody};
-use strand_protocol::messages::{AddPartitionsToTxnRequest, AddPartitionsToTxnResponse};
+use strand_protocol::messages::write_txn_markers_request::{WritableTxnMarker, WritableTxnMarkerTopic};
+use strand_protocol::messages::{AddPartitionsToTxnRequest, AddPartitionsToTxnResponse, WriteTxnMarkersRequest};
 use tokio::sync::watch;
 
 use super::brokers::BrokerDirectory;
@@ -91,6 +98,123 @@ impl TxnVerifier for CoordinatorTxnVerifier {
                 Ok(refused) => refused,
                 Err(code) => verification.partitions.into_iter().map(|tp| (tp, code)).collect(),
             }
+        })
+    }
+}
+
+/// Transaction markers over TCP to the leaders of the transaction's partitions.
+#[derive(Debug)]
+pub struct LeaderTxnMarkerSender {
+    brokers: BrokerDirectory,
+    client: NodeClient,
+    /// `request.timeout.ms`: how long one leader may take.
+    timeout: Duration,
+}
+
+impl LeaderTxnMarkerSender {
+    pub fn new(
+        image: watch::Receiver<Arc<MetadataImage>>,
+        inter_broker_listener: String,
+        connect_timeout: Duration,
+        timeout: Duration,
+    ) -> LeaderTxnMarkerSender {
+        LeaderTxnMarkerSender {
+            brokers: BrokerDirectory::new(image, inter_broker_listener),
+            client: NodeClient::new(connect_timeout, strand_base::limits::SOCKET_REQUEST_BYTES_MAX),
+            timeout,
+        }
+    }
+
+    /// Sends the markers of `partitions` (all led by `leader`) and answers each partition.
+    async fn send_to(
+        &self,
+        leader: BrokerId,
+        request: &TxnMarkerRequest,
+        partitions: Vec<TopicPartition>,
+    ) -> Vec<(TopicPartition, MarkerOutcome)> {
+        let failed_all = |partitions: Vec<TopicPartition>, code| {
+            partitions.into_iter().map(|tp| (tp, MarkerOutcome::Failed(code))).collect::<Vec<_>>()
+        };
+        let address = match self.brokers.address(leader) {
+            Ok(address) => address,
+            Err(reason) => {
+                tracing::debug!("transaction markers: {reason}");
+                return failed_all(partitions, ErrorCode::NotLeaderOrFollower);
+            }
+        };
+        let mut topics: Vec<WritableTxnMarkerTopic> = Vec::new();
+        for tp in &partitions {
+            match topics.iter_mut().find(|t| t.name == tp.topic) {
+                Some(topic) => topic.partition_indexes.push(tp.partition),
+                None => topics.push(WritableTxnMarkerTopic {
+                    name: tp.topic.clone(),
+                    partition_indexes: vec![tp.partition],
+                    ..Default::default()
+                }),
+            }
+        }
+        let body = RequestBody::WriteTxnMarkers(WriteTxnMarkersRequest {
+            markers: vec![WritableTxnMarker {
+                producer_id: strand_base::ProducerId(request.producer_id),
+                producer_epoch: request.producer_epoch,
+                transaction_result: request.result.is_commit(),
+                topics,
+                coordinator_epoch: request.coordinator_epoch,
+                transaction_version: i8::try_from(request.transaction_version).unwrap_or(0),
+                ..Default::default()
+            }],
+            ..Default::default()
+        });
+        let version = strand_protocol::messages::api::ApiKey::WriteTxnMarkers.versions().max;
+        let response = match self.client.call_kafka(&address, &body, version, self.timeout).await {
+            Ok(ResponseBody::WriteTxnMarkers(response)) => response,
+            Ok(other) => {
+                tracing::warn!("transaction markers: {:?} answered WriteTxnMarkers", other.api_key());
+                return failed_all(partitions, ErrorCode::NetworkException);
+            }
+            Err(e) => {
+                tracing::debug!("transaction markers to broker {leader}: {e}");
+                return failed_all(partitions, ErrorCode::NetworkException);
+            }
+        };
+        let answered = response.markers.iter().find(|m| m.producer_id.0 == request.producer_id);
+        partitions
+            .into_iter()
+            .map(|tp| {
+                let code = answered
+                    .and_then(|m| m.topics.iter().find(|t| t.name == tp.topic))
+                    .and_then(|t| t.partitions.iter().find(|p| p.partition_index == tp.partition))
+                    .map_or(ErrorCode::UnknownServerError, |p| {
+                        ErrorCode::from_code(p.error_code).unwrap_or(ErrorCode::UnknownServerError)
+                    });
+                let outcome =
+                    if code == ErrorCode::None { MarkerOutcome::Written } else { MarkerOutcome::Failed(code) };
+                (tp, outcome)
+            })
+            .collect()
+    }
+}
+
+impl TxnMarkerSender for LeaderTxnMarkerSender {
+    fn send(&self, request: TxnMarkerRequest) -> BoxFuture<'_, Vec<(TopicPartition, MarkerOutcome)>> {
+        Box::pin(async move {
+            let image = self.brokers.image();
+            let mut outcomes = Vec::with_capacity(request.partitions.len());
+            let mut by_leader: std::collections::BTreeMap<BrokerId, Vec<TopicPartition>> = Default::default();
+            for tp in &request.partitions {
+                match image.topics().by_name(&tp.topic).map(|t| t.partitions.get(&tp.partition)) {
+                    None | Some(None) => outcomes.push((tp.clone(), MarkerOutcome::PartitionGone)),
+                    Some(Some(state)) if state.leader == BrokerId::NONE => {
+                        outcomes.push((tp.clone(), MarkerOutcome::Failed(ErrorCode::NotLeaderOrFollower)));
+                    }
+                    Some(Some(state)) => by_leader.entry(state.leader).or_default().push(tp.clone()),
+                }
+            }
+            let sends = by_leader.into_iter().map(|(leader, partitions)| self.send_to(leader, &request, partitions));
+            for answered in futures::future::join_all(sends).await {
+                outcomes.extend(answered);
+            }
+            outcomes
         })
     }
 }
