@@ -8,6 +8,7 @@ mod common;
 use std::net::SocketAddr;
 use std::time::Duration;
 
+use common::txn::{TxnProducer, end_offsets, fetch_committed, until};
 use common::{Server, Starting, WAIT_MAX, batch, fetch_all, produce};
 use strand_base::BrokerId;
 use strand_protocol::messages::api::{RequestBody, ResponseBody};
@@ -71,6 +72,8 @@ impl Cluster {
             format!("broker.heartbeat.interval.ms={HEARTBEAT_INTERVAL_MS}"),
             // Preferred leaders come back within a second rather than five minutes.
             "leader.imbalance.check.interval.seconds=1".to_owned(),
+            // Timed-out transactions are aborted within a fifth of a second of their timeout.
+            "transaction.abort.timed.out.transaction.cleanup.interval.ms=200".to_owned(),
         ];
         let overrides: Vec<&str> = overrides.iter().map(String::as_str).collect();
         let data = self.stopped[i].take().expect("the node is down");
@@ -770,4 +773,50 @@ fn a_partitioned_leader_cannot_acknowledge_and_loses_nothing_acknowledged() {
     if partitions(&old_back, "split")[0].1 == old_leader {
         assert_eq!(hw_values(&mut reader), acknowledged, "the old leader's log");
     }
+}
+
+/// Transactions survive their coordinator: a transaction committed just before its coordinator
+/// is killed (`kill -9`; its COMMIT markers may or may not have gone out) is completed by the
+/// node that takes over the transactional id's `__transaction_state` partition, so its records
+/// become visible to `read_committed`; the producer goes on through the new coordinator, and a
+/// transaction it leaves open is aborted there when its timeout passes.
+#[test]
+fn the_transaction_coordinator_dies_and_another_finishes_its_transactions() {
+    let _serial = common::serial();
+    let mut cluster = Cluster::start(3);
+    const TOPIC: &str = "txn-data";
+    const ID: &str = "cluster-txn";
+    create_topic(&cluster, 1, TOPIC, 1);
+    leader_of(&cluster, 1, TOPIC, |_, isr| isr.len() == 3);
+
+    let coordinator = TxnProducer::coordinator(&mut cluster.node(1).connect(), ID);
+    let producer = TxnProducer::init(&mut cluster.node(coordinator).connect(), ID, TOPIC, 4_000);
+    producer.add_partition(&mut cluster.node(coordinator).connect());
+    let leader = leader_of(&cluster, 1, TOPIC, |_, _| true);
+    assert_eq!(producer.produce(&mut cluster.node(leader).connect(), 0, &["a", "b", "c"]), 0);
+    producer.end(&mut cluster.node(coordinator).connect(), true);
+    cluster.kill(coordinator);
+
+    // The partition's leader (another node if the coordinator led it) gets the COMMIT marker
+    // from whichever coordinator sends it.
+    let survivor = (1..=3).find(|id| *id != coordinator).expect("a survivor");
+    let leader = leader_of(&cluster, survivor, TOPIC, |leader, _| leader != coordinator);
+    let mut data = cluster.node(leader).connect();
+    until("the commit marker", || end_offsets(&mut data, TOPIC), |offsets| *offsets == (4, 4));
+    assert_eq!(fetch_committed(&mut data, TOPIC).0, ["a", "b", "c"]);
+
+    // The producer carries on with the new coordinator; its next transaction stays open and is
+    // aborted when its timeout passes.
+    let successor = until(
+        "a new coordinator",
+        || TxnProducer::coordinator(&mut cluster.node(survivor).connect(), ID),
+        |node| *node != coordinator,
+    );
+    producer.add_partition(&mut cluster.node(successor).connect());
+    assert_eq!(producer.produce(&mut data, 3, &["x", "y"]), 4);
+    assert_eq!(end_offsets(&mut data, TOPIC), (6, 4), "the open transaction holds read_committed");
+    until("the timed-out transaction's ABORT marker", || end_offsets(&mut data, TOPIC), |offsets| *offsets == (7, 7));
+    let (values, aborted) = fetch_committed(&mut data, TOPIC);
+    assert_eq!(aborted, [(producer.producer_id, 4)]);
+    assert_eq!(values, ["a", "b", "c", "x", "y"]);
 }
