@@ -84,7 +84,7 @@ pub fn alter_partition_reassignments(
         })
         .collect();
     let response = AlterPartitionReassignmentsResponse {
-        allow_replication_factor_change: request.allow_replication_factor_change,
+        allow_replication_factor_change,
         error_message: None,
         responses,
         ..Default::default()
