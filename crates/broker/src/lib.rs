@@ -324,6 +324,7 @@ impl Broker {
             }
             RequestBody::DescribeConfigs(r) => ResponseBody::DescribeConfigs(describe_configs::handle(self, r)),
             RequestBody::DescribeProducers(r) => ResponseBody::DescribeProducers(describe_producers::handle(self, r)),
+            RequestBody::DescribeLogDirs(r) => ResponseBody::DescribeLogDirs(describe_log_dirs::handle(self, r)),
             RequestBody::AlterConfigs(r) => ResponseBody::AlterConfigs(alter_configs::handle(self, r, version).await),
             RequestBody::CreatePartitions(r) => {
                 ResponseBody::CreatePartitions(create_partitions::handle(self, r, version).await)

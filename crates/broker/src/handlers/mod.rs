@@ -10,6 +10,7 @@ pub mod delete_records;
 pub mod delete_topics;
 pub mod describe_cluster;
 pub mod describe_configs;
+pub mod describe_log_dirs;
 pub mod describe_producers;
 pub mod describe_topic_partitions;
 pub mod fetch;
@@ -62,6 +63,7 @@ pub const SERVED: &[ApiKey] = &[
     ApiKey::DescribeProducers,
     ApiKey::AlterPartitionReassignments,
     ApiKey::ListPartitionReassignments,
+    ApiKey::DescribeLogDirs,
 ];
 
 /// Kafka's internal topics (`Topic.isInternal`): the group, transaction and share-group state.
