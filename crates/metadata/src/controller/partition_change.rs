@@ -381,6 +381,26 @@ mod tests {
         check(&online, &[3], Some((-1, None, -1)));
     }
 
+    /// Kafka's completion rule: every replica that stays is in the ISR less the removing
+    /// replicas, which must not be empty; the removing replicas then leave both lists.
+    #[test]
+    fn reassignment_completion() {
+        let assignment = |replicas: &[i32], isr: &[i32], removing: &[i32], adding: &[i32]| Assignment {
+            replicas: ids(replicas),
+            isr: ids(isr),
+            removing: ids(removing),
+            adding: ids(adding),
+        };
+        let completed = |a: Assignment| a.completed().map(|c| (c.replicas, c.isr, c.removing, c.adding));
+        assert_eq!(completed(assignment(&[1, 2, 3], &[1, 2, 3], &[], &[])), None, "nothing in progress");
+        assert_eq!(completed(assignment(&[2, 3, 1], &[1, 2], &[1], &[2, 3])), None, "3 not in sync");
+        let done = Some((ids(&[2, 3]), ids(&[2, 3]), Vec::new(), Vec::new()));
+        assert_eq!(completed(assignment(&[2, 3, 1], &[1, 2, 3], &[1], &[2, 3])), done);
+        assert_eq!(completed(assignment(&[1, 2, 3], &[3], &[3], &[])), None, "no staying replica in sync");
+        let grown = Some((ids(&[1, 2, 3]), ids(&[3, 1, 2]), Vec::new(), Vec::new()));
+        assert_eq!(completed(assignment(&[1, 2, 3], &[3, 1, 2], &[], &[3])), grown);
+    }
+
     /// A recovery state change alone is a record; an ELR left by Kafka is cleared.
     #[test]
     fn recovery_and_elr() {
