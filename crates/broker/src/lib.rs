@@ -7,10 +7,11 @@
 //! build the response.
 //!
 //! Handlers that change metadata (CreateTopics, DeleteTopics, CreatePartitions, the config
-//! APIs, InitProducerId's id blocks, Metadata's auto-creation) ask the active controller through
-//! [`Broker::ask_controller`] (a [`ControllerChannel`]: the controller in this process, or on
-//! another node), which decides one request at a time; the answer is returned once this node's
-//! image holds the records it depends on, so the client's next request here sees them.
+//! APIs, partition reassignments, InitProducerId's id blocks, Metadata's auto-creation) ask the
+//! active controller through [`Broker::ask_controller`] (a [`ControllerChannel`]: the controller
+//! in this process, or on another node), which decides one request at a time; the answer is
+//! returned once this node's image holds the records it depends on, so the client's next request
+//! here sees them.
 //!
 //! Fetch sessions (KIP-227) live in [`fetch_session`]: the node's bounded
 //! [`fetch_session::FetchSessionCache`], held by the broker behind a mutex for the Fetch handler.
@@ -360,12 +361,19 @@ impl Broker {
             }
             RequestBody::DescribeConfigs(r) => ResponseBody::DescribeConfigs(describe_configs::handle(self, r)),
             RequestBody::DescribeProducers(r) => ResponseBody::DescribeProducers(describe_producers::handle(self, r)),
+            RequestBody::DescribeLogDirs(r) => ResponseBody::DescribeLogDirs(describe_log_dirs::handle(self, r)),
             RequestBody::AlterConfigs(r) => ResponseBody::AlterConfigs(alter_configs::handle(self, r, version).await),
             RequestBody::CreatePartitions(r) => {
                 ResponseBody::CreatePartitions(create_partitions::handle(self, r, version).await)
             }
             RequestBody::IncrementalAlterConfigs(r) => {
                 ResponseBody::IncrementalAlterConfigs(incremental_alter_configs::handle(self, r, version).await)
+            }
+            RequestBody::AlterPartitionReassignments(r) => {
+                ResponseBody::AlterPartitionReassignments(alter_partition_reassignments::handle(self, r, version).await)
+            }
+            RequestBody::ListPartitionReassignments(r) => {
+                ResponseBody::ListPartitionReassignments(list_partition_reassignments::handle(self, r, version).await)
             }
             RequestBody::DescribeCluster(r) => {
                 ResponseBody::DescribeCluster(describe_cluster::handle(self, r, version))

@@ -27,6 +27,8 @@ async fn new_apis_are_advertised() {
         (ApiKey::IncrementalAlterConfigs, 0, 1),
         (ApiKey::DescribeCluster, 0, 2),
         (ApiKey::DescribeTopicPartitions, 0, 0),
+        (ApiKey::AlterPartitionReassignments, 0, 1),
+        (ApiKey::ListPartitionReassignments, 0, 0),
     ];
     for (api, min, max) in expected {
         let advertised =

@@ -1,7 +1,8 @@
 //! Several `strand` processes as one cluster: three nodes with both roles form the metadata
 //! quorum over their CONTROLLER listeners, brokers register and heartbeat to the active
 //! controller, admin requests sent to any node are decided by it, and a broker that dies is
-//! fenced (its leaderships and ISR places move to the others) and taken back when it returns.
+//! fenced (its leaderships and ISR places move to the others) and taken back when it returns; a
+//! partition reassigned to other brokers takes its data along and leaves no replica behind.
 
 mod common;
 
@@ -11,10 +12,16 @@ use std::time::Duration;
 use common::txn::{TxnProducer, end_offsets, fetch_committed, until};
 use common::{Server, Starting, WAIT_MAX, batch, fetch_all, produce};
 use strand_base::BrokerId;
+use strand_protocol::messages::alter_partition_reassignments_request::{ReassignablePartition, ReassignableTopic};
 use strand_protocol::messages::api::{RequestBody, ResponseBody};
-use strand_protocol::messages::create_topics_request::{CreatableTopic, CreatableTopicConfig};
+use strand_protocol::messages::create_topics_request::{
+    CreatableReplicaAssignment, CreatableTopic, CreatableTopicConfig,
+};
 use strand_protocol::messages::describe_configs_request::DescribeConfigsResource;
-use strand_protocol::messages::{CreateTopicsRequest, DescribeConfigsRequest, MetadataRequest, MetadataResponse};
+use strand_protocol::messages::{
+    AlterPartitionReassignmentsRequest, CreateTopicsRequest, DescribeConfigsRequest, ListPartitionReassignmentsRequest,
+    MetadataRequest, MetadataResponse,
+};
 
 const CLUSTER_ID: &str = "MkU3OEVBNTcwNTJENDM2Qg";
 /// Lowered from Kafka's defaults (9 s, 2 s) so a dead broker is fenced within a test's patience.
@@ -819,4 +826,94 @@ fn the_transaction_coordinator_dies_and_another_finishes_its_transactions() {
     let (values, aborted) = fetch_committed(&mut data, TOPIC);
     assert_eq!(aborted, [(producer.producer_id, 4)]);
     assert_eq!(values, ["a", "b", "c", "x", "y"]);
+}
+
+/// Partition reassignment (KIP-455) end to end: a partition whose only replica is on broker 1,
+/// holding records, is reassigned to brokers 2 and 3 through broker 3; ListPartitionReassignments
+/// reports it in progress until the new replicas have copied the log and joined the ISR, then no
+/// more; a new replica leads and serves every record, and broker 1 has deleted its replica.
+#[test]
+fn a_reassigned_partition_takes_its_data_and_leaves_no_replica_behind() {
+    let _serial = common::serial();
+    let cluster = Cluster::start(3);
+    let request = CreateTopicsRequest {
+        topics: vec![CreatableTopic {
+            name: "moved".into(),
+            num_partitions: -1,
+            replication_factor: -1,
+            assignments: vec![CreatableReplicaAssignment {
+                partition_index: 0,
+                broker_ids: vec![BrokerId(1)],
+                ..Default::default()
+            }],
+            ..Default::default()
+        }],
+        timeout_ms: 10_000,
+        ..Default::default()
+    };
+    let ResponseBody::CreateTopics(created) = cluster.node(2).connect().call(RequestBody::CreateTopics(request), 7)
+    else {
+        panic!("not a CreateTopics response")
+    };
+    assert_eq!(created.topics[0].error_code, 0, "{:?}", created.topics[0]);
+    cluster.wait_for_metadata(1, "hosted the topic", |m| partitions(m, "moved") == [(0, 1, vec![1], vec![1])]);
+    let mut old_leader = cluster.node(1).connect();
+    let values: Vec<String> = (0..20).map(|i| format!("record-{i}")).collect();
+    for chunk in values.chunks(5) {
+        let chunk: Vec<&str> = chunk.iter().map(String::as_str).collect();
+        assert_eq!(produce(&mut old_leader, "moved", -1, batch(&chunk)).0, 0);
+    }
+    let old_replica = cluster.node(1).data.path().join("moved-0");
+    assert!(old_replica.is_dir(), "broker 1 holds the partition");
+
+    let mut admin = cluster.node(3).connect();
+    let request = AlterPartitionReassignmentsRequest {
+        topics: vec![ReassignableTopic {
+            name: "moved".into(),
+            partitions: vec![ReassignablePartition {
+                partition_index: 0,
+                replicas: Some(vec![BrokerId(2), BrokerId(3)]),
+                ..Default::default()
+            }],
+            ..Default::default()
+        }],
+        ..Default::default()
+    };
+    let ResponseBody::AlterPartitionReassignments(altered) =
+        admin.call(RequestBody::AlterPartitionReassignments(request), 0)
+    else {
+        panic!("not an AlterPartitionReassignments response")
+    };
+    assert_eq!(altered.responses[0].partitions[0].error_code, 0, "{altered:?}");
+    let mut polls = 0;
+    loop {
+        let request = ListPartitionReassignmentsRequest { topics: None, ..Default::default() };
+        let ResponseBody::ListPartitionReassignments(listed) =
+            admin.call(RequestBody::ListPartitionReassignments(request), 0)
+        else {
+            panic!("not a ListPartitionReassignments response")
+        };
+        assert_eq!(listed.error_code, 0, "{listed:?}");
+        if listed.topics.is_empty() {
+            break;
+        }
+        let ongoing = &listed.topics[0].partitions[0];
+        assert_eq!(ongoing.replicas, [BrokerId(2), BrokerId(3), BrokerId(1)], "{ongoing:?}");
+        polls += 1;
+        assert!(polls < WAIT_MAX.as_millis() / 50, "the reassignment did not complete within {WAIT_MAX:?}");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+
+    let moved = cluster.wait_for_metadata(1, "moved the partition", |m| {
+        partitions(m, "moved").first().is_some_and(|(_, leader, replicas, isr)| {
+            replicas == &[2, 3] && isr.len() == 2 && replicas.contains(leader)
+        })
+    });
+    let leader = partitions(&moved, "moved")[0].1;
+    assert_eq!(read_committed(&mut cluster.node(leader).connect(), "moved", values.len()), values);
+    // Broker 1 reconciles its replicas before its metadata shows the change, so it is gone now.
+    assert!(!old_replica.exists(), "broker 1 kept {}", old_replica.display());
+    for id in [2, 3] {
+        assert!(cluster.node(id).data.path().join("moved-0").is_dir(), "broker {id} holds the new replica");
+    }
 }

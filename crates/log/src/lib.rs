@@ -35,7 +35,7 @@ pub mod segment;
 
 pub use config::LogConfig;
 pub use log::Log;
-pub use manager::{LogManager, NodeIdentity};
+pub use manager::{LogDirContents, LogManager, NodeIdentity};
 
 /// What can go wrong in the log. I/O errors carry the file they concern.
 #[derive(Debug, thiserror::Error)]

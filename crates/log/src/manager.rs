@@ -44,6 +44,13 @@ struct LogDir {
     was_clean: bool,
 }
 
+/// One log directory and the partition logs in it, each with its size in bytes.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LogDirContents {
+    pub path: PathBuf,
+    pub partitions: Vec<(TopicPartition, u64)>,
+}
+
 /// A partition's log, shared between the request handlers that append to and read from it;
 /// the mutex is the partition's append lock.
 pub type SharedLog = Arc<Mutex<Log>>;
@@ -113,6 +120,20 @@ impl LogManager {
     /// The partitions with a log here.
     pub fn partitions(&self) -> impl Iterator<Item = &TopicPartition> {
         self.logs.keys()
+    }
+
+    /// Each log directory, in `log.dirs` order, with the partitions whose logs it holds and each
+    /// log's size in bytes (what DescribeLogDirs reports).
+    pub fn dir_contents(&self) -> Result<Vec<LogDirContents>> {
+        let mut dirs: Vec<LogDirContents> =
+            self.dirs.iter().map(|d| LogDirContents { path: d.path.clone(), partitions: Vec::new() }).collect();
+        for (tp, (index, log)) in &self.logs {
+            let size = lock(log)?.size();
+            if let Some(dir) = dirs.get_mut(*index) {
+                dir.partitions.push((tp.clone(), size));
+            }
+        }
+        Ok(dirs)
     }
 
     /// Creates (or returns) the log of `tp`, in the directory holding the fewest logs, with its

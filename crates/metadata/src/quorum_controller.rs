@@ -356,6 +356,13 @@ impl QuorumController {
                 decided(controller::alter_partition(image, &r, version, defaults), Rs::AlterPartition)
             }
             Rq::ElectLeaders(r) => decided(controller::elect_leaders(image, &r), Rs::ElectLeaders),
+            Rq::AlterPartitionReassignments(r) => decided(
+                controller::alter_partition_reassignments(image, &r, version, defaults),
+                Rs::AlterPartitionReassignments,
+            ),
+            Rq::ListPartitionReassignments(r) => {
+                decided(controller::list_partition_reassignments(image, &r), Rs::ListPartitionReassignments)
+            }
             other => return Err(ControllerError::Unsupported(other.api_key())),
         })
     }
@@ -422,6 +429,11 @@ fn fail_successes(response: &mut ResponseBody, reason: &str) {
         ResponseBody::BrokerHeartbeat(r) => r.error_code = timed_out,
         ResponseBody::AlterPartition(r) => r.error_code = timed_out,
         ResponseBody::ElectLeaders(r) => r.error_code = timed_out,
+        ResponseBody::AlterPartitionReassignments(r) => r
+            .responses
+            .iter_mut()
+            .flat_map(|t| t.partitions.iter_mut())
+            .for_each(|p| fail(&mut p.error_code, &mut p.error_message)),
         _ => {}
     }
 }

@@ -1,12 +1,16 @@
 //! Seeded random sequences of the replication decisions (session expiry, heartbeats with every
 //! wish, AlterPartition proposals fresh and stale, preferred and unclean elections, rebalancing,
-//! unclean settings, new incarnations) on clusters of 3 to 5 brokers, each decision replayed into
-//! the image, which must keep Kafka's invariants after every step:
+//! unclean settings, new incarnations, reassignments started, changed and cancelled) on clusters
+//! of 3 to 5 brokers, each decision replayed into the image, which must keep Kafka's invariants
+//! after every step:
 //! - a leader is in its ISR, or there is none (-1); the ISR is a non-empty, repeat-free subset of
 //!   the replicas, and every member is active unless it is the last one (no ELR);
 //! - fenced brokers and brokers in controlled shutdown lead nothing;
-//! - the leader epoch grows by one exactly when the leader changes, the partition epoch by one
-//!   exactly when anything changes;
+//! - the replicas are repeat-free, the adding and removing replicas among them; a reassignment
+//!   whose ISR allows completing it has completed (unless an unclean election set the ISR after
+//!   the completion check, as Kafka's builder does: the leader is then RECOVERING);
+//! - the leader epoch grows by one exactly when the leader changes or a replica leaves the
+//!   replicas, the partition epoch by one exactly when anything changes;
 //! - responses agree with the replayed image (heartbeat fencing, AlterPartition's echo).
 //!
 //! proptest prints the smallest failing sequence (and keeps its seed in `proptest-regressions`).
@@ -22,26 +26,61 @@ use proptest::prelude::*;
 use strand_base::BrokerId;
 use strand_metadata::controller::{
     ControllerDefaults, ELECTIONS_PER_CALL_MAX, HeartbeatInputs, InitialFencing, LeaderRebalance, alter_partition,
-    broker_heartbeat, elect_leaders, fence_broker, preferred_leader_moves, unclean_leader_moves,
+    alter_partition_reassignments, broker_heartbeat, elect_leaders, fence_broker, preferred_leader_moves,
+    unclean_leader_moves,
 };
-use strand_metadata::image::{MetadataImage, NO_LEADER, PartitionImage};
+use strand_metadata::image::{LeaderRecoveryState, MetadataImage, NO_LEADER, PartitionImage};
+use strand_protocol::messages::alter_partition_reassignments_request::{ReassignablePartition, ReassignableTopic};
 use strand_protocol::messages::alter_partition_request::{BrokerState, PartitionData, TopicData};
 use strand_protocol::messages::elect_leaders_request::TopicPartitions;
-use strand_protocol::messages::{AlterPartitionRequest, BrokerHeartbeatRequest, ElectLeadersRequest};
+use strand_protocol::messages::{
+    AlterPartitionReassignmentsRequest, AlterPartitionRequest, BrokerHeartbeatRequest, ElectLeadersRequest,
+};
 
 const TOPICS: [&str; 3] = ["a", "b", "c"];
 
 /// One step of the random mix. Brokers and partitions are picked by index modulo what exists.
 #[derive(Debug, Clone)]
 enum Op {
-    SessionExpired { broker: usize },
-    Heartbeat { broker: usize, want_fence: bool, want_shut_down: bool, caught_up: bool, others_caught_up: bool },
-    Alter { topic: usize, partition: usize, members: u8, stale: bool, version: i16 },
-    Elect { topic: usize, partition: usize, unclean: bool },
+    SessionExpired {
+        broker: usize,
+    },
+    Heartbeat {
+        broker: usize,
+        want_fence: bool,
+        want_shut_down: bool,
+        caught_up: bool,
+        others_caught_up: bool,
+    },
+    Alter {
+        topic: usize,
+        partition: usize,
+        members: u8,
+        stale: bool,
+        version: i16,
+    },
+    Elect {
+        topic: usize,
+        partition: usize,
+        unclean: bool,
+    },
     Rebalance,
     UncleanMoves,
-    SetUnclean { topic: Option<usize>, enabled: bool },
-    Reregister { broker: usize },
+    SetUnclean {
+        topic: Option<usize>,
+        enabled: bool,
+    },
+    Reregister {
+        broker: usize,
+    },
+    /// Reassigns to the brokers `target` picks (cancels with `None`), at version 1 when
+    /// `keep_factor` forbids a replication factor change.
+    Reassign {
+        topic: usize,
+        partition: usize,
+        target: Option<Vec<usize>>,
+        keep_factor: bool,
+    },
 }
 
 fn op() -> impl Strategy<Value = Op> {
@@ -68,6 +107,8 @@ fn op() -> impl Strategy<Value = Op> {
         1 => Just(Op::UncleanMoves),
         1 => (prop::option::of(0..3_usize), any::<bool>()).prop_map(|(topic, enabled)| Op::SetUnclean { topic, enabled }),
         1 => (0..5_usize).prop_map(|broker| Op::Reregister { broker }),
+        3 => (0..3_usize, 0..3_usize, prop::option::weighted(0.8, prop::collection::vec(0..5_usize, 1..=4)), any::<bool>())
+            .prop_map(|(topic, partition, target, keep_factor)| Op::Reassign { topic, partition, target, keep_factor }),
     ]
 }
 
@@ -126,6 +167,28 @@ fn step(cluster: &mut Cluster, op: &Op, brokers: i32, incarnations: &mut u8) -> 
         Op::Reregister { broker } => {
             *incarnations = incarnations.wrapping_add(1);
             register_incarnation(cluster, broker_at(broker).0, None, InitialFencing::Fenced, *incarnations);
+        }
+        Op::Reassign { topic, partition, ref target, keep_factor } => {
+            let request = AlterPartitionReassignmentsRequest {
+                allow_replication_factor_change: !keep_factor,
+                topics: vec![ReassignableTopic {
+                    name: TOPICS[topic].to_owned(),
+                    partitions: vec![ReassignablePartition {
+                        partition_index: i32::try_from(partition).unwrap_or(0),
+                        replicas: target.as_ref().map(|t| t.iter().map(|i| broker_at(*i)).collect()),
+                        ..Default::default()
+                    }],
+                    ..Default::default()
+                }],
+                ..Default::default()
+            };
+            let result = alter_partition_reassignments(&cluster.image, &request, 1, &defaults);
+            cluster.apply(&result.records);
+            let answer = &result.response.responses[0].partitions[0];
+            let most = if answer.error_code == 0 { 1 } else { 0 };
+            if result.records.len() > most {
+                return Err(format!("{} records for {answer:?}", result.records.len()));
+            }
         }
     }
     Ok(())
@@ -229,20 +292,49 @@ fn check_partition(image: &MetadataImage, before: &PartitionImage, p: &Partition
     if p.isr.len() > 1 && !p.isr.iter().all(|b| cluster.is_active(*b)) {
         return Err("an inactive broker is in an ISR with others".to_owned());
     }
+    check_reassignment(p)?;
     let leader_changed = p.leader != before.leader;
-    if p.leader_epoch != before.leader_epoch + i32::from(leader_changed) {
+    let replica_left = before.replicas.iter().any(|b| !p.replicas.contains(b));
+    if p.leader_epoch != before.leader_epoch + i32::from(leader_changed || replica_left) {
         return Err(format!(
-            "leader epoch {} -> {} with leader changed: {leader_changed}",
+            "leader epoch {} -> {} with leader changed: {leader_changed}, a replica left: {replica_left}",
             before.leader_epoch, p.leader_epoch
         ));
     }
-    let unchanged = |x: &PartitionImage| (x.leader, x.isr.clone(), x.leader_recovery_state, x.replicas.clone());
+    let unchanged = |x: &PartitionImage| {
+        let lists = [&x.isr, &x.replicas, &x.adding_replicas, &x.removing_replicas].map(|l| l.clone());
+        (x.leader, x.leader_recovery_state, lists)
+    };
     let changed = unchanged(p) != unchanged(before);
     if p.partition_epoch != before.partition_epoch + i32::from(changed) {
         return Err(format!(
             "partition epoch {} -> {} with change: {changed}",
             before.partition_epoch, p.partition_epoch
         ));
+    }
+    Ok(())
+}
+
+/// Replicas without repeats, adding and removing among them, and no reassignment left that its
+/// ISR would let complete (Kafka's `maybeCompleteReassignment`) but after an unclean election.
+fn check_reassignment(p: &PartitionImage) -> Result<(), String> {
+    let mut distinct = p.replicas.clone();
+    distinct.sort();
+    distinct.dedup();
+    if distinct.len() != p.replicas.len() {
+        return Err("repeated replicas".to_owned());
+    }
+    if !p.adding_replicas.iter().chain(&p.removing_replicas).all(|b| p.replicas.contains(b)) {
+        return Err("an adding or removing replica is not a replica".to_owned());
+    }
+    if !p.is_reassigning() || p.leader_recovery_state == LeaderRecoveryState::Recovering {
+        return Ok(());
+    }
+    let staying = |b: &&BrokerId| !p.removing_replicas.contains(b);
+    let isr: Vec<&BrokerId> = p.isr.iter().filter(staying).collect();
+    let replicas: Vec<&BrokerId> = p.replicas.iter().filter(staying).collect();
+    if !isr.is_empty() && !replicas.is_empty() && replicas.iter().all(|b| isr.contains(b)) {
+        return Err("a reassignment that could complete is still in progress".to_owned());
     }
     Ok(())
 }

@@ -30,7 +30,7 @@ use strand_log::log::{AppendInfo, ValidatedBatch};
 use strand_log::manager::{SharedLog, lock};
 use strand_log::producer_state::{AppendContext, ProducerStateEntry, VerificationGuard};
 use strand_log::segment::SegmentSlice;
-use strand_log::{Log, LogConfig, LogError, LogManager};
+use strand_log::{Log, LogConfig, LogDirContents, LogError, LogManager};
 use tokio::sync::watch;
 
 use crate::config::ReplicationConfig;
@@ -297,6 +297,12 @@ impl ReplicaManager {
         }
         self.with_logs(|logs| logs.delete(tp))?;
         Ok(())
+    }
+
+    /// The node's log directories, each with the partitions whose logs it holds and their sizes
+    /// in bytes (DescribeLogDirs).
+    pub fn log_dirs(&self) -> Result<Vec<LogDirContents>, ReplicaError> {
+        self.with_logs(|logs| logs.dir_contents())
     }
 
     /// The partitions hosted here.

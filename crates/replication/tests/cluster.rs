@@ -3,8 +3,8 @@
 //! high watermark is the lowest log end over the ISR, a lagging follower leaves the ISR after
 //! `replica.lag.time.max.ms` and rejoins once caught up (unless its broker is ineligible), a
 //! leader change truncates the old leader's divergent tail without losing an acknowledged record,
-//! `min.insync.replicas` is enforced before and after appending, and high watermarks survive a
-//! restart.
+//! `min.insync.replicas` is enforced before and after appending, high watermarks survive a
+//! restart, and replicas a reassignment adds copy the log and join the ISR.
 
 mod common;
 
@@ -317,4 +317,23 @@ async fn high_watermark_checkpoint_survives_a_restart() {
         assert_eq!(status.high_watermark, 3, "node {id}");
     }
     assert_eq!(cluster.node(1).partition_status(&tp()).expect("status").log_end_offset, 4);
+}
+
+/// A reassignment's first step grows the replica list under the same leader: the new replicas
+/// create their logs, copy the leader's from its start and are proposed for the ISR, each once
+/// caught up.
+#[tokio::test]
+async fn replicas_added_by_a_reassignment_copy_the_log_and_join_the_isr() {
+    let cluster = Cluster::new(&[1, 2, 3]);
+    cluster.create(&tp(), &[1], 1);
+    for value in ["a", "b"] {
+        cluster.produce(1, &tp(), value, EVENT_WAIT).await.expect("produce");
+    }
+    assert!(cluster.node(2).partition_status(&tp()).is_err(), "broker 2 hosts nothing yet");
+    cluster.controller.change(&tp(), false, |s| s.replicas = ids(&[2, 3, 1]));
+    cluster.until(1, &tp(), "ISR expanded", |s| s.isr.len() == 3 && !s.isr_change_in_flight).await;
+    assert_eq!(cluster.controller.state(&tp()).isr.len(), 3);
+    for follower in [2, 3] {
+        assert_eq!(cluster.values(follower, &tp()), vec![(0, "a".to_owned()), (1, "b".to_owned())]);
+    }
 }

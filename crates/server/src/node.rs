@@ -695,8 +695,9 @@ fn topic_metadata(image: &MetadataImage) -> TopicMetadata {
 }
 
 /// Hosts every partition this node is a replica of in `image`, as its leader or a follower of
-/// the leader the image names, with the brokers' standing (who may join an ISR); deletes the logs
-/// of topics it no longer has.
+/// the leader the image names, with the brokers' standing (who may join an ISR); stops hosting
+/// and deletes the log of every other partition: of a deleted topic, or one a reassignment moved
+/// off this node (as Kafka's `TopicsDelta.localChanges` deletes a replica no longer assigned).
 fn reconcile(replicas: &ReplicaManager, image: &MetadataImage, config: &ServerConfig, node: BrokerId) {
     let statuses = image
         .cluster()
@@ -734,8 +735,12 @@ fn reconcile(replicas: &ReplicaManager, image: &MetadataImage, config: &ServerCo
         }
     }
     for tp in replicas.hosted() {
-        let exists = image.topics().by_name(&tp.topic).is_some_and(|t| t.partitions.contains_key(&tp.partition));
-        if !exists && let Err(e) = replicas.delete_partition(&tp) {
+        let partition = image.topics().by_name(&tp.topic).and_then(|t| t.partitions.get(&tp.partition));
+        if partition.is_some_and(|p| p.replicas.contains(&node)) {
+            continue;
+        }
+        info!("{tp} is not assigned to this node any more: deleting its replica");
+        if let Err(e) = replicas.delete_partition(&tp) {
             error!("cannot delete {tp}: {e}");
         }
     }

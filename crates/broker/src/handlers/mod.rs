@@ -2,6 +2,7 @@
 //! exactly these, so a client never negotiates an API that is not there.
 
 pub mod alter_configs;
+pub mod alter_partition_reassignments;
 pub mod api_versions;
 pub mod create_partitions;
 pub mod create_topics;
@@ -9,6 +10,7 @@ pub mod delete_records;
 pub mod delete_topics;
 pub mod describe_cluster;
 pub mod describe_configs;
+pub mod describe_log_dirs;
 pub mod describe_producers;
 pub mod describe_topic_partitions;
 pub mod fetch;
@@ -17,6 +19,7 @@ pub mod groups;
 pub mod incremental_alter_configs;
 pub mod init_producer_id;
 pub mod list_offsets;
+pub mod list_partition_reassignments;
 pub mod metadata;
 pub mod offset_for_leader_epoch;
 pub mod produce;
@@ -66,6 +69,9 @@ pub const SERVED: &[ApiKey] = &[
     ApiKey::WriteTxnMarkers,
     ApiKey::DescribeTransactions,
     ApiKey::ListTransactions,
+    ApiKey::AlterPartitionReassignments,
+    ApiKey::ListPartitionReassignments,
+    ApiKey::DescribeLogDirs,
 ];
 
 /// Kafka's internal topics (`Topic.isInternal`): the group, transaction and share-group state.

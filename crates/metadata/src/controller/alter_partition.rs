@@ -3,9 +3,12 @@
 //! recovery state); the controller checks it against the partition and the brokers (KIP-841: only
 //! active brokers of the right epoch may join) and writes the `PartitionChangeRecord`.
 //!
+//! An ISR that takes in the last replica a reassignment adds completes the reassignment
+//! (`partition_change`): the removing replicas leave, and if the sender was one of them another
+//! replica leads and the sender gets NEW_LEADER_ELECTED.
+//!
 //! What it is not: the leader's side (when to shrink or expand the ISR is the replication layer's
-//! call, `replica.lag.time.max.ms`), and no partition reassignment, so a change never completes
-//! one.
+//! call, `replica.lag.time.max.ms`).
 
 use std::collections::BTreeMap;
 

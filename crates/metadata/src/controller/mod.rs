@@ -17,8 +17,10 @@
 //! - [`alter_partition`]: a leader's ISR change (KIP-841 eligibility), `ReplicationControlManager`.
 //! - [`elect_leaders`] (KIP-460), [`preferred_leader_moves`] (`auto.leader.rebalance.enable`),
 //!   [`unclean_leader_moves`]: elections on request or on a schedule.
-//! - `partition_change`: one partition's next leader and ISR (`PartitionChangeBuilder`), which
-//!   every leader or ISR move above goes through.
+//! - [`alter_partition_reassignments`], [`list_partition_reassignments`]: partition
+//!   reassignment (KIP-455), completed by whichever later change finds the new replicas in sync.
+//! - `partition_change`: one partition's next leader, ISR and replicas (`PartitionChangeBuilder`),
+//!   which every leader, ISR or replica move above goes through.
 //! - [`bootstrap_records`]: the feature levels a new cluster starts with ([`BootstrapFeatures`]).
 //! - [`topic_configs`]: the topic config table, validation and effective values;
 //!   [`topic_name`]: topic name rules; `placement`: where replicas go (striped over racks).
@@ -50,6 +52,7 @@ mod heartbeat_tracker;
 mod partition_change;
 mod placement;
 mod producer_ids;
+mod reassignment;
 pub mod topic_configs;
 pub mod topic_name;
 
@@ -72,6 +75,7 @@ pub use elect_leaders::{
 };
 pub use heartbeat_tracker::BrokerHeartbeatTracker;
 pub use producer_ids::allocate_producer_ids;
+pub use reassignment::{alter_partition_reassignments, list_partition_reassignments};
 
 /// The most partitions one CreateTopics (or CreatePartitions) may create (Kafka's
 /// `MAX_PARTITIONS_PER_BATCH`): larger requests ran Kafka's controller out of memory.

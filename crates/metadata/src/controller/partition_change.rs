@@ -12,11 +12,18 @@
 //!   ISR to that replica alone and the leader recovery state to RECOVERING;
 //! - an ISR never becomes empty: a target ISR without members leaves the ISR as it is (so the
 //!   last member stays, and the partition has no leader);
-//! - the leader epoch grows only when the leader changes (the `leader` field is set), never for an
-//!   ISR shrink alone; the partition epoch grows with every record (at replay).
+//! - the leader epoch grows only when the leader changes (the `leader` field is set) or a replica
+//!   leaves the replica list (the leader is set to itself), never for an ISR shrink alone; the
+//!   partition epoch grows with every record (at replay);
+//! - reassignment (KIP-455): a change may set the target replicas, adding and removing replicas.
+//!   Every change, whatever asked for it, first checks whether the reassignment in progress can
+//!   complete (Kafka's `completeReassignmentIfNeeded`): once the target ISR holds every replica
+//!   that stays, the removing replicas leave the replicas and the ISR, adding and removing are
+//!   cleared, and the election runs over the remaining replicas (a removed leader is replaced).
+//!   New replicas get their broker's default directory.
 //!
-//! What it is not: no reassignment (adding and removing replicas), no directory moves, and no
-//! ELR bookkeeping beyond clearing an ELR a Kafka-written log may have left.
+//! What it is not: no directory moves, and no ELR bookkeeping beyond clearing an ELR a
+//! Kafka-written log may have left.
 
 use std::collections::BTreeMap;
 
@@ -60,26 +67,90 @@ pub(crate) struct PartitionChange<'a> {
     partition: &'a PartitionImage,
     topic_id: Uuid,
     partition_id: i32,
-    target_isr: Vec<BrokerId>,
+    target: Assignment,
+    /// The directory of each target replica: its current one, or its broker's default for a
+    /// replica new to the partition.
+    directories: BTreeMap<BrokerId, Uuid>,
     target_recovery: LeaderRecoveryState,
     election: Election,
 }
 
+/// Replicas, ISR and reassignment lists: a partition's, or a change's target.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Assignment {
+    pub replicas: Vec<BrokerId>,
+    pub isr: Vec<BrokerId>,
+    pub removing: Vec<BrokerId>,
+    pub adding: Vec<BrokerId>,
+}
+
+impl Assignment {
+    fn of(partition: &PartitionImage) -> Assignment {
+        Assignment {
+            replicas: partition.replicas.clone(),
+            isr: partition.isr.clone(),
+            removing: partition.removing_replicas.clone(),
+            adding: partition.adding_replicas.clone(),
+        }
+    }
+
+    /// Kafka's `PartitionReassignmentReplicas.maybeCompleteReassignment`: the assignment once the
+    /// reassignment in progress completes, if the ISR allows it. It completes when the ISR less
+    /// the removing replicas is not empty and holds every replica that stays; the removing
+    /// replicas then leave both lists.
+    pub(crate) fn completed(&self) -> Option<Assignment> {
+        if self.removing.is_empty() && self.adding.is_empty() {
+            return None;
+        }
+        let staying = |b: &&BrokerId| !self.removing.contains(b);
+        let isr: Vec<BrokerId> = self.isr.iter().filter(staying).copied().collect();
+        let replicas: Vec<BrokerId> = self.replicas.iter().filter(staying).copied().collect();
+        if isr.is_empty() || replicas.is_empty() || !replicas.iter().all(|b| isr.contains(b)) {
+            return None;
+        }
+        Some(Assignment { replicas, isr, removing: Vec::new(), adding: Vec::new() })
+    }
+}
+
 impl<'a> PartitionChange<'a> {
-    /// No change yet: the current ISR and recovery state, an online election.
+    /// No change yet: the current ISR, replicas and recovery state, an online election.
     pub(crate) fn new(partition: &'a PartitionImage, topic_id: Uuid, partition_id: i32) -> PartitionChange<'a> {
+        let directories = partition.replicas.iter().copied().zip(partition.directories.iter().copied()).collect();
         PartitionChange {
             partition,
             topic_id,
             partition_id,
-            target_isr: partition.isr.clone(),
+            target: Assignment::of(partition),
+            directories,
             target_recovery: partition.leader_recovery_state,
             election: Election::Online,
         }
     }
 
     pub(crate) fn isr(mut self, target_isr: Vec<BrokerId>) -> Self {
-        self.target_isr = target_isr;
+        self.target.isr = target_isr;
+        self
+    }
+
+    /// The target replica list; a replica new to the partition gets its broker's default
+    /// directory in `image` (Kafka's `DefaultDirProvider`).
+    pub(crate) fn replicas(mut self, target: Vec<BrokerId>, image: &MetadataImage) -> Self {
+        for broker in &target {
+            self.directories
+                .entry(*broker)
+                .or_insert_with(|| image.cluster().broker(*broker).map_or(DIRECTORY_UNASSIGNED, |b| b.default_dir()));
+        }
+        self.target.replicas = target;
+        self
+    }
+
+    pub(crate) fn removing(mut self, removing: Vec<BrokerId>) -> Self {
+        self.target.removing = removing;
+        self
+    }
+
+    pub(crate) fn adding(mut self, adding: Vec<BrokerId>) -> Self {
+        self.target.adding = adding;
         self
     }
 
@@ -103,9 +174,10 @@ impl<'a> PartitionChange<'a> {
     /// if nothing would change (Kafka's `PartitionChangeBuilder.build`).
     pub(crate) fn record(&self, acceptable: &dyn Fn(BrokerId) -> bool) -> Option<PartitionChangeRecord> {
         let current = self.partition;
+        let target = self.target.completed().unwrap_or_else(|| self.target.clone());
         let mut record =
             PartitionChangeRecord { topic_id: self.topic_id, partition_id: self.partition_id, ..Default::default() };
-        let (leader, unclean) = self.elect(acceptable);
+        let (leader, unclean) = self.elect(&target, acceptable);
         if leader != current.leader {
             record.leader = leader;
             if unclean {
@@ -116,22 +188,53 @@ impl<'a> PartitionChange<'a> {
                 }
             }
         }
+        if record.leader == NO_LEADER_CHANGE && !current.replicas.iter().all(|b| target.replicas.contains(b)) {
+            // A replica leaves: a new leader epoch fences it (Kafka's
+            // `triggerLeaderEpochBumpForReplicaReassignmentIfNeeded`).
+            record.leader = current.leader;
+        }
         if !current.elr.is_empty() {
             record.eligible_leader_replicas = Some(Vec::new());
         }
-        if record.isr.is_none() && !self.target_isr.is_empty() && self.target_isr != current.isr {
-            record.isr = Some(self.target_isr.clone());
+        if record.isr.is_none() && !target.isr.is_empty() && target.isr != current.isr {
+            record.isr = Some(target.isr.clone());
         }
+        self.set_assignment_changes(&target, &mut record);
         if self.target_recovery != current.leader_recovery_state {
             record.leader_recovery_state = self.target_recovery.wire();
         }
         (!is_no_op(&record)).then_some(record)
     }
 
-    /// The leader the election picks, and whether the pick was unclean.
-    fn elect(&self, acceptable: &dyn Fn(BrokerId) -> bool) -> (BrokerId, bool) {
-        let valid = |b: BrokerId| self.target_isr.contains(&b) && acceptable(b);
-        let replicas = &self.partition.replicas;
+    /// Kafka's `setAssignmentChanges`: directories and replicas (a non-empty target only),
+    /// removing and adding replicas, each where it differs from the partition's.
+    fn set_assignment_changes(&self, target: &Assignment, record: &mut PartitionChangeRecord) {
+        let current = self.partition;
+        if !target.replicas.is_empty() {
+            let directories: Vec<Uuid> = target
+                .replicas
+                .iter()
+                .map(|b| self.directories.get(b).copied().unwrap_or(DIRECTORY_UNASSIGNED))
+                .collect();
+            if directories != current.directories {
+                record.directories = Some(directories);
+            }
+            if target.replicas != current.replicas {
+                record.replicas = Some(target.replicas.clone());
+            }
+        }
+        if target.removing != current.removing_replicas {
+            record.removing_replicas = Some(target.removing.clone());
+        }
+        if target.adding != current.adding_replicas {
+            record.adding_replicas = Some(target.adding.clone());
+        }
+    }
+
+    /// The leader the election picks among `target`'s replicas, and whether the pick was unclean.
+    fn elect(&self, target: &Assignment, acceptable: &dyn Fn(BrokerId) -> bool) -> (BrokerId, bool) {
+        let valid = |b: BrokerId| target.isr.contains(&b) && acceptable(b);
+        let replicas = &target.replicas;
         let current = self.partition.leader;
         if self.election == Election::Preferred
             && let Some(first) = replicas.first().copied().filter(|b| valid(*b))
@@ -276,6 +379,26 @@ mod tests {
         check(&unclean, &[], Some((-1, None, -1)));
         let online = PartitionChange::new(&p, Uuid::ZERO, 0).isr_without(BrokerId(1));
         check(&online, &[3], Some((-1, None, -1)));
+    }
+
+    /// Kafka's completion rule: every replica that stays is in the ISR less the removing
+    /// replicas, which must not be empty; the removing replicas then leave both lists.
+    #[test]
+    fn reassignment_completion() {
+        let assignment = |replicas: &[i32], isr: &[i32], removing: &[i32], adding: &[i32]| Assignment {
+            replicas: ids(replicas),
+            isr: ids(isr),
+            removing: ids(removing),
+            adding: ids(adding),
+        };
+        let completed = |a: Assignment| a.completed().map(|c| (c.replicas, c.isr, c.removing, c.adding));
+        assert_eq!(completed(assignment(&[1, 2, 3], &[1, 2, 3], &[], &[])), None, "nothing in progress");
+        assert_eq!(completed(assignment(&[2, 3, 1], &[1, 2], &[1], &[2, 3])), None, "3 not in sync");
+        let done = Some((ids(&[2, 3]), ids(&[2, 3]), Vec::new(), Vec::new()));
+        assert_eq!(completed(assignment(&[2, 3, 1], &[1, 2, 3], &[1], &[2, 3])), done);
+        assert_eq!(completed(assignment(&[1, 2, 3], &[3], &[3], &[])), None, "no staying replica in sync");
+        let grown = Some((ids(&[1, 2, 3]), ids(&[3, 1, 2]), Vec::new(), Vec::new()));
+        assert_eq!(completed(assignment(&[1, 2, 3], &[3, 1, 2], &[], &[3])), grown);
     }
 
     /// A recovery state change alone is a record; an ELR left by Kafka is cleared.

@@ -167,6 +167,12 @@ impl PartitionImage {
     pub fn has_leader(&self) -> bool {
         self.leader.0 >= 0
     }
+
+    /// Whether a reassignment is in progress: replicas are being added or removed (Kafka's
+    /// `PartitionReassignmentReplicas.isReassignmentInProgress`).
+    pub fn is_reassigning(&self) -> bool {
+        !self.adding_replicas.is_empty() || !self.removing_replicas.is_empty()
+    }
 }
 
 /// Kafka's `checkDirectories`: a non-empty directory list has one entry per replica.

@@ -1,0 +1,25 @@
+//! ListPartitionReassignments (KIP-455): answered by the active controller from its image, as
+//! Kafka forwards it, so the answer is never older than the last reassignment it decided.
+
+use strand_protocol::error::ErrorCode;
+use strand_protocol::messages::{ListPartitionReassignmentsRequest, ListPartitionReassignmentsResponse};
+
+use crate::Broker;
+
+pub async fn handle(
+    broker: &Broker,
+    request: ListPartitionReassignmentsRequest,
+    version: i16,
+) -> ListPartitionReassignmentsResponse {
+    match broker.ask_controller(&request, version).await {
+        Ok(response) => response,
+        Err(reason) => {
+            tracing::warn!("ListPartitionReassignments: {reason}");
+            ListPartitionReassignmentsResponse {
+                error_code: ErrorCode::RequestTimedOut.code(),
+                error_message: Some(reason),
+                ..Default::default()
+            }
+        }
+    }
+}
