@@ -118,10 +118,15 @@ fn the_cleaner_keeps_the_latest_record_per_key() {
         use strand_base::Clock;
         strand_base::SystemClock.now_ms()
     };
-    for _ in 0..12 {
+    // Five records fit in the active segment, which the cleaner never touches: nothing is
+    // compacted yet. The next seven roll it, and the first segment becomes cleanable.
+    for _ in 0..5 {
         produce(&mut client, "profiles", now_ms, &value);
     }
     assert_eq!(first_fetched_offset(&mut client, "profiles"), 0);
+    for _ in 0..7 {
+        produce(&mut client, "profiles", now_ms, &value);
+    }
     use strand_base::Clock;
     let clock = strand_base::SystemClock;
     let deadline = clock.monotonic_ns() + common::WAIT_MAX.as_nanos() as u64;
