@@ -407,6 +407,9 @@ impl Broker {
                 ResponseBody::OffsetFetch(groups.offset_fetch(r, version, &topics).await)
             }
             RequestBody::OffsetDelete(r) => ResponseBody::OffsetDelete(groups.offset_delete(r, version).await),
+            RequestBody::TxnOffsetCommit(r) => {
+                ResponseBody::TxnOffsetCommit(handlers::txn_offset_commit::handle(self, r, version).await)
+            }
             RequestBody::ListGroups(r) => ResponseBody::ListGroups(groups.list_groups(r, version).await),
             RequestBody::DescribeGroups(r) => ResponseBody::DescribeGroups(groups.describe_groups(r, version).await),
             RequestBody::DeleteGroups(r) => ResponseBody::DeleteGroups(groups.delete_groups(r, version).await),

@@ -1,8 +1,9 @@
 //! The group coordinator: classic consumer groups (JoinGroup, SyncGroup, Heartbeat, LeaveGroup),
 //! KIP-848 consumer groups (ConsumerGroupHeartbeat, ConsumerGroupDescribe, server-side `uniform`
 //! and `range` assignors, regex subscriptions) and committed offsets (OffsetCommit, OffsetFetch,
-//! OffsetDelete), with ListGroups, DescribeGroups and DeleteGroups, kept in `__consumer_offsets`
-//! in Kafka's own record formats.
+//! OffsetDelete, and TxnOffsetCommit's offsets pending until their transaction's marker), with
+//! ListGroups, DescribeGroups and DeleteGroups, kept in `__consumer_offsets` in Kafka's own record
+//! formats.
 //!
 //! Layout:
 //! - [`group`]: the deterministic state machine over one `__consumer_offsets` partition,
@@ -12,7 +13,8 @@
 //!   writes the log's records, [`group::classic`] is the classic group protocol,
 //!   [`group::consumer`] the KIP-848 consumer groups (classic members among them included),
 //!   [`group::migration`] online migration between the two protocols, [`group::metadata`] the
-//!   cluster's topics as they see them, [`group::offsets`] the committed offsets, [`group::admin`] the administrative
+//!   cluster's topics as they see them, [`group::offsets`] the committed offsets,
+//!   [`group::txn_offsets`] transactional offset commits, [`group::admin`] the administrative
 //!   APIs.
 //! - [`runtime`]: [`GroupCoordinator`], the async shell that loads a shard for each partition
 //!   this node leads, runs one operation at a time per shard, appends its records through a
@@ -25,14 +27,15 @@
 //!   writes markers through a [`TxnMarkerSender`] and draws producer ids from a
 //!   [`ProducerIdSource`], both implemented by the server.
 //! - [`writer`]: the [`PartitionWriter`] trait the server implements over its replicas (and an
-//!   in-memory one for tests, feature `testing`).
+//!   in-memory one for tests, feature `testing`), KIP-890's verification of transactional appends
+//!   included.
 //! - [`config`]: [`GroupConfig`], Kafka's settings and defaults.
 //! - [`member_id`]: where new member ids' random part comes from.
 //!
 //! What it is not: no request decoding or authorization (the broker's handlers), no
 //! FindCoordinator (the broker answers it from [`GroupCoordinator::partition_for`] and the
 //! metadata), no creation of `__consumer_offsets` (the broker creates it on first use), no share
-//! groups, streams groups or transactional offset commits yet.
+//! groups or streams groups yet.
 
 pub mod config;
 pub mod group;
@@ -50,4 +53,4 @@ pub use txn::{
     MarkerOutcome, ProducerIdSource, TRANSACTION_STATE_TOPIC, TxnConfig, TxnCoordinator, TxnMarkerRequest,
     TxnMarkerSender, TxnResult,
 };
-pub use writer::{BoxFuture, PartitionWriter, ReadResult, WriteError};
+pub use writer::{BoxFuture, PartitionWriter, ReadResult, TxnVerification, VerificationToken, WriteError};

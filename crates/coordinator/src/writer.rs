@@ -8,12 +8,20 @@
 //! reads a partition from its start when it becomes its leader. Leadership itself is told to the
 //! runtime ([`crate::runtime::GroupCoordinator::become_leader`] / `resign`), not asked of the
 //! writer.
+//!
+//! Transactional offset commits (TxnOffsetCommit) are appended as transactional batches carrying
+//! the producer's id and epoch, so the log's producer state tracks the transaction and its marker
+//! decides it. Like a producer's first write to a partition, such a batch must pass KIP-890's
+//! check: [`PartitionWriter::verify_transaction`] asks the transaction coordinator whether the
+//! partition is in the producer's transaction (adding it for transactions V2, whose clients send
+//! no AddOffsetsToTxn) and returns the log's guard, which [`PartitionWriter::append_transactional`]
+//! presents, as Kafka's `CoordinatorPartitionWriter` does.
 
 use std::future::Future;
 use std::pin::Pin;
 
 use bytes::Bytes;
-use strand_base::{LeaderEpoch, Offset, TopicPartition};
+use strand_base::{LeaderEpoch, Offset, ProducerId, TopicPartition};
 use strand_protocol::error::ErrorCode;
 
 /// A boxed future, as trait objects need.
@@ -50,6 +58,10 @@ pub enum WriteError {
     /// The log's storage failed.
     #[error("storage error: {0}")]
     Storage(String),
+    /// The log refused a transactional batch under its producer rules (an older producer epoch,
+    /// a transaction not verified): the error the producer is given.
+    #[error("the log refused the producer's batch: {0:?}")]
+    Producer(ErrorCode),
     #[error("{0}")]
     Other(String),
 }
@@ -65,6 +77,7 @@ impl WriteError {
             }
             WriteError::NotLeader | WriteError::Storage(_) => ErrorCode::NotCoordinator,
             WriteError::RecordTooLarge | WriteError::Other(_) => ErrorCode::UnknownServerError,
+            WriteError::Producer(code) => *code,
         }
     }
 
@@ -73,6 +86,27 @@ impl WriteError {
     pub fn lost_leadership(&self) -> bool {
         matches!(self, WriteError::NotLeader | WriteError::UnknownPartition)
     }
+}
+
+/// A KIP-890 check before a transactional append to an internal partition (TxnOffsetCommit).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TxnVerification {
+    pub transactional_id: String,
+    pub producer_id: ProducerId,
+    pub producer_epoch: i16,
+    /// Transactions V2 (TxnOffsetCommit v5 and later): add the partition to the transaction
+    /// rather than only check that the producer added it.
+    pub add: bool,
+}
+
+/// What a verification hands the append it allows: the log's verification guard, carried as a
+/// number by this crate, which does not know the log. [`VerificationToken::NONE`] when the
+/// transaction is already open in the partition and needs no verification.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct VerificationToken(pub u64);
+
+impl VerificationToken {
+    pub const NONE: VerificationToken = VerificationToken(0);
 }
 
 /// Appends to and reads from the internal partitions this node leads.
@@ -86,6 +120,26 @@ pub trait PartitionWriter: Send + Sync + std::fmt::Debug {
         tp: &TopicPartition,
         leader_epoch: LeaderEpoch,
         batch: Bytes,
+    ) -> BoxFuture<'_, Result<Offset, WriteError>>;
+
+    /// Starts KIP-890's check that `tp` is in the producer's transaction (Kafka's
+    /// `maybeStartTransactionVerification`): the token to present to
+    /// [`PartitionWriter::append_transactional`], or the error the transaction coordinator (or
+    /// the log, for an older producer epoch) gave.
+    fn verify_transaction(
+        &self,
+        tp: &TopicPartition,
+        verification: TxnVerification,
+    ) -> BoxFuture<'_, Result<VerificationToken, ErrorCode>>;
+
+    /// Appends a transactional `batch` (producer id and epoch set, transactional attribute) as
+    /// [`PartitionWriter::append`] does, presenting the token its verification returned.
+    fn append_transactional(
+        &self,
+        tp: &TopicPartition,
+        leader_epoch: LeaderEpoch,
+        batch: Bytes,
+        verification: VerificationToken,
     ) -> BoxFuture<'_, Result<Offset, WriteError>>;
 
     /// Reads committed batches from `from` (up to about `max_bytes`, at least one whole batch).

@@ -1,6 +1,7 @@
 //! Loading is replay: the records a shard wrote, read back (through their bytes) by a fresh shard,
 //! give the same groups and offsets. Checked on a fixed scenario and on random sequences of
-//! requests and clock moves (proptest; a failure prints the sequence that reproduces it).
+//! requests and clock moves (proptest; a failure prints the sequence that reproduces it),
+//! transactional offset commits and their markers among them.
 
 mod common;
 
@@ -11,7 +12,11 @@ use proptest::prelude::*;
 use strand_coordinator::GroupConfig;
 use strand_coordinator::group::Reply;
 use strand_protocol::messages::offset_delete_request::{OffsetDeleteRequestPartition, OffsetDeleteRequestTopic};
-use strand_protocol::messages::{JoinGroupResponse, OffsetDeleteRequest, SyncGroupResponse};
+use strand_protocol::messages::txn_offset_commit_request::{
+    TxnOffsetCommitRequestPartition, TxnOffsetCommitRequestTopic,
+};
+use strand_protocol::messages::{JoinGroupResponse, OffsetDeleteRequest, SyncGroupResponse, TxnOffsetCommitRequest};
+use strand_protocol::records::TransactionResult;
 
 fn config() -> GroupConfig {
     GroupConfig {
@@ -22,10 +27,12 @@ fn config() -> GroupConfig {
     }
 }
 
-/// Every group the live shard holds in Stable or Empty, and every offset, equal the replayed
-/// shard's. (Groups mid-rebalance differ by design: their next record is not written yet.)
+/// Every group the live shard holds in Stable or Empty, and every offset (committed, and pending
+/// in open transactions), equal the replayed shard's. (Groups mid-rebalance differ by design:
+/// their next record is not written yet.)
 fn assert_replay_reproduces(h: &Harness) {
-    let replayed = replayed(config(), &h.log);
+    let replayed = replayed_entries(config(), &h.entries);
+    assert_eq!(h.shard.pending_offsets(), replayed.pending_offsets(), "pending offsets differ after replay");
     let (live_groups, live_offsets) = durable_view(&h.shard);
     let (replayed_groups, replayed_offsets) = durable_view(&replayed);
     assert_eq!(live_offsets, replayed_offsets, "offsets differ after replay");
@@ -161,19 +168,76 @@ fn replay_reproduces_consumer_groups() {
 /// One step of a random run.
 #[derive(Debug, Clone)]
 enum Op {
-    Join { group: usize, client: usize, instance: bool, version: i16, topics: usize },
-    Sync { group: usize, client: usize },
-    Heartbeat { group: usize, client: usize },
-    Leave { group: usize, client: usize },
-    Commit { group: usize, client: usize, partition: i32, offset: i64, standalone: bool },
-    DeleteOffset { group: usize, topic: usize },
-    DeleteGroup { group: usize },
-    Advance { ms: i64 },
-    CgJoin { member: usize, subscription: usize, instance: bool, assignor: usize },
-    CgBeat { member: usize, ack: bool },
-    CgLeave { member: usize, temporarily: bool },
-    CgCommit { member: usize, partition: i32 },
-    Topics { orders: i32, extra: bool },
+    Join {
+        group: usize,
+        client: usize,
+        instance: bool,
+        version: i16,
+        topics: usize,
+    },
+    Sync {
+        group: usize,
+        client: usize,
+    },
+    Heartbeat {
+        group: usize,
+        client: usize,
+    },
+    Leave {
+        group: usize,
+        client: usize,
+    },
+    Commit {
+        group: usize,
+        client: usize,
+        partition: i32,
+        offset: i64,
+        standalone: bool,
+    },
+    DeleteOffset {
+        group: usize,
+        topic: usize,
+    },
+    DeleteGroup {
+        group: usize,
+    },
+    Advance {
+        ms: i64,
+    },
+    CgJoin {
+        member: usize,
+        subscription: usize,
+        instance: bool,
+        assignor: usize,
+    },
+    CgBeat {
+        member: usize,
+        ack: bool,
+    },
+    CgLeave {
+        member: usize,
+        temporarily: bool,
+    },
+    CgCommit {
+        member: usize,
+        partition: i32,
+    },
+    Topics {
+        orders: i32,
+        extra: bool,
+    },
+    /// A TxnOffsetCommit from outside group management by one of two producers.
+    TxnCommit {
+        producer: i64,
+        group: usize,
+        partition: i32,
+        offset: i64,
+    },
+    /// A producer's transaction ends.
+    EndTxn {
+        producer: i64,
+        commit: bool,
+    },
 }
 
 const CG_MEMBERS: usize = 4;
@@ -207,6 +271,9 @@ fn op() -> impl Strategy<Value = Op> {
         1 => (0..CG_MEMBERS, any::<bool>()).prop_map(|(member, temporarily)| Op::CgLeave { member, temporarily }),
         1 => (0..CG_MEMBERS, 0..4i32).prop_map(|(member, partition)| Op::CgCommit { member, partition }),
         1 => (1..6i32, any::<bool>()).prop_map(|(orders, extra)| Op::Topics { orders, extra }),
+        2 => (0..2i64, 0..GROUPS.len(), 0..3i32, 0..1000i64)
+            .prop_map(|(producer, group, partition, offset)| Op::TxnCommit { producer, group, partition, offset }),
+        2 => (0..2i64, any::<bool>()).prop_map(|(producer, commit)| Op::EndTxn { producer, commit }),
     ]
 }
 
@@ -304,6 +371,29 @@ impl Clients {
                     let request = commit_request("cg", epoch, &id, None, &[("orders", partition, 1)]);
                     self.h.commit(&request, 9);
                 }
+            }
+            Op::TxnCommit { producer, group, partition, offset } => {
+                let request = TxnOffsetCommitRequest {
+                    transactional_id: format!("tx-{producer}"),
+                    group_id: GROUPS[group].to_owned(),
+                    producer_id: strand_base::ProducerId(producer),
+                    generation_id_or_member_epoch: -1,
+                    topics: vec![TxnOffsetCommitRequestTopic {
+                        name: "orders".to_owned(),
+                        partitions: vec![TxnOffsetCommitRequestPartition {
+                            partition_index: partition,
+                            committed_offset: offset,
+                            ..TxnOffsetCommitRequestPartition::default()
+                        }],
+                        ..TxnOffsetCommitRequestTopic::default()
+                    }],
+                    ..TxnOffsetCommitRequest::default()
+                };
+                self.h.txn_commit(&request);
+            }
+            Op::EndTxn { producer, commit } => {
+                let result = if commit { TransactionResult::Commit } else { TransactionResult::Abort };
+                self.h.end_txn(strand_base::ProducerId(producer), result);
             }
             Op::Topics { orders, extra } => {
                 self.metadata_version += 1;

@@ -421,6 +421,19 @@ impl VerificationGuard {
     pub fn verify(self, request: VerificationGuard) -> bool {
         request != Self::SENTINEL && request == self
     }
+
+    /// The guard as a number, for layers that carry it without knowing the log (the group
+    /// coordinator's `PartitionWriter` hands it from its verification to its append); 0 is the
+    /// sentinel.
+    pub fn to_raw(self) -> u64 {
+        self.0
+    }
+
+    /// A guard carried as [`VerificationGuard::to_raw`] gave it. A number no verification handed
+    /// out verifies nothing: guards are compared, never trusted.
+    pub fn from_raw(raw: u64) -> Self {
+        VerificationGuard(raw)
+    }
 }
 
 /// A verification in progress: its guard and the lowest sequence seen while verifying, which

@@ -185,7 +185,15 @@ pub async fn run_until(
         ReplicaManager::with_config(logs, config.replication_config(), links, clock.clone())
             .map_err(|e| NodeError::Startup(format!("replication: {e}")))?,
     );
-    let group_writer = ReplicaPartitionWriter::new(replicas.clone(), image_rx.clone(), BrokerId(node_id));
+    let txn_verifier = Arc::new(CoordinatorTxnVerifier::new(
+        image_rx.clone(),
+        config.inter_broker_listener_name.clone(),
+        Duration::from_millis(config.controller_quorum_request_timeout_ms.max(1) as u64),
+        Duration::from_millis(config.request_timeout_ms.max(1) as u64),
+    ));
+    // TxnOffsetCommit's transactional batches are verified with the transaction coordinator.
+    let group_writer = ReplicaPartitionWriter::new(replicas.clone(), image_rx.clone(), BrokerId(node_id))
+        .with_txn_verifier(txn_verifier.clone(), clock.clone());
     let groups = Arc::new(GroupCoordinator::new(
         config.group_config(),
         Arc::new(group_writer),
@@ -228,12 +236,6 @@ pub async fn run_until(
     }
 
     let listener_name = listeners.first().map(|(name, _, _)| name.clone()).unwrap_or_default();
-    let txn_verifier = Arc::new(CoordinatorTxnVerifier::new(
-        image_rx.clone(),
-        config.inter_broker_listener_name.clone(),
-        Duration::from_millis(config.controller_quorum_request_timeout_ms.max(1) as u64),
-        Duration::from_millis(config.request_timeout_ms.max(1) as u64),
-    ));
     let broker = Arc::new(
         Broker::new(
             BrokerIdentity { node_id: BrokerId(node_id), cluster_id: cluster_id.clone(), listener_name, broker_epoch },

@@ -3,7 +3,8 @@
 //! OffsetFetch, OffsetDelete, ListGroups, DescribeGroups and DeleteGroups go straight from
 //! [`Broker::dispatch`](crate::Broker) to it. This module adds what only the broker knows: who the
 //! client is (JoinGroup records it per member), and topic ids from the metadata image (OffsetCommit
-//! and OffsetFetch v10 name topics by id). FindCoordinator has its own module.
+//! and OffsetFetch v10 name topics by id). FindCoordinator has its own module, and so has
+//! TxnOffsetCommit (`txn_offset_commit.rs`), which answers unknown partitions first.
 
 use std::net::SocketAddr;
 use std::sync::Arc;

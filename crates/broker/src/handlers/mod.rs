@@ -24,6 +24,7 @@ pub mod metadata;
 pub mod offset_for_leader_epoch;
 pub mod produce;
 pub mod transactions;
+pub mod txn_offset_commit;
 pub mod write_txn_markers;
 
 use strand_base::TopicPartition;
@@ -65,6 +66,7 @@ pub const SERVED: &[ApiKey] = &[
     ApiKey::DescribeProducers,
     ApiKey::AddPartitionsToTxn,
     ApiKey::AddOffsetsToTxn,
+    ApiKey::TxnOffsetCommit,
     ApiKey::EndTxn,
     ApiKey::WriteTxnMarkers,
     ApiKey::DescribeTransactions,

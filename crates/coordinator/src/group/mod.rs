@@ -22,11 +22,15 @@
 //! classic members served inside them), [`migration`] (online migration: a classic group upgraded
 //! to a consumer group and back), [`consumer_protocol`] (the consumer protocol embedded in classic
 //! requests), [`metadata`] (the cluster's topics as the coordinator sees them), [`offsets`]
-//! (OffsetCommit, OffsetFetch, OffsetDelete, expiry), [`admin`] (ListGroups, DescribeGroups,
+//! (OffsetCommit, OffsetFetch, OffsetDelete, expiry), [`txn_offsets`] (TxnOffsetCommit: offsets
+//! pending until their transaction's marker), [`admin`] (ListGroups, DescribeGroups,
 //! DeleteGroups), [`timer`] (the shard's deadlines).
 //!
-//! Not here: share and streams groups, and transactional offset commits; their records are read
-//! and skipped.
+//! Records come in three kinds of batches: plain ones ([`GroupShard::replay`]), transactional
+//! ones of a producer ([`GroupShard::replay_transactional`]: its offsets wait for the
+//! transaction's end) and transaction markers ([`GroupShard::replay_end_txn`]).
+//!
+//! Not here: share and streams groups; their records are read and skipped.
 
 pub mod admin;
 pub mod classic;
@@ -38,10 +42,12 @@ pub mod migration;
 pub mod offsets;
 pub mod records;
 pub mod timer;
+pub mod txn_offsets;
 
 use std::collections::{BTreeMap, HashMap};
 use std::sync::Arc;
 
+use strand_base::ProducerId;
 use strand_protocol::messages::{JoinGroupResponse, SyncGroupResponse};
 
 use crate::config::GroupConfig;
@@ -52,6 +58,7 @@ use metadata::TopicMetadata;
 use offsets::OffsetStore;
 use records::{CoordinatorRecord, RecordView};
 use timer::{Timer, TimerKey};
+use txn_offsets::PendingOffsets;
 
 /// Identifies a parked JoinGroup or SyncGroup within one shard, until a [`Completion`] answers it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -155,6 +162,11 @@ pub struct GroupShard {
     config: GroupConfig,
     groups: BTreeMap<String, Group>,
     offsets: OffsetStore,
+    /// Offsets of transactions not yet ended.
+    pending: PendingOffsets,
+    /// How many offset commit records (and tombstones) have been replayed: the last one's place
+    /// in the log order of offset records.
+    position: u64,
     timer: Timer,
     next_pending_id: u64,
     /// The cluster's topics, for consumer groups' subscriptions and assignments.
@@ -171,6 +183,8 @@ impl GroupShard {
             config,
             groups: BTreeMap::new(),
             offsets: OffsetStore::default(),
+            pending: PendingOffsets::default(),
+            position: 0,
             timer: Timer::default(),
             next_pending_id: 0,
             metadata: Arc::new(TopicMetadata::default()),
@@ -211,20 +225,19 @@ impl GroupShard {
         &self.offsets
     }
 
-    /// Applies one committed record: the only way durable state changes.
+    /// Applies one committed record of a plain (not transactional) batch: with
+    /// [`GroupShard::replay_transactional`] and [`GroupShard::replay_end_txn`], the only way
+    /// durable state changes.
     pub fn replay(&mut self, record: &CoordinatorRecord) {
+        self.replay_record(record, None);
+    }
+
+    /// Applies one record, of `producer_id`'s transaction if given.
+    fn replay_record(&mut self, record: &CoordinatorRecord, producer_id: Option<ProducerId>) {
         match record.view() {
-            RecordView::OffsetCommit { group, topic, partition, offset: Some(offset) } => {
-                // Offsets committed outside group membership make a "simple" group: Empty, no
-                // protocol type.
-                if !self.groups.contains_key(group) {
-                    let simple = ClassicGroup::new(group.to_owned(), ClassicGroupState::Empty, None);
-                    self.groups.insert(group.to_owned(), Group::Classic(simple));
-                }
-                self.offsets.put(group, topic, partition, offset);
-            }
-            RecordView::OffsetCommit { group, topic, partition, offset: None } => {
-                self.offsets.remove(group, topic, partition);
+            RecordView::OffsetCommit { group, topic, partition, offset } => {
+                let key = (group.to_owned(), topic.to_owned(), partition);
+                self.replay_offset(key, offset, producer_id);
             }
             RecordView::GroupMetadata { group, value: Some(value) } => {
                 self.groups.insert(group.to_owned(), Group::Classic(ClassicGroup::from_record(group, value)));

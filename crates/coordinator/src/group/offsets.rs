@@ -27,10 +27,13 @@ use super::{Effects, Group, GroupShard, Output};
 /// The offset OffsetFetch reports for a partition without a committed offset.
 pub const NO_OFFSET: i64 = -1;
 
-/// Committed offsets by group, topic and partition.
+/// Committed offsets by group, topic and partition, each with the position of the record that
+/// wrote it in the shard's replay order (see [`super::txn_offsets`]: a transaction's commit
+/// does not override a later one).
 #[derive(Debug, Default, Clone, PartialEq, Eq)]
 pub struct OffsetStore {
     by_group: BTreeMap<String, BTreeMap<String, BTreeMap<i32, OffsetAndMetadata>>>,
+    positions: BTreeMap<(String, String, i32), u64>,
 }
 
 impl OffsetStore {
@@ -48,7 +51,13 @@ impl OffsetStore {
         self.by_group.iter()
     }
 
-    pub(crate) fn put(&mut self, group: &str, topic: &str, partition: i32, offset: OffsetAndMetadata) {
+    /// The replay position of the record that wrote the partition's committed offset.
+    pub(crate) fn position(&self, group: &str, topic: &str, partition: i32) -> Option<u64> {
+        self.positions.get(&(group.to_owned(), topic.to_owned(), partition)).copied()
+    }
+
+    pub(crate) fn put(&mut self, group: &str, topic: &str, partition: i32, position: u64, offset: OffsetAndMetadata) {
+        self.positions.insert((group.to_owned(), topic.to_owned(), partition), position);
         self.by_group
             .entry(group.to_owned())
             .or_default()
@@ -58,6 +67,7 @@ impl OffsetStore {
     }
 
     pub(crate) fn remove(&mut self, group: &str, topic: &str, partition: i32) {
+        self.positions.remove(&(group.to_owned(), topic.to_owned(), partition));
         let Some(topics) = self.by_group.get_mut(group) else {
             return;
         };
@@ -184,8 +194,19 @@ impl GroupShard {
 
     /// OffsetFetch for one group (the v8+ shape, topics named): the requested partitions, or all
     /// the group has (`topics: None`). A partition without an offset reports -1; so does every
-    /// partition of a group that does not exist.
+    /// partition of a group that does not exist. Offsets of open transactions are not seen.
     pub fn offset_fetch(&self, request: &OffsetFetchRequestGroup) -> OffsetFetchResponseGroup {
+        self.fetch_offsets(request, false)
+    }
+
+    /// OffsetFetch with `require_stable` (v7+, KIP-447): as [`GroupShard::offset_fetch`], but a
+    /// partition an open transaction commits an offset for answers UNSTABLE_OFFSET_COMMIT, for
+    /// the client to retry once the transaction has ended.
+    pub fn offset_fetch_stable(&self, request: &OffsetFetchRequestGroup) -> OffsetFetchResponseGroup {
+        self.fetch_offsets(request, true)
+    }
+
+    fn fetch_offsets(&self, request: &OffsetFetchRequestGroup, require_stable: bool) -> OffsetFetchResponseGroup {
         let live = match self.groups.get(&request.group_id) {
             Some(Group::Classic(group)) => !group.is_in(ClassicGroupState::Dead),
             Some(Group::Consumer(group)) => {
@@ -201,6 +222,16 @@ impl GroupShard {
             None => false,
         };
         let offsets = self.offsets.group(&request.group_id).filter(|_| live);
+        let unstable = |topic: &str, partition: i32| {
+            require_stable && live && self.pending.contains(&request.group_id, topic, partition)
+        };
+        let fetched = |topic: &str, partition: i32, offset: Option<&OffsetAndMetadata>| {
+            if unstable(topic, partition) {
+                unstable_partition(partition)
+            } else {
+                fetched_partition(partition, offset)
+            }
+        };
         let topics = match &request.topics {
             Some(topics) => topics
                 .iter()
@@ -209,7 +240,7 @@ impl GroupShard {
                     let partitions = topic
                         .partition_indexes
                         .iter()
-                        .map(|&p| fetched_partition(p, stored.and_then(|s| s.get(&p))))
+                        .map(|&p| fetched(&topic.name, p, stored.and_then(|s| s.get(&p))))
                         .collect();
                     fetched_topic(&topic.name, partitions)
                 })
@@ -218,7 +249,7 @@ impl GroupShard {
                 .into_iter()
                 .flatten()
                 .map(|(topic, stored)| {
-                    let partitions = stored.iter().map(|(&p, offset)| fetched_partition(p, Some(offset))).collect();
+                    let partitions = stored.iter().map(|(&p, offset)| fetched(topic, p, Some(offset))).collect();
                     fetched_topic(topic, partitions)
                 })
                 .collect(),
@@ -251,7 +282,9 @@ impl GroupShard {
                 let error = if subscribed {
                     ErrorCode::GroupSubscribedToTopic
                 } else {
-                    if self.offsets.get(&request.group_id, &topic.name, index).is_some() {
+                    // Pending transactional offsets are deleted too (the tombstone drops them).
+                    let committed = self.offsets.get(&request.group_id, &topic.name, index).is_some();
+                    if committed || self.pending.contains(&request.group_id, &topic.name, index) {
                         let tombstone =
                             CoordinatorRecord::offset_commit_tombstone(&request.group_id, &topic.name, index);
                         self.apply(&mut effects, tombstone);
@@ -265,25 +298,28 @@ impl GroupShard {
         Output::new(effects, response)
     }
 
-    /// Tombstones for every offset of `group_id` (DeleteGroups), replayed.
+    /// Tombstones for every offset of `group_id` (DeleteGroups), pending transactional ones
+    /// included, replayed.
     pub(crate) fn delete_all_offsets(&mut self, group_id: &str, effects: &mut Effects) {
-        let keys: Vec<(String, i32)> = self
+        let mut keys: BTreeSet<(String, i32)> = self
             .offsets
             .group(group_id)
             .into_iter()
             .flatten()
             .flat_map(|(topic, partitions)| partitions.keys().map(move |p| (topic.clone(), *p)))
             .collect();
+        keys.extend(self.pending.partitions_of(group_id));
         for (topic, partition) in keys {
             self.apply(effects, CoordinatorRecord::offset_commit_tombstone(group_id, &topic, partition));
         }
     }
 
-    /// Tombstones for every group's committed offsets of `topics`, which were deleted (Kafka's
-    /// `onPartitionsDeleted`): a topic created again under the same name starts without them.
+    /// Tombstones for every group's committed and pending offsets of `topics`, which were
+    /// deleted (Kafka's `onPartitionsDeleted`): a topic created again under the same name starts
+    /// without them.
     pub fn delete_offsets_of_topics(&mut self, topics: &BTreeSet<String>) -> Output<()> {
         let mut effects = Effects::default();
-        let keys: Vec<(String, String, i32)> = self
+        let mut keys: BTreeSet<(String, String, i32)> = self
             .offsets
             .groups()
             .flat_map(|(group, by_topic)| {
@@ -292,6 +328,7 @@ impl GroupShard {
                 })
             })
             .collect();
+        keys.extend(self.pending.of_topics(topics));
         for (group, topic, partition) in keys {
             self.apply(&mut effects, CoordinatorRecord::offset_commit_tombstone(&group, &topic, partition));
         }
@@ -301,7 +338,7 @@ impl GroupShard {
     /// The periodic expiry: offsets past `offsets.retention.minutes` (counted from when their
     /// group emptied, or from the commit for groups without a protocol and for topics a Stable
     /// consumer group no longer subscribes to) are deleted, and Empty groups left without offsets
-    /// with them.
+    /// with them. An offset an open transaction commits to is kept, and so is its group.
     pub(crate) fn expire_offsets(&mut self, now_ms: i64, effects: &mut Effects) {
         let group_ids: Vec<String> = self.groups.keys().cloned().collect();
         for group_id in group_ids {
@@ -317,9 +354,15 @@ impl GroupShard {
                 }
                 None => continue,
             };
+            let mut kept = false;
             for (topic, partition) in expired {
+                if self.pending.contains(&group_id, &topic, partition) {
+                    kept = true;
+                    continue;
+                }
                 self.apply(effects, CoordinatorRecord::offset_commit_tombstone(&group_id, &topic, partition));
             }
+            let all_expired = all_expired && !kept && !self.pending.has_group(&group_id);
             if all_expired && group_is_empty {
                 match self.groups.get(&group_id) {
                     Some(Group::Consumer(group)) => {
@@ -541,6 +584,17 @@ fn fetched_partition(partition: i32, offset: Option<&OffsetAndMetadata>) -> Offs
             metadata: Some(String::new()),
             ..OffsetFetchResponsePartitions::default()
         },
+    }
+}
+
+fn unstable_partition(partition: i32) -> OffsetFetchResponsePartitions {
+    OffsetFetchResponsePartitions {
+        partition_index: partition,
+        committed_offset: NO_OFFSET,
+        committed_leader_epoch: -1,
+        metadata: Some(String::new()),
+        error_code: ErrorCode::UnstableOffsetCommit.code(),
+        ..OffsetFetchResponsePartitions::default()
     }
 }
 

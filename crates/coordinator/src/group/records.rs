@@ -23,7 +23,7 @@
 //! the group, and so does Strand. Every version is read.
 
 use bytes::{Bytes, BytesMut};
-use strand_base::Uuid;
+use strand_base::{ProducerId, Uuid};
 use strand_protocol::codec::{DecodeError, Decoder, EncodeError, RawTaggedField, Struct};
 use strand_protocol::messages::consumer_group_target_assignment_member_value::TopicPartition as TargetPartitions;
 use strand_protocol::messages::records::{GroupCoordinatorKey, GroupCoordinatorValue};
@@ -435,7 +435,30 @@ pub enum BatchBuildError {
 /// producer id: what the coordinator appends for one operation (one batch, so it is all or
 /// nothing). `records` must not be empty.
 pub fn build_batch(records: &[CoordinatorRecord], timestamp_ms: i64) -> Result<Bytes, BatchBuildError> {
-    let mut builder = RecordBatchBuilder::new();
+    fill(RecordBatchBuilder::new(), records, timestamp_ms)
+}
+
+/// As [`build_batch`], but transactional and carrying `producer_id` and `producer_epoch`: the
+/// offsets of a TxnOffsetCommit, which the producer's transaction marker later decides. No
+/// sequence number, as Kafka's coordinators write them.
+pub fn build_transactional_batch(
+    records: &[CoordinatorRecord],
+    producer_id: ProducerId,
+    producer_epoch: i16,
+    timestamp_ms: i64,
+) -> Result<Bytes, BatchBuildError> {
+    let builder = RecordBatchBuilder::new().producer(producer_id, producer_epoch, NO_SEQUENCE).transactional();
+    fill(builder, records, timestamp_ms)
+}
+
+/// Kafka's `RecordBatch.NO_SEQUENCE`.
+const NO_SEQUENCE: i32 = -1;
+
+fn fill(
+    mut builder: RecordBatchBuilder,
+    records: &[CoordinatorRecord],
+    timestamp_ms: i64,
+) -> Result<Bytes, BatchBuildError> {
     for record in records {
         let key = record.encode_key()?;
         let value = record.encode_value()?;

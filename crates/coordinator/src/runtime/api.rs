@@ -3,7 +3,12 @@
 //! version (errors included). What needs no group state is checked here (group ids, session
 //! timeouts), as Kafka's `GroupCoordinatorService` does; version differences are bridged here too
 //! (LeaveGroup v0-v2's single member, OffsetFetch's single-group form before v8, topic ids in
-//! OffsetCommit and OffsetFetch v10).
+//! OffsetCommit and OffsetFetch v10 and TxnOffsetCommit v6).
+//!
+//! TxnOffsetCommit first has the transaction coordinator verify the producer's transaction (and,
+//! for transactions V2, add this `__consumer_offsets` partition to it), as Kafka's
+//! `scheduleTransactionalWriteOperation` does, then writes the offsets as the producer's
+//! transactional batch.
 
 use std::collections::BTreeMap;
 
@@ -20,20 +25,26 @@ use strand_protocol::messages::offset_fetch_response::{
     OffsetFetchResponseGroup, OffsetFetchResponsePartition, OffsetFetchResponsePartitions, OffsetFetchResponseTopic,
     OffsetFetchResponseTopics,
 };
+use strand_protocol::messages::txn_offset_commit_request::TxnOffsetCommitRequestTopic;
+use strand_protocol::messages::txn_offset_commit_response::{
+    TxnOffsetCommitResponsePartition, TxnOffsetCommitResponseTopic,
+};
 use strand_protocol::messages::{
     ConsumerGroupDescribeRequest, ConsumerGroupDescribeResponse, ConsumerGroupHeartbeatRequest,
     ConsumerGroupHeartbeatResponse, DeleteGroupsRequest, DeleteGroupsResponse, DescribeGroupsRequest,
     DescribeGroupsResponse, HeartbeatRequest, HeartbeatResponse, JoinGroupRequest, JoinGroupResponse,
     LeaveGroupRequest, LeaveGroupResponse, ListGroupsRequest, ListGroupsResponse, OffsetCommitRequest,
     OffsetCommitResponse, OffsetDeleteRequest, OffsetDeleteResponse, OffsetFetchRequest, OffsetFetchResponse,
-    SyncGroupRequest, SyncGroupResponse,
+    SyncGroupRequest, SyncGroupResponse, TxnOffsetCommitRequest, TxnOffsetCommitResponse,
 };
 
-use super::{GroupCoordinator, Parked};
+use super::{GroupCoordinator, OFFSETS_TOPIC, Parked, ShardStatus, TxnAppend};
 use crate::group::ClientInfo;
 use crate::group::classic::{join_error, sync_error};
 use crate::group::consumer::heartbeat::heartbeat_error as heartbeat_error_848;
 use crate::group::offsets::{NO_OFFSET, offset_commit_error, offset_delete_error};
+use crate::group::txn_offsets::txn_offset_commit_error;
+use crate::writer::TxnVerification;
 
 /// Topic names by id and back, from the broker's metadata image: OffsetCommit and OffsetFetch v10
 /// name topics by id, while offsets are stored by name (as Kafka stores them).
@@ -61,6 +72,19 @@ const DESCRIBE_GROUPS_NOT_FOUND_VERSION: i16 = 6;
 
 /// The first OffsetCommit and OffsetFetch version that names topics by id.
 const TOPIC_ID_VERSION: i16 = 10;
+
+/// The first TxnOffsetCommit version that names topics by id.
+const TXN_TOPIC_ID_VERSION: i16 = 6;
+
+/// The first TxnOffsetCommit version of transactions V2 (KIP-890): its clients send no
+/// AddOffsetsToTxn, so verifying the transaction adds the partition to it.
+const TXN_ADD_PARTITION_VERSION: i16 = 5;
+
+/// The first TxnOffsetCommit version whose clients know TRANSACTION_ABORTABLE.
+const TXN_ABORTABLE_VERSION: i16 = 4;
+
+/// The first OffsetFetch version with `require_stable`.
+const REQUIRE_STABLE_VERSION: i16 = 7;
 
 impl GroupCoordinator {
     /// JoinGroup: answered once a classic group's rebalance reaches its next generation (or at
@@ -249,7 +273,8 @@ impl GroupCoordinator {
         topics: &dyn TopicIds,
     ) -> OffsetFetchResponse {
         if version >= 8 {
-            let fetches = request.groups.into_iter().map(|group| self.fetch_group(group, version, topics));
+            let stable = request.require_stable;
+            let fetches = request.groups.into_iter().map(|group| self.fetch_group(group, version, stable, topics));
             let groups = join_all(fetches).await;
             return OffsetFetchResponse { groups, ..OffsetFetchResponse::default() };
         }
@@ -267,7 +292,8 @@ impl GroupCoordinator {
             }),
             ..OffsetFetchRequestGroup::default()
         };
-        let fetched = self.fetch_group(group, version, topics).await;
+        let stable = version >= REQUIRE_STABLE_VERSION && request.require_stable;
+        let fetched = self.fetch_group(group, version, stable, topics).await;
         single_group_fetch_response(&request, fetched, version)
     }
 
@@ -275,6 +301,7 @@ impl GroupCoordinator {
         &self,
         mut group: OffsetFetchRequestGroup,
         version: i16,
+        require_stable: bool,
         topics: &dyn TopicIds,
     ) -> OffsetFetchResponseGroup {
         let mut unknown_ids = Vec::new();
@@ -294,7 +321,10 @@ impl GroupCoordinator {
         }
         let group_id = group.group_id.clone();
         let partition = self.partition_for(&group.group_id);
-        let mut fetched = match self.read(partition, move |shard| shard.offset_fetch(&group)).await {
+        let fetch = move |shard: &crate::group::GroupShard| {
+            if require_stable { shard.offset_fetch_stable(&group) } else { shard.offset_fetch(&group) }
+        };
+        let mut fetched = match self.read(partition, fetch).await {
             Ok(fetched) => fetched,
             Err(error) => {
                 return OffsetFetchResponseGroup {
@@ -329,6 +359,91 @@ impl GroupCoordinator {
             }
         }
         fetched
+    }
+
+    /// TxnOffsetCommit (v0-v6): the offsets are written in the producer's transaction, visible
+    /// to OffsetFetch once its COMMIT marker is. Topics named by id (v6) are resolved through
+    /// `topics`; an unknown id gets UNKNOWN_TOPIC_ID. The broker answers partitions its metadata
+    /// does not have before calling this.
+    pub async fn txn_offset_commit(
+        &self,
+        request: TxnOffsetCommitRequest,
+        version: i16,
+        topics: &dyn TopicIds,
+    ) -> TxnOffsetCommitResponse {
+        if request.group_id.is_empty() {
+            return txn_offset_commit_error(&request, ErrorCode::InvalidGroupId);
+        }
+        let mut named = request.clone();
+        let mut resolved = vec![true; request.topics.len()];
+        if version >= TXN_TOPIC_ID_VERSION {
+            named.topics.clear();
+            for (topic, resolved) in request.topics.iter().zip(resolved.iter_mut()) {
+                match topics.name(topic.topic_id) {
+                    Some(name) => named.topics.push(TxnOffsetCommitRequestTopic { name, ..topic.clone() }),
+                    None => *resolved = false,
+                }
+            }
+        }
+        let committed = match self.commit_in_txn(named, version).await {
+            Ok(response) => response,
+            Err(error) => return txn_offset_commit_error(&request, error),
+        };
+        let mut answered = committed.topics.into_iter();
+        let mut response = TxnOffsetCommitResponse::default();
+        for (topic, resolved) in request.topics.iter().zip(resolved) {
+            let answer = if resolved { answered.next() } else { None };
+            response.topics.push(answer.unwrap_or_else(|| {
+                TxnOffsetCommitResponseTopic {
+                    name: topic.name.clone(),
+                    topic_id: topic.topic_id,
+                    partitions: topic
+                        .partitions
+                        .iter()
+                        .map(|p| TxnOffsetCommitResponsePartition {
+                            partition_index: p.partition_index,
+                            error_code: ErrorCode::UnknownTopicId.code(),
+                            ..TxnOffsetCommitResponsePartition::default()
+                        })
+                        .collect(),
+                    ..TxnOffsetCommitResponseTopic::default()
+                }
+            }));
+        }
+        response
+    }
+
+    /// Verifies the producer's transaction with its coordinator, then runs the commit on the
+    /// shard and appends its records as the producer's transactional batch.
+    async fn commit_in_txn(
+        &self,
+        request: TxnOffsetCommitRequest,
+        version: i16,
+    ) -> Result<TxnOffsetCommitResponse, ErrorCode> {
+        let partition = self.partition_for(&request.group_id);
+        // Not led or still loading here: answered before asking the transaction coordinator.
+        match self.status(partition) {
+            ShardStatus::Active => {}
+            ShardStatus::Loading => return Err(ErrorCode::CoordinatorLoadInProgress),
+            ShardStatus::NotLed => return Err(ErrorCode::NotCoordinator),
+        }
+        let tp = strand_base::TopicPartition::new(OFFSETS_TOPIC, partition);
+        let verification = TxnVerification {
+            transactional_id: request.transactional_id.clone(),
+            producer_id: request.producer_id,
+            producer_epoch: request.producer_epoch,
+            add: version >= TXN_ADD_PARTITION_VERSION,
+        };
+        let token = self
+            .shared
+            .writer
+            .verify_transaction(&tp, verification)
+            .await
+            .map_err(|error| verification_error(error, version))?;
+        let txn =
+            TxnAppend { producer_id: request.producer_id, producer_epoch: request.producer_epoch, verification: token };
+        let op = move |shard: &mut crate::group::GroupShard, now_ms| shard.txn_offset_commit(now_ms, &request);
+        self.write_in(partition, Some(txn), op).await
     }
 
     /// OffsetDelete (v0).
@@ -431,6 +546,23 @@ impl GroupCoordinator {
             by_partition.entry(self.partition_for(group_id)).or_default().push((i, group_id.clone()));
         }
         by_partition
+    }
+}
+
+/// The error a TxnOffsetCommit gets when its transaction could not be verified, as Kafka's
+/// `AddPartitionsToTxnManager` and `handleOperationException` turn it: errors a producer
+/// handles, and retriable ones that make it retry (NETWORK_EXCEPTION becomes
+/// COORDINATOR_LOAD_IN_PROGRESS, which retries without looking the coordinator up again).
+fn verification_error(error: ErrorCode, version: i16) -> ErrorCode {
+    match error {
+        ErrorCode::ProducerFenced => ErrorCode::InvalidProducerEpoch,
+        ErrorCode::TransactionAbortable if version < TXN_ABORTABLE_VERSION => ErrorCode::InvalidTxnState,
+        ErrorCode::NetworkException => ErrorCode::CoordinatorLoadInProgress,
+        ErrorCode::UnknownTopicOrPartition | ErrorCode::NotEnoughReplicas | ErrorCode::RequestTimedOut => {
+            ErrorCode::CoordinatorNotAvailable
+        }
+        ErrorCode::NotLeaderOrFollower | ErrorCode::KafkaStorageError => ErrorCode::NotCoordinator,
+        other => other,
     }
 }
 

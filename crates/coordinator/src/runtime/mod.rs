@@ -42,7 +42,7 @@ use crate::config::GroupConfig;
 use crate::group::metadata::TopicMetadata;
 use crate::group::{GroupShard, Output, PendingId, Reply, hash};
 use crate::member_id::MemberIdGenerator;
-use crate::writer::PartitionWriter;
+use crate::writer::{PartitionWriter, VerificationToken};
 
 pub use api::{NoTopicIds, TopicIds};
 
@@ -134,6 +134,17 @@ pub(crate) struct OpDone {
     pub(crate) park: Option<(PendingId, Parked)>,
     /// Releases the operation's own answer (`Ok`) or sends the failure.
     pub(crate) respond: Option<Respond>,
+    /// The records belong to this producer's transaction: appended as its transactional batch.
+    pub(crate) txn: Option<TxnAppend>,
+}
+
+/// The producer whose transaction an operation's records are written in (TxnOffsetCommit), and
+/// the token its KIP-890 verification returned.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct TxnAppend {
+    pub(crate) producer_id: strand_base::ProducerId,
+    pub(crate) producer_epoch: i16,
+    pub(crate) verification: VerificationToken,
 }
 
 /// Where a parked request's answer goes.
@@ -265,13 +276,23 @@ impl GroupCoordinator {
         partition: i32,
         op: impl FnOnce(&mut GroupShard, i64) -> Output<R> + Send + 'static,
     ) -> Result<R, ErrorCode> {
+        self.write_in(partition, None, op).await
+    }
+
+    /// Runs a write operation whose records go in `txn`'s transactional batch (or a plain one).
+    pub(crate) async fn write_in<R: Send + 'static>(
+        &self,
+        partition: i32,
+        txn: Option<TxnAppend>,
+        op: impl FnOnce(&mut GroupShard, i64) -> Output<R> + Send + 'static,
+    ) -> Result<R, ErrorCode> {
         let (tx, rx) = oneshot::channel();
         let command = Command::Write(Box::new(move |shard, now_ms| {
             let Output { records, completions, response } = op(shard, now_ms);
             let respond: Respond = Box::new(move |result| {
                 let _ = tx.send(result.map(|()| response));
             });
-            OpDone { records, completions, park: None, respond: Some(respond) }
+            OpDone { records, completions, park: None, respond: Some(respond), txn }
         }));
         self.send(partition, command).await?;
         rx.await.unwrap_or(Err(ErrorCode::NotCoordinator))
@@ -292,9 +313,11 @@ impl GroupCoordinator {
                     let respond: Respond = Box::new(move |result| {
                         let _ = tx.send(result.map(|()| response));
                     });
-                    OpDone { records, completions, park: None, respond: Some(respond) }
+                    OpDone { records, completions, park: None, respond: Some(respond), txn: None }
                 }
-                Reply::Parked(id) => OpDone { records, completions, park: Some((id, park(tx))), respond: None },
+                Reply::Parked(id) => {
+                    OpDone { records, completions, park: Some((id, park(tx))), respond: None, txn: None }
+                }
             }
         }));
         self.send(partition, command).await?;
@@ -303,7 +326,8 @@ impl GroupCoordinator {
 
     /// Writes a transaction marker to `partition` (WriteTxnMarkers from a transaction
     /// coordinator), through its shard so that it lands among the shard's own appends, once they
-    /// are committed. Transactional offset commits are not kept yet, so the marker decides none.
+    /// are committed; the shard replays it, committing or dropping the producer's pending
+    /// transactional offsets.
     pub async fn complete_transaction(&self, partition: i32, marker: TxnMarker) -> Result<(), ErrorCode> {
         let (tx, rx) = oneshot::channel();
         self.send(partition, Command::Marker(marker, tx)).await?;

@@ -8,12 +8,12 @@ use std::time::Duration;
 use bytes::Bytes;
 use strand_base::{LeaderEpoch, TopicPartition};
 use strand_protocol::error::ErrorCode;
-use strand_protocol::records::{EndTxnMarker, RecordBatch, RecordsError, end_txn_marker_batch};
+use strand_protocol::records::{ControlRecordType, EndTxnMarker, RecordBatch, RecordsError, end_txn_marker_batch};
 use tokio::sync::{mpsc, oneshot, watch};
 
 use super::load::read_partition;
-use super::{Command, OFFSETS_TOPIC, OpDone, Parked, ShardStatus, Shared, TxnMarker, sleep_for};
-use crate::group::records::{CoordinatorRecord, RecordDecodeError, build_batch};
+use super::{Command, OFFSETS_TOPIC, OpDone, Parked, ShardStatus, Shared, TxnAppend, TxnMarker, sleep_for};
+use crate::group::records::{CoordinatorRecord, RecordDecodeError, build_batch, build_transactional_batch};
 use crate::group::{Completion, GroupShard, PendingId};
 use crate::writer::WriteError;
 
@@ -116,16 +116,21 @@ impl ShardTask {
         Ok(())
     }
 
+    /// Replays one batch: a transaction marker ends its producer's pending offsets, a
+    /// transactional batch's offsets wait for that marker, a plain batch applies at once.
     fn replay_batch(&mut self, batch: &RecordBatch) -> Result<(), LoadError> {
-        if batch.attributes().is_control() {
-            return Ok(());
-        }
-        if batch.attributes().is_transactional() {
-            // Transactional offset commits are not supported yet; none are written here.
-            tracing::warn!(partition = %self.tp, base_offset = batch.base_offset(), "skipping a transactional batch");
-            return Ok(());
-        }
         let records = batch.records()?;
+        if batch.attributes().is_control() {
+            for record in records.iter() {
+                let record = record?;
+                let Some(key) = record.key() else { continue };
+                if let Some(result) = ControlRecordType::decode_key(key)?.transaction_result() {
+                    self.shard.replay_end_txn(batch.producer_id(), result);
+                }
+            }
+            return Ok(());
+        }
+        let producer_id = batch.attributes().is_transactional().then(|| batch.producer_id());
         for record in records.iter() {
             let record = record?;
             let Some(key) = record.key() else {
@@ -135,7 +140,10 @@ impl ShardTask {
             let key = Bytes::copy_from_slice(key);
             let value = record.value().map(Bytes::copy_from_slice);
             match CoordinatorRecord::decode(key, value) {
-                Ok(record) => self.shard.replay(&record),
+                Ok(record) => match producer_id {
+                    Some(producer_id) => self.shard.replay_transactional(producer_id, &record),
+                    None => self.shard.replay(&record),
+                },
                 Err(
                     error @ (RecordDecodeError::UnknownRecordType(_) | RecordDecodeError::UnknownValueVersion { .. }),
                 ) => {
@@ -167,7 +175,7 @@ impl ShardTask {
                             // Deleted topics take their committed offsets with them.
                             let now_ms = self.shared.clock.now_ms();
                             let output = self.shard.delete_offsets_of_topics(&deleted);
-                            let done = OpDone { records: output.records, completions: output.completions, park: None, respond: None };
+                            let done = OpDone { records: output.records, completions: output.completions, park: None, respond: None, txn: None };
                             self.carry_out(done, now_ms).await
                         }
                     }
@@ -175,7 +183,7 @@ impl ShardTask {
                 _ = sleep_for(sleep) => {
                     let now_ms = self.shared.clock.now_ms();
                     let output = self.shard.on_timer(now_ms);
-                    let done = OpDone { records: output.records, completions: output.completions, park: None, respond: None };
+                    let done = OpDone { records: output.records, completions: output.completions, park: None, respond: None, txn: None };
                     self.carry_out(done, now_ms).await
                 }
                 command = commands.recv() => match command {
@@ -190,14 +198,13 @@ impl ShardTask {
                         self.carry_out(done, now_ms).await
                     }
                     Some(Command::Marker(marker, respond)) => {
+                        // Replayed first, like an operation's records: a failed append reloads
+                        // the shard from the log.
+                        self.shard.replay_end_txn(marker.producer_id, marker.result);
                         let written = self.append_marker(marker).await;
                         let answer = written.as_ref().map(|_| ()).map_err(marker_error);
                         let _ = respond.send(answer);
-                        match written {
-                            Err(error) if error.lost_leadership() => Err(error),
-                            // The shard keeps nothing of markers yet: it is still in step with its log.
-                            _ => Ok(()),
-                        }
+                        written
                     }
                 },
             };
@@ -219,11 +226,11 @@ impl ShardTask {
     /// Appends an operation's records and then releases its answers; on failure answers it and
     /// every parked request with the failure.
     async fn carry_out(&mut self, done: OpDone, now_ms: i64) -> Result<(), WriteError> {
-        let OpDone { records, completions, park, respond } = done;
+        let OpDone { records, completions, park, respond, txn } = done;
         if let Some((id, parked)) = park {
             self.pending.insert(id, parked);
         }
-        let appended = if records.is_empty() { Ok(()) } else { self.append(&records, now_ms).await };
+        let appended = if records.is_empty() { Ok(()) } else { self.append(&records, txn, now_ms).await };
         match appended {
             Ok(()) => {
                 for completion in completions {
@@ -246,9 +253,26 @@ impl ShardTask {
         }
     }
 
-    async fn append(&self, records: &[CoordinatorRecord], now_ms: i64) -> Result<(), WriteError> {
-        let batch = build_batch(records, now_ms).map_err(|e| WriteError::Other(e.to_string()))?;
-        self.shared.writer.append(&self.tp, self.leader_epoch, batch).await.map(|_| ())
+    /// Appends the records as one batch: `txn`'s transactional batch, or a plain one.
+    async fn append(
+        &self,
+        records: &[CoordinatorRecord],
+        txn: Option<TxnAppend>,
+        now_ms: i64,
+    ) -> Result<(), WriteError> {
+        let writer = &self.shared.writer;
+        let appended = match txn {
+            None => {
+                let batch = build_batch(records, now_ms).map_err(|e| WriteError::Other(e.to_string()))?;
+                writer.append(&self.tp, self.leader_epoch, batch).await
+            }
+            Some(txn) => {
+                let batch = build_transactional_batch(records, txn.producer_id, txn.producer_epoch, now_ms)
+                    .map_err(|e| WriteError::Other(e.to_string()))?;
+                writer.append_transactional(&self.tp, self.leader_epoch, batch, txn.verification).await
+            }
+        };
+        appended.map(|_| ())
     }
 
     async fn append_marker(&self, marker: TxnMarker) -> Result<(), WriteError> {
@@ -296,5 +320,6 @@ fn marker_error(error: &WriteError) -> ErrorCode {
         WriteError::Timeout => ErrorCode::RequestTimedOut,
         WriteError::Storage(_) => ErrorCode::KafkaStorageError,
         WriteError::RecordTooLarge | WriteError::Other(_) => ErrorCode::UnknownServerError,
+        WriteError::Producer(code) => *code,
     }
 }

@@ -4,6 +4,10 @@
 //! sets, and a high watermark that follows every append unless the test holds it back
 //! ([`MemoryPartitionWriter::hold_commits`]), so that a test can observe what the coordinator
 //! does before and after its records are committed. Appends and reads can be made to fail.
+//!
+//! Transaction verifications hand out fresh tokens (or the error a test set with
+//! [`MemoryPartitionWriter::fail_verifications`]); a transactional append must present one it
+//! handed out for that partition. The memory writer keeps no producer state beyond that.
 
 use std::collections::HashMap;
 use std::sync::{Mutex, MutexGuard, PoisonError};
@@ -13,7 +17,9 @@ use strand_base::{LeaderEpoch, Offset, TopicPartition};
 use strand_protocol::records::{RecordBatch, RecordBatchMut};
 use tokio::sync::watch;
 
-use super::{BoxFuture, PartitionWriter, ReadResult, WriteError};
+use strand_protocol::error::ErrorCode;
+
+use super::{BoxFuture, PartitionWriter, ReadResult, TxnVerification, VerificationToken, WriteError};
 
 /// One in-memory partition.
 #[derive(Debug)]
@@ -27,12 +33,19 @@ struct MemoryPartition {
     hold_commits: bool,
     fail_appends: Option<WriteError>,
     fail_reads: Option<WriteError>,
+    fail_verifications: Option<ErrorCode>,
+    /// Tokens handed out and not yet presented.
+    verified: Vec<VerificationToken>,
 }
 
 /// In-memory partitions implementing [`PartitionWriter`].
 #[derive(Debug, Default)]
 pub struct MemoryPartitionWriter {
     partitions: Mutex<HashMap<TopicPartition, MemoryPartition>>,
+    /// The last verification token handed out, over every partition.
+    last_token: Mutex<u64>,
+    /// Every verification asked for, in order.
+    verifications: Mutex<Vec<(TopicPartition, TxnVerification)>>,
 }
 
 impl MemoryPartitionWriter {
@@ -51,6 +64,8 @@ impl MemoryPartitionWriter {
             hold_commits: false,
             fail_appends: None,
             fail_reads: None,
+            fail_verifications: None,
+            verified: Vec::new(),
         });
         partition.leader_epoch = leader_epoch;
     }
@@ -74,6 +89,16 @@ impl MemoryPartitionWriter {
     /// Makes every read fail with `error` (until set back to `None`).
     pub fn fail_reads(&self, tp: &TopicPartition, error: Option<WriteError>) {
         self.with(tp, |p| p.fail_reads = error);
+    }
+
+    /// Makes every transaction verification of `tp` fail with `error` (until set back to `None`).
+    pub fn fail_verifications(&self, tp: &TopicPartition, error: Option<ErrorCode>) {
+        self.with(tp, |p| p.fail_verifications = error);
+    }
+
+    /// Every verification asked for so far, in order.
+    pub fn verifications(&self) -> Vec<(TopicPartition, TxnVerification)> {
+        self.verifications.lock().unwrap_or_else(PoisonError::into_inner).clone()
     }
 
     /// Every batch stored in `tp`, committed or not.
@@ -165,6 +190,45 @@ impl PartitionWriter for MemoryPartitionWriter {
             high_watermark.wait_for(|hw| *hw >= end).await.map_err(|_| WriteError::NotLeader)?;
             Ok(end)
         })
+    }
+
+    fn verify_transaction(
+        &self,
+        tp: &TopicPartition,
+        verification: TxnVerification,
+    ) -> BoxFuture<'_, Result<VerificationToken, ErrorCode>> {
+        self.verifications.lock().unwrap_or_else(PoisonError::into_inner).push((tp.clone(), verification));
+        let mut last_token = self.last_token.lock().unwrap_or_else(PoisonError::into_inner);
+        let result = self
+            .with(tp, |p| match p.fail_verifications {
+                Some(error) => Err(error),
+                None => {
+                    *last_token += 1;
+                    let token = VerificationToken(*last_token);
+                    p.verified.push(token);
+                    Ok(token)
+                }
+            })
+            .unwrap_or(Err(ErrorCode::NotLeaderOrFollower));
+        Box::pin(std::future::ready(result))
+    }
+
+    fn append_transactional(
+        &self,
+        tp: &TopicPartition,
+        leader_epoch: LeaderEpoch,
+        batch: Bytes,
+        verification: VerificationToken,
+    ) -> BoxFuture<'_, Result<Offset, WriteError>> {
+        let presented = self.with(tp, |p| {
+            let found = p.verified.iter().position(|t| *t == verification);
+            found.map(|i| p.verified.remove(i)).is_some()
+        });
+        if presented == Some(false) {
+            let refused = Err(WriteError::Producer(ErrorCode::InvalidTxnState));
+            return Box::pin(std::future::ready(refused));
+        }
+        self.append(tp, leader_epoch, batch)
     }
 
     fn read(

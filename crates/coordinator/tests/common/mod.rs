@@ -8,7 +8,7 @@ use std::collections::{BTreeMap, HashMap};
 use std::sync::Arc;
 
 use bytes::{BufMut, Bytes, BytesMut};
-use strand_base::Uuid;
+use strand_base::{ProducerId, Uuid};
 use strand_coordinator::TopicMetadata;
 use strand_coordinator::group::consumer::ConsumerGroup;
 use strand_coordinator::group::records::CoordinatorRecord;
@@ -27,8 +27,9 @@ use strand_protocol::messages::sync_group_request::SyncGroupRequestAssignment;
 use strand_protocol::messages::{ConsumerGroupHeartbeatRequest, ConsumerGroupHeartbeatResponse};
 use strand_protocol::messages::{
     HeartbeatRequest, JoinGroupRequest, JoinGroupResponse, LeaveGroupResponse, OffsetCommitRequest,
-    OffsetCommitResponse, SyncGroupRequest, SyncGroupResponse,
+    OffsetCommitResponse, SyncGroupRequest, SyncGroupResponse, TxnOffsetCommitRequest, TxnOffsetCommitResponse,
 };
+use strand_protocol::records::TransactionResult;
 
 /// When tests start (ms since the epoch).
 pub const T0: i64 = 1_700_000_000_000;
@@ -84,6 +85,9 @@ pub struct Harness {
     pub now: i64,
     /// Every record the shard produced, in order: the log.
     pub log: Vec<CoordinatorRecord>,
+    /// The log with its batch kinds: [`Harness::log`]'s records as plain ones, interleaved with
+    /// transactional offset commits and transaction markers.
+    pub entries: Vec<LogEntry>,
     joins: HashMap<PendingId, JoinGroupResponse>,
     syncs: HashMap<PendingId, SyncGroupResponse>,
     uuids: u64,
@@ -94,7 +98,15 @@ impl Harness {
         let mut shard = GroupShard::new(config);
         let out = shard.on_loaded(T0);
         assert!(out.records.is_empty());
-        Harness { shard, now: T0, log: Vec::new(), joins: HashMap::new(), syncs: HashMap::new(), uuids: 0 }
+        Harness {
+            shard,
+            now: T0,
+            log: Vec::new(),
+            entries: Vec::new(),
+            joins: HashMap::new(),
+            syncs: HashMap::new(),
+            uuids: 0,
+        }
     }
 
     /// Default settings, but a short initial rebalance delay.
@@ -104,6 +116,7 @@ impl Harness {
 
     /// Keeps what the shard produced and returns the answer.
     pub fn absorb<R>(&mut self, out: Output<R>) -> R {
+        self.entries.extend(out.records.iter().cloned().map(LogEntry::Plain));
         self.log.extend(out.records);
         for completion in out.completions {
             match completion {
@@ -188,6 +201,20 @@ impl Harness {
     pub fn commit(&mut self, request: &OffsetCommitRequest, version: i16) -> OffsetCommitResponse {
         let out = self.shard.offset_commit(self.now, request, version);
         self.absorb(out)
+    }
+
+    /// A TxnOffsetCommit: its records go in the producer's transaction.
+    pub fn txn_commit(&mut self, request: &TxnOffsetCommitRequest) -> TxnOffsetCommitResponse {
+        let out = self.shard.txn_offset_commit(self.now, request);
+        assert!(out.completions.is_empty());
+        self.entries.extend(out.records.into_iter().map(|r| LogEntry::Txn(request.producer_id, r)));
+        out.response
+    }
+
+    /// A transaction marker of `producer_id`, as the runtime replays and writes it.
+    pub fn end_txn(&mut self, producer_id: ProducerId, result: TransactionResult) {
+        self.shard.replay_end_txn(producer_id, result);
+        self.entries.push(LogEntry::Marker(producer_id, result));
     }
 
     /// Fetches `group`'s offsets for `partitions` of `topic`, or all of them.
@@ -438,6 +465,35 @@ impl Harness {
         let out = self.shard.consumer_group_heartbeat(self.now, &client("consumer"), request, 1, "generated-id");
         self.absorb(out)
     }
+}
+
+/// One entry of a `__consumer_offsets` log as the loader replays it.
+#[derive(Debug, Clone, PartialEq)]
+pub enum LogEntry {
+    /// A record of a plain batch.
+    Plain(CoordinatorRecord),
+    /// A record of a producer's transactional batch.
+    Txn(ProducerId, CoordinatorRecord),
+    /// A COMMIT or ABORT marker.
+    Marker(ProducerId, TransactionResult),
+}
+
+/// A fresh shard that replayed `entries`, each record first written to bytes and read back.
+pub fn replayed_entries(config: GroupConfig, entries: &[LogEntry]) -> GroupShard {
+    let mut shard = GroupShard::new(config);
+    let through_bytes = |record: &CoordinatorRecord| {
+        let key = record.encode_key().expect("encode key");
+        let value = record.encode_value().expect("encode value");
+        CoordinatorRecord::decode(key, value).expect("decode")
+    };
+    for entry in entries {
+        match entry {
+            LogEntry::Plain(record) => shard.replay(&through_bytes(record)),
+            LogEntry::Txn(producer_id, record) => shard.replay_transactional(*producer_id, &through_bytes(record)),
+            LogEntry::Marker(producer_id, result) => shard.replay_end_txn(*producer_id, *result),
+        }
+    }
+    shard
 }
 
 /// A fresh shard that replayed `log`, each record first written to bytes and read back as the
