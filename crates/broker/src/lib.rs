@@ -156,10 +156,30 @@ pub struct BrokerSettings {
     pub broker_configs: Vec<BrokerConfigEntry>,
     /// `max.incremental.fetch.session.cache.slots`: the most fetch sessions the node keeps.
     pub fetch_session_slots: usize,
+    /// `add.partitions.to.txn.retry.backoff.ms` and `.max.ms`.
+    pub txn_add_retry: TxnAddRetry,
     /// How `__consumer_offsets` is created on first use (`offsets.topic.*`).
     pub offsets_topic: InternalTopicSettings,
     /// How `__transaction_state` is created on first use (`transaction.state.log.*`).
     pub transaction_topic: InternalTopicSettings,
+}
+
+/// How a transactions-V2 write retries adding its partition while the coordinator answers
+/// CONCURRENT_TRANSACTIONS (the previous transaction's markers are still going out), before the
+/// client is told to retry (Kafka's KAFKA-18654, `AddPartitionsToTxnConfig`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct TxnAddRetry {
+    /// `add.partitions.to.txn.retry.backoff.ms`: the pause between attempts.
+    pub backoff: std::time::Duration,
+    /// `add.partitions.to.txn.retry.backoff.max.ms`: how long the broker keeps trying.
+    pub max: std::time::Duration,
+}
+
+impl Default for TxnAddRetry {
+    /// Kafka's defaults: every 20 ms for up to 100 ms.
+    fn default() -> Self {
+        TxnAddRetry { backoff: std::time::Duration::from_millis(20), max: std::time::Duration::from_millis(100) }
+    }
 }
 
 /// A coordinator's internal topic as FindCoordinator creates it.

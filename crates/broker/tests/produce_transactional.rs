@@ -19,16 +19,24 @@ use strand_protocol::messages::produce_request::{PartitionProduceData, TopicProd
 use strand_protocol::messages::produce_response::PartitionProduceResponse;
 use strand_protocol::records::{NewRecord, RecordBatchBuilder};
 
-/// A coordinator that answers every check with `answer` and records what it was asked.
+/// A coordinator that answers its first `busy` checks with CONCURRENT_TRANSACTIONS, then every
+/// check with `answer`, and records what it was asked.
 #[derive(Debug)]
 struct FakeCoordinator {
     answer: Mutex<ErrorCode>,
+    busy: Mutex<usize>,
     asked: Mutex<Vec<TxnVerification>>,
 }
 
 impl FakeCoordinator {
     fn new(answer: ErrorCode) -> Arc<FakeCoordinator> {
-        Arc::new(FakeCoordinator { answer: Mutex::new(answer), asked: Mutex::new(Vec::new()) })
+        Arc::new(FakeCoordinator { answer: Mutex::new(answer), busy: Mutex::new(0), asked: Mutex::new(Vec::new()) })
+    }
+
+    fn busy_for(answer: ErrorCode, busy: usize) -> Arc<FakeCoordinator> {
+        let coordinator = FakeCoordinator::new(answer);
+        *coordinator.busy.lock().expect("lock") = busy;
+        coordinator
     }
 
     fn asked(&self) -> Vec<TxnVerification> {
@@ -38,7 +46,10 @@ impl FakeCoordinator {
 
 impl TxnVerifier for FakeCoordinator {
     fn verify(&self, verification: TxnVerification) -> BoxFuture<'_, Vec<(TopicPartition, ErrorCode)>> {
-        let answer = *self.answer.lock().expect("lock");
+        let mut busy = self.busy.lock().expect("lock");
+        let answer = if *busy > 0 { ErrorCode::ConcurrentTransactions } else { *self.answer.lock().expect("lock") };
+        *busy = busy.saturating_sub(1);
+        drop(busy);
         let refused = match answer {
             ErrorCode::None => Vec::new(),
             code => verification.partitions.iter().map(|tp| (tp.clone(), code)).collect(),
@@ -151,4 +162,34 @@ async fn without_a_coordinator_transactional_writes_are_retried() {
     node.create_topic("t", 1).await;
     let refused = produce(&mut node, Some("tx"), batch(5, 0, 0), 9).await;
     assert_eq!(refused.error_code, ErrorCode::NotEnoughReplicas.code());
+}
+
+/// Transactions V2: while the coordinator still writes the previous transaction's markers it
+/// answers CONCURRENT_TRANSACTIONS; the broker retries for a moment (KAFKA-18654) rather than
+/// sending the client away. Transactions V1 clients add partitions themselves and are answered
+/// at once.
+#[tokio::test]
+async fn a_busy_coordinator_is_asked_again_for_transactions_v2() {
+    let coordinator = FakeCoordinator::busy_for(ErrorCode::None, 2);
+    let mut node = Node::new().with_txn_verifier(coordinator.clone());
+    node.create_topic("t", 1).await;
+    let written = produce(&mut node, Some("tx"), batch(5, 0, 0), 12).await;
+    assert_eq!((written.error_code, written.base_offset), (0, 0));
+    assert_eq!(coordinator.asked().len(), 3, "two refusals, then the add");
+
+    let coordinator = FakeCoordinator::busy_for(ErrorCode::None, 2);
+    let mut node = Node::new().with_txn_verifier(coordinator.clone());
+    node.create_topic("t", 1).await;
+    let refused = produce(&mut node, Some("tx"), batch(5, 0, 0), 9).await;
+    assert_eq!(refused.error_code, ErrorCode::NotEnoughReplicas.code());
+    assert_eq!(coordinator.asked().len(), 1);
+
+    // Busy for longer than `add.partitions.to.txn.retry.backoff.max.ms`: the client retries.
+    let coordinator = FakeCoordinator::busy_for(ErrorCode::None, 1_000);
+    let mut node = Node::new().with_txn_verifier(coordinator.clone());
+    node.create_topic("t", 1).await;
+    let refused = produce(&mut node, Some("tx"), batch(5, 0, 0), 12).await;
+    assert_eq!(refused.error_code, ErrorCode::NotEnoughReplicas.code());
+    let asked = coordinator.asked().len();
+    assert!((2..=6).contains(&asked), "every 20 ms for 100 ms: asked {asked} times");
 }

@@ -953,6 +953,10 @@ fn broker_settings(config: &ServerConfig) -> BrokerSettings {
         delete_topic_enable: config.delete_topic_enable,
         broker_configs,
         fetch_session_slots: usize::try_from(config.max_incremental_fetch_session_cache_slots).unwrap_or(0),
+        txn_add_retry: strand_broker::TxnAddRetry {
+            backoff: Duration::from_millis(u64::try_from(config.add_partitions_to_txn_retry_backoff_ms).unwrap_or(0)),
+            max: Duration::from_millis(u64::try_from(config.add_partitions_to_txn_retry_backoff_max_ms).unwrap_or(0)),
+        },
         offsets_topic: InternalTopicSettings {
             partitions: config.offsets_topic_num_partitions,
             replication_factor: config.offsets_topic_replication_factor,

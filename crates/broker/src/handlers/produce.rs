@@ -121,9 +121,10 @@ const TRANSACTIONS_V2_VERSION_MIN: i16 = 12;
 
 /// KIP-890 part 1: asks the transaction coordinator whether the partitions about to get their
 /// producer's first transactional write are in its transaction (V2: adds them), and answers
-/// those that are not with the coordinator's error instead of appending them. Retriable
-/// coordinator errors become NOT_ENOUGH_REPLICAS, which every client retries without a metadata
-/// refresh (Kafka's `ReplicaManager` does the same).
+/// those that are not with the coordinator's error instead of appending them. A V2 add refused
+/// with CONCURRENT_TRANSACTIONS is asked again every `add.partitions.to.txn.retry.backoff.ms` for
+/// up to `add.partitions.to.txn.retry.backoff.max.ms`. Retriable coordinator errors become
+/// NOT_ENOUGH_REPLICAS, which every client retries (Kafka's `ReplicaManager` does the same).
 async fn verify(
     broker: &Broker,
     transactional_id: String,
@@ -137,19 +138,38 @@ async fn verify(
             by_producer.entry(producer).or_default().push(prepared.tp.clone());
         }
     }
+    let add = version >= TRANSACTIONS_V2_VERSION_MIN;
+    let retry = broker.settings.txn_add_retry;
+    let started = tokio::time::Instant::now();
     let mut refused = std::collections::BTreeMap::new();
-    for ((producer_id, producer_epoch), partitions) in by_producer {
-        let verification = TxnVerification {
-            transactional_id: transactional_id.clone(),
-            producer_id,
-            producer_epoch,
-            partitions,
-            add: version >= TRANSACTIONS_V2_VERSION_MIN,
-        };
-        refused.extend(broker.txn_verifier.verify(verification).await);
+    for ((producer_id, producer_epoch), mut partitions) in by_producer {
+        loop {
+            let verification = TxnVerification {
+                transactional_id: transactional_id.clone(),
+                producer_id,
+                producer_epoch,
+                partitions,
+                add,
+            };
+            let answer = broker.txn_verifier.verify(verification).await;
+            // Transactions V2: a producer starts its next transaction as soon as EndTxn returns,
+            // while the coordinator may still be writing the previous one's markers. The broker
+            // retries for a moment before telling the client to (KAFKA-18654).
+            let concurrent = |code: &ErrorCode| *code == ErrorCode::ConcurrentTransactions;
+            let again: Vec<TopicPartition> =
+                answer.iter().filter(|(_, code)| concurrent(code)).map(|(tp, _)| tp.clone()).collect();
+            if !add || again.is_empty() || started.elapsed() + retry.backoff > retry.max {
+                refused.extend(answer);
+                break;
+            }
+            refused.extend(answer.into_iter().filter(|(_, code)| !concurrent(code)));
+            tokio::time::sleep(retry.backoff).await;
+            partitions = again;
+        }
     }
     ready.retain(|((topic, partition), prepared)| {
         let Some(&code) = refused.get(&prepared.tp) else { return true };
+        tracing::debug!("transaction {transactional_id}: the coordinator did not verify {}: {code:?}", prepared.tp);
         let code = match code {
             ErrorCode::ConcurrentTransactions
             | ErrorCode::CoordinatorLoadInProgress

@@ -317,6 +317,7 @@ pub fn settings() -> BrokerSettings {
             static_config("broker.id", Some("1"), 4, &["broker.id"], 3),
         ],
         fetch_session_slots: 1000,
+        txn_add_retry: strand_broker::TxnAddRetry::default(),
         offsets_topic: InternalTopicSettings {
             partitions: 50,
             replication_factor: 1,

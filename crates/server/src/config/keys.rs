@@ -270,6 +270,10 @@ const KEYS: &[KeyDef] = &[
     key("transaction.abort.timed.out.transaction.cleanup.interval.ms", int_min(1), Some("10000")),
     key("transaction.remove.expired.transaction.cleanup.interval.ms", int_min(1), Some("3600000")),
     key("transaction.partition.verification.enable", Kind::Bool, Some("true")),
+    // A transactions-V2 write whose partition the coordinator cannot add yet (the previous
+    // transaction's markers are still going out) is retried by the broker (KAFKA-18654).
+    key("add.partitions.to.txn.retry.backoff.ms", int_min(0), Some("20")),
+    key("add.partitions.to.txn.retry.backoff.max.ms", int_min(0), Some("100")),
     key("producer.id.expiration.ms", int_min(1), Some("86400000")),
     key("producer.id.expiration.check.interval.ms", int_min(1), Some("600000")),
 ];

@@ -262,6 +262,8 @@ pub struct ServerConfig {
     pub transaction_state_log_min_isr: i32,
     pub transaction_state_log_segment_bytes: i32,
     pub transaction_max_timeout_ms: i32,
+    pub add_partitions_to_txn_retry_backoff_ms: i32,
+    pub add_partitions_to_txn_retry_backoff_max_ms: i32,
     pub transactional_id_expiration_ms: i32,
     pub transaction_abort_timed_out_transaction_cleanup_interval_ms: i32,
     pub transaction_remove_expired_transaction_cleanup_interval_ms: i32,
@@ -547,6 +549,8 @@ impl ServerConfig {
             transaction_state_log_min_isr: read.int("transaction.state.log.min.isr")?,
             transaction_state_log_segment_bytes: read.int("transaction.state.log.segment.bytes")?,
             transaction_max_timeout_ms: read.int("transaction.max.timeout.ms")?,
+            add_partitions_to_txn_retry_backoff_ms: read.int("add.partitions.to.txn.retry.backoff.ms")?,
+            add_partitions_to_txn_retry_backoff_max_ms: read.int("add.partitions.to.txn.retry.backoff.max.ms")?,
             transactional_id_expiration_ms: read.int("transactional.id.expiration.ms")?,
             transaction_abort_timed_out_transaction_cleanup_interval_ms: read
                 .int("transaction.abort.timed.out.transaction.cleanup.interval.ms")?,
