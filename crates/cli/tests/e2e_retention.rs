@@ -208,3 +208,51 @@ fn delete_records_moves_the_log_start_offset() {
     let mut client = server.connect();
     assert_eq!(earliest(&mut client, "trimmed"), 10, "the deletion survives a crash");
 }
+
+/// A cluster-wide dynamic default (`kafka-configs --entity-type brokers --entity-default
+/// --add-config log.retention.ms=...`) applies, without a restart, to every topic that has no
+/// `retention.ms` of its own: a record two hours old, kept under the static default of 168 hours,
+/// goes once the default drops to one hour.
+#[test]
+fn a_cluster_wide_retention_default_applies_to_topics_without_their_own() {
+    use strand_base::Clock;
+    use strand_protocol::messages::IncrementalAlterConfigsRequest;
+    use strand_protocol::messages::incremental_alter_configs_request::{AlterConfigsResource, AlterableConfig};
+    let _serial = common::serial();
+    let server = Server::start_with(tempfile::tempdir().expect("temp dir"), OVERRIDES);
+    let mut client = server.connect();
+    let topic = CreatableTopic { name: "plain".into(), num_partitions: 1, replication_factor: 1, ..Default::default() };
+    let request = CreateTopicsRequest { topics: vec![topic], timeout_ms: 10_000, ..Default::default() };
+    let ResponseBody::CreateTopics(created) = client.call(RequestBody::CreateTopics(request), 7) else { panic!() };
+    assert_eq!(created.topics[0].error_code, 0);
+    let clock = strand_base::SystemClock;
+    let two_hours_ago = clock.now_ms() - 2 * 3_600_000;
+    // Retention deletes whole segments by their newest record: this one is the segment's only.
+    produce(&mut client, "plain", two_hours_ago, b"v");
+    assert_eq!(earliest(&mut client, "plain"), 0, "168 hours keep a record two hours old");
+
+    let request = IncrementalAlterConfigsRequest {
+        resources: vec![AlterConfigsResource {
+            resource_type: 4,
+            resource_name: String::new(),
+            configs: vec![AlterableConfig {
+                name: "log.retention.ms".into(),
+                config_operation: 0,
+                value: Some("3600000".into()),
+                ..Default::default()
+            }],
+            ..Default::default()
+        }],
+        ..Default::default()
+    };
+    let ResponseBody::IncrementalAlterConfigs(altered) = client.call(RequestBody::IncrementalAlterConfigs(request), 1)
+    else {
+        panic!()
+    };
+    assert_eq!(altered.responses[0].error_code, 0, "{:?}", altered.responses[0]);
+    let deadline = clock.monotonic_ns() + common::WAIT_MAX.as_nanos() as u64;
+    while earliest(&mut client, "plain") != 1 {
+        assert!(clock.monotonic_ns() < deadline, "the one-hour default never deleted the two-hour-old record");
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+}

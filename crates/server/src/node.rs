@@ -715,7 +715,7 @@ fn reconcile(replicas: &ReplicaManager, image: &MetadataImage, config: &ServerCo
         .collect();
     replicas.set_broker_statuses(statuses);
     for topic in image.topics().iter() {
-        let log_config = topic_log_config(image, &topic.name, config.log_config());
+        let log_config = topic_log_config(image, &topic.name, node, config.log_config());
         let min_insync_replicas = min_insync_replicas(image, &topic.name, config);
         for (&index, partition) in &topic.partitions {
             if !partition.replicas.contains(&node) {
@@ -761,47 +761,74 @@ fn min_insync_replicas(image: &MetadataImage, topic: &str, config: &ServerConfig
         .max(1)
 }
 
-/// The broker's log settings with the topic's own configs (CreateTopics, AlterConfigs) on top.
-fn topic_log_config(image: &MetadataImage, topic: &str, defaults: strand_log::LogConfig) -> strand_log::LogConfig {
+/// The broker's log settings for `topic`: each setting from the topic's own config (CreateTopics,
+/// AlterConfigs), else this broker's dynamic config, else the cluster-wide dynamic default (both
+/// by their `log.*` names, as `kafka-configs --entity-type brokers` sets them), else `defaults`
+/// (`server.properties` and Kafka's defaults) — Kafka's order.
+fn topic_log_config(
+    image: &MetadataImage,
+    topic: &str,
+    node: BrokerId,
+    defaults: strand_log::LogConfig,
+) -> strand_log::LogConfig {
     use strand_metadata::image::ConfigResource;
-    let Some(configs) = image.configs().resource(&ConfigResource::topic(topic)) else { return defaults };
-    let number = |key: &str| configs.get(key).and_then(|v| v.parse::<i64>().ok());
+    let configs = image.configs();
+    let topic_configs = configs.resource(&ConfigResource::topic(topic));
+    let layers = [ConfigResource::broker(node.0.to_string()), ConfigResource::cluster_default()];
+    // The topic config and the broker configs that stand for it, each with its unit in ms or 1.
+    let value = |key: &str, broker_keys: &[(&str, i64)]| -> Option<String> {
+        if let Some(v) = topic_configs.and_then(|c| c.get(key)) {
+            return Some(v.clone());
+        }
+        layers.iter().find_map(|layer| {
+            let resource = configs.resource(layer)?;
+            broker_keys.iter().find_map(|(name, unit)| {
+                let raw = resource.get(*name)?;
+                match unit {
+                    1 => Some(raw.clone()),
+                    unit => raw.parse::<i64>().ok().map(|v| v.saturating_mul(*unit).to_string()),
+                }
+            })
+        })
+    };
+    let number = |key: &str, broker_keys: &[(&str, i64)]| value(key, broker_keys).and_then(|v| v.parse::<i64>().ok());
     let mut config = defaults;
-    if let Some(v) = number("segment.bytes") {
+    if let Some(v) = number("segment.bytes", &[("log.segment.bytes", 1)]) {
         config.segment_bytes = v.max(1) as u64;
     }
-    if let Some(v) = number("segment.ms") {
+    if let Some(v) = number("segment.ms", &[("log.roll.ms", 1), ("log.roll.hours", 3_600_000)]) {
         config.segment_ms = v;
     }
-    if let Some(v) = number("segment.jitter.ms") {
+    if let Some(v) = number("segment.jitter.ms", &[("log.roll.jitter.ms", 1), ("log.roll.jitter.hours", 3_600_000)]) {
         config.segment_jitter_ms = v;
     }
-    if let Some(v) = number("segment.index.bytes") {
+    if let Some(v) = number("segment.index.bytes", &[("log.index.size.max.bytes", 1)]) {
         config.segment_index_bytes = v.max(12) as u64;
     }
-    if let Some(v) = number("index.interval.bytes") {
+    if let Some(v) = number("index.interval.bytes", &[("log.index.interval.bytes", 1)]) {
         config.index_interval_bytes = v.max(0) as u64;
     }
-    if let Some(v) = number("flush.messages") {
+    if let Some(v) = number("flush.messages", &[("log.flush.interval.messages", 1)]) {
         config.flush_interval_messages = v;
     }
-    if let Some(v) = number("flush.ms") {
+    if let Some(v) = number("flush.ms", &[("log.flush.interval.ms", 1)]) {
         config.flush_interval_ms = v;
     }
-    if let Some(v) = number("retention.ms") {
+    let retention = [("log.retention.ms", 1), ("log.retention.minutes", 60_000), ("log.retention.hours", 3_600_000)];
+    if let Some(v) = number("retention.ms", &retention) {
         config.retention_ms = v;
     }
-    if let Some(v) = number("retention.bytes") {
+    if let Some(v) = number("retention.bytes", &[("log.retention.bytes", 1)]) {
         config.retention_bytes = v;
     }
-    if let Some(policy) = configs.get("cleanup.policy") {
+    if let Some(policy) = value("cleanup.policy", &[("log.cleanup.policy", 1)]) {
         config.delete_enabled = policy.split(',').any(|p| p.trim() == "delete");
         config.compact_enabled = policy.split(',').any(|p| p.trim() == "compact");
     }
-    if let Some(v) = number("delete.retention.ms") {
+    if let Some(v) = number("delete.retention.ms", &[("log.cleaner.delete.retention.ms", 1)]) {
         config.delete_retention_ms = v;
     }
-    if let Some(v) = number("min.compaction.lag.ms") {
+    if let Some(v) = number("min.compaction.lag.ms", &[("log.cleaner.min.compaction.lag.ms", 1)]) {
         config.min_compaction_lag_ms = v;
     }
     config
