@@ -1,7 +1,7 @@
 //! A log's settings, with Kafka's topic-config names and defaults.
 
 /// The settings one partition's log runs with (Kafka's topic configs; broker `log.*` defaults).
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct LogConfig {
     /// `segment.bytes`: roll when the active segment would grow past this (default 1 GiB).
     pub segment_bytes: u64,
@@ -38,6 +38,12 @@ pub struct LogConfig {
     /// `min.compaction.lag.ms`: a record is never compacted before its segment's newest record is
     /// this old (0: as soon as it leaves the active segment).
     pub min_compaction_lag_ms: i64,
+    /// `min.cleanable.dirty.ratio`: the cleaner takes the log once this share of its cleanable
+    /// bytes is dirty (0.5).
+    pub min_cleanable_dirty_ratio: f64,
+    /// `max.compaction.lag.ms`: a record stays uncompacted at most this long; past it the cleaner
+    /// takes the log whatever its dirty share (Kafka: no limit, `i64::MAX`).
+    pub max_compaction_lag_ms: i64,
 }
 
 impl Default for LogConfig {
@@ -57,6 +63,8 @@ impl Default for LogConfig {
             compact_enabled: false,
             delete_retention_ms: 24 * 60 * 60 * 1000,
             min_compaction_lag_ms: 0,
+            min_cleanable_dirty_ratio: 0.5,
+            max_compaction_lag_ms: i64::MAX,
         }
     }
 }

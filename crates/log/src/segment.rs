@@ -199,6 +199,12 @@ impl Segment {
     }
 
     /// The largest timestamp of any batch in the segment, and the last offset of its batch.
+    /// The first batch's max timestamp (what `segment.ms` and `max.compaction.lag.ms` count
+    /// from); `None` while the segment is empty.
+    pub fn first_batch_timestamp(&self) -> Option<i64> {
+        self.rolling_timestamp
+    }
+
     pub fn max_timestamp(&self) -> TimestampOffset {
         self.max_timestamp_so_far
     }

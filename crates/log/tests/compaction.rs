@@ -537,3 +537,35 @@ mod kafka {
         stdout
     }
 }
+
+/// When the cleaner takes a log: once its dirty share reaches the log's own
+/// `min.cleanable.dirty.ratio`, or, whatever the share, once its oldest dirty record has waited
+/// `max.compaction.lag.ms` (counted from the first batch of the oldest dirty segment).
+#[test]
+fn a_pass_is_due_by_the_dirty_ratio_or_the_maximum_lag() {
+    let clock = Arc::new(TestClock::default());
+    let dir = tempfile::tempdir().expect("dir");
+    let mut log = open(dir.path(), config(), &clock);
+    fill(&mut log, 1_000, 5, 60);
+    clean_all(&mut small_cleaner(), &mut log).expect("clean").expect("a pass ran");
+    // A little more, with new keys: a small dirty share of the cleanable log.
+    fill(&mut log, 2_000, 40, 12);
+    let high_watermark = log.log_end_offset();
+    let range = Cleaner::cleanable_range(&log, high_watermark).expect("something to clean");
+    let ratio = range.dirty_ratio();
+    assert!(ratio > 0.0 && ratio < 1.0, "{range:?}");
+
+    log.set_config(LogConfig { min_cleanable_dirty_ratio: ratio + 0.01, ..config() });
+    assert!(!Cleaner::is_due(&log, high_watermark), "below the ratio and no lag limit");
+    log.set_config(LogConfig { min_cleanable_dirty_ratio: ratio - 0.01, ..config() });
+    assert!(Cleaner::is_due(&log, high_watermark), "at or above the log's own ratio");
+
+    // Below the ratio, the maximum lag forces a pass once the oldest dirty batch is older: the
+    // first pass stopped at the then active segment, whose first batch was written at 1 000.
+    let lagging = LogConfig { min_cleanable_dirty_ratio: 0.99, max_compaction_lag_ms: HOUR_MS, ..config() };
+    log.set_config(lagging);
+    clock.set(1_000 + HOUR_MS);
+    assert!(!Cleaner::is_due(&log, high_watermark), "the oldest dirty record is exactly an hour old");
+    clock.set(1_001 + HOUR_MS);
+    assert!(Cleaner::is_due(&log, high_watermark), "past an hour: due whatever the ratio");
+}

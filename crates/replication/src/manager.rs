@@ -488,14 +488,14 @@ impl ReplicaManager {
         self.each_log(|log, high_watermark| Ok(Some(log.apply_retention(high_watermark)?).filter(|n| *n > 0)))
     }
 
-    /// Compacts every hosted partition whose `cleanup.policy` includes `compact` and whose dirty
-    /// share of the cleanable log is at least `min_dirty_ratio` (`min.cleanable.dirty.ratio`),
-    /// never past its high watermark. The cleaner's key map is allocated only if some partition
+    /// Compacts every hosted partition whose `cleanup.policy` includes `compact` and whose
+    /// cleaning is due (its `min.cleanable.dirty.ratio` or `max.compaction.lag.ms`, see
+    /// `Cleaner::is_due`), never past its high watermark. The cleaner's key map is allocated only if some partition
     /// needs it and freed after the pass, so an idle node holds none of its memory.
-    pub fn apply_compaction(&self, config: CleanerConfig, min_dirty_ratio: f64) -> PassReport<CleanStats> {
+    pub fn apply_compaction(&self, config: CleanerConfig) -> PassReport<CleanStats> {
         let mut cleaner = None;
         self.each_log(|log, high_watermark| {
-            if !Cleaner::is_due(log, high_watermark, min_dirty_ratio) {
+            if !Cleaner::is_due(log, high_watermark) {
                 return Ok(None);
             }
             cleaner.get_or_insert_with(|| Cleaner::new(config)).clean(log, high_watermark)

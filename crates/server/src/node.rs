@@ -831,6 +831,13 @@ fn topic_log_config(
     if let Some(v) = number("min.compaction.lag.ms", &[("log.cleaner.min.compaction.lag.ms", 1)]) {
         config.min_compaction_lag_ms = v;
     }
+    if let Some(v) = number("max.compaction.lag.ms", &[("log.cleaner.max.compaction.lag.ms", 1)]) {
+        config.max_compaction_lag_ms = v;
+    }
+    let ratio = value("min.cleanable.dirty.ratio", &[("log.cleaner.min.cleanable.ratio", 1)]);
+    if let Some(v) = ratio.and_then(|v| v.parse::<f64>().ok()) {
+        config.min_cleanable_dirty_ratio = v;
+    }
     config
 }
 
@@ -868,9 +875,8 @@ async fn compaction_forever(replicas: Arc<ReplicaManager>, config: ServerConfig)
         dedupe_buffer_load_factor: config.log_cleaner_io_buffer_load_factor,
     };
     let backoff = Duration::from_millis(u64::try_from(config.log_cleaner_backoff_ms).unwrap_or(0).max(1));
-    let ratio = config.log_cleaner_min_cleanable_ratio;
     maintain_forever(replicas, backoff, "compaction", move |replicas| {
-        let report = replicas.apply_compaction(cleaner, ratio);
+        let report = replicas.apply_compaction(cleaner);
         let (read, written) =
             report.changed.iter().fold((0, 0), |(r, w), (_, s)| (r + s.bytes_read, w + s.bytes_written));
         let summary = format!("compacted {} partitions: {read} bytes read, {written} written", report.changed.len());

@@ -334,6 +334,8 @@ fn log_config_mapping() -> TestResult {
         ("log.retention.minutes", "90"),
         ("log.retention.bytes", "5000000"),
         ("log.cleanup.policy", "compact"),
+        ("log.cleaner.min.cleanable.ratio", "0.25"),
+        ("log.cleaner.max.compaction.lag.ms", "600000"),
     ])?;
     let log = config.log_config();
     let expected = strand_log::LogConfig {
@@ -351,6 +353,8 @@ fn log_config_mapping() -> TestResult {
         compact_enabled: true,
         delete_retention_ms: 86_400_000,
         min_compaction_lag_ms: 0,
+        min_cleanable_dirty_ratio: 0.25,
+        max_compaction_lag_ms: 600_000,
     };
     assert_eq!(log, expected);
     Ok(())

@@ -114,13 +114,30 @@ impl Cleaner {
         Cleaner { map: OffsetMap::with_memory(config.dedupe_buffer_bytes, config.dedupe_buffer_load_factor) }
     }
 
-    /// Whether a pass over `log` is due: its dirty share of the cleanable log reached
-    /// `min_dirty_ratio` (`min.cleanable.dirty.ratio`), or a delete horizon it recorded passed
-    /// (tombstones or markers may go now).
-    pub fn is_due(log: &Log, high_watermark: Offset, min_dirty_ratio: f64) -> bool {
-        let dirty = Self::cleanable_range(log, high_watermark).is_some_and(|r| r.dirty_ratio() >= min_dirty_ratio);
-        let horizon_passed = log.cleaner_delete_horizon_ms().is_some_and(|h| h <= log.clock().now_ms());
-        dirty || (horizon_passed && log.config().compact_enabled)
+    /// Whether a pass over `log` is due: its dirty share of the cleanable log reached its
+    /// `min.cleanable.dirty.ratio`, a dirty record waited longer than its `max.compaction.lag.ms`
+    /// (Kafka's `LogCleanerManager.maxCompactionDelay`: the first batch of the oldest dirty
+    /// segment below the active one), or a delete horizon it recorded passed (tombstones or
+    /// markers may go now).
+    pub fn is_due(log: &Log, high_watermark: Offset) -> bool {
+        let config = log.config();
+        let now_ms = log.clock().now_ms();
+        let range = Self::cleanable_range(log, high_watermark);
+        let dirty = range.is_some_and(|r| r.dirty_ratio() >= config.min_cleanable_dirty_ratio);
+        let overdue = range.is_some_and(|r| {
+            let clean_until = now_ms.saturating_sub(config.max_compaction_lag_ms.max(0));
+            let active_base = log.segments().keys().next_back().copied().unwrap_or(Offset::MAX);
+            let from =
+                log.segments().range(..=r.first_dirty_offset).next_back().map(|(b, _)| *b).unwrap_or(Offset::MIN);
+            log.segments()
+                .range(from..active_base)
+                .filter_map(|(_, segment)| segment.first_batch_timestamp())
+                .filter(|t| *t > 0)
+                .min()
+                .is_some_and(|earliest| earliest < clean_until)
+        });
+        let horizon_passed = log.cleaner_delete_horizon_ms().is_some_and(|h| h <= now_ms);
+        dirty || overdue || (horizon_passed && config.compact_enabled)
     }
 
     /// What `log` has to clean below `high_watermark` and its first unstable offset; `None` if

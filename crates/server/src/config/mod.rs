@@ -420,6 +420,8 @@ impl ServerConfig {
             compact_enabled: self.log_cleanup_policy.compact,
             delete_retention_ms: self.get_long("log.cleaner.delete.retention.ms").unwrap_or(86_400_000),
             min_compaction_lag_ms: self.get_long("log.cleaner.min.compaction.lag.ms").unwrap_or(0),
+            min_cleanable_dirty_ratio: self.log_cleaner_min_cleanable_ratio,
+            max_compaction_lag_ms: self.get_long("log.cleaner.max.compaction.lag.ms").unwrap_or(i64::MAX),
         }
     }
 
