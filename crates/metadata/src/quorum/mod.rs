@@ -382,12 +382,14 @@ impl Quorum {
 
     /// The current leader epoch: the Raft term.
     pub fn leader_epoch(&self) -> i32 {
-        self.leadership.borrow().epoch
+        // Raft's own metrics, not the leadership feed: the feed's task may not have caught up
+        // with them yet (just after `open`, the saved vote is loaded but not yet published).
+        i32::try_from(self.metrics.borrow().current_term).unwrap_or(i32::MAX)
     }
 
     /// The leader of the current epoch, if known.
     pub fn leader_id(&self) -> Option<i32> {
-        self.leadership.borrow().leader_id
+        self.metrics.borrow().current_leader.map(node_id_to_wire)
     }
 
     /// Epoch and leader now, and each change after (the channel closes after a shutdown).
