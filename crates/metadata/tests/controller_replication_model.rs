@@ -11,7 +11,8 @@
 //!   the completion check, as Kafka's builder does: the leader is then RECOVERING);
 //! - the leader epoch grows by one exactly when the leader changes or a replica leaves the
 //!   replicas, the partition epoch by one exactly when anything changes;
-//! - responses agree with the replayed image (heartbeat fencing, AlterPartition's echo).
+//! - responses agree with the replayed image (heartbeat fencing, AlterPartition's echo);
+//! - at the end, the image's snapshot records (`MetadataImage::to_records`) recreate it exactly.
 //!
 //! proptest prints the smallest failing sequence (and keeps its seed in `proptest-regressions`).
 
@@ -20,7 +21,7 @@ mod controller_common;
 
 use std::collections::BTreeMap;
 
-use common::Cluster;
+use common::{Cluster, from_snapshot_records};
 use controller_common::{cluster_in_racks, epoch, register_incarnation, set_unclean};
 use proptest::prelude::*;
 use strand_base::BrokerId;
@@ -364,5 +365,7 @@ proptest! {
             prop_assert_eq!(stepped, Ok(()), "step {} {:?}", i, op);
             prop_assert_eq!(check_image(&before, &cluster.image), Ok(()), "step {} {:?}", i, op);
         }
+        // A metadata snapshot of whatever the decisions left recreates it exactly.
+        prop_assert_eq!(from_snapshot_records(&cluster.image), cluster.image);
     }
 }

@@ -3,7 +3,7 @@
 
 mod common;
 
-use common::Cluster;
+use common::{Cluster, from_snapshot_records};
 use strand_base::{BrokerId, Uuid};
 use strand_metadata::image::{
     ConfigResource, LeaderRecoveryState, MetadataDelta, MetadataImage, MetadataProvenance, NO_LEADER, NO_LEADER_CHANGE,
@@ -248,4 +248,65 @@ fn feature_levels_finalize_and_clear() {
     let next = replay(&cluster.image, vec![MetadataRecord::FeatureLevelRecord(off)]).expect("replay");
     assert_eq!(next.features().level("group.version"), 0);
     assert!(!next.features().finalized().contains_key("group.version"));
+}
+
+/// A snapshot's records recreate everything an image holds: features, brokers fenced and
+/// shutting down, topics with ELRs and reassignments, topic and broker configs (the cluster
+/// default included), the producer id block; and nothing for what the image does not hold.
+#[test]
+fn snapshot_records_recreate_the_image() {
+    let mut cluster = Cluster::with_brokers(&[1, 2, 3]);
+    cluster.create_topic("a", 3, 3);
+    let epoch = cluster.image.cluster().broker(BrokerId(2)).expect("broker").epoch;
+    let config = |kind: i8, resource: &str, name: &str, value: &str| {
+        MetadataRecord::ConfigRecord(ConfigRecord {
+            resource_type: kind,
+            resource_name: resource.to_owned(),
+            name: name.to_owned(),
+            value: Some(value.to_owned()),
+            ..Default::default()
+        })
+    };
+    let records = vec![
+        MetadataRecord::TopicRecord(TopicRecord { name: "t".to_owned(), topic_id: TOPIC, ..Default::default() }),
+        MetadataRecord::PartitionRecord(PartitionRecord {
+            partition_id: 4,
+            topic_id: TOPIC,
+            replicas: vec![BrokerId(1), BrokerId(2), BrokerId(3)],
+            isr: vec![1],
+            adding_replicas: vec![BrokerId(3)],
+            removing_replicas: vec![BrokerId(2)],
+            leader: BrokerId(1),
+            leader_recovery_state: 1,
+            leader_epoch: 6,
+            partition_epoch: 9,
+            eligible_leader_replicas: Some(vec![BrokerId(2)]),
+            last_known_elr: Some(vec![BrokerId(3)]),
+            ..Default::default()
+        }),
+        config(2, "t", "retention.ms", "1000"),
+        config(2, "t", "cleanup.policy", "compact"),
+        config(4, "", "log.retention.ms", "5000"),
+        config(4, "2", "log.cleaner.threads", "2"),
+        MetadataRecord::BrokerRegistrationChangeRecord(BrokerRegistrationChangeRecord {
+            broker_id: BrokerId(2),
+            broker_epoch: epoch,
+            fenced: 1,
+            in_controlled_shutdown: 1,
+            ..Default::default()
+        }),
+        MetadataRecord::ProducerIdsRecord(ProducerIdsRecord { next_producer_id: 3000, ..Default::default() }),
+        MetadataRecord::FeatureLevelRecord(FeatureLevelRecord {
+            name: "group.version".to_owned(),
+            feature_level: 0,
+            ..Default::default()
+        }),
+    ];
+    let image = replay(&cluster.image, records).expect("replay");
+    assert!(image.cluster().broker(BrokerId(2)).is_some_and(|b| b.fenced && b.in_controlled_shutdown));
+    assert_eq!(from_snapshot_records(&image), image);
+    let kinds: Vec<i16> = image.to_records().iter().map(|(r, _)| r.api_key()).collect();
+    assert_eq!(kinds.first(), Some(&12), "metadata.version comes first: {kinds:?}");
+    assert_eq!(from_snapshot_records(&MetadataImage::empty()), MetadataImage::empty());
+    assert!(MetadataImage::empty().to_records().is_empty());
 }

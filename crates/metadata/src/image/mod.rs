@@ -25,6 +25,7 @@ mod configs;
 mod delta;
 mod features;
 mod producer_ids;
+mod snapshot;
 mod topics;
 
 use std::sync::Arc;

@@ -91,6 +91,18 @@ impl Cluster {
     }
 }
 
+/// `image` rebuilt from [`MetadataImage::to_records`] alone (a snapshot's records), with the same
+/// provenance; each record must also survive encoding at its version.
+pub fn from_snapshot_records(image: &MetadataImage) -> MetadataImage {
+    let mut delta = MetadataDelta::new(&MetadataImage::empty());
+    for (record, version) in image.to_records() {
+        let record = ApiMessageAndVersion { record, version };
+        assert_round_trips(&record);
+        delta.replay(&record.record).unwrap_or_else(|e| panic!("replaying snapshot record {record:?}: {e}"));
+    }
+    delta.apply(image.provenance())
+}
+
 /// A CreateTopics entry with no assignments or configs.
 pub fn topic(name: &str, num_partitions: i32, replication_factor: i16) -> CreatableTopic {
     CreatableTopic { name: name.to_owned(), num_partitions, replication_factor, ..Default::default() }
