@@ -11,7 +11,10 @@ use std::time::Duration;
 
 use bytes::Bytes;
 use strand_base::{BrokerId, SystemClock, Uuid};
-use strand_metadata::quorum::{CommittedBatch, LoneVoterTransport, Quorum, QuorumConfig, QuorumError};
+use strand_metadata::image::{MetadataDelta, MetadataImage, MetadataProvenance};
+use strand_metadata::quorum::{
+    CommittedBatch, LoneVoterTransport, Quorum, QuorumConfig, QuorumError, SnapshotSettings,
+};
 use strand_protocol::messages::records::MetadataRecord;
 use strand_protocol::messages::{ProducerIdsRecord, TopicRecord, VotersRecord};
 use strand_protocol::records::{ControlRecordType, RecordBatch, RecordBatches};
@@ -171,6 +174,103 @@ async fn restart_replays_the_log_and_continues() {
     let batches = receive(&mut rx, second.len()).await;
     check_batches(&batches, &second, &second_offsets);
     assert!(batches.iter().all(|b| b.epoch == quorum.leader_epoch()));
+    bounded("shutdown", quorum.shutdown()).await.expect("shuts down");
+}
+
+/// A lone voter whose snapshots purge everything they hold.
+async fn open_purging(dir: &Path, max_bytes_between: u64) -> Quorum {
+    let snapshots = SnapshotSettings { max_bytes_between, interval_ms: 0, entries_kept: 0 };
+    let config = QuorumConfig { snapshots, ..QuorumConfig::lone_voter(NODE_ID, CLUSTER_ID) };
+    let open = Quorum::open(dir, config, Arc::new(LoneVoterTransport), Arc::new(SystemClock));
+    bounded("open", open).await.expect("opens")
+}
+
+/// Consistent records (distinct topics, growing producer ids), `count` appends of them.
+fn image_lists(prefix: &str, first_id: u8, count: u8) -> Vec<Records> {
+    (0..count).map(|i| vec![topic(&format!("{prefix}-{i}"), first_id + i)]).collect()
+}
+
+/// Replays a feed into an image until it reaches `end` (a snapshot replaces the image), and
+/// says whether a snapshot came first.
+async fn feed_image(rx: &mut mpsc::Receiver<CommittedBatch>, end: i64) -> (MetadataImage, bool) {
+    let mut image = MetadataImage::empty();
+    let mut first_was_snapshot = None;
+    while image.provenance().offset + 1 < end {
+        let batch = bounded("feed", rx.recv()).await.expect("the feed is open");
+        first_was_snapshot.get_or_insert(batch.snapshot);
+        let empty = MetadataImage::empty();
+        let mut delta = MetadataDelta::new(if batch.snapshot { &empty } else { &image });
+        for (record, _) in &batch.records {
+            delta.replay(record).expect("replays");
+        }
+        image = delta.apply(MetadataProvenance { offset: batch.last_offset, epoch: batch.epoch });
+    }
+    (image, first_was_snapshot.unwrap_or(false))
+}
+
+fn topic_names(image: &MetadataImage) -> Vec<String> {
+    image.topics().names().keys().cloned().collect()
+}
+
+fn checkpoints(dir: &Path) -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(dir)
+        .expect("lists")
+        .map(|e| e.expect("entry").file_name().to_string_lossy().into_owned())
+        .filter(|name| name.ends_with(".checkpoint"))
+        .collect();
+    names.sort();
+    names
+}
+
+/// A snapshot holds the image as of the last applied entry, in a file named as Kafka names it;
+/// the log is purged below it; a subscriber from 0 gets the snapshot first, then what came
+/// after; a restart starts from the snapshot and goes on.
+#[tokio::test]
+async fn a_snapshot_replaces_the_log_before_it() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let quorum = open_purging(dir.path(), u64::MAX).await;
+    let before = image_lists("before", 1, 5);
+    append_all(&quorum, &before).await;
+    let end = bounded("snapshot", quorum.snapshot(WAIT)).await.expect("snapshots");
+    assert_eq!(end, quorum.high_watermark());
+    assert_eq!(checkpoints(dir.path()), [format!("{end:020}-{:010}.checkpoint", quorum.leader_epoch())]);
+    let start = bounded("purge", quorum.wait_for_log_start(end, WAIT)).await.expect("purges");
+    assert_eq!(start, end, "the snapshot purges the log it holds");
+    let after = image_lists("after", 10, 2);
+    append_all(&quorum, &after).await;
+    let expected: Vec<String> =
+        (0..2).map(|i| format!("after-{i}")).chain((0..5).map(|i| format!("before-{i}"))).collect();
+
+    let (image, from_snapshot) = feed_image(&mut quorum.subscribe(0), quorum.high_watermark()).await;
+    assert!(from_snapshot, "a feed from 0 starts with the snapshot");
+    assert_eq!(topic_names(&image), expected);
+    let epoch = quorum.leader_epoch();
+    bounded("shutdown", quorum.shutdown()).await.expect("shuts down");
+
+    let quorum = open(dir.path()).await;
+    assert!(quorum.leader_epoch() > epoch);
+    assert_eq!(quorum.log_start_offset(), end, "a restart starts at the snapshot");
+    let more = image_lists("more", 20, 1);
+    append_all(&quorum, &more).await;
+    let (image, from_snapshot) = feed_image(&mut quorum.subscribe(0), quorum.high_watermark()).await;
+    assert!(from_snapshot);
+    assert_eq!(topic_names(&image).len(), 8);
+    assert!(topic_names(&image).contains(&"more-0".to_owned()));
+    bounded("shutdown", quorum.shutdown()).await.expect("shuts down");
+}
+
+/// `metadata.log.max.record.bytes.between.snapshots`: once that many bytes of records are
+/// committed, the voter snapshots by itself.
+#[tokio::test]
+async fn enough_committed_bytes_trigger_a_snapshot() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let quorum = open_purging(dir.path(), 200).await;
+    append_all(&quorum, &image_lists("t", 1, 10)).await;
+    let committed = quorum.high_watermark();
+    // Ten topic records are well over 200 bytes: a snapshot follows without being asked for.
+    let end = bounded("snapshot", quorum.wait_for_snapshot(1, WAIT)).await.expect("a snapshot");
+    assert!(end > 0 && end <= committed, "snapshot to {end} of {committed}");
+    assert_eq!(checkpoints(dir.path()).len(), 1);
     bounded("shutdown", quorum.shutdown()).await.expect("shuts down");
 }
 

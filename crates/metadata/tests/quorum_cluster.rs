@@ -18,7 +18,7 @@ use std::time::Duration;
 use strand_base::{SystemClock, Uuid};
 use strand_metadata::quorum::{
     CommittedBatch, Leadership, Quorum, QuorumConfig, QuorumError, QuorumTransport, QuorumVoters, RaftReply, RaftRpc,
-    TransportError, TransportFuture,
+    SnapshotSettings, TransportError, TransportFuture,
 };
 use strand_protocol::messages::TopicRecord;
 use strand_protocol::messages::records::MetadataRecord;
@@ -129,6 +129,8 @@ impl Cluster {
             voters,
             election_timeout_ms: 200,
             fetch_timeout_ms: 400,
+            // Snapshots only when a test asks; each purges everything it holds.
+            snapshots: SnapshotSettings { interval_ms: 0, entries_kept: 0, ..SnapshotSettings::default() },
         }
     }
 
@@ -486,4 +488,69 @@ fn json_field(text: &str, name: &str) -> i64 {
     let start = text.find(&key).unwrap_or_else(|| panic!("no {name} in {text}")) + key.len();
     let digits: String = text[start..].chars().take_while(|c| c.is_ascii_digit() || *c == '-').collect();
     digits.parse().unwrap_or_else(|_| panic!("{name} is not a number in {text}"))
+}
+
+/// A voter that was down while the others snapshotted and purged their logs catches up from the
+/// leader's snapshot, installed whole (Kafka's file, under Kafka's name), then entry by entry;
+/// its feed from 0 recreates every record committed meanwhile.
+#[tokio::test]
+async fn a_voter_behind_the_purged_log_catches_up_from_a_snapshot() {
+    let cluster = Cluster::new();
+    cluster.start_all().await;
+    cluster.agreed_leader(&VOTERS).await;
+    cluster.append(&VOTERS, topic("a")).await;
+    cluster.stop(3).await;
+    let names = ["bb", "ccc", "dddd", "eeeee"];
+    for name in names {
+        cluster.append(&[1, 2], topic(name)).await;
+    }
+    let mut ends = BTreeSet::new();
+    for id in [1, 2] {
+        let quorum = cluster.quorum(id);
+        ends.insert(bounded("snapshot", quorum.snapshot(WAIT)).await.expect("snapshots"));
+    }
+    let last = cluster.append(&[1, 2], topic("ffffff")).await;
+    // Both purged what their snapshot holds (the leader once replication moved on).
+    for (id, end) in [1, 2].into_iter().zip(&ends) {
+        let start = cluster.quorum(id).wait_for_log_start(*end, WAIT).await.expect("purges");
+        assert!(ends.contains(&start), "voter {id}'s log starts at {start}, its snapshot ends at {ends:?}");
+    }
+
+    let quorum = cluster.start(3).await;
+    let (_, leader) = cluster.agreed_leader(&VOTERS).await;
+    let leader_end = cluster.quorum(leader).log_start_offset();
+    let installed = bounded("install", quorum.wait_for_snapshot(leader_end, WAIT)).await.expect("a snapshot");
+    assert_eq!(installed, leader_end, "voter 3 holds the leader's snapshot");
+    assert!(ends.contains(&installed));
+    let files: Vec<String> = std::fs::read_dir(cluster.dir(3))
+        .expect("lists")
+        .map(|e| e.expect("entry").file_name().to_string_lossy().into_owned())
+        .filter(|name| name.ends_with(".checkpoint"))
+        .collect();
+    assert_eq!(files.len(), 1, "{files:?}");
+
+    // Its feed from 0: the snapshot (every topic but the last), then the last topic's batch.
+    let mut rx = quorum.subscribe(0);
+    let mut topics = BTreeSet::new();
+    bounded("voter 3's feed", async {
+        loop {
+            let batch = rx.recv().await.expect("the feed is open");
+            if batch.snapshot {
+                topics.clear();
+            }
+            for (record, _) in &batch.records {
+                if let MetadataRecord::TopicRecord(t) = record {
+                    topics.insert(t.name.clone());
+                }
+            }
+            if batch.last_offset >= last {
+                return;
+            }
+        }
+    })
+    .await;
+    let expected: BTreeSet<String> = ["a", "bb", "ccc", "dddd", "eeeee", "ffffff"].map(String::from).into();
+    assert_eq!(topics, expected);
+    cluster.check_one_leader_per_epoch();
+    cluster.stop_all().await;
 }

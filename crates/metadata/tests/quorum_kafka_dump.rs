@@ -85,6 +85,38 @@ async fn kafka_decodes_the_metadata_log() {
     assert_eq!(next, 8, "{stdout}");
 }
 
+/// A snapshot of the metadata log is a `.checkpoint` file Kafka decodes: its header, the
+/// voters, the image's records, its footer.
+#[tokio::test]
+async fn kafka_decodes_a_metadata_snapshot() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let partition = dir.path().join("__cluster_metadata-0");
+    let config = QuorumConfig::lone_voter(1, "MkU3OEVBNTcwNTJENDM2Qg");
+    let open = Quorum::open(&partition, config, Arc::new(LoneVoterTransport), Arc::new(SystemClock));
+    let quorum = tokio::time::timeout(WAIT, open).await.expect("opens in time").expect("opens");
+    for records in [vec![topic("orders", 1), topic("payments", 2)], vec![producer_ids(1000)]] {
+        tokio::time::timeout(WAIT, quorum.append(records)).await.expect("commits in time").expect("commits");
+    }
+    let end = tokio::time::timeout(WAIT, quorum.snapshot(WAIT)).await.expect("in time").expect("snapshots");
+    let name = format!("{end:020}-{:010}.checkpoint", quorum.leader_epoch());
+    tokio::time::timeout(WAIT, quorum.shutdown()).await.expect("stops in time").expect("stops");
+
+    let stdout = dump(&partition.join(&name));
+    let lines: Vec<&str> = stdout.lines().collect();
+    let payloads: Vec<&str> = lines.iter().filter_map(|l| l.split_once(" payload: ").map(|(_, p)| p)).collect();
+    // The image's records at their newest versions, brokerId -1 as Kafka's image writes it.
+    let expected_payloads = [
+        r#"{"type":"TOPIC_RECORD","version":0,"data":{"name":"orders","topicId":"AQEBAQEBAQEBAQEBAQEBAQ"}}"#,
+        r#"{"type":"TOPIC_RECORD","version":0,"data":{"name":"payments","topicId":"AgICAgICAgICAgICAgICAg"}}"#,
+        r#"{"type":"PRODUCER_IDS_RECORD","version":0,"data":{"brokerId":-1,"brokerEpoch":-1,"nextProducerId":1000}}"#,
+    ];
+    assert_eq!(payloads, expected_payloads, "{stdout}");
+    let count = |needle: &str| lines.iter().filter(|l| l.contains(needle)).count();
+    assert_eq!(count("SnapshotHeader"), 1, "{stdout}");
+    assert_eq!(count("SnapshotFooter"), 1, "{stdout}");
+    assert_eq!(count(r#"KRaftVoters {"version":0,"voters":[{"voterId":1,"#), 1, "{stdout}");
+}
+
 /// Runs DumpLogSegments on `segment`, fails on any problem it reports, returns what it printed.
 fn dump(segment: &Path) -> String {
     let libs = kafka_libs(&REQUIRED_JARS);

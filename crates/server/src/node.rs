@@ -288,10 +288,18 @@ const CONTROLLER_CALL_MAX: Duration = Duration::from_secs(30);
 /// Opens this node's voter of the metadata quorum: alone, or with the voters of
 /// `controller.quorum.voters` reached over their CONTROLLER listeners.
 async fn open_quorum(config: &ServerConfig, cluster_id: &str, clock: Arc<dyn Clock>) -> Result<Quorum, NodeError> {
-    use strand_metadata::quorum::{LoneVoterTransport, QuorumConfig, QuorumTransport, QuorumVoters};
+    use strand_metadata::quorum::{LoneVoterTransport, QuorumConfig, QuorumTransport, QuorumVoters, SnapshotSettings};
     let metadata_dir = config.metadata_log_dir.join("__cluster_metadata-0");
+    let snapshots = SnapshotSettings {
+        max_bytes_between: config.metadata_log_max_record_bytes_between_snapshots.max(1) as u64,
+        interval_ms: config.metadata_log_max_snapshot_interval_ms.max(0) as u64,
+        ..SnapshotSettings::default()
+    };
     let (quorum_config, transport): (QuorumConfig, Arc<dyn QuorumTransport>) = if config.is_sole_voter() {
-        (QuorumConfig::lone_voter(config.node_id, cluster_id), Arc::new(LoneVoterTransport))
+        (
+            QuorumConfig { snapshots, ..QuorumConfig::lone_voter(config.node_id, cluster_id) },
+            Arc::new(LoneVoterTransport),
+        )
     } else {
         let text = config.controller_quorum_voters.iter().map(ToString::to_string).collect::<Vec<_>>().join(",");
         let listener_name = config.controller_listener_names.first().cloned().unwrap_or_default();
@@ -301,6 +309,7 @@ async fn open_quorum(config: &ServerConfig, cluster_id: &str, clock: Arc<dyn Clo
             voters: QuorumVoters::parse(&text, &listener_name)?,
             election_timeout_ms: config.controller_quorum_election_timeout_ms.max(1) as u64,
             fetch_timeout_ms: config.controller_quorum_fetch_timeout_ms.max(1) as u64,
+            snapshots,
         };
         let connect_timeout = Duration::from_millis(config.controller_quorum_request_timeout_ms.max(1) as u64);
         (quorum_config, Arc::new(TcpQuorumTransport::new(controller_addresses(config), connect_timeout)))
@@ -604,8 +613,11 @@ fn incarnation_id() -> Uuid {
     strand_broker::handlers::create_topics::random_topic_id()
 }
 
+/// The image after `batch`: `image` changed by its records, or for a snapshot, the image its
+/// records recreate.
 fn apply(image: &MetadataImage, batch: &CommittedBatch) -> Result<MetadataImage, NodeError> {
-    let mut delta = MetadataDelta::new(image);
+    let empty = MetadataImage::empty();
+    let mut delta = MetadataDelta::new(if batch.snapshot { &empty } else { image });
     for (record, _) in &batch.records {
         delta.replay(record).map_err(|e| NodeError::Startup(format!("metadata replay: {e}")))?;
     }

@@ -27,6 +27,36 @@ pub const ELECTION_TIMEOUT_MS_DEFAULT: u64 = 1_000;
 pub const FETCH_TIMEOUT_MS_DEFAULT: u64 = 2_000;
 /// The most voters a static quorum may name (Kafka sets none; a handful is the norm).
 pub const VOTERS_MAX: usize = 64;
+/// Kafka's default `metadata.log.max.record.bytes.between.snapshots` (20 MiB).
+pub const SNAPSHOT_MAX_BYTES_BETWEEN_DEFAULT: u64 = 20 * 1024 * 1024;
+/// Kafka's default `metadata.log.max.snapshot.interval.ms` (one hour).
+pub const SNAPSHOT_INTERVAL_MS_DEFAULT: u64 = 3_600_000;
+/// How many entries before the newest snapshot a voter keeps for lagging voters, which it can
+/// then catch up entry by entry rather than with the whole snapshot (openraft's default).
+pub const SNAPSHOT_ENTRIES_KEPT_DEFAULT: u64 = 1_000;
+
+/// When a voter snapshots its metadata log (see `snapshot`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SnapshotSettings {
+    /// `metadata.log.max.record.bytes.between.snapshots`: a snapshot once this many bytes of
+    /// records were committed since the last one.
+    pub max_bytes_between: u64,
+    /// `metadata.log.max.snapshot.interval.ms`: a snapshot once this long has passed since the
+    /// last one and anything was committed meanwhile; 0 turns the timer off.
+    pub interval_ms: u64,
+    /// Entries kept in the log before the newest snapshot (see [`SNAPSHOT_ENTRIES_KEPT_DEFAULT`]).
+    pub entries_kept: u64,
+}
+
+impl Default for SnapshotSettings {
+    fn default() -> Self {
+        SnapshotSettings {
+            max_bytes_between: SNAPSHOT_MAX_BYTES_BETWEEN_DEFAULT,
+            interval_ms: SNAPSHOT_INTERVAL_MS_DEFAULT,
+            entries_kept: SNAPSHOT_ENTRIES_KEPT_DEFAULT,
+        }
+    }
+}
 
 /// How a quorum member opens.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -42,6 +72,7 @@ pub struct QuorumConfig {
     pub election_timeout_ms: u64,
     /// `controller.quorum.fetch.timeout.ms`.
     pub fetch_timeout_ms: u64,
+    pub snapshots: SnapshotSettings,
 }
 
 impl QuorumConfig {
@@ -53,6 +84,7 @@ impl QuorumConfig {
             voters: QuorumVoters::lone(node_id),
             election_timeout_ms: ELECTION_TIMEOUT_MS_DEFAULT,
             fetch_timeout_ms: FETCH_TIMEOUT_MS_DEFAULT,
+            snapshots: SnapshotSettings::default(),
         }
     }
 

@@ -165,7 +165,7 @@ pub(crate) fn entry_batch(
 }
 
 /// A record as (key, value): control records have a key, metadata records a null one.
-type KeyValue = (Option<[u8; ControlRecordType::KEY_BYTES]>, Vec<u8>);
+pub(crate) type KeyValue = (Option<[u8; ControlRecordType::KEY_BYTES]>, Vec<u8>);
 
 fn leader_change_record(change: &LeaderChange) -> Result<KeyValue, QuorumError> {
     let voter = |id: u64| LeaderChangeVoter { voter_id: node_id_to_wire(id), ..LeaderChangeVoter::default() };
@@ -182,7 +182,10 @@ fn leader_change_record(change: &LeaderChange) -> Result<KeyValue, QuorumError> 
     Ok((Some(ControlRecordType::LeaderChange.encode_key()), value.to_vec()))
 }
 
-fn membership_records(membership: &Membership<u64, VoterNode>, bootstrap: bool) -> Result<Vec<KeyValue>, QuorumError> {
+pub(crate) fn membership_records(
+    membership: &Membership<u64, VoterNode>,
+    bootstrap: bool,
+) -> Result<Vec<KeyValue>, QuorumError> {
     if membership.learner_ids().next().is_some() {
         return Err(QuorumError::Encode("learners have no representation in the metadata log yet".into()));
     }

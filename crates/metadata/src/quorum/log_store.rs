@@ -16,7 +16,16 @@
 //! need it.)
 //!
 //! **Recovery.** The log is opened as after an unclean shutdown (recovery point 0): every batch
-//! is CRC-checked and a torn tail is cut. The metadata log is small until snapshots arrive.
+//! is CRC-checked and a torn tail is cut.
+//!
+//! **Snapshots and purging.** Once a snapshot (`snapshot`) holds the entries up to some index,
+//! openraft purges them: the log start offset moves to the offset after them, and segments
+//! wholly below it are deleted (with Kafka's 1 GiB segments, that happens as segments roll).
+//! The purged entries' numbering is kept in [`MetadataLog::first_index`]. When the log opens, the
+//! newest snapshot on disk is where it starts: everything it holds counts as purged (the Raft
+//! index after its last entry is the first index), older snapshots are deleted, and a log that
+//! ends before the snapshot (a voter that installed one from its leader, then crashed before
+//! purging) starts over empty at the snapshot's end offset.
 //!
 //! **Truncation** happens on followers only, when a new leader's log disagrees with entries this
 //! voter appended but that never committed. The cut is not synced by itself: the next append's
@@ -29,8 +38,6 @@
 //! knows it and writes leader -1 (and its own clock as the control batch's timestamp). Data
 //! batches are the same bytes on every voter.
 //!
-//! **Not yet:** purging (it needs snapshots, which are off).
-//!
 //! The log, the index table and the vote sit behind one mutex shared by the log store, its
 //! readers, the state machine and the subscribers; it is never held across an `.await`.
 
@@ -41,7 +48,8 @@ use std::sync::{Arc, Mutex, MutexGuard};
 
 use openraft::storage::{LogFlushed, RaftLogStorage};
 use openraft::{
-    CommittedLeaderId, Entry, EntryPayload, LogId, LogState, RaftLogReader, StorageError, StorageIOError, Vote,
+    CommittedLeaderId, Entry, EntryPayload, LogId, LogState, RaftLogReader, StorageError, StorageIOError,
+    StoredMembership, Vote,
 };
 use strand_base::Clock;
 use strand_log::log::LogCheckpoints;
@@ -49,8 +57,9 @@ use strand_log::{Log, LogConfig};
 use strand_protocol::records::{RecordBatch, RecordBatches};
 
 use super::QuorumError;
-use super::entry::{LeaderChange, TypeConfig, batch_entry, batch_voters, entry_batch};
+use super::entry::{LeaderChange, TypeConfig, VoterNode, batch_entry, batch_voters, entry_batch};
 use super::quorum_state::{QuorumStateFile, state_vote, vote_state};
+use super::snapshot::{MetadataSnapshot, SnapshotId, delete_before, snapshot_ids};
 
 /// How many bytes one read of the log asks for (the first batch is whole even if larger).
 pub(crate) const READ_BYTES_MAX: u64 = 1024 * 1024;
@@ -63,13 +72,34 @@ pub(crate) struct StoredBatch {
     pub term: u64,
 }
 
+/// The newest snapshot on disk, without its records.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct SnapshotInfo {
+    pub id: SnapshotId,
+    /// The Raft log id of the last entry in it.
+    pub last_log_id: LogId<u64>,
+    pub membership: StoredMembership<u64, VoterNode>,
+}
+
+impl SnapshotInfo {
+    pub(crate) fn of(snapshot: &MetadataSnapshot) -> SnapshotInfo {
+        SnapshotInfo { id: snapshot.id, last_log_id: snapshot.last_log_id, membership: snapshot.membership.clone() }
+    }
+}
+
 /// The metadata partition's log with its Raft index table and the vote.
 #[derive(Debug)]
 pub(crate) struct MetadataLog {
     log: Log,
     clock: Arc<dyn Clock>,
-    /// Indexed by Raft index (the first batch is index 0: nothing is purged yet).
+    /// The Raft index of `batches[0]`: the first entry not purged.
+    first_index: u64,
+    /// The stored batches from `first_index` on.
     batches: Vec<StoredBatch>,
+    /// The last entry purged (after a snapshot), if any.
+    last_purged: Option<LogId<u64>>,
+    /// The newest snapshot on disk.
+    snapshot: Option<SnapshotInfo>,
     /// The Raft index and voters of every membership batch, oldest first (a handful).
     memberships: Vec<(u64, Vec<u64>)>,
     vote_file: QuorumStateFile,
@@ -85,27 +115,60 @@ pub(crate) fn lock(log: &SharedLog) -> MutexGuard<'_, MetadataLog> {
 }
 
 impl MetadataLog {
-    /// Opens (or creates) the log in `dir`, recovers it, and rebuilds the index table.
+    /// Opens (or creates) the log in `dir`, recovers it, starts it at its newest snapshot (see
+    /// the module doc), and rebuilds the index table.
     pub(crate) fn open(dir: &Path, clock: Arc<dyn Clock>) -> Result<MetadataLog, QuorumError> {
         let checkpoints = LogCheckpoints { recovery_point: 0, log_start_offset: 0, clean_shutdown: false };
         let log = Log::open(dir, LogConfig::default(), checkpoints, Arc::clone(&clock))?;
-        if log.log_start_offset() != 0 {
-            return Err(QuorumError::CorruptLog(format!(
-                "log starts at offset {}: a purged metadata log needs snapshots, which come later",
-                log.log_start_offset()
-            )));
-        }
         let vote_file = QuorumStateFile::new(dir);
         let vote = vote_file.read()?.as_ref().and_then(state_vote);
-        let mut metadata_log =
-            MetadataLog { log, clock, batches: Vec::new(), memberships: Vec::new(), vote_file, vote };
+        let mut metadata_log = MetadataLog {
+            log,
+            clock,
+            first_index: 0,
+            batches: Vec::new(),
+            last_purged: None,
+            snapshot: None,
+            memberships: Vec::new(),
+            vote_file,
+            vote,
+        };
+        match snapshot_ids(dir)?.last() {
+            Some(&id) => metadata_log.start_at_snapshot(&MetadataSnapshot::read(dir, id)?)?,
+            None if metadata_log.log.log_start_offset() != 0 => {
+                return Err(QuorumError::CorruptLog(format!(
+                    "the log starts at offset {} but no snapshot holds what comes before",
+                    metadata_log.log.log_start_offset()
+                )));
+            }
+            None => {}
+        }
         metadata_log.scan()?;
         Ok(metadata_log)
     }
 
+    /// Starts the log where `snapshot` ends: everything before counts as purged.
+    fn start_at_snapshot(&mut self, snapshot: &MetadataSnapshot) -> Result<(), QuorumError> {
+        let start = snapshot.id.end_offset;
+        let end = self.log.log_end_offset();
+        let continues = end == start
+            || (end > start && self.read_batches(start, None)?.first().is_some_and(|b| b.base_offset() == start));
+        if continues {
+            self.log.advance_log_start_offset(start)?;
+        } else {
+            self.log.truncate_fully_and_start_at(start)?;
+        }
+        self.first_index = snapshot.last_log_id.index + 1;
+        self.last_purged = Some(snapshot.last_log_id);
+        let voters = snapshot.membership.membership().voter_ids().collect();
+        self.memberships.push((snapshot.membership.log_id().map_or(0, |id| id.index), voters));
+        self.snapshot = Some(SnapshotInfo::of(snapshot));
+        delete_before(self.log.dir(), snapshot.id)
+    }
+
     /// Rebuilds the index table and the memberships from the batches.
     fn scan(&mut self) -> Result<(), QuorumError> {
-        let mut offset = 0;
+        let mut offset = self.log.log_start_offset();
         while offset < self.log.log_end_offset() {
             let batches = self.read_batches(offset, None)?;
             if batches.is_empty() {
@@ -150,17 +213,75 @@ impl MetadataLog {
 
     /// The next Raft index.
     fn next_index(&self) -> u64 {
-        self.batches.len() as u64
+        self.first_index + self.batches.len() as u64
     }
 
-    /// Where the batch of Raft index `index` is.
+    /// Where the batch of Raft index `index` is (`None` if purged or not yet appended).
     pub(crate) fn stored_batch(&self, index: u64) -> Option<StoredBatch> {
-        usize::try_from(index).ok().and_then(|i| self.batches.get(i)).copied()
+        let position = index.checked_sub(self.first_index)?;
+        usize::try_from(position).ok().and_then(|i| self.batches.get(i)).copied()
     }
 
     fn last_log_id(&self) -> Option<LogId<u64>> {
-        let last = self.batches.last()?;
+        let Some(last) = self.batches.last() else { return self.last_purged };
         Some(LogId::new(CommittedLeaderId::new(last.term, 0), self.next_index() - 1))
+    }
+
+    /// The first offset still in the log: below it, only the snapshot has the records.
+    pub(crate) fn log_start_offset(&self) -> i64 {
+        self.log.log_start_offset()
+    }
+
+    pub(crate) fn dir(&self) -> &Path {
+        self.log.dir()
+    }
+
+    /// The newest snapshot on disk.
+    pub(crate) fn snapshot(&self) -> Option<&SnapshotInfo> {
+        self.snapshot.as_ref()
+    }
+
+    /// Records a snapshot just written to disk as the newest, and deletes older ones. If the log
+    /// was purged past its end for this snapshot (a follower installing its leader's), the log
+    /// now starts over at the snapshot's end offset.
+    pub(crate) fn set_snapshot(&mut self, snapshot: SnapshotInfo) -> Result<(), QuorumError> {
+        if self.snapshot.as_ref().is_some_and(|current| current.id > snapshot.id) {
+            return Ok(());
+        }
+        let (id, last_index) = (snapshot.id, snapshot.last_log_id.index);
+        self.snapshot = Some(snapshot);
+        if self.batches.is_empty() && self.first_index == last_index + 1 && self.log.log_end_offset() != id.end_offset {
+            self.log.truncate_fully_and_start_at(id.end_offset)?;
+        }
+        delete_before(self.log.dir(), id)
+    }
+
+    /// Removes the entries up to `upto` (inclusive), which a snapshot holds: the log start offset
+    /// moves past them. When they include entries this log never had (a follower installing its
+    /// leader's snapshot: openraft may purge before the state machine has written the snapshot),
+    /// the index table empties now and the log starts over at the snapshot's end offset once the
+    /// snapshot is recorded ([`MetadataLog::set_snapshot`]), before anything is appended.
+    fn purge(&mut self, upto: LogId<u64>) -> Result<(), QuorumError> {
+        if self.last_purged.is_some_and(|purged| purged.index >= upto.index) {
+            return Ok(());
+        }
+        let next = upto.index + 1;
+        let start = match (self.stored_batch(next), &self.snapshot) {
+            (Some(batch), _) => Some(batch.base_offset),
+            (None, _) if next == self.next_index() => Some(self.log.log_end_offset()),
+            (None, Some(snapshot)) if snapshot.last_log_id.index == upto.index => Some(snapshot.id.end_offset),
+            (None, _) => None,
+        };
+        match start {
+            Some(start) if start > self.log.log_end_offset() => self.log.truncate_fully_and_start_at(start)?,
+            Some(start) => self.log.advance_log_start_offset(start)?,
+            None => {}
+        }
+        let purged = usize::try_from(next.saturating_sub(self.first_index)).unwrap_or(usize::MAX);
+        self.batches.drain(..purged.min(self.batches.len()));
+        self.first_index = next;
+        self.last_purged = Some(upto);
+        Ok(())
     }
 
     /// Appends entries, in order from the next index, then syncs them all.
@@ -192,9 +313,15 @@ impl MetadataLog {
 
     /// Removes the entries from `index` on.
     fn truncate(&mut self, index: u64) -> Result<(), QuorumError> {
+        if index < self.first_index {
+            return Err(QuorumError::CorruptLog(format!(
+                "truncating at {index}, below the purged {}",
+                self.first_index
+            )));
+        }
         let Some(stored) = self.stored_batch(index) else { return Ok(()) };
         self.log.truncate_to(stored.base_offset)?;
-        self.batches.truncate(index as usize);
+        self.batches.truncate((index - self.first_index) as usize);
         self.memberships.retain(|(membership_index, _)| *membership_index < index);
         Ok(())
     }
@@ -202,6 +329,12 @@ impl MetadataLog {
     /// The entries of the Raft indexes in `[start, end)` that are in the log.
     fn entries(&self, start: u64, end: u64) -> Result<Vec<Entry<TypeConfig>>, QuorumError> {
         let end = end.min(self.next_index());
+        if start < self.first_index && start < end {
+            return Err(QuorumError::CorruptLog(format!(
+                "entries from {start} asked, {} is the first",
+                self.first_index
+            )));
+        }
         let mut entries = Vec::new();
         let mut index = start;
         while index < end {
@@ -301,7 +434,8 @@ impl RaftLogStorage<TypeConfig> for LogStore {
     type LogReader = LogReader;
 
     async fn get_log_state(&mut self) -> Result<LogState<TypeConfig>, StorageError<u64>> {
-        Ok(LogState { last_purged_log_id: None, last_log_id: lock(&self.log).last_log_id() })
+        let log = lock(&self.log);
+        Ok(LogState { last_purged_log_id: log.last_purged, last_log_id: log.last_log_id() })
     }
 
     async fn get_log_reader(&mut self) -> LogReader {
@@ -335,10 +469,10 @@ impl RaftLogStorage<TypeConfig> for LogStore {
         lock(&self.log).truncate(log_id.index).map_err(write_error)
     }
 
-    /// Never called: purging follows snapshots, and snapshots are off (see the state machine).
+    /// Entries a snapshot holds go (see [`MetadataLog::purge`]). Not synced by itself: a crash
+    /// brings purged entries back, which is harmless, and reopening starts at the snapshot.
     async fn purge(&mut self, log_id: LogId<u64>) -> Result<(), StorageError<u64>> {
-        let e = QuorumError::Unsupported(format!("purging the metadata log (up to {log_id}) needs snapshots"));
-        Err(write_error(e))
+        lock(&self.log).purge(log_id).map_err(write_error)
     }
 }
 

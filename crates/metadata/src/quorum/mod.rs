@@ -21,7 +21,9 @@
 //! - `log_store`: openraft's log storage over [`strand_log::Log`]; the Raft index ↔ offset table;
 //!   appends acknowledged to openraft only once synced.
 //! - `quorum_state`: the vote in Kafka's `quorum-state` JSON file, written atomically.
-//! - `state_machine`: last applied entry, membership, the high watermark; snapshots off.
+//! - `state_machine`: the image as of the last applied entry, membership, the high watermark;
+//!   building and installing snapshots.
+//! - `snapshot`: Kafka's `<offset>-<epoch>.checkpoint` snapshot files.
 //! - `subscriber`: the committed-batch feed.
 //!
 //! **Forming a quorum.** Every voter whose log has no membership yet initializes it with the
@@ -37,17 +39,22 @@
 //! **Epochs and offsets.** Kafka's leader epoch is openraft's term (`single-term-leader`: at most
 //! one leader per term); offsets are Kafka's, a batch per Raft entry (see `log_store`).
 //!
-//! **No snapshots yet.** The log is never truncated at its start, so a restarted or lagging
-//! voter always catches up from the leader's log, entry by entry; openraft never needs to send a
-//! snapshot. Kafka-format snapshots (`<offset>-<epoch>.checkpoint`) and log purging come later.
+//! **Snapshots.** Every voter snapshots its own image as Kafka does (`state_machine`: after
+//! `metadata.log.max.record.bytes.between.snapshots` bytes or `metadata.log.max.snapshot.interval.ms`),
+//! in Kafka's format (`snapshot`), and then purges the log it holds (`log_store`). A voter whose
+//! log starts after the entries a lagging voter needs sends it the snapshot instead; a
+//! subscriber or an observer reading from before the log start gets the snapshot as one
+//! [`CommittedBatch`] marked `snapshot`, which replaces its image.
 //!
 //! **Observers** (brokers that are not voters) are not Raft members (design §4): they follow the
 //! committed log through [`observe`], which fetches it from voters with [`Quorum::read_committed`]
 //! (over a transport the server provides) and feeds the same [`CommittedBatch`]es a voter's
-//! subscriber gets. They keep no copy on disk yet: a restarted observer reads the log again.
+//! subscriber gets. They keep no copy on disk: a restarted observer reads the voters' newest
+//! snapshot and the log after it again.
 //!
-//! What it is not: it decides nothing about the cluster (the controller does) and holds no image
-//! (the broker replays the records into one). No openraft type appears in its public API: openraft
+//! What it is not: it decides nothing about the cluster (the controller does), and its image
+//! (the state machine's, for snapshots) is not the broker's: the broker replays the records into
+//! its own. No openraft type appears in its public API: openraft
 //! is pre-1.0 and stays replaceable behind [`Quorum`].
 //!
 //! openraft runs its own tasks and timers on the tokio runtime, and so does `election`, Strand's
@@ -61,6 +68,8 @@ mod entry;
 mod log_store;
 mod observer;
 mod quorum_state;
+mod snapshot;
+mod snapshot_trigger;
 mod state_machine;
 mod subscriber;
 mod transport;
@@ -75,16 +84,20 @@ use std::time::Duration;
 use bytes::Bytes;
 use openraft::error::{ClientWriteError, InitializeError, RaftError};
 use openraft::{Raft, RaftMetrics, ServerState, SnapshotPolicy};
+use std::sync::atomic::AtomicU64;
 use strand_base::Clock;
 use strand_protocol::messages::records::MetadataRecord;
 use tokio::sync::{mpsc, watch};
 
 pub use self::config::{
-    ELECTION_TIMEOUT_MS_DEFAULT, FETCH_TIMEOUT_MS_DEFAULT, QuorumConfig, QuorumVoter, QuorumVoters, VOTERS_MAX,
+    ELECTION_TIMEOUT_MS_DEFAULT, FETCH_TIMEOUT_MS_DEFAULT, QuorumConfig, QuorumVoter, QuorumVoters,
+    SNAPSHOT_ENTRIES_KEPT_DEFAULT, SNAPSHOT_INTERVAL_MS_DEFAULT, SNAPSHOT_MAX_BYTES_BETWEEN_DEFAULT, SnapshotSettings,
+    VOTERS_MAX,
 };
 use self::entry::{MetadataFrames, TypeConfig, VoterEndpoint, VoterNode, encode_frame, node_id_to_wire};
 use self::log_store::{LogStore, MetadataLog, SharedLog, lock};
 pub use self::observer::{MetadataFetch, MetadataFetcher, ObserverError, observe};
+use self::snapshot::{MetadataSnapshot, SnapshotId};
 use self::state_machine::StateMachine;
 pub use self::subscriber::SUBSCRIBER_BATCHES_MAX;
 use self::transport::QuorumNetwork;
@@ -96,6 +109,8 @@ pub use self::transport::{
 pub const APPEND_RECORDS_MAX: usize = 10_000;
 /// The most bytes of framed records one [`Quorum::append`] may hold (KRaft's batch size limit).
 pub const APPEND_BYTES_MAX: usize = 8 * 1024 * 1024;
+/// The most snapshot bytes one InstallSnapshot request carries to a lagging voter.
+const SNAPSHOT_CHUNK_BYTES: u64 = 1024 * 1024;
 /// How long [`Quorum::open`] waits for a lone voter to lead and apply its log.
 pub const OPEN_WAIT_MS_MAX: u64 = 30_000;
 
@@ -112,6 +127,27 @@ pub struct CommittedBatch {
     pub append_time_ms: i64,
     /// Each record with its version, in offset order.
     pub records: Vec<(MetadataRecord, i16)>,
+    /// A snapshot rather than a batch: `records` recreate the whole image as of `last_offset`
+    /// from an empty one (the subscriber's image is replaced, not changed), and `base_offset` is 0.
+    pub snapshot: bool,
+}
+
+/// What [`Quorum::read_committed`] found for an observer.
+#[derive(Debug, Clone, PartialEq)]
+pub enum CommittedRead {
+    /// Whole committed batches as stored (none when nothing was committed in time).
+    Batches(Vec<Bytes>),
+    /// The log no longer holds the offset asked for: the newest snapshot's file, whose records
+    /// hold everything below `end_offset` (the last written in `epoch`).
+    Snapshot { end_offset: i64, epoch: i32, bytes: Bytes },
+}
+
+impl CommittedRead {
+    /// A snapshot's file bytes as the batch a subscriber receives.
+    pub fn snapshot_batch(end_offset: i64, epoch: i32, bytes: Bytes) -> Result<CommittedBatch, QuorumError> {
+        let snapshot = MetadataSnapshot::decode(SnapshotId { end_offset, epoch }, bytes)?;
+        Ok(subscriber::snapshot_batch(snapshot))
+    }
 }
 
 /// Who leads, as this voter knows it: Kafka's leader epoch (the Raft term, which a candidate
@@ -186,6 +222,8 @@ pub struct Quorum {
     /// Strand's election timer (`election`); it holds a handle to Raft, so it is stopped with
     /// the quorum.
     election_timer: tokio::task::JoinHandle<()>,
+    /// The snapshot trigger (`snapshot_trigger`), stopped with the quorum too.
+    snapshot_trigger: tokio::task::JoinHandle<()>,
 }
 
 impl fmt::Debug for Quorum {
@@ -232,7 +270,9 @@ impl Quorum {
         }
         let log: SharedLog = Arc::new(Mutex::new(metadata_log));
         let (high_watermark_tx, high_watermark) = watch::channel(0);
-        let state_machine = StateMachine::new(Arc::clone(&log), Arc::new(high_watermark_tx));
+        let bytes_since_snapshot = Arc::new(AtomicU64::new(0));
+        let state_machine =
+            StateMachine::open(Arc::clone(&log), Arc::new(high_watermark_tx), Arc::clone(&bytes_since_snapshot))?;
         let log_store = LogStore::new(Arc::clone(&log));
         let backoff = Duration::from_millis(config.heartbeat_interval_ms());
         let network = QuorumNetwork::new(transport, &config.cluster_id, config.node_id, backoff);
@@ -242,6 +282,7 @@ impl Quorum {
         let metrics = raft.metrics();
         let leadership = leadership_feed(metrics.clone());
         let election_timer = election::spawn(raft.clone(), config.election_timeouts());
+        let snapshot_trigger = snapshot_trigger::spawn(raft.clone(), config.snapshots, bytes_since_snapshot);
         let quorum = Quorum {
             raft,
             log,
@@ -253,6 +294,7 @@ impl Quorum {
             clock,
             shut_down: AtomicBool::new(false),
             election_timer,
+            snapshot_trigger,
         };
         if let Err(e) = quorum.start(&config, members, logged.is_some(), saved_term).await {
             // The Raft task runs until told to stop; a failed open must not leave it behind.
@@ -356,13 +398,95 @@ impl Quorum {
     /// Committed batches for an observer (a broker that is not a voter): whole batches from the
     /// one holding `from_offset`, about a megabyte of them (at least one), none at or past the
     /// high watermark, as stored; waits up to `wait` for one when there is none yet. Empty when
-    /// nothing was committed in time.
-    pub async fn read_committed(&self, from_offset: i64, wait: Duration) -> Result<Vec<Bytes>, QuorumError> {
+    /// nothing was committed in time. When the log no longer holds `from_offset`, the newest
+    /// snapshot instead.
+    pub async fn read_committed(&self, from_offset: i64, wait: Duration) -> Result<CommittedRead, QuorumError> {
         let mut high_watermark = self.high_watermark.clone();
         let committed = tokio::time::timeout(wait, high_watermark.wait_for(|hw| *hw > from_offset)).await;
-        let Ok(Ok(committed)) = committed.map(|r| r.map(|hw| *hw)) else { return Ok(Vec::new()) };
-        let batches = lock(&self.log).read_batches(from_offset.max(0), Some(committed))?;
-        Ok(batches.into_iter().map(|b| b.into_bytes()).collect())
+        let Ok(Ok(committed)) = committed.map(|r| r.map(|hw| *hw)) else {
+            return Ok(CommittedRead::Batches(Vec::new()));
+        };
+        let from_offset = from_offset.max(0);
+        let snapshot = {
+            let log = lock(&self.log);
+            let snapshot = log.snapshot().filter(|s| s.id.end_offset > from_offset).map(|s| s.id);
+            let batches = if from_offset >= log.log_start_offset() {
+                log.read_batches(from_offset, Some(committed))?
+            } else {
+                Vec::new()
+            };
+            if !batches.is_empty() {
+                return Ok(CommittedRead::Batches(batches.into_iter().map(|b| b.into_bytes()).collect()));
+            }
+            snapshot.map(|id| (log.dir().join(id.file_name()), id))
+        };
+        let Some((path, id)) = snapshot else { return Ok(CommittedRead::Batches(Vec::new())) };
+        let bytes = std::fs::read(&path).map_err(|e| QuorumError::io(&path, e))?;
+        Ok(CommittedRead::Snapshot { end_offset: id.end_offset, epoch: id.epoch, bytes: Bytes::from(bytes) })
+    }
+
+    /// Snapshots the metadata log now, whatever the settings say, and waits until the snapshot
+    /// covers everything applied when it was asked (at most `timeout`). Returns the snapshot's
+    /// end offset: the log is purged below it soon after (see [`Quorum::wait_for_log_start`]).
+    pub async fn snapshot(&self, timeout: Duration) -> Result<i64, QuorumError> {
+        let applied = self.metrics.borrow().last_applied;
+        self.raft.trigger().snapshot().await.map_err(QuorumError::raft)?;
+        self.raft
+            .wait(Some(timeout))
+            .metrics(|m| m.snapshot >= applied, "the snapshot covers what was applied")
+            .await
+            .map_err(QuorumError::raft)?;
+        Ok(lock(&self.log).snapshot().map_or(0, |s| s.id.end_offset))
+    }
+
+    /// Waits (at most `timeout`) until this voter has a snapshot ending at `end_offset` or later,
+    /// however it came (the trigger, [`Quorum::snapshot`], or one installed from the leader);
+    /// returns its end offset.
+    pub async fn wait_for_snapshot(&self, end_offset: i64, timeout: Duration) -> Result<i64, QuorumError> {
+        let mut metrics = self.metrics.clone();
+        let covered = async {
+            loop {
+                metrics.borrow_and_update();
+                if let Some(end) = lock(&self.log).snapshot().map(|s| s.id.end_offset).filter(|end| *end >= end_offset)
+                {
+                    return Ok(end);
+                }
+                if metrics.changed().await.is_err() {
+                    return Err(QuorumError::Raft("the quorum stopped".into()));
+                }
+            }
+        };
+        tokio::time::timeout(timeout, covered)
+            .await
+            .unwrap_or_else(|_| Err(QuorumError::Raft(format!("no snapshot to offset {end_offset} in {timeout:?}"))))
+    }
+
+    /// Waits (at most `timeout`) until this voter's log starts at `offset` or later: openraft
+    /// purges what a snapshot holds after it is built, and a leader only once no replication
+    /// still reads it. Returns the log start offset.
+    pub async fn wait_for_log_start(&self, offset: i64, timeout: Duration) -> Result<i64, QuorumError> {
+        let mut metrics = self.metrics.clone();
+        let purged = async {
+            loop {
+                metrics.borrow_and_update();
+                let start = self.log_start_offset();
+                if start >= offset {
+                    return Ok(start);
+                }
+                if metrics.changed().await.is_err() {
+                    return Err(QuorumError::Raft("the quorum stopped".into()));
+                }
+            }
+        };
+        tokio::time::timeout(timeout, purged)
+            .await
+            .unwrap_or_else(|_| Err(QuorumError::Raft(format!("the log did not start at {offset} in {timeout:?}"))))
+    }
+
+    /// The first offset this voter's log still holds (later than 0 once a snapshot replaced
+    /// what came before).
+    pub fn log_start_offset(&self) -> i64 {
+        lock(&self.log).log_start_offset()
     }
 
     /// Answers a Raft request another voter sent through its [`QuorumTransport`] (the server's
@@ -435,6 +559,7 @@ impl Quorum {
             return Ok(());
         }
         self.election_timer.abort();
+        self.snapshot_trigger.abort();
         self.raft.shutdown().await.map_err(QuorumError::raft)?;
         lock(&self.log).close()
     }
@@ -443,6 +568,7 @@ impl Quorum {
 impl Drop for Quorum {
     fn drop(&mut self) {
         self.election_timer.abort();
+        self.snapshot_trigger.abort();
     }
 }
 
@@ -491,7 +617,7 @@ fn leadership_feed(mut metrics: watch::Receiver<RaftMetrics<u64, VoterNode>>) ->
 }
 
 /// openraft's settings from Kafka's timeouts (see `config`), its election timer off (see
-/// `election`), and no snapshots (see `state_machine`).
+/// `election`), and its snapshot policy off (`snapshot_trigger` decides).
 fn raft_config(config: &QuorumConfig) -> Result<Arc<openraft::Config>, QuorumError> {
     let raft_config = openraft::Config {
         cluster_name: config.cluster_id.clone(),
@@ -501,6 +627,9 @@ fn raft_config(config: &QuorumConfig) -> Result<Arc<openraft::Config>, QuorumErr
         // Strand's own timer decides when to stand (`election`).
         enable_elect: false,
         snapshot_policy: SnapshotPolicy::Never,
+        max_in_snapshot_log_to_keep: config.snapshots.entries_kept,
+        // A chunk travels as JSON (up to four bytes per byte): well within `RAFT_RPC_BYTES_MAX`.
+        snapshot_max_chunk_size: SNAPSHOT_CHUNK_BYTES,
         ..openraft::Config::default()
     };
     Ok(Arc::new(raft_config.validate().map_err(QuorumError::raft)?))

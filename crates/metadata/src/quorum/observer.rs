@@ -7,20 +7,23 @@
 //! batches are the same. A voter holds a fetch until something new is committed (or a short
 //! wait passes), so an idle cluster costs one round trip per wait.
 //!
+//! A voter whose log no longer holds the offset asked for (a snapshot replaced it) answers with
+//! its newest snapshot, which the observer passes on as one batch marked
+//! [`CommittedBatch::snapshot`] before going on from the snapshot's end.
+//!
 //! What it is not: it votes on nothing and keeps no copy of the log on disk (a restarted observer
-//! reads the log again from the start).
+//! reads the voters' newest snapshot and the log after it again).
 
 use std::future::Future;
 use std::pin::Pin;
 use std::sync::Arc;
 use std::time::Duration;
 
-use bytes::Bytes;
 use strand_protocol::records::RecordBatch;
 use tokio::sync::{mpsc, watch};
 
 use super::subscriber::{SUBSCRIBER_BATCHES_MAX, committed_batch};
-use super::{CommittedBatch, Leadership};
+use super::{CommittedBatch, CommittedRead, Leadership};
 
 /// How long to wait before asking the next voter after a failure.
 const RETRY_BACKOFF: Duration = Duration::from_millis(200);
@@ -28,8 +31,9 @@ const RETRY_BACKOFF: Duration = Duration::from_millis(200);
 /// What a voter answered a metadata fetch with.
 #[derive(Debug, Clone)]
 pub struct MetadataFetch {
-    /// Whole committed batches, as stored, from the one holding the requested offset.
-    pub batches: Vec<Bytes>,
+    /// Whole committed batches, as stored, from the one holding the requested offset; or the
+    /// voter's newest snapshot when its log no longer holds that offset.
+    pub read: CommittedRead,
     /// Who leads, as that voter knows it.
     pub leadership: Leadership,
 }
@@ -99,7 +103,32 @@ async fn follow(
             }
             newer
         });
-        for bytes in fetch.batches {
+        let batches = match fetch.read {
+            CommittedRead::Batches(batches) => batches,
+            CommittedRead::Snapshot { end_offset, epoch, bytes } => {
+                if end_offset <= next {
+                    tracing::warn!("voter {voter} sent snapshot ending at {end_offset} for offset {next}");
+                    turn = turn.wrapping_add(1);
+                    tokio::time::sleep(RETRY_BACKOFF).await;
+                    continue;
+                }
+                match CommittedRead::snapshot_batch(end_offset, epoch, bytes) {
+                    Ok(snapshot) => {
+                        next = end_offset;
+                        if tx.send(snapshot).await.is_err() {
+                            return;
+                        }
+                    }
+                    Err(e) => {
+                        tracing::warn!("unreadable metadata snapshot from voter {voter}: {e}");
+                        turn = turn.wrapping_add(1);
+                        tokio::time::sleep(RETRY_BACKOFF).await;
+                    }
+                }
+                continue;
+            }
+        };
+        for bytes in batches {
             let batch = match RecordBatch::parse(bytes)
                 .map_err(|e| e.to_string())
                 .and_then(|batch| committed_batch(&batch).map(|c| (batch.next_offset(), c)).map_err(|e| e.to_string()))

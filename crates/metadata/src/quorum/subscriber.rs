@@ -2,12 +2,18 @@
 //! log from an offset up to the high watermark, batch by batch, and waits for the high watermark
 //! to move. It reads the log as a follower fetches it, so replay after a restart and live
 //! commits are the same path.
+//!
+//! Where the log no longer holds the next batch (a snapshot replaced it: the log starts later, or
+//! a snapshot installed from the leader moved the high watermark past the log's end), the feed
+//! sends the newest snapshot as one batch marked [`CommittedBatch::snapshot`], then goes on
+//! from the snapshot's end.
 
 use strand_protocol::records::RecordBatch;
 use tokio::sync::{mpsc, watch};
 
 use super::entry::batch_records;
 use super::log_store::{SharedLog, lock};
+use super::snapshot::{MetadataSnapshot, SnapshotId};
 use super::{CommittedBatch, QuorumError};
 
 /// How many committed batches a subscriber may have waiting before the feed waits for it.
@@ -40,10 +46,22 @@ async fn feed(
     loop {
         let committed = *high_watermark.borrow_and_update();
         if next < committed {
-            let batches = lock(&log).read_batches(next, Some(committed))?;
-            if batches.is_empty() {
-                return Err(QuorumError::CorruptLog(format!("no batch at offset {next} below {committed}")));
-            }
+            let batches = match next_read(&log, next, committed)? {
+                NextRead::Batches(batches) => batches,
+                NextRead::Snapshot(dir, id) => {
+                    let snapshot = match MetadataSnapshot::read(&dir, id) {
+                        Ok(snapshot) => snapshot,
+                        // A newer snapshot replaced it meanwhile: read that one.
+                        Err(_) if lock(&log).snapshot().map(|s| s.id) != Some(id) => continue,
+                        Err(e) => return Err(e),
+                    };
+                    next = id.end_offset;
+                    if tx.send(snapshot_batch(snapshot)).await.is_err() {
+                        return Ok(());
+                    }
+                    continue;
+                }
+            };
             for batch in batches {
                 next = batch.next_offset();
                 if tx.send(committed_batch(&batch)?).await.is_err() {
@@ -63,6 +81,41 @@ async fn feed(
     }
 }
 
+/// What the feed reads next.
+enum NextRead {
+    Batches(Vec<RecordBatch>),
+    /// The snapshot in this directory: the log no longer holds the next batch.
+    Snapshot(std::path::PathBuf, SnapshotId),
+}
+
+/// The batches from `next` below `committed`, or the newest snapshot if the log lacks them.
+fn next_read(log: &SharedLog, next: i64, committed: i64) -> Result<NextRead, QuorumError> {
+    let log = lock(log);
+    let snapshot = log.snapshot().filter(|s| s.id.end_offset > next).map(|s| s.id);
+    if next >= log.log_start_offset() {
+        let batches = log.read_batches(next, Some(committed))?;
+        if !batches.is_empty() {
+            return Ok(NextRead::Batches(batches));
+        }
+    }
+    match snapshot {
+        Some(id) => Ok(NextRead::Snapshot(log.dir().to_owned(), id)),
+        None => Err(QuorumError::CorruptLog(format!("no batch at offset {next} below {committed}, and no snapshot"))),
+    }
+}
+
+/// A snapshot as subscribers receive it: every record of the image as of its end.
+pub(crate) fn snapshot_batch(snapshot: MetadataSnapshot) -> CommittedBatch {
+    CommittedBatch {
+        base_offset: 0,
+        last_offset: snapshot.id.end_offset - 1,
+        epoch: snapshot.id.epoch,
+        append_time_ms: snapshot.last_contained_timestamp_ms,
+        records: snapshot.records,
+        snapshot: true,
+    }
+}
+
 /// A stored batch as subscribers receive it. Control batches (leader changes, voters) carry no
 /// metadata records but are sent too, empty, so a subscriber's position advances past them as
 /// Kafka's does.
@@ -74,5 +127,6 @@ pub(crate) fn committed_batch(batch: &RecordBatch) -> Result<CommittedBatch, Quo
         epoch: batch.partition_leader_epoch(),
         append_time_ms: batch.max_timestamp(),
         records,
+        snapshot: false,
     })
 }

@@ -183,6 +183,10 @@ pub struct ServerConfig {
     pub controller_quorum_fetch_timeout_ms: i32,
     /// `controller.quorum.request.timeout.ms`: how long one request to a controller may take.
     pub controller_quorum_request_timeout_ms: i32,
+    /// `metadata.log.max.record.bytes.between.snapshots` and `metadata.log.max.snapshot.interval.ms`:
+    /// when a voter snapshots the metadata log (see `strand_metadata::quorum::SnapshotSettings`).
+    pub metadata_log_max_record_bytes_between_snapshots: i64,
+    pub metadata_log_max_snapshot_interval_ms: i64,
     /// `request.timeout.ms`: how long this node's requests to other brokers may take (transaction
     /// checks with a coordinator).
     pub request_timeout_ms: i32,
@@ -491,6 +495,9 @@ impl ServerConfig {
             controller_quorum_election_timeout_ms: read.int("controller.quorum.election.timeout.ms")?,
             controller_quorum_fetch_timeout_ms: read.int("controller.quorum.fetch.timeout.ms")?,
             controller_quorum_request_timeout_ms: read.int("controller.quorum.request.timeout.ms")?,
+            metadata_log_max_record_bytes_between_snapshots: read
+                .long("metadata.log.max.record.bytes.between.snapshots")?,
+            metadata_log_max_snapshot_interval_ms: read.long("metadata.log.max.snapshot.interval.ms")?,
             request_timeout_ms: read.int("request.timeout.ms")?,
             broker_heartbeat_interval_ms: read.int("broker.heartbeat.interval.ms")?,
             broker_session_timeout_ms: read.int("broker.session.timeout.ms")?,

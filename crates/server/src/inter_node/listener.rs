@@ -107,9 +107,9 @@ async fn answer(request: RpcRequest, quorum: &Quorum, controller: &QuorumControl
                 return Err("a metadata fetch shorter than its offset".into());
             }
             let from_offset = payload.get_i64();
-            let batches = quorum.read_committed(from_offset, METADATA_FETCH_WAIT).await.map_err(|e| e.to_string())?;
+            let read = quorum.read_committed(from_offset, METADATA_FETCH_WAIT).await.map_err(|e| e.to_string())?;
             let leadership = *quorum.leadership().borrow();
-            Ok(wire::encode_metadata_answer(leadership.epoch, leadership.leader_id, &batches))
+            Ok(wire::encode_metadata_answer(leadership.epoch, leadership.leader_id, &read))
         }
         RpcKind::Controller => {
             let mut payload = request.payload;

@@ -8,7 +8,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use bytes::BufMut;
-use strand_metadata::quorum::{Leadership, MetadataFetch, MetadataFetcher, ObserverError};
+use strand_metadata::quorum::{CommittedRead, Leadership, MetadataFetch, MetadataFetcher, ObserverError};
 use strand_protocol::records::RecordBatches;
 
 use super::client::NodeClient;
@@ -49,11 +49,17 @@ impl MetadataFetcher for VoterMetadataFetcher {
                 .call(&address, RpcKind::MetadataFetch, &payload, timeout)
                 .await
                 .map_err(|e| ObserverError(e.to_string()))?;
-            let (epoch, leader_id, bytes) = wire::decode_metadata_answer(answer).map_err(ObserverError)?;
-            let batches = RecordBatches::new(bytes)
-                .map(|batch| batch.map(|b| b.into_bytes()).map_err(|e| ObserverError(e.to_string())))
-                .collect::<Result<Vec<_>, _>>()?;
-            Ok(MetadataFetch { batches, leadership: Leadership { epoch, leader_id } })
+            let answer = wire::decode_metadata_answer(answer).map_err(ObserverError)?;
+            let leadership = Leadership { epoch: answer.epoch, leader_id: answer.leader_id };
+            let read = match answer.snapshot {
+                Some((end_offset, epoch)) => CommittedRead::Snapshot { end_offset, epoch, bytes: answer.bytes },
+                None => CommittedRead::Batches(
+                    RecordBatches::new(answer.bytes)
+                        .map(|batch| batch.map(|b| b.into_bytes()).map_err(|e| ObserverError(e.to_string())))
+                        .collect::<Result<Vec<_>, _>>()?,
+                ),
+            };
+            Ok(MetadataFetch { read, leadership })
         })
     }
 }

@@ -14,12 +14,15 @@
 //!   followed by the Kafka response frame, so the broker can wait until its own image has it.
 //! - [`RpcKind::MetadataFetch`]: an observer (a broker that is not a voter) asks for committed
 //!   metadata from an offset (`i64`); back the voter's leader epoch (`i32`) and leader (`i32`, -1
-//!   when unknown), then whole committed record batches as stored in `__cluster_metadata`.
+//!   when unknown), a snapshot's end offset (`i64`, -1 for none) and epoch (`i32`), then either
+//!   whole committed record batches as stored in `__cluster_metadata` or, when the voter's log no
+//!   longer holds the offset, its newest snapshot file (Kafka's `.checkpoint` format).
 //!
 //! What it is not: no connection handling (see `client` and `listener`), no interpretation of
 //! the payloads.
 
 use bytes::{Buf, BufMut, Bytes, BytesMut};
+use strand_metadata::quorum::CommittedRead;
 
 /// The API key of Strand's node-to-node requests.
 pub const STRAND_RPC_API_KEY: i16 = 32_000;
@@ -138,24 +141,42 @@ pub fn decode_controller_answer(mut payload: Bytes) -> Result<(i64, Bytes), Stri
 }
 
 /// A metadata fetch's answer: the leadership, then the batches.
-pub fn encode_metadata_answer(epoch: i32, leader_id: Option<i32>, batches: &[Bytes]) -> Bytes {
-    let mut payload = BytesMut::with_capacity(8 + batches.iter().map(Bytes::len).sum::<usize>());
+pub fn encode_metadata_answer(epoch: i32, leader_id: Option<i32>, read: &CommittedRead) -> Bytes {
+    let (snapshot, body): ((i64, i32), &[Bytes]) = match read {
+        CommittedRead::Batches(batches) => ((-1, -1), batches),
+        CommittedRead::Snapshot { end_offset, epoch, bytes } => ((*end_offset, *epoch), std::slice::from_ref(bytes)),
+    };
+    let mut payload = BytesMut::with_capacity(20 + body.iter().map(Bytes::len).sum::<usize>());
     payload.put_i32(epoch);
     payload.put_i32(leader_id.unwrap_or(-1));
-    for batch in batches {
-        payload.put_slice(batch);
+    payload.put_i64(snapshot.0);
+    payload.put_i32(snapshot.1);
+    for bytes in body {
+        payload.put_slice(bytes);
     }
     payload.freeze()
 }
 
-/// Splits a metadata fetch's answer into the leadership and the batches' bytes.
-pub fn decode_metadata_answer(mut payload: Bytes) -> Result<(i32, Option<i32>, Bytes), String> {
-    if payload.len() < 8 {
-        return Err("a metadata answer shorter than its leadership".into());
+/// A metadata fetch's answer: the voter's leadership, and the batches' bytes or a snapshot's.
+#[derive(Debug, Clone, PartialEq)]
+pub struct MetadataAnswer {
+    pub epoch: i32,
+    pub leader_id: Option<i32>,
+    /// The snapshot's end offset and epoch when `bytes` is a snapshot file.
+    pub snapshot: Option<(i64, i32)>,
+    pub bytes: Bytes,
+}
+
+/// Splits a metadata fetch's answer into the leadership, the snapshot id and the bytes.
+pub fn decode_metadata_answer(mut payload: Bytes) -> Result<MetadataAnswer, String> {
+    if payload.len() < 20 {
+        return Err("a metadata answer shorter than its leadership and snapshot id".into());
     }
     let epoch = payload.get_i32();
     let leader = payload.get_i32();
-    Ok((epoch, (leader >= 0).then_some(leader), payload))
+    let (end_offset, snapshot_epoch) = (payload.get_i64(), payload.get_i32());
+    let snapshot = (end_offset >= 0).then_some((end_offset, snapshot_epoch));
+    Ok(MetadataAnswer { epoch, leader_id: (leader >= 0).then_some(leader), snapshot, bytes: payload })
 }
 
 fn frame_size(len: usize) -> Result<i32, String> {
@@ -198,5 +219,23 @@ mod tests {
         assert!(decode_controller_answer(Bytes::from_static(&[0, 1])).is_err());
         let (offset, response) = decode_controller_answer(encode_controller_answer(42, b"r")).expect("decodes");
         assert_eq!((offset, &response[..]), (42, &b"r"[..]));
+    }
+
+    /// A metadata answer carries batches or a snapshot, and says which.
+    #[test]
+    fn metadata_answers_round_trip() {
+        let batches = CommittedRead::Batches(vec![Bytes::from_static(b"one"), Bytes::from_static(b"two")]);
+        let answer = decode_metadata_answer(encode_metadata_answer(4, Some(2), &batches)).expect("decodes");
+        assert_eq!(
+            answer,
+            MetadataAnswer { epoch: 4, leader_id: Some(2), snapshot: None, bytes: Bytes::from_static(b"onetwo") }
+        );
+        let snapshot = CommittedRead::Snapshot { end_offset: 90, epoch: 3, bytes: Bytes::from_static(b"file") };
+        let answer = decode_metadata_answer(encode_metadata_answer(5, None, &snapshot)).expect("decodes");
+        assert_eq!(
+            answer,
+            MetadataAnswer { epoch: 5, leader_id: None, snapshot: Some((90, 3)), bytes: Bytes::from_static(b"file") }
+        );
+        assert!(decode_metadata_answer(Bytes::from_static(&[0; 19])).is_err());
     }
 }
