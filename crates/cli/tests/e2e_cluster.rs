@@ -35,6 +35,8 @@ struct Cluster {
     stopped: Vec<Option<tempfile::TempDir>>,
     controller_ports: Vec<u16>,
     last_logs: std::collections::BTreeMap<i32, String>,
+    /// Settings every node gets besides the cluster's own.
+    extra: Vec<String>,
 }
 
 impl Cluster {
@@ -45,12 +47,18 @@ impl Cluster {
     /// `size` nodes of which the first `voters` are brokers and controllers and the rest brokers
     /// that only observe the metadata log.
     fn start_with_voters(size: usize, voters: usize) -> Cluster {
+        Cluster::start_configured(size, voters, &[])
+    }
+
+    /// As [`Cluster::start_with_voters`], every node with the `extra` settings too.
+    fn start_configured(size: usize, voters: usize, extra: &[&str]) -> Cluster {
         let controller_ports = free_ports(voters);
         let mut cluster = Cluster {
             nodes: (0..size).map(|_| None).collect(),
             stopped: (0..size).map(|_| Some(tempfile::tempdir().expect("temp dir"))).collect(),
             controller_ports,
             last_logs: std::collections::BTreeMap::new(),
+            extra: extra.iter().map(|s| (*s).to_owned()).collect(),
         };
         // Every voter must run before any can serve: spawn all, then wait for each.
         let starting: Vec<(usize, Starting)> = (0..size).map(|i| (i, cluster.spawn(i))).collect();
@@ -82,7 +90,7 @@ impl Cluster {
             // Timed-out transactions are aborted within a fifth of a second of their timeout.
             "transaction.abort.timed.out.transaction.cleanup.interval.ms=200".to_owned(),
         ];
-        let overrides: Vec<&str> = overrides.iter().map(String::as_str).collect();
+        let overrides: Vec<&str> = overrides.iter().chain(&self.extra).map(String::as_str).collect();
         let data = self.stopped[i].take().expect("the node is down");
         Server::spawn_with(data, &overrides)
     }
@@ -443,6 +451,68 @@ fn a_broker_only_node_observes_the_metadata_and_replicates() {
     let now = leader_of(&cluster, 4, "observed", |leader, _| [1, 2, 4].contains(&leader));
     let mut client = cluster.node(now).connect();
     assert_eq!(read_committed(&mut client, "observed", expected.len()), expected);
+}
+
+/// The snapshots (Kafka `.checkpoint` files) each voter writes of its metadata image, by node.
+fn metadata_snapshots(cluster: &Cluster, ids: &[i32]) -> Vec<Vec<String>> {
+    ids.iter()
+        .map(|id| {
+            let dir = cluster.node(*id).data.path().join("__cluster_metadata-0");
+            let mut names: Vec<String> = std::fs::read_dir(&dir)
+                .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
+                .map(|e| e.expect("entry").file_name().to_string_lossy().into_owned())
+                .filter(|name| name.ends_with(".checkpoint"))
+                .collect();
+            names.sort();
+            names
+        })
+        .collect()
+}
+
+/// With `metadata.log.max.record.bytes.between.snapshots` lowered, voters snapshot their
+/// metadata image as they go; restarted, their logs start at the snapshot, so a broker-only node
+/// (which keeps no copy of the log) restarting after them loads its image from a voter's
+/// snapshot, and sees every topic created before it, serving one it holds a replica of.
+#[test]
+fn a_restarted_observer_loads_the_metadata_from_a_snapshot() {
+    let _serial = common::serial();
+    let mut cluster = Cluster::start_configured(4, 3, &["metadata.log.max.record.bytes.between.snapshots=1"]);
+    cluster.wait_for_metadata(4, "listed every broker", |m| brokers(m) == [1, 2, 3, 4]);
+    for name in ["snap-a", "snap-b"] {
+        create_topic(&cluster, 1, name, 1);
+    }
+    let response = cluster.wait_for_metadata(4, "listed both topics", |m| {
+        ["snap-a", "snap-b"].iter().all(|t| partitions(m, t).len() == 1)
+    });
+    let leader = partitions(&response, "snap-a")[0].1;
+    let mut client = cluster.node(leader).connect();
+    assert_eq!(produce(&mut client, "snap-a", -1, batch(&["kept"])), (0, 0));
+    drop(client);
+    const POLL: Duration = Duration::from_millis(100);
+    let snapshotted = (0..WAIT_MAX.as_millis() / POLL.as_millis()).any(|_| {
+        let done = metadata_snapshots(&cluster, &[1, 2, 3]).iter().all(|s| !s.is_empty());
+        if !done {
+            std::thread::sleep(POLL);
+        }
+        done
+    });
+    assert!(snapshotted, "not every voter snapshotted: {:?}", metadata_snapshots(&cluster, &[1, 2, 3]));
+
+    cluster.terminate(4);
+    cluster.terminate(1);
+    cluster.terminate(2);
+    cluster.terminate(3);
+    cluster.restart_all(&[1, 2, 3]);
+    cluster.restart(4);
+    let response = cluster.wait_for_metadata(4, "listed both topics again", |m| {
+        brokers(m) == [1, 2, 3, 4] && ["snap-a", "snap-b"].iter().all(|t| partitions(m, t).len() == 1)
+    });
+    let log = cluster.node(4).log.lock().map(|l| l.join("\n")).unwrap_or_default();
+    assert!(log.contains("metadata image loaded from the snapshot ending at offset"), "{log}");
+    let leader = partitions(&response, "snap-a")[0].1;
+    leader_of(&cluster, 4, "snap-a", |l, isr| l == leader && !isr.is_empty());
+    let mut client = cluster.node(leader).connect();
+    assert_eq!(read_committed(&mut client, "snap-a", 1), ["kept"]);
 }
 
 /// When the active controller dies, the other voters elect another within the Raft timeouts and

@@ -633,6 +633,14 @@ async fn replay_forever(
     hosts: Arc<OnceLock<Hosts>>,
 ) {
     while let Some(batch) = committed.recv().await {
+        if batch.snapshot {
+            info!(
+                "metadata image loaded from the snapshot ending at offset {} (epoch {}): {} records",
+                batch.last_offset + 1,
+                batch.epoch,
+                batch.records.len()
+            );
+        }
         let current = raw.borrow().clone();
         match apply(&current, &batch) {
             Ok(next) => {
