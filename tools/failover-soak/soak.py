@@ -4,9 +4,10 @@
 Starts three `strand` nodes (each broker and controller) on free loopback ports, creates topic
 `soak` (3 partitions, replication factor 3, min.insync.replicas=2), and produces sequence-numbered
 records with acks=all and idempotence from a background thread, keeping every delivery report.
-Then, for each round: finds the leader of partition 0, kill -9s it, measures the time from the
-kill to the first acknowledgement of a record produced (produce() called) after the kill to
-partition 0 and to any partition, restarts the node over its data directory and waits until it is
+Then, for each round: finds the leader of partition 0 (with --kill-controller: the active
+controller and a partition it leads), kill -9s it, measures the time from the kill to the first
+acknowledgement of a record produced (produce() called) after the kill to that partition and to
+any partition, restarts the node over its data directory and waits until it is
 back in the ISR of every partition. At the end it stops producing, flushes, reads every partition
 from the beginning to its high watermark and compares: acknowledged records missing from the log
 (must be 0), duplicated acknowledged values (must be 0 with idempotence), sequence numbers out of
@@ -393,20 +394,36 @@ class Round:
     rejoin_s: float | None = None
     failed: int = 0  # delivery failures of records sent between this kill and the next
     problems: list[str] = field(default_factory=list)
+    partition: int = 0  # the partition measured: 0, or one the active controller led
     log_offsets: dict[int, tuple[int, int]] = field(default_factory=dict)
 
 
+def target_partition(cluster: Cluster, admin: AdminClient, args) -> tuple[int, int, int | None]:
+    """The partition a round measures, its leader and the active controller: partition 0, or with
+    --kill-controller a partition the active controller leads (waiting for one)."""
+    def pick():
+        state = topic_state(admin)
+        controller = cluster.active_controller()
+        if not state:
+            return None
+        if not args.kill_controller:
+            return (0, state[0][0], controller) if state[0][0] >= 0 else None
+        led = sorted(p for p, (leader, _, _) in state.items() if leader == controller)
+        return (led[0], controller, controller) if led and controller is not None else None
+    what = "a partition led by the active controller" if args.kill_controller else "a leader for partition 0"
+    found, _ = wait_for(what, 60, pick)
+    return found
+
+
 def run_round(number: int, cluster: Cluster, admin: AdminClient, prod: SoakProducer, args) -> Round:
-    state, _ = wait_for("metadata for partition 0", 30, lambda: topic_state(admin))
-    leader = state[0][0]
-    if leader < 0:
-        raise RuntimeError(f"round {number}: partition 0 has no leader before the kill: {state}")
-    controller = cluster.active_controller()
+    target, leader, controller = target_partition(cluster, admin, args)
     log_start = {i: n.log_size() for i, n in cluster.nodes.items()}
     ack_index = prod.ack_count()
     kill_time = cluster.kill(leader)
     r = Round(number, leader, controller == leader, kill_time, dt.datetime.now().strftime("%H:%M:%S"))
-    log(f"round {number}: killed node {leader} (leader of partition 0{', active controller' if r.was_controller else ''})")
+    r.partition = target
+    log(f"round {number}: killed node {leader} (leader of partition {target}"
+        f"{', active controller' if r.was_controller else ''})")
 
     # Until the first post-kill acknowledgement on partition 0 (or the deadline), watch the leader
     # in the metadata and the delivery reports.
@@ -419,20 +436,20 @@ def run_round(number: int, cluster: Cluster, admin: AdminClient, prod: SoakProdu
                 continue
             if r.first_any_ack_s is None:
                 r.first_any_ack_s = a.acked - kill_time
-            if a.partition == 0 and r.first_p0_ack_s is None:
+            if a.partition == target and r.first_p0_ack_s is None:
                 r.first_p0_ack_s = a.acked - kill_time
         if r.leader_moved_s is None:
             s = topic_state(admin, timeout=1.0)
-            if s and s[0][0] >= 0 and s[0][0] != leader:
+            if s and s[target][0] >= 0 and s[target][0] != leader:
                 r.leader_moved_s = time.monotonic() - kill_time
-                r.new_leader = s[0][0]
+                r.new_leader = s[target][0]
         time.sleep(0.02)
     if r.first_p0_ack_s is None:
-        r.problems.append(f"no acks=all write to partition 0 acknowledged within {args.failover_deadline:.0f}s of the kill")
+        r.problems.append(f"no acks=all write to partition {target} acknowledged within {args.failover_deadline:.0f}s of the kill")
     elif r.first_p0_ack_s > STUCK_S:
         r.problems.append(f"failover took {r.first_p0_ack_s:.1f}s (> {STUCK_S:.0f}s)")
     if r.leader_moved_s is None:
-        r.problems.append("metadata never showed a new leader for partition 0")
+        r.problems.append(f"metadata never showed a new leader for partition {target}")
 
     time.sleep(args.down_s)
     since = cluster.spawn(leader)
@@ -451,14 +468,14 @@ def run_round(number: int, cluster: Cluster, admin: AdminClient, prod: SoakProdu
     # Steady state before the next kill: acknowledgements flowing on partition 0 again.
     n0 = prod.ack_count()
     try:
-        wait_for("acks after rejoin", 30, lambda: any(a.partition == 0 for a in prod.snapshot_acks_since(n0)), poll=0.05)
+        wait_for("acks after rejoin", 30, lambda: any(a.partition == target for a in prod.snapshot_acks_since(n0)), poll=0.05)
     except TimeoutError as e:
         r.problems.append(f"after rejoin: {e}")
     time.sleep(args.settle_s)
     r.log_offsets = {i: (log_start[i], n.log_size()) for i, n in cluster.nodes.items()}
     fmt = lambda v: "-" if v is None else f"{v:.3f}s"
     log(
-        f"round {number}: p0 ack after {fmt(r.first_p0_ack_s)}, any ack after {fmt(r.first_any_ack_s)}, "
+        f"round {number}: p{target} ack after {fmt(r.first_p0_ack_s)}, any ack after {fmt(r.first_any_ack_s)}, "
         f"leader moved to {r.new_leader} after {fmt(r.leader_moved_s)}, rejoined after {fmt(r.rejoin_s)}"
         + (f"; PROBLEMS: {r.problems}" if r.problems else "")
     )
@@ -660,7 +677,9 @@ def report(args, cluster: Cluster, rounds: list[Round], prod: SoakProducer, v: V
     f = lambda x: "-" if x is None else f"{x:.3f}"
     out = []
     out.append(f"# Strand failover soak, {meta['started']}\n")
-    out.append(f"{len(rounds)} kill -9 rounds of the leader of `{TOPIC}`-0 on a 3-node cluster "
+    victim = ("the active controller (measured on a partition it led)" if args.kill_controller
+              else f"the leader of `{TOPIC}`-0")
+    out.append(f"{len(rounds)} kill -9 rounds of {victim} on a 3-node cluster "
                f"(every node broker and controller), acks=all idempotent production throughout.\n")
     if aborted:
         out.append(f"**Run aborted:** {aborted}\n")
@@ -668,13 +687,13 @@ def report(args, cluster: Cluster, rounds: list[Round], prod: SoakProducer, v: V
     lost = len(v.lost) if v else "not verified"
     dups = len(v.dup_acked) if v else "not verified"
     out.append("| | |\n|---|---|")
-    out.append(f"| Failover, kill → first acks=all write acknowledged on partition 0 | {summary(p0)} |")
+    out.append(f"| Failover, kill → first acks=all write acknowledged on the partition it led | {summary(p0)} |")
     out.append(f"| Failover, kill → first acks=all write acknowledged on any partition | {summary(anyp)} |")
     ctl = [r.first_p0_ack_s for r in rounds if r.was_controller and r.first_p0_ack_s is not None]
     other = [r.first_p0_ack_s for r in rounds if not r.was_controller and r.first_p0_ack_s is not None]
     out.append(f"| … of which rounds where the killed leader was also the active controller | {summary(ctl)} |")
     out.append(f"| … of which rounds where it was not | {summary(other)} |")
-    out.append(f"| Kill → metadata shows a new leader for partition 0 | {summary(moved)} |")
+    out.append(f"| Kill → metadata shows a new leader for that partition | {summary(moved)} |")
     out.append(f"| Restart → node back in the ISR of every partition | {summary(rejoin)} |")
     out.append(f"| Acknowledged-then-lost records | **{lost}** |")
     out.append(f"| Acknowledged records duplicated in the log | **{dups}** |")
@@ -690,19 +709,20 @@ def report(args, cluster: Cluster, rounds: list[Round], prod: SoakProducer, v: V
     out.append(f"| Fatal producer errors (producer recreated) | {len(st.fatal)} |")
     out.append(f"| Rounds with problems | {sum(1 for r in rounds if r.problems)} |")
     out.append("")
-    out.append("Failover is measured from just before `kill -9` of the leader of partition 0 to the first delivery "
+    out.append("Failover is measured from just before `kill -9` of the leader of the measured partition (0, or "
+               "with `--kill-controller` one the active controller led) to the first delivery "
                "report acknowledging a record whose `produce()` call was made after the kill (and, second row, "
                "such a record on any partition). Delivery reports are served by the producer thread's "
                "`poll()`, so times carry a few ms of client-side latency; the producer sends about "
                f"{args.rate} records/s round-robin over the 3 partitions.\n")
 
     out.append("## Rounds\n")
-    out.append("| # | time | killed | was active controller | new p0 leader | leader in metadata (s) | "
-               "first p0 ack (s) | first ack any partition (s) | restart → listening (s) | restart → in all ISRs (s) | "
+    out.append("| # | time | killed | was active controller | partition | its new leader | leader in metadata (s) | "
+               "first ack on it (s) | first ack any partition (s) | restart → listening (s) | restart → in all ISRs (s) | "
                "delivery failures | problems |")
-    out.append("|---|---|---|---|---|---|---|---|---|---|---|---|")
+    out.append("|---|---|---|---|---|---|---|---|---|---|---|---|---|")
     for r in rounds:
-        out.append(f"| {r.number} | {r.wall} | {r.killed} | {'yes' if r.was_controller else 'no'} | "
+        out.append(f"| {r.number} | {r.wall} | {r.killed} | {'yes' if r.was_controller else 'no'} | {r.partition} | "
                    f"{r.new_leader if r.new_leader is not None else '-'} | {f(r.leader_moved_s)} | "
                    f"{f(r.first_p0_ack_s)} | {f(r.first_any_ack_s)} | {f(r.listening_s)} | {f(r.rejoin_s)} | {r.failed} | "
                    f"{'; '.join(r.problems) or ''} |")
@@ -798,6 +818,8 @@ def save_failing_logs(cluster: Cluster, rounds: list[Round], run_dir: Path) -> P
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--rounds", type=int, default=20)
+    ap.add_argument("--kill-controller", action="store_true",
+                    help="kill the active controller each round, measuring a partition it leads")
     ap.add_argument("--session-ms", type=int, default=2000, help="broker.session.timeout.ms")
     ap.add_argument("--heartbeat-ms", type=int, default=250, help="broker.heartbeat.interval.ms")
     ap.add_argument("--override", action="append", default=[], help="extra strand --override key=value")
