@@ -11,10 +11,11 @@ use strand_protocol::error::ErrorCode;
 use strand_protocol::records::{ControlRecordType, EndTxnMarker, RecordBatch, RecordsError, end_txn_marker_batch};
 use tokio::sync::{mpsc, oneshot, watch};
 
-use super::load::read_partition;
-use super::{Command, OFFSETS_TOPIC, OpDone, Parked, ShardStatus, Shared, TxnAppend, TxnMarker, sleep_for};
+use super::runtime::{Command, OFFSETS_TOPIC, OpDone, Parked, Shared, TxnAppend, TxnMarker};
 use crate::group::records::{CoordinatorRecord, RecordDecodeError, build_batch, build_transactional_batch};
 use crate::group::{Completion, GroupShard, PendingId};
+use crate::runtime::load::read_partition;
+use crate::runtime::{ShardStatus, sleep_for};
 use crate::writer::WriteError;
 
 /// Why loading a shard failed.

@@ -38,12 +38,13 @@ use strand_protocol::messages::{
     SyncGroupRequest, SyncGroupResponse, TxnOffsetCommitRequest, TxnOffsetCommitResponse,
 };
 
-use super::{GroupCoordinator, OFFSETS_TOPIC, Parked, ShardStatus, TxnAppend};
+use super::runtime::{GroupCoordinator, OFFSETS_TOPIC, Parked, TxnAppend};
 use crate::group::ClientInfo;
 use crate::group::classic::{join_error, sync_error};
 use crate::group::consumer::heartbeat::heartbeat_error as heartbeat_error_848;
 use crate::group::offsets::{NO_OFFSET, offset_commit_error, offset_delete_error};
 use crate::group::txn_offsets::txn_offset_commit_error;
+use crate::runtime::ShardStatus;
 use crate::writer::TxnVerification;
 
 /// Topic names by id and back, from the broker's metadata image: OffsetCommit and OffsetFetch v10
