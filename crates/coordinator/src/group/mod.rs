@@ -26,9 +26,11 @@
 //! pending until their transaction's marker), [`admin`] (ListGroups, DescribeGroups,
 //! DeleteGroups), [`timer`] (the shard's deadlines).
 //!
-//! Around the shard, and the only part of this module that awaits, sleeps or spawns: [`runtime`],
-//! the [`runtime::GroupCoordinator`] shell that owns a shard per led partition and drives it, and
-//! [`api`], which adapts each request version to the shard and back.
+//! Around the shard, and the only part of this module that awaits: [`runtime`], the
+//! [`runtime::GroupCoordinator`] shell that drives a shard per led partition on the coordinator
+//! runtime ([`crate::runtime`]; `task` is the group's part of each shard task: parked requests,
+//! topic metadata, markers), and [`api`], which adapts each request version to the shard and
+//! back.
 //!
 //! Records come in three kinds of batches: plain ones ([`GroupShard::replay`]), transactional
 //! ones of a producer ([`GroupShard::replay_transactional`]: its offsets wait for the
