@@ -15,17 +15,20 @@
 //!   [`group::migration`] online migration between the two protocols, [`group::metadata`] the
 //!   cluster's topics as they see them, [`group::offsets`] the committed offsets,
 //!   [`group::txn_offsets`] transactional offset commits, [`group::admin`] the administrative
-//!   APIs.
-//! - [`runtime`]: [`GroupCoordinator`], the async shell that loads a shard for each partition
-//!   this node leads, runs one operation at a time per shard, appends its records through a
-//!   [`PartitionWriter`] and answers once they are committed, and fires the shards' timers.
-//!   Its methods take a generated request and its version and return the generated response;
-//!   [`GroupCoordinator::on_metadata_update`] takes each new [`TopicMetadata`] snapshot.
+//!   APIs. [`group::runtime`]: [`GroupCoordinator`], the shell that drives a shard for each
+//!   partition this node leads on the [`runtime`], parking JoinGroup and SyncGroup and following
+//!   the topic metadata. Its methods ([`group::api`]) take a generated request and its version
+//!   and return the generated response; [`GroupCoordinator::on_metadata_update`] takes each new
+//!   [`TopicMetadata`] snapshot.
+//! - [`runtime`]: the async runtime both coordinators' shells run on: a task per partition this
+//!   node leads, which loads the shard by replaying the partition, runs one operation at a time,
+//!   appends its records through a [`PartitionWriter`] and answers once they are committed, and
+//!   fires the shard's timers; [`ShardStatus`] says where a partition's shard stands.
 //! - [`txn`]: the transaction coordinator over `__transaction_state`: [`txn::TxnShard`], its
 //!   state machine (InitProducerId, AddPartitionsToTxn, AddOffsetsToTxn, EndTxn V1 and V2,
-//!   Describe/ListTransactions, timeouts and expiration), and [`TxnCoordinator`], its shell, which
-//!   writes markers through a [`TxnMarkerSender`] and draws producer ids from a
-//!   [`ProducerIdSource`], both implemented by the server.
+//!   Describe/ListTransactions, timeouts and expiration), and [`TxnCoordinator`], its shell on the
+//!   [`runtime`], which writes markers through a [`TxnMarkerSender`] and draws producer ids from
+//!   a [`ProducerIdSource`], both implemented by the server.
 //! - [`writer`]: the [`PartitionWriter`] trait the server implements over its replicas (and an
 //!   in-memory one for tests, feature `testing`), KIP-890's verification of transactional appends
 //!   included.
@@ -45,10 +48,12 @@ pub mod txn;
 pub mod writer;
 
 pub use config::{GroupConfig, MigrationPolicy};
+pub use group::api::{NoTopicIds, TopicIds};
 pub use group::metadata::TopicMetadata;
+pub use group::runtime::{GroupCoordinator, OFFSETS_TOPIC, TxnMarker};
 pub use group::{ClientInfo, GroupShard};
 pub use member_id::{MemberIdGenerator, RandomMemberIds, SequentialMemberIds};
-pub use runtime::{GroupCoordinator, NoTopicIds, OFFSETS_TOPIC, ShardStatus, TopicIds, TxnMarker};
+pub use runtime::ShardStatus;
 pub use txn::{
     MarkerOutcome, ProducerIdSource, TRANSACTION_STATE_TOPIC, TxnConfig, TxnCoordinator, TxnMarkerRequest,
     TxnMarkerSender, TxnResult,

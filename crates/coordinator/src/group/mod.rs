@@ -26,6 +26,12 @@
 //! pending until their transaction's marker), [`admin`] (ListGroups, DescribeGroups,
 //! DeleteGroups), [`timer`] (the shard's deadlines).
 //!
+//! Around the shard, and the only part of this module that awaits: [`runtime`], the
+//! [`runtime::GroupCoordinator`] shell that drives a shard per led partition on the coordinator
+//! runtime ([`crate::runtime`]; `task` is the group's part of each shard task: parked requests,
+//! topic metadata, markers), and [`api`], which adapts each request version to the shard and
+//! back.
+//!
 //! Records come in three kinds of batches: plain ones ([`GroupShard::replay`]), transactional
 //! ones of a producer ([`GroupShard::replay_transactional`]: its offsets wait for the
 //! transaction's end) and transaction markers ([`GroupShard::replay_end_txn`]).
@@ -33,6 +39,7 @@
 //! Not here: share and streams groups; their records are read and skipped.
 
 pub mod admin;
+pub mod api;
 pub mod classic;
 pub mod consumer;
 pub mod consumer_protocol;
@@ -41,6 +48,8 @@ pub mod metadata;
 pub mod migration;
 pub mod offsets;
 pub mod records;
+pub mod runtime;
+mod task;
 pub mod timer;
 pub mod txn_offsets;
 

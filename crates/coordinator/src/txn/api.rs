@@ -136,7 +136,8 @@ impl TxnCoordinator {
         } else if verify_only {
             let partition = self.partition_for(&transactional_id);
             let (id, listed) = (transactional_id.clone(), partitions.iter().cloned().collect::<Vec<_>>());
-            let read = self.read(partition, move |shard, _| shard.verify_partitions(&id, producer_id, epoch, &listed));
+            let read =
+                self.shards.read(partition, move |shard, _| shard.verify_partitions(&id, producer_id, epoch, &listed));
             read.await.unwrap_or_else(|error| partitions.iter().map(|tp| (tp.clone(), error)).collect())
         } else {
             let partition = self.partition_for(&transactional_id);
@@ -213,7 +214,8 @@ impl TxnCoordinator {
             let described = if partition < 0 {
                 Err(ErrorCode::InvalidRequest)
             } else {
-                self.read(partition, move |shard, _| ids.iter().map(|id| shard.describe_transaction(id)).collect())
+                self.shards
+                    .read(partition, move |shard, _| ids.iter().map(|id| shard.describe_transaction(id)).collect())
                     .await
             };
             let described: Vec<DescribedTxn> = described.unwrap_or_else(|error| {
@@ -272,7 +274,7 @@ impl TxnCoordinator {
         }
         let reads = partitions.into_iter().map(|partition| {
             let filter = filter.clone();
-            self.read(partition, move |shard, now_ms| shard.list_transactions(now_ms, &filter))
+            self.shards.read(partition, move |shard, now_ms| shard.list_transactions(now_ms, &filter))
         });
         for listed in join_all(reads).await {
             match listed {

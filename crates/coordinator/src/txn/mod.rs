@@ -17,9 +17,11 @@
 //!   partitions' leaders) and how its outcomes are handled.
 //! - [`producer_id`]: the [`ProducerIdSource`] trait the broker implements (producer id blocks
 //!   from the controller).
-//! - [`runtime`]: [`TxnCoordinator`], the async shell: a task per led partition, one operation at
-//!   a time, answers released once committed, markers sent and transactions completed, sweeps
-//!   fired from the clock. [`api`] takes the generated requests at their versions.
+//! - [`runtime`]: [`TxnCoordinator`], the async shell, on the coordinator runtime
+//!   ([`crate::runtime`]: a task per led partition, one operation at a time, answers released
+//!   once committed, sweeps fired from the clock); `task` is the transaction coordinator's part
+//!   of each shard task: markers sent and transactions completed, producer ids drawn. [`api`]
+//!   takes the generated requests at their versions.
 //! - [`config`]: the settings, [`TxnConfig`].
 //!
 //! What it is not: no authorization or topic existence checks (the broker's handlers), no

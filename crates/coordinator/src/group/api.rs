@@ -38,12 +38,13 @@ use strand_protocol::messages::{
     SyncGroupRequest, SyncGroupResponse, TxnOffsetCommitRequest, TxnOffsetCommitResponse,
 };
 
-use super::{GroupCoordinator, OFFSETS_TOPIC, Parked, ShardStatus, TxnAppend};
+use super::runtime::{GroupCoordinator, OFFSETS_TOPIC, Parked, TxnAppend};
 use crate::group::ClientInfo;
 use crate::group::classic::{join_error, sync_error};
 use crate::group::consumer::heartbeat::heartbeat_error as heartbeat_error_848;
 use crate::group::offsets::{NO_OFFSET, offset_commit_error, offset_delete_error};
 use crate::group::txn_offsets::txn_offset_commit_error;
+use crate::runtime::ShardStatus;
 use crate::writer::TxnVerification;
 
 /// Topic names by id and back, from the broker's metadata image: OffsetCommit and OffsetFetch v10
@@ -96,7 +97,7 @@ impl GroupCoordinator {
             // v0 has no rebalance timeout: the session timeout serves as both.
             request.rebalance_timeout_ms = request.session_timeout_ms;
         }
-        let config = &self.shared.config;
+        let config = self.config();
         let response = if request.group_id.is_empty() {
             join_error(ErrorCode::InvalidGroupId, &request.member_id)
         } else if request.session_timeout_ms < config.min_session_timeout_ms
@@ -104,7 +105,8 @@ impl GroupCoordinator {
         {
             join_error(ErrorCode::InvalidSessionTimeout, &request.member_id)
         } else {
-            let uuid = if request.member_id.is_empty() { self.shared.member_ids.next_uuid() } else { String::new() };
+            let uuid =
+                if request.member_id.is_empty() { self.shards.shared().member_ids.next_uuid() } else { String::new() };
             let partition = self.partition_for(&request.group_id);
             let op = move |shard: &mut crate::group::GroupShard, now_ms| {
                 shard.join_group(now_ms, &client, &request, version, &uuid)
@@ -127,7 +129,7 @@ impl GroupCoordinator {
             return heartbeat_error_848(ErrorCode::InvalidRequest, Some("GroupId can't be empty.".to_owned()));
         }
         let new_member_id =
-            if request.member_id.is_empty() { self.shared.member_ids.next_uuid() } else { String::new() };
+            if request.member_id.is_empty() { self.shards.shared().member_ids.next_uuid() } else { String::new() };
         let partition = self.partition_for(&request.group_id);
         let op = move |shard: &mut crate::group::GroupShard, now_ms| {
             shard.consumer_group_heartbeat(now_ms, &client, &request, version, &new_member_id)
@@ -145,17 +147,18 @@ impl GroupCoordinator {
         let by_partition = self.by_partition(&request.group_ids);
         let reads = by_partition.into_iter().map(|(partition, indexed)| async move {
             let ids: Vec<String> = indexed.iter().map(|(_, id)| id.clone()).collect();
-            let described = match self.read(partition, move |shard| shard.consumer_group_describe(&ids)).await {
-                Ok(described) => described,
-                Err(error) => indexed
-                    .iter()
-                    .map(|(_, id)| ConsumerDescribedGroup {
-                        group_id: id.clone(),
-                        error_code: error.code(),
-                        ..ConsumerDescribedGroup::default()
-                    })
-                    .collect(),
-            };
+            let described =
+                match self.shards.read(partition, move |shard, _now_ms| shard.consumer_group_describe(&ids)).await {
+                    Ok(described) => described,
+                    Err(error) => indexed
+                        .iter()
+                        .map(|(_, id)| ConsumerDescribedGroup {
+                            group_id: id.clone(),
+                            error_code: error.code(),
+                            ..ConsumerDescribedGroup::default()
+                        })
+                        .collect(),
+                };
             indexed.into_iter().map(|(i, _)| i).zip(described).collect::<Vec<_>>()
         });
         let mut groups: Vec<(usize, ConsumerDescribedGroup)> = join_all(reads).await.into_iter().flatten().collect();
@@ -321,10 +324,10 @@ impl GroupCoordinator {
         }
         let group_id = group.group_id.clone();
         let partition = self.partition_for(&group.group_id);
-        let fetch = move |shard: &crate::group::GroupShard| {
+        let fetch = move |shard: &crate::group::GroupShard, _now_ms| {
             if require_stable { shard.offset_fetch_stable(&group) } else { shard.offset_fetch(&group) }
         };
-        let mut fetched = match self.read(partition, fetch).await {
+        let mut fetched = match self.shards.read(partition, fetch).await {
             Ok(fetched) => fetched,
             Err(error) => {
                 return OffsetFetchResponseGroup {
@@ -435,8 +438,8 @@ impl GroupCoordinator {
             add: version >= TXN_ADD_PARTITION_VERSION,
         };
         let token = self
-            .shared
-            .writer
+            .shards
+            .writer()
             .verify_transaction(&tp, verification)
             .await
             .map_err(|error| verification_error(error, version))?;
@@ -464,7 +467,7 @@ impl GroupCoordinator {
         let reads = self.partitions().into_iter().map(|partition| {
             let states = request.states_filter.clone();
             let types = request.types_filter.clone();
-            self.read(partition, move |shard| shard.list_groups(&states, &types))
+            self.shards.read(partition, move |shard, _now_ms| shard.list_groups(&states, &types))
         });
         let mut response = ListGroupsResponse::default();
         for listed in join_all(reads).await {
@@ -485,7 +488,7 @@ impl GroupCoordinator {
         let by_partition = self.by_partition(&request.groups);
         let reads = by_partition.into_iter().map(|(partition, indexed)| async move {
             let ids: Vec<String> = indexed.iter().map(|(_, id)| id.clone()).collect();
-            let described = match self.read(partition, move |shard| shard.describe_groups(&ids)).await {
+            let described = match self.shards.read(partition, move |shard, _now_ms| shard.describe_groups(&ids)).await {
                 Ok(described) => described,
                 Err(error) => indexed
                     .iter()
