@@ -1,7 +1,7 @@
-# bench/lib.sh: the functions bench/run.sh uses (sourced, not run): start and stop each broker on a
-# fresh data directory and free loopback ports, measure its start-up (process start to the first
-# acknowledged produce), its CPU time and peak resident memory, and run the clients of one
-# workload. Every function reads the settings run.sh sets (repo, here, java, libs, strand_bin,
+# bench/lib.sh: the functions bench/run.sh uses (sourced, not run): start and stop each broker (one
+# node, or a cluster of three) on fresh data directories and free loopback ports, measure its
+# start-up (process start to the first acknowledged produce), its CPU time and peak resident
+# memory, and run the clients of one workload. Every function reads the settings run.sh sets (repo, here, java, libs, strand_bin,
 # client_bin, tmp_root, out, clock_ticks, client_limit_s, quiet_busy_pct, quiet_wait_s,
 # quiet_budget_s, throughput_linger_ms) and writes what it measured as key=value lines.
 # shellcheck shell=bash disable=SC2154
@@ -10,9 +10,13 @@
 
 log() { printf '%s bench: %s\n' "$(date +%T)" "$*" >&2; }
 
-# A free TCP port on 127.0.0.1 (bound and released by the kernel's choice).
-free_port() {
-  python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
+# N distinct free TCP ports on 127.0.0.1, one a line (all bound at once, by the kernel's choice,
+# then released).
+free_ports() { # N
+  python3 -c 'import socket, sys
+socks = [socket.socket() for _ in range(int(sys.argv[1]))]
+for s in socks: s.bind(("127.0.0.1", 0))
+print("\n".join(str(s.getsockname()[1]) for s in socks))' "$1"
 }
 
 # utime + stime of a process, in seconds (fields 14 and 15 of /proc/PID/stat, after the command
@@ -30,6 +34,19 @@ cpu_seconds_of() {
 # Peak resident set size of a process so far (VmHWM), in KiB.
 peak_rss_kib_of() {
   awk '/^VmHWM:/ { print $2; found = 1 } END { if (!found) print "NA" }' "/proc/$1/status" 2> /dev/null || echo NA
+}
+
+# The sum of a figure (cpu_seconds_of, peak_rss_kib_of) over processes: a cluster's nodes. NA if
+# any of them has exited.
+sum_of() { # FUNCTION PID...
+  local fn="$1" pid value total=0
+  shift
+  for pid in "$@"; do
+    value="$("$fn" "$pid")"
+    [[ $value == NA ]] && { echo NA; return; }
+    total="$(awk -v a="$total" -v b="$value" 'BEGIN { print a + b }')"
+  done
+  echo "$total"
 }
 
 # The share of the machine's CPU time that was busy over one second, in percent (/proc/stat).
@@ -110,55 +127,113 @@ kafka_tool_java() {
 
 # --- brokers --------------------------------------------------------------------------------------
 
-# Starts BROKER (kafka|strand) with DURABILITY (pagecache|fsync) on a fresh data directory under
-# RUN_DIR and waits for the first acknowledged produce. Sets broker_pid and broker_port; writes
-# first_ack_ms (and port_open_ms) to KV. Returns non-zero (error=... in KV) if it does not start.
-start_broker() { # BROKER DURABILITY RUN_DIR KV
-  local broker="$1" durability="$2" dir="$3" kv="$4" data="$3/data" started
-  mkdir -p "$data"
-  broker_port="$(free_port)"
-  local command=()
+# Starts BROKER (kafka|strand) with DURABILITY (pagecache|fsync) as NODES nodes (1, or 3 for a
+# cluster: each broker and controller, KRaft combined mode, the same cluster id, replication
+# factor 3 and min.insync.replicas=2 for every topic) on fresh data directories under RUN_DIR
+# (RUN_DIR itself for one node, RUN_DIR/node-N for each of a cluster's) and waits for the first
+# acknowledged produce (acks=all, to a topic it auto-creates, with as many replicas as nodes).
+# Sets broker_pids (one per node, in node order) and bootstrap (every node's client address);
+# writes first_ack_ms (and port_open_ms, when the last node's port accepted) to KV. Returns
+# non-zero (error=... in KV) if it does not start.
+start_broker() { # BROKER DURABILITY RUN_DIR KV NODES
+  local broker="$1" durability="$2" dir="$3" kv="$4" nodes="${5:-1}" started i
+  local ports=() voters=() node_dirs=() id voters_csv replication=1 min_isr=1 command=()
+  # A client port and a controller port per node (Strand's single node, which has no controller
+  # listener, leaves its second one unused).
+  mapfile -t ports < <(free_ports $((2 * nodes)))
+  id="$(cluster_id)"
+  bootstrap=
+  for ((i = 1; i <= nodes; i++)); do
+    voters+=("$i@127.0.0.1:${ports[2 * i - 1]}")
+    bootstrap+="${bootstrap:+,}127.0.0.1:${ports[2 * i - 2]}"
+    if ((nodes == 1)); then node_dirs+=("$dir"); else node_dirs+=("$dir/node-$i"); fi
+    mkdir -p "${node_dirs[i - 1]}/data"
+  done
+  voters_csv="$(IFS=,; echo "${voters[*]}")"
+  if ((nodes > 1)); then replication=3 min_isr=2; fi
   if [[ $broker == kafka ]]; then
-    local controller_port
-    controller_port="$(free_port)"
-    while [[ $controller_port == "$broker_port" ]]; do controller_port="$(free_port)"; done
-    sed -e "s|@PORT@|$broker_port|g" -e "s|@CONTROLLER_PORT@|$controller_port|g" -e "s|@LOG_DIRS@|$data|g" \
-      "$here/kafka/server.properties" > "$dir/server.properties"
-    if [[ $durability == fsync ]]; then
-      printf '# fsync before acknowledging: flush after every append.\nlog.flush.interval.messages=1\n' \
-        >> "$dir/server.properties"
-    fi
-    # The one-off format step (kafka-storage.sh), not counted in the start-up time.
-    if ! "${tool_java[@]}" kafka.tools.StorageTool format -t "$(cluster_id)" \
-      -c "$dir/server.properties" > "$dir/format.log" 2>&1; then
-      echo "error=kafka storage format failed: $(tail_line "$dir/format.log")" >> "$kv"
-      return 1
-    fi
-    kafka_broker_java "$dir"
-    command=("${broker_java[@]}" kafka.Kafka "$dir/server.properties")
-  else
-    local listener="PLAINTEXT://127.0.0.1:$broker_port"
-    command=("$strand_bin" server
-      --override node.id=1
-      --override "listeners=$listener" --override "advertised.listeners=$listener"
-      --override "log.dirs=$data"
-      --override group.initial.rebalance.delay.ms=0)
-    if [[ $durability == pagecache ]]; then
-      # Strand fsyncs before acknowledging acks=all by default; Kafka by default does not.
-      command+=(--override log.flush.on.acks.all=false)
-    fi
+    local formats=() node_dir
+    for ((i = 1; i <= nodes; i++)); do
+      node_dir="${node_dirs[i - 1]}"
+      sed -e "s|@NODE_ID@|$i|g" -e "s|@VOTERS@|$voters_csv|g" -e "s|@PORT@|${ports[2 * i - 2]}|g" \
+        -e "s|@CONTROLLER_PORT@|${ports[2 * i - 1]}|g" -e "s|@LOG_DIRS@|$node_dir/data|g" \
+        -e "s|@REPLICATION_FACTOR@|$replication|g" -e "s|@MIN_ISR@|$min_isr|g" \
+        "$here/kafka/server.properties" > "$node_dir/server.properties"
+      if [[ $durability == fsync ]]; then
+        printf '# fsync before acknowledging: flush after every append.\nlog.flush.interval.messages=1\n' \
+          >> "$node_dir/server.properties"
+      fi
+      # The one-off format step (kafka-storage.sh), every node with the same cluster id, the
+      # nodes side by side; not counted in the start-up time.
+      "${tool_java[@]}" kafka.tools.StorageTool format -t "$id" -c "$node_dir/server.properties" \
+        > "$node_dir/format.log" 2>&1 &
+      formats+=($!)
+    done
+    local formatted=1
+    for ((i = 1; i <= nodes; i++)); do
+      if ! wait "${formats[i - 1]}"; then
+        echo "error=kafka storage format failed (node $i of $nodes): $(tail_line "${node_dirs[i - 1]}/format.log")" >> "$kv"
+        formatted=0
+      fi
+    done
+    ((formatted)) || return 1
   fi
-  printf '%q ' "${command[@]}" > "$dir/broker.command"
   started="$(date +%s%N)"
-  "${command[@]}" < /dev/null > "$dir/broker.stdout" 2> "$dir/broker.stderr" &
-  broker_pid=$!
-  if ! "$client_bin" first-ack --bootstrap "127.0.0.1:$broker_port" --topic bench-startup \
-    --since-unix-ns "$started" --timeout-s 120 > "$dir/first-ack.out" 2> "$dir/first-ack.err"; then
-    echo "error=$broker did not acknowledge a produce after start: $(tail_line "$dir/first-ack.err" 2) | $(tail_line "$dir/broker.stderr" 3)" >> "$kv"
+  broker_pids=()
+  for ((i = 1; i <= nodes; i++)); do
+    broker_command "$broker" "$durability" "$i" "$nodes" "${node_dirs[i - 1]}" "${ports[2 * i - 2]}" \
+      "${ports[2 * i - 1]}" "$voters_csv" "$id" "$replication" "$min_isr"
+    printf '%q ' "${command[@]}" > "${node_dirs[i - 1]}/broker.command"
+    "${command[@]}" < /dev/null > "${node_dirs[i - 1]}/broker.stdout" 2> "${node_dirs[i - 1]}/broker.stderr" &
+    broker_pids+=($!)
+  done
+  if ! "$client_bin" first-ack --bootstrap "$bootstrap" --topic bench-startup \
+    --since-unix-ns "$started" --timeout-s $((nodes > 1 ? 180 : 120)) > "$dir/first-ack.out" 2> "$dir/first-ack.err"; then
+    local why
+    why="$broker did not acknowledge a produce after start: $(tail_line "$dir/first-ack.err" 2)"
+    for ((i = 1; i <= nodes; i++)); do
+      if ((nodes > 1)); then why+=" | node $i:"; else why+=" |"; fi
+      why+=" $(tail_line "${node_dirs[i - 1]}/broker.stderr" 3)"
+    done
+    echo "error=$why" >> "$kv"
     stop_broker
     return 1
   fi
   result_fields "$dir/first-ack.out" first_ack_ms port_open_ms >> "$kv"
+}
+
+# One node's command line, into the array command: Kafka's JVM with the node's server.properties
+# (written by start_broker), or `strand server` with the node's settings as overrides.
+#   broker_command BROKER DURABILITY NODE_ID NODES NODE_DIR PORT CONTROLLER_PORT VOTERS CLUSTER_ID
+#                  REPLICATION_FACTOR MIN_ISR
+broker_command() {
+  local broker="$1" durability="$2" node="$3" nodes="$4" node_dir="$5" port="$6" controller_port="$7"
+  local voters_csv="$8" id="$9" replication="${10}" min_isr="${11}"
+  if [[ $broker == kafka ]]; then
+    kafka_broker_java "$node_dir"
+    command=("${broker_java[@]}" kafka.Kafka "$node_dir/server.properties")
+    return
+  fi
+  local listener="PLAINTEXT://127.0.0.1:$port"
+  command=("$strand_bin" server --override "node.id=$node")
+  if ((nodes == 1)); then
+    command+=(--override "listeners=$listener")
+  else
+    # As crates/cli/tests/e2e_cluster.rs and config/three-nodes/ start a cluster: every node
+    # broker and controller, the quorum over the CONTROLLER listeners, one cluster id.
+    command+=(--override "process.roles=broker,controller"
+      --override "listeners=$listener,CONTROLLER://127.0.0.1:$controller_port"
+      --override controller.listener.names=CONTROLLER
+      --override "controller.quorum.voters=$voters_csv" --override "cluster.id=$id"
+      --override "default.replication.factor=$replication" --override "min.insync.replicas=$min_isr")
+  fi
+  command+=(--override "advertised.listeners=$listener"
+    --override "log.dirs=$node_dir/data"
+    --override group.initial.rebalance.delay.ms=0)
+  if [[ $durability == pagecache ]]; then
+    # Strand fsyncs before acknowledging acks=all by default; Kafka by default does not.
+    command+=(--override log.flush.on.acks.all=false)
+  fi
 }
 
 # A Kafka cluster id: 22 characters of URL-safe base64 of 16 random bytes, not starting with '-'
@@ -169,13 +244,13 @@ cluster_id() {
   echo "$id"
 }
 
-# Stops the broker with SIGKILL: its data is deleted next, so a clean shutdown (several seconds
-# for Kafka) would only lengthen the run.
+# Stops the broker, every node of a cluster, with SIGKILL: its data is deleted next, so a clean
+# shutdown (several seconds for Kafka) would only lengthen the run.
 stop_broker() {
-  [[ -n ${broker_pid:-} ]] || return 0
-  kill -KILL "$broker_pid" 2> /dev/null || true
-  wait "$broker_pid" 2> /dev/null || true
-  broker_pid=
+  local pid
+  for pid in "${broker_pids[@]}"; do kill -KILL "$pid" 2> /dev/null || true; done
+  for pid in "${broker_pids[@]}"; do wait "$pid" 2> /dev/null || true; done
+  broker_pids=()
 }
 
 # Picks KEY=VALUE pairs named by KEYS out of a tool's `RESULT k=v ...` line, one per line.
@@ -193,29 +268,43 @@ result_fields() { # FILE KEYS...
 
 # --- clients --------------------------------------------------------------------------------------
 
-create_topic() { # TOPIC PARTITIONS DIR
-  "${tool_java[@]}" org.apache.kafka.tools.TopicCommand --bootstrap-server "127.0.0.1:$broker_port" --create \
-    --topic "$1" --partitions "$2" --replication-factor 1 > "$3/create-topic.out" 2>&1
+# Creates the workload's topic with one replica per node (min.insync.replicas is the brokers'
+# setting); on a cluster, waits until every partition has a leader and all its replicas in sync.
+create_topic() { # TOPIC PARTITIONS DIR KV
+  local replicas=${#broker_pids[@]}
+  if ! "${tool_java[@]}" org.apache.kafka.tools.TopicCommand --bootstrap-server "$bootstrap" --create \
+    --topic "$1" --partitions "$2" --replication-factor "$replicas" > "$3/create-topic.out" 2>&1; then
+    echo "error=creating the topic failed: $(tail_line "$3/create-topic.out")" >> "$4"
+    return 1
+  fi
+  ((replicas > 1)) || return 0
+  if ! "$client_bin" topic-ready --bootstrap "$bootstrap" --topic "$1" --partitions "$2" --replicas "$replicas" \
+    --timeout-s 60 > "$3/topic-ready.out" 2> "$3/topic-ready.err"; then
+    echo "error=the topic's replicas did not all get in sync: $(tail_line "$3/topic-ready.err" 2)" >> "$4"
+    return 1
+  fi
+  result_fields "$3/topic-ready.out" ready_ms | sed 's/^/topic_/' >> "$4"
 }
 
 # Producer settings of a profile: Kafka 4.4's client defaults, or the throughput profile.
 producer_props() { # ACKS PROFILE
-  local props=("acks=$1" "bootstrap.servers=127.0.0.1:$broker_port")
+  local props=("acks=$1" "bootstrap.servers=$bootstrap")
   [[ $2 == throughput ]] && props+=(batch.size=262144 "linger.ms=$throughput_linger_ms")
   echo "${props[@]}"
 }
 
 # Fills a consumer workload's topic before the measured read (producer-perf, the throughput
-# profile, acks=1), then takes the broker's CPU reading the read is measured from.
-fill_topic() { # TOPIC SIZE RECORDS DIR KV
+# profile, the workload's acks: 1 on one node, all on a cluster, so that every replica has the
+# records before the read), then takes the broker's CPU reading the read is measured from.
+fill_topic() { # TOPIC SIZE RECORDS ACKS DIR KV
   # shellcheck disable=SC2046 # producer_props are separate words
   if ! "${tool_java[@]}" org.apache.kafka.tools.ProducerPerformance --topic "$1" --num-records "$3" \
-    --record-size "$2" --throughput -1 --command-property $(producer_props 1 throughput) \
-    > "$4/fill.out" 2> "$4/fill.err"; then
-    echo "error=filling the topic failed: $(tail_line "$4/fill.err")" >> "$5"
+    --record-size "$2" --throughput -1 --command-property $(producer_props "$4" throughput) \
+    > "$5/fill.out" 2> "$5/fill.err"; then
+    echo "error=filling the topic failed: $(tail_line "$5/fill.err")" >> "$6"
     return 1
   fi
-  broker_cpu_before="$(cpu_seconds_of "$broker_pid")"
+  broker_cpu_before="$(sum_of cpu_seconds_of "${broker_pids[@]}")"
 }
 
 # Runs one workload's measured client against the running broker, writing its results to KV.
@@ -223,7 +312,6 @@ fill_topic() { # TOPIC SIZE RECORDS DIR KV
 run_client() {
   local kind="$1" size="$2" partitions="$3" acks="$4" profile="$5" records="$6" dir="$7" kv="$8"
   local topic=bench status=0 parser
-  local bootstrap="127.0.0.1:$broker_port"
   case "$kind" in
     produce)
       # shellcheck disable=SC2046 # producer_props are separate words
@@ -234,7 +322,7 @@ run_client() {
       parser=producer
       ;;
     consume)
-      fill_topic "$topic" "$size" "$records" "$dir" "$kv" || return 1
+      fill_topic "$topic" "$size" "$records" "$acks" "$dir" "$kv" || return 1
       timed "$kv" "$dir/client.out" "$dir/client.err" "$client_limit_s" \
         "${tool_java[@]}" org.apache.kafka.tools.ConsumerPerformance --bootstrap-server "$bootstrap" \
         --topic "$topic" --num-records "$records" --timeout 60000 --group "bench-$RANDOM" || status=$?
@@ -247,7 +335,7 @@ run_client() {
       parser=e2e
       ;;
     native-consume)
-      fill_topic "$topic" "$size" "$records" "$dir" "$kv" || return 1
+      fill_topic "$topic" "$size" "$records" "$acks" "$dir" "$kv" || return 1
       timed "$kv" "$dir/client.out" "$dir/client.err" "$client_limit_s" \
         "$client_bin" consume --bootstrap "$bootstrap" --topic "$topic" --records "$records" \
         --partitions "$partitions" || status=$?
@@ -272,46 +360,66 @@ run_client() {
   python3 "$here/tally.py" parse "$parser" "$dir/client.out" >> "$kv"
 }
 
-# One measurement: a fresh broker, the workload's topic, the measured client, the broker's CPU
-# seconds during the client's run and its peak RSS, then the broker stopped and its data deleted.
+# One measurement: a fresh broker (one node, or three for a "cluster-" durability), the workload's
+# topic, the measured client, the broker's CPU seconds during the client's run and its peak RSS
+# (a cluster's: the sums over its three nodes), then the broker stopped and its data deleted.
 # Every figure goes to RUN_DIR/result.kv, with status=ok or status=fail and error=...
 #   measure DURABILITY WORKLOAD KIND SIZE PARTITIONS ACKS PROFILE RECORDS RUN BROKER
 measure() {
   local durability="$1" workload="$2" kind="$3" size="$4" partitions="$5" acks="$6" profile="$7"
   local records="$8" run="$9" broker="${10}"
   local dir="$out/runs/$durability/$workload/$run-$broker"
-  local kv="$dir/result.kv" ok=1
+  local kv="$dir/result.kv" ok=1 nodes=1
+  [[ $durability == cluster-* ]] && nodes=3
   mkdir -p "$dir"
-  printf 'durability=%s\nworkload=%s\nkind=%s\nrecord_size=%s\npartitions=%s\nacks=%s\nprofile=%s\nrecords=%s\nrun=%s\nbroker=%s\n' \
-    "$durability" "$workload" "$kind" "$size" "$partitions" "$acks" "$profile" "$records" "$run" "$broker" > "$kv"
+  printf 'durability=%s\nworkload=%s\nkind=%s\nrecord_size=%s\npartitions=%s\nacks=%s\nprofile=%s\nrecords=%s\nrun=%s\nbroker=%s\nnodes=%s\n' \
+    "$durability" "$workload" "$kind" "$size" "$partitions" "$acks" "$profile" "$records" "$run" "$broker" "$nodes" > "$kv"
   log "$durability $workload run $run: $broker"
   wait_quiet "$kv"
   local data_parent
   data_parent="$(mktemp -d "$tmp_root/$broker.XXXXXX")"
-  if start_broker "$broker" "$durability" "$data_parent" "$kv"; then
-    cp "$data_parent/broker.command" "$dir/" 2> /dev/null || true
-    if ! create_topic bench "$partitions" "$dir"; then
-      echo "error=creating the topic failed: $(tail_line "$dir/create-topic.out")" >> "$kv"
+  if start_broker "$broker" "${durability#cluster-}" "$data_parent" "$kv" "$nodes"; then
+    if ! create_topic bench "$partitions" "$dir" "$kv"; then
       ok=0
     else
-      broker_cpu_before="$(cpu_seconds_of "$broker_pid")"
+      broker_cpu_before="$(sum_of cpu_seconds_of "${broker_pids[@]}")"
       run_client "$kind" "$size" "$partitions" "$acks" "$profile" "$records" "$dir" "$kv" || ok=0
-      local cpu_after
-      cpu_after="$(cpu_seconds_of "$broker_pid")"
+      local cpu_after i
+      cpu_after="$(sum_of cpu_seconds_of "${broker_pids[@]}")"
       if [[ $cpu_after == NA ]]; then
-        echo "error=the broker exited during the workload: $(tail_line "$data_parent/broker.stderr" 4)" >> "$kv"
+        if ((nodes == 1)); then
+          echo "error=the broker exited during the workload: $(tail_line "$data_parent/broker.stderr" 4)" >> "$kv"
+        else
+          for ((i = 1; i <= nodes; i++)); do
+            [[ -d /proc/${broker_pids[i - 1]} ]] && continue
+            echo "error=node $i of the broker exited during the workload: $(tail_line "$data_parent/node-$i/broker.stderr" 4)" >> "$kv"
+            break
+          done
+        fi
         ok=0
       else
         echo "broker_cpu_s=$(awk -v a="$cpu_after" -v b="$broker_cpu_before" 'BEGIN { printf "%.2f", a - b }')" >> "$kv"
-        echo "broker_peak_rss_kib=$(peak_rss_kib_of "$broker_pid")" >> "$kv"
+        echo "broker_peak_rss_kib=$(sum_of peak_rss_kib_of "${broker_pids[@]}")" >> "$kv"
       fi
     fi
     stop_broker
   else
     ok=0
   fi
-  # Keep the broker's own output with the results; the data goes.
-  for file in broker.stdout broker.stderr format.log first-ack.out first-ack.err kafkaServer-gc.log; do
+  # Keep the brokers' own output with the results (a cluster's nodes as node-N-FILE); the data goes.
+  local node_dir prefix file
+  for node_dir in "$data_parent" "$data_parent"/node-*; do
+    [[ -d $node_dir ]] || continue
+    prefix=
+    [[ $node_dir == "$data_parent" ]] || prefix="$(basename "$node_dir")-"
+    for file in broker.command server.properties; do
+      [[ -f $node_dir/$file ]] && cp "$node_dir/$file" "$dir/$prefix$file"
+    done
+    for file in broker.stdout broker.stderr format.log kafkaServer-gc.log; do
+      [[ -f $node_dir/$file ]] && gzip -c "$node_dir/$file" > "$dir/$prefix$file.gz"
+    done
+  done
+  for file in first-ack.out first-ack.err; do
     [[ -f $data_parent/$file ]] && gzip -c "$data_parent/$file" > "$dir/$file.gz"
   done
   rm -rf "$data_parent"

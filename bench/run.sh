@@ -7,10 +7,13 @@
 #
 # Usage: bench/run.sh [--quick] [--runs N] [--only REGEX] [--records-percent P] [--results DIR]
 #                     [--date YYYY-MM-DD]
-#   (default)      full mode: every workload, 3 runs each (about 1.5 hours on 2 cores)
+#   (default)      full mode: every workload, 3 runs each (about 1.5 hours on 2 cores for the
+#                  single-node ones, more for the three-node cluster's)
 #   --quick        a subset, a tenth of the records, 1 run (a few minutes): for development
 #   --runs N       runs per workload and broker (medians are taken over them)
-#   --only REGEX   only the workloads whose "durability/workload" id matches (grep -E)
+#   --only REGEX   only the workloads whose "durability/workload" id matches (grep -E); the
+#                  three-node cluster's are "cluster-pagecache/..." and "cluster-fsync/...",
+#                  so --only cluster runs only them, --only '^(pagecache|fsync)/' none of them
 #   --records-percent P   P% of the full mode's record counts (default 100, quick mode 10)
 #   --results DIR  where the report goes (default: bench/results in full mode, the run's
 #                  directory under target/bench-runs/ otherwise)
@@ -58,6 +61,10 @@ declare -A records=(
   [produce-fsync.1024]="$(scale 50000)" [produce-fsync.100]="$(scale 200000)"
   [consume.1024]="$(scale 500000)"
   [e2e.1024]="$(scale 5000)" [e2e-fsync.1024]="$(scale 3000)"
+  # The cluster: every record is written three times by brokers sharing the same 2 cores.
+  [cluster-produce.1024]="$(scale 200000)" [cluster-produce-fsync.1024]="$(scale 30000)"
+  [cluster-consume.1024]="$(scale 250000)"
+  [cluster-e2e.1024]="$(scale 3000)" [cluster-e2e-fsync.1024]="$(scale 2000)"
 )
 # linger.ms of the throughput profile (batch.size=262144): long enough for a batch to fill at the
 # rates seen here, short enough not to dominate the latency of a partly filled one.
@@ -101,6 +108,24 @@ done
 for kind in consume native-consume; do
   for partitions in 1 8; do
     add "pagecache $kind 1024 $partitions 1 default ${records[consume.1024]}"
+  done
+done
+# The cluster: three nodes of each broker, every topic with 3 replicas and min.insync.replicas=2,
+# every producer acks=all (the consumers' topics are filled with acks=all too).
+for durability in cluster-pagecache cluster-fsync; do
+  suffix=
+  [[ $durability == cluster-fsync ]] && suffix=-fsync
+  for profile in default throughput; do
+    add "$durability produce 1024 8 all $profile ${records[cluster-produce$suffix.1024]}"
+  done
+  add "$durability native-produce 1024 8 all default ${records[cluster-produce$suffix.1024]}"
+  if [[ $durability == cluster-pagecache ]]; then
+    for kind in consume native-consume; do
+      add "$durability $kind 1024 8 all default ${records[cluster-consume.1024]}"
+    done
+  fi
+  for kind in e2e native-e2e; do
+    add "$durability $kind 1024 1 all default ${records[cluster-e2e$suffix.1024]}"
   done
 done
 
@@ -161,7 +186,7 @@ if [[ ! -x $venv/bin/python ]] || ! "$venv/bin/python" -c 'import matplotlib' 2>
 fi
 
 tmp_root="$(mktemp -d "${TMPDIR:-/tmp}/strand-bench.XXXXXX")"
-broker_pid=
+broker_pids=()
 cleanup() {
   stop_broker
   rm -rf "$tmp_root"

@@ -7,8 +7,9 @@
   tally.py report RUN_DIR --name NAME --to DIR [--note TEXT]...
       Reads every RUN_DIR/runs/<durability>/<workload>/<run>-<broker>/result.kv and
       RUN_DIR/machine.kv, and writes DIR/NAME.md (medians per workload and broker, Strand/Kafka
-      ratios, start-up, the disk's synced-write rate, failures), DIR/NAME.csv (every measurement)
-      and DIR/NAME.png (the ratios as a chart; needs matplotlib).
+      ratios, start-up, the disk's synced-write rate, failures; the three-node cluster workloads,
+      durability "cluster-...", in a section of their own), DIR/NAME.csv (every measurement) and
+      DIR/NAME.png (the ratios as a chart; needs matplotlib).
 
 Standard library only, except for the chart.
 """
@@ -108,7 +109,12 @@ NUMERIC = [
     "first_ack_ms", "port_open_ms", "batch_bytes_avg", "records_per_request", "rebalance_ms", "fetch_ms",
     "measured_records", "machine_busy_pct",
 ]
-IDENT = ["durability", "workload", "kind", "record_size", "partitions", "acks", "profile", "records", "run", "broker", "status"]
+IDENT = ["durability", "nodes", "workload", "kind", "record_size", "partitions", "acks", "profile", "records", "run", "broker", "status"]
+
+
+def is_cluster(durability):
+    """A three-node workload: its durability is "cluster-pagecache" or "cluster-fsync"."""
+    return durability.startswith("cluster-")
 
 
 def read_kv(path):
@@ -212,7 +218,7 @@ def report(run_dir, name, to, notes=()):
 
     def place(r):
         kind = kinds.index(r["kind"]) if r["kind"] in kinds else len(kinds)
-        return (r["durability"] != "pagecache", kind, -int(r["record_size"]), int(r["partitions"]),
+        return (is_cluster(r["durability"]), r["durability"].removeprefix("cluster-") != "pagecache", kind, -int(r["record_size"]), int(r["partitions"]),
                 r["acks"] != "1", r["profile"] != "default", r["run"], r["broker"])
 
     for r in sorted(rows, key=place):
@@ -269,11 +275,17 @@ def report(run_dir, name, to, notes=()):
     def is_(durability, *kinds):
         return lambda key, r: key[0] == durability and r["kind"] in kinds
 
-    all_starts = {b: [number(r.get("first_ack_ms")) for r in rows if r["broker"] == b and number(r.get("first_ack_ms"))] for b in ("kafka", "strand")}
-    start_ratio = ratio(
-        statistics.median(all_starts["strand"]) if all_starts["strand"] else None,
-        statistics.median(all_starts["kafka"]) if all_starts["kafka"] else None,
-    )
+    def start_ratio(cluster):
+        starts = {b: [number(r.get("first_ack_ms")) for r in rows
+                      if r["broker"] == b and number(r.get("first_ack_ms")) and is_cluster(r["durability"]) == cluster]
+                  for b in ("kafka", "strand")}
+        return ratio(
+            statistics.median(starts["strand"]) if starts["strand"] else None,
+            statistics.median(starts["kafka"]) if starts["kafka"] else None,
+        )
+
+    single_node = [key for key in order if not is_cluster(key[0])]
+    cluster = [key for key in order if is_cluster(key[0])]
     md.append("## Against the issue's targets (Strand/Kafka)\n")
     md.append("| measure | target | measured |")
     md.append("|---|---|---|")
@@ -281,8 +293,8 @@ def report(run_dir, name, to, notes=()):
     md.append(f"| consumer records/s (consumer-perf's fetch rate, and librdkafka) | >= 1.5x | {summary(ratios_of(is_('pagecache', 'consume', 'native-consume'), 'records_per_s'))} |")
     md.append(f"| end-to-end p99 latency, pagecache (librdkafka e2e, µs resolution) | <= 0.5x | {summary(ratios_of(is_('pagecache', 'native-e2e'), 'p99_ms'))} |")
     md.append(f"| end-to-end p99 latency, pagecache (EndToEndLatency, whole ms) | <= 0.5x | {summary(ratios_of(is_('pagecache', 'e2e'), 'p99_ms'))} |")
-    md.append(f"| broker peak RSS, every workload | <= 0.1x | {summary(ratios_of(lambda k, r: True, 'broker_peak_rss_kib'))} |")
-    md.append(f"| start-up: process start to first acknowledged produce, every start | <= 0.05x | {fmt_ratio(start_ratio)} |")
+    md.append(f"| broker peak RSS, every single-node workload | <= 0.1x | {summary(ratios_of(lambda k, r: not is_cluster(k[0]), 'broker_peak_rss_kib'))} |")
+    md.append(f"| start-up: process start to first acknowledged produce, every single-node start | <= 0.05x | {fmt_ratio(start_ratio(False))} |")
     md.append(f"| producer records/s, fsync, acks=all | >= 2x | {summary(ratios_of(is_('fsync', 'produce', 'native-produce'), 'records_per_s'))} |")
     target_key = ("fsync", "produce-1024B-8p-acksall-default")
     dd = dd_rates(machine)
@@ -298,84 +310,118 @@ def report(run_dir, name, to, notes=()):
         ratio_text = fmt_ratio(ratio(med(target_key, "strand", "records_per_s"), med(target_key, "kafka", "records_per_s")))
         md.append(f"| fsync, 1 KiB, 8 partitions, acks=all (producer-perf default): Strand/Kafka | >= 2x | {ratio_text} |")
         md.append(f"| the same: Strand's MB/s over the disk's dsync rate at its batch size | >= 80% | {text} |")
+    if cluster:
+        md.append(f"| cluster (3 nodes, RF 3, min.insync.replicas=2, acks=all): producer records/s, pagecache (producer-perf and librdkafka) | >= 1.5x | {summary(ratios_of(is_('cluster-pagecache', 'produce', 'native-produce'), 'records_per_s'))} |")
+        md.append(f"| cluster: consumer records/s (consumer-perf's fetch rate, and librdkafka) | >= 1.5x | {summary(ratios_of(is_('cluster-pagecache', 'consume', 'native-consume'), 'records_per_s'))} |")
+        md.append(f"| cluster: end-to-end p99 latency, pagecache, acks=all (librdkafka e2e) | <= 0.5x | {summary(ratios_of(is_('cluster-pagecache', 'native-e2e'), 'p99_ms'))} |")
+        md.append(f"| cluster: producer records/s, fsync, acks=all | >= 2x | {summary(ratios_of(is_('cluster-fsync', 'produce', 'native-produce'), 'records_per_s'))} |")
+        md.append(f"| cluster: peak RSS, the sum over the three nodes, every cluster workload | <= 0.1x | {summary(ratios_of(lambda k, r: is_cluster(k[0]), 'broker_peak_rss_kib'))} |")
+        md.append(f"| cluster: start-up, the three processes' start to the first acknowledged acks=all produce (auto-created RF-3 topic), every start | <= 0.05x | {fmt_ratio(start_ratio(True))} |")
     md.append("")
 
-    # --- per workload: throughput and latency
-    md.append("## Throughput and latency (medians; ratio = Strand/Kafka)\n")
-    md.append("Producer latencies are the tools' send-to-acknowledgement times (producer-perf reports whole "
-              "milliseconds for percentiles, over its steady-state records after a 10% warm-up); end-to-end "
-              "latencies are send to consume of one record at a time. MiB = 2^20 bytes.\n")
-    md.append("| durability | workload | records | records/s Kafka | records/s Strand | ratio | MiB/s Kafka | MiB/s Strand | avg ms Kafka | avg ms Strand | p50 ms K / S | p99 ms Kafka | p99 ms Strand | ratio | p99.9 ms K / S |")
-    md.append("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
-    for key in order:
-        r = groups[key]["row"]
-        k = {m: med(key, "kafka", m) for m in NUMERIC}
-        s = {m: med(key, "strand", m) for m in NUMERIC}
-        md.append(
-            f"| {key[0]} | {label(r)} | {int(r['records']):,} | {fmt(k['records_per_s'])} | {fmt(s['records_per_s'])} | "
-            f"{fmt_ratio(ratio(s['records_per_s'], k['records_per_s']))} | {fmt(k['mib_per_s'])} | {fmt(s['mib_per_s'])} | "
-            f"{fmt(k['avg_ms'])} | {fmt(s['avg_ms'])} | {fmt(k['p50_ms'])} / {fmt(s['p50_ms'])} | "
-            f"{fmt(k['p99_ms'])} | {fmt(s['p99_ms'])} | {fmt_ratio(ratio(s['p99_ms'], k['p99_ms']))} | "
-            f"{fmt(k['p999_ms'])} / {fmt(s['p999_ms'])} |"
-        )
-    md.append("")
+    def throughput_table(keys):
+        md.append("| durability | workload | records | records/s Kafka | records/s Strand | ratio | MiB/s Kafka | MiB/s Strand | avg ms Kafka | avg ms Strand | p50 ms K / S | p99 ms Kafka | p99 ms Strand | ratio | p99.9 ms K / S |")
+        md.append("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+        for key in keys:
+            r = groups[key]["row"]
+            k = {m: med(key, "kafka", m) for m in NUMERIC}
+            s = {m: med(key, "strand", m) for m in NUMERIC}
+            md.append(
+                f"| {key[0].removeprefix('cluster-')} | {label(r)} | {int(r['records']):,} | {fmt(k['records_per_s'])} | {fmt(s['records_per_s'])} | "
+                f"{fmt_ratio(ratio(s['records_per_s'], k['records_per_s']))} | {fmt(k['mib_per_s'])} | {fmt(s['mib_per_s'])} | "
+                f"{fmt(k['avg_ms'])} | {fmt(s['avg_ms'])} | {fmt(k['p50_ms'])} / {fmt(s['p50_ms'])} | "
+                f"{fmt(k['p99_ms'])} | {fmt(s['p99_ms'])} | {fmt_ratio(ratio(s['p99_ms'], k['p99_ms']))} | "
+                f"{fmt(k['p999_ms'])} / {fmt(s['p999_ms'])} |"
+            )
+        md.append("")
 
-    # --- per workload: resources
-    md.append("## Resources (medians; ratio = Strand/Kafka)\n")
-    md.append("Broker CPU: user+system seconds of the broker process during the measured client run. Peak RSS: "
-              "the broker's VmHWM at the end of the run (start-up included). Client CPU: the client process's "
-              "user+system seconds (JVM tools: the shell's `time`; librdkafka: its own `getrusage`); client "
-              "cores = client CPU / client wall time, near 1 or more means the run is client-bound on these 2 cores.\n")
-    md.append("| durability | workload | broker CPU s Kafka | broker CPU s Strand | ratio | peak RSS MiB Kafka | peak RSS MiB Strand | ratio | client CPU s K / S | client cores K / S | avg batch KiB K / S | ok runs K, S |")
-    md.append("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
-    for key in order:
-        r = groups[key]["row"]
-        k = {m: med(key, "kafka", m) for m in NUMERIC}
-        s = {m: med(key, "strand", m) for m in NUMERIC}
+    def resources_table(keys, what):
+        md.append(f"| durability | workload | broker CPU s{what} Kafka | broker CPU s{what} Strand | ratio | peak RSS MiB{what} Kafka | peak RSS MiB{what} Strand | ratio | client CPU s K / S | client cores K / S | avg batch KiB K / S | ok runs K, S |")
+        md.append("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+        for key in keys:
+            r = groups[key]["row"]
+            k = {m: med(key, "kafka", m) for m in NUMERIC}
+            s = {m: med(key, "strand", m) for m in NUMERIC}
 
-        def cores(x):
-            return None if x["client_cpu_s"] is None or not x["client_wall_s"] else x["client_cpu_s"] / x["client_wall_s"]
+            def cores(x):
+                return None if x["client_cpu_s"] is None or not x["client_wall_s"] else x["client_cpu_s"] / x["client_wall_s"]
 
-        def mib(x):
-            return None if x is None else x / 1024
+            def mib(x):
+                return None if x is None else x / 1024
 
-        def kib(x):
-            return None if x is None else x / 1024
+            def kib(x):
+                return None if x is None else x / 1024
 
-        ok_k = sum(1 for x in groups[key]["kafka"] if x.get("status") == "ok")
-        ok_s = sum(1 for x in groups[key]["strand"] if x.get("status") == "ok")
-        md.append(
-            f"| {key[0]} | {label(r)} | {fmt(k['broker_cpu_s'])} | {fmt(s['broker_cpu_s'])} | "
-            f"{fmt_ratio(ratio(s['broker_cpu_s'], k['broker_cpu_s']))} | {fmt(mib(k['broker_peak_rss_kib']))} | "
-            f"{fmt(mib(s['broker_peak_rss_kib']))} | {fmt_ratio(ratio(s['broker_peak_rss_kib'], k['broker_peak_rss_kib']))} | "
-            f"{fmt(k['client_cpu_s'])} / {fmt(s['client_cpu_s'])} | {fmt(cores(k))} / {fmt(cores(s))} | "
-            f"{fmt(kib(k['batch_bytes_avg']))} / {fmt(kib(s['batch_bytes_avg']))} | "
-            f"{ok_k}/{len(groups[key]['kafka'])}, {ok_s}/{len(groups[key]['strand'])} |"
-        )
-    md.append("")
+            ok_k = sum(1 for x in groups[key]["kafka"] if x.get("status") == "ok")
+            ok_s = sum(1 for x in groups[key]["strand"] if x.get("status") == "ok")
+            md.append(
+                f"| {key[0].removeprefix('cluster-')} | {label(r)} | {fmt(k['broker_cpu_s'])} | {fmt(s['broker_cpu_s'])} | "
+                f"{fmt_ratio(ratio(s['broker_cpu_s'], k['broker_cpu_s']))} | {fmt(mib(k['broker_peak_rss_kib']))} | "
+                f"{fmt(mib(s['broker_peak_rss_kib']))} | {fmt_ratio(ratio(s['broker_peak_rss_kib'], k['broker_peak_rss_kib']))} | "
+                f"{fmt(k['client_cpu_s'])} / {fmt(s['client_cpu_s'])} | {fmt(cores(k))} / {fmt(cores(s))} | "
+                f"{fmt(kib(k['batch_bytes_avg']))} / {fmt(kib(s['batch_bytes_avg']))} | "
+                f"{ok_k}/{len(groups[key]['kafka'])}, {ok_s}/{len(groups[key]['strand'])} |"
+            )
+        md.append("")
 
-    # --- start-up
-    md.append("## Start-up: process start to the first acknowledged produce\n")
-    md.append("Measured at every broker start by `bench-client first-ack` (acks=all, to a topic the produce "
-              "auto-creates); Kafka's one-off `kafka-storage format` is not counted. Milliseconds.\n")
-    md.append("| durability | Kafka median (min to max, starts) | Strand median (min to max, starts) | ratio | port accepting, median K / S |")
-    md.append("|---|---:|---:|---:|---:|")
-    for durability in ("pagecache", "fsync"):
-        cells, medians = [], []
-        for broker in ("kafka", "strand"):
-            values = [number(r.get("first_ack_ms")) for r in rows if r["broker"] == broker and r["durability"] == durability]
-            values = [v for v in values if v is not None]
-            if values:
-                medians.append(statistics.median(values))
-                cells.append(f"{fmt(statistics.median(values))} ({fmt(min(values))} to {fmt(max(values))}, {len(values)})")
-            else:
-                medians.append(None)
-                cells.append("–")
-        ports = [median_of([r for r in rows if r["broker"] == b and r["durability"] == durability], "port_open_ms") for b in ("kafka", "strand")]
-        if any(c != "–" for c in cells):
-            md.append(f"| {durability} | {cells[0]} | {cells[1]} | {fmt_ratio(ratio(medians[1], medians[0]))} | "
-                      f"{fmt(ports[0])} / {fmt(ports[1])} |")
-    md.append("")
+    def startup_table(durabilities):
+        md.append("| durability | Kafka median (min to max, starts) | Strand median (min to max, starts) | ratio | port accepting, median K / S |")
+        md.append("|---|---:|---:|---:|---:|")
+        for durability in durabilities:
+            cells, medians = [], []
+            for broker in ("kafka", "strand"):
+                values = [number(r.get("first_ack_ms")) for r in rows if r["broker"] == broker and r["durability"] == durability]
+                values = [v for v in values if v is not None]
+                if values:
+                    medians.append(statistics.median(values))
+                    cells.append(f"{fmt(statistics.median(values))} ({fmt(min(values))} to {fmt(max(values))}, {len(values)})")
+                else:
+                    medians.append(None)
+                    cells.append("–")
+            ports = [median_of([r for r in rows if r["broker"] == b and r["durability"] == durability], "port_open_ms") for b in ("kafka", "strand")]
+            if any(c != "–" for c in cells):
+                md.append(f"| {durability.removeprefix('cluster-')} | {cells[0]} | {cells[1]} | {fmt_ratio(ratio(medians[1], medians[0]))} | "
+                          f"{fmt(ports[0])} / {fmt(ports[1])} |")
+        md.append("")
+
+    if single_node:
+        md.append("## Throughput and latency (medians; ratio = Strand/Kafka)\n")
+        md.append("Producer latencies are the tools' send-to-acknowledgement times (producer-perf reports whole "
+                  "milliseconds for percentiles, over its steady-state records after a 10% warm-up); end-to-end "
+                  "latencies are send to consume of one record at a time. MiB = 2^20 bytes.\n")
+        throughput_table(single_node)
+
+        md.append("## Resources (medians; ratio = Strand/Kafka)\n")
+        md.append("Broker CPU: user+system seconds of the broker process during the measured client run. Peak RSS: "
+                  "the broker's VmHWM at the end of the run (start-up included). Client CPU: the client process's "
+                  "user+system seconds (JVM tools: the shell's `time`; librdkafka: its own `getrusage`); client "
+                  "cores = client CPU / client wall time, near 1 or more means the run is client-bound on these 2 cores.\n")
+        resources_table(single_node, "")
+
+        md.append("## Start-up: process start to the first acknowledged produce\n")
+        md.append("Measured at every broker start by `bench-client first-ack` (acks=all, to a topic the produce "
+                  "auto-creates); Kafka's one-off `kafka-storage format` is not counted. Milliseconds.\n")
+        startup_table(("pagecache", "fsync"))
+
+    if cluster:
+        md.append("## Cluster: three nodes of each, replication factor 3, min.insync.replicas=2, acks=all\n")
+        md.append("Three Kafka nodes and three Strand nodes on this machine, each node broker and controller (KRaft "
+                  "combined mode), one broker's three at a time; every topic has 3 replicas (`--replication-factor 3`, "
+                  "`default.replication.factor=3`) and the brokers' `min.insync.replicas=2`; every producer sends "
+                  "acks=all, and the consumers' topics are filled with acks=all. The clients bootstrap from all three "
+                  "nodes; each measurement starts once every partition has a leader and all three replicas in its ISR. "
+                  "Durability as above, on every node (with fsync, followers sync what they fetched as well: Kafka "
+                  "flushes every append, Strand syncs before its next fetch). Medians; ratio = Strand/Kafka.\n")
+        throughput_table(cluster)
+        md.append("Resources of the cluster: broker CPU is the sum of the three nodes' CPU seconds during the "
+                  "measured client run; peak RSS is the sum of the three nodes' peaks (VmHWM, start-up included), "
+                  "which need not have been at the same moment.\n")
+        resources_table(cluster, " (3 nodes)")
+        md.append("Start-up of the cluster: from starting the three processes (together) to the first acknowledged "
+                  "acks=all produce to a topic that produce auto-creates with 3 replicas (`default.replication.factor=3`; "
+                  "min.insync.replicas=2, so two nodes must have it); port accepting: the last node's. Kafka's "
+                  "`kafka-storage format` of the three nodes is not counted. Milliseconds.\n")
+        startup_table(("cluster-pagecache", "cluster-fsync"))
 
     # --- the disk
     if dd:
@@ -442,6 +488,8 @@ def draw_chart(order, groups, med, path):
     fig, axes = plt.subplots(1, len(panels), figsize=(22, 0.32 * len(order) + 2), sharey=True)
     for ax, (title, metric) in zip(axes, panels):
         values = [ratio(med(key, "strand", metric), med(key, "kafka", metric)) for key in order]
+        # A ratio of 0 (Strand's CPU seconds rounded to 0.00 on a tiny run) has no place on a log scale.
+        values = [v if v is not None and v > 0 else None for v in values]
         ys = list(range(len(order)))
         known = [v for v in values if v is not None]
         # Bars grow from 1.0 (equal) towards the ratio, on a log scale.

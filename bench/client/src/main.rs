@@ -11,13 +11,16 @@
 //!   microsecond percentiles (that tool prints whole milliseconds): one record at a time, sent
 //!   with `linger.ms=0` and awaited, then consumed (`fetch.wait.max.ms=0`) from the topic's single
 //!   partition; the latency is from before the send to the record's arrival.
-//! - `first-ack`: measures start-up. Given the instant the broker process was started
-//!   (`--since-unix-ns`), it waits for the port to accept, then produces one record with
-//!   `acks=all` (the topic is auto-created) until it is acknowledged, and reports the milliseconds
-//!   from the broker's start to that acknowledgement.
+//! - `first-ack`: measures start-up. Given the instant the broker process (or a cluster's
+//!   processes) was started (`--since-unix-ns`), it waits for every bootstrap address to accept,
+//!   then produces one record with `acks=all` (the topic is auto-created) until it is
+//!   acknowledged, and reports the milliseconds from the start to that acknowledgement.
+//! - `topic-ready`: waits until the topic has `--partitions` partitions, each with a leader and
+//!   `--replicas` replicas all in its ISR (as the Metadata response tells them), so a cluster
+//!   workload starts on a fully replicated topic.
 //!
-//! Options common to both: `--bootstrap HOST:PORT`, `--topic NAME`, and any number of
-//! `--set key=value` librdkafka settings applied last.
+//! Options common to all: `--bootstrap HOST:PORT[,HOST:PORT...]`, `--topic NAME`, and any number
+//! of `--set key=value` librdkafka settings applied last.
 
 // A benchmark client: it reads the clock and opens sockets (the repository's clippy.toml forbids
 // both in the broker's deterministic crates, which this is not).
@@ -40,7 +43,8 @@ const USAGE: &str = "usage:
   bench-client produce --bootstrap HOST:PORT --topic T --records N --record-size BYTES [--acks 1|all] [--set k=v]...
   bench-client consume --bootstrap HOST:PORT --topic T --records N --partitions P [--set k=v]...
   bench-client e2e --bootstrap HOST:PORT --topic T --records N --record-size BYTES [--acks 1|all] [--set k=v]...
-  bench-client first-ack --bootstrap HOST:PORT --topic T --since-unix-ns NS [--timeout-s S] [--set k=v]...";
+  bench-client first-ack --bootstrap HOST:PORT[,...] --topic T --since-unix-ns NS [--timeout-s S] [--set k=v]...
+  bench-client topic-ready --bootstrap HOST:PORT[,...] --topic T --partitions P --replicas R [--timeout-s S] [--set k=v]...";
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -49,6 +53,7 @@ fn main() -> ExitCode {
         Some("consume") => Options::parse(&args[1..]).and_then(|o| consume(&o)),
         Some("e2e") => Options::parse(&args[1..]).and_then(|o| end_to_end(&o)),
         Some("first-ack") => Options::parse(&args[1..]).and_then(|o| first_ack(&o)),
+        Some("topic-ready") => Options::parse(&args[1..]).and_then(|o| topic_ready(&o)),
         _ => Err(USAGE.to_owned()),
     };
     match result {
@@ -251,18 +256,20 @@ fn first_ack(options: &Options) -> Result<String, String> {
         now_ns.saturating_sub(since_ns) as f64 / 1e6
     };
     let deadline = Instant::now() + timeout;
-    let address = bootstrap
-        .to_socket_addrs()
-        .map_err(|e| format!("{bootstrap}: {e}"))?
-        .next()
-        .ok_or_else(|| format!("{bootstrap}: no address"))?;
-
-    // Poll the port every 2 ms: librdkafka's own reconnect back-off would blur the measurement.
-    while TcpStream::connect_timeout(&address, Duration::from_millis(100)).is_err() {
-        if Instant::now() > deadline {
-            return Err(format!("{bootstrap} did not accept a connection within {timeout:?}"));
+    // Every node of a cluster: port_open_ms is when the last of them accepts.
+    for server in bootstrap.split(',') {
+        let address = server
+            .to_socket_addrs()
+            .map_err(|e| format!("{server}: {e}"))?
+            .next()
+            .ok_or_else(|| format!("{server}: no address"))?;
+        // Poll the port every 2 ms: librdkafka's own reconnect back-off would blur the measurement.
+        while TcpStream::connect_timeout(&address, Duration::from_millis(100)).is_err() {
+            if Instant::now() > deadline {
+                return Err(format!("{server} did not accept a connection within {timeout:?}"));
+            }
+            std::thread::sleep(Duration::from_millis(2));
         }
-        std::thread::sleep(Duration::from_millis(2));
     }
     let port_open_ms = waited_ms();
 
@@ -302,6 +309,60 @@ fn first_ack(options: &Options) -> Result<String, String> {
                 producer.context().first_error.lock().unwrap_or_else(std::sync::PoisonError::into_inner).clone();
             return Err(format!("no acknowledged produce within {timeout:?}: {}", error.unwrap_or_default()));
         }
+    }
+}
+
+/// Polls the topic's metadata until every partition has a leader and a full ISR.
+fn topic_ready(options: &Options) -> Result<String, String> {
+    let topic = options.text("topic")?;
+    let partitions = usize::try_from(options.number("partitions")?).map_err(|e| e.to_string())?;
+    let replicas = usize::try_from(options.number("replicas")?).map_err(|e| e.to_string())?;
+    let timeout = Duration::from_secs(options.number_or("timeout-s", 60)?);
+    let consumer: BaseConsumer = options
+        .client_config(&[("topic.metadata.refresh.fast.interval.ms", "10")])?
+        .create()
+        .map_err(|e| format!("creating the client: {e}"))?;
+    let start = Instant::now();
+    loop {
+        let last = match consumer.fetch_metadata(Some(topic), Duration::from_secs(5)) {
+            Ok(metadata) => {
+                let found = metadata.topics().iter().find(|t| t.name() == topic);
+                match found {
+                    Some(t) if t.error().is_none() && t.partitions().len() == partitions => {
+                        let lagging: Vec<String> = t
+                            .partitions()
+                            .iter()
+                            .filter(|p| {
+                                p.error().is_some()
+                                    || p.leader() < 0
+                                    || p.replicas().len() != replicas
+                                    || p.isr().len() != replicas
+                            })
+                            .map(|p| {
+                                format!(
+                                    "{}: leader {} replicas {:?} isr {:?}",
+                                    p.id(),
+                                    p.leader(),
+                                    p.replicas(),
+                                    p.isr()
+                                )
+                            })
+                            .collect();
+                        if lagging.is_empty() {
+                            return Ok(format!("ready_ms={:.1}", start.elapsed().as_secs_f64() * 1000.0));
+                        }
+                        format!("partitions not ready: {}", lagging.join("; "))
+                    }
+                    Some(t) => format!("{} partitions, error {:?}", t.partitions().len(), t.error()),
+                    None => "the topic is not in the metadata".to_owned(),
+                }
+            }
+            Err(error) => format!("metadata: {error}"),
+        };
+        if start.elapsed() > timeout {
+            return Err(format!("{topic} not fully replicated within {timeout:?}: {last}"));
+        }
+        std::thread::sleep(Duration::from_millis(20));
     }
 }
 
