@@ -441,8 +441,14 @@ async fn balance_leaders_forever(controller: Arc<QuorumController>, interval: Du
     }
 }
 
+/// How soon a starting broker heartbeats again while the controller still has it fenced (Kafka's
+/// `BrokerLifecycleManager` uses the same 10 ms while STARTING, so a broker is unfenced as soon
+/// as it has caught up rather than a whole heartbeat interval later).
+const STARTING_HEARTBEAT: Duration = Duration::from_millis(10);
+
 /// Heartbeats to the active controller every `broker.heartbeat.interval.ms`, reporting how far
-/// this node's metadata has come (the controller unfences a broker that has caught up).
+/// this node's metadata has come (the controller unfences a broker that has caught up); until
+/// the controller first unfences this incarnation, every [`STARTING_HEARTBEAT`].
 async fn heartbeat_forever(
     channel: Arc<dyn ControllerChannel>,
     image: watch::Receiver<Arc<MetadataImage>>,
@@ -450,6 +456,7 @@ async fn heartbeat_forever(
     broker_epoch: i64,
     interval: Duration,
 ) {
+    let mut starting = true;
     loop {
         let request = BrokerHeartbeatRequest {
             broker_id,
@@ -458,14 +465,21 @@ async fn heartbeat_forever(
             ..Default::default()
         };
         let version = <BrokerHeartbeatRequest as Message>::VERSIONS.max;
-        match call_controller(channel.as_ref(), &request, version).await {
+        let next = match call_controller(channel.as_ref(), &request, version).await {
             Ok((response, _)) if response.error_code != 0 => {
                 warn!("heartbeat refused by the controller: error {}", response.error_code);
+                interval
             }
-            Ok(_) => {}
-            Err(e) => warn!("heartbeat failed: {e}"),
-        }
-        tokio::time::sleep(interval).await;
+            Ok((response, _)) => {
+                starting &= response.is_fenced;
+                if starting { STARTING_HEARTBEAT.min(interval) } else { interval }
+            }
+            Err(e) => {
+                warn!("heartbeat failed: {e}");
+                interval
+            }
+        };
+        tokio::time::sleep(next).await;
     }
 }
 
