@@ -52,6 +52,13 @@ impl SegmentFile {
         Arc::clone(&self.file)
     }
 
+    /// A second handle on the same open file that reads the bytes written so far and no more,
+    /// for a reader that does not hold the log's lock (the log cleaner). Nothing is ever written
+    /// through it; like [`SegmentFile::shared`], it stays readable after the file is deleted.
+    pub(crate) fn reader(&self) -> SegmentFile {
+        SegmentFile { file: Arc::clone(&self.file), path: self.path.clone(), len: self.len }
+    }
+
     /// Appends `bytes` at the end of what was written; returns the position they start at.
     pub fn append(&mut self, bytes: &[u8]) -> io::Result<u64> {
         let position = self.len;

@@ -155,7 +155,12 @@ impl LogManager {
     /// Removes the log of `tp` and deletes its directory (DeleteTopics).
     pub fn delete(&mut self, tp: &TopicPartition) -> Result<()> {
         let Some((_, log)) = self.logs.remove(tp) else { return Ok(()) };
-        let dir = lock(&log)?.dir().to_owned();
+        let dir = {
+            let mut log = lock(&log)?;
+            // A cleaner pass over it makes no file in the directory from here on.
+            log.abort_cleaning();
+            log.dir().to_owned()
+        };
         std::fs::remove_dir_all(&dir).map_err(|e| LogError::io(&dir, e))
     }
 
