@@ -533,7 +533,11 @@ impl ReplicaManager {
                 }
             }
         }
-        Ok(pass.finish(&mut *lock(&partition.log)?))
+        let stats = pass.finish(&mut *lock(&partition.log)?);
+        // Without the lock: the pass's handles may be the last on the files of the segments it
+        // replaced, and the file system frees their blocks as they close.
+        drop(pass);
+        Ok(stats)
     }
 
     /// A maintenance pass: `step` runs on every hosted log in turn, under its lock, with its high

@@ -77,11 +77,16 @@ pub(super) enum Step {
     /// The log changed under the pass, a phase failed, or a group was left unswapped: the pass
     /// swaps nothing more and records nothing.
     Abandoned,
+    /// [`CleaningPass::finish`] ran.
+    Finished,
 }
 
 /// One pass over one log: what [`super::Cleaner::prepare`] took from the log, and how far the
-/// pass got. Owned by the cleaner's thread. Its segment handles keep the files of segments the log
-/// has deleted since open until it is dropped.
+/// pass got. Owned by the cleaner's thread.
+///
+/// Its segment handles keep the files of the segments the log has deleted since (those the pass
+/// replaced among them) open until it is dropped; the file system frees their blocks then, which
+/// takes time for large segments, so drop it without the log's lock.
 #[derive(Debug)]
 pub struct CleaningPass {
     pub(super) range: CleanableRange,
@@ -224,22 +229,25 @@ impl CleaningPass {
     /// The last phase, with the log (brief): if every group was swapped in and the log did not
     /// abort the pass, records its end as the log's first dirty offset, and its delete horizon.
     /// Unregisters the pass from the log either way. Returns what the pass did (`abandoned` set
-    /// if it recorded nothing), or `None` if it had nothing to clean.
-    pub fn finish(mut self, log: &mut Log) -> Option<CleanStats> {
+    /// if it recorded nothing), or `None` if it had nothing to clean (or finished already). Drop
+    /// the pass once the log's lock is released (see the type's doc).
+    pub fn finish(&mut self, log: &mut Log) -> Option<CleanStats> {
         let live = self.is_live(log);
         log.end_cleaning(&self.abort);
-        match &self.step {
-            Step::Prepared | Step::NothingToClean => None,
+        let stats = match &self.step {
+            Step::Prepared | Step::NothingToClean | Step::Finished => None,
             Step::Cleaning { end, groups, unswapped: false, .. } if groups.is_empty() && live => {
                 log.set_first_dirty_offset(*end);
                 log.set_cleaner_delete_horizon_ms(self.stats.delete_horizon_ms);
-                Some(self.stats)
+                Some(self.stats.clone())
             }
             Step::Cleaning { .. } | Step::Abandoned => {
                 self.stats.abandoned = true;
-                Some(self.stats)
+                Some(self.stats.clone())
             }
-        }
+        };
+        self.step = Step::Finished;
+        stats
     }
 
     /// Whether `log` still runs this pass: it registered it and did not abort it.
