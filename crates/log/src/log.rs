@@ -311,9 +311,11 @@ impl Log {
 
     /// Swaps `cleaned` (a flushed segment whose files end in `.cleaned`) in for the segments at
     /// `replaced` (ascending; the first has `cleaned`'s base offset), crash-safely as Kafka's
-    /// `replaceSegments` does: the cleaned files are renamed `.swap` (the commit point: from then
-    /// on [`Log::open`] completes the swap), the replaced segments are deleted, the `.swap`
-    /// suffix is dropped, and the directory is synced after each step.
+    /// `replaceSegments` does: the cleaned files are renamed `.swap` and the directory synced (the
+    /// commit point: from then on [`Log::open`] completes the swap), the replaced segments are
+    /// deleted, and the `.swap` suffix is dropped. The caller syncs the directory again, for the
+    /// final names, once it no longer holds the partition's lock (a crash before that completes
+    /// the swap on open).
     pub(crate) fn replace_segments(&mut self, mut cleaned: Segment, replaced: &[Offset]) -> Result<()> {
         use crate::cleaner::swap::{CLEANED_SUFFIX, SWAP_SUFFIX};
         let sync_dir = |dir: &Path| crate::file::sync_dir(dir).map_err(|e| LogError::io(dir, e));
@@ -326,7 +328,6 @@ impl Log {
             }
         }
         cleaned.change_suffix(SWAP_SUFFIX, "")?;
-        sync_dir(&self.dir)?;
         self.segments.insert(cleaned.base_offset(), cleaned);
         Ok(())
     }

@@ -363,10 +363,12 @@ impl Segment {
         SegmentReader {
             base_offset: self.base_offset,
             next_offset: self.next_offset,
+            size: self.log.len(),
             offset_index_bytes,
             time_index_bytes,
             aborted_txns: self.txn_index.entries().to_vec(),
-            log: self.log.reader(),
+            path: self.log.path().to_owned(),
+            log: Some(self.log.reader()),
         }
     }
 
@@ -498,6 +500,9 @@ impl Segment {
 /// deletes the segment (the open file outlives its name). What the cleaner needs of the indexes is
 /// copied when it is taken: their sizes and the transaction index's entries.
 ///
+/// Once the segment is deleted, the handle may be the last on its `.log` file: releasing it (or
+/// dropping it) is when the file system frees the file's blocks.
+///
 /// What it is not: a guarantee that the bytes stay as they were. Only a truncation or a deletion
 /// changes a segment that is no longer appended to, and the log aborts the cleaner's pass when it
 /// does either (see `cleaner::CleaningAbort`); a reader of an aborted pass may fail or read
@@ -507,27 +512,31 @@ pub(crate) struct SegmentReader {
     pub base_offset: Offset,
     /// The offset after the segment's last batch.
     pub next_offset: Offset,
+    /// The bytes of the `.log` file when the handle was taken.
+    pub size: u64,
     /// The bytes of the offset and time indexes' entries.
     pub offset_index_bytes: u64,
     pub time_index_bytes: u64,
     /// The transaction index's entries: the aborted transactions whose markers are here.
     pub aborted_txns: Vec<AbortedTxn>,
-    log: SegmentFile,
+    /// The `.log` file's path when the handle was taken (for errors).
+    pub path: PathBuf,
+    /// `None` once released.
+    log: Option<SegmentFile>,
 }
 
 impl SegmentReader {
-    /// The bytes of the `.log` file when the handle was taken.
-    pub fn size(&self) -> u64 {
-        self.log.len()
-    }
-
-    pub fn path(&self) -> &Path {
-        self.log.path()
-    }
-
-    /// The whole batch at `position`, as [`Segment::batch_at`].
+    /// The whole batch at `position`, as [`Segment::batch_at`]. Fails once released.
     pub fn batch_at(&self, position: u64) -> Result<Option<RecordBatch>> {
-        batch_at(&self.log, position)
+        let Some(log) = &self.log else {
+            return Err(LogError::Invalid(format!("{}: read after its handle was released", self.path.display())));
+        };
+        batch_at(log, position)
+    }
+
+    /// Closes the handle's file; what was read of the segment stays.
+    pub fn release(&mut self) {
+        self.log = None;
     }
 }
 

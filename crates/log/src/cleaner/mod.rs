@@ -289,9 +289,9 @@ impl Cleaner {
                 if txns.on_batch_read(&batch) {
                     continue;
                 }
-                let records = batch.records().map_err(|e| LogError::corrupt(segment.path(), e.to_string()))?;
+                let records = batch.records().map_err(|e| LogError::corrupt(&segment.path, e.to_string()))?;
                 for record in records.iter() {
-                    let record = record.map_err(|e| LogError::corrupt(segment.path(), e.to_string()))?;
+                    let record = record.map_err(|e| LogError::corrupt(&segment.path, e.to_string()))?;
                     let offset = batch.record_offset(&record);
                     if let Some(key) = record.key().filter(|_| offset >= first_dirty)
                         && !self.map.put(key, offset)

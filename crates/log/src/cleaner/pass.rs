@@ -104,6 +104,12 @@ pub struct CleaningPass {
     pub(super) abort: Arc<CleaningAbort>,
     pub(super) step: Step,
     stats: CleanStats,
+    /// The segments below this index were replaced by swapped groups; those below
+    /// `released_until` have had their handles released.
+    swapped_until: usize,
+    released_until: usize,
+    /// A swap left its final renames for the next phase without the log to sync.
+    dir_sync_pending: bool,
 }
 
 /// A group's `.cleaned` segment, complete and synced, waiting for [`CleaningPass::swap`].
@@ -138,6 +144,9 @@ impl CleaningPass {
             abort: log.begin_cleaning(),
             step: Step::Prepared,
             stats: CleanStats { first_dirty_offset: range.first_dirty_offset, ..CleanStats::default() },
+            swapped_until: 0,
+            released_until: 0,
+            dir_sync_pending: false,
         };
         Ok(pass)
     }
@@ -169,8 +178,10 @@ impl CleaningPass {
         self.step = Step::Cleaning { map_id, end, groups, unswapped: false };
     }
 
-    /// Cleans the next group with `map` (see [`super::Cleaner::clean_next_group`]).
+    /// Cleans the next group with `map` (see [`super::Cleaner::clean_next_group`]), once the
+    /// last swap is settled.
     pub(super) fn clean_next_group(&mut self, map: &OffsetMap) -> Result<Option<CleanedGroup>> {
+        self.settle_swaps()?;
         let Step::Cleaning { end, groups, unswapped, .. } = &mut self.step else { return Ok(None) };
         if *unswapped {
             return self.abandon().map(|()| None);
@@ -203,12 +214,18 @@ impl CleaningPass {
     /// segments it replaces, crash-safely (see [`super::swap`]). If the log aborted the pass, or
     /// those segments are no longer the ones the pass read, nothing is swapped: the cleaned files
     /// are deleted and the pass is abandoned. Returns whether `cleaned` went in.
+    ///
+    /// What is left for the next [`super::Cleaner::clean_next_group`], without the lock: syncing
+    /// the directory once more, so the final names are durable (a crash before that finds the
+    /// committed `.swap` files and completes the swap on open), and closing the handles on the
+    /// replaced segments, whose blocks the file system frees then.
     pub fn swap(&mut self, log: &mut Log, cleaned: CleanedGroup) -> Result<bool> {
         let CleanedGroup { segment, group } = cleaned;
+        let group_end = group.end;
         let replaced = &self.segments[group];
         let unchanged = replaced.iter().all(|r| {
             let segment = log.segments().get(&r.base_offset);
-            segment.is_some_and(|s| s.next_offset() == r.next_offset && s.size() == r.size())
+            segment.is_some_and(|s| s.next_offset() == r.next_offset && s.size() == r.size)
         });
         let waiting = matches!(self.step, Step::Cleaning { unswapped: true, .. });
         if !(waiting && unchanged && self.is_live(log)) {
@@ -219,6 +236,8 @@ impl CleaningPass {
         }
         let bases: Vec<Offset> = replaced.iter().map(|r| r.base_offset).collect();
         log.replace_segments(segment, &bases)?;
+        self.swapped_until = group_end;
+        self.dir_sync_pending = true;
         if let Step::Cleaning { unswapped, .. } = &mut self.step {
             *unswapped = false;
         }
@@ -248,6 +267,20 @@ impl CleaningPass {
         };
         self.step = Step::Finished;
         stats
+    }
+
+    /// Without the log, after swaps: the directory synced for their final names (unless the log
+    /// aborted the pass: it may be gone, and opening the log completes the swaps anyway), and the
+    /// handles on the segments they replaced released.
+    fn settle_swaps(&mut self) -> Result<()> {
+        if std::mem::take(&mut self.dir_sync_pending) && !self.abort.is_aborted() {
+            crate::file::sync_dir(&self.dir).map_err(|e| LogError::io(&self.dir, e))?;
+        }
+        for segment in &mut self.segments[self.released_until..self.swapped_until] {
+            segment.release();
+        }
+        self.released_until = self.swapped_until;
+        Ok(())
     }
 
     /// Whether `log` still runs this pass: it registered it and did not abort it.
@@ -287,7 +320,7 @@ fn clean_group(
     let mut cleaned = cleaned?;
     for segment in group {
         stats.segments_read += 1;
-        stats.bytes_read += segment.size();
+        stats.bytes_read += segment.size;
         let mut position = 0;
         while let Some(batch) = segment.batch_at(position)? {
             if files.abort.is_aborted() {
@@ -357,7 +390,7 @@ fn group_segments(segments: &[SegmentReader], end: Offset, config: &LogConfig) -
     for (i, segment) in segments.iter().enumerate().take_while(|(_, s)| s.base_offset < end) {
         let fits = |group: &Range<usize>| {
             let span = segment.next_offset - 1 - segments[group.start].base_offset;
-            bytes + segment.size() <= config.segment_bytes
+            bytes + segment.size <= config.segment_bytes
                 && offset_index + segment.offset_index_bytes <= config.segment_index_bytes
                 && time_index + segment.time_index_bytes <= config.segment_index_bytes
                 && span <= i64::from(i32::MAX)
@@ -369,7 +402,7 @@ fn group_segments(segments: &[SegmentReader], end: Offset, config: &LogConfig) -
                 (bytes, offset_index, time_index) = (0, 0, 0);
             }
         }
-        bytes += segment.size();
+        bytes += segment.size;
         offset_index += segment.offset_index_bytes;
         time_index += segment.time_index_bytes;
     }
