@@ -71,6 +71,9 @@ struct Options {
     /// Before each measurement, wait up to this long while other processes keep more than
     /// `QUIET_BUSY_PCT` of the CPU busy (bench/run.sh's rule).
     quiet_wait_s: u64,
+    /// Run by `cargo bench`, which passes `--bench`; `cargo test --benches` does not, and then
+    /// nothing is measured.
+    bench: bool,
 }
 
 impl Options {
@@ -87,6 +90,7 @@ impl Options {
             runs: 5,
             dir: None,
             quiet_wait_s: 60,
+            bench: false,
         };
         let mut args = std::env::args().skip(1);
         while let Some(arg) = args.next() {
@@ -104,8 +108,7 @@ impl Options {
                 "--runs" => options.runs = number(value()) as usize,
                 "--dir" => options.dir = Some(PathBuf::from(value())),
                 "--quiet-wait-s" => options.quiet_wait_s = number(value()),
-                // What `cargo bench` passes to every bench target.
-                "--bench" => {}
+                "--bench" => options.bench = true,
                 other => panic!("unknown option {other} (see the source's doc)"),
             }
         }
@@ -132,6 +135,10 @@ impl Options {
 
 fn main() {
     let options = Options::parse();
+    if !options.bench {
+        eprintln!("cleaner: measures only under `cargo bench` (see bench/cleaner.sh)");
+        return;
+    }
     let pool = batch_pool(&options);
     println!("{}", settings(&options, &pool));
     let passes: Vec<PassFigures> = (1..=options.clean_runs).map(|run| clean_pass(&options, &pool, run)).collect();
