@@ -1,4 +1,5 @@
-//! The log's only door to the file system: positioned reads and appends, `fdatasync`, truncation.
+//! The log's only door to the file system: positioned reads and appends, `fdatasync`, truncation,
+//! and the free space of a log directory's file system.
 //!
 //! Every byte the log reads or writes goes through [`SegmentFile`], so another I/O backend
 //! (io_uring, direct I/O) can be tried by changing this file alone. Reads are positioned
@@ -50,6 +51,13 @@ impl SegmentFile {
     /// A shared handle on the file, which stays readable after the log drops or deletes it.
     pub fn shared(&self) -> Arc<File> {
         Arc::clone(&self.file)
+    }
+
+    /// A second handle on the same open file that reads the bytes written so far and no more,
+    /// for a reader that does not hold the log's lock (the log cleaner). Nothing is ever written
+    /// through it; like [`SegmentFile::shared`], it stays readable after the file is deleted.
+    pub(crate) fn reader(&self) -> SegmentFile {
+        SegmentFile { file: Arc::clone(&self.file), path: self.path.clone(), len: self.len }
     }
 
     /// Appends `bytes` at the end of what was written; returns the position they start at.
@@ -140,6 +148,27 @@ pub fn temporary_path(path: &Path) -> PathBuf {
     path.with_file_name(name)
 }
 
+/// The size of a file system and the bytes still writable in it, as Java's `FileStore` reports
+/// them (`getTotalSpace`, `getUsableSpace`): what Kafka's DescribeLogDirs answers for each log
+/// directory.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct FileSystemSpace {
+    /// Every block of the file system: `f_blocks × f_frsize`.
+    pub total_bytes: u64,
+    /// The free blocks an unprivileged process may write, those reserved for root not counted:
+    /// `f_bavail × f_frsize`.
+    pub usable_bytes: u64,
+}
+
+/// The space of the file system holding `path` (`statvfs(2)`).
+pub fn file_system_space(path: &Path) -> io::Result<FileSystemSpace> {
+    let stat = rustix::fs::statvfs(path)?;
+    Ok(FileSystemSpace {
+        total_bytes: stat.f_blocks.saturating_mul(stat.f_frsize),
+        usable_bytes: stat.f_bavail.saturating_mul(stat.f_frsize),
+    })
+}
+
 /// `fsync` of a directory, so that created, renamed and deleted entries survive a crash.
 pub fn sync_dir(dir: &Path) -> io::Result<()> {
     File::open(dir)?.sync_all()
@@ -164,6 +193,18 @@ mod tests {
         assert_eq!(file.disk_len()?, 11);
         file.truncate(5)?;
         assert_eq!(file.read_at(0, 100)?, b"hello");
+        Ok(())
+    }
+
+    /// The file system of a temporary directory has some space, usable space within it, and a
+    /// missing path is an error, not a zero.
+    #[test]
+    fn file_system_space_of_a_directory() -> io::Result<()> {
+        let dir = tempfile::tempdir()?;
+        let space = file_system_space(dir.path())?;
+        assert!(space.total_bytes > 0 && space.usable_bytes > 0, "{space:?}");
+        assert!(space.total_bytes >= space.usable_bytes, "{space:?}");
+        assert!(file_system_space(&dir.path().join("missing")).is_err());
         Ok(())
     }
 

@@ -18,6 +18,7 @@ use bytes::BytesMut;
 use strand_base::{Clock, LeaderEpoch, Offset};
 use strand_protocol::records::{RecordBatch, RecordBatchMut};
 
+use crate::cleaner::CleaningAbort;
 use crate::config::LogConfig;
 use crate::epoch_cache::LeaderEpochCache;
 use crate::index::AbortedTxn;
@@ -126,6 +127,9 @@ pub struct Log {
     first_dirty_offset: Option<Offset>,
     /// The earliest delete horizon the cleaner's last pass wrote (in memory only).
     cleaner_delete_horizon_ms: Option<i64>,
+    /// The cleaner's pass under way over this log, if any (it runs without the log's lock): the
+    /// log aborts it when it truncates, deletes segments, or is closed or deleted.
+    cleaning: Option<Arc<CleaningAbort>>,
 }
 
 impl Log {
@@ -153,6 +157,7 @@ impl Log {
             first_unflushed_ms: None,
             first_dirty_offset: None,
             cleaner_delete_horizon_ms: None,
+            cleaning: None,
         };
         if !checkpoints.clean_shutdown {
             log.recover_from(checkpoints.recovery_point)?;
@@ -275,11 +280,42 @@ impl Log {
         self.cleaner_delete_horizon_ms = horizon_ms;
     }
 
+    /// Registers a cleaner pass over this log (aborting any earlier one) and returns its abort
+    /// flag.
+    pub(crate) fn begin_cleaning(&mut self) -> Arc<CleaningAbort> {
+        self.abort_cleaning();
+        let pass = Arc::new(CleaningAbort::default());
+        self.cleaning = Some(Arc::clone(&pass));
+        pass
+    }
+
+    /// Whether `pass` is the cleaner pass registered with this log.
+    pub(crate) fn is_cleaning(&self, pass: &Arc<CleaningAbort>) -> bool {
+        self.cleaning.as_ref().is_some_and(|current| Arc::ptr_eq(current, pass))
+    }
+
+    /// Unregisters `pass` once it is over.
+    pub(crate) fn end_cleaning(&mut self, pass: &Arc<CleaningAbort>) {
+        if self.is_cleaning(pass) {
+            self.cleaning = None;
+        }
+    }
+
+    /// Aborts the cleaner pass under way, if any: the log is about to change in a way that makes
+    /// it wrong (see `cleaner::pass`). Once this returns, the pass creates no more files.
+    pub(crate) fn abort_cleaning(&mut self) {
+        if let Some(pass) = self.cleaning.take() {
+            pass.abort();
+        }
+    }
+
     /// Swaps `cleaned` (a flushed segment whose files end in `.cleaned`) in for the segments at
     /// `replaced` (ascending; the first has `cleaned`'s base offset), crash-safely as Kafka's
-    /// `replaceSegments` does: the cleaned files are renamed `.swap` (the commit point: from then
-    /// on [`Log::open`] completes the swap), the replaced segments are deleted, the `.swap`
-    /// suffix is dropped, and the directory is synced after each step.
+    /// `replaceSegments` does: the cleaned files are renamed `.swap` and the directory synced (the
+    /// commit point: from then on [`Log::open`] completes the swap), the replaced segments are
+    /// deleted, and the `.swap` suffix is dropped. The caller syncs the directory again, for the
+    /// final names, once it no longer holds the partition's lock (a crash before that completes
+    /// the swap on open).
     pub(crate) fn replace_segments(&mut self, mut cleaned: Segment, replaced: &[Offset]) -> Result<()> {
         use crate::cleaner::swap::{CLEANED_SUFFIX, SWAP_SUFFIX};
         let sync_dir = |dir: &Path| crate::file::sync_dir(dir).map_err(|e| LogError::io(dir, e));
@@ -292,7 +328,6 @@ impl Log {
             }
         }
         cleaned.change_suffix(SWAP_SUFFIX, "")?;
-        sync_dir(&self.dir)?;
         self.segments.insert(cleaned.base_offset(), cleaned);
         Ok(())
     }
@@ -581,7 +616,8 @@ impl Log {
     /// Removes every batch from the one holding `offset` on (replication's truncation). Segments
     /// wholly above it are deleted. At or past the log end nothing is removed but epoch entries
     /// starting at the log end (a leader's epoch recorded before it wrote anything) still go, as
-    /// Kafka's `truncateTo` does, so the log's latest epoch is that of its last batch.
+    /// Kafka's `truncateTo` does, so the log's latest epoch is that of its last batch. A cleaner
+    /// pass under way is aborted if anything is removed.
     pub fn truncate_to(&mut self, offset: Offset) -> Result<()> {
         if offset >= self.log_end_offset() {
             if self.epoch_cache.truncate_from_end(self.log_end_offset()) {
@@ -589,6 +625,7 @@ impl Log {
             }
             return Ok(());
         }
+        self.abort_cleaning();
         let above: Vec<Offset> = self.segments.range(offset..).map(|(b, _)| *b).filter(|&b| b > offset).collect();
         for base in above {
             if let Some(segment) = self.segments.remove(&base) {
@@ -616,6 +653,7 @@ impl Log {
     /// replica uses it when the offsets it holds are all gone from its source's log.
     pub fn truncate_fully_and_start_at(&mut self, offset: Offset) -> Result<()> {
         assert!(offset >= 0, "a log cannot start at {offset}");
+        self.abort_cleaning();
         for (_, segment) in std::mem::take(&mut self.segments) {
             segment.delete()?;
         }
@@ -644,7 +682,8 @@ impl Log {
     }
 
     /// Raises the log start offset (DeleteRecords, retention) and deletes the segments wholly
-    /// below it. The active segment is never deleted.
+    /// below it. The active segment is never deleted. A cleaner pass under way is aborted if a
+    /// segment goes.
     pub fn advance_log_start_offset(&mut self, offset: Offset) -> Result<()> {
         let offset = offset.min(self.log_end_offset());
         if offset <= self.log_start_offset {
@@ -661,6 +700,7 @@ impl Log {
             if next_base <= offset
                 && let Some(segment) = self.segments.remove(&base)
             {
+                self.abort_cleaning();
                 segment.delete()?;
             }
         }
@@ -719,9 +759,10 @@ impl Log {
         Ok(before.saturating_sub(self.segments.len()))
     }
 
-    /// A clean close: everything synced, indexes trimmed. The caller then writes the checkpoints
-    /// and the clean-shutdown marker.
+    /// A clean close: everything synced, indexes trimmed, a cleaner pass under way aborted. The
+    /// caller then writes the checkpoints and the clean-shutdown marker.
     pub fn close(&mut self) -> Result<()> {
+        self.abort_cleaning();
         self.flush_to(self.log_end_offset())?;
         if let Some(active) = self.segments.values_mut().next_back() {
             active.close()?;

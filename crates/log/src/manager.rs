@@ -24,6 +24,7 @@ use crate::checkpoint::{
     RECOVERY_POINT_CHECKPOINT_FILE, REPLICATION_OFFSET_CHECKPOINT_FILE,
 };
 use crate::dir::{self, MetaProperties, PartitionMetadata};
+use crate::file::{FileSystemSpace, file_system_space};
 use crate::log::{Log, LogCheckpoints};
 use crate::{LogConfig, LogError, Result};
 
@@ -49,6 +50,8 @@ struct LogDir {
 pub struct LogDirContents {
     pub path: PathBuf,
     pub partitions: Vec<(TopicPartition, u64)>,
+    /// The space of the file system holding the directory, or why it could not be read.
+    pub space: std::result::Result<FileSystemSpace, String>,
 }
 
 /// A partition's log, shared between the request handlers that append to and read from it;
@@ -122,11 +125,18 @@ impl LogManager {
         self.logs.keys()
     }
 
-    /// Each log directory, in `log.dirs` order, with the partitions whose logs it holds and each
-    /// log's size in bytes (what DescribeLogDirs reports).
+    /// Each log directory, in `log.dirs` order, with the partitions whose logs it holds, each
+    /// log's size in bytes, and its file system's space (what DescribeLogDirs reports).
     pub fn dir_contents(&self) -> Result<Vec<LogDirContents>> {
-        let mut dirs: Vec<LogDirContents> =
-            self.dirs.iter().map(|d| LogDirContents { path: d.path.clone(), partitions: Vec::new() }).collect();
+        let mut dirs: Vec<LogDirContents> = self
+            .dirs
+            .iter()
+            .map(|d| LogDirContents {
+                path: d.path.clone(),
+                partitions: Vec::new(),
+                space: file_system_space(&d.path).map_err(|e| format!("{}: {e}", d.path.display())),
+            })
+            .collect();
         for (tp, (index, log)) in &self.logs {
             let size = lock(log)?.size();
             if let Some(dir) = dirs.get_mut(*index) {
@@ -155,7 +165,12 @@ impl LogManager {
     /// Removes the log of `tp` and deletes its directory (DeleteTopics).
     pub fn delete(&mut self, tp: &TopicPartition) -> Result<()> {
         let Some((_, log)) = self.logs.remove(tp) else { return Ok(()) };
-        let dir = lock(&log)?.dir().to_owned();
+        let dir = {
+            let mut log = lock(&log)?;
+            // A cleaner pass over it makes no file in the directory from here on.
+            log.abort_cleaning();
+            log.dir().to_owned()
+        };
         std::fs::remove_dir_all(&dir).map_err(|e| LogError::io(&dir, e))
     }
 

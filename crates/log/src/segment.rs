@@ -316,25 +316,7 @@ impl Segment {
     /// Reads a batch header at `position`; `None` at the end of the written bytes or where too
     /// few bytes remain for a whole header.
     fn header_at(&self, position: u64) -> Result<Option<BatchPosition>> {
-        if position + RECORD_BATCH_OVERHEAD as u64 > self.log.len() {
-            return Ok(None);
-        }
-        let mut header = [0u8; 43];
-        self.log.read_exact_at(&mut header, position).map_err(|e| LogError::io(self.log.path(), e))?;
-        let field = |at: usize| -> [u8; 8] { header[at..at + 8].try_into().unwrap_or_default() };
-        let base_offset = i64::from_be_bytes(field(0));
-        let length = i32::from_be_bytes(header[8..12].try_into().unwrap_or_default());
-        let delta = i32::from_be_bytes(header[23..27].try_into().unwrap_or_default());
-        let max_timestamp = i64::from_be_bytes(field(35));
-        if length < (RECORD_BATCH_OVERHEAD - LOG_OVERHEAD) as i32 {
-            return Err(LogError::corrupt(self.log.path(), format!("batch length {length} at {position}")));
-        }
-        let size = LOG_OVERHEAD as u64 + length as u64;
-        if position + size > self.log.len() {
-            return Ok(None);
-        }
-        let last_offset = base_offset + i64::from(delta);
-        Ok(Some(BatchPosition { base_offset, last_offset, max_timestamp, position, size }))
+        header_at(&self.log, position)
     }
 
     /// The first batch whose last offset is at least `offset`, searching from the index entry at
@@ -371,11 +353,23 @@ impl Segment {
     /// Reads the whole batch at `position`; `None` where no whole batch starts there. The batch is
     /// parsed (header and length checked) but its CRC is not verified.
     pub fn batch_at(&self, position: u64) -> Result<Option<RecordBatch>> {
-        let Some(header) = self.header_at(position)? else { return Ok(None) };
-        let bytes = self.log.read_at(position, header.size as usize).map_err(|e| LogError::io(self.log.path(), e))?;
-        let batch =
-            RecordBatch::parse(Bytes::from(bytes)).map_err(|e| LogError::corrupt(self.log.path(), e.to_string()))?;
-        Ok(Some(batch))
+        batch_at(&self.log, position)
+    }
+
+    /// A read-only handle on this segment for the log cleaner, which reads it without the log's
+    /// lock. Only for a segment that is no longer appended to (not the active one).
+    pub(crate) fn reader(&self) -> SegmentReader {
+        let (offset_index_bytes, time_index_bytes) = self.index_bytes();
+        SegmentReader {
+            base_offset: self.base_offset,
+            next_offset: self.next_offset,
+            size: self.log.len(),
+            offset_index_bytes,
+            time_index_bytes,
+            aborted_txns: self.txn_index.entries().to_vec(),
+            path: self.log.path().to_owned(),
+            log: Some(self.log.reader()),
+        }
     }
 
     /// The earliest record with a timestamp at or after `timestamp`: its timestamp and offset.
@@ -498,4 +492,82 @@ impl Segment {
         self.txn_index.delete()?;
         std::fs::remove_file(&deleted).map_err(|e| LogError::io(&path, e))
     }
+}
+
+/// A read-only handle on a segment that is no longer appended to (never the active one), for a
+/// reader that does not hold the log's lock: the log cleaner. It shares the segment's open `.log`
+/// file and reads only the bytes written when it was taken, so it stays readable after the log
+/// deletes the segment (the open file outlives its name). What the cleaner needs of the indexes is
+/// copied when it is taken: their sizes and the transaction index's entries.
+///
+/// Once the segment is deleted, the handle may be the last on its `.log` file: releasing it (or
+/// dropping it) is when the file system frees the file's blocks.
+///
+/// What it is not: a guarantee that the bytes stay as they were. Only a truncation or a deletion
+/// changes a segment that is no longer appended to, and the log aborts the cleaner's pass when it
+/// does either (see `cleaner::CleaningAbort`); a reader of an aborted pass may fail or read
+/// anything, and its result is thrown away.
+#[derive(Debug)]
+pub(crate) struct SegmentReader {
+    pub base_offset: Offset,
+    /// The offset after the segment's last batch.
+    pub next_offset: Offset,
+    /// The bytes of the `.log` file when the handle was taken.
+    pub size: u64,
+    /// The bytes of the offset and time indexes' entries.
+    pub offset_index_bytes: u64,
+    pub time_index_bytes: u64,
+    /// The transaction index's entries: the aborted transactions whose markers are here.
+    pub aborted_txns: Vec<AbortedTxn>,
+    /// The `.log` file's path when the handle was taken (for errors).
+    pub path: PathBuf,
+    /// `None` once released.
+    log: Option<SegmentFile>,
+}
+
+impl SegmentReader {
+    /// The whole batch at `position`, as [`Segment::batch_at`]. Fails once released.
+    pub fn batch_at(&self, position: u64) -> Result<Option<RecordBatch>> {
+        let Some(log) = &self.log else {
+            return Err(LogError::Invalid(format!("{}: read after its handle was released", self.path.display())));
+        };
+        batch_at(log, position)
+    }
+
+    /// Closes the handle's file; what was read of the segment stays.
+    pub fn release(&mut self) {
+        self.log = None;
+    }
+}
+
+/// Reads a batch header at `position` of `log`; `None` at the end of the written bytes or where
+/// too few bytes remain for a whole header.
+fn header_at(log: &SegmentFile, position: u64) -> Result<Option<BatchPosition>> {
+    if position + RECORD_BATCH_OVERHEAD as u64 > log.len() {
+        return Ok(None);
+    }
+    let mut header = [0u8; 43];
+    log.read_exact_at(&mut header, position).map_err(|e| LogError::io(log.path(), e))?;
+    let field = |at: usize| -> [u8; 8] { header[at..at + 8].try_into().unwrap_or_default() };
+    let base_offset = i64::from_be_bytes(field(0));
+    let length = i32::from_be_bytes(header[8..12].try_into().unwrap_or_default());
+    let delta = i32::from_be_bytes(header[23..27].try_into().unwrap_or_default());
+    let max_timestamp = i64::from_be_bytes(field(35));
+    if length < (RECORD_BATCH_OVERHEAD - LOG_OVERHEAD) as i32 {
+        return Err(LogError::corrupt(log.path(), format!("batch length {length} at {position}")));
+    }
+    let size = LOG_OVERHEAD as u64 + length as u64;
+    if position + size > log.len() {
+        return Ok(None);
+    }
+    let last_offset = base_offset + i64::from(delta);
+    Ok(Some(BatchPosition { base_offset, last_offset, max_timestamp, position, size }))
+}
+
+/// Reads the whole batch at `position` of `log` (header and length checked, CRC not verified).
+fn batch_at(log: &SegmentFile, position: u64) -> Result<Option<RecordBatch>> {
+    let Some(header) = header_at(log, position)? else { return Ok(None) };
+    let bytes = log.read_at(position, header.size as usize).map_err(|e| LogError::io(log.path(), e))?;
+    let batch = RecordBatch::parse(Bytes::from(bytes)).map_err(|e| LogError::corrupt(log.path(), e.to_string()))?;
+    Ok(Some(batch))
 }

@@ -569,3 +569,157 @@ fn a_pass_is_due_by_the_dirty_ratio_or_the_maximum_lag() {
     clock.set(1_001 + HOUR_MS);
     assert!(Cleaner::is_due(&log, high_watermark), "past an hour: due whatever the ratio");
 }
+
+/// Appends one record of key `k0` whose value names its offset; returns it as read back.
+fn append_during_pass(log: &mut Log) -> Read {
+    let offset = log.log_end_offset();
+    let value = format!("new{offset}");
+    assert_eq!(append(log, 0, &[("k0", Some(&value))]), offset, "offsets go on from the log end");
+    (offset, Some("k0".into()), Some(value))
+}
+
+/// Only a pass's first phase and its swaps need the log: between them the log takes appends
+/// (rolling new segments), serves reads and flushes. The result is the compacted log followed by
+/// every record appended meanwhile, at the offsets its append returned, before and after a
+/// reopen.
+#[test]
+fn appends_go_on_while_a_pass_is_in_progress() {
+    let clock = Arc::new(TestClock::default());
+    let dir = tempfile::tempdir().expect("dir");
+    let mut log = open(dir.path(), config(), &clock);
+    fill(&mut log, 0, 5, 60);
+    let before = read_all(&log);
+    let high_watermark = log.log_end_offset();
+    log.producer_state_mut().on_high_watermark_updated(high_watermark);
+    let active = *log.segment_base_offsets().last().expect("active");
+    let mut cleaner = small_cleaner();
+
+    let mut pass = Cleaner::prepare(&mut log, high_watermark).expect("prepare").expect("something to clean");
+    let mut appended: Vec<Read> = (0..8).map(|_| append_during_pass(&mut log)).collect();
+    assert!(log.segment_base_offsets().last() > Some(&active), "the appends rolled a new segment");
+    assert!(cleaner.build_offset_map(&mut pass).expect("map"));
+    appended.push(append_during_pass(&mut log));
+    assert_eq!(read_all(&log)[..before.len()], before[..], "reads work during the pass");
+    let mut swapped = 0;
+    while let Some(group) = cleaner.clean_next_group(&mut pass).expect("clean a group") {
+        appended.push(append_during_pass(&mut log));
+        log.flush_to(log.log_end_offset()).expect("flush");
+        assert!(pass.swap(&mut log, group).expect("swap"), "nothing invalidated the pass");
+        swapped += 1;
+        appended.push(append_during_pass(&mut log));
+    }
+    let stats = pass.finish(&mut log).expect("a pass ran");
+
+    assert!(!stats.abandoned && swapped > 1 && stats.segments_swapped == swapped, "{stats:?}");
+    assert_eq!(stats.end_offset, active, "the pass stopped where the active segment was when it started");
+    let mut expected = compacted(&before, active);
+    expected.extend(appended);
+    assert_eq!(read_all(&log), expected);
+    assert_eq!(log.first_dirty_offset(), Some(active));
+    log.close().expect("close");
+    assert_eq!(read_all(&reopen_unclean(dir.path(), &clock)), expected);
+}
+
+/// Between which phases of a pass a change to the log is made.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Moment {
+    BeforeTheMap,
+    BeforeTheFirstGroup,
+    BeforeTheFirstSwap,
+    AfterTheFirstSwap,
+}
+
+/// A change that invalidates a pass (retention, DeleteRecords, a truncation, a truncation to
+/// empty, a close), made between any two of its phases, abandons it: nothing more is swapped in,
+/// no `.cleaned` or `.swap` file is left, no first dirty offset is recorded, and the log reads as
+/// the change left it, before and after a crash. The next pass cleans it as usual.
+#[test]
+fn a_log_changed_under_a_pass_abandons_it() {
+    type Change = fn(&mut Log);
+    let changes: [(&str, Change); 5] = [
+        ("retention", |log| {
+            let retention_bytes = i64::try_from(log.size()).expect("size") - 500;
+            log.set_config(LogConfig { delete_enabled: true, retention_bytes, ..config() });
+            assert!(log.apply_retention(log.log_end_offset()).expect("retention") > 0);
+        }),
+        ("DeleteRecords", |log| {
+            let bases = log.segment_base_offsets();
+            log.advance_log_start_offset(bases[2]).expect("delete records");
+        }),
+        ("truncation", |log| {
+            let bases = log.segment_base_offsets();
+            log.truncate_to(bases[bases.len() / 2] + 1).expect("truncate");
+        }),
+        ("truncation to empty", |log| log.truncate_fully_and_start_at(log.log_end_offset()).expect("truncate")),
+        ("close", |log| log.close().expect("close")),
+    ];
+    let moments =
+        [Moment::BeforeTheMap, Moment::BeforeTheFirstGroup, Moment::BeforeTheFirstSwap, Moment::AfterTheFirstSwap];
+    for (name, change) in changes {
+        for moment in moments {
+            check_abandoned(name, change, moment);
+        }
+    }
+}
+
+fn check_abandoned(name: &str, change: fn(&mut Log), moment: Moment) {
+    let clock = Arc::new(TestClock::default());
+    let dir = tempfile::tempdir().expect("dir");
+    let mut log = open(dir.path(), config(), &clock);
+    for i in 0..40 {
+        // A key written once in every batch: no cleaned segment is empty (retention stops at one).
+        let unique = format!("u{i}");
+        append(&mut log, 0, &[("k", Some(&format!("v{i}"))), (&unique, Some("once"))]);
+    }
+    let high_watermark = log.log_end_offset();
+    log.producer_state_mut().on_high_watermark_updated(high_watermark);
+    let mut cleaner = small_cleaner();
+    let mut changed = None;
+    let mut at = |now: Moment, log: &mut Log| {
+        if now == moment {
+            change(log);
+            changed = Some(read_all(log));
+        }
+    };
+
+    let mut pass = Cleaner::prepare(&mut log, high_watermark).expect("prepare").expect("something to clean");
+    at(Moment::BeforeTheMap, &mut log);
+    if cleaner.build_offset_map(&mut pass).expect("map") {
+        at(Moment::BeforeTheFirstGroup, &mut log);
+        let mut first = true;
+        while let Some(group) = cleaner.clean_next_group(&mut pass).expect("clean a group") {
+            if first {
+                at(Moment::BeforeTheFirstSwap, &mut log);
+            }
+            let swapped = pass.swap(&mut log, group).expect("swap");
+            if first {
+                at(Moment::AfterTheFirstSwap, &mut log);
+                first = false;
+            }
+            if !swapped {
+                break;
+            }
+        }
+    }
+    let stats = pass.finish(&mut log).expect("the pass reports what it did");
+
+    let case = format!("{name}, {moment:?}: {stats:?}");
+    let expected = changed.unwrap_or_else(|| panic!("{case}: the change was made"));
+    assert!(stats.abandoned, "{case}");
+    assert_eq!(stats.segments_swapped, usize::from(moment == Moment::AfterTheFirstSwap), "{case}");
+    assert_eq!(read_all(&log), expected, "{case}");
+    assert_eq!(log.first_dirty_offset(), None, "{case}");
+    let leftovers: Vec<_> = std::fs::read_dir(dir.path())
+        .expect("dir")
+        .map(|e| e.expect("entry").file_name().to_string_lossy().into_owned())
+        .filter(|n| n.ends_with(".cleaned") || n.ends_with(".swap"))
+        .collect();
+    assert!(leftovers.is_empty(), "{case}: {leftovers:?}");
+    drop(log);
+    let mut reopened = reopen_unclean(dir.path(), &clock);
+    assert_eq!(read_all(&reopened), expected, "{case}: after a crash");
+    if let Some(stats) = clean_all(&mut small_cleaner(), &mut reopened).expect("the next pass") {
+        assert!(!stats.abandoned, "{case}");
+        assert_eq!(read_all(&reopened), compacted(&expected, stats.end_offset), "{case}: the next pass");
+    }
+}

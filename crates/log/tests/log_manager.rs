@@ -8,6 +8,7 @@ use std::sync::Arc;
 
 use bytes::BytesMut;
 use strand_base::{SystemClock, TopicPartition, Uuid};
+use strand_log::cleaner::{Cleaner, CleanerConfig};
 use strand_log::dir::{CLEAN_SHUTDOWN_FILE, META_PROPERTIES_FILE, PartitionMetadata};
 use strand_log::log::ValidatedBatch;
 use strand_log::producer_state::{AppendContext, VerificationGuard};
@@ -141,4 +142,42 @@ fn high_watermarks_checkpoint_per_directory() {
     manager.shutdown(1).expect("shutdown");
     let manager = open(&dirs, "cluster-x").expect("reopen");
     assert_eq!(manager.read_high_watermarks().expect("read"), offsets);
+}
+
+/// Deleting a log (DeleteTopics) while a cleaner pass over it has written a `.cleaned` segment
+/// aborts the pass: the directory goes whole, and the pass's swap then changes nothing.
+#[test]
+fn deleting_a_log_abandons_its_cleaner_pass() {
+    let root = tempfile::tempdir().expect("dir");
+    let mut manager = open(&[root.path().join("a")], "cluster-x").expect("open");
+    let tp = TopicPartition::new("compacted", 0);
+    let config =
+        LogConfig { segment_index_bytes: 4096, segment_bytes: 300, compact_enabled: true, ..LogConfig::default() };
+    let shared = manager.get_or_create(&tp, Uuid([9; 16]), config).expect("create");
+    let mut log = strand_log::manager::lock(&shared).expect("lock");
+    for _ in 0..20 {
+        log.append_as_leader(batch(), 0, AppendContext::client(VerificationGuard::SENTINEL)).expect("append");
+    }
+    let dir = log.dir().to_owned();
+    let high_watermark = log.log_end_offset();
+    let mut pass = Cleaner::prepare(&mut log, high_watermark).expect("prepare").expect("something to clean");
+    drop(log);
+    let mut cleaner = Cleaner::new(CleanerConfig { dedupe_buffer_bytes: 64 * 1024, ..CleanerConfig::default() });
+    assert!(cleaner.build_offset_map(&mut pass).expect("map"));
+    let group = cleaner.clean_next_group(&mut pass).expect("clean").expect("a group");
+    assert!(
+        std::fs::read_dir(&dir).expect("dir").any(|e| e
+            .expect("entry")
+            .path()
+            .to_string_lossy()
+            .ends_with(".log.cleaned"))
+    );
+
+    manager.delete(&tp).expect("delete");
+    assert!(!dir.exists());
+    let mut log = strand_log::manager::lock(&shared).expect("lock");
+    assert!(!pass.swap(&mut log, group).expect("swap"), "nothing is swapped into a deleted log");
+    assert!(cleaner.clean_next_group(&mut pass).expect("clean").is_none());
+    assert!(pass.finish(&mut log).expect("stats").abandoned);
+    assert!(!dir.exists(), "the pass made no file after the deletion");
 }

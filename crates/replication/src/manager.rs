@@ -490,16 +490,54 @@ impl ReplicaManager {
 
     /// Compacts every hosted partition whose `cleanup.policy` includes `compact` and whose
     /// cleaning is due (its `min.cleanable.dirty.ratio` or `max.compaction.lag.ms`, see
-    /// `Cleaner::is_due`), never past its high watermark. The cleaner's key map is allocated only if some partition
-    /// needs it and freed after the pass, so an idle node holds none of its memory.
+    /// `Cleaner::is_due`), never past its high watermark. The cleaner's key map is allocated only
+    /// if some partition needs it and freed after the pass, so an idle node holds none of its
+    /// memory. Each partition's lock is held only to prepare its pass and to swap each cleaned
+    /// group in (see `compact`); a pass the log abandoned (it changed under
+    /// it) is reported with `abandoned` set.
     pub fn apply_compaction(&self, config: CleanerConfig) -> PassReport<CleanStats> {
         let mut cleaner = None;
-        self.each_log(|log, high_watermark| {
+        let mut report = PassReport { changed: Vec::new(), failed: Vec::new(), checkpoint_failed: None };
+        for partition in self.shared.all_partitions() {
+            match Self::compact(&partition, &mut cleaner, config) {
+                Ok(Some(stats)) => report.changed.push((partition.tp.clone(), stats)),
+                Ok(None) => {}
+                Err(e) => report.failed.push((partition.tp.clone(), e)),
+            }
+        }
+        self.checkpoint_after(report)
+    }
+
+    /// One cleaner pass over `partition` if it is due, without blocking its appends for longer
+    /// than a swap: the partition's lock is taken to prepare the pass (range, segment handles),
+    /// then released while the offset map is built and each group's `.cleaned` segment is
+    /// written, and taken again, briefly, for each swap and to finish. Fetches and produces go on
+    /// meanwhile.
+    fn compact(
+        partition: &Partition,
+        cleaner: &mut Option<Cleaner>,
+        config: CleanerConfig,
+    ) -> Result<Option<CleanStats>, ReplicaError> {
+        let prepared = partition.with_log(|log, high_watermark| {
             if !Cleaner::is_due(log, high_watermark) {
                 return Ok(None);
             }
-            cleaner.get_or_insert_with(|| Cleaner::new(config)).clean(log, high_watermark)
-        })
+            Cleaner::prepare(log, high_watermark)
+        })?;
+        let Some(mut pass) = prepared else { return Ok(None) };
+        let cleaner = cleaner.get_or_insert_with(|| Cleaner::new(config));
+        if cleaner.build_offset_map(&mut pass)? {
+            while let Some(cleaned) = cleaner.clean_next_group(&mut pass)? {
+                if !pass.swap(&mut *lock(&partition.log)?, cleaned)? {
+                    break;
+                }
+            }
+        }
+        let stats = pass.finish(&mut *lock(&partition.log)?);
+        // Without the lock: the pass's handles may be the last on the files of the segments it
+        // replaced, and the file system frees their blocks as they close.
+        drop(pass);
+        Ok(stats)
     }
 
     /// A maintenance pass: `step` runs on every hosted log in turn, under its lock, with its high
@@ -514,6 +552,12 @@ impl ReplicaManager {
                 Err(e) => report.failed.push((partition.tp.clone(), e)),
             }
         }
+        self.checkpoint_after(report)
+    }
+
+    /// Writes the checkpoints if a maintenance pass changed something, so the change survives a
+    /// crash; a failure goes into the report.
+    fn checkpoint_after<T>(&self, mut report: PassReport<T>) -> PassReport<T> {
         if !report.changed.is_empty()
             && let Err(e) = self.checkpoint()
         {

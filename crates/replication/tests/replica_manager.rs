@@ -1,11 +1,14 @@
 //! A hosted partition takes appends with each `acks`, reads stop at the high watermark, `acks=all`
-//! returns only once the batch is on stable storage, and a waiting fetch wakes on an append.
+//! returns only once the batch is on stable storage, a waiting fetch wakes on an append, and
+//! retention and compaction passes run beside appends.
 
 use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::time::Duration;
 
 use bytes::BytesMut;
 use strand_base::{SystemClock, TopicPartition, Uuid};
+use strand_log::cleaner::CleanerConfig;
 use strand_log::log::ValidatedBatch;
 use strand_log::producer_state::{AppendContext, VerificationGuard};
 use strand_log::{LogConfig, LogManager, NodeIdentity};
@@ -107,4 +110,91 @@ fn retention_deletes_expired_segments_and_checkpoints_the_start() {
 
     let checkpoint = std::fs::read_to_string(dir.path().join("log-start-offset-checkpoint")).expect("checkpoint");
     assert!(checkpoint.lines().any(|line| line == "t 0 6"), "{checkpoint}");
+}
+
+/// One record as read back: offset, key, value.
+type Read = (i64, String, String);
+
+fn keyed_batch(key: &str, value: &str) -> ValidatedBatch {
+    let mut builder = RecordBatchBuilder::new();
+    let record = NewRecord { timestamp_ms: 10, key: Some(key.as_bytes()), value: Some(value.as_bytes()), headers: &[] };
+    builder.append(&record).expect("record");
+    ValidatedBatch::validate(BytesMut::from(&builder.build().expect("batch")[..])).expect("valid")
+}
+
+/// Every record of `tp`'s local log from its start.
+fn read_everything(replicas: &ReplicaManager, tp: &TopicPartition) -> Vec<Read> {
+    let mut out = Vec::new();
+    let mut offset = replicas.offsets(tp).expect("offsets").log_start_offset;
+    while let Some(slice) = replicas.read_local(tp, offset, 1 << 20).expect("read") {
+        for batch in RecordBatches::new(slice.read().expect("bytes")) {
+            let batch = batch.expect("batch");
+            offset = batch.next_offset();
+            for record in batch.records().expect("records").iter() {
+                let record = record.expect("record");
+                let text = |b: Option<&[u8]>| String::from_utf8_lossy(b.unwrap_or_default()).into_owned();
+                out.push((batch.record_offset(&record), text(record.key()), text(record.value())));
+            }
+        }
+    }
+    out
+}
+
+/// Compaction passes running on another thread while produces go on: every produce succeeds at
+/// the next offset, and once the passes stop, the partition holds the latest record per key
+/// below where the last pass ended and every record above it, each at its original offset.
+#[test]
+fn compaction_runs_beside_produces() {
+    let dir = tempfile::tempdir().expect("dir");
+    let replicas = Arc::new(manager(dir.path()));
+    let tp = TopicPartition::new("compacted", 0);
+    let config = LogConfig {
+        segment_index_bytes: 4096,
+        segment_bytes: 2048,
+        compact_enabled: true,
+        delete_enabled: false,
+        min_cleanable_dirty_ratio: 0.0,
+        ..LogConfig::default()
+    };
+    replicas.ensure_partition(&tp, Uuid([3; 16]), config).expect("host");
+    let cleaner = CleanerConfig { dedupe_buffer_bytes: 64 * 1024, ..CleanerConfig::default() };
+    let stop = Arc::new(AtomicBool::new(false));
+    let passes = Arc::new(AtomicUsize::new(0));
+    let compacting = {
+        let (replicas, stop, passes) = (replicas.clone(), stop.clone(), passes.clone());
+        std::thread::spawn(move || {
+            let mut end = 0;
+            while !stop.load(Ordering::SeqCst) {
+                let report = replicas.apply_compaction(cleaner);
+                assert!(report.failed.is_empty() && report.checkpoint_failed.is_none(), "{report:?}");
+                for (_, stats) in &report.changed {
+                    assert!(!stats.abandoned, "nothing invalidates these passes: {stats:?}");
+                    end = end.max(stats.end_offset);
+                    passes.fetch_add(1, Ordering::SeqCst);
+                }
+            }
+            end
+        })
+    };
+
+    // Produce until the other thread has finished several passes (a bound catches a stuck one).
+    let mut appended = Vec::new();
+    while passes.load(Ordering::SeqCst) < 5 || appended.len() < 2_000 {
+        assert!(appended.len() < 1_000_000, "the compaction thread made no progress");
+        let (key, value) = (format!("k{}", appended.len() % 50), format!("v{}", appended.len()));
+        let (info, _) = replicas.append(&tp, keyed_batch(&key, &value), 0, Acks::Leader, client()).expect("append");
+        assert_eq!(info.first_offset, appended.len() as i64);
+        appended.push((info.first_offset, key, value));
+    }
+    stop.store(true, Ordering::SeqCst);
+    let end = compacting.join().expect("the compaction thread");
+
+    let mut latest = std::collections::BTreeMap::new();
+    for (offset, key, _) in appended.iter().filter(|(o, _, _)| *o < end) {
+        latest.insert(key.clone(), *offset);
+    }
+    let expected: Vec<Read> =
+        appended.iter().filter(|(o, k, _)| *o >= end || latest.get(k) == Some(o)).cloned().collect();
+    assert!(end > 0 && expected.len() < appended.len(), "something was compacted: end {end}");
+    assert_eq!(read_everything(&replicas, &tp), expected);
 }

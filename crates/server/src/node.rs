@@ -913,7 +913,12 @@ async fn compaction_forever(replicas: Arc<ReplicaManager>, config: ServerConfig)
         let report = replicas.apply_compaction(cleaner);
         let (read, written) =
             report.changed.iter().fold((0, 0), |(r, w), (_, s)| (r + s.bytes_read, w + s.bytes_written));
-        let summary = format!("compacted {} partitions: {read} bytes read, {written} written", report.changed.len());
+        let abandoned = report.changed.iter().filter(|(_, s)| s.abandoned).count();
+        let summary = format!(
+            "compacted {} partitions: {read} bytes read, {written} written ({abandoned} passes abandoned: their \
+             logs changed under them)",
+            report.changed.len()
+        );
         (report, summary)
     })
     .await

@@ -3,11 +3,15 @@
 //! their sizes, as Kafka's `ReplicaManager.describeLogDirs`. A null topic list means every
 //! partition. Offset lag is 0: there are no future replicas (no AlterReplicaLogDirs), and a
 //! current replica's lag is Kafka's high watermark less log end, never positive. Total and usable
-//! bytes are reported unknown (-1).
+//! bytes (v4+) are those of the file system holding each directory, as Java's `FileStore` reports
+//! them to Kafka (`statvfs`: all blocks, and the free blocks a non-root process may use). A
+//! directory whose file system cannot be read is answered KAFKA_STORAGE_ERROR without partitions,
+//! as Kafka answers for an offline directory.
 
 use std::collections::BTreeMap;
 
 use strand_base::TopicPartition;
+use strand_log::LogDirContents;
 use strand_protocol::error::ErrorCode;
 use strand_protocol::messages::describe_log_dirs_response::{
     DescribeLogDirsPartition, DescribeLogDirsResult, DescribeLogDirsTopic,
@@ -28,28 +32,43 @@ pub fn handle(broker: &Broker, request: DescribeLogDirsRequest) -> DescribeLogDi
             return DescribeLogDirsResponse { error_code: ErrorCode::KafkaStorageError.code(), ..Default::default() };
         }
     };
-    let results = dirs
-        .into_iter()
-        .map(|dir| {
-            let mut topics: BTreeMap<String, Vec<DescribeLogDirsPartition>> = BTreeMap::new();
-            for (tp, size) in dir.partitions.into_iter().filter(|(tp, _)| wanted(tp)) {
-                topics.entry(tp.topic).or_default().push(DescribeLogDirsPartition {
-                    partition_index: tp.partition,
-                    partition_size: i64::try_from(size).unwrap_or(i64::MAX),
-                    offset_lag: 0,
-                    is_future_key: false,
-                    ..Default::default()
-                });
-            }
-            DescribeLogDirsResult {
-                log_dir: dir.path.display().to_string(),
-                topics: topics
-                    .into_iter()
-                    .map(|(name, partitions)| DescribeLogDirsTopic { name, partitions, ..Default::default() })
-                    .collect(),
-                ..Default::default()
-            }
-        })
-        .collect();
+    let results = dirs.into_iter().map(|dir| describe_dir(dir, &wanted)).collect();
     DescribeLogDirsResponse { results, ..Default::default() }
+}
+
+/// One directory's answer: its partitions that `wanted` selects, by topic, and its space.
+fn describe_dir(dir: LogDirContents, wanted: &impl Fn(&TopicPartition) -> bool) -> DescribeLogDirsResult {
+    let log_dir = dir.path.display().to_string();
+    let space = match dir.space {
+        Ok(space) => space,
+        Err(reason) => {
+            tracing::warn!("DescribeLogDirs: {reason}");
+            return DescribeLogDirsResult {
+                log_dir,
+                error_code: ErrorCode::KafkaStorageError.code(),
+                ..Default::default()
+            };
+        }
+    };
+    let mut topics: BTreeMap<String, Vec<DescribeLogDirsPartition>> = BTreeMap::new();
+    for (tp, size) in dir.partitions.into_iter().filter(|(tp, _)| wanted(tp)) {
+        topics.entry(tp.topic).or_default().push(DescribeLogDirsPartition {
+            partition_index: tp.partition,
+            partition_size: i64::try_from(size).unwrap_or(i64::MAX),
+            offset_lag: 0,
+            is_future_key: false,
+            ..Default::default()
+        });
+    }
+    DescribeLogDirsResult {
+        log_dir,
+        topics: topics
+            .into_iter()
+            .map(|(name, partitions)| DescribeLogDirsTopic { name, partitions, ..Default::default() })
+            .collect(),
+        // Kafka's `adjustForLargeFileSystems`: a size past a signed long reads as its maximum.
+        total_bytes: i64::try_from(space.total_bytes).unwrap_or(i64::MAX),
+        usable_bytes: i64::try_from(space.usable_bytes).unwrap_or(i64::MAX),
+        ..Default::default()
+    }
 }

@@ -1,7 +1,7 @@
 //! The log cleaner: compaction of one partition's log (`cleanup.policy` with `compact`), keeping
 //! the latest record per key at its original offset, as Kafka's `Cleaner` does.
 //!
-//! A pass ([`Cleaner::clean`]) over a log:
+//! A pass over a log:
 //! 1. **Range.** The dirty section runs from the first dirty offset (where the last pass ended,
 //!    kept by the log and in `cleaner-offset-checkpoint`) to the first uncleanable offset: the
 //!    lowest of the active segment's base offset (the active segment is never cleaned), the high
@@ -15,16 +15,33 @@
 //! 3. **Rewrite.** Every segment below the map's end, clean ones included (their old values may
 //!    be superseded by new dirty ones), is rewritten by the rules of [`filter`], adjacent
 //!    segments merged while the result fits `segment.bytes` and the index size, each group into
-//!    one `.cleaned` segment that is swapped in crash-safely ([`swap`]).
+//!    one `.cleaned` segment that is swapped in crash-safely ([`swap`]), one group at a time.
 //!
 //! With nothing dirty, a pass still runs once the earliest delete horizon the last pass wrote
 //! has passed (kept in memory by the log: after a restart, only new dirty data triggers a pass),
 //! so tombstones go even from a log no longer written to.
 //!
+//! **Locking.** A pass never blocks appends for longer than a swap. It runs in phases (see
+//! [`pass`]); only the first and the swaps need the log, and so the partition's lock, and each
+//! is brief:
+//! - [`Cleaner::prepare`] (with the log): picks the range and takes read-only handles on the
+//!   segments below the first uncleanable offset (never the active one: segments no longer
+//!   appended to), with the little the pass needs of the log's state (aborted transactions,
+//!   producers' last batches, the time), and registers the pass with the log.
+//! - [`Cleaner::build_offset_map`] and [`Cleaner::clean_next_group`] (without it): the map, then
+//!   each group's `.cleaned` segment, read through those handles.
+//! - [`CleaningPass::swap`] (with it): each cleaned group swapped in crash-safely ([`swap`]); then
+//!   [`CleaningPass::finish`] records the new first dirty offset.
+//!
+//! Between the phases the log takes appends, rolls, and serves reads. A change that invalidates
+//! the pass (a truncation, segments deleted by retention or DeleteRecords, a log deleted or
+//! closed) aborts it through the log (`CleaningAbort`): the pass then swaps nothing more,
+//! deletes its `.cleaned` files and records nothing, and the next pass starts over.
+//! [`Cleaner::clean`] runs every phase in one go on a `&mut Log`, for callers that hold it anyway.
+//!
 //! What it is not: a scheduler. The caller (one cleaner per thread, reused across logs) picks
 //! the logs and the moments, for example by [`CleanableRange::dirty_ratio`] against
-//! `min.cleanable.dirty.ratio`. A pass holds `&mut Log` throughout, so appends to that partition
-//! wait for it.
+//! `min.cleanable.dirty.ratio`.
 //!
 //! Compacted logs are one of design §3's documented exceptions to "the log never decodes the
 //! records it stores": the cleaner reads keys and values, with bounded decompression.
@@ -32,17 +49,16 @@
 mod batch_writer;
 mod filter;
 pub mod offset_map;
+pub mod pass;
 pub(crate) mod swap;
-
-use std::collections::BTreeMap;
 
 use strand_base::Offset;
 
-use self::filter::{FilterContext, Filtered, LastBatch, TxnTracker, control_type, filter_batch};
+use self::filter::TxnTracker;
 pub use self::offset_map::OffsetMap;
-use self::swap::CLEANED_SUFFIX;
-use crate::index::AbortedTxn;
-use crate::segment::Segment;
+pub(crate) use self::pass::CleaningAbort;
+pub use self::pass::{CleanedGroup, CleaningPass};
+use self::pass::{Step, overlapping};
 use crate::{Log, LogError, Result};
 
 /// The cleaner's settings (Kafka's `log.cleaner.*` broker configs).
@@ -101,17 +117,26 @@ pub struct CleanStats {
     /// The earliest delete horizon of the batches written: tombstones or markers in them go in
     /// the first pass at or after it.
     pub delete_horizon_ms: Option<i64>,
+    /// The log changed under the pass (see the module doc): it stopped, its first dirty offset
+    /// was not recorded, and only the groups counted in `segments_swapped` were swapped in.
+    pub abandoned: bool,
+    /// The groups swapped in (each a `.cleaned` segment counted in `segments_written`).
+    pub segments_swapped: usize,
 }
 
-/// A log cleaner: owns the offset map's memory and reuses it for every log it cleans.
+/// A log cleaner: owns the offset map's memory and reuses it for every log it cleans, one pass at
+/// a time.
 #[derive(Debug)]
 pub struct Cleaner {
     map: OffsetMap,
+    /// Counts the maps built, so a pass is only ever cleaned with its own map.
+    maps_built: u64,
 }
 
 impl Cleaner {
     pub fn new(config: CleanerConfig) -> Cleaner {
-        Cleaner { map: OffsetMap::with_memory(config.dedupe_buffer_bytes, config.dedupe_buffer_load_factor) }
+        let map = OffsetMap::with_memory(config.dedupe_buffer_bytes, config.dedupe_buffer_load_factor);
+        Cleaner { map, maps_built: 0 }
     }
 
     /// Whether a pass over `log` is due: its dirty share of the cleanable log reached its
@@ -141,7 +166,8 @@ impl Cleaner {
     }
 
     /// What `log` has to clean below `high_watermark` and its first unstable offset; `None` if
-    /// the log is not compacted or nothing is cleanable.
+    /// the log is not compacted or nothing is cleanable. The range never reaches the active
+    /// segment.
     pub fn cleanable_range(log: &Log, high_watermark: Offset) -> Option<CleanableRange> {
         let config = log.config();
         if !config.compact_enabled {
@@ -150,8 +176,13 @@ impl Cleaner {
         let segments = log.segments();
         let active_base = *segments.keys().next_back()?;
         let start = log.log_start_offset();
-        let first_dirty =
-            log.first_dirty_offset().filter(|o| (start..=log.log_end_offset()).contains(o)).unwrap_or(start);
+        // A first dirty offset past the active segment's base (left by a truncation, or a log
+        // start inside the active segment) would reach into it: it starts there instead.
+        let first_dirty = log
+            .first_dirty_offset()
+            .filter(|o| (start..=log.log_end_offset()).contains(o))
+            .unwrap_or(start)
+            .min(active_base);
         let mut uncleanable = active_base.min(high_watermark).min(log.first_unstable_offset().unwrap_or(Offset::MAX));
         let dirty_from = segments.range(..=first_dirty).next_back().map(|(b, _)| *b).unwrap_or(Offset::MIN);
         if config.min_compaction_lag_ms > 0 {
@@ -179,62 +210,76 @@ impl Cleaner {
         })
     }
 
-    /// Compacts `log` below `high_watermark` (see the module doc). Returns `None` when there was
-    /// nothing to clean. On error, the log is as it was or has some groups cleaned, each swapped
-    /// in whole; the first dirty offset is unchanged, so the next pass redoes the rest.
+    /// Compacts `log` below `high_watermark`, every phase in one go (see the module doc).
+    /// Returns `None` when there was nothing to clean. On error, the log is as it was or has
+    /// some groups cleaned, each swapped in whole; the first dirty offset is unchanged, so the
+    /// next pass redoes the rest.
     pub fn clean(&mut self, log: &mut Log, high_watermark: Offset) -> Result<Option<CleanStats>> {
+        let Some(mut pass) = Self::prepare(log, high_watermark)? else { return Ok(None) };
+        if self.build_offset_map(&mut pass)? {
+            while let Some(cleaned) = self.clean_next_group(&mut pass)? {
+                pass.swap(log, cleaned)?;
+            }
+        }
+        Ok(pass.finish(log))
+    }
+
+    /// The first phase, with the log (under the partition's lock): what [`Cleaner::clean`] would
+    /// clean, taken from `log` so the next phases run without it; `None` when nothing is
+    /// cleanable. It registers the pass with the log, replacing (aborting) any earlier one.
+    /// Brief: no record is read, only an index lookup where the dirty section starts.
+    pub fn prepare(log: &mut Log, high_watermark: Offset) -> Result<Option<CleaningPass>> {
         let Some(range) = Self::cleanable_range(log, high_watermark) else { return Ok(None) };
+        CleaningPass::take(log, range).map(Some)
+    }
+
+    /// The second phase, without the log: maps every key of the pass's dirty section to its
+    /// latest offset. Returns whether there is anything to clean; if not (nothing past the
+    /// dirty start was mapped and no delete horizon is due, or the log aborted the pass), the
+    /// pass only needs [`CleaningPass::finish`].
+    pub fn build_offset_map(&mut self, pass: &mut CleaningPass) -> Result<bool> {
+        if !matches!(pass.step, Step::Prepared) {
+            return Ok(false);
+        }
         self.map.clear();
-        let (end, map_full) = self.build_offset_map(log, &range)?;
-        let horizon_due = log.cleaner_delete_horizon_ms().is_some_and(|h| h <= log.clock().now_ms());
-        if end <= range.first_dirty_offset && !horizon_due {
-            return Ok(None);
-        }
-        let mut stats = CleanStats {
-            first_dirty_offset: range.first_dirty_offset,
-            end_offset: end,
-            map_full,
-            keys_mapped: self.map.len(),
-            ..CleanStats::default()
+        self.maps_built += 1;
+        let (end, map_full) = match self.map_dirty_section(pass) {
+            Ok(Some(mapped)) => mapped,
+            Ok(None) => return pass.abandon().map(|()| false),
+            Err(e) => return pass.fail(e).map(|()| false),
         };
-        let last_batches: BTreeMap<i64, LastBatch> = log
-            .producer_state()
-            .active_producers()
-            .iter()
-            .map(|(id, entry)| {
-                (id.0, LastBatch { data_offset: entry.last_data_offset(), epoch: entry.producer_epoch() })
-            })
-            .collect();
-        let now_ms = log.clock().now_ms();
-        let delete_retention_ms = log.config().delete_retention_ms;
-        for group in group_segments(log, end) {
-            let cx = FilterContext {
-                map: &self.map,
-                map_end: end,
-                now_ms,
-                delete_retention_ms,
-                last_batches: &last_batches,
-            };
-            let cleaned = clean_group(log, &group, &cx, &mut stats)?;
-            log.replace_segments(cleaned, &group)?;
+        if end <= pass.range.first_dirty_offset && !pass.horizon_due {
+            pass.step = Step::NothingToClean;
+            return Ok(false);
         }
-        log.set_first_dirty_offset(end);
-        log.set_cleaner_delete_horizon_ms(stats.delete_horizon_ms);
-        Ok(Some(stats))
+        pass.start_cleaning(end, map_full, self.map.len(), self.maps_built);
+        Ok(true)
+    }
+
+    /// The third phase, without the log: rewrites the pass's next group of segments into a
+    /// flushed `.cleaned` segment, for [`CleaningPass::swap`]. `None` when no group is left or
+    /// the log aborted the pass (its files are then deleted). Each group must be swapped before
+    /// the next one is cleaned, or the pass records nothing when it finishes.
+    pub fn clean_next_group(&mut self, pass: &mut CleaningPass) -> Result<Option<CleanedGroup>> {
+        let Step::Cleaning { map_id, .. } = pass.step else { return Ok(None) };
+        assert_eq!(map_id, self.maps_built, "a pass is cleaned with the map built for it");
+        pass.clean_next_group(&self.map)
     }
 
     /// Maps every key of the dirty section to its latest offset. Returns where the map ends (the
-    /// first unmapped offset) and whether it filled before the range's end.
-    fn build_offset_map(&mut self, log: &Log, range: &CleanableRange) -> Result<(Offset, bool)> {
-        let (first_dirty, uncleanable) = (range.first_dirty_offset, range.first_uncleanable_offset);
-        let mut txns = TxnTracker::new(log.collect_aborted_txns(first_dirty, uncleanable));
-        let from = log.segments().range(..=first_dirty).next_back().map(|(b, _)| *b).unwrap_or(Offset::MIN);
-        for segment in log.segments().range(from..uncleanable).map(|(_, s)| s) {
-            let Some(start) = segment.translate_offset(first_dirty)? else { continue };
-            let mut position = start.position;
+    /// first unmapped offset) and whether it filled before the range's end; `None` if the log
+    /// aborted the pass meanwhile.
+    fn map_dirty_section(&mut self, pass: &CleaningPass) -> Result<Option<(Offset, bool)>> {
+        let (first_dirty, uncleanable) = (pass.range.first_dirty_offset, pass.range.first_uncleanable_offset);
+        let mut txns = TxnTracker::new(overlapping(&pass.aborted_txns, first_dirty, uncleanable));
+        for (i, segment) in pass.segments.iter().enumerate().skip(pass.dirty_start.0) {
+            let mut position = if i == pass.dirty_start.0 { pass.dirty_start.1 } else { 0 };
             while let Some(batch) = segment.batch_at(position)? {
+                if pass.abort.is_aborted() {
+                    return Ok(None);
+                }
                 if batch.base_offset() >= uncleanable {
-                    return Ok((uncleanable, false));
+                    return Ok(Some((uncleanable, false)));
                 }
                 position += batch.size_in_bytes() as u64;
                 if batch.attributes().is_control() {
@@ -244,96 +289,18 @@ impl Cleaner {
                 if txns.on_batch_read(&batch) {
                     continue;
                 }
-                let records = batch.records().map_err(|e| LogError::corrupt(segment.path(), e.to_string()))?;
+                let records = batch.records().map_err(|e| LogError::corrupt(&segment.path, e.to_string()))?;
                 for record in records.iter() {
-                    let record = record.map_err(|e| LogError::corrupt(segment.path(), e.to_string()))?;
+                    let record = record.map_err(|e| LogError::corrupt(&segment.path, e.to_string()))?;
                     let offset = batch.record_offset(&record);
                     if let Some(key) = record.key().filter(|_| offset >= first_dirty)
                         && !self.map.put(key, offset)
                     {
-                        return Ok((offset, true));
+                        return Ok(Some((offset, true)));
                     }
                 }
             }
         }
-        Ok((uncleanable, false))
+        Ok(Some((uncleanable, false)))
     }
-}
-
-/// Rewrites the segments at `group` (ascending, adjacent) into one `.cleaned` segment with the
-/// first one's base offset, flushed and ready to swap in.
-fn clean_group(log: &Log, group: &[Offset], cx: &FilterContext<'_>, stats: &mut CleanStats) -> Result<Segment> {
-    let segments = log.segments();
-    let (Some(&first), Some(last)) = (group.first(), group.last().and_then(|b| segments.get(b))) else {
-        return Err(LogError::Invalid("an empty group of segments to clean".into()));
-    };
-    let mut txns = TxnTracker::new(log.collect_aborted_txns(first, last.next_offset()));
-    // Each abort marker's transaction-index entry, by the marker's offset: it follows the marker.
-    let mut aborted_by_marker: BTreeMap<Offset, AbortedTxn> = BTreeMap::new();
-    for segment in group.iter().filter_map(|b| segments.get(b)) {
-        aborted_by_marker.extend(segment.txn_index().entries().iter().map(|txn| (txn.last_offset, *txn)));
-    }
-    let now = log.clock().now_ms();
-    let mut cleaned = Segment::create_with_suffix(log.dir(), first, log.config(), now, CLEANED_SUFFIX)?;
-    for segment in group.iter().filter_map(|b| segments.get(b)) {
-        stats.segments_read += 1;
-        stats.bytes_read += segment.size();
-        let mut position = 0;
-        while let Some(batch) = segment.batch_at(position)? {
-            position += batch.size_in_bytes() as u64;
-            let outcome = filter_batch(&batch, cx, &mut txns)?;
-            stats.records_read += outcome.records_read;
-            stats.records_kept += outcome.records_kept;
-            let written = match outcome.filtered {
-                Filtered::Dropped => continue,
-                Filtered::Unchanged => batch,
-                Filtered::Rebuilt(bytes) => strand_protocol::records::RecordBatch::parse(bytes)
-                    .map_err(|e| LogError::InvalidBatch(e.to_string()))?,
-            };
-            cleaned.append(&written)?;
-            stats.bytes_written += written.size_in_bytes() as u64;
-            if let Some(horizon) = written.delete_horizon_ms() {
-                stats.delete_horizon_ms = Some(stats.delete_horizon_ms.map_or(horizon, |h| h.min(horizon)));
-            }
-            let is_abort_marker = written.attributes().is_control()
-                && written.record_count() > 0
-                && control_type(&written)? == Some(strand_protocol::records::ControlRecordType::Abort);
-            if is_abort_marker && let Some(txn) = aborted_by_marker.get(&written.last_offset()) {
-                cleaned.append_aborted_txn(*txn)?;
-            }
-        }
-    }
-    cleaned.close_for_roll()?;
-    stats.segments_written += 1;
-    Ok(cleaned)
-}
-
-/// The segments below `end` in groups to merge: adjacent segments whose sizes sum to at most
-/// `segment.bytes`, whose index entries fit one index, and whose offsets fit one segment's
-/// 4-byte relative offsets (Kafka's `groupSegmentsBySize`).
-fn group_segments(log: &Log, end: Offset) -> Vec<Vec<Offset>> {
-    let config = log.config();
-    let mut groups: Vec<Vec<Offset>> = Vec::new();
-    let (mut bytes, mut offset_index, mut time_index) = (0u64, 0u64, 0u64);
-    for (base, segment) in log.segments().range(..end) {
-        let (offsets, times) = segment.index_bytes();
-        let fits = |group: &Vec<Offset>| {
-            let span = segment.next_offset() - 1 - group.first().copied().unwrap_or(*base);
-            bytes + segment.size() <= config.segment_bytes
-                && offset_index + offsets <= config.segment_index_bytes
-                && time_index + times <= config.segment_index_bytes
-                && span <= i64::from(i32::MAX)
-        };
-        match groups.last_mut() {
-            Some(group) if fits(group) => group.push(*base),
-            _ => {
-                groups.push(vec![*base]);
-                (bytes, offset_index, time_index) = (0, 0, 0);
-            }
-        }
-        bytes += segment.size();
-        offset_index += offsets;
-        time_index += times;
-    }
-    groups
 }

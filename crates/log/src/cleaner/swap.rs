@@ -76,6 +76,19 @@ pub(crate) fn complete_interrupted_swaps(dir: &Path) -> Result<()> {
     Ok(())
 }
 
+/// Deletes those of the `.cleaned` files of the segment at `base` in `dir` that exist: the output
+/// of a pass abandoned before its swap (a missing directory, the log deleted, is no error).
+pub(crate) fn delete_cleaned(dir: &Path, base: Offset) -> Result<()> {
+    for extension in SEGMENT_EXTENSIONS {
+        let path = dir.join(crate::segment::file_name(base, &format!(".{extension}{CLEANED_SUFFIX}")));
+        match std::fs::remove_file(&path) {
+            Err(e) if e.kind() != std::io::ErrorKind::NotFound => return Err(LogError::io(&path, e)),
+            _ => {}
+        }
+    }
+    Ok(())
+}
+
 /// `00000000000000000042.index` → (42, "index"), for the segment files only (not `.snapshot`).
 fn segment_file(name: &str) -> Option<(Offset, &str)> {
     let (stem, extension) = name.split_once('.')?;
