@@ -55,13 +55,19 @@ fn a_committed_transaction_survives_kill_and_an_open_one_is_aborted_on_timeout()
     assert_eq!(aborted, [(producer.producer_id, 4)], "read_committed readers skip the aborted batch");
     assert_eq!(values, ["a", "b", "c", "x", "y"], "the fetch returns the batches; the reader drops x and y");
 
-    let describe =
-        DescribeTransactionsRequest { transactional_ids: vec![TRANSACTIONAL_ID.into()], ..Default::default() };
-    let ResponseBody::DescribeTransactions(described) = client.call(RequestBody::DescribeTransactions(describe), 0)
-    else {
-        panic!()
+    // The coordinator records CompleteAbort once the leader has answered its WriteTxnMarkers,
+    // which is after the marker is readable (as in Kafka): wait for it as for the marker.
+    let describe = || {
+        let request =
+            DescribeTransactionsRequest { transactional_ids: vec![TRANSACTIONAL_ID.into()], ..Default::default() };
+        let ResponseBody::DescribeTransactions(mut described) =
+            client.call(RequestBody::DescribeTransactions(request), 0)
+        else {
+            panic!()
+        };
+        described.transaction_states.remove(0)
     };
-    let state = &described.transaction_states[0];
+    let state = until("the transaction's CompleteAbort", describe, |s| s.transaction_state != "PrepareAbort");
     assert_eq!((state.error_code, state.transaction_state.as_str()), (0, "CompleteAbort"), "{state:?}");
     assert!(state.producer_epoch > producer.epoch, "the abort fenced the old epoch: {state:?}");
 }
