@@ -443,44 +443,41 @@ impl Quorum {
     /// however it came (the trigger, [`Quorum::snapshot`], or one installed from the leader);
     /// returns its end offset.
     pub async fn wait_for_snapshot(&self, end_offset: i64, timeout: Duration) -> Result<i64, QuorumError> {
-        let mut metrics = self.metrics.clone();
-        let covered = async {
-            loop {
-                metrics.borrow_and_update();
-                if let Some(end) = lock(&self.log).snapshot().map(|s| s.id.end_offset).filter(|end| *end >= end_offset)
-                {
-                    return Ok(end);
-                }
-                if metrics.changed().await.is_err() {
-                    return Err(QuorumError::Raft("the quorum stopped".into()));
-                }
-            }
-        };
-        tokio::time::timeout(timeout, covered)
-            .await
-            .unwrap_or_else(|_| Err(QuorumError::Raft(format!("no snapshot to offset {end_offset} in {timeout:?}"))))
+        let snapshot_end = || lock(&self.log).snapshot().map(|s| s.id.end_offset).filter(|end| *end >= end_offset);
+        self.wait_on_metrics(timeout, snapshot_end, || format!("no snapshot to offset {end_offset}")).await
     }
 
     /// Waits (at most `timeout`) until this voter's log starts at `offset` or later: openraft
     /// purges what a snapshot holds after it is built, and a leader only once no replication
     /// still reads it. Returns the log start offset.
     pub async fn wait_for_log_start(&self, offset: i64, timeout: Duration) -> Result<i64, QuorumError> {
+        let start = || Some(self.log_start_offset()).filter(|start| *start >= offset);
+        self.wait_on_metrics(timeout, start, || format!("the log did not start at {offset}")).await
+    }
+
+    /// Checks `found` now and after every change of Raft's metrics (which follow every apply,
+    /// snapshot and purge), for at most `timeout`; `missing` says what did not happen.
+    async fn wait_on_metrics<T>(
+        &self,
+        timeout: Duration,
+        found: impl Fn() -> Option<T>,
+        missing: impl Fn() -> String,
+    ) -> Result<T, QuorumError> {
         let mut metrics = self.metrics.clone();
-        let purged = async {
+        let waited = async {
             loop {
                 metrics.borrow_and_update();
-                let start = self.log_start_offset();
-                if start >= offset {
-                    return Ok(start);
+                if let Some(value) = found() {
+                    return Ok(value);
                 }
                 if metrics.changed().await.is_err() {
                     return Err(QuorumError::Raft("the quorum stopped".into()));
                 }
             }
         };
-        tokio::time::timeout(timeout, purged)
+        tokio::time::timeout(timeout, waited)
             .await
-            .unwrap_or_else(|_| Err(QuorumError::Raft(format!("the log did not start at {offset} in {timeout:?}"))))
+            .unwrap_or_else(|_| Err(QuorumError::Raft(format!("{} in {timeout:?}", missing()))))
     }
 
     /// The first offset this voter's log still holds (later than 0 once a snapshot replaced

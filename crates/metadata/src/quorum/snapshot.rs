@@ -130,7 +130,7 @@ impl MetadataSnapshot {
         };
         let (timestamp, position) = read_header(header).map_err(corrupt)?;
         let (last_log_id, membership_log_id) = position;
-        let footer_type = only_control_record(footer).map_err(corrupt)?;
+        let (footer_type, _) = only_control_value(footer).map_err(corrupt)?;
         if footer_type != ControlRecordType::SnapshotFooter {
             return Err(corrupt(format!("ends with {footer_type:?}, not a footer")));
         }
@@ -270,12 +270,7 @@ fn key_type(key: Option<[u8; ControlRecordType::KEY_BYTES]>) -> Result<ControlRe
     ControlRecordType::decode_key(&key).map_err(|e| QuorumError::Encode(e.to_string()))
 }
 
-/// The type of a control batch's only record.
-fn only_control_record(batch: &RecordBatch) -> Result<ControlRecordType, String> {
-    let (kind, _) = only_control_value(batch)?;
-    Ok(kind)
-}
-
+/// The type and value of a control batch's only record.
 fn only_control_value(batch: &RecordBatch) -> Result<(ControlRecordType, Bytes), String> {
     if !batch.attributes().is_control() {
         return Err(format!("batch at {} is not a control batch", batch.base_offset()));
