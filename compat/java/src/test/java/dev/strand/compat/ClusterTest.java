@@ -1,5 +1,10 @@
 package dev.strand.compat;
 
+import static dev.strand.compat.ClusterAdmin.activeController;
+import static dev.strand.compat.ClusterAdmin.awaitPartitions;
+import static dev.strand.compat.ClusterAdmin.controllerNote;
+import static dev.strand.compat.ClusterAdmin.describeTopic;
+import static dev.strand.compat.ClusterAdmin.ids;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
@@ -15,7 +20,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
-import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ExecutionException;
@@ -153,7 +157,7 @@ class ClusterTest {
     void acknowledgedRecordsSurviveTheLeaderBeingKilled() throws Exception {
         assertNotNull(topic, "needs the topic of the first test");
         int victim = leaderOf(topic, 0);
-        Integer controller = activeController();
+        Integer controller = activeController(admin);
         Map<String, Long> sentAt = new ConcurrentHashMap<>();
         Map<String, Long> ackedAt = new ConcurrentHashMap<>();
         ConcurrentLinkedQueue<String> failures = new ConcurrentLinkedQueue<>();
@@ -213,7 +217,7 @@ class ClusterTest {
             .min().orElseThrow(() -> new AssertionError("no record sent to partition 0 after the kill"));
         System.out.printf("cluster: first acknowledged send to partition 0 %d ms after its leader was killed"
             + " (broker.session.timeout.ms %d)%n", TimeUnit.NANOSECONDS.toMillis(firstAck - killedAt), Cluster.SESSION_TIMEOUT_MS);
-        TopicDescription after = describe(topic);
+        TopicDescription after = describeTopic(admin, topic);
         assertNotEquals(victim, after.partitions().get(0).leader().id(), "partition 0's leader after the kill: " + after);
 
         // Read everything back.
@@ -307,14 +311,14 @@ class ClusterTest {
 
             coordinator = admin.describeConsumerGroups(List.of(group)).describedGroups().get(group)
                 .get(Clients.WAIT.toSeconds(), TimeUnit.SECONDS).coordinator().id();
-            TopicDescription offsets = describe(OFFSETS_TOPIC);
+            TopicDescription offsets = describeTopic(admin, OFFSETS_TOPIC);
             TopicPartitionInfo groupPartition = offsets.partitions().get(partitionFor(group, offsets.partitions().size()));
             assertEquals(NODES, groupPartition.replicas().size(), OFFSETS_TOPIC + " is replicated 3 ways: " + groupPartition);
             assertEquals(NODES, groupPartition.isr().size(), OFFSETS_TOPIC + " in sync: " + groupPartition);
             assertEquals(coordinator, groupPartition.leader().id(),
                 "the coordinator leads the group's " + OFFSETS_TOPIC + " partition: " + groupPartition);
 
-            Integer controller = activeController();
+            Integer controller = activeController(admin);
             long killedAt = cluster.kill(coordinator);
             down = coordinator;
             // The new coordinator may answer before it serves the commits: Kafka's serves what is
@@ -427,12 +431,12 @@ class ClusterTest {
                 .contains(OFFSETS_TOPIC)) {
             topics.add(OFFSETS_TOPIC);
         }
-        awaitPartitions(topics, "node " + id + " out of every ISR and leading nothing while it is down",
+        awaitPartitions(admin, cluster, topics, "node " + id + " out of every ISR and leading nothing while it is down",
             p -> !ids(p.isr()).contains(id) && p.leader() != null && p.leader().id() != id);
         long started = System.nanoTime();
         cluster.restart(id);
         long serving = millisSince(started);
-        awaitPartitions(topics, "node " + id + " back in every ISR after its restart",
+        awaitPartitions(admin, cluster, topics, "node " + id + " back in every ISR after its restart",
             p -> !ids(p.replicas()).contains(id) || ids(p.isr()).contains(id));
         down = null;
         System.out.printf("cluster: node %d restarted: serving after %d ms, in every ISR of %s after %d ms%n",
@@ -441,60 +445,13 @@ class ClusterTest {
             "describeCluster's nodes after the restart");
     }
 
-    /** Polls describeTopics until every partition of {@code topics} satisfies {@code done}. */
-    private static void awaitPartitions(List<String> topics, String what, Predicate<TopicPartitionInfo> done) throws Exception {
-        long deadline = System.nanoTime() + DEADLINE.toNanos();
-        String last = "";
-        while (true) {
-            try {
-                Map<String, TopicDescription> described = admin.describeTopics(topics).allTopicNames()
-                    .get(Clients.WAIT.toSeconds(), TimeUnit.SECONDS);
-                List<String> pending = described.values().stream()
-                    .flatMap(d -> d.partitions().stream().filter(done.negate())
-                        .map(p -> d.name() + "-" + p.partition() + " leader " + (p.leader() == null ? "none" : p.leader().id())
-                            + " isr " + ids(p.isr())))
-                    .toList();
-                if (pending.isEmpty()) {
-                    return;
-                }
-                last = pending.size() + " partitions not yet: " + pending.subList(0, Math.min(10, pending.size()));
-            } catch (ExecutionException e) {
-                last = e.toString();
-            }
-            if (System.nanoTime() >= deadline) {
-                fail(what + ": not within " + DEADLINE.toSeconds() + " s (" + topics + "): " + last + "\n" + cluster.tails());
-            }
-            Thread.sleep(100);
-        }
-    }
-
-    /** The quorum's leader (DescribeQuorum), for the printed figures; null if the broker does not say. */
-    private static Integer activeController() {
-        try {
-            return admin.describeMetadataQuorum().quorumInfo().get(Clients.WAIT.toSeconds(), TimeUnit.SECONDS).leaderId();
-        } catch (Exception e) {
-            return null;
-        }
-    }
-
-    private static String controllerNote(int node, Integer controller) {
-        if (controller == null) {
-            return ", active controller unknown";
-        }
-        return controller == node ? " and the active controller" : "; node " + controller + " is the active controller";
-    }
-
-    private static TopicDescription describe(String name) throws Exception {
-        return admin.describeTopics(List.of(name)).allTopicNames().get(Clients.WAIT.toSeconds(), TimeUnit.SECONDS).get(name);
-    }
-
     /** Polls describeTopics until {@code done} accepts the description. */
     private static TopicDescription awaitTopic(String name, String what, Predicate<TopicDescription> done) throws Exception {
         long deadline = System.nanoTime() + Clients.WAIT.toNanos();
         String last = "";
         while (System.nanoTime() < deadline) {
             try {
-                TopicDescription described = describe(name);
+                TopicDescription described = describeTopic(admin, name);
                 if (done.test(described)) {
                     return described;
                 }
@@ -508,7 +465,7 @@ class ClusterTest {
     }
 
     private static int leaderOf(String name, int partition) throws Exception {
-        Node leader = describe(name).partitions().get(partition).leader();
+        Node leader = describeTopic(admin, name).partitions().get(partition).leader();
         assertNotNull(leader, name + "-" + partition + " has a leader");
         return leader.id();
     }
@@ -580,12 +537,6 @@ class ClusterTest {
     private static int partitionFor(String group, int partitions) {
         int hash = group.hashCode();
         return (hash == Integer.MIN_VALUE ? 0 : Math.abs(hash)) % partitions;
-    }
-
-    private static Set<Integer> ids(Iterable<Node> nodes) {
-        Set<Integer> ids = new TreeSet<>();
-        nodes.forEach(node -> ids.add(node.id()));
-        return ids;
     }
 
     private static Map<Integer, Long> numbered(Map<TopicPartition, Long> offsets) {

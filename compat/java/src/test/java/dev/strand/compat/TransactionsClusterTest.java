@@ -1,5 +1,8 @@
 package dev.strand.compat;
 
+import static dev.strand.compat.ClusterAdmin.awaitPartitions;
+import static dev.strand.compat.ClusterAdmin.describeTopic;
+import static dev.strand.compat.ClusterAdmin.ids;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
@@ -27,7 +30,6 @@ import org.apache.kafka.clients.admin.ListOffsetsOptions;
 import org.apache.kafka.clients.admin.ListTopicsOptions;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.admin.OffsetSpec;
-import org.apache.kafka.clients.admin.TopicDescription;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
@@ -142,7 +144,7 @@ class TransactionsClusterTest {
             admin.createTopics(List.of(new NewTopic(topic, PARTITIONS, (short) NODES).configs(Map.of("min.insync.replicas", "2"))))
                 .all().get(Clients.WAIT.toSeconds(), TimeUnit.SECONDS);
         }
-        awaitPartitions(List.of(input, output), "3 partitions each, with a leader and an ISR of 3",
+        awaitPartitions(admin, cluster, List.of(input, output), "3 partitions each, with a leader and an ISR of 3",
             p -> p.leader() != null && p.isr().size() == NODES);
         List<TopicPartition> inputPartitions = partitions(input);
         List<TopicPartition> outputPartitions = partitions(output);
@@ -185,7 +187,7 @@ class TransactionsClusterTest {
                 assertTrue(internal.contains(name), name + " exists once transactions with offsets have committed: " + internal);
                 topics.add(name);
             }
-            awaitPartitions(List.of(OFFSETS_TOPIC, TRANSACTION_TOPIC), "the internal topics replicated 3 ways and in sync",
+            awaitPartitions(admin, cluster, List.of(OFFSETS_TOPIC, TRANSACTION_TOPIC), "the internal topics replicated 3 ways and in sync",
                 p -> p.leader() != null && p.replicas().size() == NODES && p.isr().size() == NODES);
 
             // --- kill 1: the leader of input partition 0, mid-stream ---------------------------------
@@ -234,7 +236,7 @@ class TransactionsClusterTest {
             processor.await("the processor running again after the zombie",
                 () -> processor.progress() >= atSecondKill + 3 * MAX_POLL_RECORDS);
             int coordinator = transactionCoordinator(transactionalId);
-            List<TopicPartitionInfo> statePartitions = describe(TRANSACTION_TOPIC).partitions();
+            List<TopicPartitionInfo> statePartitions = describeTopic(admin, TRANSACTION_TOPIC).partitions();
             int leaderOfItsPartition = statePartitions.get(partitionFor(transactionalId, statePartitions.size())).leader().id();
             assertEquals(coordinator, leaderOfItsPartition, "the transaction coordinator leads its " + TRANSACTION_TOPIC + " partition");
             int committedBeforeSecondKill = processor.progress();
@@ -813,50 +815,19 @@ class TransactionsClusterTest {
      * restarts it and waits until it is back in the ISR of every partition it holds.
      */
     private static void restartAndAwaitIsr(int id, List<String> topics) throws Exception {
-        awaitPartitions(topics, "node " + id + " out of every ISR and leading nothing while it is down",
+        awaitPartitions(admin, cluster, topics, "node " + id + " out of every ISR and leading nothing while it is down",
             p -> !ids(p.isr()).contains(id) && p.leader() != null && p.leader().id() != id);
         long started = System.nanoTime();
         cluster.restart(id);
         long serving = millisSince(started);
-        awaitPartitions(topics, "node " + id + " back in every ISR after its restart",
+        awaitPartitions(admin, cluster, topics, "node " + id + " back in every ISR after its restart",
             p -> !ids(p.replicas()).contains(id) || ids(p.isr()).contains(id));
         System.out.printf("txn-cluster: node %d restarted: serving after %d ms, in every ISR of %s after %d ms%n",
             id, serving, topics, millisSince(started));
     }
 
-    /** Polls describeTopics until every partition of {@code topics} satisfies {@code done}. */
-    private static void awaitPartitions(List<String> topics, String what, Predicate<TopicPartitionInfo> done) throws Exception {
-        long deadline = System.nanoTime() + DEADLINE.toNanos();
-        String last = "";
-        while (true) {
-            try {
-                Map<String, TopicDescription> described = admin.describeTopics(topics).allTopicNames()
-                    .get(Clients.WAIT.toSeconds(), TimeUnit.SECONDS);
-                List<String> pending = described.values().stream()
-                    .flatMap(d -> d.partitions().stream().filter(done.negate())
-                        .map(p -> d.name() + "-" + p.partition() + " leader " + (p.leader() == null ? "none" : p.leader().id())
-                            + " isr " + ids(p.isr())))
-                    .toList();
-                if (pending.isEmpty()) {
-                    return;
-                }
-                last = pending.size() + " partitions not yet: " + pending.subList(0, Math.min(10, pending.size()));
-            } catch (ExecutionException e) {
-                last = e.toString();
-            }
-            if (System.nanoTime() >= deadline) {
-                fail(what + ": not within " + DEADLINE.toSeconds() + " s (" + topics + "): " + last + "\n" + cluster.tails());
-            }
-            Thread.sleep(100);
-        }
-    }
-
-    private static TopicDescription describe(String name) throws Exception {
-        return admin.describeTopics(List.of(name)).allTopicNames().get(Clients.WAIT.toSeconds(), TimeUnit.SECONDS).get(name);
-    }
-
     private static int leaderOf(String name, int partition) throws Exception {
-        Node leader = describe(name).partitions().get(partition).leader();
+        Node leader = describeTopic(admin, name).partitions().get(partition).leader();
         assertTrue(leader != null, name + "-" + partition + " has a leader");
         return leader.id();
     }
@@ -895,12 +866,6 @@ class TransactionsClusterTest {
 
     private static Map<TopicPartition, Long> partitionsAt(List<TopicPartition> partitions, long offset) {
         return partitions.stream().collect(Collectors.toMap(p -> p, p -> offset));
-    }
-
-    private static Set<Integer> ids(Iterable<Node> nodes) {
-        Set<Integer> ids = new TreeSet<>();
-        nodes.forEach(node -> ids.add(node.id()));
-        return ids;
     }
 
     private static List<String> head(List<String> items) {

@@ -1,5 +1,10 @@
 package dev.strand.compat;
 
+import static dev.strand.compat.ClusterAdmin.activeController;
+import static dev.strand.compat.ClusterAdmin.awaitPartitions;
+import static dev.strand.compat.ClusterAdmin.controllerNote;
+import static dev.strand.compat.ClusterAdmin.describeTopic;
+import static dev.strand.compat.ClusterAdmin.ids;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -18,9 +23,7 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.TreeMap;
-import java.util.TreeSet;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
@@ -32,10 +35,7 @@ import org.apache.kafka.clients.admin.Config;
 import org.apache.kafka.clients.admin.ListTopicsOptions;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.admin.OffsetSpec;
-import org.apache.kafka.clients.admin.TopicDescription;
-import org.apache.kafka.common.Node;
 import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.TopicPartitionInfo;
 import org.apache.kafka.common.config.ConfigResource;
 import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
 import org.junit.jupiter.api.AfterAll;
@@ -118,11 +118,11 @@ class VerifiableClusterTest {
         String topic = Clients.topic("verifiable");
         admin.createTopics(List.of(new NewTopic(topic, PARTITIONS, (short) NODES).configs(Map.of("min.insync.replicas", "2"))))
             .all().get(Clients.WAIT.toSeconds(), TimeUnit.SECONDS);
-        awaitPartitions(List.of(topic), "3 partitions, each with a leader and an ISR of 3",
+        awaitPartitions(admin, cluster, List.of(topic), "3 partitions, each with a leader and an ISR of 3",
             p -> p.leader() != null && p.isr().size() == NODES);
         assertEquals("2", topicConfig(topic, "min.insync.replicas"), "the topic's min.insync.replicas");
-        int victim = describe(topic).partitions().get(0).leader().id();
-        Integer controller = activeController();
+        int victim = describeTopic(admin, topic).partitions().get(0).leader().id();
+        Integer controller = activeController(admin);
 
         // --- produce, killing partition 0's leader a third of the way ---------------------------------
         Path producerConfig = work.resolve("producer.properties");
@@ -194,7 +194,7 @@ class VerifiableClusterTest {
             .orElseThrow(() -> new AssertionError("no message acknowledged on partition 0 after its leader was killed"));
         System.out.printf("verifiable: first acknowledgement on partition 0 %d ms after its leader was killed"
             + " (broker.session.timeout.ms %d)%n", firstAfterKill - killedAtMs, Cluster.SESSION_TIMEOUT_MS);
-        assertNotEquals(victim, describe(topic).partitions().get(0).leader().id(), "partition 0's leader after the kill");
+        assertNotEquals(victim, describeTopic(admin, topic).partitions().get(0).leader().id(), "partition 0's leader after the kill");
 
         // --- bring the killed node back --------------------------------------------------------------
         List<String> topics = new ArrayList<>(List.of(topic));
@@ -202,11 +202,11 @@ class VerifiableClusterTest {
                 .contains(OFFSETS_TOPIC)) {
             topics.add(OFFSETS_TOPIC);
         }
-        awaitPartitions(topics, "node " + victim + " out of every ISR while it is down",
+        awaitPartitions(admin, cluster, topics, "node " + victim + " out of every ISR while it is down",
             p -> !ids(p.isr()).contains(victim) && p.leader() != null && p.leader().id() != victim);
         long restarted = System.nanoTime();
         cluster.restart(victim);
-        awaitPartitions(topics, "node " + victim + " back in every ISR after its restart",
+        awaitPartitions(admin, cluster, topics, "node " + victim + " back in every ISR after its restart",
             p -> !ids(p.replicas()).contains(victim) || ids(p.isr()).contains(victim));
         System.out.printf("verifiable: node %d restarted and back in every ISR of %s after %d ms%n", victim, topics,
             millisSince(restarted));
@@ -355,59 +355,6 @@ class VerifiableClusterTest {
             }
             Thread.sleep(100);
         }
-    }
-
-    private static TopicDescription describe(String name) throws Exception {
-        return admin.describeTopics(List.of(name)).allTopicNames().get(Clients.WAIT.toSeconds(), TimeUnit.SECONDS).get(name);
-    }
-
-    /** Polls describeTopics until every partition of {@code topics} satisfies {@code done}. */
-    private static void awaitPartitions(List<String> topics, String what, Predicate<TopicPartitionInfo> done) throws Exception {
-        long deadline = System.nanoTime() + DEADLINE.toNanos();
-        String last = "";
-        while (true) {
-            try {
-                Map<String, TopicDescription> described = admin.describeTopics(topics).allTopicNames()
-                    .get(Clients.WAIT.toSeconds(), TimeUnit.SECONDS);
-                List<String> pending = described.values().stream()
-                    .flatMap(d -> d.partitions().stream().filter(done.negate())
-                        .map(p -> d.name() + "-" + p.partition() + " leader " + (p.leader() == null ? "none" : p.leader().id())
-                            + " isr " + ids(p.isr())))
-                    .toList();
-                if (pending.isEmpty()) {
-                    return;
-                }
-                last = pending.size() + " partitions not yet: " + pending.subList(0, Math.min(10, pending.size()));
-            } catch (ExecutionException e) {
-                last = e.toString();
-            }
-            if (System.nanoTime() >= deadline) {
-                fail(what + ": not within " + DEADLINE.toSeconds() + " s (" + topics + "): " + last + "\n" + cluster.tails());
-            }
-            Thread.sleep(100);
-        }
-    }
-
-    /** The quorum's leader (DescribeQuorum), for the printed figures; null if the broker does not say. */
-    private static Integer activeController() {
-        try {
-            return admin.describeMetadataQuorum().quorumInfo().get(Clients.WAIT.toSeconds(), TimeUnit.SECONDS).leaderId();
-        } catch (Exception e) {
-            return null;
-        }
-    }
-
-    private static String controllerNote(int node, Integer controller) {
-        if (controller == null) {
-            return ", active controller unknown";
-        }
-        return controller == node ? " and the active controller" : "; node " + controller + " is the active controller";
-    }
-
-    private static Set<Integer> ids(Iterable<Node> nodes) {
-        Set<Integer> ids = new TreeSet<>();
-        nodes.forEach(node -> ids.add(node.id()));
-        return ids;
     }
 
     private static long millisSince(long nanoTime) {
