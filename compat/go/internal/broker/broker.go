@@ -99,32 +99,16 @@ func (b *Broker) prepareAndLaunch(repo string) error {
 }
 
 func (b *Broker) launch() error {
-	stdout, err := os.Create(filepath.Join(b.runDir, "broker.stdout"))
-	if err != nil {
-		return err
-	}
-	stderr, err := os.Create(filepath.Join(b.runDir, "broker.stderr"))
-	if err != nil {
-		return err
-	}
-	cmd := exec.Command(b.command[0], b.command[1:]...)
-	cmd.Stdout = stdout
-	cmd.Stderr = stderr
-	// If the test binary dies without running Stop (a panic, `go test -timeout`), the kernel kills
-	// the broker too.
-	cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL}
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	if err := cmd.Start(); err != nil {
-		stdout.Close()
-		stderr.Close()
+	stdout, stderr := filepath.Join(b.runDir, "broker.stdout"), filepath.Join(b.runDir, "broker.stderr")
+	cmd, done, err := startLogged(b.command, stdout, stderr, true)
+	if err != nil {
 		return fmt.Errorf("compat: cannot start %s broker %q: %w", b.Kind, b.command[0], err)
 	}
 	b.cmd = cmd
 	go func() {
-		b.waitErr = cmd.Wait()
-		stdout.Close()
-		stderr.Close()
+		b.waitErr = <-done
 		close(b.exited)
 	}()
 	return nil

@@ -240,34 +240,17 @@ func kafkaClusterCommand(repo string, node *Node, voters, clusterID string) ([]s
 }
 
 func (c *Cluster) launch(node *Node) error {
-	stdout, err := os.OpenFile(filepath.Join(node.dir, "stdout"), os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
-	if err != nil {
-		return err
-	}
-	stderr, err := os.OpenFile(filepath.Join(node.dir, "stderr"), os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
-	if err != nil {
-		stdout.Close()
-		return err
-	}
-	cmd := exec.Command(node.command[0], node.command[1:]...)
-	cmd.Stdout = stdout
-	cmd.Stderr = stderr
-	// If the test binary dies without running Stop (a panic, `go test -timeout`), the kernel kills
-	// the node too.
-	cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL}
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if err := cmd.Start(); err != nil {
-		stdout.Close()
-		stderr.Close()
+	stdout, stderr := filepath.Join(node.dir, "stdout"), filepath.Join(node.dir, "stderr")
+	cmd, done, err := startLogged(node.command, stdout, stderr, false)
+	if err != nil {
 		return fmt.Errorf("compat: cannot start %s cluster node %d %q: %w", c.Kind, node.ID, node.command[0], err)
 	}
 	exited := make(chan struct{})
 	node.cmd, node.exited = cmd, exited
 	go func() {
-		_ = cmd.Wait()
-		stdout.Close()
-		stderr.Close()
+		<-done
 		close(exited)
 	}()
 	return nil
