@@ -7,13 +7,10 @@
 
 const { after, before, test } = require('node:test')
 const assert = require('node:assert/strict')
-const crypto = require('node:crypto')
 const { Kafka, logLevel } = require('kafkajs')
 const { start } = require('./broker')
+const { sleep, name, eventually, createTopic } = require('./support')
 
-const WAIT_MS = 15000
-const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms))
-const name = (prefix) => `${prefix}-${crypto.randomBytes(4).toString('hex')}`
 
 let broker
 let kafka
@@ -39,19 +36,6 @@ after(async () => {
   if (admin) await admin.disconnect()
   if (broker) await broker.stop()
 })
-
-// Polls until the condition holds (a commit, a rebalance), failing after WAIT_MS.
-async function eventually (what, condition) {
-  const deadline = Date.now() + WAIT_MS
-  while (!(await condition())) {
-    assert.ok(Date.now() < deadline, `${what} within ${WAIT_MS} ms`)
-    await sleep(50)
-  }
-}
-
-async function createTopic (topic, numPartitions) {
-  assert.equal(await admin.createTopics({ topics: [{ topic, numPartitions, replicationFactor: 1 }], waitForLeaders: true, timeout: WAIT_MS }), true)
-}
 
 // Writes values to one partition; checks they land at consecutive offsets from `from`.
 async function produce (topic, partition, values, from) {
@@ -106,7 +90,7 @@ async function committed (groupId, topic) {
 test('run with eachMessage reads every record, commits, and a new consumer of the group resumes', async () => {
   const topic = name('kjs-group')
   const groupId = name('kjs-g')
-  await createTopic(topic, 2)
+  await createTopic(admin, topic, 2)
   for (const p of [0, 1]) await produce(topic, p, [0, 1, 2, 3, 4].map((i) => `p${p}-${i}`), 0)
 
   const first = await member(groupId, topic)
@@ -134,7 +118,7 @@ test('run with eachMessage reads every record, commits, and a new consumer of th
 test('two consumers of one group split the partitions and read only their own', async () => {
   const topic = name('kjs-split')
   const groupId = name('kjs-g')
-  await createTopic(topic, 4)
+  await createTopic(admin, topic, 4)
   const members = [await member(groupId, topic), await member(groupId, topic)]
   await eventually('two partitions each', () => members.every((m) => m.assignment && m.assignment.length === 2))
   const shares = members.map((m) => m.assignment)
@@ -150,7 +134,7 @@ test('two consumers of one group split the partitions and read only their own', 
 test('admin listGroups, describeGroups, fetchOffsets, resetOffsets, deleteGroups', async () => {
   const topic = name('kjs-admin-group')
   const groupId = name('kjs-g')
-  await createTopic(topic, 1)
+  await createTopic(admin, topic, 1)
   await produce(topic, 0, ['a', 'b', 'c'], 0)
   const m = await member(groupId, topic)
   await receive(m, 3)

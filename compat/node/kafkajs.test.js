@@ -8,13 +8,10 @@
 
 const { after, before, test } = require('node:test')
 const assert = require('node:assert/strict')
-const crypto = require('node:crypto')
 const { CompressionTypes, Kafka, Partitioners, logLevel } = require('kafkajs')
 const { start, NODE_ID } = require('./broker')
+const { WAIT_MS, name, eventually, createTopic } = require('./support')
 
-const WAIT_MS = 15000
-const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms))
-const topicName = (prefix) => `${prefix}-${crypto.randomBytes(4).toString('hex')}`
 
 let broker
 let kafka
@@ -43,28 +40,9 @@ function producer (options = {}) {
   return kafka.producer({ createPartitioner: Partitioners.DefaultPartitioner, ...options })
 }
 
-// Polls until the condition holds, for changes the broker's metadata shows a moment after the
-// controller commits them (deleted topics).
-async function eventually (what, condition) {
-  const deadline = Date.now() + WAIT_MS
-  while (!(await condition())) {
-    assert.ok(Date.now() < deadline, `${what} within ${WAIT_MS} ms`)
-    await sleep(50)
-  }
-}
-
-async function createTopic (topic, numPartitions = 1, configEntries = []) {
-  const created = await admin.createTopics({
-    topics: [{ topic, numPartitions, replicationFactor: 1, configEntries }],
-    waitForLeaders: true,
-    timeout: WAIT_MS
-  })
-  assert.equal(created, true, `createTopics created ${topic}`)
-}
-
 test('admin createTopics, fetchTopicMetadata, createPartitions, deleteTopics', async () => {
-  const topic = topicName('kjs-admin')
-  await createTopic(topic, 3, [{ name: 'retention.ms', value: '3600000' }])
+  const topic = name('kjs-admin')
+  await createTopic(admin, topic, 3, [{ name: 'retention.ms', value: '3600000' }])
   assert.equal(await admin.createTopics({ topics: [{ topic, numPartitions: 3 }], timeout: WAIT_MS }), false,
     'createTopics on an existing topic resolves false (TOPIC_ALREADY_EXISTS)')
 
@@ -90,8 +68,8 @@ test('admin createTopics, fetchTopicMetadata, createPartitions, deleteTopics', a
 })
 
 test('producer send with acks -1 and gzip; fetchTopicOffsets counts the records', async () => {
-  const topic = topicName('kjs-gzip')
-  await createTopic(topic)
+  const topic = name('kjs-gzip')
+  await createTopic(admin, topic)
   const p = producer()
   await p.connect()
   try {
@@ -112,8 +90,8 @@ test('producer send with acks -1 and gzip; fetchTopicOffsets counts the records'
 })
 
 test('idempotent producer: sequential sends are stored once each', async () => {
-  const topic = topicName('kjs-idempotent')
-  await createTopic(topic, 2)
+  const topic = name('kjs-idempotent')
+  await createTopic(admin, topic, 2)
   const p = producer({ idempotent: true, maxInFlightRequests: 1 })
   await p.connect()
   try {
@@ -129,8 +107,8 @@ test('idempotent producer: sequential sends are stored once each', async () => {
 })
 
 test('fetchTopicOffsetsByTimestamp finds the first record of the last hour', async () => {
-  const topic = topicName('kjs-times')
-  await createTopic(topic)
+  const topic = name('kjs-times')
+  await createTopic(admin, topic)
   const now = Date.now()
   const agesMs = [3 * 3600e3, 2 * 3600e3, 61 * 60e3, 59 * 60e3, 10 * 60e3]
   const p = producer()

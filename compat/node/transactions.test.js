@@ -9,13 +9,10 @@
 
 const { after, before, test } = require('node:test')
 const assert = require('node:assert/strict')
-const crypto = require('node:crypto')
 const { Kafka, logLevel } = require('kafkajs')
 const { start } = require('./broker')
+const { sleep, name, eventually, createTopic } = require('./support')
 
-const WAIT_MS = 15000
-const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms))
-const name = (prefix) => `${prefix}-${crypto.randomBytes(4).toString('hex')}`
 
 let broker
 let kafka
@@ -41,18 +38,6 @@ after(async () => {
   if (admin) await admin.disconnect()
   if (broker) await broker.stop()
 })
-
-async function eventually (what, condition) {
-  const deadline = Date.now() + WAIT_MS
-  while (!(await condition())) {
-    assert.ok(Date.now() < deadline, `${what} within ${WAIT_MS} ms`)
-    await sleep(50)
-  }
-}
-
-async function createTopic (topic, numPartitions) {
-  assert.equal(await admin.createTopics({ topics: [{ topic, numPartitions, replicationFactor: 1 }], waitForLeaders: true, timeout: WAIT_MS }), true)
-}
 
 async function connect (client) {
   await client.connect()
@@ -117,7 +102,7 @@ const values = (prefix, partition, n) => Array.from({ length: n }, (_, i) => ({ 
 
 test('commit is visible to read_committed, abort is not; the LSO counts the markers', async () => {
   const topic = name('kjs-txn')
-  await createTopic(topic, 2)
+  await createTopic(admin, topic, 2)
   const producer = await transactional(name('kjs-txn'))
 
   const committed = await producer.transaction()
@@ -140,7 +125,7 @@ test('commit is visible to read_committed, abort is not; the LSO counts the mark
 
 test('an open transaction holds a read_committed consumer at its first offset until it commits', async () => {
   const topic = name('kjs-lso')
-  await createTopic(topic, 1)
+  await createTopic(admin, topic, 1)
   const plain = await connect(kafka.producer())
   await plain.send({ topic, acks: -1, messages: values('before', 0, 3) })
   const producer = await transactional(name('kjs-lso'))
@@ -210,8 +195,8 @@ async function groupOffsets (groupId, topic) {
 test('consume-transform-produce with sendOffsets: every input record once after a killed processor', async () => {
   const input = name('kjs-ctp-in')
   const output = name('kjs-ctp-out')
-  await createTopic(input, 2)
-  await createTopic(output, 2)
+  await createTopic(admin, input, 2)
+  await createTopic(admin, output, 2)
   const plain = await connect(kafka.producer())
   await plain.send({ topic: input, acks: -1, messages: [...values('in', 0, 50), ...values('in', 1, 50)] })
   await disconnect(plain)
@@ -240,7 +225,7 @@ test('consume-transform-produce with sendOffsets: every input record once after 
 
 test('a second producer with the same transactionalId fences the first', async () => {
   const topic = name('kjs-zombie')
-  await createTopic(topic, 1)
+  await createTopic(admin, topic, 1)
   const transactionalId = name('kjs-zombie')
   const zombie = await transactional(transactionalId)
   const open = await zombie.transaction()
