@@ -4,7 +4,9 @@
 //! ApiVersions v0 fallback of KIP-511 for an ApiVersions version it does not know; a closed
 //! connection with a log line for anything else it cannot read), decodes the body and hands it to
 //! the API's handler in [`handlers`], one file per API, each thin: validate, call a domain crate,
-//! build the response.
+//! build the response. [`Broker::handle_pipelined`] does the same but hands back an acks=all
+//! Produce's wait for its replicas ([`Handled::Waiting`]) instead of awaiting it, so the
+//! connection can handle its next requests meanwhile.
 //!
 //! Handlers that change metadata (CreateTopics, DeleteTopics, CreatePartitions, the config
 //! APIs, partition reassignments, InitProducerId's id blocks, Metadata's auto-creation) ask the
@@ -61,6 +63,36 @@ pub enum Outcome {
     NoResponse,
     /// Close the connection, logging why.
     Close(String),
+}
+
+/// A request handled as far as it can be before it waits on something it does not change.
+pub enum Handled {
+    Done(Outcome),
+    /// An acks=all Produce, appended and waiting for its replicas: resolves to its outcome.
+    /// Everything the request changes is done; what the connection handles meanwhile comes
+    /// after it.
+    Waiting(BoxFuture<'static, Outcome>),
+}
+
+impl std::fmt::Debug for Handled {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Handled::Done(outcome) => f.debug_tuple("Done").field(outcome).finish(),
+            Handled::Waiting(_) => f.write_str("Waiting"),
+        }
+    }
+}
+
+/// A request handled up to its wait, and what encoding its response needs after.
+enum Started {
+    Done(Outcome),
+    Waiting { wait: handlers::produce::ReplicaWait, correlation_id: i32, version: i16 },
+}
+
+/// What a handler returned: a response body (none for acks=0), or an acks=all Produce's wait.
+enum Dispatched {
+    Respond(Option<ResponseBody>),
+    Waiting(handlers::produce::ReplicaWait),
 }
 
 /// Reaches the active controller. Implemented by the server (the controller in this process
@@ -311,48 +343,71 @@ impl Broker {
         }
     }
 
-    /// Handles one request frame (without its size prefix) from the client at `peer`.
+    /// Handles one request frame (without its size prefix) from the client at `peer`, waits
+    /// included.
     pub async fn handle(&self, frame: Bytes, peer: SocketAddr) -> Outcome {
-        let request = match parse_request(frame) {
-            Ok(request) => request,
-            Err(RequestError::UnsupportedVersion { api: ApiKey::ApiVersions, correlation_id, .. }) => {
-                return respond(api_versions_fallback(correlation_id, handlers::api_versions::served_versions()));
+        match self.start(frame, peer).await {
+            Started::Done(outcome) => outcome,
+            Started::Waiting { wait, correlation_id, version } => {
+                let body = ResponseBody::Produce(wait.finish(self).await);
+                encode(correlation_id, Some(body), version)
             }
-            Err(e) => return Outcome::Close(e.to_string()),
-        };
-        if !handlers::SERVED.contains(&request.api_key) {
-            return Outcome::Close(format!("{:?} is not served by this node", request.api_key));
-        }
-        let body = match decode_request_body(&request) {
-            Ok(body) => body,
-            Err(e) => return Outcome::Close(e.to_string()),
-        };
-        let version = request.api_version();
-        let client = Client { id: request.header.client_id.as_deref(), peer };
-        match self.dispatch(body, version, client).await {
-            Ok(Some(body)) => match encode_response_frame(request.correlation_id(), &body, version) {
-                Ok(frame) => Outcome::Respond(frame),
-                Err(e) => Outcome::Close(format!("could not encode the response: {e}")),
-            },
-            Ok(None) => Outcome::NoResponse,
-            Err(reason) => Outcome::Close(reason),
         }
     }
 
-    /// Runs the API's handler. `Ok(None)`: no response (acks=0); `Err`: close the connection.
-    async fn dispatch(
-        &self,
-        body: RequestBody,
-        version: i16,
-        client: Client<'_>,
-    ) -> Result<Option<ResponseBody>, String> {
+    /// Handles one request frame like [`Broker::handle`], but returns an acks=all Produce once
+    /// it is appended, with its wait for the replicas to finish ([`Handled::Waiting`]).
+    pub async fn handle_pipelined(self: &Arc<Self>, frame: Bytes, peer: SocketAddr) -> Handled {
+        match self.start(frame, peer).await {
+            Started::Done(outcome) => Handled::Done(outcome),
+            Started::Waiting { wait, correlation_id, version } => {
+                let broker = Arc::clone(self);
+                Handled::Waiting(Box::pin(async move {
+                    let body = ResponseBody::Produce(wait.finish(&broker).await);
+                    encode(correlation_id, Some(body), version)
+                }))
+            }
+        }
+    }
+
+    /// Parses, checks and dispatches a request, up to an acks=all Produce's wait.
+    async fn start(&self, frame: Bytes, peer: SocketAddr) -> Started {
+        let request = match parse_request(frame) {
+            Ok(request) => request,
+            Err(RequestError::UnsupportedVersion { api: ApiKey::ApiVersions, correlation_id, .. }) => {
+                let fallback = api_versions_fallback(correlation_id, handlers::api_versions::served_versions());
+                return Started::Done(respond(fallback));
+            }
+            Err(e) => return Started::Done(Outcome::Close(e.to_string())),
+        };
+        if !handlers::SERVED.contains(&request.api_key) {
+            return Started::Done(Outcome::Close(format!("{:?} is not served by this node", request.api_key)));
+        }
+        let body = match decode_request_body(&request) {
+            Ok(body) => body,
+            Err(e) => return Started::Done(Outcome::Close(e.to_string())),
+        };
+        let (correlation_id, version) = (request.correlation_id(), request.api_version());
+        let client = Client { id: request.header.client_id.as_deref(), peer };
+        match self.dispatch(body, version, client).await {
+            Ok(Dispatched::Respond(body)) => Started::Done(encode(correlation_id, body, version)),
+            Ok(Dispatched::Waiting(wait)) => Started::Waiting { wait, correlation_id, version },
+            Err(reason) => Started::Done(Outcome::Close(reason)),
+        }
+    }
+
+    /// Runs the API's handler. `Err`: close the connection.
+    async fn dispatch(&self, body: RequestBody, version: i16, client: Client<'_>) -> Result<Dispatched, String> {
         use handlers::*;
         let groups = &self.groups;
-        Ok(Some(match body {
+        Ok(Dispatched::Respond(Some(match body {
             RequestBody::ApiVersions(r) => ResponseBody::ApiVersions(api_versions::handle(self, &r)),
             RequestBody::Metadata(r) => ResponseBody::Metadata(metadata::handle(self, r, version).await),
             RequestBody::Produce(r) => {
-                return produce::handle(self, r, version).await.map(|r| r.map(ResponseBody::Produce));
+                return produce::start(self, r, version).await.map(|produced| match produced {
+                    produce::Produced::Answered(response) => Dispatched::Respond(response.map(ResponseBody::Produce)),
+                    produce::Produced::Waiting(wait) => Dispatched::Waiting(wait),
+                });
             }
             RequestBody::Fetch(r) => ResponseBody::Fetch(fetch::handle(self, r, version).await),
             RequestBody::ListOffsets(r) => ResponseBody::ListOffsets(list_offsets::handle(self, r, version)),
@@ -434,7 +489,7 @@ impl Broker {
             RequestBody::DescribeGroups(r) => ResponseBody::DescribeGroups(groups.describe_groups(r, version).await),
             RequestBody::DeleteGroups(r) => ResponseBody::DeleteGroups(groups.delete_groups(r, version).await),
             other => return Err(format!("{:?} has no handler", other.api_key())),
-        }))
+        })))
     }
 }
 
@@ -578,6 +633,15 @@ struct Client<'a> {
     /// The request header's client id.
     id: Option<&'a str>,
     peer: SocketAddr,
+}
+
+/// The outcome of a handled request: its encoded response, or nothing to send (acks=0).
+fn encode(correlation_id: i32, body: Option<ResponseBody>, version: i16) -> Outcome {
+    let Some(body) = body else { return Outcome::NoResponse };
+    match encode_response_frame(correlation_id, &body, version) {
+        Ok(frame) => Outcome::Respond(frame),
+        Err(e) => Outcome::Close(format!("could not encode the response: {e}")),
+    }
 }
 
 fn respond(frame: Result<Bytes, strand_protocol::EncodeError>) -> Outcome {

@@ -2,11 +2,20 @@
 //!
 //! A frame's size is checked against `socket.request.max.bytes` before anything is read, and the
 //! frame buffer grows only as its bytes arrive, so a client that declares a large frame and sends
-//! little makes the broker hold little. Requests are handled one at a time, as Kafka does (it mutes
-//! a connection until its response is sent): responses come back in request order, appends from
-//! one connection keep their order, and a connection has at most one request in flight, so the
-//! bytes it holds are bounded by `socket.request.max.bytes` (pipelined requests wait in the
-//! socket's buffer). A connection idle for `connections.max.idle.ms` is closed.
+//! little makes the broker hold little. A connection idle for `connections.max.idle.ms` is closed.
+//!
+//! Two halves run side by side. The reader handles requests one at a time, in arrival order, so
+//! appends from one connection keep their order (idempotent producers depend on it). A request
+//! is handled until it is answered or, for an acks=all Produce, appended and waiting for its
+//! replicas and its sync ([`Handled::Waiting`]); then the reader goes on to the next request. The
+//! writer takes the handled requests in the same order, awaits each one's wait, and writes its
+//! response, so responses come back in request order. Kafka instead mutes a connection until its
+//! response is sent; reading on lets a producer's pipelined acks=all batches of one partition
+//! share one `fdatasync` (group commit) instead of syncing one request at a time. At most
+//! [`PIPELINED_REQUESTS_MAX`] handled requests wait for the writer (then the reader waits, and
+//! further requests wait in the socket's buffer); a frame is dropped once handled, so the bytes a
+//! connection holds stay bounded by one frame of `socket.request.max.bytes` and that many
+//! responses.
 //!
 //! Responses are written chunk by chunk: the encoded bytes with `write`, and the record sets of a
 //! Fetch from their segment files with `sendfile`, so record bytes never pass through user space.
@@ -16,17 +25,26 @@ use std::net::SocketAddr;
 use std::sync::Arc;
 use std::time::Duration;
 
+use std::future::Future;
+
 use bytes::{Bytes, BytesMut};
-use strand_broker::{Broker, Outcome};
+use strand_broker::{Broker, Handled, Outcome};
 use strand_protocol::codec::FileRegion;
 use strand_protocol::frame::{FrameChunk, ResponseFrame, SIZE_PREFIX_BYTES, frame_size};
 use tokio::io::{AsyncRead, AsyncReadExt, AsyncWriteExt, Interest};
 use tokio::net::TcpStream;
+use tokio::net::tcp::{OwnedReadHalf, OwnedWriteHalf};
+use tokio::sync::mpsc;
 use tracing::{debug, info, warn};
 
 /// The most bytes read from the socket in one go while a frame arrives: the buffer grows by at
 /// most this much beyond what was actually received.
 const READ_CHUNK_BYTES_MAX: usize = 64 * 1024;
+
+/// The most requests of one connection handled and not yet answered: responses waiting for the
+/// writer or for their replicas. More than a Java producer's `max.in.flight.requests.per.connection`
+/// (5), so its acks=all batches all share the syncs.
+pub const PIPELINED_REQUESTS_MAX: usize = 8;
 
 /// Limits on one connection.
 #[derive(Debug, Clone, Copy)]
@@ -44,9 +62,49 @@ pub async fn serve(stream: TcpStream, peer: SocketAddr, broker: Arc<Broker>, lim
     if let Err(e) = stream.set_nodelay(true) {
         debug!(%peer, "could not set TCP_NODELAY: {e}");
     }
-    let (mut reader, mut writer) = stream.into_split();
+    let (reader, writer) = stream.into_split();
+    let handle = |frame| {
+        let broker = Arc::clone(&broker);
+        async move { broker.handle_pipelined(frame, peer).await }
+    };
+    pipeline(reader, writer, peer, limits, handle).await;
+}
+
+/// Runs the reader and the writer (see the module doc) until both are done: the reader stops at
+/// the client's end of stream, a bad frame, a request that closes the connection, or a writer that
+/// stopped; the writer stops after the last response or at the first failed write or close.
+async fn pipeline<H, F>(
+    reader: OwnedReadHalf,
+    writer: OwnedWriteHalf,
+    peer: SocketAddr,
+    limits: ConnectionLimits,
+    handle: H,
+) where
+    H: FnMut(Bytes) -> F,
+    F: Future<Output = Handled>,
+{
+    let (handled, answers) = mpsc::channel(PIPELINED_REQUESTS_MAX);
+    tokio::join!(read_requests(reader, peer, limits, handle, handled), write_responses(writer, peer, answers));
+}
+
+/// Reads and handles requests in order, passing each to the writer.
+async fn read_requests<H, F>(
+    mut reader: OwnedReadHalf,
+    peer: SocketAddr,
+    limits: ConnectionLimits,
+    mut handle: H,
+    handled: mpsc::Sender<Handled>,
+) where
+    H: FnMut(Bytes) -> F,
+    F: Future<Output = Handled>,
+{
     loop {
-        let frame = match read_frame(&mut reader, limits).await {
+        let frame = tokio::select! {
+            // The writer stopped: nothing read from now on would be answered.
+            () = handled.closed() => return,
+            frame = read_frame(&mut reader, limits) => frame,
+        };
+        let frame = match frame {
             Ok(Some(frame)) => frame,
             Ok(None) => {
                 debug!(%peer, "connection closed by the client");
@@ -57,7 +115,22 @@ pub async fn serve(stream: TcpStream, peer: SocketAddr, broker: Arc<Broker>, lim
                 return;
             }
         };
-        match broker.handle(frame, peer).await {
+        let request = handle(frame).await;
+        let closes = matches!(request, Handled::Done(Outcome::Close(_)));
+        if handled.send(request).await.is_err() || closes {
+            return;
+        }
+    }
+}
+
+/// Answers the handled requests in order, each once its wait (if any) is over.
+async fn write_responses(mut writer: OwnedWriteHalf, peer: SocketAddr, mut handled: mpsc::Receiver<Handled>) {
+    while let Some(request) = handled.recv().await {
+        let outcome = match request {
+            Handled::Done(outcome) => outcome,
+            Handled::Waiting(wait) => wait.await,
+        };
+        match outcome {
             Outcome::Respond(response) => {
                 if let Err(e) = write_frame(&mut writer, &response).await {
                     debug!(%peer, "closing connection: write failed: {e}");
@@ -74,7 +147,7 @@ pub async fn serve(stream: TcpStream, peer: SocketAddr, broker: Arc<Broker>, lim
 }
 
 /// Writes a response frame: bytes with `write`, file regions with `sendfile`.
-async fn write_frame(writer: &mut tokio::net::tcp::OwnedWriteHalf, frame: &ResponseFrame) -> io::Result<()> {
+async fn write_frame(writer: &mut OwnedWriteHalf, frame: &ResponseFrame) -> io::Result<()> {
     for chunk in &frame.chunks {
         match chunk {
             FrameChunk::Bytes(bytes) => writer.write_all(bytes).await?,
@@ -195,6 +268,118 @@ mod tests {
         let (_read, mut writer) = server.into_split();
         let err = write_frame(&mut writer, &frame).await.expect_err("the file is too short");
         assert_eq!(err.kind(), io::ErrorKind::UnexpectedEof, "{err}");
+    }
+
+    /// A one-byte request frame holding `tag`.
+    fn request(tag: u8) -> [u8; 5] {
+        [0, 0, 0, 1, tag]
+    }
+
+    /// A response frame (size prefix included) holding `tag`.
+    fn response(tag: u8) -> Outcome {
+        Outcome::Respond(ResponseFrame { chunks: vec![FrameChunk::Bytes(Bytes::from(request(tag).to_vec()))] })
+    }
+
+    /// Serves `server` with `handle` until the connection ends.
+    fn serve_with<H, F>(server: TcpStream, handle: H) -> tokio::task::JoinHandle<()>
+    where
+        H: FnMut(Bytes) -> F + Send + 'static,
+        F: Future<Output = Handled> + Send + 'static,
+    {
+        let peer = server.peer_addr().expect("peer");
+        let (reader, writer) = server.into_split();
+        tokio::spawn(pipeline(reader, writer, peer, limits(), handle))
+    }
+
+    /// Pipelined requests are all handled while the first still waits, and answered in request
+    /// order although their waits end in the reverse order.
+    #[tokio::test]
+    async fn responses_keep_request_order_while_later_requests_are_handled() {
+        let (server, mut client) = socket_pair().await;
+        let (handled_tx, mut handled_rx) = mpsc::unbounded_channel();
+        let mut releases = Vec::new();
+        let mut waits = Vec::new();
+        for _ in 0..3 {
+            let (release, wait) = tokio::sync::oneshot::channel::<()>();
+            releases.push(release);
+            waits.push(Some(wait));
+        }
+        let served = serve_with(server, move |frame: Bytes| {
+            let tag = frame[0];
+            let wait = waits[usize::from(tag)].take().expect("each request once");
+            handled_tx.send(tag).expect("the test listens");
+            async move {
+                Handled::Waiting(Box::pin(async move {
+                    let _ = wait.await;
+                    response(tag)
+                }))
+            }
+        });
+        client.write_all(&[request(0), request(1), request(2)].concat()).await.expect("send");
+        for expected in 0..3 {
+            assert_eq!(handled_rx.recv().await, Some(expected), "handled before any wait ended");
+        }
+        for release in releases.into_iter().rev() {
+            release.send(()).expect("waiting");
+        }
+        let mut answers = [0u8; 15];
+        client.read_exact(&mut answers).await.expect("three answers");
+        assert_eq!(answers, [request(0), request(1), request(2)].concat()[..], "in request order");
+        drop(client);
+        served.await.expect("the connection ends");
+    }
+
+    /// A request that closes the connection is answered after the requests before it (their
+    /// waits included), and nothing after it is handled.
+    #[tokio::test]
+    async fn a_closing_request_ends_the_connection_after_earlier_answers() {
+        let (server, mut client) = socket_pair().await;
+        let (handled_tx, mut handled_rx) = mpsc::unbounded_channel();
+        let served = serve_with(server, move |frame: Bytes| {
+            let tag = frame[0];
+            handled_tx.send(tag).expect("the test listens");
+            async move {
+                match tag {
+                    0 => Handled::Waiting(Box::pin(async move {
+                        tokio::task::yield_now().await;
+                        response(0)
+                    })),
+                    _ => Handled::Done(Outcome::Close("refused".into())),
+                }
+            }
+        });
+        client.write_all(&[request(0), request(1), request(2)].concat()).await.expect("send");
+        let mut answer = [0u8; 5];
+        client.read_exact(&mut answer).await.expect("the first answer");
+        assert_eq!(answer, request(0));
+        let mut rest = Vec::new();
+        client.read_to_end(&mut rest).await.expect("closed");
+        assert!(rest.is_empty(), "nothing after the closing request: {rest:?}");
+        served.await.expect("the connection ends");
+        let mut handled = Vec::new();
+        while let Ok(tag) = handled_rx.try_recv() {
+            handled.push(tag);
+        }
+        assert_eq!(handled, [0, 1], "the request after the closing one is not handled");
+    }
+
+    /// A client that stops sending (end of stream) still gets the answers of what it sent.
+    #[tokio::test]
+    async fn answers_follow_the_clients_end_of_stream() {
+        let (server, mut client) = socket_pair().await;
+        let served = serve_with(server, |frame: Bytes| async move {
+            let tag = frame[0];
+            Handled::Waiting(Box::pin(async move {
+                tokio::task::yield_now().await;
+                response(tag)
+            }))
+        });
+        client.write_all(&[request(7), request(8)].concat()).await.expect("send");
+        client.shutdown().await.expect("end of stream");
+        let mut answers = Vec::new();
+        client.read_to_end(&mut answers).await.expect("answers, then the close");
+        assert_eq!(answers, [request(7), request(8)].concat());
+        served.await.expect("the connection ends");
     }
 
     /// A frame arrives whole; an oversized declared size is refused before any read of the body;

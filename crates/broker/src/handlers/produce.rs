@@ -9,6 +9,10 @@
 //! the batch in time answers REQUEST_TIMED_OUT, one whose ISR shrank below the minimum meanwhile
 //! NOT_ENOUGH_REPLICAS_AFTER_APPEND, one whose leadership moved NOT_LEADER_OR_FOLLOWER.
 //!
+//! The wait is handed back to the connection as a [`ReplicaWait`] once everything is appended:
+//! it changes nothing, so the connection reads and handles its next requests meanwhile (their
+//! appends come after these, in order) and answers this one in its turn.
+//!
 //! KIP-951 (v10+): a partition answered NOT_LEADER_OR_FOLLOWER (here or after waiting) carries its
 //! current leader and epoch in `current_leader`, and the response those leaders' endpoints on the
 //! client's listener in `node_endpoints` (Kafka's `KafkaApis.handleProduceRequest`: only that
@@ -32,10 +36,49 @@ use crate::validation::{KeyRule, RecordSetError, TimestampRules, validate_record
 use crate::{Broker, LeaderHints, TxnVerification};
 use strand_metadata::image::{ConfigResource, MetadataImage};
 
-/// `Ok(None)`: nothing to send (acks=0). `Err`: close the connection (acks=0 with an error).
+/// A produce handled up to its wait for the replicas.
+#[derive(Debug)]
+pub enum Produced {
+    /// Answered now; `None`: nothing to send (acks=0).
+    Answered(Option<ProduceResponse>),
+    /// Appended (acks=all); answered once [`ReplicaWait::finish`] returns.
+    Waiting(ReplicaWait),
+}
+
+/// An acks=all produce whose partitions are appended, waiting for their replicas (and the
+/// leader's own sync). Owns everything it needs, so it can outlive the handler's borrows.
+#[derive(Debug)]
+pub struct ReplicaWait {
+    responses: Vec<TopicProduceResponse>,
+    delayed: Vec<(usize, usize, DelayedProduce)>,
+    timeout: Duration,
+    version: i16,
+}
+
+impl ReplicaWait {
+    /// Waits for every partition's replicas together (one deadline for the request) and builds
+    /// the response.
+    pub async fn finish(self, broker: &Broker) -> ProduceResponse {
+        let ReplicaWait { mut responses, delayed, timeout, version } = self;
+        wait_for_replicas(&mut responses, delayed, timeout).await;
+        response(broker, responses, version)
+    }
+}
+
+/// Handles a produce, waits included. `Ok(None)`: nothing to send (acks=0). `Err`: close the
+/// connection (acks=0 with an error).
 pub async fn handle(broker: &Broker, request: ProduceRequest, version: i16) -> Result<Option<ProduceResponse>, String> {
+    match start(broker, request, version).await? {
+        Produced::Answered(response) => Ok(response),
+        Produced::Waiting(wait) => Ok(Some(wait.finish(broker).await)),
+    }
+}
+
+/// Validates and appends, up to the wait for the replicas. `Err`: close the connection (acks=0
+/// with an error).
+pub async fn start(broker: &Broker, request: ProduceRequest, version: i16) -> Result<Produced, String> {
     let Some(acks) = Acks::from_wire(request.acks) else {
-        return Ok(Some(all_failed(&request, ErrorCode::InvalidRequiredAcks)));
+        return Ok(Produced::Answered(Some(all_failed(&request, ErrorCode::InvalidRequiredAcks))));
     };
     let image = broker.image();
     let mut responses = Vec::with_capacity(request.topic_data.len());
@@ -86,7 +129,7 @@ pub async fn handle(broker: &Broker, request: ProduceRequest, version: i16) -> R
     if ready.iter().any(|(_, p)| p.verifying.is_some()) {
         let Some(transactional_id) = request.transactional_id.clone() else {
             // Kafka: transactional records need the request's transactional id.
-            return Ok(Some(all_failed(&request, ErrorCode::TransactionalIdAuthorizationFailed)));
+            return Ok(Produced::Answered(Some(all_failed(&request, ErrorCode::TransactionalIdAuthorizationFailed))));
         };
         verify(broker, transactional_id, &mut ready, &mut responses, version).await;
     }
@@ -100,18 +143,25 @@ pub async fn handle(broker: &Broker, request: ProduceRequest, version: i16) -> R
             *slot = response;
         }
     }
-    let timeout = Duration::from_millis(u64::try_from(request.timeout_ms).unwrap_or(0));
-    wait_for_replicas(&mut responses, delayed, timeout).await;
+    if !delayed.is_empty() {
+        let timeout = Duration::from_millis(u64::try_from(request.timeout_ms).unwrap_or(0));
+        return Ok(Produced::Waiting(ReplicaWait { responses, delayed, timeout, version }));
+    }
     if acks == Acks::None {
         let first_error = responses.iter().flat_map(|t| &t.partition_responses).find(|p| p.error_code != 0);
         return match first_error {
-            None => Ok(None),
+            None => Ok(Produced::Answered(None)),
             Some(p) => Err(format!("acks=0 produce failed: {}", p.error_message.clone().unwrap_or_default())),
         };
     }
+    Ok(Produced::Answered(Some(response(broker, responses, version))))
+}
+
+/// The response, with KIP-951's leader hints for the partitions refused as not led here.
+fn response(broker: &Broker, mut responses: Vec<TopicProduceResponse>, version: i16) -> ProduceResponse {
     let node_endpoints =
         if version >= LEADER_HINTS_VERSION_MIN { leader_hints(broker, &mut responses) } else { Vec::new() };
-    Ok(Some(ProduceResponse { responses, node_endpoints, ..Default::default() }))
+    ProduceResponse { responses, node_endpoints, ..Default::default() }
 }
 
 /// The first version whose clients handle TRANSACTION_ABORTABLE (KIP-890).
