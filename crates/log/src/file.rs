@@ -93,6 +93,12 @@ impl SegmentFile {
         self.file.sync_data()
     }
 
+    /// A handle to `fdatasync` this file with, away from whoever owns it (see
+    /// [`crate::log::LogFlush`]).
+    pub fn sync_target(&self) -> SyncTarget {
+        SyncTarget { file: Arc::clone(&self.file), path: self.path.clone() }
+    }
+
     /// Cuts the file (and what counts as written) to `len` bytes.
     pub fn truncate(&mut self, len: u64) -> io::Result<()> {
         self.file.set_len(len)?;
@@ -124,6 +130,22 @@ impl SegmentFile {
         std::fs::rename(&self.path, to)?;
         self.path = to.to_owned();
         Ok(())
+    }
+}
+
+/// A file to `fdatasync` without the lock of the log that writes it: the shared handle stays
+/// valid if the file is renamed or deleted meanwhile (syncing it is then harmless), and its path
+/// names it in errors.
+#[derive(Debug)]
+pub struct SyncTarget {
+    file: Arc<File>,
+    path: PathBuf,
+}
+
+impl SyncTarget {
+    /// `fdatasync`: the bytes written before this call survive a power cut once it returns.
+    pub fn sync(&self) -> crate::Result<()> {
+        self.file.sync_data().map_err(|e| crate::LogError::io(&self.path, e))
     }
 }
 

@@ -8,7 +8,10 @@
 //! Flushing is grouped: appends never sync on their own (unless `flush.messages`/`flush.ms` say
 //! so); [`Log::flush_to`] syncs once for everything appended so far and advances the recovery
 //! point, so every waiter whose offset is now below it returns without another sync. The caller
-//! decides when to call it (on `acks=all`, by the durability promise).
+//! decides when to call it (on `acks=all`, by the durability promise). A flush can also be taken
+//! apart so the log's lock is not held while the files sync ([`Log::begin_flush`],
+//! [`LogFlush::sync`], [`Log::complete_flush`]; `manager::flush_unlocked` runs the three): appends
+//! go on meanwhile, and the next flush covers them all at once.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -21,6 +24,7 @@ use strand_protocol::records::{RecordBatch, RecordBatchMut};
 use crate::cleaner::CleaningAbort;
 use crate::config::LogConfig;
 use crate::epoch_cache::LeaderEpochCache;
+use crate::file::SyncTarget;
 use crate::index::AbortedTxn;
 use crate::producer_state::{AppendContext, AppendOutcome, ProducerBatch, ProducerStateConfig, ProducerStateManager};
 use crate::segment::{Segment, SegmentSlice};
@@ -110,6 +114,32 @@ pub struct LogCheckpoints {
     pub clean_shutdown: bool,
 }
 
+/// A flush begun under the log's lock ([`Log::begin_flush`]), to be synced without it.
+#[derive(Debug)]
+pub struct LogFlush {
+    end: Offset,
+    rewrites: u64,
+    files: Vec<SyncTarget>,
+}
+
+impl LogFlush {
+    /// `fdatasync` of every file; needs no lock (appends may go on meanwhile: what they add after
+    /// `end` is simply not covered).
+    pub fn sync(self) -> Result<SyncedFlush> {
+        for file in &self.files {
+            file.sync()?;
+        }
+        Ok(SyncedFlush { end: self.end, rewrites: self.rewrites })
+    }
+}
+
+/// A [`LogFlush`] whose files are synced: what [`Log::complete_flush`] takes.
+#[derive(Debug)]
+pub struct SyncedFlush {
+    end: Offset,
+    rewrites: u64,
+}
+
 #[derive(Debug)]
 pub struct Log {
     dir: PathBuf,
@@ -122,6 +152,12 @@ pub struct Log {
     recovery_point: Offset,
     unflushed_records: i64,
     first_unflushed_ms: Option<i64>,
+    /// Counts truncations and segment replacements: a [`LogFlush`] begun before one does not
+    /// advance the recovery point (the offsets it covered may hold other bytes now).
+    rewrites: u64,
+    /// Flushes through `manager::flush_unlocked` take turns on it, so a waiter that comes second
+    /// finds its offset covered by the first one's sync instead of syncing again.
+    flush_turn: Arc<std::sync::Mutex<()>>,
     /// Where the log cleaner's next pass starts (Kafka's `cleaner-offset-checkpoint` entry);
     /// `None` until a first pass or a checkpoint sets it.
     first_dirty_offset: Option<Offset>,
@@ -155,6 +191,8 @@ impl Log {
             recovery_point: checkpoints.recovery_point,
             unflushed_records: 0,
             first_unflushed_ms: None,
+            rewrites: 0,
+            flush_turn: Arc::default(),
             first_dirty_offset: None,
             cleaner_delete_horizon_ms: None,
             cleaning: None,
@@ -329,6 +367,7 @@ impl Log {
         }
         cleaned.change_suffix(SWAP_SUFFIX, "")?;
         self.segments.insert(cleaned.base_offset(), cleaned);
+        self.rewrites += 1;
         Ok(())
     }
 
@@ -535,18 +574,43 @@ impl Log {
     /// recovery point, and advances the recovery point. Returns at once if it already covers
     /// `offset`: this is what lets one sync serve every waiting append (group commit).
     pub fn flush_to(&mut self, offset: Offset) -> Result<()> {
-        let target = offset.min(self.log_end_offset());
-        if target <= self.recovery_point {
-            return Ok(());
+        if let Some(flush) = self.begin_flush(offset) {
+            let synced = flush.sync()?;
+            self.complete_flush(synced);
+        }
+        Ok(())
+    }
+
+    /// The first step of a flush that does not hold the log's lock while the files sync: the
+    /// files of every segment written since the recovery point, and the log end offset they will
+    /// make durable. `None` if the recovery point already covers `offset`.
+    pub fn begin_flush(&self, offset: Offset) -> Option<LogFlush> {
+        let end = self.log_end_offset();
+        if offset.min(end) <= self.recovery_point {
+            return None;
         }
         let from = self.segments.range(..=self.recovery_point).next_back().map(|(b, _)| *b).unwrap_or(Offset::MIN);
-        for segment in self.segments.range(from..).map(|(_, s)| s) {
-            segment.flush()?;
+        let files = self.segments.range(from..).flat_map(|(_, s)| s.sync_targets()).collect();
+        Some(LogFlush { end, rewrites: self.rewrites, files })
+    }
+
+    /// The last step: advances the recovery point to what `synced` covered, unless the log was
+    /// truncated or had segments replaced since the flush began, or a later flush got further.
+    pub fn complete_flush(&mut self, synced: SyncedFlush) {
+        let SyncedFlush { end, rewrites } = synced;
+        if rewrites != self.rewrites || end <= self.recovery_point {
+            return;
         }
-        self.recovery_point = self.log_end_offset();
-        self.unflushed_records = 0;
-        self.first_unflushed_ms = None;
-        Ok(())
+        self.recovery_point = end;
+        if end == self.log_end_offset() {
+            self.unflushed_records = 0;
+            self.first_unflushed_ms = None;
+        }
+    }
+
+    /// What flushes through `manager::flush_unlocked` take turns on.
+    pub(crate) fn flush_turn(&self) -> Arc<std::sync::Mutex<()>> {
+        Arc::clone(&self.flush_turn)
     }
 
     /// Honours `flush.ms` when nothing is appended: the caller's timer calls this.
@@ -626,6 +690,7 @@ impl Log {
             return Ok(());
         }
         self.abort_cleaning();
+        self.rewrites += 1;
         let above: Vec<Offset> = self.segments.range(offset..).map(|(b, _)| *b).filter(|&b| b > offset).collect();
         for base in above {
             if let Some(segment) = self.segments.remove(&base) {
@@ -654,6 +719,7 @@ impl Log {
     pub fn truncate_fully_and_start_at(&mut self, offset: Offset) -> Result<()> {
         assert!(offset >= 0, "a log cannot start at {offset}");
         self.abort_cleaning();
+        self.rewrites += 1;
         for (_, segment) in std::mem::take(&mut self.segments) {
             segment.delete()?;
         }

@@ -264,6 +264,19 @@ pub fn lock(log: &SharedLog) -> Result<MutexGuard<'_, Log>> {
     log.lock().map_err(|_| LogError::Invalid("a partition's log lock is poisoned".into()))
 }
 
+/// Makes everything below `offset` durable, like [`Log::flush_to`], without holding the log's
+/// lock while the files sync: appends go on meanwhile. Flushes of one log take turns, and one
+/// that finds `offset` covered by the flush before it returns without syncing, so waiters that
+/// pile up during a sync share the next one (group commit). Blocks: call it on a blocking thread.
+pub fn flush_unlocked(log: &SharedLog, offset: Offset) -> Result<()> {
+    let turn = lock(log)?.flush_turn();
+    let _turn = turn.lock().map_err(|_| LogError::Invalid("a partition's flush lock is poisoned".into()))?;
+    let Some(flush) = lock(log)?.begin_flush(offset) else { return Ok(()) };
+    let synced = flush.sync()?;
+    lock(log)?.complete_flush(synced);
+    Ok(())
+}
+
 /// Creates `path` if needed, checks or writes its `meta.properties`, and consumes the
 /// clean-shutdown marker. Returns whether the last shutdown was clean.
 fn prepare_dir(path: &Path, identity: &NodeIdentity) -> Result<bool> {

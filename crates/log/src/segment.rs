@@ -16,7 +16,7 @@ use strand_base::Offset;
 use strand_protocol::records::{LOG_OVERHEAD, RECORD_BATCH_OVERHEAD, RecordBatch};
 
 use crate::config::LogConfig;
-use crate::file::SegmentFile;
+use crate::file::{SegmentFile, SyncTarget};
 use crate::index::{AbortedTxn, OffsetIndex, TimeIndex, TimestampOffset, TxnIndex};
 use crate::{LogError, Result};
 
@@ -299,12 +299,15 @@ impl Segment {
         self.flush()
     }
 
+    /// The files [`Segment::flush`] syncs, to sync them without the log's lock.
+    pub fn sync_targets(&self) -> impl Iterator<Item = SyncTarget> {
+        let indexes = [self.offset_index.sync_target(), self.time_index.sync_target()];
+        std::iter::once(self.log.sync_target()).chain(indexes).chain(self.txn_index.sync_target())
+    }
+
     /// `fdatasync` of the log file and the indexes.
     pub fn flush(&self) -> Result<()> {
-        self.log.sync_data().map_err(|e| LogError::io(self.log.path(), e))?;
-        self.offset_index.sync()?;
-        self.time_index.sync()?;
-        self.txn_index.sync()
+        self.sync_targets().try_for_each(|target| target.sync())
     }
 
     /// A clean shutdown: the final time index entry and trimmed indexes, as when rolling; the

@@ -59,3 +59,61 @@ fn flush_to_is_grouped() {
     log.flush_to(4).expect("already durable");
     assert_eq!(log.recovery_point(), 5);
 }
+
+/// A flush taken apart (begin under the lock, sync without it, complete under it again) covers
+/// what was appended when it began, not the appends made while its files synced; those wait for
+/// the next flush. A waiter already covered gets no flush at all.
+#[test]
+fn a_flush_without_the_lock_covers_what_it_began_with() {
+    let (_dir, mut log) = open(LogConfig::default(), Arc::default());
+    for _ in 0..3 {
+        append(&mut log);
+    }
+    let flush = log.begin_flush(3).expect("something to flush");
+    append(&mut log);
+    append(&mut log);
+    log.complete_flush(flush.sync().expect("sync"));
+    assert_eq!(log.recovery_point(), 3, "the appends made during the sync are not covered");
+    assert!(log.begin_flush(2).is_none(), "offset 2 is durable already");
+    let next = log.begin_flush(5).expect("the later appends need a flush");
+    log.complete_flush(next.sync().expect("sync"));
+    assert_eq!(log.recovery_point(), 5);
+}
+
+/// A truncation while a flush syncs voids it: the offsets it covered may hold other bytes when it
+/// completes, so the recovery point does not move. A flush that completes after a later one got
+/// further does not move it back.
+#[test]
+fn a_flush_overtaken_by_a_truncation_or_a_later_flush_changes_nothing() {
+    let (_dir, mut log) = open(LogConfig::default(), Arc::default());
+    for _ in 0..4 {
+        append(&mut log);
+    }
+    let stale = log.begin_flush(4).expect("something to flush");
+    log.truncate_to(2).expect("truncate");
+    append(&mut log);
+    append(&mut log);
+    log.complete_flush(stale.sync().expect("sync"));
+    assert_eq!(log.recovery_point(), 0, "begun before the truncation: the bytes at 2..4 are new");
+
+    let early = log.begin_flush(4).expect("something to flush");
+    append(&mut log);
+    log.flush_to(5).expect("flush");
+    log.complete_flush(early.sync().expect("sync"));
+    assert_eq!(log.recovery_point(), 5, "a slower flush does not take the recovery point back");
+}
+
+/// `flush_unlocked` makes the shared log durable to its end like `flush_to`, and a second call
+/// for an offset already covered returns without a flush.
+#[test]
+fn flush_unlocked_advances_the_recovery_point() {
+    let (_dir, log) = open(LogConfig::default(), Arc::default());
+    let log: strand_log::manager::SharedLog = Arc::new(std::sync::Mutex::new(log));
+    for _ in 0..3 {
+        append(&mut strand_log::manager::lock(&log).expect("lock"));
+    }
+    strand_log::manager::flush_unlocked(&log, 1).expect("flush");
+    assert_eq!(strand_log::manager::lock(&log).expect("lock").recovery_point(), 3);
+    strand_log::manager::flush_unlocked(&log, 3).expect("covered");
+    assert_eq!(strand_log::manager::lock(&log).expect("lock").recovery_point(), 3);
+}

@@ -11,8 +11,9 @@
 //!   Kafka, the timeout bounds the wait for the replicas; the local sync is not timed.
 //!
 //! The leader's sync runs beside the wait for the followers, on a blocking thread; it is
-//! `Log::flush_to`, so one sync covers every append before it and the waiters behind it return
-//! without syncing again (group commit).
+//! `manager::flush_unlocked`, so one sync covers every append before it, the waiters behind it
+//! return without syncing again (group commit), and appends go on while it runs (the log's lock
+//! is not held across the `fdatasync`).
 //!
 //! What it is not: there is no purgatory structure to sweep. Each waiter watches its partition's
 //! progress (one `tokio::sync::watch` per partition, changed when the high watermark, the ISR or
@@ -23,7 +24,7 @@ use std::time::Duration;
 
 use strand_base::{LeaderEpoch, Offset, TopicPartition};
 use strand_log::LogError;
-use strand_log::manager::{SharedLog, lock};
+use strand_log::manager::{SharedLog, flush_unlocked};
 use tokio::sync::watch;
 
 use crate::ReplicaError;
@@ -66,7 +67,7 @@ impl DelayedProduce {
             if !flush {
                 return Ok(());
             }
-            let synced = tokio::task::spawn_blocking(move || lock(&log)?.flush_to(required_offset)).await;
+            let synced = tokio::task::spawn_blocking(move || flush_unlocked(&log, required_offset)).await;
             synced.map_err(|e| LogError::Invalid(format!("the sync task failed: {e}")))?.map_err(ReplicaError::from)
         };
         let replicated = async {

@@ -15,7 +15,7 @@ use std::path::Path;
 use bytes::{Buf, BufMut};
 use strand_base::Offset;
 
-use crate::file::SegmentFile;
+use crate::file::{SegmentFile, SyncTarget};
 use crate::{LogError, Result};
 
 /// An offset-index entry: the batch holding `offset` (and, for an entry read from the index, ending
@@ -179,6 +179,11 @@ impl OffsetIndex {
     /// `fdatasync`: the entries written survive a power cut once this returns.
     pub fn sync(&self) -> Result<()> {
         self.index.sync()
+    }
+
+    /// What [`OffsetIndex::sync`] syncs, to sync without the segment's owner.
+    pub fn sync_target(&self) -> SyncTarget {
+        self.index.sync_target()
     }
 
     /// Renames the file (segment deletion renames to `.deleted` first).
@@ -361,6 +366,10 @@ impl<E: Slot> IndexFile<E> {
 
     pub(crate) fn sync(&self) -> Result<()> {
         self.file.sync_data().map_err(|e| LogError::io(self.file.path(), e))
+    }
+
+    pub(crate) fn sync_target(&self) -> SyncTarget {
+        self.file.sync_target()
     }
 
     pub(crate) fn sanity_check(&self) -> Result<()> {

@@ -14,6 +14,7 @@ use strand_base::Offset;
 
 use super::offset_index::{IndexFile, Slot};
 use crate::Result;
+use crate::file::SyncTarget;
 
 /// Kafka's `RecordBatch.NO_TIMESTAMP`.
 const NO_TIMESTAMP: i64 = -1;
@@ -176,6 +177,11 @@ impl TimeIndex {
     /// `fdatasync`: the entries written survive a power cut once this returns.
     pub fn sync(&self) -> Result<()> {
         self.index.sync()
+    }
+
+    /// What [`TimeIndex::sync`] syncs, to sync without the segment's owner.
+    pub fn sync_target(&self) -> SyncTarget {
+        self.index.sync_target()
     }
 
     /// Renames the file (segment deletion renames to `.deleted` first).

@@ -12,7 +12,7 @@ use std::path::{Path, PathBuf};
 use bytes::{Buf, BufMut};
 use strand_base::Offset;
 
-use crate::file::SegmentFile;
+use crate::file::{SegmentFile, SyncTarget};
 use crate::{LogError, Result};
 
 /// An aborted transaction, Kafka's `AbortedTxn`: a producer's records from `first_offset` to the
@@ -179,6 +179,12 @@ impl TxnIndex {
             Some(file) => file.sync_data().map_err(|e| LogError::io(&self.path, e)),
             None => Ok(()),
         }
+    }
+
+    /// What [`TxnIndex::sync`] syncs (nothing while no file exists), to sync without the
+    /// segment's owner.
+    pub fn sync_target(&self) -> Option<SyncTarget> {
+        self.file.as_ref().map(SegmentFile::sync_target)
     }
 
     /// Renames the file if it exists; later appends go to the new name either way.
