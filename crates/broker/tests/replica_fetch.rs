@@ -121,7 +121,13 @@ fn records(value: &str) -> Bytes {
 }
 
 async fn produce(broker: &Broker, acks: i16, timeout_ms: i32) -> PartitionProduceResponse {
-    let request = ProduceRequest {
+    let response = handlers::produce::handle(broker, produce_request(acks, timeout_ms), 9).await;
+    response.expect("answered").expect("a response").responses[0].partition_responses[0].clone()
+}
+
+/// One record for `orders-0`.
+fn produce_request(acks: i16, timeout_ms: i32) -> ProduceRequest {
+    ProduceRequest {
         acks,
         timeout_ms,
         topic_data: vec![TopicProduceData {
@@ -130,9 +136,7 @@ async fn produce(broker: &Broker, acks: i16, timeout_ms: i32) -> PartitionProduc
             ..Default::default()
         }],
         ..Default::default()
-    };
-    let response = handlers::produce::handle(broker, request, 9).await.expect("answered").expect("a response");
-    response.responses[0].partition_responses[0].clone()
+    }
 }
 
 /// A follower's fetch of `orders-0`, as broker 2 with broker epoch `broker_epoch`.
@@ -199,6 +203,29 @@ async fn acks_all_waits_for_the_follower() {
     assert_eq!((produced.error_code, produced.base_offset), (0, 0));
     let timed_out = produce(&leader.broker, -1, 50).await;
     assert_eq!(timed_out.error_code, ErrorCode::RequestTimedOut.code());
+}
+
+/// A connection handles the next request while an acks=all produce waits (`produce::start`
+/// hands the wait back). Each wait's timeout runs from its own append, not from when the
+/// connection gets to it: two produces appended together and never replicated both time out
+/// after one timeout, not one after the other.
+#[tokio::test(start_paused = true)]
+async fn a_pipelined_produce_times_out_from_its_append() {
+    use handlers::produce::{Produced, start};
+    let leader = leader();
+    let appended = tokio::time::Instant::now();
+    let mut waits = Vec::new();
+    for _ in 0..2 {
+        match start(&leader.broker, produce_request(-1, 200), 9).await.expect("appended") {
+            Produced::Waiting(wait) => waits.push(wait),
+            Produced::Answered(answer) => panic!("acks=all with a follower waits: {answer:?}"),
+        }
+    }
+    for wait in waits {
+        let answer = wait.finish(&leader.broker).await;
+        assert_eq!(answer.responses[0].partition_responses[0].error_code, ErrorCode::RequestTimedOut.code());
+        assert_eq!(appended.elapsed(), std::time::Duration::from_millis(200), "one timeout from the appends");
+    }
 }
 
 /// The leader refuses a follower fetching at an older leader epoch (FENCED_LEADER_EPOCH, naming

@@ -51,7 +51,10 @@ pub enum Produced {
 pub struct ReplicaWait {
     responses: Vec<TopicProduceResponse>,
     delayed: Vec<(usize, usize, DelayedProduce)>,
-    timeout: Duration,
+    /// `timeout_ms` from when the request was appended, not from when the connection gets to
+    /// this wait (earlier requests of the connection may still be waiting), as Kafka times a
+    /// `DelayedProduce` from its creation.
+    deadline: tokio::time::Instant,
     version: i16,
 }
 
@@ -59,8 +62,8 @@ impl ReplicaWait {
     /// Waits for every partition's replicas together (one deadline for the request) and builds
     /// the response.
     pub async fn finish(self, broker: &Broker) -> ProduceResponse {
-        let ReplicaWait { mut responses, delayed, timeout, version } = self;
-        wait_for_replicas(&mut responses, delayed, timeout).await;
+        let ReplicaWait { mut responses, delayed, deadline, version } = self;
+        wait_for_replicas(&mut responses, delayed, deadline).await;
         response(broker, responses, version)
     }
 }
@@ -145,7 +148,8 @@ pub async fn start(broker: &Broker, request: ProduceRequest, version: i16) -> Re
     }
     if !delayed.is_empty() {
         let timeout = Duration::from_millis(u64::try_from(request.timeout_ms).unwrap_or(0));
-        return Ok(Produced::Waiting(ReplicaWait { responses, delayed, timeout, version }));
+        let deadline = tokio::time::Instant::now() + timeout;
+        return Ok(Produced::Waiting(ReplicaWait { responses, delayed, deadline, version }));
     }
     if acks == Acks::None {
         let first_error = responses.iter().flat_map(|t| &t.partition_responses).find(|p| p.error_code != 0);
@@ -315,9 +319,8 @@ fn compacted(broker: &Broker, topic_policy: Option<&str>) -> bool {
 async fn wait_for_replicas(
     responses: &mut [TopicProduceResponse],
     delayed: Vec<(usize, usize, DelayedProduce)>,
-    timeout: Duration,
+    deadline: tokio::time::Instant,
 ) {
-    let deadline = tokio::time::Instant::now() + timeout;
     for (topic, partition, waiting) in delayed {
         let left = deadline.saturating_duration_since(tokio::time::Instant::now());
         if let Err(e) = waiting.wait(left).await
