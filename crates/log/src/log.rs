@@ -166,6 +166,9 @@ pub struct Log {
     /// The cleaner's pass under way over this log, if any (it runs without the log's lock): the
     /// log aborts it when it truncates, deletes segments, or is closed or deleted.
     cleaning: Option<Arc<CleaningAbort>>,
+    /// A roll's new base offset, once a roll closed a segment it did not sync: the owner syncs
+    /// up to it away from the lock ([`Log::take_roll_flush`]).
+    roll_flush: Option<Offset>,
 }
 
 impl Log {
@@ -196,6 +199,7 @@ impl Log {
             first_dirty_offset: None,
             cleaner_delete_horizon_ms: None,
             cleaning: None,
+            roll_flush: None,
         };
         if !checkpoints.clean_shutdown {
             log.recover_from(checkpoints.recovery_point)?;
@@ -560,7 +564,10 @@ impl Log {
             if active.base_offset() == base_offset && active.is_empty() {
                 return Ok(());
             }
-            active.close_for_roll()?;
+            // Not synced here, under the lock: Kafka syncs a rolled segment in the background too
+            // (its `flush-log` task). Recovery after a crash starts at the recovery point anyway.
+            active.finish_for_roll()?;
+            self.roll_flush = Some(self.roll_flush.map_or(base_offset, |pending| pending.max(base_offset)));
         }
         let segment = Segment::create(&self.dir, base_offset, &self.config, now)?;
         self.segments.insert(base_offset, segment);
@@ -568,6 +575,14 @@ impl Log {
         self.producer_state.update_map_end_offset(base_offset);
         self.producer_state.take_snapshot()?;
         Ok(())
+    }
+
+    /// The offset a roll closed segments below without syncing them, once: the caller syncs up
+    /// to it without the lock (`manager::flush_unlocked`, on another thread), which also moves
+    /// the recovery point past them, as Kafka's flush after a roll does. `None` when nothing was
+    /// rolled since the last call, or a flush already covers the rolled segments.
+    pub fn take_roll_flush(&mut self) -> Option<Offset> {
+        self.roll_flush.take().filter(|&offset| offset > self.recovery_point)
     }
 
     /// Makes everything below `offset` durable with one `fdatasync` per segment written since the

@@ -288,14 +288,20 @@ impl Segment {
     }
 
     /// Finishes the segment when a new one takes over: the final time index entry, indexes and the
-    /// file trimmed to their real size, everything synced.
-    pub fn close_for_roll(&mut self) -> Result<()> {
+    /// file trimmed to their real size. Nothing is synced: a log's roll leaves that to a flush
+    /// away from its lock (see `Log::take_roll_flush`).
+    pub fn finish_for_roll(&mut self) -> Result<()> {
         let max = self.max_timestamp_so_far;
         if max.timestamp != NO_TIMESTAMP {
             self.time_index.maybe_append(max.timestamp, max.offset, true)?;
         }
         self.offset_index.trim()?;
-        self.time_index.trim()?;
+        self.time_index.trim()
+    }
+
+    /// [`Segment::finish_for_roll`], then everything synced.
+    pub fn close_for_roll(&mut self) -> Result<()> {
+        self.finish_for_roll()?;
         self.flush()
     }
 

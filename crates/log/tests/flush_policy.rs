@@ -117,3 +117,30 @@ fn flush_unlocked_advances_the_recovery_point() {
     strand_log::manager::flush_unlocked(&log, 3).expect("covered");
     assert_eq!(strand_log::manager::lock(&log).expect("lock").recovery_point(), 3);
 }
+
+/// A roll does not sync the segment it closes under the log's lock: it hands the new base offset
+/// to its owner once ([`Log::take_roll_flush`]), whose flush then moves the recovery point past
+/// the rolled segments, as Kafka's flush after a roll does. A roll a flush already covers hands
+/// nothing over.
+#[test]
+fn a_roll_leaves_its_sync_to_the_owner() {
+    // Each one-record batch fills a segment: every append after the first rolls.
+    let (_dir, log) = open(LogConfig { segment_bytes: 100, ..LogConfig::default() }, Arc::default());
+    let log: strand_log::manager::SharedLog = Arc::new(std::sync::Mutex::new(log));
+    let locked = || strand_log::manager::lock(&log).expect("lock");
+    append(&mut locked());
+    assert_eq!(locked().take_roll_flush(), None, "nothing rolled yet");
+    append(&mut locked());
+    append(&mut locked());
+    assert_eq!(locked().segment_count(), 3);
+    assert_eq!(locked().recovery_point(), 0, "the roll synced nothing itself");
+    let rolled = locked().take_roll_flush().expect("two rolls to sync");
+    assert_eq!(rolled, 2, "up to the newest roll's base");
+    assert_eq!(locked().take_roll_flush(), None, "handed over once");
+    strand_log::manager::flush_unlocked(&log, rolled).expect("sync");
+    assert!(locked().recovery_point() >= 2, "past the rolled segments");
+
+    append(&mut locked());
+    locked().flush_to(4).expect("flush");
+    assert_eq!(locked().take_roll_flush(), None, "the flush covered the roll");
+}

@@ -67,6 +67,7 @@ impl Partition {
             _ => FetchOutcome::Backoff,
         };
         self.publish_locked(&s, &log);
+        self.sync_rolled_segments(&mut log);
         Ok(outcome)
     }
 }

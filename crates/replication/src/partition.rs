@@ -20,7 +20,7 @@ use std::sync::{Arc, Mutex, MutexGuard};
 
 use strand_base::{BrokerId, LeaderEpoch, Offset, TopicPartition, Uuid};
 use strand_log::log::{AppendInfo, ValidatedBatch};
-use strand_log::manager::{SharedLog, lock};
+use strand_log::manager::{SharedLog, flush_unlocked, lock};
 use strand_log::producer_state::AppendContext;
 use strand_log::{Log, LogError};
 use tokio::sync::watch;
@@ -332,6 +332,7 @@ impl Partition {
         }
         let log_start_offset = log.log_start_offset();
         self.publish(&s, &log);
+        self.sync_rolled_segments(&mut log);
         self.notify();
         let delayed = (acks == Acks::All).then(|| {
             let progress = self.progress.subscribe();
@@ -346,6 +347,25 @@ impl Partition {
             )
         });
         Ok(Appended { info, log_start_offset, delayed })
+    }
+
+    /// Syncs the segments the last appends rolled away from, on another thread once the
+    /// partition's locks are released (Kafka's `flush-log` task after a roll), so an append that
+    /// rolls does not wait for their `fdatasync`s. The sync also moves the recovery point past
+    /// them. A failure is logged; the data stays in the log and the next flush tries again.
+    pub(crate) fn sync_rolled_segments(&self, log: &mut Log) {
+        let Some(offset) = log.take_roll_flush() else { return };
+        let (tp, shared) = (self.tp.clone(), self.log.clone());
+        let sync = move || {
+            if let Err(e) = flush_unlocked(&shared, offset) {
+                tracing::error!("could not sync the segments of {tp} below {offset} after a roll: {e}");
+            }
+        };
+        // Without a runtime (tests that drive a partition directly) a thread does it.
+        match tokio::runtime::Handle::try_current() {
+            Ok(runtime) => drop(runtime.spawn_blocking(sync)),
+            Err(_) => drop(std::thread::spawn(sync)),
+        }
     }
 
     /// A consumer's read: this node must lead; never past the high watermark (or the last stable
