@@ -282,20 +282,41 @@ async fn check_feeds(cluster: &Cluster, among: &[i32], lists: &[Records]) -> Vec
     first.unwrap_or_default()
 }
 
-/// Voters that start at the same instant and run in lockstep still elect a leader within a few
+/// A new quorum does not wait out an election timeout for its first leader: the lowest voter,
+/// never having voted, stands at once (after `FIRST_STAND_DELAY`, 100 ms) and the others, still
+/// on their timeouts, vote for it. The clock is paused, so the elapsed virtual time is exact.
+#[tokio::test(start_paused = true)]
+async fn a_new_quorum_elects_its_lowest_voter_without_waiting() {
+    let cluster = Cluster::new();
+    let started = tokio::time::Instant::now();
+    cluster.start_all().await;
+    let (epoch, leader) = cluster.agreed_leader(&VOTERS).await;
+    assert_eq!(leader, VOTERS[0], "the lowest voter stands first");
+    assert!(epoch >= 1);
+    let elapsed = started.elapsed();
+    assert!(elapsed < Duration::from_millis(200), "elected after {elapsed:?}, not after an election timeout (200 ms)");
+    cluster.check_one_leader_per_epoch();
+    cluster.stop_all().await;
+}
+
+/// Voters that restart at the same instant and run in lockstep still elect a leader within a few
 /// election rounds. The runtime's clock is paused, so every voter's timers fire in the same
-/// virtual instant: only a fresh random draw per attempt separates the candidates. (openraft's own
-/// timer, one draw per process checked on a shared tick, split the vote in every round here.)
+/// virtual instant: only a fresh random draw per attempt separates the candidates (they have all
+/// voted before, so none stands first). (openraft's own timer, one draw per process checked on a
+/// shared tick, split the vote in every round here.)
 #[tokio::test(start_paused = true)]
 async fn voters_in_lockstep_still_elect_a_leader() {
     let cluster = Cluster::new();
+    cluster.start_all().await;
+    cluster.agreed_leader(&VOTERS).await;
+    cluster.stop_all().await;
     cluster.start_all().await;
     // Ten rounds of the longest wait between attempts (election timeout plus its random part).
     let rounds = Duration::from_millis(10 * 2 * 200);
     let (epoch, _) = tokio::time::timeout(rounds, cluster.agreed_leader(&VOTERS))
         .await
         .unwrap_or_else(|_| panic!("no leader after {rounds:?} of virtual time"));
-    assert!(epoch >= 1);
+    assert!(epoch >= 2, "a new election after the restart: epoch {epoch}");
     cluster.check_one_leader_per_epoch();
     cluster.stop_all().await;
 }

@@ -93,11 +93,13 @@ impl QuorumConfig {
         self.voters.ids().eq([self.node_id])
     }
 
-    /// When this voter stands for election (see the module doc).
-    pub(crate) fn election_timeouts(&self) -> ElectionTimeouts {
+    /// When this voter stands for election (see the module doc). `never_voted`: its log holds no
+    /// vote (its first start); the lowest voter then stands first (`election.rs`).
+    pub(crate) fn election_timeouts(&self, never_voted: bool) -> ElectionTimeouts {
         ElectionTimeouts {
             leader_silence: Duration::from_millis(self.election_timeout_max_ms()),
             election: Duration::from_millis(self.election_timeout_ms.max(1)),
+            stands_first: never_voted && self.voters.ids().min() == Some(self.node_id),
         }
     }
 

@@ -17,6 +17,13 @@
 //! openraft still refuses a vote while the voter's leader lease lasts (`election_timeout_max`,
 //! mapped to the fetch timeout in `config`), so a voter that still hears its leader is not
 //! disrupted by one that does not.
+//!
+//! A new quorum's first election does not wait for a timeout: on its first start (it has never
+//! voted), the voter with the lowest id stands after [`FIRST_STAND_DELAY`], and again after as
+//! long while it has no leader, until one election timeout has passed since it started; then the
+//! rules above apply. The other voters keep their timeouts, so nobody competes with it and the
+//! first leader is elected in tens of milliseconds instead of one to two election timeouts. Raft's
+//! safety does not depend on when a voter stands, only how often elections split does.
 
 use std::time::Duration;
 
@@ -27,6 +34,10 @@ use tokio::time::Instant;
 
 use super::entry::TypeConfig;
 
+/// How long the lowest voter of a new quorum waits before standing, and between attempts while
+/// the others are not yet reachable (see the module doc).
+pub(crate) const FIRST_STAND_DELAY: Duration = Duration::from_millis(100);
+
 /// The two silences after which a voter stands, and how far the draw spreads them.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) struct ElectionTimeouts {
@@ -35,6 +46,8 @@ pub(crate) struct ElectionTimeouts {
     /// Since the last vote change without a leader: a failed or split election (Kafka's election
     /// timeout); also the spread of the random part added to either.
     pub(crate) election: Duration,
+    /// This voter stands first in a new quorum (see the module doc).
+    pub(crate) stands_first: bool,
 }
 
 impl ElectionTimeouts {
@@ -64,6 +77,9 @@ struct Observed {
 pub(super) fn spawn(raft: Raft<TypeConfig>, timeouts: ElectionTimeouts) -> JoinHandle<()> {
     tokio::spawn(async move {
         let mut jitter = timeouts.draw();
+        let started = Instant::now();
+        let first_election_until = timeouts.stands_first.then(|| started + timeouts.election);
+        let mut last_stand = started;
         loop {
             let observed = raft
                 .with_raft_state(|state| Observed {
@@ -79,7 +95,12 @@ pub(super) fn spawn(raft: Raft<TypeConfig>, timeouts: ElectionTimeouts) -> JoinH
                 continue;
             }
             let now = Instant::now();
-            let due = observed.since.unwrap_or(now) + timeouts.due(observed.has_leader, jitter);
+            let first_election = !observed.has_leader && first_election_until.is_some_and(|until| now < until);
+            let due = if first_election {
+                last_stand + FIRST_STAND_DELAY
+            } else {
+                observed.since.unwrap_or(now) + timeouts.due(observed.has_leader, jitter)
+            };
             if now < due {
                 tokio::time::sleep_until(due).await;
                 continue;
@@ -92,6 +113,7 @@ pub(super) fn spawn(raft: Raft<TypeConfig>, timeouts: ElectionTimeouts) -> JoinH
             if raft.trigger().elect().await.is_err() {
                 return;
             }
+            last_stand = Instant::now();
             jitter = timeouts.draw();
         }
     })
@@ -103,7 +125,11 @@ mod tests {
 
     #[test]
     fn a_follower_waits_for_the_fetch_timeout_and_a_candidate_for_the_election_timeout() {
-        let timeouts = ElectionTimeouts { leader_silence: Duration::from_secs(2), election: Duration::from_secs(1) };
+        let timeouts = ElectionTimeouts {
+            leader_silence: Duration::from_secs(2),
+            election: Duration::from_secs(1),
+            stands_first: false,
+        };
         let jitter = Duration::from_millis(300);
         assert_eq!(timeouts.due(true, jitter), Duration::from_millis(2_300));
         assert_eq!(timeouts.due(false, jitter), Duration::from_millis(1_300));
@@ -111,8 +137,11 @@ mod tests {
 
     #[test]
     fn draws_spread_over_the_election_timeout() {
-        let timeouts =
-            ElectionTimeouts { leader_silence: Duration::from_secs(2), election: Duration::from_millis(1_000) };
+        let timeouts = ElectionTimeouts {
+            leader_silence: Duration::from_secs(2),
+            election: Duration::from_millis(1_000),
+            stands_first: false,
+        };
         let draws: Vec<Duration> = (0..200).map(|_| timeouts.draw()).collect();
         assert!(draws.iter().all(|d| *d < Duration::from_millis(1_000)));
         // 200 draws from 1000 values: all equal only if the draw were not random.

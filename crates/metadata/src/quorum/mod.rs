@@ -259,6 +259,7 @@ impl Quorum {
         let metadata_log = MetadataLog::open(dir, Arc::clone(&clock))?;
         let logged = metadata_log.voters();
         let saved_term = metadata_log.vote_term().unwrap_or_default();
+        let never_voted = metadata_log.vote_term().is_none();
         if let Some(logged) = &logged
             && !logged.iter().eq(members.keys())
         {
@@ -281,7 +282,7 @@ impl Quorum {
             .map_err(QuorumError::raft)?;
         let metrics = raft.metrics();
         let leadership = leadership_feed(metrics.clone());
-        let election_timer = election::spawn(raft.clone(), config.election_timeouts());
+        let election_timer = election::spawn(raft.clone(), config.election_timeouts(never_voted));
         let snapshot_trigger = snapshot_trigger::spawn(raft.clone(), config.snapshots, bytes_since_snapshot);
         let quorum = Quorum {
             raft,
