@@ -228,6 +228,47 @@ async fn a_pipelined_produce_times_out_from_its_append() {
     }
 }
 
+/// A follower whose metadata is ahead of the leader's (here: a topic the leader does not host
+/// yet) is not answered UNKNOWN_TOPIC_ID at once, which would send it into its 1 s fetch backoff:
+/// the fetch waits for the leader to catch up, and is then served. If the leader never does, the
+/// error comes after the fetch's `max_wait_ms`.
+#[tokio::test(start_paused = true)]
+async fn a_follower_ahead_of_the_leaders_metadata_waits_for_it() {
+    let leader = leader();
+    const LATER: Uuid = Uuid([9; 16]);
+    let later = TopicPartition::new("later", 0);
+    let ahead = |max_wait_ms| {
+        let mut request = follower_fetch(0, -1, 0, 5);
+        request.max_wait_ms = max_wait_ms;
+        request.topics[0].topic_id = LATER;
+        request
+    };
+    let started = tokio::time::Instant::now();
+    let (caught_up, ()) = tokio::join!(fetch(&leader.broker, ahead(500)), async {
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+        let state = PartitionState {
+            leader: BrokerId(1),
+            leader_epoch: 0,
+            partition_epoch: 0,
+            replicas: vec![BrokerId(1), BrokerId(2)],
+            isr: vec![BrokerId(1), BrokerId(2)],
+            min_insync_replicas: 1,
+            leader_recovery_state: 0,
+        };
+        leader.replicas.apply_partition_state(&later, LATER, LogConfig::default(), &state).expect("lead");
+    });
+    assert_eq!(caught_up.error_code, 0, "served once the leader hosts the partition");
+    assert_eq!(started.elapsed(), std::time::Duration::from_millis(500), "an empty read waits out max_wait_ms");
+
+    const NEVER: Uuid = Uuid([10; 16]);
+    let mut unknown = ahead(300);
+    unknown.topics[0].topic_id = NEVER;
+    let started = tokio::time::Instant::now();
+    let answered = fetch(&leader.broker, unknown).await;
+    assert_eq!(answered.error_code, ErrorCode::UnknownTopicId.code());
+    assert_eq!(started.elapsed(), std::time::Duration::from_millis(300), "the error after max_wait_ms");
+}
+
 /// The leader refuses a follower fetching at an older leader epoch (FENCED_LEADER_EPOCH, naming
 /// itself as the current leader) or a newer one (UNKNOWN_LEADER_EPOCH), or with a broker epoch
 /// older than its registration (NOT_LEADER_OR_FOLLOWER); a follower whose last epoch ended

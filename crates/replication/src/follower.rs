@@ -64,7 +64,10 @@ impl Partition {
                 FetchOutcome::Continue
             }
             Some(ErrorCode::OffsetOutOfRange) => start_over(&mut s, &mut log, data)?,
-            _ => FetchOutcome::Backoff,
+            error => {
+                tracing::debug!("fetching {} from its leader: error {error:?}; backing off", self.tp);
+                FetchOutcome::Backoff
+            }
         };
         self.publish_locked(&s, &log);
         self.sync_rolled_segments(&mut log);

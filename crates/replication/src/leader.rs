@@ -14,7 +14,9 @@
 //! woken by any append or progress change), sizes (`max_bytes` over the response, each
 //! partition's `partition_max_bytes`, the first batch of the first partition whole) and record
 //! sets (regions of segment files, sent with `sendfile`). Progress is recorded on the first pass
-//! only: a follower held waiting has not moved.
+//! only: a follower held waiting has not moved. Errors answer at once, except those saying this
+//! node is behind the follower's metadata (an unknown topic, not the leader yet, an unknown newer
+//! epoch), which wait like an empty read, for this node to catch up (`leader_behind_follower`).
 //!
 //! What it is not: fetch sessions are not kept for followers (a follower's session epoch is
 //! ignored and the answer is sessionless: Strand's own followers fetch sessionless).
@@ -111,6 +113,25 @@ pub fn fetch_replica(request: &FetchRequest, version: i16) -> (BrokerId, i64) {
     }
 }
 
+/// Errors that say this node has not yet applied the metadata the follower acted on: the
+/// partition, its leadership here, or its new leader epoch (the follower's image is ahead; both
+/// learn from the same log). Such a fetch is not answered at once, which would send the follower
+/// into `replica.fetch.backoff.ms` (1 s by default) just as the leader is about to catch up; it
+/// waits, like a fetch short of `min_bytes`, for a change here or its `max_wait_ms`, and only
+/// then answers the error. A new topic's first acks=all write waited out that backoff whenever a
+/// follower's first fetch beat the leader's own metadata update. Kafka answers these errors at
+/// once; only when the answer comes differs.
+fn leader_behind_follower(code: i16) -> bool {
+    [
+        ErrorCode::UnknownTopicId,
+        ErrorCode::UnknownTopicOrPartition,
+        ErrorCode::NotLeaderOrFollower,
+        ErrorCode::UnknownLeaderEpoch,
+    ]
+    .iter()
+    .any(|e| e.code() == code)
+}
+
 /// One pass over a replica fetch's partitions.
 struct Pass {
     responses: Vec<FetchableTopicResponse>,
@@ -194,7 +215,8 @@ impl ReplicaManager {
                         data
                     }
                 };
-                pass.urgent |= data.error_code != 0 || data.diverging_epoch.epoch >= 0;
+                let error = data.error_code != 0 && !leader_behind_follower(data.error_code);
+                pass.urgent |= error || data.diverging_epoch.epoch >= 0;
                 partitions.push(data);
             }
             pass.responses.push(FetchableTopicResponse {

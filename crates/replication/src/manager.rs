@@ -278,6 +278,10 @@ impl ReplicaManager {
             RoleChange::BecameFollower => self.shared.fetchers().unassign(tp),
             RoleChange::Stale | RoleChange::Unchanged | RoleChange::Updated => {}
         }
+        if !matches!(change, RoleChange::Stale | RoleChange::Unchanged) {
+            // Follower fetches parked because this node had not yet applied this state wake up.
+            partition.notify();
+        }
         Ok(change)
     }
 
