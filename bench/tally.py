@@ -93,6 +93,9 @@ def parse_native(text):
         # A produce run; an e2e run's records/s is only 1 / its average latency.
         keep += ["records_per_s", "mib_per_s"]
     out = {k: v for k, v in fields.items() if k in keep}
+    if "first_record_ms" in fields:
+        # A consume run: its rate is timed from the first record (consumer-perf's fetch rate).
+        out["fetch_ms"] = "%.1f" % (float(fields["seconds"]) * 1e3)
     out["measured_records"] = fields["records"]
     out["client_cpu_s"] = "%.2f" % (float(fields["client_user_s"]) + float(fields["client_sys_s"]))
     return out
