@@ -57,16 +57,7 @@ fn leader() -> Leader {
     let replicas = Arc::new(ReplicaManager::with_config(logs, config, links, Arc::new(SystemClock)).expect("replicas"));
     let status = BrokerStatus { broker_epoch: 5, fenced: false, in_controlled_shutdown: false };
     replicas.set_broker_statuses([(BrokerId(1), status), (BrokerId(2), status)].into_iter().collect());
-    let state = PartitionState {
-        leader: BrokerId(1),
-        leader_epoch: 0,
-        partition_epoch: 0,
-        replicas: vec![BrokerId(1), BrokerId(2)],
-        isr: vec![BrokerId(1), BrokerId(2)],
-        min_insync_replicas: 1,
-        leader_recovery_state: 0,
-    };
-    replicas.apply_partition_state(&tp(), TOPIC_ID, log_config, &state).expect("lead");
+    replicas.apply_partition_state(&tp(), TOPIC_ID, log_config, &led_by_1()).expect("lead");
     let (images, image) = watch::channel(Arc::new(image()));
     let groups = Arc::new(GroupCoordinator::new(
         GroupConfig::default(),
@@ -90,6 +81,19 @@ fn leader() -> Leader {
         Arc::new(SystemClock),
     );
     Leader { broker, replicas, _dir: dir, _images: images }
+}
+
+/// A partition led by broker 1 at epoch 0, replicas and ISR [1, 2].
+fn led_by_1() -> PartitionState {
+    PartitionState {
+        leader: BrokerId(1),
+        leader_epoch: 0,
+        partition_epoch: 0,
+        replicas: vec![BrokerId(1), BrokerId(2)],
+        isr: vec![BrokerId(1), BrokerId(2)],
+        min_insync_replicas: 1,
+        leader_recovery_state: 0,
+    }
 }
 
 /// The image: topic `orders` with one partition led by broker 1, ISR [1, 2].
@@ -246,16 +250,7 @@ async fn a_follower_ahead_of_the_leaders_metadata_waits_for_it() {
     let started = tokio::time::Instant::now();
     let (caught_up, ()) = tokio::join!(fetch(&leader.broker, ahead(500)), async {
         tokio::time::sleep(std::time::Duration::from_millis(100)).await;
-        let state = PartitionState {
-            leader: BrokerId(1),
-            leader_epoch: 0,
-            partition_epoch: 0,
-            replicas: vec![BrokerId(1), BrokerId(2)],
-            isr: vec![BrokerId(1), BrokerId(2)],
-            min_insync_replicas: 1,
-            leader_recovery_state: 0,
-        };
-        leader.replicas.apply_partition_state(&later, LATER, LogConfig::default(), &state).expect("lead");
+        leader.replicas.apply_partition_state(&later, LATER, LogConfig::default(), &led_by_1()).expect("lead");
     });
     assert_eq!(caught_up.error_code, 0, "served once the leader hosts the partition");
     assert_eq!(started.elapsed(), std::time::Duration::from_millis(500), "an empty read waits out max_wait_ms");
@@ -288,15 +283,7 @@ async fn follower_fetch_checks_and_divergence() {
     let diverging = fetch(&leader.broker, follower_fetch(3, 0, 0, 5)).await;
     assert_eq!((diverging.diverging_epoch.epoch, diverging.diverging_epoch.end_offset), (0, 1));
     assert!(diverging.records.as_ref().is_none_or(|r| r.is_empty()));
-    let state = PartitionState {
-        leader: BrokerId(1),
-        leader_epoch: 1,
-        partition_epoch: 1,
-        replicas: vec![BrokerId(1), BrokerId(2)],
-        isr: vec![BrokerId(1), BrokerId(2)],
-        min_insync_replicas: 1,
-        leader_recovery_state: 0,
-    };
+    let state = PartitionState { leader_epoch: 1, partition_epoch: 1, ..led_by_1() };
     let config = LogConfig { segment_index_bytes: 4096, ..LogConfig::default() };
     leader.replicas.apply_partition_state(&tp(), TOPIC_ID, config, &state).expect("new epoch");
     let fenced = fetch(&leader.broker, follower_fetch(1, 0, 0, 5)).await;
