@@ -67,6 +67,21 @@ pub fn observe(
     (rx, leadership)
 }
 
+/// Whether the leadership `voter` reported replaces what the observer knows: a newer epoch, or
+/// another leader in the same one; or, even at an older epoch, `voter` saying it leads now, or a
+/// leader named while the observer knows none. The newer epoch known may be a candidate's that
+/// never won (a candidate's epoch runs ahead; voters restarting without it elect at a lower one):
+/// holding on to it left an observer without a leader, unable to reach the controller, until it
+/// was fenced. A leader named this way that is stale answers NOT_CONTROLLER, and the observer asks
+/// it next, so the leader itself soon says who leads.
+fn adopts(current: &Leadership, reported: &Leadership, voter: i32) -> bool {
+    let newer =
+        reported.epoch > current.epoch || (reported.epoch == current.epoch && reported.leader_id != current.leader_id);
+    let leads_now = reported.leader_id == Some(voter) && reported != current;
+    let fills_gap = current.leader_id.is_none() && reported.leader_id.is_some();
+    newer || leads_now || fills_gap
+}
+
 async fn follow(
     voters: Vec<i32>,
     fetcher: Arc<dyn MetadataFetcher>,
@@ -96,12 +111,11 @@ async fn follow(
             }
         };
         leadership.send_if_modified(|current| {
-            let newer = fetch.leadership.epoch > current.epoch
-                || (fetch.leadership.epoch == current.epoch && fetch.leadership.leader_id != current.leader_id);
-            if newer {
+            let adopted = adopts(current, &fetch.leadership, voter);
+            if adopted {
                 *current = fetch.leadership;
             }
-            newer
+            adopted
         });
         let batches = match fetch.read {
             CommittedRead::Batches(batches) => batches,
@@ -149,5 +163,33 @@ async fn follow(
                 return;
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn led(epoch: i32, leader_id: Option<i32>) -> Leadership {
+        Leadership { epoch, leader_id }
+    }
+
+    #[test]
+    fn newer_epochs_and_other_leaders_replace_the_known_leadership() {
+        assert!(adopts(&led(2, Some(1)), &led(3, Some(2)), 3), "a newer epoch, from any voter");
+        assert!(adopts(&led(2, Some(1)), &led(3, None), 3), "a newer epoch without a leader yet");
+        assert!(adopts(&led(3, None), &led(3, Some(2)), 3), "the leader of the known epoch");
+        assert!(!adopts(&led(3, Some(2)), &led(2, Some(1)), 3), "an older epoch from a voter that does not lead");
+        assert!(!adopts(&led(3, Some(2)), &led(3, Some(2)), 2), "nothing new");
+    }
+
+    /// A candidate that never won reported epoch 4; the voters that restarted without it elected
+    /// voter 1 at epoch 3. Their answers must win, or the observer never finds the leader.
+    #[test]
+    fn a_voter_that_leads_now_replaces_a_newer_leaderless_epoch() {
+        assert!(adopts(&led(4, None), &led(3, Some(1)), 1), "from the leader itself");
+        assert!(adopts(&led(4, None), &led(3, Some(1)), 2), "from a follower of it: no leader was known");
+        assert!(adopts(&led(4, Some(2)), &led(3, Some(1)), 1), "the leader answering wins over a newer name");
+        assert!(!adopts(&led(4, Some(2)), &led(3, Some(1)), 3), "but a follower's older news does not");
     }
 }
