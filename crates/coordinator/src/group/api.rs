@@ -19,16 +19,12 @@ use strand_protocol::messages::consumer_group_describe_response::DescribedGroup 
 use strand_protocol::messages::delete_groups_response::DeletableGroupResult;
 use strand_protocol::messages::describe_groups_response::DescribedGroup;
 use strand_protocol::messages::leave_group_request::MemberIdentity;
-use strand_protocol::messages::offset_commit_response::{OffsetCommitResponsePartition, OffsetCommitResponseTopic};
 use strand_protocol::messages::offset_fetch_request::{OffsetFetchRequestGroup, OffsetFetchRequestTopics};
 use strand_protocol::messages::offset_fetch_response::{
     OffsetFetchResponseGroup, OffsetFetchResponsePartition, OffsetFetchResponsePartitions, OffsetFetchResponseTopic,
     OffsetFetchResponseTopics,
 };
 use strand_protocol::messages::txn_offset_commit_request::TxnOffsetCommitRequestTopic;
-use strand_protocol::messages::txn_offset_commit_response::{
-    TxnOffsetCommitResponsePartition, TxnOffsetCommitResponseTopic,
-};
 use strand_protocol::messages::{
     ConsumerGroupDescribeRequest, ConsumerGroupDescribeResponse, ConsumerGroupHeartbeatRequest,
     ConsumerGroupHeartbeatResponse, DeleteGroupsRequest, DeleteGroupsResponse, DescribeGroupsRequest,
@@ -42,8 +38,8 @@ use super::runtime::{GroupCoordinator, OFFSETS_TOPIC, Parked, TxnAppend};
 use crate::group::ClientInfo;
 use crate::group::classic::{join_error, sync_error};
 use crate::group::consumer::heartbeat::heartbeat_error as heartbeat_error_848;
-use crate::group::offsets::{NO_OFFSET, offset_commit_error, offset_delete_error};
-use crate::group::txn_offsets::txn_offset_commit_error;
+use crate::group::offsets::{NO_OFFSET, offset_commit_error, offset_commit_topic_error, offset_delete_error};
+use crate::group::txn_offsets::{txn_offset_commit_error, txn_offset_commit_topic_error};
 use crate::runtime::ShardStatus;
 use crate::writer::TxnVerification;
 
@@ -248,22 +244,7 @@ impl GroupCoordinator {
         let mut response = OffsetCommitResponse::default();
         for (topic, resolved) in request.topics.iter().zip(resolved) {
             let answer = if resolved { answered.next() } else { None };
-            response.topics.push(answer.unwrap_or_else(|| {
-                OffsetCommitResponseTopic {
-                    name: topic.name.clone(),
-                    topic_id: topic.topic_id,
-                    partitions: topic
-                        .partitions
-                        .iter()
-                        .map(|p| OffsetCommitResponsePartition {
-                            partition_index: p.partition_index,
-                            error_code: ErrorCode::UnknownTopicId.code(),
-                            ..OffsetCommitResponsePartition::default()
-                        })
-                        .collect(),
-                    ..OffsetCommitResponseTopic::default()
-                }
-            }));
+            response.topics.push(answer.unwrap_or_else(|| offset_commit_topic_error(topic, ErrorCode::UnknownTopicId)));
         }
         response
     }
@@ -396,22 +377,9 @@ impl GroupCoordinator {
         let mut response = TxnOffsetCommitResponse::default();
         for (topic, resolved) in request.topics.iter().zip(resolved) {
             let answer = if resolved { answered.next() } else { None };
-            response.topics.push(answer.unwrap_or_else(|| {
-                TxnOffsetCommitResponseTopic {
-                    name: topic.name.clone(),
-                    topic_id: topic.topic_id,
-                    partitions: topic
-                        .partitions
-                        .iter()
-                        .map(|p| TxnOffsetCommitResponsePartition {
-                            partition_index: p.partition_index,
-                            error_code: ErrorCode::UnknownTopicId.code(),
-                            ..TxnOffsetCommitResponsePartition::default()
-                        })
-                        .collect(),
-                    ..TxnOffsetCommitResponseTopic::default()
-                }
-            }));
+            response
+                .topics
+                .push(answer.unwrap_or_else(|| txn_offset_commit_topic_error(topic, ErrorCode::UnknownTopicId)));
         }
         response
     }

@@ -604,26 +604,25 @@ fn fetched_topic(name: &str, partitions: Vec<OffsetFetchResponsePartitions>) -> 
 
 /// An OffsetCommit answer giving every partition `error`.
 pub fn offset_commit_error(request: &OffsetCommitRequest, error: ErrorCode) -> OffsetCommitResponse {
-    OffsetCommitResponse {
-        topics: request
-            .topics
+    let topics = request.topics.iter().map(|topic| offset_commit_topic_error(topic, error)).collect();
+    OffsetCommitResponse { topics, ..OffsetCommitResponse::default() }
+}
+
+/// One topic of an OffsetCommit answer, every partition given `error`.
+pub fn offset_commit_topic_error(topic: &OffsetCommitRequestTopic, error: ErrorCode) -> OffsetCommitResponseTopic {
+    OffsetCommitResponseTopic {
+        name: topic.name.clone(),
+        topic_id: topic.topic_id,
+        partitions: topic
+            .partitions
             .iter()
-            .map(|topic| OffsetCommitResponseTopic {
-                name: topic.name.clone(),
-                topic_id: topic.topic_id,
-                partitions: topic
-                    .partitions
-                    .iter()
-                    .map(|p| OffsetCommitResponsePartition {
-                        partition_index: p.partition_index,
-                        error_code: error.code(),
-                        ..OffsetCommitResponsePartition::default()
-                    })
-                    .collect(),
-                ..OffsetCommitResponseTopic::default()
+            .map(|p| OffsetCommitResponsePartition {
+                partition_index: p.partition_index,
+                error_code: error.code(),
+                ..OffsetCommitResponsePartition::default()
             })
             .collect(),
-        ..OffsetCommitResponse::default()
+        ..OffsetCommitResponseTopic::default()
     }
 }
 

@@ -21,6 +21,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use strand_base::ProducerId;
 use strand_protocol::error::ErrorCode;
+use strand_protocol::messages::txn_offset_commit_request::TxnOffsetCommitRequestTopic;
 use strand_protocol::messages::txn_offset_commit_response::{
     TxnOffsetCommitResponsePartition, TxnOffsetCommitResponseTopic,
 };
@@ -280,25 +281,27 @@ fn validate_classic_txn_commit(group: &ClassicGroup, request: &TxnOffsetCommitRe
 
 /// A TxnOffsetCommit answer giving every partition `error`.
 pub fn txn_offset_commit_error(request: &TxnOffsetCommitRequest, error: ErrorCode) -> TxnOffsetCommitResponse {
-    TxnOffsetCommitResponse {
-        topics: request
-            .topics
+    let topics = request.topics.iter().map(|topic| txn_offset_commit_topic_error(topic, error)).collect();
+    TxnOffsetCommitResponse { topics, ..TxnOffsetCommitResponse::default() }
+}
+
+/// One topic of a TxnOffsetCommit answer, every partition given `error`.
+pub fn txn_offset_commit_topic_error(
+    topic: &TxnOffsetCommitRequestTopic,
+    error: ErrorCode,
+) -> TxnOffsetCommitResponseTopic {
+    TxnOffsetCommitResponseTopic {
+        name: topic.name.clone(),
+        topic_id: topic.topic_id,
+        partitions: topic
+            .partitions
             .iter()
-            .map(|topic| TxnOffsetCommitResponseTopic {
-                name: topic.name.clone(),
-                topic_id: topic.topic_id,
-                partitions: topic
-                    .partitions
-                    .iter()
-                    .map(|p| TxnOffsetCommitResponsePartition {
-                        partition_index: p.partition_index,
-                        error_code: error.code(),
-                        ..TxnOffsetCommitResponsePartition::default()
-                    })
-                    .collect(),
-                ..TxnOffsetCommitResponseTopic::default()
+            .map(|p| TxnOffsetCommitResponsePartition {
+                partition_index: p.partition_index,
+                error_code: error.code(),
+                ..TxnOffsetCommitResponsePartition::default()
             })
             .collect(),
-        ..TxnOffsetCommitResponse::default()
+        ..TxnOffsetCommitResponseTopic::default()
     }
 }
