@@ -8,6 +8,7 @@ use proptest::prelude::*;
 use strand_base::ProducerId;
 use strand_protocol::records::{
     Compression, Header, NewRecord, RecordBatch, RecordBatchBuilder, RecordBatches, RecordsError, TimestampType,
+    summarize,
 };
 
 /// A record as the test owns it, before and after the round trip.
@@ -161,6 +162,7 @@ fn read_everything(bytes: Bytes) {
 
 fn read_batch(batch: &RecordBatch) {
     let _ = (batch.crc_is_valid(), batch.last_offset(), batch.next_offset(), batch.last_sequence());
+    let _ = summarize(batch, DECOMPRESSED_LIMIT_BYTES);
     let _ = batch.validate_uncompressed_record_count();
     if let Ok(records) = batch.records_with_limit(DECOMPRESSED_LIMIT_BYTES) {
         for record in records.iter().flatten() {
@@ -228,6 +230,52 @@ proptest! {
         prop_assert_eq!(batches.by_ref().count(), built.len() - 1);
         prop_assert_eq!(batches.partial_tail(), tail > 0);
         prop_assert_eq!(batches.remaining().len(), tail);
+    }
+
+    /// The produce path's walk of a built batch finds its records as they were built, with every
+    /// codec: their count, smallest and largest timestamps, a missing key, offsets in order.
+    #[test]
+    fn summaries_match_the_records(spec in test_batch()) {
+        let batch = RecordBatch::parse(build(&spec)).expect("built batch parses");
+        let summary = summarize(&batch, DECOMPRESSED_LIMIT_BYTES).expect("a built batch walks");
+        let stamps: Vec<i64> = match spec.log_append_time_ms {
+            Some(append_time) => vec![append_time; spec.records.len()],
+            None => spec.records.iter().map(|r| r.timestamp_ms).collect(),
+        };
+        let stamped = stamps.iter().copied().filter(|&t| t != -1);
+        prop_assert_eq!(summary.count, spec.records.len() as i32);
+        prop_assert_eq!(summary.max_timestamp, stamped.clone().max().unwrap_or(-1));
+        prop_assert_eq!(summary.min_timestamp, stamped.min().unwrap_or(i64::MAX));
+        prop_assert_eq!(summary.keyless, spec.records.iter().any(|r| r.key.is_none()));
+        prop_assert!(summary.offsets_in_order);
+    }
+
+    /// On a mangled batch (CRC fixed up) the walk and the record reader agree: the walk accepts
+    /// exactly the batches whose records all read (header keys aside: the walk, like Java, does
+    /// not check them as UTF-8), with the same count.
+    #[test]
+    fn the_walk_agrees_with_the_record_reader(
+        spec in test_batch(),
+        edits in vec((any::<prop::sample::Index>(), any::<u8>()), 1..4),
+    ) {
+        let mut bytes = build(&spec).to_vec();
+        for (at, byte) in &edits {
+            let i = 57 + at.index(bytes.len() - 57);
+            bytes[i] = *byte;
+        }
+        let crc = crc32c::crc32c(&bytes[21..]);
+        bytes[17..21].copy_from_slice(&crc.to_be_bytes());
+        let batch = RecordBatch::parse(Bytes::from(bytes)).expect("header untouched");
+        let walked = summarize(&batch, DECOMPRESSED_LIMIT_BYTES);
+        let read: Result<Vec<_>, _> = batch
+            .records_with_limit(DECOMPRESSED_LIMIT_BYTES)
+            .and_then(|records| records.iter().map(|r| r.map(|_| ())).collect());
+        match (&walked, &read) {
+            (Ok(summary), Ok(records)) => prop_assert_eq!(summary.count as usize, records.len()),
+            (Err(_), Err(_)) => {}
+            (Ok(_), Err(RecordsError::HeaderKeyNotUtf8)) => {}
+            _ => prop_assert!(false, "walk {:?} but reader {:?}", walked, read),
+        }
     }
 
     /// Arbitrary bytes never make any reader panic.

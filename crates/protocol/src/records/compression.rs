@@ -83,6 +83,25 @@ pub fn decompress(codec: Compression, compressed: &[u8], limit_bytes: usize) -> 
     }
 }
 
+/// A streaming decompressor of `compressed`, for a reader that needs no more than a window of the
+/// output at a time ([`super::walk`]). The codec's own state stays bounded as in [`decompress`]
+/// (a raw snappy block, which must be decoded whole, counts against `limit_bytes`); the caller
+/// bounds the total it reads.
+pub(super) fn decoder<'a>(
+    codec: Compression,
+    compressed: &'a [u8],
+    limit_bytes: usize,
+) -> Result<Box<dyn Read + 'a>, RecordsError> {
+    let limit = Limit { codec, limit_bytes };
+    Ok(match codec {
+        Compression::None => Box::new(compressed),
+        Compression::Gzip => Box::new(flate2::read::MultiGzDecoder::new(compressed)),
+        Compression::Snappy => Box::new(snappy::BlockReader::new(compressed, limit)),
+        Compression::Lz4 => Box::new(lz4_flex::frame::FrameDecoder::new(compressed)),
+        Compression::Zstd => Box::new(zstd_decoder(compressed, limit)?),
+    })
+}
+
 /// Compresses `data` with `codec` in the format Kafka's Java client writes, at each codec's
 /// default level.
 pub fn compress(codec: Compression, data: &[u8]) -> Result<Vec<u8>, RecordsError> {
@@ -179,6 +198,11 @@ fn read_some(reader: &mut impl Read, buf: &mut [u8], limit: Limit) -> Result<usi
 /// make the decoder reserve much more than the caller allowed. A first frame that declares a
 /// content size past the limit is refused before decoding.
 fn zstd_decompress(compressed: &[u8], limit: Limit) -> Result<Vec<u8>, RecordsError> {
+    read_bounded(zstd_decoder(compressed, limit)?, limit)
+}
+
+/// The zstd stream decoder behind [`zstd_decompress`] and [`decoder`].
+fn zstd_decoder(compressed: &[u8], limit: Limit) -> Result<zstd::stream::read::Decoder<'static, &[u8]>, RecordsError> {
     if let Ok(Some(declared)) = zstd::zstd_safe::get_frame_content_size(compressed)
         && declared > limit.limit_bytes as u64
     {
@@ -186,7 +210,7 @@ fn zstd_decompress(compressed: &[u8], limit: Limit) -> Result<Vec<u8>, RecordsEr
     }
     let mut decoder = zstd::stream::read::Decoder::with_buffer(compressed).map_err(|e| limit.corrupt(e))?;
     decoder.window_log_max(zstd_window_log_max(limit.limit_bytes)).map_err(|e| limit.corrupt(e))?;
-    read_bounded(decoder, limit)
+    Ok(decoder)
 }
 
 /// The window log of the smallest power of two at or above `limit_bytes` (a frame holding exactly
@@ -244,13 +268,7 @@ mod snappy {
                 rest = &rest[XERIAL_HEADER_BYTES..];
                 continue;
             }
-            let (length, after) =
-                rest.split_first_chunk::<4>().ok_or_else(|| limit.corrupt("truncated xerial block length"))?;
-            let length = u32::from_be_bytes(*length) as usize;
-            if length > after.len() {
-                return Err(limit.corrupt("xerial block longer than the data"));
-            }
-            let (block, after) = after.split_at(length);
+            let (block, after) = next_xerial_block(rest, limit)?;
             read_raw_block(block, limit, out)?;
             rest = after;
         }
@@ -267,6 +285,71 @@ mod snappy {
         let written = snap::raw::Decoder::new().decompress(block, &mut out[start..]).map_err(|e| limit.corrupt(e))?;
         out.truncate(start + written);
         Ok(())
+    }
+
+    /// Raw or xerial-framed snappy as a stream, one block decoded at a time: the output a reader
+    /// has not taken yet is one block (32 KiB from Java's producer; a raw stream is one block).
+    pub(super) struct BlockReader<'a> {
+        rest: &'a [u8],
+        limit: Limit,
+        xerial: bool,
+        block: Vec<u8>,
+        position: usize,
+    }
+
+    impl<'a> BlockReader<'a> {
+        pub(super) fn new(compressed: &'a [u8], limit: Limit) -> Self {
+            BlockReader { rest: compressed, limit, xerial: is_xerial(compressed), block: Vec::new(), position: 0 }
+        }
+
+        /// Decodes the next block into `self.block`; `false` when no block is left.
+        fn next_block(&mut self) -> Result<bool, RecordsError> {
+            self.block.clear();
+            self.position = 0;
+            if !self.xerial {
+                let raw = std::mem::take(&mut self.rest);
+                if raw.is_empty() && self.block.is_empty() {
+                    return Ok(false);
+                }
+                read_raw_block(raw, self.limit, &mut self.block)?;
+                return Ok(true);
+            }
+            while is_xerial(self.rest) {
+                self.rest = &self.rest[XERIAL_HEADER_BYTES..];
+            }
+            if self.rest.is_empty() {
+                return Ok(false);
+            }
+            let (block, after) = next_xerial_block(self.rest, self.limit)?;
+            self.rest = after;
+            read_raw_block(block, self.limit, &mut self.block)?;
+            Ok(true)
+        }
+    }
+
+    impl std::io::Read for BlockReader<'_> {
+        fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+            while self.position == self.block.len() {
+                if !self.next_block().map_err(std::io::Error::other)? {
+                    return Ok(0);
+                }
+            }
+            let n = buf.len().min(self.block.len() - self.position);
+            buf[..n].copy_from_slice(&self.block[self.position..self.position + n]);
+            self.position += n;
+            Ok(n)
+        }
+    }
+
+    /// Splits the next xerial block (int32 length + raw snappy) off `rest`.
+    fn next_xerial_block(rest: &[u8], limit: Limit) -> Result<(&[u8], &[u8]), RecordsError> {
+        let (length, after) =
+            rest.split_first_chunk::<4>().ok_or_else(|| limit.corrupt("truncated xerial block length"))?;
+        let length = u32::from_be_bytes(*length) as usize;
+        if length > after.len() {
+            return Err(limit.corrupt("xerial block longer than the data"));
+        }
+        Ok(after.split_at(length))
     }
 
     /// Xerial framing, as Kafka's Java producer writes it.

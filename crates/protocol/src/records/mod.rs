@@ -34,6 +34,7 @@ pub mod compression;
 pub mod control;
 pub mod record;
 pub mod record_set;
+pub mod walk;
 
 pub use batch::{Attributes, LOG_OVERHEAD, MAGIC, RECORD_BATCH_OVERHEAD, RecordBatch, RecordBatchMut, TimestampType};
 pub use builder::{NewRecord, RecordBatchBuilder};
@@ -41,6 +42,7 @@ pub use compression::{Compression, compress, decompress};
 pub use control::{ControlRecordType, EndTxnMarker, TransactionResult, end_txn_marker_batch};
 pub use record::{BatchRecords, Header, HeaderIter, Record, RecordIter};
 pub use record_set::RecordBatches;
+pub use walk::{RecordsSummary, WALK_WINDOW_BYTES, summarize};
 
 use crate::codec::DecodeError;
 
