@@ -30,8 +30,10 @@ use crate::producer_state::{AppendContext, AppendOutcome, ProducerBatch, Produce
 use crate::segment::{Segment, SegmentSlice};
 use crate::{LogError, Result};
 
-/// A batch that passed the produce path's checks (header, length, magic, CRC, record count):
-/// the only thing [`Log::append_as_leader`] accepts.
+/// A batch that passed the checks every leader append needs (header, length, magic, CRC, a
+/// record count of at least one that `lastOffsetDelta` agrees with, and, uncompressed, records'
+/// length prefixes that add up to it): the only thing [`Log::append_as_leader`] accepts. What a
+/// client's batch must pass beyond that (Kafka's `LogValidator`) is the broker's produce path's.
 #[derive(Debug)]
 pub struct ValidatedBatch {
     bytes: BytesMut,
@@ -68,10 +70,18 @@ impl ValidatedBatch {
         if compressed == strand_protocol::records::Compression::None {
             batch.validate_uncompressed_record_count().map_err(|e| LogError::InvalidBatch(e.to_string()))?;
         }
-        if batch.record_count() <= 0 {
+        let record_count = batch.record_count();
+        if record_count <= 0 {
             return Err(LogError::InvalidBatch("a batch must hold at least one record".into()));
         }
-        let record_count = batch.record_count();
+        // Offsets are assigned from the header: a last offset delta that disagrees with the count
+        // would make offsets go backwards or leave gaps.
+        if i64::from(batch.last_offset_delta()) != i64::from(record_count) - 1 {
+            return Err(LogError::InvalidBatch(format!(
+                "lastOffsetDelta {} does not match the record count {record_count}",
+                batch.last_offset_delta()
+            )));
+        }
         let producer = BatchProducer {
             producer_id: batch.producer_id(),
             producer_epoch: batch.producer_epoch(),
@@ -86,6 +96,11 @@ impl ValidatedBatch {
 
     pub fn record_count(&self) -> i32 {
         self.record_count
+    }
+
+    /// The batch's bytes as they will be appended (before offsets are assigned).
+    pub fn as_bytes(&self) -> &[u8] {
+        &self.bytes
     }
 
     /// The batch's producer fields.
@@ -230,10 +245,12 @@ impl Log {
             let Some(segment) = self.segments.get_mut(base) else { continue };
             let (epochs, producers) = (&mut self.epoch_cache, &mut self.producer_state);
             let cut = segment.recover(|batch| {
+                // The producer state first: it refuses a batch before changing anything.
+                let aborted = replay_batch(producers, batch)?;
                 if batch.partition_leader_epoch() >= 0 {
                     epochs.assign(batch.partition_leader_epoch(), batch.base_offset())?;
                 }
-                replay_batch(producers, batch)
+                Ok(aborted)
             })?;
             if cut > 0 {
                 // Everything after a torn batch is unreachable: drop the later segments.

@@ -233,7 +233,12 @@ impl Segment {
         if self.rolling_timestamp.is_none() {
             self.rolling_timestamp = Some(batch.max_timestamp());
         }
-        if self.bytes_since_last_index_entry > self.index_interval_bytes {
+        // A full index (recovering a segment with a smaller `segment.index.bytes` than it was
+        // written with) takes no more entries: lookups scan on from its last one.
+        if self.bytes_since_last_index_entry > self.index_interval_bytes
+            && !self.offset_index.is_full()
+            && !self.time_index.is_full()
+        {
             self.offset_index.append(batch.last_offset(), position as u32)?;
             let max = self.max_timestamp_so_far;
             self.time_index.maybe_append(max.timestamp, max.offset, false)?;
@@ -432,14 +437,23 @@ impl Segment {
         self.rolling_timestamp = None;
         self.next_offset = self.base_offset;
         let mut valid_bytes = 0u64;
-        let mut previous_next = self.base_offset;
+        let mut corrupt = None;
         while let Ok(Some(batch)) = self.batch_at(valid_bytes) {
-            if !batch.crc_is_valid() || batch.base_offset() < previous_next {
+            if let Some(reason) = self.unrecoverable(&batch, valid_bytes) {
+                corrupt = Some(reason);
                 break;
             }
-            previous_next = batch.next_offset();
+            // Replayed first: a batch the producer state refuses is cut before it is indexed.
+            let aborted = match each(&batch) {
+                Ok(aborted) => aborted,
+                Err(e @ LogError::Io { .. }) => return Err(e),
+                Err(e) => {
+                    corrupt = Some(e.to_string());
+                    break;
+                }
+            };
             self.index_batch(&batch, valid_bytes)?;
-            for aborted in each(&batch)? {
+            for aborted in aborted {
                 self.txn_index.append(aborted)?;
             }
             valid_bytes += batch.size_in_bytes() as u64;
@@ -447,9 +461,39 @@ impl Segment {
         let cut = self.log.len() - valid_bytes;
         if cut > 0 {
             let path = self.log.path().to_owned();
+            let reason = corrupt.unwrap_or_else(|| "a torn or invalid batch".into());
+            tracing::warn!(
+                "{}: recovery found {reason} at byte {valid_bytes}; truncating {cut} bytes after it",
+                path.display()
+            );
             self.log.truncate(valid_bytes).map_err(|e| LogError::io(&path, e))?;
         }
         Ok(cut)
+    }
+
+    /// Why a batch that parsed and starts at `position` cannot be kept by recovery, if it cannot:
+    /// a bad CRC, offsets that go backwards or do not fit this segment's relative offsets, or a
+    /// position past what an index entry can hold. Recovery cuts the log there; nothing it keeps
+    /// can trip an index's assertions.
+    fn unrecoverable(&self, batch: &RecordBatch, position: u64) -> Option<String> {
+        if !batch.crc_is_valid() {
+            return Some("a batch with a bad CRC".into());
+        }
+        if batch.base_offset() < self.next_offset || batch.last_offset_delta() < 0 {
+            return Some(format!(
+                "offsets [{}, {}] after offset {}",
+                batch.base_offset(),
+                batch.last_offset(),
+                self.next_offset - 1
+            ));
+        }
+        if !self.offset_index.can_append_offset(batch.last_offset()) {
+            return Some(format!("offset {} outside the segment", batch.last_offset()));
+        }
+        if position > i32::MAX as u64 {
+            return Some(format!("a batch at position {position}, past what an index can address"));
+        }
+        None
     }
 
     /// Rebuilds the indexes from the log without checking anything else (an index was missing or

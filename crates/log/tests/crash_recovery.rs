@@ -122,3 +122,39 @@ fn damage_in_an_earlier_segment_drops_the_later_ones() {
     // The damaged segment keeps every batch before its last one.
     assert_eq!(log.log_end_offset(), bases[2] - 3);
 }
+
+/// A change to a batch's header bytes.
+type HeaderEdit = fn(&mut Vec<u8>);
+
+/// A batch after the good ones whose header lies (CRC recomputed, so only its fields are wrong):
+/// each kind is cut by recovery, which keeps the four batches before it and never panics, so a
+/// node always starts from its own data.
+#[test]
+fn a_batch_recovery_cannot_index_is_cut_off() {
+    let cases: [(&str, HeaderEdit); 5] = [
+        ("lastOffsetDelta -1", |b| b[23..27].copy_from_slice(&(-1i32).to_be_bytes())),
+        ("lastOffsetDelta past the relative offsets", |b| b[23..27].copy_from_slice(&i32::MAX.to_be_bytes())),
+        ("base offset behind the log end", |b| b[0..8].copy_from_slice(&3i64.to_be_bytes())),
+        ("base offset past the relative offsets", |b| b[0..8].copy_from_slice(&(1i64 << 40).to_be_bytes())),
+        ("a control batch whose marker does not parse", |b| {
+            b[21..23].copy_from_slice(&0x30i16.to_be_bytes());
+            b[43..51].copy_from_slice(&7i64.to_be_bytes());
+        }),
+    ];
+    for (name, edit) in cases {
+        let original = tempfile::tempdir().expect("dir");
+        let (before, _) = write_log(original.path(), Compression::None);
+        let path = original.path().join(format!("{:020}.log", 0));
+        let mut bytes = std::fs::read(&path).expect("segment");
+        let mut lying = bytes[before as usize..].to_vec();
+        lying[0..8].copy_from_slice(&12i64.to_be_bytes());
+        edit(&mut lying);
+        let crc = crc32c::crc32c(&lying[21..]);
+        lying[17..21].copy_from_slice(&crc.to_be_bytes());
+        bytes.truncate(before as usize);
+        bytes.extend_from_slice(&lying);
+        std::fs::write(&path, &bytes).expect("write");
+        let result = std::panic::catch_unwind(|| recover_and_check(original.path(), 12));
+        assert!(result.is_ok(), "{name}: recovery panicked or kept the batch");
+    }
+}
