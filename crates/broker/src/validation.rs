@@ -1,13 +1,31 @@
-//! The produce path's checks on a partition's record set, before anything is appended: split
-//! into batches, each a whole magic-2 batch with a valid CRC and (uncompressed) a record count
-//! that matches its records' length prefixes, no larger than `message.max.bytes`, with
-//! timestamps within `message.timestamp.*`. Records are never decoded (design §3), except for a
-//! compacted topic, whose records must all have keys: that check decodes them (decompressing with
-//! the named bound), one of design §3's documented exceptions.
+//! The produce path's checks on a partition's record set, before anything is appended, in the
+//! order Kafka 4.4 makes them and with its error codes:
+//!
+//! 1. the record set is exactly one whole magic-2 batch (Kafka's `ProduceRequest.validateRecords`
+//!    and `ByteBufferLogInputStream`: a few stray bytes after it that cannot start a batch, or the
+//!    start of a batch cut short, are dropped; a second whole batch is refused), not zstd before
+//!    Produce v7;
+//! 2. the batch: base offset 0, no larger than `message.max.bytes`, a valid CRC, a known codec;
+//!    its header consistent (Kafka's `LogValidator.validateBatch`: at least one record,
+//!    `lastOffsetDelta` = count - 1, no control batch from a client, a sequence with every
+//!    producer id);
+//! 3. its records ([`strand_protocol::records::summarize`]): each record's structure, exactly the
+//!    declared count, offset deltas in order in a compressed batch, every record's timestamp
+//!    within `message.timestamp.*`, keys on a compacted topic. A compressed batch is walked by
+//!    streaming decompression through a small window, on a blocking thread
+//!    ([`validate_record_set_async`]); records are never decoded into objects or re-encoded
+//!    (design §3).
+//!
+//! Under CreateTime a batch whose max timestamp is not its records' largest gets the right one
+//! written (CRC recomputed), as Kafka's in-place validation does; under LogAppendTime the batch
+//! carries the broker's time.
 
 use bytes::{Bytes, BytesMut};
+use strand_base::limits::DECOMPRESSED_BATCH_BYTES_MAX;
 use strand_log::log::ValidatedBatch;
-use strand_protocol::records::{RecordBatch, RecordBatchMut, RecordBatches, TimestampType};
+use strand_protocol::records::{
+    Compression, LOG_OVERHEAD, MAGIC, RecordBatch, RecordBatchMut, RecordsSummary, TimestampType, summarize,
+};
 
 /// The topic's timestamp settings.
 #[derive(Debug, Clone, Copy)]
@@ -20,26 +38,6 @@ pub struct TimestampRules {
     pub after_max_ms: i64,
 }
 
-/// Why a record set was refused; each maps to the Produce error code Kafka answers.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum RecordSetError {
-    /// CORRUPT_MESSAGE: a batch that does not parse, a bad CRC, a count that disagrees.
-    #[error("corrupt record batch: {0}")]
-    Corrupt(String),
-    /// MESSAGE_TOO_LARGE.
-    #[error("batch of {size} bytes exceeds message.max.bytes ({max})")]
-    TooLarge { size: usize, max: usize },
-    /// INVALID_TIMESTAMP.
-    #[error("timestamp {timestamp} is outside the allowed range around {now}")]
-    InvalidTimestamp { timestamp: i64, now: i64 },
-    /// INVALID_RECORD: an empty record set.
-    #[error("the record set is empty")]
-    Empty,
-    /// INVALID_RECORD: a record without a key for a compacted topic (Kafka's wording).
-    #[error("Compacted topic cannot accept message without key")]
-    MissingKey,
-}
-
 /// Whether the topic keeps only the latest record per key: its records need keys.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum KeyRule {
@@ -47,71 +45,202 @@ pub enum KeyRule {
     Required,
 }
 
-/// Checks a partition's record set and returns its batches, ready to append.
-pub fn validate_record_set(
-    records: &Bytes,
-    message_bytes_max: usize,
-    rules: TimestampRules,
-    keys: KeyRule,
-    now_ms: i64,
-) -> Result<Vec<ValidatedBatch>, RecordSetError> {
-    let mut batches = Vec::new();
-    let mut split = RecordBatches::new(records.clone());
-    for batch in split.by_ref() {
-        let batch = batch.map_err(|e| RecordSetError::Corrupt(e.to_string()))?;
-        if keys == KeyRule::Required && !batch.attributes().is_control() {
-            check_keys(&batch)?;
-        }
-        batches.push(validate_batch(batch, message_bytes_max, rules, now_ms)?);
-    }
-    if split.partial_tail() || !split.remaining().is_empty() {
-        return Err(RecordSetError::Corrupt("the record set ends in a partial batch".into()));
-    }
-    if batches.is_empty() {
-        return Err(RecordSetError::Empty);
-    }
-    Ok(batches)
+/// Everything a partition's record set is checked against.
+#[derive(Debug, Clone, Copy)]
+pub struct ProduceRules {
+    /// The topic's `max.message.bytes`.
+    pub message_bytes_max: usize,
+    pub timestamps: TimestampRules,
+    pub keys: KeyRule,
+    /// The Produce request's version (zstd needs v7).
+    pub version: i16,
 }
 
-/// Every record of `batch` has a key (decompressing within `DECOMPRESSED_BATCH_BYTES_MAX`).
-fn check_keys(batch: &RecordBatch) -> Result<(), RecordSetError> {
-    let records = batch.records().map_err(|e| RecordSetError::Corrupt(e.to_string()))?;
-    for record in records.iter() {
-        let record = record.map_err(|e| RecordSetError::Corrupt(e.to_string()))?;
-        if record.key().is_none() {
-            return Err(RecordSetError::MissingKey);
-        }
+/// Why a record set was refused; each maps to the Produce error code Kafka answers.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum RecordSetError {
+    /// CORRUPT_MESSAGE: a bad CRC, a batch length or magic no batch can have.
+    #[error("corrupt record batch: {0}")]
+    Corrupt(String),
+    /// INVALID_RECORD: a batch whose header or records are inconsistent, or not what a client may
+    /// send.
+    #[error("invalid record batch: {0}")]
+    Invalid(String),
+    /// MESSAGE_TOO_LARGE.
+    #[error("batch of {size} bytes exceeds message.max.bytes ({max})")]
+    TooLarge { size: usize, max: usize },
+    /// INVALID_TIMESTAMP.
+    #[error("timestamp {timestamp} is outside the allowed range around {now}")]
+    InvalidTimestamp { timestamp: i64, now: i64 },
+    /// INVALID_RECORD: a record without a key for a compacted topic (Kafka's wording).
+    #[error("Compacted topic cannot accept message without key")]
+    MissingKey,
+    /// UNSUPPORTED_COMPRESSION_TYPE: zstd in a Produce request older than v7.
+    #[error("zstd compression needs Produce v7 or later (got v{0})")]
+    ZstdTooOld(i16),
+}
+
+/// The smallest `batchLength` Kafka's record set reader accepts before it looks at the magic
+/// (`LegacyRecord.RECORD_OVERHEAD_V0`).
+const BATCH_LENGTH_MIN: i32 = 14;
+/// The bytes up to and including the magic (Kafka's `HEADER_SIZE_UP_TO_MAGIC`).
+const HEADER_BYTES_TO_MAGIC: usize = 17;
+/// The first Produce version that may carry zstd (KIP-110).
+const ZSTD_PRODUCE_VERSION_MIN: i16 = 7;
+
+/// Checks a partition's record set and returns its one batch, ready to append. Runs every check
+/// on the caller's thread; [`validate_record_set_async`] moves a compressed batch's walk off it.
+pub fn validate_record_set(
+    records: &Bytes,
+    rules: ProduceRules,
+    now_ms: i64,
+) -> Result<ValidatedBatch, RecordSetError> {
+    let batch = check_batch(records, rules)?;
+    check_records(batch, rules, now_ms)
+}
+
+/// [`validate_record_set`], with a compressed batch's records walked on a blocking thread.
+pub async fn validate_record_set_async(
+    records: &Bytes,
+    rules: ProduceRules,
+    now_ms: i64,
+) -> Result<ValidatedBatch, RecordSetError> {
+    let batch = check_batch(records, rules)?;
+    if batch.attributes().compression() == Ok(Compression::None) {
+        return check_records(batch, rules, now_ms);
+    }
+    tokio::task::spawn_blocking(move || check_records(batch, rules, now_ms))
+        .await
+        .unwrap_or_else(|e| Err(RecordSetError::Invalid(format!("the batch's check did not finish: {e}"))))
+}
+
+/// Steps 1 and 2: the record set's one batch and its header.
+fn check_batch(records: &Bytes, rules: ProduceRules) -> Result<RecordBatch, RecordSetError> {
+    let first = next_batch_len(records)?
+        .ok_or_else(|| RecordSetError::Invalid("a produce request needs one record batch per partition".into()))?;
+    if records[HEADER_BYTES_TO_MAGIC - 1] != MAGIC as u8 {
+        return Err(RecordSetError::Invalid("only record batches with magic 2 are accepted".into()));
+    }
+    let batch = RecordBatch::parse(records.slice(..first)).map_err(|e| RecordSetError::Corrupt(e.to_string()))?;
+    if rules.version < ZSTD_PRODUCE_VERSION_MIN && batch.attributes().compression() == Ok(Compression::Zstd) {
+        return Err(RecordSetError::ZstdTooOld(rules.version));
+    }
+    if next_batch_len(&records.slice(first..))?.is_some() {
+        return Err(RecordSetError::Invalid("only one record batch per partition is allowed".into()));
+    }
+    check_header(&batch, rules)?;
+    Ok(batch)
+}
+
+/// The length of the whole batch at the start of `bytes`, as Kafka's `ByteBufferLogInputStream`
+/// finds it: `None` when `bytes` cannot hold a whole batch (too short to read, or cut short);
+/// an error when its length or magic is impossible.
+fn next_batch_len(bytes: &[u8]) -> Result<Option<usize>, RecordSetError> {
+    let Some(length) = bytes.get(8..LOG_OVERHEAD) else { return Ok(None) };
+    let length = i32::from_be_bytes([length[0], length[1], length[2], length[3]]);
+    if length < BATCH_LENGTH_MIN {
+        return Err(RecordSetError::Corrupt(format!("record size {length} is less than the minimum")));
+    }
+    let Some(&magic) = bytes.get(HEADER_BYTES_TO_MAGIC - 1) else { return Ok(None) };
+    if !(0..=MAGIC).contains(&(magic as i8)) {
+        return Err(RecordSetError::Corrupt(format!("invalid magic {}", magic as i8)));
+    }
+    let whole = LOG_OVERHEAD + length as usize;
+    Ok((bytes.len() >= whole).then_some(whole))
+}
+
+/// Step 2: what Kafka checks of a client's batch before its records.
+fn check_header(batch: &RecordBatch, rules: ProduceRules) -> Result<(), RecordSetError> {
+    let invalid = |m: String| Err(RecordSetError::Invalid(m));
+    if batch.base_offset() != 0 {
+        return invalid(format!("the base offset of a produced batch must be 0, not {}", batch.base_offset()));
+    }
+    let size = batch.size_in_bytes();
+    if size > rules.message_bytes_max {
+        return Err(RecordSetError::TooLarge { size, max: rules.message_bytes_max });
+    }
+    if !batch.crc_is_valid() {
+        return Err(RecordSetError::Corrupt(format!("CRC {} does not match the batch", batch.crc())));
+    }
+    if let Err(e) = batch.attributes().compression() {
+        return invalid(e.to_string());
+    }
+    let (count, delta) = (batch.record_count(), batch.last_offset_delta());
+    if delta < 0 {
+        return invalid(format!("the batch has an invalid offset range: lastOffsetDelta {delta}"));
+    }
+    if count <= 0 {
+        return invalid(format!("invalid record count {count}"));
+    }
+    if i64::from(delta) + 1 != i64::from(count) {
+        return invalid(format!("lastOffsetDelta {delta} does not match the record count {count}"));
+    }
+    if batch.attributes().is_control() {
+        return invalid("clients may not write control records".into());
+    }
+    if batch.producer_id().0 >= 0 && batch.base_sequence() < 0 {
+        return invalid(format!(
+            "invalid sequence {} for producer id {}",
+            batch.base_sequence(),
+            batch.producer_id().0
+        ));
     }
     Ok(())
 }
 
-fn validate_batch(
-    batch: RecordBatch,
-    message_bytes_max: usize,
-    rules: TimestampRules,
-    now_ms: i64,
-) -> Result<ValidatedBatch, RecordSetError> {
-    let size = batch.size_in_bytes();
-    if size > message_bytes_max {
-        return Err(RecordSetError::TooLarge { size, max: message_bytes_max });
+/// Step 3: walks the records (decompressing a compressed batch), applies the topic's rules and
+/// returns the batch to append.
+fn check_records(batch: RecordBatch, rules: ProduceRules, now_ms: i64) -> Result<ValidatedBatch, RecordSetError> {
+    let summary =
+        summarize(&batch, DECOMPRESSED_BATCH_BYTES_MAX).map_err(|e| RecordSetError::Invalid(e.to_string()))?;
+    let compressed = batch.attributes().compression() != Ok(Compression::None);
+    if compressed && !summary.offsets_in_order {
+        return Err(RecordSetError::Invalid(
+            "a compressed batch's records must have offset deltas 0, 1, 2, ...".into(),
+        ));
     }
-    if !rules.log_append_time && !batch.attributes().is_control() {
-        for timestamp in [batch.base_timestamp(), batch.max_timestamp()] {
-            let too_old = now_ms.saturating_sub(timestamp) > rules.before_max_ms;
-            let too_new = timestamp.saturating_sub(now_ms) > rules.after_max_ms;
-            if too_old || too_new {
-                return Err(RecordSetError::InvalidTimestamp { timestamp, now: now_ms });
-            }
-        }
+    if rules.keys == KeyRule::Required && summary.keyless {
+        return Err(RecordSetError::MissingKey);
+    }
+    if !rules.timestamps.log_append_time {
+        check_timestamps(&summary, rules.timestamps, now_ms)?;
     }
     let mut bytes = BytesMut::from(&batch.as_bytes()[..]);
-    if rules.log_append_time {
-        // The one rewrite of a producer's bytes Kafka makes on this path: the batch says
-        // LogAppendTime and carries the broker's time, with its CRC recomputed.
-        let mut view = RecordBatchMut::new(&mut bytes).map_err(|e| RecordSetError::Corrupt(e.to_string()))?;
-        view.set_max_timestamp_and_type(TimestampType::LogAppendTime, now_ms);
+    drop(batch);
+    stamp(&mut bytes, &summary, rules.timestamps, now_ms)?;
+    ValidatedBatch::validate(bytes).map_err(|e| RecordSetError::Invalid(e.to_string()))
+}
+
+/// Every record's timestamp (its smallest and largest) against `message.timestamp.*`.
+fn check_timestamps(summary: &RecordsSummary, rules: TimestampRules, now_ms: i64) -> Result<(), RecordSetError> {
+    if summary.max_timestamp == -1 {
+        return Ok(());
     }
-    ValidatedBatch::validate(bytes).map_err(|e| RecordSetError::Corrupt(e.to_string()))
+    let too_old = now_ms.saturating_sub(summary.min_timestamp) > rules.before_max_ms;
+    let too_new = summary.max_timestamp.saturating_sub(now_ms) > rules.after_max_ms;
+    match (too_old, too_new) {
+        (true, _) => Err(RecordSetError::InvalidTimestamp { timestamp: summary.min_timestamp, now: now_ms }),
+        (_, true) => Err(RecordSetError::InvalidTimestamp { timestamp: summary.max_timestamp, now: now_ms }),
+        _ => Ok(()),
+    }
+}
+
+/// The one rewrite of a producer's bytes Kafka makes on this path: under LogAppendTime the batch
+/// carries the broker's time; under CreateTime its max timestamp is its records' largest. The CRC
+/// is recomputed only if a field changed.
+fn stamp(
+    bytes: &mut BytesMut,
+    summary: &RecordsSummary,
+    rules: TimestampRules,
+    now_ms: i64,
+) -> Result<(), RecordSetError> {
+    let mut view = RecordBatchMut::new(bytes).map_err(|e| RecordSetError::Corrupt(e.to_string()))?;
+    if rules.log_append_time {
+        view.set_max_timestamp_and_type(TimestampType::LogAppendTime, now_ms);
+    } else {
+        view.set_max_timestamp_and_type(TimestampType::CreateTime, summary.max_timestamp);
+    }
+    Ok(())
 }
 
 #[cfg(test)]
@@ -119,8 +248,10 @@ mod tests {
     use super::*;
     use strand_protocol::records::{NewRecord, RecordBatchBuilder};
 
-    const RULES: TimestampRules =
+    const TIMESTAMPS: TimestampRules =
         TimestampRules { log_append_time: false, before_max_ms: i64::MAX, after_max_ms: 3_600_000 };
+    const RULES: ProduceRules =
+        ProduceRules { message_bytes_max: 1 << 20, timestamps: TIMESTAMPS, keys: KeyRule::Optional, version: 9 };
 
     fn batch(timestamp_ms: i64) -> Bytes {
         let mut builder = RecordBatchBuilder::new();
@@ -128,47 +259,45 @@ mod tests {
         builder.build().expect("batch")
     }
 
-    /// Two good batches pass; a flipped byte, a cut batch, an oversized batch, a timestamp from the
-    /// future and an empty set each fail with their own reason.
+    fn check(records: &Bytes, rules: ProduceRules, now: i64) -> Result<(), RecordSetError> {
+        validate_record_set(records, rules, now).map(|_| ())
+    }
+
+    /// A good batch passes; a flipped byte, a cut batch, two batches, an oversized batch, a
+    /// timestamp from the future and an empty set each fail with their own reason.
     #[test]
     fn record_sets_are_checked() {
         let now = 1_700_000_000_000;
-        let mut two = batch(now).to_vec();
-        two.extend_from_slice(&batch(now));
-        assert_eq!(
-            validate_record_set(&Bytes::from(two.clone()), 1 << 20, RULES, KeyRule::Optional, now).map(|b| b.len()),
-            Ok(2)
-        );
+        assert_eq!(check(&batch(now), RULES, now), Ok(()));
 
-        let mut corrupt = two.clone();
+        let mut corrupt = batch(now).to_vec();
         let last = corrupt.len() - 1;
         corrupt[last] ^= 1;
-        let err = validate_record_set(&Bytes::from(corrupt), 1 << 20, RULES, KeyRule::Optional, now).err();
+        let err = check(&Bytes::from(corrupt), RULES, now).err();
         assert!(matches!(err, Some(RecordSetError::Corrupt(_))), "{err:?}");
 
-        let cut = Bytes::from(two[..two.len() - 3].to_vec());
-        assert!(matches!(
-            validate_record_set(&cut, 1 << 20, RULES, KeyRule::Optional, now),
-            Err(RecordSetError::Corrupt(_))
-        ));
+        let whole = batch(now);
+        let cut = whole.slice(..whole.len() - 3);
+        assert!(matches!(check(&cut, RULES, now), Err(RecordSetError::Invalid(_))));
+        let two = Bytes::from([whole.to_vec(), whole.to_vec()].concat());
+        assert!(matches!(check(&two, RULES, now), Err(RecordSetError::Invalid(_))));
+        let stray = Bytes::from([whole.to_vec(), vec![1, 2, 3]].concat());
+        assert_eq!(check(&stray, RULES, now), Ok(()));
 
-        let err = validate_record_set(&batch(now), 10, RULES, KeyRule::Optional, now).err();
-        assert!(matches!(err, Some(RecordSetError::TooLarge { .. })), "{err:?}");
+        let small = ProduceRules { message_bytes_max: 10, ..RULES };
+        assert!(matches!(check(&batch(now), small, now), Err(RecordSetError::TooLarge { .. })));
 
-        let err = validate_record_set(&batch(now + 7_200_000), 1 << 20, RULES, KeyRule::Optional, now).err();
+        let err = check(&batch(now + 7_200_000), RULES, now).err();
         assert!(matches!(err, Some(RecordSetError::InvalidTimestamp { .. })), "{err:?}");
 
-        assert_eq!(
-            validate_record_set(&Bytes::new(), 1 << 20, RULES, KeyRule::Optional, now).err(),
-            Some(RecordSetError::Empty)
-        );
+        assert!(matches!(check(&Bytes::new(), RULES, now), Err(RecordSetError::Invalid(_))));
     }
 
     /// A compacted topic refuses a record without a key, compressed or not, and takes keyed ones.
     #[test]
     fn compacted_topics_need_keys() {
-        use strand_protocol::records::Compression;
         let now = 1_700_000_000_000;
+        let compacted = ProduceRules { keys: KeyRule::Required, ..RULES };
         for codec in [Compression::None, Compression::Lz4] {
             let build = |key: Option<&[u8]>| {
                 let mut builder = RecordBatchBuilder::new().compression(codec);
@@ -178,19 +307,40 @@ mod tests {
                 builder.append(&NewRecord { timestamp_ms: now, key, value: Some(b"v"), headers: &[] }).expect("record");
                 builder.build().expect("batch")
             };
-            let keyed = validate_record_set(&build(Some(b"k2")), 1 << 20, RULES, KeyRule::Required, now);
-            assert_eq!(keyed.map(|b| b.len()), Ok(1), "{codec:?}");
-            let keyless = validate_record_set(&build(None), 1 << 20, RULES, KeyRule::Required, now);
-            assert_eq!(keyless.err(), Some(RecordSetError::MissingKey), "{codec:?}");
-            assert!(validate_record_set(&build(None), 1 << 20, RULES, KeyRule::Optional, now).is_ok());
+            assert_eq!(check(&build(Some(b"k2")), compacted, now), Ok(()), "{codec:?}");
+            assert_eq!(check(&build(None), compacted, now), Err(RecordSetError::MissingKey), "{codec:?}");
+            assert_eq!(check(&build(None), RULES, now), Ok(()));
         }
     }
 
-    /// Under LogAppendTime the batch carries the broker's time and a valid CRC.
+    /// zstd is refused before Produce v7 (KIP-110), taken from v7 on.
     #[test]
-    fn log_append_time_rewrites_the_batch() {
-        let rules = TimestampRules { log_append_time: true, ..RULES };
-        let batches = validate_record_set(&batch(5), 1 << 20, rules, KeyRule::Optional, 42).expect("valid");
-        assert_eq!(batches.len(), 1);
+    fn zstd_needs_produce_v7() {
+        let now = 1_700_000_000_000;
+        let mut builder = RecordBatchBuilder::new().compression(Compression::Zstd);
+        builder.append(&NewRecord { timestamp_ms: now, key: None, value: Some(b"v"), headers: &[] }).expect("record");
+        let zstd = builder.build().expect("batch");
+        assert_eq!(check(&zstd, ProduceRules { version: 6, ..RULES }, now), Err(RecordSetError::ZstdTooOld(6)));
+        assert_eq!(check(&zstd, ProduceRules { version: 7, ..RULES }, now), Ok(()));
+    }
+
+    /// Under LogAppendTime the batch carries the broker's time; under CreateTime a max timestamp
+    /// that is not the records' largest is corrected; both with a valid CRC.
+    #[test]
+    fn the_max_timestamp_is_the_brokers_or_the_records() {
+        let rules = ProduceRules { timestamps: TimestampRules { log_append_time: true, ..TIMESTAMPS }, ..RULES };
+        let stamped = validate_record_set(&batch(5), rules, 42).expect("valid");
+        let view = RecordBatch::parse(Bytes::copy_from_slice(stamped.as_bytes())).expect("batch");
+        assert_eq!((view.max_timestamp(), view.attributes().timestamp_type()), (42, TimestampType::LogAppendTime));
+        assert!(view.crc_is_valid());
+
+        let mut lying = batch(1_000).to_vec();
+        lying[35..43].copy_from_slice(&7i64.to_be_bytes());
+        let crc = crc32c::crc32c(&lying[21..]);
+        lying[17..21].copy_from_slice(&crc.to_be_bytes());
+        let fixed = validate_record_set(&Bytes::from(lying), RULES, 2_000).expect("valid");
+        let view = RecordBatch::parse(Bytes::copy_from_slice(fixed.as_bytes())).expect("batch");
+        assert_eq!(view.max_timestamp(), 1_000);
+        assert!(view.crc_is_valid());
     }
 }

@@ -32,7 +32,7 @@ use strand_protocol::messages::{ProduceRequest, ProduceResponse};
 use strand_replication::{Acks, DelayedProduce};
 
 use super::target;
-use crate::validation::{KeyRule, RecordSetError, TimestampRules, validate_record_set};
+use crate::validation::{KeyRule, ProduceRules, RecordSetError, TimestampRules, validate_record_set_async};
 use crate::{Broker, LeaderHints, TxnVerification};
 use strand_metadata::image::{ConfigResource, MetadataImage};
 
@@ -105,7 +105,7 @@ pub async fn start(broker: &Broker, request: ProduceRequest, version: i16) -> Re
                         // Kafka refuses before appending anything: NOT_ENOUGH_REPLICAS.
                         failed(partition.index, ErrorCode::NotEnoughReplicas, None)
                     } else {
-                        match prepare(broker, target, partition, rules, version) {
+                        match prepare(broker, target, partition, rules, version).await {
                             Ok(prepared) => {
                                 ready.push((slot, prepared));
                                 // Answered once appended.
@@ -336,7 +336,7 @@ struct Prepared {
     index: i32,
     tp: TopicPartition,
     leader_epoch: i32,
-    batches: Vec<ValidatedBatch>,
+    batch: ValidatedBatch,
     log_append_time: bool,
     now_ms: i64,
     /// The guard of the KIP-890 verification this append presents (the sentinel when none).
@@ -347,7 +347,7 @@ struct Prepared {
 
 /// Validates one partition's record set; for a transactional producer's first write here,
 /// starts its verification (Kafka's `maybeStartTransactionVerificationForPartition`).
-fn prepare(
+async fn prepare(
     broker: &Broker,
     target: super::Target,
     data: &PartitionProduceData,
@@ -356,23 +356,28 @@ fn prepare(
 ) -> Result<Prepared, (ErrorCode, Option<String>)> {
     let Some(records) = &data.records else { return Err((ErrorCode::InvalidRecord, None)) };
     let now = broker.clock.now_ms();
-    let rules = topic.timestamps;
-    let batches = match validate_record_set(records, topic.message_bytes_max, rules, topic.keys, now) {
-        Ok(batches) => batches,
+    let rules = ProduceRules {
+        message_bytes_max: topic.message_bytes_max,
+        timestamps: topic.timestamps,
+        keys: topic.keys,
+        version,
+    };
+    let batch = match validate_record_set_async(records, rules, now).await {
+        Ok(batch) => batch,
         Err(e) => return Err((record_set_code(&e), Some(e.to_string()))),
     };
     let mut prepared = Prepared {
         index: data.index,
         tp: target.partition,
         leader_epoch: target.leader_epoch,
-        batches,
-        log_append_time: rules.log_append_time,
+        batch,
+        log_append_time: topic.timestamps.log_append_time,
         now_ms: now,
         guard: VerificationGuard::SENTINEL,
         verifying: None,
     };
-    let transactional = prepared.batches.iter().map(|b| b.producer()).find(|p| p.transactional && !p.control);
-    if let Some(producer) = transactional {
+    let producer = prepared.batch.producer();
+    if producer.transactional && !producer.control {
         let supports_epoch_bump = version >= TRANSACTIONS_V2_VERSION_MIN;
         let ids = (producer.producer_id, producer.producer_epoch);
         match broker.replicas.maybe_start_txn_verification(
@@ -393,33 +398,23 @@ fn prepare(
     Ok(prepared)
 }
 
-/// Appends one partition's validated batches; with `acks=all`, also what to wait on (the last
-/// batch's: the high watermark passing it passes the others).
+/// Appends one partition's validated batch; with `acks=all`, also what to wait on.
 fn append(broker: &Broker, prepared: Prepared, acks: Acks) -> (PartitionProduceResponse, Option<DelayedProduce>) {
-    let mut base_offset = None;
-    let mut log_start_offset = -1;
-    let mut waiting = None;
-    let Prepared { index, tp, leader_epoch, batches, guard, .. } = prepared;
-    for batch in batches {
-        let context = AppendContext::client(guard);
-        match broker.replicas.append_as_leader(&tp, batch, leader_epoch, acks, context) {
-            Ok(appended) => {
-                base_offset.get_or_insert(appended.info.first_offset);
-                log_start_offset = appended.log_start_offset;
-                waiting = appended.delayed;
-            }
-            Err(e) => return (failed(index, e.code(), Some(e.to_string())), None),
-        }
-    }
+    let Prepared { index, tp, leader_epoch, batch, guard, log_append_time, now_ms, .. } = prepared;
+    let context = AppendContext::client(guard);
+    let appended = match broker.replicas.append_as_leader(&tp, batch, leader_epoch, acks, context) {
+        Ok(appended) => appended,
+        Err(e) => return (failed(index, e.code(), Some(e.to_string())), None),
+    };
     let response = PartitionProduceResponse {
         index,
         error_code: 0,
-        base_offset: base_offset.unwrap_or(-1),
-        log_append_time_ms: if prepared.log_append_time { prepared.now_ms } else { -1 },
-        log_start_offset,
+        base_offset: appended.info.first_offset,
+        log_append_time_ms: if log_append_time { now_ms } else { -1 },
+        log_start_offset: appended.log_start_offset,
         ..Default::default()
     };
-    (response, waiting)
+    (response, appended.delayed)
 }
 
 fn record_set_code(error: &RecordSetError) -> ErrorCode {
@@ -427,7 +422,8 @@ fn record_set_code(error: &RecordSetError) -> ErrorCode {
         RecordSetError::Corrupt(_) => ErrorCode::CorruptMessage,
         RecordSetError::TooLarge { .. } => ErrorCode::MessageTooLarge,
         RecordSetError::InvalidTimestamp { .. } => ErrorCode::InvalidTimestamp,
-        RecordSetError::Empty | RecordSetError::MissingKey => ErrorCode::InvalidRecord,
+        RecordSetError::Invalid(_) | RecordSetError::MissingKey => ErrorCode::InvalidRecord,
+        RecordSetError::ZstdTooOld(_) => ErrorCode::UnsupportedCompressionType,
     }
 }
 
