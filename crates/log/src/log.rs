@@ -433,6 +433,14 @@ impl Log {
     /// Appends a batch whose offsets were assigned by a leader (replication); its base offset
     /// must be the log end offset or later.
     pub fn append_as_follower(&mut self, batch: &RecordBatch) -> Result<AppendInfo> {
+        // What recovery would cut is never written (Kafka checks a follower's batches too).
+        if !batch.crc_is_valid() || batch.last_offset_delta() < 0 {
+            return Err(LogError::InvalidBatch(format!(
+                "batch at {} has a bad CRC or lastOffsetDelta {}",
+                batch.base_offset(),
+                batch.last_offset_delta()
+            )));
+        }
         if batch.base_offset() < self.log_end_offset() {
             return Err(LogError::Invalid(format!(
                 "batch at {} is below the log end offset {}",

@@ -158,3 +158,24 @@ fn a_batch_recovery_cannot_index_is_cut_off() {
         assert!(result.is_ok(), "{name}: recovery panicked or kept the batch");
     }
 }
+
+/// A follower never writes what recovery would cut: a batch with a bad CRC or a negative
+/// lastOffsetDelta from its leader is refused and the log stays as it was.
+#[test]
+fn a_follower_refuses_a_batch_recovery_would_cut() {
+    let dir = tempfile::tempdir().expect("dir");
+    write_log(dir.path(), Compression::None);
+    let mut log = Log::open(dir.path(), config(), LogCheckpoints::default(), Arc::new(SystemClock)).expect("open");
+    let good = batch(1, 3, Compression::None);
+    let mut bytes = good.as_bytes().to_vec();
+    bytes[0..8].copy_from_slice(&15i64.to_be_bytes());
+    bytes[23..27].copy_from_slice(&(-1i32).to_be_bytes());
+    let crc = crc32c::crc32c(&bytes[21..]);
+    bytes[17..21].copy_from_slice(&crc.to_be_bytes());
+    let lying = strand_protocol::records::RecordBatch::parse(bytes::Bytes::from(bytes.clone())).expect("parses");
+    assert!(log.append_as_follower(&lying).is_err());
+    bytes[23..27].copy_from_slice(&2i32.to_be_bytes());
+    let bad_crc = strand_protocol::records::RecordBatch::parse(bytes::Bytes::from(bytes)).expect("parses");
+    assert!(log.append_as_follower(&bad_crc).is_err());
+    assert_eq!(log.log_end_offset(), 15);
+}
