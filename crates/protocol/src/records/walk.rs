@@ -70,6 +70,9 @@ trait Source {
     fn next_byte(&mut self) -> Result<Option<u8>, RecordsError>;
     /// Skips `count` bytes; the stream ending first is an error.
     fn skip(&mut self, count: usize) -> Result<(), RecordsError>;
+    /// The next `count` bytes as one slice, taken, if the source holds them contiguously (most
+    /// records lie whole inside the window and are then read as a slice).
+    fn take_contiguous(&mut self, count: usize) -> Option<&[u8]>;
 }
 
 /// An uncompressed region, walked in place.
@@ -90,6 +93,12 @@ impl Source for SliceSource<'_> {
         }
         self.rest = &self.rest[count..];
         Ok(())
+    }
+
+    fn take_contiguous(&mut self, count: usize) -> Option<&[u8]> {
+        let (taken, rest) = self.rest.split_at_checked(count)?;
+        self.rest = rest;
+        Some(taken)
     }
 }
 
@@ -153,6 +162,13 @@ impl Source for ReadSource<'_> {
             }
         }
     }
+
+    fn take_contiguous(&mut self, count: usize) -> Option<&[u8]> {
+        let start = self.position;
+        let end = start.checked_add(count).filter(|&end| end <= self.end)?;
+        self.position = end;
+        Some(&self.window[start..end])
+    }
 }
 
 fn truncated(needed: usize, remaining: usize) -> RecordsError {
@@ -190,8 +206,11 @@ impl Walk {
             if !(RECORD_BODY_BYTES_MIN..=i64::from(i32::MAX)).contains(&length) {
                 return Err(RecordsError::RecordLengthInvalid { length: length as i32, remaining: 0 });
             }
-            let mut body = Body { source: &mut *source, left: length as usize, length: length as usize };
-            let fields = body.record()?;
+            let length = length as usize;
+            let fields = match source.take_contiguous(length) {
+                Some(bytes) => Body { source: &mut SliceSource { rest: bytes }, left: length, length }.record()?,
+                None => Body { source: &mut *source, left: length, length }.record()?,
+            };
             self.add(index, fields);
         }
         let mut trailing = 0usize;
