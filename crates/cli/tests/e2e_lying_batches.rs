@@ -232,6 +232,7 @@ fn cases() -> Vec<Case> {
         case("max timestamp below base", plain(Header { max_timestamp: NOW_MS - 1_000, ..h3 }, &three()), Accepted),
         case("a record two days ahead of its batch", plain(now, &ahead()), InvalidTimestamp),
         case("gzip, a record two days ahead", gzip(now, &ahead()), InvalidTimestamp),
+        case("LogAppendTime set by the producer", plain(Header { attributes: 0x08, ..h3 }, &three()), Accepted),
         case("control batch from a client", plain(Header { attributes: 0x20, ..h1 }, &one()), InvalidRecord),
         case(
             "transactional, no producer id",
