@@ -1,6 +1,9 @@
 //! `strand server [FILE] [--override key=value]...`: loads the configuration, sets up logging,
-//! formats empty log dirs on first start ([`crate::storage::ensure_formatted`]), then runs the
-//! node on a multi-threaded tokio runtime until it stops.
+//! locks every log dir (Kafka's `.lock`: a second process on the same dirs is refused, naming the
+//! holder's pid), checks that its listeners' ports are free, formats empty log dirs on first start
+//! ([`crate::storage::ensure_formatted`]), then runs the node on a multi-threaded tokio runtime
+//! until it stops. Everything that can refuse a start runs before the formatting, so a refused
+//! first start leaves no directory formatted with a cluster id nobody will use.
 //!
 //! Logs go to stderr (so the operator commands' stdout stays clean for their output), filtered by
 //! `RUST_LOG` (default `info`).
@@ -32,13 +35,39 @@ pub fn run(args: ServerArgs) -> anyhow::Result<()> {
     for warning in &config.warnings {
         tracing::warn!("{warning}");
     }
-    config.cluster_id = Some(storage::ensure_formatted(&config)?);
+    // Held until the process exits.
+    let _locks = lock_log_dirs(&config)?;
+    config.cluster_id = Some(storage::ensure_formatted(&config, check_listener_ports)?);
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .thread_name("strand")
         .build()
         .context("cannot start the async runtime")?;
     runtime.block_on(strand_server::node::run(config))?;
+    Ok(())
+}
+
+/// Locks every log dir and the metadata log dir, as Kafka does with its `.lock` files.
+fn lock_log_dirs(config: &ServerConfig) -> anyhow::Result<Vec<strand_log::file::DirLock>> {
+    config
+        .all_log_dirs()
+        .iter()
+        .map(|dir| {
+            strand_log::file::DirLock::acquire(dir)
+                .with_context(|| format!("cannot lock log directory {}", dir.display()))
+        })
+        .collect()
+}
+
+/// Binds, and at once releases, every listener with a fixed port: on a first start, a port in use
+/// refuses the start before the log dirs are formatted.
+#[allow(clippy::disallowed_methods)] // A check before the node binds for real.
+fn check_listener_ports(config: &ServerConfig) -> anyhow::Result<()> {
+    for endpoint in config.listeners.iter().filter(|l| l.port != 0) {
+        let host = if endpoint.host.is_empty() { "0.0.0.0" } else { endpoint.host.as_str() };
+        std::net::TcpListener::bind((host, endpoint.port))
+            .with_context(|| format!("cannot listen on {host}:{} ({})", endpoint.port, endpoint.listener_name))?;
+    }
     Ok(())
 }
 

@@ -132,8 +132,12 @@ pub fn format(
 }
 
 /// Prepares the log dirs for `strand server` and returns the node's cluster id: formats them on
-/// first start (all empty), checks them otherwise.
-pub fn ensure_formatted(config: &ServerConfig) -> anyhow::Result<String> {
+/// first start (all empty), checks them otherwise. `preflight` runs just before a first start
+/// formats: what it refuses leaves the dirs unformatted.
+pub fn ensure_formatted(
+    config: &ServerConfig,
+    preflight: impl FnOnce(&ServerConfig) -> anyhow::Result<()>,
+) -> anyhow::Result<String> {
     let dirs = read_dirs(&config.all_log_dirs())?;
     let expected = config.cluster_id.as_deref().map(|cluster_id| Expected { cluster_id, origin: Origin::Config });
     if let Some(cluster_id) = verify(config, expected, &dirs)? {
@@ -158,6 +162,7 @@ pub fn ensure_formatted(config: &ServerConfig) -> anyhow::Result<String> {
             list_paths(&dirs)
         ),
     };
+    preflight(config)?;
     for dir in &dirs {
         write_meta_properties(&dir.path, &cluster_id, config.node_id, &dirs)?;
         tracing::info!(

@@ -60,6 +60,20 @@ fn server_until(args: &[&str], needle: &str) -> Result<Vec<String>, Box<dyn std:
     Ok(lines)
 }
 
+/// Waits for `child` to exit by itself, killing it (and failing) after `limit`.
+fn exit_within(child: std::process::Child, limit: Duration) -> Result<Output, Box<dyn std::error::Error>> {
+    let pid = child.id().to_string();
+    let (sender, receiver) = mpsc::channel();
+    std::thread::spawn(move || sender.send(child.wait_with_output()));
+    match receiver.recv_timeout(limit) {
+        Ok(output) => Ok(output?),
+        Err(_) => {
+            let _ = Command::new("kill").args(["-KILL", &pid]).status();
+            Err("the process did not exit".into())
+        }
+    }
+}
+
 /// A server.properties for a sole-voter node with its data under `dir`.
 fn write_config(dir: &Path, extra: &str) -> std::io::Result<std::path::PathBuf> {
     let path = dir.join("server.properties");
@@ -222,5 +236,60 @@ fn server_refuses_another_clusters_data() -> TestResult {
     let stderr = text(&output.stderr);
     let expected = "names cluster MkU3OEVBNTcwNTJENDM2Qg, but cluster.id is 4L6g3nShT-eMCtK--X86sw";
     assert!(stderr.contains(expected), "{stderr}");
+    Ok(())
+}
+
+/// A second `strand` pointed at a running node's log dirs is refused, naming the directory and
+/// the running node's pid, and writes nothing there (no clean-shutdown marker, no coordinator
+/// loads); the running node is unaffected.
+#[test]
+fn a_second_server_on_the_same_dirs_is_refused() -> TestResult {
+    let dir = tempfile::tempdir()?;
+    let data = dir.path().join("data");
+    let log_dirs = format!("log.dirs={}", data.display());
+    let mut first = Command::new(env!("CARGO_BIN_EXE_strand"))
+        .args(["server", "--override", "listeners=PLAINTEXT://127.0.0.1:0", "--override", &log_dirs])
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()?;
+    let stderr = first.stderr.take().ok_or("no stderr")?;
+    let mut lines = BufReader::new(stderr).lines();
+    let ready = lines.by_ref().map_while(Result::ok).any(|line| line.contains("listening on"));
+    let second = Command::new(env!("CARGO_BIN_EXE_strand"))
+        .args(["server", "--override", "listeners=PLAINTEXT://127.0.0.1:0", "--override", &log_dirs])
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()?;
+    let second = exit_within(second, LOG_LINE_WAIT)?;
+    let running = first.try_wait()?.is_none();
+    let _ = first.kill();
+    first.wait()?;
+    assert!(ready && running, "the first node did not start or did not survive the second");
+    assert_eq!(second.status.code(), Some(1));
+    let message = text(&second.stderr);
+    let expected = format!("{} is in use by another process (pid {})", data.display(), first.id());
+    assert!(message.contains(&expected), "{message}");
+    assert!(!data.join(".kafka_cleanshutdown").exists(), "the second node wrote into the first's dir");
+    Ok(())
+}
+
+/// A first start refused because its port is taken leaves its dirs unformatted, so the next
+/// start does not inherit a random cluster id nobody used.
+#[test]
+#[allow(clippy::disallowed_methods)] // The test holds the port the node wants.
+fn a_refused_first_start_formats_nothing() -> TestResult {
+    let taken = std::net::TcpListener::bind("127.0.0.1:0")?;
+    let port = taken.local_addr()?.port();
+    let dir = tempfile::tempdir()?;
+    let data = dir.path().join("data");
+    let log_dirs = format!("log.dirs={}", data.display());
+    let listeners = format!("listeners=PLAINTEXT://127.0.0.1:{port}");
+    let output = strand(&["server", "--override", &listeners, "--override", &log_dirs])?;
+    assert_eq!(output.status.code(), Some(1));
+    let message = text(&output.stderr);
+    assert!(message.contains(&format!("cannot listen on 127.0.0.1:{port}")), "{message}");
+    assert!(meta_properties(&data).is_empty(), "formatted by a refused start: {}", meta_properties(&data));
     Ok(())
 }

@@ -196,6 +196,48 @@ pub fn sync_dir(dir: &Path) -> io::Result<()> {
     File::open(dir)?.sync_all()
 }
 
+/// Kafka's lock file in every log directory.
+pub const LOCK_FILE: &str = ".lock";
+
+/// An exclusive `flock(2)` on a log directory's [`LOCK_FILE`], held until dropped (or the
+/// process ends, however it ends): no second process can use the directory meanwhile. The file
+/// holds the holder's pid, so a refused process can name it.
+#[derive(Debug)]
+pub struct DirLock {
+    _file: File,
+    dir: PathBuf,
+}
+
+impl DirLock {
+    /// Locks `dir` (created if missing), or fails naming it and the pid that holds it.
+    pub fn acquire(dir: &Path) -> io::Result<DirLock> {
+        std::fs::create_dir_all(dir)?;
+        let path = dir.join(LOCK_FILE);
+        let file = OpenOptions::new().read(true).write(true).create(true).truncate(false).open(&path)?;
+        match rustix::fs::flock(&file, rustix::fs::FlockOperation::NonBlockingLockExclusive) {
+            Ok(()) => {}
+            Err(e) if e == rustix::io::Errno::WOULDBLOCK => {
+                let holder = std::fs::read_to_string(&path).unwrap_or_default();
+                let holder = holder.trim();
+                let holder = if holder.is_empty() { String::new() } else { format!(" (pid {holder})") };
+                return Err(io::Error::new(
+                    io::ErrorKind::WouldBlock,
+                    format!("{} is in use by another process{holder}", dir.display()),
+                ));
+            }
+            Err(e) => return Err(e.into()),
+        }
+        file.set_len(0)?;
+        file.write_all_at(std::process::id().to_string().as_bytes(), 0)?;
+        Ok(DirLock { _file: file, dir: dir.to_owned() })
+    }
+
+    /// The directory it locks.
+    pub fn dir(&self) -> &Path {
+        &self.dir
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
