@@ -62,6 +62,7 @@
 //! tokio runtime. The log reads time through the [`Clock`] it is given (batch timestamps, segment
 //! rolls).
 
+mod admission;
 mod config;
 mod election;
 mod entry;
@@ -89,6 +90,7 @@ use strand_base::Clock;
 use strand_protocol::messages::records::MetadataRecord;
 use tokio::sync::{mpsc, watch};
 
+use self::admission::Admission;
 pub use self::config::{
     ELECTION_TIMEOUT_MS_DEFAULT, FETCH_TIMEOUT_MS_DEFAULT, QuorumConfig, QuorumVoter, QuorumVoters,
     SNAPSHOT_ENTRIES_KEPT_DEFAULT, SNAPSHOT_INTERVAL_MS_DEFAULT, SNAPSHOT_MAX_BYTES_BETWEEN_DEFAULT, SnapshotSettings,
@@ -191,6 +193,11 @@ pub enum QuorumError {
     RpcTooLarge { bytes: usize },
     #[error("invalid raft rpc: {0}")]
     InvalidRpc(String),
+    #[error(
+        "the saved vote is at epoch {epoch}: no epoch a voter accepts follows it, so this voter could never \
+         stand for election again (voters refuse epochs of 2^31-1 and up)"
+    )]
+    EpochsExhausted { epoch: u64 },
     #[error("raft: {0}")]
     Raft(String),
     #[error("not supported yet: {0}")]
@@ -216,7 +223,8 @@ pub struct Quorum {
     metrics: watch::Receiver<RaftMetrics<u64, VoterNode>>,
     leadership: watch::Receiver<Leadership>,
     node_id: i32,
-    cluster_id: String,
+    /// What other voters' RPCs must be to reach Raft.
+    admission: Admission,
     clock: Arc<dyn Clock>,
     shut_down: AtomicBool,
     /// Strand's election timer (`election`); it holds a handle to Raft, so it is stopped with
@@ -259,6 +267,11 @@ impl Quorum {
         let metadata_log = MetadataLog::open(dir, Arc::clone(&clock))?;
         let logged = metadata_log.voters();
         let saved_term = metadata_log.vote_term().unwrap_or_default();
+        // A lone voter stands at every start; others may still follow a leader of the last term.
+        let last_term = if config.is_lone_voter() { admission::TERM_MAX - 1 } else { admission::TERM_MAX };
+        if saved_term > last_term {
+            return Err(QuorumError::EpochsExhausted { epoch: saved_term });
+        }
         let never_voted = metadata_log.vote_term().is_none();
         if let Some(logged) = &logged
             && !logged.iter().eq(members.keys())
@@ -291,7 +304,7 @@ impl Quorum {
             metrics,
             leadership,
             node_id: config.node_id,
-            cluster_id: config.cluster_id.clone(),
+            admission: Admission::new(&config.cluster_id, config.node_id, members.keys().copied().collect()),
             clock,
             shut_down: AtomicBool::new(false),
             election_timer,
@@ -488,10 +501,11 @@ impl Quorum {
     }
 
     /// Answers a Raft request another voter sent through its [`QuorumTransport`] (the server's
-    /// CONTROLLER listener calls this). Requests of another cluster, or for another node, are
-    /// refused in the reply.
+    /// CONTROLLER listener calls this). Requests of another cluster, for another node, from a
+    /// node that is not another voter, or that no voter of this cluster would send (see
+    /// `admission`) are refused in the reply ([`RaftReply::is_refused`]) before Raft sees them.
     pub async fn handle_rpc(&self, rpc: RaftRpc) -> RaftReply {
-        transport::handle(&self.raft, &self.cluster_id, self.node_id, rpc).await
+        transport::handle(&self.raft, &self.admission, rpc).await
     }
 
     pub fn node_id(&self) -> i32 {
