@@ -603,8 +603,9 @@ fn membership(config: &QuorumConfig) -> Result<(u64, BTreeMap<u64, VoterNode>), 
     Ok((voter, members))
 }
 
-/// Follows openraft's metrics and publishes the epoch and leader whenever they change. The task
-/// ends when Raft stops (its metrics close) or nobody watches any more.
+/// Follows openraft's metrics and publishes the epoch and leader whenever they change; says once,
+/// at ERROR, if Raft's core stops on an error (openraft's own lines are not logged, see
+/// ARCHITECTURE.md). The task ends when Raft stops (its metrics close) or nobody watches any more.
 fn leadership_feed(mut metrics: watch::Receiver<RaftMetrics<u64, VoterNode>>) -> watch::Receiver<Leadership> {
     let leadership_of = |m: &RaftMetrics<u64, VoterNode>| Leadership {
         epoch: i32::try_from(m.current_term).unwrap_or(i32::MAX),
@@ -612,12 +613,26 @@ fn leadership_feed(mut metrics: watch::Receiver<RaftMetrics<u64, VoterNode>>) ->
     };
     let (tx, rx) = watch::channel(leadership_of(&metrics.borrow_and_update()));
     tokio::spawn(async move {
+        let mut reported = false;
         loop {
             tokio::select! {
                 changed = metrics.changed() => if changed.is_err() { return },
                 () = tx.closed() => return,
             }
-            let now = leadership_of(&metrics.borrow_and_update());
+            let (now, fatal) = {
+                let m = metrics.borrow_and_update();
+                let fatal = match &m.running_state {
+                    Err(openraft::error::Fatal::Stopped) | Ok(()) => None,
+                    Err(fatal) => Some(fatal.to_string()),
+                };
+                (leadership_of(&m), fatal)
+            };
+            if let Some(fatal) = fatal.filter(|_| !reported) {
+                tracing::error!(
+                    "metadata quorum: Raft stopped on an error, this node takes no part in it any more: {fatal}"
+                );
+                reported = true;
+            }
             tx.send_if_modified(|current| {
                 let moved = *current != now;
                 *current = now;
