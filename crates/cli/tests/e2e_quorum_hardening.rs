@@ -1,12 +1,17 @@
-//! The metadata quorum as an operator reads it: a healthy three-node cluster logs no ERROR from
-//! start to clean stop, and a node that stops is reported by the others in one WARN line, not
-//! several a second, and its return in one INFO line.
+//! The metadata quorum against what a stranger can send and what an operator reads: a forged
+//! Raft RPC sent in raw bytes to a voter's CONTROLLER listener (which serves anyone who knows
+//! the cluster id, and Metadata hands that out) is refused with the connection closed and one
+//! WARN line, and the quorum goes on committing and starts again; and a healthy three-node
+//! cluster logs no ERROR from start to clean stop, while a node that stops is reported by the
+//! others in one WARN line, not several a second, and its return in one INFO line.
 //!
 //! Each test starts its own three `strand` processes (both roles, one voter each) on free
-//! loopback ports, with Kafka's lowest legal timeouts where a test waits on them.
+//! loopback ports, with short broker session and heartbeat settings (2 s, 250 ms).
 
 mod common;
 
+use std::io::{Read, Write};
+use std::net::{SocketAddr, TcpStream};
 use std::time::Duration;
 
 use common::{Server, Starting, WAIT_MAX};
@@ -15,6 +20,8 @@ use strand_protocol::messages::api::{RequestBody, ResponseBody};
 use strand_protocol::messages::create_topics_request::CreatableTopic;
 
 const CLUSTER_ID: &str = "MkU3OEVBNTcwNTJENDM2Qg";
+/// Strand's node-to-node request key (`inter_node::wire`), version 0, kind 0 (Raft).
+const STRAND_RPC_API_KEY: i16 = 32_000;
 const POLL: Duration = Duration::from_millis(100);
 
 /// Three nodes, each broker and voter.
@@ -73,6 +80,10 @@ impl Cluster {
         let log = server.log.clone();
         self.stopped[id - 1] = Some(server.terminate());
         log.lock().map(|l| l.clone()).unwrap_or_default()
+    }
+
+    fn controller_address(&self, id: usize) -> SocketAddr {
+        SocketAddr::from(([127, 0, 0, 1], self.controller_ports[id - 1]))
     }
 
     /// Waits until a running node says it is the active controller (and has not said it
@@ -135,6 +146,52 @@ fn create_topic(cluster: &Cluster, through: usize, name: &str) -> i16 {
     created.topics[0].error_code
 }
 
+/// A Raft AppendEntries as the transport encodes it (JSON), from `source` to `target`, naming
+/// `leader` at `term`, in a Strand request frame.
+fn forged_append(source: i32, target: i32, leader: i32, term: u64) -> Vec<u8> {
+    let json = format!(
+        r#"{{"cluster_id":"{CLUSTER_ID}","source":{source},"target":{target},"body":{{"AppendEntries":{{"vote":{{"leader_id":{{"term":{term},"voted_for":{leader}}},"committed":true}},"prev_log_id":null,"entries":[],"leader_commit":null}}}}}}"#
+    );
+    strand_frame(json.as_bytes())
+}
+
+fn strand_frame(payload: &[u8]) -> Vec<u8> {
+    let mut frame = Vec::new();
+    let size = i32::try_from(2 + 2 + 4 + 1 + payload.len()).expect("small");
+    frame.extend_from_slice(&size.to_be_bytes());
+    frame.extend_from_slice(&STRAND_RPC_API_KEY.to_be_bytes());
+    frame.extend_from_slice(&0i16.to_be_bytes());
+    frame.extend_from_slice(&1i32.to_be_bytes());
+    frame.push(0);
+    frame.extend_from_slice(payload);
+    frame
+}
+
+/// Sends `frame` on a new connection to `address`, and reads the reply if any.
+#[allow(clippy::disallowed_methods)] // The test is the stranger connecting.
+fn send(address: SocketAddr, frame: &[u8]) -> TcpStream {
+    let mut stream = TcpStream::connect(address).expect("connect");
+    stream.set_read_timeout(Some(WAIT_MAX)).expect("timeout");
+    stream.write_all(frame).expect("send");
+    let mut prefix = [0u8; 4];
+    if stream.read_exact(&mut prefix).is_ok() {
+        let mut reply = vec![0u8; usize::try_from(i32::from_be_bytes(prefix)).unwrap_or(0)];
+        let _ = stream.read_exact(&mut reply);
+    }
+    stream
+}
+
+/// Whether the node closed `stream` (it has had all the time it needs).
+fn is_closed(stream: &mut TcpStream) -> bool {
+    stream.set_read_timeout(Some(Duration::from_secs(1))).expect("timeout");
+    let mut byte = [0u8; 1];
+    match stream.read(&mut byte) {
+        Ok(0) => true,
+        Ok(_) => false,
+        Err(e) => !matches!(e.kind(), std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut),
+    }
+}
+
 /// Creates `name` through node `through`, retrying while the quorum is between leaders, until
 /// it succeeds within [`WAIT_MAX`].
 fn create_topic_eventually(cluster: &Cluster, through: usize, name: &str) {
@@ -148,6 +205,58 @@ fn create_topic_eventually(cluster: &Cluster, through: usize, name: &str) {
         std::thread::sleep(POLL);
     }
     panic!("topic {name} not created within {WAIT_MAX:?}: error {code}");
+}
+
+/// One ~300-byte AppendEntries with term 2^31-1 and a made-up leader, sent to a voter's
+/// CONTROLLER listener, used to stop the metadata quorum for good: the next election needed
+/// term 2^31, which no Kafka epoch holds, and every voter died trying (again after each
+/// restart, the vote being saved); terms of 2^62 and 2^64-1 stopped the receiving voter at
+/// once. Each is now refused, the connection closed with one WARN line: after them, the active
+/// controller stops, the others elect a new one, which commits, and the cluster starts again.
+#[test]
+fn a_forged_raft_rpc_cannot_stop_the_quorum() {
+    let _serial = common::serial();
+    let mut cluster = Cluster::start();
+    let active = cluster.wait_for_active_controller();
+    create_topic_eventually(&cluster, 1, "before");
+
+    let mut connections = Vec::new();
+    for target in 1..=3 {
+        let other = if target == 1 { 2 } else { 1 };
+        let forged = [
+            forged_append(other, target, 7, i32::MAX as u64),
+            forged_append(7, target, 7, i32::MAX as u64),
+            forged_append(other, target, other, 1 << 62),
+            forged_append(other, target, other, u64::MAX),
+        ];
+        assert!(forged[0].len() < 400, "{} bytes", forged[0].len());
+        let address = cluster.controller_address(target as usize);
+        connections.extend(forged.iter().map(|frame| (target, send(address, frame))));
+    }
+
+    // An election must now happen: it used to be where every voter died.
+    cluster.terminate(active);
+    let survivor = if active == 1 { 2 } else { 1 };
+    create_topic_eventually(&cluster, survivor, "after");
+    for (target, connection) in &mut connections {
+        assert!(is_closed(connection), "node {target} kept a forged rpc's connection open");
+    }
+    for target in (1..=3).filter(|id| *id != active) {
+        let refused = |l: &String| l.contains("WARN") && l.contains("a raft rpc claiming");
+        until("a WARN line for each forged rpc", || {
+            lines(cluster.node(target)).iter().filter(|l| refused(l)).count() == 4
+        });
+    }
+
+    for id in (1..=3).filter(|id| *id != active) {
+        cluster.terminate(id);
+    }
+    cluster.restart_all();
+    create_topic_eventually(&cluster, 1, "restarted");
+    for id in 1..=3 {
+        let errors: Vec<String> = lines(cluster.node(id)).into_iter().filter(|l| l.contains("ERROR")).collect();
+        assert!(errors.is_empty(), "node {id} after the restart: {errors:#?}");
+    }
 }
 
 /// Lines at WARN or ERROR.

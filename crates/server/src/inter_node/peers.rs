@@ -1,9 +1,8 @@
 //! What this node says about other nodes it cannot reach, and how often. Every node-to-node
-//! client (the quorum's Raft calls, the controller client, replica fetches, metadata fetches,
-//! transaction checks and markers) reports each call's outcome to one [`PeerHealth`] per
-//! process, keyed by node id; the calls themselves log failures at debug only. A peer that goes
-//! is one WARN, a reminder at most every [`REMINDER_INTERVAL`] while it stays away, and one INFO
-//! when it returns:
+//! client (the quorum's Raft calls, the controller client, replica fetches, metadata fetches)
+//! reports each call's outcome to one [`PeerHealth`] per process, keyed by node id; the calls
+//! themselves log failures at debug only. A peer that goes is one WARN, a reminder at most every
+//! [`REMINDER_INTERVAL`] while it stays away, and one INFO when it returns:
 //!
 //! - A peer is reported unreachable once its calls have failed, with no success, for
 //!   [`DOWN_GRACE`] (one refused connection during a peer's restart, or a call cut short, is not
@@ -14,7 +13,8 @@
 //!   and goes quickly is reported again only once that much time has passed.
 //!
 //! [`PeerStates`] is the bookkeeping on an explicit clock (tested on a manual one); [`PeerHealth`]
-//! is it behind a lock, on the system clock, with the log lines.
+//! is it behind a lock, on the system clock, with the log lines. [`LogBudget`] bounds lines of
+//! one kind that a sender can provoke (refused connections on the CONTROLLER listener).
 
 use std::collections::BTreeMap;
 use std::sync::Mutex;
@@ -145,6 +145,44 @@ impl PeerHealth {
     }
 }
 
+/// At most `lines_max` lines per `window`; the rest are counted, and the next line logged says
+/// how many were left out.
+#[derive(Debug)]
+pub struct LogBudget {
+    lines_max: u32,
+    window: Duration,
+    state: Mutex<BudgetState>,
+}
+
+#[derive(Debug, Default)]
+struct BudgetState {
+    window_start: Option<Instant>,
+    logged: u32,
+    left_out: u64,
+}
+
+impl LogBudget {
+    pub const fn new(lines_max: u32, window: Duration) -> LogBudget {
+        LogBudget { lines_max, window, state: Mutex::new(BudgetState { window_start: None, logged: 0, left_out: 0 }) }
+    }
+
+    /// Whether a line may be logged at `now`, and if so how many were left out before it.
+    pub fn take(&self, now: Instant) -> Option<u64> {
+        let mut state = self.state.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        let expired = state.window_start.is_none_or(|start| now.saturating_duration_since(start) >= self.window);
+        if expired {
+            state.window_start = Some(now);
+            state.logged = 0;
+        }
+        if state.logged >= self.lines_max {
+            state.left_out += 1;
+            return None;
+        }
+        state.logged += 1;
+        Some(std::mem::take(&mut state.left_out))
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -236,5 +274,16 @@ mod tests {
         }
         assert!(warnings.windows(2).all(|w| w[1] - w[0] >= REMINDER_INTERVAL), "{warnings:?}");
         assert!(!warnings.is_empty() && infos <= warnings.len(), "{warnings:?} {infos}");
+    }
+
+    /// A budget logs its lines, counts the rest, and says how many it left out.
+    #[test]
+    fn a_log_budget_counts_what_it_leaves_out() {
+        let start = Instant::now();
+        let budget = LogBudget::new(2, Duration::from_secs(30));
+        let taken: Vec<Option<u64>> = (0..5).map(|i| budget.take(start + i * MS)).collect();
+        assert_eq!(taken, vec![Some(0), Some(0), None, None, None]);
+        assert_eq!(budget.take(start + Duration::from_secs(30)), Some(3));
+        assert_eq!(budget.take(start + Duration::from_secs(31)), Some(0));
     }
 }
