@@ -42,7 +42,7 @@ use crate::connection::{self, ConnectionLimits};
 use crate::group_writer::ReplicaPartitionWriter;
 use crate::inter_node::{
     BrokerFetchTransport, ControllerClient, ControllerIsrChannel, CoordinatorTxnVerifier, LeaderTxnMarkerSender,
-    PeerHealth, TcpQuorumTransport, VoterMetadataFetcher, serve_controller_listener,
+    PeerHealth, TcpQuorumTransport, VoterMetadataFetcher, follow_registrations, serve_controller_listener,
 };
 
 /// Why a node stopped with an error.
@@ -97,6 +97,7 @@ pub async fn run_until(
     let mut background = Vec::new();
     // What this node says about peers it cannot reach, shared by every node-to-node client.
     let peers = Arc::new(PeerHealth::new());
+    background.push(tokio::spawn(follow_registrations(peers.clone(), image_rx.clone(), node_id)));
     let (quorum, controller, replay, leadership) = if config.process_roles.controller {
         // Peers must be able to reach this node's controller listener as soon as the quorum runs.
         let controller_listener = if sole_voter { None } else { Some(bind_controller_listener(&config).await?) };
@@ -111,7 +112,8 @@ pub async fn run_until(
         ));
         if let Some((address, listener)) = controller_listener {
             info!("Strand node {node_id}: controller listener on {address}");
-            let serving = serve_controller_listener(listener, quorum.clone(), controller.clone(), limits);
+            let serving =
+                serve_controller_listener(listener, quorum.clone(), controller.clone(), limits, peers.clone());
             background.push(tokio::spawn(serving));
         }
         if !sole_voter {

@@ -19,7 +19,7 @@ use tokio::net::{TcpListener, TcpStream};
 use tracing::{debug, info, warn};
 
 use super::controller::NOT_CONTROLLER;
-use super::peers::LogBudget;
+use super::peers::{LogBudget, PeerHealth};
 use super::wire::{self, RpcKind, RpcRequest};
 use crate::connection::{ConnectionLimits, read_frame};
 
@@ -32,13 +32,14 @@ pub async fn serve_controller_listener(
     quorum: Arc<Quorum>,
     controller: Arc<QuorumController>,
     limits: ConnectionLimits,
+    peers: Arc<PeerHealth>,
 ) {
     let mut connections = tokio::task::JoinSet::new();
     loop {
         tokio::select! {
             accepted = listener.accept() => match accepted {
                 Ok((stream, peer)) => {
-                    let node = Node { quorum: quorum.clone(), controller: controller.clone() };
+                    let node = Node { quorum: quorum.clone(), controller: controller.clone(), peers: peers.clone() };
                     connections.spawn(serve(stream, peer, node, limits));
                 }
                 Err(e) => {
@@ -72,6 +73,8 @@ fn refuse(peer: SocketAddr, reason: &str) {
 struct Node {
     quorum: Arc<Quorum>,
     controller: Arc<QuorumController>,
+    /// A voter whose Raft RPC is let through is there: told to [`PeerHealth`].
+    peers: Arc<PeerHealth>,
 }
 
 async fn serve(stream: TcpStream, peer: SocketAddr, node: Node, limits: ConnectionLimits) {
@@ -148,7 +151,11 @@ async fn answer(request: RpcRequest, node: &Node) -> Answer {
                 (Some(reason), Ok(reply)) => {
                     Answer::Refuse { reply, reason: format!("a raft rpc claiming to be from node {source}: {reason}") }
                 }
-                (_, encoded) => Answer::Reply(encoded),
+                (None, encoded) => {
+                    node.peers.reached(source);
+                    Answer::Reply(encoded)
+                }
+                (Some(_), Err(e)) => Answer::Reply(Err(e)),
             }
         }
         RpcKind::MetadataFetch => Answer::Reply(metadata_fetch(request.payload, quorum).await),

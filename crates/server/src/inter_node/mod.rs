@@ -30,7 +30,7 @@ mod wire;
 pub use controller::ControllerClient;
 pub use listener::serve_controller_listener;
 pub use observer::VoterMetadataFetcher;
-pub use peers::PeerHealth;
+pub use peers::{PeerHealth, follow_registrations};
 pub use raft::TcpQuorumTransport;
 pub use replica::{BrokerFetchTransport, ControllerIsrChannel};
 pub use txn::{CoordinatorTxnVerifier, LeaderTxnMarkerSender};

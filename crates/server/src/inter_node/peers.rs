@@ -1,8 +1,12 @@
 //! What this node says about other nodes it cannot reach, and how often. Every node-to-node
 //! client (the quorum's Raft calls, the controller client, replica fetches, metadata fetches)
-//! reports each call's outcome to one [`PeerHealth`] per process, keyed by node id; the calls
-//! themselves log failures at debug only. A peer that goes is one WARN, a reminder at most every
-//! [`REMINDER_INTERVAL`] while it stays away, and one INFO when it returns:
+//! reports each call's outcome to one [`PeerHealth`] per process, keyed by node id, and so do
+//! the CONTROLLER listener for each voter whose Raft RPC it lets through and
+//! [`follow_registrations`] for each broker the metadata shows active in a new incarnation (a
+//! node may have no call to make to a peer that is back: a quorum follower, a replica whose
+//! leaders moved). The calls themselves log failures at debug only. A peer that goes is one
+//! WARN, a reminder at most every [`REMINDER_INTERVAL`] while it stays away, and one INFO when
+//! it returns:
 //!
 //! - A peer is reported unreachable once its calls have failed, with no success, for
 //!   [`DOWN_GRACE`] (one refused connection during a peer's restart, or a call cut short, is not
@@ -17,9 +21,11 @@
 //! one kind that a sender can provoke (refused connections on the CONTROLLER listener).
 
 use std::collections::BTreeMap;
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
+use strand_metadata::image::MetadataImage;
+use tokio::sync::watch;
 use tokio::time::Instant;
 
 /// How long calls to a peer that was reached before must fail before it is reported unreachable.
@@ -142,6 +148,28 @@ impl PeerHealth {
 
     fn lock(&self) -> std::sync::MutexGuard<'_, PeerStates> {
         self.states.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+}
+
+/// Tells `peers` of every other broker the metadata shows active (unfenced, not shutting down)
+/// in an incarnation not seen before: it registered and heartbeats to the controller, so it is
+/// there. Runs until the image's channel closes.
+pub async fn follow_registrations(peers: Arc<PeerHealth>, mut image: watch::Receiver<Arc<MetadataImage>>, own: i32) {
+    let mut seen: BTreeMap<i32, i64> = BTreeMap::new();
+    loop {
+        let active: BTreeMap<i32, i64> = {
+            let image = image.borrow_and_update();
+            image.cluster().active_brokers().map(|b| (b.id.0, b.epoch)).filter(|(id, _)| *id != own).collect()
+        };
+        for (id, epoch) in &active {
+            if seen.get(id) != Some(epoch) {
+                peers.reached(*id);
+            }
+        }
+        seen = active;
+        if image.changed().await.is_err() {
+            return;
+        }
     }
 }
 
