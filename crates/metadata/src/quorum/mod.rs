@@ -15,6 +15,8 @@
 //! - `transport`: the [`QuorumTransport`] trait the server implements over its CONTROLLER
 //!   listener, the [`RaftRpc`]/[`RaftReply`] messages and their bounded byte encoding, openraft's
 //!   network over it; [`LoneVoterTransport`] for a quorum of one.
+//! - `admission`: what an RPC from the network must be to reach openraft (another voter, terms
+//!   that fit Kafka's epoch, entries and snapshots this voter can apply and start from).
 //! - `entry`: one Raft entry ↔ one record batch (metadata records framed as Kafka's
 //!   `MetadataRecordSerde`; `LeaderChangeMessage`, `KRaftVersionRecord`, `VotersRecord` control
 //!   records); the openraft type configuration.
