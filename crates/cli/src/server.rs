@@ -6,7 +6,7 @@
 //! first start leaves no directory formatted with a cluster id nobody will use.
 //!
 //! Logs go to stderr (so the operator commands' stdout stays clean for their output), filtered by
-//! `RUST_LOG` (default `info`).
+//! `RUST_LOG` (default `info`, without openraft's own lines).
 
 use std::io::IsTerminal;
 use std::path::PathBuf;
@@ -71,10 +71,14 @@ fn check_listener_ports(config: &ServerConfig) -> anyhow::Result<()> {
     Ok(())
 }
 
-/// Logging to stderr at `RUST_LOG` (default `info`), colored only on a terminal.
+/// Logging to stderr at `RUST_LOG` (default `info`, openraft's own lines off), colored only on a
+/// terminal.
 fn init_logging() {
-    // openraft narrates every election at info; its warnings are what an operator needs.
-    let filter = EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new("info,openraft=warn"));
+    // openraft speaks in its own terms and at ERROR for a peer that is merely down (several lines
+    // a second); Strand says what matters itself: elections and leaders (`quorum`), unreachable
+    // peers (`inter_node::peers`), and Raft stopping on an error. `RUST_LOG=openraft=...` brings
+    // openraft's lines back for debugging.
+    let filter = EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new("info,openraft=off"));
     let subscriber = tracing_subscriber::fmt()
         .with_env_filter(filter)
         .with_writer(std::io::stderr)

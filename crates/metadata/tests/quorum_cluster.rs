@@ -575,3 +575,110 @@ async fn a_voter_behind_the_purged_log_catches_up_from_a_snapshot() {
     cluster.check_one_leader_per_epoch();
     cluster.stop_all().await;
 }
+
+/// A Raft RPC as anyone who can reach a CONTROLLER listener can write it: JSON, as the transport
+/// encodes it, claiming to come from `source` and to be led by `leader` at `term`.
+fn hostile_append(source: i32, target: i32, leader: i32, term: u64) -> RaftRpc {
+    let json = format!(
+        r#"{{"cluster_id":"{CLUSTER_ID}","source":{source},"target":{target},"body":{{"AppendEntries":{{"vote":{{"leader_id":{{"term":{term},"voted_for":{leader}}},"committed":true}},"prev_log_id":null,"entries":[],"leader_commit":null}}}}}}"#
+    );
+    RaftRpc::decode(json.as_bytes()).expect("a well-formed rpc")
+}
+
+fn hostile_vote(source: i32, target: i32, term: u64) -> RaftRpc {
+    let json = format!(
+        r#"{{"cluster_id":"{CLUSTER_ID}","source":{source},"target":{target},"body":{{"Vote":{{"vote":{{"leader_id":{{"term":{term},"voted_for":{source}}},"committed":false}},"last_log_id":null}}}}}}"#
+    );
+    RaftRpc::decode(json.as_bytes()).expect("a well-formed rpc")
+}
+
+/// One forged RPC used to stop the quorum for good: an AppendEntries at term 2^31-1 was
+/// accepted and saved, every voter then died standing at 2^31 (no Kafka epoch), and again after
+/// every restart; terms of 2^62 or 2^64-1 stopped the receiving voter at once. Now every voter
+/// refuses them (and RPCs from nodes that are not voters) before Raft sees them: the quorum
+/// keeps its epoch, commits, and starts again.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn forged_rpcs_cannot_stop_the_quorum() {
+    let cluster = Cluster::new();
+    cluster.start_all().await;
+    cluster.append(&VOTERS, topic("before")).await;
+    let (epoch, leader) = cluster.agreed_leader(&VOTERS).await;
+    for target in VOTERS {
+        let other = VOTERS.into_iter().find(|&id| id != target).expect("another voter");
+        let forged = [
+            hostile_append(other, target, other, i32::MAX as u64),
+            hostile_append(other, target, other, 1 << 31),
+            hostile_append(other, target, other, 1 << 62),
+            hostile_append(other, target, other, u64::MAX),
+            hostile_append(7, target, 7, u64::from(epoch as u32) + 1),
+            hostile_append(other, target, 7, u64::from(epoch as u32) + 1),
+            hostile_vote(other, target, i32::MAX as u64),
+            hostile_vote(7, target, u64::from(epoch as u32) + 1),
+        ];
+        for rpc in forged {
+            let reply = bounded("a forged rpc", cluster.quorum(target).handle_rpc(rpc)).await;
+            assert!(reply.is_refused(), "voter {target} took a forged rpc: {reply:?}");
+        }
+    }
+    assert_eq!(cluster.agreed_leader(&VOTERS).await, (epoch, leader), "nothing moved");
+    cluster.append(&VOTERS, topic("after")).await;
+    cluster.stop_all().await;
+    cluster.start_all().await;
+    cluster.append(&VOTERS, topic("restarted")).await;
+    check_feeds(&cluster, &VOTERS, &[topic("before"), topic("after"), topic("restarted")]).await;
+    for id in VOTERS {
+        assert!(cluster.quorum(id).leader_epoch() < i32::MAX / 2, "voter {id} took a forged epoch");
+    }
+    cluster.check_one_leader_per_epoch();
+    cluster.stop_all().await;
+}
+
+/// Writes voter `id`'s `quorum-state` as Kafka's format has it, at `epoch` with no vote.
+fn save_epoch(cluster: &Cluster, id: i32, epoch: i32) {
+    let text = format!(
+        r#"{{"leaderId":-1,"leaderEpoch":{epoch},"votedId":-1,"votedDirectoryId":"AAAAAAAAAAAAAAAAAAAAAA","data_version":1}}"#
+    );
+    std::fs::write(cluster.dir(id).join("quorum-state"), text).expect("quorum-state");
+}
+
+/// Voters one epoch below the highest a voter accepts (2^31-2, leaving room for one more under
+/// Kafka's `i32`) elect a leader in it; when it stops, the others cannot stand in a later one
+/// and say so, but their Raft keeps running (standing past an `i32` used to stop it: openraft
+/// could not save the vote). A vote saved at 2^31-1 (as the forged RPCs left it) leaves no
+/// epoch to stand in: the voter refuses to open with a message saying why, rather than dying at
+/// its first election after every start.
+#[tokio::test(start_paused = true)]
+async fn the_last_epoch_is_led_and_never_passed() {
+    let cluster = Cluster::new();
+    cluster.start_all().await;
+    cluster.agreed_leader(&VOTERS).await;
+    cluster.stop_all().await;
+    for id in VOTERS {
+        save_epoch(&cluster, id, i32::MAX - 2);
+    }
+    cluster.start_all().await;
+    let (epoch, leader) = cluster.agreed_leader(&VOTERS).await;
+    assert_eq!(epoch, i32::MAX - 1);
+    cluster.append(&VOTERS, topic("last")).await;
+
+    cluster.stop(leader).await;
+    // Many election timeouts (200 ms) of virtual time.
+    tokio::time::sleep(Duration::from_secs(10)).await;
+    for id in VOTERS.into_iter().filter(|&id| id != leader) {
+        let quorum = cluster.quorum(id);
+        assert_eq!(quorum.leader_epoch(), i32::MAX - 1);
+        let refused = quorum.append(topic("nobody leads")).await;
+        assert!(matches!(refused, Err(QuorumError::NotLeader { .. })), "voter {id}'s Raft: {refused:?}");
+        cluster.stop(id).await;
+    }
+
+    save_epoch(&cluster, leader, i32::MAX);
+    let transport = Arc::new(InProcess { source: leader, network: Arc::clone(&cluster.network) });
+    let open = Quorum::open(cluster.dir(leader), Cluster::config(leader), transport, Arc::new(SystemClock)).await;
+    match open {
+        Err(e @ QuorumError::EpochsExhausted { epoch: 2_147_483_647 }) => {
+            assert!(e.to_string().contains("could never stand for election again"), "{e}");
+        }
+        other => panic!("opened at the last epoch: {other:?}"),
+    }
+}

@@ -42,7 +42,7 @@ use crate::connection::{self, ConnectionLimits};
 use crate::group_writer::ReplicaPartitionWriter;
 use crate::inter_node::{
     BrokerFetchTransport, ControllerClient, ControllerIsrChannel, CoordinatorTxnVerifier, LeaderTxnMarkerSender,
-    TcpQuorumTransport, VoterMetadataFetcher, serve_controller_listener,
+    PeerHealth, TcpQuorumTransport, VoterMetadataFetcher, follow_registrations, serve_controller_listener,
 };
 
 /// Why a node stopped with an error.
@@ -95,10 +95,13 @@ pub async fn run_until(
     let (image_tx, image_rx) = watch::channel(Arc::new(MetadataImage::empty()));
     let hosts_cell = Arc::new(OnceLock::new());
     let mut background = Vec::new();
+    // What this node says about peers it cannot reach, shared by every node-to-node client.
+    let peers = Arc::new(PeerHealth::new());
+    background.push(tokio::spawn(follow_registrations(peers.clone(), image_rx.clone(), node_id)));
     let (quorum, controller, replay, leadership) = if config.process_roles.controller {
         // Peers must be able to reach this node's controller listener as soon as the quorum runs.
         let controller_listener = if sole_voter { None } else { Some(bind_controller_listener(&config).await?) };
-        let quorum = Arc::new(open_quorum(&config, &cluster_id, clock.clone()).await?);
+        let quorum = Arc::new(open_quorum(&config, &cluster_id, clock.clone(), peers.clone()).await?);
         let replay = tokio::spawn(replay_forever(quorum.subscribe(0), raw_tx, image_tx, hosts_cell.clone()));
         let controller = Arc::new(QuorumController::new(
             quorum.clone(),
@@ -109,7 +112,8 @@ pub async fn run_until(
         ));
         if let Some((address, listener)) = controller_listener {
             info!("Strand node {node_id}: controller listener on {address}");
-            let serving = serve_controller_listener(listener, quorum.clone(), controller.clone(), limits);
+            let serving =
+                serve_controller_listener(listener, quorum.clone(), controller.clone(), limits, peers.clone());
             background.push(tokio::spawn(serving));
         }
         if !sole_voter {
@@ -127,7 +131,7 @@ pub async fn run_until(
         // An observer: the committed log comes from the voters.
         let voters = config.controller_quorum_voters.iter().map(|v| v.id).collect();
         let timeout = Duration::from_millis(config.controller_quorum_request_timeout_ms.max(1) as u64);
-        let fetcher = Arc::new(VoterMetadataFetcher::new(controller_addresses(&config), timeout));
+        let fetcher = Arc::new(VoterMetadataFetcher::new(controller_addresses(&config), timeout, peers.clone()));
         let (committed, leadership) = strand_metadata::quorum::observe(voters, fetcher, 0);
         let replay = tokio::spawn(replay_forever(committed, raw_tx, image_tx, hosts_cell.clone()));
         (None, None, replay, leadership)
@@ -150,6 +154,7 @@ pub async fn run_until(
         controller_addresses(&config),
         Duration::from_millis(config.controller_quorum_request_timeout_ms.max(1) as u64),
         CONTROLLER_CALL_MAX,
+        peers.clone(),
     ));
 
     let listeners = bind_listeners(&config).await?;
@@ -178,6 +183,7 @@ pub async fn run_until(
             Duration::from_millis(
                 (config.replica_fetch_wait_max_ms.max(0) + config.replica_socket_timeout_ms.max(1)) as u64,
             ),
+            peers,
         )),
         isr_channel: Arc::new(ControllerIsrChannel::new(channel.clone(), BrokerId(node_id), broker_epoch)),
     };
@@ -287,7 +293,12 @@ const CONTROLLER_CALL_MAX: Duration = Duration::from_secs(30);
 
 /// Opens this node's voter of the metadata quorum: alone, or with the voters of
 /// `controller.quorum.voters` reached over their CONTROLLER listeners.
-async fn open_quorum(config: &ServerConfig, cluster_id: &str, clock: Arc<dyn Clock>) -> Result<Quorum, NodeError> {
+async fn open_quorum(
+    config: &ServerConfig,
+    cluster_id: &str,
+    clock: Arc<dyn Clock>,
+    peers: Arc<PeerHealth>,
+) -> Result<Quorum, NodeError> {
     use strand_metadata::quorum::{LoneVoterTransport, QuorumConfig, QuorumTransport, QuorumVoters, SnapshotSettings};
     let metadata_dir = config.metadata_log_dir.join("__cluster_metadata-0");
     let snapshots = SnapshotSettings {
@@ -312,7 +323,7 @@ async fn open_quorum(config: &ServerConfig, cluster_id: &str, clock: Arc<dyn Clo
             snapshots,
         };
         let connect_timeout = Duration::from_millis(config.controller_quorum_request_timeout_ms.max(1) as u64);
-        (quorum_config, Arc::new(TcpQuorumTransport::new(controller_addresses(config), connect_timeout)))
+        (quorum_config, Arc::new(TcpQuorumTransport::new(controller_addresses(config), connect_timeout, peers)))
     };
     Ok(Quorum::open(&metadata_dir, quorum_config, transport, clock).await?)
 }

@@ -72,7 +72,8 @@ impl Server {
             .args(["--override", "listeners=PLAINTEXT://127.0.0.1:0"])
             .args(["--override", "advertised.listeners=PLAINTEXT://127.0.0.1:0"])
             .args(overrides.iter().flat_map(|o| ["--override", o]))
-            .env("RUST_LOG", "info,openraft=warn")
+            // The default filter: tests see the lines an operator sees.
+            .env_remove("RUST_LOG")
             .stdout(Stdio::null())
             .stderr(Stdio::piped())
             .spawn()

@@ -18,6 +18,9 @@
 //! mapped to the fetch timeout in `config`), so a voter that still hears its leader is not
 //! disrupted by one that does not.
 //!
+//! A voter never stands in a term past `admission::TERM_MAX` (just below `i32::MAX`, Kafka's
+//! epoch type), the highest other voters accept: at that term it logs an ERROR once and follows.
+//!
 //! A new quorum's first election does not wait for a timeout: on its first start (it has never
 //! voted), the voter with the lowest id stands after [`FIRST_STAND_DELAY`], and again after as
 //! long while it has no leader, until one election timeout has passed since it started; then the
@@ -32,6 +35,7 @@ use rand::Rng;
 use tokio::task::JoinHandle;
 use tokio::time::Instant;
 
+use super::admission::TERM_MAX;
 use super::entry::TypeConfig;
 
 /// How long the lowest voter of a new quorum waits before standing, and between attempts while
@@ -67,6 +71,8 @@ impl ElectionTimeouts {
 /// What the timer reads from Raft each time it wakes.
 struct Observed {
     leader: bool,
+    /// The current term.
+    term: u64,
     /// The vote is committed: an elected leader (this voter follows it).
     has_leader: bool,
     /// When the vote last changed or was refreshed by the leader.
@@ -80,10 +86,12 @@ pub(super) fn spawn(raft: Raft<TypeConfig>, timeouts: ElectionTimeouts) -> JoinH
         let started = Instant::now();
         let first_election_until = timeouts.stands_first.then(|| started + timeouts.election);
         let mut last_stand = started;
+        let mut exhausted = false;
         loop {
             let observed = raft
                 .with_raft_state(|state| Observed {
                     leader: state.server_state == ServerState::Leader,
+                    term: state.vote_ref().leader_id.term,
                     has_leader: state.vote_ref().is_committed(),
                     since: state.vote_last_modified(),
                 })
@@ -103,6 +111,19 @@ pub(super) fn spawn(raft: Raft<TypeConfig>, timeouts: ElectionTimeouts) -> JoinH
             };
             if now < due {
                 tokio::time::sleep_until(due).await;
+                continue;
+            }
+            if observed.term >= TERM_MAX {
+                // The next term is one no voter accepts (and past it, one openraft cannot save:
+                // its core would stop). Say so once, and follow whoever leads.
+                if !exhausted {
+                    tracing::error!(
+                        "metadata quorum: epoch {} is the last a voter accepts; this voter cannot stand for election",
+                        observed.term
+                    );
+                    exhausted = true;
+                }
+                tokio::time::sleep(timeouts.election).await;
                 continue;
             }
             tracing::info!(

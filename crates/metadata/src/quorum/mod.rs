@@ -15,6 +15,8 @@
 //! - `transport`: the [`QuorumTransport`] trait the server implements over its CONTROLLER
 //!   listener, the [`RaftRpc`]/[`RaftReply`] messages and their bounded byte encoding, openraft's
 //!   network over it; [`LoneVoterTransport`] for a quorum of one.
+//! - `admission`: what an RPC from the network must be to reach openraft (another voter, terms
+//!   that fit Kafka's epoch, entries and snapshots this voter can apply and start from).
 //! - `entry`: one Raft entry ↔ one record batch (metadata records framed as Kafka's
 //!   `MetadataRecordSerde`; `LeaderChangeMessage`, `KRaftVersionRecord`, `VotersRecord` control
 //!   records); the openraft type configuration.
@@ -62,6 +64,7 @@
 //! tokio runtime. The log reads time through the [`Clock`] it is given (batch timestamps, segment
 //! rolls).
 
+mod admission;
 mod config;
 mod election;
 mod entry;
@@ -89,6 +92,7 @@ use strand_base::Clock;
 use strand_protocol::messages::records::MetadataRecord;
 use tokio::sync::{mpsc, watch};
 
+use self::admission::Admission;
 pub use self::config::{
     ELECTION_TIMEOUT_MS_DEFAULT, FETCH_TIMEOUT_MS_DEFAULT, QuorumConfig, QuorumVoter, QuorumVoters,
     SNAPSHOT_ENTRIES_KEPT_DEFAULT, SNAPSHOT_INTERVAL_MS_DEFAULT, SNAPSHOT_MAX_BYTES_BETWEEN_DEFAULT, SnapshotSettings,
@@ -191,6 +195,11 @@ pub enum QuorumError {
     RpcTooLarge { bytes: usize },
     #[error("invalid raft rpc: {0}")]
     InvalidRpc(String),
+    #[error(
+        "the saved vote is at epoch {epoch}: no epoch a voter accepts follows it, so this voter could never \
+         stand for election again (voters refuse epochs of 2^31-1 and up)"
+    )]
+    EpochsExhausted { epoch: u64 },
     #[error("raft: {0}")]
     Raft(String),
     #[error("not supported yet: {0}")]
@@ -216,7 +225,8 @@ pub struct Quorum {
     metrics: watch::Receiver<RaftMetrics<u64, VoterNode>>,
     leadership: watch::Receiver<Leadership>,
     node_id: i32,
-    cluster_id: String,
+    /// What other voters' RPCs must be to reach Raft.
+    admission: Admission,
     clock: Arc<dyn Clock>,
     shut_down: AtomicBool,
     /// Strand's election timer (`election`); it holds a handle to Raft, so it is stopped with
@@ -259,6 +269,11 @@ impl Quorum {
         let metadata_log = MetadataLog::open(dir, Arc::clone(&clock))?;
         let logged = metadata_log.voters();
         let saved_term = metadata_log.vote_term().unwrap_or_default();
+        // A lone voter stands at every start; others may still follow a leader of the last term.
+        let last_term = if config.is_lone_voter() { admission::TERM_MAX - 1 } else { admission::TERM_MAX };
+        if saved_term > last_term {
+            return Err(QuorumError::EpochsExhausted { epoch: saved_term });
+        }
         let never_voted = metadata_log.vote_term().is_none();
         if let Some(logged) = &logged
             && !logged.iter().eq(members.keys())
@@ -291,7 +306,7 @@ impl Quorum {
             metrics,
             leadership,
             node_id: config.node_id,
-            cluster_id: config.cluster_id.clone(),
+            admission: Admission::new(&config.cluster_id, config.node_id, members.keys().copied().collect()),
             clock,
             shut_down: AtomicBool::new(false),
             election_timer,
@@ -488,10 +503,11 @@ impl Quorum {
     }
 
     /// Answers a Raft request another voter sent through its [`QuorumTransport`] (the server's
-    /// CONTROLLER listener calls this). Requests of another cluster, or for another node, are
-    /// refused in the reply.
+    /// CONTROLLER listener calls this). Requests of another cluster, for another node, from a
+    /// node that is not another voter, or that no voter of this cluster would send (see
+    /// `admission`) are refused in the reply ([`RaftReply::is_refused`]) before Raft sees them.
     pub async fn handle_rpc(&self, rpc: RaftRpc) -> RaftReply {
-        transport::handle(&self.raft, &self.cluster_id, self.node_id, rpc).await
+        transport::handle(&self.raft, &self.admission, rpc).await
     }
 
     pub fn node_id(&self) -> i32 {
@@ -589,8 +605,9 @@ fn membership(config: &QuorumConfig) -> Result<(u64, BTreeMap<u64, VoterNode>), 
     Ok((voter, members))
 }
 
-/// Follows openraft's metrics and publishes the epoch and leader whenever they change. The task
-/// ends when Raft stops (its metrics close) or nobody watches any more.
+/// Follows openraft's metrics and publishes the epoch and leader whenever they change; says once,
+/// at ERROR, if Raft's core stops on an error (openraft's own lines are not logged, see
+/// ARCHITECTURE.md). The task ends when Raft stops (its metrics close) or nobody watches any more.
 fn leadership_feed(mut metrics: watch::Receiver<RaftMetrics<u64, VoterNode>>) -> watch::Receiver<Leadership> {
     let leadership_of = |m: &RaftMetrics<u64, VoterNode>| Leadership {
         epoch: i32::try_from(m.current_term).unwrap_or(i32::MAX),
@@ -598,12 +615,26 @@ fn leadership_feed(mut metrics: watch::Receiver<RaftMetrics<u64, VoterNode>>) ->
     };
     let (tx, rx) = watch::channel(leadership_of(&metrics.borrow_and_update()));
     tokio::spawn(async move {
+        let mut reported = false;
         loop {
             tokio::select! {
                 changed = metrics.changed() => if changed.is_err() { return },
                 () = tx.closed() => return,
             }
-            let now = leadership_of(&metrics.borrow_and_update());
+            let (now, fatal) = {
+                let m = metrics.borrow_and_update();
+                let fatal = match &m.running_state {
+                    Err(openraft::error::Fatal::Stopped) | Ok(()) => None,
+                    Err(fatal) => Some(fatal.to_string()),
+                };
+                (leadership_of(&m), fatal)
+            };
+            if let Some(fatal) = fatal.filter(|_| !reported) {
+                tracing::error!(
+                    "metadata quorum: Raft stopped on an error, this node takes no part in it any more: {fatal}"
+                );
+                reported = true;
+            }
             tx.send_if_modified(|current| {
                 let moved = *current != now;
                 *current = now;

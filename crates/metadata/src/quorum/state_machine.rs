@@ -30,6 +30,8 @@ use std::io::Cursor;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 
+use bytes::Bytes;
+
 use openraft::storage::RaftStateMachine;
 use openraft::{
     EntryPayload, LogId, RaftSnapshotBuilder, Snapshot, SnapshotMeta, StorageError, StorageIOError, StoredMembership,
@@ -87,12 +89,8 @@ impl StateMachine {
 
     /// Replaces the state with a snapshot's.
     fn load(&mut self, snapshot: MetadataSnapshot) -> Result<(), QuorumError> {
-        let mut delta = MetadataDelta::new(&MetadataImage::empty());
-        for (record, _) in &snapshot.records {
-            delta.replay(record).map_err(|e| QuorumError::CorruptLog(format!("snapshot {:?}: {e}", snapshot.id)))?;
-        }
         let end = snapshot.id.end_offset;
-        self.image = delta.apply(MetadataProvenance { offset: end - 1, epoch: snapshot.id.epoch });
+        self.image = snapshot_image(&snapshot)?;
         self.last_applied = Some(snapshot.last_log_id);
         self.membership = snapshot.membership;
         self.applied_end_offset = end;
@@ -105,6 +103,44 @@ impl StateMachine {
         });
         Ok(())
     }
+}
+
+/// The image a snapshot's records make.
+fn snapshot_image(snapshot: &MetadataSnapshot) -> Result<MetadataImage, QuorumError> {
+    let mut delta = MetadataDelta::new(&MetadataImage::empty());
+    for (record, _) in &snapshot.records {
+        delta.replay(record).map_err(|e| QuorumError::CorruptLog(format!("snapshot {:?}: {e}", snapshot.id)))?;
+    }
+    let provenance = MetadataProvenance { offset: snapshot.id.end_offset - 1, epoch: snapshot.id.epoch };
+    Ok(delta.apply(provenance))
+}
+
+/// A snapshot received from the leader, decoded, if it is one this voter can install and start
+/// from: an id of Kafka's form, a file that decodes, the last log id and voters `meta` states,
+/// and records that make an image. (Installing it must not fail: openraft stops on any error
+/// of its state machine.)
+pub(crate) fn check_received(
+    meta: &SnapshotMeta<u64, VoterNode>,
+    bytes: Bytes,
+) -> Result<MetadataSnapshot, QuorumError> {
+    let invalid = |reason: String| QuorumError::CorruptLog(format!("a snapshot from the leader: {reason}"));
+    let id = parse_raft_snapshot_id(&meta.snapshot_id)
+        .filter(|id| id.end_offset > 0 && id.epoch >= 0)
+        .ok_or_else(|| invalid(format!("snapshot id {:?}", meta.snapshot_id)))?;
+    let decoded = MetadataSnapshot::decode(id, bytes)?;
+    if Some(decoded.last_log_id) != meta.last_log_id {
+        return Err(invalid(format!("it holds {} but openraft says {:?}", decoded.last_log_id, meta.last_log_id)));
+    }
+    let voters = |m: &StoredMembership<u64, VoterNode>| m.membership().voter_ids().collect::<Vec<_>>();
+    if voters(&decoded.membership) != voters(&meta.last_membership) {
+        return Err(invalid(format!(
+            "its voters are {:?}, not {:?}",
+            voters(&decoded.membership),
+            voters(&meta.last_membership)
+        )));
+    }
+    snapshot_image(&decoded)?;
+    Ok(decoded)
 }
 
 fn snapshot_error(e: QuorumError) -> StorageError<u64> {
@@ -254,15 +290,9 @@ impl RaftStateMachine<TypeConfig> for StateMachine {
         meta: &SnapshotMeta<u64, VoterNode>,
         snapshot: Box<Cursor<Vec<u8>>>,
     ) -> Result<(), StorageError<u64>> {
-        let invalid =
-            |reason: String| snapshot_error(QuorumError::CorruptLog(format!("installing a snapshot: {reason}")));
-        let id = parse_raft_snapshot_id(&meta.snapshot_id)
-            .ok_or_else(|| invalid(format!("snapshot id {:?}", meta.snapshot_id)))?;
-        let bytes = snapshot.into_inner();
-        let decoded = MetadataSnapshot::decode(id, bytes.clone().into()).map_err(snapshot_error)?;
-        if Some(decoded.last_log_id) != meta.last_log_id {
-            return Err(invalid(format!("it holds {} but openraft says {:?}", decoded.last_log_id, meta.last_log_id)));
-        }
+        let bytes = Bytes::from(snapshot.into_inner());
+        let decoded = check_received(meta, bytes.clone()).map_err(snapshot_error)?;
+        let id = decoded.id;
         let dir = lock(&self.log).dir().to_owned();
         write_file(&dir, id, &bytes).map_err(snapshot_error)?;
         lock(&self.log).set_snapshot(SnapshotInfo::of(&decoded)).map_err(snapshot_error)?;

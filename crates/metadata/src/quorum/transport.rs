@@ -30,18 +30,21 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use openraft::error::{
-    InstallSnapshotError, NetworkError, PayloadTooLarge, RPCError, RaftError, RemoteError, Unreachable,
+    InstallSnapshotError, NetworkError, PayloadTooLarge, RPCError, RaftError, RemoteError, SnapshotMismatch,
+    Unreachable,
 };
 use openraft::network::{Backoff, RPCOption};
 use openraft::raft::{
     AppendEntriesRequest, AppendEntriesResponse, InstallSnapshotRequest, InstallSnapshotResponse, VoteRequest,
     VoteResponse,
 };
-use openraft::{Raft, RaftNetwork, RaftNetworkFactory};
+use openraft::{Raft, RaftNetwork, RaftNetworkFactory, Snapshot, SnapshotSegmentId};
 use serde::{Deserialize, Serialize};
 
 use super::QuorumError;
+use super::admission::{Admission, SnapshotChunk};
 use super::entry::{TypeConfig, VoterNode, node_id_to_wire};
+use super::state_machine::check_received;
 
 /// The largest encoded [`RaftRpc`] or [`RaftReply`] accepted (and sent).
 pub const RAFT_RPC_BYTES_MAX: usize = 32 * 1024 * 1024;
@@ -82,7 +85,7 @@ pub struct RaftRpc {
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize)]
-enum RpcBody {
+pub(crate) enum RpcBody {
     AppendEntries(AppendEntriesRequest<TypeConfig>),
     Vote(VoteRequest<u64>),
     InstallSnapshot(InstallSnapshotRequest<TypeConfig>),
@@ -104,6 +107,11 @@ enum ReplyBody {
 }
 
 impl RaftRpc {
+    #[cfg(test)]
+    pub(crate) fn new(cluster_id: &str, source: i32, target: i32, body: RpcBody) -> RaftRpc {
+        RaftRpc { cluster_id: cluster_id.to_owned(), source, target, body }
+    }
+
     /// The node id of the voter that sent it.
     pub fn source(&self) -> i32 {
         self.source
@@ -116,6 +124,10 @@ impl RaftRpc {
 
     pub fn cluster_id(&self) -> &str {
         &self.cluster_id
+    }
+
+    pub(crate) fn body(&self) -> &RpcBody {
+        &self.body
     }
 
     pub fn encode(&self) -> Result<Vec<u8>, QuorumError> {
@@ -138,9 +150,17 @@ impl RaftReply {
         decode(bytes)
     }
 
-    /// Whether the receiver refused the request (another cluster, another node).
+    /// Whether the receiver refused the request (see [`super::Quorum::handle_rpc`]).
     pub fn is_refused(&self) -> bool {
         matches!(self.body, ReplyBody::Refused(_))
+    }
+
+    /// Why the receiver refused the request, if it did.
+    pub fn refusal(&self) -> Option<&str> {
+        match &self.body {
+            ReplyBody::Refused(reason) => Some(reason),
+            _ => None,
+        }
     }
 }
 
@@ -159,22 +179,56 @@ fn decode<T: for<'de> Deserialize<'de>>(bytes: &[u8]) -> Result<T, QuorumError> 
     serde_json::from_slice(bytes).map_err(|e| QuorumError::InvalidRpc(e.to_string()))
 }
 
-/// Answers `rpc` through `raft`, after checking it is for this node of this cluster.
-pub(crate) async fn handle(raft: &Raft<TypeConfig>, cluster_id: &str, node_id: i32, rpc: RaftRpc) -> RaftReply {
-    if rpc.cluster_id != cluster_id {
-        let reason = format!("cluster id {:?} is not this cluster's ({cluster_id:?})", rpc.cluster_id);
-        return RaftReply { body: ReplyBody::Refused(reason) };
-    }
-    if rpc.target != node_id {
-        let reason = format!("an rpc for node {} reached node {node_id}", rpc.target);
+/// Answers `rpc` through `raft`, after `admission` let it through (see `admission`): anything it
+/// refuses is answered [`RaftReply::is_refused`] without openraft seeing it.
+pub(crate) async fn handle(raft: &Raft<TypeConfig>, admission: &Admission, rpc: RaftRpc) -> RaftReply {
+    if let Err(reason) = admission.check(&rpc) {
         return RaftReply { body: ReplyBody::Refused(reason) };
     }
     let body = match rpc.body {
         RpcBody::AppendEntries(request) => ReplyBody::AppendEntries(raft.append_entries(request).await),
         RpcBody::Vote(request) => ReplyBody::Vote(raft.vote(request).await),
-        RpcBody::InstallSnapshot(request) => ReplyBody::InstallSnapshot(raft.install_snapshot(request).await),
+        RpcBody::InstallSnapshot(request) => match receive_snapshot(raft, admission, request).await {
+            Ok(reply) => ReplyBody::InstallSnapshot(reply),
+            Err(reason) => ReplyBody::Refused(reason),
+        },
     };
     RaftReply { body }
+}
+
+type SnapshotReply = Result<InstallSnapshotResponse<u64>, RaftError<u64, InstallSnapshotError>>;
+
+/// One chunk of a snapshot from the leader: assembled by `admission`, and once complete and
+/// valid, installed whole by openraft (which never sees the chunks). A sender with a vote older
+/// than this voter's is answered with the newer vote, as openraft answers it.
+async fn receive_snapshot(
+    raft: &Raft<TypeConfig>,
+    admission: &Admission,
+    request: InstallSnapshotRequest<TypeConfig>,
+) -> Result<SnapshotReply, String> {
+    let vote = match raft.with_raft_state(|state| *state.vote_ref()).await {
+        Ok(vote) => vote,
+        Err(fatal) => return Ok(Err(RaftError::Fatal(fatal))),
+    };
+    if request.vote < vote {
+        return Ok(Ok(InstallSnapshotResponse { vote }));
+    }
+    let bytes = match admission.receive_chunk(&request)? {
+        SnapshotChunk::Partial => return Ok(Ok(InstallSnapshotResponse { vote: request.vote })),
+        SnapshotChunk::Mismatch { expected_offset } => {
+            let segment = |offset| SnapshotSegmentId { id: request.meta.snapshot_id.clone(), offset };
+            let mismatch = SnapshotMismatch { expect: segment(expected_offset), got: segment(request.offset) };
+            return Ok(Err(RaftError::APIError(InstallSnapshotError::SnapshotMismatch(mismatch))));
+        }
+        SnapshotChunk::Complete(bytes) => bytes,
+    };
+    check_received(&request.meta, bytes.clone()).map_err(|e| e.to_string())?;
+    let snapshot = Snapshot { meta: request.meta, snapshot: Box::new(std::io::Cursor::new(bytes.to_vec())) };
+    Ok(raft
+        .install_full_snapshot(request.vote, snapshot)
+        .await
+        .map(|response| InstallSnapshotResponse { vote: response.vote })
+        .map_err(RaftError::Fatal))
 }
 
 /// The transport of a one-voter quorum: there is no one to call.

@@ -16,6 +16,7 @@ use strand_protocol::messages::api::ApiKey;
 use tokio::sync::watch;
 
 use super::client::{CallError, NodeClient};
+use super::peers::PeerHealth;
 use super::wire::{self, RpcKind};
 
 /// The prefix of the error a controller that does not lead sends back; the caller retries.
@@ -34,6 +35,7 @@ pub struct ControllerClient {
     /// Each controller's CONTROLLER listener, `host:port`.
     controllers: BTreeMap<i32, String>,
     client: NodeClient,
+    peers: Arc<PeerHealth>,
     /// `controller.quorum.request.timeout.ms`: one attempt.
     attempt_timeout: Duration,
     /// The whole call, retries included.
@@ -48,9 +50,10 @@ impl ControllerClient {
         controllers: BTreeMap<i32, String>,
         attempt_timeout: Duration,
         deadline: Duration,
+        peers: Arc<PeerHealth>,
     ) -> ControllerClient {
         let client = NodeClient::new(attempt_timeout, strand_base::limits::SOCKET_REQUEST_BYTES_MAX);
-        ControllerClient { node_id, local, leadership, controllers, client, attempt_timeout, deadline }
+        ControllerClient { node_id, local, leadership, controllers, client, peers, attempt_timeout, deadline }
     }
 
     /// One attempt at the leader this node knows of. `Ok(None)`: try again (no leader, not the
@@ -75,16 +78,18 @@ impl ControllerClient {
                 payload.put_i16(api as i16);
                 payload.put_i16(version);
                 payload.put_slice(body);
-                match self.client.call(address, RpcKind::Controller, &payload, self.attempt_timeout).await {
+                let called = self.client.call(address, RpcKind::Controller, &payload, self.attempt_timeout).await;
+                match &called {
+                    Ok(_) | Err(CallError::Refused { .. }) => self.peers.reached(id),
+                    Err(e) => self.peers.failed(id, "controller", e),
+                }
+                match called {
                     Ok(answer) => {
                         wire::decode_controller_answer(answer).map(|(offset, response)| Some((response, offset)))
                     }
                     Err(CallError::Refused { message, .. }) if message.starts_with(NOT_CONTROLLER) => Ok(None),
                     Err(CallError::Refused { message, .. }) => Err(message),
-                    Err(e) => {
-                        tracing::debug!("controller {id}: {e}");
-                        Ok(None)
-                    }
+                    Err(_) => Ok(None),
                 }
             }
         }

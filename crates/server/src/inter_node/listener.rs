@@ -1,7 +1,10 @@
 //! Serving the CONTROLLER listener: Raft RPCs from the other voters, brokers' requests to this
 //! node's controller, and observers' fetches of the committed metadata log. Each connection answers its requests in order, one at a time (a peer
 //! keeps one connection per purpose, so Raft traffic never waits behind a controller decision).
-//! Anything that is not a Strand request closes the connection with a log line.
+//! Anything that is not a Strand request, and any Raft RPC the quorum refuses (another cluster's,
+//! one not from another voter, one with a term no Kafka epoch holds, ...: see
+//! `strand_metadata::quorum::Quorum::handle_rpc`), closes the connection with one WARN line, at
+//! most [`REFUSALS_LOGGED_MAX`] of them per [`REFUSALS_WINDOW`] (the rest are counted).
 
 use std::net::SocketAddr;
 use std::sync::Arc;
@@ -16,6 +19,7 @@ use tokio::net::{TcpListener, TcpStream};
 use tracing::{debug, info, warn};
 
 use super::controller::NOT_CONTROLLER;
+use super::peers::{LogBudget, PeerHealth};
 use super::wire::{self, RpcKind, RpcRequest};
 use crate::connection::{ConnectionLimits, read_frame};
 
@@ -28,13 +32,15 @@ pub async fn serve_controller_listener(
     quorum: Arc<Quorum>,
     controller: Arc<QuorumController>,
     limits: ConnectionLimits,
+    peers: Arc<PeerHealth>,
 ) {
     let mut connections = tokio::task::JoinSet::new();
     loop {
         tokio::select! {
             accepted = listener.accept() => match accepted {
                 Ok((stream, peer)) => {
-                    connections.spawn(serve(stream, peer, quorum.clone(), controller.clone(), limits));
+                    let node = Node { quorum: quorum.clone(), controller: controller.clone(), peers: peers.clone() };
+                    connections.spawn(serve(stream, peer, node, limits));
                 }
                 Err(e) => {
                     warn!("accept failed on the controller listener: {e}");
@@ -46,13 +52,32 @@ pub async fn serve_controller_listener(
     }
 }
 
-async fn serve(
-    stream: TcpStream,
-    peer: SocketAddr,
+/// The most connections refused with a WARN line per [`REFUSALS_WINDOW`]; a sender provoking
+/// more gets them counted in the next line.
+const REFUSALS_LOGGED_MAX: u32 = 10;
+const REFUSALS_WINDOW: Duration = Duration::from_secs(30);
+static REFUSALS: LogBudget = LogBudget::new(REFUSALS_LOGGED_MAX, REFUSALS_WINDOW);
+
+/// Closes a connection with one WARN line (within [`REFUSALS`]' budget).
+fn refuse(peer: SocketAddr, reason: &str) {
+    match REFUSALS.take(tokio::time::Instant::now()) {
+        Some(0) => warn!(%peer, "closing controller connection: {reason}"),
+        Some(left_out) => {
+            warn!(%peer, "closing controller connection: {reason} ({left_out} more refused since the last line)");
+        }
+        None => debug!(%peer, "closing controller connection: {reason}"),
+    }
+}
+
+/// What a connection's requests reach.
+struct Node {
     quorum: Arc<Quorum>,
     controller: Arc<QuorumController>,
-    limits: ConnectionLimits,
-) {
+    /// A voter whose Raft RPC is let through is there: told to [`PeerHealth`].
+    peers: Arc<PeerHealth>,
+}
+
+async fn serve(stream: TcpStream, peer: SocketAddr, node: Node, limits: ConnectionLimits) {
     if let Err(e) = stream.set_nodelay(true) {
         debug!(%peer, "could not set TCP_NODELAY: {e}");
     }
@@ -67,18 +92,21 @@ async fn serve(
             }
         };
         if !wire::is_strand_rpc(&frame) {
-            warn!(%peer, "closing controller connection: only Strand's node-to-node requests are served here");
+            refuse(peer, "only Strand's node-to-node requests are served here");
             return;
         }
         let request = match wire::decode_request(frame) {
             Ok(request) => request,
             Err(reason) => {
-                warn!(%peer, "closing controller connection: {reason}");
+                refuse(peer, &reason);
                 return;
             }
         };
         let correlation_id = request.correlation_id;
-        let answer = answer(request, &quorum, &controller).await;
+        let (answer, refused) = match answer(request, &node).await {
+            Answer::Reply(answer) => (answer, None),
+            Answer::Refuse { reply, reason } => (Ok(reply), Some(reason)),
+        };
         let reply = match &answer {
             Ok(payload) => wire::encode_reply(correlation_id, Ok(payload)),
             Err(message) => wire::encode_reply(correlation_id, Err(message)),
@@ -87,6 +115,10 @@ async fn serve(
             Ok(reply) => writer.write_all(&reply).await.map_err(|e| e.to_string()),
             Err(e) => Err(e),
         };
+        if let Some(reason) = refused {
+            refuse(peer, &reason);
+            return;
+        }
         if let Err(e) = written {
             debug!(%peer, "closing controller connection: {e}");
             return;
@@ -94,38 +126,69 @@ async fn serve(
     }
 }
 
-async fn answer(request: RpcRequest, quorum: &Quorum, controller: &QuorumController) -> Result<Bytes, String> {
+/// What a request gets.
+enum Answer {
+    /// The answer, or the error to send back; the connection stays open.
+    Reply(Result<Bytes, String>),
+    /// A Raft RPC the quorum refused (see `strand_metadata::quorum::Quorum::handle_rpc`), or one
+    /// that does not decode: `reply` (the refusal, or empty) goes back, then the connection
+    /// closes, with one line.
+    Refuse { reply: Bytes, reason: String },
+}
+
+async fn answer(request: RpcRequest, node: &Node) -> Answer {
+    let (quorum, controller) = (&*node.quorum, &*node.controller);
     match request.kind {
         RpcKind::Raft => {
-            let rpc = RaftRpc::decode(&request.payload).map_err(|e| e.to_string())?;
+            let rpc = match RaftRpc::decode(&request.payload) {
+                Ok(rpc) => rpc,
+                Err(e) => return Answer::Refuse { reply: Bytes::new(), reason: e.to_string() },
+            };
+            let source = rpc.source();
             let reply = quorum.handle_rpc(rpc).await;
-            reply.encode().map(Bytes::from).map_err(|e| e.to_string())
-        }
-        RpcKind::MetadataFetch => {
-            let mut payload = request.payload;
-            if payload.len() < 8 {
-                return Err("a metadata fetch shorter than its offset".into());
-            }
-            let from_offset = payload.get_i64();
-            let read = quorum.read_committed(from_offset, METADATA_FETCH_WAIT).await.map_err(|e| e.to_string())?;
-            let leadership = *quorum.leadership().borrow();
-            Ok(wire::encode_metadata_answer(leadership.epoch, leadership.leader_id, &read))
-        }
-        RpcKind::Controller => {
-            let mut payload = request.payload;
-            if payload.len() < 4 {
-                return Err("a controller request shorter than its api key and version".into());
-            }
-            let key = payload.get_i16();
-            let version = payload.get_i16();
-            let api = ApiKey::from_i16(key).ok_or_else(|| format!("unknown api key {key}"))?;
-            match controller.handle_encoded(api, version, payload).await {
-                Ok((response, offset)) => Ok(wire::encode_controller_answer(offset, &response)),
-                Err(ControllerError::NotController { leader_id }) => {
-                    Err(format!("{NOT_CONTROLLER}: node {} does not lead; leader {leader_id:?}", quorum.node_id()))
+            let encoded = reply.encode().map(Bytes::from).map_err(|e| e.to_string());
+            match (reply.refusal(), encoded) {
+                (Some(reason), Ok(reply)) => {
+                    Answer::Refuse { reply, reason: format!("a raft rpc claiming to be from node {source}: {reason}") }
                 }
-                Err(e) => Err(e.to_string()),
+                (None, encoded) => {
+                    node.peers.reached(source);
+                    Answer::Reply(encoded)
+                }
+                (Some(_), Err(e)) => Answer::Reply(Err(e)),
             }
         }
+        RpcKind::MetadataFetch => Answer::Reply(metadata_fetch(request.payload, quorum).await),
+        RpcKind::Controller => Answer::Reply(controller_request(request.payload, quorum, controller).await),
+    }
+}
+
+async fn metadata_fetch(mut payload: Bytes, quorum: &Quorum) -> Result<Bytes, String> {
+    if payload.len() < 8 {
+        return Err("a metadata fetch shorter than its offset".into());
+    }
+    let from_offset = payload.get_i64();
+    let read = quorum.read_committed(from_offset, METADATA_FETCH_WAIT).await.map_err(|e| e.to_string())?;
+    let leadership = *quorum.leadership().borrow();
+    Ok(wire::encode_metadata_answer(leadership.epoch, leadership.leader_id, &read))
+}
+
+async fn controller_request(
+    mut payload: Bytes,
+    quorum: &Quorum,
+    controller: &QuorumController,
+) -> Result<Bytes, String> {
+    if payload.len() < 4 {
+        return Err("a controller request shorter than its api key and version".into());
+    }
+    let key = payload.get_i16();
+    let version = payload.get_i16();
+    let api = ApiKey::from_i16(key).ok_or_else(|| format!("unknown api key {key}"))?;
+    match controller.handle_encoded(api, version, payload).await {
+        Ok((response, offset)) => Ok(wire::encode_controller_answer(offset, &response)),
+        Err(ControllerError::NotController { leader_id }) => {
+            Err(format!("{NOT_CONTROLLER}: node {} does not lead; leader {leader_id:?}", quorum.node_id()))
+        }
+        Err(e) => Err(e.to_string()),
     }
 }

@@ -5,6 +5,8 @@
 //! - `wire`: the frames.
 //! - `brokers`: other brokers' addresses on the inter-broker listener, from the image.
 //! - `client`: connections to peers, one per address and purpose.
+//! - `peers`: [`PeerHealth`], what the node says about peers it cannot reach (one WARN when one
+//!   goes, a reminder every 30 s, one INFO when it returns); every client below reports to it.
 //! - `raft`: [`TcpQuorumTransport`], the metadata quorum's transport.
 //! - `controller`: [`ControllerClient`], the broker's way to the active controller.
 //! - `replica`: replication's links: followers' Fetch to leaders ([`BrokerFetchTransport`]) and
@@ -19,6 +21,7 @@ mod client;
 mod controller;
 mod listener;
 mod observer;
+mod peers;
 mod raft;
 mod replica;
 mod txn;
@@ -27,6 +30,7 @@ mod wire;
 pub use controller::ControllerClient;
 pub use listener::serve_controller_listener;
 pub use observer::VoterMetadataFetcher;
+pub use peers::{PeerHealth, follow_registrations};
 pub use raft::TcpQuorumTransport;
 pub use replica::{BrokerFetchTransport, ControllerIsrChannel};
 pub use txn::{CoordinatorTxnVerifier, LeaderTxnMarkerSender};

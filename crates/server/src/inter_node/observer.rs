@@ -11,7 +11,8 @@ use bytes::BufMut;
 use strand_metadata::quorum::{CommittedRead, Leadership, MetadataFetch, MetadataFetcher, ObserverError};
 use strand_protocol::records::RecordBatches;
 
-use super::client::NodeClient;
+use super::client::{CallError, NodeClient};
+use super::peers::PeerHealth;
 use super::wire::{self, RpcKind};
 
 /// How much longer than a voter's own wait a fetch may take.
@@ -23,13 +24,18 @@ pub struct VoterMetadataFetcher {
     /// Each voter's `host:port`.
     voters: BTreeMap<i32, String>,
     client: Arc<NodeClient>,
+    peers: Arc<PeerHealth>,
     timeout: Duration,
 }
 
 impl VoterMetadataFetcher {
-    pub fn new(voters: BTreeMap<i32, String>, request_timeout: Duration) -> VoterMetadataFetcher {
+    pub fn new(
+        voters: BTreeMap<i32, String>,
+        request_timeout: Duration,
+        peers: Arc<PeerHealth>,
+    ) -> VoterMetadataFetcher {
         let client = Arc::new(NodeClient::new(request_timeout, strand_base::limits::SOCKET_REQUEST_BYTES_MAX));
-        VoterMetadataFetcher { voters, client, timeout: request_timeout + FETCH_SLACK }
+        VoterMetadataFetcher { voters, client, peers, timeout: request_timeout + FETCH_SLACK }
     }
 }
 
@@ -40,15 +46,17 @@ impl MetadataFetcher for VoterMetadataFetcher {
         from_offset: i64,
     ) -> Pin<Box<dyn Future<Output = Result<MetadataFetch, ObserverError>> + Send + 'static>> {
         let address = self.voters.get(&voter).cloned();
-        let (client, timeout) = (self.client.clone(), self.timeout);
+        let (client, peers, timeout) = (self.client.clone(), self.peers.clone(), self.timeout);
         Box::pin(async move {
             let address = address.ok_or_else(|| ObserverError(format!("voter {voter} has no address")))?;
             let mut payload = Vec::with_capacity(8);
             payload.put_i64(from_offset);
-            let answer = client
-                .call(&address, RpcKind::MetadataFetch, &payload, timeout)
-                .await
-                .map_err(|e| ObserverError(e.to_string()))?;
+            let answer = client.call(&address, RpcKind::MetadataFetch, &payload, timeout).await;
+            match &answer {
+                Ok(_) | Err(CallError::Refused { .. }) => peers.reached(voter),
+                Err(e) => peers.failed(voter, "metadata fetch", e),
+            }
+            let answer = answer.map_err(|e| ObserverError(e.to_string()))?;
             let answer = wire::decode_metadata_answer(answer).map_err(ObserverError)?;
             let leadership = Leadership { epoch: answer.epoch, leader_id: answer.leader_id };
             let read = match answer.snapshot {

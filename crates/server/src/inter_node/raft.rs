@@ -2,12 +2,17 @@
 //! listener (its address from `controller.quorum.voters`) as a Strand request.
 
 use std::collections::BTreeMap;
+use std::sync::Arc;
 use std::time::Duration;
 
 use strand_metadata::quorum::{QuorumTransport, RaftReply, RaftRpc, TransportError, TransportFuture};
 
 use super::client::{CallError, NodeClient};
+use super::peers::PeerHealth;
 use super::wire::RpcKind;
+
+/// What the quorum's calls are called in [`PeerHealth`]'s lines.
+const WHAT: &str = "metadata quorum";
 
 /// How long one Raft call may take. openraft bounds its calls with its own, shorter timeouts
 /// (the heartbeat interval for appends) and drops the call when they pass, which closes its
@@ -20,12 +25,13 @@ pub struct TcpQuorumTransport {
     /// Each voter's `host:port`.
     voters: BTreeMap<i32, String>,
     client: NodeClient,
+    peers: Arc<PeerHealth>,
 }
 
 impl TcpQuorumTransport {
-    pub fn new(voters: BTreeMap<i32, String>, connect_timeout: Duration) -> TcpQuorumTransport {
+    pub fn new(voters: BTreeMap<i32, String>, connect_timeout: Duration, peers: Arc<PeerHealth>) -> TcpQuorumTransport {
         let client = NodeClient::new(connect_timeout, strand_metadata::quorum::RAFT_RPC_BYTES_MAX + 64);
-        TcpQuorumTransport { voters, client }
+        TcpQuorumTransport { voters, client, peers }
     }
 }
 
@@ -37,11 +43,44 @@ impl QuorumTransport for TcpQuorumTransport {
                 return Err(TransportError::Unreachable { target, reason: "not a configured voter".into() });
             };
             let payload = rpc.encode().map_err(|e| failed(e.to_string()))?;
+            // openraft drops a call it gives up on: that counts as a failure too.
+            let mut outcome = Outcome { peers: &self.peers, target, answered: None };
             match self.client.call(address, RpcKind::Raft, &payload, RAFT_CALL_TIMEOUT).await {
-                Ok(reply) => RaftReply::decode(&reply).map_err(|e| failed(e.to_string())),
-                Err(CallError::Unreachable { reason, .. }) => Err(TransportError::Unreachable { target, reason }),
-                Err(e) => Err(failed(e.to_string())),
+                Ok(reply) => {
+                    outcome.answered = Some(Ok(()));
+                    RaftReply::decode(&reply).map_err(|e| failed(e.to_string()))
+                }
+                Err(e @ CallError::Refused { .. }) => {
+                    outcome.answered = Some(Ok(()));
+                    Err(failed(e.to_string()))
+                }
+                Err(CallError::Unreachable { reason, .. }) => {
+                    outcome.answered = Some(Err(reason.clone()));
+                    Err(TransportError::Unreachable { target, reason })
+                }
+                Err(e) => {
+                    outcome.answered = Some(Err(e.to_string()));
+                    Err(failed(e.to_string()))
+                }
             }
         })
+    }
+}
+
+/// One call's outcome, reported to [`PeerHealth`] when the call ends, however it ends.
+struct Outcome<'a> {
+    peers: &'a PeerHealth,
+    target: i32,
+    /// `None` while the call runs: dropped then, it was given up on.
+    answered: Option<Result<(), String>>,
+}
+
+impl Drop for Outcome<'_> {
+    fn drop(&mut self) {
+        match self.answered.take() {
+            Some(Ok(())) => self.peers.reached(self.target),
+            Some(Err(reason)) => self.peers.failed(self.target, WHAT, &reason),
+            None => self.peers.failed(self.target, WHAT, &"no answer before the call was given up"),
+        }
     }
 }

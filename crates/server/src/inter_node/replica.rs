@@ -18,7 +18,8 @@ use strand_replication::{
 use tokio::sync::watch;
 
 use super::brokers::BrokerDirectory;
-use super::client::NodeClient;
+use super::client::{CallError, NodeClient};
+use super::peers::PeerHealth;
 
 /// The AlterPartition version leaders send: v3 carries each ISR member's broker epoch (KIP-841).
 const ALTER_PARTITION_VERSION: i16 = 3;
@@ -28,6 +29,7 @@ const ALTER_PARTITION_VERSION: i16 = 3;
 pub struct BrokerFetchTransport {
     brokers: BrokerDirectory,
     client: Arc<NodeClient>,
+    peers: Arc<PeerHealth>,
     /// `replica.fetch.wait.max.ms` plus `replica.socket.timeout.ms`.
     timeout: Duration,
 }
@@ -38,9 +40,10 @@ impl BrokerFetchTransport {
         listener_name: String,
         connect_timeout: Duration,
         timeout: Duration,
+        peers: Arc<PeerHealth>,
     ) -> BrokerFetchTransport {
         let client = Arc::new(NodeClient::new(connect_timeout, strand_base::limits::SOCKET_REQUEST_BYTES_MAX));
-        BrokerFetchTransport { brokers: BrokerDirectory::new(image, listener_name), client, timeout }
+        BrokerFetchTransport { brokers: BrokerDirectory::new(image, listener_name), client, peers, timeout }
     }
 }
 
@@ -51,11 +54,16 @@ impl ReplicaTransport for BrokerFetchTransport {
         request: FetchRequest,
     ) -> BoxFuture<'static, Result<FetchResponse, TransportError>> {
         let address = self.brokers.address(leader);
-        let (client, timeout) = (self.client.clone(), self.timeout);
+        let (client, peers, timeout) = (self.client.clone(), self.peers.clone(), self.timeout);
         Box::pin(async move {
             let address = address.map_err(TransportError)?;
             let body = RequestBody::Fetch(request);
-            match client.call_kafka(&address, &body, REPLICA_FETCH_VERSION, timeout).await {
+            let answer = client.call_kafka(&address, &body, REPLICA_FETCH_VERSION, timeout).await;
+            match &answer {
+                Ok(_) | Err(CallError::Refused { .. }) => peers.reached(leader.0),
+                Err(e) => peers.failed(leader.0, "replica fetch", e),
+            }
+            match answer {
                 Ok(ResponseBody::Fetch(response)) => Ok(response),
                 Ok(other) => Err(TransportError(format!("{:?} answered a Fetch", other.api_key()))),
                 Err(e) => Err(TransportError(e.to_string())),
