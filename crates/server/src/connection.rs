@@ -72,6 +72,9 @@ const READ_CHUNK_BYTES_MAX: usize = 64 * 1024;
 /// `queued.max.requests` lowers it.
 pub const PIPELINED_REQUESTS_MAX: usize = 8;
 
+/// How often a connection with a response owed looks again whether it has become idle.
+const UNANSWERED_RECHECK: Duration = Duration::from_secs(1);
+
 /// Limits on one connection, the CONTROLLER listener's included.
 #[derive(Debug, Clone, Copy)]
 pub struct ConnectionLimits {
@@ -153,7 +156,7 @@ impl Activity {
         loop {
             if self.unanswered.load(Ordering::Acquire) > 0 {
                 // Not idle while a response is owed; the writer touches `last` when it is sent.
-                tokio::time::sleep(idle_max).await;
+                tokio::time::sleep(idle_max.min(UNANSWERED_RECHECK)).await;
                 continue;
             }
             let deadline = *self.last.lock().unwrap_or_else(PoisonError::into_inner) + idle_max;
@@ -692,5 +695,29 @@ mod tests {
         assert!(!reading.is_finished(), "no room for 2 × 100 bytes beside 900");
         drop(held);
         assert_eq!(reading.await.expect("read"), Ok(Some(100)));
+    }
+
+    /// A connection whose response is still owed is not idle, however long the wait: after an
+    /// answer that took four idle times, the connection still takes and answers a request.
+    #[tokio::test(start_paused = true)]
+    async fn a_connection_owed_a_response_is_not_idle() {
+        let (server, mut client) = socket_pair().await;
+        let served = serve_with(server, |frame: Bytes| async move {
+            let tag = frame[0];
+            Handled::Waiting(Box::pin(async move {
+                if tag == 0 {
+                    tokio::time::sleep(Duration::from_secs(20)).await;
+                }
+                response(tag)
+            }))
+        });
+        client.write_all(&request(0)).await.expect("send");
+        let mut answer = [0u8; 5];
+        client.read_exact(&mut answer).await.expect("the slow answer");
+        client.write_all(&request(1)).await.expect("send again");
+        client.read_exact(&mut answer).await.expect("the connection still reads");
+        assert_eq!(answer, request(1));
+        drop(client);
+        served.await.expect("the connection ends");
     }
 }
