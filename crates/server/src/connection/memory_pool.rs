@@ -24,8 +24,10 @@ use std::sync::{Arc, Mutex, PoisonError};
 
 use tokio::sync::Notify;
 
-/// A request's reservation per byte of its frame: the frame itself plus at most as much again for
-/// the request decoded from it (records stay slices of the frame; decoded fields are copies).
+/// A request's reservation per byte of its frame: the frame itself plus as much again for the
+/// request decoded from it (records stay slices of the frame; decoded fields are copies). Typical
+/// requests decode within that; arrays of tiny elements do not (up to 24x measured), which only a
+/// decoder allocation budget can bound (see ARCHITECTURE.md, Client connections).
 pub const REQUEST_MEMORY_FACTOR: usize = 2;
 
 /// The largest reservation that counts as small: a 1 MiB frame, the default `max.request.size` of
