@@ -11,7 +11,7 @@ Starts `strand server` on a free loopback port with a fresh data directory (plus
    trickler per second;
 3. during the attack: the normal client measures again (a fresh connection, as a new client
    would), and the node's resident memory is sampled every 100 ms;
-4. after `--hold-s` seconds of attack: how many idle and trickling connections the node has closed.
+4. `--hold-s` seconds after the last connection opened: how many idle and trickling connections the node has closed.
 
 Prints one Markdown table row per run (p50/p99 before and during, peak RSS growth, closures) and
 writes the row to `--out` if given. Not a test: never run by test.sh or CI.
@@ -117,16 +117,17 @@ def start_strand(binary: str, data: str, overrides: list[str]) -> tuple[subproce
 
 def closed(sockets: list[socket.socket]) -> int:
     """How many of `sockets` the server has closed (readable with end of stream, or reset)."""
+    poller = select.poll()
+    by_fd = {sock.fileno(): sock for sock in sockets}
+    for fd in by_fd:
+        poller.register(fd, select.POLLIN)
     count = 0
-    for start in range(0, len(sockets), 512):
-        batch = sockets[start:start + 512]
-        readable, _, _ = select.select(batch, [], [], 0)
-        for sock in readable:
-            try:
-                if sock.recv(1, socket.MSG_PEEK) == b"":
-                    count += 1
-            except OSError:
+    for fd, events in poller.poll(0):
+        try:
+            if events & (select.POLLERR | select.POLLHUP) or by_fd[fd].recv(1, socket.MSG_PEEK) == b"":
                 count += 1
+        except OSError:
+            count += 1
     return count
 
 
@@ -148,7 +149,8 @@ def main() -> None:
     parser.add_argument("--declared-mib", type=int, default=100)
     parser.add_argument("--fast-mib", type=float, default=0.0, help="MiB each trickler sends at once")
     parser.add_argument("--samples", type=int, default=2000)
-    parser.add_argument("--hold-s", type=float, default=40.0, help="attack length before counting closures")
+    parser.add_argument("--hold-s", type=float, default=40.0,
+                        help="seconds from the last connection opened to counting closures")
     parser.add_argument("--label", default="")
     parser.add_argument("--out")
     args = parser.parse_args()
@@ -191,7 +193,7 @@ def main() -> None:
 
         threading.Thread(target=sample, daemon=True).start()
         during = round_trips(address, args.samples)
-        remaining = args.hold_s - (time.time() - attack_start)
+        remaining = args.hold_s - (time.time() - attack_start - opened_s)
         if remaining > 0:
             time.sleep(remaining)
         idle_closed, tricklers_closed = closed(idle), closed(tricklers)

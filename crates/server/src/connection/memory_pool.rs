@@ -43,7 +43,11 @@ const LARGE_SHARE_QUARTERS: usize = 3;
 pub struct MemoryPool {
     capacity: Option<usize>,
     held: Mutex<Held>,
-    released: Notify,
+    /// Wakes waiting small reservations: on every release.
+    small_room: Notify,
+    /// Wakes waiting large reservations: only on a release after which one may fit, so that the
+    /// many large frames a flood leaves waiting are not woken by every small request's release.
+    large_room: Notify,
 }
 
 #[derive(Debug, Default, Clone, Copy)]
@@ -63,7 +67,12 @@ pub struct Reservation {
 impl MemoryPool {
     /// A pool of `capacity` bytes; `None` is unbounded.
     pub fn new(capacity: Option<usize>) -> Arc<MemoryPool> {
-        Arc::new(MemoryPool { capacity, held: Mutex::new(Held::default()), released: Notify::new() })
+        Arc::new(MemoryPool {
+            capacity,
+            held: Mutex::new(Held::default()),
+            small_room: Notify::new(),
+            large_room: Notify::new(),
+        })
     }
 
     /// The pool of `queued.max.request.bytes`: bounded when positive, as Kafka's.
@@ -79,8 +88,9 @@ impl MemoryPool {
 
     /// Reserves `bytes`, waiting while the pool has no room for them.
     pub async fn reserve(self: &Arc<Self>, bytes: usize) -> Reservation {
+        let room = if bytes > SMALL_RESERVATION_BYTES_MAX { &self.large_room } else { &self.small_room };
         loop {
-            let released = self.released.notified();
+            let released = room.notified();
             tokio::pin!(released);
             // Registered before the check, so a release between the check and the wait is not lost.
             released.as_mut().enable();
@@ -116,12 +126,17 @@ impl MemoryPool {
     }
 
     fn release(&self, bytes: usize, large: bool) {
-        {
+        let large_may_fit = {
             let mut held = self.held.lock().unwrap_or_else(PoisonError::into_inner);
             let class = if large { &mut held.large } else { &mut held.small };
             *class = class.saturating_sub(bytes);
+            let capacity = self.capacity.unwrap_or(usize::MAX);
+            large || admits(*held, capacity, SMALL_RESERVATION_BYTES_MAX + 1, true)
+        };
+        self.small_room.notify_waiters();
+        if large_may_fit {
+            self.large_room.notify_waiters();
         }
-        self.released.notify_waiters();
     }
 }
 
