@@ -125,7 +125,7 @@ pub fn encode_request(
     out.put_i32(0);
     header.encode(&mut out, api.request_header_version(version))?;
     body.encode(&mut out, version)?;
-    Ok(finish_frame(out))
+    finish_frame(out)
 }
 
 /// Writes a whole response frame, size prefix included, with the header version that `api` and
@@ -137,7 +137,7 @@ pub fn encode_response(correlation_id: i32, body: &ResponseBody, version: i16) -
     let header = ResponseHeader { correlation_id, ..ResponseHeader::default() };
     header.encode(&mut out, api.response_header_version(version))?;
     body.encode(&mut out, version)?;
-    Ok(finish_frame(out))
+    finish_frame(out)
 }
 
 /// Writes a whole response frame like [`encode_response`], but leaves every file region in a
@@ -153,7 +153,7 @@ pub fn encode_response_frame(
     let header = ResponseHeader { correlation_id, ..ResponseHeader::default() };
     header.encode(&mut out, api.response_header_version(version))?;
     body.encode(&mut out, version)?;
-    Ok(out.finish())
+    out.finish()
 }
 
 /// One piece of a response frame.
@@ -214,15 +214,18 @@ impl FrameWriter {
     }
 
     /// The chunks, with the frame's size written into its first four bytes (which the caller
-    /// reserved with a zero before encoding anything else).
-    fn finish(mut self) -> ResponseFrame {
-        let total = self.done.iter().map(|(bytes, region)| bytes.len() + region.as_ref().map_or(0, |r| r.len as usize));
+    /// reserved with a zero before encoding anything else). A frame whose size does not fit the
+    /// `i32` prefix is an error, never a wrapped size.
+    fn finish(mut self) -> Result<ResponseFrame, EncodeError> {
+        let region_bytes = |region: &Option<FileRegion>| region.as_ref().map_or(0, |r| r.len as usize);
+        let total = self.done.iter().map(|(bytes, region)| bytes.len() + region_bytes(region));
         let size = total.sum::<usize>() + self.current.len() - SIZE_PREFIX_BYTES;
+        let prefix = size_prefix(size)?;
         let first = match self.done.first_mut() {
             Some((bytes, _)) => bytes,
             None => &mut self.current,
         };
-        first[..SIZE_PREFIX_BYTES].copy_from_slice(&(size as i32).to_be_bytes());
+        first[..SIZE_PREFIX_BYTES].copy_from_slice(&prefix);
         let mut chunks = Vec::with_capacity(self.done.len() * 2 + 1);
         for (bytes, region) in self.done {
             chunks.push(FrameChunk::Bytes(bytes.freeze()));
@@ -231,7 +234,7 @@ impl FrameWriter {
         if !self.current.is_empty() {
             chunks.push(FrameChunk::Bytes(self.current.freeze()));
         }
-        ResponseFrame { chunks }
+        Ok(ResponseFrame { chunks })
     }
 }
 
@@ -289,10 +292,16 @@ pub fn api_versions_fallback(correlation_id: i32, api_keys: Vec<ApiVersion>) -> 
     encode_response(correlation_id, &ResponseBody::ApiVersions(body), 0)
 }
 
-fn finish_frame(mut out: BytesMut) -> Bytes {
-    let size = (out.len() - SIZE_PREFIX_BYTES) as i32;
-    out[..SIZE_PREFIX_BYTES].copy_from_slice(&size.to_be_bytes());
-    out.freeze()
+fn finish_frame(mut out: BytesMut) -> Result<Bytes, EncodeError> {
+    let prefix = size_prefix(out.len() - SIZE_PREFIX_BYTES)?;
+    out[..SIZE_PREFIX_BYTES].copy_from_slice(&prefix);
+    Ok(out.freeze())
+}
+
+/// A frame's size prefix; a size past `i32::MAX` cannot be framed.
+fn size_prefix(size: usize) -> Result<[u8; SIZE_PREFIX_BYTES], EncodeError> {
+    let size = i32::try_from(size).map_err(|_| EncodeError::TooLong { field: "frame", length: size })?;
+    Ok(size.to_be_bytes())
 }
 
 #[cfg(test)]
@@ -341,6 +350,25 @@ mod tests {
             let plain = encode_response(9, &response(Records::File(region.clone())), version);
             assert_eq!(plain, Err(EncodeError::FileRecords { field: "records" }));
         }
+    }
+
+    /// A response whose file regions add up past `i32::MAX` bytes cannot be framed: encoding
+    /// fails instead of writing a wrapped (negative) size prefix.
+    #[test]
+    fn a_frame_too_large_for_its_prefix_is_an_error() {
+        use crate::messages::FetchResponse;
+        use crate::messages::fetch_response::{FetchableTopicResponse, PartitionData};
+
+        let file = std::sync::Arc::new(tempfile::tempfile().expect("temp file"));
+        let region = |len| Records::File(FileRegion { file: file.clone(), position: 0, len });
+        let partition =
+            |index, len| PartitionData { partition_index: index, records: Some(region(len)), ..Default::default() };
+        let partitions = vec![partition(0, 1_500_000_000), partition(1, 1_500_000_000)];
+        let topic = FetchableTopicResponse { topic: "t".into(), partitions, ..FetchableTopicResponse::default() };
+        let body = ResponseBody::Fetch(FetchResponse { responses: vec![topic], ..FetchResponse::default() });
+        let error = encode_response_frame(9, &body, 16).err();
+        assert!(matches!(error, Some(EncodeError::TooLong { field: "frame", .. })), "{error:?}");
+        assert_eq!(size_prefix(i32::MAX as usize), Ok(i32::MAX.to_be_bytes()));
     }
 
     /// Sizes over the limit and negative sizes are refused before any buffer is sized.

@@ -1,8 +1,18 @@
-//! One client connection: frames in, frames out, in order.
+//! One client connection: frames in, frames out, in order, within the node's limits.
 //!
-//! A frame's size is checked against `socket.request.max.bytes` before anything is read, and the
-//! frame buffer grows only as its bytes arrive, so a client that declares a large frame and sends
-//! little makes the broker hold little. A connection idle for `connections.max.idle.ms` is closed.
+//! A frame's size is checked against `socket.request.max.bytes` before anything is read; then the
+//! frame's memory is reserved in the node's [`MemoryPool`] (`queued.max.request.bytes`), and the
+//! connection reads nothing more until it is; then the body is read, its buffer growing only as
+//! its bytes arrive, so a client that declares a large frame and sends little makes the broker
+//! hold little. Two clocks close a connection:
+//! - **idle** (`connections.max.idle.ms`, per connection, not per read): nothing in flight and no
+//!   complete frame read nor response written for that long, which includes waiting that long
+//!   for the pool (Kafka's muted connection idles out the same way); negative is never, as in
+//!   Kafka. A response the client does not take within it closes the connection too.
+//! - **request arrival** (`request.timeout.ms`): a frame must arrive whole within it of its first
+//!   byte (its body: of the pool's admission). Kafka has no such bound (a sender trickling a
+//!   byte a second into a 100 MiB frame keeps it forever); a client's own `request.timeout.ms`
+//!   (30 s, as the broker's) has given up on a request by then. Non-positive is never.
 //!
 //! Two halves run side by side. The reader handles requests one at a time, in arrival order, so
 //! appends from one connection keep their order (idempotent producers depend on it). A request
@@ -12,52 +22,105 @@
 //! response, so responses come back in request order. Kafka instead mutes a connection until its
 //! response is sent; reading on lets a producer's pipelined acks=all batches of one partition
 //! share one `fdatasync` (group commit) instead of syncing one request at a time. At most
-//! [`PIPELINED_REQUESTS_MAX`] handled requests wait for the writer (then the reader waits, and
-//! further requests wait in the socket's buffer); a frame is dropped once handled, so the bytes a
-//! connection holds stay bounded by one frame of `socket.request.max.bytes` and that many
-//! responses.
+//! `min(queued.max.requests, `[`PIPELINED_REQUESTS_MAX`]`)` requests are read and not yet answered;
+//! then the reader stops reading (further requests wait in the socket's buffer). Kafka's
+//! `queued.max.requests` bounds the queue between its network and I/O threads; Strand has no such
+//! queue (each connection handles its own requests, and a long-polling Fetch waits inside its
+//! handler, where Kafka's purgatory would hold it outside the queue), so the per-connection
+//! pipeline is the queue it bounds. A frame and its reservation are dropped once handled, so a
+//! connection holds one frame being handled and that many responses.
 //!
 //! Responses are written chunk by chunk: the encoded bytes with `write`, and the record sets of a
 //! Fetch from their segment files with `sendfile`, so record bytes never pass through user space.
+//!
+//! Submodules: [`acceptor`] (the broker listeners' accept loops), [`quotas`] (Kafka's
+//! `ConnectionQuotas`), [`memory_pool`] (Kafka's `MemoryPool`).
 
-use std::io;
-use std::net::SocketAddr;
-use std::sync::Arc;
-use std::time::Duration;
+pub mod acceptor;
+pub mod memory_pool;
+pub mod quotas;
 
 use std::future::Future;
+use std::io;
+use std::net::SocketAddr;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex, PoisonError};
+use std::time::Duration;
 
-use bytes::{Bytes, BytesMut};
+use bytes::Bytes;
 use strand_broker::{Broker, Handled, Outcome};
 use strand_protocol::codec::FileRegion;
 use strand_protocol::frame::{FrameChunk, ResponseFrame, SIZE_PREFIX_BYTES, frame_size};
 use tokio::io::{AsyncRead, AsyncReadExt, AsyncWriteExt, Interest};
 use tokio::net::TcpStream;
 use tokio::net::tcp::{OwnedReadHalf, OwnedWriteHalf};
-use tokio::sync::mpsc;
+use tokio::sync::{OwnedSemaphorePermit, Semaphore, mpsc};
+use tokio::time::Instant;
 use tracing::{debug, info, warn};
+
+use crate::config::ServerConfig;
+pub use memory_pool::MemoryPool;
+use memory_pool::Reservation;
 
 /// The most bytes read from the socket in one go while a frame arrives: the buffer grows by at
 /// most this much beyond what was actually received.
 const READ_CHUNK_BYTES_MAX: usize = 64 * 1024;
 
-/// The most requests of one connection handled and not yet answered: responses waiting for the
-/// writer or for their replicas. More than a Java producer's `max.in.flight.requests.per.connection`
-/// (5), so its acks=all batches all share the syncs.
+/// The most requests of one connection read and not yet answered: being handled, or handled and
+/// waiting for the writer or for their replicas. More than a Java producer's
+/// `max.in.flight.requests.per.connection` (5), so its acks=all batches all share the syncs.
+/// `queued.max.requests` lowers it.
 pub const PIPELINED_REQUESTS_MAX: usize = 8;
 
-/// Limits on one connection.
+/// How often a connection with a response owed looks again whether it has become idle.
+const UNANSWERED_RECHECK: Duration = Duration::from_secs(1);
+
+/// Limits on one connection, the CONTROLLER listener's included.
 #[derive(Debug, Clone, Copy)]
 pub struct ConnectionLimits {
     /// `socket.request.max.bytes`.
     pub request_bytes_max: usize,
-    /// `connections.max.idle.ms`.
-    pub idle_max: Duration,
+    /// `connections.max.idle.ms`; `None` (negative) is never.
+    pub idle_max: Option<Duration>,
+    /// `request.timeout.ms`: how long a frame may take to arrive; `None` (non-positive) is never.
+    pub request_arrival_max: Option<Duration>,
+}
+
+impl ConnectionLimits {
+    pub fn from_config(config: &ServerConfig) -> ConnectionLimits {
+        let millis = |ms: i64| u64::try_from(ms).ok().map(Duration::from_millis);
+        ConnectionLimits {
+            request_bytes_max: usize::try_from(config.socket_request_max_bytes).unwrap_or(0),
+            idle_max: millis(config.connections_max_idle_ms),
+            request_arrival_max: millis(i64::from(config.request_timeout_ms)).filter(|d| !d.is_zero()),
+        }
+    }
+}
+
+/// What every client connection of a node works within: its own limits, its pipeline's depth,
+/// and the node's memory pool.
+#[derive(Debug, Clone)]
+pub struct ClientLimits {
+    pub connection: ConnectionLimits,
+    /// `min(queued.max.requests, PIPELINED_REQUESTS_MAX)`, at least 1.
+    pub pipelined_requests_max: usize,
+    pub pool: Arc<MemoryPool>,
+}
+
+impl ClientLimits {
+    pub fn from_config(config: &ServerConfig) -> ClientLimits {
+        let queued = usize::try_from(config.queued_max_requests).unwrap_or(1);
+        ClientLimits {
+            connection: ConnectionLimits::from_config(config),
+            pipelined_requests_max: queued.clamp(1, PIPELINED_REQUESTS_MAX),
+            pool: MemoryPool::from_setting(config.queued_max_request_bytes),
+        }
+    }
 }
 
 /// Serves one connection until the client closes it, it idles out, or it sends something the
 /// broker cannot answer.
-pub async fn serve(stream: TcpStream, peer: SocketAddr, broker: Arc<Broker>, limits: ConnectionLimits) {
+pub async fn serve(stream: TcpStream, peer: SocketAddr, broker: Arc<Broker>, limits: ClientLimits) {
     // Kafka disables Nagle too: a response's small chunks must not wait for the client's ACK.
     if let Err(e) = stream.set_nodelay(true) {
         debug!(%peer, "could not set TCP_NODELAY: {e}");
@@ -70,42 +133,87 @@ pub async fn serve(stream: TcpStream, peer: SocketAddr, broker: Arc<Broker>, lim
     pipeline(reader, writer, peer, limits, handle).await;
 }
 
+/// When a connection last did something (read a whole frame or its size, wrote a response) and
+/// how many of its requests are handled and unanswered: its idle clock runs only while none is.
+#[derive(Debug)]
+struct Activity {
+    last: Mutex<Instant>,
+    unanswered: AtomicUsize,
+}
+
+impl Activity {
+    fn new() -> Activity {
+        Activity { last: Mutex::new(Instant::now()), unanswered: AtomicUsize::new(0) }
+    }
+
+    fn touch(&self) {
+        *self.last.lock().unwrap_or_else(PoisonError::into_inner) = Instant::now();
+    }
+
+    /// Resolves once the connection has been idle for `idle_max`; never if that is `None`.
+    async fn idle(&self, idle_max: Option<Duration>) -> Duration {
+        let Some(idle_max) = idle_max else { return std::future::pending().await };
+        loop {
+            if self.unanswered.load(Ordering::Acquire) > 0 {
+                // Not idle while a response is owed; the writer touches `last` when it is sent.
+                tokio::time::sleep(idle_max.min(UNANSWERED_RECHECK)).await;
+                continue;
+            }
+            let deadline = *self.last.lock().unwrap_or_else(PoisonError::into_inner) + idle_max;
+            if deadline <= Instant::now() {
+                return idle_max;
+            }
+            tokio::time::sleep_until(deadline).await;
+        }
+    }
+}
+
+/// A handled request on its way to the writer, with its place in the pipeline.
+type Answer = (Handled, OwnedSemaphorePermit);
+
 /// Runs the reader and the writer (see the module doc) until both are done: the reader stops at
-/// the client's end of stream, a bad frame, a request that closes the connection, or a writer that
-/// stopped; the writer stops after the last response or at the first failed write or close.
+/// the client's end of stream, a bad frame, a request that closes the connection, a writer that
+/// stopped, or a clock; the writer stops after the last response or at the first failed write or
+/// close.
 async fn pipeline<H, F>(
     reader: OwnedReadHalf,
     writer: OwnedWriteHalf,
     peer: SocketAddr,
-    limits: ConnectionLimits,
+    limits: ClientLimits,
     handle: H,
 ) where
     H: FnMut(Bytes) -> F,
     F: Future<Output = Handled>,
 {
-    let (handled, answers) = mpsc::channel(PIPELINED_REQUESTS_MAX);
-    tokio::join!(read_requests(reader, peer, limits, handle, handled), write_responses(writer, peer, answers));
+    let (handled, answers) = mpsc::channel(limits.pipelined_requests_max);
+    let activity = Activity::new();
+    tokio::join!(
+        read_requests(reader, peer, &limits, &activity, handle, handled),
+        write_responses(writer, peer, limits.connection.idle_max, &activity, answers)
+    );
 }
 
 /// Reads and handles requests in order, passing each to the writer.
 async fn read_requests<H, F>(
     mut reader: OwnedReadHalf,
     peer: SocketAddr,
-    limits: ConnectionLimits,
+    limits: &ClientLimits,
+    activity: &Activity,
     mut handle: H,
-    handled: mpsc::Sender<Handled>,
+    handled: mpsc::Sender<Answer>,
 ) where
     H: FnMut(Bytes) -> F,
     F: Future<Output = Handled>,
 {
+    let places = Arc::new(Semaphore::new(limits.pipelined_requests_max));
     loop {
-        let frame = tokio::select! {
+        let (place, read) = tokio::select! {
             // The writer stopped: nothing read from now on would be answered.
             () = handled.closed() => return,
-            frame = read_frame(&mut reader, limits) => frame,
+            read = next_request(&mut reader, limits, activity, &places) => read,
         };
-        let frame = match frame {
-            Ok(Some(frame)) => frame,
+        let (frame, reservation) = match read {
+            Ok(Some(request)) => request,
             Ok(None) => {
                 debug!(%peer, "connection closed by the client");
                 return;
@@ -116,33 +224,79 @@ async fn read_requests<H, F>(
             }
         };
         let request = handle(frame).await;
+        drop(reservation);
         let closes = matches!(request, Handled::Done(Outcome::Close(_)));
-        if handled.send(request).await.is_err() || closes {
+        activity.unanswered.fetch_add(1, Ordering::AcqRel);
+        if handled.send((request, place)).await.is_err() || closes {
             return;
         }
     }
 }
 
+/// Waits for a place in the pipeline, then reads the next request into it.
+async fn next_request<R: AsyncRead + Unpin>(
+    reader: &mut R,
+    limits: &ClientLimits,
+    activity: &Activity,
+    places: &Arc<Semaphore>,
+) -> (OwnedSemaphorePermit, Result<Option<(Bytes, Reservation)>, String>) {
+    // The semaphore is never closed.
+    #[allow(clippy::expect_used)]
+    let place = Arc::clone(places).acquire_owned().await.expect("the pipeline's places are never closed");
+    let read = read_request(reader, &limits.connection, &limits.pool, activity).await;
+    (place, read)
+}
+
 /// Answers the handled requests in order, each once its wait (if any) is over.
-async fn write_responses(mut writer: OwnedWriteHalf, peer: SocketAddr, mut handled: mpsc::Receiver<Handled>) {
-    while let Some(request) = handled.recv().await {
+async fn write_responses(
+    mut writer: OwnedWriteHalf,
+    peer: SocketAddr,
+    idle_max: Option<Duration>,
+    activity: &Activity,
+    mut handled: mpsc::Receiver<Answer>,
+) {
+    while let Some((request, place)) = handled.recv().await {
         let outcome = match request {
             Handled::Done(outcome) => outcome,
             Handled::Waiting(wait) => wait.await,
         };
         match outcome {
-            Outcome::Respond(response) => {
-                if let Err(e) = write_frame(&mut writer, &response).await {
+            Outcome::Respond(response) => match within(idle_max, write_frame(&mut writer, &response)).await {
+                Some(Ok(())) => {}
+                Some(Err(e)) => {
                     debug!(%peer, "closing connection: write failed: {e}");
                     return;
                 }
-            }
+                None => {
+                    info!(%peer, "closing connection: the client took no response for connections.max.idle.ms");
+                    return;
+                }
+            },
             Outcome::NoResponse => {}
             Outcome::Close(reason) => {
                 warn!(%peer, "closing connection: {reason}");
                 return;
             }
         }
+        activity.touch();
+        activity.unanswered.fetch_sub(1, Ordering::AcqRel);
+        drop(place);
+    }
+}
+
+/// `work`, or `None` if it does not finish within `limit` (`None`: no limit).
+async fn within<T>(limit: Option<Duration>, work: impl Future<Output = T>) -> Option<T> {
+    match limit {
+        Some(limit) => tokio::time::timeout(limit, work).await.ok(),
+        None => Some(work.await),
+    }
+}
+
+/// `work`, or `None` if it does not finish by `deadline` (`None`: no deadline).
+async fn by<T>(deadline: Option<Instant>, work: impl Future<Output = T>) -> Option<T> {
+    match deadline {
+        Some(deadline) => tokio::time::timeout_at(deadline, work).await.ok(),
+        None => Some(work.await),
     }
 }
 
@@ -184,33 +338,106 @@ async fn send_file(socket: &TcpStream, region: &FileRegion) -> io::Result<()> {
     Ok(())
 }
 
-/// Reads one frame (without its size prefix). `None` when the client closed the connection
-/// between frames.
+/// Reads one frame (without its size prefix) on the CONTROLLER listener: no memory pool, the
+/// idle clock counted from the call. `None` when the peer closed the connection between frames.
 pub(crate) async fn read_frame<R: AsyncRead + Unpin>(
     reader: &mut R,
     limits: ConnectionLimits,
 ) -> Result<Option<Bytes>, String> {
+    let unbounded = MemoryPool::new(None);
+    let read = read_request(reader, &limits, &unbounded, &Activity::new()).await?;
+    Ok(read.map(|(frame, _)| frame))
+}
+
+/// Reads one request frame (without its size prefix) and its reservation in `pool`, within the
+/// clocks of the module doc. `None` when the client closed the connection between frames.
+async fn read_request<R: AsyncRead + Unpin>(
+    reader: &mut R,
+    limits: &ConnectionLimits,
+    pool: &Arc<MemoryPool>,
+    activity: &Activity,
+) -> Result<Option<(Bytes, Reservation)>, String> {
+    let Some(size) = read_size(reader, limits, activity).await? else {
+        return Ok(None);
+    };
+    let reservation = tokio::select! {
+        reservation = pool.reserve(MemoryPool::reservation_bytes(size)) => reservation,
+        idle = activity.idle(limits.idle_max) => {
+            return Err(format!(
+                "a frame of {size} bytes waited {} ms for request memory (connections.max.idle.ms; \
+                 queued.max.request.bytes)",
+                idle.as_millis()
+            ));
+        }
+    };
+    let frame = read_body(reader, size, limits.request_arrival_max).await?;
+    activity.touch();
+    Ok(Some((frame, reservation)))
+}
+
+/// Reads a frame's size prefix: idle until its first byte, then the rest within the arrival
+/// bound; checked against `socket.request.max.bytes`.
+async fn read_size<R: AsyncRead + Unpin>(
+    reader: &mut R,
+    limits: &ConnectionLimits,
+    activity: &Activity,
+) -> Result<Option<usize>, String> {
     let mut prefix = [0u8; SIZE_PREFIX_BYTES];
-    match tokio::time::timeout(limits.idle_max, reader.read_exact(&mut prefix)).await {
-        Err(_) => return Err(format!("idle for {} ms (connections.max.idle.ms)", limits.idle_max.as_millis())),
-        Ok(Err(e)) if e.kind() == std::io::ErrorKind::UnexpectedEof => return Ok(None),
-        Ok(Err(e)) => return Err(format!("read failed: {e}")),
-        Ok(Ok(_)) => {}
-    }
-    let size = frame_size(prefix, limits.request_bytes_max).map_err(|e| e.to_string())?;
-    let mut frame = BytesMut::with_capacity(size.min(READ_CHUNK_BYTES_MAX));
-    while frame.len() < size {
-        let want = (size - frame.len()).min(READ_CHUNK_BYTES_MAX);
-        frame.reserve(want);
-        let read = tokio::time::timeout(limits.idle_max, (&mut *reader).take(want as u64).read_buf(&mut frame)).await;
-        match read {
-            Err(_) => return Err("timed out in the middle of a frame".into()),
-            Ok(Err(e)) => return Err(format!("read failed: {e}")),
-            Ok(Ok(0)) => return Err(format!("frame cut short: {} of {size} bytes", frame.len())),
-            Ok(Ok(_)) => {}
+    // `read` is cancel safe: when the idle clock wins, nothing was read.
+    let first = tokio::select! {
+        read = reader.read(&mut prefix) => read,
+        idle = activity.idle(limits.idle_max) => {
+            return Err(format!("idle for {} ms (connections.max.idle.ms)", idle.as_millis()));
+        }
+    };
+    let mut filled = match first {
+        Ok(0) => return Ok(None),
+        Ok(read) => read,
+        Err(e) => return Err(format!("read failed: {e}")),
+    };
+    let deadline = limits.request_arrival_max.map(|limit| Instant::now() + limit);
+    while filled < SIZE_PREFIX_BYTES {
+        match by(deadline, reader.read(&mut prefix[filled..])).await {
+            None => return Err(arrival_error(limits.request_arrival_max, filled, SIZE_PREFIX_BYTES)),
+            Some(Ok(0)) => return Err(format!("frame cut short: {filled} of {SIZE_PREFIX_BYTES} size bytes")),
+            Some(Ok(read)) => filled += read,
+            Some(Err(e)) => return Err(format!("read failed: {e}")),
         }
     }
-    Ok(Some(frame.freeze()))
+    activity.touch();
+    frame_size(prefix, limits.request_bytes_max).map(Some).map_err(|e| e.to_string())
+}
+
+/// Reads a frame's body of `size` bytes within `arrival_max`, growing its buffer only as bytes
+/// arrive and never past `size`.
+async fn read_body<R: AsyncRead + Unpin>(
+    reader: &mut R,
+    size: usize,
+    arrival_max: Option<Duration>,
+) -> Result<Bytes, String> {
+    let deadline = arrival_max.map(|limit| Instant::now() + limit);
+    let mut frame: Vec<u8> = Vec::new();
+    while frame.len() < size {
+        let want = (size - frame.len()).min(READ_CHUNK_BYTES_MAX);
+        if frame.capacity() - frame.len() < want {
+            // Doubling, as a `Vec` would, but exact and capped at the frame's size.
+            let target = frame.capacity().saturating_mul(2).max(frame.len() + want).min(size);
+            frame.reserve_exact(target - frame.len());
+        }
+        let read = by(deadline, (&mut *reader).take(want as u64).read_buf(&mut frame)).await;
+        match read {
+            None => return Err(arrival_error(arrival_max, frame.len(), size)),
+            Some(Err(e)) => return Err(format!("read failed: {e}")),
+            Some(Ok(0)) => return Err(format!("frame cut short: {} of {size} bytes", frame.len())),
+            Some(Ok(_)) => {}
+        }
+    }
+    Ok(Bytes::from(frame))
+}
+
+fn arrival_error(arrival_max: Option<Duration>, received: usize, expected: usize) -> String {
+    let limit = arrival_max.unwrap_or_default().as_millis();
+    format!("a frame did not arrive within {limit} ms (request.timeout.ms): {received} of {expected} bytes")
 }
 
 #[cfg(test)]
@@ -218,7 +445,19 @@ mod tests {
     use super::*;
 
     fn limits() -> ConnectionLimits {
-        ConnectionLimits { request_bytes_max: 1024, idle_max: Duration::from_secs(5) }
+        ConnectionLimits {
+            request_bytes_max: 1024,
+            idle_max: Some(Duration::from_secs(5)),
+            request_arrival_max: Some(Duration::from_secs(1)),
+        }
+    }
+
+    fn client_limits() -> ClientLimits {
+        ClientLimits {
+            connection: limits(),
+            pipelined_requests_max: PIPELINED_REQUESTS_MAX,
+            pool: MemoryPool::new(None),
+        }
     }
 
     /// A connected pair of loopback sockets: (server side, client side).
@@ -288,7 +527,7 @@ mod tests {
     {
         let peer = server.peer_addr().expect("peer");
         let (reader, writer) = server.into_split();
-        tokio::spawn(pipeline(reader, writer, peer, limits(), handle))
+        tokio::spawn(pipeline(reader, writer, peer, client_limits(), handle))
     }
 
     /// Pipelined requests are all handled while the first still waits, and answered in request
@@ -396,5 +635,89 @@ mod tests {
         let mut short: &[u8] = &[0, 0, 0, 9, 1, 2];
         let err = read_frame(&mut short, limits()).await.err().unwrap_or_default();
         assert!(err.contains("cut short"), "{err}");
+    }
+
+    /// A sender trickling bytes into a frame, each byte well within the idle time, is cut off
+    /// once the frame has not arrived within the arrival bound (before, each read restarted the
+    /// idle clock and the frame was read to its end however slowly it came).
+    #[tokio::test(start_paused = true)]
+    async fn a_trickling_frame_is_cut_off() {
+        let (mut client, mut server) = tokio::io::duplex(64);
+        let trickle = tokio::spawn(async move {
+            client.write_all(&[0, 0, 0, 100]).await.expect("size");
+            for _ in 0..100 {
+                tokio::time::sleep(Duration::from_millis(100)).await;
+                if client.write_all(&[1]).await.is_err() {
+                    return;
+                }
+            }
+        });
+        let start = Instant::now();
+        let read = read_request(&mut server, &limits(), &MemoryPool::new(None), &Activity::new()).await;
+        let err = read.err().unwrap_or_default();
+        assert!(err.contains("request.timeout.ms"), "{err}");
+        assert!(start.elapsed() <= Duration::from_millis(1100), "cut at the bound: {:?}", start.elapsed());
+        drop(server);
+        trickle.await.expect("trickler");
+    }
+
+    /// Without an idle limit (`connections.max.idle.ms` negative) a silent connection waits for
+    /// its next frame however long; with one, it is closed after it.
+    #[tokio::test(start_paused = true)]
+    async fn the_idle_clock_can_be_off() {
+        let (_client, mut server) = tokio::io::duplex(64);
+        let never = ConnectionLimits { idle_max: None, ..limits() };
+        let pool = MemoryPool::new(None);
+        let waited = tokio::time::timeout(
+            Duration::from_secs(24 * 3600),
+            read_request(&mut server, &never, &pool, &Activity::new()),
+        )
+        .await;
+        assert!(waited.is_err(), "still waiting after a day: {:?}", waited.map(|r| r.map(|f| f.map(|f| f.0))));
+        let err = read_request(&mut server, &limits(), &pool, &Activity::new()).await.err().unwrap_or_default();
+        assert!(err.contains("idle for 5000 ms"), "{err}");
+    }
+
+    /// A frame whose reservation does not fit waits without reading its body until another
+    /// request's reservation is released, and is then read whole.
+    #[tokio::test(start_paused = true)]
+    async fn a_frame_waits_for_room_in_the_pool() {
+        let pool = MemoryPool::new(Some(1000));
+        let held = pool.try_reserve(900).expect("room");
+        let (mut client, mut server) = tokio::io::duplex(1024);
+        client.write_all(&[0, 0, 0, 100]).await.expect("size");
+        client.write_all(&[7; 100]).await.expect("body");
+        let reading = tokio::spawn(async move {
+            let limits = ConnectionLimits { idle_max: None, ..limits() };
+            read_request(&mut server, &limits, &pool, &Activity::new()).await.map(|r| r.map(|(frame, _)| frame.len()))
+        });
+        tokio::time::sleep(Duration::from_secs(60)).await;
+        assert!(!reading.is_finished(), "no room for 2 × 100 bytes beside 900");
+        drop(held);
+        assert_eq!(reading.await.expect("read"), Ok(Some(100)));
+    }
+
+    /// A connection whose response is still owed is not idle, however long the wait: after an
+    /// answer that took four idle times, the connection still takes and answers a request.
+    #[tokio::test(start_paused = true)]
+    async fn a_connection_owed_a_response_is_not_idle() {
+        let (server, mut client) = socket_pair().await;
+        let served = serve_with(server, |frame: Bytes| async move {
+            let tag = frame[0];
+            Handled::Waiting(Box::pin(async move {
+                if tag == 0 {
+                    tokio::time::sleep(Duration::from_secs(20)).await;
+                }
+                response(tag)
+            }))
+        });
+        client.write_all(&request(0)).await.expect("send");
+        let mut answer = [0u8; 5];
+        client.read_exact(&mut answer).await.expect("the slow answer");
+        client.write_all(&request(1)).await.expect("send again");
+        client.read_exact(&mut answer).await.expect("the connection still reads");
+        assert_eq!(answer, request(1));
+        drop(client);
+        served.await.expect("the connection ends");
     }
 }

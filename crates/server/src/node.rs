@@ -38,7 +38,8 @@ use tokio::sync::{mpsc, watch};
 use tracing::{error, info, warn};
 
 use crate::config::{ServerConfig, TimestampType};
-use crate::connection::{self, ConnectionLimits};
+use crate::connection::ConnectionLimits;
+use crate::connection::acceptor::ClientConnections;
 use crate::group_writer::ReplicaPartitionWriter;
 use crate::inter_node::{
     BrokerFetchTransport, ControllerClient, ControllerIsrChannel, CoordinatorTxnVerifier, LeaderTxnMarkerSender,
@@ -85,10 +86,9 @@ pub async fn run_until(
     let cluster_id = config.cluster_id.clone().ok_or_else(|| NodeError::Startup("no cluster.id".into()))?;
     let node_id = config.node_id;
     let sole_voter = config.is_sole_voter();
-    let limits = ConnectionLimits {
-        request_bytes_max: config.socket_request_max_bytes as usize,
-        idle_max: Duration::from_millis(config.connections_max_idle_ms.max(1) as u64),
-    };
+    let limits = ConnectionLimits::from_config(&config);
+    // Before anything is opened: an override host that does not resolve stops the start.
+    let clients = ClientConnections::from_config(&config).await.map_err(NodeError::Startup)?;
     // Committed records become images: `raw` at once (the controller decides on it), the
     // published one after this node's replicas are reconciled with it (the handlers read it).
     let (raw_tx, raw_rx) = watch::channel(Arc::new(MetadataImage::empty()));
@@ -260,7 +260,7 @@ pub async fn run_until(
             "Strand node {node_id} listening on {name}://{address}, data in {:?}, cluster id {cluster_id}",
             config.log_dirs
         );
-        background.push(tokio::spawn(accept_forever(listener, broker.clone(), limits)));
+        background.push(tokio::spawn(clients.clone().accept_forever(listener, name, broker.clone())));
     }
     if let Err(e) = shutdown.await {
         warn!("waiting for a shutdown signal failed: {e}");
@@ -1052,28 +1052,5 @@ fn broker_settings(config: &ServerConfig) -> BrokerSettings {
             segment_bytes: config.transaction_state_log_segment_bytes,
             min_insync_replicas: Some(config.transaction_state_log_min_isr),
         },
-    }
-}
-
-/// Accepts connections and serves each on a task of its own. The connections belong to this
-/// task: when it is aborted at shutdown they are aborted with it (dropping a `JoinSet` aborts its
-/// tasks), so an idle client cannot keep the broker, and with it the logs, from closing cleanly.
-/// An abort lands only at an await, never inside an append.
-async fn accept_forever(listener: TcpListener, broker: Arc<Broker>, limits: ConnectionLimits) {
-    let mut connections = tokio::task::JoinSet::new();
-    loop {
-        tokio::select! {
-            accepted = listener.accept() => match accepted {
-                Ok((stream, peer)) => {
-                    connections.spawn(connection::serve(stream, peer, broker.clone(), limits));
-                }
-                Err(e) => {
-                    warn!("accept failed: {e}");
-                    tokio::time::sleep(Duration::from_millis(100)).await;
-                }
-            },
-            // Reap finished connections so the set holds only live ones.
-            Some(_) = connections.join_next(), if !connections.is_empty() => {}
-        }
     }
 }

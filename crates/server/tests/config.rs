@@ -414,3 +414,47 @@ fn the_shipped_cluster_files_load() -> TestResult {
     }
     Ok(())
 }
+
+/// The socket server's limits: Kafka's defaults, the overrides' `host:count` syntax (split at the
+/// last colon, for IPv6), Kafka's rules between the keys, and per-listener limits refused at
+/// start-up rather than ignored.
+#[test]
+fn connection_limit_settings() -> TestResult {
+    let defaults = embedded(&[])?;
+    assert_eq!(
+        (defaults.max_connections, defaults.max_connections_per_ip, defaults.max_connection_creation_rate),
+        (i32::MAX, i32::MAX, i32::MAX)
+    );
+    assert_eq!((defaults.queued_max_requests, defaults.queued_max_request_bytes), (500, -1));
+    assert_eq!(defaults.connections_max_idle_ms, 600_000);
+    let set = embedded(&[
+        ("max.connections.per.ip", "0"),
+        ("max.connections.per.ip.overrides", "127.0.0.1:5, host-a : 7,::1:3"),
+        ("connections.max.idle.ms", "-1"),
+        ("queued.max.request.bytes", "104857600"),
+    ])?;
+    let overrides: Vec<(&str, i32)> =
+        set.max_connections_per_ip_overrides.iter().map(|(host, count)| (host.as_str(), *count)).collect();
+    assert_eq!(overrides, [("127.0.0.1", 5), ("::1", 3), ("host-a", 7)]);
+    assert_eq!(set.connections_max_idle_ms, -1);
+    let refused: &[(&[(&str, &str)], &str)] = &[
+        (&[("queued.max.request.bytes", "1048576")], "queued.max.request.bytes"),
+        (&[("max.connections.per.ip", "0")], "max.connections.per.ip"),
+        (&[("max.connections.per.ip.overrides", "bad host:1")], "max.connections.per.ip.overrides"),
+        (&[("max.connections.per.ip.overrides", "host")], "max.connections.per.ip.overrides"),
+        (&[("max.connections.per.ip.overrides", "host:many")], "max.connections.per.ip.overrides"),
+        (&[("connections.max.idle.ms", "100")], "connection.failed.authentication.delay.ms"),
+        (&[("listener.name.plaintext.max.connections", "10")], "listener.name.plaintext.max.connections"),
+        (
+            &[("listener.name.plaintext.max.connection.creation.rate", "10")],
+            "listener.name.plaintext.max.connection.creation.rate",
+        ),
+    ];
+    for (overrides, key) in refused {
+        let error = embedded(overrides).err();
+        assert_eq!(error.as_ref().and_then(ConfigError::key), Some(*key), "{overrides:?}: {error:?}");
+    }
+    let message = embedded(&[("listener.name.plaintext.max.connections", "10")]).err().map(|e| e.to_string());
+    assert!(message.is_some_and(|m| m.contains("not supported")), "the refusal says why");
+    Ok(())
+}

@@ -256,7 +256,25 @@ pub struct ServerConfig {
     pub num_network_threads: i32,
     /// Accepted for compatibility: Strand's runtime sizes its own threads.
     pub num_io_threads: i32,
+    /// `connections.max.idle.ms`: a connection with nothing in flight and no bytes either way for
+    /// this long is closed; negative (Kafka's -1) is never.
     pub connections_max_idle_ms: i64,
+    /// `connection.failed.authentication.delay.ms`: only checked against the idle timeout (Strand
+    /// has no authentication yet).
+    pub connection_failed_authentication_delay_ms: i32,
+    /// `max.connections`: client connections across the broker listeners (see `connection`).
+    pub max_connections: i32,
+    /// `max.connections.per.ip`, and `max.connections.per.ip.overrides` by host as written
+    /// (resolved when the node starts, as Kafka resolves them).
+    pub max_connections_per_ip: i32,
+    pub max_connections_per_ip_overrides: BTreeMap<String, i32>,
+    /// `max.connection.creation.rate`: new client connections per second, broker-wide.
+    pub max_connection_creation_rate: i32,
+    /// `queued.max.requests`: caps each connection's pipeline of unanswered requests.
+    pub queued_max_requests: i32,
+    /// `queued.max.request.bytes`: the memory pool of requests in flight; -1 (or any value up to
+    /// 0) is unbounded, as in Kafka.
+    pub queued_max_request_bytes: i64,
     pub max_incremental_fetch_session_cache_slots: i32,
     pub offsets_topic_num_partitions: i32,
     pub offsets_topic_replication_factor: i16,
@@ -549,6 +567,13 @@ impl ServerConfig {
             num_network_threads: read.int("num.network.threads")?,
             num_io_threads: read.int("num.io.threads")?,
             connections_max_idle_ms: read.long("connections.max.idle.ms")?,
+            connection_failed_authentication_delay_ms: read.int("connection.failed.authentication.delay.ms")?,
+            max_connections: read.int("max.connections")?,
+            max_connections_per_ip: read.int("max.connections.per.ip")?,
+            max_connections_per_ip_overrides: read.connections_per_ip_overrides()?,
+            max_connection_creation_rate: read.int("max.connection.creation.rate")?,
+            queued_max_requests: read.int("queued.max.requests")?,
+            queued_max_request_bytes: read.long("queued.max.request.bytes")?,
             max_incremental_fetch_session_cache_slots: read.int("max.incremental.fetch.session.cache.slots")?,
             offsets_topic_num_partitions: read.int("offsets.topic.num.partitions")?,
             offsets_topic_replication_factor: read.short("offsets.topic.replication.factor")?,

@@ -112,6 +112,29 @@ impl Reader<'_> {
         Ok(if millis < 0 { -1 } else { millis })
     }
 
+    /// `max.connections.per.ip.overrides`: `host:count` pairs, comma-separated, split at each pair's
+    /// last colon so IPv6 addresses work (Kafka's `Csv.parseCsvMap`); hosts are checked for
+    /// Kafka's valid host characters, counts must be 32-bit integers.
+    pub(super) fn connections_per_ip_overrides(&self) -> Result<BTreeMap<String, i32>, ConfigError> {
+        const KEY: &str = "max.connections.per.ip.overrides";
+        let text = self.text(KEY).unwrap_or_default();
+        let mut overrides = BTreeMap::new();
+        for pair in text.split(',').map(str::trim).filter(|pair| !pair.is_empty()) {
+            let Some((host, count)) = pair.rsplit_once(':') else {
+                return Err(invalid(KEY, text, format!("{pair:?} is not host:count")));
+            };
+            let host = host.trim();
+            let valid_host = |c: char| c.is_ascii_alphanumeric() || "-%._:".contains(c);
+            if host.is_empty() || !host.chars().all(valid_host) {
+                return Err(invalid(KEY, text, format!("contains invalid addresses : {host}")));
+            }
+            let count =
+                count.trim().parse::<i32>().map_err(|_| invalid(KEY, text, format!("{pair:?}: not a count")))?;
+            overrides.insert(host.to_owned(), count);
+        }
+        Ok(overrides)
+    }
+
     pub(super) fn cluster_id(&self) -> Result<Option<String>, ConfigError> {
         match self.text("cluster.id") {
             None => Ok(None),

@@ -28,7 +28,8 @@ pub(super) fn check(config: &ServerConfig, warnings: &mut Vec<String>) -> Result
             ),
         ));
     }
-    check_log(config)
+    check_log(config)?;
+    check_connections(config)
 }
 
 /// Kafka's `effectiveAdvertisedControllerListeners`: per controller listener name, its advertised
@@ -203,6 +204,42 @@ fn check_log(config: &ServerConfig) -> Result<(), ConfigError> {
     }
     if config.log_flush_interval_ms < 0 {
         return Err(rule("log.flush.interval.ms", "must be greater than or equal to 0"));
+    }
+    Ok(())
+}
+
+/// The socket server's rules (Kafka's `KafkaConfig.validateValues`), and the per-listener limits
+/// Strand does not have, refused rather than ignored.
+fn check_connections(config: &ServerConfig) -> Result<(), ConfigError> {
+    let pool = config.queued_max_request_bytes;
+    if pool > 0 && pool < i64::from(config.socket_request_max_bytes) {
+        return Err(rule("queued.max.request.bytes", "must be larger or equal to socket.request.max.bytes"));
+    }
+    if config.max_connections_per_ip == 0 && config.max_connections_per_ip_overrides.is_empty() {
+        return Err(rule(
+            "max.connections.per.ip",
+            "can be set to zero only if max.connections.per.ip.overrides property is set.",
+        ));
+    }
+    let idle_ms = config.connections_max_idle_ms;
+    let delay_ms = config.connection_failed_authentication_delay_ms;
+    if idle_ms >= 0 && i64::from(delay_ms) >= idle_ms {
+        return Err(rule(
+            "connection.failed.authentication.delay.ms",
+            format!(
+                "connection.failed.authentication.delay.ms={delay_ms} should always be less than \
+                 connections.max.idle.ms={idle_ms} to prevent failed authentication responses from timing out"
+            ),
+        ));
+    }
+    for key in config.entries.keys().filter(|key| key.starts_with("listener.name.")) {
+        if key.ends_with(".max.connections") || key.ends_with(".max.connection.creation.rate") {
+            return Err(rule(
+                key,
+                "per-listener connection limits are not supported by Strand; use the broker-wide \
+                 max.connections and max.connection.creation.rate",
+            ));
+        }
     }
     Ok(())
 }

@@ -1,0 +1,122 @@
+//! The broker listeners' accept loops (Kafka's `Acceptor`): each waits for the creation rate and a
+//! slot under `max.connections`, accepts, counts the connection against its address's maximum
+//! (closing it at once past that), and serves it on a task of its own.
+//!
+//! [`ClientConnections`] is what the loops of one node share: the connection limits, the memory
+//! pool and the [`ConnectionQuotas`]. Building it resolves `max.connections.per.ip.overrides`'s
+//! host names, as Kafka does when its socket server starts.
+
+use std::collections::HashMap;
+use std::future::Future;
+use std::net::IpAddr;
+use std::sync::Arc;
+use std::time::Duration;
+
+use strand_broker::Broker;
+use tokio::net::TcpListener;
+use tokio::task::JoinSet;
+use tracing::{info, warn};
+
+use super::quotas::{ConnectionQuotas, QuotaSettings};
+use super::{ClientLimits, serve};
+use crate::config::ServerConfig;
+
+/// How long a listener pauses after a failed accept (out of file descriptors, say) before the next.
+const ACCEPT_RETRY_PAUSE: Duration = Duration::from_millis(100);
+
+/// What the broker listeners of a node share.
+#[derive(Debug, Clone)]
+pub struct ClientConnections {
+    pub limits: ClientLimits,
+    pub quotas: Arc<ConnectionQuotas>,
+    /// `inter.broker.listener.name` when it is one of several broker listeners: Kafka's protected
+    /// listener, not held back by the broker-wide count and rate.
+    protected_listener: Option<String>,
+}
+
+impl ClientConnections {
+    /// The node's limits from its configuration; the error names an override host that does not
+    /// resolve.
+    pub async fn from_config(config: &ServerConfig) -> Result<ClientConnections, String> {
+        let as_count = |value: i32| u32::try_from(value).unwrap_or(0);
+        let settings = QuotaSettings {
+            connections_max: as_count(config.max_connections),
+            connections_per_ip_max: as_count(config.max_connections_per_ip),
+            connections_per_ip_overrides: resolve_overrides(&config.max_connections_per_ip_overrides).await?,
+            creation_rate_per_s: Some(config.max_connection_creation_rate)
+                .filter(|&rate| rate != i32::MAX)
+                .map(as_count),
+        };
+        let broker_listeners =
+            config.listeners.iter().filter(|l| !config.controller_listener_names.contains(&l.listener_name)).count();
+        Ok(ClientConnections {
+            limits: ClientLimits::from_config(config),
+            quotas: ConnectionQuotas::new(settings),
+            protected_listener: (broker_listeners > 1).then(|| config.inter_broker_listener_name.clone()),
+        })
+    }
+
+    /// Accepts connections on the broker listener `name` and serves each on a task of its own.
+    /// The connections belong to this task: when it is aborted at shutdown they are aborted with
+    /// it (dropping a `JoinSet` aborts its tasks), so an idle client cannot keep the broker, and
+    /// with it the logs, from closing cleanly. An abort lands only at an await, never inside an
+    /// append.
+    pub async fn accept_forever(self, listener: TcpListener, name: String, broker: Arc<Broker>) {
+        let protected = self.protected_listener.as_deref() == Some(name.as_str());
+        let mut connections = JoinSet::new();
+        loop {
+            let slot = reaping(&mut connections, self.quotas.wait_for_slot(protected)).await;
+            let (stream, peer) = match reaping(&mut connections, listener.accept()).await {
+                Ok(accepted) => accepted,
+                Err(e) => {
+                    warn!("accept failed on {name}: {e}");
+                    tokio::time::sleep(ACCEPT_RETRY_PAUSE).await;
+                    continue;
+                }
+            };
+            match self.quotas.admit(slot, peer.ip()) {
+                Ok(permit) => {
+                    let (broker, limits) = (broker.clone(), self.limits.clone());
+                    connections.spawn(async move {
+                        let _permit = permit;
+                        serve(stream, peer, broker, limits).await;
+                    });
+                }
+                Err(refused) => info!(%peer, "{refused}"),
+            }
+        }
+    }
+}
+
+/// Runs `work` while reaping finished connections, so the set holds only live ones.
+async fn reaping<F: Future>(connections: &mut JoinSet<()>, work: F) -> F::Output {
+    tokio::pin!(work);
+    loop {
+        tokio::select! {
+            output = &mut work => return output,
+            Some(_) = connections.join_next(), if !connections.is_empty() => {}
+        }
+    }
+}
+
+/// `max.connections.per.ip.overrides` by address: an IP literal as written, a host name as every
+/// address it resolves to.
+async fn resolve_overrides(
+    overrides: &std::collections::BTreeMap<String, i32>,
+) -> Result<HashMap<IpAddr, u32>, String> {
+    let mut resolved = HashMap::new();
+    for (host, &max) in overrides {
+        let max = u32::try_from(max).unwrap_or(0);
+        if let Ok(address) = host.parse::<IpAddr>() {
+            resolved.insert(address, max);
+            continue;
+        }
+        let addresses = tokio::net::lookup_host((host.as_str(), 0))
+            .await
+            .map_err(|e| format!("max.connections.per.ip.overrides: cannot resolve {host}: {e}"))?;
+        for address in addresses {
+            resolved.insert(address.ip(), max);
+        }
+    }
+    Ok(resolved)
+}
