@@ -99,7 +99,10 @@ impl GroupShard {
             Ok(check) => check,
             Err(error) => return Output::new(effects, offset_commit_error(request, error)),
         };
-        let expire_timestamp_ms = (request.retention_time_ms != -1).then(|| now_ms + request.retention_time_ms);
+        // The retention time is the client's `i64`: saturate (Kafka's `long` would wrap negative,
+        // expiring the offset at once).
+        let expire_timestamp_ms =
+            (request.retention_time_ms != -1).then(|| now_ms.saturating_add(request.retention_time_ms));
         let mut response = OffsetCommitResponse::default();
         for topic in &request.topics {
             let mut partitions = Vec::with_capacity(topic.partitions.len());
@@ -456,7 +459,7 @@ fn expired_consumer_offsets(
         for (&partition, offset) in partitions {
             let is_expired = match offset.expire_timestamp_ms {
                 Some(expire_at) => now_ms >= expire_at,
-                None => now_ms - offset.commit_timestamp_ms >= retention_ms,
+                None => now_ms.saturating_sub(offset.commit_timestamp_ms) >= retention_ms,
             };
             if is_expired {
                 expired.push((topic.clone(), partition));
@@ -538,7 +541,7 @@ fn expired_offsets(
         for (&partition, offset) in partitions {
             let is_expired = match offset.expire_timestamp_ms {
                 Some(expire_at) => now_ms >= expire_at,
-                None => now_ms - base.of(offset) >= retention_ms,
+                None => now_ms.saturating_sub(base.of(offset)) >= retention_ms,
             };
             if is_expired {
                 expired.push((topic.clone(), partition));

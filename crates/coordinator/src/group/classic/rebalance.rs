@@ -405,7 +405,9 @@ pub(crate) fn prepare_rebalance(group: &mut ClassicGroup, ctx: &mut Ctx<'_>) {
     let is_initial = group.is_in(Empty);
     if is_initial {
         let delay_ms = ctx.config.initial_rebalance_delay_ms;
-        let remaining_ms = (group.rebalance_timeout_ms() - delay_ms).max(0);
+        // A client picks the rebalance timeout, down to `i32::MIN`: saturate, where Kafka's `int`
+        // would wrap to ~24.8 days of extensions.
+        let remaining_ms = group.rebalance_timeout_ms().saturating_sub(delay_ms).max(0);
         ctx.schedule_join(group, delay_ms, JoinTimer::InitialDelay { delay_ms, remaining_ms });
     }
     group.transition_to(PreparingRebalance, ctx.now);
@@ -439,7 +441,7 @@ pub(crate) fn on_join_timer(group: &mut ClassicGroup, ctx: &mut Ctx<'_>) {
             if group.new_member_added() && remaining_ms != 0 {
                 group.set_new_member_added(false);
                 let next_delay = ctx.config.initial_rebalance_delay_ms.min(remaining_ms);
-                let next_remaining = (remaining_ms - delay_ms).max(0);
+                let next_remaining = remaining_ms.saturating_sub(delay_ms).max(0);
                 ctx.schedule_join(
                     group,
                     next_delay,

@@ -1,0 +1,90 @@
+//! Bad and extreme client input at the group coordinator's boundary, driven on a hand-moved
+//! clock: timeouts at the ends of their types, pending members (KIP-394) against
+//! `group.max.size`, and records too large for `__consumer_offsets`. Each answer is the one
+//! Kafka 4.4 gives; nothing panics or overflows.
+
+mod common;
+
+use common::*;
+use strand_coordinator::group::Reply;
+use strand_protocol::messages::JoinGroupResponse;
+
+const G: &str = "group";
+
+/// JoinGroup v3 (no MEMBER_ID_REQUIRED round trip) with the given rebalance timeout.
+fn join_v3(h: &mut Harness, client: &str, rebalance_timeout_ms: i32) -> Reply<JoinGroupResponse> {
+    let request = strand_protocol::messages::JoinGroupRequest { rebalance_timeout_ms, ..join_request(G, "", None) };
+    h.join(client, &request, 3)
+}
+
+/// Kafka takes any rebalance timeout a client sends (no setting bounds it; a Java consumer's is
+/// its `max.poll.interval.ms`, which may be `Integer.MAX_VALUE`). The initial rebalance delay is
+/// extended by at most what is left of it: with `i32::MIN` nothing is left (no overflow: Kafka's
+/// `int` arithmetic would wrap to ~24.8 days of extensions), with `i32::MAX` the join still
+/// completes after one extension, as in Kafka.
+#[test]
+fn extreme_rebalance_timeouts_neither_overflow_nor_stall_the_initial_rebalance() {
+    for rebalance_timeout_ms in [i32::MIN, -1, 0, i32::MAX] {
+        let mut h = Harness::with_defaults();
+        let first = join_v3(&mut h, "a", rebalance_timeout_ms);
+        // A second member joins during the delay: the delay is extended only if time is left.
+        let second = join_v3(&mut h, "b", rebalance_timeout_ms);
+        h.advance(100);
+        if rebalance_timeout_ms > 100 {
+            assert_eq!(h.group_state(G), Some("PreparingRebalance"), "timeout {rebalance_timeout_ms}: extended once");
+            h.advance(100);
+        }
+        let a = h.join_answer(&first).unwrap_or_else(|| panic!("timeout {rebalance_timeout_ms}: a answered"));
+        let b = h.join_answer(&second).unwrap_or_else(|| panic!("timeout {rebalance_timeout_ms}: b answered"));
+        assert_eq!((a.error_code, b.error_code, a.generation_id), (0, 0, 1), "timeout {rebalance_timeout_ms}");
+    }
+}
+
+/// The wait for SyncGroups and a later rebalance's join phase last the largest rebalance timeout:
+/// negative ones expire at once (Kafka's timer takes a negative delay as already expired: the
+/// members are answered, then dropped for not syncing), `i32::MAX` (~24.8 days) is a deadline
+/// that does not overflow; a member that stops heartbeating is still dropped at its session
+/// timeout, which ends the join phase.
+#[test]
+fn rebalance_deadlines_follow_extreme_rebalance_timeouts() {
+    for rebalance_timeout_ms in [i32::MIN, -5] {
+        let mut h = Harness::with_defaults();
+        let first = join_v3(&mut h, "a", rebalance_timeout_ms);
+        h.advance(100);
+        let a = h.join_answer(&first).expect("a answered");
+        assert_eq!((a.error_code, a.generation_id), (0, 1));
+        assert_eq!(h.group_state(G), Some("Empty"), "timeout {rebalance_timeout_ms}: the sync wait expired at once");
+    }
+
+    let mut h = Harness::with_defaults();
+    let first = join_v3(&mut h, "a", i32::MAX);
+    h.advance(100);
+    let a = h.join_answer(&first).expect("a answered").member_id;
+    let leader_sync = h.sync(&sync_request(G, &a, 1, &[(&a, b"x")]));
+    assert_eq!(h.sync_answer(&leader_sync).expect("sync answered").error_code, 0);
+    assert_eq!(h.group_state(G), Some("Stable"));
+    // B joins: a rebalance that waits up to ~24.8 days for A, which neither rejoins nor heartbeats.
+    let second = join_v3(&mut h, "b", 30_000);
+    assert_eq!(h.group_state(G), Some("PreparingRebalance"));
+    h.advance(i64::from(SESSION_MS));
+    let b = h.join_answer(&second).expect("the join phase ended when A's session expired");
+    assert_eq!((b.error_code, b.generation_id, b.members.len()), (0, 2, 1));
+}
+
+/// OffsetCommit v2-v4's retention time is an `i64` the client picks: `now + retention` must not
+/// overflow (Kafka's `long` arithmetic wraps; the offset then counts as expired at once). Strand
+/// saturates: the offset is kept as if forever.
+#[test]
+fn an_offset_commit_retention_time_at_the_end_of_its_type_does_not_overflow() {
+    let mut h = Harness::with_defaults();
+    for (i, retention_time_ms) in [i64::MAX, i64::MAX - 1, i64::MIN, -2].into_iter().enumerate() {
+        let partition = i32::try_from(i).expect("small");
+        let mut request = commit_request(G, -1, "", None, &[("orders", partition, 7)]);
+        request.retention_time_ms = retention_time_ms;
+        let response = h.commit(&request, 2);
+        assert_eq!(commit_errors(&response), vec![0], "retention {retention_time_ms}");
+    }
+    let fetched = h.fetch(G, Some(&[("orders", &[0, 1, 2, 3])]));
+    let offsets: Vec<i64> = fetched.topics[0].partitions.iter().map(|p| p.committed_offset).collect();
+    assert_eq!(offsets, vec![7, 7, 7, 7]);
+}
