@@ -6,7 +6,9 @@
 mod common;
 
 use common::*;
+use strand_coordinator::GroupConfig;
 use strand_coordinator::group::Reply;
+use strand_protocol::error::ErrorCode;
 use strand_protocol::messages::JoinGroupResponse;
 
 const G: &str = "group";
@@ -87,4 +89,93 @@ fn an_offset_commit_retention_time_at_the_end_of_its_type_does_not_overflow() {
     let fetched = h.fetch(G, Some(&[("orders", &[0, 1, 2, 3])]));
     let offsets: Vec<i64> = fetched.topics[0].partitions.iter().map(|p| p.committed_offset).collect();
     assert_eq!(offsets, vec![7, 7, 7, 7]);
+}
+
+/// KIP-394 pending members as Kafka 4.4 counts them (`GroupMetadataManager.acceptJoiningMember`):
+/// not when they are handed MEMBER_ID_REQUIRED, but when they come back. A pending member that
+/// comes back to a full group gets GROUP_MAX_SIZE_REACHED and its id is forgotten; one that
+/// never comes back is forgotten at its session timeout. So a client sending JoinGroups without
+/// member ids holds at most (its rate x its session timeout, at most `group.max.session.timeout.ms`)
+/// pending ids, all gone when it stops.
+#[test]
+fn pending_members_count_when_they_rejoin_and_expire_after_their_session() {
+    let mut h = Harness::new(GroupConfig { initial_rebalance_delay_ms: 100, max_size: 2, ..GroupConfig::default() });
+    let (a, ra) = h.join_new_member(G, "a");
+    let (b, rb) = h.join_new_member(G, "b");
+    h.advance(200);
+    let generation = h.join_answer(&ra).expect("a").generation_id;
+    assert!(h.join_answer(&rb).is_some());
+    let leader_sync = h.sync(&sync_request(G, &a, generation, &[]));
+    let follower_sync = h.sync(&sync_request(G, &b, generation, &[]));
+    assert_eq!(h.sync_answer(&leader_sync).map(|s| s.error_code), Some(0));
+    assert_eq!(h.sync_answer(&follower_sync).map(|s| s.error_code), Some(0));
+    assert_eq!(h.group_state(G), Some("Stable"));
+
+    // Full: a new member is refused before it gets an id, as in Kafka.
+    let refused = h.join("c", &join_request(G, "", None), 5);
+    assert_eq!(h.join_answer(&refused).expect("now").error_code, ErrorCode::GroupMaxSizeReached.code());
+    assert_eq!(h.shard.classic_group(G).expect("classic").pending_member_count(), 0);
+
+    // One member leaves: the group has room, and many clients get ids at once (Kafka counts
+    // none of them yet).
+    let left = h.leave(G, &[(&b, None)]);
+    assert_eq!(left.members[0].error_code, 0);
+    h.advance(200);
+    let pending: Vec<String> = (0..1_000)
+        .map(|i| {
+            let reply = h.join(&format!("p{i}"), &join_request(G, "", None), 5);
+            let response = h.join_answer(&reply).expect("now");
+            assert_eq!(response.error_code, ErrorCode::MemberIdRequired.code());
+            response.member_id
+        })
+        .collect();
+    assert_eq!(h.shard.classic_group(G).expect("classic").pending_member_count(), 1_000);
+
+    // While the group rebalances Kafka counts members back in the join phase: the first two to
+    // come back are taken (the old member, not back yet, would be the one refused), the third is
+    // refused and its id dropped.
+    for (i, id) in pending.iter().take(2).enumerate() {
+        let reply = h.join(&format!("p{i}"), &join_request(G, id, None), 5);
+        assert!(matches!(reply, Reply::Parked(_)), "p{i} is taken");
+    }
+    let third = h.join("p2", &join_request(G, &pending[2], None), 5);
+    assert_eq!(h.join_answer(&third).expect("now").error_code, ErrorCode::GroupMaxSizeReached.code());
+    let group = h.shard.classic_group(G).expect("classic");
+    assert!(!group.is_pending_member(&pending[2]), "a refused pending member is forgotten");
+    assert_eq!(group.pending_member_count(), 997);
+
+    // The others never come back: gone at their session timeout, with their timers.
+    h.advance(i64::from(SESSION_MS) + 1);
+    let group = h.shard.classic_group(G).expect("classic");
+    assert_eq!(group.pending_member_count(), 0, "every pending member expired");
+    let mut members: Vec<&str> = group.members().map(|m| m.member_id.as_str()).collect();
+    members.sort_unstable();
+    assert_eq!(members, vec![pending[0].as_str(), pending[1].as_str()]);
+}
+
+/// `group.consumer.max.size` as Kafka 4.4 enforces it (`throwIfConsumerGroupIsFull`), for
+/// ConsumerGroupHeartbeat and for a classic member joining a consumer group alike: a full group
+/// refuses a new member, but a static member coming back under its instance id replaces itself.
+#[test]
+fn a_full_consumer_group_still_takes_back_its_static_members() {
+    let mut h = Harness::new(GroupConfig { consumer_max_size: 2, ..GroupConfig::default() });
+    h.shard.set_metadata(topics(1, &[("orders", 4)]));
+    assert_eq!(h.cg_heartbeat(&cg_join(G, "m1", &["orders"])).error_code, 0);
+    // A static classic member fills the group.
+    let static_join = join_request(G, "", Some("instance-1"));
+    let joined = h.join("classic", &static_join, 9);
+    let joined = h.join_answer(&joined).expect("now");
+    assert_eq!(joined.error_code, 0);
+
+    // Full: a new consumer-protocol member and a new classic member are refused.
+    let refused = h.cg_heartbeat(&cg_join(G, "m2", &["orders"]));
+    assert_eq!(refused.error_code, ErrorCode::GroupMaxSizeReached.code());
+    let refused = h.join("other", &join_request(G, "", Some("instance-2")), 9);
+    assert_eq!(h.join_answer(&refused).expect("now").error_code, ErrorCode::GroupMaxSizeReached.code());
+
+    // The static classic member restarts: it comes back without its member id and replaces itself.
+    let rejoined = h.join("classic", &static_join, 9);
+    let rejoined = h.join_answer(&rejoined).expect("now");
+    assert_eq!(rejoined.error_code, 0, "a static member replacing itself does not need room");
+    assert_ne!(rejoined.member_id, joined.member_id);
 }
