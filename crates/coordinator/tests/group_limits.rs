@@ -5,11 +5,17 @@
 
 mod common;
 
+use bytes::Bytes;
 use common::*;
+use strand_base::{ProducerId, Uuid};
 use strand_coordinator::GroupConfig;
 use strand_coordinator::group::Reply;
+use strand_coordinator::group::records::{CoordinatorRecord, OffsetAndMetadata, RecordView, batch_fits, build_batch};
 use strand_protocol::error::ErrorCode;
-use strand_protocol::messages::JoinGroupResponse;
+use strand_protocol::messages::txn_offset_commit_request::{
+    TxnOffsetCommitRequestPartition, TxnOffsetCommitRequestTopic,
+};
+use strand_protocol::messages::{JoinGroupResponse, TxnOffsetCommitRequest};
 
 const G: &str = "group";
 
@@ -178,4 +184,125 @@ fn a_full_consumer_group_still_takes_back_its_static_members() {
     let rejoined = h.join_answer(&rejoined).expect("now");
     assert_eq!(rejoined.error_code, 0, "a static member replacing itself does not need room");
     assert_ne!(rejoined.member_id, joined.member_id);
+}
+
+/// The size check is exact: a batch of exactly `max` bytes fits, one byte less does not (offsets,
+/// a tombstone, a group with members and a large assignment).
+#[test]
+fn batch_fits_is_exactly_the_built_batchs_size() {
+    let offset = OffsetAndMetadata {
+        committed_offset: 42,
+        leader_epoch: 3,
+        metadata: "m".repeat(300),
+        commit_timestamp_ms: T0,
+        expire_timestamp_ms: None,
+        topic_id: Uuid::ZERO,
+    };
+    let mut records: Vec<CoordinatorRecord> =
+        (0..200).map(|p| CoordinatorRecord::offset_commit(G, "orders", p, &offset)).collect();
+    records.push(CoordinatorRecord::offset_commit_tombstone(G, "orders", 7));
+    let mut h = Harness::with_defaults();
+    let (members, _) = form_group_with_metadata(&mut h, 3, 40_000);
+    assert_eq!(members.len(), 3);
+    records.extend(h.log.iter().filter(|r| matches!(r.view(), RecordView::GroupMetadata { .. })).cloned());
+    for n in [1, 2, 130, records.len()] {
+        let some = &records[..n];
+        let size = build_batch(some, T0).expect("builds").len();
+        assert!(batch_fits(some, size), "{n} records fit in {size} bytes");
+        assert!(!batch_fits(some, size - 1), "{n} records do not fit in {} bytes", size - 1);
+    }
+}
+
+/// `count` new members join with `metadata_bytes` of protocol metadata each, and the leader
+/// syncs. Returns the members and the leader's SyncGroup answer's error.
+fn form_group_with_metadata(h: &mut Harness, count: usize, metadata_bytes: usize) -> (Vec<String>, i16) {
+    let mut replies = Vec::new();
+    for i in 0..count {
+        let mut request = join_request(G, "", None);
+        request.protocols[0].metadata = Bytes::from(vec![7; metadata_bytes]);
+        let client = format!("c{i}");
+        let first = h.join(&client, &request, 5);
+        request.member_id = h.join_answer(&first).expect("member id").member_id;
+        replies.push(h.join(&client, &request, 5));
+    }
+    h.advance(1_000);
+    let answers: Vec<_> = replies.iter().map(|r| h.join_answer(r).expect("join answered")).collect();
+    let members: Vec<String> = answers.iter().map(|a| a.member_id.clone()).collect();
+    let leader = answers[0].leader.clone();
+    let generation = answers[0].generation_id;
+    let syncs: Vec<_> =
+        members.iter().filter(|m| **m != leader).map(|m| h.sync(&sync_request(G, m, generation, &[]))).collect();
+    let assignments: Vec<(&str, &[u8])> = members.iter().map(|m| (m.as_str(), &b"assigned"[..])).collect();
+    let leader_sync = h.sync(&sync_request(G, &leader, generation, &assignments));
+    let leader_error = h.sync_answer(&leader_sync).expect("leader answered").error_code;
+    for sync in &syncs {
+        assert_eq!(h.sync_answer(sync).expect("follower answered").error_code, leader_error);
+    }
+    (members, leader_error)
+}
+
+/// Members may join with any metadata (Kafka checks nothing at JoinGroup), but the group's
+/// record must fit `message.max.bytes`: when the leader's SyncGroup would store a larger one,
+/// Kafka's log refuses it and every member's SyncGroup gets UNKNOWN_SERVER_ERROR, the group
+/// rebalances, and nothing is written (so nothing too large is ever loaded back).
+#[test]
+fn a_group_record_larger_than_message_max_bytes_fails_the_sync_and_writes_nothing() {
+    let config = GroupConfig { initial_rebalance_delay_ms: 100, batch_bytes_max: 50_000, ..GroupConfig::default() };
+    // Three members of 20 kB each: 60 kB of metadata in one record.
+    let mut h = Harness::new(config.clone());
+    let (_, error) = form_group_with_metadata(&mut h, 3, 20_000);
+    assert_eq!(error, ErrorCode::UnknownServerError.code());
+    assert_eq!(h.group_state(G), Some("PreparingRebalance"), "the group rebalances, as in Kafka");
+    let stored = h
+        .log
+        .iter()
+        .any(|r| matches!(r.view(), RecordView::GroupMetadata { value: Some(v), .. } if !v.members.is_empty()));
+    assert!(!stored, "no record with the members is written");
+
+    // Two members fit: stored as usual.
+    let mut h = Harness::new(config);
+    let (members, error) = form_group_with_metadata(&mut h, 2, 20_000);
+    assert_eq!(error, 0);
+    assert_eq!(h.group_state(G), Some("Stable"));
+    let RecordView::GroupMetadata { value: Some(value), .. } = h.log.last().expect("a record").view() else {
+        panic!("the group's record is last")
+    };
+    assert_eq!(value.members.len(), members.len());
+}
+
+/// An OffsetCommit (or TxnOffsetCommit) whose records make a batch over `message.max.bytes` is
+/// refused whole, UNKNOWN_SERVER_ERROR for every partition, as Kafka's log refuses the batch;
+/// nothing is committed.
+#[test]
+fn an_offset_commit_larger_than_message_max_bytes_is_refused_whole() {
+    let mut h = Harness::new(GroupConfig { batch_bytes_max: 10_000, ..GroupConfig::default() });
+    let small: Vec<(&str, i32, i64)> = (0..10).map(|p| ("orders", p, 5)).collect();
+    assert_eq!(commit_errors(&h.commit(&commit_request(G, -1, "", None, &small), 8)), vec![0; 10]);
+    let large: Vec<(&str, i32, i64)> = (0..500).map(|p| ("orders", p, 9)).collect();
+    let records_before = h.log.len();
+    let response = h.commit(&commit_request(G, -1, "", None, &large), 8);
+    assert_eq!(commit_errors(&response), vec![ErrorCode::UnknownServerError.code(); 500]);
+    assert_eq!(h.log.len(), records_before, "nothing written");
+    let fetched = h.fetch(G, Some(&[("orders", &[0, 400])]));
+    let offsets: Vec<i64> = fetched.topics[0].partitions.iter().map(|p| p.committed_offset).collect();
+    assert_eq!(offsets, vec![5, -1], "nothing committed");
+
+    let mut txn = TxnOffsetCommitRequest {
+        transactional_id: "tx".to_owned(),
+        group_id: G.to_owned(),
+        producer_id: ProducerId(7),
+        generation_id_or_member_epoch: -1,
+        ..TxnOffsetCommitRequest::default()
+    };
+    txn.topics.push(TxnOffsetCommitRequestTopic {
+        name: "orders".to_owned(),
+        partitions: (0..500)
+            .map(|p| TxnOffsetCommitRequestPartition { partition_index: p, committed_offset: 9, ..Default::default() })
+            .collect(),
+        ..TxnOffsetCommitRequestTopic::default()
+    });
+    let response = h.txn_commit(&txn);
+    let errors: Vec<i16> = response.topics.iter().flat_map(|t| t.partitions.iter().map(|p| p.error_code)).collect();
+    assert_eq!(errors, vec![ErrorCode::UnknownServerError.code(); 500]);
+    assert!(!h.shard.pending_offsets().has_group(G), "nothing pending");
 }

@@ -21,7 +21,7 @@ use strand_protocol::messages::{OffsetCommitRequest, OffsetCommitResponse, Offse
 use super::classic::rebalance::{self, Ctx};
 use super::classic::{ClassicGroup, ClassicGroupState};
 use super::consumer::ConsumerGroup;
-use super::records::{CoordinatorRecord, OffsetAndMetadata};
+use super::records::{CoordinatorRecord, OffsetAndMetadata, batch_fits};
 use super::{Effects, Group, GroupShard, Output};
 
 /// The offset OffsetFetch reports for a partition without a committed offset.
@@ -104,6 +104,7 @@ impl GroupShard {
         let expire_timestamp_ms =
             (request.retention_time_ms != -1).then(|| now_ms.saturating_add(request.retention_time_ms));
         let mut response = OffsetCommitResponse::default();
+        let mut records = Vec::new();
         for topic in &request.topics {
             let mut partitions = Vec::with_capacity(topic.partitions.len());
             for partition in &topic.partitions {
@@ -122,13 +123,12 @@ impl GroupShard {
                         expire_timestamp_ms,
                         topic_id: topic.topic_id,
                     };
-                    let record = CoordinatorRecord::offset_commit(
+                    records.push(CoordinatorRecord::offset_commit(
                         &request.group_id,
                         &topic.name,
                         partition.partition_index,
                         &offset,
-                    );
-                    self.apply(&mut effects, record);
+                    ));
                     ErrorCode::None
                 };
                 partitions.push(OffsetCommitResponsePartition {
@@ -143,6 +143,15 @@ impl GroupShard {
                 partitions,
                 ..OffsetCommitResponseTopic::default()
             });
+        }
+        if !batch_fits(&records, self.config.batch_bytes_max) {
+            // Kafka's log refuses the batch (RecordTooLarge): the whole commit fails, as
+            // UNKNOWN_SERVER_ERROR.
+            tracing::warn!(group = %request.group_id, offsets = records.len(), "offset commit larger than message.max.bytes");
+            return Output::new(effects, offset_commit_error(request, ErrorCode::UnknownServerError));
+        }
+        for record in records {
+            self.apply(&mut effects, record);
         }
         Output::new(effects, response)
     }
