@@ -25,6 +25,11 @@ pub struct GroupConfig {
     /// `offset.metadata.max.bytes`, default 4096: a committed offset's metadata string longer than
     /// this (in UTF-16 code units, as Java's `String.length`) gets OFFSET_METADATA_TOO_LARGE.
     pub offset_metadata_max_bytes: usize,
+    /// `message.max.bytes` (what Kafka reads as the `__consumer_offsets` topic's
+    /// `max.message.bytes`), default 1048588: a client operation whose records would make a
+    /// larger batch is not written and fails as Kafka's coordinator fails it (RecordTooLarge,
+    /// answered UNKNOWN_SERVER_ERROR). Timer cleanups are not bound by it (Kafka splits them).
+    pub batch_bytes_max: usize,
     /// `offsets.topic.num.partitions`, default 50: the partitions of `__consumer_offsets`, which
     /// decide a group's coordinator. Must never change once the topic exists.
     pub offsets_topic_partitions: i32,
@@ -110,6 +115,7 @@ impl Default for GroupConfig {
             offsets_retention_minutes: 10_080,
             offsets_retention_check_interval_ms: 600_000,
             offset_metadata_max_bytes: 4_096,
+            batch_bytes_max: strand_base::limits::MESSAGE_BYTES_MAX,
             offsets_topic_partitions: 50,
             new_member_join_timeout_ms: 300_000,
             consumer_session_timeout_ms: 45_000,

@@ -21,7 +21,7 @@ use strand_protocol::messages::{OffsetCommitRequest, OffsetCommitResponse, Offse
 use super::classic::rebalance::{self, Ctx};
 use super::classic::{ClassicGroup, ClassicGroupState};
 use super::consumer::ConsumerGroup;
-use super::records::{CoordinatorRecord, OffsetAndMetadata};
+use super::records::{CoordinatorRecord, OffsetAndMetadata, batch_fits};
 use super::{Effects, Group, GroupShard, Output};
 
 /// The offset OffsetFetch reports for a partition without a committed offset.
@@ -99,8 +99,12 @@ impl GroupShard {
             Ok(check) => check,
             Err(error) => return Output::new(effects, offset_commit_error(request, error)),
         };
-        let expire_timestamp_ms = (request.retention_time_ms != -1).then(|| now_ms + request.retention_time_ms);
+        // The retention time is the client's `i64`: saturate (Kafka's `long` would wrap negative,
+        // expiring the offset at once).
+        let expire_timestamp_ms =
+            (request.retention_time_ms != -1).then(|| now_ms.saturating_add(request.retention_time_ms));
         let mut response = OffsetCommitResponse::default();
+        let mut records = Vec::new();
         for topic in &request.topics {
             let mut partitions = Vec::with_capacity(topic.partitions.len());
             for partition in &topic.partitions {
@@ -119,13 +123,12 @@ impl GroupShard {
                         expire_timestamp_ms,
                         topic_id: topic.topic_id,
                     };
-                    let record = CoordinatorRecord::offset_commit(
+                    records.push(CoordinatorRecord::offset_commit(
                         &request.group_id,
                         &topic.name,
                         partition.partition_index,
                         &offset,
-                    );
-                    self.apply(&mut effects, record);
+                    ));
                     ErrorCode::None
                 };
                 partitions.push(OffsetCommitResponsePartition {
@@ -140,6 +143,15 @@ impl GroupShard {
                 partitions,
                 ..OffsetCommitResponseTopic::default()
             });
+        }
+        if !batch_fits(&records, self.config.batch_bytes_max) {
+            // Kafka's log refuses the batch (RecordTooLarge): the whole commit fails, as
+            // UNKNOWN_SERVER_ERROR.
+            tracing::warn!(group = %request.group_id, offsets = records.len(), "offset commit larger than message.max.bytes");
+            return Output::new(effects, offset_commit_error(request, ErrorCode::UnknownServerError));
+        }
+        for record in records {
+            self.apply(&mut effects, record);
         }
         Output::new(effects, response)
     }
@@ -456,7 +468,7 @@ fn expired_consumer_offsets(
         for (&partition, offset) in partitions {
             let is_expired = match offset.expire_timestamp_ms {
                 Some(expire_at) => now_ms >= expire_at,
-                None => now_ms - offset.commit_timestamp_ms >= retention_ms,
+                None => now_ms.saturating_sub(offset.commit_timestamp_ms) >= retention_ms,
             };
             if is_expired {
                 expired.push((topic.clone(), partition));
@@ -538,7 +550,7 @@ fn expired_offsets(
         for (&partition, offset) in partitions {
             let is_expired = match offset.expire_timestamp_ms {
                 Some(expire_at) => now_ms >= expire_at,
-                None => now_ms - base.of(offset) >= retention_ms,
+                None => now_ms.saturating_sub(base.of(offset)) >= retention_ms,
             };
             if is_expired {
                 expired.push((topic.clone(), partition));

@@ -37,7 +37,7 @@ use strand_protocol::messages::{
 };
 
 use super::consumer::{Assignment, ConsumerMember, ResolvedRegex};
-use strand_protocol::records::{NewRecord, RecordBatchBuilder, RecordsError};
+use strand_protocol::records::{NewRecord, RECORD_BATCH_OVERHEAD, RecordBatchBuilder, RecordsError};
 
 /// Record type of an offset commit under its legacy key (Kafka 0.8's key version 0).
 pub const LEGACY_OFFSET_COMMIT: i16 = 0;
@@ -436,6 +436,48 @@ pub enum BatchBuildError {
 /// nothing). `records` must not be empty.
 pub fn build_batch(records: &[CoordinatorRecord], timestamp_ms: i64) -> Result<Bytes, BatchBuildError> {
     fill(RecordBatchBuilder::new(), records, timestamp_ms)
+}
+
+/// Whether the batch `records` make (plain or transactional: the header is the same size) is at
+/// most `max_bytes`, the `max.message.bytes` the log would hold it to. Computed record by record
+/// as Kafka's `DefaultRecord.sizeInBytes` sizes them, stopping as soon as the limit is passed, so
+/// no more than one record is ever encoded at a time. A record that cannot be encoded does not
+/// fit.
+pub fn batch_fits(records: &[CoordinatorRecord], max_bytes: usize) -> bool {
+    let mut size = RECORD_BATCH_OVERHEAD;
+    for (offset_delta, record) in records.iter().enumerate() {
+        let (Ok(key), Ok(value)) = (record.encode_key(), record.encode_value()) else { return false };
+        let Ok(offset_delta) = i64::try_from(offset_delta) else { return false };
+        let value_size = value.as_ref().map_or(zigzag_varint_len(-1), |v| varint_prefixed_len(v.len()));
+        // Attributes, timestamp delta (always 0), offset delta, key, value, header count (0).
+        let body = 1
+            + zigzag_varint_len(0)
+            + zigzag_varint_len(offset_delta)
+            + varint_prefixed_len(key.len())
+            + value_size
+            + 1;
+        size = size.saturating_add(zigzag_varint_len(i64::try_from(body).unwrap_or(i64::MAX))).saturating_add(body);
+        if size > max_bytes {
+            return false;
+        }
+    }
+    true
+}
+
+/// The bytes of a length-prefixed field of `len` bytes in a record (a zigzag varint prefix).
+fn varint_prefixed_len(len: usize) -> usize {
+    zigzag_varint_len(i64::try_from(len).unwrap_or(i64::MAX)).saturating_add(len)
+}
+
+/// The bytes of `value` as a zigzag varint (varlong): 7 bits a byte.
+fn zigzag_varint_len(value: i64) -> usize {
+    let mut zigzag = ((value << 1) ^ (value >> 63)) as u64;
+    let mut len = 1;
+    while zigzag >= 0x80 {
+        zigzag >>= 7;
+        len += 1;
+    }
+    len
 }
 
 /// As [`build_batch`], but transactional and carrying `producer_id` and `producer_epoch`: the

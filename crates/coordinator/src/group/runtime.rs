@@ -89,6 +89,10 @@ pub(crate) struct GroupEffects {
     pub(crate) respond: Option<Respond>,
     /// The records belong to this producer's transaction: appended as its transactional batch.
     pub(crate) txn: Option<TxnAppend>,
+    /// A client's operation is all or nothing: a batch larger than this (`message.max.bytes`) is
+    /// not appended and the operation fails (Kafka's RecordTooLarge). `None` for timer and
+    /// metadata cleanups, which Kafka may split over several batches: Strand appends them whole.
+    pub(crate) batch_bytes_max: Option<usize>,
 }
 
 /// The producer whose transaction an operation's records are written in (TxnOffsetCommit), and
@@ -202,8 +206,9 @@ impl GroupCoordinator {
     ) -> Result<R, ErrorCode> {
         let write = |tx| {
             GroupWrite::Op(Box::new(move |shard, now_ms| {
+                let batch_bytes_max = Some(shard.config().batch_bytes_max);
                 let Output { records, completions, response } = op(shard, now_ms);
-                let effects = GroupEffects { completions, respond: Some(answer(tx, response)), txn };
+                let effects = GroupEffects { completions, respond: Some(answer(tx, response)), txn, batch_bytes_max };
                 OpDone { records, park: None, effects }
             }))
         };
@@ -219,12 +224,14 @@ impl GroupCoordinator {
     ) -> Result<R, ErrorCode> {
         let write = |tx| {
             GroupWrite::Op(Box::new(move |shard, now_ms| {
+                let batch_bytes_max = Some(shard.config().batch_bytes_max);
                 let Output { records, completions, response } = op(shard, now_ms);
                 let (respond, park) = match response {
                     Reply::Now(response) => (Some(answer(tx, response)), None),
                     Reply::Parked(id) => (None, Some((id, park(tx)))),
                 };
-                OpDone { records, park, effects: GroupEffects { completions, respond, txn: None } }
+                let effects = GroupEffects { completions, respond, txn: None, batch_bytes_max };
+                OpDone { records, park, effects }
             }))
         };
         self.shards.write(partition, write).await

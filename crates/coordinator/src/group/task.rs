@@ -107,7 +107,10 @@ impl ShardKind for GroupShell {
 
     fn on_timer(&mut self, now_ms: i64) -> (Vec<CoordinatorRecord>, GroupEffects) {
         let output = self.shard.on_timer(now_ms);
-        (output.records, GroupEffects { completions: output.completions, respond: None, txn: None })
+        (
+            output.records,
+            GroupEffects { completions: output.completions, respond: None, txn: None, batch_bytes_max: None },
+        )
     }
 
     async fn next_event(&mut self) -> Self::Event {
@@ -127,7 +130,7 @@ impl ShardKind for GroupShell {
         }
         let now_ms = context.now_ms();
         let output = self.shard.delete_offsets_of_topics(&deleted);
-        let effects = GroupEffects { completions: output.completions, respond: None, txn: None };
+        let effects = GroupEffects { completions: output.completions, respond: None, txn: None, batch_bytes_max: None };
         context.carry_out(self, output.records, effects, now_ms).await
     }
 
@@ -153,14 +156,24 @@ impl ShardKind for GroupShell {
         }
     }
 
-    /// A plain batch, or the transactional batch of the producer the effects name.
+    /// A plain batch, or the transactional batch of the producer the effects name; an
+    /// operation's batch over `message.max.bytes` is RecordTooLarge, as Kafka's log refuses it
+    /// (the shard, already ahead of the log, is then reloaded). The operations a client can make
+    /// large (SyncGroup, OffsetCommit, TxnOffsetCommit) check their records before changing
+    /// anything; this catches the rest.
     fn encode(records: &[CoordinatorRecord], effects: &GroupEffects, now_ms: i64) -> Result<Append, WriteError> {
-        let encoded = match effects.txn {
-            None => build_batch(records, now_ms).map(Append::Plain),
-            Some(txn) => build_transactional_batch(records, txn.producer_id, txn.producer_epoch, now_ms)
-                .map(|batch| Append::Transactional(batch, txn.verification)),
+        let batch = match effects.txn {
+            None => build_batch(records, now_ms),
+            Some(txn) => build_transactional_batch(records, txn.producer_id, txn.producer_epoch, now_ms),
         };
-        encoded.map_err(|e| WriteError::Other(e.to_string()))
+        let batch = batch.map_err(|e| WriteError::Other(e.to_string()))?;
+        if effects.batch_bytes_max.is_some_and(|max| batch.len() > max) {
+            return Err(WriteError::RecordTooLarge);
+        }
+        Ok(match effects.txn {
+            None => Append::Plain(batch),
+            Some(txn) => Append::Transactional(batch, txn.verification),
+        })
     }
 
     fn release(&mut self, effects: GroupEffects) {

@@ -30,7 +30,7 @@ use strand_protocol::records::TransactionResult;
 
 use super::classic::{ClassicGroup, ClassicGroupState};
 use super::consumer::ConsumerGroup;
-use super::records::{CoordinatorRecord, OffsetAndMetadata};
+use super::records::{CoordinatorRecord, OffsetAndMetadata, batch_fits};
 use super::{Effects, Group, GroupShard, Output};
 
 /// A committed offset's key: group, topic, partition.
@@ -109,6 +109,7 @@ impl GroupShard {
             return Output::new(effects, txn_offset_commit_error(request, error));
         }
         let mut response = TxnOffsetCommitResponse::default();
+        let mut records = Vec::new();
         for topic in &request.topics {
             let mut partitions = Vec::with_capacity(topic.partitions.len());
             for partition in &topic.partitions {
@@ -125,14 +126,12 @@ impl GroupShard {
                         expire_timestamp_ms: None,
                         topic_id: topic.topic_id,
                     };
-                    let record = CoordinatorRecord::offset_commit(
+                    records.push(CoordinatorRecord::offset_commit(
                         &request.group_id,
                         &topic.name,
                         partition.partition_index,
                         &offset,
-                    );
-                    self.replay_transactional(request.producer_id, &record);
-                    effects.records.push(record);
+                    ));
                     ErrorCode::None
                 };
                 partitions.push(TxnOffsetCommitResponsePartition {
@@ -147,6 +146,16 @@ impl GroupShard {
                 partitions,
                 ..TxnOffsetCommitResponseTopic::default()
             });
+        }
+        if !batch_fits(&records, self.config.batch_bytes_max) {
+            // Kafka's log refuses the batch (RecordTooLarge): the whole commit fails, as
+            // UNKNOWN_SERVER_ERROR.
+            tracing::warn!(group = %request.group_id, offsets = records.len(), "offset commit larger than message.max.bytes");
+            return Output::new(effects, txn_offset_commit_error(request, ErrorCode::UnknownServerError));
+        }
+        for record in records {
+            self.replay_transactional(request.producer_id, &record);
+            effects.records.push(record);
         }
         Output::new(effects, response)
     }

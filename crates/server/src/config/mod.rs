@@ -326,6 +326,7 @@ impl ServerConfig {
             offsets_retention_minutes: i64::from(self.offsets_retention_minutes),
             offsets_retention_check_interval_ms: self.offsets_retention_check_interval_ms,
             offset_metadata_max_bytes: usize::try_from(self.offset_metadata_max_bytes).unwrap_or(0),
+            batch_bytes_max: usize::try_from(self.message_max_bytes).unwrap_or(0),
             offsets_topic_partitions: self.offsets_topic_num_partitions,
             consumer_session_timeout_ms: self.group_consumer_session_timeout_ms,
             consumer_min_session_timeout_ms: self.group_consumer_min_session_timeout_ms,

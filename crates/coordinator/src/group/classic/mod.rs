@@ -223,6 +223,16 @@ impl ClassicGroup {
         }
     }
 
+    /// The bytes of member metadata and assignments the group's record would hold: a lower bound
+    /// of its size, known without encoding it.
+    pub fn stored_member_bytes(&self) -> usize {
+        let protocol = self.protocol_name.as_deref();
+        self.members
+            .values()
+            .map(|m| protocol.and_then(|p| m.metadata(p)).map_or(0, Bytes::len).saturating_add(m.assignment.len()))
+            .fold(0, usize::saturating_add)
+    }
+
     /// The record Kafka writes when a JoinGroup creates a group (`newEmptyGroupMetadataRecord`):
     /// generation 0, no protocol type, protocol, leader or members.
     pub fn empty_record_value(&self) -> GroupMetadataValue {

@@ -24,7 +24,7 @@ use strand_protocol::messages::{
 use super::{ClassicGroup, ClassicGroupState, ClassicMember, JoinTimer, Protocol, join_error, sync_error};
 use crate::config::GroupConfig;
 use crate::group::consumer::classic_protocol::ClassicJoin;
-use crate::group::records::CoordinatorRecord;
+use crate::group::records::{CoordinatorRecord, batch_fits};
 use crate::group::timer::{Timer, TimerKey};
 use crate::group::{ClientInfo, Effects, Group, GroupShard, Output, PendingId, Reply};
 
@@ -405,7 +405,9 @@ pub(crate) fn prepare_rebalance(group: &mut ClassicGroup, ctx: &mut Ctx<'_>) {
     let is_initial = group.is_in(Empty);
     if is_initial {
         let delay_ms = ctx.config.initial_rebalance_delay_ms;
-        let remaining_ms = (group.rebalance_timeout_ms() - delay_ms).max(0);
+        // A client picks the rebalance timeout, down to `i32::MIN`: saturate, where Kafka's `int`
+        // would wrap to ~24.8 days of extensions.
+        let remaining_ms = group.rebalance_timeout_ms().saturating_sub(delay_ms).max(0);
         ctx.schedule_join(group, delay_ms, JoinTimer::InitialDelay { delay_ms, remaining_ms });
     }
     group.transition_to(PreparingRebalance, ctx.now);
@@ -439,7 +441,7 @@ pub(crate) fn on_join_timer(group: &mut ClassicGroup, ctx: &mut Ctx<'_>) {
             if group.new_member_added() && remaining_ms != 0 {
                 group.set_new_member_added(false);
                 let next_delay = ctx.config.initial_rebalance_delay_ms.min(remaining_ms);
-                let next_remaining = (remaining_ms - delay_ms).max(0);
+                let next_remaining = remaining_ms.saturating_sub(delay_ms).max(0);
                 ctx.schedule_join(
                     group,
                     next_delay,
@@ -555,9 +557,30 @@ fn store_assignment(group: &mut ClassicGroup, ctx: &mut Ctx<'_>, request: &SyncG
             .unwrap_or_default();
     }
     // Written as Kafka writes it: while still CompletingRebalance, with that state's timestamp.
-    ctx.write_group(group);
+    let record = CoordinatorRecord::group_metadata(group.group_id(), group.to_record_value());
+    if !group_record_fits(group, &record, ctx.config) {
+        // As Kafka's SyncGroup when the log refuses the record (RecordTooLarge): every waiting
+        // member is told UNKNOWN_SERVER_ERROR and the group rebalances; nothing is written.
+        tracing::warn!(
+            group = group.group_id(),
+            members = group.member_count(),
+            max = ctx.config.batch_bytes_max,
+            "the group's assignment is larger than message.max.bytes; not stored"
+        );
+        reset_and_propagate_assignment_with_error(group, ctx, ErrorCode::UnknownServerError);
+        maybe_prepare_rebalance_or_complete_join(group, ctx);
+        return;
+    }
+    ctx.effects.records.push(record);
     propagate_assignment(group, ctx, ErrorCode::None);
     group.transition_to(Stable, ctx.now);
+}
+
+/// Whether the group's record fits a batch of `message.max.bytes`. The members' metadata and
+/// assignments alone may already be too large, which needs no encoding.
+fn group_record_fits(group: &ClassicGroup, record: &CoordinatorRecord, config: &GroupConfig) -> bool {
+    let max = config.batch_bytes_max;
+    group.stored_member_bytes() <= max && batch_fits(std::slice::from_ref(record), max)
 }
 
 fn remove_pending_sync_member(group: &mut ClassicGroup, ctx: &mut Ctx<'_>, member_id: &str) {

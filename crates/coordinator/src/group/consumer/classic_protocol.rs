@@ -148,7 +148,10 @@ impl GroupShard {
         let unknown = request.member_id.is_empty();
         let member_id = if unknown { join.new_member_id.to_owned() } else { request.member_id.clone() };
         let max = usize::try_from(self.config.consumer_max_size).unwrap_or(0);
-        if group.member_count() >= max && group.member(&member_id).is_none() {
+        // A static member coming back under its instance id replaces itself: it needs no room
+        // (Kafka's `throwIfConsumerGroupIsFull`).
+        let replaces_static = request.group_instance_id.as_deref().is_some_and(|i| group.static_member(i).is_some());
+        if group.member_count() >= max && group.member(&member_id).is_none() && !replaces_static {
             return Err(ErrorCode::GroupMaxSizeReached);
         }
         if !group.supports_classic_protocols(&request.protocol_type, request.protocols.iter().map(|p| p.name.as_str()))
