@@ -22,6 +22,8 @@
 //! - `partition_change`: one partition's next leader, ISR and replicas (`PartitionChangeBuilder`),
 //!   which every leader, ISR or replica move above goes through.
 //! - [`bootstrap_records`]: the feature levels a new cluster starts with ([`BootstrapFeatures`]).
+//! - [`screening`]: deciding a large client request mostly outside the controller's lock
+//!   (narrowing it to the entries that write records, merging the answers).
 //! - [`topic_configs`]: the topic config table, validation and effective values;
 //!   [`topic_name`]: topic name rules; `placement`: where replicas go (striped over racks).
 //!
@@ -53,6 +55,7 @@ mod partition_change;
 mod placement;
 mod producer_ids;
 mod reassignment;
+pub mod screening;
 pub mod topic_configs;
 pub mod topic_name;
 
