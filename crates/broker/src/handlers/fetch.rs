@@ -128,7 +128,7 @@ fn open(broker: &Broker, request: &mut FetchRequest, version: i16) -> Result<(Co
     if version < SESSION_VERSION_MIN {
         return Ok((Context::Sessionless, topics));
     }
-    let mut cache = sessions(broker);
+    let cache = sessions(broker);
     if request.session_epoch == FINAL_EPOCH || request.session_epoch == INITIAL_EPOCH {
         if request.session_id != SESSIONLESS_ID {
             cache.remove(request.session_id);
@@ -177,8 +177,8 @@ fn close(
     FetchResponse { session_id, responses, ..Default::default() }
 }
 
-fn sessions(broker: &Broker) -> std::sync::MutexGuard<'_, FetchSessionCache> {
-    broker.fetch_sessions.lock().expect("the fetch session cache lock is poisoned by a panic")
+fn sessions(broker: &Broker) -> &FetchSessionCache {
+    &broker.fetch_sessions
 }
 
 fn now_ms(broker: &Broker) -> i64 {
