@@ -6,19 +6,32 @@
 //! (one consumer's partitions and next epoch), [`CachedPartition`] (one partition's last request
 //! and last answer), [`PartitionAnswer`] (what a response said about a partition).
 //!
+//! Bounds: at most `max.incremental.fetch.session.cache.slots` sessions, as Kafka, and at most
+//! [`FETCH_SESSION_PARTITIONS_MAX`] partitions in one session, a Strand limit (Kafka has none): a
+//! full fetch of more partitions is answered sessionless, and an incremental fetch that would grow
+//! its session past it loses the session (FETCH_SESSION_ID_NOT_FOUND, as if it had been evicted;
+//! the client then fetches in full).
+//!
 //! Eviction follows Kafka's `FetchSessionCache` for the sessions this node serves (consumers
 //! only: replica fetches are not served, so no session is privileged). When every slot is taken,
 //! a new session may take the slot of (1) the least recently used session if it has been idle
 //! for [`FETCH_SESSION_EVICTION_MS`], else (2) the smallest session (by partition count, then id)
 //! that was older than [`FETCH_SESSION_EVICTION_MS`] when last used, if the new one holds more
 //! partitions. Otherwise the new session is refused and the fetch answered sessionless (session
-//! id 0), as Kafka does. The scan for a victim is linear, and only runs when the cache is full.
+//! id 0), as Kafka does. The scan for a victim is linear in the slots, and only runs when the
+//! cache is full.
+//!
+//! Locking: the cache is thread-safe. Its own mutex covers the slots and their eviction facts
+//! only, for O(1) work (or the eviction scan); a session's partitions are behind the session's
+//! own mutex, so one consumer's bookkeeping (linear in its partitions, hashed) never holds up
+//! another's. Neither is held across an await, and the cache's is never taken while a session's
+//! is held.
 //!
 //! What it is not: it reads no logs and no clock. The fetch handler passes the time (from the
 //! broker's `Clock`) and the source of session ids, so the cache is deterministic under test.
-//! Not thread-safe by itself: the broker holds it behind a mutex, never across an await.
 
 use std::collections::HashMap;
+use std::sync::{Arc, Mutex, MutexGuard};
 
 use strand_base::Uuid;
 use strand_protocol::error::ErrorCode;
@@ -26,6 +39,9 @@ use strand_protocol::messages::fetch_request::FetchPartition;
 
 /// Kafka's default `max.incremental.fetch.session.cache.slots`.
 pub const FETCH_SESSION_SLOTS_DEFAULT: usize = 1000;
+/// The most partitions one session holds (a Strand limit; Kafka has none). A cached partition
+/// costs about 250 bytes, so a session at most about 2.5 MB.
+pub const FETCH_SESSION_PARTITIONS_MAX: usize = 10_000;
 /// Kafka's `MIN_INCREMENTAL_FETCH_SESSION_EVICTION_MS`: a session younger than this (or used
 /// more recently) is not evicted for a new one.
 pub const FETCH_SESSION_EVICTION_MS: i64 = 120_000;
@@ -86,27 +102,79 @@ impl CachedPartition {
     }
 }
 
-/// One consumer's session. `epoch` is the epoch its next request must carry.
+/// One consumer's session: its partitions in reading order, with an index by key, and the epoch
+/// its next request must carry.
 #[derive(Debug)]
 pub struct FetchSession {
-    id: i32,
     epoch: i32,
     uses_topic_ids: bool,
-    created_ms: i64,
-    last_used_ms: i64,
-    /// Old enough, when last used, to give its slot to a larger new session (Kafka's
-    /// `evictableByAll`, decided on each use).
-    evictable: bool,
     /// In answer order: partitions that returned something move to the back, so that under a
     /// byte limit the others are read first next time (Kafka's rotation).
     partitions: Vec<CachedPartition>,
+    /// Where each key is in `partitions`.
+    positions: HashMap<SessionPartition, usize>,
 }
 
 impl FetchSession {
+    fn new(uses_topic_ids: bool) -> Self {
+        FetchSession { epoch: INITIAL_EPOCH + 1, uses_topic_ids, partitions: Vec::new(), positions: HashMap::new() }
+    }
+
+    fn len(&self) -> usize {
+        self.partitions.len()
+    }
+
+    /// Adds `partition`, or takes its new request if the session holds it. O(1).
     fn upsert(&mut self, partition: CachedPartition) {
-        match self.partitions.iter_mut().find(|p| p.key == partition.key) {
-            Some(cached) => cached.request = partition.request,
-            None => self.partitions.push(partition),
+        match self.positions.get(&partition.key) {
+            Some(&at) => self.partitions[at].request = partition.request,
+            None => {
+                self.positions.insert(partition.key.clone(), self.partitions.len());
+                self.partitions.push(partition);
+            }
+        }
+    }
+
+    /// Drops the `forgotten` partitions. Linear in the session.
+    fn forget(&mut self, forgotten: &[SessionPartition]) {
+        let before = self.positions.len();
+        for key in forgotten {
+            self.positions.remove(key);
+        }
+        if self.positions.len() != before {
+            self.partitions.retain(|p| self.positions.contains_key(&p.key));
+            self.reindex();
+        }
+    }
+
+    /// Records each answer; for each, whether the response must include its partition. Answered
+    /// partitions move to the back. Linear in the session and the answers.
+    fn record_answers(&mut self, answers: &[(SessionPartition, PartitionAnswer)]) -> Vec<bool> {
+        let mut loud = vec![false; self.partitions.len()];
+        let include = answers
+            .iter()
+            .map(|(key, answer)| match self.positions.get(key) {
+                Some(&at) => {
+                    let include = self.partitions[at].record(*answer);
+                    loud[at] |= include;
+                    include
+                }
+                None => true,
+            })
+            .collect();
+        let (mut quiet, answered): (Vec<_>, Vec<_>) =
+            std::mem::take(&mut self.partitions).into_iter().zip(loud).partition(|(_, loud)| !loud);
+        quiet.extend(answered);
+        self.partitions = quiet.into_iter().map(|(p, _)| p).collect();
+        self.reindex();
+        include
+    }
+
+    fn reindex(&mut self) {
+        for (at, partition) in self.partitions.iter().enumerate() {
+            if let Some(position) = self.positions.get_mut(&partition.key) {
+                *position = at;
+            }
         }
     }
 }
@@ -130,12 +198,15 @@ pub enum SessionError {
     /// The request forgot the session's last partitions: the session is closed and the fetch
     /// answered sessionless (not an error on the wire).
     Emptied,
+    /// The request would grow the session past [`FETCH_SESSION_PARTITIONS_MAX`]: the session is
+    /// dropped, and the client told so as if it had been evicted.
+    TooLarge,
 }
 
 impl SessionError {
     pub fn code(self) -> ErrorCode {
         match self {
-            SessionError::NotFound => ErrorCode::FetchSessionIdNotFound,
+            SessionError::NotFound | SessionError::TooLarge => ErrorCode::FetchSessionIdNotFound,
             SessionError::InvalidEpoch => ErrorCode::InvalidFetchSessionEpoch,
             SessionError::TopicIdMismatch => ErrorCode::FetchSessionTopicIdError,
             SessionError::Emptied => ErrorCode::None,
@@ -143,147 +214,194 @@ impl SessionError {
     }
 }
 
-/// The sessions of one node, at most `slots_max` of them.
+/// A session shared between the cache and the requests using it.
+type SharedSession = Arc<Mutex<FetchSession>>;
+
+/// One slot of the cache: a session and the facts eviction reads, kept here so that choosing a
+/// victim never waits on a session's own lock.
+#[derive(Debug)]
+struct Slot {
+    session: SharedSession,
+    created_ms: i64,
+    last_used_ms: i64,
+    /// Old enough, when last used, to give its slot to a larger new session (Kafka's
+    /// `evictableByAll`, decided on each use).
+    evictable: bool,
+    /// The session's partition count as of its last use.
+    size: usize,
+}
+
+/// The sessions of one node, at most `slots_max` of them. Thread-safe (see the module docs).
 #[derive(Debug)]
 pub struct FetchSessionCache {
     slots_max: usize,
-    sessions: HashMap<i32, FetchSession>,
+    slots: Mutex<HashMap<i32, Slot>>,
 }
 
 impl FetchSessionCache {
     pub fn new(slots_max: usize) -> Self {
-        FetchSessionCache { slots_max, sessions: HashMap::new() }
+        FetchSessionCache { slots_max, slots: Mutex::new(HashMap::new()) }
     }
 
     pub fn len(&self) -> usize {
-        self.sessions.len()
+        self.slots().len()
     }
 
     pub fn is_empty(&self) -> bool {
-        self.sessions.is_empty()
+        self.slots().is_empty()
     }
 
     /// Closes session `id` (a request at the initial or final epoch naming it); false if unknown.
-    pub fn remove(&mut self, id: i32) -> bool {
-        self.sessions.remove(&id).is_some()
+    pub fn remove(&self, id: i32) -> bool {
+        self.slots().remove(&id).is_some()
     }
 
-    /// Opens a session holding `partitions` with their first answers; its id, or `None` when no
-    /// slot can be had (the fetch is then answered sessionless). `next_id` draws candidate ids
-    /// (Kafka draws at random too); only positive ids not in use are taken.
+    /// Opens a session holding `partitions` with their first answers; its id, or `None` when it
+    /// would hold more than [`FETCH_SESSION_PARTITIONS_MAX`] or no slot can be had (the fetch is
+    /// then answered sessionless). `next_id` draws candidate ids (Kafka draws at random too); only
+    /// positive ids not in use are taken. The session is built before the cache is locked.
     pub fn create(
-        &mut self,
+        &self,
         partitions: Vec<(CachedPartition, PartitionAnswer)>,
         uses_topic_ids: bool,
         now_ms: i64,
         next_id: &mut dyn FnMut() -> i32,
     ) -> Option<i32> {
-        if !self.make_room(partitions.len(), now_ms) {
+        if partitions.len() > FETCH_SESSION_PARTITIONS_MAX {
             return None;
         }
-        let id = (0..SESSION_ID_DRAWS_MAX)
-            .map(|_| next_id())
-            .find(|id| *id > SESSIONLESS_ID && !self.sessions.contains_key(id))?;
-        let mut session = FetchSession {
-            id,
-            epoch: INITIAL_EPOCH + 1,
-            uses_topic_ids,
-            created_ms: now_ms,
-            last_used_ms: now_ms,
-            evictable: false,
-            partitions: Vec::with_capacity(partitions.len()),
-        };
+        let mut session = FetchSession::new(uses_topic_ids);
         for (mut partition, answer) in partitions {
             partition.answered = Some(answer);
             session.upsert(partition);
         }
-        self.sessions.insert(id, session);
-        assert!(self.sessions.len() <= self.slots_max, "fetch session cache over its slots");
+        let size = session.len();
+        let mut slots = self.slots();
+        if !make_room(&mut slots, self.slots_max, size, now_ms) {
+            return None;
+        }
+        let id =
+            (0..SESSION_ID_DRAWS_MAX).map(|_| next_id()).find(|id| *id > SESSIONLESS_ID && !slots.contains_key(id))?;
+        let session = Arc::new(Mutex::new(session));
+        slots.insert(id, Slot { session, created_ms: now_ms, last_used_ms: now_ms, evictable: false, size });
+        assert!(slots.len() <= self.slots_max, "fetch session cache over its slots");
         Some(id)
     }
 
     /// Starts an incremental fetch on session `id` at `epoch`: applies `changes` (upserts first,
     /// then forgotten partitions, as Kafka does), advances the expected epoch and returns the
-    /// session's partitions in the order to read them.
+    /// session's partitions in the order to read them. Linear in the session and the changes,
+    /// under the session's lock only.
     pub fn begin_incremental(
-        &mut self,
+        &self,
         id: i32,
         epoch: i32,
         uses_topic_ids: bool,
         changes: SessionChanges,
         now_ms: i64,
     ) -> Result<Vec<CachedPartition>, SessionError> {
-        let session = self.sessions.get_mut(&id).ok_or(SessionError::NotFound)?;
-        if session.epoch != epoch {
-            return Err(SessionError::InvalidEpoch);
+        let shared = self.session(id).ok_or(SessionError::NotFound)?;
+        let begun = {
+            let mut session = lock_session(&shared);
+            begin(&mut session, epoch, uses_topic_ids, changes)
+        };
+        let mut slots = self.slots();
+        let ours = slots.get(&id).is_some_and(|slot| Arc::ptr_eq(&slot.session, &shared));
+        match &begun {
+            Err(SessionError::Emptied | SessionError::TooLarge) if ours => {
+                slots.remove(&id);
+            }
+            Ok(partitions) if ours => {
+                if let Some(slot) = slots.get_mut(&id) {
+                    slot.last_used_ms = now_ms;
+                    slot.evictable = now_ms - slot.created_ms > FETCH_SESSION_EVICTION_MS;
+                    slot.size = partitions.len();
+                }
+            }
+            _ => {}
         }
-        if session.uses_topic_ids != uses_topic_ids {
-            return Err(SessionError::TopicIdMismatch);
-        }
-        for partition in changes.upserts {
-            session.upsert(partition);
-        }
-        session.partitions.retain(|p| !changes.forgotten.contains(&p.key));
-        if session.partitions.is_empty() {
-            // Nothing left to fetch: Kafka closes the session and answers sessionless.
-            self.sessions.remove(&id);
-            return Err(SessionError::Emptied);
-        }
-        session.epoch = next_epoch(session.epoch);
-        session.last_used_ms = now_ms;
-        session.evictable = now_ms - session.created_ms > FETCH_SESSION_EVICTION_MS;
-        Ok(session.partitions.clone())
+        begun
     }
 
     /// Records the answers of an incremental fetch on session `id`; for each answer, whether the
     /// response must include its partition. Partitions answered move to the back of the session.
     /// A session closed meanwhile (by another request) filters nothing.
-    pub fn finish_incremental(&mut self, id: i32, answers: &[(SessionPartition, PartitionAnswer)]) -> Vec<bool> {
-        let Some(session) = self.sessions.get_mut(&id) else {
-            return vec![true; answers.len()];
-        };
-        let include: Vec<bool> = answers
-            .iter()
-            .map(|(key, answer)| {
-                session.partitions.iter_mut().find(|p| &p.key == key).is_none_or(|p| p.record(*answer))
-            })
-            .collect();
-        let answered: Vec<&SessionPartition> =
-            answers.iter().zip(&include).filter(|(_, include)| **include).map(|((key, _), _)| key).collect();
-        let (mut quiet, loud): (Vec<_>, Vec<_>) =
-            session.partitions.drain(..).partition(|p| !answered.contains(&&p.key));
-        quiet.extend(loud);
-        session.partitions = quiet;
-        include
+    pub fn finish_incremental(&self, id: i32, answers: &[(SessionPartition, PartitionAnswer)]) -> Vec<bool> {
+        match self.session(id) {
+            Some(shared) => lock_session(&shared).record_answers(answers),
+            None => vec![true; answers.len()],
+        }
     }
 
-    /// Frees a slot for a new session of `size` partitions; false if none may be freed (see the
-    /// module docs for the rules).
-    fn make_room(&mut self, size: usize, now_ms: i64) -> bool {
-        if self.sessions.len() < self.slots_max {
-            return true;
+    fn session(&self, id: i32) -> Option<SharedSession> {
+        self.slots().get(&id).map(|slot| slot.session.clone())
+    }
+
+    fn slots(&self) -> MutexGuard<'_, HashMap<i32, Slot>> {
+        // Nothing under this lock can leave the slots half-changed: a poisoned lock is usable.
+        self.slots.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+}
+
+/// An incremental request's changes applied to its session (see
+/// [`FetchSessionCache::begin_incremental`]); the session's partitions in reading order.
+fn begin(
+    session: &mut FetchSession,
+    epoch: i32,
+    uses_topic_ids: bool,
+    changes: SessionChanges,
+) -> Result<Vec<CachedPartition>, SessionError> {
+    if session.epoch != epoch {
+        return Err(SessionError::InvalidEpoch);
+    }
+    if session.uses_topic_ids != uses_topic_ids {
+        return Err(SessionError::TopicIdMismatch);
+    }
+    for partition in changes.upserts {
+        session.upsert(partition);
+    }
+    session.forget(&changes.forgotten);
+    if session.partitions.is_empty() {
+        // Nothing left to fetch: Kafka closes the session and answers sessionless.
+        return Err(SessionError::Emptied);
+    }
+    if session.len() > FETCH_SESSION_PARTITIONS_MAX {
+        return Err(SessionError::TooLarge);
+    }
+    session.epoch = next_epoch(session.epoch);
+    Ok(session.partitions.clone())
+}
+
+fn lock_session(session: &SharedSession) -> MutexGuard<'_, FetchSession> {
+    // A panic mid-update could only leave an index position stale, which `reindex` repairs.
+    session.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+}
+
+/// Frees a slot for a new session of `size` partitions; false if none may be freed (see the
+/// module docs for the rules).
+fn make_room(slots: &mut HashMap<i32, Slot>, slots_max: usize, size: usize, now_ms: i64) -> bool {
+    if slots.len() < slots_max {
+        return true;
+    }
+    let stale = slots
+        .iter()
+        .min_by_key(|(id, s)| (s.last_used_ms, **id))
+        .filter(|(_, s)| now_ms - s.last_used_ms > FETCH_SESSION_EVICTION_MS)
+        .map(|(id, _)| *id);
+    let smaller = || {
+        slots
+            .iter()
+            .filter(|(_, s)| s.evictable)
+            .min_by_key(|(id, s)| (s.size, **id))
+            .filter(|(_, s)| size > s.size)
+            .map(|(id, _)| *id)
+    };
+    match stale.or_else(smaller) {
+        Some(victim) => {
+            slots.remove(&victim);
+            true
         }
-        let stale = self
-            .sessions
-            .values()
-            .min_by_key(|s| (s.last_used_ms, s.id))
-            .filter(|s| now_ms - s.last_used_ms > FETCH_SESSION_EVICTION_MS)
-            .map(|s| s.id);
-        let smaller = || {
-            self.sessions
-                .values()
-                .filter(|s| s.evictable)
-                .min_by_key(|s| (s.partitions.len(), s.id))
-                .filter(|s| size > s.partitions.len())
-                .map(|s| s.id)
-        };
-        match stale.or_else(smaller) {
-            Some(victim) => {
-                self.sessions.remove(&victim);
-                true
-            }
-            None => false,
-        }
+        None => false,
     }
 }
 
@@ -344,7 +462,7 @@ mod tests {
     /// evicts per Kafka's rules once one is stale or old and smaller.
     #[test]
     fn eviction_follows_kafka() {
-        let mut cache = FetchSessionCache::new(1);
+        let cache = FetchSessionCache::new(1);
         assert_eq!(cache.create(session(2), false, 0, &mut counter(0)), Some(1));
         assert_eq!(cache.create(session(5), false, 1, &mut counter(1)), None, "young and fresh: refused");
         // Old when last used: only a session with more partitions may take its slot.
@@ -359,7 +477,7 @@ mod tests {
     /// Ids that are not positive or already taken are drawn again; zero slots never create.
     #[test]
     fn session_ids_are_positive_and_unique() {
-        let mut cache = FetchSessionCache::new(2);
+        let cache = FetchSessionCache::new(2);
         let mut ids = [-5, 0, 7, 7, 8].into_iter();
         assert_eq!(cache.create(session(1), false, 0, &mut || ids.next().unwrap_or(9)), Some(7));
         assert_eq!(cache.create(session(1), false, 0, &mut || ids.next().unwrap_or(9)), Some(8));
@@ -378,7 +496,7 @@ mod tests {
     /// Unchanged partitions are left out; answered ones move to the back of the session.
     #[test]
     fn answers_filter_and_rotate() {
-        let mut cache = FetchSessionCache::new(1);
+        let cache = FetchSessionCache::new(1);
         let id = cache.create(session(3), false, 0, &mut counter(0)).expect("created");
         let partitions = cache.begin_incremental(id, 1, false, SessionChanges::default(), 0).expect("begun");
         let answers: Vec<_> =
@@ -411,7 +529,7 @@ mod tests {
     /// Forgetting a session's last partitions closes it.
     #[test]
     fn an_emptied_session_closes() {
-        let mut cache = FetchSessionCache::new(1);
+        let cache = FetchSessionCache::new(1);
         let id = cache.create(session(1), false, 0, &mut counter(0)).expect("created");
         let changes = SessionChanges { upserts: vec![], forgotten: vec![key(0)] };
         assert_eq!(cache.begin_incremental(id, 1, false, changes, 0).err(), Some(SessionError::Emptied));

@@ -16,7 +16,7 @@
 //! here sees them.
 //!
 //! Fetch sessions (KIP-227) live in [`fetch_session`]: the node's bounded
-//! [`fetch_session::FetchSessionCache`], held by the broker behind a mutex for the Fetch handler.
+//! [`fetch_session::FetchSessionCache`] (thread-safe, a lock per session), for the Fetch handler.
 //!
 //! Leadership as the partition handlers check it: against this node's replica (its role and
 //! leader epoch, which may trail the image for a moment), as Kafka's `Partition` does
@@ -267,7 +267,7 @@ pub struct Broker {
     clock: Arc<dyn Clock>,
     producer_ids: Arc<producer_ids::ControllerProducerIds>,
     /// The consumers' incremental fetch sessions; locked only between awaits.
-    fetch_sessions: std::sync::Mutex<fetch_session::FetchSessionCache>,
+    fetch_sessions: fetch_session::FetchSessionCache,
 }
 
 impl Broker {
@@ -280,7 +280,7 @@ impl Broker {
         controller: Arc<dyn ControllerChannel>,
         clock: Arc<dyn Clock>,
     ) -> Self {
-        let fetch_sessions = std::sync::Mutex::new(fetch_session::FetchSessionCache::new(settings.fetch_session_slots));
+        let fetch_sessions = fetch_session::FetchSessionCache::new(settings.fetch_session_slots);
         let producer_ids = Arc::new(producer_ids::ControllerProducerIds::new(
             controller.clone(),
             identity.node_id,

@@ -290,3 +290,21 @@ async fn follower_fetch_checks_and_divergence() {
     assert_eq!(fenced.error_code, ErrorCode::FencedLeaderEpoch.code());
     assert_eq!((fenced.current_leader.leader_id, fenced.current_leader.leader_epoch), (BrokerId(1), 1));
 }
+
+/// A follower's fetch keeps KIP-74's limits too: the first partition with data returns its first
+/// batch whole; a later one (here the same partition listed again) is cut at what is left of
+/// `max_bytes`, not given a whole batch past it.
+#[tokio::test]
+async fn a_follower_fetch_stays_within_max_bytes_but_for_one_batch() {
+    let leader = leader();
+    assert_eq!(produce(&leader.broker, 1, 1000).await.error_code, 0);
+    let batch = fetch(&leader.broker, follower_fetch(0, -1, 0, 5)).await.records.expect("records").len() as i32;
+    let mut request = follower_fetch(0, -1, 0, 5);
+    let twice = request.topics[0].partitions[0].clone();
+    request.topics[0].partitions.push(twice);
+    request.max_bytes = batch + 10;
+    let response = handlers::fetch::handle(&leader.broker, request, REPLICA_FETCH_VERSION).await;
+    let sizes: Vec<usize> =
+        response.responses[0].partitions.iter().map(|p| p.records.as_ref().map_or(0, |r| r.len())).collect();
+    assert_eq!(sizes, [batch as usize, 10], "the second read cut at the 10 bytes left");
+}

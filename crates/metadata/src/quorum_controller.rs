@@ -30,6 +30,7 @@ use strand_protocol::codec::Decoder;
 use strand_protocol::messages::api::{ApiKey, RequestBody, ResponseBody};
 use tokio::sync::watch;
 
+use crate::controller::screening;
 use crate::controller::{
     self, ApiMessageAndVersion, BrokerHeartbeatTracker, ControllerDefaults, ControllerResult, InitialFencing,
     PreviousSession, RegisterBrokerInputs,
@@ -39,6 +40,11 @@ use crate::quorum::{Quorum, QuorumError};
 
 /// How long a new leader may take to commit and apply its log before it answers anything.
 const LEADER_CATCH_UP_MAX: Duration = Duration::from_secs(30);
+/// How many times a screened request is decided off the lock before, the image having moved
+/// under every attempt, what is left of it is decided under the lock.
+const SCREENING_ATTEMPTS_MAX: usize = 4;
+/// Requests with more entries than this are decided with `block_in_place` off the lock.
+const INLINE_DECISION_ENTRIES_MAX: usize = 1_000;
 
 /// A boxed future, as the [`ControllerLog`] trait object needs.
 pub type BoxFuture<'a, T> = Pin<Box<dyn Future<Output = T> + Send + 'a>>;
@@ -171,11 +177,68 @@ impl QuorumController {
 
     /// Decides `request` (of `version`, which some decisions read), commits its records and
     /// returns the response with the offset of the last metadata record it depends on (a broker
-    /// waits for its own image to reach it).
+    /// waits for its own image to reach it). Client admin requests are screened first (see
+    /// [`controller::screening`]): the lock is held only for the entries that write records.
     pub async fn handle(&self, request: RequestBody, version: i16) -> Result<(ResponseBody, i64), ControllerError> {
+        if screening::is_screened(request.api_key()) {
+            return self.handle_screened(request, version).await;
+        }
         let _one_at_a_time = self.decisions.lock().await;
         let image = self.current_image().await?;
-        let decided = self.decide(&image, request, version)?;
+        let decided = self.decide(&image, &request, version)?;
+        self.commit_decided(&image, decided).await
+    }
+
+    /// Screening's loop: decide on the image at hand without the lock; answer at once what writes
+    /// nothing; else take the lock and commit the decision if the image has not moved since, or
+    /// narrow the request to its entries answered NONE and go round again. After
+    /// [`SCREENING_ATTEMPTS_MAX`] rounds (the image kept moving) what is left is decided under
+    /// the lock, as every other request is.
+    async fn handle_screened(
+        &self,
+        request: RequestBody,
+        version: i16,
+    ) -> Result<(ResponseBody, i64), ControllerError> {
+        let mut answered: Vec<ResponseBody> = Vec::new();
+        let mut request = request;
+        for _ in 0..SCREENING_ATTEMPTS_MAX {
+            let Some(image) = self.screening_image().await? else { break };
+            let decided = self.decide_unlocked(&image, &request, version)?;
+            let offset = image.provenance().offset;
+            if decided.records.is_empty() {
+                return Ok((merged(answered, decided.response), offset));
+            }
+            if decided.records.len() > controller::RECORDS_PER_REQUEST_MAX {
+                return Ok((merged(answered, too_large(decided.response)), offset));
+            }
+            let one_at_a_time = self.decisions.lock().await;
+            let current = self.current_image().await?;
+            if current.provenance().offset == offset {
+                let (response, offset) = self.commit_decided(&current, decided).await?;
+                return Ok((merged(answered, response), offset));
+            }
+            drop(one_at_a_time);
+            let Some(narrowed) = screening::narrow(&request, &decided.response) else { break };
+            answered.push(decided.response);
+            request = narrowed;
+        }
+        let _one_at_a_time = self.decisions.lock().await;
+        let image = self.current_image().await?;
+        let mut decided = self.decide(&image, &request, version)?;
+        if decided.records.len() > controller::RECORDS_PER_REQUEST_MAX {
+            decided = Decided { records: Vec::new(), response: too_large(decided.response), heartbeat: None };
+        }
+        let (response, offset) = self.commit_decided(&image, decided).await?;
+        Ok((merged(answered, response), offset))
+    }
+
+    /// Commits a decision's records (if any) and returns its response and the offset it depends
+    /// on; a failed commit turns its successes into REQUEST_TIMED_OUT. Called under the lock.
+    async fn commit_decided(
+        &self,
+        image: &MetadataImage,
+        decided: Decided,
+    ) -> Result<(ResponseBody, i64), ControllerError> {
         let offset = if decided.records.is_empty() {
             image.provenance().offset
         } else {
@@ -195,6 +258,33 @@ impl QuorumController {
             self.lock_sessions().heartbeat(&after, &heartbeat, self.clock.now_ms());
         }
         Ok((decided.response, offset))
+    }
+
+    /// The image to screen a request on, without the lock: this node must lead and its image
+    /// cover its log. `None` before the cluster is bootstrapped (the locked path bootstraps).
+    async fn screening_image(&self) -> Result<Option<Arc<MetadataImage>>, ControllerError> {
+        let end = self.quorum.leader_caught_up(LEADER_CATCH_UP_MAX).await?;
+        let image = self.image_at(end - 1).await?;
+        let bootstrapped = image.features().metadata_version().is_some() || self.settings.bootstrap.is_empty();
+        Ok(bootstrapped.then_some(image))
+    }
+
+    /// [`QuorumController::decide`] off the lock; a large request's decision runs with the worker
+    /// thread's other tasks handed to the runtime meanwhile (`block_in_place`), so that deciding
+    /// it does not hold up other connections' requests.
+    fn decide_unlocked(
+        &self,
+        image: &MetadataImage,
+        request: &RequestBody,
+        version: i16,
+    ) -> Result<Decided, ControllerError> {
+        let multi_thread = tokio::runtime::Handle::try_current()
+            .is_ok_and(|h| h.runtime_flavor() == tokio::runtime::RuntimeFlavor::MultiThread);
+        if multi_thread && screening::entries(request) > INLINE_DECISION_ENTRIES_MAX {
+            tokio::task::block_in_place(|| self.decide(image, request, version))
+        } else {
+            self.decide(image, request, version)
+        }
     }
 
     /// [`QuorumController::handle`] for a request as bytes: its api key, version and body, and
@@ -308,20 +398,20 @@ impl QuorumController {
         SessionsGuard(sessions)
     }
 
-    fn decide(&self, image: &MetadataImage, request: RequestBody, version: i16) -> Result<Decided, ControllerError> {
+    fn decide(&self, image: &MetadataImage, request: &RequestBody, version: i16) -> Result<Decided, ControllerError> {
         use RequestBody as Rq;
         use ResponseBody as Rs;
         let defaults = &self.settings.defaults;
         Ok(match request {
             Rq::CreateTopics(r) => {
                 let mut new_id = || (self.new_topic_id)();
-                decided(controller::create_topics(image, &r, defaults, &mut new_id), Rs::CreateTopics)
+                decided(controller::create_topics(image, r, defaults, &mut new_id), Rs::CreateTopics)
             }
-            Rq::DeleteTopics(r) => decided(controller::delete_topics(image, &r), Rs::DeleteTopics),
-            Rq::CreatePartitions(r) => decided(controller::create_partitions(image, &r), Rs::CreatePartitions),
-            Rq::AlterConfigs(r) => decided(controller::alter_configs(image, &r), Rs::AlterConfigs),
+            Rq::DeleteTopics(r) => decided(controller::delete_topics(image, r), Rs::DeleteTopics),
+            Rq::CreatePartitions(r) => decided(controller::create_partitions(image, r), Rs::CreatePartitions),
+            Rq::AlterConfigs(r) => decided(controller::alter_configs(image, r), Rs::AlterConfigs),
             Rq::IncrementalAlterConfigs(r) => {
-                decided(controller::incremental_alter_configs(image, &r), Rs::IncrementalAlterConfigs)
+                decided(controller::incremental_alter_configs(image, r), Rs::IncrementalAlterConfigs)
             }
             Rq::AllocateProducerIds(r) => {
                 decided(controller::allocate_producer_ids(image, r.broker_id, r.broker_epoch), Rs::AllocateProducerIds)
@@ -342,26 +432,26 @@ impl QuorumController {
                     previous_session,
                     initial_fencing,
                 };
-                decided(controller::register_broker(image, &r, &inputs), Rs::BrokerRegistration)
+                decided(controller::register_broker(image, r, &inputs), Rs::BrokerRegistration)
             }
             Rq::BrokerHeartbeat(r) => {
                 let inputs = self.lock_sessions().inputs(image, r.broker_id);
-                let result = controller::broker_heartbeat(image, &r, &inputs, defaults);
+                let result = controller::broker_heartbeat(image, r, &inputs, defaults);
                 let accepted = result.response.error_code == 0;
                 let mut decided = decided(result, Rs::BrokerHeartbeat);
-                decided.heartbeat = accepted.then_some(r);
+                decided.heartbeat = accepted.then(|| r.clone());
                 decided
             }
             Rq::AlterPartition(r) => {
-                decided(controller::alter_partition(image, &r, version, defaults), Rs::AlterPartition)
+                decided(controller::alter_partition(image, r, version, defaults), Rs::AlterPartition)
             }
-            Rq::ElectLeaders(r) => decided(controller::elect_leaders(image, &r), Rs::ElectLeaders),
+            Rq::ElectLeaders(r) => decided(controller::elect_leaders(image, r), Rs::ElectLeaders),
             Rq::AlterPartitionReassignments(r) => decided(
-                controller::alter_partition_reassignments(image, &r, version, defaults),
+                controller::alter_partition_reassignments(image, r, version, defaults),
                 Rs::AlterPartitionReassignments,
             ),
             Rq::ListPartitionReassignments(r) => {
-                decided(controller::list_partition_reassignments(image, &r), Rs::ListPartitionReassignments)
+                decided(controller::list_partition_reassignments(image, r), Rs::ListPartitionReassignments)
             }
             other => return Err(ControllerError::Unsupported(other.api_key())),
         })
@@ -383,6 +473,19 @@ impl std::ops::DerefMut for SessionsGuard<'_> {
     fn deref_mut(&mut self) -> &mut BrokerHeartbeatTracker {
         &mut self.0.1
     }
+}
+
+/// The answers of a screened request's rounds, outermost first, with the last round's folded in.
+fn merged(answered: Vec<ResponseBody>, last: ResponseBody) -> ResponseBody {
+    answered.into_iter().rev().fold(last, |inner, outer| screening::merge(outer, inner))
+}
+
+/// A decision refused whole for writing more than a batch may hold, as Kafka's controller
+/// refuses an operation past its bounded record list.
+fn too_large(mut response: ResponseBody) -> ResponseBody {
+    let message = "Unable to perform excessively large batch operation.";
+    screening::fail_all(&mut response, strand_protocol::error::ErrorCode::PolicyViolation, message);
+    response
 }
 
 /// A decision with its response made a [`ResponseBody`].

@@ -11,7 +11,7 @@
 //! the ISR and move the high watermark.
 //!
 //! The whole request is answered like a consumer's as to waiting (`min_bytes`, `max_wait_ms`,
-//! woken by any append or progress change), sizes (`max_bytes` over the response, each
+//! woken by an append or progress change of a partition it reads, or by this node hosting one), sizes (`max_bytes` over the response, each
 //! partition's `partition_max_bytes`, the first batch of the first partition whole) and record
 //! sets (regions of segment files, sent with `sendfile`). Progress is recorded on the first pass
 //! only: a follower held waiting has not moved. Errors answer at once, except those saying this
@@ -34,7 +34,7 @@ use strand_protocol::messages::fetch_response::{
 use strand_protocol::messages::{FetchRequest, FetchResponse};
 
 use crate::partition::{BrokerStatuses, Partition};
-use crate::{PartitionOffsets, ReplicaError, ReplicaManager};
+use crate::{FetchWatch, FirstBatch, PartitionOffsets, ReplicaError, ReplicaManager};
 
 /// The longest a replica fetch may be held, whatever it asks.
 pub const REPLICA_FETCH_WAIT_MS_MAX: i32 = 30_000;
@@ -166,14 +166,16 @@ impl ReplicaManager {
         let min_bytes = u64::try_from(request.min_bytes).unwrap_or(0);
         let mut first = true;
         loop {
-            let mut changed = self.shared.changed.subscribe();
-            let pass = self.replica_fetch_pass(&request, version, replica, broker_epoch, first);
+            // Woken by the partitions read, or by this node hosting a partition it did not.
+            let mut watch = FetchWatch::new();
+            watch.add(self.shared.hosting.subscribe());
+            let pass = self.replica_fetch_pass(&request, version, replica, broker_epoch, first, &mut watch);
             first = false;
             let now = tokio::time::Instant::now();
             if pass.bytes >= min_bytes || pass.urgent || request.topics.is_empty() || now >= deadline {
                 return FetchResponse { responses: pass.responses, ..Default::default() };
             }
-            let _ = tokio::time::timeout(deadline - now, changed.changed()).await;
+            let _ = tokio::time::timeout(deadline - now, watch.changed()).await;
         }
     }
 
@@ -184,6 +186,7 @@ impl ReplicaManager {
         replica: BrokerId,
         broker_epoch: i64,
         update: bool,
+        watch: &mut FetchWatch,
     ) -> Pass {
         let now_ms = self.shared.clock.now_ms();
         let brokers = self.shared.brokers();
@@ -205,10 +208,17 @@ impl ReplicaManager {
                     None if version >= TOPIC_ID_VERSION => failed(wanted.partition, ErrorCode::UnknownTopicId),
                     None => failed(wanted.partition, ErrorCode::UnknownTopicOrPartition),
                     Some(partition) => {
+                        watch.add(partition.subscribe());
                         let limit = u64::try_from(wanted.partition_max_bytes).unwrap_or(0).min(budget);
-                        let limit = if pass.bytes == 0 { limit.max(1) } else { limit };
+                        // KIP-74: only the first partition with data may pass the limits, by its
+                        // first batch.
+                        let (limit, first_batch) = if pass.bytes == 0 {
+                            (limit.max(1), FirstBatch::Whole)
+                        } else {
+                            (limit, FirstBatch::Limited)
+                        };
                         let fetch = follower_fetch(wanted, replica, broker_epoch, limit);
-                        let data = self.serve(&partition, &fetch, now_ms, update, &brokers, version);
+                        let data = self.serve(&partition, &fetch, now_ms, update, &brokers, version, first_batch);
                         let len = data.records.as_ref().map_or(0, |r| r.len() as u64);
                         budget = budget.saturating_sub(len);
                         pass.bytes += len;
@@ -230,6 +240,7 @@ impl ReplicaManager {
     }
 
     /// One partition of a replica fetch, as the response's partition data.
+    #[allow(clippy::too_many_arguments)]
     fn serve(
         &self,
         partition: &std::sync::Arc<Partition>,
@@ -238,6 +249,7 @@ impl ReplicaManager {
         update: bool,
         brokers: &BrokerStatuses,
         version: i16,
+        first_batch: FirstBatch,
     ) -> PartitionData {
         let index = partition.tp.partition;
         match partition.fetch_for_follower(fetch, now_ms, update, brokers) {
@@ -245,7 +257,7 @@ impl ReplicaManager {
                 if let Some(item) = item {
                     self.shared.submit_alter_partition(partition.clone(), item);
                 }
-                let Some(records) = file_records(read.records) else {
+                let Some(records) = file_records(first_batch.apply(read.records, fetch.max_bytes)) else {
                     return failed(index, ErrorCode::KafkaStorageError);
                 };
                 PartitionData {

@@ -35,6 +35,7 @@
 //! own: times come from the [`strand_base::Clock`] it is given or as `now_ms` arguments.
 
 mod config;
+mod delayed_fetch;
 mod delayed_produce;
 mod error;
 mod fetcher;
@@ -54,6 +55,7 @@ use strand_base::{Offset, TopicPartition};
 use strand_log::segment::SegmentSlice;
 
 pub use config::ReplicationConfig;
+pub use delayed_fetch::FetchWatch;
 pub use delayed_produce::DelayedProduce;
 pub use error::ReplicaError;
 pub use fetcher::{REPLICA_FETCH_VERSION, ReplicaTransport, TransportError};
@@ -97,6 +99,31 @@ impl Acks {
 pub enum Isolation {
     ReadUncommitted,
     ReadCommitted,
+}
+
+/// How a read treats a first batch larger than its byte limit (KIP-74): a fetch returns the first
+/// batch of the first partition with data whole, so that a consumer always progresses, and cuts
+/// every later partition at its limit (a client drops a batch cut short), so that the response
+/// stays within `fetch.max.bytes` and each `partition_max_bytes` but for that one batch, as
+/// Kafka's `ReplicaManager.readFromLog` does with its `minOneMessage`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FirstBatch {
+    /// Whole even past the limit: nothing has been read for the request yet.
+    Whole,
+    /// Cut at the limit like any other bytes; a limit of 0 reads nothing.
+    Limited,
+}
+
+impl FirstBatch {
+    /// `slice` as this rule allows it under `max_bytes` (the log returns its first batch whole);
+    /// `None` when nothing is left.
+    pub fn apply(self, slice: Option<SegmentSlice>, max_bytes: u64) -> Option<SegmentSlice> {
+        let slice = match self {
+            FirstBatch::Whole => slice,
+            FirstBatch::Limited => slice.map(|s| SegmentSlice { len: s.len.min(max_bytes), ..s }),
+        };
+        slice.filter(|s| s.len > 0)
+    }
 }
 
 /// What a read returned for one partition.

@@ -39,7 +39,7 @@ use crate::isr::{AlterOutcome, AlterPartitionItem, IsrChannel};
 use crate::partition::{Appended, BrokerStatuses, Partition};
 use crate::replica::ReplicaState;
 use crate::state::{BrokerStatus, PartitionState, PartitionStatus, RoleChange};
-use crate::{Acks, Isolation, PartitionOffsets, PartitionRead, PassReport, ReplicaError};
+use crate::{Acks, FirstBatch, Isolation, PartitionOffsets, PartitionRead, PassReport, ReplicaError};
 
 /// The first pause before an AlterPartition is sent again after a retriable failure; it doubles
 /// up to [`ALTER_PARTITION_BACKOFF_MAX`].
@@ -72,8 +72,14 @@ pub(crate) struct Shared {
     /// Topic ids to names, for Fetch v13+.
     topic_names: RwLock<BTreeMap<Uuid, String>>,
     brokers: RwLock<BrokerStatuses>,
-    /// Bumped after every append and every progress change, so waiting fetches look again.
+    /// Bumped after every append and every progress change of any partition, for waiters on any
+    /// change (fetches wait on their partitions' own counters instead).
     pub changed: Arc<watch::Sender<u64>>,
+    /// Bumped when a partition is hosted, dropped or changes role: what a fetch of a partition
+    /// this node does not serve yet waits for.
+    pub hosting: watch::Sender<u64>,
+    /// Consumer reads served (one per partition per fetch pass), for tests and operators.
+    consumer_reads: std::sync::atomic::AtomicU64,
     fetchers: Mutex<Fetchers>,
 }
 
@@ -105,6 +111,11 @@ impl Shared {
     /// This node's broker epoch as the statuses report it (-1 if they do not).
     pub fn local_broker_epoch(&self) -> i64 {
         read(&self.brokers).as_ref().and_then(|b| b.get(&self.config.broker_id)).map_or(-1, |s| s.broker_epoch)
+    }
+
+    /// Wakes the fetches waiting for a partition to be hosted or to change role here.
+    pub fn hosting_changed(&self) {
+        self.hosting.send_modify(|n| *n = n.wrapping_add(1));
     }
 
     fn fetchers(&self) -> MutexGuard<'_, Fetchers> {
@@ -209,6 +220,8 @@ impl ReplicaManager {
             topic_names: RwLock::new(BTreeMap::new()),
             brokers: RwLock::new(None),
             changed,
+            hosting: watch::Sender::new(0),
+            consumer_reads: std::sync::atomic::AtomicU64::new(0),
             fetchers: Mutex::new(Fetchers::default()),
         };
         ReplicaManager { shared: Arc::new(shared), logs: Mutex::new(logs) }
@@ -248,6 +261,7 @@ impl ReplicaManager {
             self.shared.changed.clone(),
         );
         write(&self.shared.partitions).insert(tp.clone(), Arc::new(partition));
+        self.shared.hosting_changed();
         Ok(())
     }
 
@@ -281,6 +295,7 @@ impl ReplicaManager {
         if !matches!(change, RoleChange::Stale | RoleChange::Unchanged) {
             // Follower fetches parked because this node had not yet applied this state wake up.
             partition.notify();
+            self.shared.hosting_changed();
         }
         Ok(change)
     }
@@ -298,6 +313,7 @@ impl ReplicaManager {
         self.shared.fetchers().unassign(tp);
         if let Some(partition) = removed {
             partition.mark_removed();
+            self.shared.hosting_changed();
         }
         self.with_logs(|logs| logs.delete(tp))?;
         Ok(())
@@ -399,7 +415,38 @@ impl ReplicaManager {
         max_bytes: u64,
         isolation: Isolation,
     ) -> Result<PartitionRead, ReplicaError> {
-        self.shared.partition(tp)?.read(offset, max_bytes, isolation)
+        self.read_limited(tp, offset, max_bytes, isolation, FirstBatch::Whole)
+    }
+
+    /// [`ReplicaManager::read`] with the first batch treated as `first_batch` says: a fetch's
+    /// partitions after the first one that returned data never exceed `max_bytes`.
+    pub fn read_limited(
+        &self,
+        tp: &TopicPartition,
+        offset: Offset,
+        max_bytes: u64,
+        isolation: Isolation,
+        first_batch: FirstBatch,
+    ) -> Result<PartitionRead, ReplicaError> {
+        self.shared.consumer_reads.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        self.shared.partition(tp)?.read(offset, max_bytes, isolation, first_batch)
+    }
+
+    /// Consumer reads served so far (each partition of each fetch pass): a parked fetch woken for
+    /// nothing shows here.
+    pub fn consumer_reads(&self) -> u64 {
+        self.shared.consumer_reads.load(std::sync::atomic::Ordering::Relaxed)
+    }
+
+    /// A receiver of `tp`'s changes (appends, high watermark, ISR or leadership changes, its
+    /// removal), for a [`crate::FetchWatch`]; `None` if `tp` is not hosted here. Subscribe before reading.
+    pub fn subscribe_partition(&self, tp: &TopicPartition) -> Option<watch::Receiver<u64>> {
+        self.shared.partition(tp).ok().map(|p| p.subscribe())
+    }
+
+    /// A receiver of the node's hosting changes (a partition hosted, dropped, or changing role).
+    pub fn subscribe_hosting(&self) -> watch::Receiver<u64> {
+        self.shared.hosting.subscribe()
     }
 
     /// Reads `tp`'s local log from `offset` toward its end, whatever this node's role: for tools

@@ -33,7 +33,7 @@ use crate::replica::{
     high_watermark_candidate, may_join_isr, out_of_sync,
 };
 use crate::state::{BrokerStatus, FollowerStatus, PartitionState, PartitionStatus, RoleChange};
-use crate::{Acks, Isolation, PartitionOffsets, PartitionRead, ReplicaError};
+use crate::{Acks, FirstBatch, Isolation, PartitionOffsets, PartitionRead, ReplicaError};
 
 /// The brokers' standing as the server last reported it; `None` until it does (every broker is
 /// then taken as eligible).
@@ -71,8 +71,11 @@ pub(crate) struct Partition {
     standalone: bool,
     state: Mutex<ReplicaState>,
     progress: watch::Sender<Progress>,
-    /// The manager's "something changed" counter, bumped on appends and progress changes so
-    /// that waiting fetches look again.
+    /// This partition's change counter, bumped on appends and progress changes and on removal:
+    /// the fetches parked on it look again (a [`crate::FetchWatch`]).
+    own_changes: watch::Sender<u64>,
+    /// The manager's "something changed" counter, bumped with every partition's, for waiters on
+    /// any change (status waits, the coordinators' high-watermark waits).
     changed: Arc<watch::Sender<u64>>,
 }
 
@@ -99,6 +102,7 @@ impl Partition {
             standalone,
             state: Mutex::new(state),
             progress: watch::Sender::new(initial),
+            own_changes: watch::Sender::new(0),
             changed,
         }
     }
@@ -159,9 +163,15 @@ impl Partition {
         }
     }
 
-    /// Wakes waiting fetches (after an append, or a progress change).
+    /// Wakes the fetches waiting on this partition (after an append, or a progress change).
     pub fn notify(&self) {
+        self.own_changes.send_modify(|n| *n = n.wrapping_add(1));
         self.changed.send_modify(|n| *n = n.wrapping_add(1));
+    }
+
+    /// A receiver of this partition's changes (see [`Partition::notify`]).
+    pub fn subscribe(&self) -> watch::Receiver<u64> {
+        self.own_changes.subscribe()
     }
 
     /// The partition left this node: parked produces fail.
@@ -370,7 +380,13 @@ impl Partition {
 
     /// A consumer's read: this node must lead; never past the high watermark (or the last stable
     /// offset under read_committed).
-    pub fn read(&self, offset: Offset, max_bytes: u64, isolation: Isolation) -> Result<PartitionRead, ReplicaError> {
+    pub fn read(
+        &self,
+        offset: Offset,
+        max_bytes: u64,
+        isolation: Isolation,
+        first_batch: FirstBatch,
+    ) -> Result<PartitionRead, ReplicaError> {
         let s = self.lock_state()?;
         if !self.leads(&s) {
             return Err(ReplicaError::NotLeaderOrFollower(self.tp.clone()));
@@ -382,7 +398,7 @@ impl Partition {
             Isolation::ReadUncommitted => offsets.high_watermark,
             Isolation::ReadCommitted => offsets.last_stable_offset,
         };
-        let records = log.read(offset, max_bytes, Some(limit))?.filter(|slice| slice.len > 0);
+        let records = first_batch.apply(log.read(offset, max_bytes, Some(limit))?, max_bytes);
         let aborted = match isolation {
             Isolation::ReadCommitted if records.is_some() => log.collect_aborted_txns(offset, limit),
             _ => Vec::new(),

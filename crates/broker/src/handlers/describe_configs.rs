@@ -79,7 +79,8 @@ impl Describer<'_> {
         let (error_code, error_message, configs) = match described {
             Ok(mut configs) => {
                 if let Some(keys) = resource.configuration_keys.as_ref().filter(|keys| !keys.is_empty()) {
-                    configs.retain(|c| keys.contains(&c.name));
+                    let keys: BTreeSet<&str> = keys.iter().map(String::as_str).collect();
+                    configs.retain(|c| keys.contains(c.name.as_str()));
                 }
                 (0, None, configs)
             }

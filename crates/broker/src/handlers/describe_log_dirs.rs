@@ -8,7 +8,7 @@
 //! directory whose file system cannot be read is answered KAFKA_STORAGE_ERROR without partitions,
 //! as Kafka answers for an offline directory.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 use strand_base::TopicPartition;
 use strand_log::LogDirContents;
@@ -21,10 +21,13 @@ use strand_protocol::messages::{DescribeLogDirsRequest, DescribeLogDirsResponse}
 use crate::Broker;
 
 pub fn handle(broker: &Broker, request: DescribeLogDirsRequest) -> DescribeLogDirsResponse {
-    let wanted = |tp: &TopicPartition| match &request.topics {
-        None => true,
-        Some(topics) => topics.iter().any(|t| t.topic == tp.topic && t.partitions.contains(&tp.partition)),
-    };
+    // A set, so that each hosted partition is a lookup, not a scan of the request.
+    let requested: Option<BTreeSet<(&str, i32)>> = request
+        .topics
+        .as_ref()
+        .map(|topics| topics.iter().flat_map(|t| t.partitions.iter().map(|p| (t.topic.as_str(), *p))).collect());
+    let wanted =
+        |tp: &TopicPartition| requested.as_ref().is_none_or(|r| r.contains(&(tp.topic.as_str(), tp.partition)));
     let dirs = match broker.replicas.log_dirs() {
         Ok(dirs) => dirs,
         Err(e) => {

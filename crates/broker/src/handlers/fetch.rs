@@ -1,7 +1,10 @@
-//! Fetch from consumers: per partition, whole batches from the fetch offset up to the partition's
-//! and the request's byte limits (the first batch whole even if larger, KIP-74), never past the
-//! high watermark (or the last stable offset under read_committed). When fewer than `min_bytes`
-//! are there, the request waits up to `max_wait_ms` for an append.
+//! Fetch from consumers: per partition, batches from the fetch offset up to the partition's and
+//! the request's byte limits, never past the high watermark (or the last stable offset under
+//! read_committed). KIP-74: the first partition that returns data returns its first batch whole
+//! even past both limits; every later partition stays within them (a batch cut at the limit is
+//! dropped by the client), so a response holds at most `max_bytes` or that one batch. When fewer
+//! than `min_bytes` are there, the request waits up to `max_wait_ms` for a change of one of the
+//! partitions it reads (an append elsewhere does not wake it).
 //!
 //! Fetch sessions (KIP-227, v7+), by `session_id` and `session_epoch`:
 //! - epoch -1 (final): a full fetch without a session; a named session is closed first.
@@ -34,7 +37,9 @@ use strand_protocol::messages::fetch_response::{
     AbortedTransaction, FetchableTopicResponse, LeaderIdAndEpoch, NodeEndpoint, PartitionData,
 };
 use strand_protocol::messages::{FetchRequest, FetchResponse};
-use strand_replication::{Isolation, ReplicaError, failed_fetch_partition, fetch_replica, file_records};
+use strand_replication::{
+    FetchWatch, FirstBatch, Isolation, ReplicaError, failed_fetch_partition, fetch_replica, file_records,
+};
 
 use crate::fetch_session::{
     CachedPartition, FINAL_EPOCH, FetchSessionCache, INITIAL_EPOCH, PartitionAnswer, SESSIONLESS_ID, SessionChanges,
@@ -109,15 +114,16 @@ async fn consumer_fetch(broker: &Broker, mut request: FetchRequest, version: i16
     let wait = Duration::from_millis(request.max_wait_ms.clamp(0, FETCH_WAIT_MS_MAX) as u64);
     let deadline = tokio::time::Instant::now() + wait;
     loop {
-        // Subscribed before reading, so an append between the read and the wait is not missed.
-        let mut changes = broker.replicas.subscribe_changes();
-        let (responses, bytes) = read_all(broker, &request, &topics, version);
+        // Each partition is subscribed to before it is read, so an append between the read and
+        // the wait is not missed; an append elsewhere on the node does not wake this fetch.
+        let mut watch = FetchWatch::new();
+        let (responses, bytes) = read_all(broker, &request, &topics, version, &mut watch);
         let errors = responses.iter().flat_map(|t| &t.partitions).any(|p| p.error_code != 0);
         let now = tokio::time::Instant::now();
         if bytes >= request.min_bytes.max(0) as usize || errors || topics.is_empty() || now >= deadline {
             return close(broker, context, &topics, responses, version);
         }
-        let _ = tokio::time::timeout(deadline - now, changes.changed()).await;
+        let _ = tokio::time::timeout(deadline - now, watch.changed()).await;
     }
 }
 
@@ -128,7 +134,7 @@ fn open(broker: &Broker, request: &mut FetchRequest, version: i16) -> Result<(Co
     if version < SESSION_VERSION_MIN {
         return Ok((Context::Sessionless, topics));
     }
-    let mut cache = sessions(broker);
+    let cache = sessions(broker);
     if request.session_epoch == FINAL_EPOCH || request.session_epoch == INITIAL_EPOCH {
         if request.session_id != SESSIONLESS_ID {
             cache.remove(request.session_id);
@@ -177,8 +183,8 @@ fn close(
     FetchResponse { session_id, responses, ..Default::default() }
 }
 
-fn sessions(broker: &Broker) -> std::sync::MutexGuard<'_, FetchSessionCache> {
-    broker.fetch_sessions.lock().expect("the fetch session cache lock is poisoned by a panic")
+fn sessions(broker: &Broker) -> &FetchSessionCache {
+    &broker.fetch_sessions
 }
 
 fn now_ms(broker: &Broker) -> i64 {
@@ -255,11 +261,13 @@ fn answers(topics: &[FetchTopic], responses: &[FetchableTopicResponse]) -> Vec<(
 }
 
 /// One pass over every requested partition; returns the responses and the record bytes read.
+/// Each partition read is added to `watch` first.
 fn read_all(
     broker: &Broker,
     request: &FetchRequest,
     topics: &[FetchTopic],
     version: i16,
+    watch: &mut FetchWatch,
 ) -> (Vec<FetchableTopicResponse>, usize) {
     let image = broker.image();
     let isolation = if request.isolation_level == 1 { Isolation::ReadCommitted } else { Isolation::ReadUncommitted };
@@ -285,9 +293,14 @@ fn read_all(
             let data = match checked {
                 Err(code) => failed_fetch_partition(partition.partition, code),
                 Ok(tp) => {
-                    // The first partition with data may exceed the budget by its first batch.
-                    let limit = (partition.partition_max_bytes.max(0) as u64).min(budget.max(1));
-                    match broker.replicas.read(tp, partition.fetch_offset, limit, isolation) {
+                    // KIP-74: the first partition with data may pass both limits by its first
+                    // batch; every later one stays within them.
+                    let limit = (partition.partition_max_bytes.max(0) as u64).min(budget);
+                    let first_batch = if total == 0 { FirstBatch::Whole } else { FirstBatch::Limited };
+                    if let Some(receiver) = broker.replicas.subscribe_partition(tp) {
+                        watch.add(receiver);
+                    }
+                    match broker.replicas.read_limited(tp, partition.fetch_offset, limit, isolation, first_batch) {
                         Ok(read) => {
                             let len = read.len();
                             let Some(records) = file_records(read.records) else {

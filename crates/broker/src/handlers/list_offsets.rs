@@ -4,6 +4,7 @@
 //! storage), or the first record at or after a timestamp.
 //!
 //! Per partition, in Kafka's order (`ReplicaManager.fetchOffset`, `Partition.fetchOffsetForTimestamp`):
+//! - a partition named more than once: INVALID_REQUEST for each mention;
 //! - a negative timestamp the version does not know: UNSUPPORTED_VERSION (-3 from v7, -4 from v8,
 //!   -5 from v9, any other never);
 //! - a partition the image does not know: UNKNOWN_TOPIC_OR_PARTITION; one not hosted here:
@@ -20,6 +21,8 @@
 //!   fetchable offset; the earliest offsets are answered as usual. The old leader's last records
 //!   may not be committed yet, so the latest offset it would answer could still go back.
 
+use std::collections::BTreeSet;
+
 use strand_base::TopicPartition;
 use strand_metadata::image::MetadataImage;
 use strand_protocol::error::ErrorCode;
@@ -34,6 +37,15 @@ const EARLIEST_TIMESTAMP: i64 = -2;
 const MAX_TIMESTAMP: i64 = -3;
 const EARLIEST_LOCAL_TIMESTAMP: i64 = -4;
 const LATEST_TIERED_TIMESTAMP: i64 = -5;
+
+/// The partitions the request names more than once: each mention is answered INVALID_REQUEST
+/// and none is looked up, as Kafka's `ReplicaManager.fetchOffset` does.
+fn duplicate_partitions(request: &ListOffsetsRequest) -> BTreeSet<(&str, i32)> {
+    let mut seen = BTreeSet::new();
+    let named =
+        request.topics.iter().flat_map(|t| t.partitions.iter().map(move |p| (t.name.as_str(), p.partition_index)));
+    named.filter(|key| !seen.insert(*key)).collect()
+}
 
 /// The replica id of a consumer's request (Kafka's `ListOffsetsRequest.CONSUMER_REPLICA_ID`).
 const CONSUMER_REPLICA_ID: i32 = -1;
@@ -52,6 +64,7 @@ const READ_COMMITTED: i8 = 1;
 
 pub fn handle(broker: &Broker, request: ListOffsetsRequest, version: i16) -> ListOffsetsResponse {
     let image = broker.image();
+    let duplicates = duplicate_partitions(&request);
     let topics = request
         .topics
         .iter()
@@ -61,6 +74,9 @@ pub fn handle(broker: &Broker, request: ListOffsetsRequest, version: i16) -> Lis
                 .partitions
                 .iter()
                 .map(|p| {
+                    if duplicates.contains(&(topic.name.as_str(), p.partition_index)) {
+                        return failed(p.partition_index, ErrorCode::InvalidRequest);
+                    }
                     if timestamp_unsupported(p.timestamp, version) {
                         return failed(p.partition_index, ErrorCode::UnsupportedVersion);
                     }

@@ -2,6 +2,8 @@
 //! and controller, and the requested topics (all when `topics` is null), created first when
 //! `auto.create.topics.enable` and the request both allow it.
 
+use std::collections::BTreeSet;
+
 use strand_base::BrokerId;
 use strand_metadata::image::{MetadataImage, TopicImage};
 use strand_protocol::error::ErrorCode;
@@ -19,7 +21,8 @@ const AUTHORIZED_OPERATIONS_OMITTED: i32 = i32::MIN;
 pub async fn handle(broker: &Broker, request: MetadataRequest, version: i16) -> MetadataResponse {
     let mut image = broker.image();
     if let Some(topics) = &request.topics {
-        let missing: Vec<String> = topics
+        // A set: a name asked for twice is created once (CreateTopics refuses repeated names).
+        let missing: BTreeSet<String> = topics
             .iter()
             .filter(|t| t.topic_id == strand_base::Uuid::ZERO)
             .filter_map(|t| t.name.clone())
@@ -33,7 +36,17 @@ pub async fn handle(broker: &Broker, request: MetadataRequest, version: i16) -> 
     let topics = match &request.topics {
         None => image.topics().iter().map(topic_entry).collect(),
         Some(requested) => {
-            requested.iter().map(|t| requested_topic(&image, t.name.as_deref(), t.topic_id, version)).collect()
+            // Each topic once, as Kafka answers the set of topics asked for: a request naming a
+            // large topic many times gets it once, not once per mention.
+            let mut seen = BTreeSet::new();
+            requested
+                .iter()
+                .filter(|t| {
+                    let by_id = t.topic_id != strand_base::Uuid::ZERO;
+                    seen.insert(if by_id { (t.topic_id, None) } else { (t.topic_id, t.name.as_deref()) })
+                })
+                .map(|t| requested_topic(&image, t.name.as_deref(), t.topic_id, version))
+                .collect()
         }
     };
     MetadataResponse {
@@ -45,7 +58,7 @@ pub async fn handle(broker: &Broker, request: MetadataRequest, version: i16) -> 
     }
 }
 
-async fn auto_create(broker: &Broker, names: Vec<String>) -> Option<std::sync::Arc<MetadataImage>> {
+async fn auto_create(broker: &Broker, names: BTreeSet<String>) -> Option<std::sync::Arc<MetadataImage>> {
     let request = CreateTopicsRequest {
         topics: names
             .into_iter()

@@ -179,14 +179,11 @@ fn proposed_isr(data: &alter_partition_request::PartitionData, version: i16) -> 
     }
 }
 
-/// Kafka's `Replicas.validateIsr`: no negative ids, no repeats, every member a replica.
+/// Kafka's `Replicas.validateIsr`: no negative ids, no repeats, every member a replica. A set of
+/// the ids seen: the proposed list is as long as the request makes it.
 fn is_valid_isr(replicas: &[BrokerId], isr: &[BrokerId]) -> bool {
-    let mut seen = Vec::with_capacity(isr.len());
-    isr.iter().all(|id| {
-        let fresh = !seen.contains(id);
-        seen.push(*id);
-        id.0 >= 0 && fresh && replicas.contains(id)
-    })
+    let mut seen = std::collections::BTreeSet::new();
+    isr.iter().all(|id| id.0 >= 0 && seen.insert(*id) && replicas.contains(id))
 }
 
 fn success_result(index: i32, partition: &PartitionImage) -> alter_partition_response::PartitionData {

@@ -235,11 +235,16 @@ fn list_update(resource: &ConfigResource, change: &Change<'_>, old: Option<&str>
         return Err(ApiError::new(ErrorCode::InvalidConfig, message));
     };
     let mut list: Vec<String> = split_list(old.unwrap_or(def.default)).into_iter().filter(|s| !s.is_empty()).collect();
-    for value in change.value.unwrap_or("").split(',') {
-        match change.op {
-            OpType::Append if !list.iter().any(|v| v == value) => list.push(value.to_owned()),
-            OpType::Subtract => list.retain(|v| v != value),
-            _ => {}
+    let values = change.value.unwrap_or("").split(',');
+    // Sets, not scans: a value may list as many items as a request holds.
+    match change.op {
+        OpType::Append => {
+            let mut present: BTreeSet<String> = list.iter().cloned().collect();
+            list.extend(values.filter(|v| present.insert((*v).to_owned())).map(str::to_owned));
+        }
+        _ => {
+            let removed: BTreeSet<&str> = values.collect();
+            list.retain(|v| !removed.contains(v.as_str()));
         }
     }
     Ok(list.join(","))

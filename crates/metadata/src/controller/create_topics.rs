@@ -36,10 +36,11 @@ pub fn create_topics(
         return ControllerResult { records: Vec::new(), response: response(topics) };
     }
     let duplicates = duplicate_names(&request.topics);
+    let repeated: BTreeSet<&str> = duplicates.iter().map(String::as_str).collect();
     let mut creation = Creation { image, defaults, new_topic_id, names: BTreeMap::new(), ids: BTreeSet::new() };
     let mut records = Vec::new();
     let mut results = Vec::new();
-    for topic in request.topics.iter().filter(|t| !duplicates.contains(&t.name)) {
+    for topic in request.topics.iter().filter(|t| !repeated.contains(t.name.as_str())) {
         match creation.create(topic) {
             Ok((topic_records, result)) => {
                 records.extend(topic_records);
@@ -283,12 +284,17 @@ fn requested_partitions(request: &CreateTopicsRequest, defaults: &ControllerDefa
     request.topics.iter().map(per_topic).fold(0_i64, i64::saturating_add)
 }
 
-/// Names that appear more than once, in first-appearance order.
+/// Names that appear more than once, in first-appearance order; O(n log n).
 fn duplicate_names(topics: &[CreatableTopic]) -> Vec<String> {
-    let mut seen = BTreeSet::new();
+    let mut seen: BTreeMap<&str, usize> = BTreeMap::new();
+    for topic in topics {
+        *seen.entry(topic.name.as_str()).or_default() += 1;
+    }
     let mut duplicates = Vec::new();
     for topic in topics {
-        if !seen.insert(topic.name.as_str()) && !duplicates.contains(&topic.name) {
+        if let Some(count) = seen.get_mut(topic.name.as_str()).filter(|count| **count > 1) {
+            // Listed once, at its first appearance.
+            *count = 0;
             duplicates.push(topic.name.clone());
         }
     }

@@ -22,6 +22,8 @@
 //! - `partition_change`: one partition's next leader, ISR and replicas (`PartitionChangeBuilder`),
 //!   which every leader, ISR or replica move above goes through.
 //! - [`bootstrap_records`]: the feature levels a new cluster starts with ([`BootstrapFeatures`]).
+//! - [`screening`]: deciding a large client request mostly outside the controller's lock
+//!   (narrowing it to the entries that write records, merging the answers).
 //! - [`topic_configs`]: the topic config table, validation and effective values;
 //!   [`topic_name`]: topic name rules; `placement`: where replicas go (striped over racks).
 //!
@@ -53,6 +55,7 @@ mod partition_change;
 mod placement;
 mod producer_ids;
 mod reassignment;
+pub mod screening;
 pub mod topic_configs;
 pub mod topic_name;
 
@@ -80,6 +83,10 @@ pub use reassignment::{alter_partition_reassignments, list_partition_reassignmen
 /// The most partitions one CreateTopics (or CreatePartitions) may create (Kafka's
 /// `MAX_PARTITIONS_PER_BATCH`): larger requests ran Kafka's controller out of memory.
 pub const PARTITIONS_PER_REQUEST_MAX: i64 = 10_000;
+/// The most records one client request's decision may write (Kafka's `MAX_RECORDS_PER_USER_OP`,
+/// which is also its largest metadata batch); the caller refuses a larger decision whole, as
+/// Kafka's controller does (POLICY_VIOLATION), and DeleteTopics fails the topics past it.
+pub const RECORDS_PER_REQUEST_MAX: usize = 10_000;
 /// How many ids `new_topic_id` may offer for one topic before creation fails; only an id already
 /// in use, or a reserved one, is refused.
 pub const TOPIC_ID_ATTEMPTS_MAX: usize = 8;

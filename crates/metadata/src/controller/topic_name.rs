@@ -32,19 +32,10 @@ pub fn unify_collision_chars(name: &str) -> String {
     name.replace('.', "_")
 }
 
-/// An existing topic that `name` collides with, other than `name` itself. Linear in the number of
-/// topics; an index by unified name would make it a lookup when topic counts call for one.
+/// An existing topic that `name` collides with, other than `name` itself: a lookup in the
+/// image's index of names by unified spelling.
 pub fn colliding_topic<'a>(image: &'a MetadataImage, name: &str) -> Option<&'a str> {
-    if !name.contains(['.', '_']) {
-        return None;
-    }
-    let unified = unify_collision_chars(name);
-    image
-        .topics()
-        .names()
-        .keys()
-        .map(String::as_str)
-        .find(|existing| *existing != name && unify_collision_chars(existing) == unified)
+    image.topics().colliding_name(name)
 }
 
 #[cfg(test)]

@@ -1,7 +1,7 @@
 //! Topics and partitions, from `TopicRecord`, `PartitionRecord`, `PartitionChangeRecord`,
 //! `RemoveTopicRecord` and `ClearElrRecord`, as Kafka's `TopicsImage` and `PartitionRegistration`.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
 
 use strand_base::{BrokerId, Uuid};
@@ -218,6 +218,9 @@ pub struct TopicImage {
 pub struct TopicsImage {
     by_id: BTreeMap<Uuid, Arc<TopicImage>>,
     by_name: BTreeMap<String, Uuid>,
+    /// The names holding `.` or `_`, by their spelling with every `.` read as `_` (Kafka's
+    /// `topicsWithCollisionChars`): the collision check is a lookup, not a scan of every topic.
+    by_unified_name: BTreeMap<String, BTreeSet<String>>,
 }
 
 impl TopicsImage {
@@ -234,6 +237,13 @@ impl TopicsImage {
     /// Every topic, by ascending name.
     pub fn iter(&self) -> impl Iterator<Item = &TopicImage> {
         self.by_name.values().filter_map(|id| self.by_id(*id))
+    }
+
+    /// A topic other than `name` whose name is spelled the same with `.` read as `_` (Kafka's
+    /// collision check), if there is one.
+    pub fn colliding_name(&self, name: &str) -> Option<&str> {
+        let unified = unified_name(name)?;
+        self.by_unified_name.get(&unified)?.iter().map(String::as_str).find(|other| *other != name)
     }
 
     /// Topic names and their ids, by name.
@@ -258,6 +268,9 @@ impl TopicsImage {
         let topic = TopicImage { name: record.name.clone(), id: record.topic_id, partitions: BTreeMap::new() };
         self.by_name.insert(record.name.clone(), record.topic_id);
         self.by_id.insert(record.topic_id, Arc::new(topic));
+        if let Some(unified) = unified_name(&record.name) {
+            self.by_unified_name.entry(unified).or_default().insert(record.name.clone());
+        }
         Ok(())
     }
 
@@ -283,6 +296,14 @@ impl TopicsImage {
     pub(super) fn replay_remove(&mut self, topic_id: Uuid) -> Result<String, ReplayError> {
         let topic = self.by_id.remove(&topic_id).ok_or(ReplayError::UnknownTopicId(topic_id))?;
         self.by_name.remove(&topic.name);
+        if let Some(unified) = unified_name(&topic.name)
+            && let Some(names) = self.by_unified_name.get_mut(&unified)
+        {
+            names.remove(&topic.name);
+            if names.is_empty() {
+                self.by_unified_name.remove(&unified);
+            }
+        }
         Ok(topic.name.clone())
     }
 
@@ -315,6 +336,11 @@ impl TopicsImage {
     fn topic_mut(&mut self, id: Uuid) -> Result<&mut TopicImage, ReplayError> {
         self.by_id.get_mut(&id).map(Arc::make_mut).ok_or(ReplayError::UnknownTopicId(id))
     }
+}
+
+/// `name` with `.` read as `_` (Kafka's `Topic.unifyCollisionChars`), for names that hold either.
+fn unified_name(name: &str) -> Option<String> {
+    name.contains(['.', '_']).then(|| name.replace('.', "_"))
 }
 
 #[cfg(test)]

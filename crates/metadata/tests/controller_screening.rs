@@ -1,0 +1,293 @@
+//! The active controller under requests whose size a client picks: a request's entries that
+//! write nothing are answered without the controller's one-decision-at-a-time lock (a flood of
+//! unknown or repeated names is answered while another decision holds it), decisions are
+//! O(n log n) in the request, and no decision writes more than Kafka's 10,000 records
+//! (`MAX_RECORDS_PER_USER_OP`). Driven through `QuorumController::handle` over an in-memory log
+//! whose appends can be held.
+
+mod common;
+
+use std::sync::Arc;
+use std::sync::Mutex;
+use std::time::Duration;
+
+use common::{Cluster, topic};
+use strand_base::{SystemClock, Uuid};
+use strand_metadata::controller::{ApiMessageAndVersion, ControllerDefaults, RECORDS_PER_REQUEST_MAX, delete_topics};
+use strand_metadata::image::{MetadataDelta, MetadataImage, MetadataProvenance};
+use strand_metadata::quorum::QuorumError;
+use strand_metadata::quorum_controller::{BoxFuture, ControllerLog, ControllerSettings, QuorumController};
+use strand_protocol::error::ErrorCode;
+use strand_protocol::messages::api::{RequestBody, ResponseBody};
+use strand_protocol::messages::create_topics_request::{CreatableTopic, CreatableTopicConfig};
+use strand_protocol::messages::records::MetadataRecord;
+use strand_protocol::messages::{CreateTopicsRequest, CreateTopicsResponse, DeleteTopicsRequest, TopicRecord};
+use tokio::sync::watch;
+
+/// A metadata log in memory that commits and replays at once, except while `held`: appends then
+/// wait (a decision that holds the controller's lock meanwhile).
+struct HeldLog {
+    images: Mutex<watch::Sender<Arc<MetadataImage>>>,
+    held: watch::Sender<bool>,
+    /// Appends begun, held or not.
+    appends: watch::Sender<usize>,
+}
+
+impl HeldLog {
+    fn apply(&self, records: &[ApiMessageAndVersion]) -> i64 {
+        let images = self.images.lock().expect("image lock");
+        let current = images.borrow().clone();
+        let mut delta = MetadataDelta::new(&current);
+        for record in records {
+            delta.replay(&record.record).unwrap_or_else(|e| panic!("replaying {record:?}: {e}"));
+        }
+        let offset = current.provenance().offset + i64::try_from(records.len()).expect("batch size");
+        images.send_replace(Arc::new(delta.apply(MetadataProvenance { offset, epoch: 1 })));
+        offset
+    }
+}
+
+impl ControllerLog for HeldLog {
+    fn append(&self, records: Vec<ApiMessageAndVersion>) -> BoxFuture<'_, Result<i64, QuorumError>> {
+        Box::pin(async move {
+            self.appends.send_modify(|n| *n += 1);
+            let mut held = self.held.subscribe();
+            let _ = held.wait_for(|held| !held).await;
+            Ok(self.apply(&records))
+        })
+    }
+
+    fn leader_caught_up(&self, _timeout: Duration) -> BoxFuture<'_, Result<i64, QuorumError>> {
+        Box::pin(async move { Ok(self.next_offset()) })
+    }
+
+    fn is_leader(&self) -> bool {
+        true
+    }
+
+    fn leader_epoch(&self) -> i32 {
+        1
+    }
+
+    fn next_offset(&self) -> i64 {
+        self.images.lock().expect("image lock").borrow().provenance().offset + 1
+    }
+}
+
+/// The active controller over a [`HeldLog`] starting at `image`.
+fn controller(image: MetadataImage) -> (Arc<QuorumController>, Arc<HeldLog>) {
+    let (images, receiver) = watch::channel(Arc::new(image));
+    let log = Arc::new(HeldLog {
+        images: Mutex::new(images),
+        held: watch::Sender::new(false),
+        appends: watch::Sender::new(0),
+    });
+    let settings = ControllerSettings {
+        cluster_id: common::CLUSTER_ID.to_owned(),
+        defaults: ControllerDefaults::default(),
+        session_timeout_ms: 9_000,
+        bootstrap: Vec::new(),
+        unfence_on_registration: true,
+    };
+    let next_id = std::sync::atomic::AtomicU64::new(1);
+    let new_topic_id = Box::new(move || {
+        let n = next_id.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let mut bytes = [0x11; 16];
+        bytes[8..].copy_from_slice(&n.to_be_bytes());
+        Uuid(bytes)
+    });
+    let controller = QuorumController::new(log.clone(), receiver, Arc::new(SystemClock), settings, new_topic_id);
+    (Arc::new(controller), log)
+}
+
+/// A cluster of one broker with topic `existing`.
+fn base() -> MetadataImage {
+    let mut cluster = Cluster::with_brokers(&[1]);
+    cluster.create_topic("existing", 1, 1);
+    cluster.image
+}
+
+async fn handle(controller: &QuorumController, request: RequestBody) -> ResponseBody {
+    let version = match request {
+        RequestBody::DeleteTopics(_) => 6,
+        _ => 7,
+    };
+    // The clock is paused: if the request waits on the held lock, the runtime idles and the
+    // timeout fires at once.
+    let handled = tokio::time::timeout(Duration::from_secs(60), controller.handle(request, version)).await;
+    handled.expect("answered without waiting for the decision that holds the controller").expect("handled").0
+}
+
+/// `count` names, every one of them twice, none of them a topic.
+fn repeated_unknown_names(count: usize) -> Vec<String> {
+    (0..count).map(|i| format!("unknown-{}", i / 2)).collect()
+}
+
+/// While a CreateTopics holds the controller (its records not yet committed), a DeleteTopics of
+/// 100,000 repeated unknown names and a CreateTopics of 100,000 repeated and invalid names are
+/// answered, with Kafka's codes: they write nothing, so they never wait for the lock.
+#[tokio::test(start_paused = true)]
+async fn a_flood_of_names_is_answered_while_a_decision_holds_the_controller() {
+    let (controller, log) = controller(base());
+    log.held.send_replace(true);
+    let holder = {
+        let controller = controller.clone();
+        let request = CreateTopicsRequest { topics: vec![topic("held", 1, 1)], ..Default::default() };
+        tokio::spawn(async move { controller.handle(RequestBody::CreateTopics(request), 7).await })
+    };
+    let _ = log.appends.subscribe().wait_for(|n| *n == 1).await;
+
+    let names = repeated_unknown_names(100_000);
+    let delete = DeleteTopicsRequest { topic_names: names.clone(), ..Default::default() };
+    let ResponseBody::DeleteTopics(deleted) = handle(&controller, RequestBody::DeleteTopics(delete)).await else {
+        panic!("not a DeleteTopics response");
+    };
+    assert_eq!(deleted.responses.len(), 50_000);
+    assert!(deleted.responses.iter().all(|r| r.error_code == ErrorCode::InvalidRequest.code()), "each name repeated");
+
+    let unique: Vec<String> = (0..100_000).map(|i| format!("unknown-{i}")).collect();
+    let delete = DeleteTopicsRequest { topic_names: unique, ..Default::default() };
+    let ResponseBody::DeleteTopics(deleted) = handle(&controller, RequestBody::DeleteTopics(delete)).await else {
+        panic!("not a DeleteTopics response");
+    };
+    assert_eq!(deleted.responses.len(), 100_000);
+    assert!(deleted.responses.iter().all(|r| r.error_code == ErrorCode::UnknownTopicOrPartition.code()));
+
+    // No partitions asked for: below Kafka's bound on partitions per request, which would fail
+    // the request whole.
+    let mut topics: Vec<CreatableTopic> = names.iter().map(|n| topic(n, 0, 1)).collect();
+    topics.extend((0..50_000).map(|i| topic(&format!("bad name {i}"), 0, 1)));
+    let create = CreateTopicsRequest { topics, ..Default::default() };
+    let ResponseBody::CreateTopics(created) = handle(&controller, RequestBody::CreateTopics(create)).await else {
+        panic!("not a CreateTopics response");
+    };
+    assert_eq!(created.topics.len(), 100_000);
+    let codes = |code: ErrorCode| created.topics.iter().filter(|t| t.error_code == code.code()).count();
+    assert_eq!(codes(ErrorCode::InvalidRequest), 50_000, "each repeated name once");
+    assert_eq!(codes(ErrorCode::InvalidTopicException), 50_000);
+
+    log.held.send_replace(false);
+    let (response, _) = holder.await.expect("holder task").expect("holder handled");
+    let ResponseBody::CreateTopics(held) = response else { panic!("not a CreateTopics response") };
+    assert_eq!(held.topics[0].error_code, 0, "{:?}", held.topics[0].error_message);
+}
+
+/// A decision made off the lock on an image that moves before the lock is taken is made again
+/// for its successful entries only, on the new image; the answers merge back in request order.
+#[tokio::test(start_paused = true)]
+async fn entries_are_decided_again_when_the_image_moves() {
+    let (controller, log) = controller(base());
+    log.held.send_replace(true);
+    let first = {
+        let controller = controller.clone();
+        let request = CreateTopicsRequest { topics: vec![topic("a", 1, 1)], ..Default::default() };
+        tokio::spawn(async move { controller.handle(RequestBody::CreateTopics(request), 7).await })
+    };
+    let _ = log.appends.subscribe().wait_for(|n| *n == 1).await;
+    let second = {
+        let controller = controller.clone();
+        let topics = vec![topic("b", 1, 1), topic("a", 1, 1), topic("bad name", 1, 1), topic("existing", 1, 1)];
+        let request = CreateTopicsRequest { topics, ..Default::default() };
+        tokio::spawn(async move { controller.handle(RequestBody::CreateTopics(request), 7).await })
+    };
+    tokio::task::yield_now().await;
+    log.held.send_replace(false);
+    first.await.expect("first task").expect("first handled");
+    let (response, _) = second.await.expect("second task").expect("second handled");
+    let ResponseBody::CreateTopics(response) = response else { panic!("not a CreateTopics response") };
+    assert_eq!(
+        codes(&response),
+        [
+            ("b", ErrorCode::None),
+            ("a", ErrorCode::TopicAlreadyExists),
+            ("bad name", ErrorCode::InvalidTopicException),
+            ("existing", ErrorCode::TopicAlreadyExists),
+        ]
+        .map(|(n, c)| (n.to_owned(), c.code()))
+    );
+    assert_eq!(*log.appends.borrow(), 2, "one batch each");
+}
+
+fn codes(response: &CreateTopicsResponse) -> Vec<(String, i16)> {
+    response.topics.iter().map(|t| (t.name.clone(), t.error_code)).collect()
+}
+
+/// A CreateTopics whose records would pass 10,000 (5,000 topics with a config each: 15,000) is
+/// refused whole with POLICY_VIOLATION, as Kafka's controller refuses an excessively large batch,
+/// and writes nothing.
+#[tokio::test(start_paused = true)]
+async fn a_decision_past_the_record_bound_is_refused_whole() {
+    let (controller, log) = controller(base());
+    let topics = (0..5_000)
+        .map(|i| CreatableTopic {
+            configs: vec![CreatableTopicConfig {
+                name: "retention.ms".to_owned(),
+                value: Some("1000".to_owned()),
+                ..Default::default()
+            }],
+            ..topic(&format!("t{i}"), 1, 1)
+        })
+        .collect();
+    let request = CreateTopicsRequest { topics, ..Default::default() };
+    let ResponseBody::CreateTopics(response) = handle(&controller, RequestBody::CreateTopics(request)).await else {
+        panic!("not a CreateTopics response");
+    };
+    assert!(response.topics.iter().all(|t| t.error_code == ErrorCode::PolicyViolation.code()));
+    assert_eq!(*log.appends.borrow(), 0, "nothing written");
+}
+
+/// DeleteTopics of 10,001 topics deletes the first 10,000 (one batch's worth) and fails the last
+/// with UNKNOWN_SERVER_ERROR, as Kafka's bounded record list does.
+#[test]
+fn delete_topics_deletes_at_most_one_batch() {
+    let mut cluster = Cluster::with_brokers(&[1]);
+    let records: Vec<ApiMessageAndVersion> = (0..=RECORDS_PER_REQUEST_MAX)
+        .map(|i| {
+            let mut id = [0x44; 16];
+            id[8..].copy_from_slice(&(i as u64).to_be_bytes());
+            let record = TopicRecord { name: format!("t{i}"), topic_id: Uuid(id), ..Default::default() };
+            ApiMessageAndVersion::latest(MetadataRecord::TopicRecord(record))
+        })
+        .collect();
+    cluster.apply(&records);
+    let names = (0..=RECORDS_PER_REQUEST_MAX).map(|i| format!("t{i}")).collect();
+    let result = delete_topics(&cluster.image, &DeleteTopicsRequest { topic_names: names, ..Default::default() });
+    assert_eq!(result.records.len(), RECORDS_PER_REQUEST_MAX);
+    let failed: Vec<_> = result
+        .response
+        .responses
+        .iter()
+        .filter(|r| r.error_code != 0)
+        .map(|r| (r.name.clone(), r.error_code))
+        .collect();
+    assert_eq!(failed, [(Some(format!("t{RECORDS_PER_REQUEST_MAX}")), ErrorCode::UnknownServerError.code())]);
+}
+
+/// The image's index of names by collision spelling follows creations and deletions: `a_b`
+/// collides with `a.b` while it exists, and is free once it is deleted.
+#[test]
+fn collisions_follow_the_image() {
+    let mut cluster = Cluster::with_brokers(&[1]);
+    cluster.create_topic("a.b", 1, 1);
+    let request = CreateTopicsRequest { topics: vec![topic("a_b", 1, 1)], ..Default::default() };
+    let create = |cluster: &mut Cluster| {
+        let image = cluster.image.clone();
+        strand_metadata::controller::create_topics(
+            &image,
+            &request,
+            &ControllerDefaults::default(),
+            &mut cluster.topic_ids(),
+        )
+    };
+    assert_eq!(create(&mut cluster).response.topics[0].error_code, ErrorCode::InvalidTopicException.code());
+    let deletion = delete_topics(
+        &cluster.image,
+        &DeleteTopicsRequest { topic_names: vec!["a.b".to_owned()], ..Default::default() },
+    );
+    cluster.apply(&deletion.records);
+    let created = create(&mut cluster);
+    assert_eq!(created.response.topics[0].error_code, 0);
+    cluster.apply(&created.records);
+    assert_eq!(cluster.image.topics().colliding_name("a.b"), Some("a_b"));
+    assert_eq!(cluster.image.topics().colliding_name("a_b"), None);
+}

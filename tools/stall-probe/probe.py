@@ -1,0 +1,245 @@
+#!/usr/bin/env python3
+"""Stall probe (issue 15, finding 2): does one large request hold up other clients?
+
+Starts one `strand` node on a free loopback port over a temporary directory, creates topic
+`probe` (1 partition), then measures, on two connections of their own, the latency of a
+Metadata request (v1, topic `probe`) and of an acks=1 Produce of one small record (v3), each sent
+back to back, and of a consumer's sessionless Fetch (v11) of that partition from offset 0 (its
+first batch only, `partition_max_bytes` 1; it takes the fetch-session cache's lock, as every
+Fetch from v7 does). First `--idle` seconds with nothing else going on, then `--attack` seconds while
+a third connection sends one kind of large request over and over:
+
+  delete  DeleteTopics v3 naming 200,000 unknown topics (about 4.4 MB)
+  create  CreateTopics v4 of 100,000 names, each twice, no partitions (about 4 MB)
+  fetch   Fetch v11 at session epoch 0 (opening a session) of 100,000 partitions (about 3 MB)
+
+and prints p50 / p99 / max of both probes in both windows, and how long each large request took.
+Raw Kafka frames, standard library only: no client library needed.
+
+A measurement, not a test: never run by test.sh or CI. See README.md in this directory.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import socket
+import struct
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[2]
+TOPIC = "probe"
+
+
+# --- wire -------------------------------------------------------------------------------------
+
+def _crc32c_table() -> list[int]:
+    table = []
+    for n in range(256):
+        c = n
+        for _ in range(8):
+            c = (c >> 1) ^ 0x82F63B78 if c & 1 else c >> 1
+        table.append(c)
+    return table
+
+
+CRC_TABLE = _crc32c_table()
+
+
+def crc32c(data: bytes) -> int:
+    c = 0xFFFFFFFF
+    for b in data:
+        c = CRC_TABLE[(c ^ b) & 0xFF] ^ (c >> 8)
+    return c ^ 0xFFFFFFFF
+
+
+def string(s: str) -> bytes:
+    b = s.encode()
+    return struct.pack(">h", len(b)) + b
+
+
+def array(items: list[bytes]) -> bytes:
+    return struct.pack(">i", len(items)) + b"".join(items)
+
+
+def varint(n: int) -> bytes:
+    z = (n << 1) ^ (n >> 63)
+    out = bytearray()
+    while z >= 0x80:
+        out.append((z & 0x7F) | 0x80)
+        z >>= 7
+    out.append(z)
+    return bytes(out)
+
+
+def record_batch(value: bytes) -> bytes:
+    now = int(time.time() * 1000)
+    record = b"\x00" + varint(0) + varint(0) + varint(-1) + varint(len(value)) + value + varint(0)
+    record = varint(len(record)) + record
+    after_crc = struct.pack(">hiqqqhii", 0, 0, now, now, -1, -1, -1, 1) + record
+    header = struct.pack(">ibI", -1, 2, crc32c(after_crc))
+    body = header + after_crc
+    return struct.pack(">qi", 0, len(body)) + body
+
+
+class Connection:
+    def __init__(self, port: int, client_id: str) -> None:
+        self.sock = socket.create_connection(("127.0.0.1", port))
+        self.sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+        self.client_id = client_id
+        self.correlation = 0
+
+    def call(self, api_key: int, version: int, body: bytes) -> bytes:
+        self.correlation += 1
+        header = struct.pack(">hhi", api_key, version, self.correlation) + string(self.client_id)
+        frame = header + body
+        self.sock.sendall(struct.pack(">i", len(frame)) + frame)
+        size = struct.unpack(">i", self._read(4))[0]
+        response = self._read(size)
+        assert struct.unpack(">i", response[:4])[0] == self.correlation
+        return response[4:]
+
+    def _read(self, n: int) -> bytes:
+        chunks, left = [], n
+        while left:
+            chunk = self.sock.recv(min(left, 1 << 20))
+            if not chunk:
+                raise ConnectionError("closed")
+            chunks.append(chunk)
+            left -= len(chunk)
+        return b"".join(chunks)
+
+
+def metadata_v1(topic: str) -> bytes:
+    return array([string(topic)])
+
+
+def produce_v3(topic: str, value: bytes) -> bytes:
+    records = record_batch(value)
+    partition = struct.pack(">i", 0) + struct.pack(">i", len(records)) + records
+    topic_data = string(topic) + array([partition])
+    return struct.pack(">hhi", -1, 1, 30_000) + array([topic_data])
+
+
+def create_topics_v4(names: list[str], partitions: int) -> bytes:
+    topics = [string(n) + struct.pack(">ih", partitions, 1) + array([]) + array([]) for n in names]
+    return array(topics) + struct.pack(">ib", 30_000, 0)
+
+
+def delete_topics_v3(names: list[str]) -> bytes:
+    return array([string(n) for n in names]) + struct.pack(">i", 30_000)
+
+
+def fetch_v11(topic: str, partitions: int, session_epoch: int, partition_max_bytes: int = 1 << 20) -> bytes:
+    """A fetch of `partitions` partitions from offset 0 that does not wait, sessionless (epoch
+    -1) or opening a session (epoch 0)."""
+    parts = [struct.pack(">iiqqi", p, -1, 0, -1, partition_max_bytes) for p in range(partitions)]
+    topics = array([string(topic) + array(parts)])
+    head = struct.pack(">iiiibii", -1, 0, 1, 1 << 20, 0, 0, session_epoch)
+    return head + topics + array([]) + string("")
+
+
+ATTACKS = {
+    "delete": lambda: (20, 3, delete_topics_v3([f"unknown-topic-{i:06d}" for i in range(200_000)])),
+    "create": lambda: (19, 4, create_topics_v4([f"dup-{i // 2:06d}" for i in range(200_000)], 0)),
+    "fetch": lambda: (1, 11, fetch_v11(TOPIC, 100_000, 0)),
+}
+
+
+# --- node -------------------------------------------------------------------------------------
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def start(binary: str, data: str, port: int) -> subprocess.Popen:
+    overrides = [f"log.dirs={data}", f"listeners=PLAINTEXT://127.0.0.1:{port}",
+                 f"advertised.listeners=PLAINTEXT://127.0.0.1:{port}"]
+    args = [binary, "server"] + [a for o in overrides for a in ("--override", o)]
+    node = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        try:
+            Connection(port, "ready").call(3, 1, metadata_v1(TOPIC))
+            return node
+        except OSError:
+            time.sleep(0.1)
+    node.kill()
+    raise SystemExit("strand did not start")
+
+
+# --- measurement ------------------------------------------------------------------------------
+
+def probe(port: int, name: str, call, until: list[bool], samples: list[tuple[float, float]]) -> None:
+    conn = Connection(port, name)
+    while not until[0]:
+        started = time.monotonic()
+        call(conn)
+        samples.append((started, time.monotonic() - started))
+
+
+def percentiles(latencies: list[float]) -> str:
+    if not latencies:
+        return "no samples"
+    ordered = sorted(latencies)
+    pick = lambda q: ordered[min(len(ordered) - 1, int(q * len(ordered)))] * 1000
+    return f"n={len(ordered):6d}  p50={pick(0.5):8.2f} ms  p99={pick(0.99):8.2f} ms  max={ordered[-1] * 1000:8.2f} ms"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--binary", default=str(REPO / "target/release/strand"))
+    parser.add_argument("--attack", choices=sorted(ATTACKS), default="delete")
+    parser.add_argument("--idle", type=float, default=5.0, help="seconds of baseline")
+    parser.add_argument("--seconds", type=float, default=10.0, help="seconds under attack")
+    args = parser.parse_args()
+
+    with tempfile.TemporaryDirectory(prefix="stall-probe-") as data:
+        port = free_port()
+        node = start(args.binary, data, port)
+        try:
+            Connection(port, "setup").call(19, 4, create_topics_v4([TOPIC], 1))
+            api, version, body = ATTACKS[args.attack]()
+            print(f"attack {args.attack}: {len(body) / 1e6:.1f} MB per request, binary {args.binary}")
+            stop = [False]
+            meta, prod, cons = [], [], []
+            consume = fetch_v11(TOPIC, 1, -1, partition_max_bytes=1)
+            threads = [
+                threading.Thread(target=probe, args=(port, "metadata", lambda c: c.call(3, 1, metadata_v1(TOPIC)), stop, meta)),
+                threading.Thread(target=probe, args=(port, "produce", lambda c: c.call(0, 3, produce_v3(TOPIC, b"x" * 100)), stop, prod)),
+                threading.Thread(target=probe, args=(port, "fetch", lambda c: c.call(1, 11, consume), stop, cons)),
+            ]
+            for t in threads:
+                t.start()
+            time.sleep(args.idle)
+            attack_start = time.monotonic()
+            attacker = Connection(port, "attacker")
+            durations = []
+            while time.monotonic() - attack_start < args.seconds:
+                started = time.monotonic()
+                attacker.call(api, version, body)
+                durations.append(time.monotonic() - started)
+            attack_end = time.monotonic()
+            stop[0] = True
+            for t in threads:
+                t.join()
+            for label, samples in (("metadata", meta), ("produce", prod), ("fetch", cons)):
+                idle = [l for s, l in samples if s < attack_start]
+                busy = [l for s, l in samples if attack_start <= s < attack_end]
+                print(f"{label:9s} idle   {percentiles(idle)}")
+                print(f"{label:9s} attack {percentiles(busy)}")
+            print(f"attack requests: {len(durations)}, each {percentiles(durations)}")
+        finally:
+            node.terminate()
+            node.wait(timeout=30)
+
+
+if __name__ == "__main__":
+    main()
