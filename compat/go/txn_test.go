@@ -4,8 +4,9 @@ package compat
 // read_committed and read_uncommitted consumers and ListOffsets see them, with kadm's
 // DescribeTransactions, ListTransactions and DescribeProducers while a transaction is open;
 // franz-go's GroupTransactSession doing consume-transform-produce (classic protocol and KIP-848),
-// its first session killed midway and a second one resuming; sarama's transactional SyncProducer
-// committing and aborting, read by a read_committed sarama consumer.
+// its first session killed midway and a second one resuming, and a static member's session
+// aborting after its transaction timed out and a rebalance took a partition; sarama's
+// transactional SyncProducer committing and aborting, read by a read_committed sarama consumer.
 
 import (
 	"context"
@@ -13,6 +14,7 @@ import (
 	"fmt"
 	"reflect"
 	"sort"
+	"sync"
 	"testing"
 	"time"
 
@@ -210,7 +212,7 @@ func TestFranzTransactionCommitAndAbort(t *testing.T) {
 
 // transactSession is a GroupTransactSession reading input in group and writing to output, its
 // producer id loaded before anything else (a restarted one fences its predecessor first).
-func transactSession(t *testing.T, txnID, group, input string, serverSide bool) *kgo.GroupTransactSession {
+func transactSession(t *testing.T, txnID, group, input string, serverSide bool, extra ...kgo.Opt) *kgo.GroupTransactSession {
 	t.Helper()
 	opts := []kgo.Opt{kgo.SeedBrokers(suiteBroker.Bootstrap()), kgo.RequestTimeoutOverhead(5 * time.Second),
 		kgo.RetryTimeout(waitFor), kgo.FetchMaxWait(200 * time.Millisecond),
@@ -223,7 +225,7 @@ func transactSession(t *testing.T, txnID, group, input string, serverSide bool) 
 	} else {
 		opts = append(opts, kgo.HeartbeatInterval(200*time.Millisecond))
 	}
-	session, err := kgo.NewGroupTransactSession(opts...)
+	session, err := kgo.NewGroupTransactSession(append(opts, extra...)...)
 	if err != nil {
 		t.Fatalf("NewGroupTransactSession: %v", err)
 	}
@@ -447,5 +449,103 @@ func TestSaramaTransactionalProducer(t *testing.T) {
 	}
 	if got := saramaRead(t, topic, 2, sarama.ReadUncommitted, 20); !reflect.DeepEqual(got, wantAll) {
 		t.Fatalf("read_uncommitted: %v\nwant %v", got, wantAll)
+	}
+}
+
+// TestFranzGroupTransactSessionAbortAfterTimeout: a GroupTransactSession (a static member) opens a
+// transaction that outlives its 1 s transaction timeout, so the coordinator aborts it (under a
+// new epoch, within its 10 s sweep); a second member joins and takes one of the session's two
+// partitions. The session's End then aborts: under transactions V2 its EndTxn (the old epoch) is
+// a retry of the coordinator's abort, answered with the new epoch (Kafka 4.4; Strand answered
+// PRODUCER_FENCED, which is fatal to the client), and both members go on: the output
+// read_committed holds every input record once and the group's offsets reach the end. Both group
+// protocols, in parallel.
+func TestFranzGroupTransactSessionAbortAfterTimeout(t *testing.T) {
+	for _, protocol := range []string{"classic", "consumer"} {
+		t.Run(protocol, func(t *testing.T) {
+			t.Parallel()
+			serverSide := protocol == "consumer"
+			input, output := topicName("franz-tmo-in"), topicName("franz-tmo-out")
+			group, txnID := topicName("franz-tmo-g"), topicName("franz-tmo")
+			createTopic(t, input, 2)
+			createTopic(t, output, 2)
+			produceSync(t, newClient(t, kgo.RecordPartitioner(kgo.ManualPartitioner())), input, 2, 20)
+
+			revoked := make(chan struct{})
+			var once sync.Once
+			onRevoked := kgo.OnPartitionsRevoked(func(_ context.Context, _ *kgo.Client, lost map[string][]int32) {
+				if len(lost) > 0 {
+					once.Do(func() { close(revoked) })
+				}
+			})
+			first := transactSession(t, txnID, group, input, serverSide,
+				kgo.TransactionTimeout(time.Second), kgo.InstanceID(txnID), onRevoked)
+			defer first.Close()
+			var records []*kgo.Record
+			deadline := time.Now().Add(waitFor)
+			for len(records) == 0 {
+				if time.Now().After(deadline) {
+					t.Fatalf("the first session polled nothing")
+				}
+				pollCtx, cancelPoll := context.WithTimeout(context.Background(), 200*time.Millisecond)
+				records = first.PollRecords(pollCtx, 5).Records()
+				cancelPoll()
+			}
+			if err := first.Begin(); err != nil {
+				t.Fatalf("Begin: %v", err)
+			}
+			ctx, cancel := context.WithTimeout(context.Background(), 2*txnWaitFor)
+			defer cancel()
+			var copies []*kgo.Record
+			for _, r := range records {
+				copies = append(copies, &kgo.Record{Topic: output, Partition: r.Partition, Value: append([]byte("out:"), r.Value...)})
+			}
+			if err := first.ProduceSync(ctx, copies...).FirstErr(); err != nil {
+				t.Fatalf("ProduceSync: %v", err)
+			}
+
+			// The coordinator aborts the transaction once it is older than its timeout.
+			adm := kadm.NewClient(newClient(t))
+			for {
+				described, err := adm.DescribeTransactions(ctx, txnID)
+				if err != nil {
+					t.Fatalf("DescribeTransactions: %v", err)
+				}
+				if state := described[txnID].State; state == "CompleteAbort" {
+					break
+				} else if ctx.Err() != nil {
+					t.Fatalf("the transaction is %s, never aborted on its timeout", state)
+				}
+				time.Sleep(100 * time.Millisecond)
+			}
+			second := transactSession(t, topicName("franz-tmo"), group, input, serverSide)
+			defer second.Close()
+			select {
+			case <-revoked:
+			case <-ctx.Done():
+				t.Fatalf("the first session lost no partition to the second")
+			}
+			committed, err := first.End(ctx, kgo.TryCommit)
+			if err != nil || committed {
+				t.Fatalf("End after the timeout abort: committed %v, %v; want an abort", committed, err)
+			}
+
+			deadline = time.Now().Add(waitFor)
+			for !reflect.DeepEqual(groupOffsets(t, adm, group, input), map[int32]int64{0: 10, 1: 10}) {
+				if time.Now().After(deadline) {
+					t.Fatalf("the group's offsets are %v, want both partitions at 10", groupOffsets(t, adm, group, input))
+				}
+				transactOnce(t, first, output, true)
+				transactOnce(t, second, output, true)
+			}
+			var want []string
+			for i := 0; i < 20; i++ {
+				want = append(want, fmt.Sprintf("%d out:franz record %d %s", i%2, i, "payload payload payload payload"))
+			}
+			sort.Strings(want)
+			if got := readFromStart(t, output, true, 20, false); !reflect.DeepEqual(got, want) {
+				t.Fatalf("read_committed output: %v\nwant every input record once: %v", got, want)
+			}
+		})
 	}
 }

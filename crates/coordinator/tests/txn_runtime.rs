@@ -448,7 +448,7 @@ async fn timed_out_transaction_is_aborted_by_the_timer() {
     tokio::time::sleep(Duration::from_millis(u64::try_from(TIMEOUT_MS).expect("as set up") + 10_000)).await;
     until_state(&node, "tx", TxnState::CompleteAbort).await;
     let call = &node.markers.calls()[0];
-    assert_eq!((call.result, call.producer_epoch), (TxnResult::Abort, producer.1 + 2));
+    assert_eq!((call.result, call.producer_epoch), (TxnResult::Abort, producer.1 + 1));
     assert_eq!(end(&node, "tx", producer, true, 1).await.0, ErrorCode::InvalidProducerEpoch.code());
     assert_eq!(end(&node, "tx", producer, true, 3).await.0, ErrorCode::ProducerFenced.code());
 }
@@ -465,7 +465,29 @@ async fn init_fences_an_ongoing_transaction() {
     assert_eq!(response.error_code, ErrorCode::ConcurrentTransactions.code());
     until_state(&node, "tx", TxnState::CompleteAbort).await;
     assert_eq!(node.markers.calls().len(), 1);
-    assert_eq!(init(&node, "tx").await, (producer.0, producer.1 + 3));
+    assert_eq!(init(&node, "tx").await, (producer.0, producer.1 + 2));
+}
+
+/// Transactions V2, as franz-go recovers a failed producer: InitProducerId v5 naming the
+/// producer's own id and epoch while its transaction is ongoing is CONCURRENT_TRANSACTIONS (the
+/// transaction is aborted under the next epoch), and the same request retried once the abort
+/// completed gets that epoch, as Kafka 4.4 answers it (it was PRODUCER_FENCED); EndTxn v5 then
+/// commits the producer's next transaction.
+#[tokio::test(start_paused = true)]
+async fn a_producers_own_init_retry_after_its_fence_goes_on() {
+    let node = active().await;
+    let producer = init(&node, "tx").await;
+    assert_eq!(add(&node, "tx", producer, &[("orders", 0)], 3).await, vec![0]);
+    let own =
+        InitProducerIdRequest { producer_id: ProducerId(producer.0), producer_epoch: producer.1, ..init_request("tx") };
+    let response = node.coordinator.init_producer_id(own.clone(), 5).await;
+    assert_eq!(response.error_code, ErrorCode::ConcurrentTransactions.code());
+    until_state(&node, "tx", TxnState::CompleteAbort).await;
+    let response = node.coordinator.init_producer_id(own, 5).await;
+    assert_eq!((response.error_code, response.producer_id.0, response.producer_epoch), (0, producer.0, producer.1 + 1));
+    let next = (producer.0, producer.1 + 1);
+    assert_eq!(add(&node, "tx", next, &[("orders", 0)], 3).await, vec![0]);
+    assert_eq!(end(&node, "tx", next, true, 5).await, (0, producer.0, producer.1 + 2));
 }
 
 /// A fenced coordinator epoch stops the markers: the transaction stays prepared for the

@@ -141,12 +141,12 @@ fn init_producer_id_rejects_bad_requests() {
     assert!(h.shard.transaction("tx").is_none());
 }
 
-/// InitProducerId while a transaction is ongoing aborts it under a bumped epoch (twice bumped
-/// with transactions V2: the fence, then the abort), answers CONCURRENT_TRANSACTIONS, and once
-/// the abort completed the retry bumps again.
+/// InitProducerId while a transaction is ongoing aborts it under an epoch bumped once (with
+/// transactions V2 too: the abort's bump is the fence, as in Kafka 4.4), answers
+/// CONCURRENT_TRANSACTIONS, and once the abort completed the retry bumps again.
 #[test]
 fn init_producer_id_fences_an_ongoing_transaction() {
-    for (transaction_version, aborted_epoch) in [(2, 2), (1, 1)] {
+    for (transaction_version, aborted_epoch) in [(2, 1), (1, 1)] {
         let mut h = Harness::with_config(TxnConfig { transaction_version, ..TxnConfig::default() });
         let producer = h.init("tx", None).expect("as set up");
         assert_eq!(h.add("tx", producer, &[("t", 0), ("t", 1)], 0), ErrorCode::None);
@@ -166,6 +166,69 @@ fn init_producer_id_fences_an_ongoing_transaction() {
         assert_eq!(h.txn("tx").state, TxnState::CompleteAbort);
         assert_eq!(h.init("tx", None), Ok((FIRST_ID, aborted_epoch + 1)));
     }
+}
+
+/// Transactions V2: a producer's own InitProducerId (KIP-360, naming its id and epoch, as
+/// franz-go sends it to recover) while its transaction is ongoing aborts the transaction, and
+/// the retry that follows CONCURRENT_TRANSACTIONS, naming the same epoch, is answered the
+/// abort's epoch: Kafka 4.4 keeps the fenced epoch as the last one. The producer goes on with it.
+#[test]
+fn a_v2_producers_own_init_retry_after_its_fence_gets_the_abort_epoch() {
+    let mut h = Harness::new();
+    let producer = h.init("tx", None).expect("as set up");
+    assert_eq!(h.add("tx", producer, &[("t", 0)], 2), ErrorCode::None);
+    assert_eq!(h.init("tx", Some(producer)), Err(ErrorCode::ConcurrentTransactions));
+    let txn = h.txn("tx");
+    assert_eq!((txn.state, txn.producer_epoch, txn.last_producer_epoch), (TxnState::PrepareAbort, 1, 0));
+    assert_eq!(h.markers.last().expect("as set up").producer_epoch, 1);
+    assert_eq!(h.init("tx", Some(producer)), Err(ErrorCode::ConcurrentTransactions), "markers still being written");
+    h.markers_written("tx");
+    assert_eq!(h.init("tx", Some(producer)), Ok((FIRST_ID, 1)));
+    assert_eq!(h.init("tx", Some(producer)), Ok((FIRST_ID, 1)), "retried again");
+    let next = (FIRST_ID, 1);
+    assert_eq!(h.add("tx", next, &[("t", 0)], 2), ErrorCode::None);
+    assert_eq!(h.end("tx", next, TxnResult::Commit, 2), Ok((FIRST_ID, 2)));
+}
+
+/// Transactions V2: fencing an ongoing transaction whose epochs are exhausted moves the id to a
+/// new producer id with the abort, and the fenced producer's retry gets it.
+#[test]
+fn a_v2_fence_at_the_last_epoch_rotates_the_producer_id() {
+    let mut h = Harness::new();
+    let mut near_end = TxnMetadata::new(FIRST_ID - 1, TIMEOUT_MS, T0);
+    near_end.producer_epoch = i16::MAX - 1;
+    let seed = TxnRecord::value("tx", 1, near_end);
+    h.shard.replay(&seed);
+    h.log.push(seed);
+    let producer = (FIRST_ID - 1, i16::MAX - 1);
+    assert_eq!(h.add("tx", producer, &[("t", 0)], 2), ErrorCode::None);
+    assert_eq!(h.init("tx", Some(producer)), Err(ErrorCode::ConcurrentTransactions));
+    let txn = h.txn("tx");
+    assert_eq!((txn.producer_epoch, txn.next_producer_id), (i16::MAX, FIRST_ID));
+    h.markers_written("tx");
+    assert_eq!(h.init("tx", Some(producer)), Ok((FIRST_ID, 0)));
+}
+
+/// Transactions V2: a transaction the sweep aborts gets one new epoch, and its producer's EndTxn
+/// abort under the old epoch is a retry of that abort, answered with the new epoch, as Kafka 4.4
+/// answers it; the producer goes on.
+#[test]
+fn a_v2_producer_goes_on_after_the_sweep_aborted_its_transaction() {
+    let mut h = Harness::new();
+    let producer = h.init("tx", None).expect("as set up");
+    assert_eq!(h.add("tx", producer, &[("t", 0)], 2), ErrorCode::None);
+    h.now_ms = T0 + i64::from(TIMEOUT_MS) + 1;
+    let output = h.shard.on_timer(h.now_ms);
+    h.keep(output);
+    let txn = h.txn("tx");
+    assert_eq!((txn.state, txn.producer_epoch, txn.last_producer_epoch), (TxnState::PrepareAbort, 1, 0));
+    assert_eq!(h.end("tx", producer, TxnResult::Abort, 2), Err(ErrorCode::ConcurrentTransactions));
+    h.markers_written("tx");
+    assert_eq!(h.end("tx", producer, TxnResult::Commit, 2), Err(ErrorCode::InvalidTxnState));
+    assert_eq!(h.end("tx", producer, TxnResult::Abort, 2), Ok((FIRST_ID, 1)));
+    let next = (FIRST_ID, 1);
+    assert_eq!(h.add("tx", next, &[("t", 0)], 2), ErrorCode::None);
+    assert_eq!(h.end("tx", next, TxnResult::Commit, 2), Ok((FIRST_ID, 2)));
 }
 
 /// Exhausted epochs move the id to a new producer id at epoch 0, and KIP-360's retry with the
@@ -391,7 +454,7 @@ fn timed_out_transactions_are_aborted_by_the_sweep() {
     h.now_ms = T0 + i64::from(TIMEOUT_MS) + 1;
     let output = h.shard.on_timer(h.now_ms);
     h.keep(output);
-    assert_eq!((h.txn("old").state, h.txn("old").producer_epoch), (TxnState::PrepareAbort, old.1 + 2));
+    assert_eq!((h.txn("old").state, h.txn("old").producer_epoch), (TxnState::PrepareAbort, old.1 + 1));
     assert_eq!(h.markers.last().expect("as set up").transactional_id, "old");
     assert_eq!(h.txn("young").state, TxnState::Ongoing);
     assert_eq!(h.txn("idle").producer_epoch, idle.1);

@@ -81,12 +81,18 @@ impl TxnShard {
 
     /// The coordinator's own abort of an ongoing transaction (a timeout): the epoch is bumped to
     /// fence its producer, as for InitProducerId. A PrepareEpochFence left by a Kafka coordinator
-    /// is aborted at its epoch.
+    /// is aborted at its epoch. The sweep has no producer id at hand: a transaction whose epochs
+    /// are exhausted is fenced as under transactions V1 (its producer's next InitProducerId
+    /// rotates the id) where Kafka would move it to a new id at once.
     pub(crate) fn fence_and_abort(&self, transactional_id: &str, txn: &TxnMetadata, now_ms: i64) -> TxnOutput<()> {
+        let version = self.config.transaction_version;
         let aborted = if txn.state == TxnState::PrepareEpochFence {
-            txn.prepare_end(TxnState::PrepareAbort, self.config.transaction_version, NO_PRODUCER_ID, false, now_ms)
+            txn.prepare_end(TxnState::PrepareAbort, version, NO_PRODUCER_ID, false, now_ms)
+        } else if txn.is_epoch_exhausted() {
+            let aborted = txn.prepare_fence_and_abort(version.min(1), NO_PRODUCER_ID, now_ms);
+            TxnMetadata { client_transaction_version: version, ..aborted }
         } else {
-            txn.prepare_fence_and_abort(self.config.transaction_version, now_ms)
+            txn.prepare_fence_and_abort(version, NO_PRODUCER_ID, now_ms)
         };
         let markers = vec![self.markers_for(transactional_id, &aborted)];
         TxnOutput { records: vec![self.record(transactional_id, aborted)], markers, response: () }

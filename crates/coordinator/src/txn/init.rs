@@ -8,7 +8,7 @@
 
 use strand_protocol::error::ErrorCode;
 
-use super::metadata::{NO_PRODUCER_EPOCH, TxnMetadata, is_epoch_exhausted};
+use super::metadata::{NO_PRODUCER_EPOCH, NO_PRODUCER_ID, TRANSACTION_VERSION_2, TxnMetadata, is_epoch_exhausted};
 use super::producer_id::{NeedProducerId, ProducerIds};
 use super::shard::{TxnOutput, TxnShard};
 use super::state::TxnState;
@@ -56,10 +56,18 @@ impl TxnShard {
                 Ok(self.write(vec![record], Vec::new(), response))
             }
             TxnState::Ongoing => {
-                // Abort the transaction under a fenced epoch the client never sees; its retry,
-                // once the abort completed, bumps the epoch again (and rotates the producer id
-                // if the fence used the last epoch).
-                let aborted = current.prepare_fence_and_abort(self.config.transaction_version, now_ms);
+                // Abort the transaction under a fenced epoch; the client is told to retry. Under
+                // transactions V2 a retry naming the fenced epoch gets the abort's epoch (the
+                // last epoch is the fenced one), any other bumps again; exhausted epochs move
+                // the id to a new producer id with the abort. Under V1 the retry bumps again
+                // (and rotates the producer id if the fence used the last epoch).
+                let version = self.config.transaction_version;
+                let next_producer_id = if version >= TRANSACTION_VERSION_2 && current.is_epoch_exhausted() {
+                    ids.next_producer_id().ok_or(NeedProducerId)?
+                } else {
+                    NO_PRODUCER_ID
+                };
+                let aborted = current.prepare_fence_and_abort(version, next_producer_id, now_ms);
                 let markers = vec![self.markers_for(transactional_id, &aborted)];
                 let record = self.record(transactional_id, aborted);
                 Ok(self.write(vec![record], markers, Err(ErrorCode::ConcurrentTransactions)))

@@ -164,20 +164,26 @@ impl TxnMetadata {
     }
 
     /// The coordinator aborts an ongoing transaction (InitProducerId from a new producer
-    /// instance, or a timeout): the epoch is bumped first, fencing the transaction's producer,
-    /// as Kafka's `prepareFenceProducerEpoch` then `endTransaction(ABORT)` do. With
-    /// `transaction_version` 2 the abort itself bumps once more, unless that would pass
-    /// `i16::MAX`. The id never rotates here.
-    pub fn prepare_fence_and_abort(&self, transaction_version: i16, now_ms: i64) -> TxnMetadata {
+    /// instance, or a timeout), fencing the transaction's producer with a new epoch.
+    ///
+    /// With `transaction_version` 2 the abort's own bump is the fence, as in Kafka 4.4 (whose
+    /// `PrepareEpochFence` stays a pending state that is never completed): the epoch goes up by
+    /// one, the fenced epoch is kept as the last one, so that the fenced producer's KIP-360
+    /// InitProducerId retry (or its EndTxn abort, a retry of this one) is recognised instead of
+    /// fenced, and `next_producer_id` is where the producer goes if the epochs are exhausted.
+    /// Before, the fence bumps the epoch (`prepareFenceProducerEpoch`), forgets the last one, and
+    /// the abort keeps it; the id never rotates there.
+    pub fn prepare_fence_and_abort(&self, transaction_version: i16, next_producer_id: i64, now_ms: i64) -> TxnMetadata {
+        if transaction_version >= TRANSACTION_VERSION_2 {
+            return self.prepare_end(TxnState::PrepareAbort, transaction_version, next_producer_id, false, now_ms);
+        }
         let fenced = self.transit(TxnState::PrepareEpochFence);
         let fenced = TxnMetadata {
             producer_epoch: self.producer_epoch.saturating_add(1),
             last_producer_epoch: NO_PRODUCER_EPOCH,
             ..fenced
         };
-        let version = if fenced.producer_epoch == i16::MAX { 1 } else { transaction_version };
-        let aborted = fenced.prepare_end(TxnState::PrepareAbort, version, NO_PRODUCER_ID, false, now_ms);
-        TxnMetadata { client_transaction_version: transaction_version, ..aborted }
+        fenced.prepare_end(TxnState::PrepareAbort, transaction_version, NO_PRODUCER_ID, false, now_ms)
     }
 
     /// Every marker is written (Kafka's `prepareComplete`): the transaction is over, and under
@@ -250,15 +256,24 @@ mod tests {
         assert_eq!(done.last_producer_epoch, i16::MAX - 1);
     }
 
-    /// Fencing bumps the epoch once (V1) or twice (V2), never past `i16::MAX`.
+    /// Fencing bumps the epoch once: under V1 the last epoch is forgotten, under V2 it is the
+    /// fenced one (so that the fenced producer's retry is recognised), never past `i16::MAX`.
     #[test]
-    fn fencing_bumps_and_aborts() {
-        let v1 = ongoing(3).prepare_fence_and_abort(1, 9);
-        assert_eq!((v1.state, v1.producer_epoch), (TxnState::PrepareAbort, 4));
-        let v2 = ongoing(3).prepare_fence_and_abort(2, 9);
-        assert_eq!((v2.state, v2.producer_epoch, v2.last_producer_epoch), (TxnState::PrepareAbort, 5, 4));
-        let edge = ongoing(i16::MAX - 1).prepare_fence_and_abort(2, 9);
+    fn fencing_bumps_once_and_aborts() {
+        let v1 = ongoing(3).prepare_fence_and_abort(1, NO_PRODUCER_ID, 9);
+        assert_eq!(
+            (v1.state, v1.producer_epoch, v1.last_producer_epoch),
+            (TxnState::PrepareAbort, 4, NO_PRODUCER_EPOCH)
+        );
+        let v2 = ongoing(3).prepare_fence_and_abort(2, NO_PRODUCER_ID, 9);
+        assert_eq!((v2.state, v2.producer_epoch, v2.last_producer_epoch), (TxnState::PrepareAbort, 4, 3));
+        assert_eq!(v2.client_transaction_version, 2);
+        let done = v2.prepare_complete(10);
+        assert_eq!((done.producer_id, done.producer_epoch, done.last_producer_epoch), (7, 4, 3));
+        let edge = ongoing(i16::MAX - 1).prepare_fence_and_abort(1, NO_PRODUCER_ID, 9);
         assert_eq!(edge.producer_epoch, i16::MAX);
+        let rotated = ongoing(i16::MAX - 1).prepare_fence_and_abort(2, 99, 9).prepare_complete(10);
+        assert_eq!((rotated.producer_id, rotated.producer_epoch, rotated.last_producer_epoch), (99, 0, i16::MAX - 1));
     }
 
     /// Asking for a transition Kafka forbids is a bug, caught at once.

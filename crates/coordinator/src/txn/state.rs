@@ -4,12 +4,13 @@
 //!
 //! The moves (each target lists its legal sources in [`TxnState::valid_previous_states`]):
 //! - InitProducerId: Empty/CompleteCommit/CompleteAbort -> Empty (epoch bumped); on Ongoing,
-//!   Ongoing -> PrepareEpochFence -> PrepareAbort (the transaction is aborted first);
+//!   Ongoing -> PrepareEpochFence -> PrepareAbort (the transaction is aborted first; under
+//!   transactions V2 Ongoing -> PrepareAbort, the abort's epoch bump being the fence);
 //! - AddPartitionsToTxn, AddOffsetsToTxn: Empty/Ongoing/Complete* -> Ongoing;
 //! - EndTxn: Ongoing -> PrepareCommit or PrepareAbort; under transactions V2 also
 //!   Empty/Complete* -> PrepareAbort (an abort with no partitions);
 //! - markers written: PrepareCommit -> CompleteCommit, PrepareAbort -> CompleteAbort;
-//! - a timeout: Ongoing -> PrepareEpochFence -> PrepareAbort;
+//! - a timeout: as InitProducerId on Ongoing;
 //! - `transactional.id.expiration.ms`: Empty/Complete* -> Dead.
 //!
 //! Strand never writes `PrepareEpochFence` or `Dead`, as Kafka never does: fencing an ongoing
