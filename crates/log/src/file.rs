@@ -96,7 +96,7 @@ impl SegmentFile {
     /// A handle to `fdatasync` this file with, away from whoever owns it (see
     /// [`crate::log::LogFlush`]).
     pub fn sync_target(&self) -> SyncTarget {
-        SyncTarget { file: Arc::clone(&self.file), path: self.path.clone() }
+        SyncTarget { file: Some(Arc::clone(&self.file)), path: self.path.clone() }
     }
 
     /// Cuts the file (and what counts as written) to `len` bytes.
@@ -135,17 +135,37 @@ impl SegmentFile {
 
 /// A file to `fdatasync` without the lock of the log that writes it: the shared handle stays
 /// valid if the file is renamed or deleted meanwhile (syncing it is then harmless), and its path
-/// names it in errors.
+/// names it in errors. Or a directory, opened and `fsync`ed when synced, which makes its entries
+/// (files created or renamed in it) durable.
 #[derive(Debug)]
 pub struct SyncTarget {
-    file: Arc<File>,
+    /// `None` for a directory.
+    file: Option<Arc<File>>,
     path: PathBuf,
 }
 
 impl SyncTarget {
-    /// `fdatasync`: the bytes written before this call survive a power cut once it returns.
+    /// The directory `dir`.
+    pub fn directory(dir: &Path) -> SyncTarget {
+        SyncTarget { file: None, path: dir.to_owned() }
+    }
+
+    /// `fdatasync` of a file, `fsync` of a directory: what was written (or created in it)
+    /// before this call survives a power cut once it returns.
     pub fn sync(&self) -> crate::Result<()> {
-        self.file.sync_data().map_err(|e| crate::LogError::io(&self.path, e))
+        let synced = (|| {
+            fail::fail_point!("log::sync", |_| Err(io::Error::other("injected fdatasync failure")));
+            match &self.file {
+                Some(file) => file.sync_data(),
+                None => sync_dir(&self.path),
+            }
+        })();
+        synced.map_err(|e| crate::LogError::io(&self.path, e))
+    }
+
+    /// The path it syncs.
+    pub fn path(&self) -> &Path {
+        &self.path
     }
 }
 
@@ -194,6 +214,42 @@ pub fn file_system_space(path: &Path) -> io::Result<FileSystemSpace> {
 /// `fsync` of a directory, so that created, renamed and deleted entries survive a crash.
 pub fn sync_dir(dir: &Path) -> io::Result<()> {
     File::open(dir)?.sync_all()
+}
+
+/// A log directory's health, shared by every log in it (Kafka's `LogDirFailureChannel`): once
+/// a sync of any of its files fails, the directory is offline until the node restarts and reads
+/// it again from disk. An `fdatasync` that failed may have dropped the dirty pages it was given,
+/// so a later sync that succeeds proves nothing about them ("fsyncgate"): nothing written there
+/// is acknowledged again, and no recovery point moves past it.
+#[derive(Debug, Default)]
+pub struct DirHealth {
+    offline: std::sync::atomic::AtomicBool,
+    reason: std::sync::Mutex<Option<String>>,
+}
+
+impl DirHealth {
+    /// Takes the directory offline for `reason` (the first reason is kept); logs it once.
+    pub fn fail(&self, reason: &str) {
+        if !self.offline.swap(true, std::sync::atomic::Ordering::SeqCst) {
+            tracing::error!("{reason}: the log directory is offline until a restart");
+            if let Ok(mut kept) = self.reason.lock() {
+                *kept = Some(reason.to_owned());
+            }
+        }
+    }
+
+    pub fn is_offline(&self) -> bool {
+        self.offline.load(std::sync::atomic::Ordering::SeqCst)
+    }
+
+    /// An error naming why the directory is offline, if it is.
+    pub fn check(&self, dir: &Path) -> crate::Result<()> {
+        if !self.is_offline() {
+            return Ok(());
+        }
+        let reason = self.reason.lock().ok().and_then(|r| r.clone()).unwrap_or_default();
+        Err(crate::LogError::DirOffline { path: dir.to_owned(), reason })
+    }
 }
 
 /// Kafka's lock file in every log directory.

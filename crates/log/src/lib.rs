@@ -50,6 +50,8 @@ pub enum LogError {
     InvalidBatch(String),
     #[error("{0}")]
     Invalid(String),
+    #[error("{path}: the log directory is offline ({reason})")]
+    DirOffline { path: std::path::PathBuf, reason: String },
     #[error(transparent)]
     ProducerState(#[from] producer_state::ProducerStateError),
 }

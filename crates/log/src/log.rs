@@ -24,7 +24,7 @@ use strand_protocol::records::{RecordBatch, RecordBatchMut};
 use crate::cleaner::CleaningAbort;
 use crate::config::LogConfig;
 use crate::epoch_cache::LeaderEpochCache;
-use crate::file::SyncTarget;
+use crate::file::{DirHealth, SyncTarget};
 use crate::index::AbortedTxn;
 use crate::producer_state::{AppendContext, AppendOutcome, ProducerBatch, ProducerStateConfig, ProducerStateManager};
 use crate::segment::{Segment, SegmentSlice};
@@ -135,16 +135,29 @@ pub struct LogFlush {
     end: Offset,
     rewrites: u64,
     files: Vec<SyncTarget>,
+    /// The directory generation its files include a sync of, if they include the directory.
+    dir_generation: Option<u64>,
+    /// Taken offline if a sync fails.
+    health: Arc<DirHealth>,
 }
 
 impl LogFlush {
     /// `fdatasync` of every file; needs no lock (appends may go on meanwhile: what they add after
     /// `end` is simply not covered).
     pub fn sync(self) -> Result<SyncedFlush> {
+        self.health.check(self.files.first().map_or(Path::new(""), |f| f.path()))?;
         for file in &self.files {
-            file.sync()?;
+            if let Err(e) = file.sync() {
+                self.health.fail(&e.to_string());
+                return Err(e);
+            }
         }
-        Ok(SyncedFlush { end: self.end, rewrites: self.rewrites })
+        Ok(SyncedFlush { end: self.end, rewrites: self.rewrites, dir_generation: self.dir_generation })
+    }
+
+    /// What it syncs, in order (the directory last, once the files in it are written).
+    pub fn targets(&self) -> impl Iterator<Item = &Path> {
+        self.files.iter().map(SyncTarget::path)
     }
 }
 
@@ -153,6 +166,7 @@ impl LogFlush {
 pub struct SyncedFlush {
     end: Offset,
     rewrites: u64,
+    dir_generation: Option<u64>,
 }
 
 #[derive(Debug)]
@@ -184,6 +198,14 @@ pub struct Log {
     /// A roll's new base offset, once a roll closed a segment it did not sync: the owner syncs
     /// up to it away from the lock ([`Log::take_roll_flush`]).
     roll_flush: Option<Offset>,
+    /// Counts changes to the partition directory's entries (segments created): a flush syncs the
+    /// directory too while `dir_synced` is behind it, so an acknowledged batch in a new segment
+    /// cannot vanish with the segment's directory entry at a power cut (Kafka's `LocalLog.flush`
+    /// syncs the directory after a roll the same way).
+    dir_generation: u64,
+    dir_synced: u64,
+    /// The log directory's health, shared with the other logs in it ([`Log::set_dir_health`]).
+    health: Arc<DirHealth>,
 }
 
 impl Log {
@@ -191,7 +213,13 @@ impl Log {
     /// the one holding the recovery point on is scanned, CRC-checked and truncated at the first
     /// invalid batch, and later segments are removed; after a clean one the indexes are trusted.
     pub fn open(dir: &Path, config: LogConfig, checkpoints: LogCheckpoints, clock: Arc<dyn Clock>) -> Result<Log> {
-        std::fs::create_dir_all(dir).map_err(|e| LogError::io(dir, e))?;
+        if !dir.exists() {
+            std::fs::create_dir_all(dir).map_err(|e| LogError::io(dir, e))?;
+            // The new directory's own entry, in its parent (the log dir), is made durable now; the
+            // files created in it are covered by the first flush.
+            let parent = dir.parent().unwrap_or(Path::new("."));
+            crate::file::sync_dir(parent).map_err(|e| LogError::io(parent, e))?;
+        }
         crate::cleaner::swap::complete_interrupted_swaps(dir)?;
         let now = clock.now_ms();
         let mut segments = BTreeMap::new();
@@ -215,6 +243,9 @@ impl Log {
             cleaner_delete_horizon_ms: None,
             cleaning: None,
             roll_flush: None,
+            dir_generation: 0,
+            dir_synced: 0,
+            health: Arc::default(),
         };
         if !checkpoints.clean_shutdown {
             log.recover_from(checkpoints.recovery_point)?;
@@ -222,6 +253,7 @@ impl Log {
         if log.segments.is_empty() {
             let base = log.log_start_offset;
             log.segments.insert(base, Segment::create(dir, base, &log.config, now)?);
+            log.dir_generation += 1;
         }
         let first = log.segments.keys().next().copied().unwrap_or_default();
         log.log_start_offset = log.log_start_offset.max(first).min(log.log_end_offset());
@@ -267,6 +299,17 @@ impl Log {
 
     pub fn dir(&self) -> &Path {
         &self.dir
+    }
+
+    /// Shares the health of the log directory this log lives in, so one failed sync takes every
+    /// log of the directory offline.
+    pub fn set_dir_health(&mut self, health: Arc<DirHealth>) {
+        self.health = health;
+    }
+
+    /// An error if the log's directory is offline.
+    pub fn check_online(&self) -> Result<()> {
+        self.health.check(&self.dir)
     }
 
     pub fn config(&self) -> &LogConfig {
@@ -401,6 +444,7 @@ impl Log {
         leader_epoch: LeaderEpoch,
         context: AppendContext,
     ) -> Result<AppendInfo> {
+        self.check_online()?;
         let ValidatedBatch { mut bytes, record_count, .. } = batch;
         let base_offset = self.log_end_offset();
         {
@@ -433,6 +477,7 @@ impl Log {
     /// Appends a batch whose offsets were assigned by a leader (replication); its base offset
     /// must be the log end offset or later.
     pub fn append_as_follower(&mut self, batch: &RecordBatch) -> Result<AppendInfo> {
+        self.check_online()?;
         // What recovery would cut is never written (Kafka checks a follower's batches too).
         if !batch.crc_is_valid() || batch.last_offset_delta() < 0 {
             return Err(LogError::InvalidBatch(format!(
@@ -596,6 +641,7 @@ impl Log {
         }
         let segment = Segment::create(&self.dir, base_offset, &self.config, now)?;
         self.segments.insert(base_offset, segment);
+        self.dir_generation += 1;
         // Recovery of the new segment starts from this snapshot instead of the log's beginning.
         self.producer_state.update_map_end_offset(base_offset);
         self.producer_state.take_snapshot()?;
@@ -614,6 +660,7 @@ impl Log {
     /// recovery point, and advances the recovery point. Returns at once if it already covers
     /// `offset`: this is what lets one sync serve every waiting append (group commit).
     pub fn flush_to(&mut self, offset: Offset) -> Result<()> {
+        self.check_online()?;
         if let Some(flush) = self.begin_flush(offset) {
             let synced = flush.sync()?;
             self.complete_flush(synced);
@@ -630,14 +677,22 @@ impl Log {
             return None;
         }
         let from = self.segments.range(..=self.recovery_point).next_back().map(|(b, _)| *b).unwrap_or(Offset::MIN);
-        let files = self.segments.range(from..).flat_map(|(_, s)| s.sync_targets()).collect();
-        Some(LogFlush { end, rewrites: self.rewrites, files })
+        let mut files: Vec<SyncTarget> = self.segments.range(from..).flat_map(|(_, s)| s.sync_targets()).collect();
+        let mut dir_generation = None;
+        if self.dir_synced != self.dir_generation {
+            files.push(SyncTarget::directory(&self.dir));
+            dir_generation = Some(self.dir_generation);
+        }
+        Some(LogFlush { end, rewrites: self.rewrites, files, dir_generation, health: Arc::clone(&self.health) })
     }
 
     /// The last step: advances the recovery point to what `synced` covered, unless the log was
     /// truncated or had segments replaced since the flush began, or a later flush got further.
     pub fn complete_flush(&mut self, synced: SyncedFlush) {
-        let SyncedFlush { end, rewrites } = synced;
+        let SyncedFlush { end, rewrites, dir_generation } = synced;
+        if let Some(generation) = dir_generation {
+            self.dir_synced = self.dir_synced.max(generation);
+        }
         if rewrites != self.rewrites || end <= self.recovery_point {
             return;
         }
@@ -666,6 +721,7 @@ impl Log {
     /// first batch whole even if larger), never past `max_offset` (the high watermark or last
     /// stable offset for consumers; `None` reads to the log end, for followers).
     pub fn read(&self, offset: Offset, max_bytes: u64, max_offset: Option<Offset>) -> Result<Option<SegmentSlice>> {
+        self.check_online()?;
         let end = self.log_end_offset();
         if offset < self.log_start_offset || offset > end {
             return Err(LogError::OffsetOutOfRange { offset, start: self.log_start_offset, end });
@@ -743,6 +799,8 @@ impl Log {
         if self.segments.is_empty() {
             let now = self.clock.now_ms();
             self.segments.insert(offset, Segment::create(&self.dir, offset, &self.config, now)?);
+            self.dir_generation += 1;
+            self.dir_generation += 1;
         }
         let end = self.log_end_offset();
         self.recovery_point = self.recovery_point.min(end);
@@ -765,6 +823,7 @@ impl Log {
         }
         let now = self.clock.now_ms();
         self.segments.insert(offset, Segment::create(&self.dir, offset, &self.config, now)?);
+        self.dir_generation += 1;
         self.log_start_offset = offset;
         self.recovery_point = offset;
         self.unflushed_records = 0;

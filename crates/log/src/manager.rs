@@ -43,6 +43,8 @@ struct LogDir {
     path: PathBuf,
     /// Whether the directory held the clean-shutdown marker at startup.
     was_clean: bool,
+    /// Shared with every log in it: one failed sync takes them all offline.
+    health: Arc<crate::file::DirHealth>,
 }
 
 /// One log directory and the partition logs in it, each with its size in bytes.
@@ -78,7 +80,7 @@ impl LogManager {
         let mut manager = LogManager { dirs: Vec::new(), logs: BTreeMap::new(), default_config, clock };
         for path in log_dirs {
             let was_clean = prepare_dir(path, identity)?;
-            manager.dirs.push(LogDir { path: path.clone(), was_clean });
+            manager.dirs.push(LogDir { path: path.clone(), was_clean, health: Arc::default() });
             manager.load_dir(manager.dirs.len() - 1)?;
         }
         Ok(manager)
@@ -107,12 +109,18 @@ impl LogManager {
                 clean_shutdown: self.dirs[index].was_clean,
             };
             let mut log = Log::open(&path, self.default_config.clone(), checkpoints, self.clock.clone())?;
+            log.set_dir_health(Arc::clone(&self.dirs[index].health));
             if let Some(offset) = dirty_offsets.get(&tp) {
                 log.set_first_dirty_offset(*offset);
             }
             self.logs.insert(tp, (index, Arc::new(Mutex::new(log))));
         }
         Ok(())
+    }
+
+    /// The log directories a failed sync took offline (KIP-858 reports them to the controller).
+    pub fn offline_dirs(&self) -> Vec<PathBuf> {
+        self.dirs.iter().filter(|d| d.health.is_offline()).map(|d| d.path.clone()).collect()
     }
 
     /// The log of `tp`, if this node has one.
@@ -155,7 +163,9 @@ impl LogManager {
         let index = self.least_loaded_dir();
         let path = self.dirs[index].path.join(tp.to_string());
         let checkpoints = LogCheckpoints { clean_shutdown: true, ..Default::default() };
-        let log = Log::open(&path, config, checkpoints, self.clock.clone())?;
+        self.dirs[index].health.check(&self.dirs[index].path)?;
+        let mut log = Log::open(&path, config, checkpoints, self.clock.clone())?;
+        log.set_dir_health(Arc::clone(&self.dirs[index].health));
         PartitionMetadata::new(topic_id).write(&path)?;
         let log = Arc::new(Mutex::new(log));
         self.logs.insert(tp.clone(), (index, Arc::clone(&log)));
@@ -179,7 +189,10 @@ impl LogManager {
         for (index, _) in self.logs.values() {
             counts[*index] += 1;
         }
-        counts.iter().enumerate().min_by_key(|(_, count)| **count).map(|(i, _)| i).unwrap_or(0)
+        // An offline directory takes no new partitions (while one is online).
+        let online = |i: &usize| !self.dirs[*i].health.is_offline();
+        let candidates = (0..counts.len()).filter(online);
+        candidates.min_by_key(|&i| counts[i]).unwrap_or(0)
     }
 
     /// Writes every directory's recovery-point, log-start-offset and cleaner-offset checkpoints
@@ -269,7 +282,11 @@ pub fn lock(log: &SharedLog) -> Result<MutexGuard<'_, Log>> {
 /// that finds `offset` covered by the flush before it returns without syncing, so waiters that
 /// pile up during a sync share the next one (group commit). Blocks: call it on a blocking thread.
 pub fn flush_unlocked(log: &SharedLog, offset: Offset) -> Result<()> {
-    let turn = lock(log)?.flush_turn();
+    let turn = {
+        let log = lock(log)?;
+        log.check_online()?;
+        log.flush_turn()
+    };
     let _turn = turn.lock().map_err(|_| LogError::Invalid("a partition's flush lock is poisoned".into()))?;
     let Some(flush) = lock(log)?.begin_flush(offset) else { return Ok(()) };
     let synced = flush.sync()?;
