@@ -153,14 +153,16 @@ impl SyncTarget {
     /// `fdatasync` of a file, `fsync` of a directory: what was written (or created in it)
     /// before this call survives a power cut once it returns.
     pub fn sync(&self) -> crate::Result<()> {
-        let synced = (|| {
-            fail::fail_point!("log::sync", |_| Err(io::Error::other("injected fdatasync failure")));
-            match &self.file {
-                Some(file) => file.sync_data(),
-                None => sync_dir(&self.path),
-            }
-        })();
-        synced.map_err(|e| crate::LogError::io(&self.path, e))
+        self.sync_io().map_err(|e| crate::LogError::io(&self.path, e))
+    }
+
+    fn sync_io(&self) -> io::Result<()> {
+        // Tests make a sync fail here (`fail::cfg("log::sync", "return")`).
+        fail::fail_point!("log::sync", |_| Err(io::Error::other("injected fdatasync failure")));
+        match &self.file {
+            Some(file) => file.sync_data(),
+            None => sync_dir(&self.path),
+        }
     }
 
     /// The path it syncs.
