@@ -26,7 +26,7 @@ use crate::config::LogConfig;
 use crate::epoch_cache::LeaderEpochCache;
 use crate::file::{DirHealth, SyncTarget};
 use crate::index::AbortedTxn;
-use crate::producer_state::{AppendContext, AppendOutcome, ProducerBatch, ProducerStateConfig, ProducerStateManager};
+use crate::producer_state::{AppendContext, AppendOutcome, ProducerBatch, ProducerStateManager};
 use crate::segment::{Segment, SegmentSlice};
 use crate::{LogError, Result};
 
@@ -226,13 +226,14 @@ impl Log {
         for base in segment_base_offsets(dir)? {
             segments.insert(base, Segment::open(dir, base, &config, now)?);
         }
+        let producer_config = config.producer_state;
         let mut log = Log {
             dir: dir.to_owned(),
             config,
             clock,
             segments,
             epoch_cache: LeaderEpochCache::open(dir)?,
-            producer_state: ProducerStateManager::open(dir, ProducerStateConfig::default())?,
+            producer_state: ProducerStateManager::open(dir, producer_config)?,
             log_start_offset: checkpoints.log_start_offset,
             recovery_point: checkpoints.recovery_point,
             unflushed_records: 0,
@@ -318,7 +319,15 @@ impl Log {
 
     /// Applies changed topic configs (AlterConfigs): they govern the next roll and flush.
     pub fn set_config(&mut self, config: LogConfig) {
+        self.producer_state.set_config(config.producer_state);
         self.config = config;
+    }
+
+    /// Forgets the producers idle for `producer.id.expiration.ms` without an open transaction
+    /// (Kafka's periodic `removeExpiredProducers`); the next snapshot leaves them out too.
+    pub fn remove_expired_producers(&mut self) {
+        let now = self.clock.now_ms();
+        self.producer_state.remove_expired_producers(now);
     }
 
     /// The next offset to be assigned.

@@ -448,6 +448,12 @@ struct VerificationStateEntry {
     supports_epoch_bump: bool,
 }
 
+/// The most producers a partition keeps state for (Kafka has no such bound): beyond it the one
+/// idle the longest is forgotten early, so random idempotent producer ids cannot grow a
+/// partition's memory and snapshots without bound. At a few hundred bytes a producer, about
+/// 3 MiB a partition.
+pub const PRODUCERS_PER_PARTITION_MAX: usize = 10_000;
+
 /// Settings of the producer state (Kafka's broker settings of the same names).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct ProducerStateConfig {
@@ -591,6 +597,7 @@ impl ProducerStateManager {
                 Some(current) => current.merge(next),
                 None => {
                     self.producers.insert(producer_id, next);
+                    self.evict_beyond_limit(producer_id);
                 }
             }
         }
@@ -706,6 +713,28 @@ impl ProducerStateManager {
     /// The guard of the producer's verification in progress, or the sentinel.
     pub fn verification_guard(&self, producer_id: ProducerId) -> VerificationGuard {
         self.verifications.get(&producer_id).map_or(VerificationGuard::SENTINEL, |v| v.guard)
+    }
+
+    /// Keeps at most [`PRODUCERS_PER_PARTITION_MAX`] producers: past it, the one idle the longest
+    /// without an open transaction (not `newest`) is forgotten early, as if it had expired.
+    fn evict_beyond_limit(&mut self, newest: ProducerId) {
+        if self.producers.len() <= PRODUCERS_PER_PARTITION_MAX {
+            return;
+        }
+        let oldest = self
+            .producers
+            .iter()
+            .filter(|(id, entry)| **id != newest && entry.current_txn_first_offset.is_none())
+            .min_by_key(|(_, entry)| entry.last_timestamp)
+            .map(|(id, _)| *id);
+        if let Some(oldest) = oldest {
+            self.producers.remove(&oldest);
+        }
+    }
+
+    /// How many producers this partition has state for.
+    pub fn producer_count(&self) -> usize {
+        self.producers.len()
     }
 
     /// Forgets producers idle for `producer.id.expiration.ms` without an open transaction, and

@@ -539,6 +539,26 @@ impl ReplicaManager {
         self.each_log(|log, high_watermark| Ok(Some(log.apply_retention(high_watermark)?).filter(|n| *n > 0)))
     }
 
+    /// Forgets, in every hosted partition, the producers idle for `producer.id.expiration.ms`
+    /// without an open transaction (Kafka's `PeriodicProducerExpirationCheck`). Reports, per
+    /// partition that forgot any, how many.
+    pub fn remove_expired_producers(&self) -> PassReport<usize> {
+        let mut report = PassReport { changed: Vec::new(), failed: Vec::new(), checkpoint_failed: None };
+        for partition in self.shared.all_partitions() {
+            let removed = partition.with_log(|log, _| {
+                let before = log.producer_state().producer_count();
+                log.remove_expired_producers();
+                Ok(Some(before - log.producer_state().producer_count()).filter(|n| *n > 0))
+            });
+            match removed {
+                Ok(Some(n)) => report.changed.push((partition.tp.clone(), n)),
+                Ok(None) => {}
+                Err(e) => report.failed.push((partition.tp.clone(), e)),
+            }
+        }
+        report
+    }
+
     /// Compacts every hosted partition whose `cleanup.policy` includes `compact` and whose
     /// cleaning is due (its `min.cleanable.dirty.ratio` or `max.compaction.lag.ms`, see
     /// `Cleaner::is_due`), never past its high watermark. The cleaner's key map is allocated only

@@ -237,6 +237,9 @@ pub async fn run_until(
     let retention_interval =
         Duration::from_millis(u64::try_from(config.log_retention_check_interval_ms).unwrap_or(1).max(1));
     background.push(tokio::spawn(retention_forever(replicas.clone(), retention_interval)));
+    let expiration_interval =
+        Duration::from_millis(u64::try_from(config.producer_id_expiration_check_interval_ms).unwrap_or(1).max(1));
+    background.push(tokio::spawn(expire_producers_forever(replicas.clone(), expiration_interval)));
     if config.log_cleaner_enable {
         background.push(tokio::spawn(compaction_forever(replicas.clone(), config.clone())));
     }
@@ -941,6 +944,17 @@ async fn retention_forever(replicas: Arc<ReplicaManager>, interval: Duration) {
         let report = replicas.apply_retention();
         let deleted: usize = report.changed.iter().map(|(_, n)| n).sum();
         let summary = format!("retention deleted {deleted} segments of {} partitions", report.changed.len());
+        (report, summary)
+    })
+    .await
+}
+
+/// Forgets idle producers every `producer.id.expiration.check.interval.ms`.
+async fn expire_producers_forever(replicas: Arc<ReplicaManager>, interval: Duration) {
+    maintain_forever(replicas, interval, "producer expiration", |replicas| {
+        let report = replicas.remove_expired_producers();
+        let removed: usize = report.changed.iter().map(|(_, n)| n).sum();
+        let summary = format!("expired {removed} idle producers of {} partitions", report.changed.len());
         (report, summary)
     })
     .await

@@ -336,6 +336,9 @@ fn log_config_mapping() -> TestResult {
         ("log.cleanup.policy", "compact"),
         ("log.cleaner.min.cleanable.ratio", "0.25"),
         ("log.cleaner.max.compaction.lag.ms", "600000"),
+        ("producer.id.expiration.ms", "60000"),
+        ("transaction.max.timeout.ms", "120000"),
+        ("transaction.partition.verification.enable", "false"),
     ])?;
     let log = config.log_config();
     let expected = strand_log::LogConfig {
@@ -355,6 +358,11 @@ fn log_config_mapping() -> TestResult {
         min_compaction_lag_ms: 0,
         min_cleanable_dirty_ratio: 0.25,
         max_compaction_lag_ms: 600_000,
+        producer_state: strand_log::producer_state::ProducerStateConfig {
+            producer_id_expiration_ms: 60_000,
+            max_transaction_timeout_ms: 120_000,
+            transaction_verification_enabled: false,
+        },
     };
     assert_eq!(log, expected);
     Ok(())

@@ -308,6 +308,8 @@ pub struct ServerConfig {
     pub offsets_retention_check_interval_ms: i64,
     pub offset_metadata_max_bytes: i32,
     pub producer_id_expiration_ms: i32,
+    pub producer_id_expiration_check_interval_ms: i32,
+    pub transaction_partition_verification_enable: bool,
     /// Every key (known keys at least at their default, unknown keys as given) with its text and
     /// source, for DescribeConfigs.
     pub entries: BTreeMap<String, ConfigValue>,
@@ -445,6 +447,11 @@ impl ServerConfig {
             min_compaction_lag_ms: self.get_long("log.cleaner.min.compaction.lag.ms").unwrap_or(0),
             min_cleanable_dirty_ratio: self.log_cleaner_min_cleanable_ratio,
             max_compaction_lag_ms: self.get_long("log.cleaner.max.compaction.lag.ms").unwrap_or(i64::MAX),
+            producer_state: strand_log::producer_state::ProducerStateConfig {
+                producer_id_expiration_ms: i64::from(self.producer_id_expiration_ms),
+                max_transaction_timeout_ms: i64::from(self.transaction_max_timeout_ms),
+                transaction_verification_enabled: self.transaction_partition_verification_enable,
+            },
         }
     }
 
@@ -609,6 +616,8 @@ impl ServerConfig {
             offsets_retention_check_interval_ms: read.long("offsets.retention.check.interval.ms")?,
             offset_metadata_max_bytes: read.int("offset.metadata.max.bytes")?,
             producer_id_expiration_ms: read.int("producer.id.expiration.ms")?,
+            producer_id_expiration_check_interval_ms: read.int("producer.id.expiration.check.interval.ms")?,
+            transaction_partition_verification_enable: read.bool("transaction.partition.verification.enable")?,
             entries,
             warnings: Vec::new(),
         })
