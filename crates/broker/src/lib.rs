@@ -410,7 +410,7 @@ impl Broker {
                 });
             }
             RequestBody::Fetch(r) => ResponseBody::Fetch(fetch::handle(self, r, version).await),
-            RequestBody::ListOffsets(r) => ResponseBody::ListOffsets(list_offsets::handle(self, r, version)),
+            RequestBody::ListOffsets(r) => ResponseBody::ListOffsets(list_offsets::handle(self, r, version).await),
             RequestBody::CreateTopics(r) => ResponseBody::CreateTopics(create_topics::handle(self, r, version).await),
             RequestBody::InitProducerId(r) => {
                 ResponseBody::InitProducerId(init_producer_id::handle(self, r, version).await)

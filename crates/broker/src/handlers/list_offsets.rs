@@ -22,6 +22,7 @@
 //!   may not be committed yet, so the latest offset it would answer could still go back.
 
 use std::collections::BTreeSet;
+use std::sync::Arc;
 
 use strand_base::TopicPartition;
 use strand_metadata::image::MetadataImage;
@@ -29,6 +30,7 @@ use strand_protocol::error::ErrorCode;
 use strand_protocol::messages::list_offsets_request::ListOffsetsPartition;
 use strand_protocol::messages::list_offsets_response::{ListOffsetsPartitionResponse, ListOffsetsTopicResponse};
 use strand_protocol::messages::{ListOffsetsRequest, ListOffsetsResponse};
+use strand_replication::ReplicaError;
 
 use crate::Broker;
 
@@ -62,36 +64,28 @@ const OFFSET_NOT_AVAILABLE_VERSION_MIN: i16 = 5;
 /// Read committed: the latest offset is the last stable offset.
 const READ_COMMITTED: i8 = 1;
 
-pub fn handle(broker: &Broker, request: ListOffsetsRequest, version: i16) -> ListOffsetsResponse {
+pub async fn handle(broker: &Broker, request: ListOffsetsRequest, version: i16) -> ListOffsetsResponse {
     let image = broker.image();
     let duplicates = duplicate_partitions(&request);
-    let topics = request
-        .topics
-        .iter()
-        .map(|topic| {
-            let found = image.topics().by_name(&topic.name);
-            let partitions = topic
-                .partitions
-                .iter()
-                .map(|p| {
-                    if duplicates.contains(&(topic.name.as_str(), p.partition_index)) {
-                        return failed(p.partition_index, ErrorCode::InvalidRequest);
-                    }
-                    if timestamp_unsupported(p.timestamp, version) {
-                        return failed(p.partition_index, ErrorCode::UnsupportedVersion);
-                    }
-                    match found.filter(|t| t.partitions.contains_key(&p.partition_index)) {
-                        None => failed(p.partition_index, ErrorCode::UnknownTopicOrPartition),
-                        Some(_) => {
-                            let tp = TopicPartition::new(topic.name.clone(), p.partition_index);
-                            lookup(broker, &image, &tp, p, &request, version)
-                        }
-                    }
-                })
-                .collect();
-            ListOffsetsTopicResponse { name: topic.name.clone(), partitions, ..Default::default() }
-        })
-        .collect();
+    let mut topics = Vec::with_capacity(request.topics.len());
+    for topic in &request.topics {
+        let found = image.topics().by_name(&topic.name);
+        let mut partitions = Vec::with_capacity(topic.partitions.len());
+        for p in &topic.partitions {
+            let answer = if duplicates.contains(&(topic.name.as_str(), p.partition_index)) {
+                failed(p.partition_index, ErrorCode::InvalidRequest)
+            } else if timestamp_unsupported(p.timestamp, version) {
+                failed(p.partition_index, ErrorCode::UnsupportedVersion)
+            } else if found.is_none_or(|t| !t.partitions.contains_key(&p.partition_index)) {
+                failed(p.partition_index, ErrorCode::UnknownTopicOrPartition)
+            } else {
+                let tp = TopicPartition::new(topic.name.clone(), p.partition_index);
+                lookup(broker, &image, &tp, p, &request, version).await
+            };
+            partitions.push(answer);
+        }
+        topics.push(ListOffsetsTopicResponse { name: topic.name.clone(), partitions, ..Default::default() });
+    }
     ListOffsetsResponse { topics, ..Default::default() }
 }
 
@@ -108,7 +102,7 @@ fn timestamp_unsupported(timestamp: i64, version: i16) -> bool {
     version < version_min
 }
 
-fn lookup(
+async fn lookup(
     broker: &Broker,
     image: &MetadataImage,
     tp: &TopicPartition,
@@ -156,7 +150,13 @@ fn lookup(
         // Nothing is tiered: Kafka answers -1 (with leader epoch -1).
         LATEST_TIERED_TIMESTAMP => return answer(index, -1, -1, NO_LEADER_EPOCH),
         MAX_TIMESTAMP => broker.replicas.max_timestamp(tp),
-        timestamp => broker.replicas.offset_for_timestamp(tp, timestamp),
+        // The lookup may decompress a batch to find the record: a blocking thread's work.
+        timestamp => {
+            let (replicas, tp) = (Arc::clone(&broker.replicas), tp.clone());
+            tokio::task::spawn_blocking(move || replicas.offset_for_timestamp(&tp, timestamp))
+                .await
+                .unwrap_or_else(|e| Err(ReplicaError::Config(format!("the timestamp lookup did not finish: {e}"))))
+        }
     };
     match found {
         Ok(Some((timestamp, offset))) if offset < last_fetchable => answer(index, timestamp, offset, leader_epoch),
