@@ -10,9 +10,8 @@ use bytes::{BufMut, Bytes, BytesMut};
 use common::Server;
 use strand_protocol::error::ErrorCode;
 use strand_protocol::messages::api::{RequestBody, ResponseBody};
-use strand_protocol::messages::create_topics_request::CreatableTopic;
 use strand_protocol::messages::produce_request::{PartitionProduceData, TopicProduceData};
-use strand_protocol::messages::{ApiVersionsRequest, CreateTopicsRequest, ProduceRequest};
+use strand_protocol::messages::{ApiVersionsRequest, ProduceRequest};
 use strand_protocol::records::{NewRecord, RecordBatchBuilder};
 
 fn frame(body: &[u8]) -> Vec<u8> {
@@ -129,18 +128,7 @@ fn corrupt_batches_are_refused_and_nothing_is_stored() {
     let _serial = common::serial();
     let server = Server::start();
     let mut client = server.connect();
-    let create = CreateTopicsRequest {
-        topics: vec![CreatableTopic {
-            name: "t".into(),
-            num_partitions: 1,
-            replication_factor: 1,
-            ..Default::default()
-        }],
-        timeout_ms: 10_000,
-        ..Default::default()
-    };
-    let ResponseBody::CreateTopics(created) = client.call(RequestBody::CreateTopics(create), 7) else { panic!() };
-    assert_eq!(created.topics[0].error_code, 0);
+    common::create_topic(&mut client, "t", 1);
 
     let mut bad_crc = good_batch().to_vec();
     let last = bad_crc.len() - 1;

@@ -13,9 +13,6 @@ mod common;
 use bytes::{BufMut, Bytes, BytesMut};
 use common::{Client, Server};
 use strand_protocol::error::ErrorCode;
-use strand_protocol::messages::CreateTopicsRequest;
-use strand_protocol::messages::api::{RequestBody, ResponseBody};
-use strand_protocol::messages::create_topics_request::CreatableTopic;
 use strand_protocol::records::{Compression, compress};
 
 const NOW_MS: i64 = 1_700_000_000_000;
@@ -317,21 +314,6 @@ fn cases() -> Vec<Case> {
     ]
 }
 
-fn create_topic(client: &mut Client, name: &str) {
-    let create = CreateTopicsRequest {
-        topics: vec![CreatableTopic {
-            name: name.into(),
-            num_partitions: 1,
-            replication_factor: 1,
-            ..Default::default()
-        }],
-        timeout_ms: 10_000,
-        ..Default::default()
-    };
-    let ResponseBody::CreateTopics(created) = client.call(RequestBody::CreateTopics(create), 7) else { panic!() };
-    assert_eq!(created.topics[0].error_code, 0, "{name}");
-}
-
 /// A unique topic name, so a run against a long-lived oracle broker starts from empty topics.
 fn topic_name(prefix: &str) -> String {
     let nanos = std::time::SystemTime::UNIX_EPOCH.elapsed().map(|d| d.subsec_nanos()).unwrap_or(0);
@@ -373,7 +355,7 @@ fn lying_batches_get_kafkas_answer_and_leave_the_log_alone() {
     for case in cases() {
         for holding in [false, true] {
             let topic = topic_name("lying");
-            create_topic(&mut client, &topic);
+            common::create_topic(&mut client, &topic, 1);
             if holding {
                 assert_eq!(produce_to_ready(&mut client, &topic, common::batch(&["g1", "g2"])), 0);
             }

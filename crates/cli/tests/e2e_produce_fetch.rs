@@ -11,21 +11,6 @@ use strand_protocol::messages::fetch_request::{FetchPartition, FetchTopic};
 use strand_protocol::messages::produce_request::{PartitionProduceData, TopicProduceData};
 use strand_protocol::messages::{CreateTopicsRequest, FetchRequest, ProduceRequest};
 
-fn create_topic(client: &mut common::Client, name: &str, partitions: i32) {
-    let request = CreateTopicsRequest {
-        topics: vec![CreatableTopic {
-            name: name.into(),
-            num_partitions: partitions,
-            replication_factor: 1,
-            ..Default::default()
-        }],
-        timeout_ms: 10_000,
-        ..Default::default()
-    };
-    let ResponseBody::CreateTopics(response) = client.call(RequestBody::CreateTopics(request), 7) else { panic!() };
-    assert_eq!(response.topics[0].error_code, 0, "{:?}", response.topics[0]);
-}
-
 fn latest_offset(client: &mut common::Client, topic: &str) -> i64 {
     client.list_offset(topic, -1)
 }
@@ -37,7 +22,7 @@ fn produce_and_fetch_with_every_acks() {
     let _serial = common::serial();
     let server = Server::start();
     let mut client = server.connect();
-    create_topic(&mut client, "events", 1);
+    common::create_topic(&mut client, "events", 1);
     assert_eq!(produce(&mut client, "events", 1, batch(&["a", "b"])), (0, 0));
     assert_eq!(produce(&mut client, "events", -1, batch(&["c"])), (0, 2));
     // acks=0: no response; the ListOffsets that follows gets its own answer.
@@ -76,7 +61,7 @@ fn acknowledged_records_survive_restarts() {
     let _serial = common::serial();
     let server = Server::start();
     let mut client = server.connect();
-    create_topic(&mut client, "durable", 1);
+    common::create_topic(&mut client, "durable", 1);
     let mut expected = Vec::new();
     for i in 0..20 {
         let value = format!("v{i}");
@@ -114,7 +99,7 @@ fn kill_during_production_loses_nothing_acknowledged() {
         let server = Server::start();
         let mut client = server.connect();
         let topic = format!("busy{}", acks.abs());
-        create_topic(&mut client, &topic, 1);
+        common::create_topic(&mut client, &topic, 1);
         let address = server.address;
         let (acked_tx, acked_rx) = std::sync::mpsc::channel::<String>();
         let producer_topic = topic.clone();
@@ -209,7 +194,7 @@ fn pipelined_requests_keep_their_order() {
     let _serial = common::serial();
     let server = Server::start();
     let mut client = server.connect();
-    create_topic(&mut client, "piped", 1);
+    common::create_topic(&mut client, "piped", 1);
     let count = 50;
     let mut frames = Vec::new();
     for i in 0..count {
@@ -253,7 +238,7 @@ fn a_clean_stop_does_not_wait_for_connected_clients() {
     let _serial = common::serial();
     let server = Server::start();
     let mut idle = server.connect();
-    create_topic(&mut idle, "quiet", 1);
+    common::create_topic(&mut idle, "quiet", 1);
     assert_eq!(produce(&mut idle, "quiet", 1, batch(&["x"])).0, 0);
     let mut polling = server.connect();
     let request = FetchRequest {

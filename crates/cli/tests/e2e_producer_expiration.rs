@@ -6,10 +6,9 @@ mod common;
 
 use common::{Client, Server};
 use strand_base::ProducerId;
+use strand_protocol::messages::DescribeProducersRequest;
 use strand_protocol::messages::api::{RequestBody, ResponseBody};
-use strand_protocol::messages::create_topics_request::CreatableTopic;
 use strand_protocol::messages::describe_producers_request::TopicRequest;
-use strand_protocol::messages::{CreateTopicsRequest, DescribeProducersRequest};
 use strand_protocol::records::{NewRecord, RecordBatchBuilder};
 
 /// The producer ids DescribeProducers reports for partition 0 of `topic`.
@@ -34,18 +33,7 @@ fn an_idle_producer_is_forgotten_while_the_node_runs() {
     let overrides = ["producer.id.expiration.ms=1000", "producer.id.expiration.check.interval.ms=100"];
     let server = Server::start_with(data, &overrides);
     let mut client = server.connect();
-    let create = CreateTopicsRequest {
-        topics: vec![CreatableTopic {
-            name: "t".into(),
-            num_partitions: 1,
-            replication_factor: 1,
-            ..Default::default()
-        }],
-        timeout_ms: 10_000,
-        ..Default::default()
-    };
-    let ResponseBody::CreateTopics(created) = client.call(RequestBody::CreateTopics(create), 7) else { panic!() };
-    assert_eq!(created.topics[0].error_code, 0);
+    common::create_topic(&mut client, "t", 1);
     let now = std::time::SystemTime::UNIX_EPOCH.elapsed().map(|d| d.as_millis() as i64).unwrap_or(0);
     let mut builder = RecordBatchBuilder::new().producer(ProducerId(777), 0, 0);
     builder.append(&NewRecord { timestamp_ms: now, key: None, value: Some(b"v"), headers: &[] }).expect("record");

@@ -256,6 +256,24 @@ impl Client {
     }
 }
 
+/// Creates `name` with `partitions` partitions (replication factor 1) and checks it succeeded.
+pub fn create_topic(client: &mut Client, name: &str, partitions: i32) {
+    use strand_protocol::messages::CreateTopicsRequest;
+    use strand_protocol::messages::create_topics_request::CreatableTopic;
+    let request = CreateTopicsRequest {
+        topics: vec![CreatableTopic {
+            name: name.into(),
+            num_partitions: partitions,
+            replication_factor: 1,
+            ..Default::default()
+        }],
+        timeout_ms: 10_000,
+        ..Default::default()
+    };
+    let ResponseBody::CreateTopics(response) = client.call(RequestBody::CreateTopics(request), 7) else { panic!() };
+    assert_eq!(response.topics[0].error_code, 0, "{:?}", response.topics[0]);
+}
+
 /// One uncompressed batch holding `values`.
 pub fn batch(values: &[&str]) -> Bytes {
     let mut builder = RecordBatchBuilder::new();
