@@ -238,6 +238,9 @@ fn cases() -> Vec<Case> {
         ),
         case("producer id, sequence -1", plain(Header { base_sequence: -1, ..idempotent }, &three()), InvalidRecord),
         case("producer id, epoch -1", plain(Header { producer_epoch: -1, ..idempotent }, &three()), Accepted),
+        case("no producer id, sequence 5", plain(Header { base_sequence: 5, ..h3 }, &three()), Accepted),
+        case("no producer id, epoch 3", plain(Header { producer_epoch: 3, ..h3 }, &three()), Accepted),
+        case("producer id -7", plain(Header { producer_id: -7, ..idempotent }, &three()), Accepted),
         case(
             "base offset 5",
             edited(plain(h1, &one()), |b| b[..8].copy_from_slice(&5i64.to_be_bytes())),
