@@ -67,7 +67,7 @@ use strand_protocol::messages::records::MetadataRecord;
 pub use alter_partition::alter_partition;
 pub use bootstrap::{BootstrapFeatures, bootstrap_records};
 pub use broker_heartbeat::{BrokerControlState, HeartbeatFacts, HeartbeatInputs, broker_heartbeat};
-pub use broker_lifecycle::{fence_broker, unfence_broker};
+pub use broker_lifecycle::{fence_broker, offline_dir_records, unfence_broker};
 pub use cluster::{InitialFencing, PreviousSession, RegisterBrokerInputs, register_broker};
 pub use configs::{alter_configs, incremental_alter_configs};
 pub use create_partitions::create_partitions;
