@@ -9,6 +9,12 @@
 //! later metadata change flows the same way: committed records are replayed into a new image,
 //! the controller sees it at once, the hosted partitions are reconciled with it, and only then is
 //! the image published to the request handlers.
+//!
+//! A log directory a failed sync took offline (Kafka's `LogDirFailureChannel`): its partitions
+//! stop being served, led or followed here ([`ReplicaManager::handle_log_dir_failures`]), and
+//! every heartbeat reports its directory id (KIP-858) so the controller moves their leaderships;
+//! once every log dir is offline the node stops at once, without a clean shutdown, as Kafka
+//! halts.
 
 use std::collections::BTreeMap;
 use std::net::SocketAddr;
@@ -57,6 +63,8 @@ pub enum NodeError {
     Log(#[from] strand_log::LogError),
     #[error("{0}")]
     Io(#[from] std::io::Error),
+    #[error("every log dir failed ({0:?}): stopped without a clean shutdown")]
+    LogDirsFailed(Vec<std::path::PathBuf>),
 }
 
 /// The features this broker supports, registered with the controller; ApiVersions reports the
@@ -160,8 +168,17 @@ pub async fn run_until(
     let listeners = bind_listeners(&config).await?;
     let broker_epoch = register(&config, channel.as_ref(), &listeners).await?;
     let heartbeat = Duration::from_millis(config.broker_heartbeat_interval_ms.max(1) as u64);
+    // The ids of the log dirs gone offline, for the heartbeats.
+    let (offline_tx, offline_rx) = watch::channel(Vec::new());
     let heartbeats = (!sole_voter).then(|| {
-        let beat = heartbeat_forever(channel.clone(), image_rx.clone(), BrokerId(node_id), broker_epoch, heartbeat);
+        let beat = heartbeat_forever(
+            channel.clone(),
+            image_rx.clone(),
+            offline_rx,
+            BrokerId(node_id),
+            broker_epoch,
+            heartbeat,
+        );
         tokio::spawn(beat)
     });
     // Serve once this incarnation is registered and unfenced in this node's image, which then
@@ -243,6 +260,9 @@ pub async fn run_until(
     if config.log_cleaner_enable {
         background.push(tokio::spawn(compaction_forever(replicas.clone(), config.clone())));
     }
+    let all_dirs_failed = Arc::new(tokio::sync::Notify::new());
+    let dirs = config.log_dirs.iter().cloned().zip(directory_ids(&config)?).collect();
+    background.push(tokio::spawn(watch_log_dirs_forever(replicas.clone(), dirs, offline_tx, all_dirs_failed.clone())));
 
     let listener_name = listeners.first().map(|(name, _, _)| name.clone()).unwrap_or_default();
     let broker = Arc::new(
@@ -265,7 +285,19 @@ pub async fn run_until(
         );
         background.push(tokio::spawn(clients.clone().accept_forever(listener, name, broker.clone())));
     }
-    if let Err(e) = shutdown.await {
+    let signal = tokio::select! {
+        signal = shutdown => signal,
+        () = all_dirs_failed.notified() => {
+            // Kafka halts: nothing more is acknowledged, nothing marked clean, no controlled
+            // shutdown; the restart recovers every log from what the disks hold.
+            heartbeats.iter().for_each(|task| task.abort());
+            background.iter().for_each(|task| task.abort());
+            replay.abort();
+            replicas.stop_fetchers().await;
+            return Err(NodeError::LogDirsFailed(config.log_dirs.clone()));
+        }
+    };
+    if let Err(e) = signal {
         warn!("waiting for a shutdown signal failed: {e}");
     }
     info!("shutting down");
@@ -460,12 +492,47 @@ async fn balance_leaders_forever(controller: Arc<QuorumController>, interval: Du
 /// as it has caught up rather than a whole heartbeat interval later).
 const STARTING_HEARTBEAT: Duration = Duration::from_millis(10);
 
+/// How often the node looks for log dirs a failed sync took offline.
+const LOG_DIR_CHECK_INTERVAL: Duration = Duration::from_millis(100);
+
+/// Kafka's `LogDirFailureHandler`: every [`LOG_DIR_CHECK_INTERVAL`], stops serving the
+/// partitions of newly offline log dirs, publishes the offline dirs' ids (`dirs` pairs each
+/// `log.dirs` entry with its directory id) for the heartbeats, and once every dir is offline
+/// wakes `all_failed` (Kafka halts then).
+async fn watch_log_dirs_forever(
+    replicas: Arc<ReplicaManager>,
+    dirs: Vec<(std::path::PathBuf, Uuid)>,
+    offline_ids: watch::Sender<Vec<Uuid>>,
+    all_failed: Arc<tokio::sync::Notify>,
+) {
+    loop {
+        tokio::time::sleep(LOG_DIR_CHECK_INTERVAL).await;
+        let offline = match replicas.handle_log_dir_failures() {
+            Ok(offline) => offline,
+            Err(e) => {
+                warn!("checking the log dirs: {e}");
+                continue;
+            }
+        };
+        let ids: Vec<Uuid> = dirs.iter().filter(|(path, _)| offline.contains(path)).map(|(_, id)| *id).collect();
+        offline_ids.send_if_modified(|known| std::mem::replace(known, ids.clone()) != ids);
+        if !dirs.is_empty() && offline.len() >= dirs.len() {
+            error!("every log dir failed ({offline:?}): stopping the node");
+            all_failed.notify_one();
+            return;
+        }
+    }
+}
+
 /// Heartbeats to the active controller every `broker.heartbeat.interval.ms`, reporting how far
-/// this node's metadata has come (the controller unfences a broker that has caught up); until
-/// the controller first unfences this incarnation, every [`STARTING_HEARTBEAT`].
+/// this node's metadata has come (the controller unfences a broker that has caught up) and the
+/// ids of its offline log dirs (at once when one goes offline, as Kafka's
+/// `propagateDirectoryFailure`); until the controller first unfences this incarnation, every
+/// [`STARTING_HEARTBEAT`].
 async fn heartbeat_forever(
     channel: Arc<dyn ControllerChannel>,
     image: watch::Receiver<Arc<MetadataImage>>,
+    mut offline_dirs: watch::Receiver<Vec<Uuid>>,
     broker_id: BrokerId,
     broker_epoch: i64,
     interval: Duration,
@@ -476,6 +543,7 @@ async fn heartbeat_forever(
             broker_id,
             broker_epoch,
             current_metadata_offset: image.borrow().provenance().offset,
+            offline_log_dirs: offline_dirs.borrow_and_update().clone(),
             ..Default::default()
         };
         let version = <BrokerHeartbeatRequest as Message>::VERSIONS.max;
@@ -493,7 +561,11 @@ async fn heartbeat_forever(
                 interval
             }
         };
-        tokio::time::sleep(next).await;
+        // A newly offline dir is reported at once; a closed channel (the node stopping) waits.
+        tokio::select! {
+            () = tokio::time::sleep(next) => {}
+            Ok(()) = offline_dirs.changed() => {}
+        }
     }
 }
 
