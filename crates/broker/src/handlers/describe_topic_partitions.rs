@@ -145,7 +145,7 @@ impl Page<'_> {
     }
 
     fn offline_replicas(&self, p: &PartitionImage) -> Vec<BrokerId> {
-        offline_replicas(&self.image, p, self.listener)
+        offline_replicas(self.image, p, self.listener)
     }
 }
 
