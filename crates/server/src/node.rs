@@ -1140,3 +1140,56 @@ fn broker_settings(config: &ServerConfig) -> BrokerSettings {
         },
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use bytes::Bytes;
+    use strand_broker::BoxFuture;
+    use strand_protocol::codec::Struct;
+    use strand_protocol::messages::BrokerHeartbeatResponse;
+    use strand_protocol::messages::api::ApiKey;
+
+    use super::*;
+
+    /// A controller that answers every heartbeat "unfenced" and passes the requests on.
+    #[derive(Debug)]
+    struct RecordingController(mpsc::UnboundedSender<BrokerHeartbeatRequest>);
+
+    impl ControllerChannel for RecordingController {
+        fn call(&self, api: ApiKey, version: i16, body: Bytes) -> BoxFuture<'_, Result<(Bytes, i64), String>> {
+            Box::pin(async move {
+                assert_eq!(api, ApiKey::BrokerHeartbeat);
+                let request = BrokerHeartbeatRequest::decode_exact(body, version).map_err(|e| e.to_string())?;
+                let _ = self.0.send(request);
+                let mut out = bytes::BytesMut::new();
+                let response = BrokerHeartbeatResponse { is_caught_up: true, is_fenced: false, ..Default::default() };
+                response.encode(&mut out, version).map_err(|e| e.to_string())?;
+                Ok((out.freeze(), 0))
+            })
+        }
+    }
+
+    /// A log dir going offline is reported in a heartbeat at once (Kafka's
+    /// `propagateDirectoryFailure`), not a heartbeat interval later, and in every later one.
+    #[tokio::test(start_paused = true)]
+    async fn heartbeats_report_offline_dirs_at_once() {
+        let (requests_tx, mut requests) = mpsc::unbounded_channel();
+        let channel: Arc<dyn ControllerChannel> = Arc::new(RecordingController(requests_tx));
+        let (_images, image) = watch::channel(Arc::new(MetadataImage::empty()));
+        let (offline_tx, offline_rx) = watch::channel(Vec::new());
+        let interval = Duration::from_secs(3600);
+        let beat = heartbeat_forever(channel, image, offline_rx, BrokerId(1), 7, interval);
+        let task = tokio::spawn(beat);
+        let first = requests.recv().await.expect("first heartbeat");
+        assert!(first.offline_log_dirs.is_empty());
+        let failed = Uuid([0x42; 16]);
+        let before = tokio::time::Instant::now();
+        offline_tx.send_replace(vec![failed]);
+        let next = requests.recv().await.expect("heartbeat after the failure");
+        assert_eq!(next.offline_log_dirs, [failed]);
+        assert!(before.elapsed() < interval, "reported after {:?}", before.elapsed());
+        let later = requests.recv().await.expect("a later heartbeat");
+        assert_eq!(later.offline_log_dirs, [failed]);
+        task.abort();
+    }
+}
