@@ -13,8 +13,13 @@ use controller_common::{CAUGHT_UP, apply_heartbeat, create_assigned, heartbeat_r
 use strand_base::{BrokerId, Uuid};
 use strand_metadata::controller::{
     ApiMessageAndVersion, ControllerDefaults, InitialFencing, PreviousSession, RegisterBrokerInputs,
-    offline_dir_records, register_broker,
+    assign_replicas_to_dirs, offline_dir_records, register_broker,
 };
+use strand_metadata::image::DIRECTORY_UNASSIGNED;
+use strand_protocol::error::ErrorCode;
+use strand_protocol::messages::AssignReplicasToDirsRequest;
+use strand_protocol::messages::AssignReplicasToDirsResponse;
+use strand_protocol::messages::assign_replicas_to_dirs_request::{DirectoryData, PartitionData, TopicData};
 use strand_protocol::messages::records::MetadataRecord;
 use strand_protocol::messages::{BrokerHeartbeatRequest, PartitionChangeRecord};
 
@@ -221,4 +226,83 @@ fn fencing_and_offline_dirs_in_one_heartbeat() {
 fn unregistered_broker_writes_nothing() {
     let cluster = cluster();
     assert!(offline_dir_records(&cluster.image, BrokerId(9), &[dir(9, 0)], &ControllerDefaults::default()).is_empty());
+}
+
+/// AssignReplicasToDirs from broker 1, decided and applied.
+fn assign_to(cluster: &mut Cluster, dir_id: Uuid, partitions: &[(Uuid, i32)]) -> AssignReplicasToDirsResponse {
+    let topics = partitions
+        .iter()
+        .map(|&(topic_id, index)| TopicData {
+            topic_id,
+            partitions: vec![PartitionData { partition_index: index, ..Default::default() }],
+            ..Default::default()
+        })
+        .collect();
+    let request = AssignReplicasToDirsRequest {
+        broker_id: BrokerId(1),
+        broker_epoch: controller_common::epoch(cluster, 1),
+        directories: vec![DirectoryData { id: dir_id, topics, ..Default::default() }],
+        ..Default::default()
+    };
+    let result = assign_replicas_to_dirs(&cluster.image, &request, &ControllerDefaults::default());
+    cluster.apply(&result.records);
+    result.response
+}
+
+fn directory_of(cluster: &Cluster, name: &str, index: i32, broker: i32) -> Uuid {
+    let p = controller_common::partition(cluster, name, index);
+    let at = p.replicas.iter().position(|b| b.0 == broker).expect("a replica");
+    p.directories[at]
+}
+
+/// Kafka's `handleAssignReplicasToDirs`: the directory is recorded per replica; unknown topics
+/// and partitions, and partitions the broker does not replicate, are answered with their errors;
+/// a stale broker epoch refuses the request. A broker with two dirs starts with its replicas
+/// `UNASSIGNED`; once assigned, a heartbeat reporting a dir offline moves exactly those.
+#[test]
+fn assignments_place_replicas_so_an_offline_dir_names_them() {
+    let mut cluster = Cluster::new();
+    for id in [1, 2] {
+        let mut request = registration(id);
+        request.log_dirs = vec![dir(id, 0), dir(id, 1)];
+        let inputs = RegisterBrokerInputs {
+            cluster_id: CLUSTER_ID.to_owned(),
+            new_broker_epoch: cluster.image.provenance().offset + 1,
+            previous_session: PreviousSession::Expired,
+            initial_fencing: InitialFencing::Unfenced,
+        };
+        cluster.apply(&register_broker(&cluster.image, &request, &inputs).records);
+    }
+    let t = create_assigned(&mut cluster, "t", &[&[1, 2], &[1, 2]]);
+    let w = create_assigned(&mut cluster, "w", &[&[2]]);
+    assert_eq!(directory_of(&cluster, "t", 0, 1), DIRECTORY_UNASSIGNED);
+
+    let response = assign_to(&mut cluster, dir(1, 0), &[(t, 0), (t, 7), (Uuid([0x77; 16]), 0), (w, 0)]);
+    let codes: Vec<i16> = response.directories[0].topics.iter().map(|t| t.partitions[0].error_code).collect();
+    let expected = [
+        ErrorCode::None,
+        ErrorCode::UnknownTopicOrPartition,
+        ErrorCode::UnknownTopicId,
+        ErrorCode::NotLeaderOrFollower,
+    ];
+    assert_eq!(codes, expected.map(ErrorCode::code));
+    assert_eq!(response.error_code, 0);
+    assert_eq!(directory_of(&cluster, "t", 0, 1), dir(1, 0));
+    assert_eq!(directory_of(&cluster, "t", 0, 2), DIRECTORY_UNASSIGNED, "broker 2's replica is its own business");
+    assert_eq!(assign_to(&mut cluster, dir(1, 1), &[(t, 1)]).error_code, 0);
+
+    let (_, records) = report(&mut cluster, vec![dir(1, 0)], false);
+    assert_eq!(kinds(&records), ["PartitionChange", "BrokerRegistrationChange"]);
+    assert_eq!(leader_and_isr(&cluster, "t", 0), (2, vec![2]));
+    assert_eq!(leader_and_isr(&cluster, "t", 1), (1, vec![1, 2]));
+
+    // A replica assigned to a dir already offline leaves its ISR and leadership at once.
+    let response = assign_to(&mut cluster, dir(1, 0), &[(t, 1)]);
+    assert_eq!(response.directories[0].topics[0].partitions[0].error_code, 0);
+    assert_eq!(leader_and_isr(&cluster, "t", 1), (2, vec![2]));
+
+    let stale = AssignReplicasToDirsRequest { broker_id: BrokerId(1), broker_epoch: -5, ..Default::default() };
+    let refused = assign_replicas_to_dirs(&cluster.image, &stale, &ControllerDefaults::default());
+    assert_eq!(refused.response.error_code, ErrorCode::StaleBrokerEpoch.code());
+    assert!(refused.records.is_empty());
 }

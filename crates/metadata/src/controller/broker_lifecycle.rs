@@ -130,7 +130,7 @@ pub fn offline_dir_records(
     if newly_offline.is_empty() {
         return Vec::new();
     }
-    let in_offline_dir = |partition: &PartitionImage| {
+    let in_offline_dir = |_: Uuid, _: i32, partition: &PartitionImage| {
         let index = partition.replicas.iter().position(|b| *b == broker);
         index.and_then(|i| partition.directories.get(i)).is_some_and(|d| newly_offline.contains(d))
     };
@@ -155,20 +155,20 @@ pub(crate) fn leave_isrs(
     broker: BrokerId,
     defaults: &ControllerDefaults,
 ) -> Vec<ApiMessageAndVersion> {
-    leave_isrs_where(image, broker, defaults, &|_| true)
+    leave_isrs_where(image, broker, defaults, &|_, _, _| true)
 }
 
-/// [`leave_isrs`] for the partitions `selected` accepts.
-fn leave_isrs_where(
+/// [`leave_isrs`] for the partitions `selected` accepts (by topic id, index and image).
+pub(crate) fn leave_isrs_where(
     image: &MetadataImage,
     broker: BrokerId,
     defaults: &ControllerDefaults,
-    selected: &dyn Fn(&PartitionImage) -> bool,
+    selected: &dyn Fn(Uuid, i32, &PartitionImage) -> bool,
 ) -> Vec<ApiMessageAndVersion> {
     let mut records = Vec::new();
     for topic in image.topics().iter() {
         let election = Election::for_topic(image, &topic.name, defaults);
-        for (index, partition) in partitions_with_isr_member(topic, broker).filter(|(_, p)| selected(p)) {
+        for (index, partition) in partitions_with_isr_member(topic, broker).filter(|(i, p)| selected(topic.id, *i, p)) {
             let change = PartitionChange::new(partition, topic.id, index).isr_without(broker).election(election);
             let acceptable =
                 |b: BrokerId| b != broker && acceptable_leader(image, partition, b, |b| image.cluster().is_active(b));
