@@ -37,7 +37,7 @@ use strand_metadata::quorum_controller::{ControllerSettings, QuorumController};
 use strand_protocol::codec::Message;
 use strand_protocol::error::ErrorCode;
 use strand_protocol::messages::broker_registration_request::{Feature, Listener};
-use strand_protocol::messages::{BrokerHeartbeatRequest, BrokerRegistrationRequest};
+use strand_protocol::messages::{AssignReplicasToDirsRequest, BrokerHeartbeatRequest, BrokerRegistrationRequest};
 use strand_replication::{BrokerStatus, PartitionState, PassReport, ReplicaLinks, ReplicaManager};
 use tokio::net::TcpListener;
 use tokio::sync::{mpsc, watch};
@@ -261,8 +261,18 @@ pub async fn run_until(
         background.push(tokio::spawn(compaction_forever(replicas.clone(), config.clone())));
     }
     let all_dirs_failed = Arc::new(tokio::sync::Notify::new());
-    let dirs = config.log_dirs.iter().cloned().zip(directory_ids(&config)?).collect();
-    background.push(tokio::spawn(watch_log_dirs_forever(replicas.clone(), dirs, offline_tx, all_dirs_failed.clone())));
+    let dirs: Vec<(std::path::PathBuf, Uuid)> = config.log_dirs.iter().cloned().zip(directory_ids(&config)?).collect();
+    background.push(tokio::spawn(watch_log_dirs_forever(
+        replicas.clone(),
+        dirs.clone(),
+        offline_tx,
+        all_dirs_failed.clone(),
+    )));
+    if dirs.len() > 1 {
+        // With one dir the controller places every replica in it itself.
+        let assigning = DirAssigner { channel: channel.clone(), node: BrokerId(node_id), broker_epoch, dirs };
+        background.push(tokio::spawn(assigning.assign_forever(image_rx.clone(), replicas.clone(), heartbeat)));
+    }
 
     let listener_name = listeners.first().map(|(name, _, _)| name.clone()).unwrap_or_default();
     let broker = Arc::new(
@@ -491,6 +501,132 @@ async fn balance_leaders_forever(controller: Arc<QuorumController>, interval: Du
 /// `BrokerLifecycleManager` uses the same 10 ms while STARTING, so a broker is unfenced as soon
 /// as it has caught up rather than a whole heartbeat interval later).
 const STARTING_HEARTBEAT: Duration = Duration::from_millis(10);
+
+/// The most replicas one AssignReplicasToDirs names (Kafka's AssignmentsManager sends at most
+/// 2,250); the rest go once the image shows these placed.
+const ASSIGNMENTS_PER_REQUEST_MAX: usize = 2250;
+
+/// Kafka's `AssignmentsManager` (KIP-858): tells the controller which log dir holds each of
+/// this broker's replicas that the image shows in none of its dirs (`UNASSIGNED`, as the
+/// controller leaves them on a broker with several dirs), so that a dir reported offline names
+/// the partitions to move.
+#[derive(Debug)]
+struct DirAssigner {
+    channel: Arc<dyn ControllerChannel>,
+    node: BrokerId,
+    broker_epoch: i64,
+    /// Each `log.dirs` entry and its directory id.
+    dirs: Vec<(std::path::PathBuf, Uuid)>,
+}
+
+impl DirAssigner {
+    /// On every published image: the replicas to place, sent; a failed request is sent again
+    /// after `retry`.
+    async fn assign_forever(
+        self,
+        mut image: watch::Receiver<Arc<MetadataImage>>,
+        replicas: Arc<ReplicaManager>,
+        retry: Duration,
+    ) {
+        loop {
+            let current = image.borrow_and_update().clone();
+            let unplaced = self.unplaced(&current);
+            let sent = unplaced.is_empty() || self.send(&unplaced, &replicas).await;
+            if !sent {
+                tokio::time::sleep(retry).await;
+            } else if image.changed().await.is_err() {
+                return;
+            }
+        }
+    }
+
+    /// This broker's replicas the image places in none of its dirs.
+    fn unplaced(&self, image: &MetadataImage) -> Vec<(Uuid, TopicPartition)> {
+        let mut unplaced = Vec::new();
+        for topic in image.topics().iter() {
+            for (&index, p) in &topic.partitions {
+                let Some(at) = p.replicas.iter().position(|b| *b == self.node) else { continue };
+                let dir = p.directories.get(at).copied().unwrap_or_default();
+                if !self.dirs.iter().any(|(_, id)| *id == dir) {
+                    unplaced.push((topic.id, TopicPartition::new(topic.name.clone(), index)));
+                }
+            }
+        }
+        unplaced
+    }
+
+    /// Sends where the hosted logs of the unplaced replicas are; whether the controller took it.
+    async fn send(&self, unplaced: &[(Uuid, TopicPartition)], replicas: &ReplicaManager) -> bool {
+        let hosted = match replicas.log_dirs() {
+            Ok(dirs) => dirs,
+            Err(e) => {
+                warn!("reading the log dirs for AssignReplicasToDirs: {e}");
+                return false;
+            }
+        };
+        let located: BTreeMap<TopicPartition, &std::path::Path> = hosted
+            .iter()
+            .flat_map(|d| d.partitions.iter().map(move |(tp, _)| (tp.clone(), d.path.as_path())))
+            .collect();
+        let Some(request) = self.request(unplaced, &located) else { return true };
+        let version = <AssignReplicasToDirsRequest as Message>::VERSIONS.max;
+        match call_controller(self.channel.as_ref(), &request, version).await {
+            Ok((response, _)) if response.error_code == 0 => true,
+            Ok((response, _)) => {
+                warn!("AssignReplicasToDirs refused by the controller: error {}", response.error_code);
+                false
+            }
+            Err(e) => {
+                warn!("AssignReplicasToDirs failed: {e}");
+                false
+            }
+        }
+    }
+
+    /// The request placing `unplaced` replicas in the dirs `located` finds their logs in (a
+    /// replica not hosted yet waits for its log), at most [`ASSIGNMENTS_PER_REQUEST_MAX`].
+    fn request(
+        &self,
+        unplaced: &[(Uuid, TopicPartition)],
+        located: &BTreeMap<TopicPartition, &std::path::Path>,
+    ) -> Option<AssignReplicasToDirsRequest> {
+        use strand_protocol::messages::assign_replicas_to_dirs_request::{DirectoryData, PartitionData, TopicData};
+        let mut by_dir: BTreeMap<Uuid, BTreeMap<Uuid, Vec<i32>>> = BTreeMap::new();
+        let placed = unplaced.iter().filter_map(|(topic_id, tp)| {
+            let path = located.get(tp)?;
+            let dir = self.dirs.iter().find(|(p, _)| p == path)?.1;
+            Some((dir, *topic_id, tp.partition))
+        });
+        for (dir, topic_id, index) in placed.take(ASSIGNMENTS_PER_REQUEST_MAX) {
+            by_dir.entry(dir).or_default().entry(topic_id).or_default().push(index);
+        }
+        if by_dir.is_empty() {
+            return None;
+        }
+        let directories = by_dir
+            .into_iter()
+            .map(|(id, topics)| {
+                let topics = topics
+                    .into_iter()
+                    .map(|(topic_id, indexes)| {
+                        let partitions = indexes
+                            .into_iter()
+                            .map(|i| PartitionData { partition_index: i, ..Default::default() })
+                            .collect();
+                        TopicData { topic_id, partitions, ..Default::default() }
+                    })
+                    .collect();
+                DirectoryData { id, topics, ..Default::default() }
+            })
+            .collect();
+        Some(AssignReplicasToDirsRequest {
+            broker_id: self.node,
+            broker_epoch: self.broker_epoch,
+            directories,
+            ..Default::default()
+        })
+    }
+}
 
 /// How often the node looks for log dirs a failed sync took offline.
 const LOG_DIR_CHECK_INTERVAL: Duration = Duration::from_millis(100);
@@ -1191,5 +1327,71 @@ mod tests {
         let later = requests.recv().await.expect("a later heartbeat");
         assert_eq!(later.offline_log_dirs, [failed]);
         task.abort();
+    }
+
+    /// Broker 1 with dirs A and B: its replica the image leaves `UNASSIGNED` is placed in the
+    /// dir its log is in; one already in A, another broker's, and one not hosted yet are not.
+    #[test]
+    fn assignments_name_the_dir_of_each_unplaced_hosted_replica() {
+        use strand_metadata::image::DIRECTORY_UNASSIGNED;
+        use strand_protocol::messages::records::MetadataRecord;
+        use strand_protocol::messages::{PartitionRecord, RegisterBrokerRecord, TopicRecord};
+        let (a, b) = (Uuid([0xaa; 16]), Uuid([0xbb; 16]));
+        let topic_id = Uuid([0x11; 16]);
+        let partition = |index: i32, broker: i32, dir: Uuid| {
+            MetadataRecord::PartitionRecord(PartitionRecord {
+                partition_id: index,
+                topic_id,
+                replicas: vec![BrokerId(broker)],
+                isr: vec![broker],
+                leader: BrokerId(broker),
+                directories: vec![dir],
+                ..Default::default()
+            })
+        };
+        let records = [
+            MetadataRecord::RegisterBrokerRecord(RegisterBrokerRecord {
+                broker_id: BrokerId(1),
+                broker_epoch: 5,
+                log_dirs: vec![a, b],
+                ..Default::default()
+            }),
+            MetadataRecord::TopicRecord(TopicRecord { name: "t".into(), topic_id, ..Default::default() }),
+            partition(0, 1, DIRECTORY_UNASSIGNED),
+            partition(1, 1, a),
+            partition(2, 2, DIRECTORY_UNASSIGNED),
+            partition(3, 1, DIRECTORY_UNASSIGNED),
+        ];
+        let empty = MetadataImage::empty();
+        let mut delta = MetadataDelta::new(&empty);
+        for record in &records {
+            delta.replay(record).expect("replay");
+        }
+        let image = delta.apply(MetadataProvenance { offset: 6, epoch: 1 });
+        let (requests_tx, _requests) = mpsc::unbounded_channel();
+        let assigner = DirAssigner {
+            channel: Arc::new(RecordingController(requests_tx)),
+            node: BrokerId(1),
+            broker_epoch: 5,
+            dirs: vec![("/data/a".into(), a), ("/data/b".into(), b)],
+        };
+        let unplaced = assigner.unplaced(&image);
+        let names: Vec<String> = unplaced.iter().map(|(_, tp)| tp.to_string()).collect();
+        assert_eq!(names, ["t-0", "t-3"]);
+        let located = BTreeMap::from([
+            (TopicPartition::new("t", 0), std::path::Path::new("/data/b")),
+            (TopicPartition::new("t", 1), std::path::Path::new("/data/a")),
+        ]);
+        let request = assigner.request(&unplaced, &located).expect("a request");
+        assert_eq!((request.broker_id, request.broker_epoch), (BrokerId(1), 5));
+        let placed: Vec<(Uuid, Uuid, Vec<i32>)> = request
+            .directories
+            .iter()
+            .flat_map(|d| {
+                d.topics.iter().map(|t| (d.id, t.topic_id, t.partitions.iter().map(|p| p.partition_index).collect()))
+            })
+            .collect();
+        assert_eq!(placed, [(b, topic_id, vec![0])], "t-3 has no log yet");
+        assert!(assigner.request(&unplaced[1..], &located).is_none());
     }
 }
