@@ -1394,4 +1394,44 @@ mod tests {
         assert_eq!(placed, [(b, topic_id, vec![0])], "t-3 has no log yet");
         assert!(assigner.request(&unplaced[1..], &located).is_none());
     }
+
+    /// One failed sync on the only log dir: the watcher stops serving its partitions, publishes
+    /// its directory id for the heartbeats, and asks the node to stop (Kafka halts when every
+    /// log dir failed).
+    #[tokio::test]
+    async fn every_log_dir_failed_stops_the_node() {
+        use strand_log::LogConfig;
+        use strand_log::log::ValidatedBatch;
+        use strand_log::producer_state::{AppendContext, VerificationGuard};
+        use strand_protocol::records::{NewRecord, RecordBatchBuilder};
+        use strand_replication::Acks;
+
+        let dir = tempfile::tempdir().expect("temp dir");
+        let identity = NodeIdentity { cluster_id: "MkU3OEVBNTcwNTJENDM2Qg".into(), node_id: 1 };
+        let logs = LogManager::open(&[dir.path().to_owned()], &identity, LogConfig::default(), Arc::new(SystemClock))
+            .expect("logs");
+        let replicas = Arc::new(ReplicaManager::new(logs, true));
+        let tp = TopicPartition::new("t", 0);
+        // Every append synced: the failing sync comes with the append.
+        let config = LogConfig { flush_interval_messages: 1, ..LogConfig::default() };
+        replicas.ensure_partition(&tp, Uuid([1; 16]), config).expect("hosted");
+        let mut builder = RecordBatchBuilder::new();
+        builder.append(&NewRecord { timestamp_ms: 10, key: None, value: Some(b"v"), headers: &[] }).expect("record");
+        let bytes = bytes::BytesMut::from(&builder.build().expect("batch")[..]);
+        let batch = ValidatedBatch::validate(bytes).expect("valid");
+        fail::cfg("log::sync", "return").expect("failpoint");
+        let appended = replicas.append(&tp, batch, 0, Acks::Leader, AppendContext::client(VerificationGuard::SENTINEL));
+        fail::remove("log::sync");
+        assert!(appended.is_err());
+
+        let (offline_tx, offline_rx) = watch::channel(Vec::new());
+        let all_failed = Arc::new(tokio::sync::Notify::new());
+        let id = Uuid([7; 16]);
+        let dirs = vec![(dir.path().to_owned(), id)];
+        let watcher = tokio::spawn(watch_log_dirs_forever(replicas.clone(), dirs, offline_tx, all_failed.clone()));
+        tokio::time::timeout(Duration::from_secs(10), all_failed.notified()).await.expect("asked to stop");
+        assert_eq!(*offline_rx.borrow(), [id]);
+        assert!(replicas.is_offline(&tp));
+        watcher.await.expect("the watcher ends once every dir failed");
+    }
 }
