@@ -306,3 +306,127 @@ fn assignments_place_replicas_so_an_offline_dir_names_them() {
     assert_eq!(refused.response.error_code, ErrorCode::StaleBrokerEpoch.code());
     assert!(refused.records.is_empty());
 }
+
+/// A metadata log in memory that commits and replays every append at once.
+struct MemoryLog(std::sync::Mutex<tokio::sync::watch::Sender<std::sync::Arc<strand_metadata::image::MetadataImage>>>);
+
+impl strand_metadata::quorum_controller::ControllerLog for MemoryLog {
+    fn append(
+        &self,
+        records: Vec<ApiMessageAndVersion>,
+    ) -> strand_metadata::quorum_controller::BoxFuture<'_, Result<i64, strand_metadata::quorum::QuorumError>> {
+        Box::pin(async move {
+            let images = self.0.lock().expect("image lock");
+            let current = images.borrow().clone();
+            let mut delta = strand_metadata::image::MetadataDelta::new(&current);
+            for record in &records {
+                delta.replay(&record.record).unwrap_or_else(|e| panic!("replaying {record:?}: {e}"));
+            }
+            let offset = current.provenance().offset + i64::try_from(records.len()).expect("batch size");
+            let provenance = strand_metadata::image::MetadataProvenance { offset, epoch: 1 };
+            images.send_replace(std::sync::Arc::new(delta.apply(provenance)));
+            Ok(offset)
+        })
+    }
+
+    fn leader_caught_up(
+        &self,
+        _timeout: std::time::Duration,
+    ) -> strand_metadata::quorum_controller::BoxFuture<'_, Result<i64, strand_metadata::quorum::QuorumError>> {
+        Box::pin(async move { Ok(self.next_offset()) })
+    }
+
+    fn is_leader(&self) -> bool {
+        true
+    }
+
+    fn leader_epoch(&self) -> i32 {
+        1
+    }
+
+    fn next_offset(&self) -> i64 {
+        self.0.lock().expect("image lock").borrow().provenance().offset + 1
+    }
+}
+
+/// The bytes a broker sends: an AssignReplicasToDirs v0 and a BrokerHeartbeat v1 whose tagged
+/// `OfflineLogDirs` names dir 1 of broker 1, through the active controller's
+/// `handle_encoded`. The replica it placed there loses its leadership and ISR place.
+#[tokio::test]
+async fn the_active_controller_takes_both_requests_off_the_wire() {
+    use strand_protocol::codec::{Message, Struct};
+    use strand_protocol::messages::api::ApiKey;
+    use strand_protocol::messages::{AssignReplicasToDirsResponse, BrokerHeartbeatResponse};
+
+    // `cluster` placed broker 1's replica of t-1 in its dir 1; the request places it there again
+    // (no record) and u-0 in dir 1 too (a record).
+    let cluster = cluster();
+    let t = cluster.image.topics().by_name("t").expect("t").id;
+    let u = cluster.image.topics().by_name("u").expect("u").id;
+    let epoch = controller_common::epoch(&cluster, 1);
+    let (images, receiver) = tokio::sync::watch::channel(std::sync::Arc::new(cluster.image.clone()));
+    let log = std::sync::Arc::new(MemoryLog(std::sync::Mutex::new(images)));
+    let settings = strand_metadata::quorum_controller::ControllerSettings {
+        cluster_id: CLUSTER_ID.to_owned(),
+        defaults: ControllerDefaults::default(),
+        session_timeout_ms: 9_000,
+        bootstrap: Vec::new(),
+        unfence_on_registration: false,
+    };
+    let controller = strand_metadata::quorum_controller::QuorumController::new(
+        log.clone(),
+        receiver,
+        std::sync::Arc::new(strand_base::SystemClock),
+        settings,
+        Box::new(|| Uuid([0x99; 16])),
+    );
+    let encode = |message: &dyn Fn(&mut bytes::BytesMut)| {
+        let mut out = bytes::BytesMut::new();
+        message(&mut out);
+        out.freeze()
+    };
+
+    let partitions = |index: i32| vec![PartitionData { partition_index: index, ..Default::default() }];
+    let assign = AssignReplicasToDirsRequest {
+        broker_id: BrokerId(1),
+        broker_epoch: epoch,
+        directories: vec![DirectoryData {
+            id: dir(1, 1),
+            topics: vec![
+                TopicData { topic_id: t, partitions: partitions(1), ..Default::default() },
+                TopicData { topic_id: u, partitions: partitions(0), ..Default::default() },
+            ],
+            ..Default::default()
+        }],
+        ..Default::default()
+    };
+    let body = encode(&|out| assign.encode(out, 0).expect("encode"));
+    let (answer, _) = controller.handle_encoded(ApiKey::AssignReplicasToDirs, 0, body).await.expect("handled");
+    let answer = AssignReplicasToDirsResponse::decode_exact(answer, 0).expect("decode");
+    assert_eq!(answer.error_code, 0);
+    let codes: Vec<i16> = answer.directories[0].topics.iter().map(|t| t.partitions[0].error_code).collect();
+    assert_eq!(codes, [0, 0]);
+
+    let offset = log.0.lock().expect("image lock").borrow().provenance().offset;
+    let heartbeat = BrokerHeartbeatRequest {
+        broker_id: BrokerId(1),
+        broker_epoch: epoch,
+        current_metadata_offset: offset,
+        offline_log_dirs: vec![dir(1, 1)],
+        ..Default::default()
+    };
+    let body = encode(&|out| heartbeat.encode(out, 1).expect("encode"));
+    let (answer, _) = controller.handle_encoded(ApiKey::BrokerHeartbeat, 1, body).await.expect("handled");
+    let answer = BrokerHeartbeatResponse::decode_exact(answer, 1).expect("decode");
+    assert_eq!(answer.error_code, 0);
+
+    let image = log.0.lock().expect("image lock").borrow().clone();
+    let leader_and_isr = |name: &str, index: i32| {
+        let p = image.topics().by_name(name).and_then(|t| t.partitions.get(&index)).cloned().expect("partition");
+        (p.leader.0, p.isr.iter().map(|b| b.0).collect::<Vec<_>>())
+    };
+    assert_eq!(leader_and_isr("t", 1), (2, vec![2, 3]), "broker 1's replica in dir 1 left the ISR");
+    assert_eq!(leader_and_isr("u", 0), (-1, vec![1]), "u-0, placed in dir 1, lost its only leader");
+    assert_eq!(leader_and_isr("t", 0), (1, vec![1, 2, 3]), "t-0 is in dir 0");
+    assert_eq!(image.cluster().broker(BrokerId(1)).expect("registered").log_dirs, [dir(1, 0)]);
+}
