@@ -265,6 +265,7 @@ pub async fn run_until(
     background.push(tokio::spawn(watch_log_dirs_forever(
         replicas.clone(),
         dirs.clone(),
+        config.metadata_log_dir.clone(),
         offline_tx,
         all_dirs_failed.clone(),
     )));
@@ -633,13 +634,14 @@ const LOG_DIR_CHECK_INTERVAL: Duration = Duration::from_millis(100);
 
 /// Kafka's `LogDirFailureHandler`: every [`LOG_DIR_CHECK_INTERVAL`], stops serving the
 /// partitions of newly offline log dirs, publishes the offline dirs' ids (`dirs` pairs each
-/// `log.dirs` entry with its directory id) for the heartbeats, and once every dir is offline
-/// wakes `all_failed` (Kafka halts then).
+/// `log.dirs` entry with its directory id) for the heartbeats, and once every dir is offline,
+/// or the one holding the metadata log (`metadata_dir`), wakes `fatal` (Kafka halts then).
 async fn watch_log_dirs_forever(
     replicas: Arc<ReplicaManager>,
     dirs: Vec<(std::path::PathBuf, Uuid)>,
+    metadata_dir: std::path::PathBuf,
     offline_ids: watch::Sender<Vec<Uuid>>,
-    all_failed: Arc<tokio::sync::Notify>,
+    fatal: Arc<tokio::sync::Notify>,
 ) {
     loop {
         tokio::time::sleep(LOG_DIR_CHECK_INTERVAL).await;
@@ -654,7 +656,12 @@ async fn watch_log_dirs_forever(
         offline_ids.send_if_modified(|known| std::mem::replace(known, ids.clone()) != ids);
         if !dirs.is_empty() && offline.len() >= dirs.len() {
             error!("every log dir failed ({offline:?}): stopping the node");
-            all_failed.notify_one();
+            fatal.notify_one();
+            return;
+        }
+        if offline.contains(&metadata_dir) {
+            error!("the metadata log dir {} failed: stopping the node", metadata_dir.display());
+            fatal.notify_one();
             return;
         }
     }
@@ -1287,6 +1294,9 @@ mod tests {
 
     use super::*;
 
+    /// The `log::sync` failpoint is process-wide: one test at a time sets it.
+    static FAILPOINT: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
     /// A controller that answers every heartbeat "unfenced" and passes the requests on.
     #[derive(Debug)]
     struct RecordingController(mpsc::UnboundedSender<BrokerHeartbeatRequest>);
@@ -1419,19 +1429,64 @@ mod tests {
         builder.append(&NewRecord { timestamp_ms: 10, key: None, value: Some(b"v"), headers: &[] }).expect("record");
         let bytes = bytes::BytesMut::from(&builder.build().expect("batch")[..]);
         let batch = ValidatedBatch::validate(bytes).expect("valid");
+        let failing = FAILPOINT.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
         fail::cfg("log::sync", "return").expect("failpoint");
         let appended = replicas.append(&tp, batch, 0, Acks::Leader, AppendContext::client(VerificationGuard::SENTINEL));
         fail::remove("log::sync");
+        drop(failing);
         assert!(appended.is_err());
 
         let (offline_tx, offline_rx) = watch::channel(Vec::new());
         let all_failed = Arc::new(tokio::sync::Notify::new());
         let id = Uuid([7; 16]);
         let dirs = vec![(dir.path().to_owned(), id)];
-        let watcher = tokio::spawn(watch_log_dirs_forever(replicas.clone(), dirs, offline_tx, all_failed.clone()));
+        let metadata_dir = std::path::PathBuf::from("/elsewhere");
+        let watching = watch_log_dirs_forever(replicas.clone(), dirs, metadata_dir, offline_tx, all_failed.clone());
+        let watcher = tokio::spawn(watching);
         tokio::time::timeout(Duration::from_secs(10), all_failed.notified()).await.expect("asked to stop");
         assert_eq!(*offline_rx.borrow(), [id]);
         assert!(replicas.is_offline(&tp));
         watcher.await.expect("the watcher ends once every dir failed");
+    }
+
+    /// Two log dirs, the metadata log in the first: its failure alone stops the node, as Kafka
+    /// halts when the metadata log dir fails; the second dir is still online.
+    #[tokio::test]
+    async fn the_metadata_log_dir_failing_stops_the_node() {
+        use strand_log::LogConfig;
+        use strand_log::log::ValidatedBatch;
+        use strand_log::producer_state::{AppendContext, VerificationGuard};
+        use strand_protocol::records::{NewRecord, RecordBatchBuilder};
+        use strand_replication::Acks;
+
+        let (first, second) = (tempfile::tempdir().expect("temp dir"), tempfile::tempdir().expect("temp dir"));
+        let paths = [first.path().to_owned(), second.path().to_owned()];
+        let identity = NodeIdentity { cluster_id: "MkU3OEVBNTcwNTJENDM2Qg".into(), node_id: 1 };
+        let logs = LogManager::open(&paths, &identity, LogConfig::default(), Arc::new(SystemClock)).expect("logs");
+        let replicas = Arc::new(ReplicaManager::new(logs, true));
+        // The first partition goes to the first dir (both are empty).
+        let tp = TopicPartition::new("t", 0);
+        let config = LogConfig { flush_interval_messages: 1, ..LogConfig::default() };
+        replicas.ensure_partition(&tp, Uuid([1; 16]), config).expect("hosted");
+        let mut builder = RecordBatchBuilder::new();
+        builder.append(&NewRecord { timestamp_ms: 10, key: None, value: Some(b"v"), headers: &[] }).expect("record");
+        let batch =
+            ValidatedBatch::validate(bytes::BytesMut::from(&builder.build().expect("batch")[..])).expect("valid");
+        let failing = FAILPOINT.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        fail::cfg("log::sync", "return").expect("failpoint");
+        let appended = replicas.append(&tp, batch, 0, Acks::Leader, AppendContext::client(VerificationGuard::SENTINEL));
+        fail::remove("log::sync");
+        drop(failing);
+        assert!(appended.is_err());
+
+        let (offline_tx, offline_rx) = watch::channel(Vec::new());
+        let fatal = Arc::new(tokio::sync::Notify::new());
+        let (a, b) = (Uuid([7; 16]), Uuid([8; 16]));
+        let dirs = vec![(paths[0].clone(), a), (paths[1].clone(), b)];
+        let watching = watch_log_dirs_forever(replicas.clone(), dirs, paths[0].clone(), offline_tx, fatal.clone());
+        let watcher = tokio::spawn(watching);
+        tokio::time::timeout(Duration::from_secs(10), fatal.notified()).await.expect("asked to stop");
+        assert_eq!(*offline_rx.borrow(), [a]);
+        watcher.await.expect("the watcher ends");
     }
 }
