@@ -348,7 +348,7 @@ impl ReplicaManager {
         *seen = offline.len();
         let mut stopped = Vec::new();
         for partition in self.shared.all_partitions() {
-            let in_offline_dir = lock(&partition.log)?.check_online().is_err();
+            let in_offline_dir = lock(&partition.log).is_ok_and(|log| log.check_online().is_err());
             if in_offline_dir && partition.mark_offline() {
                 self.shared.fetchers().unassign(&partition.tp);
                 stopped.push(partition.tp.clone());

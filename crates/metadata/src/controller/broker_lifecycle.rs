@@ -11,15 +11,14 @@
 //!   none (the broker counts as active for them, as it will be once the record is replayed).
 //! - controlled shutdown: the record that marks the broker as shutting down, then the same ISR and
 //!   leader moves as fencing, so the broker ends up leading nothing.
-//!
 //! - [`offline_dir_records`]: log directories a broker reports offline in its heartbeat (KIP-858,
 //!   Kafka's `handleDirectoriesOffline`): the same ISR and leader moves as fencing, for the
 //!   partitions whose replica on that broker is in one of those directories, then the
 //!   `BrokerRegistrationChangeRecord` that leaves the broker its remaining online directories.
 //!
 //! What it is not: no session tracking (see [`BrokerHeartbeatTracker`](super::BrokerHeartbeatTracker)),
-//! no unregistration, no directory assignment (`AssignReplicasToDirs`): a replica whose directory
-//! is `UNASSIGNED` (a broker with several log dirs) is not found in any directory.
+//! no unregistration. A replica whose directory is `UNASSIGNED` (on a broker with several log
+//! dirs, until its AssignReplicasToDirs, [`super::assign_replicas_to_dirs`]) is in no directory.
 
 use strand_base::{BrokerId, Uuid};
 use strand_protocol::messages::BrokerRegistrationChangeRecord;
