@@ -446,6 +446,9 @@ impl QuorumController {
                 decided(controller::alter_partition(image, r, version, defaults), Rs::AlterPartition)
             }
             Rq::ElectLeaders(r) => decided(controller::elect_leaders(image, r), Rs::ElectLeaders),
+            Rq::AssignReplicasToDirs(r) => {
+                decided(controller::assign_replicas_to_dirs(image, r, defaults), Rs::AssignReplicasToDirs)
+            }
             Rq::AlterPartitionReassignments(r) => decided(
                 controller::alter_partition_reassignments(image, r, version, defaults),
                 Rs::AlterPartitionReassignments,

@@ -21,6 +21,7 @@
 //! records; it opens no sockets (the transport and the ISR channel are the shell's).
 
 use std::collections::BTreeMap;
+use std::path::PathBuf;
 use std::sync::{Arc, Mutex, MutexGuard, RwLock, RwLockReadGuard, RwLockWriteGuard};
 use std::time::Duration;
 
@@ -81,6 +82,8 @@ pub(crate) struct Shared {
     /// Consumer reads served (one per partition per fetch pass), for tests and operators.
     consumer_reads: std::sync::atomic::AtomicU64,
     fetchers: Mutex<Fetchers>,
+    /// How many log directories were offline at the last [`ReplicaManager::handle_log_dir_failures`].
+    offline_dirs_seen: Mutex<usize>,
 }
 
 fn read<T>(lock: &RwLock<T>) -> RwLockReadGuard<'_, T> {
@@ -223,6 +226,7 @@ impl ReplicaManager {
             hosting: watch::Sender::new(0),
             consumer_reads: std::sync::atomic::AtomicU64::new(0),
             fetchers: Mutex::new(Fetchers::default()),
+            offline_dirs_seen: Mutex::new(0),
         };
         ReplicaManager { shared: Arc::new(shared), logs: Mutex::new(logs) }
     }
@@ -323,6 +327,43 @@ impl ReplicaManager {
     /// in bytes (DescribeLogDirs).
     pub fn log_dirs(&self) -> Result<Vec<LogDirContents>, ReplicaError> {
         self.with_logs(|logs| logs.dir_contents())
+    }
+
+    /// The log directories a failed sync took offline, in `log.dirs` order.
+    pub fn offline_dirs(&self) -> Result<Vec<PathBuf>, ReplicaError> {
+        self.with_logs(|logs| Ok(logs.offline_dirs()))
+    }
+
+    /// Kafka's `ReplicaManager.handleLogDirFailure`, for every directory that went offline since
+    /// the last call: each partition whose log is in one is marked offline (it takes no more
+    /// partition states, proposes no ISR change, parked produces fail) and its fetcher stops.
+    /// Returns the offline directories; the caller reports them to the controller (KIP-858),
+    /// which moves those partitions' leaderships away. Cheap while no new directory failed.
+    pub fn handle_log_dir_failures(&self) -> Result<Vec<PathBuf>, ReplicaError> {
+        let offline = self.offline_dirs()?;
+        let mut seen = self.shared.offline_dirs_seen.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        if offline.len() <= *seen {
+            return Ok(offline);
+        }
+        *seen = offline.len();
+        let mut stopped = Vec::new();
+        for partition in self.shared.all_partitions() {
+            let in_offline_dir = lock(&partition.log).is_ok_and(|log| log.check_online().is_err());
+            if in_offline_dir && partition.mark_offline() {
+                self.shared.fetchers().unassign(&partition.tp);
+                stopped.push(partition.tp.clone());
+            }
+        }
+        if !stopped.is_empty() {
+            self.shared.hosting_changed();
+        }
+        tracing::warn!("log dirs {offline:?} offline: stopped serving {} partitions in them", stopped.len());
+        Ok(offline)
+    }
+
+    /// Whether `tp`'s log directory failed and this node stopped serving it.
+    pub fn is_offline(&self, tp: &TopicPartition) -> bool {
+        self.shared.partition(tp).is_ok_and(|p| p.is_offline())
     }
 
     /// The partitions hosted here.
@@ -515,6 +556,10 @@ impl ReplicaManager {
     /// change in flight. Call it every `replica.lag.time.max.ms / 2`. Returns how many
     /// partitions got a proposal.
     pub fn maybe_shrink_isr(&self, now_ms: i64) -> usize {
+        // A partition whose directory failed must not shrink its ISR: it stops leading instead.
+        if let Err(e) = self.handle_log_dir_failures() {
+            tracing::warn!("checking the log dirs: {e}");
+        }
         let brokers = self.shared.brokers();
         let lag_max_ms = self.shared.config.replica_lag_time_max_ms;
         let mut proposed = 0;

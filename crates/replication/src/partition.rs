@@ -77,6 +77,9 @@ pub(crate) struct Partition {
     /// The manager's "something changed" counter, bumped with every partition's, for waiters on
     /// any change (status waits, the coordinators' high-watermark waits).
     changed: Arc<watch::Sender<u64>>,
+    /// Its log directory failed (Kafka's `HostedPartition.Offline`): it takes no more partition
+    /// states and proposes no ISR change until a restart re-reads the directory.
+    offline: std::sync::atomic::AtomicBool,
 }
 
 impl Partition {
@@ -104,6 +107,7 @@ impl Partition {
             progress: watch::Sender::new(initial),
             own_changes: watch::Sender::new(0),
             changed,
+            offline: std::sync::atomic::AtomicBool::new(false),
         }
     }
 
@@ -180,6 +184,29 @@ impl Partition {
         self.notify();
     }
 
+    /// Its log directory failed (Kafka's `markPartitionOffline`): from now on this node neither
+    /// leads nor follows it whatever metadata says, and parked produces fail. Returns whether it
+    /// was online until now.
+    pub fn mark_offline(&self) -> bool {
+        let newly = !self.offline.swap(true, std::sync::atomic::Ordering::SeqCst);
+        if newly {
+            self.mark_removed();
+        }
+        newly
+    }
+
+    pub fn is_offline(&self) -> bool {
+        self.offline.load(std::sync::atomic::Ordering::SeqCst)
+    }
+
+    /// The log directory's error once the partition is offline.
+    fn check_online(&self) -> Result<(), ReplicaError> {
+        if self.is_offline() {
+            lock(&self.log)?.check_online()?;
+        }
+        Ok(())
+    }
+
     /// Raises the leader's high watermark to the lowest log end offset over the maximal ISR, if
     /// that is higher. Returns whether it moved.
     fn maybe_increment_high_watermark(&self, s: &mut ReplicaState, log: &mut Log) -> bool {
@@ -246,6 +273,10 @@ impl Partition {
     pub fn apply(&self, incoming: &PartitionState, topic_id: Uuid, now_ms: i64) -> Result<RoleChange, ReplicaError> {
         if !incoming.replicas.contains(&self.local) {
             return Err(ReplicaError::NotReplica { tp: self.tp.clone(), replica: self.local });
+        }
+        if self.is_offline() {
+            // Kafka skips offline partitions in `applyDelta`; the controller moves them away.
+            return Ok(RoleChange::Unchanged);
         }
         let mut s = self.lock_state()?;
         let mut log = lock(&self.log)?;
@@ -444,6 +475,8 @@ impl Partition {
         update: bool,
         brokers: &BrokerStatuses,
     ) -> Result<(FollowerRead, Option<AlterPartitionItem>), ReplicaError> {
+        // KAFKA_STORAGE_ERROR, and no ISR expansion proposed for it.
+        self.check_online()?;
         let mut s = self.lock_state()?;
         self.check_leader_epoch(&s, fetch.current_leader_epoch)?;
         if s.leader().is_none() {
@@ -542,6 +575,9 @@ impl Partition {
         lag_max_ms: i64,
         brokers: &BrokerStatuses,
     ) -> Result<Option<AlterPartitionItem>, ReplicaError> {
+        if self.is_offline() {
+            return Ok(None);
+        }
         let mut s = self.lock_state()?;
         let Some(leader) = s.leader() else { return Ok(None) };
         if leader.isr.in_flight().is_some() {

@@ -9,6 +9,12 @@
 //! later metadata change flows the same way: committed records are replayed into a new image,
 //! the controller sees it at once, the hosted partitions are reconciled with it, and only then is
 //! the image published to the request handlers.
+//!
+//! A log directory a failed sync took offline (Kafka's `LogDirFailureChannel`): its partitions
+//! stop being served, led or followed here ([`ReplicaManager::handle_log_dir_failures`]), and
+//! every heartbeat reports its directory id (KIP-858) so the controller moves their leaderships;
+//! once every log dir is offline the node stops at once, without a clean shutdown, as Kafka
+//! halts.
 
 use std::collections::BTreeMap;
 use std::net::SocketAddr;
@@ -31,7 +37,7 @@ use strand_metadata::quorum_controller::{ControllerSettings, QuorumController};
 use strand_protocol::codec::Message;
 use strand_protocol::error::ErrorCode;
 use strand_protocol::messages::broker_registration_request::{Feature, Listener};
-use strand_protocol::messages::{BrokerHeartbeatRequest, BrokerRegistrationRequest};
+use strand_protocol::messages::{AssignReplicasToDirsRequest, BrokerHeartbeatRequest, BrokerRegistrationRequest};
 use strand_replication::{BrokerStatus, PartitionState, PassReport, ReplicaLinks, ReplicaManager};
 use tokio::net::TcpListener;
 use tokio::sync::{mpsc, watch};
@@ -57,6 +63,8 @@ pub enum NodeError {
     Log(#[from] strand_log::LogError),
     #[error("{0}")]
     Io(#[from] std::io::Error),
+    #[error("every log dir failed ({0:?}): stopped without a clean shutdown")]
+    LogDirsFailed(Vec<std::path::PathBuf>),
 }
 
 /// The features this broker supports, registered with the controller; ApiVersions reports the
@@ -160,8 +168,17 @@ pub async fn run_until(
     let listeners = bind_listeners(&config).await?;
     let broker_epoch = register(&config, channel.as_ref(), &listeners).await?;
     let heartbeat = Duration::from_millis(config.broker_heartbeat_interval_ms.max(1) as u64);
+    // The ids of the log dirs gone offline, for the heartbeats.
+    let (offline_tx, offline_rx) = watch::channel(Vec::new());
     let heartbeats = (!sole_voter).then(|| {
-        let beat = heartbeat_forever(channel.clone(), image_rx.clone(), BrokerId(node_id), broker_epoch, heartbeat);
+        let beat = heartbeat_forever(
+            channel.clone(),
+            image_rx.clone(),
+            offline_rx,
+            BrokerId(node_id),
+            broker_epoch,
+            heartbeat,
+        );
         tokio::spawn(beat)
     });
     // Serve once this incarnation is registered and unfenced in this node's image, which then
@@ -243,6 +260,20 @@ pub async fn run_until(
     if config.log_cleaner_enable {
         background.push(tokio::spawn(compaction_forever(replicas.clone(), config.clone())));
     }
+    let all_dirs_failed = Arc::new(tokio::sync::Notify::new());
+    let dirs: Vec<(std::path::PathBuf, Uuid)> = config.log_dirs.iter().cloned().zip(directory_ids(&config)?).collect();
+    background.push(tokio::spawn(watch_log_dirs_forever(
+        replicas.clone(),
+        dirs.clone(),
+        config.metadata_log_dir.clone(),
+        offline_tx,
+        all_dirs_failed.clone(),
+    )));
+    if dirs.len() > 1 {
+        // With one dir the controller places every replica in it itself.
+        let assigning = DirAssigner { channel: channel.clone(), node: BrokerId(node_id), broker_epoch, dirs };
+        background.push(tokio::spawn(assigning.assign_forever(image_rx.clone(), replicas.clone(), heartbeat)));
+    }
 
     let listener_name = listeners.first().map(|(name, _, _)| name.clone()).unwrap_or_default();
     let broker = Arc::new(
@@ -265,7 +296,19 @@ pub async fn run_until(
         );
         background.push(tokio::spawn(clients.clone().accept_forever(listener, name, broker.clone())));
     }
-    if let Err(e) = shutdown.await {
+    let signal = tokio::select! {
+        signal = shutdown => signal,
+        () = all_dirs_failed.notified() => {
+            // Kafka halts: nothing more is acknowledged, nothing marked clean, no controlled
+            // shutdown; the restart recovers every log from what the disks hold.
+            heartbeats.iter().for_each(|task| task.abort());
+            background.iter().for_each(|task| task.abort());
+            replay.abort();
+            replicas.stop_fetchers().await;
+            return Err(NodeError::LogDirsFailed(config.log_dirs.clone()));
+        }
+    };
+    if let Err(e) = signal {
         warn!("waiting for a shutdown signal failed: {e}");
     }
     info!("shutting down");
@@ -460,12 +503,179 @@ async fn balance_leaders_forever(controller: Arc<QuorumController>, interval: Du
 /// as it has caught up rather than a whole heartbeat interval later).
 const STARTING_HEARTBEAT: Duration = Duration::from_millis(10);
 
+/// The most replicas one AssignReplicasToDirs names (Kafka's AssignmentsManager sends at most
+/// 2,250); the rest go once the image shows these placed.
+const ASSIGNMENTS_PER_REQUEST_MAX: usize = 2250;
+
+/// Kafka's `AssignmentsManager` (KIP-858): tells the controller which log dir holds each of
+/// this broker's replicas that the image shows in none of its dirs (`UNASSIGNED`, as the
+/// controller leaves them on a broker with several dirs), so that a dir reported offline names
+/// the partitions to move.
+#[derive(Debug)]
+struct DirAssigner {
+    channel: Arc<dyn ControllerChannel>,
+    node: BrokerId,
+    broker_epoch: i64,
+    /// Each `log.dirs` entry and its directory id.
+    dirs: Vec<(std::path::PathBuf, Uuid)>,
+}
+
+impl DirAssigner {
+    /// On every published image: the replicas to place, sent; a failed request is sent again
+    /// after `retry`.
+    async fn assign_forever(
+        self,
+        mut image: watch::Receiver<Arc<MetadataImage>>,
+        replicas: Arc<ReplicaManager>,
+        retry: Duration,
+    ) {
+        loop {
+            let current = image.borrow_and_update().clone();
+            let unplaced = self.unplaced(&current);
+            let sent = unplaced.is_empty() || self.send(&unplaced, &replicas).await;
+            if !sent {
+                tokio::time::sleep(retry).await;
+            } else if image.changed().await.is_err() {
+                return;
+            }
+        }
+    }
+
+    /// This broker's replicas the image places in none of its dirs.
+    fn unplaced(&self, image: &MetadataImage) -> Vec<(Uuid, TopicPartition)> {
+        let mut unplaced = Vec::new();
+        for topic in image.topics().iter() {
+            for (&index, p) in &topic.partitions {
+                let Some(at) = p.replicas.iter().position(|b| *b == self.node) else { continue };
+                let dir = p.directories.get(at).copied().unwrap_or_default();
+                if !self.dirs.iter().any(|(_, id)| *id == dir) {
+                    unplaced.push((topic.id, TopicPartition::new(topic.name.clone(), index)));
+                }
+            }
+        }
+        unplaced
+    }
+
+    /// Sends where the hosted logs of the unplaced replicas are; whether the controller took it.
+    async fn send(&self, unplaced: &[(Uuid, TopicPartition)], replicas: &ReplicaManager) -> bool {
+        let hosted = match replicas.log_dirs() {
+            Ok(dirs) => dirs,
+            Err(e) => {
+                warn!("reading the log dirs for AssignReplicasToDirs: {e}");
+                return false;
+            }
+        };
+        let located: BTreeMap<TopicPartition, &std::path::Path> = hosted
+            .iter()
+            .flat_map(|d| d.partitions.iter().map(move |(tp, _)| (tp.clone(), d.path.as_path())))
+            .collect();
+        let Some(request) = self.request(unplaced, &located) else { return true };
+        let version = <AssignReplicasToDirsRequest as Message>::VERSIONS.max;
+        match call_controller(self.channel.as_ref(), &request, version).await {
+            Ok((response, _)) if response.error_code == 0 => true,
+            Ok((response, _)) => {
+                warn!("AssignReplicasToDirs refused by the controller: error {}", response.error_code);
+                false
+            }
+            Err(e) => {
+                warn!("AssignReplicasToDirs failed: {e}");
+                false
+            }
+        }
+    }
+
+    /// The request placing `unplaced` replicas in the dirs `located` finds their logs in (a
+    /// replica not hosted yet waits for its log), at most [`ASSIGNMENTS_PER_REQUEST_MAX`].
+    fn request(
+        &self,
+        unplaced: &[(Uuid, TopicPartition)],
+        located: &BTreeMap<TopicPartition, &std::path::Path>,
+    ) -> Option<AssignReplicasToDirsRequest> {
+        use strand_protocol::messages::assign_replicas_to_dirs_request::{DirectoryData, PartitionData, TopicData};
+        let mut by_dir: BTreeMap<Uuid, BTreeMap<Uuid, Vec<i32>>> = BTreeMap::new();
+        let placed = unplaced.iter().filter_map(|(topic_id, tp)| {
+            let path = located.get(tp)?;
+            let dir = self.dirs.iter().find(|(p, _)| p == path)?.1;
+            Some((dir, *topic_id, tp.partition))
+        });
+        for (dir, topic_id, index) in placed.take(ASSIGNMENTS_PER_REQUEST_MAX) {
+            by_dir.entry(dir).or_default().entry(topic_id).or_default().push(index);
+        }
+        if by_dir.is_empty() {
+            return None;
+        }
+        let directories = by_dir
+            .into_iter()
+            .map(|(id, topics)| {
+                let topics = topics
+                    .into_iter()
+                    .map(|(topic_id, indexes)| {
+                        let partitions = indexes
+                            .into_iter()
+                            .map(|i| PartitionData { partition_index: i, ..Default::default() })
+                            .collect();
+                        TopicData { topic_id, partitions, ..Default::default() }
+                    })
+                    .collect();
+                DirectoryData { id, topics, ..Default::default() }
+            })
+            .collect();
+        Some(AssignReplicasToDirsRequest {
+            broker_id: self.node,
+            broker_epoch: self.broker_epoch,
+            directories,
+            ..Default::default()
+        })
+    }
+}
+
+/// How often the node looks for log dirs a failed sync took offline.
+const LOG_DIR_CHECK_INTERVAL: Duration = Duration::from_millis(100);
+
+/// Kafka's `LogDirFailureHandler`: every [`LOG_DIR_CHECK_INTERVAL`], stops serving the
+/// partitions of newly offline log dirs, publishes the offline dirs' ids (`dirs` pairs each
+/// `log.dirs` entry with its directory id) for the heartbeats, and once every dir is offline,
+/// or the one holding the metadata log (`metadata_dir`), wakes `fatal` (Kafka halts then).
+async fn watch_log_dirs_forever(
+    replicas: Arc<ReplicaManager>,
+    dirs: Vec<(std::path::PathBuf, Uuid)>,
+    metadata_dir: std::path::PathBuf,
+    offline_ids: watch::Sender<Vec<Uuid>>,
+    fatal: Arc<tokio::sync::Notify>,
+) {
+    loop {
+        tokio::time::sleep(LOG_DIR_CHECK_INTERVAL).await;
+        let offline = match replicas.handle_log_dir_failures() {
+            Ok(offline) => offline,
+            Err(e) => {
+                warn!("checking the log dirs: {e}");
+                continue;
+            }
+        };
+        let ids: Vec<Uuid> = dirs.iter().filter(|(path, _)| offline.contains(path)).map(|(_, id)| *id).collect();
+        offline_ids.send_if_modified(|known| std::mem::replace(known, ids.clone()) != ids);
+        if !dirs.is_empty() && offline.len() >= dirs.len() {
+            error!("every log dir failed ({offline:?}): stopping the node");
+            fatal.notify_one();
+            return;
+        }
+        if offline.contains(&metadata_dir) {
+            error!("the metadata log dir {} failed: stopping the node", metadata_dir.display());
+            fatal.notify_one();
+            return;
+        }
+    }
+}
+
 /// Heartbeats to the active controller every `broker.heartbeat.interval.ms`, reporting how far
-/// this node's metadata has come (the controller unfences a broker that has caught up); until
-/// the controller first unfences this incarnation, every [`STARTING_HEARTBEAT`].
+/// this node's metadata has come (the controller unfences a broker that has caught up) and the
+/// ids of its offline log dirs (at once when one goes offline, as Kafka's
+/// `propagateDirectoryFailure`); until the controller first unfences this incarnation, every
+/// [`STARTING_HEARTBEAT`].
 async fn heartbeat_forever(
     channel: Arc<dyn ControllerChannel>,
     image: watch::Receiver<Arc<MetadataImage>>,
+    mut offline_dirs: watch::Receiver<Vec<Uuid>>,
     broker_id: BrokerId,
     broker_epoch: i64,
     interval: Duration,
@@ -476,6 +686,7 @@ async fn heartbeat_forever(
             broker_id,
             broker_epoch,
             current_metadata_offset: image.borrow().provenance().offset,
+            offline_log_dirs: offline_dirs.borrow_and_update().clone(),
             ..Default::default()
         };
         let version = <BrokerHeartbeatRequest as Message>::VERSIONS.max;
@@ -493,7 +704,11 @@ async fn heartbeat_forever(
                 interval
             }
         };
-        tokio::time::sleep(next).await;
+        // A newly offline dir is reported at once; a closed channel (the node stopping) waits.
+        tokio::select! {
+            () = tokio::time::sleep(next) => {}
+            Ok(()) = offline_dirs.changed() => {}
+        }
     }
 }
 
@@ -1066,5 +1281,212 @@ fn broker_settings(config: &ServerConfig) -> BrokerSettings {
             segment_bytes: config.transaction_state_log_segment_bytes,
             min_insync_replicas: Some(config.transaction_state_log_min_isr),
         },
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use bytes::Bytes;
+    use strand_broker::BoxFuture;
+    use strand_protocol::codec::Struct;
+    use strand_protocol::messages::BrokerHeartbeatResponse;
+    use strand_protocol::messages::api::ApiKey;
+
+    use super::*;
+
+    /// The `log::sync` failpoint is process-wide: one test at a time sets it.
+    static FAILPOINT: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
+    /// A controller that answers every heartbeat "unfenced" and passes the requests on.
+    #[derive(Debug)]
+    struct RecordingController(mpsc::UnboundedSender<BrokerHeartbeatRequest>);
+
+    impl ControllerChannel for RecordingController {
+        fn call(&self, api: ApiKey, version: i16, body: Bytes) -> BoxFuture<'_, Result<(Bytes, i64), String>> {
+            Box::pin(async move {
+                assert_eq!(api, ApiKey::BrokerHeartbeat);
+                let request = BrokerHeartbeatRequest::decode_exact(body, version).map_err(|e| e.to_string())?;
+                let _ = self.0.send(request);
+                let mut out = bytes::BytesMut::new();
+                let response = BrokerHeartbeatResponse { is_caught_up: true, is_fenced: false, ..Default::default() };
+                response.encode(&mut out, version).map_err(|e| e.to_string())?;
+                Ok((out.freeze(), 0))
+            })
+        }
+    }
+
+    /// A log dir going offline is reported in a heartbeat at once (Kafka's
+    /// `propagateDirectoryFailure`), not a heartbeat interval later, and in every later one.
+    #[tokio::test(start_paused = true)]
+    async fn heartbeats_report_offline_dirs_at_once() {
+        let (requests_tx, mut requests) = mpsc::unbounded_channel();
+        let channel: Arc<dyn ControllerChannel> = Arc::new(RecordingController(requests_tx));
+        let (_images, image) = watch::channel(Arc::new(MetadataImage::empty()));
+        let (offline_tx, offline_rx) = watch::channel(Vec::new());
+        let interval = Duration::from_secs(3600);
+        let beat = heartbeat_forever(channel, image, offline_rx, BrokerId(1), 7, interval);
+        let task = tokio::spawn(beat);
+        let first = requests.recv().await.expect("first heartbeat");
+        assert!(first.offline_log_dirs.is_empty());
+        let failed = Uuid([0x42; 16]);
+        let before = tokio::time::Instant::now();
+        offline_tx.send_replace(vec![failed]);
+        let next = requests.recv().await.expect("heartbeat after the failure");
+        assert_eq!(next.offline_log_dirs, [failed]);
+        assert!(before.elapsed() < interval, "reported after {:?}", before.elapsed());
+        let later = requests.recv().await.expect("a later heartbeat");
+        assert_eq!(later.offline_log_dirs, [failed]);
+        task.abort();
+    }
+
+    /// Broker 1 with dirs A and B: its replica the image leaves `UNASSIGNED` is placed in the
+    /// dir its log is in; one already in A, another broker's, and one not hosted yet are not.
+    #[test]
+    fn assignments_name_the_dir_of_each_unplaced_hosted_replica() {
+        use strand_metadata::image::DIRECTORY_UNASSIGNED;
+        use strand_protocol::messages::records::MetadataRecord;
+        use strand_protocol::messages::{PartitionRecord, RegisterBrokerRecord, TopicRecord};
+        let (a, b) = (Uuid([0xaa; 16]), Uuid([0xbb; 16]));
+        let topic_id = Uuid([0x11; 16]);
+        let partition = |index: i32, broker: i32, dir: Uuid| {
+            MetadataRecord::PartitionRecord(PartitionRecord {
+                partition_id: index,
+                topic_id,
+                replicas: vec![BrokerId(broker)],
+                isr: vec![broker],
+                leader: BrokerId(broker),
+                directories: vec![dir],
+                ..Default::default()
+            })
+        };
+        let records = [
+            MetadataRecord::RegisterBrokerRecord(RegisterBrokerRecord {
+                broker_id: BrokerId(1),
+                broker_epoch: 5,
+                log_dirs: vec![a, b],
+                ..Default::default()
+            }),
+            MetadataRecord::TopicRecord(TopicRecord { name: "t".into(), topic_id, ..Default::default() }),
+            partition(0, 1, DIRECTORY_UNASSIGNED),
+            partition(1, 1, a),
+            partition(2, 2, DIRECTORY_UNASSIGNED),
+            partition(3, 1, DIRECTORY_UNASSIGNED),
+        ];
+        let empty = MetadataImage::empty();
+        let mut delta = MetadataDelta::new(&empty);
+        for record in &records {
+            delta.replay(record).expect("replay");
+        }
+        let image = delta.apply(MetadataProvenance { offset: 6, epoch: 1 });
+        let (requests_tx, _requests) = mpsc::unbounded_channel();
+        let assigner = DirAssigner {
+            channel: Arc::new(RecordingController(requests_tx)),
+            node: BrokerId(1),
+            broker_epoch: 5,
+            dirs: vec![("/data/a".into(), a), ("/data/b".into(), b)],
+        };
+        let unplaced = assigner.unplaced(&image);
+        let names: Vec<String> = unplaced.iter().map(|(_, tp)| tp.to_string()).collect();
+        assert_eq!(names, ["t-0", "t-3"]);
+        let located = BTreeMap::from([
+            (TopicPartition::new("t", 0), std::path::Path::new("/data/b")),
+            (TopicPartition::new("t", 1), std::path::Path::new("/data/a")),
+        ]);
+        let request = assigner.request(&unplaced, &located).expect("a request");
+        assert_eq!((request.broker_id, request.broker_epoch), (BrokerId(1), 5));
+        let placed: Vec<(Uuid, Uuid, Vec<i32>)> = request
+            .directories
+            .iter()
+            .flat_map(|d| {
+                d.topics.iter().map(|t| (d.id, t.topic_id, t.partitions.iter().map(|p| p.partition_index).collect()))
+            })
+            .collect();
+        assert_eq!(placed, [(b, topic_id, vec![0])], "t-3 has no log yet");
+        assert!(assigner.request(&unplaced[1..], &located).is_none());
+    }
+
+    /// One failed sync on the only log dir: the watcher stops serving its partitions, publishes
+    /// its directory id for the heartbeats, and asks the node to stop (Kafka halts when every
+    /// log dir failed).
+    #[tokio::test]
+    async fn every_log_dir_failed_stops_the_node() {
+        use strand_log::LogConfig;
+        use strand_log::log::ValidatedBatch;
+        use strand_log::producer_state::{AppendContext, VerificationGuard};
+        use strand_protocol::records::{NewRecord, RecordBatchBuilder};
+        use strand_replication::Acks;
+
+        let dir = tempfile::tempdir().expect("temp dir");
+        let identity = NodeIdentity { cluster_id: "MkU3OEVBNTcwNTJENDM2Qg".into(), node_id: 1 };
+        let logs = LogManager::open(&[dir.path().to_owned()], &identity, LogConfig::default(), Arc::new(SystemClock))
+            .expect("logs");
+        let replicas = Arc::new(ReplicaManager::new(logs, true));
+        let tp = TopicPartition::new("t", 0);
+        // Every append synced: the failing sync comes with the append.
+        let config = LogConfig { flush_interval_messages: 1, ..LogConfig::default() };
+        replicas.ensure_partition(&tp, Uuid([1; 16]), config).expect("hosted");
+        let mut builder = RecordBatchBuilder::new();
+        builder.append(&NewRecord { timestamp_ms: 10, key: None, value: Some(b"v"), headers: &[] }).expect("record");
+        let bytes = bytes::BytesMut::from(&builder.build().expect("batch")[..]);
+        let batch = ValidatedBatch::validate(bytes).expect("valid");
+        let failing = FAILPOINT.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        fail::cfg("log::sync", "return").expect("failpoint");
+        let appended = replicas.append(&tp, batch, 0, Acks::Leader, AppendContext::client(VerificationGuard::SENTINEL));
+        fail::remove("log::sync");
+        drop(failing);
+        assert!(appended.is_err());
+
+        let (offline_tx, offline_rx) = watch::channel(Vec::new());
+        let all_failed = Arc::new(tokio::sync::Notify::new());
+        let id = Uuid([7; 16]);
+        let dirs = vec![(dir.path().to_owned(), id)];
+        let metadata_dir = std::path::PathBuf::from("/elsewhere");
+        let watching = watch_log_dirs_forever(replicas.clone(), dirs, metadata_dir, offline_tx, all_failed.clone());
+        let watcher = tokio::spawn(watching);
+        tokio::time::timeout(Duration::from_secs(10), all_failed.notified()).await.expect("asked to stop");
+        assert_eq!(*offline_rx.borrow(), [id]);
+        assert!(replicas.is_offline(&tp));
+        watcher.await.expect("the watcher ends once every dir failed");
+    }
+
+    /// Two log dirs, the metadata log in the first: its failure alone stops the node, as Kafka
+    /// halts when the metadata log dir fails; the second dir is still online.
+    #[tokio::test]
+    async fn the_metadata_log_dir_failing_stops_the_node() {
+        use strand_log::LogConfig;
+        use strand_log::log::ValidatedBatch;
+        use strand_log::producer_state::{AppendContext, VerificationGuard};
+        use strand_protocol::records::{NewRecord, RecordBatchBuilder};
+        use strand_replication::Acks;
+
+        let (first, second) = (tempfile::tempdir().expect("temp dir"), tempfile::tempdir().expect("temp dir"));
+        let paths = [first.path().to_owned(), second.path().to_owned()];
+        let identity = NodeIdentity { cluster_id: "MkU3OEVBNTcwNTJENDM2Qg".into(), node_id: 1 };
+        let logs = LogManager::open(&paths, &identity, LogConfig::default(), Arc::new(SystemClock)).expect("logs");
+        let replicas = Arc::new(ReplicaManager::new(logs, true));
+        // The first partition goes to the first dir (both are empty).
+        let tp = TopicPartition::new("t", 0);
+        let config = LogConfig { flush_interval_messages: 1, ..LogConfig::default() };
+        replicas.ensure_partition(&tp, Uuid([1; 16]), config).expect("hosted");
+        let mut builder = RecordBatchBuilder::new();
+        builder.append(&NewRecord { timestamp_ms: 10, key: None, value: Some(b"v"), headers: &[] }).expect("record");
+        let batch =
+            ValidatedBatch::validate(bytes::BytesMut::from(&builder.build().expect("batch")[..])).expect("valid");
+        let failing = FAILPOINT.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        fail::cfg("log::sync", "return").expect("failpoint");
+        let appended = replicas.append(&tp, batch, 0, Acks::Leader, AppendContext::client(VerificationGuard::SENTINEL));
+        fail::remove("log::sync");
+        drop(failing);
+        assert!(appended.is_err());
+
+        let (offline_tx, offline_rx) = watch::channel(Vec::new());
+        let fatal = Arc::new(tokio::sync::Notify::new());
+        let (a, b) = (Uuid([7; 16]), Uuid([8; 16]));
+        let dirs = vec![(paths[0].clone(), a), (paths[1].clone(), b)];
+        let watching = watch_log_dirs_forever(replicas.clone(), dirs, paths[0].clone(), offline_tx, fatal.clone());
+        let watcher = tokio::spawn(watching);
+        tokio::time::timeout(Duration::from_secs(10), fatal.notified()).await.expect("asked to stop");
+        assert_eq!(*offline_rx.borrow(), [a]);
+        watcher.await.expect("the watcher ends");
     }
 }

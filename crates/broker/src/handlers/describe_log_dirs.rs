@@ -5,8 +5,8 @@
 //! current replica's lag is Kafka's high watermark less log end, never positive. Total and usable
 //! bytes (v4+) are those of the file system holding each directory, as Java's `FileStore` reports
 //! them to Kafka (`statvfs`: all blocks, and the free blocks a non-root process may use). A
-//! directory whose file system cannot be read is answered KAFKA_STORAGE_ERROR without partitions,
-//! as Kafka answers for an offline directory.
+//! directory a failed sync took offline, or whose file system cannot be read, is answered
+//! KAFKA_STORAGE_ERROR without partitions, as Kafka answers for an offline directory.
 
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -35,7 +35,18 @@ pub fn handle(broker: &Broker, request: DescribeLogDirsRequest) -> DescribeLogDi
             return DescribeLogDirsResponse { error_code: ErrorCode::KafkaStorageError.code(), ..Default::default() };
         }
     };
-    let results = dirs.into_iter().map(|dir| describe_dir(dir, &wanted)).collect();
+    let offline = broker.replicas.offline_dirs().unwrap_or_default();
+    let results = dirs
+        .into_iter()
+        .map(|dir| {
+            if offline.contains(&dir.path) {
+                let log_dir = dir.path.display().to_string();
+                DescribeLogDirsResult { log_dir, error_code: ErrorCode::KafkaStorageError.code(), ..Default::default() }
+            } else {
+                describe_dir(dir, &wanted)
+            }
+        })
+        .collect();
     DescribeLogDirsResponse { results, ..Default::default() }
 }
 

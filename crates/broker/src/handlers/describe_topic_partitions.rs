@@ -144,19 +144,23 @@ impl Page<'_> {
         self.image.cluster().broker(id).filter(|b| !b.fenced && b.endpoints.iter().any(|e| e.name == self.listener))
     }
 
-    /// Replicas whose broker is unknown, fenced, not on the client's listener, or whose log dir
-    /// is offline (Kafka's `getOfflineReplicas`).
     fn offline_replicas(&self, p: &PartitionImage) -> Vec<BrokerId> {
-        p.replicas
-            .iter()
-            .zip(p.directories.iter().copied().chain(std::iter::repeat(DIRECTORY_MIGRATING)))
-            .filter(|&(&id, directory)| match self.image.cluster().broker(id) {
-                None => true,
-                Some(b) => b.fenced || !b.endpoints.iter().any(|e| e.name == self.listener) || !is_online(b, directory),
-            })
-            .map(|(&id, _)| id)
-            .collect()
+        offline_replicas(self.image, p, self.listener)
     }
+}
+
+/// Replicas whose broker is unknown, fenced, not on the client's `listener`, or whose log dir
+/// is offline (Kafka's `KRaftMetadataCache.getOfflineReplicas`, for Metadata too).
+pub(crate) fn offline_replicas(image: &MetadataImage, p: &PartitionImage, listener: &str) -> Vec<BrokerId> {
+    p.replicas
+        .iter()
+        .zip(p.directories.iter().copied().chain(std::iter::repeat(DIRECTORY_MIGRATING)))
+        .filter(|&(&id, directory)| match image.cluster().broker(id) {
+            None => true,
+            Some(b) => b.fenced || !b.endpoints.iter().any(|e| e.name == listener) || !is_online(b, directory),
+        })
+        .map(|(&id, _)| id)
+        .collect()
 }
 
 /// Kafka's `DirectoryId.isOnline`: unassigned and untracked directories count as online, a lost

@@ -33,8 +33,9 @@ pub async fn handle(broker: &Broker, request: MetadataRequest, version: i16) -> 
             image = auto_create(broker, missing).await.unwrap_or(image);
         }
     }
+    let listener = broker.identity.listener_name.as_str();
     let topics = match &request.topics {
-        None => image.topics().iter().map(topic_entry).collect(),
+        None => image.topics().iter().map(|t| topic_entry(&image, t, listener)).collect(),
         Some(requested) => {
             // Each topic once, as Kafka answers the set of topics asked for: a request naming a
             // large topic many times gets it once, not once per mention.
@@ -45,7 +46,7 @@ pub async fn handle(broker: &Broker, request: MetadataRequest, version: i16) -> 
                     let by_id = t.topic_id != strand_base::Uuid::ZERO;
                     seen.insert(if by_id { (t.topic_id, None) } else { (t.topic_id, t.name.as_deref()) })
                 })
-                .map(|t| requested_topic(&image, t.name.as_deref(), t.topic_id, version))
+                .map(|t| requested_topic(&image, t.name.as_deref(), t.topic_id, version, listener))
                 .collect()
         }
     };
@@ -103,6 +104,7 @@ fn requested_topic(
     name: Option<&str>,
     id: strand_base::Uuid,
     version: i16,
+    listener: &str,
 ) -> MetadataResponseTopic {
     // A topic id, when given, wins: the Java client sends ids with an empty (not null) name.
     let by_id = id != strand_base::Uuid::ZERO;
@@ -112,7 +114,7 @@ fn requested_topic(
         None => None,
     };
     match found {
-        Some(topic) => topic_entry(topic),
+        Some(topic) => topic_entry(image, topic, listener),
         None => MetadataResponseTopic {
             error_code: if by_id || name.is_none() {
                 ErrorCode::UnknownTopicId
@@ -128,7 +130,8 @@ fn requested_topic(
     }
 }
 
-fn topic_entry(topic: &TopicImage) -> MetadataResponseTopic {
+/// One topic's entry; `offline_replicas` as Kafka reports them on the client's `listener`.
+fn topic_entry(image: &MetadataImage, topic: &TopicImage, listener: &str) -> MetadataResponseTopic {
     let partitions = topic
         .partitions
         .iter()
@@ -139,7 +142,7 @@ fn topic_entry(topic: &TopicImage) -> MetadataResponseTopic {
             leader_epoch: p.leader_epoch,
             replica_nodes: p.replicas.clone(),
             isr_nodes: p.isr.clone(),
-            offline_replicas: Vec::new(),
+            offline_replicas: super::describe_topic_partitions::offline_replicas(image, p, listener),
             ..Default::default()
         })
         .collect();

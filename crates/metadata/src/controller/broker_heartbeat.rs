@@ -1,19 +1,23 @@
 //! BrokerHeartbeat, as Kafka's `ReplicationControlManager.processBrokerHeartbeat` and
 //! `BrokerHeartbeatManager.calculateNextBrokerState`: a broker's state moves through
 //! [`BrokerControlState`], and each move writes the records of fencing, unfencing or controlled
-//! shutdown ([`super::broker_lifecycle`]).
+//! shutdown ([`super::broker_lifecycle`]); log directories the heartbeat reports offline
+//! (KIP-858) then move the leaderships and ISR places of the replicas in them
+//! ([`offline_dir_records`]).
 //!
 //! What it is not: the session clock. The caller records when each heartbeat arrived and fences
 //! brokers whose session expired ([`BrokerHeartbeatTracker`](super::BrokerHeartbeatTracker) keeps
-//! that state); offline log directories reported in the heartbeat are not handled yet.
+//! that state).
 
 use strand_protocol::error::ErrorCode;
 use strand_protocol::messages::{BrokerHeartbeatRequest, BrokerHeartbeatResponse};
 
-use super::broker_lifecycle::{controlled_shutdown_records, fence_broker, has_leaderships, unfence_broker};
+use super::broker_lifecycle::{
+    controlled_shutdown_records, fence_broker, has_leaderships, offline_dir_records, unfence_broker,
+};
 use super::cluster::check_broker_epoch;
 use super::{ApiMessageAndVersion, ControllerDefaults, ControllerResult};
-use crate::image::{BrokerRegistration, MetadataImage};
+use crate::image::{BrokerRegistration, MetadataDelta, MetadataImage};
 
 /// What a heartbeat decision needs beyond the image: the controller's soft state about broker
 /// sessions, which Kafka keeps in its `BrokerHeartbeatManager` and never writes to the log.
@@ -111,7 +115,8 @@ impl BrokerControlState {
 
 /// Handles one heartbeat: the broker's next [`BrokerControlState`], the records of the move
 /// (fencing, unfencing with elections for leaderless partitions, or starting controlled shutdown
-/// with its leaderships moved away), and the response: `is_caught_up` once
+/// with its leaderships moved away), then those of its `offline_log_dirs` (as Kafka's
+/// `processBrokerHeartbeat` calls `handleDirectoriesOffline` after the move), and the response: `is_caught_up` once
 /// `current_metadata_offset` reaches the broker's registration record (its epoch), `is_fenced`
 /// and `should_shut_down` from the next state.
 ///
@@ -130,12 +135,18 @@ pub fn broker_heartbeat(
     let Some(registration) = image.cluster().broker(broker) else { return failed(ErrorCode::StaleBrokerEpoch) };
     let current = BrokerControlState::of(registration);
     let next = current.next(&facts(image, request, inputs, registration));
-    let records: Vec<ApiMessageAndVersion> = match next {
+    let mut records: Vec<ApiMessageAndVersion> = match next {
         _ if next == current => Vec::new(),
         BrokerControlState::Fenced | BrokerControlState::ShutdownNow => fence_broker(image, broker, defaults),
         BrokerControlState::Unfenced => unfence_broker(image, broker, defaults),
         BrokerControlState::ControlledShutdown => controlled_shutdown_records(image, broker, defaults),
     };
+    if !request.offline_log_dirs.is_empty() {
+        // Decided on the image the move's records leave, so no partition changes twice.
+        let moved = with_records(image, &records);
+        let decided_on = moved.as_ref().unwrap_or(image);
+        records.extend(offline_dir_records(decided_on, broker, &request.offline_log_dirs, defaults));
+    }
     let response = BrokerHeartbeatResponse {
         error_code: ErrorCode::None.code(),
         is_caught_up: request.current_metadata_offset >= registration.epoch,
@@ -144,6 +155,19 @@ pub fn broker_heartbeat(
         ..BrokerHeartbeatResponse::default()
     };
     ControllerResult { records, response }
+}
+
+/// `image` with `records` replayed, `None` when there are none (or, never expected for records
+/// just decided on it, one does not replay: the caller then decides on `image` itself).
+fn with_records(image: &MetadataImage, records: &[ApiMessageAndVersion]) -> Option<MetadataImage> {
+    if records.is_empty() {
+        return None;
+    }
+    let mut delta = MetadataDelta::new(image);
+    for record in records {
+        delta.replay(&record.record).ok()?;
+    }
+    Some(delta.apply(image.provenance()))
 }
 
 fn facts(

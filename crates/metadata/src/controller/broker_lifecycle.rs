@@ -11,11 +11,16 @@
 //!   none (the broker counts as active for them, as it will be once the record is replayed).
 //! - controlled shutdown: the record that marks the broker as shutting down, then the same ISR and
 //!   leader moves as fencing, so the broker ends up leading nothing.
+//! - [`offline_dir_records`]: log directories a broker reports offline in its heartbeat (KIP-858,
+//!   Kafka's `handleDirectoriesOffline`): the same ISR and leader moves as fencing, for the
+//!   partitions whose replica on that broker is in one of those directories, then the
+//!   `BrokerRegistrationChangeRecord` that leaves the broker its remaining online directories.
 //!
 //! What it is not: no session tracking (see [`BrokerHeartbeatTracker`](super::BrokerHeartbeatTracker)),
-//! no unregistration, no offline log directories.
+//! no unregistration. A replica whose directory is `UNASSIGNED` (on a broker with several log
+//! dirs, until its AssignReplicasToDirs, [`super::assign_replicas_to_dirs`]) is in no directory.
 
-use strand_base::BrokerId;
+use strand_base::{BrokerId, Uuid};
 use strand_protocol::messages::BrokerRegistrationChangeRecord;
 use strand_protocol::messages::records::MetadataRecord;
 
@@ -106,6 +111,42 @@ pub(crate) fn has_leaderships(image: &MetadataImage, broker: BrokerId) -> bool {
     image.topics().iter().any(|t| t.partitions.values().any(|p| p.leader == broker))
 }
 
+/// The records for `offline` directories reported by `broker` (Kafka's
+/// `handleDirectoriesOffline`): nothing unless one of them is still among the broker's
+/// registered directories; else every partition whose replica on `broker` sits in such a
+/// directory loses `broker` from its ISR (unless it is the last member) and gets a leader other
+/// than it, then a `BrokerRegistrationChangeRecord` lists the directories still online. When
+/// none is (Kafka's broker halts then), the registration keeps its list, as an empty list
+/// replays as no change in Kafka too.
+pub fn offline_dir_records(
+    image: &MetadataImage,
+    broker: BrokerId,
+    offline: &[Uuid],
+    defaults: &ControllerDefaults,
+) -> Vec<ApiMessageAndVersion> {
+    let Some(registration) = image.cluster().broker(broker) else { return Vec::new() };
+    let newly_offline: Vec<Uuid> = registration.log_dirs.iter().copied().filter(|d| offline.contains(d)).collect();
+    if newly_offline.is_empty() {
+        return Vec::new();
+    }
+    let in_offline_dir = |_: Uuid, _: i32, partition: &PartitionImage| {
+        let index = partition.replicas.iter().position(|b| *b == broker);
+        index.and_then(|i| partition.directories.get(i)).is_some_and(|d| newly_offline.contains(d))
+    };
+    let mut records = leave_isrs_where(image, broker, defaults, &in_offline_dir);
+    let online: Vec<Uuid> = registration.log_dirs.iter().copied().filter(|d| !offline.contains(d)).collect();
+    if !online.is_empty() {
+        let record = BrokerRegistrationChangeRecord {
+            broker_id: broker,
+            broker_epoch: registration.epoch,
+            log_dirs: online,
+            ..BrokerRegistrationChangeRecord::default()
+        };
+        records.push(ApiMessageAndVersion::latest(MetadataRecord::BrokerRegistrationChangeRecord(record)));
+    }
+    records
+}
+
 /// Kafka's `generateLeaderAndIsrUpdates` with a broker to remove: every partition whose ISR
 /// holds `broker` loses it (unless it is the last member), and gets a leader other than it.
 pub(crate) fn leave_isrs(
@@ -113,10 +154,20 @@ pub(crate) fn leave_isrs(
     broker: BrokerId,
     defaults: &ControllerDefaults,
 ) -> Vec<ApiMessageAndVersion> {
+    leave_isrs_where(image, broker, defaults, &|_, _, _| true)
+}
+
+/// [`leave_isrs`] for the partitions `selected` accepts (by topic id, index and image).
+pub(crate) fn leave_isrs_where(
+    image: &MetadataImage,
+    broker: BrokerId,
+    defaults: &ControllerDefaults,
+    selected: &dyn Fn(Uuid, i32, &PartitionImage) -> bool,
+) -> Vec<ApiMessageAndVersion> {
     let mut records = Vec::new();
     for topic in image.topics().iter() {
         let election = Election::for_topic(image, &topic.name, defaults);
-        for (index, partition) in partitions_with_isr_member(topic, broker) {
+        for (index, partition) in partitions_with_isr_member(topic, broker).filter(|(i, p)| selected(topic.id, *i, p)) {
             let change = PartitionChange::new(partition, topic.id, index).isr_without(broker).election(election);
             let acceptable =
                 |b: BrokerId| b != broker && acceptable_leader(image, partition, b, |b| image.cluster().is_active(b));

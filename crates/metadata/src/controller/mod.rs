@@ -13,7 +13,10 @@
 //! - [`broker_heartbeat`]: a broker's next [`BrokerControlState`] (unfenced once caught up,
 //!   fenced on request, controlled shutdown) and the records of the move; [`fence_broker`] when
 //!   its session expires, [`unfence_broker`]; [`BrokerHeartbeatTracker`], the sessions' soft state
-//!   those decisions take as inputs (`BrokerHeartbeatManager`).
+//!   those decisions take as inputs (`BrokerHeartbeatManager`); the log dirs a heartbeat
+//!   reports offline ([`offline_dir_records`], KIP-858).
+//! - [`assign_replicas_to_dirs`]: which of a broker's log dirs holds each of its replicas
+//!   (KIP-858's AssignReplicasToDirs), `ReplicationControlManager`.
 //! - [`alter_partition`]: a leader's ISR change (KIP-841 eligibility), `ReplicationControlManager`.
 //! - [`elect_leaders`] (KIP-460), [`preferred_leader_moves`] (`auto.leader.rebalance.enable`),
 //!   [`unclean_leader_moves`]: elections on request or on a schedule.
@@ -41,6 +44,7 @@
 //! calling here).
 
 mod alter_partition;
+mod assign_dirs;
 mod bootstrap;
 mod broker_heartbeat;
 mod broker_lifecycle;
@@ -65,9 +69,10 @@ use strand_protocol::error::ErrorCode;
 use strand_protocol::messages::records::MetadataRecord;
 
 pub use alter_partition::alter_partition;
+pub use assign_dirs::assign_replicas_to_dirs;
 pub use bootstrap::{BootstrapFeatures, bootstrap_records};
 pub use broker_heartbeat::{BrokerControlState, HeartbeatFacts, HeartbeatInputs, broker_heartbeat};
-pub use broker_lifecycle::{fence_broker, unfence_broker};
+pub use broker_lifecycle::{fence_broker, offline_dir_records, unfence_broker};
 pub use cluster::{InitialFencing, PreviousSession, RegisterBrokerInputs, register_broker};
 pub use configs::{alter_configs, incremental_alter_configs};
 pub use create_partitions::create_partitions;

@@ -22,7 +22,8 @@
 //!   cleared, and the election runs over the remaining replicas (a removed leader is replaced).
 //!   New replicas get their broker's default directory.
 //!
-//! What it is not: no directory moves, and no ELR bookkeeping beyond clearing an ELR a
+//! What it is not: no directory moves between a broker's dirs (only AssignReplicasToDirs'
+//! placements), and no ELR bookkeeping beyond clearing an ELR a
 //! Kafka-written log may have left.
 
 use std::collections::BTreeMap;
@@ -141,6 +142,14 @@ impl<'a> PartitionChange<'a> {
                 .or_insert_with(|| image.cluster().broker(*broker).map_or(DIRECTORY_UNASSIGNED, |b| b.default_dir()));
         }
         self.target.replicas = target;
+        self
+    }
+
+    /// `broker`'s replica in `dir` (AssignReplicasToDirs); nothing for a broker not in the target.
+    pub(crate) fn directory(mut self, broker: BrokerId, dir: Uuid) -> Self {
+        if let Some(current) = self.directories.get_mut(&broker) {
+            *current = dir;
+        }
         self
     }
 
