@@ -102,7 +102,7 @@ impl Segment {
             }
         }
         let path = dir.join(format!("{}{suffix}", file_name(base_offset, ".log")));
-        let log = SegmentFile::open(&path, true).map_err(|e| LogError::io(&path, e))?;
+        let log = SegmentFile::open_log(&path, true).map_err(|e| LogError::io(&path, e))?;
         Self::with_log(dir, base_offset, log, config, now_ms, suffix)
     }
 
@@ -135,7 +135,7 @@ impl Segment {
     /// [`Segment::recover`] after an unclean one.
     pub fn open(dir: &Path, base_offset: Offset, config: &LogConfig, now_ms: i64) -> Result<Segment> {
         let path = dir.join(file_name(base_offset, ".log"));
-        let log = SegmentFile::open(&path, false).map_err(|e| LogError::io(&path, e))?;
+        let log = SegmentFile::open_log(&path, false).map_err(|e| LogError::io(&path, e))?;
         let indexes_exist = [".index", ".timeindex"].iter().all(|s| dir.join(file_name(base_offset, s)).exists());
         let mut segment = Self::with_log(dir, base_offset, log, config, now_ms, "")?;
         let sane = indexes_exist
@@ -301,7 +301,10 @@ impl Segment {
             self.time_index.maybe_append(max.timestamp, max.offset, true)?;
         }
         self.offset_index.trim()?;
-        self.time_index.trim()
+        self.time_index.trim()?;
+        // No longer appended to: its `.log` is read through the cold-file cache from now on.
+        self.log.release();
+        Ok(())
     }
 
     /// [`Segment::finish_for_roll`], then everything synced.
@@ -356,12 +359,8 @@ impl Segment {
             return Ok(None);
         }
         let len = (end - first.position).min(max_bytes.max(first.size));
-        Ok(Some(SegmentSlice {
-            file: self.log.shared(),
-            position: first.position,
-            len,
-            first_batch_offset: first.base_offset,
-        }))
+        let file = self.log.shared().map_err(|e| LogError::io(self.log.path(), e))?;
+        Ok(Some(SegmentSlice { file, position: first.position, len, first_batch_offset: first.base_offset }))
     }
 
     /// Reads the whole batch at `position`; `None` where no whole batch starts there. The batch is
@@ -372,9 +371,10 @@ impl Segment {
 
     /// A read-only handle on this segment for the log cleaner, which reads it without the log's
     /// lock. Only for a segment that is no longer appended to (not the active one).
-    pub(crate) fn reader(&self) -> SegmentReader {
+    pub(crate) fn reader(&self) -> Result<SegmentReader> {
         let (offset_index_bytes, time_index_bytes) = self.index_bytes();
-        SegmentReader {
+        let log = self.log.reader().map_err(|e| LogError::io(self.log.path(), e))?;
+        Ok(SegmentReader {
             base_offset: self.base_offset,
             next_offset: self.next_offset,
             size: self.log.len(),
@@ -382,8 +382,8 @@ impl Segment {
             time_index_bytes,
             aborted_txns: self.txn_index.entries().to_vec(),
             path: self.log.path().to_owned(),
-            log: Some(self.log.reader()),
-        }
+            log: Some(log),
+        })
     }
 
     /// The earliest record with a timestamp at or after `timestamp`: its timestamp and offset.
