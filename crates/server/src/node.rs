@@ -704,7 +704,7 @@ impl Hosts {
     /// its partition's log), then the coordinators' leaderships.
     fn reconcile(&self, image: &MetadataImage) {
         reconcile(&self.replicas, image, &self.config, self.node);
-        warn_if_open_files_too_few(self.replicas.hosted().len());
+        warn_if_open_files_too_few(self.replicas.hosted().len() + self.replicas.offline().len());
         let led = self.led(image, OFFSETS_TOPIC);
         for partition in self.groups.partitions() {
             if !led.contains_key(&partition) {
@@ -834,11 +834,11 @@ fn reconcile(replicas: &ReplicaManager, image: &MetadataImage, config: &ServerCo
                 leader_recovery_state: partition.leader_recovery_state.wire(),
             };
             if let Err(e) = replicas.apply_partition_state(&tp, topic.id, log_config.clone(), &state) {
-                error!("cannot host {tp}: {e}");
+                error!("cannot host {tp}: {e} (it answers KAFKA_STORAGE_ERROR until it can be hosted)");
             }
         }
     }
-    for tp in replicas.hosted() {
+    for tp in replicas.hosted().into_iter().chain(replicas.offline()) {
         let partition = image.topics().by_name(&tp.topic).and_then(|t| t.partitions.get(&tp.partition));
         if partition.is_some_and(|p| p.replicas.contains(&node)) {
             continue;
