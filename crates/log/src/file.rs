@@ -28,8 +28,11 @@ pub const COLD_SEGMENT_FILES_MAX: usize = 128;
 /// How long a [`SegmentFile`] keeps its descriptor.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Residency {
-    /// Open for as long as the `SegmentFile` lives (a one-off reader, the cleaner's handle).
+    /// Open for as long as the `SegmentFile` lives (a one-off reader).
     Always,
+    /// Another handle's `.log`, read through the cold-file cache under that handle's key; never
+    /// written, and dropping it leaves the cache alone (the log cleaner's reader).
+    Borrowed,
     /// A segment's `.log`: held open from its first write until [`SegmentFile::release`] (the
     /// active segment), read through the cold-file cache otherwise.
     WhileWritten,
@@ -104,7 +107,7 @@ impl SegmentFile {
             return Ok(Arc::clone(file));
         }
         match self.residency {
-            Residency::WhileWritten => COLD_FILES.get_or_open(self.id, &self.path),
+            Residency::WhileWritten | Residency::Borrowed => COLD_FILES.get_or_open(self.id, &self.path),
             Residency::Always | Residency::PerOperation => Ok(Arc::new(open_file(&self.path, false)?)),
         }
     }
@@ -137,19 +140,17 @@ impl SegmentFile {
         self.handle()
     }
 
-    /// A second handle on the same file that holds it open and reads the bytes written so far and
-    /// no more, for a reader that does not hold the log's lock (the log cleaner). Nothing is ever
-    /// written through it; like [`SegmentFile::shared`], it stays readable after the file is
-    /// deleted.
-    pub(crate) fn reader(&self) -> io::Result<SegmentFile> {
-        let file = self.handle()?;
-        Ok(SegmentFile {
-            path: self.path.clone(),
-            len: self.len,
-            residency: Residency::Always,
-            held: Some(file),
-            id: 0,
-        })
+    /// A second handle on the same file that reads the bytes written so far and no more, for a
+    /// reader that does not hold the log's lock (the log cleaner). Nothing is ever written through
+    /// it. A cold `.log` is read through the cold-file cache, so a pass over many segments holds
+    /// no descriptor of its own; once the file is deleted, a read through it may fail (the
+    /// cleaner's pass is aborted then anyway). A file that holds its descriptor shares it.
+    pub(crate) fn reader(&self) -> SegmentFile {
+        let (residency, held) = match (&self.held, self.residency) {
+            (None, Residency::WhileWritten) => (Residency::Borrowed, None),
+            (held, _) => (Residency::Always, held.clone()),
+        };
+        SegmentFile { path: self.path.clone(), len: self.len, residency, held, id: self.id }
     }
 
     /// Appends `bytes` at the end of what was written; returns the position they start at.

@@ -371,10 +371,10 @@ impl Segment {
 
     /// A read-only handle on this segment for the log cleaner, which reads it without the log's
     /// lock. Only for a segment that is no longer appended to (not the active one).
-    pub(crate) fn reader(&self) -> Result<SegmentReader> {
+    pub(crate) fn reader(&self) -> SegmentReader {
         let (offset_index_bytes, time_index_bytes) = self.index_bytes();
-        let log = self.log.reader().map_err(|e| LogError::io(self.log.path(), e))?;
-        Ok(SegmentReader {
+        let log = self.log.reader();
+        SegmentReader {
             base_offset: self.base_offset,
             next_offset: self.next_offset,
             size: self.log.len(),
@@ -383,7 +383,7 @@ impl Segment {
             aborted_txns: self.txn_index.entries().to_vec(),
             path: self.log.path().to_owned(),
             log: Some(log),
-        })
+        }
     }
 
     /// The earliest record with a timestamp at or after `timestamp`: its timestamp and offset.
@@ -548,13 +548,10 @@ impl Segment {
 }
 
 /// A read-only handle on a segment that is no longer appended to (never the active one), for a
-/// reader that does not hold the log's lock: the log cleaner. It shares the segment's open `.log`
-/// file and reads only the bytes written when it was taken, so it stays readable after the log
-/// deletes the segment (the open file outlives its name). What the cleaner needs of the indexes is
-/// copied when it is taken: their sizes and the transaction index's entries.
-///
-/// Once the segment is deleted, the handle may be the last on its `.log` file: releasing it (or
-/// dropping it) is when the file system frees the file's blocks.
+/// reader that does not hold the log's lock: the log cleaner. It reads the segment's `.log` through
+/// the cold-file cache (holding no descriptor of its own) and only the bytes written when it was
+/// taken. What the cleaner needs of the indexes is copied when it is taken: their sizes and the
+/// transaction index's entries.
 ///
 /// What it is not: a guarantee that the bytes stay as they were. Only a truncation or a deletion
 /// changes a segment that is no longer appended to, and the log aborts the cleaner's pass when it
@@ -587,7 +584,7 @@ impl SegmentReader {
         batch_at(log, position)
     }
 
-    /// Closes the handle's file; what was read of the segment stays.
+    /// Lets go of the handle's file; what was read of the segment stays.
     pub fn release(&mut self) {
         self.log = None;
     }

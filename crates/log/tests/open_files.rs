@@ -129,3 +129,57 @@ fn a_cold_segment_is_reopened_on_demand_and_a_fetch_outlives_its_close() {
     assert!(!root.path().join("t-0").join("00000000000000000000.log").exists());
     assert_eq!(fetch.read().expect("the fetch's region after its segment was deleted"), fetched);
 }
+
+/// A compaction pass over a log of more segments than the cold-file cache holds takes a reader of
+/// every segment it cleans without holding a descriptor for each, and still cleans them all.
+#[test]
+fn a_compaction_pass_over_many_segments_holds_no_descriptor_per_segment() {
+    use strand_log::cleaner::{Cleaner, CleanerConfig};
+    let _turn = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
+    let root = tempfile::tempdir().expect("dir");
+    let config = LogConfig { compact_enabled: true, delete_enabled: false, ..small_segments() };
+    let mut log =
+        Log::open(&root.path().join("t-0"), config, LogCheckpoints::default(), Arc::new(SystemClock)).expect("open");
+    let mut n = 0u32;
+    while log.segment_count() <= COLD_SEGMENT_FILES_MAX + 50 {
+        let (key, value) = (format!("key-{}", n % 10), format!("{n:0300}"));
+        let record =
+            NewRecord { timestamp_ms: 1_000, key: Some(key.as_bytes()), value: Some(value.as_bytes()), headers: &[] };
+        let mut builder = RecordBatchBuilder::new();
+        builder.append(&record).expect("record");
+        let batch = ValidatedBatch::validate(BytesMut::from(&builder.build().expect("batch")[..])).expect("valid");
+        log.append_as_leader(batch, 0, AppendContext::client(VerificationGuard::SENTINEL)).expect("append");
+        n += 1;
+    }
+    let high_watermark = log.log_end_offset();
+    log.producer_state_mut().on_high_watermark_updated(high_watermark);
+    let before = open_fds();
+    let pass = Cleaner::prepare(&mut log, high_watermark).expect("prepare").expect("something to clean");
+    let during = open_fds();
+    assert!(
+        during <= before + 8,
+        "a pass over {} segments: {before} descriptors before, {during} during",
+        log.segment_count()
+    );
+    drop(pass);
+    let mut cleaner = Cleaner::new(CleanerConfig::default());
+    cleaner.clean(&mut log, high_watermark).expect("clean").expect("a pass");
+    let (mut values, mut records) = (std::collections::BTreeMap::new(), 0u32);
+    let mut offset = log.log_start_offset();
+    while let Some(slice) = log.read(offset, 1 << 20, None).expect("read") {
+        for batch in strand_protocol::records::RecordBatches::new(slice.read().expect("slice")) {
+            let batch = batch.expect("batch");
+            offset = batch.next_offset();
+            for record in batch.records().expect("records").iter() {
+                let record = record.expect("record");
+                records += 1;
+                let key = String::from_utf8_lossy(record.key().unwrap_or_default()).into_owned();
+                values.insert(key, String::from_utf8_lossy(record.value().unwrap_or_default()).into_owned());
+            }
+        }
+    }
+    let latest: std::collections::BTreeMap<String, String> =
+        (n - 10..n).map(|i| (format!("key-{}", i % 10), format!("{i:0300}"))).collect();
+    assert_eq!(values, latest, "the latest value of every key, after cleaning");
+    assert!(records < n / 2, "{records} of {n} records left after cleaning");
+}

@@ -130,7 +130,7 @@ impl CleaningPass {
             (Some(first), Some(last)) => log.collect_aborted_txns(first.base_offset(), last.next_offset()),
             _ => Vec::new(),
         };
-        let segments = taken.iter().map(|s| s.reader()).collect::<Result<Vec<_>>>()?;
+        let segments = taken.iter().map(|s| s.reader()).collect();
         let pass = CleaningPass {
             range,
             dir: log.dir().to_owned(),
