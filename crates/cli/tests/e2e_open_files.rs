@@ -4,6 +4,10 @@
 //! partitions with "Too many open files" while CreateTopics answered success), serves produces
 //! and fetches on them, and starts again after a clean stop (it failed: "...timeindex: Too many
 //! open files").
+//!
+//! The operator's case, run by hand with `TOPICS = 1000` and `OPEN_FILES = 20000` (10,000
+//! partitions, 1,009 of them written): 1,024 descriptors hosting, 1,025 after a restart; the old
+//! node stopped hosting at about 6,600 partitions and could not start again.
 
 mod common;
 
@@ -21,7 +25,7 @@ const OPEN_FILES: usize = 600;
 const TOPICS: usize = 50;
 const PARTITIONS: usize = 10;
 /// At three descriptors a partition, fewer than `OPEN_FILES / 3` partitions fit.
-const _: () = assert!(TOPICS * PARTITIONS > OPEN_FILES / 3 * 2);
+const _: () = assert!(TOPICS * PARTITIONS > OPEN_FILES / 3);
 
 fn spawn(data: tempfile::TempDir) -> Server {
     let limit = format!("--nofile={OPEN_FILES}:{OPEN_FILES}");
@@ -32,19 +36,25 @@ fn topic(t: usize) -> String {
     format!("many-{t:03}")
 }
 
+/// Creates every topic, 50 to a request (a controller decision of more than 10,000 records is
+/// refused whole).
 fn create_all(client: &mut Client) {
-    let topics = (0..TOPICS)
-        .map(|t| CreatableTopic {
-            name: topic(t),
-            num_partitions: PARTITIONS as i32,
-            replication_factor: 1,
-            ..Default::default()
-        })
-        .collect();
-    let request = CreateTopicsRequest { topics, timeout_ms: 30_000, ..Default::default() };
-    let ResponseBody::CreateTopics(response) = client.call(RequestBody::CreateTopics(request), 7) else { panic!() };
-    for created in &response.topics {
-        assert_eq!(created.error_code, 0, "{created:?}");
+    let names: Vec<String> = (0..TOPICS).map(topic).collect();
+    for chunk in names.chunks(50) {
+        let topics = chunk
+            .iter()
+            .map(|name| CreatableTopic {
+                name: name.clone(),
+                num_partitions: PARTITIONS as i32,
+                replication_factor: 1,
+                ..Default::default()
+            })
+            .collect();
+        let request = CreateTopicsRequest { topics, timeout_ms: 30_000, ..Default::default() };
+        let ResponseBody::CreateTopics(response) = client.call(RequestBody::CreateTopics(request), 7) else { panic!() };
+        for created in &response.topics {
+            assert_eq!(created.error_code, 0, "{created:?}");
+        }
     }
 }
 
