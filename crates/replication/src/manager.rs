@@ -349,6 +349,11 @@ impl ReplicaManager {
         read(&self.shared.partitions).keys().cloned().collect()
     }
 
+    /// How many partitions this node was given: those hosted and those offline.
+    pub fn given_count(&self) -> usize {
+        read(&self.shared.partitions).len() + read(&self.shared.offline).len()
+    }
+
     /// The partitions this node was given but could not host (their logs could not be opened or
     /// created), answered KAFKA_STORAGE_ERROR.
     pub fn offline(&self) -> Vec<TopicPartition> {

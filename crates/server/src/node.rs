@@ -704,7 +704,7 @@ impl Hosts {
     /// its partition's log), then the coordinators' leaderships.
     fn reconcile(&self, image: &MetadataImage) {
         reconcile(&self.replicas, image, &self.config, self.node);
-        warn_if_open_files_too_few(self.replicas.hosted().len() + self.replicas.offline().len());
+        warn_if_open_files_too_few(self.replicas.given_count());
         let led = self.led(image, OFFSETS_TOPIC);
         for partition in self.groups.partitions() {
             if !led.contains_key(&partition) {
