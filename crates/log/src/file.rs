@@ -95,11 +95,6 @@ impl SegmentFile {
         self.len == 0
     }
 
-    /// Whether the file holds a descriptor of its own now (not counting the cold-file cache).
-    pub fn is_held_open(&self) -> bool {
-        self.held.is_some()
-    }
-
     /// A descriptor to read (or cut) the file with: the one held, else the cold-file cache's
     /// (`.log`), else a new one closed when the caller drops it (an index).
     fn handle(&self) -> io::Result<Arc<File>> {
