@@ -4,30 +4,82 @@
 //! Every byte the log reads or writes goes through [`SegmentFile`], so another I/O backend
 //! (io_uring, direct I/O) can be tried by changing this file alone. Reads are positioned
 //! (`pread`), so readers never move a shared cursor and can run beside the appender.
+//!
+//! Open descriptors are what a node runs out of first when it hosts many partitions, so a file
+//! holds one only while it needs it (see [`SegmentFile`]): an index opens its file for each write
+//! and closes it (its entries are in memory), a segment's `.log` stays open while it is appended
+//! to, and a cold `.log` is opened on demand through a small process-wide cache of at most
+//! [`COLD_SEGMENT_FILES_MAX`] descriptors, the least recently used closed first.
 
+use std::collections::HashMap;
 use std::fs::{File, OpenOptions};
 use std::io;
 use std::os::unix::fs::FileExt;
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, LazyLock, Mutex};
 
-/// An open data file of the log: a segment's `.log`, or one of its index files.
+/// The most cold segment `.log` files (segments not being appended to) the process keeps open at
+/// once for reads; past it the least recently read is closed, and opened again when read again.
+/// A fetch's [`crate::segment::SegmentSlice`] shares the descriptor, so closing it here never cuts
+/// a response short.
+pub const COLD_SEGMENT_FILES_MAX: usize = 128;
+
+/// How long a [`SegmentFile`] keeps its descriptor.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Residency {
+    /// Open for as long as the `SegmentFile` lives (a one-off reader).
+    Always,
+    /// Another handle's `.log`, read through the cold-file cache under that handle's key; never
+    /// written, and dropping it leaves the cache alone (the log cleaner's reader).
+    Borrowed,
+    /// A segment's `.log`: held open from its first write until [`SegmentFile::release`] (the
+    /// active segment), read through the cold-file cache otherwise.
+    WhileWritten,
+    /// An index: opened for each operation and closed after it; its entries live in memory.
+    PerOperation,
+}
+
+/// A data file of the log: a segment's `.log`, or one of its index files. Whether it holds an
+/// open descriptor depends on what it is (see the module's doc).
 #[derive(Debug)]
 pub struct SegmentFile {
-    /// Shared so a fetch can keep sending from a segment that is rolled or deleted meanwhile.
-    file: Arc<File>,
     path: PathBuf,
     /// The bytes written so far; appends go here. May be less than the file's length on disk while
     /// the file is preallocated (indexes).
     len: u64,
+    residency: Residency,
+    /// The descriptor held, if any. Shared so a fetch can keep sending from a segment that is
+    /// rolled, closed or deleted meanwhile.
+    held: Option<Arc<File>>,
+    /// This file's key in the cold-file cache (renames keep it: the descriptor follows the file).
+    id: u64,
 }
 
 impl SegmentFile {
-    /// Opens `path`, creating it if `create`; its current length is where appends continue.
+    /// Opens `path`, creating it if `create`, and holds it open as long as it lives; its current
+    /// length is where appends continue.
     pub fn open(path: &Path, create: bool) -> io::Result<SegmentFile> {
-        let file = OpenOptions::new().read(true).write(true).create(create).truncate(false).open(path)?;
+        let file = open_file(path, create)?;
         let len = file.metadata()?.len();
-        Ok(SegmentFile { file: Arc::new(file), path: path.to_owned(), len })
+        Ok(SegmentFile { path: path.to_owned(), len, residency: Residency::Always, held: Some(Arc::new(file)), id: 0 })
+    }
+
+    /// A segment's `.log` at `path` (created if `create`): held open once written to, until
+    /// [`SegmentFile::release`]; read through the cold-file cache meanwhile.
+    pub fn open_log(path: &Path, create: bool) -> io::Result<SegmentFile> {
+        Self::open_closed(path, create, Residency::WhileWritten)
+    }
+
+    /// An index file at `path` (created if `create`), opened for each operation only.
+    pub fn open_index(path: &Path, create: bool) -> io::Result<SegmentFile> {
+        Self::open_closed(path, create, Residency::PerOperation)
+    }
+
+    fn open_closed(path: &Path, create: bool, residency: Residency) -> io::Result<SegmentFile> {
+        let len = open_file(path, create)?.metadata()?.len();
+        let id = NEXT_FILE_ID.fetch_add(1, Ordering::Relaxed);
+        Ok(SegmentFile { path: path.to_owned(), len, residency, held: None, id })
     }
 
     pub fn path(&self) -> &Path {
@@ -43,65 +95,105 @@ impl SegmentFile {
         self.len == 0
     }
 
-    /// The underlying file, for zero-copy sends (`sendfile`) by the server.
-    pub fn as_file(&self) -> &File {
-        &self.file
+    /// A descriptor to read (or cut) the file with: the one held, else the cold-file cache's
+    /// (`.log`), else a new one closed when the caller drops it (an index).
+    fn handle(&self) -> io::Result<Arc<File>> {
+        if let Some(file) = &self.held {
+            return Ok(Arc::clone(file));
+        }
+        match self.residency {
+            Residency::WhileWritten | Residency::Borrowed => COLD_FILES.get_or_open(self.id, &self.path),
+            Residency::Always | Residency::PerOperation => Ok(Arc::new(open_file(&self.path, false)?)),
+        }
     }
 
-    /// A shared handle on the file, which stays readable after the log drops or deletes it.
-    pub fn shared(&self) -> Arc<File> {
-        Arc::clone(&self.file)
+    /// A descriptor to write with: a `.log` keeps it from now on (it is the active segment).
+    fn write_handle(&mut self) -> io::Result<Arc<File>> {
+        if self.held.is_none() && self.residency == Residency::WhileWritten {
+            let file = match COLD_FILES.take(self.id) {
+                Some(file) => file,
+                None => Arc::new(open_file(&self.path, false)?),
+            };
+            self.held = Some(file);
+        }
+        self.handle()
     }
 
-    /// A second handle on the same open file that reads the bytes written so far and no more,
-    /// for a reader that does not hold the log's lock (the log cleaner). Nothing is ever written
-    /// through it; like [`SegmentFile::shared`], it stays readable after the file is deleted.
+    /// Gives up the descriptor a `.log` holds since it was written (the segment is no longer
+    /// active): it goes to the cold-file cache, where recent segments are read most.
+    pub fn release(&mut self) {
+        if self.residency == Residency::WhileWritten
+            && let Some(file) = self.held.take()
+        {
+            COLD_FILES.put(self.id, file);
+        }
+    }
+
+    /// A shared handle on the file, which stays readable after the log closes, drops or deletes
+    /// it, for zero-copy sends (`sendfile`) by the server.
+    pub fn shared(&self) -> io::Result<Arc<File>> {
+        self.handle()
+    }
+
+    /// A second handle on the same file that reads the bytes written so far and no more, for a
+    /// reader that does not hold the log's lock (the log cleaner). Nothing is ever written through
+    /// it. A cold `.log` is read through the cold-file cache, so a pass over many segments holds
+    /// no descriptor of its own; once the file is deleted, a read through it may fail (the
+    /// cleaner's pass is aborted then anyway). A file that holds its descriptor shares it.
     pub(crate) fn reader(&self) -> SegmentFile {
-        SegmentFile { file: Arc::clone(&self.file), path: self.path.clone(), len: self.len }
+        let (residency, held) = match (&self.held, self.residency) {
+            (None, Residency::WhileWritten) => (Residency::Borrowed, None),
+            (held, _) => (Residency::Always, held.clone()),
+        };
+        SegmentFile { path: self.path.clone(), len: self.len, residency, held, id: self.id }
     }
 
     /// Appends `bytes` at the end of what was written; returns the position they start at.
     pub fn append(&mut self, bytes: &[u8]) -> io::Result<u64> {
         let position = self.len;
-        self.file.write_all_at(bytes, position)?;
+        self.write_handle()?.write_all_at(bytes, position)?;
         self.len += bytes.len() as u64;
         Ok(position)
     }
 
     /// Writes `bytes` at `position`, which must be within what was written (index rewrites).
     pub fn write_at(&mut self, bytes: &[u8], position: u64) -> io::Result<()> {
-        self.file.write_all_at(bytes, position)?;
+        self.write_handle()?.write_all_at(bytes, position)?;
         self.len = self.len.max(position + bytes.len() as u64);
         Ok(())
     }
 
     /// Fills `buf` from `position`; fails if the file ends first.
     pub fn read_exact_at(&self, buf: &mut [u8], position: u64) -> io::Result<()> {
-        self.file.read_exact_at(buf, position)
+        self.handle()?.read_exact_at(buf, position)
     }
 
     /// Reads `len` bytes from `position`, or fewer if the written bytes end first.
     pub fn read_at(&self, position: u64, len: usize) -> io::Result<Vec<u8>> {
         let available = self.len.saturating_sub(position).min(len as u64) as usize;
         let mut buf = vec![0u8; available];
-        self.file.read_exact_at(&mut buf, position)?;
+        self.handle()?.read_exact_at(&mut buf, position)?;
         Ok(buf)
     }
 
     /// `fdatasync`: the written bytes survive a power cut once this returns.
     pub fn sync_data(&self) -> io::Result<()> {
-        self.file.sync_data()
+        self.handle()?.sync_data()
     }
 
     /// A handle to `fdatasync` this file with, away from whoever owns it (see
-    /// [`crate::log::LogFlush`]).
+    /// [`crate::log::LogFlush`]): the descriptor held, or the path, opened when it syncs.
     pub fn sync_target(&self) -> SyncTarget {
-        SyncTarget { file: Some(Arc::clone(&self.file)), path: self.path.clone() }
+        let kind = match &self.held {
+            Some(file) => TargetKind::Open(Arc::clone(file)),
+            None => TargetKind::File,
+        };
+        SyncTarget { kind, path: self.path.clone() }
     }
 
     /// Cuts the file (and what counts as written) to `len` bytes.
     pub fn truncate(&mut self, len: u64) -> io::Result<()> {
-        self.file.set_len(len)?;
+        self.handle()?.set_len(len)?;
         self.len = len;
         Ok(())
     }
@@ -110,19 +202,22 @@ impl SegmentFile {
     /// Kafka preallocates index files); [`SegmentFile::trim`] gives them back.
     pub fn preallocate(&mut self, size: u64) -> io::Result<()> {
         if size > self.len {
-            self.file.set_len(size)?;
+            self.handle()?.set_len(size)?;
         }
         Ok(())
     }
 
     /// Shrinks the file on disk to what was written.
     pub fn trim(&mut self) -> io::Result<()> {
-        self.file.set_len(self.len)
+        self.handle()?.set_len(self.len)
     }
 
     /// The file's length on disk, preallocation included.
     pub fn disk_len(&self) -> io::Result<u64> {
-        Ok(self.file.metadata()?.len())
+        match &self.held {
+            Some(file) => Ok(file.metadata()?.len()),
+            None => Ok(std::fs::metadata(&self.path)?.len()),
+        }
     }
 
     /// Renames the file (segment deletion renames to `.deleted` first, as Kafka does).
@@ -133,21 +228,122 @@ impl SegmentFile {
     }
 }
 
+impl Drop for SegmentFile {
+    /// A `.log` dropped (its segment deleted or its log closed) leaves the cold-file cache, so a
+    /// deleted file's blocks are freed once no fetch still sends from it.
+    fn drop(&mut self) {
+        if self.residency == Residency::WhileWritten {
+            COLD_FILES.remove(self.id);
+        }
+    }
+}
+
+/// Opens `path` for reading and writing, creating it if `create`.
+fn open_file(path: &Path, create: bool) -> io::Result<File> {
+    OpenOptions::new().read(true).write(true).create(create).truncate(false).open(path)
+}
+
+/// Keys of the cold-file cache, one per `.log` file opened.
+static NEXT_FILE_ID: AtomicU64 = AtomicU64::new(1);
+
+/// The process's cache of cold `.log` descriptors.
+static COLD_FILES: LazyLock<ColdFiles> = LazyLock::new(ColdFiles::default);
+
+/// The descriptors of cold `.log` files, at most [`COLD_SEGMENT_FILES_MAX`], by file key, with
+/// when each was last used; the least recently used is closed first. Eviction scans the entries,
+/// which the limit keeps few.
+#[derive(Debug, Default)]
+struct ColdFiles {
+    inner: Mutex<ColdEntries>,
+}
+
+#[derive(Debug, Default)]
+struct ColdEntries {
+    files: HashMap<u64, (Arc<File>, u64)>,
+    clock: u64,
+}
+
+impl ColdFiles {
+    fn entries(&self) -> std::sync::MutexGuard<'_, ColdEntries> {
+        // The entries stay consistent whatever panicked while holding the lock.
+        self.inner.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+
+    fn get_or_open(&self, id: u64, path: &Path) -> io::Result<Arc<File>> {
+        {
+            let mut entries = self.entries();
+            entries.clock += 1;
+            let now = entries.clock;
+            if let Some((file, used)) = entries.files.get_mut(&id) {
+                *used = now;
+                return Ok(Arc::clone(file));
+            }
+        }
+        // Opened without the lock; a reader racing on the same file keeps whichever lands last.
+        let file = Arc::new(open_file(path, false)?);
+        self.put(id, Arc::clone(&file));
+        Ok(file)
+    }
+
+    fn put(&self, id: u64, file: Arc<File>) {
+        let mut entries = self.entries();
+        entries.clock += 1;
+        let now = entries.clock;
+        entries.files.insert(id, (file, now));
+        while entries.files.len() > COLD_SEGMENT_FILES_MAX {
+            let oldest = entries.files.iter().min_by_key(|(_, (_, used))| *used).map(|(id, _)| *id);
+            if let Some(oldest) = oldest {
+                entries.files.remove(&oldest);
+            }
+        }
+    }
+
+    fn take(&self, id: u64) -> Option<Arc<File>> {
+        self.entries().files.remove(&id).map(|(file, _)| file)
+    }
+
+    fn remove(&self, id: u64) {
+        // Dropped after the lock is released: closing a descriptor is a system call.
+        let removed = self.take(id);
+        drop(removed);
+    }
+}
+
+/// How many cold `.log` descriptors the process's cache holds now (at most
+/// [`COLD_SEGMENT_FILES_MAX`]).
+pub fn cold_segment_files_open() -> usize {
+    COLD_FILES.entries().files.len()
+}
+
 /// A file to `fdatasync` without the lock of the log that writes it: the shared handle stays
 /// valid if the file is renamed or deleted meanwhile (syncing it is then harmless), and its path
 /// names it in errors. Or a directory, opened and `fsync`ed when synced, which makes its entries
 /// (files created or renamed in it) durable.
 #[derive(Debug)]
 pub struct SyncTarget {
-    /// `None` for a directory.
-    file: Option<Arc<File>>,
+    kind: TargetKind,
     path: PathBuf,
+}
+
+#[derive(Debug)]
+enum TargetKind {
+    /// A file's open descriptor.
+    Open(Arc<File>),
+    /// A file that holds no descriptor (an index, a cold `.log`): opened by path to sync. On
+    /// Linux an `fdatasync` through any descriptor writes the file's dirty pages back, whoever
+    /// wrote them, and reports a writeback error no one has seen yet (since 4.16), so closing the
+    /// writer's descriptor first loses nothing. A file gone by then was deleted (or renamed away
+    /// by a truncation or a cleaner's swap, which keep the recovery point from moving past it):
+    /// nothing there needs to be durable.
+    File,
+    /// A directory, opened and `fsync`ed when synced.
+    Directory,
 }
 
 impl SyncTarget {
     /// The directory `dir`.
     pub fn directory(dir: &Path) -> SyncTarget {
-        SyncTarget { file: None, path: dir.to_owned() }
+        SyncTarget { kind: TargetKind::Directory, path: dir.to_owned() }
     }
 
     /// `fdatasync` of a file, `fsync` of a directory: what was written (or created in it)
@@ -159,9 +355,14 @@ impl SyncTarget {
     fn sync_io(&self) -> io::Result<()> {
         // Tests make a sync fail here (`fail::cfg("log::sync", "return")`).
         fail::fail_point!("log::sync", |_| Err(io::Error::other("injected fdatasync failure")));
-        match &self.file {
-            Some(file) => file.sync_data(),
-            None => sync_dir(&self.path),
+        match &self.kind {
+            TargetKind::Open(file) => file.sync_data(),
+            TargetKind::File => match File::open(&self.path) {
+                Ok(file) => file.sync_data(),
+                Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(()),
+                Err(e) => Err(e),
+            },
+            TargetKind::Directory => sync_dir(&self.path),
         }
     }
 

@@ -102,7 +102,7 @@ impl Segment {
             }
         }
         let path = dir.join(format!("{}{suffix}", file_name(base_offset, ".log")));
-        let log = SegmentFile::open(&path, true).map_err(|e| LogError::io(&path, e))?;
+        let log = SegmentFile::open_log(&path, true).map_err(|e| LogError::io(&path, e))?;
         Self::with_log(dir, base_offset, log, config, now_ms, suffix)
     }
 
@@ -135,7 +135,7 @@ impl Segment {
     /// [`Segment::recover`] after an unclean one.
     pub fn open(dir: &Path, base_offset: Offset, config: &LogConfig, now_ms: i64) -> Result<Segment> {
         let path = dir.join(file_name(base_offset, ".log"));
-        let log = SegmentFile::open(&path, false).map_err(|e| LogError::io(&path, e))?;
+        let log = SegmentFile::open_log(&path, false).map_err(|e| LogError::io(&path, e))?;
         let indexes_exist = [".index", ".timeindex"].iter().all(|s| dir.join(file_name(base_offset, s)).exists());
         let mut segment = Self::with_log(dir, base_offset, log, config, now_ms, "")?;
         let sane = indexes_exist
@@ -301,7 +301,10 @@ impl Segment {
             self.time_index.maybe_append(max.timestamp, max.offset, true)?;
         }
         self.offset_index.trim()?;
-        self.time_index.trim()
+        self.time_index.trim()?;
+        // No longer appended to: its `.log` is read through the cold-file cache from now on.
+        self.log.release();
+        Ok(())
     }
 
     /// [`Segment::finish_for_roll`], then everything synced.
@@ -356,12 +359,8 @@ impl Segment {
             return Ok(None);
         }
         let len = (end - first.position).min(max_bytes.max(first.size));
-        Ok(Some(SegmentSlice {
-            file: self.log.shared(),
-            position: first.position,
-            len,
-            first_batch_offset: first.base_offset,
-        }))
+        let file = self.log.shared().map_err(|e| LogError::io(self.log.path(), e))?;
+        Ok(Some(SegmentSlice { file, position: first.position, len, first_batch_offset: first.base_offset }))
     }
 
     /// Reads the whole batch at `position`; `None` where no whole batch starts there. The batch is
@@ -374,6 +373,7 @@ impl Segment {
     /// lock. Only for a segment that is no longer appended to (not the active one).
     pub(crate) fn reader(&self) -> SegmentReader {
         let (offset_index_bytes, time_index_bytes) = self.index_bytes();
+        let log = self.log.reader();
         SegmentReader {
             base_offset: self.base_offset,
             next_offset: self.next_offset,
@@ -382,7 +382,7 @@ impl Segment {
             time_index_bytes,
             aborted_txns: self.txn_index.entries().to_vec(),
             path: self.log.path().to_owned(),
-            log: Some(self.log.reader()),
+            log: Some(log),
         }
     }
 
@@ -548,13 +548,10 @@ impl Segment {
 }
 
 /// A read-only handle on a segment that is no longer appended to (never the active one), for a
-/// reader that does not hold the log's lock: the log cleaner. It shares the segment's open `.log`
-/// file and reads only the bytes written when it was taken, so it stays readable after the log
-/// deletes the segment (the open file outlives its name). What the cleaner needs of the indexes is
-/// copied when it is taken: their sizes and the transaction index's entries.
-///
-/// Once the segment is deleted, the handle may be the last on its `.log` file: releasing it (or
-/// dropping it) is when the file system frees the file's blocks.
+/// reader that does not hold the log's lock: the log cleaner. It reads the segment's `.log` through
+/// the cold-file cache (holding no descriptor of its own) and only the bytes written when it was
+/// taken. What the cleaner needs of the indexes is copied when it is taken: their sizes and the
+/// transaction index's entries.
 ///
 /// What it is not: a guarantee that the bytes stay as they were. Only a truncation or a deletion
 /// changes a segment that is no longer appended to, and the log aborts the cleaner's pass when it
@@ -587,7 +584,7 @@ impl SegmentReader {
         batch_at(log, position)
     }
 
-    /// Closes the handle's file; what was read of the segment stays.
+    /// Lets go of the handle's file; what was read of the segment stays.
     pub fn release(&mut self) {
         self.log = None;
     }

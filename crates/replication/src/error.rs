@@ -10,6 +10,10 @@ use strand_protocol::error::ErrorCode;
 pub enum ReplicaError {
     #[error("this node hosts no replica of {0}")]
     UnknownPartition(TopicPartition),
+    /// A replica this node was given but could not host: its log could not be opened or created
+    /// (Kafka's `HostedPartition.Offline`, answered KAFKA_STORAGE_ERROR).
+    #[error("{tp} is offline on this node: {reason}")]
+    Offline { tp: TopicPartition, reason: String },
     /// Not the leader (a produce, a consumer read, a follower's fetch), or the caller's leader
     /// epoch is not this leader's.
     #[error("this node is not the leader of {0} (at that epoch)")]
@@ -43,6 +47,7 @@ impl ReplicaError {
     pub fn code(&self) -> ErrorCode {
         match self {
             ReplicaError::UnknownPartition(_) => ErrorCode::NotLeaderOrFollower,
+            ReplicaError::Offline { .. } => ErrorCode::KafkaStorageError,
             ReplicaError::NotLeaderOrFollower(_)
             | ReplicaError::NotReplica { .. }
             | ReplicaError::StaleBrokerEpoch { .. } => ErrorCode::NotLeaderOrFollower,

@@ -70,6 +70,10 @@ pub(crate) struct Shared {
     /// `None` for a standalone manager.
     pub links: Option<ReplicaLinks>,
     partitions: RwLock<BTreeMap<TopicPartition, Arc<Partition>>>,
+    /// The replicas this node was given but could not host (their log could not be opened or
+    /// created, say for want of file descriptors), with why: answered KAFKA_STORAGE_ERROR, as
+    /// Kafka answers for an offline replica, until a later reconcile hosts them or they go.
+    offline: RwLock<BTreeMap<TopicPartition, String>>,
     /// Topic ids to names, for Fetch v13+.
     topic_names: RwLock<BTreeMap<Uuid, String>>,
     brokers: RwLock<BrokerStatuses>,
@@ -96,7 +100,13 @@ fn write<T>(lock: &RwLock<T>) -> RwLockWriteGuard<'_, T> {
 
 impl Shared {
     pub fn partition(&self, tp: &TopicPartition) -> Result<Arc<Partition>, ReplicaError> {
-        read(&self.partitions).get(tp).cloned().ok_or_else(|| ReplicaError::UnknownPartition(tp.clone()))
+        if let Some(partition) = read(&self.partitions).get(tp) {
+            return Ok(Arc::clone(partition));
+        }
+        match read(&self.offline).get(tp) {
+            Some(reason) => Err(ReplicaError::Offline { tp: tp.clone(), reason: reason.clone() }),
+            None => Err(ReplicaError::UnknownPartition(tp.clone())),
+        }
     }
 
     fn all_partitions(&self) -> Vec<Arc<Partition>> {
@@ -220,6 +230,7 @@ impl ReplicaManager {
             clock,
             links,
             partitions: RwLock::new(partitions),
+            offline: RwLock::default(),
             topic_names: RwLock::new(BTreeMap::new()),
             brokers: RwLock::new(None),
             changed,
@@ -252,7 +263,14 @@ impl ReplicaManager {
             }
             return Ok(());
         }
-        let log = self.with_logs(|logs| logs.get_or_create(tp, topic_id, config))?;
+        let log = match self.with_logs(|logs| logs.get_or_create(tp, topic_id, config)) {
+            Ok(log) => log,
+            Err(e) => {
+                write(&self.shared.offline).insert(tp.clone(), e.to_string());
+                return Err(e);
+            }
+        };
+        write(&self.shared.offline).remove(tp);
         // A new log: nothing in it is committed yet.
         let config = &self.shared.config;
         let state = ReplicaState::new(topic_id, 0);
@@ -313,6 +331,7 @@ impl ReplicaManager {
 
     /// Stops hosting `tp` and deletes its log (the topic was deleted). Parked produces fail.
     pub fn delete_partition(&self, tp: &TopicPartition) -> Result<(), ReplicaError> {
+        write(&self.shared.offline).remove(tp);
         let removed = write(&self.shared.partitions).remove(tp);
         self.shared.fetchers().unassign(tp);
         if let Some(partition) = removed {
@@ -369,6 +388,17 @@ impl ReplicaManager {
     /// The partitions hosted here.
     pub fn hosted(&self) -> Vec<TopicPartition> {
         read(&self.shared.partitions).keys().cloned().collect()
+    }
+
+    /// How many partitions this node was given: those hosted and those offline.
+    pub fn given_count(&self) -> usize {
+        read(&self.shared.partitions).len() + read(&self.shared.offline).len()
+    }
+
+    /// The partitions this node was given but could not host (their logs could not be opened or
+    /// created), answered KAFKA_STORAGE_ERROR.
+    pub fn offline(&self) -> Vec<TopicPartition> {
+        read(&self.shared.offline).keys().cloned().collect()
     }
 
     fn with_logs<T>(&self, f: impl FnOnce(&mut LogManager) -> Result<T, LogError>) -> Result<T, ReplicaError> {

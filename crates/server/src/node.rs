@@ -92,6 +92,7 @@ pub async fn run_until(
 ) -> Result<(), NodeError> {
     let clock: Arc<dyn Clock> = Arc::new(SystemClock);
     let cluster_id = config.cluster_id.clone().ok_or_else(|| NodeError::Startup("no cluster.id".into()))?;
+    raise_open_files_limit();
     let node_id = config.node_id;
     let sole_voter = config.is_sole_voter();
     let limits = ConnectionLimits::from_config(&config);
@@ -918,6 +919,7 @@ impl Hosts {
     /// its partition's log), then the coordinators' leaderships.
     fn reconcile(&self, image: &MetadataImage) {
         reconcile(&self.replicas, image, &self.config, self.node);
+        warn_if_open_files_too_few(self.replicas.given_count());
         let led = self.led(image, OFFSETS_TOPIC);
         for partition in self.groups.partitions() {
             if !led.contains_key(&partition) {
@@ -948,6 +950,58 @@ impl Hosts {
             .filter(|(_, p)| p.leader == self.node)
             .map(|(&index, p)| (index, p.leader_epoch))
             .collect()
+    }
+}
+
+/// The open-files limit in force once [`raise_open_files_limit`] ran (0: unknown or unlimited).
+static OPEN_FILES_LIMIT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+
+/// Descriptors a node needs beside its partitions: client and peer connections, the metadata
+/// log, checkpoints, the cold segments' cache (`strand_log::file::COLD_SEGMENT_FILES_MAX`).
+const OPEN_FILES_HEADROOM: u64 = 1_024 + strand_log::file::COLD_SEGMENT_FILES_MAX as u64;
+
+/// Raises the soft open-files limit (`RLIMIT_NOFILE`) to the hard one, as a node hosting many
+/// partitions needs, and logs the limit in force.
+fn raise_open_files_limit() {
+    use rustix::process::{Resource, Rlimit, getrlimit, setrlimit};
+    let Rlimit { current, maximum } = getrlimit(Resource::Nofile);
+    let limit = match (current, maximum) {
+        (Some(soft), Some(hard)) if soft < hard => {
+            match setrlimit(Resource::Nofile, Rlimit { current: maximum, maximum }) {
+                Ok(()) => hard,
+                Err(e) => {
+                    warn!("cannot raise the open-files limit from {soft} to {hard}: {e}");
+                    soft
+                }
+            }
+        }
+        (Some(soft), _) => soft,
+        (None, _) => 0,
+    };
+    if limit > 0 {
+        info!("open-files limit: {limit} (about one descriptor per partition written to, plus {OPEN_FILES_HEADROOM})");
+    }
+    OPEN_FILES_LIMIT.store(limit, std::sync::atomic::Ordering::Relaxed);
+}
+
+/// Warns, once each time the hosted partitions outgrow it, when the open-files limit is too low
+/// for them: each partition holds about one descriptor (its active segment's `.log`, once written
+/// to), the node [`OPEN_FILES_HEADROOM`] more. Past the limit, hosting new partitions fails.
+fn warn_if_open_files_too_few(partitions: usize) {
+    static WARNED_AT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+    let limit = OPEN_FILES_LIMIT.load(std::sync::atomic::Ordering::Relaxed);
+    let needed = partitions as u64 + OPEN_FILES_HEADROOM;
+    if limit == 0 || needed <= limit {
+        return;
+    }
+    // Again only once the partitions grew by a tenth since the last warning.
+    let warned = WARNED_AT.load(std::sync::atomic::Ordering::Relaxed);
+    if warned == 0 || needed > warned + warned / 10 {
+        WARNED_AT.store(needed, std::sync::atomic::Ordering::Relaxed);
+        warn!(
+            "the open-files limit {limit} is too low for the {partitions} partitions hosted (about {needed} \
+             descriptors needed): raise the hard limit (`ulimit -Hn`, LimitNOFILE=)"
+        );
     }
 }
 
@@ -995,11 +1049,11 @@ fn reconcile(replicas: &ReplicaManager, image: &MetadataImage, config: &ServerCo
                 leader_recovery_state: partition.leader_recovery_state.wire(),
             };
             if let Err(e) = replicas.apply_partition_state(&tp, topic.id, log_config.clone(), &state) {
-                error!("cannot host {tp}: {e}");
+                error!("cannot host {tp}: {e} (it answers KAFKA_STORAGE_ERROR until it can be hosted)");
             }
         }
     }
-    for tp in replicas.hosted() {
+    for tp in replicas.hosted().into_iter().chain(replicas.offline()) {
         let partition = image.topics().by_name(&tp.topic).and_then(|t| t.partitions.get(&tp.partition));
         if partition.is_some_and(|p| p.replicas.contains(&node)) {
             continue;

@@ -61,8 +61,27 @@ impl Server {
 
     /// Starts a node from a `server.properties` file (if any), over `data`, with overrides on top.
     pub fn spawn_from(file: Option<&std::path::Path>, data: tempfile::TempDir, overrides: &[&str]) -> Starting {
+        Server::spawn_under(&[], file, data, overrides)
+    }
+
+    /// [`Server::spawn_from`], run through `wrapper` (a program and its arguments, such as
+    /// `prlimit --nofile=500:500 --`) when it is not empty.
+    pub fn spawn_under(
+        wrapper: &[&str],
+        file: Option<&std::path::Path>,
+        data: tempfile::TempDir,
+        overrides: &[&str],
+    ) -> Starting {
         let dir = data.path().display().to_string();
-        let mut command = Command::new(env!("CARGO_BIN_EXE_strand"));
+        let strand = env!("CARGO_BIN_EXE_strand");
+        let mut command = match wrapper.split_first() {
+            Some((program, args)) => {
+                let mut command = Command::new(program);
+                command.args(args).arg(strand);
+                command
+            }
+            None => Command::new(strand),
+        };
         command.arg("server");
         if let Some(file) = file {
             command.arg(file);

@@ -43,7 +43,9 @@ pub struct OffsetPosition {
 /// untrimmed file conservatively (see `IndexFile`'s load rule).
 ///
 /// Ownership: the segment owns its index. All entries are kept in memory (8 bytes each) for lookups
-/// and written through to the file with positioned writes; no memory map. Not internally
+/// and written through to the file with positioned writes; no memory map, and no descriptor held:
+/// the file is opened for each write, trim or sync and closed after (Kafka closes an index's file
+/// once it is mapped), so an idle partition's indexes cost no open file. Not internally
 /// synchronised: `&mut self` to change it, `&self` to look up.
 #[derive(Debug)]
 pub struct OffsetIndex {
@@ -256,7 +258,7 @@ pub(crate) trait Slot: Copy + std::fmt::Debug {
 const LOAD_CHUNK_BYTES: usize = 64 * 1024;
 
 /// The file beneath a sparse index: Kafka's `AbstractIndex` with positioned writes instead of a
-/// memory map. Holds every entry in memory; `file`'s written length is always exactly
+/// memory map. Holds every entry in memory and no open descriptor (each write opens the file); `file`'s written length is always exactly
 /// `entries × SIZE`, and while `preallocated` the file on disk is longer, its tail all zeros
 /// (every truncation cuts the file and extends it again, so stale entries never linger there).
 ///
@@ -293,10 +295,10 @@ impl<E: Slot> IndexFile<E> {
             return Err(LogError::Invalid(format!("{}: {reason}", path.display())));
         }
         let max_index_size_bytes = max_index_size_bytes / size * size;
-        let (mut file, created) = match SegmentFile::open(path, false) {
+        let (mut file, created) = match SegmentFile::open_index(path, false) {
             Ok(file) => (file, false),
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
-                (SegmentFile::open(path, true).map_err(|e| LogError::io(path, e))?, true)
+                (SegmentFile::open_index(path, true).map_err(|e| LogError::io(path, e))?, true)
             }
             Err(e) => return Err(LogError::io(path, e)),
         };

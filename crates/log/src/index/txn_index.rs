@@ -48,7 +48,7 @@ pub struct TxnIndexSearchResult {
 /// unknown version, an entry out of order) is reported by [`TxnIndex::sanity_check`].
 ///
 /// Ownership: the segment owns its index. Entries are kept in memory (aborts are rare) and
-/// appended to the file with positioned writes. Not internally synchronised.
+/// appended to the file with positioned writes, through a descriptor opened for each write. Not internally synchronised.
 #[derive(Debug)]
 pub struct TxnIndex {
     base_offset: Offset,
@@ -71,7 +71,7 @@ impl TxnIndex {
     pub fn open(path: &Path, base_offset: Offset) -> Result<TxnIndex> {
         let mut index =
             TxnIndex { base_offset, path: path.to_owned(), file: None, entries: Vec::new(), load_problem: None };
-        let mut file = match SegmentFile::open(path, false) {
+        let mut file = match SegmentFile::open_index(path, false) {
             Ok(file) => file,
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(index),
             Err(e) => return Err(LogError::io(path, e)),
@@ -101,7 +101,9 @@ impl TxnIndex {
         }
         let file = match &mut self.file {
             Some(file) => file,
-            None => self.file.insert(SegmentFile::open(&self.path, true).map_err(|e| LogError::io(&self.path, e))?),
+            None => {
+                self.file.insert(SegmentFile::open_index(&self.path, true).map_err(|e| LogError::io(&self.path, e))?)
+            }
         };
         let mut bytes = Vec::with_capacity(Self::ENTRY_SIZE);
         bytes.put_i16(Self::VERSION);
