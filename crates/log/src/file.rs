@@ -178,7 +178,9 @@ impl SegmentFile {
 
     /// `fdatasync`: the written bytes survive a power cut once this returns.
     pub fn sync_data(&self) -> io::Result<()> {
-        self.handle()?.sync_data()
+        self.handle()?.sync_data()?;
+        synced(&self.path);
+        Ok(())
     }
 
     /// A handle to `fdatasync` this file with, away from whoever owns it (see
@@ -353,17 +355,21 @@ impl SyncTarget {
     }
 
     fn sync_io(&self) -> io::Result<()> {
-        // Tests make a sync fail here (`fail::cfg("log::sync", "return")`).
+        // Tests make a flush's sync fail here (`fail::cfg("log::sync", "return")`), or skip it
+        // while claiming success (`log::sync_skipped`), to show that the crash tests notice.
         fail::fail_point!("log::sync", |_| Err(io::Error::other("injected fdatasync failure")));
+        fail::fail_point!("log::sync_skipped", |_| Ok(()));
         match &self.kind {
-            TargetKind::Open(file) => file.sync_data(),
+            TargetKind::Open(file) => file.sync_data()?,
             TargetKind::File => match File::open(&self.path) {
-                Ok(file) => file.sync_data(),
-                Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(()),
-                Err(e) => Err(e),
+                Ok(file) => file.sync_data()?,
+                Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(()),
+                Err(e) => return Err(e),
             },
-            TargetKind::Directory => sync_dir(&self.path),
+            TargetKind::Directory => return sync_dir(&self.path),
         }
+        synced(&self.path);
+        Ok(())
     }
 
     /// The path it syncs.
@@ -382,7 +388,9 @@ pub fn write_atomically(path: &Path, contents: &[u8]) -> io::Result<()> {
         file.sync_all()?;
     }
     std::fs::rename(&tmp, path)?;
-    sync_dir(path.parent().unwrap_or(Path::new(".")))
+    sync_dir(path.parent().unwrap_or(Path::new(".")))?;
+    synced(path);
+    Ok(())
 }
 
 /// Where [`write_atomically`] stages `path`: Kafka's `<name>.tmp`. Leftovers of a crash are
@@ -416,7 +424,30 @@ pub fn file_system_space(path: &Path) -> io::Result<FileSystemSpace> {
 
 /// `fsync` of a directory, so that created, renamed and deleted entries survive a crash.
 pub fn sync_dir(dir: &Path) -> io::Result<()> {
-    File::open(dir)?.sync_all()
+    File::open(dir)?.sync_all()?;
+    synced(dir);
+    Ok(())
+}
+
+/// Watches every sync the log makes, by path (a file's data or a directory's entries), once it
+/// succeeded: what a crash-simulation test needs to know what a power cut would keep. `None`
+/// stops watching. Process-wide; nothing watches outside tests.
+pub fn watch_syncs(watcher: Option<SyncWatcher>) {
+    if let Ok(mut current) = SYNC_WATCHER.write() {
+        *current = watcher;
+    }
+}
+
+/// A watcher of syncs ([`watch_syncs`]).
+pub type SyncWatcher = Arc<dyn Fn(&Path) + Send + Sync>;
+
+static SYNC_WATCHER: std::sync::RwLock<Option<SyncWatcher>> = std::sync::RwLock::new(None);
+
+fn synced(path: &Path) {
+    let watcher = SYNC_WATCHER.read().ok().and_then(|w| w.clone());
+    if let Some(watcher) = watcher {
+        watcher(path);
+    }
 }
 
 /// A log directory's health, shared by every log in it (Kafka's `LogDirFailureChannel`): once
