@@ -6,4 +6,5 @@ pub mod config;
 pub mod connection;
 pub mod group_writer;
 pub mod inter_node;
+pub mod log_dirs;
 pub mod node;

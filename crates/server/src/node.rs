@@ -37,7 +37,7 @@ use strand_metadata::quorum_controller::{ControllerSettings, QuorumController};
 use strand_protocol::codec::Message;
 use strand_protocol::error::ErrorCode;
 use strand_protocol::messages::broker_registration_request::{Feature, Listener};
-use strand_protocol::messages::{AssignReplicasToDirsRequest, BrokerHeartbeatRequest, BrokerRegistrationRequest};
+use strand_protocol::messages::{BrokerHeartbeatRequest, BrokerRegistrationRequest};
 use strand_replication::{BrokerStatus, PartitionState, PassReport, ReplicaLinks, ReplicaManager};
 use tokio::net::TcpListener;
 use tokio::sync::{mpsc, watch};
@@ -51,6 +51,7 @@ use crate::inter_node::{
     BrokerFetchTransport, ControllerClient, ControllerIsrChannel, CoordinatorTxnVerifier, LeaderTxnMarkerSender,
     PeerHealth, TcpQuorumTransport, VoterMetadataFetcher, follow_registrations, serve_controller_listener,
 };
+use crate::log_dirs::{DirAssigner, raise_open_files_limit, warn_if_open_files_too_few, watch_log_dirs_forever};
 
 /// Why a node stopped with an error.
 #[derive(Debug, thiserror::Error)]
@@ -504,170 +505,6 @@ async fn balance_leaders_forever(controller: Arc<QuorumController>, interval: Du
 /// as it has caught up rather than a whole heartbeat interval later).
 const STARTING_HEARTBEAT: Duration = Duration::from_millis(10);
 
-/// The most replicas one AssignReplicasToDirs names (Kafka's AssignmentsManager sends at most
-/// 2,250); the rest go once the image shows these placed.
-const ASSIGNMENTS_PER_REQUEST_MAX: usize = 2250;
-
-/// Kafka's `AssignmentsManager` (KIP-858): tells the controller which log dir holds each of
-/// this broker's replicas that the image shows in none of its dirs (`UNASSIGNED`, as the
-/// controller leaves them on a broker with several dirs), so that a dir reported offline names
-/// the partitions to move.
-#[derive(Debug)]
-struct DirAssigner {
-    channel: Arc<dyn ControllerChannel>,
-    node: BrokerId,
-    broker_epoch: i64,
-    /// Each `log.dirs` entry and its directory id.
-    dirs: Vec<(std::path::PathBuf, Uuid)>,
-}
-
-impl DirAssigner {
-    /// On every published image: the replicas to place, sent; a failed request is sent again
-    /// after `retry`.
-    async fn assign_forever(
-        self,
-        mut image: watch::Receiver<Arc<MetadataImage>>,
-        replicas: Arc<ReplicaManager>,
-        retry: Duration,
-    ) {
-        loop {
-            let current = image.borrow_and_update().clone();
-            let unplaced = self.unplaced(&current);
-            let sent = unplaced.is_empty() || self.send(&unplaced, &replicas).await;
-            if !sent {
-                tokio::time::sleep(retry).await;
-            } else if image.changed().await.is_err() {
-                return;
-            }
-        }
-    }
-
-    /// This broker's replicas the image places in none of its dirs.
-    fn unplaced(&self, image: &MetadataImage) -> Vec<(Uuid, TopicPartition)> {
-        let mut unplaced = Vec::new();
-        for topic in image.topics().iter() {
-            for (&index, p) in &topic.partitions {
-                let Some(at) = p.replicas.iter().position(|b| *b == self.node) else { continue };
-                let dir = p.directories.get(at).copied().unwrap_or_default();
-                if !self.dirs.iter().any(|(_, id)| *id == dir) {
-                    unplaced.push((topic.id, TopicPartition::new(topic.name.clone(), index)));
-                }
-            }
-        }
-        unplaced
-    }
-
-    /// Sends where the hosted logs of the unplaced replicas are; whether the controller took it.
-    async fn send(&self, unplaced: &[(Uuid, TopicPartition)], replicas: &ReplicaManager) -> bool {
-        let hosted = match replicas.log_dirs() {
-            Ok(dirs) => dirs,
-            Err(e) => {
-                warn!("reading the log dirs for AssignReplicasToDirs: {e}");
-                return false;
-            }
-        };
-        let located: BTreeMap<TopicPartition, &std::path::Path> = hosted
-            .iter()
-            .flat_map(|d| d.partitions.iter().map(move |(tp, _)| (tp.clone(), d.path.as_path())))
-            .collect();
-        let Some(request) = self.request(unplaced, &located) else { return true };
-        let version = <AssignReplicasToDirsRequest as Message>::VERSIONS.max;
-        match call_controller(self.channel.as_ref(), &request, version).await {
-            Ok((response, _)) if response.error_code == 0 => true,
-            Ok((response, _)) => {
-                warn!("AssignReplicasToDirs refused by the controller: error {}", response.error_code);
-                false
-            }
-            Err(e) => {
-                warn!("AssignReplicasToDirs failed: {e}");
-                false
-            }
-        }
-    }
-
-    /// The request placing `unplaced` replicas in the dirs `located` finds their logs in (a
-    /// replica not hosted yet waits for its log), at most [`ASSIGNMENTS_PER_REQUEST_MAX`].
-    fn request(
-        &self,
-        unplaced: &[(Uuid, TopicPartition)],
-        located: &BTreeMap<TopicPartition, &std::path::Path>,
-    ) -> Option<AssignReplicasToDirsRequest> {
-        use strand_protocol::messages::assign_replicas_to_dirs_request::{DirectoryData, PartitionData, TopicData};
-        let mut by_dir: BTreeMap<Uuid, BTreeMap<Uuid, Vec<i32>>> = BTreeMap::new();
-        let placed = unplaced.iter().filter_map(|(topic_id, tp)| {
-            let path = located.get(tp)?;
-            let dir = self.dirs.iter().find(|(p, _)| p == path)?.1;
-            Some((dir, *topic_id, tp.partition))
-        });
-        for (dir, topic_id, index) in placed.take(ASSIGNMENTS_PER_REQUEST_MAX) {
-            by_dir.entry(dir).or_default().entry(topic_id).or_default().push(index);
-        }
-        if by_dir.is_empty() {
-            return None;
-        }
-        let directories = by_dir
-            .into_iter()
-            .map(|(id, topics)| {
-                let topics = topics
-                    .into_iter()
-                    .map(|(topic_id, indexes)| {
-                        let partitions = indexes
-                            .into_iter()
-                            .map(|i| PartitionData { partition_index: i, ..Default::default() })
-                            .collect();
-                        TopicData { topic_id, partitions, ..Default::default() }
-                    })
-                    .collect();
-                DirectoryData { id, topics, ..Default::default() }
-            })
-            .collect();
-        Some(AssignReplicasToDirsRequest {
-            broker_id: self.node,
-            broker_epoch: self.broker_epoch,
-            directories,
-            ..Default::default()
-        })
-    }
-}
-
-/// How often the node looks for log dirs a failed sync took offline.
-const LOG_DIR_CHECK_INTERVAL: Duration = Duration::from_millis(100);
-
-/// Kafka's `LogDirFailureHandler`: every [`LOG_DIR_CHECK_INTERVAL`], stops serving the
-/// partitions of newly offline log dirs, publishes the offline dirs' ids (`dirs` pairs each
-/// `log.dirs` entry with its directory id) for the heartbeats, and once every dir is offline,
-/// or the one holding the metadata log (`metadata_dir`), wakes `fatal` (Kafka halts then).
-async fn watch_log_dirs_forever(
-    replicas: Arc<ReplicaManager>,
-    dirs: Vec<(std::path::PathBuf, Uuid)>,
-    metadata_dir: std::path::PathBuf,
-    offline_ids: watch::Sender<Vec<Uuid>>,
-    fatal: Arc<tokio::sync::Notify>,
-) {
-    loop {
-        tokio::time::sleep(LOG_DIR_CHECK_INTERVAL).await;
-        let offline = match replicas.handle_log_dir_failures() {
-            Ok(offline) => offline,
-            Err(e) => {
-                warn!("checking the log dirs: {e}");
-                continue;
-            }
-        };
-        let ids: Vec<Uuid> = dirs.iter().filter(|(path, _)| offline.contains(path)).map(|(_, id)| *id).collect();
-        offline_ids.send_if_modified(|known| std::mem::replace(known, ids.clone()) != ids);
-        if !dirs.is_empty() && offline.len() >= dirs.len() {
-            error!("every log dir failed ({offline:?}): stopping the node");
-            fatal.notify_one();
-            return;
-        }
-        if offline.contains(&metadata_dir) {
-            error!("the metadata log dir {} failed: stopping the node", metadata_dir.display());
-            fatal.notify_one();
-            return;
-        }
-    }
-}
-
 /// Heartbeats to the active controller every `broker.heartbeat.interval.ms`, reporting how far
 /// this node's metadata has come (the controller unfences a broker that has caught up) and the
 /// ids of its offline log dirs (at once when one goes offline, as Kafka's
@@ -950,58 +787,6 @@ impl Hosts {
             .filter(|(_, p)| p.leader == self.node)
             .map(|(&index, p)| (index, p.leader_epoch))
             .collect()
-    }
-}
-
-/// The open-files limit in force once [`raise_open_files_limit`] ran (0: unknown or unlimited).
-static OPEN_FILES_LIMIT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
-
-/// Descriptors a node needs beside its partitions: client and peer connections, the metadata
-/// log, checkpoints, the cold segments' cache (`strand_log::file::COLD_SEGMENT_FILES_MAX`).
-const OPEN_FILES_HEADROOM: u64 = 1_024 + strand_log::file::COLD_SEGMENT_FILES_MAX as u64;
-
-/// Raises the soft open-files limit (`RLIMIT_NOFILE`) to the hard one, as a node hosting many
-/// partitions needs, and logs the limit in force.
-fn raise_open_files_limit() {
-    use rustix::process::{Resource, Rlimit, getrlimit, setrlimit};
-    let Rlimit { current, maximum } = getrlimit(Resource::Nofile);
-    let limit = match (current, maximum) {
-        (Some(soft), Some(hard)) if soft < hard => {
-            match setrlimit(Resource::Nofile, Rlimit { current: maximum, maximum }) {
-                Ok(()) => hard,
-                Err(e) => {
-                    warn!("cannot raise the open-files limit from {soft} to {hard}: {e}");
-                    soft
-                }
-            }
-        }
-        (Some(soft), _) => soft,
-        (None, _) => 0,
-    };
-    if limit > 0 {
-        info!("open-files limit: {limit} (about one descriptor per partition written to, plus {OPEN_FILES_HEADROOM})");
-    }
-    OPEN_FILES_LIMIT.store(limit, std::sync::atomic::Ordering::Relaxed);
-}
-
-/// Warns, once each time the hosted partitions outgrow it, when the open-files limit is too low
-/// for them: each partition holds about one descriptor (its active segment's `.log`, once written
-/// to), the node [`OPEN_FILES_HEADROOM`] more. Past the limit, hosting new partitions fails.
-fn warn_if_open_files_too_few(partitions: usize) {
-    static WARNED_AT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
-    let limit = OPEN_FILES_LIMIT.load(std::sync::atomic::Ordering::Relaxed);
-    let needed = partitions as u64 + OPEN_FILES_HEADROOM;
-    if limit == 0 || needed <= limit {
-        return;
-    }
-    // Again only once the partitions grew by a tenth since the last warning.
-    let warned = WARNED_AT.load(std::sync::atomic::Ordering::Relaxed);
-    if warned == 0 || needed > warned + warned / 10 {
-        WARNED_AT.store(needed, std::sync::atomic::Ordering::Relaxed);
-        warn!(
-            "the open-files limit {limit} is too low for the {partitions} partitions hosted (about {needed} \
-             descriptors needed): raise the hard limit (`ulimit -Hn`, LimitNOFILE=)"
-        );
     }
 }
 
@@ -1348,9 +1133,6 @@ mod tests {
 
     use super::*;
 
-    /// The `log::sync` failpoint is process-wide: one test at a time sets it.
-    static FAILPOINT: std::sync::Mutex<()> = std::sync::Mutex::new(());
-
     /// A controller that answers every heartbeat "unfenced" and passes the requests on.
     #[derive(Debug)]
     struct RecordingController(mpsc::UnboundedSender<BrokerHeartbeatRequest>);
@@ -1457,90 +1239,5 @@ mod tests {
             .collect();
         assert_eq!(placed, [(b, topic_id, vec![0])], "t-3 has no log yet");
         assert!(assigner.request(&unplaced[1..], &located).is_none());
-    }
-
-    /// One failed sync on the only log dir: the watcher stops serving its partitions, publishes
-    /// its directory id for the heartbeats, and asks the node to stop (Kafka halts when every
-    /// log dir failed).
-    #[tokio::test]
-    async fn every_log_dir_failed_stops_the_node() {
-        use strand_log::LogConfig;
-        use strand_log::log::ValidatedBatch;
-        use strand_log::producer_state::{AppendContext, VerificationGuard};
-        use strand_protocol::records::{NewRecord, RecordBatchBuilder};
-        use strand_replication::Acks;
-
-        let dir = tempfile::tempdir().expect("temp dir");
-        let identity = NodeIdentity { cluster_id: "MkU3OEVBNTcwNTJENDM2Qg".into(), node_id: 1 };
-        let logs = LogManager::open(&[dir.path().to_owned()], &identity, LogConfig::default(), Arc::new(SystemClock))
-            .expect("logs");
-        let replicas = Arc::new(ReplicaManager::new(logs, true));
-        let tp = TopicPartition::new("t", 0);
-        // Every append synced: the failing sync comes with the append.
-        let config = LogConfig { flush_interval_messages: 1, ..LogConfig::default() };
-        replicas.ensure_partition(&tp, Uuid([1; 16]), config).expect("hosted");
-        let mut builder = RecordBatchBuilder::new();
-        builder.append(&NewRecord { timestamp_ms: 10, key: None, value: Some(b"v"), headers: &[] }).expect("record");
-        let bytes = bytes::BytesMut::from(&builder.build().expect("batch")[..]);
-        let batch = ValidatedBatch::validate(bytes).expect("valid");
-        let failing = FAILPOINT.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
-        fail::cfg("log::sync", "return").expect("failpoint");
-        let appended = replicas.append(&tp, batch, 0, Acks::Leader, AppendContext::client(VerificationGuard::SENTINEL));
-        fail::remove("log::sync");
-        drop(failing);
-        assert!(appended.is_err());
-
-        let (offline_tx, offline_rx) = watch::channel(Vec::new());
-        let all_failed = Arc::new(tokio::sync::Notify::new());
-        let id = Uuid([7; 16]);
-        let dirs = vec![(dir.path().to_owned(), id)];
-        let metadata_dir = std::path::PathBuf::from("/elsewhere");
-        let watching = watch_log_dirs_forever(replicas.clone(), dirs, metadata_dir, offline_tx, all_failed.clone());
-        let watcher = tokio::spawn(watching);
-        tokio::time::timeout(Duration::from_secs(10), all_failed.notified()).await.expect("asked to stop");
-        assert_eq!(*offline_rx.borrow(), [id]);
-        assert!(replicas.is_offline(&tp));
-        watcher.await.expect("the watcher ends once every dir failed");
-    }
-
-    /// Two log dirs, the metadata log in the first: its failure alone stops the node, as Kafka
-    /// halts when the metadata log dir fails; the second dir is still online.
-    #[tokio::test]
-    async fn the_metadata_log_dir_failing_stops_the_node() {
-        use strand_log::LogConfig;
-        use strand_log::log::ValidatedBatch;
-        use strand_log::producer_state::{AppendContext, VerificationGuard};
-        use strand_protocol::records::{NewRecord, RecordBatchBuilder};
-        use strand_replication::Acks;
-
-        let (first, second) = (tempfile::tempdir().expect("temp dir"), tempfile::tempdir().expect("temp dir"));
-        let paths = [first.path().to_owned(), second.path().to_owned()];
-        let identity = NodeIdentity { cluster_id: "MkU3OEVBNTcwNTJENDM2Qg".into(), node_id: 1 };
-        let logs = LogManager::open(&paths, &identity, LogConfig::default(), Arc::new(SystemClock)).expect("logs");
-        let replicas = Arc::new(ReplicaManager::new(logs, true));
-        // The first partition goes to the first dir (both are empty).
-        let tp = TopicPartition::new("t", 0);
-        let config = LogConfig { flush_interval_messages: 1, ..LogConfig::default() };
-        replicas.ensure_partition(&tp, Uuid([1; 16]), config).expect("hosted");
-        let mut builder = RecordBatchBuilder::new();
-        builder.append(&NewRecord { timestamp_ms: 10, key: None, value: Some(b"v"), headers: &[] }).expect("record");
-        let batch =
-            ValidatedBatch::validate(bytes::BytesMut::from(&builder.build().expect("batch")[..])).expect("valid");
-        let failing = FAILPOINT.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
-        fail::cfg("log::sync", "return").expect("failpoint");
-        let appended = replicas.append(&tp, batch, 0, Acks::Leader, AppendContext::client(VerificationGuard::SENTINEL));
-        fail::remove("log::sync");
-        drop(failing);
-        assert!(appended.is_err());
-
-        let (offline_tx, offline_rx) = watch::channel(Vec::new());
-        let fatal = Arc::new(tokio::sync::Notify::new());
-        let (a, b) = (Uuid([7; 16]), Uuid([8; 16]));
-        let dirs = vec![(paths[0].clone(), a), (paths[1].clone(), b)];
-        let watching = watch_log_dirs_forever(replicas.clone(), dirs, paths[0].clone(), offline_tx, fatal.clone());
-        let watcher = tokio::spawn(watching);
-        tokio::time::timeout(Duration::from_secs(10), fatal.notified()).await.expect("asked to stop");
-        assert_eq!(*offline_rx.borrow(), [a]);
-        watcher.await.expect("the watcher ends");
     }
 }
