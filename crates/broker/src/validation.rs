@@ -24,7 +24,7 @@ use bytes::{Bytes, BytesMut};
 use strand_base::limits::DECOMPRESSED_BATCH_BYTES_MAX;
 use strand_log::log::ValidatedBatch;
 use strand_protocol::records::{
-    Compression, LOG_OVERHEAD, MAGIC, RecordBatch, RecordBatchMut, RecordsSummary, TimestampType, summarize,
+    Compression, LOG_OVERHEAD, MAGIC, RecordBatch, RecordsSummary, TimestampType, summarize,
 };
 
 /// The topic's timestamp settings.
@@ -95,8 +95,8 @@ pub fn validate_record_set(
     rules: ProduceRules,
     now_ms: i64,
 ) -> Result<ValidatedBatch, RecordSetError> {
-    let batch = check_batch(records, rules)?;
-    check_records(batch, rules, now_ms)
+    let (batch, validated) = check_batch(records, rules)?;
+    check_records(&batch, validated, rules, now_ms)
 }
 
 /// [`validate_record_set`], with a compressed batch's records walked on a blocking thread.
@@ -105,17 +105,18 @@ pub async fn validate_record_set_async(
     rules: ProduceRules,
     now_ms: i64,
 ) -> Result<ValidatedBatch, RecordSetError> {
-    let batch = check_batch(records, rules)?;
+    let (batch, validated) = check_batch(records, rules)?;
     if batch.attributes().compression() == Ok(Compression::None) {
-        return check_records(batch, rules, now_ms);
+        return check_records(&batch, validated, rules, now_ms);
     }
-    tokio::task::spawn_blocking(move || check_records(batch, rules, now_ms))
+    tokio::task::spawn_blocking(move || check_records(&batch, validated, rules, now_ms))
         .await
         .unwrap_or_else(|e| Err(RecordSetError::Invalid(format!("the batch's check did not finish: {e}"))))
 }
 
-/// Steps 1 and 2: the record set's one batch and its header.
-fn check_batch(records: &Bytes, rules: ProduceRules) -> Result<RecordBatch, RecordSetError> {
+/// Steps 1 and 2: the record set's one batch (a view of the request's bytes, and the copy that
+/// will be appended) and its header.
+fn check_batch(records: &Bytes, rules: ProduceRules) -> Result<(RecordBatch, ValidatedBatch), RecordSetError> {
     let first = next_batch_len(records)?
         .ok_or_else(|| RecordSetError::Invalid("a produce request needs one record batch per partition".into()))?;
     if records[HEADER_BYTES_TO_MAGIC - 1] != MAGIC as u8 {
@@ -128,8 +129,8 @@ fn check_batch(records: &Bytes, rules: ProduceRules) -> Result<RecordBatch, Reco
     if next_batch_len(&records.slice(first..))?.is_some() {
         return Err(RecordSetError::Invalid("only one record batch per partition is allowed".into()));
     }
-    check_header(&batch, rules)?;
-    Ok(batch)
+    let validated = check_header(&batch, rules)?;
+    Ok((batch, validated))
 }
 
 /// The length of the whole batch at the start of `bytes`, as Kafka's `ByteBufferLogInputStream`
@@ -149,8 +150,10 @@ fn next_batch_len(bytes: &[u8]) -> Result<Option<usize>, RecordSetError> {
     Ok((bytes.len() >= whole).then_some(whole))
 }
 
-/// Step 2: what Kafka checks of a client's batch before its records.
-fn check_header(batch: &RecordBatch, rules: ProduceRules) -> Result<(), RecordSetError> {
+/// Step 2: what Kafka checks of a client's batch before its records, in its order. The CRC,
+/// the codec and the count against `lastOffsetDelta` are [`ValidatedBatch::validate`]'s checks
+/// (made once, on the copy that will be appended); the client-only ones follow.
+fn check_header(batch: &RecordBatch, rules: ProduceRules) -> Result<ValidatedBatch, RecordSetError> {
     let invalid = |m: String| Err(RecordSetError::Invalid(m));
     if batch.base_offset() != 0 {
         return invalid(format!("the base offset of a produced batch must be 0, not {}", batch.base_offset()));
@@ -159,22 +162,14 @@ fn check_header(batch: &RecordBatch, rules: ProduceRules) -> Result<(), RecordSe
     if size > rules.message_bytes_max {
         return Err(RecordSetError::TooLarge { size, max: rules.message_bytes_max });
     }
-    if !batch.crc_is_valid() {
-        return Err(RecordSetError::Corrupt(format!("CRC {} does not match the batch", batch.crc())));
-    }
-    if let Err(e) = batch.attributes().compression() {
-        return invalid(e.to_string());
-    }
-    let (count, delta) = (batch.record_count(), batch.last_offset_delta());
-    if delta < 0 {
-        return invalid(format!("the batch has an invalid offset range: lastOffsetDelta {delta}"));
-    }
-    if count <= 0 {
-        return invalid(format!("invalid record count {count}"));
-    }
-    if i64::from(delta) + 1 != i64::from(count) {
-        return invalid(format!("lastOffsetDelta {delta} does not match the record count {count}"));
-    }
+    let validated = match ValidatedBatch::validate(BytesMut::from(&batch.as_bytes()[..])) {
+        Ok(validated) => validated,
+        // Its first check; only on this rare path is the CRC computed again, to name the error.
+        Err(_) if !batch.crc_is_valid() => {
+            return Err(RecordSetError::Corrupt(format!("CRC {} does not match the batch", batch.crc())));
+        }
+        Err(e) => return invalid(e.to_string()),
+    };
     if batch.attributes().is_control() {
         return invalid("clients may not write control records".into());
     }
@@ -185,14 +180,18 @@ fn check_header(batch: &RecordBatch, rules: ProduceRules) -> Result<(), RecordSe
             batch.producer_id().0
         ));
     }
-    Ok(())
+    Ok(validated)
 }
 
 /// Step 3: walks the records (decompressing a compressed batch), applies the topic's rules and
 /// returns the batch to append.
-fn check_records(batch: RecordBatch, rules: ProduceRules, now_ms: i64) -> Result<ValidatedBatch, RecordSetError> {
-    let summary =
-        summarize(&batch, DECOMPRESSED_BATCH_BYTES_MAX).map_err(|e| RecordSetError::Invalid(e.to_string()))?;
+fn check_records(
+    batch: &RecordBatch,
+    mut validated: ValidatedBatch,
+    rules: ProduceRules,
+    now_ms: i64,
+) -> Result<ValidatedBatch, RecordSetError> {
+    let summary = summarize(batch, DECOMPRESSED_BATCH_BYTES_MAX).map_err(|e| RecordSetError::Invalid(e.to_string()))?;
     let compressed = batch.attributes().compression() != Ok(Compression::None);
     if compressed && !summary.offsets_in_order {
         return Err(RecordSetError::Invalid(
@@ -205,10 +204,16 @@ fn check_records(batch: RecordBatch, rules: ProduceRules, now_ms: i64) -> Result
     if !rules.timestamps.log_append_time {
         check_timestamps(&summary, rules.timestamps, now_ms)?;
     }
-    let mut bytes = BytesMut::from(&batch.as_bytes()[..]);
-    drop(batch);
-    stamp(&mut bytes, &summary, rules.timestamps, now_ms)?;
-    ValidatedBatch::validate(bytes).map_err(|e| RecordSetError::Invalid(e.to_string()))
+    // The one rewrite of a producer's bytes Kafka makes on this path: under LogAppendTime the
+    // batch carries the broker's time; under CreateTime its max timestamp is its records'
+    // largest. The CRC is recomputed only if a field changed.
+    let stamped = if rules.timestamps.log_append_time {
+        validated.set_max_timestamp(TimestampType::LogAppendTime, now_ms)
+    } else {
+        validated.set_max_timestamp(TimestampType::CreateTime, summary.max_timestamp)
+    };
+    stamped.map_err(|e| RecordSetError::Corrupt(e.to_string()))?;
+    Ok(validated)
 }
 
 /// Every record's timestamp (its smallest and largest) against `message.timestamp.*`.
@@ -223,24 +228,6 @@ fn check_timestamps(summary: &RecordsSummary, rules: TimestampRules, now_ms: i64
         (_, true) => Err(RecordSetError::InvalidTimestamp { timestamp: summary.max_timestamp, now: now_ms }),
         _ => Ok(()),
     }
-}
-
-/// The one rewrite of a producer's bytes Kafka makes on this path: under LogAppendTime the batch
-/// carries the broker's time; under CreateTime its max timestamp is its records' largest. The CRC
-/// is recomputed only if a field changed.
-fn stamp(
-    bytes: &mut BytesMut,
-    summary: &RecordsSummary,
-    rules: TimestampRules,
-    now_ms: i64,
-) -> Result<(), RecordSetError> {
-    let mut view = RecordBatchMut::new(bytes).map_err(|e| RecordSetError::Corrupt(e.to_string()))?;
-    if rules.log_append_time {
-        view.set_max_timestamp_and_type(TimestampType::LogAppendTime, now_ms);
-    } else {
-        view.set_max_timestamp_and_type(TimestampType::CreateTime, summary.max_timestamp);
-    }
-    Ok(())
 }
 
 #[cfg(test)]

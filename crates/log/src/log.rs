@@ -19,7 +19,7 @@ use std::sync::Arc;
 
 use bytes::BytesMut;
 use strand_base::{Clock, LeaderEpoch, Offset};
-use strand_protocol::records::{RecordBatch, RecordBatchMut};
+use strand_protocol::records::{RecordBatch, RecordBatchMut, TimestampType};
 
 use crate::cleaner::CleaningAbort;
 use crate::config::LogConfig;
@@ -101,6 +101,15 @@ impl ValidatedBatch {
     /// The batch's bytes as they will be appended (before offsets are assigned).
     pub fn as_bytes(&self) -> &[u8] {
         &self.bytes
+    }
+
+    /// Sets the timestamp type and the max timestamp, recomputing the CRC if either changes (the
+    /// produce path's one rewrite: LogAppendTime, or a max timestamp that is not the records'
+    /// largest). The batch stays valid: nothing else changes.
+    pub fn set_max_timestamp(&mut self, timestamp_type: TimestampType, max_timestamp: i64) -> Result<()> {
+        let mut view = RecordBatchMut::new(&mut self.bytes).map_err(|e| LogError::InvalidBatch(e.to_string()))?;
+        view.set_max_timestamp_and_type(timestamp_type, max_timestamp);
+        Ok(())
     }
 
     /// The batch's producer fields.
