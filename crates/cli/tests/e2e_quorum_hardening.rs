@@ -268,21 +268,7 @@ fn complaints(log: &[String]) -> Vec<String> {
 /// are led by every node and replicated to all, written to.
 fn exercise(cluster: &Cluster) {
     create_topic_eventually(cluster, 1, "warm");
-    let request = CreateTopicsRequest {
-        topics: vec![CreatableTopic {
-            name: "spread".into(),
-            num_partitions: 6,
-            replication_factor: 3,
-            ..Default::default()
-        }],
-        timeout_ms: 10_000,
-        ..Default::default()
-    };
-    let ResponseBody::CreateTopics(created) = cluster.node(1).connect().call(RequestBody::CreateTopics(request), 7)
-    else {
-        panic!("not a CreateTopics response")
-    };
-    assert_eq!(created.topics[0].error_code, 0, "{:?}", created.topics[0]);
+    common::create_replicated_topic(&mut cluster.node(1).connect(), "spread", 6, 3);
 }
 
 /// A healthy cluster's start used to log `ERROR ... voter N is unreachable` (a voter standing

@@ -277,13 +277,18 @@ impl Client {
 
 /// Creates `name` with `partitions` partitions (replication factor 1) and checks it succeeded.
 pub fn create_topic(client: &mut Client, name: &str, partitions: i32) {
+    create_replicated_topic(client, name, partitions, 1);
+}
+
+/// Creates `name` with `partitions` partitions of `replicas` replicas each and checks it succeeded.
+pub fn create_replicated_topic(client: &mut Client, name: &str, partitions: i32, replicas: i16) {
     use strand_protocol::messages::CreateTopicsRequest;
     use strand_protocol::messages::create_topics_request::CreatableTopic;
     let request = CreateTopicsRequest {
         topics: vec![CreatableTopic {
             name: name.into(),
             num_partitions: partitions,
-            replication_factor: 1,
+            replication_factor: replicas,
             ..Default::default()
         }],
         timeout_ms: 10_000,
