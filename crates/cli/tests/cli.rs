@@ -171,6 +171,34 @@ fn server_refuses_invalid_values() -> TestResult {
     Ok(())
 }
 
+/// A security setting Strand does not implement stops `server` before anything starts, naming
+/// it, rather than serving plaintext to a user who asked for TLS or SASL.
+#[test]
+fn server_refuses_security_it_does_not_implement() -> TestResult {
+    let dir = tempfile::tempdir()?;
+    let ssl_listener = "listeners=SSL://127.0.0.1:0\nsecurity.inter.broker.protocol=SSL\n";
+    let cases = [
+        (ssl_listener, "listener SSL://127.0.0.1:0 uses security protocol SSL"),
+        ("ssl.keystore.location=/etc/kafka/keystore.p12\n", "ssl.keystore.location: TLS (SSL) is not supported"),
+        (
+            "listener.name.plaintext.plain.sasl.jaas.config=x\n",
+            "listener.name.plaintext.plain.sasl.jaas.config: SASL authentication is not supported",
+        ),
+        ("authorizer.class.name=org.apache.kafka.metadata.authorizer.StandardAuthorizer\n", "authorization (ACLs"),
+    ];
+    for (index, (settings, expected)) in cases.into_iter().enumerate() {
+        let data = dir.path().join(format!("data-{index}"));
+        let file = format!("{settings}log.dirs={}\n", data.display());
+        let config = write_config(dir.path(), &file)?;
+        let output = strand(&["server", config.to_str().ok_or("path")?])?;
+        assert_eq!(output.status.code(), Some(1), "{settings}");
+        let stderr = text(&output.stderr);
+        assert!(stderr.contains(expected), "{settings}: {stderr}");
+        assert!(!data.exists(), "{settings}: nothing was formatted");
+    }
+    Ok(())
+}
+
 /// An unknown key is logged as Kafka's warning, and the node goes on to format its dirs.
 #[test]
 fn server_warns_about_unknown_keys() -> TestResult {

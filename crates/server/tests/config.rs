@@ -190,17 +190,62 @@ fn aliases_and_fallbacks() -> TestResult {
 fn unknown_keys_warn() -> TestResult {
     let mut file = CLUSTER_NODE.to_vec();
     file.push(("log.segmnet.bytes", "1"));
-    let config = from_file(&file, &[("ssl.keystore.password", "hunter2"), ("log.segmnet.bytes", "2")])?;
+    let config = from_file(&file, &[("my.plugin.password", "hunter2"), ("log.segmnet.bytes", "2")])?;
     assert_eq!(
         config.warnings,
         [
             "The configuration 'log.segmnet.bytes' was supplied but isn't a known config.",
-            "The configuration 'ssl.keystore.password' was supplied but isn't a known config.",
+            "The configuration 'my.plugin.password' was supplied but isn't a known config.",
         ]
     );
     assert_eq!(value(&config, "log.segmnet.bytes"), Some(("2", ConfigSource::Override)));
-    assert!(config.get("ssl.keystore.password").is_some_and(|entry| entry.sensitive));
+    assert!(config.get("my.plugin.password").is_some_and(|entry| entry.sensitive));
     assert!(config.get("num.io.threads").is_some_and(|entry| !entry.sensitive));
+    Ok(())
+}
+
+/// Security Strand does not implement yet is refused, naming the key, wherever it is asked for:
+/// a non-PLAINTEXT listener (bound, advertised or a controller listener dialled), and any TLS,
+/// SASL or authorization key the user set; Kafka's defaults alone load.
+#[test]
+fn unimplemented_security_is_refused() -> TestResult {
+    type Case<'a> = (&'a [(&'a str, &'a str)], &'a str, &'a str);
+    let cases: &[Case<'_>] = &[
+        (
+            &[("listeners", "SSL://localhost:9093"), ("security.inter.broker.protocol", "SSL")],
+            "listeners",
+            "uses security protocol SSL",
+        ),
+        (
+            &[("listeners", "PLAINTEXT://localhost:9092,SASL_SSL://localhost:9094")],
+            "listeners",
+            "uses security protocol SASL_SSL",
+        ),
+        (
+            &[("listener.security.protocol.map", "PLAINTEXT:SASL_PLAINTEXT,CONTROLLER:PLAINTEXT")],
+            "listeners",
+            "SASL_PLAINTEXT",
+        ),
+        (&[("ssl.keystore.location", "/k.p12")], "ssl.keystore.location", "TLS (SSL) is not supported"),
+        (&[("ssl.client.auth", "required")], "ssl.client.auth", "TLS (SSL) is not supported"),
+        (&[("sasl.enabled.mechanisms", "PLAIN")], "sasl.enabled.mechanisms", "SASL authentication"),
+        (
+            &[("listener.name.plaintext.scram-sha-512.sasl.jaas.config", "x")],
+            "listener.name.plaintext.scram-sha-512.sasl.jaas.config",
+            "SASL authentication",
+        ),
+        (&[("connections.max.reauth.ms", "2000")], "connections.max.reauth.ms", "SASL authentication"),
+        (&[("authorizer.class.name", "kafka.security.authorizer.AclAuthorizer")], "authorizer.class.name", "ACLs"),
+        (&[("principal.builder.class", "x.Builder")], "principal.builder.class", "custom principals"),
+    ];
+    for (overrides, key, expected) in cases {
+        let error = embedded(overrides).err();
+        let text = error.as_ref().map(ToString::to_string).unwrap_or_default();
+        assert_eq!(error.as_ref().and_then(ConfigError::key), Some(*key), "{overrides:?}: {text}");
+        assert!(text.contains(expected), "{overrides:?}: {text}");
+    }
+    let plain = embedded(&[("super.users", "User:admin"), ("connections.max.reauth.ms", "0")])?;
+    assert_eq!(value(&plain, "super.users"), Some(("User:admin", ConfigSource::Override)));
     Ok(())
 }
 

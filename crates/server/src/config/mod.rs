@@ -28,6 +28,7 @@ mod keys;
 pub mod listeners;
 mod reader;
 mod rules;
+mod security;
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -399,6 +400,7 @@ impl ServerConfig {
             config = ServerConfig::from_entries(entries)?;
         }
         rules::check(&config, &mut warnings)?;
+        security::check(&config)?;
         config.warnings = warnings;
         Ok(config)
     }
