@@ -40,7 +40,7 @@ use bytes::Bytes;
 use strand_base::{BrokerId, Clock};
 use strand_coordinator::{GroupCoordinator, TxnCoordinator};
 use strand_metadata::controller::ControllerDefaults;
-use strand_metadata::image::MetadataImage;
+use strand_metadata::image::{MetadataImage, TopicConfigResolver};
 use strand_protocol::codec::Message;
 use strand_protocol::error::ErrorCode;
 use strand_protocol::frame::{
@@ -50,8 +50,6 @@ use strand_protocol::frame::{
 use strand_protocol::messages::api::{ApiKey, Request, RequestBody, ResponseBody};
 use strand_replication::{PartitionStatus, ReplicaManager, ReplicaRole};
 use tokio::sync::watch;
-
-use crate::validation::TimestampRules;
 
 /// What the connection does with a request's outcome.
 #[derive(Debug)]
@@ -173,10 +171,6 @@ pub struct BrokerIdentity {
 /// The broker settings the handlers apply (Kafka's names in the field docs).
 #[derive(Debug, Clone)]
 pub struct BrokerSettings {
-    /// `message.max.bytes`.
-    pub message_bytes_max: usize,
-    /// `message.timestamp.type` and the `before/after.max.ms` window, for topics without their own.
-    pub timestamp_rules: TimestampRules,
     /// `auto.create.topics.enable`.
     pub auto_create_topics: bool,
     /// `num.partitions`, `default.replication.factor`, static topic config defaults.
@@ -326,6 +320,13 @@ impl Broker {
     /// The current metadata image.
     pub fn image(&self) -> Arc<MetadataImage> {
         self.image.borrow().clone()
+    }
+
+    /// Topics' effective configs in `image` as this node resolves them (its own dynamic broker
+    /// config, the cluster default, `server.properties`, Kafka's default).
+    pub fn topic_configs<'a>(&'a self, image: &'a MetadataImage) -> TopicConfigResolver<'a> {
+        let statics = &self.settings.controller_defaults.static_topic_configs;
+        TopicConfigResolver::new(image, Some(self.identity.node_id), statics)
     }
 
     /// Asks the active controller to decide `request`, sent at `version` (the client's, as

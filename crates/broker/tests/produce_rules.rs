@@ -98,3 +98,49 @@ async fn compacted_topics_need_keys() {
     let keyed = produce(&mut node, "profiles", 1, builder.build().expect("batch")).await;
     assert_eq!((keyed.error_code, keyed.base_offset), (0, 0), "the keyless batch appended nothing");
 }
+
+/// The dynamic broker configs govern produce as they govern the log: a cluster-wide
+/// `log.cleanup.policy=compact` makes a topic without its own policy refuse keyless records (its
+/// log compacts), and this broker's own `message.max.bytes` beats the cluster's.
+#[tokio::test]
+async fn dynamic_broker_configs_govern_produce_as_the_log() {
+    use strand_protocol::messages::IncrementalAlterConfigsRequest;
+    use strand_protocol::messages::incremental_alter_configs_request::{AlterConfigsResource, AlterableConfig};
+    let mut node = Node::new();
+    node.create_topic("plain", 1).await;
+    assert_eq!(produce(&mut node, "plain", 1, batch(10)).await.error_code, 0);
+    for (broker, key, value) in
+        [("", "log.cleanup.policy", "compact"), ("", "message.max.bytes", "100000"), ("1", "message.max.bytes", "300")]
+    {
+        let resource = AlterConfigsResource {
+            resource_type: 4,
+            resource_name: broker.into(),
+            configs: vec![AlterableConfig {
+                name: key.into(),
+                config_operation: 0,
+                value: Some(value.into()),
+                ..Default::default()
+            }],
+            ..Default::default()
+        };
+        let request = IncrementalAlterConfigsRequest { resources: vec![resource], ..Default::default() };
+        let ResponseBody::IncrementalAlterConfigs(answer) =
+            node.call(RequestBody::IncrementalAlterConfigs(request), 1).await
+        else {
+            panic!()
+        };
+        assert_eq!(answer.responses[0].error_code, 0, "{key}: {answer:?}");
+    }
+    let image = node.broker.image();
+    let configs = node.broker.topic_configs(&image).topic("plain");
+    assert!(configs.log_config(Default::default()).compact_enabled, "the log compacts");
+
+    let keyless = produce(&mut node, "plain", 1, batch(10)).await;
+    assert_eq!(keyless.error_code, ErrorCode::InvalidRecord.code(), "{keyless:?}");
+    let mut builder = RecordBatchBuilder::new();
+    let value = vec![b'v'; 500];
+    let record = NewRecord { timestamp_ms: 1_700_000_000_000, key: Some(b"k"), value: Some(&value), headers: &[] };
+    builder.append(&record).expect("record");
+    let large = produce(&mut node, "plain", 1, builder.build().expect("batch")).await;
+    assert_eq!(large.error_code, ErrorCode::MessageTooLarge.code(), "this broker's 300 bytes, not the cluster's");
+}

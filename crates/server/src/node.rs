@@ -31,7 +31,7 @@ use strand_coordinator::txn::TRANSACTION_STATE_TOPIC;
 use strand_coordinator::{GroupCoordinator, RandomMemberIds, TopicMetadata, TxnCoordinator};
 use strand_log::{LogManager, NodeIdentity};
 use strand_metadata::controller::{ApiMessageAndVersion, BootstrapFeatures, ControllerDefaults, bootstrap_records};
-use strand_metadata::image::{MetadataDelta, MetadataImage, MetadataProvenance};
+use strand_metadata::image::{MetadataDelta, MetadataImage, MetadataProvenance, TopicConfigResolver};
 use strand_metadata::quorum::{CommittedBatch, Leadership, Quorum};
 use strand_metadata::quorum_controller::{ControllerSettings, QuorumController};
 use strand_protocol::codec::Message;
@@ -43,7 +43,7 @@ use tokio::net::TcpListener;
 use tokio::sync::{mpsc, watch};
 use tracing::{error, info, warn};
 
-use crate::config::{ServerConfig, TimestampType};
+use crate::config::{ServerConfig, static_topic_configs};
 use crate::connection::ConnectionLimits;
 use crate::connection::acceptor::ClientConnections;
 use crate::group_writer::ReplicaPartitionWriter;
@@ -816,9 +816,13 @@ fn reconcile(replicas: &ReplicaManager, image: &MetadataImage, config: &ServerCo
         })
         .collect();
     replicas.set_broker_statuses(statuses);
+    let statics = static_topic_configs(config);
+    let resolver = TopicConfigResolver::new(image, Some(node), &statics);
+    let producer_state = config.log_config().producer_state;
     for topic in image.topics().iter() {
-        let log_config = topic_log_config(image, &topic.name, node, config.log_config());
-        let min_insync_replicas = min_insync_replicas(image, &topic.name, config);
+        let configs = resolver.topic(&topic.name);
+        let log_config = configs.log_config(producer_state);
+        let min_insync_replicas = i32::try_from(configs.long("min.insync.replicas")).unwrap_or(i32::MAX).max(1);
         for (&index, partition) in &topic.partitions {
             if !partition.replicas.contains(&node) {
                 continue;
@@ -848,99 +852,6 @@ fn reconcile(replicas: &ReplicaManager, image: &MetadataImage, config: &ServerCo
             error!("cannot delete {tp}: {e}");
         }
     }
-}
-
-/// A topic's `min.insync.replicas`: its own config, else the cluster's dynamic default, else the
-/// node's static setting.
-fn min_insync_replicas(image: &MetadataImage, topic: &str, config: &ServerConfig) -> i32 {
-    use strand_metadata::image::ConfigResource;
-    let configs = image.configs();
-    configs
-        .value(&ConfigResource::topic(topic), "min.insync.replicas")
-        .or_else(|| configs.value(&ConfigResource::cluster_default(), "min.insync.replicas"))
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(config.min_insync_replicas)
-        .max(1)
-}
-
-/// The broker's log settings for `topic`: each setting from the topic's own config (CreateTopics,
-/// AlterConfigs), else this broker's dynamic config, else the cluster-wide dynamic default (both
-/// by their `log.*` names, as `kafka-configs --entity-type brokers` sets them), else `defaults`
-/// (`server.properties` and Kafka's defaults) — Kafka's order.
-fn topic_log_config(
-    image: &MetadataImage,
-    topic: &str,
-    node: BrokerId,
-    defaults: strand_log::LogConfig,
-) -> strand_log::LogConfig {
-    use strand_metadata::image::ConfigResource;
-    let configs = image.configs();
-    let topic_configs = configs.resource(&ConfigResource::topic(topic));
-    let layers = [ConfigResource::broker(node.0.to_string()), ConfigResource::cluster_default()];
-    // The topic config and the broker configs that stand for it, each with its unit in ms or 1.
-    let value = |key: &str, broker_keys: &[(&str, i64)]| -> Option<String> {
-        if let Some(v) = topic_configs.and_then(|c| c.get(key)) {
-            return Some(v.clone());
-        }
-        layers.iter().find_map(|layer| {
-            let resource = configs.resource(layer)?;
-            broker_keys.iter().find_map(|(name, unit)| {
-                let raw = resource.get(*name)?;
-                match unit {
-                    1 => Some(raw.clone()),
-                    unit => raw.parse::<i64>().ok().map(|v| v.saturating_mul(*unit).to_string()),
-                }
-            })
-        })
-    };
-    let number = |key: &str, broker_keys: &[(&str, i64)]| value(key, broker_keys).and_then(|v| v.parse::<i64>().ok());
-    let mut config = defaults;
-    if let Some(v) = number("segment.bytes", &[("log.segment.bytes", 1)]) {
-        config.segment_bytes = v.max(1) as u64;
-    }
-    if let Some(v) = number("segment.ms", &[("log.roll.ms", 1), ("log.roll.hours", 3_600_000)]) {
-        config.segment_ms = v;
-    }
-    if let Some(v) = number("segment.jitter.ms", &[("log.roll.jitter.ms", 1), ("log.roll.jitter.hours", 3_600_000)]) {
-        config.segment_jitter_ms = v;
-    }
-    if let Some(v) = number("segment.index.bytes", &[("log.index.size.max.bytes", 1)]) {
-        config.segment_index_bytes = v.max(12) as u64;
-    }
-    if let Some(v) = number("index.interval.bytes", &[("log.index.interval.bytes", 1)]) {
-        config.index_interval_bytes = v.max(0) as u64;
-    }
-    if let Some(v) = number("flush.messages", &[("log.flush.interval.messages", 1)]) {
-        config.flush_interval_messages = v;
-    }
-    if let Some(v) = number("flush.ms", &[("log.flush.interval.ms", 1)]) {
-        config.flush_interval_ms = v;
-    }
-    let retention = [("log.retention.ms", 1), ("log.retention.minutes", 60_000), ("log.retention.hours", 3_600_000)];
-    if let Some(v) = number("retention.ms", &retention) {
-        config.retention_ms = v;
-    }
-    if let Some(v) = number("retention.bytes", &[("log.retention.bytes", 1)]) {
-        config.retention_bytes = v;
-    }
-    if let Some(policy) = value("cleanup.policy", &[("log.cleanup.policy", 1)]) {
-        config.delete_enabled = policy.split(',').any(|p| p.trim() == "delete");
-        config.compact_enabled = policy.split(',').any(|p| p.trim() == "compact");
-    }
-    if let Some(v) = number("delete.retention.ms", &[("log.cleaner.delete.retention.ms", 1)]) {
-        config.delete_retention_ms = v;
-    }
-    if let Some(v) = number("min.compaction.lag.ms", &[("log.cleaner.min.compaction.lag.ms", 1)]) {
-        config.min_compaction_lag_ms = v;
-    }
-    if let Some(v) = number("max.compaction.lag.ms", &[("log.cleaner.max.compaction.lag.ms", 1)]) {
-        config.max_compaction_lag_ms = v;
-    }
-    let ratio = value("min.cleanable.dirty.ratio", &[("log.cleaner.min.cleanable.ratio", 1)]);
-    if let Some(v) = ratio.and_then(|v| v.parse::<f64>().ok()) {
-        config.min_cleanable_dirty_ratio = v;
-    }
-    config
 }
 
 /// Drops followers that stopped keeping up from the ISRs of the partitions this node leads,
@@ -1045,37 +956,9 @@ async fn maintain_forever<T: Send + 'static>(
 }
 
 fn broker_settings(config: &ServerConfig) -> BrokerSettings {
-    use crate::config::{ConfigSource, config_type, is_known_key, synonyms};
-    use strand_metadata::controller::topic_configs::TOPIC_CONFIGS;
+    use crate::config::{config_type, synonym_chain};
 
-    // The keys that decide `key`, itself first (an unknown key decides only itself).
-    let chain = |key: &str| -> Vec<String> {
-        match synonyms(key) {
-            [] => vec![key.to_owned()],
-            keys => keys.iter().map(|k| (*k).to_owned()).collect(),
-        }
-    };
-    let user_set =
-        |key: &str| config.get(key).is_some_and(|e| matches!(e.source, ConfigSource::File | ConfigSource::Override));
-    // A topic config's static default: its broker key (or a fallback of it) set in the file or
-    // an override, in the topic config's units (`log.retention.hours` gives `retention.ms`).
-    let static_topic_configs = TOPIC_CONFIGS
-        .iter()
-        .filter_map(|def| {
-            let key = def.broker_synonym?;
-            if !is_known_key(key) || !chain(key).iter().any(|k| user_set(k)) {
-                return None;
-            }
-            let value = match key {
-                "log.retention.ms" => config.log_retention_ms.to_string(),
-                "log.roll.ms" => config.log_roll_ms.to_string(),
-                "log.roll.jitter.ms" => config.log_roll_jitter_ms.to_string(),
-                "log.flush.interval.ms" => config.log_flush_interval_ms.to_string(),
-                _ => config.get(key)?.value.clone()?,
-            };
-            Some((def.name.to_owned(), value))
-        })
-        .collect();
+    let static_topic_configs = static_topic_configs(config);
     let broker_configs = config
         .entries
         .iter()
@@ -1084,22 +967,17 @@ fn broker_settings(config: &ServerConfig) -> BrokerSettings {
             value: entry.value.clone(),
             source: entry.source.kafka_id(),
             sensitive: entry.sensitive,
-            synonyms: chain(name),
+            synonyms: synonym_chain(name),
             config_type: config_type(name).map_or(0, |t| t.kafka_id()),
         })
         .collect();
     BrokerSettings {
-        message_bytes_max: config.message_max_bytes.max(0) as usize,
-        timestamp_rules: strand_broker::validation::TimestampRules {
-            log_append_time: config.log_message_timestamp_type == TimestampType::LogAppendTime,
-            before_max_ms: config.log_message_timestamp_before_max_ms,
-            after_max_ms: config.log_message_timestamp_after_max_ms,
-        },
         auto_create_topics: config.auto_create_topics_enable,
         controller_defaults: ControllerDefaults {
             num_partitions: config.num_partitions,
             default_replication_factor: i16::try_from(config.default_replication_factor).unwrap_or(i16::MAX),
             static_topic_configs,
+            node_id: Some(BrokerId(config.node_id)),
         },
         delete_topic_enable: config.delete_topic_enable,
         broker_configs,

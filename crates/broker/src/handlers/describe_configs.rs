@@ -1,9 +1,8 @@
 //! DescribeConfigs for TOPIC and BROKER resources, as Kafka's `ConfigHelper.describeConfigs`.
 //!
-//! - TOPIC: every topic config with its effective value
-//!   ([`effective_topic_configs`]: the topic's override, else the cluster's dynamic default, else
-//!   `server.properties`, else Kafka's default). An unknown topic is UNKNOWN_TOPIC_OR_PARTITION,
-//!   an illegal name INVALID_TOPIC_EXCEPTION.
+//! - TOPIC: every topic config with its effective value and source, as the node's
+//!   [`TopicConfigResolver`](strand_metadata::image::TopicConfigResolver) resolves them. An
+//!   unknown topic is UNKNOWN_TOPIC_OR_PARTITION, an illegal name INVALID_TOPIC_EXCEPTION.
 //! - BROKER with this node's id: every static broker config ([`crate::BrokerConfigEntry`]) and
 //!   every dynamic one in the image; BROKER with the empty name: the cluster-wide dynamic
 //!   defaults. Another id, or a name that is not a number, is INVALID_REQUEST.
@@ -20,7 +19,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use strand_metadata::controller::topic_configs::{
-    ConfigSource, ConfigType, EffectiveConfig, effective_topic_configs, topic_config, topic_config_for_broker_synonym,
+    ConfigSource, ConfigType, EffectiveConfig, topic_config, topic_config_for_broker_synonym,
 };
 use strand_metadata::controller::topic_name::validate_topic_name;
 use strand_metadata::image::{ConfigResource, ConfigResourceKind, MetadataImage};
@@ -102,8 +101,7 @@ impl Describer<'_> {
             return Err((ErrorCode::UnknownTopicOrPartition, None));
         }
         let overrides = self.image.configs().resource(&ConfigResource::topic(name)).cloned().unwrap_or_default();
-        let statics = &self.broker.settings.controller_defaults.static_topic_configs;
-        let effective = effective_topic_configs(self.image, &overrides, statics);
+        let effective = self.broker.topic_configs(self.image).topic(name).all();
         Ok(effective.into_iter().map(|config| self.topic_entry(config, &overrides)).collect())
     }
 
@@ -120,16 +118,11 @@ impl Describer<'_> {
         if let Some(key) = def.and_then(|d| d.broker_synonym) {
             synonyms.extend(self.broker_synonyms(key));
         }
-        let value = match synonyms.first() {
-            // The effective value leaves per-broker configs out; Kafka's takes them first.
-            Some(first) if first.source == ConfigSource::DynamicBrokerConfig.wire() => first.value.clone(),
-            _ => Some(config.value),
-        };
         DescribeConfigsResourceResult {
             name: config.name.to_owned(),
-            value,
+            value: Some(config.value),
             read_only: false,
-            config_source: synonyms.first().map_or(ConfigSource::DefaultConfig.wire(), |s| s.source),
+            config_source: config.source.wire(),
             is_sensitive: false,
             synonyms: if self.include_synonyms { synonyms } else { Vec::new() },
             config_type: def.map_or(0, |d| config_type_id(d.kind)),

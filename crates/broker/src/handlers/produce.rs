@@ -34,7 +34,7 @@ use strand_replication::{Acks, DelayedProduce};
 use super::target;
 use crate::validation::{KeyRule, ProduceRules, RecordSetError, TimestampRules, validate_record_set_async};
 use crate::{Broker, LeaderHints, TxnVerification};
-use strand_metadata::image::{ConfigResource, MetadataImage};
+use strand_metadata::image::MetadataImage;
 
 /// A produce handled up to its wait for the replicas.
 #[derive(Debug)]
@@ -283,35 +283,20 @@ struct TopicRules {
 
 impl TopicRules {
     fn of(broker: &Broker, image: &MetadataImage, topic: &str) -> TopicRules {
-        let topic_configs = image.configs().resource(&ConfigResource::topic(topic));
-        let cluster = image.configs().resource(&ConfigResource::cluster_default());
-        let get = |key: &str| topic_configs.and_then(|c| c.get(key)).map(String::as_str);
-        let number = |key: &str| get(key).and_then(|v| v.parse::<i64>().ok());
-        let defaults = broker.settings.timestamp_rules;
-        let min_insync_replicas = number("min.insync.replicas")
-            .or_else(|| cluster.and_then(|c| c.get("min.insync.replicas")).and_then(|v| v.parse().ok()))
-            .unwrap_or(1);
+        let configs = broker.topic_configs(image).topic(topic);
         TopicRules {
-            message_bytes_max: number("max.message.bytes")
-                .map_or(broker.settings.message_bytes_max, |v| usize::try_from(v).unwrap_or(0)),
+            message_bytes_max: usize::try_from(configs.long("max.message.bytes")).unwrap_or(0),
             timestamps: TimestampRules {
-                log_append_time: get("message.timestamp.type")
-                    .map_or(defaults.log_append_time, |t| t == "LogAppendTime"),
-                before_max_ms: number("message.timestamp.before.max.ms").unwrap_or(defaults.before_max_ms),
-                after_max_ms: number("message.timestamp.after.max.ms").unwrap_or(defaults.after_max_ms),
+                log_append_time: configs
+                    .get("message.timestamp.type")
+                    .is_some_and(|(t, _)| t.trim() == "LogAppendTime"),
+                before_max_ms: configs.long("message.timestamp.before.max.ms"),
+                after_max_ms: configs.long("message.timestamp.after.max.ms"),
             },
-            min_insync_replicas,
-            keys: if compacted(broker, get("cleanup.policy")) { KeyRule::Required } else { KeyRule::Optional },
+            min_insync_replicas: configs.long("min.insync.replicas"),
+            keys: if configs.has_item("cleanup.policy", "compact") { KeyRule::Required } else { KeyRule::Optional },
         }
     }
-}
-
-/// Whether `cleanup.policy` (the topic's own, else the broker's static default) includes
-/// `compact`.
-fn compacted(broker: &Broker, topic_policy: Option<&str>) -> bool {
-    let defaults = &broker.settings.controller_defaults.static_topic_configs;
-    let policy = topic_policy.or_else(|| defaults.get("cleanup.policy").map(String::as_str));
-    policy.is_some_and(|p| p.split(',').any(|part| part.trim() == "compact"))
 }
 
 /// Waits for every `acks=all` partition's replicas together (one deadline for the request), and

@@ -293,12 +293,6 @@ impl Node {
 /// Settings with Kafka's defaults, a few static broker configs and topic deletion enabled.
 pub fn settings() -> BrokerSettings {
     BrokerSettings {
-        message_bytes_max: 1_048_588,
-        timestamp_rules: strand_broker::validation::TimestampRules {
-            log_append_time: false,
-            before_max_ms: i64::MAX,
-            after_max_ms: 3_600_000,
-        },
         auto_create_topics: false,
         controller_defaults: ControllerDefaults::default(),
         delete_topic_enable: true,

@@ -10,13 +10,13 @@ use strand_protocol::messages::records::MetadataRecord;
 use strand_protocol::messages::{ConfigRecord, CreateTopicsRequest, CreateTopicsResponse, TopicRecord};
 
 use super::placement::{new_partition, place, validate_manual_assignment};
-use super::topic_configs::{MIN_INSYNC_REPLICAS, effective_topic_configs, validate_topic_configs};
+use super::topic_configs::{MIN_INSYNC_REPLICAS, validate_topic_configs};
 use super::topic_name::{CLUSTER_METADATA_TOPIC, colliding_topic, unify_collision_chars, validate_topic_name};
 use super::{
     ApiError, ApiMessageAndVersion, ControllerDefaults, ControllerResult, PARTITIONS_PER_REQUEST_MAX,
     TOPIC_ID_ATTEMPTS_MAX,
 };
-use crate::image::{ConfigResource, ConfigResourceKind, MetadataImage, PartitionImage, is_reserved_directory};
+use crate::image::{ConfigResourceKind, MetadataImage, PartitionImage, is_reserved_directory};
 
 /// Creates the request's topics: per topic a `TopicRecord`, its `ConfigRecord`s, then a
 /// `PartitionRecord` per partition; with `validate_only`, the same response and no records.
@@ -107,10 +107,7 @@ impl Creation<'_> {
 
     /// Whether the request or an operator's broker default already decides `min.insync.replicas`.
     fn min_insync_replicas_chosen(&self, configs: &BTreeMap<String, String>) -> bool {
-        let cluster = ConfigResource::cluster_default();
-        configs.contains_key(MIN_INSYNC_REPLICAS)
-            || self.image.configs().value(&cluster, MIN_INSYNC_REPLICAS).is_some()
-            || self.defaults.static_topic_configs.contains_key(MIN_INSYNC_REPLICAS)
+        self.defaults.topic_configs(self.image).with_overrides(Some(configs)).is_set(MIN_INSYNC_REPLICAS)
     }
 
     /// An id from `new_topic_id` that is not zero, not reserved, does not print with a leading
@@ -133,7 +130,7 @@ impl Creation<'_> {
         partitions: &BTreeMap<i32, PartitionImage>,
         configs: &BTreeMap<String, String>,
     ) -> CreatableTopicResult {
-        let effective = effective_topic_configs(self.image, configs, &self.defaults.static_topic_configs);
+        let effective = self.defaults.topic_configs(self.image).with_overrides(Some(configs)).all();
         let configs = effective
             .into_iter()
             .map(|c| CreatableTopicConfigs {

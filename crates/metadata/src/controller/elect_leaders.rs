@@ -101,7 +101,7 @@ pub fn unclean_leader_moves(
 ) -> Vec<ApiMessageAndVersion> {
     let mut records = Vec::new();
     for topic in image.topics().iter() {
-        if !unclean_leader_election_enabled(image, &topic.name, &defaults.static_topic_configs) {
+        if !unclean_leader_election_enabled(image, &topic.name, defaults) {
             continue;
         }
         for (index, partition) in topic.partitions.iter().filter(|(_, p)| p.leader == NO_LEADER) {

@@ -60,13 +60,17 @@ mod placement;
 mod producer_ids;
 mod reassignment;
 pub mod screening;
-pub mod topic_configs;
+/// The topic config table moved to the image, where the effective-config resolver reads it.
+pub use crate::image::topic_configs;
 pub mod topic_name;
 
 use std::collections::BTreeMap;
 
+use strand_base::BrokerId;
 use strand_protocol::error::ErrorCode;
 use strand_protocol::messages::records::MetadataRecord;
+
+use crate::image::{MetadataImage, TopicConfigResolver};
 
 pub use alter_partition::alter_partition;
 pub use assign_dirs::assign_replicas_to_dirs;
@@ -129,12 +133,27 @@ pub struct ControllerDefaults {
     /// Topic config defaults that `server.properties` sets, by topic config name
     /// (`retention.ms` for `log.retention.hours`): reported with source STATIC_BROKER_CONFIG.
     pub static_topic_configs: BTreeMap<String, String>,
+    /// This node's id: its dynamic broker config is a layer of every topic's effective config
+    /// (Kafka's `currentControllerConfig`); `None` leaves that layer out.
+    pub node_id: Option<BrokerId>,
+}
+
+impl ControllerDefaults {
+    /// The effective topic configs in `image` as this node sees them.
+    pub fn topic_configs<'a>(&'a self, image: &'a MetadataImage) -> TopicConfigResolver<'a> {
+        TopicConfigResolver::new(image, self.node_id, &self.static_topic_configs)
+    }
 }
 
 impl Default for ControllerDefaults {
     /// Kafka's defaults: one partition, one replica, no static overrides.
     fn default() -> Self {
-        ControllerDefaults { num_partitions: 1, default_replication_factor: 1, static_topic_configs: BTreeMap::new() }
+        ControllerDefaults {
+            num_partitions: 1,
+            default_replication_factor: 1,
+            static_topic_configs: BTreeMap::new(),
+            node_id: None,
+        }
     }
 }
 

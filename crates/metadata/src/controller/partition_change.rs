@@ -33,8 +33,8 @@ use strand_protocol::messages::PartitionChangeRecord;
 
 use super::ControllerDefaults;
 use crate::image::{
-    ConfigResource, DIRECTORY_LOST, DIRECTORY_MIGRATING, DIRECTORY_UNASSIGNED, LeaderRecoveryState, MetadataImage,
-    NO_LEADER, NO_LEADER_CHANGE, PartitionImage,
+    DIRECTORY_LOST, DIRECTORY_MIGRATING, DIRECTORY_UNASSIGNED, LeaderRecoveryState, MetadataImage, NO_LEADER,
+    NO_LEADER_CHANGE, PartitionImage,
 };
 
 /// The topic config (and its dynamic broker synonym) that allows electing a leader outside the ISR.
@@ -54,11 +54,7 @@ pub(crate) enum Election {
 impl Election {
     /// [`Election::Unclean`] if the topic allows it, else [`Election::Online`].
     pub(crate) fn for_topic(image: &MetadataImage, topic: &str, defaults: &ControllerDefaults) -> Election {
-        if unclean_leader_election_enabled(image, topic, &defaults.static_topic_configs) {
-            Election::Unclean
-        } else {
-            Election::Online
-        }
+        if unclean_leader_election_enabled(image, topic, defaults) { Election::Unclean } else { Election::Online }
     }
 }
 
@@ -301,19 +297,13 @@ fn has_online_dir(image: &MetadataImage, partition: &PartitionImage, broker: Bro
     dir != DIRECTORY_LOST && (registration.log_dirs.is_empty() || registration.log_dirs.contains(&dir))
 }
 
-/// `unclean.leader.election.enable` for `topic`: the topic's value, else the cluster-wide dynamic
-/// default, else the static `server.properties` value, else false (Kafka's default).
+/// `unclean.leader.election.enable` for `topic`, as this node resolves it (false by default).
 pub(crate) fn unclean_leader_election_enabled(
     image: &MetadataImage,
     topic: &str,
-    static_defaults: &BTreeMap<String, String>,
+    defaults: &ControllerDefaults,
 ) -> bool {
-    let configs = image.configs();
-    let value = configs
-        .value(&ConfigResource::topic(topic), UNCLEAN_LEADER_ELECTION_ENABLE)
-        .or_else(|| configs.value(&ConfigResource::cluster_default(), UNCLEAN_LEADER_ELECTION_ENABLE))
-        .or_else(|| static_defaults.get(UNCLEAN_LEADER_ELECTION_ENABLE).map(String::as_str));
-    value.is_some_and(|v| v.trim().eq_ignore_ascii_case("true"))
+    defaults.topic_configs(image).topic(topic).bool(UNCLEAN_LEADER_ELECTION_ENABLE)
 }
 
 #[cfg(test)]

@@ -188,8 +188,7 @@ impl Alteration<'_> {
                 "Invalid replica assignment: addingReplicas contains all replicas.",
             )
         })?;
-        let unclean_allowed =
-            unclean_leader_election_enabled(self.image, &topic.name, &self.defaults.static_topic_configs);
+        let unclean_allowed = unclean_leader_election_enabled(self.image, &topic.name, self.defaults);
         if revert.unclean && !unclean_allowed {
             return Err(ApiError::new(
                 ErrorCode::InvalidReplicaAssignment,

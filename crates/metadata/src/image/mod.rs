@@ -23,9 +23,11 @@
 mod cluster;
 mod configs;
 mod delta;
+mod effective_config;
 mod features;
 mod producer_ids;
 mod snapshot;
+pub mod topic_configs;
 mod topics;
 
 use std::sync::Arc;
@@ -33,6 +35,7 @@ use std::sync::Arc;
 pub use cluster::{BrokerEndpoint, BrokerRegistration, ClusterImage, FencingChange, SupportedFeatureRange};
 pub use configs::{ConfigResource, ConfigResourceKind, ConfigsImage};
 pub use delta::{MetadataDelta, ReplayError};
+pub use effective_config::{TopicConfig, TopicConfigResolver};
 pub use features::{
     ELIGIBLE_LEADER_REPLICAS_VERSION, FeaturesImage, GROUP_VERSION, KRAFT_VERSION, METADATA_VERSION,
     METADATA_VERSION_4_4_IV2, METADATA_VERSION_MIN, SHARE_VERSION, STREAMS_VERSION, TRANSACTION_VERSION,

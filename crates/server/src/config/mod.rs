@@ -29,12 +29,14 @@ pub mod listeners;
 mod reader;
 mod rules;
 mod security;
+mod topic_defaults;
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 pub use keys::{ConfigType, config_type, is_known_key, synonyms};
 pub use listeners::{Endpoint, HostPort, QuorumVoter, SecurityProtocol};
+pub use topic_defaults::{static_topic_configs, synonym_chain};
 
 use reader::Reader;
 

@@ -1,5 +1,6 @@
 //! The topic configs Kafka 4.4 knows (`LogConfig`), their types, defaults, validation and broker
-//! synonyms, and a topic's effective configs with their sources.
+//! synonyms, and the sources DescribeConfigs names (the layering is
+//! [`super::TopicConfigResolver`]'s).
 //!
 //! The table was read from Kafka 4.4's `kafka-storage` jar (`LogConfig.configKeys()`: type,
 //! default, validator) and `ServerTopicConfigSynonyms` (the broker config each one defaults
@@ -10,8 +11,6 @@ use std::collections::BTreeMap;
 
 use ConfigType::{Boolean, Double, Int, List, Long};
 use ConfigValidator::{Any, GzipLevel, ListOf, OneOf, Ratio, ThrottledReplicas};
-
-use crate::image::{ConfigResource, MetadataImage};
 
 /// How a config's value is parsed (Kafka's `ConfigDef.Type`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -320,34 +319,6 @@ pub struct EffectiveConfig {
     pub name: &'static str,
     pub value: String,
     pub source: ConfigSource,
-}
-
-/// Every topic config's effective value for a topic with `overrides`, by name, as Kafka's
-/// `computeEffectiveTopicConfigs`: the topic's own value, else the cluster's dynamic default
-/// (`BROKER ""` in the image, by broker synonym), else the static `server.properties` value in
-/// `static_defaults` (by topic config name), else Kafka's default.
-pub fn effective_topic_configs(
-    image: &MetadataImage,
-    overrides: &BTreeMap<String, String>,
-    static_defaults: &BTreeMap<String, String>,
-) -> Vec<EffectiveConfig> {
-    let cluster = image.configs().resource(&ConfigResource::cluster_default());
-    TOPIC_CONFIGS
-        .iter()
-        .map(|def| {
-            let dynamic = def.broker_synonym.and_then(|s| cluster.and_then(|c| c.get(s)));
-            let (value, source) = if let Some(v) = overrides.get(def.name) {
-                (v.clone(), ConfigSource::TopicConfig)
-            } else if let Some(v) = dynamic {
-                (v.clone(), ConfigSource::DynamicDefaultBrokerConfig)
-            } else if let Some(v) = static_defaults.get(def.name) {
-                (v.clone(), ConfigSource::StaticBrokerConfig)
-            } else {
-                (def.default.to_owned(), ConfigSource::DefaultConfig)
-            };
-            EffectiveConfig { name: def.name, value, source }
-        })
-        .collect()
 }
 
 #[cfg(test)]
