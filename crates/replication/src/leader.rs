@@ -34,7 +34,7 @@ use strand_protocol::messages::fetch_response::{
 use strand_protocol::messages::{FetchRequest, FetchResponse};
 
 use crate::partition::{BrokerStatuses, Partition};
-use crate::{FetchWatch, FirstBatch, PartitionOffsets, ReplicaError, ReplicaManager};
+use crate::{DelayedFetch, FetchWatch, FirstBatch, PartitionOffsets, ReplicaError, ReplicaManager};
 
 /// The longest a replica fetch may be held, whatever it asks.
 pub const REPLICA_FETCH_WAIT_MS_MAX: i32 = 30_000;
@@ -162,21 +162,17 @@ impl ReplicaManager {
     pub async fn replica_fetch(&self, request: FetchRequest, version: i16) -> FetchResponse {
         let (replica, broker_epoch) = fetch_replica(&request, version);
         let wait = Duration::from_millis(request.max_wait_ms.clamp(0, REPLICA_FETCH_WAIT_MS_MAX) as u64);
-        let deadline = tokio::time::Instant::now() + wait;
         let min_bytes = u64::try_from(request.min_bytes).unwrap_or(0);
         let mut first = true;
-        loop {
+        let answer = DelayedFetch::new(wait).run(|watch| {
             // Woken by the partitions read, or by this node hosting a partition it did not.
-            let mut watch = FetchWatch::new();
             watch.add(self.shared.hosting.subscribe());
-            let pass = self.replica_fetch_pass(&request, version, replica, broker_epoch, first, &mut watch);
+            let pass = self.replica_fetch_pass(&request, version, replica, broker_epoch, first, watch);
             first = false;
-            let now = tokio::time::Instant::now();
-            if pass.bytes >= min_bytes || pass.urgent || request.topics.is_empty() || now >= deadline {
-                return FetchResponse { responses: pass.responses, ..Default::default() };
-            }
-            let _ = tokio::time::timeout(deadline - now, watch.changed()).await;
-        }
+            let complete = pass.bytes >= min_bytes || pass.urgent || request.topics.is_empty();
+            (pass.responses, complete)
+        });
+        FetchResponse { responses: answer.await, ..Default::default() }
     }
 
     fn replica_fetch_pass(

@@ -55,7 +55,7 @@ use strand_base::{Offset, TopicPartition};
 use strand_log::segment::SegmentSlice;
 
 pub use config::ReplicationConfig;
-pub use delayed_fetch::FetchWatch;
+pub use delayed_fetch::{DelayedFetch, FetchWatch};
 pub use delayed_produce::DelayedProduce;
 pub use error::ReplicaError;
 pub use fetcher::{REPLICA_FETCH_VERSION, ReplicaTransport, TransportError};

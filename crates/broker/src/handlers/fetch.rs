@@ -38,7 +38,7 @@ use strand_protocol::messages::fetch_response::{
 };
 use strand_protocol::messages::{FetchRequest, FetchResponse};
 use strand_replication::{
-    FetchWatch, FirstBatch, Isolation, ReplicaError, failed_fetch_partition, fetch_replica, file_records,
+    DelayedFetch, FetchWatch, FirstBatch, Isolation, ReplicaError, failed_fetch_partition, fetch_replica, file_records,
 };
 
 use crate::fetch_session::{
@@ -112,19 +112,15 @@ async fn consumer_fetch(broker: &Broker, mut request: FetchRequest, version: i16
         Err(error) => return FetchResponse { error_code: error.code().code(), ..Default::default() },
     };
     let wait = Duration::from_millis(request.max_wait_ms.clamp(0, FETCH_WAIT_MS_MAX) as u64);
-    let deadline = tokio::time::Instant::now() + wait;
-    loop {
-        // Each partition is subscribed to before it is read, so an append between the read and
-        // the wait is not missed; an append elsewhere on the node does not wake this fetch.
-        let mut watch = FetchWatch::new();
-        let (responses, bytes) = read_all(broker, &request, &topics, version, &mut watch);
-        let errors = responses.iter().flat_map(|t| &t.partitions).any(|p| p.error_code != 0);
-        let now = tokio::time::Instant::now();
-        if bytes >= request.min_bytes.max(0) as usize || errors || topics.is_empty() || now >= deadline {
-            return close(broker, context, &topics, responses, version);
-        }
-        let _ = tokio::time::timeout(deadline - now, watch.changed()).await;
-    }
+    let responses = DelayedFetch::new(wait)
+        .run(|watch| {
+            let (responses, bytes) = read_all(broker, &request, &topics, version, watch);
+            let errors = responses.iter().flat_map(|t| &t.partitions).any(|p| p.error_code != 0);
+            let complete = bytes >= request.min_bytes.max(0) as usize || errors || topics.is_empty();
+            (responses, complete)
+        })
+        .await;
+    close(broker, context, &topics, responses, version)
 }
 
 /// Decides the fetch's context from its session id and epoch, applying an incremental request to
