@@ -222,7 +222,7 @@ async fn a_pipelined_produce_times_out_from_its_append() {
     for _ in 0..2 {
         match start(&leader.broker, produce_request(-1, 200), 9).await.expect("appended") {
             Produced::Waiting(wait) => waits.push(wait),
-            Produced::Answered(answer) => panic!("acks=all with a follower waits: {answer:?}"),
+            Produced::Done(answer) => panic!("acks=all with a follower waits: {answer:?}"),
         }
     }
     for wait in waits {

@@ -1,5 +1,5 @@
-//! One module per API. [`SERVED`] lists the APIs this node answers; ApiVersions advertises
-//! exactly these, so a client never negotiates an API that is not there.
+//! One module per API, and the table of the APIs this node serves (`served_apis!`): ApiVersions
+//! advertises exactly those, so a client never negotiates an API that is not there.
 
 pub mod alter_configs;
 pub mod alter_partition_reassignments;
@@ -30,51 +30,105 @@ pub mod write_txn_markers;
 use strand_base::TopicPartition;
 use strand_metadata::image::{MetadataImage, TopicImage};
 use strand_protocol::error::ErrorCode;
-use strand_protocol::messages::api::ApiKey;
+use strand_protocol::messages::api::{ApiKey, RequestBody, ResponseBody};
 
-/// The APIs with a handler.
-pub const SERVED: &[ApiKey] = &[
-    ApiKey::Produce,
-    ApiKey::Fetch,
-    ApiKey::ListOffsets,
-    ApiKey::Metadata,
-    ApiKey::ApiVersions,
-    ApiKey::CreateTopics,
-    ApiKey::DeleteTopics,
-    ApiKey::DeleteRecords,
-    ApiKey::InitProducerId,
-    ApiKey::OffsetForLeaderEpoch,
-    ApiKey::DescribeConfigs,
-    ApiKey::AlterConfigs,
-    ApiKey::CreatePartitions,
-    ApiKey::IncrementalAlterConfigs,
-    ApiKey::DescribeCluster,
-    ApiKey::DescribeTopicPartitions,
-    ApiKey::FindCoordinator,
-    ApiKey::JoinGroup,
-    ApiKey::SyncGroup,
-    ApiKey::Heartbeat,
-    ApiKey::LeaveGroup,
-    ApiKey::OffsetCommit,
-    ApiKey::OffsetFetch,
-    ApiKey::OffsetDelete,
-    ApiKey::ListGroups,
-    ApiKey::DescribeGroups,
-    ApiKey::DeleteGroups,
-    ApiKey::ConsumerGroupHeartbeat,
-    ApiKey::ConsumerGroupDescribe,
-    ApiKey::DescribeProducers,
-    ApiKey::AddPartitionsToTxn,
-    ApiKey::AddOffsetsToTxn,
-    ApiKey::TxnOffsetCommit,
-    ApiKey::EndTxn,
-    ApiKey::WriteTxnMarkers,
-    ApiKey::DescribeTransactions,
-    ApiKey::ListTransactions,
-    ApiKey::AlterPartitionReassignments,
-    ApiKey::ListPartitionReassignments,
-    ApiKey::DescribeLogDirs,
-];
+use crate::dispatch::Client;
+use crate::{Broker, Progress};
+
+/// The APIs this node serves, one row each: ApiVersions advertises exactly these ([`SERVED`],
+/// with the versions their schemas decode), and [`Broker::dispatch`] runs the row's handler on
+/// the decoded request; anything else closes the connection. Adding an API is one row here.
+/// `waiting` rows may hand back an acks=all wait ([`Progress::Waiting`]); `answered` rows give the
+/// API's response. A row sees `broker`, the request's `version` and the `client` that sent it.
+macro_rules! served_apis {
+    (
+        |$broker:ident, $version:ident, $client:ident|
+        waiting { $($wapi:ident($wr:ident) => $wexpr:expr,)* }
+        answered { $($api:ident($r:ident) => $expr:expr,)* }
+    ) => {
+        /// The APIs with a handler, in the table's order.
+        pub const SERVED: &[ApiKey] = &[$(ApiKey::$wapi,)* $(ApiKey::$api,)*];
+
+        impl Broker {
+            /// Runs the API's handler. `Err`: close the connection.
+            pub(crate) async fn dispatch(
+                &self,
+                body: RequestBody,
+                $version: i16,
+                $client: Client<'_>,
+            ) -> Result<Progress<Option<ResponseBody>, produce::ReplicaWait>, String> {
+                let $broker = self;
+                match body {
+                    $(RequestBody::$wapi($wr) => $wexpr,)*
+                    $(RequestBody::$api($r) => Ok(Progress::Done(Some(ResponseBody::$api($expr)))),)*
+                    other => Err(format!("{:?} has no handler", other.api_key())),
+                }
+            }
+        }
+    };
+}
+
+served_apis! {
+    |broker, version, client|
+    waiting {
+        Produce(r) => produce::start(broker, r, version)
+            .await
+            .map(|produced| produced.map_done(|response| response.map(ResponseBody::Produce))),
+    }
+    answered {
+        Fetch(r) => fetch::handle(broker, r, version).await,
+        ListOffsets(r) => list_offsets::handle(broker, r, version).await,
+        Metadata(r) => metadata::handle(broker, r, version).await,
+        ApiVersions(r) => api_versions::handle(broker, &r),
+        CreateTopics(r) => create_topics::handle(broker, r, version).await,
+        DeleteTopics(r) => delete_topics::handle(broker, r, version).await,
+        DeleteRecords(r) => delete_records::handle(broker, r),
+        InitProducerId(r) => init_producer_id::handle(broker, r, version).await,
+        OffsetForLeaderEpoch(r) => offset_for_leader_epoch::handle(broker, r),
+        DescribeConfigs(r) => describe_configs::handle(broker, r),
+        AlterConfigs(r) => alter_configs::handle(broker, r, version).await,
+        CreatePartitions(r) => create_partitions::handle(broker, r, version).await,
+        IncrementalAlterConfigs(r) => incremental_alter_configs::handle(broker, r, version).await,
+        DescribeCluster(r) => describe_cluster::handle(broker, r, version),
+        DescribeTopicPartitions(r) => describe_topic_partitions::handle(broker, r),
+        FindCoordinator(r) => find_coordinator::handle(broker, r, version).await,
+        JoinGroup(r) => {
+            let member = groups::client(client.id, client.peer);
+            broker.groups.join_group(member, r, version).await
+        },
+        SyncGroup(r) => broker.groups.sync_group(r, version).await,
+        Heartbeat(r) => broker.groups.heartbeat(r, version).await,
+        LeaveGroup(r) => broker.groups.leave_group(r, version).await,
+        OffsetCommit(r) => {
+            let topics = groups::ImageTopics(broker.image());
+            broker.groups.offset_commit(r, version, &topics).await
+        },
+        OffsetFetch(r) => {
+            let topics = groups::ImageTopics(broker.image());
+            broker.groups.offset_fetch(r, version, &topics).await
+        },
+        OffsetDelete(r) => broker.groups.offset_delete(r, version).await,
+        ListGroups(r) => broker.groups.list_groups(r, version).await,
+        DescribeGroups(r) => broker.groups.describe_groups(r, version).await,
+        DeleteGroups(r) => broker.groups.delete_groups(r, version).await,
+        ConsumerGroupHeartbeat(r) => {
+            let member = groups::client(client.id, client.peer);
+            broker.groups.consumer_group_heartbeat(member, r, version).await
+        },
+        ConsumerGroupDescribe(r) => broker.groups.consumer_group_describe(r, version).await,
+        DescribeProducers(r) => describe_producers::handle(broker, r),
+        AddPartitionsToTxn(r) => transactions::add_partitions_to_txn(broker, r, version).await,
+        AddOffsetsToTxn(r) => transactions::add_offsets_to_txn(broker, r, version).await,
+        TxnOffsetCommit(r) => txn_offset_commit::handle(broker, r, version).await,
+        EndTxn(r) => transactions::end_txn(broker, r, version).await,
+        WriteTxnMarkers(r) => write_txn_markers::handle(broker, r).await,
+        DescribeTransactions(r) => transactions::describe_transactions(broker, r, version).await,
+        ListTransactions(r) => transactions::list_transactions(broker, r, version).await,
+        AlterPartitionReassignments(r) => alter_partition_reassignments::handle(broker, r, version).await,
+        ListPartitionReassignments(r) => list_partition_reassignments::handle(broker, r, version).await,
+        DescribeLogDirs(r) => describe_log_dirs::handle(broker, r),
+    }
+}
 
 /// Kafka's internal topics (`Topic.isInternal`): the group, transaction and share-group state.
 const INTERNAL_TOPICS: &[&str] = &["__consumer_offsets", "__transaction_state", "__share_group_state"];

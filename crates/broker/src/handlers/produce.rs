@@ -33,17 +33,12 @@ use strand_replication::{Acks, DelayedProduce};
 
 use super::target;
 use crate::validation::{KeyRule, ProduceRules, RecordSetError, TimestampRules, validate_record_set_async};
-use crate::{Broker, LeaderHints, TxnVerification};
+use crate::{Broker, LeaderHints, Progress, TxnVerification};
 use strand_metadata::image::MetadataImage;
 
-/// A produce handled up to its wait for the replicas.
-#[derive(Debug)]
-pub enum Produced {
-    /// Answered now; `None`: nothing to send (acks=0).
-    Answered(Option<ProduceResponse>),
-    /// Appended (acks=all); answered once [`ReplicaWait::finish`] returns.
-    Waiting(ReplicaWait),
-}
+/// A produce handled up to its wait for the replicas: answered now (`None`: nothing to send,
+/// acks=0), or appended (acks=all) and answered once [`ReplicaWait::finish`] returns.
+pub type Produced = Progress<Option<ProduceResponse>, ReplicaWait>;
 
 /// An acks=all produce whose partitions are appended, waiting for their replicas (and the
 /// leader's own sync). Owns everything it needs, so it can outlive the handler's borrows.
@@ -72,7 +67,7 @@ impl ReplicaWait {
 /// connection (acks=0 with an error).
 pub async fn handle(broker: &Broker, request: ProduceRequest, version: i16) -> Result<Option<ProduceResponse>, String> {
     match start(broker, request, version).await? {
-        Produced::Answered(response) => Ok(response),
+        Produced::Done(response) => Ok(response),
         Produced::Waiting(wait) => Ok(Some(wait.finish(broker).await)),
     }
 }
@@ -81,7 +76,7 @@ pub async fn handle(broker: &Broker, request: ProduceRequest, version: i16) -> R
 /// with an error).
 pub async fn start(broker: &Broker, request: ProduceRequest, version: i16) -> Result<Produced, String> {
     let Some(acks) = Acks::from_wire(request.acks) else {
-        return Ok(Produced::Answered(Some(all_failed(&request, ErrorCode::InvalidRequiredAcks))));
+        return Ok(Produced::Done(Some(all_failed(&request, ErrorCode::InvalidRequiredAcks))));
     };
     let image = broker.image();
     let mut responses = Vec::with_capacity(request.topic_data.len());
@@ -132,7 +127,7 @@ pub async fn start(broker: &Broker, request: ProduceRequest, version: i16) -> Re
     if ready.iter().any(|(_, p)| p.verifying.is_some()) {
         let Some(transactional_id) = request.transactional_id.clone() else {
             // Kafka: transactional records need the request's transactional id.
-            return Ok(Produced::Answered(Some(all_failed(&request, ErrorCode::TransactionalIdAuthorizationFailed))));
+            return Ok(Produced::Done(Some(all_failed(&request, ErrorCode::TransactionalIdAuthorizationFailed))));
         };
         verify(broker, transactional_id, &mut ready, &mut responses, version).await;
     }
@@ -154,11 +149,11 @@ pub async fn start(broker: &Broker, request: ProduceRequest, version: i16) -> Re
     if acks == Acks::None {
         let first_error = responses.iter().flat_map(|t| &t.partition_responses).find(|p| p.error_code != 0);
         return match first_error {
-            None => Ok(Produced::Answered(None)),
+            None => Ok(Produced::Done(None)),
             Some(p) => Err(format!("acks=0 produce failed: {}", p.error_message.clone().unwrap_or_default())),
         };
     }
-    Ok(Produced::Answered(Some(response(broker, responses, version))))
+    Ok(Produced::Done(Some(response(broker, responses, version))))
 }
 
 /// The response, with KIP-951's leader hints for the partitions refused as not led here.

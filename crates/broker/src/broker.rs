@@ -1,0 +1,207 @@
+//! [`Broker`]: the request handlers of one node, what they reach (the replicas, the
+//! coordinators, the controller, the metadata image) and the settings they apply.
+
+use std::sync::Arc;
+
+use strand_base::{BrokerId, Clock};
+use strand_coordinator::{GroupCoordinator, TxnCoordinator};
+use strand_metadata::controller::ControllerDefaults;
+use strand_metadata::image::{MetadataImage, TopicConfigResolver};
+use strand_protocol::messages::api::Request;
+use strand_replication::ReplicaManager;
+use tokio::sync::watch;
+
+use crate::channels::{ControllerChannel, NoTxnCoordinator, TxnVerifier, call_controller};
+use crate::{fetch_session, producer_ids};
+
+/// How long [`Broker::ask_controller`] waits for this node's image to reach the controller's
+/// answer (the records are committed by then; only replay remains).
+const IMAGE_CATCH_UP_MAX: std::time::Duration = std::time::Duration::from_secs(30);
+
+/// The node's identity and what it reports about itself.
+#[derive(Debug, Clone)]
+pub struct BrokerIdentity {
+    pub node_id: BrokerId,
+    pub cluster_id: String,
+    /// The listener clients reached this broker through; Metadata lists brokers' endpoints on it.
+    pub listener_name: String,
+    /// The epoch of this broker's registration, as the controller gave it.
+    pub broker_epoch: i64,
+}
+
+/// The broker settings the handlers apply (Kafka's names in the field docs).
+#[derive(Debug, Clone)]
+pub struct BrokerSettings {
+    /// `auto.create.topics.enable`.
+    pub auto_create_topics: bool,
+    /// `num.partitions`, `default.replication.factor`, static topic config defaults.
+    pub controller_defaults: ControllerDefaults,
+    /// `delete.topic.enable`: without it DeleteTopics refuses every topic.
+    pub delete_topic_enable: bool,
+    /// Every static broker config, as DescribeConfigs of this node's BROKER resource reports it
+    /// (the dynamic ones come from the metadata image).
+    pub broker_configs: Vec<BrokerConfigEntry>,
+    /// `max.incremental.fetch.session.cache.slots`: the most fetch sessions the node keeps.
+    pub fetch_session_slots: usize,
+    /// `add.partitions.to.txn.retry.backoff.ms` and `.max.ms`.
+    pub txn_add_retry: TxnAddRetry,
+    /// How `__consumer_offsets` is created on first use (`offsets.topic.*`).
+    pub offsets_topic: InternalTopicSettings,
+    /// How `__transaction_state` is created on first use (`transaction.state.log.*`).
+    pub transaction_topic: InternalTopicSettings,
+}
+
+/// How a transactions-V2 write retries adding its partition while the coordinator answers
+/// CONCURRENT_TRANSACTIONS (the previous transaction's markers are still going out), before the
+/// client is told to retry (Kafka's KAFKA-18654, `AddPartitionsToTxnConfig`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct TxnAddRetry {
+    /// `add.partitions.to.txn.retry.backoff.ms`: the pause between attempts.
+    pub backoff: std::time::Duration,
+    /// `add.partitions.to.txn.retry.backoff.max.ms`: how long the broker keeps trying.
+    pub max: std::time::Duration,
+}
+
+impl Default for TxnAddRetry {
+    /// Kafka's defaults: every 20 ms for up to 100 ms.
+    fn default() -> Self {
+        TxnAddRetry { backoff: std::time::Duration::from_millis(20), max: std::time::Duration::from_millis(100) }
+    }
+}
+
+/// A coordinator's internal topic as FindCoordinator creates it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct InternalTopicSettings {
+    /// `offsets.topic.num.partitions`, `transaction.state.log.num.partitions`.
+    pub partitions: i32,
+    /// `offsets.topic.replication.factor`, `transaction.state.log.replication.factor`.
+    pub replication_factor: i16,
+    /// `offsets.topic.segment.bytes`, `transaction.state.log.segment.bytes`.
+    pub segment_bytes: i32,
+    /// `transaction.state.log.min.isr`, the topic's own `min.insync.replicas`; none for
+    /// `__consumer_offsets`, which takes the broker's.
+    pub min_insync_replicas: Option<i32>,
+}
+
+/// One broker config as the node was started with it: what DescribeConfigs reports for a key
+/// before dynamic configs (the server fills these from `server.properties`, the overrides and
+/// Kafka's defaults).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BrokerConfigEntry {
+    /// Kafka's key (`log.retention.hours`).
+    pub name: String,
+    /// The value as text; `None` is Kafka's null (unset, a synonym decides).
+    pub value: Option<String>,
+    /// DescribeConfigs' `config_source`: 4 STATIC_BROKER_CONFIG (the file or an override), 5
+    /// DEFAULT_CONFIG.
+    pub source: i8,
+    /// A secret: described with a null value.
+    pub sensitive: bool,
+    /// The keys that decide this key's value, itself first, in Kafka's precedence order
+    /// (`log.retention.ms`, `log.retention.minutes`, `log.retention.hours`).
+    pub synonyms: Vec<String>,
+    /// DescribeConfigs' `config_type` (Kafka's `ConfigType` id; 0 UNKNOWN).
+    pub config_type: i8,
+}
+
+/// The request handlers of one node.
+#[derive(Debug)]
+pub struct Broker {
+    pub(crate) identity: BrokerIdentity,
+    pub(crate) settings: BrokerSettings,
+    pub(crate) image: watch::Receiver<Arc<MetadataImage>>,
+    pub(crate) replicas: Arc<ReplicaManager>,
+    /// The group coordinator: groups and committed offsets in `__consumer_offsets`.
+    pub(crate) groups: Arc<GroupCoordinator>,
+    pub(crate) controller: Arc<dyn ControllerChannel>,
+    /// The transaction coordinator: transactional ids and their transactions in
+    /// `__transaction_state`; without one, the transaction APIs answer COORDINATOR_NOT_AVAILABLE.
+    pub(crate) transactions: Option<Arc<TxnCoordinator>>,
+    /// KIP-890's checks of transactional writes.
+    pub(crate) txn_verifier: Arc<dyn TxnVerifier>,
+    pub(crate) clock: Arc<dyn Clock>,
+    pub(crate) producer_ids: Arc<producer_ids::ControllerProducerIds>,
+    /// The consumers' incremental fetch sessions; locked only between awaits.
+    pub(crate) fetch_sessions: fetch_session::FetchSessionCache,
+}
+
+impl Broker {
+    pub fn new(
+        identity: BrokerIdentity,
+        settings: BrokerSettings,
+        image: watch::Receiver<Arc<MetadataImage>>,
+        replicas: Arc<ReplicaManager>,
+        groups: Arc<GroupCoordinator>,
+        controller: Arc<dyn ControllerChannel>,
+        clock: Arc<dyn Clock>,
+    ) -> Self {
+        let fetch_sessions = fetch_session::FetchSessionCache::new(settings.fetch_session_slots);
+        let producer_ids = Arc::new(producer_ids::ControllerProducerIds::new(
+            controller.clone(),
+            identity.node_id,
+            identity.broker_epoch,
+        ));
+        Broker {
+            fetch_sessions,
+            identity,
+            settings,
+            image,
+            replicas,
+            groups,
+            controller,
+            transactions: None,
+            txn_verifier: Arc::new(NoTxnCoordinator),
+            clock,
+            producer_ids,
+        }
+    }
+
+    /// This broker's producer ids, which the transaction coordinator draws from too.
+    pub fn producer_ids(&self) -> Arc<producer_ids::ControllerProducerIds> {
+        self.producer_ids.clone()
+    }
+
+    /// Serves the transaction APIs with `coordinator`.
+    pub fn with_txn_coordinator(mut self, coordinator: Arc<TxnCoordinator>) -> Self {
+        self.transactions = Some(coordinator);
+        self
+    }
+
+    /// Checks transactional writes through `verifier` (without one, they cannot be verified and
+    /// are refused with a retriable error).
+    pub fn with_txn_verifier(mut self, verifier: Arc<dyn TxnVerifier>) -> Self {
+        self.txn_verifier = verifier;
+        self
+    }
+
+    pub fn identity(&self) -> &BrokerIdentity {
+        &self.identity
+    }
+
+    /// The current metadata image.
+    pub fn image(&self) -> Arc<MetadataImage> {
+        self.image.borrow().clone()
+    }
+
+    /// Topics' effective configs in `image` as this node resolves them (its own dynamic broker
+    /// config, the cluster default, `server.properties`, Kafka's default).
+    pub fn topic_configs<'a>(&'a self, image: &'a MetadataImage) -> TopicConfigResolver<'a> {
+        let statics = &self.settings.controller_defaults.static_topic_configs;
+        TopicConfigResolver::new(image, Some(self.identity.node_id), statics)
+    }
+
+    /// Asks the active controller to decide `request`, sent at `version` (the client's, as
+    /// version-specific fields mean something only at their versions), and returns its response
+    /// once this node's image holds the records it depends on. `Err`: no controller answered, or
+    /// the answer could not be read.
+    pub async fn ask_controller<R: Request>(&self, request: &R, version: i16) -> Result<R::Response, String> {
+        let (response, offset) = call_controller(self.controller.as_ref(), request, version).await?;
+        let mut image = self.image.clone();
+        let caught_up = tokio::time::timeout(IMAGE_CATCH_UP_MAX, image.wait_for(|i| i.provenance().offset >= offset));
+        match caught_up.await {
+            Ok(Ok(_)) => Ok(response),
+            Ok(Err(_)) => Err("the metadata image stopped updating".to_owned()),
+            Err(_) => Err(format!("this node's metadata did not reach offset {offset} in time")),
+        }
+    }
+}

@@ -1,0 +1,71 @@
+//! The broker's links to the rest of the node, as traits the server implements (and tests):
+//! the active controller ([`ControllerChannel`]) and transaction coordinators' KIP-890 checks
+//! ([`TxnVerifier`]).
+
+use std::future::Future;
+use std::pin::Pin;
+
+use bytes::Bytes;
+use strand_protocol::codec::Message;
+use strand_protocol::error::ErrorCode;
+use strand_protocol::messages::api::{ApiKey, Request};
+
+/// A boxed future, as trait objects need.
+pub type BoxFuture<'a, T> = Pin<Box<dyn Future<Output = T> + Send + 'a>>;
+
+/// Reaches the active controller. Implemented by the server (the controller in this process
+/// when it is active, another node's over its CONTROLLER listener otherwise) and by tests.
+pub trait ControllerChannel: Send + Sync + std::fmt::Debug {
+    /// Sends a request (its api key, version and encoded body) to the active controller and
+    /// resolves with the encoded response body and the offset of the last metadata record the
+    /// response depends on. `Err`: no controller answered (the reason, for logs and messages).
+    fn call(&self, api: ApiKey, version: i16, body: Bytes) -> BoxFuture<'_, Result<(Bytes, i64), String>>;
+}
+
+/// Sends `request` at `version` through `channel`: the controller's response and the offset of
+/// the last metadata record it depends on. `Err`: no controller answered, or the answer could
+/// not be read.
+pub async fn call_controller<R: Request>(
+    channel: &dyn ControllerChannel,
+    request: &R,
+    version: i16,
+) -> Result<(R::Response, i64), String> {
+    let mut body = bytes::BytesMut::new();
+    request.encode(&mut body, version).map_err(|e| format!("cannot encode {:?}: {e}", R::KEY))?;
+    let (response, offset) = channel.call(R::KEY, version, body.freeze()).await?;
+    let response = <R::Response as Message>::decode_exact(response, version)
+        .map_err(|e| format!("unreadable {:?} response from the controller: {e}", R::KEY))?;
+    Ok((response, offset))
+}
+
+/// One KIP-890 check of a produce request's first transactional writes to some partitions.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TxnVerification {
+    pub transactional_id: String,
+    pub producer_id: strand_base::ProducerId,
+    pub producer_epoch: i16,
+    pub partitions: Vec<strand_base::TopicPartition>,
+    /// Transactions V2 (Produce v12 and later): add the partitions to the transaction, rather
+    /// than only check that the producer added them.
+    pub add: bool,
+}
+
+/// Reaches the transaction coordinator of a transactional id, on this node or another, for
+/// KIP-890's check that a transactional write belongs to an ongoing transaction (Kafka's
+/// `AddPartitionsToTxnManager`). Implemented by the server and by tests.
+pub trait TxnVerifier: Send + Sync + std::fmt::Debug {
+    /// The partitions that are not in the transaction, or could not be checked, each with the
+    /// coordinator's error; empty when every partition is in it.
+    fn verify(&self, verification: TxnVerification) -> BoxFuture<'_, Vec<(strand_base::TopicPartition, ErrorCode)>>;
+}
+
+/// A node with no transaction coordinator to ask: every check is COORDINATOR_NOT_AVAILABLE.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct NoTxnCoordinator;
+
+impl TxnVerifier for NoTxnCoordinator {
+    fn verify(&self, verification: TxnVerification) -> BoxFuture<'_, Vec<(strand_base::TopicPartition, ErrorCode)>> {
+        let failed = verification.partitions.into_iter().map(|tp| (tp, ErrorCode::CoordinatorNotAvailable)).collect();
+        Box::pin(std::future::ready(failed))
+    }
+}

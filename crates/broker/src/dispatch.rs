@@ -1,0 +1,164 @@
+//! Request dispatch: a frame in, a frame (or nothing, or a closed connection) out (see the
+//! crate doc), and the table of the APIs this node serves.
+
+use std::net::SocketAddr;
+use std::sync::Arc;
+
+use bytes::Bytes;
+use strand_protocol::frame::{
+    FrameChunk, RequestError, ResponseFrame, api_versions_fallback, decode_request_body, encode_response_frame,
+    parse_request,
+};
+use strand_protocol::messages::api::{ApiKey, ResponseBody};
+
+use crate::channels::BoxFuture;
+use crate::{Broker, handlers};
+
+/// What the connection does with a request's outcome.
+#[derive(Debug)]
+pub enum Outcome {
+    /// Send this frame (size prefix included): its bytes and, for Fetch, file regions to send
+    /// from their segment files.
+    Respond(ResponseFrame),
+    /// Send nothing (Produce with `acks=0`).
+    NoResponse,
+    /// Close the connection, logging why.
+    Close(String),
+}
+
+/// How far a request got before an acks=all Produce waits for its replicas (it waits on nothing
+/// it changes): `Done` with its result, or `Waiting` with what finishes it. One shape for that
+/// hand-off at every level, from the Produce handler ([`handlers::produce::Produced`]) up to the
+/// connection ([`Handled`]). Everything the request changes is done before it waits; what the
+/// connection handles meanwhile comes after it.
+pub enum Progress<T, W> {
+    Done(T),
+    Waiting(W),
+}
+
+/// A request as the connection gets it: its outcome, or a future resolving to it.
+pub type Handled = Progress<Outcome, BoxFuture<'static, Outcome>>;
+
+impl<T, W> Progress<T, W> {
+    /// The same hand-off with its `Done` result changed by `f`.
+    pub fn map_done<U>(self, f: impl FnOnce(T) -> U) -> Progress<U, W> {
+        match self {
+            Progress::Done(done) => Progress::Done(f(done)),
+            Progress::Waiting(wait) => Progress::Waiting(wait),
+        }
+    }
+}
+
+impl<T: std::fmt::Debug, W> std::fmt::Debug for Progress<T, W> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Progress::Done(done) => f.debug_tuple("Done").field(done).finish(),
+            Progress::Waiting(_) => f.write_str("Waiting"),
+        }
+    }
+}
+
+/// An acks=all Produce's wait, with what encoding its response needs after it.
+struct ProduceWait {
+    wait: handlers::produce::ReplicaWait,
+    correlation_id: i32,
+    version: i16,
+}
+
+impl Broker {
+    /// Handles one request frame (without its size prefix) from the client at `peer`, waits
+    /// included.
+    pub async fn handle(&self, frame: Bytes, peer: SocketAddr) -> Outcome {
+        match self.start(frame, peer).await {
+            Progress::Done(outcome) => outcome,
+            Progress::Waiting(ProduceWait { wait, correlation_id, version }) => {
+                let body = ResponseBody::Produce(wait.finish(self).await);
+                encode(correlation_id, Some(body), version)
+            }
+        }
+    }
+
+    /// Handles one request frame like [`Broker::handle`], but returns an acks=all Produce once
+    /// it is appended, with its wait for the replicas to finish ([`Handled::Waiting`]).
+    pub async fn handle_pipelined(self: &Arc<Self>, frame: Bytes, peer: SocketAddr) -> Handled {
+        match self.start(frame, peer).await {
+            Progress::Done(outcome) => Handled::Done(outcome),
+            Progress::Waiting(ProduceWait { wait, correlation_id, version }) => {
+                let broker = Arc::clone(self);
+                Handled::Waiting(Box::pin(async move {
+                    let body = ResponseBody::Produce(wait.finish(&broker).await);
+                    encode(correlation_id, Some(body), version)
+                }))
+            }
+        }
+    }
+
+    /// Parses, checks and dispatches a request, up to an acks=all Produce's wait.
+    async fn start(&self, frame: Bytes, peer: SocketAddr) -> Progress<Outcome, ProduceWait> {
+        let request = match parse_request(frame) {
+            Ok(request) => request,
+            Err(RequestError::UnsupportedVersion { api: ApiKey::ApiVersions, correlation_id, .. }) => {
+                let fallback = api_versions_fallback(correlation_id, handlers::api_versions::served_versions());
+                return Progress::Done(respond(fallback));
+            }
+            Err(e) => return Progress::Done(Outcome::Close(e.to_string())),
+        };
+        if !handlers::SERVED.contains(&request.api_key) {
+            return Progress::Done(Outcome::Close(format!("{:?} is not served by this node", request.api_key)));
+        }
+        let body = match decode_request_body(&request) {
+            Ok(body) => body,
+            Err(e) => return Progress::Done(Outcome::Close(e.to_string())),
+        };
+        let (correlation_id, version) = (request.correlation_id(), request.api_version());
+        let client = Client { id: request.header.client_id.as_deref(), peer };
+        match self.dispatch(body, version, client).await {
+            Ok(Progress::Done(body)) => Progress::Done(encode(correlation_id, body, version)),
+            Ok(Progress::Waiting(wait)) => Progress::Waiting(ProduceWait { wait, correlation_id, version }),
+            Err(reason) => Progress::Done(Outcome::Close(reason)),
+        }
+    }
+}
+
+/// Who sent a request.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Client<'a> {
+    /// The request header's client id.
+    pub id: Option<&'a str>,
+    pub peer: SocketAddr,
+}
+
+/// The outcome of a handled request: its encoded response, or nothing to send (acks=0).
+fn encode(correlation_id: i32, body: Option<ResponseBody>, version: i16) -> Outcome {
+    let Some(body) = body else { return Outcome::NoResponse };
+    match encode_response_frame(correlation_id, &body, version) {
+        Ok(frame) => Outcome::Respond(frame),
+        Err(e) => Outcome::Close(format!("could not encode the response: {e}")),
+    }
+}
+
+fn respond(frame: Result<Bytes, strand_protocol::EncodeError>) -> Outcome {
+    match frame {
+        Ok(frame) => Outcome::Respond(frame.into()),
+        Err(e) => Outcome::Close(format!("could not encode the response: {e}")),
+    }
+}
+
+/// The frame's bytes in memory, file regions read with positioned reads: for transports that
+/// cannot send from a file (TLS) and for tests. Fails if a file is shorter than its region (it
+/// was truncated meanwhile).
+pub fn frame_to_bytes(frame: &ResponseFrame) -> std::io::Result<Bytes> {
+    use std::os::unix::fs::FileExt;
+    let mut out = Vec::with_capacity(frame.len());
+    for chunk in &frame.chunks {
+        match chunk {
+            FrameChunk::Bytes(bytes) => out.extend_from_slice(bytes),
+            FrameChunk::File(region) => {
+                let start = out.len();
+                out.resize(start + region.len as usize, 0);
+                region.file.read_exact_at(&mut out[start..], region.position)?;
+            }
+        }
+    }
+    Ok(Bytes::from(out))
+}
