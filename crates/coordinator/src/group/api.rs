@@ -34,7 +34,7 @@ use strand_protocol::messages::{
     SyncGroupRequest, SyncGroupResponse, TxnOffsetCommitRequest, TxnOffsetCommitResponse,
 };
 
-use super::runtime::{GroupCoordinator, OFFSETS_TOPIC, Parked, TxnAppend};
+use super::coordinator::{GroupCoordinator, OFFSETS_TOPIC, Parked, TxnAppend};
 use crate::group::ClientInfo;
 use crate::group::classic::{join_error, sync_error};
 use crate::group::consumer::heartbeat::heartbeat_error as heartbeat_error_848;
