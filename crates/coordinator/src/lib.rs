@@ -50,13 +50,14 @@ pub mod writer;
 
 pub use config::{GroupConfig, MigrationPolicy};
 pub use group::api::{NoTopicIds, TopicIds};
-pub use group::coordinator::{GroupCoordinator, OFFSETS_TOPIC, TxnMarker};
+pub use group::coordinator::{GroupCoordinator, TxnMarker};
 pub use group::metadata::TopicMetadata;
 pub use group::{ClientInfo, GroupShard};
 pub use member_id::{MemberIdGenerator, RandomMemberIds, SequentialMemberIds};
 pub use runtime::ShardStatus;
+/// The internal topics the coordinators keep their state in, as `base` names them.
+pub use strand_base::topic::{OFFSETS_TOPIC, TRANSACTION_STATE_TOPIC};
 pub use txn::{
-    MarkerOutcome, ProducerIdSource, TRANSACTION_STATE_TOPIC, TxnConfig, TxnCoordinator, TxnMarkerRequest,
-    TxnMarkerSender, TxnResult,
+    MarkerOutcome, ProducerIdSource, TxnConfig, TxnCoordinator, TxnMarkerRequest, TxnMarkerSender, TxnResult,
 };
 pub use writer::{BoxFuture, PartitionWriter, ReadResult, TxnVerification, VerificationToken, WriteError};

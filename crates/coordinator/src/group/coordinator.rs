@@ -36,9 +36,6 @@ use crate::member_id::MemberIdGenerator;
 use crate::runtime::{ShardRegistry, ShardStatus};
 use crate::writer::{PartitionWriter, VerificationToken};
 
-/// The internal topic whose partitions hold the groups.
-pub const OFFSETS_TOPIC: &str = "__consumer_offsets";
-
 /// The group coordinator of one node. Cheap to share behind an `Arc`; every method takes `&self`.
 #[derive(Debug)]
 pub struct GroupCoordinator {

@@ -34,9 +34,6 @@ use super::shell::TxnShell;
 use crate::runtime::{ShardRegistry, ShardStatus};
 use crate::writer::PartitionWriter;
 
-/// The internal topic whose partitions hold the transactional ids.
-pub const TRANSACTION_STATE_TOPIC: &str = "__transaction_state";
-
 /// How long a shard waits before resending the markers that failed.
 pub const MARKER_RETRY_BACKOFF: Duration = Duration::from_millis(100);
 

@@ -47,7 +47,7 @@ pub mod state;
 
 pub use admin::ListFilter;
 pub use config::TxnConfig;
-pub use coordinator::{TRANSACTION_STATE_TOPIC, TxnCoordinator};
+pub use coordinator::TxnCoordinator;
 pub use end::EndTxnResult;
 pub use init::InitProducerIdResult;
 pub use markers::{MarkerOutcome, MarkerStep, TxnMarkerRequest, TxnMarkerSender, TxnResult};
