@@ -219,7 +219,7 @@ broker_command() {
   if ((nodes == 1)); then
     command+=(--override "listeners=$listener")
   else
-    # As crates/cli/tests/e2e_cluster.rs and config/three-nodes/ start a cluster: every node
+    # As crates/cli/tests/common/cluster.rs and config/three-nodes/ start a cluster: every node
     # broker and controller, the quorum over the CONTROLLER listeners, one cluster id.
     command+=(--override "process.roles=broker,controller"
       --override "listeners=$listener,CONTROLLER://127.0.0.1:$controller_port"

@@ -1,5 +1,6 @@
 //! Strand's vocabulary: the identifiers and units every other crate speaks in, the [`Clock`] that
-//! keeps the cores deterministic, and the named limits the broker enforces.
+//! keeps the cores deterministic, the named limits the broker enforces ([`limits`]) and the
+//! internal topics' names ([`topic`]).
 //!
 //! This crate is layer 0: it depends on nothing in the workspace and does no I/O. It never reads the
 //! wall clock itself; [`SystemClock`] is the one place that does, for the process shell to hand down.
@@ -8,6 +9,7 @@
 //! epochs) so that conversions at the protocol boundary are free and lossless.
 
 pub mod limits;
+pub mod topic;
 
 use std::fmt;
 

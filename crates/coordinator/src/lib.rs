@@ -15,13 +15,14 @@
 //!   [`group::migration`] online migration between the two protocols, [`group::metadata`] the
 //!   cluster's topics as they see them, [`group::offsets`] the committed offsets,
 //!   [`group::txn_offsets`] transactional offset commits, [`group::admin`] the administrative
-//!   APIs. [`group::runtime`]: [`GroupCoordinator`], the shell that drives a shard for each
+//!   APIs. [`group::coordinator`]: [`GroupCoordinator`], which drives a shard for each
 //!   partition this node leads on the [`runtime`], parking JoinGroup and SyncGroup and following
 //!   the topic metadata. Its methods ([`group::api`]) take a generated request and its version
 //!   and return the generated response; [`GroupCoordinator::on_metadata_update`] takes each new
 //!   [`TopicMetadata`] snapshot.
-//! - [`runtime`]: the async runtime both coordinators' shells run on: a task per partition this
-//!   node leads, which loads the shard by replaying the partition, runs one operation at a time,
+//! - [`runtime`]: the async runtime both coordinators run on: a shard registry (leadership,
+//!   status, requests queued) and a task per partition this node leads, which loads the shard by
+//!   replaying the partition, runs one operation at a time,
 //!   appends its records through a [`PartitionWriter`] and answers once they are committed, and
 //!   fires the shard's timers; [`ShardStatus`] says where a partition's shard stands.
 //! - [`txn`]: the transaction coordinator over `__transaction_state`: [`txn::TxnShard`], its
@@ -49,13 +50,14 @@ pub mod writer;
 
 pub use config::{GroupConfig, MigrationPolicy};
 pub use group::api::{NoTopicIds, TopicIds};
+pub use group::coordinator::{GroupCoordinator, TxnMarker};
 pub use group::metadata::TopicMetadata;
-pub use group::runtime::{GroupCoordinator, OFFSETS_TOPIC, TxnMarker};
 pub use group::{ClientInfo, GroupShard};
 pub use member_id::{MemberIdGenerator, RandomMemberIds, SequentialMemberIds};
 pub use runtime::ShardStatus;
+/// The internal topics the coordinators keep their state in, as `base` names them.
+pub use strand_base::topic::{OFFSETS_TOPIC, TRANSACTION_STATE_TOPIC};
 pub use txn::{
-    MarkerOutcome, ProducerIdSource, TRANSACTION_STATE_TOPIC, TxnConfig, TxnCoordinator, TxnMarkerRequest,
-    TxnMarkerSender, TxnResult,
+    MarkerOutcome, ProducerIdSource, TxnConfig, TxnCoordinator, TxnMarkerRequest, TxnMarkerSender, TxnResult,
 };
 pub use writer::{BoxFuture, PartitionWriter, ReadResult, TxnVerification, VerificationToken, WriteError};

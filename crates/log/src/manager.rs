@@ -17,6 +17,7 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, MutexGuard};
 
+use strand_base::topic::CLUSTER_METADATA_TOPIC;
 use strand_base::{Clock, Offset, TopicPartition, Uuid};
 
 use crate::checkpoint::{
@@ -27,9 +28,6 @@ use crate::dir::{self, MetaProperties, PartitionMetadata};
 use crate::file::{FileSystemSpace, file_system_space};
 use crate::log::{Log, LogCheckpoints};
 use crate::{LogConfig, LogError, Result};
-
-/// The KRaft metadata log's topic: its directory sits among the partitions but is not one.
-pub const CLUSTER_METADATA_TOPIC: &str = "__cluster_metadata";
 
 /// Who this node is: every log directory must belong to this cluster and node.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -21,13 +21,12 @@ use std::net::SocketAddr;
 use std::sync::{Arc, OnceLock};
 use std::time::Duration;
 
+use strand_base::topic::{CLUSTER_METADATA_TOPIC, OFFSETS_TOPIC, TRANSACTION_STATE_TOPIC};
 use strand_base::{BrokerId, Clock, SystemClock, TopicPartition, Uuid};
-use strand_broker::handlers::find_coordinator::OFFSETS_TOPIC;
 use strand_broker::producer_ids::ControllerProducerIds;
 use strand_broker::{
     Broker, BrokerIdentity, BrokerSettings, ControllerChannel, InternalTopicSettings, call_controller,
 };
-use strand_coordinator::txn::TRANSACTION_STATE_TOPIC;
 use strand_coordinator::{GroupCoordinator, RandomMemberIds, TopicMetadata, TxnCoordinator};
 use strand_log::{LogManager, NodeIdentity};
 use strand_metadata::controller::{ApiMessageAndVersion, BootstrapFeatures, ControllerDefaults, bootstrap_records};
@@ -348,7 +347,7 @@ async fn open_quorum(
     peers: Arc<PeerHealth>,
 ) -> Result<Quorum, NodeError> {
     use strand_metadata::quorum::{LoneVoterTransport, QuorumConfig, QuorumTransport, QuorumVoters, SnapshotSettings};
-    let metadata_dir = config.metadata_log_dir.join("__cluster_metadata-0");
+    let metadata_dir = config.metadata_log_dir.join(format!("{CLUSTER_METADATA_TOPIC}-0"));
     let snapshots = SnapshotSettings {
         max_bytes_between: config.metadata_log_max_record_bytes_between_snapshots.max(1) as u64,
         interval_ms: config.metadata_log_max_snapshot_interval_ms.max(0) as u64,

@@ -12,6 +12,7 @@
 
 use std::collections::BTreeSet;
 
+use strand_base::topic::is_internal;
 use strand_base::{BrokerId, Uuid};
 use strand_metadata::controller::topic_name::validate_topic_name;
 use strand_metadata::image::{
@@ -24,7 +25,7 @@ use strand_protocol::messages::describe_topic_partitions_response::{
 };
 use strand_protocol::messages::{DescribeTopicPartitionsRequest, DescribeTopicPartitionsResponse};
 
-use super::{TOPIC_OPERATIONS_ALL, is_internal_topic};
+use super::TOPIC_OPERATIONS_ALL;
 use crate::Broker;
 
 /// Kafka's `max.request.partition.size.limit` default: the most partitions one response holds.
@@ -115,7 +116,7 @@ impl Page<'_> {
             error_code: 0,
             name: Some(topic.name.clone()),
             topic_id: topic.id,
-            is_internal: is_internal_topic(&topic.name),
+            is_internal: is_internal(&topic.name),
             partitions,
             topic_authorized_operations: TOPIC_OPERATIONS_ALL,
             ..DescribeTopicPartitionsResponseTopic::default()
@@ -180,7 +181,7 @@ fn unknown_topic(name: String) -> DescribeTopicPartitionsResponseTopic {
     };
     DescribeTopicPartitionsResponseTopic {
         error_code: code.code(),
-        is_internal: is_internal_topic(&name),
+        is_internal: is_internal(&name),
         name: Some(name),
         topic_id: Uuid::ZERO,
         partitions: Vec::new(),

@@ -10,6 +10,7 @@
 //! as "retry".
 
 use strand_base::BrokerId;
+use strand_base::topic::{OFFSETS_TOPIC, TRANSACTION_STATE_TOPIC};
 use strand_coordinator::group::hash::partition_for;
 use strand_metadata::image::MetadataImage;
 use strand_protocol::error::ErrorCode;
@@ -18,11 +19,6 @@ use strand_protocol::messages::find_coordinator_response::Coordinator;
 use strand_protocol::messages::{CreateTopicsRequest, FindCoordinatorRequest, FindCoordinatorResponse};
 
 use crate::Broker;
-
-/// The topic holding groups and committed offsets.
-pub const OFFSETS_TOPIC: &str = "__consumer_offsets";
-/// The topic holding transactions' states.
-pub const TRANSACTION_TOPIC: &str = "__transaction_state";
 
 /// FindCoordinator's key type for groups.
 const KEY_TYPE_GROUP: i8 = 0;
@@ -37,7 +33,7 @@ pub async fn handle(broker: &Broker, request: FindCoordinatorRequest, version: i
         if version >= BATCHED_VERSION_MIN { request.coordinator_keys.clone() } else { vec![request.key.clone()] };
     let topic = match request.key_type {
         KEY_TYPE_GROUP => Some(OFFSETS_TOPIC),
-        KEY_TYPE_TRANSACTION => Some(TRANSACTION_TOPIC),
+        KEY_TYPE_TRANSACTION => Some(TRANSACTION_STATE_TOPIC),
         _ => None,
     };
     let image = match topic {
@@ -87,7 +83,7 @@ async fn ensure_internal_topic(broker: &Broker, name: &str) -> Option<std::sync:
         ..Default::default()
     };
     // Kafka's `GroupCoordinator.groupMetadataTopicConfigs` and `TransactionLog`'s topic configs.
-    let (settings, compression) = if name == TRANSACTION_TOPIC {
+    let (settings, compression) = if name == TRANSACTION_STATE_TOPIC {
         (&broker.settings.transaction_topic, "uncompressed")
     } else {
         (&broker.settings.offsets_topic, "producer")

@@ -5,6 +5,7 @@
 use std::collections::BTreeSet;
 
 use strand_base::BrokerId;
+use strand_base::topic::is_internal;
 use strand_metadata::image::{MetadataImage, TopicImage};
 use strand_protocol::error::ErrorCode;
 use strand_protocol::messages::create_topics_request::CreatableTopic;
@@ -150,7 +151,7 @@ fn topic_entry(image: &MetadataImage, topic: &TopicImage, listener: &str) -> Met
         error_code: 0,
         name: Some(topic.name.clone()),
         topic_id: topic.id,
-        is_internal: super::is_internal_topic(&topic.name),
+        is_internal: is_internal(&topic.name),
         partitions,
         topic_authorized_operations: AUTHORIZED_OPERATIONS_OMITTED,
         ..Default::default()

@@ -130,14 +130,6 @@ served_apis! {
     }
 }
 
-/// Kafka's internal topics (`Topic.isInternal`): the group, transaction and share-group state.
-const INTERNAL_TOPICS: &[&str] = &["__consumer_offsets", "__transaction_state", "__share_group_state"];
-
-/// Whether `name` is one of Kafka's internal topics.
-pub(crate) fn is_internal_topic(name: &str) -> bool {
-    INTERNAL_TOPICS.contains(&name)
-}
-
 /// Every operation Kafka supports on a topic (READ, WRITE, CREATE, DELETE, ALTER, DESCRIBE,
 /// DESCRIBE_CONFIGS, ALTER_CONFIGS) as the 32-bit field of their `AclOperation` codes: what Kafka
 /// reports as a topic's authorized operations when no authorizer is configured, as here.

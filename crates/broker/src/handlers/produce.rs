@@ -20,6 +20,7 @@
 
 use std::time::Duration;
 
+use strand_base::topic::is_internal;
 use strand_base::{ProducerId, TopicPartition};
 use strand_log::log::ValidatedBatch;
 use strand_log::producer_state::{AppendContext, VerificationGuard};
@@ -90,7 +91,7 @@ pub async fn start(broker: &Broker, request: ProduceRequest, version: i16) -> Re
             let slot = (responses.len(), partitions.len());
             let response = match target(&image, found, partition.index, broker.identity.node_id) {
                 // Only coordinators write to internal topics (Kafka: "Cannot append to internal topic").
-                Ok(target) if super::is_internal_topic(&target.partition.topic) => {
+                Ok(target) if is_internal(&target.partition.topic) => {
                     let message = format!("Cannot append to internal topic {}", target.partition.topic);
                     failed(partition.index, ErrorCode::InvalidTopicException, Some(message))
                 }

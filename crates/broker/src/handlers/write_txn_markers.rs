@@ -14,6 +14,7 @@ use std::time::Duration;
 
 use bytes::BytesMut;
 use strand_base::TopicPartition;
+use strand_base::topic::OFFSETS_TOPIC;
 use strand_coordinator::TxnMarker;
 use strand_log::log::ValidatedBatch;
 use strand_log::producer_state::AppendContext;
@@ -31,9 +32,6 @@ use crate::Broker;
 
 /// How long a marker waits for the in-sync replicas (Kafka uses `request.timeout.ms`).
 const MARKER_TIMEOUT: Duration = Duration::from_secs(30);
-
-/// The group coordinator's internal topic, whose markers it writes itself.
-const OFFSETS_TOPIC: &str = "__consumer_offsets";
 
 pub async fn handle(broker: &Broker, request: WriteTxnMarkersRequest) -> WriteTxnMarkersResponse {
     let mut markers = Vec::with_capacity(request.markers.len());

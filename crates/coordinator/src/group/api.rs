@@ -14,6 +14,7 @@ use std::collections::BTreeMap;
 
 use futures::future::join_all;
 use strand_base::Uuid;
+use strand_base::topic::OFFSETS_TOPIC;
 use strand_protocol::error::ErrorCode;
 use strand_protocol::messages::consumer_group_describe_response::DescribedGroup as ConsumerDescribedGroup;
 use strand_protocol::messages::delete_groups_response::DeletableGroupResult;
@@ -34,7 +35,7 @@ use strand_protocol::messages::{
     SyncGroupRequest, SyncGroupResponse, TxnOffsetCommitRequest, TxnOffsetCommitResponse,
 };
 
-use super::runtime::{GroupCoordinator, OFFSETS_TOPIC, Parked, TxnAppend};
+use super::coordinator::{GroupCoordinator, Parked, TxnAppend};
 use crate::group::ClientInfo;
 use crate::group::classic::{join_error, sync_error};
 use crate::group::consumer::heartbeat::heartbeat_error as heartbeat_error_848;

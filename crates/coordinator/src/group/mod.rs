@@ -26,11 +26,11 @@
 //! pending until their transaction's marker), [`admin`] (ListGroups, DescribeGroups,
 //! DeleteGroups), [`timer`] (the shard's deadlines).
 //!
-//! Around the shard, and the only part of this module that awaits: [`runtime`], the
-//! [`runtime::GroupCoordinator`] shell that drives a shard per led partition on the coordinator
-//! runtime ([`crate::runtime`]; `task` is the group's part of each shard task: parked requests,
-//! topic metadata, markers), and [`api`], which adapts each request version to the shard and
-//! back.
+//! Around the shard, and the only part of this module that awaits: [`coordinator`],
+//! [`coordinator::GroupCoordinator`], which drives a shard per led partition on the coordinator
+//! runtime's shard registry ([`crate::runtime`]); `shell`, the group's part of each shard task
+//! (parked requests, topic metadata, markers); and [`api`], which adapts each request version
+//! to the shard and back.
 //!
 //! Records come in three kinds of batches: plain ones ([`GroupShard::replay`]), transactional
 //! ones of a producer ([`GroupShard::replay_transactional`]: its offsets wait for the
@@ -43,13 +43,13 @@ pub mod api;
 pub mod classic;
 pub mod consumer;
 pub mod consumer_protocol;
+pub mod coordinator;
 pub mod hash;
 pub mod metadata;
 pub mod migration;
 pub mod offsets;
 pub mod records;
-pub mod runtime;
-mod task;
+mod shell;
 pub mod timer;
 pub mod txn_offsets;
 

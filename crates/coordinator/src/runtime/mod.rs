@@ -1,11 +1,12 @@
 //! The coordinator runtime both coordinators run on, as Kafka's `CoordinatorRuntime` runs its
-//! group and transaction coordinators: `Shards`, the shards of one coordinator on this node, one
-//! per partition of its internal topic that the node leads, each owned by a tokio task (`task`)
-//! that loads it and then serves it. The rules are the same for both coordinators:
+//! group and transaction coordinators: `ShardRegistry` (`registry`), the shards of one
+//! coordinator on this node, one per partition of its internal topic that the node leads, each
+//! owned by a tokio task (`shard_task`) that loads it and then serves it. The rules are the same
+//! for both coordinators:
 //!
-//! - **Leadership** is told to it: `Shards::become_leader` starts a shard task for the
+//! - **Leadership** is told to it: `ShardRegistry::become_leader` starts a shard task for the
 //!   partition, which loads the shard by reading the partition from its start through the
-//!   [`crate::PartitionWriter`] (`load`) and replaying every record; `Shards::resign` stops it.
+//!   [`crate::PartitionWriter`] (`load`) and replaying every record; `ShardRegistry::resign` stops it.
 //!   Meanwhile requests for the partition get COORDINATOR_LOAD_IN_PROGRESS; requests for a
 //!   partition not led here get NOT_COORDINATOR.
 //! - **One operation at a time per shard**: the task takes a command, lets the shard compute its
@@ -23,9 +24,9 @@
 //!
 //! What differs between the coordinators is a `ShardKind`: the shard, its record format, its
 //! write commands and their effects, and one more thing to wait for besides commands and timers.
-//! The group coordinator's ([`crate::group::runtime`]) parks JoinGroup and SyncGroup, follows the
+//! The group coordinator's (`group/shell.rs`) parks JoinGroup and SyncGroup, follows the
 //! topic metadata and writes transaction markers and transactional batches into
-//! `__consumer_offsets`; the transaction coordinator's ([`crate::txn::runtime`]) sends markers in
+//! `__consumer_offsets`; the transaction coordinator's (`txn/shell.rs`) sends markers in
 //! the background and draws producer ids between two runs of an operation.
 //!
 //! This module is the shell around deterministic shards: it alone (with the kinds' methods it
@@ -33,8 +34,8 @@
 //! runtime. It knows no request and no record format.
 
 pub(crate) mod load;
-mod shards;
-mod task;
+mod registry;
+mod shard_task;
 
 use std::fmt::Debug;
 use std::future::Future;
@@ -46,8 +47,8 @@ use strand_protocol::records::{RecordBatch, RecordsError};
 
 use crate::writer::{VerificationToken, WriteError};
 
-pub(crate) use shards::Shards;
-pub(crate) use task::ShardContext;
+pub(crate) use registry::ShardRegistry;
+pub(crate) use shard_task::ShardContext;
 
 /// Requests queued for one shard before senders wait.
 pub const SHARD_COMMANDS_MAX: usize = 1024;

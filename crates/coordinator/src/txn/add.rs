@@ -7,15 +7,13 @@
 use std::collections::BTreeSet;
 
 use strand_base::TopicPartition;
+use strand_base::topic::OFFSETS_TOPIC;
 use strand_protocol::error::ErrorCode;
 
 use super::metadata::TxnMetadata;
 use super::shard::{TxnOutput, TxnShard};
 use super::state::TxnState;
 use crate::group::hash;
-
-/// The internal topic of committed offsets, which AddOffsetsToTxn adds a partition of.
-const OFFSETS_TOPIC: &str = "__consumer_offsets";
 
 impl TxnShard {
     /// AddPartitionsToTxn: `partitions` join the transaction of `producer_id` at `producer_epoch`,

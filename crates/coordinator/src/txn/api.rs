@@ -30,9 +30,9 @@ use strand_protocol::messages::{
 };
 
 use super::admin::ListFilter;
+use super::coordinator::TxnCoordinator;
 use super::markers::TxnResult;
 use super::metadata::{NO_PRODUCER_EPOCH, NO_PRODUCER_ID, TRANSACTION_VERSION_2};
-use super::runtime::TxnCoordinator;
 use super::state::TxnState;
 use crate::runtime::ShardStatus;
 

@@ -17,10 +17,11 @@
 //!   partitions' leaders) and how its outcomes are handled.
 //! - [`producer_id`]: the [`ProducerIdSource`] trait the broker implements (producer id blocks
 //!   from the controller).
-//! - [`runtime`]: [`TxnCoordinator`], the async shell, on the coordinator runtime
-//!   ([`crate::runtime`]: a task per led partition, one operation at a time, answers released
-//!   once committed, sweeps fired from the clock); `task` is the transaction coordinator's part
-//!   of each shard task: markers sent and transactions completed, producer ids drawn. [`api`]
+//! - [`coordinator`]: [`TxnCoordinator`], the async front, on the coordinator runtime's shard
+//!   registry ([`crate::runtime`]: a task per led partition, one operation at a time, answers
+//!   released once committed, sweeps fired from the clock); `shell` is the transaction
+//!   coordinator's part of each shard task: markers sent and transactions completed, producer
+//!   ids drawn. [`api`]
 //!   takes the generated requests at their versions.
 //! - [`config`]: the settings, [`TxnConfig`].
 //!
@@ -33,26 +34,26 @@ pub mod add;
 pub mod admin;
 pub mod api;
 pub mod config;
+pub mod coordinator;
 pub mod end;
 pub mod init;
 pub mod markers;
 pub mod metadata;
 pub mod producer_id;
 pub mod records;
-pub mod runtime;
 pub mod shard;
+mod shell;
 pub mod state;
-mod task;
 
 pub use admin::ListFilter;
 pub use config::TxnConfig;
+pub use coordinator::TxnCoordinator;
 pub use end::EndTxnResult;
 pub use init::InitProducerIdResult;
 pub use markers::{MarkerOutcome, MarkerStep, TxnMarkerRequest, TxnMarkerSender, TxnResult};
 pub use metadata::TxnMetadata;
 pub use producer_id::{NeedProducerId, ProducerIdSource, ProducerIds, SequentialProducerIds};
 pub use records::TxnRecord;
-pub use runtime::{TRANSACTION_STATE_TOPIC, TxnCoordinator};
 pub use shard::{TxnOutput, TxnShard};
 pub use state::TxnState;
 

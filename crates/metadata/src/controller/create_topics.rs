@@ -3,6 +3,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use strand_base::Uuid;
+use strand_base::topic::CLUSTER_METADATA_TOPIC;
 use strand_protocol::error::ErrorCode;
 use strand_protocol::messages::create_topics_request::CreatableTopic;
 use strand_protocol::messages::create_topics_response::{CreatableTopicConfigs, CreatableTopicResult};
@@ -11,7 +12,7 @@ use strand_protocol::messages::{ConfigRecord, CreateTopicsRequest, CreateTopicsR
 
 use super::placement::{new_partition, place, validate_manual_assignment};
 use super::topic_configs::{MIN_INSYNC_REPLICAS, validate_topic_configs};
-use super::topic_name::{CLUSTER_METADATA_TOPIC, colliding_topic, unify_collision_chars, validate_topic_name};
+use super::topic_name::{colliding_topic, unify_collision_chars, validate_topic_name};
 use super::{
     ApiError, ApiMessageAndVersion, ControllerDefaults, ControllerResult, PARTITIONS_PER_REQUEST_MAX,
     TOPIC_ID_ATTEMPTS_MAX,

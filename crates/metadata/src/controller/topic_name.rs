@@ -4,8 +4,6 @@ use crate::image::MetadataImage;
 
 /// The longest legal topic name (Kafka's `Topic.MAX_NAME_LENGTH`).
 pub const TOPIC_NAME_LENGTH_MAX: usize = 249;
-/// The metadata log's own topic, which no request may create.
-pub const CLUSTER_METADATA_TOPIC: &str = "__cluster_metadata";
 
 /// `Ok` for a legal name; otherwise Kafka's INVALID_TOPIC_EXCEPTION message. Legal names are
 /// 1 to 249 characters of `[a-zA-Z0-9._-]`, other than `.` and `..`.

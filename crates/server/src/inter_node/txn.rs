@@ -15,6 +15,7 @@
 use std::sync::Arc;
 use std::time::Duration;
 
+use strand_base::topic::TRANSACTION_STATE_TOPIC;
 use strand_base::{BrokerId, TopicPartition};
 use strand_broker::{BoxFuture, TxnVerification, TxnVerifier};
 use strand_coordinator::group::hash::partition_for;
@@ -34,8 +35,6 @@ use super::client::NodeClient;
 
 /// The version brokers send: v5 lets a coordinator answer TRANSACTION_ABORTABLE.
 const ADD_PARTITIONS_TO_TXN_VERSION: i16 = 5;
-/// The topic whose partitions' leaders coordinate transactions.
-const TRANSACTION_TOPIC: &str = "__transaction_state";
 
 /// KIP-890 checks over TCP to the transactional id's coordinator.
 #[derive(Debug)]
@@ -63,7 +62,7 @@ impl CoordinatorTxnVerifier {
     /// The leader of `transactional_id`'s partition of `__transaction_state`.
     fn coordinator(&self, transactional_id: &str) -> Option<BrokerId> {
         let image = self.brokers.image();
-        let topic = image.topics().by_name(TRANSACTION_TOPIC)?;
+        let topic = image.topics().by_name(TRANSACTION_STATE_TOPIC)?;
         let partitions = i32::try_from(topic.partitions.len()).ok()?.max(1);
         let leader = topic.partitions.get(&partition_for(transactional_id, partitions))?.leader;
         (leader != BrokerId::NONE).then_some(leader)

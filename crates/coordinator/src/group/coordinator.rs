@@ -17,7 +17,7 @@
 //!   batch, and the transaction coordinator's markers through the shard
 //!   ([`GroupCoordinator::complete_transaction`]); loading replays both.
 //!
-//! [`super::api`] adapts each request version to the shard and back; `super::task` is the group
+//! [`super::api`] adapts each request version to the shard and back; `super::shell` is the group
 //! coordinator's part of each shard task.
 
 use std::sync::Arc;
@@ -27,22 +27,19 @@ use strand_protocol::error::ErrorCode;
 use strand_protocol::messages::{JoinGroupResponse, SyncGroupResponse};
 use tokio::sync::{oneshot, watch};
 
-use super::task::GroupShell;
+use super::shell::GroupShell;
 use crate::config::GroupConfig;
 use crate::group::metadata::TopicMetadata;
 use crate::group::records::CoordinatorRecord;
 use crate::group::{Completion, GroupShard, Output, PendingId, Reply, hash};
 use crate::member_id::MemberIdGenerator;
-use crate::runtime::{ShardStatus, Shards};
+use crate::runtime::{ShardRegistry, ShardStatus};
 use crate::writer::{PartitionWriter, VerificationToken};
-
-/// The internal topic whose partitions hold the groups.
-pub const OFFSETS_TOPIC: &str = "__consumer_offsets";
 
 /// The group coordinator of one node. Cheap to share behind an `Arc`; every method takes `&self`.
 #[derive(Debug)]
 pub struct GroupCoordinator {
-    pub(super) shards: Shards<GroupShell>,
+    pub(super) shards: ShardRegistry<GroupShell>,
 }
 
 /// What every group shard of the node shares besides the writer and the clock.
@@ -122,7 +119,7 @@ impl GroupCoordinator {
     ) -> Self {
         let (metadata, _) = watch::channel(Arc::new(TopicMetadata::default()));
         let shared = GroupShared { config, member_ids, metadata };
-        GroupCoordinator { shards: Shards::new(shared, writer, clock) }
+        GroupCoordinator { shards: ShardRegistry::new(shared, writer, clock) }
     }
 
     pub fn config(&self) -> &GroupConfig {

@@ -15,7 +15,7 @@
 //! - **Producer ids** come from the [`ProducerIdSource`] when an operation asks for one; the
 //!   operation then runs again with it.
 //!
-//! `super::task` is the transaction coordinator's part of each shard task; [`super::api`] takes
+//! `super::shell` is the transaction coordinator's part of each shard task; [`super::api`] takes
 //! the generated requests at their versions.
 
 use std::sync::Arc;
@@ -30,12 +30,9 @@ use super::markers::{TxnMarkerRequest, TxnMarkerSender};
 use super::producer_id::{NeedProducerId, ProducerIdSource};
 use super::records::TxnRecord;
 use super::shard::{TxnOutput, TxnShard};
-use super::task::TxnShell;
-use crate::runtime::{ShardStatus, Shards};
+use super::shell::TxnShell;
+use crate::runtime::{ShardRegistry, ShardStatus};
 use crate::writer::PartitionWriter;
-
-/// The internal topic whose partitions hold the transactional ids.
-pub const TRANSACTION_STATE_TOPIC: &str = "__transaction_state";
 
 /// How long a shard waits before resending the markers that failed.
 pub const MARKER_RETRY_BACKOFF: Duration = Duration::from_millis(100);
@@ -47,7 +44,7 @@ pub const MARKER_REPORTS_MAX: usize = 256;
 /// `&self`.
 #[derive(Debug)]
 pub struct TxnCoordinator {
-    pub(super) shards: Shards<TxnShell>,
+    pub(super) shards: ShardRegistry<TxnShell>,
 }
 
 /// What every transaction shard of the node shares besides the writer and the clock.
@@ -113,7 +110,7 @@ impl TxnCoordinator {
         markers: Arc<dyn TxnMarkerSender>,
     ) -> Self {
         let shared = TxnShared { config, producer_ids, markers };
-        TxnCoordinator { shards: Shards::new(shared, writer, clock) }
+        TxnCoordinator { shards: ShardRegistry::new(shared, writer, clock) }
     }
 
     pub fn config(&self) -> &TxnConfig {

@@ -12,7 +12,7 @@ use strand_protocol::records::{RecordBatch, RecordsError};
 use tokio::sync::{mpsc, oneshot, watch};
 
 use super::load::read_partition;
-use super::shards::Runtime;
+use super::registry::Runtime;
 use super::{Append, Command, ShardKind, ShardStatus};
 use crate::writer::WriteError;
 

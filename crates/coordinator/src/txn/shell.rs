@@ -7,14 +7,15 @@ use std::collections::HashMap;
 use std::sync::Arc;
 
 use bytes::Bytes;
+use strand_base::topic::TRANSACTION_STATE_TOPIC;
 use strand_base::{Offset, ProducerId};
 use strand_protocol::error::ErrorCode;
 use tokio::sync::mpsc;
 use tokio::task::{AbortHandle, JoinSet};
 
+use super::coordinator::{MARKER_REPORTS_MAX, MARKER_RETRY_BACKOFF, TxnShared, WriteCommand};
 use super::markers::{MarkerStep, TxnMarkerRequest, TxnMarkerSender};
 use super::records::{TxnRecord, TxnRecordError, build_batch};
-use super::runtime::{MARKER_REPORTS_MAX, MARKER_RETRY_BACKOFF, TRANSACTION_STATE_TOPIC, TxnShared, WriteCommand};
 use super::shard::TxnShard;
 use crate::runtime::{Append, ShardContext, ShardKind};
 use crate::writer::WriteError;

@@ -8,12 +8,13 @@ use std::collections::HashMap;
 use std::sync::Arc;
 
 use bytes::Bytes;
+use strand_base::topic::OFFSETS_TOPIC;
 use strand_base::{Offset, ProducerId};
 use strand_protocol::error::ErrorCode;
 use strand_protocol::records::{ControlRecordType, EndTxnMarker, RecordBatch, RecordsError, end_txn_marker_batch};
 use tokio::sync::watch;
 
-use super::runtime::{GroupEffects, GroupShared, GroupWrite, OFFSETS_TOPIC, OpDone, Parked, TxnMarker};
+use super::coordinator::{GroupEffects, GroupShared, GroupWrite, OpDone, Parked, TxnMarker};
 use crate::group::metadata::TopicMetadata;
 use crate::group::records::{CoordinatorRecord, RecordDecodeError, build_batch, build_transactional_batch};
 use crate::group::{Completion, GroupShard, PendingId};

@@ -1,6 +1,7 @@
-//! [`Shards`]: the shards of one coordinator on this node, by partition, and the leadership
-//! bookkeeping around their tasks (start, stop, status, requests queued to them). What a shard
-//! does is its task's ([`super::task`]) and its kind's; this file only keeps the handles.
+//! [`ShardRegistry`]: the shards of one coordinator on this node, by partition, and the
+//! leadership bookkeeping around their tasks (start, stop, status, requests queued to them). What
+//! a shard does is its task's ([`super::shard_task`]) and its kind's; this file only keeps the
+//! handles.
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
@@ -10,13 +11,13 @@ use strand_protocol::error::ErrorCode;
 use tokio::sync::{mpsc, oneshot, watch};
 use tokio::task::JoinHandle;
 
-use super::task::ShardTask;
+use super::shard_task::ShardTask;
 use super::{Command, SHARD_COMMANDS_MAX, ShardKind, ShardStatus};
 use crate::writer::PartitionWriter;
 
 /// The shards of one coordinator. Owned by the coordinator; dropping it stops every shard. Every
 /// method takes `&self`.
-pub(crate) struct Shards<K: ShardKind> {
+pub(crate) struct ShardRegistry<K: ShardKind> {
     runtime: Arc<Runtime<K>>,
 }
 
@@ -38,11 +39,11 @@ struct ShardHandle<K: ShardKind> {
     task: Option<JoinHandle<()>>,
 }
 
-impl<K: ShardKind> Shards<K> {
+impl<K: ShardKind> ShardRegistry<K> {
     /// No shard yet. `clock` times the shards' operations and timers.
     pub(crate) fn new(shared: K::Shared, writer: Arc<dyn PartitionWriter>, clock: Arc<dyn Clock>) -> Self {
         let runtime = Runtime { shared, writer, clock, handles: Mutex::new(HashMap::new()) };
-        Shards { runtime: Arc::new(runtime) }
+        ShardRegistry { runtime: Arc::new(runtime) }
     }
 
     pub(crate) fn shared(&self) -> &K::Shared {
@@ -175,7 +176,7 @@ impl<K: ShardKind> Shards<K> {
     }
 }
 
-impl<K: ShardKind> Drop for Shards<K> {
+impl<K: ShardKind> Drop for ShardRegistry<K> {
     fn drop(&mut self) {
         for (_, mut handle) in self.runtime.lock_handles().drain() {
             handle.stop();
@@ -183,9 +184,9 @@ impl<K: ShardKind> Drop for Shards<K> {
     }
 }
 
-impl<K: ShardKind> std::fmt::Debug for Shards<K> {
+impl<K: ShardKind> std::fmt::Debug for ShardRegistry<K> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Shards")
+        f.debug_struct("ShardRegistry")
             .field("shared", &self.runtime.shared)
             .field("writer", &self.runtime.writer)
             .finish_non_exhaustive()
