@@ -1,6 +1,7 @@
 //! Strand's vocabulary: the identifiers and units every other crate speaks in, the [`Clock`] that
 //! keeps the cores deterministic, the named limits the broker enforces ([`limits`]) and the
-//! internal topics' names ([`topic`]).
+//! internal topics' names ([`topic`]). With feature `testkit` (tests only), [`testkit`]: a clock
+//! the test moves.
 //!
 //! This crate is layer 0: it depends on nothing in the workspace and does no I/O. It never reads the
 //! wall clock itself; [`SystemClock`] is the one place that does, for the process shell to hand down.
@@ -9,6 +10,8 @@
 //! epochs) so that conversions at the protocol boundary are free and lossless.
 
 pub mod limits;
+#[cfg(feature = "testkit")]
+pub mod testkit;
 pub mod topic;
 
 use std::fmt;

@@ -27,11 +27,9 @@ use strand_broker::{Broker, BrokerIdentity, Outcome};
 use strand_coordinator::writer::memory::MemoryPartitionWriter;
 use strand_coordinator::{GroupConfig, GroupCoordinator, RandomMemberIds};
 use strand_log::{LogConfig, LogManager, NodeIdentity};
-use strand_metadata::controller::{
-    ApiMessageAndVersion, BootstrapFeatures, InitialFencing, PreviousSession, RegisterBrokerInputs, bootstrap_records,
-    register_broker,
-};
-use strand_metadata::image::{MetadataDelta, MetadataImage, MetadataProvenance};
+use strand_metadata::controller::{ApiMessageAndVersion, BootstrapFeatures, InitialFencing, bootstrap_records};
+use strand_metadata::image::MetadataImage;
+use strand_metadata::testkit::{committed, register};
 use strand_protocol::error::ErrorCode;
 use strand_protocol::frame::{decode_response, encode_request};
 use strand_protocol::messages::api::{RequestBody, ResponseBody};
@@ -152,27 +150,14 @@ impl Member {
 
     /// Replays `records` into the image only: this node's replicas have not taken them yet.
     fn replay(&self, records: &[ApiMessageAndVersion]) -> Arc<MetadataImage> {
-        let current = self.images.borrow().clone();
-        let mut delta = MetadataDelta::new(&current);
-        for record in records {
-            delta.replay(&record.record).unwrap_or_else(|e| panic!("replaying {record:?}: {e}"));
-        }
-        let offset = current.provenance().offset + i64::try_from(records.len()).expect("batch size");
-        let next = Arc::new(delta.apply(MetadataProvenance { offset, epoch: 1 }));
+        let next = Arc::new(committed(&self.images.borrow(), records));
         self.images.send_replace(next.clone());
         next
     }
 
     fn register(&self, id: i32) {
         let image = self.images.borrow().clone();
-        let inputs = RegisterBrokerInputs {
-            cluster_id: common::CLUSTER_ID.to_owned(),
-            new_broker_epoch: image.provenance().offset + 1,
-            previous_session: PreviousSession::Expired,
-            initial_fencing: InitialFencing::Unfenced,
-        };
-        let result = register_broker(&image, &common::registration(id), &inputs);
-        assert_eq!(result.response.error_code, 0, "registering broker {id}");
+        let result = register(&image, &common::registration(id), InitialFencing::Unfenced);
         self.apply(&result.records);
     }
 

@@ -8,14 +8,14 @@
 mod common;
 
 use bytes::BytesMut;
-use common::{CLUSTER_ID, NODE, Node, registration};
+use common::{NODE, Node, registration};
 use strand_base::{BrokerId, TopicPartition, Uuid};
 use strand_log::log::ValidatedBatch;
 use strand_log::producer_state::{AppendContext, VerificationGuard};
 use strand_metadata::controller::{
-    ApiMessageAndVersion, ControllerDefaults, HeartbeatInputs, InitialFencing, PreviousSession, RegisterBrokerInputs,
-    broker_heartbeat, register_broker,
+    ApiMessageAndVersion, ControllerDefaults, HeartbeatInputs, InitialFencing, broker_heartbeat,
 };
+use strand_metadata::testkit::register;
 use strand_protocol::error::ErrorCode;
 use strand_protocol::messages::api::{RequestBody, ResponseBody};
 use strand_protocol::messages::records::MetadataRecord;
@@ -67,15 +67,7 @@ async fn metadata_lists_replicas_in_a_reported_offline_dir() {
     let dirs = [Uuid([0x55; 16]), Uuid([0x66; 16])];
     let mut request = registration(2);
     request.log_dirs = dirs.to_vec();
-    let image = node.broker.image();
-    let inputs = RegisterBrokerInputs {
-        cluster_id: CLUSTER_ID.to_owned(),
-        new_broker_epoch: image.provenance().offset + 1,
-        previous_session: PreviousSession::Expired,
-        initial_fencing: InitialFencing::Unfenced,
-    };
-    let registered = register_broker(&image, &request, &inputs);
-    assert_eq!(registered.response.error_code, 0);
+    let registered = register(&node.broker.image(), &request, InitialFencing::Unfenced);
     node.writer.apply(&registered.records);
     let topic_id = node.create_assigned("m", &[&[2, 1], &[2, 1]]).await;
     // Where broker 2 put each replica (AssignReplicasToDirs in Kafka): partition i in dir i.

@@ -8,8 +8,8 @@ mod common;
 use std::sync::Arc;
 
 use bytes::Bytes;
-use common::{T0, cg_join, join_request, sync_request};
-use strand_base::{Clock, TopicPartition};
+use common::{TokioClock, cg_join, join_request, sync_request};
+use strand_base::TopicPartition;
 use strand_coordinator::runtime::LOAD_READ_BYTES_MAX;
 use strand_coordinator::writer::memory::MemoryPartitionWriter;
 use strand_coordinator::{ClientInfo, GroupConfig, GroupCoordinator, OFFSETS_TOPIC, SequentialMemberIds};
@@ -18,22 +18,6 @@ use strand_protocol::messages::{DescribeGroupsRequest, JoinGroupRequest, SyncGro
 
 const PARTITIONS: i32 = 2;
 
-/// Milliseconds since the epoch that follow tokio's (paused) clock.
-#[derive(Debug)]
-struct TokioClock {
-    origin: tokio::time::Instant,
-}
-
-impl Clock for TokioClock {
-    fn now_ms(&self) -> i64 {
-        T0 + i64::try_from(self.origin.elapsed().as_millis()).unwrap_or(i64::MAX)
-    }
-
-    fn monotonic_ns(&self) -> u64 {
-        u64::try_from(self.origin.elapsed().as_nanos()).unwrap_or(u64::MAX)
-    }
-}
-
 fn tp(partition: i32) -> TopicPartition {
     TopicPartition::new(OFFSETS_TOPIC, partition)
 }
@@ -41,7 +25,7 @@ fn tp(partition: i32) -> TopicPartition {
 /// A coordinator leading every partition at epoch 1, loaded.
 async fn active(config: GroupConfig) -> (Arc<MemoryPartitionWriter>, GroupCoordinator) {
     let writer = Arc::new(MemoryPartitionWriter::new());
-    let clock = Arc::new(TokioClock { origin: tokio::time::Instant::now() });
+    let clock = Arc::new(TokioClock::starting_now());
     let config = GroupConfig { offsets_topic_partitions: PARTITIONS, initial_rebalance_delay_ms: 100, ..config };
     let coordinator = GroupCoordinator::new(config, writer.clone(), clock, Arc::new(SequentialMemberIds::default()));
     for partition in 0..PARTITIONS {

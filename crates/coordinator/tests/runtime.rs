@@ -10,8 +10,8 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use bytes::{Bytes, BytesMut};
-use common::{T0, commit_request, join_request, protocols, sync_request};
-use strand_base::{Clock, TopicPartition, Uuid};
+use common::{T0, TokioClock, commit_request, join_request, protocols, sync_request};
+use strand_base::{TopicPartition, Uuid};
 use strand_coordinator::group::records::{CoordinatorRecord, OffsetAndMetadata, build_batch};
 use strand_coordinator::writer::memory::MemoryPartitionWriter;
 use strand_coordinator::{
@@ -30,22 +30,6 @@ use strand_protocol::messages::{
 
 const PARTITIONS: i32 = 4;
 
-/// Milliseconds since the epoch that follow tokio's (paused) clock.
-#[derive(Debug)]
-struct TokioClock {
-    origin: tokio::time::Instant,
-}
-
-impl Clock for TokioClock {
-    fn now_ms(&self) -> i64 {
-        T0 + i64::try_from(self.origin.elapsed().as_millis()).unwrap_or(i64::MAX)
-    }
-
-    fn monotonic_ns(&self) -> u64 {
-        u64::try_from(self.origin.elapsed().as_nanos()).unwrap_or(u64::MAX)
-    }
-}
-
 fn tp(partition: i32) -> TopicPartition {
     TopicPartition::new(OFFSETS_TOPIC, partition)
 }
@@ -55,7 +39,7 @@ fn new_coordinator(config: GroupConfig) -> (Arc<MemoryPartitionWriter>, GroupCoo
     for partition in 0..PARTITIONS {
         writer.lead(&tp(partition), 1);
     }
-    let clock = Arc::new(TokioClock { origin: tokio::time::Instant::now() });
+    let clock = Arc::new(TokioClock::starting_now());
     let config = GroupConfig { offsets_topic_partitions: PARTITIONS, ..config };
     let coordinator = GroupCoordinator::new(config, writer.clone(), clock, Arc::new(SequentialMemberIds::default()));
     (writer, coordinator)

@@ -4,12 +4,15 @@
 //! writing them), failover from a log written as Kafka writes it and ending in PrepareCommit,
 //! timeouts aborted by the shell's timers, failed appends, and the request API at its versions.
 
+mod common;
+
 use std::collections::{BTreeSet, HashMap, HashSet};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use bytes::{BufMut, Bytes, BytesMut};
-use strand_base::{Clock, ProducerId, TopicPartition};
+use common::{T0, TokioClock};
+use strand_base::{ProducerId, TopicPartition};
 use strand_coordinator::txn::{SequentialProducerIds, TxnRecord, TxnState};
 use strand_coordinator::writer::memory::MemoryPartitionWriter;
 use strand_coordinator::{
@@ -27,24 +30,7 @@ use strand_protocol::messages::{
 use strand_protocol::records::{NewRecord, RecordBatch, RecordBatchBuilder};
 
 const PARTITIONS: i32 = 4;
-const T0: i64 = 1_700_000_000_000;
 const TIMEOUT_MS: i32 = 60_000;
-
-/// Milliseconds since the epoch that follow tokio's (paused) clock.
-#[derive(Debug)]
-struct TokioClock {
-    origin: tokio::time::Instant,
-}
-
-impl Clock for TokioClock {
-    fn now_ms(&self) -> i64 {
-        T0 + i64::try_from(self.origin.elapsed().as_millis()).unwrap_or(i64::MAX)
-    }
-
-    fn monotonic_ns(&self) -> u64 {
-        u64::try_from(self.origin.elapsed().as_nanos()).unwrap_or(u64::MAX)
-    }
-}
 
 /// Records every marker request; a partition fails a set number of times before it is written,
 /// and may be gone or fenced.
@@ -106,7 +92,7 @@ fn state_tp(partition: i32) -> TopicPartition {
 
 fn node_over(writer: Arc<MemoryPartitionWriter>) -> Node {
     let markers = Arc::new(FakeMarkers::default());
-    let clock = Arc::new(TokioClock { origin: tokio::time::Instant::now() });
+    let clock = Arc::new(TokioClock::starting_now());
     let config = TxnConfig { transaction_state_log_partitions: PARTITIONS, ..TxnConfig::default() };
     let ids = Arc::new(SequentialProducerIds::starting_at(5000));
     let coordinator = TxnCoordinator::new(config, writer.clone(), clock, ids, markers.clone());

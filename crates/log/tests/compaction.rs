@@ -12,7 +12,7 @@ use std::path::Path;
 use std::sync::Arc;
 
 use bytes::BytesMut;
-use common::TestClock;
+use strand_base::testkit::ManualClock;
 use strand_base::{Offset, ProducerId};
 use strand_log::cleaner::{Cleaner, CleanerConfig};
 use strand_log::log::{LogCheckpoints, ValidatedBatch};
@@ -36,7 +36,7 @@ fn config() -> LogConfig {
     }
 }
 
-fn open(dir: &Path, config: LogConfig, clock: &Arc<TestClock>) -> Log {
+fn open(dir: &Path, config: LogConfig, clock: &Arc<ManualClock>) -> Log {
     Log::open(dir, config, LogCheckpoints::default(), clock.clone()).expect("open")
 }
 
@@ -117,7 +117,7 @@ fn file_bytes(dir: &Path, base: Offset) -> Vec<u8> {
 /// small segments are merged, and a read at a compacted-away offset starts at the next record.
 #[test]
 fn latest_value_per_key_keeps_its_offset() {
-    let clock = Arc::new(TestClock::default());
+    let clock = Arc::new(ManualClock::default());
     let dir = tempfile::tempdir().expect("dir");
     let mut log = open(dir.path(), config(), &clock);
     fill(&mut log, 0, 5, 60);
@@ -162,7 +162,7 @@ fn latest_value_per_key_keeps_its_offset() {
 /// A map too small for the dirty keys cleans up to where it got; the next pass continues.
 #[test]
 fn a_full_map_cleans_up_to_where_it_got() {
-    let clock = Arc::new(TestClock::default());
+    let clock = Arc::new(ManualClock::default());
     let dir = tempfile::tempdir().expect("dir");
     let mut log = open(dir.path(), config(), &clock);
     fill(&mut log, 0, 40, 80);
@@ -180,7 +180,7 @@ fn a_full_map_cleans_up_to_where_it_got() {
 /// the pass that first kept it.
 #[test]
 fn tombstones_last_delete_retention_ms() {
-    let clock = Arc::new(TestClock::default());
+    let clock = Arc::new(ManualClock::default());
     let dir = tempfile::tempdir().expect("dir");
     let config = LogConfig { delete_retention_ms: HOUR_MS, ..config() };
     let mut log = open(dir.path(), config, &clock);
@@ -207,7 +207,7 @@ fn tombstones_last_delete_retention_ms() {
 /// Records newer than `min.compaction.lag.ms` are not compacted.
 #[test]
 fn min_compaction_lag_protects_recent_records() {
-    let clock = Arc::new(TestClock::default());
+    let clock = Arc::new(ManualClock::default());
     let dir = tempfile::tempdir().expect("dir");
     let config = LogConfig { min_compaction_lag_ms: HOUR_MS, ..config() };
     let mut log = open(dir.path(), config, &clock);
@@ -234,7 +234,7 @@ fn min_compaction_lag_protects_recent_records() {
 /// Nothing at or above the high watermark is compacted.
 #[test]
 fn the_high_watermark_bounds_cleaning() {
-    let clock = Arc::new(TestClock::default());
+    let clock = Arc::new(ManualClock::default());
     let dir = tempfile::tempdir().expect("dir");
     let mut log = open(dir.path(), config(), &clock);
     fill(&mut log, 0, 3, 30);
@@ -256,7 +256,7 @@ fn copy_dir(from: &Path, to: &Path, rename: impl Fn(&str) -> Option<String>) {
     }
 }
 
-fn reopen_unclean(dir: &Path, clock: &Arc<TestClock>) -> Log {
+fn reopen_unclean(dir: &Path, clock: &Arc<ManualClock>) -> Log {
     let checkpoints = LogCheckpoints { recovery_point: 0, log_start_offset: 0, clean_shutdown: false };
     Log::open(dir, config(), checkpoints, clock.clone()).expect("reopen")
 }
@@ -266,7 +266,7 @@ fn reopen_unclean(dir: &Path, clock: &Arc<TestClock>) -> Log {
 /// log after it. The on-disk states are built from copies of the log before and after.
 #[test]
 fn a_crash_during_the_swap_leaves_the_old_or_the_new_log() {
-    let clock = Arc::new(TestClock::default());
+    let clock = Arc::new(ManualClock::default());
     let root = tempfile::tempdir().expect("dir");
     let (live, before_dir) = (root.path().join("live"), root.path().join("before"));
     let mut log = open(&live, config(), &clock);
@@ -320,7 +320,7 @@ fn a_crash_during_the_swap_leaves_the_old_or_the_new_log() {
 /// a duplicate after a restart that rebuilds the producer state from the log alone.
 #[test]
 fn an_idempotent_producers_last_batch_survives() {
-    let clock = Arc::new(TestClock::default());
+    let clock = Arc::new(ManualClock::default());
     let dir = tempfile::tempdir().expect("dir");
     let mut log = open(dir.path(), config(), &clock);
     let producer = ProducerId(77);
@@ -368,7 +368,7 @@ fn append_built_info(
 /// Compressed batches are rebuilt in their codec with the records they keep.
 #[test]
 fn compressed_batches_are_rebuilt_in_their_codec() {
-    let clock = Arc::new(TestClock::default());
+    let clock = Arc::new(ManualClock::default());
     let dir = tempfile::tempdir().expect("dir");
     let mut log = open(dir.path(), LogConfig { segment_bytes: 2000, ..config() }, &clock);
     for (i, codec) in Compression::ALL.iter().cycle().take(20).enumerate() {
@@ -429,7 +429,7 @@ fn varied_log(log: &mut Log) {
 /// transactions' batches are still there), with the aborted transaction still indexed.
 #[test]
 fn aborted_data_goes_and_markers_stay_while_needed() {
-    let clock = Arc::new(TestClock::default());
+    let clock = Arc::new(ManualClock::default());
     let dir = tempfile::tempdir().expect("dir");
     let mut log = open(dir.path(), config(), &clock);
     varied_log(&mut log);
@@ -450,7 +450,7 @@ fn aborted_data_goes_and_markers_stay_while_needed() {
 /// batches in every codec) without a complaint, and its indexes verify.
 #[test]
 fn kafka_dump_log_segments_reads_cleaned_segments() {
-    let clock = Arc::new(TestClock::default());
+    let clock = Arc::new(ManualClock::default());
     let dir = tempfile::tempdir().expect("dir");
     let mut log = open(dir.path(), config(), &clock);
     varied_log(&mut log);
@@ -543,7 +543,7 @@ mod kafka {
 /// `max.compaction.lag.ms` (counted from the first batch of the oldest dirty segment).
 #[test]
 fn a_pass_is_due_by_the_dirty_ratio_or_the_maximum_lag() {
-    let clock = Arc::new(TestClock::default());
+    let clock = Arc::new(ManualClock::default());
     let dir = tempfile::tempdir().expect("dir");
     let mut log = open(dir.path(), config(), &clock);
     fill(&mut log, 1_000, 5, 60);
@@ -584,7 +584,7 @@ fn append_during_pass(log: &mut Log) -> Read {
 /// reopen.
 #[test]
 fn appends_go_on_while_a_pass_is_in_progress() {
-    let clock = Arc::new(TestClock::default());
+    let clock = Arc::new(ManualClock::default());
     let dir = tempfile::tempdir().expect("dir");
     let mut log = open(dir.path(), config(), &clock);
     fill(&mut log, 0, 5, 60);
@@ -663,7 +663,7 @@ fn a_log_changed_under_a_pass_abandons_it() {
 }
 
 fn check_abandoned(name: &str, change: fn(&mut Log), moment: Moment) {
-    let clock = Arc::new(TestClock::default());
+    let clock = Arc::new(ManualClock::default());
     let dir = tempfile::tempdir().expect("dir");
     let mut log = open(dir.path(), config(), &clock);
     for i in 0..40 {

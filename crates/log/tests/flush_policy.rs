@@ -6,7 +6,8 @@ mod common;
 
 use std::sync::Arc;
 
-use common::{TestClock, open};
+use common::open;
+use strand_base::testkit::ManualClock;
 use strand_log::{Log, LogConfig};
 
 fn append(log: &mut Log) {
@@ -30,7 +31,7 @@ fn flush_messages_advances_the_recovery_point() {
 /// timer's call when no append comes.
 #[test]
 fn flush_ms_advances_the_recovery_point() {
-    let clock = Arc::new(TestClock::default());
+    let clock = Arc::new(ManualClock::default());
     let (_dir, mut log) = open(LogConfig { flush_interval_ms: 100, ..LogConfig::default() }, clock.clone());
     append(&mut log);
     clock.set(99);

@@ -3,27 +3,14 @@
 //! offsets, contents, index lookups and segment rolls in agreement with a plain list of batches.
 
 use std::sync::Arc;
-use std::sync::atomic::{AtomicI64, Ordering};
 
 use bytes::BytesMut;
 use proptest::prelude::*;
-use strand_base::Clock;
+use strand_base::testkit::ManualClock;
 use strand_log::log::{LogCheckpoints, ValidatedBatch};
 use strand_log::producer_state::{AppendContext, VerificationGuard};
 use strand_log::{Log, LogConfig};
 use strand_protocol::records::{Compression, NewRecord, RecordBatchBuilder, RecordBatches};
-
-#[derive(Debug, Default)]
-struct TestClock(AtomicI64);
-
-impl Clock for TestClock {
-    fn now_ms(&self) -> i64 {
-        self.0.load(Ordering::SeqCst)
-    }
-    fn monotonic_ns(&self) -> u64 {
-        self.0.load(Ordering::SeqCst) as u64 * 1_000_000
-    }
-}
 
 /// One batch as the model keeps it: offsets and each record's (timestamp, value).
 #[derive(Debug, Clone)]
@@ -80,7 +67,7 @@ fn small_config() -> LogConfig {
 
 struct Harness {
     dir: tempfile::TempDir,
-    clock: Arc<TestClock>,
+    clock: Arc<ManualClock>,
     log: Option<Log>,
     model: Vec<ModelBatch>,
     log_start: i64,
@@ -89,7 +76,7 @@ struct Harness {
 impl Harness {
     fn new() -> Harness {
         let dir = tempfile::tempdir().expect("temp dir");
-        let clock = Arc::new(TestClock::default());
+        let clock = Arc::new(ManualClock::default());
         let log = Log::open(dir.path(), small_config(), LogCheckpoints::default(), clock.clone()).expect("opens");
         Harness { dir, clock, log: Some(log), model: Vec::new(), log_start: 0 }
     }
@@ -121,7 +108,7 @@ impl Harness {
             }
             Op::Reopen { clean } => self.reopen(*clean)?,
             Op::Tick { ms } => {
-                self.clock.0.fetch_add(*ms, Ordering::SeqCst);
+                self.clock.advance(*ms);
             }
         }
         prop_assert_eq!(self.log().log_end_offset(), self.end());

@@ -4,26 +4,14 @@
 //! `PRODUCERS_PER_PARTITION_MAX` producers, forgetting the one idle the longest first.
 
 use std::sync::Arc;
-use std::sync::atomic::{AtomicI64, Ordering};
 
 use bytes::BytesMut;
-use strand_base::{Clock, ProducerId};
+use strand_base::ProducerId;
+use strand_base::testkit::ManualClock;
 use strand_log::log::{LogCheckpoints, ValidatedBatch};
 use strand_log::producer_state::{AppendContext, PRODUCERS_PER_PARTITION_MAX, ProducerStateConfig, VerificationGuard};
 use strand_log::{Log, LogConfig};
 use strand_protocol::records::{NewRecord, RecordBatchBuilder};
-
-#[derive(Debug, Default)]
-struct TestClock(AtomicI64);
-
-impl Clock for TestClock {
-    fn now_ms(&self) -> i64 {
-        self.0.load(Ordering::SeqCst)
-    }
-    fn monotonic_ns(&self) -> u64 {
-        0
-    }
-}
 
 /// A batch of producer `id` (epoch 0, sequence 0) stamped `timestamp_ms`; transactional if asked.
 fn batch(id: i64, timestamp_ms: i64, transactional: bool) -> ValidatedBatch {
@@ -35,7 +23,7 @@ fn batch(id: i64, timestamp_ms: i64, transactional: bool) -> ValidatedBatch {
     ValidatedBatch::validate(BytesMut::from(&builder.build().expect("batch")[..])).expect("valid")
 }
 
-fn open(clock: Arc<TestClock>, expiration_ms: i64) -> (tempfile::TempDir, Log) {
+fn open(clock: Arc<ManualClock>, expiration_ms: i64) -> (tempfile::TempDir, Log) {
     let dir = tempfile::tempdir().expect("dir");
     let producer_state = ProducerStateConfig {
         producer_id_expiration_ms: expiration_ms,
@@ -56,17 +44,17 @@ fn append(log: &mut Log, batch: ValidatedBatch) {
 /// transaction; one that wrote since, or has a transaction open, stays.
 #[test]
 fn idle_producers_expire_on_the_periodic_pass() {
-    let clock = Arc::new(TestClock::default());
+    let clock = Arc::new(ManualClock::default());
     let (_dir, mut log) = open(clock.clone(), 1_000);
     append(&mut log, batch(1, 0, false));
     append(&mut log, batch(2, 0, true));
     append(&mut log, batch(3, 900, false));
-    clock.0.store(1_500, Ordering::SeqCst);
+    clock.set(1_500);
     log.remove_expired_producers();
     let left: Vec<i64> =
         [1, 2, 3].into_iter().filter(|id| log.producer_state().last_entry(ProducerId(*id)).is_some()).collect();
     assert_eq!(left, [2, 3], "producer 1 was idle for 1.5 s, 2 is in a transaction, 3 wrote 0.6 s ago");
-    clock.0.store(2_000, Ordering::SeqCst);
+    clock.set(2_000);
     log.remove_expired_producers();
     assert!(log.producer_state().last_entry(ProducerId(3)).is_none());
     assert_eq!(log.producer_state().producer_count(), 1);
@@ -76,7 +64,7 @@ fn idle_producers_expire_on_the_periodic_pass() {
 /// transaction goes first; the count never passes the bound.
 #[test]
 fn a_partition_keeps_a_bounded_number_of_producers() {
-    let clock = Arc::new(TestClock::default());
+    let clock = Arc::new(ManualClock::default());
     let (_dir, mut log) = open(clock, i64::MAX);
     append(&mut log, batch(0, 0, true));
     for id in 1..=PRODUCERS_PER_PARTITION_MAX as i64 + 4 {

@@ -8,7 +8,8 @@ mod common;
 
 use std::sync::Arc;
 
-use common::{TestClock, append_record, open};
+use common::{append_record, open};
+use strand_base::testkit::ManualClock;
 use strand_log::log::LogCheckpoints;
 use strand_log::{Log, LogConfig, LogError};
 
@@ -28,7 +29,7 @@ fn fill(log: &mut Log, first_ts: i64, count: i64) {
 
 #[test]
 fn old_segments_go_by_time_and_the_log_start_follows() {
-    let clock = Arc::new(TestClock::default());
+    let clock = Arc::new(ManualClock::default());
     let (_dir, mut log) = open(config(HOUR_MS, -1), clock.clone());
     fill(&mut log, 0, 9);
     clock.set(HOUR_MS / 2);
@@ -52,7 +53,7 @@ fn old_segments_go_by_time_and_the_log_start_follows() {
 
 #[test]
 fn an_expired_active_segment_is_rolled_then_deleted() {
-    let clock = Arc::new(TestClock::default());
+    let clock = Arc::new(ManualClock::default());
     let (dir, mut log) = open(config(HOUR_MS, -1), clock.clone());
     fill(&mut log, 0, 2);
     assert_eq!(log.segment_count(), 1);
@@ -70,7 +71,7 @@ fn an_expired_active_segment_is_rolled_then_deleted() {
 
 #[test]
 fn size_retention_keeps_the_partition_within_its_limit() {
-    let clock = Arc::new(TestClock::default());
+    let clock = Arc::new(ManualClock::default());
     let (_dir, mut log) = open(config(-1, 700), clock.clone());
     fill(&mut log, 0, 30);
     let size_before = log.size();
@@ -84,7 +85,7 @@ fn size_retention_keeps_the_partition_within_its_limit() {
 
 #[test]
 fn nothing_past_the_high_watermark_is_deleted() {
-    let clock = Arc::new(TestClock::default());
+    let clock = Arc::new(ManualClock::default());
     let (_dir, mut log) = open(config(HOUR_MS, -1), clock.clone());
     fill(&mut log, 0, 9);
     let segments = log.segment_base_offsets();
@@ -97,7 +98,7 @@ fn nothing_past_the_high_watermark_is_deleted() {
 
 #[test]
 fn compact_only_logs_keep_everything() {
-    let clock = Arc::new(TestClock::default());
+    let clock = Arc::new(ManualClock::default());
     let config = LogConfig { delete_enabled: false, ..config(HOUR_MS, 100) };
     let (_dir, mut log) = open(config, clock.clone());
     fill(&mut log, 0, 9);
@@ -110,7 +111,7 @@ fn compact_only_logs_keep_everything() {
 /// their `.log`: reopening removes both.
 #[test]
 fn interrupted_deletions_are_finished_on_open() {
-    let clock = Arc::new(TestClock::default());
+    let clock = Arc::new(ManualClock::default());
     let (dir, mut log) = open(config(-1, -1), clock.clone());
     fill(&mut log, 0, 9);
     log.close().expect("close");

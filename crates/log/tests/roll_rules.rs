@@ -3,26 +3,13 @@
 //! index's 4-byte relative offset.
 
 use std::sync::Arc;
-use std::sync::atomic::{AtomicI64, Ordering};
 
 use bytes::{Bytes, BytesMut};
-use strand_base::Clock;
+use strand_base::testkit::ManualClock;
 use strand_log::log::{LogCheckpoints, ValidatedBatch};
 use strand_log::producer_state::{AppendContext, VerificationGuard};
 use strand_log::{Log, LogConfig};
 use strand_protocol::records::{NewRecord, RecordBatch, RecordBatchBuilder};
-
-#[derive(Debug, Default)]
-struct TestClock(AtomicI64);
-
-impl Clock for TestClock {
-    fn now_ms(&self) -> i64 {
-        self.0.load(Ordering::SeqCst)
-    }
-    fn monotonic_ns(&self) -> u64 {
-        0
-    }
-}
 
 fn batch_bytes(timestamp_ms: i64, base_offset: i64) -> Bytes {
     let mut builder = RecordBatchBuilder::new().base_offset(base_offset);
@@ -37,7 +24,7 @@ fn append(log: &mut Log, timestamp_ms: i64) {
 
 fn open(config: LogConfig) -> (tempfile::TempDir, Log) {
     let dir = tempfile::tempdir().expect("dir");
-    let log = Log::open(dir.path(), config, LogCheckpoints::default(), Arc::new(TestClock::default())).expect("open");
+    let log = Log::open(dir.path(), config, LogCheckpoints::default(), Arc::new(ManualClock::default())).expect("open");
     (dir, log)
 }
 

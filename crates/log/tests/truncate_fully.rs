@@ -7,7 +7,8 @@ mod common;
 use std::sync::Arc;
 
 use bytes::BytesMut;
-use common::{TestClock, append_record, open};
+use common::{append_record, open};
+use strand_base::testkit::ManualClock;
 use strand_log::LogConfig;
 use strand_log::epoch_cache::EpochEntry;
 use strand_log::log::{LogCheckpoints, ValidatedBatch};
@@ -25,7 +26,7 @@ fn batch() -> ValidatedBatch {
 /// reopen finds the same.
 #[test]
 fn starting_over_at_an_offset() {
-    let clock = Arc::new(TestClock::default());
+    let clock = Arc::new(ManualClock::default());
     let config = LogConfig { segment_bytes: 200, ..LogConfig::default() };
     let (dir, mut log) = open(config.clone(), clock.clone());
     for _ in 0..10 {
@@ -52,7 +53,7 @@ fn starting_over_at_an_offset() {
 /// above the latest one changes nothing.
 #[test]
 fn an_epoch_starts_before_its_first_batch() {
-    let (_dir, mut log) = open(LogConfig::default(), Arc::new(TestClock::default()));
+    let (_dir, mut log) = open(LogConfig::default(), Arc::new(ManualClock::default()));
     append_record(&mut log, 5, 10);
     log.maybe_assign_epoch_start_offset(4, log.log_end_offset()).expect("assign");
     assert_eq!(log.epoch_cache().entries(), &[EpochEntry::new(0, 0), EpochEntry::new(4, 1)]);
@@ -66,7 +67,7 @@ fn an_epoch_starts_before_its_first_batch() {
 /// leader that wrote nothing in its epoch), as Kafka's `truncateTo` does.
 #[test]
 fn truncating_at_the_end_drops_an_empty_epoch() {
-    let (_dir, mut log) = open(LogConfig::default(), Arc::new(TestClock::default()));
+    let (_dir, mut log) = open(LogConfig::default(), Arc::new(ManualClock::default()));
     append_record(&mut log, 5, 10);
     log.maybe_assign_epoch_start_offset(4, 1).expect("assign");
     log.truncate_to(1).expect("truncate");

@@ -6,7 +6,7 @@ mod common;
 
 use std::collections::BTreeMap;
 
-use common::{Cluster, registration, topic};
+use common::{Cluster, topic};
 use proptest::prelude::*;
 use strand_base::{BrokerId, ProducerId, Uuid};
 use strand_metadata::controller::{
@@ -15,6 +15,7 @@ use strand_metadata::controller::{
     incremental_alter_configs, register_broker,
 };
 use strand_metadata::image::{ConfigResource, MetadataImage, NO_LEADER};
+use strand_metadata::testkit::{CLUSTER_ID, registration};
 use strand_protocol::error::ErrorCode;
 use strand_protocol::messages::create_partitions_request::{CreatePartitionsAssignment, CreatePartitionsTopic};
 use strand_protocol::messages::create_topics_request::{
@@ -476,7 +477,7 @@ fn allocate_producer_ids_hands_out_blocks() {
 fn register_broker_validation() {
     let cluster = Cluster::new();
     let inputs = RegisterBrokerInputs {
-        cluster_id: common::CLUSTER_ID.to_owned(),
+        cluster_id: CLUSTER_ID.to_owned(),
         new_broker_epoch: 42,
         previous_session: PreviousSession::Expired,
         initial_fencing: InitialFencing::Fenced,

@@ -8,14 +8,14 @@
 mod common;
 mod controller_common;
 
-use common::{CLUSTER_ID, Cluster, registration};
+use common::Cluster;
 use controller_common::{CAUGHT_UP, apply_heartbeat, create_assigned, heartbeat_request, kinds, leader_and_isr};
 use strand_base::{BrokerId, Uuid};
 use strand_metadata::controller::{
-    ApiMessageAndVersion, ControllerDefaults, InitialFencing, PreviousSession, RegisterBrokerInputs,
-    assign_replicas_to_dirs, offline_dir_records, register_broker,
+    ApiMessageAndVersion, ControllerDefaults, InitialFencing, assign_replicas_to_dirs, offline_dir_records,
 };
 use strand_metadata::image::DIRECTORY_UNASSIGNED;
+use strand_metadata::testkit::{CLUSTER_ID, committed, register, registration};
 use strand_protocol::error::ErrorCode;
 use strand_protocol::messages::AssignReplicasToDirsRequest;
 use strand_protocol::messages::AssignReplicasToDirsResponse;
@@ -42,15 +42,7 @@ fn cluster() -> Cluster {
     for id in [1, 2, 3] {
         let mut request = registration(id);
         request.log_dirs = vec![dir(id, 0), dir(id, 1)];
-        let inputs = RegisterBrokerInputs {
-            cluster_id: CLUSTER_ID.to_owned(),
-            new_broker_epoch: cluster.image.provenance().offset + 1,
-            previous_session: PreviousSession::Expired,
-            initial_fencing: InitialFencing::Unfenced,
-        };
-        let result = register_broker(&cluster.image, &request, &inputs);
-        assert_eq!(result.response.error_code, 0);
-        cluster.apply(&result.records);
+        cluster.apply(&register(&cluster.image, &request, InitialFencing::Unfenced).records);
     }
     let t = create_assigned(&mut cluster, "t", &[&[1, 2, 3], &[2, 3, 1], &[3, 1, 2]]);
     let u = create_assigned(&mut cluster, "u", &[&[1]]);
@@ -265,13 +257,7 @@ fn assignments_place_replicas_so_an_offline_dir_names_them() {
     for id in [1, 2] {
         let mut request = registration(id);
         request.log_dirs = vec![dir(id, 0), dir(id, 1)];
-        let inputs = RegisterBrokerInputs {
-            cluster_id: CLUSTER_ID.to_owned(),
-            new_broker_epoch: cluster.image.provenance().offset + 1,
-            previous_session: PreviousSession::Expired,
-            initial_fencing: InitialFencing::Unfenced,
-        };
-        cluster.apply(&register_broker(&cluster.image, &request, &inputs).records);
+        cluster.apply(&register(&cluster.image, &request, InitialFencing::Unfenced).records);
     }
     let t = create_assigned(&mut cluster, "t", &[&[1, 2], &[1, 2]]);
     let w = create_assigned(&mut cluster, "w", &[&[2]]);
@@ -317,14 +303,9 @@ impl strand_metadata::quorum_controller::ControllerLog for MemoryLog {
     ) -> strand_metadata::quorum_controller::BoxFuture<'_, Result<i64, strand_metadata::quorum::QuorumError>> {
         Box::pin(async move {
             let images = self.0.lock().expect("image lock");
-            let current = images.borrow().clone();
-            let mut delta = strand_metadata::image::MetadataDelta::new(&current);
-            for record in &records {
-                delta.replay(&record.record).unwrap_or_else(|e| panic!("replaying {record:?}: {e}"));
-            }
-            let offset = current.provenance().offset + i64::try_from(records.len()).expect("batch size");
-            let provenance = strand_metadata::image::MetadataProvenance { offset, epoch: 1 };
-            images.send_replace(std::sync::Arc::new(delta.apply(provenance)));
+            let next = committed(&images.borrow(), &records);
+            let offset = next.provenance().offset;
+            images.send_replace(std::sync::Arc::new(next));
             Ok(offset)
         })
     }

@@ -14,9 +14,10 @@ use std::time::Duration;
 use common::{Cluster, topic};
 use strand_base::{SystemClock, Uuid};
 use strand_metadata::controller::{ApiMessageAndVersion, ControllerDefaults, RECORDS_PER_REQUEST_MAX, delete_topics};
-use strand_metadata::image::{MetadataDelta, MetadataImage, MetadataProvenance};
+use strand_metadata::image::MetadataImage;
 use strand_metadata::quorum::QuorumError;
 use strand_metadata::quorum_controller::{BoxFuture, ControllerLog, ControllerSettings, QuorumController};
+use strand_metadata::testkit::{CLUSTER_ID, committed};
 use strand_protocol::error::ErrorCode;
 use strand_protocol::messages::api::{RequestBody, ResponseBody};
 use strand_protocol::messages::create_topics_request::{CreatableTopic, CreatableTopicConfig};
@@ -36,13 +37,9 @@ struct HeldLog {
 impl HeldLog {
     fn apply(&self, records: &[ApiMessageAndVersion]) -> i64 {
         let images = self.images.lock().expect("image lock");
-        let current = images.borrow().clone();
-        let mut delta = MetadataDelta::new(&current);
-        for record in records {
-            delta.replay(&record.record).unwrap_or_else(|e| panic!("replaying {record:?}: {e}"));
-        }
-        let offset = current.provenance().offset + i64::try_from(records.len()).expect("batch size");
-        images.send_replace(Arc::new(delta.apply(MetadataProvenance { offset, epoch: 1 })));
+        let next = committed(&images.borrow(), records);
+        let offset = next.provenance().offset;
+        images.send_replace(Arc::new(next));
         offset
     }
 }
@@ -83,7 +80,7 @@ fn controller(image: MetadataImage) -> (Arc<QuorumController>, Arc<HeldLog>) {
         appends: watch::Sender::new(0),
     });
     let settings = ControllerSettings {
-        cluster_id: common::CLUSTER_ID.to_owned(),
+        cluster_id: CLUSTER_ID.to_owned(),
         defaults: ControllerDefaults::default(),
         session_timeout_ms: 9_000,
         bootstrap: Vec::new(),

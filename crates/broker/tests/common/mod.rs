@@ -22,21 +22,21 @@ use strand_log::log::ValidatedBatch;
 use strand_log::producer_state::{AppendContext, VerificationGuard};
 use strand_log::{LogConfig, LogManager, NodeIdentity};
 use strand_metadata::controller::{
-    ApiMessageAndVersion, BootstrapFeatures, ControllerDefaults, InitialFencing, PreviousSession, RegisterBrokerInputs,
-    bootstrap_records, register_broker,
+    ApiMessageAndVersion, BootstrapFeatures, ControllerDefaults, InitialFencing, bootstrap_records,
 };
-use strand_metadata::image::{MetadataDelta, MetadataImage, MetadataProvenance};
+use strand_metadata::image::MetadataImage;
 use strand_metadata::quorum::QuorumError;
 use strand_metadata::quorum_controller::{
     BoxFuture as ControllerFuture, ControllerLog, ControllerSettings, QuorumController,
 };
+pub use strand_metadata::testkit::{CLUSTER_ID, LISTENER, registration};
+use strand_metadata::testkit::{committed, register};
 use strand_protocol::error::ErrorCode;
 use strand_protocol::frame::{decode_response, encode_request};
 use strand_protocol::messages::api::{ApiKey, RequestBody, ResponseBody};
-use strand_protocol::messages::broker_registration_request::{Feature, Listener};
 use strand_protocol::messages::create_topics_request::{CreatableReplicaAssignment, CreatableTopic};
 use strand_protocol::messages::records::MetadataRecord;
-use strand_protocol::messages::{BrokerRegistrationRequest, CreateTopicsRequest, FenceBrokerRecord};
+use strand_protocol::messages::{CreateTopicsRequest, FenceBrokerRecord};
 use strand_protocol::messages::{FetchRequest, FetchResponse};
 use strand_protocol::records::{NewRecord, RecordBatchBuilder};
 use strand_replication::{
@@ -45,8 +45,6 @@ use strand_replication::{
 use tokio::sync::watch;
 
 pub const NODE: BrokerId = BrokerId(1);
-pub const CLUSTER_ID: &str = "MkU3OEVBNTcwNTJENDM2Qg";
-pub const LISTENER: &str = "PLAINTEXT";
 /// The address requests come from.
 pub const PEER: std::net::SocketAddr =
     std::net::SocketAddr::new(std::net::IpAddr::V4(std::net::Ipv4Addr::LOCALHOST), 50_000);
@@ -64,13 +62,8 @@ impl ReplayingWriter {
     /// Replays `records` as one batch, then hosts (or drops) this node's partitions.
     pub fn apply(&self, records: &[ApiMessageAndVersion]) -> i64 {
         let images = self.images.lock().expect("image lock");
-        let current = images.borrow().clone();
-        let mut delta = MetadataDelta::new(&current);
-        for record in records {
-            delta.replay(&record.record).unwrap_or_else(|e| panic!("replaying {record:?}: {e}"));
-        }
-        let offset = current.provenance().offset + i64::try_from(records.len()).expect("batch size");
-        let next = Arc::new(delta.apply(MetadataProvenance { offset, epoch: 1 }));
+        let next = Arc::new(committed(&images.borrow(), records));
+        let offset = next.provenance().offset;
         self.reconcile(&next);
         images.send_replace(next);
         offset
@@ -203,15 +196,7 @@ impl Node {
 
     /// Registers broker `id` (listener PLAINTEXT on `host-<id>:9092`).
     pub fn register(&self, id: i32, fencing: InitialFencing) {
-        let image = self.broker.image();
-        let inputs = RegisterBrokerInputs {
-            cluster_id: CLUSTER_ID.to_owned(),
-            new_broker_epoch: image.provenance().offset + 1,
-            previous_session: PreviousSession::Expired,
-            initial_fencing: fencing,
-        };
-        let result = register_broker(&image, &registration(id), &inputs);
-        assert_eq!(result.response.error_code, 0, "registering broker {id}");
+        let result = register(&self.broker.image(), &registration(id), fencing);
         self.writer.apply(&result.records);
     }
 
@@ -347,37 +332,6 @@ pub fn static_config(
 
 pub fn log_config() -> LogConfig {
     LogConfig { segment_index_bytes: 4096, ..LogConfig::default() }
-}
-
-/// A registration request for broker `id`, supporting every level Strand finalizes.
-pub fn registration(id: i32) -> BrokerRegistrationRequest {
-    let feature = |name: &str, min: i16, max: i16| Feature {
-        name: name.to_owned(),
-        min_supported_version: min,
-        max_supported_version: max,
-        ..Default::default()
-    };
-    let byte = u8::try_from(id).expect("small id");
-    BrokerRegistrationRequest {
-        broker_id: BrokerId(id),
-        cluster_id: CLUSTER_ID.to_owned(),
-        incarnation_id: Uuid([0x33, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, byte]),
-        listeners: vec![Listener {
-            name: LISTENER.to_owned(),
-            host: format!("host-{id}"),
-            port: 9092,
-            security_protocol: 0,
-            ..Default::default()
-        }],
-        features: vec![
-            feature("metadata.version", 7, 33),
-            feature("kraft.version", 0, 1),
-            feature("transaction.version", 0, 2),
-            feature("group.version", 0, 1),
-        ],
-        log_dirs: vec![Uuid([0x22, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, byte])],
-        ..Default::default()
-    }
 }
 
 /// No controller: metadata changes in these tests are records the test replays.

@@ -1,5 +1,6 @@
 //! Drives a [`GroupShard`] deterministically: a hand-moved clock, chosen member ids, and every
-//! record and completion the shard produces kept for the test to inspect (and to replay).
+//! record and completion the shard produces kept for the test to inspect (and to replay). For
+//! the runtime's tests, a [`TokioClock`] that follows tokio's paused clock.
 
 #![allow(dead_code)]
 
@@ -8,7 +9,7 @@ use std::collections::{BTreeMap, HashMap};
 use std::sync::Arc;
 
 use bytes::{BufMut, Bytes, BytesMut};
-use strand_base::{ProducerId, Uuid};
+use strand_base::{Clock, ProducerId, Uuid};
 use strand_coordinator::TopicMetadata;
 use strand_coordinator::group::consumer::ConsumerGroup;
 use strand_coordinator::group::records::CoordinatorRecord;
@@ -35,6 +36,30 @@ use strand_protocol::records::TransactionResult;
 pub const T0: i64 = 1_700_000_000_000;
 pub const SESSION_MS: i32 = 10_000;
 pub const REBALANCE_MS: i32 = 30_000;
+
+/// Milliseconds since the epoch ([`T0`] when built) that follow tokio's (paused) clock, so the
+/// runtime's timers fire as the paused clock auto-advances.
+#[derive(Debug)]
+pub struct TokioClock {
+    origin: tokio::time::Instant,
+}
+
+impl TokioClock {
+    /// A clock reading [`T0`] now.
+    pub fn starting_now() -> TokioClock {
+        TokioClock { origin: tokio::time::Instant::now() }
+    }
+}
+
+impl Clock for TokioClock {
+    fn now_ms(&self) -> i64 {
+        T0 + i64::try_from(self.origin.elapsed().as_millis()).unwrap_or(i64::MAX)
+    }
+
+    fn monotonic_ns(&self) -> u64 {
+        u64::try_from(self.origin.elapsed().as_nanos()).unwrap_or(u64::MAX)
+    }
+}
 
 /// A consumer protocol subscription to `topics`, as a Java consumer embeds it in JoinGroup
 /// (version prefix 1, then the struct at version 1).

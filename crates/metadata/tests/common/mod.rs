@@ -1,22 +1,21 @@
 //! A metadata log in memory for the boundary tests: decisions' records are replayed into the
-//! next image, as the quorum will do once they are committed.
+//! next image, as the quorum will do once they are committed. Registrations come from
+//! [`strand_metadata::testkit`].
 
 #![allow(dead_code)]
 
 use bytes::BytesMut;
-use strand_base::{BrokerId, Uuid};
+use strand_base::Uuid;
 use strand_metadata::controller::{
-    ApiMessageAndVersion, BootstrapFeatures, ControllerDefaults, ControllerResult, InitialFencing, PreviousSession,
-    RegisterBrokerInputs, bootstrap_records, create_topics, register_broker,
+    ApiMessageAndVersion, BootstrapFeatures, ControllerDefaults, ControllerResult, InitialFencing, bootstrap_records,
+    create_topics,
 };
-use strand_metadata::image::{MetadataDelta, MetadataImage, MetadataProvenance};
+use strand_metadata::image::{MetadataDelta, MetadataImage};
+use strand_metadata::testkit::{committed, register, registration};
 use strand_protocol::Decoder;
-use strand_protocol::messages::broker_registration_request::{Feature, Listener};
+use strand_protocol::messages::CreateTopicsRequest;
 use strand_protocol::messages::create_topics_request::CreatableTopic;
 use strand_protocol::messages::records::MetadataRecord;
-use strand_protocol::messages::{BrokerRegistrationRequest, CreateTopicsRequest};
-
-pub const CLUSTER_ID: &str = "MkU3OEVBNTcwNTJENDM2Qg";
 
 /// An image and the offset of its last record.
 #[derive(Debug)]
@@ -44,14 +43,7 @@ impl Cluster {
 
     /// Registers broker `id` with one log dir and every finalized feature supported.
     pub fn register(&mut self, id: i32, fencing: InitialFencing) -> ControllerResult<i64> {
-        let inputs = RegisterBrokerInputs {
-            cluster_id: CLUSTER_ID.to_owned(),
-            new_broker_epoch: self.image.provenance().offset + 1,
-            previous_session: PreviousSession::Expired,
-            initial_fencing: fencing,
-        };
-        let result = register_broker(&self.image, &registration(id), &inputs);
-        assert_eq!(result.response.error_code, 0, "registering broker {id}");
+        let result = register(&self.image, &registration(id), fencing);
         self.apply(&result.records);
         ControllerResult { records: result.records, response: result.response.broker_epoch }
     }
@@ -59,13 +51,8 @@ impl Cluster {
     /// Replays `records` as one committed batch; every record must also survive encoding at its
     /// version.
     pub fn apply(&mut self, records: &[ApiMessageAndVersion]) {
-        let mut delta = MetadataDelta::new(&self.image);
-        for record in records {
-            assert_round_trips(record);
-            delta.replay(&record.record).unwrap_or_else(|e| panic!("replaying {record:?}: {e}"));
-        }
-        let offset = self.image.provenance().offset + i64::try_from(records.len()).unwrap_or(0);
-        self.image = delta.apply(MetadataProvenance { offset, epoch: 1 });
+        records.iter().for_each(assert_round_trips);
+        self.image = committed(&self.image, records);
     }
 
     /// A deterministic topic id generator: 1, 2, 3, ... in the last byte, above the reserved range.
@@ -106,41 +93,6 @@ pub fn from_snapshot_records(image: &MetadataImage) -> MetadataImage {
 /// A CreateTopics entry with no assignments or configs.
 pub fn topic(name: &str, num_partitions: i32, replication_factor: i16) -> CreatableTopic {
     CreatableTopic { name: name.to_owned(), num_partitions, replication_factor, ..Default::default() }
-}
-
-/// A registration request for broker `id`, supporting every level Strand finalizes.
-pub fn registration(id: i32) -> BrokerRegistrationRequest {
-    let feature = |name: &str, max: i16| Feature {
-        name: name.to_owned(),
-        min_supported_version: if name == "metadata.version" { 7 } else { 0 },
-        max_supported_version: max,
-        ..Default::default()
-    };
-    let mut dir = [0x22; 16];
-    dir[15] = u8::try_from(id).unwrap_or(0);
-    let mut incarnation = [0x33; 16];
-    incarnation[15] = u8::try_from(id).unwrap_or(0);
-    BrokerRegistrationRequest {
-        broker_id: BrokerId(id),
-        cluster_id: CLUSTER_ID.to_owned(),
-        incarnation_id: Uuid(incarnation),
-        listeners: vec![Listener {
-            name: "PLAINTEXT".to_owned(),
-            host: "localhost".to_owned(),
-            port: 9092,
-            security_protocol: 0,
-            ..Default::default()
-        }],
-        features: vec![
-            feature("metadata.version", 33),
-            feature("kraft.version", 1),
-            feature("transaction.version", 2),
-            feature("group.version", 1),
-        ],
-        rack: None,
-        log_dirs: vec![Uuid(dir)],
-        ..Default::default()
-    }
 }
 
 /// A record encodes at its version and decodes back unchanged.

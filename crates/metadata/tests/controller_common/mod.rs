@@ -5,8 +5,8 @@
 
 use strand_base::{BrokerId, Uuid};
 use strand_metadata::controller::{
-    ApiMessageAndVersion, ControllerDefaults, HeartbeatInputs, InitialFencing, PreviousSession, RegisterBrokerInputs,
-    broker_heartbeat, create_topics, fence_broker, register_broker,
+    ApiMessageAndVersion, ControllerDefaults, HeartbeatInputs, InitialFencing, broker_heartbeat, create_topics,
+    fence_broker,
 };
 use strand_metadata::image::{ConfigResourceKind, PartitionImage};
 use strand_protocol::messages::create_topics_request::CreatableReplicaAssignment;
@@ -15,7 +15,9 @@ use strand_protocol::messages::{
     BrokerHeartbeatRequest, BrokerHeartbeatResponse, ConfigRecord, CreateTopicsRequest, PartitionChangeRecord,
 };
 
-use crate::common::{CLUSTER_ID, Cluster, registration, topic};
+use strand_metadata::testkit::{register, registration};
+
+use crate::common::{Cluster, topic};
 
 /// Inputs under which a controlled shutdown may finish: no other active broker lags.
 pub const CAUGHT_UP: HeartbeatInputs =
@@ -47,14 +49,7 @@ pub fn register_incarnation(
     let mut request = registration(id);
     request.rack = rack.map(str::to_owned);
     request.incarnation_id.0[0] = incarnation;
-    let inputs = RegisterBrokerInputs {
-        cluster_id: CLUSTER_ID.to_owned(),
-        new_broker_epoch: cluster.image.provenance().offset + 1,
-        previous_session: PreviousSession::Expired,
-        initial_fencing: fencing,
-    };
-    let result = register_broker(&cluster.image, &request, &inputs);
-    assert_eq!(result.response.error_code, 0, "registering broker {id}");
+    let result = register(&cluster.image, &request, fencing);
     cluster.apply(&result.records);
     result.response.broker_epoch
 }

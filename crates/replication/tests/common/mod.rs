@@ -2,18 +2,19 @@
 //! [`ReplicaTransport`] (every Fetch encoded and decoded at `REPLICA_FETCH_VERSION`, as a socket
 //! would carry it) and a fake controller behind the [`IsrChannel`] that decides AlterPartition
 //! with the controller's epoch checks and publishes partition states to the live nodes, as the
-//! metadata log would. Time is a [`TestClock`] the test moves; a node can be cut off (its
+//! metadata log would. Time is a [`ManualClock`] the test moves; a node can be cut off (its
 //! fetches, the fetches to it and metadata for it fail) and healed.
 
 #![allow(dead_code)]
 
 use std::collections::{BTreeMap, BTreeSet};
-use std::sync::atomic::{AtomicBool, AtomicI64, Ordering};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, RwLock, Weak};
 use std::time::Duration;
 
 use bytes::{Bytes, BytesMut};
-use strand_base::{BrokerId, Clock, Offset, TopicPartition, Uuid};
+use strand_base::testkit::ManualClock;
+use strand_base::{BrokerId, Offset, TopicPartition, Uuid};
 use strand_log::log::ValidatedBatch;
 use strand_log::producer_state::{AppendContext, VerificationGuard};
 use strand_log::{LogConfig, LogManager, NodeIdentity};
@@ -30,25 +31,6 @@ use strand_replication::{
 
 /// How long a test waits for an event before failing.
 pub const EVENT_WAIT: Duration = Duration::from_secs(10);
-
-/// Wall-clock milliseconds as the test sets them.
-#[derive(Debug)]
-pub struct TestClock(AtomicI64);
-
-impl TestClock {
-    pub fn advance(&self, ms: i64) {
-        self.0.fetch_add(ms, Ordering::SeqCst);
-    }
-}
-
-impl Clock for TestClock {
-    fn now_ms(&self) -> i64 {
-        self.0.load(Ordering::SeqCst)
-    }
-    fn monotonic_ns(&self) -> u64 {
-        u64::try_from(self.now_ms()).unwrap_or(0) * 1_000_000
-    }
-}
 
 /// Who can reach whom.
 #[derive(Debug, Default)]
@@ -226,7 +208,7 @@ pub fn replication_config(id: BrokerId) -> ReplicationConfig {
 /// A cluster of replica managers.
 #[derive(Debug)]
 pub struct Cluster {
-    pub clock: Arc<TestClock>,
+    pub clock: Arc<ManualClock>,
     pub network: Arc<Network>,
     pub controller: Arc<Controller>,
     nodes: BTreeMap<BrokerId, Arc<ReplicaManager>>,
@@ -244,7 +226,7 @@ impl Cluster {
             metadata_first: AtomicBool::new(false),
             accepted: Mutex::default(),
         });
-        let clock = Arc::new(TestClock(AtomicI64::new(1_000_000)));
+        let clock = Arc::new(ManualClock::new(1_000_000));
         let mut cluster = Cluster { clock, network, controller, nodes: BTreeMap::new(), dirs: BTreeMap::new() };
         for &id in ids {
             cluster.dirs.insert(BrokerId(id), tempfile::tempdir().expect("dir"));

@@ -10,16 +10,16 @@ use std::sync::Arc;
 use strand_base::{BrokerId, Uuid};
 use strand_metadata::controller::{
     ApiMessageAndVersion, BootstrapFeatures, BrokerHeartbeatTracker, ControllerDefaults, InitialFencing,
-    PreviousSession, RegisterBrokerInputs, bootstrap_records, create_topics, register_broker,
+    bootstrap_records, create_topics,
 };
-use strand_metadata::image::{MetadataDelta, MetadataImage, MetadataProvenance, PartitionImage};
+use strand_metadata::image::{MetadataImage, PartitionImage};
+use strand_metadata::testkit::{committed, register};
 use strand_protocol::error::ErrorCode;
-use strand_protocol::messages::broker_registration_request::{Feature, Listener};
 use strand_protocol::messages::create_topics_request::{CreatableReplicaAssignment, CreatableTopic};
 use strand_protocol::messages::{AlterPartitionResponse, BrokerRegistrationRequest, CreateTopicsRequest};
 use strand_replication::LeaderAndIsr;
 
-use super::{CLUSTER_ID, Shape, TOPIC};
+use super::{Shape, TOPIC};
 
 /// The active controller: the metadata log as a list of images (every decision's records are
 /// committed at once), the session tracker, and the leader each leader epoch was given.
@@ -49,14 +49,7 @@ impl Controller {
         controller.apply(&bootstrap_records(&BootstrapFeatures::default()));
         let mut epochs = Vec::new();
         for id in 1..=shape.nodes as i32 {
-            let inputs = RegisterBrokerInputs {
-                cluster_id: CLUSTER_ID.to_owned(),
-                new_broker_epoch: controller.image().provenance().offset + 1,
-                previous_session: PreviousSession::Expired,
-                initial_fencing: InitialFencing::Unfenced,
-            };
-            let result = register_broker(controller.image(), &registration(id, 0), &inputs);
-            assert_eq!(result.response.error_code, 0, "registering broker {id}");
+            let result = register(controller.image(), &registration(id, 0), InitialFencing::Unfenced);
             controller.apply(&result.records);
             epochs.push(result.response.broker_epoch);
         }
@@ -93,13 +86,7 @@ impl Controller {
         if records.is_empty() {
             return;
         }
-        let image = self.image().clone();
-        let mut delta = MetadataDelta::new(&image);
-        for record in records {
-            delta.replay(&record.record).unwrap_or_else(|e| panic!("replaying {record:?}: {e}"));
-        }
-        let offset = image.provenance().offset + i64::try_from(records.len()).unwrap_or(0);
-        let next = delta.apply(MetadataProvenance { offset, epoch: 1 });
+        let next = committed(self.image(), records);
         if let Some(topic) = next.topics().by_name(TOPIC) {
             for (index, p) in &topic.partitions {
                 let named = *self.epoch_leaders.entry((*index, p.leader_epoch)).or_insert(p.leader);
@@ -120,41 +107,12 @@ impl Controller {
     }
 }
 
-/// A registration for incarnation `incarnation` of broker `id` (as the metadata tests build
-/// them: one log dir, every finalized feature supported).
+/// A registration for incarnation `incarnation` of broker `id`: the test kit's, its incarnation
+/// id varied by `incarnation` in the first four bytes.
 pub(super) fn registration(id: i32, incarnation: u32) -> BrokerRegistrationRequest {
-    let feature = |name: &str, max: i16| Feature {
-        name: name.to_owned(),
-        min_supported_version: if name == "metadata.version" { 7 } else { 0 },
-        max_supported_version: max,
-        ..Default::default()
-    };
-    let mut dir = [0x22; 16];
-    dir[15] = u8::try_from(id).unwrap_or(0);
-    let mut incarnation_id = [0x33; 16];
-    incarnation_id[15] = u8::try_from(id).unwrap_or(0);
-    incarnation_id[..4].copy_from_slice(&incarnation.to_be_bytes());
-    BrokerRegistrationRequest {
-        broker_id: BrokerId(id),
-        cluster_id: CLUSTER_ID.to_owned(),
-        incarnation_id: Uuid(incarnation_id),
-        listeners: vec![Listener {
-            name: "PLAINTEXT".to_owned(),
-            host: "localhost".to_owned(),
-            port: 9092,
-            security_protocol: 0,
-            ..Default::default()
-        }],
-        features: vec![
-            feature("metadata.version", 33),
-            feature("kraft.version", 1),
-            feature("transaction.version", 2),
-            feature("group.version", 1),
-        ],
-        rack: None,
-        log_dirs: vec![Uuid(dir)],
-        ..Default::default()
-    }
+    let mut request = strand_metadata::testkit::registration(id);
+    request.incarnation_id.0[..4].copy_from_slice(&incarnation.to_be_bytes());
+    request
 }
 
 /// The server's answer to a leader from an AlterPartition response (as

@@ -28,7 +28,7 @@
 //!   is delivered, which happens at a step's end) and the steps' own sleeps. A step is 7 ms of
 //!   tokio time, and no retry delay is a multiple of 7 ms, so a retry never wakes at the same
 //!   instant as the simulation.
-//! - Cluster time (`replica.lag.time.max.ms`, sessions) is a [`SimClock`] the steps advance.
+//! - Cluster time (`replica.lag.time.max.ms`, sessions) is a [`ManualClock`] the steps advance.
 //!
 //! What it models: produce with `acks=all` and `acks=1` at the node a client thinks leads (from
 //! the controller's latest image, or a broker's stale one), clients giving up on a produce, readers
@@ -58,10 +58,10 @@ mod schedule;
 mod wire;
 
 use std::collections::BTreeMap;
-use std::sync::atomic::{AtomicI64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Duration;
 
+use strand_base::testkit::ManualClock;
 use strand_base::{BrokerId, Clock, TopicPartition};
 use strand_replication::ReplicaManager;
 use tokio::task::JoinHandle;
@@ -74,7 +74,6 @@ use wire::Wire;
 
 /// The simulated topic.
 pub const TOPIC: &str = "sim";
-const CLUSTER_ID: &str = "MkU3OEVBNTcwNTJENDM2Qg";
 /// `replica.lag.time.max.ms`, lowered as the cluster tests lower it.
 const REPLICA_LAG_TIME_MAX_MS: i64 = 3_000;
 /// `broker.session.timeout.ms`, lowered likewise.
@@ -129,26 +128,6 @@ impl Rng {
     /// One of `items`.
     pub fn pick<T: Copy>(&mut self, items: &[T]) -> T {
         items[self.below(items.len())]
-    }
-}
-
-/// Cluster time in milliseconds, moved by the steps.
-#[derive(Debug)]
-struct SimClock(AtomicI64);
-
-impl SimClock {
-    fn advance(&self, ms: i64) {
-        self.0.fetch_add(ms, Ordering::SeqCst);
-    }
-}
-
-impl Clock for SimClock {
-    fn now_ms(&self) -> i64 {
-        self.0.load(Ordering::SeqCst)
-    }
-
-    fn monotonic_ns(&self) -> u64 {
-        u64::try_from(self.now_ms()).unwrap_or(0) * 1_000_000
     }
 }
 
@@ -281,7 +260,7 @@ pub struct Sim {
     pub shape: Shape,
     steps: usize,
     verbose: bool,
-    clock: Arc<SimClock>,
+    clock: Arc<ManualClock>,
     controller: Controller,
     nodes: Vec<Node>,
     wire: Arc<Mutex<Wire>>,
@@ -339,7 +318,7 @@ impl Sim {
     fn new(seed: u64, steps: usize, verbose: bool) -> Sim {
         let mut rng = Rng::new(seed);
         let shape = Shape::of(&mut rng);
-        let clock = Arc::new(SimClock(AtomicI64::new(1_000_000)));
+        let clock = Arc::new(ManualClock::new(1_000_000));
         let (controller, epochs) = Controller::bootstrap(&shape);
         let latest = controller.history.len() - 1;
         let wire = Arc::new(Mutex::new(Wire::default()));

@@ -13,13 +13,14 @@ use strand_log::{LogConfig, LogManager, NodeIdentity};
 use strand_metadata::controller::{
     InitialFencing, RegisterBrokerInputs, broker_heartbeat, fence_broker, register_broker,
 };
+use strand_metadata::testkit::CLUSTER_ID;
 use strand_protocol::error::ErrorCode;
 use strand_protocol::messages::BrokerHeartbeatRequest;
 use strand_replication::{BrokerStatus, PartitionState, ReplicaLinks, ReplicaManager, ReplicationConfig};
 
 use super::controller::{Controller, registration};
 use super::wire::{SimIsrChannel, SimTransport};
-use super::{BROKER_SESSION_TIMEOUT_MS, CLUSTER_ID, REPLICA_LAG_TIME_MAX_MS, Shape, Sim, TOPIC, ids, lock, manager_of};
+use super::{BROKER_SESSION_TIMEOUT_MS, REPLICA_LAG_TIME_MAX_MS, Shape, Sim, TOPIC, ids, lock, manager_of};
 
 pub(super) fn log_config() -> LogConfig {
     LogConfig { segment_index_bytes: 4096, ..LogConfig::default() }
