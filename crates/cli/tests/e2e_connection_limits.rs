@@ -14,8 +14,8 @@ use std::time::Duration;
 use common::{Server, WAIT_MAX};
 use strand_base::{Clock, SystemClock};
 use strand_protocol::frame::{SIZE_PREFIX_BYTES, encode_request};
-use strand_protocol::messages::ApiVersionsRequest;
 use strand_protocol::messages::api::RequestBody;
+use strand_protocol::messages::{ApiVersionsRequest, DeleteTopicsRequest};
 
 /// How long a test waits to see that something does not happen (an answer held back).
 const HELD_BACK: Duration = Duration::from_millis(1500);
@@ -274,4 +274,59 @@ fn frames_arriving_on_many_connections_stay_within_the_pool() {
     for sender in senders {
         let _ = sender.join();
     }
+}
+
+/// A DeleteTopics v5 frame of `count` empty topic names: one byte each on the wire and a 24-byte
+/// `String` each once decoded, the most a request's bytes can amplify.
+fn empty_names_frame(count: usize) -> Vec<u8> {
+    let body = RequestBody::DeleteTopics(DeleteTopicsRequest {
+        topic_names: vec![String::new(); count],
+        timeout_ms: 30_000,
+        ..Default::default()
+    });
+    encode_request(1, Some("e2e"), &body, 5).expect("encode").to_vec()
+}
+
+/// Sixteen connections each sending a 1 MiB DeleteTopics v5 of a million empty names (24 MiB
+/// once decoded): each decoding stops at its allocation budget, the connection is closed with
+/// one log line, a normal client is served, and resident memory stays within the pool (before
+/// the budget, every frame was decoded and answered and memory grew far past the pool).
+#[test]
+fn amplifying_frames_stay_within_the_pool() {
+    let _serial = common::serial();
+    let pool_mib = 32;
+    let pool = format!("queued.max.request.bytes={}", pool_mib << 20);
+    // No deletion: a request that decoded would be answered at once, without the controller.
+    let server = start(&[&pool, "socket.request.max.bytes=2097152", "delete.topic.enable=false"]);
+    let mut normal = connect(server.address);
+    api_versions(&mut normal);
+    let frame = std::sync::Arc::new(empty_names_frame(1 << 20));
+    let before = server.rss_kib();
+    let senders: Vec<_> = (0..16)
+        .map(|_| {
+            let mut stream = connect(server.address);
+            let frame = std::sync::Arc::clone(&frame);
+            std::thread::spawn(move || {
+                let sent = stream.write_all(&frame).is_ok();
+                let mut byte = [0u8; 1];
+                // Closed (end of stream or reset), or answered.
+                sent && !matches!(stream.read(&mut byte), Ok(n) if n > 0)
+            })
+        })
+        .collect();
+    let mut peak = before;
+    while !senders.iter().all(|sender| sender.is_finished()) {
+        peak = peak.max(server.rss_kib());
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    peak = peak.max(server.rss_kib());
+    api_versions(&mut normal);
+    let grown_mib = (peak.saturating_sub(before)) >> 10;
+    println!("resident memory grew by {grown_mib} MiB (pool {pool_mib} MiB)");
+    assert!(grown_mib < pool_mib, "resident memory grew by {grown_mib} MiB (pool {pool_mib} MiB)");
+    let closed = senders.into_iter().map(|s| s.join().expect("sender")).filter(|c| *c).count();
+    assert_eq!(closed, 16, "every amplifying frame closes its connection");
+    let log = server.log.lock().map(|l| l.clone()).unwrap_or_default();
+    let refusals = log.iter().filter(|line| line.contains("allocation budget")).count();
+    assert_eq!(refusals, 16, "one line per refused frame:\n{}", log.join("\n"));
 }
