@@ -276,33 +276,26 @@ fn frames_arriving_on_many_connections_stay_within_the_pool() {
     }
 }
 
-/// A DeleteTopics v5 frame of `count` empty topic names: one byte each on the wire and a 24-byte
-/// `String` each once decoded, the most a request's bytes can amplify.
-fn empty_names_frame(count: usize) -> Vec<u8> {
+/// A DeleteTopics v5 frame of about `frame_bytes` holding `name` over and over. Each empty name is
+/// one byte on the wire and a 24-byte `String` once decoded, the most a request's bytes can
+/// amplify before anything is allocated; each one-character name, two bytes and 24 + 32 (its
+/// heap chunk), the most a decoder builds before its budget stops it.
+fn names_frame(name: &str, frame_bytes: usize) -> Vec<u8> {
     let body = RequestBody::DeleteTopics(DeleteTopicsRequest {
-        topic_names: vec![String::new(); count],
+        topic_names: vec![name.to_owned(); frame_bytes / (1 + name.len())],
         timeout_ms: 30_000,
         ..Default::default()
     });
     encode_request(1, Some("e2e"), &body, 5).expect("encode").to_vec()
 }
 
-/// Sixteen connections each sending a 1 MiB DeleteTopics v5 of a million empty names (24 MiB
-/// once decoded): each decoding stops at its allocation budget, the connection is closed with
-/// one log line, a normal client is served, and resident memory stays within the pool (before
-/// the budget, every frame was decoded and answered and memory grew far past the pool).
-#[test]
-fn amplifying_frames_stay_within_the_pool() {
-    let _serial = common::serial();
-    let pool_mib = 32;
-    let pool = format!("queued.max.request.bytes={}", pool_mib << 20);
-    // No deletion: a request that decoded would be answered at once, without the controller.
-    let server = start(&[&pool, "socket.request.max.bytes=2097152", "delete.topic.enable=false"]);
-    let mut normal = connect(server.address);
-    api_versions(&mut normal);
-    let frame = std::sync::Arc::new(empty_names_frame(1 << 20));
+/// Sends `frame` on `connections` new connections at once; returns by how much the server's
+/// resident memory grew at most meanwhile (MiB) and how many connections the server closed
+/// (rather than answered).
+fn flood(server: &Server, frame: Vec<u8>, connections: usize) -> (u64, usize) {
+    let frame = std::sync::Arc::new(frame);
     let before = server.rss_kib();
-    let senders: Vec<_> = (0..16)
+    let senders: Vec<_> = (0..connections)
         .map(|_| {
             let mut stream = connect(server.address);
             let frame = std::sync::Arc::clone(&frame);
@@ -320,13 +313,32 @@ fn amplifying_frames_stay_within_the_pool() {
         std::thread::sleep(Duration::from_millis(20));
     }
     peak = peak.max(server.rss_kib());
-    api_versions(&mut normal);
-    let grown_mib = (peak.saturating_sub(before)) >> 10;
-    println!("resident memory grew by {grown_mib} MiB (pool {pool_mib} MiB)");
-    assert!(grown_mib < pool_mib, "resident memory grew by {grown_mib} MiB (pool {pool_mib} MiB)");
     let closed = senders.into_iter().map(|s| s.join().expect("sender")).filter(|c| *c).count();
-    assert_eq!(closed, 16, "every amplifying frame closes its connection");
+    ((peak.saturating_sub(before)) >> 10, closed)
+}
+
+/// Sixteen connections each sending a 1 MiB DeleteTopics v5 of empty names (24 MiB of slots once
+/// decoded), then sixteen of one-character names (28 MiB): each decoding stops at its allocation
+/// budget, the connection is closed with one log line, a normal client is served, and resident
+/// memory stays within the pool (before the budget, every frame was decoded and answered and
+/// memory grew far past the pool).
+#[test]
+fn amplifying_frames_stay_within_the_pool() {
+    let _serial = common::serial();
+    let pool_mib = 32;
+    let pool = format!("queued.max.request.bytes={}", pool_mib << 20);
+    // No deletion: a request that decoded would be answered at once, without the controller.
+    let server = start(&[&pool, "socket.request.max.bytes=2097152", "delete.topic.enable=false"]);
+    let mut normal = connect(server.address);
+    api_versions(&mut normal);
+    for name in ["", "a"] {
+        let (grown_mib, closed) = flood(&server, names_frame(name, 1 << 20), 16);
+        api_versions(&mut normal);
+        println!("names {name:?}: resident memory grew by {grown_mib} MiB (pool {pool_mib} MiB)");
+        assert!(grown_mib < pool_mib, "names {name:?}: resident memory grew by {grown_mib} MiB (pool {pool_mib} MiB)");
+        assert_eq!(closed, 16, "names {name:?}: every amplifying frame closes its connection");
+    }
     let log = server.log.lock().map(|l| l.clone()).unwrap_or_default();
     let refusals = log.iter().filter(|line| line.contains("allocation budget")).count();
-    assert_eq!(refusals, 16, "one line per refused frame:\n{}", log.join("\n"));
+    assert_eq!(refusals, 32, "one line per refused frame:\n{}", log.join("\n"));
 }
