@@ -26,8 +26,8 @@ pub const SIZE_PREFIX_BYTES: usize = 4;
 
 /// What decoding a request may allocate per byte of its frame, counted as the heap gives it
 /// ([`crate::codec::heap_bytes`]). Real clients' requests grown a thousandfold need at most 7.5
-/// (`tests/golden_frames.rs`, six clients: a Java AdminClient's DescribeConfigs, each resource a
-/// 12-character name in 15 bytes on the wire and 112 in memory; OffsetCommit and ListOffsets
+/// (`tests/golden_frames.rs`, six clients: a Java AdminClient's DescribeConfigs, each resource an
+/// 11-character name in 15 bytes on the wire and 112 in memory; OffsetCommit and ListOffsets
 /// 3.3 to 4.6, Fetch 2.9, Produce well under 1, its records being slices of the frame). 16 leaves
 /// room for shorter names; what it refuses are arrays of empty or one-character strings in the
 /// thousands (24 bytes and more per wire byte), which no client sends.
