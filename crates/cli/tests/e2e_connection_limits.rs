@@ -14,8 +14,8 @@ use std::time::Duration;
 use common::{Server, WAIT_MAX};
 use strand_base::{Clock, SystemClock};
 use strand_protocol::frame::{SIZE_PREFIX_BYTES, encode_request};
-use strand_protocol::messages::ApiVersionsRequest;
 use strand_protocol::messages::api::RequestBody;
+use strand_protocol::messages::{ApiVersionsRequest, DeleteTopicsRequest};
 
 /// How long a test waits to see that something does not happen (an answer held back).
 const HELD_BACK: Duration = Duration::from_millis(1500);
@@ -274,4 +274,71 @@ fn frames_arriving_on_many_connections_stay_within_the_pool() {
     for sender in senders {
         let _ = sender.join();
     }
+}
+
+/// A DeleteTopics v5 frame of about `frame_bytes` holding `name` over and over. Each empty name is
+/// one byte on the wire and a 24-byte `String` once decoded, the most a request's bytes can
+/// amplify before anything is allocated; each one-character name, two bytes and 24 + 32 (its
+/// heap chunk), the most a decoder builds before its budget stops it.
+fn names_frame(name: &str, frame_bytes: usize) -> Vec<u8> {
+    let body = RequestBody::DeleteTopics(DeleteTopicsRequest {
+        topic_names: vec![name.to_owned(); frame_bytes / (1 + name.len())],
+        timeout_ms: 30_000,
+        ..Default::default()
+    });
+    encode_request(1, Some("e2e"), &body, 5).expect("encode").to_vec()
+}
+
+/// Sends `frame` on `connections` new connections at once; returns by how much the server's
+/// resident memory grew at most meanwhile (MiB) and how many connections the server closed
+/// (rather than answered).
+fn flood(server: &Server, frame: Vec<u8>, connections: usize) -> (u64, usize) {
+    let frame = std::sync::Arc::new(frame);
+    let before = server.rss_kib();
+    let senders: Vec<_> = (0..connections)
+        .map(|_| {
+            let mut stream = connect(server.address);
+            let frame = std::sync::Arc::clone(&frame);
+            std::thread::spawn(move || {
+                let sent = stream.write_all(&frame).is_ok();
+                let mut byte = [0u8; 1];
+                // Closed (end of stream or reset), or answered.
+                sent && !matches!(stream.read(&mut byte), Ok(n) if n > 0)
+            })
+        })
+        .collect();
+    let mut peak = before;
+    while !senders.iter().all(|sender| sender.is_finished()) {
+        peak = peak.max(server.rss_kib());
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    peak = peak.max(server.rss_kib());
+    let closed = senders.into_iter().map(|s| s.join().expect("sender")).filter(|c| *c).count();
+    ((peak.saturating_sub(before)) >> 10, closed)
+}
+
+/// Sixteen connections each sending a 1 MiB DeleteTopics v5 of empty names (24 MiB of slots once
+/// decoded), then sixteen of one-character names (28 MiB): each decoding stops at its allocation
+/// budget, the connection is closed with one log line, a normal client is served, and resident
+/// memory stays within the pool (before the budget, every frame was decoded and answered and
+/// memory grew far past the pool).
+#[test]
+fn amplifying_frames_stay_within_the_pool() {
+    let _serial = common::serial();
+    let pool_mib = 32;
+    let pool = format!("queued.max.request.bytes={}", pool_mib << 20);
+    // No deletion: a request that decoded would be answered at once, without the controller.
+    let server = start(&[&pool, "socket.request.max.bytes=2097152", "delete.topic.enable=false"]);
+    let mut normal = connect(server.address);
+    api_versions(&mut normal);
+    for name in ["", "a"] {
+        let (grown_mib, closed) = flood(&server, names_frame(name, 1 << 20), 16);
+        api_versions(&mut normal);
+        println!("names {name:?}: resident memory grew by {grown_mib} MiB (pool {pool_mib} MiB)");
+        assert!(grown_mib < pool_mib, "names {name:?}: resident memory grew by {grown_mib} MiB (pool {pool_mib} MiB)");
+        assert_eq!(closed, 16, "names {name:?}: every amplifying frame closes its connection");
+    }
+    let log = server.log.lock().map(|l| l.clone()).unwrap_or_default();
+    let refusals = log.iter().filter(|line| line.contains("allocation budget")).count();
+    assert_eq!(refusals, 32, "one line per refused frame:\n{}", log.join("\n"));
 }

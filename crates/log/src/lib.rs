@@ -16,6 +16,7 @@
 //! - [`checkpoint`]: Kafka's text checkpoint files; [`dir`]: `meta.properties`,
 //!   `partition.metadata`, the clean-shutdown marker.
 //! - [`file::SegmentFile`]: the one place that touches files.
+//! - [`time_lookup`]: ListOffsets by timestamp, taken under the log's lock and run without it.
 //!
 //! What it is not: it knows offsets and batches only, nothing of requests, roles or replication.
 //! It runs no threads and no async runtime, and reads time only through the [`strand_base::Clock`]
@@ -32,6 +33,7 @@ pub mod log;
 pub mod manager;
 pub mod producer_state;
 pub mod segment;
+pub mod time_lookup;
 
 pub use config::LogConfig;
 pub use log::Log;

@@ -773,16 +773,10 @@ impl Log {
     }
 
     /// ListOffsets by timestamp: the first record whose timestamp is at or after `timestamp`.
+    /// A caller that holds a lock on the log takes [`Log::timestamp_lookup`] instead, and runs it
+    /// after letting go (`time_lookup.rs`).
     pub fn find_offset_by_timestamp(&self, timestamp: i64) -> Result<Option<(i64, Offset)>> {
-        for segment in self.segments.values() {
-            if segment.max_timestamp().timestamp < timestamp {
-                continue;
-            }
-            if let Some(found) = segment.find_offset_by_timestamp(timestamp, self.log_start_offset)? {
-                return Ok(Some(found));
-            }
-        }
-        Ok(None)
+        self.timestamp_lookup(timestamp).run()
     }
 
     /// The largest timestamp in the log and its offset (ListOffsets `MAX_TIMESTAMP`).

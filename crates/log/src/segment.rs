@@ -209,6 +209,18 @@ impl Segment {
         self.max_timestamp_so_far
     }
 
+    pub(crate) fn log_file(&self) -> &SegmentFile {
+        &self.log
+    }
+
+    pub(crate) fn offset_index(&self) -> &OffsetIndex {
+        &self.offset_index
+    }
+
+    pub(crate) fn time_index(&self) -> &TimeIndex {
+        &self.time_index
+    }
+
     /// Appends a batch whose offsets are already assigned. The caller keeps offsets increasing.
     pub fn append(&mut self, batch: &RecordBatch) -> Result<()> {
         assert!(
@@ -384,31 +396,6 @@ impl Segment {
             path: self.log.path().to_owned(),
             log: Some(log),
         }
-    }
-
-    /// The earliest record with a timestamp at or after `timestamp`: its timestamp and offset.
-    pub fn find_offset_by_timestamp(&self, timestamp: i64, start_offset: Offset) -> Result<Option<(i64, Offset)>> {
-        // An entry (T, O) says every record up to O has a timestamp at most T. Looking up below the
-        // target makes every record before the entry's offset strictly older than the target, so
-        // an equal timestamp earlier in the segment is never skipped.
-        let from = self.time_index.lookup(timestamp.saturating_sub(1)).offset.max(start_offset);
-        let Some(start) = self.translate_offset(from)? else { return Ok(None) };
-        let mut position = start.position;
-        while let Some(batch) = self.batch_at(position)? {
-            position += batch.size_in_bytes() as u64;
-            if batch.max_timestamp() < timestamp {
-                continue;
-            }
-            let records = batch.records().map_err(|e| LogError::corrupt(self.log.path(), e.to_string()))?;
-            for record in records.iter() {
-                let record = record.map_err(|e| LogError::corrupt(self.log.path(), e.to_string()))?;
-                let offset = batch.record_offset(&record);
-                if batch.record_timestamp(&record) >= timestamp && offset >= start_offset {
-                    return Ok(Some((batch.record_timestamp(&record), offset)));
-                }
-            }
-        }
-        Ok(None)
     }
 
     /// Removes every batch from the one holding `offset` onwards; returns the bytes removed.
@@ -592,7 +579,7 @@ impl SegmentReader {
 
 /// Reads a batch header at `position` of `log`; `None` at the end of the written bytes or where
 /// too few bytes remain for a whole header.
-fn header_at(log: &SegmentFile, position: u64) -> Result<Option<BatchPosition>> {
+pub(crate) fn header_at(log: &SegmentFile, position: u64) -> Result<Option<BatchPosition>> {
     if position + RECORD_BATCH_OVERHEAD as u64 > log.len() {
         return Ok(None);
     }
@@ -615,7 +602,7 @@ fn header_at(log: &SegmentFile, position: u64) -> Result<Option<BatchPosition>> 
 }
 
 /// Reads the whole batch at `position` of `log` (header and length checked, CRC not verified).
-fn batch_at(log: &SegmentFile, position: u64) -> Result<Option<RecordBatch>> {
+pub(crate) fn batch_at(log: &SegmentFile, position: u64) -> Result<Option<RecordBatch>> {
     let Some(header) = header_at(log, position)? else { return Ok(None) };
     let bytes = log.read_at(position, header.size as usize).map_err(|e| LogError::io(log.path(), e))?;
     let batch = RecordBatch::parse(Bytes::from(bytes)).map_err(|e| LogError::corrupt(log.path(), e.to_string()))?;

@@ -27,6 +27,7 @@ use std::time::Duration;
 use bytes::{Bytes, BytesMut};
 use strand_base::{Clock, Uuid};
 use strand_protocol::codec::Decoder;
+use strand_protocol::frame::decode_allocation_max;
 use strand_protocol::messages::api::{ApiKey, RequestBody, ResponseBody};
 use tokio::sync::watch;
 
@@ -299,7 +300,10 @@ impl QuorumController {
         if !api.versions().contains(version) {
             return Err(malformed(&"unsupported version"));
         }
-        let request = RequestBody::decode(api, &mut Decoder::new(body), version).map_err(|e| malformed(&e))?;
+        // Within a client request's allocation budget: this listener, too, hears strangers.
+        let budget = decode_allocation_max(body.len());
+        let request = RequestBody::decode(api, &mut Decoder::with_budget(body, budget), version);
+        let request = request.map_err(|e| malformed(&e))?;
         let (response, offset) = self.handle(request, version).await?;
         let mut encoded = BytesMut::new();
         response.encode(&mut encoded, version).map_err(|e| malformed(&e))?;

@@ -6,6 +6,13 @@
 //! version this build does not serve can be answered (UNSUPPORTED_VERSION, or the ApiVersions v0
 //! fallback of KIP-511) without decoding a body it does not know. [`decode_request_body`] then
 //! decodes the body, whose record sets stay zero-copy slices of the frame.
+//!
+//! Decoding a request, header and body, allocates at most [`decode_allocation_max`] of its frame's
+//! size: [`DECODE_ALLOCATION_PER_FRAME_BYTE`] bytes per frame byte plus
+//! [`DECODE_ALLOCATION_SLACK_BYTES`]; a request that would need more is refused as malformed (the
+//! decoder's allocation budget, see [`crate::codec`]). Without it, arrays of tiny elements would
+//! cost far more than their bytes: an empty topic name is one byte on the wire and a 24-byte
+//! `String` in memory. The node's memory pool reserves this much beside each frame.
 
 use bytes::{BufMut, Bytes, BytesMut};
 
@@ -16,6 +23,24 @@ use crate::messages::{ApiVersionsResponse, RequestHeader, ResponseHeader};
 
 /// The bytes of a frame's size prefix.
 pub const SIZE_PREFIX_BYTES: usize = 4;
+
+/// What decoding a request may allocate per byte of its frame, counted as the heap gives it
+/// ([`crate::codec::heap_bytes`]). Real clients' requests grown a thousandfold need at most 7.5
+/// (`tests/golden_frames.rs`, six clients: a Java AdminClient's DescribeConfigs, each resource an
+/// 11-character name in 15 bytes on the wire and 112 in memory; OffsetCommit and ListOffsets
+/// 3.3 to 4.6, Fetch 2.9, Produce well under 1, its records being slices of the frame). 16 leaves
+/// room for shorter names; what it refuses are arrays of empty or one-character strings in the
+/// thousands (24 bytes and more per wire byte), which no client sends.
+pub const DECODE_ALLOCATION_PER_FRAME_BYTE: usize = 16;
+
+/// What decoding a request may allocate whatever its frame's size: a tiny request's vectors of
+/// one element cost more than four times their few bytes.
+pub const DECODE_ALLOCATION_SLACK_BYTES: usize = 1024;
+
+/// The most decoding a request frame of `frame_bytes` may allocate.
+pub const fn decode_allocation_max(frame_bytes: usize) -> usize {
+    frame_bytes.saturating_mul(DECODE_ALLOCATION_PER_FRAME_BYTE).saturating_add(DECODE_ALLOCATION_SLACK_BYTES)
+}
 
 /// Kafka's UNSUPPORTED_VERSION error code.
 pub const UNSUPPORTED_VERSION: i16 = 35;
@@ -46,6 +71,9 @@ pub struct RequestFrame {
     pub header: RequestHeader,
     /// The body's bytes: a slice of the frame.
     pub body: Bytes,
+    /// What decoding the body may allocate: the frame's [`decode_allocation_max`] less what the
+    /// header took.
+    pub decode_budget: usize,
 }
 
 impl RequestFrame {
@@ -88,20 +116,22 @@ pub fn parse_request(frame: Bytes) -> Result<RequestFrame, RequestError> {
     if !api.versions().contains(version) {
         return Err(RequestError::UnsupportedVersion { api, version, correlation_id });
     }
-    let mut d = Decoder::new(frame);
+    let budget = decode_allocation_max(frame.len());
+    let mut d = Decoder::with_budget(frame, budget);
     let header = RequestHeader::decode(&mut d, api.request_header_version(version))
         .map_err(|source| RequestError::Header { correlation_id, source })?;
-    Ok(RequestFrame { api_key: api, header, body: d.into_bytes() })
+    let decode_budget = d.budget_left().unwrap_or(0);
+    Ok(RequestFrame { api_key: api, header, body: d.into_bytes(), decode_budget })
 }
 
-/// Decodes a request's body. Bytes left after it are ignored, as Kafka ignores them: librdkafka
-/// 2.x sends Metadata v13 requests with a field of v8-10 and a stray tagged field after the body
-/// Kafka reads, and Kafka serves them.
+/// Decodes a request's body within the frame's allocation budget. Bytes left after it are
+/// ignored, as Kafka ignores them: librdkafka 2.x sends Metadata v13 requests with a field of v8-10
+/// and a stray tagged field after the body Kafka reads, and Kafka serves them.
 pub fn decode_request_body(frame: &RequestFrame) -> Result<RequestBody, RequestError> {
     let version = frame.api_version();
     let error =
         |source| RequestError::Body { api: frame.api_key, version, correlation_id: frame.correlation_id(), source };
-    let mut d = Decoder::new(frame.body.clone());
+    let mut d = Decoder::with_budget(frame.body.clone(), frame.decode_budget);
     RequestBody::decode(frame.api_key, &mut d, version).map_err(error)
 }
 
@@ -369,6 +399,37 @@ mod tests {
         let error = encode_response_frame(9, &body, 16).err();
         assert!(matches!(error, Some(EncodeError::TooLong { field: "frame", .. })), "{error:?}");
         assert_eq!(size_prefix(i32::MAX as usize), Ok(i32::MAX.to_be_bytes()));
+    }
+
+    /// A DeleteTopics v5 of empty names (one byte each on the wire, a 24-byte `String` in memory)
+    /// is refused for its allocation budget, with the rest of a malformed request's error; the
+    /// same request of 20-character names, and a Metadata v12 of as many topics, decode.
+    #[test]
+    fn an_amplifying_request_is_refused_for_its_allocation_budget() {
+        use crate::messages::DeleteTopicsRequest;
+        use crate::messages::metadata_request::MetadataRequestTopic;
+
+        let delete = |name: &str| {
+            let topic_names = vec![name.to_owned(); 100_000];
+            RequestBody::DeleteTopics(DeleteTopicsRequest { topic_names, timeout_ms: 30_000, ..Default::default() })
+        };
+        let frame = parse_request(request_frame(&delete(""), 5)).expect("the header parses");
+        let refused = decode_request_body(&frame);
+        assert!(
+            matches!(
+                refused,
+                Err(RequestError::Body { api: ApiKey::DeleteTopics, source: DecodeError::AllocationBudget { .. }, .. })
+            ),
+            "{refused:?}"
+        );
+        let normal = delete("orders-eu-west-1-0001");
+        let frame = parse_request(request_frame(&normal, 5)).expect("the header parses");
+        assert_eq!(decode_request_body(&frame), Ok(normal));
+        let topic = MetadataRequestTopic { name: Some("orders-eu-west-1-0001".into()), ..Default::default() };
+        let metadata =
+            RequestBody::Metadata(MetadataRequest { topics: Some(vec![topic; 100_000]), ..Default::default() });
+        let frame = parse_request(request_frame(&metadata, 12)).expect("the header parses");
+        assert_eq!(decode_request_body(&frame), Ok(metadata));
     }
 
     /// Sizes over the limit and negative sizes are refused before any buffer is sized.

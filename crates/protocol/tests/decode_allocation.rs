@@ -1,6 +1,7 @@
 //! Decoding allocates in proportion to the bytes received, never to the lengths those bytes claim:
 //! for any input of `n` bytes, the decoder allocates at most `ALLOC_PER_BYTE_MAX * n` bytes plus a
-//! constant, and never panics.
+//! constant, and never panics; a request frame, at most its allocation budget
+//! (`decode_allocation_max(n)`) plus that constant.
 //!
 //! A counting global allocator measures every allocation made on the decoding thread, so the
 //! bound covers all of it: vectors, strings, unknown tagged fields and error values.
@@ -14,7 +15,7 @@ use std::cell::Cell;
 use bytes::Bytes;
 use proptest::prelude::*;
 use strand_protocol::Decoder;
-use strand_protocol::frame::{decode_request_body, parse_request};
+use strand_protocol::frame::{decode_allocation_max, decode_request_body, parse_request};
 use strand_protocol::messages::api::{ApiKey, RequestBody, ResponseBody};
 use strand_protocol::sample::SampleGen;
 
@@ -69,7 +70,7 @@ fn check_request_frame(frame: Vec<u8>) -> Result<(), TestCaseError> {
     let frame = Bytes::from(frame);
     let (_, allocated) = allocated_by(|| parse_request(frame).and_then(|f| decode_request_body(&f).map(|_| ())));
     prop_assert!(
-        allocated <= ALLOC_PER_BYTE_MAX * n + ALLOC_SLACK_BYTES,
+        allocated <= decode_allocation_max(n) + ALLOC_SLACK_BYTES,
         "{allocated} bytes allocated for a {n}-byte frame"
     );
     Ok(())

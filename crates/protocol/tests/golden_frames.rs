@@ -6,10 +6,12 @@
 use std::path::{Path, PathBuf};
 
 use bytes::{Bytes, BytesMut};
-use strand_protocol::Struct;
-use strand_protocol::frame::{decode_request_body, decode_response, parse_request};
+use strand_protocol::frame::{
+    DECODE_ALLOCATION_PER_FRAME_BYTE, decode_allocation_max, decode_request_body, decode_response, parse_request,
+};
 use strand_protocol::messages::api::{ApiKey, RequestBody, ResponseBody};
 use strand_protocol::records::RecordBatches;
+use strand_protocol::{Decoder, Struct};
 
 fn golden_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/golden")
@@ -155,4 +157,86 @@ fn api_versions_match_what_kafka_advertised() {
     }
     assert!(kafka.api_keys.len() > 50, "Kafka advertised only {} APIs", kafka.api_keys.len());
     assert!(mismatches.is_empty(), "{mismatches:#?}");
+}
+
+/// Repeats a vector's elements until it holds `n` times as many.
+fn repeat<T: Clone>(items: &mut Vec<T>, n: usize) {
+    let one = std::mem::take(items);
+    *items = (0..n).flat_map(|_| one.iter().cloned()).collect();
+}
+
+/// A real request grown to the size of a large one of its kind: its repeated entries (topics,
+/// partitions, names, resources) repeated `n` times, each as the client wrote it.
+fn scaled(body: &mut RequestBody, n: usize) -> bool {
+    match body {
+        RequestBody::Produce(r) => r.topic_data.iter_mut().for_each(|t| repeat(&mut t.partition_data, n)),
+        RequestBody::Fetch(r) => r.topics.iter_mut().for_each(|t| repeat(&mut t.partitions, n)),
+        RequestBody::ListOffsets(r) => r.topics.iter_mut().for_each(|t| repeat(&mut t.partitions, n)),
+        RequestBody::Metadata(r) => r.topics.iter_mut().for_each(|topics| repeat(topics, n)),
+        RequestBody::OffsetCommit(r) => r.topics.iter_mut().for_each(|t| repeat(&mut t.partitions, n)),
+        RequestBody::TxnOffsetCommit(r) => r.topics.iter_mut().for_each(|t| repeat(&mut t.partitions, n)),
+        RequestBody::OffsetFetch(r) => {
+            r.topics.iter_mut().flatten().for_each(|t| repeat(&mut t.partition_indexes, n));
+            let groups = r.groups.iter_mut().flat_map(|g| g.topics.iter_mut().flatten());
+            groups.for_each(|t| repeat(&mut t.partition_indexes, n));
+        }
+        RequestBody::DeleteTopics(r) => {
+            repeat(&mut r.topics, n);
+            repeat(&mut r.topic_names, n);
+        }
+        RequestBody::CreateTopics(r) => repeat(&mut r.topics, n),
+        RequestBody::DescribeConfigs(r) => repeat(&mut r.resources, n),
+        RequestBody::IncrementalAlterConfigs(r) => repeat(&mut r.resources, n),
+        RequestBody::DeleteRecords(r) => r.topics.iter_mut().for_each(|t| repeat(&mut t.partitions, n)),
+        RequestBody::AddPartitionsToTxn(r) => {
+            r.v3_and_below_topics.iter_mut().for_each(|t| repeat(&mut t.partitions, n));
+            let topics = r.transactions.iter_mut().flat_map(|t| t.topics.iter_mut());
+            topics.for_each(|t| repeat(&mut t.partitions, n));
+        }
+        _ => return false,
+    }
+    true
+}
+
+/// What decoding a request frame allocates, as its decoder's budget counts it.
+fn decode_allocation(frame: Bytes) -> Result<usize, String> {
+    let parsed = parse_request(frame.clone()).map_err(|e| e.to_string())?;
+    let mut d = Decoder::with_budget(parsed.body.clone(), parsed.decode_budget);
+    RequestBody::decode(parsed.api_key, &mut d, parsed.api_version()).map_err(|e| e.to_string())?;
+    Ok(decode_allocation_max(frame.len()) - d.budget_left().unwrap_or(0))
+}
+
+/// Real clients' requests decode within the allocation budget, also grown a thousandfold in
+/// their repeated entries, where the slack no longer helps: each allocates at most
+/// `DECODE_ALLOCATION_PER_FRAME_BYTE` bytes per frame byte. The largest ratios are printed.
+#[test]
+fn real_requests_decode_within_the_allocation_budget() {
+    let mut ratios = Vec::new();
+    for (client, stem) in pairs() {
+        let name = stem.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+        let frame = read(&stem, ".request.bin");
+        let allocated = decode_allocation(frame.clone()).unwrap_or_else(|e| panic!("{client}/{name}: {e}"));
+        assert!(allocated <= decode_allocation_max(frame.len()), "{client}/{name}");
+        let parsed = parse_request(frame).unwrap_or_else(|e| panic!("{client}/{name}: {e}"));
+        let Ok(mut body) = decode_request_body(&parsed) else { panic!("{client}/{name}: does not decode") };
+        if !scaled(&mut body, 1000) {
+            continue;
+        }
+        let (api, version) = (parsed.api_key, parsed.api_version());
+        let mut out = BytesMut::new();
+        let encoded = parsed.header.encode(&mut out, api.request_header_version(version));
+        encoded.and_then(|()| body.encode(&mut out, version)).unwrap_or_else(|e| panic!("{client}/{name}: {e}"));
+        let grown = out.len();
+        let allocated = decode_allocation(out.freeze()).unwrap_or_else(|e| panic!("{client}/{name} grown: {e}"));
+        assert!(
+            allocated <= DECODE_ALLOCATION_PER_FRAME_BYTE * grown,
+            "{client}/{name} grown: {allocated} for {grown}"
+        );
+        ratios.push((allocated as f64 / grown as f64, format!("{client}/{name} x1000: {allocated} bytes for {grown}")));
+    }
+    assert!(ratios.len() >= 50, "only {} requests grown", ratios.len());
+    ratios.sort_by(|a, b| b.0.total_cmp(&a.0));
+    for (ratio, what) in ratios.iter().take(40) {
+        println!("{ratio:.2} {what}");
+    }
 }

@@ -560,12 +560,15 @@ impl ReplicaManager {
     }
 
     /// The first record at or after `timestamp`, or the largest timestamp (`None` timestamp).
+    /// The log's lock is held only to take the lookup; its reads and decompression run without
+    /// it, so appends to the partition go on meanwhile.
     pub fn offset_for_timestamp(
         &self,
         tp: &TopicPartition,
         timestamp: i64,
     ) -> Result<Option<(i64, Offset)>, ReplicaError> {
-        Ok(self.with_log(tp, |log| log.find_offset_by_timestamp(timestamp))??)
+        let lookup = self.with_log(tp, |log| log.timestamp_lookup(timestamp))?;
+        Ok(lookup.run()?)
     }
 
     pub fn max_timestamp(&self, tp: &TopicPartition) -> Result<Option<(i64, Offset)>, ReplicaError> {

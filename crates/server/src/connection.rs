@@ -682,8 +682,10 @@ mod tests {
     /// request's reservation is released, and is then read whole.
     #[tokio::test(start_paused = true)]
     async fn a_frame_waits_for_room_in_the_pool() {
-        let pool = MemoryPool::new(Some(1000));
-        let held = pool.try_reserve(900).expect("room");
+        // Room for the 100-byte frame's reservation (the frame and its decoding budget) only once
+        // the 200 bytes held are released.
+        let pool = MemoryPool::new(Some(MemoryPool::reservation_bytes(100) + 100));
+        let held = pool.try_reserve(200).expect("room");
         let (mut client, mut server) = tokio::io::duplex(1024);
         client.write_all(&[0, 0, 0, 100]).await.expect("size");
         client.write_all(&[7; 100]).await.expect("body");
@@ -692,7 +694,7 @@ mod tests {
             read_request(&mut server, &limits, &pool, &Activity::new()).await.map(|r| r.map(|(frame, _)| frame.len()))
         });
         tokio::time::sleep(Duration::from_secs(60)).await;
-        assert!(!reading.is_finished(), "no room for 2 × 100 bytes beside 900");
+        assert!(!reading.is_finished(), "no room for the frame's reservation beside 200 bytes");
         drop(held);
         assert_eq!(reading.await.expect("read"), Ok(Some(100)));
     }

@@ -3,7 +3,11 @@
 //!
 //! Reading is bounded: every length or count read from the wire is checked against the bytes left
 //! before anything is allocated, so a frame of `n` bytes can never make a decoder reserve more than
-//! a small multiple of `n`. Byte fields and record sets are zero-copy [`Bytes`] slices of the frame.
+//! a small multiple of `n`. A decoder may also carry an allocation budget ([`Decoder::with_budget`]):
+//! each vector, string and unknown tagged field it builds is charged against it before it is
+//! allocated, and decoding stops with [`DecodeError::AllocationBudget`] once the budget would be
+//! exceeded; the decoders of tagged fields split off it share it. Byte fields and record sets are
+//! zero-copy [`Bytes`] slices of the frame and cost nothing.
 //!
 //! Key types: [`Decoder`] (a cursor over a frame), [`WireWrite`] (writers on [`BytesMut`]),
 //! [`RawTaggedField`] (a tagged field this build does not know, kept to be re-encoded),
@@ -13,6 +17,9 @@ pub mod records;
 pub mod varint;
 
 pub use records::{FileRegion, Records};
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 use bytes::{Buf, BufMut, Bytes, BytesMut};
 use strand_base::Uuid;
@@ -44,6 +51,8 @@ pub enum DecodeError {
     InvalidStructMarker(i8),
     #[error("{0}")]
     Invalid(&'static str),
+    #[error("decoding needs {needed} more bytes of memory, over its allocation budget ({left} left)")]
+    AllocationBudget { needed: usize, left: usize },
 }
 
 /// Why a message could not be encoded at a version. These are caller bugs or version mismatches
@@ -77,6 +86,10 @@ pub struct Decoder {
     /// The last tag read in the current tagged-field section: tags must strictly ascend, so a
     /// repeated or reordered tag is rejected rather than re-encoded differently.
     last_tag: Option<u32>,
+    /// The bytes decoding may still allocate; `None` is unbounded. Shared, not copied, with the
+    /// decoders [`Decoder::tagged_field`] splits off, which the generated code drops without
+    /// handing anything back.
+    budget: Option<Arc<AtomicUsize>>,
 }
 
 macro_rules! fixed_reader {
@@ -90,8 +103,30 @@ macro_rules! fixed_reader {
 }
 
 impl Decoder {
+    /// A decoder without an allocation budget, for bytes the node trusts as much as its own
+    /// (its logs, its peers' responses).
     pub fn new(buf: Bytes) -> Self {
-        Decoder { buf, last_tag: None }
+        Decoder { buf, last_tag: None, budget: None }
+    }
+
+    /// A decoder that may allocate at most `budget` bytes for the values it builds (see the
+    /// module doc), for bytes a client sent.
+    pub fn with_budget(buf: Bytes, budget: usize) -> Self {
+        Decoder { buf, last_tag: None, budget: Some(Arc::new(AtomicUsize::new(budget))) }
+    }
+
+    /// The allocation budget left; `None` if unbounded.
+    pub fn budget_left(&self) -> Option<usize> {
+        self.budget.as_ref().map(|left| left.load(Ordering::Relaxed))
+    }
+
+    /// Takes an allocation of `bytes` from the allocation budget before it is made, counted as
+    /// the heap gives it ([`heap_bytes`]).
+    fn charge(&self, bytes: usize) -> Result<(), DecodeError> {
+        let Some(left) = &self.budget else { return Ok(()) };
+        let bytes = heap_bytes(bytes);
+        let taken = left.fetch_update(Ordering::Relaxed, Ordering::Relaxed, |left| left.checked_sub(bytes));
+        taken.map(|_| ()).map_err(|left| DecodeError::AllocationBudget { needed: bytes, left })
     }
 
     /// The bytes not yet read.
@@ -189,6 +224,7 @@ impl Decoder {
         let Some(len) = self.length(prefix, 1)? else {
             return Ok(None);
         };
+        self.charge(len)?;
         let raw = self.buf.split_to(len);
         let text = std::str::from_utf8(&raw).map_err(|_| DecodeError::InvalidUtf8)?;
         Ok(Some(text.to_owned()))
@@ -214,7 +250,9 @@ impl Decoder {
     }
 
     /// Reads a nullable array whose elements each take at least `element_size_min` bytes; the
-    /// count is rejected before any allocation if the remaining bytes cannot hold it.
+    /// count is rejected before any allocation if the remaining bytes cannot hold it, and the
+    /// vector's slots (`count` times the size of `T`) are charged to the budget before they are
+    /// allocated. What each element allocates itself is charged as it is decoded.
     pub fn nullable_array<T>(
         &mut self,
         compact: bool,
@@ -225,6 +263,7 @@ impl Decoder {
         let Some(count) = self.length(prefix, element_size_min)? else {
             return Ok(None);
         };
+        self.charge(count.saturating_mul(std::mem::size_of::<T>()))?;
         let mut items = Vec::with_capacity(count);
         for _ in 0..count {
             items.push(element(self)?);
@@ -252,13 +291,19 @@ impl Decoder {
         }
     }
 
-    /// Reads the tagged-field section's count. Each field takes at least two bytes.
+    /// Reads the tagged-field section's count. Each field takes at least two bytes. The vector
+    /// that would keep them all as unknown fields is charged to the budget: the generated code
+    /// pushes them one by one, so its capacity doubles from four up to the count.
     pub fn tagged_field_count(&mut self) -> Result<usize, DecodeError> {
         let count = self.unsigned_varint()?;
         let remaining = self.buf.len();
         let count = usize::try_from(count).unwrap_or(usize::MAX);
         if count.saturating_mul(2) > remaining {
             return Err(DecodeError::InvalidLength { length: count as i64, remaining });
+        }
+        if count > 0 {
+            let capacity = count.next_power_of_two().max(4);
+            self.charge(capacity.saturating_mul(std::mem::size_of::<RawTaggedField>()))?;
         }
         self.last_tag = None;
         Ok(count)
@@ -275,7 +320,8 @@ impl Decoder {
         }
         self.last_tag = Some(tag);
         let size = self.unsigned_varint()? as usize;
-        Ok((tag, Decoder::new(self.take(size)?)))
+        let field = self.take(size)?;
+        Ok((tag, Decoder { buf: field, last_tag: None, budget: self.budget.clone() }))
     }
 
     /// Checks that a known tagged field's decoder consumed all of the field's bytes.
@@ -285,6 +331,18 @@ impl Decoder {
             left => Err(DecodeError::TaggedFieldSize { tag, left }),
         }
     }
+}
+
+/// What an allocation of `bytes` takes from the heap: glibc's malloc adds an 8-byte header, rounds
+/// up to 16 and takes at least 32 (a one-byte string costs 32). Nothing for nothing: an empty
+/// `String` or `Vec` does not allocate.
+pub const fn heap_bytes(bytes: usize) -> usize {
+    const CHUNK_MIN: usize = 32;
+    if bytes == 0 {
+        return 0;
+    }
+    let chunk = bytes.saturating_add(8 + 15) & !15;
+    if chunk < CHUNK_MIN { CHUNK_MIN } else { chunk }
 }
 
 #[derive(Clone, Copy)]
@@ -510,6 +568,45 @@ mod tests {
         // Four-byte elements: two bytes cannot hold even one.
         let mut d = decoder(&[0, 0, 0, 1, 0, 0]);
         assert!(d.array(false, 4, "items", |d| d.i32()).is_err());
+    }
+
+    /// An array's slots are charged before its vector is allocated: a count the bytes left could
+    /// hold but the budget cannot is refused, and nothing is taken from the budget for it.
+    #[test]
+    fn array_slots_are_charged_before_they_are_allocated() {
+        let mut bytes = vec![0, 0, 0, 20];
+        bytes.extend([0u8; 20]);
+        let mut d = Decoder::with_budget(Bytes::from(bytes.clone()), 100);
+        let refused = d.array(false, 1, "items", |d| d.i8().map(i64::from));
+        assert_eq!(refused, Err(DecodeError::AllocationBudget { needed: heap_bytes(160), left: 100 }));
+        assert_eq!(d.budget_left(), Some(100));
+        bytes[3] = 10;
+        bytes.truncate(14);
+        let mut d = Decoder::with_budget(Bytes::from(bytes), 100);
+        assert_eq!(d.array(false, 1, "items", |d| d.i8().map(i64::from)).map(|items| items.len()), Ok(10));
+        assert_eq!(d.budget_left(), Some(100 - heap_bytes(80)));
+    }
+
+    /// A tagged field's decoder spends its parent's budget: a known field's string and the
+    /// section's unknown fields are charged to the one budget of the frame.
+    #[test]
+    fn tagged_fields_share_their_parents_budget() {
+        // One tagged field, tag 0, of 4 bytes: a compact string of three.
+        let mut d = Decoder::with_budget(Bytes::from_static(&[1, 0, 4, 4, b'a', b'b', b'c']), 1000);
+        assert_eq!(d.tagged_field_count(), Ok(1));
+        let unknown_vec = heap_bytes(4 * std::mem::size_of::<RawTaggedField>());
+        assert_eq!(d.budget_left(), Some(1000 - unknown_vec));
+        let (tag, mut field) = d.tagged_field().expect("a field");
+        assert_eq!((tag, field.string(true, "name").as_deref()), (0, Ok("abc")));
+        assert_eq!(d.budget_left(), Some(1000 - unknown_vec - heap_bytes(3)));
+        assert_eq!(Decoder::new(Bytes::new()).budget_left(), None, "unbounded");
+    }
+
+    /// An allocation is counted as glibc's malloc takes it.
+    #[test]
+    fn heap_bytes_round_as_malloc_does() {
+        assert_eq!([0, 1, 24, 25, 40, 41].map(heap_bytes), [0, 32, 32, 48, 48, 64]);
+        assert_eq!(heap_bytes(usize::MAX), usize::MAX & !15);
     }
 
     /// Null and present strings in both encodings; a negative classic length other than -1 fails.

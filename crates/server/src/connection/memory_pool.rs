@@ -2,8 +2,9 @@
 //!
 //! A connection reads a frame's size prefix, then reserves the frame's memory here before it reads
 //! a byte of the body; while the pool has no room the connection reads nothing more (Kafka mutes
-//! it). A reservation is [`REQUEST_MEMORY_FACTOR`] times the frame: the frame and what decoding it
-//! may build beside it. It is released when the request has been handled (its response exists or,
+//! it). A reservation is the frame and what decoding it may allocate beside it
+//! ([`MemoryPool::reservation_bytes`]: the decoder's budget, [`decode_allocation_max`], which it
+//! refuses to exceed), so the pool bounds decoded requests too. It is released when the request has been handled (its response exists or,
 //! for an acks=all Produce, its records are appended), as Kafka releases the buffer after
 //! `KafkaApis.handle`.
 //!
@@ -22,17 +23,12 @@
 
 use std::sync::{Arc, Mutex, PoisonError};
 
+use strand_protocol::frame::decode_allocation_max;
 use tokio::sync::Notify;
 
-/// A request's reservation per byte of its frame: the frame itself plus as much again for the
-/// request decoded from it (records stay slices of the frame; decoded fields are copies). Typical
-/// requests decode within that; arrays of tiny elements do not (up to 24x measured), which only a
-/// decoder allocation budget can bound (see ARCHITECTURE.md, Client connections).
-pub const REQUEST_MEMORY_FACTOR: usize = 2;
-
-/// The largest reservation that counts as small: a 1 MiB frame, the default `max.request.size` of
-/// Kafka's producer and above any request but a large Produce.
-pub const SMALL_RESERVATION_BYTES_MAX: usize = REQUEST_MEMORY_FACTOR * 1024 * 1024;
+/// The largest reservation that counts as small: a 1 MiB frame's, the default `max.request.size`
+/// of Kafka's producer and above any request but a large Produce.
+pub const SMALL_RESERVATION_BYTES_MAX: usize = MemoryPool::reservation_bytes(1024 * 1024);
 
 /// The share of the pool large reservations may hold together, in quarters.
 const LARGE_SHARE_QUARTERS: usize = 3;
@@ -81,9 +77,10 @@ impl MemoryPool {
         MemoryPool::new(capacity)
     }
 
-    /// The reservation a frame of `frame_bytes` needs.
-    pub fn reservation_bytes(frame_bytes: usize) -> usize {
-        frame_bytes.saturating_mul(REQUEST_MEMORY_FACTOR)
+    /// The reservation a frame of `frame_bytes` needs: the frame, and the most decoding it may
+    /// allocate (records stay slices of the frame; other fields are built beside it).
+    pub const fn reservation_bytes(frame_bytes: usize) -> usize {
+        frame_bytes.saturating_add(decode_allocation_max(frame_bytes))
     }
 
     /// Reserves `bytes`, waiting while the pool has no room for them.
