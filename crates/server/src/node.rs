@@ -14,7 +14,9 @@
 //! stop being served, led or followed here ([`ReplicaManager::handle_log_dir_failures`]), and
 //! every heartbeat reports its directory id (KIP-858) so the controller moves their leaderships;
 //! once every log dir is offline the node stops at once, without a clean shutdown, as Kafka
-//! halts.
+//! halts. So does a node whose metadata log failed (a write or sync of its log, `quorum-state` or
+//! a snapshot: [`Quorum::failed`]), at any point of its life: Raft has stopped on the error, and
+//! the restart recovers the log from what is on disk.
 
 use std::collections::BTreeMap;
 use std::net::SocketAddr;
@@ -66,6 +68,8 @@ pub enum NodeError {
     Io(#[from] std::io::Error),
     #[error("every log dir failed ({0:?}): stopped without a clean shutdown")]
     LogDirsFailed(Vec<std::path::PathBuf>),
+    #[error("{0}: stopped without a clean shutdown")]
+    MetadataLogFailed(strand_metadata::quorum::QuorumError),
 }
 
 /// The features this broker supports, registered with the controller; ApiVersions reports the
@@ -146,15 +150,27 @@ pub async fn run_until(
         let replay = tokio::spawn(replay_forever(committed, raw_tx, image_tx, hosts_cell.clone()));
         (None, None, replay, leadership)
     };
+    // Resolves once the metadata log failed (never on an observer, which keeps none). It holds
+    // the quorum: dropped before a clean shutdown, which needs the quorum's last owner.
+    let mut metadata_failed = Box::pin(metadata_log_failure(quorum.clone()));
     if !config.process_roles.broker {
         info!("Strand node {node_id}: controller only, cluster id {cluster_id}");
-        if let Err(e) = shutdown.await {
+        let signal = tokio::select! {
+            signal = shutdown => signal,
+            failure = &mut metadata_failed => {
+                background.iter().for_each(|task| task.abort());
+                replay.abort();
+                return Err(failure);
+            }
+        };
+        if let Err(e) = signal {
             warn!("waiting for a shutdown signal failed: {e}");
         }
         info!("shutting down");
         background.iter().for_each(|task| task.abort());
         replay.abort();
         drop(controller);
+        drop(metadata_failed);
         return shut_down_quorum(quorum).await;
     }
     let channel: Arc<dyn ControllerChannel> = Arc::new(ControllerClient::new(
@@ -168,7 +184,10 @@ pub async fn run_until(
     ));
 
     let listeners = bind_listeners(&config).await?;
-    let broker_epoch = register(&config, channel.as_ref(), &listeners).await?;
+    let broker_epoch = tokio::select! {
+        registered = register(&config, channel.as_ref(), &listeners) => registered?,
+        failure = &mut metadata_failed => return Err(failure),
+    };
     let heartbeat = Duration::from_millis(config.broker_heartbeat_interval_ms.max(1) as u64);
     // The ids of the log dirs gone offline, for the heartbeats.
     let (offline_tx, offline_rx) = watch::channel(Vec::new());
@@ -190,7 +209,15 @@ pub async fn run_until(
         image.cluster().broker(BrokerId(node_id)).is_some_and(|b| b.epoch == broker_epoch && !b.fenced)
     };
     info!("Strand node {node_id}: registered with broker epoch {broker_epoch}, waiting to be unfenced");
-    published.wait_for(unfenced).await.map_err(|_| NodeError::Startup("the metadata replay stopped".into()))?;
+    tokio::select! {
+        waited = published.wait_for(unfenced) => {
+            waited.map_err(|_| NodeError::Startup("the metadata replay stopped".into()))?;
+        }
+        failure = &mut metadata_failed => {
+            heartbeats.iter().for_each(|task| task.abort());
+            return Err(failure);
+        }
+    }
 
     let identity = NodeIdentity { cluster_id: cluster_id.clone(), node_id };
     let logs = LogManager::open(&config.log_dirs, &identity, config.log_config(), clock.clone())?;
@@ -298,16 +325,22 @@ pub async fn run_until(
         );
         background.push(tokio::spawn(clients.clone().accept_forever(listener, name, broker.clone())));
     }
-    let signal = tokio::select! {
-        signal = shutdown => signal,
-        () = all_dirs_failed.notified() => {
+    let halted = tokio::select! {
+        signal = shutdown => Ok(signal),
+        () = all_dirs_failed.notified() => Err(NodeError::LogDirsFailed(config.log_dirs.clone())),
+        failure = &mut metadata_failed => Err(failure),
+    };
+    let signal = match halted {
+        Ok(signal) => signal,
+        Err(halt) => {
             // Kafka halts: nothing more is acknowledged, nothing marked clean, no controlled
-            // shutdown; the restart recovers every log from what the disks hold.
+            // shutdown, the metadata log not even closed (its close syncs); the restart recovers
+            // every log from what the disks hold.
             heartbeats.iter().for_each(|task| task.abort());
             background.iter().for_each(|task| task.abort());
             replay.abort();
             replicas.stop_fetchers().await;
-            return Err(NodeError::LogDirsFailed(config.log_dirs.clone()));
+            return Err(halt);
         }
     };
     if let Err(e) = signal {
@@ -333,7 +366,17 @@ pub async fn run_until(
     transactions.shutdown().await;
     drop(transactions);
     drop(controller);
+    drop(metadata_failed);
     shut_down(replicas, quorum, broker_epoch).await
+}
+
+/// Resolves with the error once this node's metadata log failed ([`Quorum::failed`], which logged
+/// it); never without a quorum (an observer keeps no metadata log).
+async fn metadata_log_failure(quorum: Option<Arc<Quorum>>) -> NodeError {
+    match quorum {
+        Some(quorum) => NodeError::MetadataLogFailed(quorum.failed().await),
+        None => std::future::pending().await,
+    }
 }
 
 /// The longest a request to the active controller may take, retries at new leaders included.
