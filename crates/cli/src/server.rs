@@ -1,6 +1,7 @@
 //! `strand server [FILE] [--override key=value]...`: loads the configuration, sets up logging,
 //! locks every log dir (Kafka's `.lock`: a second process on the same dirs is refused, naming the
-//! holder's pid), checks that its listeners' ports are free, formats empty log dirs on first start
+//! holder's pid; a data dir that cannot even be locked, such as a file where the directory should
+//! be, is left to the node, which runs without it as Kafka does), checks that its listeners' ports are free, formats empty log dirs on first start
 //! ([`crate::storage::ensure_formatted`]), then runs the node on a multi-threaded tokio runtime
 //! until it stops. Everything that can refuse a start runs before the formatting, so a refused
 //! first start leaves no directory formatted with a cluster id nobody will use.
@@ -36,8 +37,8 @@ pub fn run(args: ServerArgs) -> anyhow::Result<()> {
         tracing::warn!("{warning}");
     }
     // Held until the process exits.
-    let _locks = lock_log_dirs(&config)?;
-    config.cluster_id = Some(storage::ensure_formatted(&config, check_listener_ports)?);
+    let (_locks, unusable) = lock_log_dirs(&config)?;
+    config.cluster_id = Some(storage::ensure_formatted(&config, &unusable, check_listener_ports)?);
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .thread_name("strand")
@@ -47,16 +48,22 @@ pub fn run(args: ServerArgs) -> anyhow::Result<()> {
     Ok(())
 }
 
-/// Locks every log dir and the metadata log dir, as Kafka does with its `.lock` files.
-fn lock_log_dirs(config: &ServerConfig) -> anyhow::Result<Vec<strand_log::file::DirLock>> {
-    config
-        .all_log_dirs()
-        .iter()
-        .map(|dir| {
-            strand_log::file::DirLock::acquire(dir)
-                .with_context(|| format!("cannot lock log directory {}", dir.display()))
-        })
-        .collect()
+/// Locks every log dir and the metadata log dir, as Kafka does with its `.lock` files. Another
+/// process holding one refuses the start, and so does a metadata log dir that cannot be locked;
+/// a data dir that cannot be locked for any other reason (a failed disk) is returned as unusable:
+/// the node marks it offline and runs on the others, as Kafka's `LogManager` does.
+fn lock_log_dirs(config: &ServerConfig) -> anyhow::Result<(Vec<strand_log::file::DirLock>, Vec<PathBuf>)> {
+    let (mut locks, mut unusable) = (Vec::new(), Vec::new());
+    for dir in config.all_log_dirs() {
+        match strand_log::file::DirLock::acquire(&dir) {
+            Ok(lock) => locks.push(lock),
+            Err(e) if e.kind() != std::io::ErrorKind::WouldBlock && dir != config.metadata_log_dir => {
+                unusable.push(dir)
+            }
+            Err(e) => return Err(e).with_context(|| format!("cannot lock log directory {}", dir.display())),
+        }
+    }
+    Ok((locks, unusable))
 }
 
 /// Binds, and at once releases, every listener with a fixed port: on a first start, a port in use

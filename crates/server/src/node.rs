@@ -183,9 +183,16 @@ pub async fn run_until(
         peers.clone(),
     ));
 
+    // Each log dir with its directory id, unknown for a dir that cannot be read (offline from
+    // the start: registered without it, as Kafka registers only its online dirs).
+    let dirs = log_dir_ids(&config)?;
+    if dirs.iter().all(|(_, id)| id.is_none()) {
+        return Err(NodeError::LogDirsFailed(config.log_dirs.clone()));
+    }
     let listeners = bind_listeners(&config).await?;
+    let online_ids: Vec<Uuid> = dirs.iter().filter_map(|(_, id)| *id).collect();
     let broker_epoch = tokio::select! {
-        registered = register(&config, channel.as_ref(), &listeners) => registered?,
+        registered = register(&config, channel.as_ref(), &listeners, online_ids) => registered?,
         failure = &mut metadata_failed => return Err(failure),
     };
     let heartbeat = Duration::from_millis(config.broker_heartbeat_interval_ms.max(1) as u64);
@@ -221,6 +228,15 @@ pub async fn run_until(
 
     let identity = NodeIdentity { cluster_id: cluster_id.clone(), node_id };
     let logs = LogManager::open(&config.log_dirs, &identity, config.log_config(), clock.clone())?;
+    // A dir that cannot be read or loaded is offline from the start (logged once, by the log
+    // manager); the node runs on the others, unless none is left or the metadata log's is one.
+    let offline = logs.offline_dirs();
+    if offline.len() == config.log_dirs.len() || offline.contains(&config.metadata_log_dir) {
+        heartbeats.iter().for_each(|task| task.abort());
+        background.iter().for_each(|task| task.abort());
+        replay.abort();
+        return Err(NodeError::LogDirsFailed(offline));
+    }
     let links = ReplicaLinks {
         transport: Arc::new(BrokerFetchTransport::new(
             image_rx.clone(),
@@ -267,6 +283,7 @@ pub async fn run_until(
         marker_sender,
     ));
     let node_hosts = Hosts {
+        dirs: dirs.clone(),
         replicas: replicas.clone(),
         groups: groups.clone(),
         transactions: transactions.clone(),
@@ -290,7 +307,6 @@ pub async fn run_until(
         background.push(tokio::spawn(compaction_forever(replicas.clone(), config.clone())));
     }
     let all_dirs_failed = Arc::new(tokio::sync::Notify::new());
-    let dirs: Vec<(std::path::PathBuf, Uuid)> = config.log_dirs.iter().cloned().zip(directory_ids(&config)?).collect();
     background.push(tokio::spawn(watch_log_dirs_forever(
         replicas.clone(),
         dirs.clone(),
@@ -300,6 +316,7 @@ pub async fn run_until(
     )));
     if dirs.len() > 1 {
         // With one dir the controller places every replica in it itself.
+        let dirs = dirs.into_iter().filter_map(|(path, id)| Some((path, id?))).collect();
         let assigning = DirAssigner { channel: channel.clone(), node: BrokerId(node_id), broker_epoch, dirs };
         background.push(tokio::spawn(assigning.assign_forever(image_rx.clone(), replicas.clone(), heartbeat)));
     }
@@ -667,6 +684,7 @@ async fn register(
     config: &ServerConfig,
     channel: &dyn ControllerChannel,
     bound: &[(String, SocketAddr, TcpListener)],
+    log_dirs: Vec<Uuid>,
 ) -> Result<i64, NodeError> {
     let listeners = config
         .advertised_broker_listeners()
@@ -696,7 +714,7 @@ async fn register(
                 ..Default::default()
             })
             .collect(),
-        log_dirs: directory_ids(config)?,
+        log_dirs,
         previous_broker_epoch: -1,
         ..Default::default()
     };
@@ -720,15 +738,22 @@ async fn register(
     }
 }
 
-/// The directory ids `strand storage format` (or the first start) wrote into each log dir.
-fn directory_ids(config: &ServerConfig) -> Result<Vec<Uuid>, NodeError> {
+/// Each log dir with the directory id `strand storage format` (or the first start) wrote into
+/// its `meta.properties`; `None` for a dir that cannot be read (it is offline from the start).
+/// A readable dir without an id was never formatted: the start is refused.
+fn log_dir_ids(config: &ServerConfig) -> Result<Vec<(std::path::PathBuf, Option<Uuid>)>, NodeError> {
     let mut ids = Vec::new();
     for dir in &config.log_dirs {
-        let meta = strand_log::dir::MetaProperties::read(dir)?;
-        match meta.and_then(|m| m.directory_id) {
-            Some(id) => ids.push(id),
-            None => return Err(NodeError::Startup(format!("{} is not formatted (no directory.id)", dir.display()))),
-        }
+        let id = match strand_log::dir::MetaProperties::read(dir) {
+            Ok(meta) => match meta.and_then(|m| m.directory_id) {
+                Some(id) => Some(id),
+                None => {
+                    return Err(NodeError::Startup(format!("{} is not formatted (no directory.id)", dir.display())));
+                }
+            },
+            Err(_) => None,
+        };
+        ids.push((dir.clone(), id));
     }
     Ok(ids)
 }
@@ -787,6 +812,8 @@ async fn replay_forever(
 /// coordinator's shards (one per `__consumer_offsets` partition the node leads) and the
 /// transaction coordinator's (one per `__transaction_state` partition it leads).
 struct Hosts {
+    /// Each log dir and its directory id (unknown for a dir unreadable at start-up).
+    dirs: Vec<(std::path::PathBuf, Option<Uuid>)>,
     replicas: Arc<ReplicaManager>,
     groups: Arc<GroupCoordinator>,
     transactions: Arc<TxnCoordinator>,
@@ -798,7 +825,7 @@ impl Hosts {
     /// Brings what this node hosts in line with `image`: replicas first (a coordinator loads from
     /// its partition's log), then the coordinators' leaderships.
     fn reconcile(&self, image: &MetadataImage) {
-        reconcile(&self.replicas, image, &self.config, self.node);
+        reconcile(&self.replicas, image, &self.config, self.node, &self.dirs);
         warn_if_open_files_too_few(self.replicas.given_count());
         let led = self.led(image, OFFSETS_TOPIC);
         for partition in self.groups.partitions() {
@@ -845,7 +872,17 @@ fn topic_metadata(image: &MetadataImage) -> TopicMetadata {
 /// the leader the image names, with the brokers' standing (who may join an ISR); stops hosting
 /// and deletes the log of every other partition: of a deleted topic, or one a reassignment moved
 /// off this node (as Kafka's `TopicsDelta.localChanges` deletes a replica no longer assigned).
-fn reconcile(replicas: &ReplicaManager, image: &MetadataImage, config: &ServerConfig, node: BrokerId) {
+/// While a log dir is offline, a replica not hosted yet whose log may be in it is left offline
+/// rather than created empty elsewhere ([`may_be_in_an_offline_dir`]).
+fn reconcile(
+    replicas: &ReplicaManager,
+    image: &MetadataImage,
+    config: &ServerConfig,
+    node: BrokerId,
+    dirs: &[(std::path::PathBuf, Option<Uuid>)],
+) {
+    let offline_dirs = replicas.offline_dirs().unwrap_or_default();
+    let hosted: std::collections::BTreeSet<TopicPartition> = replicas.hosted().into_iter().collect();
     let statuses = image
         .cluster()
         .brokers()
@@ -867,6 +904,13 @@ fn reconcile(replicas: &ReplicaManager, image: &MetadataImage, config: &ServerCo
                 continue;
             }
             let tp = TopicPartition::new(topic.name.clone(), index);
+            if !hosted.contains(&tp) && may_be_in_an_offline_dir(partition, node, dirs, &offline_dirs) {
+                let reason = format!("its log may be in an offline log dir ({offline_dirs:?})");
+                if replicas.keep_offline(&tp, reason) {
+                    warn!("{tp} is not hosted: its log may be in an offline log dir ({offline_dirs:?})");
+                }
+                continue;
+            }
             let state = PartitionState {
                 leader: partition.leader,
                 leader_epoch: partition.leader_epoch,
@@ -891,6 +935,26 @@ fn reconcile(replicas: &ReplicaManager, image: &MetadataImage, config: &ServerCo
             error!("cannot delete {tp}: {e}");
         }
     }
+}
+
+/// Kafka's `Partition.createLogInAssignedDirectoryId`: with a log dir offline, a replica's log
+/// is created only where the image places it (KIP-858) in one of this node's online dirs, or
+/// when the image leaves it unassigned; otherwise (placed in an offline or unknown dir) its log
+/// may be there, and creating an empty one elsewhere would serve it without its records.
+fn may_be_in_an_offline_dir(
+    partition: &strand_metadata::image::PartitionImage,
+    node: BrokerId,
+    dirs: &[(std::path::PathBuf, Option<Uuid>)],
+    offline: &[std::path::PathBuf],
+) -> bool {
+    use strand_metadata::image::DIRECTORY_UNASSIGNED;
+    if offline.is_empty() {
+        return false;
+    }
+    let at = partition.replicas.iter().position(|b| *b == node);
+    let dir = at.and_then(|i| partition.directories.get(i)).copied().unwrap_or(DIRECTORY_UNASSIGNED);
+    let online = dirs.iter().any(|(path, id)| *id == Some(dir) && !offline.contains(path));
+    !online && dir != DIRECTORY_UNASSIGNED
 }
 
 /// A topic's `min.insync.replicas`: its own config, else the cluster's dynamic default, else the
