@@ -79,11 +79,14 @@ const SUPPORTED_FEATURES: &[(&str, i16, i16)] =
 
 /// Runs a node until SIGTERM or SIGINT, then shuts it down cleanly.
 pub async fn run(config: ServerConfig) -> Result<(), NodeError> {
-    let shutdown = async {
-        let mut term = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate())?;
+    use tokio::signal::unix::{SignalKind, signal};
+    // Taken over now, not when the wait for them is first polled (once the listeners serve): a
+    // SIGTERM in between would otherwise kill the process without a clean shutdown.
+    let (mut term, mut interrupt) = (signal(SignalKind::terminate())?, signal(SignalKind::interrupt())?);
+    let shutdown = async move {
         tokio::select! {
             _ = term.recv() => {}
-            _ = tokio::signal::ctrl_c() => {}
+            _ = interrupt.recv() => {}
         }
         Ok::<(), std::io::Error>(())
     };
