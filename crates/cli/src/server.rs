@@ -32,6 +32,7 @@ pub struct ServerArgs {
 
 pub fn run(args: ServerArgs) -> anyhow::Result<()> {
     init_logging();
+    test_failpoints();
     let mut config = ServerConfig::load(args.file.as_deref(), &args.overrides)?;
     for warning in &config.warnings {
         tracing::warn!("{warning}");
@@ -76,6 +77,41 @@ fn check_listener_ports(config: &ServerConfig) -> anyhow::Result<()> {
             .with_context(|| format!("cannot listen on {host}:{} ({})", endpoint.port, endpoint.listener_name))?;
     }
     Ok(())
+}
+
+/// How often a test build looks at `STRAND_FAILPOINTS_FILE`.
+const FAILPOINTS_FILE_POLL: std::time::Duration = std::time::Duration::from_millis(20);
+
+/// Failpoints set from outside, for the e2e tests: a build of `strand` made for tests has the
+/// `fail` crate's failpoints compiled in (the `failpoints` feature its dev-dependency turns on),
+/// and sets them from `FAILPOINTS` at start and, once it appears, from the file
+/// `STRAND_FAILPOINTS_FILE` names (`name=actions` lines), so a test can make a running node's
+/// syncs fail; it logs what it set. A release build has no failpoints: this does nothing there.
+fn test_failpoints() {
+    if !fail::has_failpoints() {
+        return;
+    }
+    let set = |text: &str| {
+        for (name, actions) in text.split(['\n', ';']).filter_map(|l| l.trim().split_once('=')) {
+            match fail::cfg(name.trim(), actions.trim()) {
+                Ok(()) => tracing::info!("failpoint {name} set to {actions}"),
+                Err(e) => tracing::warn!("failpoint {name}: {e}"),
+            }
+        }
+    };
+    if let Ok(text) = std::env::var("FAILPOINTS") {
+        set(&text);
+    }
+    let Some(file) = std::env::var_os("STRAND_FAILPOINTS_FILE").map(PathBuf::from) else { return };
+    std::thread::spawn(move || {
+        loop {
+            if let Ok(text) = std::fs::read_to_string(&file) {
+                set(&text);
+                return;
+            }
+            std::thread::sleep(FAILPOINTS_FILE_POLL);
+        }
+    });
 }
 
 /// Logging to stderr at `RUST_LOG` (default `info`, openraft's own lines off), colored only on a
