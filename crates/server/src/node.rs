@@ -16,7 +16,9 @@
 //! once every log dir is offline the node stops at once, without a clean shutdown, as Kafka
 //! halts. So does a node whose metadata log failed (a write or sync of its log, `quorum-state` or
 //! a snapshot: [`Quorum::failed`]), at any point of its life: Raft has stopped on the error, and
-//! the restart recovers the log from what is on disk.
+//! the restart recovers the log from what is on disk. A log dir that cannot be read or loaded at
+//! start-up is offline from the start (registered without it, its partitions not recreated
+//! elsewhere: `may_be_in_an_offline_dir`) and the node runs on the others, as Kafka does.
 
 use std::collections::BTreeMap;
 use std::net::SocketAddr;
