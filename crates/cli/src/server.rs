@@ -1,6 +1,7 @@
 //! `strand server [FILE] [--override key=value]...`: loads the configuration, sets up logging,
 //! locks every log dir (Kafka's `.lock`: a second process on the same dirs is refused, naming the
-//! holder's pid), checks that its listeners' ports are free, formats empty log dirs on first start
+//! holder's pid; a data dir that cannot even be locked, such as a file where the directory should
+//! be, is left to the node, which runs without it as Kafka does), checks that its listeners' ports are free, formats empty log dirs on first start
 //! ([`crate::storage::ensure_formatted`]), then runs the node on a multi-threaded tokio runtime
 //! until it stops. Everything that can refuse a start runs before the formatting, so a refused
 //! first start leaves no directory formatted with a cluster id nobody will use.
@@ -31,13 +32,14 @@ pub struct ServerArgs {
 
 pub fn run(args: ServerArgs) -> anyhow::Result<()> {
     init_logging();
+    test_failpoints();
     let mut config = ServerConfig::load(args.file.as_deref(), &args.overrides)?;
     for warning in &config.warnings {
         tracing::warn!("{warning}");
     }
     // Held until the process exits.
-    let _locks = lock_log_dirs(&config)?;
-    config.cluster_id = Some(storage::ensure_formatted(&config, check_listener_ports)?);
+    let (_locks, unusable) = lock_log_dirs(&config)?;
+    config.cluster_id = Some(storage::ensure_formatted(&config, &unusable, check_listener_ports)?);
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .thread_name("strand")
@@ -47,16 +49,22 @@ pub fn run(args: ServerArgs) -> anyhow::Result<()> {
     Ok(())
 }
 
-/// Locks every log dir and the metadata log dir, as Kafka does with its `.lock` files.
-fn lock_log_dirs(config: &ServerConfig) -> anyhow::Result<Vec<strand_log::file::DirLock>> {
-    config
-        .all_log_dirs()
-        .iter()
-        .map(|dir| {
-            strand_log::file::DirLock::acquire(dir)
-                .with_context(|| format!("cannot lock log directory {}", dir.display()))
-        })
-        .collect()
+/// Locks every log dir and the metadata log dir, as Kafka does with its `.lock` files. Another
+/// process holding one refuses the start, and so does a metadata log dir that cannot be locked;
+/// a data dir that cannot be locked for any other reason (a failed disk) is returned as unusable:
+/// the node marks it offline and runs on the others, as Kafka's `LogManager` does.
+fn lock_log_dirs(config: &ServerConfig) -> anyhow::Result<(Vec<strand_log::file::DirLock>, Vec<PathBuf>)> {
+    let (mut locks, mut unusable) = (Vec::new(), Vec::new());
+    for dir in config.all_log_dirs() {
+        match strand_log::file::DirLock::acquire(&dir) {
+            Ok(lock) => locks.push(lock),
+            Err(e) if e.kind() != std::io::ErrorKind::WouldBlock && dir != config.metadata_log_dir => {
+                unusable.push(dir)
+            }
+            Err(e) => return Err(e).with_context(|| format!("cannot lock log directory {}", dir.display())),
+        }
+    }
+    Ok((locks, unusable))
 }
 
 /// Binds, and at once releases, every listener with a fixed port: on a first start, a port in use
@@ -69,6 +77,41 @@ fn check_listener_ports(config: &ServerConfig) -> anyhow::Result<()> {
             .with_context(|| format!("cannot listen on {host}:{} ({})", endpoint.port, endpoint.listener_name))?;
     }
     Ok(())
+}
+
+/// How often a test build looks at `STRAND_FAILPOINTS_FILE`.
+const FAILPOINTS_FILE_POLL: std::time::Duration = std::time::Duration::from_millis(20);
+
+/// Failpoints set from outside, for the e2e tests: a build of `strand` made for tests has the
+/// `fail` crate's failpoints compiled in (the `failpoints` feature its dev-dependency turns on),
+/// and sets them from `FAILPOINTS` at start and, once it appears, from the file
+/// `STRAND_FAILPOINTS_FILE` names (`name=actions` lines), so a test can make a running node's
+/// syncs fail; it logs what it set. A release build has no failpoints: this does nothing there.
+fn test_failpoints() {
+    if !fail::has_failpoints() {
+        return;
+    }
+    let set = |text: &str| {
+        for (name, actions) in text.split(['\n', ';']).filter_map(|l| l.trim().split_once('=')) {
+            match fail::cfg(name.trim(), actions.trim()) {
+                Ok(()) => tracing::info!("failpoint {name} set to {actions}"),
+                Err(e) => tracing::warn!("failpoint {name}: {e}"),
+            }
+        }
+    };
+    if let Ok(text) = std::env::var("FAILPOINTS") {
+        set(&text);
+    }
+    let Some(file) = std::env::var_os("STRAND_FAILPOINTS_FILE").map(PathBuf::from) else { return };
+    std::thread::spawn(move || {
+        loop {
+            if let Ok(text) = std::fs::read_to_string(&file) {
+                set(&text);
+                return;
+            }
+            std::thread::sleep(FAILPOINTS_FILE_POLL);
+        }
+    });
 }
 
 /// Logging to stderr at `RUST_LOG` (default `info`, openraft's own lines off), colored only on a

@@ -133,12 +133,17 @@ pub fn format(
 
 /// Prepares the log dirs for `strand server` and returns the node's cluster id: formats them on
 /// first start (all empty), checks them otherwise. `preflight` runs just before a first start
-/// formats: what it refuses leaves the dirs unformatted.
+/// formats: what it refuses leaves the dirs unformatted. The `unusable` dirs (they could not be
+/// locked), and data dirs whose `meta.properties` cannot be read, are left out: the node runs
+/// without them (Kafka's `MetaPropertiesEnsemble` keeps them as error dirs); the metadata log
+/// dir must be readable.
 pub fn ensure_formatted(
     config: &ServerConfig,
+    unusable: &[PathBuf],
     preflight: impl FnOnce(&ServerConfig) -> anyhow::Result<()>,
 ) -> anyhow::Result<String> {
-    let dirs = read_dirs(&config.all_log_dirs())?;
+    let paths: Vec<PathBuf> = config.all_log_dirs().into_iter().filter(|dir| !unusable.contains(dir)).collect();
+    let dirs = read_readable_dirs(config, &paths)?;
     let expected = config.cluster_id.as_deref().map(|cluster_id| Expected { cluster_id, origin: Origin::Config });
     if let Some(cluster_id) = verify(config, expected, &dirs)? {
         if let Some(empty) = dirs.iter().find(|dir| dir.meta.is_none()) {
@@ -196,6 +201,19 @@ enum Origin {
     Config,
     /// Another log dir's `meta.properties`.
     LogDir,
+}
+
+/// [`read_dirs`], leaving out the data dirs whose `meta.properties` cannot be read.
+fn read_readable_dirs(config: &ServerConfig, paths: &[PathBuf]) -> anyhow::Result<Vec<LogDir>> {
+    let mut dirs = Vec::new();
+    for path in paths {
+        match MetaProperties::read(path) {
+            Ok(meta) => dirs.push(LogDir { path: path.clone(), meta }),
+            Err(_) if *path != config.metadata_log_dir => {}
+            Err(e) => return Err(e).with_context(|| format!("cannot read log directory {}", path.display())),
+        }
+    }
+    Ok(dirs)
 }
 
 fn read_dirs(paths: &[PathBuf]) -> anyhow::Result<Vec<LogDir>> {

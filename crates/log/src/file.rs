@@ -359,6 +359,10 @@ impl SyncTarget {
         // while claiming success (`log::sync_skipped`), to show that the crash tests notice.
         fail::fail_point!("log::sync", |_| Err(io::Error::other("injected fdatasync failure")));
         fail::fail_point!("log::sync_skipped", |_| Ok(()));
+        // Only the metadata log's syncs (a test of the quorum's failure beside healthy data logs).
+        fail::fail_point!("log::sync_metadata", in_metadata_log(&self.path), |_| {
+            Err(io::Error::other("injected fsync failure of the metadata log"))
+        });
         match &self.kind {
             TargetKind::Open(file) => file.sync_data()?,
             TargetKind::File => match File::open(&self.path) {
@@ -385,12 +389,23 @@ pub fn write_atomically(path: &Path, contents: &[u8]) -> io::Result<()> {
     {
         let file = OpenOptions::new().write(true).create(true).truncate(true).open(&tmp)?;
         file.write_all_at(contents, 0)?;
+        fail::fail_point!("log::sync_metadata", in_metadata_log(path), |_| {
+            Err(io::Error::other("injected fsync failure of the metadata log"))
+        });
         file.sync_all()?;
     }
     std::fs::rename(&tmp, path)?;
     sync_dir(path.parent().unwrap_or(Path::new(".")))?;
     synced(path);
     Ok(())
+}
+
+/// Whether `path` is in the KRaft metadata log's directory (`__cluster_metadata-0`), for the
+/// `log::sync_metadata` failpoint.
+#[allow(dead_code)] // Called only where failpoints are compiled in (tests).
+fn in_metadata_log(path: &Path) -> bool {
+    let metadata = strand_base::topic::CLUSTER_METADATA_TOPIC;
+    path.components().any(|c| c.as_os_str().to_str().is_some_and(|name| name.starts_with(metadata)))
 }
 
 /// Where [`write_atomically`] stages `path`: Kafka's `<name>.tmp`. Leftovers of a crash are
@@ -459,13 +474,22 @@ fn synced(path: &Path) {
 pub struct DirHealth {
     offline: std::sync::atomic::AtomicBool,
     reason: std::sync::Mutex<Option<String>>,
+    /// Whoever owns the directory says why it failed (the metadata quorum, which stops the node).
+    reported_by_owner: bool,
 }
 
 impl DirHealth {
+    /// A health whose failure is not logged here: its owner reports it in its own words.
+    pub fn reported_by_owner() -> DirHealth {
+        DirHealth { reported_by_owner: true, ..DirHealth::default() }
+    }
+
     /// Takes the directory offline for `reason` (the first reason is kept); logs it once.
     pub fn fail(&self, reason: &str) {
         if !self.offline.swap(true, std::sync::atomic::Ordering::SeqCst) {
-            tracing::error!("{reason}: the log directory is offline until a restart");
+            if !self.reported_by_owner {
+                tracing::error!("{reason}: the log directory is offline until a restart");
+            }
             if let Ok(mut kept) = self.reason.lock() {
                 *kept = Some(reason.to_owned());
             }

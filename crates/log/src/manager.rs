@@ -10,8 +10,12 @@
 //! Startup: each directory is checked against the node's identity (a directory formatted for
 //! another cluster or node is refused), the clean-shutdown marker is read and removed (so a crash
 //! from here on is seen as unclean), and every `<topic>-<partition>` directory is opened as a
-//! [`Log`] with its checkpointed recovery point and log start offset. Shutdown: every log closed,
-//! the checkpoints written, then the marker.
+//! [`Log`] with its checkpointed recovery point and log start offset. A directory that cannot be
+//! read or loaded (a failed disk, a file where the directory should be, a partition it cannot
+//! open) is offline from the start, as Kafka's `LogManager` marks it, and the others load: the
+//! caller decides whether the node can run without it. Shutdown: every log of the online
+//! directories closed, their checkpoints written, then their markers; an offline directory gets
+//! nothing written (its next start recovers it).
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -77,9 +81,21 @@ impl LogManager {
     ) -> Result<LogManager> {
         let mut manager = LogManager { dirs: Vec::new(), logs: BTreeMap::new(), default_config, clock };
         for path in log_dirs {
-            let was_clean = prepare_dir(path, identity)?;
-            manager.dirs.push(LogDir { path: path.clone(), was_clean, health: Arc::default() });
-            manager.load_dir(manager.dirs.len() - 1)?;
+            let index = manager.dirs.len();
+            manager.dirs.push(LogDir { path: path.clone(), was_clean: false, health: Arc::default() });
+            let loaded = match prepare_dir(path, identity) {
+                // Another cluster's or node's directory is an operator's mistake, not a disk's.
+                Err(e @ LogError::Invalid(_)) => return Err(e),
+                Err(e) => Err(e),
+                Ok(was_clean) => {
+                    manager.dirs[index].was_clean = was_clean;
+                    manager.load_dir(index)
+                }
+            };
+            if let Err(e) = loaded {
+                manager.logs.retain(|_, (i, _)| *i != index);
+                manager.dirs[index].health.fail(&format!("cannot load log dir {}: {e}", path.display()));
+            }
         }
         Ok(manager)
     }
@@ -193,10 +209,15 @@ impl LogManager {
         candidates.min_by_key(|&i| counts[i]).unwrap_or(0)
     }
 
-    /// Writes every directory's recovery-point, log-start-offset and cleaner-offset checkpoints
-    /// (the last for the logs the cleaner has passed over).
+    /// The online directories with their index.
+    fn online_dirs(&self) -> impl Iterator<Item = (usize, &LogDir)> {
+        self.dirs.iter().enumerate().filter(|(_, d)| !d.health.is_offline())
+    }
+
+    /// Writes every online directory's recovery-point, log-start-offset and cleaner-offset
+    /// checkpoints (the last for the logs the cleaner has passed over).
     pub fn checkpoint(&self) -> Result<()> {
-        for (index, dir) in self.dirs.iter().enumerate() {
+        for (index, dir) in self.online_dirs() {
             let mut recovery_points = BTreeMap::new();
             let mut start_offsets = BTreeMap::new();
             let mut dirty_offsets = BTreeMap::new();
@@ -220,7 +241,7 @@ impl LogManager {
     /// no entries.
     pub fn read_high_watermarks(&self) -> Result<BTreeMap<TopicPartition, Offset>> {
         let mut offsets = BTreeMap::new();
-        for (index, dir) in self.dirs.iter().enumerate() {
+        for (index, dir) in self.online_dirs() {
             let file = OffsetCheckpointFile::new(dir.path.join(REPLICATION_OFFSET_CHECKPOINT_FILE));
             for (tp, offset) in file.read()? {
                 if self.logs.get(&tp).is_some_and(|(i, _)| *i == index) {
@@ -234,7 +255,7 @@ impl LogManager {
     /// Rewrites every directory's `replication-offset-checkpoint` with the entries of `offsets`
     /// whose log is in that directory (entries for partitions without a log here are dropped).
     pub fn write_high_watermarks(&self, offsets: &BTreeMap<TopicPartition, Offset>) -> Result<()> {
-        for (index, dir) in self.dirs.iter().enumerate() {
+        for (index, dir) in self.online_dirs() {
             let in_dir: BTreeMap<TopicPartition, Offset> = offsets
                 .iter()
                 .filter(|(tp, _)| self.logs.get(*tp).is_some_and(|(i, _)| *i == index))
@@ -251,13 +272,15 @@ impl LogManager {
     }
 
     /// A clean shutdown: every log flushed and closed, the checkpoints written, then the
-    /// clean-shutdown marker, so the next start trusts the indexes and skips recovery.
+    /// clean-shutdown marker, so the next start trusts the indexes and skips recovery. An offline
+    /// directory gets none of it: what a failed sync left there is recovered at the next start.
     pub fn shutdown(self, broker_epoch: i64) -> Result<()> {
-        for (_, log) in self.logs.values() {
+        let online = |index: usize| !self.dirs[index].health.is_offline();
+        for (_, log) in self.logs.values().filter(|(index, _)| online(*index)) {
             lock(log)?.close()?;
         }
         self.checkpoint()?;
-        for dir in &self.dirs {
+        for (_, dir) in self.online_dirs() {
             dir::write_clean_shutdown(&dir.path, broker_epoch)?;
         }
         Ok(())

@@ -181,3 +181,61 @@ fn deleting_a_log_abandons_its_cleaner_pass() {
     assert!(pass.finish(&mut log).expect("stats").abandoned);
     assert!(!dir.exists(), "the pass made no file after the deletion");
 }
+
+/// The log dirs after [`write_partitions`] and a clean stop: the partitions of the second.
+fn break_second_dir(dirs: &[PathBuf]) -> Vec<TopicPartition> {
+    let mut manager = open(dirs, "cluster-x").expect("open");
+    write_partitions(&mut manager);
+    let contents = manager.dir_contents().expect("contents");
+    manager.shutdown(7).expect("shutdown");
+    contents[1].partitions.iter().map(|(tp, _)| tp.clone()).collect()
+}
+
+/// A log dir that cannot be loaded at start-up (here a partition's segment it cannot open) is
+/// offline from the start, as Kafka's `LogManager` marks it, while the other dir loads and
+/// serves; a clean stop then writes nothing into the offline dir (no marker, no checkpoint), so
+/// its next start recovers it.
+#[test]
+fn a_dir_that_cannot_be_loaded_is_offline_and_the_others_load() {
+    let root = tempfile::tempdir().expect("dir");
+    let dirs = vec![root.path().join("a"), root.path().join("b")];
+    let in_second = break_second_dir(&dirs);
+    let broken = &in_second[0];
+    let segment = dirs[1].join(broken.to_string()).join("00000000000000000000.log");
+    std::fs::remove_file(&segment).expect("remove the segment");
+    std::fs::create_dir(&segment).expect("a directory in its place");
+    std::fs::remove_file(dirs[1].join(CLEAN_SHUTDOWN_FILE)).expect("recovery reads every segment");
+
+    let mut manager = open(&dirs, "cluster-x").expect("starts with one dir broken");
+    assert_eq!(manager.offline_dirs(), [dirs[1].clone()]);
+    assert!(in_second.iter().all(|tp| manager.get(tp).is_none()), "a partition of the offline dir is served");
+    let first: Vec<TopicPartition> =
+        (0..4).map(|p| TopicPartition::new("orders", p)).filter(|tp| !in_second.contains(tp)).collect();
+    assert!(!first.is_empty());
+    for tp in &first {
+        let log = manager.get(tp).expect("a partition of the online dir");
+        assert!(strand_log::manager::lock(&log).expect("lock").log_end_offset() > 0);
+    }
+    let contents = manager.dir_contents().expect("contents");
+    assert_eq!(contents.iter().map(|d| d.path.clone()).collect::<Vec<_>>(), dirs);
+    manager.get_or_create(&TopicPartition::new("new", 0), Uuid([9; 16]), LogConfig::default()).expect("created");
+    assert!(dirs[0].join("new-0").exists(), "a new partition goes to the online dir");
+    manager.shutdown(8).expect("a clean stop with a dir offline");
+    assert!(dirs[0].join(CLEAN_SHUTDOWN_FILE).exists());
+    assert!(!dirs[1].join(CLEAN_SHUTDOWN_FILE).exists(), "the offline dir was marked clean");
+}
+
+/// A regular file where a log dir should be (a dead mount, an operator's mistake) is offline
+/// too; a directory of another cluster is still refused outright.
+#[test]
+fn a_file_in_place_of_a_dir_is_offline() {
+    let root = tempfile::tempdir().expect("dir");
+    let dirs = vec![root.path().join("a"), root.path().join("b")];
+    break_second_dir(&dirs);
+    std::fs::remove_dir_all(&dirs[1]).expect("remove the second dir");
+    std::fs::write(&dirs[1], b"not a directory").expect("a file in its place");
+    let manager = open(&dirs, "cluster-x").expect("starts with one dir gone");
+    assert_eq!(manager.offline_dirs(), [dirs[1].clone()]);
+    manager.shutdown(9).expect("a clean stop");
+    assert_eq!(std::fs::read(&dirs[1]).expect("the file"), b"not a directory");
+}

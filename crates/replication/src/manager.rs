@@ -390,6 +390,14 @@ impl ReplicaManager {
         read(&self.shared.partitions).keys().cloned().collect()
     }
 
+    /// Leaves `tp` unhosted and offline for `reason` (answered KAFKA_STORAGE_ERROR), without
+    /// creating its log: the log may be in a log dir that is offline (Kafka's
+    /// `createLogInAssignedDirectoryId` skips the creation too). Nothing if it is hosted.
+    /// Whether it was not kept offline before.
+    pub fn keep_offline(&self, tp: &TopicPartition, reason: String) -> bool {
+        self.shared.partition(tp).is_err() && write(&self.shared.offline).insert(tp.clone(), reason).is_none()
+    }
+
     /// How many partitions this node was given: those hosted and those offline.
     pub fn given_count(&self) -> usize {
         read(&self.shared.partitions).len() + read(&self.shared.offline).len()

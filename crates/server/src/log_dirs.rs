@@ -88,8 +88,13 @@ impl DirAssigner {
             .collect();
         let Some(request) = self.request(unplaced, &located) else { return true };
         let version = <AssignReplicasToDirsRequest as Message>::VERSIONS.max;
+        let placed: usize =
+            request.directories.iter().flat_map(|d| &d.topics).map(|topic| topic.partitions.len()).sum();
         match call_controller(self.channel.as_ref(), &request, version).await {
-            Ok((response, _)) if response.error_code == 0 => true,
+            Ok((response, _)) if response.error_code == 0 => {
+                info!("placed {placed} replicas in their log dirs (AssignReplicasToDirs)");
+                true
+            }
             Ok((response, _)) => {
                 warn!("AssignReplicasToDirs refused by the controller: error {}", response.error_code);
                 false
@@ -151,11 +156,12 @@ const LOG_DIR_CHECK_INTERVAL: Duration = Duration::from_millis(100);
 
 /// Kafka's `LogDirFailureHandler`: every [`LOG_DIR_CHECK_INTERVAL`], stops serving the
 /// partitions of newly offline log dirs, publishes the offline dirs' ids (`dirs` pairs each
-/// `log.dirs` entry with its directory id) for the heartbeats, and once every dir is offline,
-/// or the one holding the metadata log (`metadata_dir`), wakes `fatal` (Kafka halts then).
+/// `log.dirs` entry with its directory id, unknown for a dir unreadable at start-up, which was
+/// registered without it) for the heartbeats, and once every dir is offline, or the one holding
+/// the metadata log (`metadata_dir`), wakes `fatal` (Kafka halts then).
 pub(crate) async fn watch_log_dirs_forever(
     replicas: Arc<ReplicaManager>,
-    dirs: Vec<(std::path::PathBuf, Uuid)>,
+    dirs: Vec<(std::path::PathBuf, Option<Uuid>)>,
     metadata_dir: std::path::PathBuf,
     offline_ids: watch::Sender<Vec<Uuid>>,
     fatal: Arc<tokio::sync::Notify>,
@@ -169,7 +175,7 @@ pub(crate) async fn watch_log_dirs_forever(
                 continue;
             }
         };
-        let ids: Vec<Uuid> = dirs.iter().filter(|(path, _)| offline.contains(path)).map(|(_, id)| *id).collect();
+        let ids: Vec<Uuid> = dirs.iter().filter(|(path, _)| offline.contains(path)).filter_map(|(_, id)| *id).collect();
         offline_ids.send_if_modified(|known| std::mem::replace(known, ids.clone()) != ids);
         if !dirs.is_empty() && offline.len() >= dirs.len() {
             error!("every log dir failed ({offline:?}): stopping the node");
@@ -284,7 +290,7 @@ mod tests {
         let (offline_tx, offline_rx) = watch::channel(Vec::new());
         let all_failed = Arc::new(tokio::sync::Notify::new());
         let id = Uuid([7; 16]);
-        let dirs = vec![(dir.path().to_owned(), id)];
+        let dirs = vec![(dir.path().to_owned(), Some(id))];
         let metadata_dir = std::path::PathBuf::from("/elsewhere");
         let watching = watch_log_dirs_forever(replicas.clone(), dirs, metadata_dir, offline_tx, all_failed.clone());
         let watcher = tokio::spawn(watching);
@@ -305,7 +311,7 @@ mod tests {
         let (offline_tx, offline_rx) = watch::channel(Vec::new());
         let fatal = Arc::new(tokio::sync::Notify::new());
         let (a, b) = (Uuid([7; 16]), Uuid([8; 16]));
-        let dirs = vec![(paths[0].clone(), a), (paths[1].clone(), b)];
+        let dirs = vec![(paths[0].clone(), Some(a)), (paths[1].clone(), Some(b))];
         let watching = watch_log_dirs_forever(replicas.clone(), dirs, paths[0].clone(), offline_tx, fatal.clone());
         let watcher = tokio::spawn(watching);
         tokio::time::timeout(Duration::from_secs(10), fatal.notified()).await.expect("asked to stop");

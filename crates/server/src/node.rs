@@ -14,7 +14,11 @@
 //! stop being served, led or followed here ([`ReplicaManager::handle_log_dir_failures`]), and
 //! every heartbeat reports its directory id (KIP-858) so the controller moves their leaderships;
 //! once every log dir is offline the node stops at once, without a clean shutdown, as Kafka
-//! halts.
+//! halts. So does a node whose metadata log failed (a write or sync of its log, `quorum-state` or
+//! a snapshot: [`Quorum::failed`]), at any point of its life: Raft has stopped on the error, and
+//! the restart recovers the log from what is on disk. A log dir that cannot be read or loaded at
+//! start-up is offline from the start (registered without it, its partitions not recreated
+//! elsewhere: `may_be_in_an_offline_dir`) and the node runs on the others, as Kafka does.
 
 use std::collections::BTreeMap;
 use std::net::SocketAddr;
@@ -65,6 +69,8 @@ pub enum NodeError {
     Io(#[from] std::io::Error),
     #[error("every log dir failed ({0:?}): stopped without a clean shutdown")]
     LogDirsFailed(Vec<std::path::PathBuf>),
+    #[error("{0}: stopped without a clean shutdown")]
+    MetadataLogFailed(strand_metadata::quorum::QuorumError),
 }
 
 /// The features this broker supports, registered with the controller; ApiVersions reports the
@@ -74,11 +80,14 @@ const SUPPORTED_FEATURES: &[(&str, i16, i16)] =
 
 /// Runs a node until SIGTERM or SIGINT, then shuts it down cleanly.
 pub async fn run(config: ServerConfig) -> Result<(), NodeError> {
-    let shutdown = async {
-        let mut term = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate())?;
+    use tokio::signal::unix::{SignalKind, signal};
+    // Taken over now, not when the wait for them is first polled (once the listeners serve): a
+    // SIGTERM in between would otherwise kill the process without a clean shutdown.
+    let (mut term, mut interrupt) = (signal(SignalKind::terminate())?, signal(SignalKind::interrupt())?);
+    let shutdown = async move {
         tokio::select! {
             _ = term.recv() => {}
-            _ = tokio::signal::ctrl_c() => {}
+            _ = interrupt.recv() => {}
         }
         Ok::<(), std::io::Error>(())
     };
@@ -145,15 +154,27 @@ pub async fn run_until(
         let replay = tokio::spawn(replay_forever(committed, raw_tx, image_tx, hosts_cell.clone()));
         (None, None, replay, leadership)
     };
+    // Resolves once the metadata log failed (never on an observer, which keeps none). It holds
+    // the quorum: dropped before a clean shutdown, which needs the quorum's last owner.
+    let mut metadata_failed = Box::pin(metadata_log_failure(quorum.clone()));
     if !config.process_roles.broker {
         info!("Strand node {node_id}: controller only, cluster id {cluster_id}");
-        if let Err(e) = shutdown.await {
+        let signal = tokio::select! {
+            signal = shutdown => signal,
+            failure = &mut metadata_failed => {
+                background.iter().for_each(|task| task.abort());
+                replay.abort();
+                return Err(failure);
+            }
+        };
+        if let Err(e) = signal {
             warn!("waiting for a shutdown signal failed: {e}");
         }
         info!("shutting down");
         background.iter().for_each(|task| task.abort());
         replay.abort();
         drop(controller);
+        drop(metadata_failed);
         return shut_down_quorum(quorum).await;
     }
     let channel: Arc<dyn ControllerChannel> = Arc::new(ControllerClient::new(
@@ -166,8 +187,18 @@ pub async fn run_until(
         peers.clone(),
     ));
 
+    // Each log dir with its directory id, unknown for a dir that cannot be read (offline from
+    // the start: registered without it, as Kafka registers only its online dirs).
+    let dirs = log_dir_ids(&config)?;
+    if dirs.iter().all(|(_, id)| id.is_none()) {
+        return Err(NodeError::LogDirsFailed(config.log_dirs.clone()));
+    }
     let listeners = bind_listeners(&config).await?;
-    let broker_epoch = register(&config, channel.as_ref(), &listeners).await?;
+    let online_ids: Vec<Uuid> = dirs.iter().filter_map(|(_, id)| *id).collect();
+    let broker_epoch = tokio::select! {
+        registered = register(&config, channel.as_ref(), &listeners, online_ids) => registered?,
+        failure = &mut metadata_failed => return Err(failure),
+    };
     let heartbeat = Duration::from_millis(config.broker_heartbeat_interval_ms.max(1) as u64);
     // The ids of the log dirs gone offline, for the heartbeats.
     let (offline_tx, offline_rx) = watch::channel(Vec::new());
@@ -189,10 +220,27 @@ pub async fn run_until(
         image.cluster().broker(BrokerId(node_id)).is_some_and(|b| b.epoch == broker_epoch && !b.fenced)
     };
     info!("Strand node {node_id}: registered with broker epoch {broker_epoch}, waiting to be unfenced");
-    published.wait_for(unfenced).await.map_err(|_| NodeError::Startup("the metadata replay stopped".into()))?;
+    tokio::select! {
+        waited = published.wait_for(unfenced) => {
+            waited.map_err(|_| NodeError::Startup("the metadata replay stopped".into()))?;
+        }
+        failure = &mut metadata_failed => {
+            heartbeats.iter().for_each(|task| task.abort());
+            return Err(failure);
+        }
+    }
 
     let identity = NodeIdentity { cluster_id: cluster_id.clone(), node_id };
     let logs = LogManager::open(&config.log_dirs, &identity, config.log_config(), clock.clone())?;
+    // A dir that cannot be read or loaded is offline from the start (logged once, by the log
+    // manager); the node runs on the others, unless none is left or the metadata log's is one.
+    let offline = logs.offline_dirs();
+    if offline.len() == config.log_dirs.len() || offline.contains(&config.metadata_log_dir) {
+        heartbeats.iter().for_each(|task| task.abort());
+        background.iter().for_each(|task| task.abort());
+        replay.abort();
+        return Err(NodeError::LogDirsFailed(offline));
+    }
     let links = ReplicaLinks {
         transport: Arc::new(BrokerFetchTransport::new(
             image_rx.clone(),
@@ -239,6 +287,7 @@ pub async fn run_until(
         marker_sender,
     ));
     let node_hosts = Hosts {
+        dirs: dirs.clone(),
         replicas: replicas.clone(),
         groups: groups.clone(),
         transactions: transactions.clone(),
@@ -262,7 +311,6 @@ pub async fn run_until(
         background.push(tokio::spawn(compaction_forever(replicas.clone(), config.clone())));
     }
     let all_dirs_failed = Arc::new(tokio::sync::Notify::new());
-    let dirs: Vec<(std::path::PathBuf, Uuid)> = config.log_dirs.iter().cloned().zip(directory_ids(&config)?).collect();
     background.push(tokio::spawn(watch_log_dirs_forever(
         replicas.clone(),
         dirs.clone(),
@@ -272,6 +320,7 @@ pub async fn run_until(
     )));
     if dirs.len() > 1 {
         // With one dir the controller places every replica in it itself.
+        let dirs = dirs.into_iter().filter_map(|(path, id)| Some((path, id?))).collect();
         let assigning = DirAssigner { channel: channel.clone(), node: BrokerId(node_id), broker_epoch, dirs };
         background.push(tokio::spawn(assigning.assign_forever(image_rx.clone(), replicas.clone(), heartbeat)));
     }
@@ -297,16 +346,22 @@ pub async fn run_until(
         );
         background.push(tokio::spawn(clients.clone().accept_forever(listener, name, broker.clone())));
     }
-    let signal = tokio::select! {
-        signal = shutdown => signal,
-        () = all_dirs_failed.notified() => {
+    let halted = tokio::select! {
+        signal = shutdown => Ok(signal),
+        () = all_dirs_failed.notified() => Err(NodeError::LogDirsFailed(config.log_dirs.clone())),
+        failure = &mut metadata_failed => Err(failure),
+    };
+    let signal = match halted {
+        Ok(signal) => signal,
+        Err(halt) => {
             // Kafka halts: nothing more is acknowledged, nothing marked clean, no controlled
-            // shutdown; the restart recovers every log from what the disks hold.
+            // shutdown, the metadata log not even closed (its close syncs); the restart recovers
+            // every log from what the disks hold.
             heartbeats.iter().for_each(|task| task.abort());
             background.iter().for_each(|task| task.abort());
             replay.abort();
             replicas.stop_fetchers().await;
-            return Err(NodeError::LogDirsFailed(config.log_dirs.clone()));
+            return Err(halt);
         }
     };
     if let Err(e) = signal {
@@ -332,7 +387,17 @@ pub async fn run_until(
     transactions.shutdown().await;
     drop(transactions);
     drop(controller);
+    drop(metadata_failed);
     shut_down(replicas, quorum, broker_epoch).await
+}
+
+/// Resolves with the error once this node's metadata log failed ([`Quorum::failed`], which logged
+/// it); never without a quorum (an observer keeps no metadata log).
+async fn metadata_log_failure(quorum: Option<Arc<Quorum>>) -> NodeError {
+    match quorum {
+        Some(quorum) => NodeError::MetadataLogFailed(quorum.failed().await),
+        None => std::future::pending().await,
+    }
 }
 
 /// The longest a request to the active controller may take, retries at new leaders included.
@@ -623,6 +688,7 @@ async fn register(
     config: &ServerConfig,
     channel: &dyn ControllerChannel,
     bound: &[(String, SocketAddr, TcpListener)],
+    log_dirs: Vec<Uuid>,
 ) -> Result<i64, NodeError> {
     let listeners = config
         .advertised_broker_listeners()
@@ -652,7 +718,7 @@ async fn register(
                 ..Default::default()
             })
             .collect(),
-        log_dirs: directory_ids(config)?,
+        log_dirs,
         previous_broker_epoch: -1,
         ..Default::default()
     };
@@ -676,15 +742,22 @@ async fn register(
     }
 }
 
-/// The directory ids `strand storage format` (or the first start) wrote into each log dir.
-fn directory_ids(config: &ServerConfig) -> Result<Vec<Uuid>, NodeError> {
+/// Each log dir with the directory id `strand storage format` (or the first start) wrote into
+/// its `meta.properties`; `None` for a dir that cannot be read (it is offline from the start).
+/// A readable dir without an id was never formatted: the start is refused.
+fn log_dir_ids(config: &ServerConfig) -> Result<Vec<(std::path::PathBuf, Option<Uuid>)>, NodeError> {
     let mut ids = Vec::new();
     for dir in &config.log_dirs {
-        let meta = strand_log::dir::MetaProperties::read(dir)?;
-        match meta.and_then(|m| m.directory_id) {
-            Some(id) => ids.push(id),
-            None => return Err(NodeError::Startup(format!("{} is not formatted (no directory.id)", dir.display()))),
-        }
+        let id = match strand_log::dir::MetaProperties::read(dir) {
+            Ok(meta) => match meta.and_then(|m| m.directory_id) {
+                Some(id) => Some(id),
+                None => {
+                    return Err(NodeError::Startup(format!("{} is not formatted (no directory.id)", dir.display())));
+                }
+            },
+            Err(_) => None,
+        };
+        ids.push((dir.clone(), id));
     }
     Ok(ids)
 }
@@ -743,6 +816,8 @@ async fn replay_forever(
 /// coordinator's shards (one per `__consumer_offsets` partition the node leads) and the
 /// transaction coordinator's (one per `__transaction_state` partition it leads).
 struct Hosts {
+    /// Each log dir and its directory id (unknown for a dir unreadable at start-up).
+    dirs: Vec<(std::path::PathBuf, Option<Uuid>)>,
     replicas: Arc<ReplicaManager>,
     groups: Arc<GroupCoordinator>,
     transactions: Arc<TxnCoordinator>,
@@ -754,7 +829,7 @@ impl Hosts {
     /// Brings what this node hosts in line with `image`: replicas first (a coordinator loads from
     /// its partition's log), then the coordinators' leaderships.
     fn reconcile(&self, image: &MetadataImage) {
-        reconcile(&self.replicas, image, &self.config, self.node);
+        reconcile(&self.replicas, image, &self.config, self.node, &self.dirs);
         warn_if_open_files_too_few(self.replicas.given_count());
         let led = self.led(image, OFFSETS_TOPIC);
         for partition in self.groups.partitions() {
@@ -801,7 +876,17 @@ fn topic_metadata(image: &MetadataImage) -> TopicMetadata {
 /// the leader the image names, with the brokers' standing (who may join an ISR); stops hosting
 /// and deletes the log of every other partition: of a deleted topic, or one a reassignment moved
 /// off this node (as Kafka's `TopicsDelta.localChanges` deletes a replica no longer assigned).
-fn reconcile(replicas: &ReplicaManager, image: &MetadataImage, config: &ServerConfig, node: BrokerId) {
+/// While a log dir is offline, a replica not hosted yet whose log may be in it is left offline
+/// rather than created empty elsewhere ([`may_be_in_an_offline_dir`]).
+fn reconcile(
+    replicas: &ReplicaManager,
+    image: &MetadataImage,
+    config: &ServerConfig,
+    node: BrokerId,
+    dirs: &[(std::path::PathBuf, Option<Uuid>)],
+) {
+    let offline_dirs = replicas.offline_dirs().unwrap_or_default();
+    let hosted: std::collections::BTreeSet<TopicPartition> = replicas.hosted().into_iter().collect();
     let statuses = image
         .cluster()
         .brokers()
@@ -827,6 +912,13 @@ fn reconcile(replicas: &ReplicaManager, image: &MetadataImage, config: &ServerCo
                 continue;
             }
             let tp = TopicPartition::new(topic.name.clone(), index);
+            if !hosted.contains(&tp) && may_be_in_an_offline_dir(partition, node, dirs, &offline_dirs) {
+                let reason = format!("its log may be in an offline log dir ({offline_dirs:?})");
+                if replicas.keep_offline(&tp, reason) {
+                    warn!("{tp} is not hosted: its log may be in an offline log dir ({offline_dirs:?})");
+                }
+                continue;
+            }
             let state = PartitionState {
                 leader: partition.leader,
                 leader_epoch: partition.leader_epoch,
@@ -851,6 +943,26 @@ fn reconcile(replicas: &ReplicaManager, image: &MetadataImage, config: &ServerCo
             error!("cannot delete {tp}: {e}");
         }
     }
+}
+
+/// Kafka's `Partition.createLogInAssignedDirectoryId`: with a log dir offline, a replica's log
+/// is created only where the image places it (KIP-858) in one of this node's online dirs, or
+/// when the image leaves it unassigned; otherwise (placed in an offline or unknown dir) its log
+/// may be there, and creating an empty one elsewhere would serve it without its records.
+fn may_be_in_an_offline_dir(
+    partition: &strand_metadata::image::PartitionImage,
+    node: BrokerId,
+    dirs: &[(std::path::PathBuf, Option<Uuid>)],
+    offline: &[std::path::PathBuf],
+) -> bool {
+    use strand_metadata::image::DIRECTORY_UNASSIGNED;
+    if offline.is_empty() {
+        return false;
+    }
+    let at = partition.replicas.iter().position(|b| *b == node);
+    let dir = at.and_then(|i| partition.directories.get(i)).copied().unwrap_or(DIRECTORY_UNASSIGNED);
+    let online = dirs.iter().any(|(path, id)| *id == Some(dir) && !offline.contains(path));
+    !online && dir != DIRECTORY_UNASSIGNED
 }
 
 /// Drops followers that stopped keeping up from the ISRs of the partitions this node leads,

@@ -73,6 +73,22 @@ impl Server {
         data: tempfile::TempDir,
         overrides: &[&str],
     ) -> Starting {
+        Server::spawn_full(wrapper, file, data, overrides, &[])
+    }
+
+    /// [`Server::spawn_with`], with environment variables set for the process (a test build of
+    /// `strand` reads `FAILPOINTS` and `STRAND_FAILPOINTS_FILE`).
+    pub fn spawn_with_env(data: tempfile::TempDir, overrides: &[&str], envs: &[(&str, String)]) -> Starting {
+        Server::spawn_full(&[], None, data, overrides, envs)
+    }
+
+    fn spawn_full(
+        wrapper: &[&str],
+        file: Option<&std::path::Path>,
+        data: tempfile::TempDir,
+        overrides: &[&str],
+        envs: &[(&str, String)],
+    ) -> Starting {
         let dir = data.path().display().to_string();
         let strand = env!("CARGO_BIN_EXE_strand");
         let mut command = match wrapper.split_first() {
@@ -94,6 +110,7 @@ impl Server {
             .args(overrides.iter().flat_map(|o| ["--override", o]))
             // The default filter: tests see the lines an operator sees.
             .env_remove("RUST_LOG")
+            .envs(envs.iter().map(|(key, value)| (key, value)))
             .stdout(Stdio::null())
             .stderr(Stdio::piped())
             .spawn()

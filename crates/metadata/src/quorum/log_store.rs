@@ -38,6 +38,11 @@
 //! knows it and writes leader -1 (and its own clock as the control batch's timestamp). Data
 //! batches are the same bytes on every voter.
 //!
+//! **Failures.** Any error handed to openraft stops its core for good, so the first one is kept
+//! ([`MetadataLog::failure`]) for the quorum to report and the node to stop on (Kafka halts when
+//! its metadata log fails). A failed sync also takes the log's [`DirHealth`] offline: nothing
+//! is synced or acknowledged after it, and a restart recovers the log from what is on disk.
+//!
 //! The log, the index table and the vote sit behind one mutex shared by the log store, its
 //! readers, the state machine and the subscribers; it is never held across an `.await`.
 
@@ -52,6 +57,7 @@ use openraft::{
     StoredMembership, Vote,
 };
 use strand_base::Clock;
+use strand_log::file::DirHealth;
 use strand_log::log::LogCheckpoints;
 use strand_log::{Log, LogConfig};
 use strand_protocol::records::{RecordBatch, RecordBatches};
@@ -104,6 +110,8 @@ pub(crate) struct MetadataLog {
     memberships: Vec<(u64, Vec<u64>)>,
     vote_file: QuorumStateFile,
     vote: Option<Vote<u64>>,
+    /// The first error handed to openraft (which stops on it), if any.
+    failure: Option<String>,
 }
 
 pub(crate) type SharedLog = Arc<Mutex<MetadataLog>>;
@@ -119,7 +127,9 @@ impl MetadataLog {
     /// the module doc), and rebuilds the index table.
     pub(crate) fn open(dir: &Path, clock: Arc<dyn Clock>) -> Result<MetadataLog, QuorumError> {
         let checkpoints = LogCheckpoints { recovery_point: 0, log_start_offset: 0, clean_shutdown: false };
-        let log = Log::open(dir, LogConfig::default(), checkpoints, Arc::clone(&clock))?;
+        let mut log = Log::open(dir, LogConfig::default(), checkpoints, Arc::clone(&clock))?;
+        // The quorum reports a failure itself, as the node's reason to stop.
+        log.set_dir_health(Arc::new(DirHealth::reported_by_owner()));
         let vote_file = QuorumStateFile::new(dir);
         let vote = vote_file.read()?.as_ref().and_then(state_vote);
         let mut metadata_log = MetadataLog {
@@ -132,6 +142,7 @@ impl MetadataLog {
             memberships: Vec::new(),
             vote_file,
             vote,
+            failure: None,
         };
         match snapshot_ids(dir)?.last() {
             Some(&id) => metadata_log.start_at_snapshot(&MetadataSnapshot::read(dir, id)?)?,
@@ -362,6 +373,11 @@ impl MetadataLog {
         Ok(())
     }
 
+    /// The first error handed to openraft, which stopped on it.
+    pub(crate) fn failure(&self) -> Option<&str> {
+        self.failure.as_deref()
+    }
+
     /// Flushes everything and trims the indexes, for a clean shutdown.
     pub(crate) fn close(&mut self) -> Result<(), QuorumError> {
         Ok(self.log.close()?)
@@ -384,12 +400,22 @@ pub(crate) struct LogReader {
     log: SharedLog,
 }
 
+/// Keeps `e` as the log's failure if it is the first: openraft stops on every error it is given.
+/// (Call it without the log's lock held.)
+pub(crate) fn failed(log: &SharedLog, e: QuorumError) -> QuorumError {
+    let mut log = lock(log);
+    if log.failure.is_none() {
+        log.failure = Some(e.to_string());
+    }
+    e
+}
+
 fn read_error(e: QuorumError) -> StorageError<u64> {
     StorageIOError::read_logs(openraft::AnyError::new(&e)).into()
 }
 
-fn write_error(e: QuorumError) -> StorageError<u64> {
-    StorageIOError::write_logs(openraft::AnyError::new(&e)).into()
+fn write_error(log: &SharedLog, e: QuorumError) -> StorageError<u64> {
+    StorageIOError::write_logs(openraft::AnyError::new(&failed(log, e))).into()
 }
 
 /// The `[start, end)` indexes of a range.
@@ -409,7 +435,8 @@ fn index_range(range: &impl RangeBounds<u64>) -> (u64, u64) {
 
 fn read_entries(log: &SharedLog, range: &impl RangeBounds<u64>) -> Result<Vec<Entry<TypeConfig>>, QuorumError> {
     let (start, end) = index_range(range);
-    lock(log).entries(start, end)
+    let read = lock(log).entries(start, end);
+    read.map_err(|e| failed(log, e))
 }
 
 impl RaftLogReader<TypeConfig> for LogReader {
@@ -443,7 +470,8 @@ impl RaftLogStorage<TypeConfig> for LogStore {
     }
 
     async fn save_vote(&mut self, vote: &Vote<u64>) -> Result<(), StorageError<u64>> {
-        lock(&self.log).save_vote(vote).map_err(|e| StorageIOError::write_vote(openraft::AnyError::new(&e)).into())
+        let saved = lock(&self.log).save_vote(vote);
+        saved.map_err(|e| StorageIOError::write_vote(openraft::AnyError::new(&failed(&self.log, e))).into())
     }
 
     /// The saved vote, but never a committed one: a restarted voter does not resume leading. As
@@ -459,20 +487,23 @@ impl RaftLogStorage<TypeConfig> for LogStore {
         I: IntoIterator<Item = Entry<TypeConfig>> + Send,
         I::IntoIter: Send,
     {
-        lock(&self.log).append(entries).map_err(write_error)?;
+        let appended = lock(&self.log).append(entries);
+        appended.map_err(|e| write_error(&self.log, e))?;
         // Only now, with the batches synced, may openraft count them.
         callback.log_io_completed(Ok(()));
         Ok(())
     }
 
     async fn truncate(&mut self, log_id: LogId<u64>) -> Result<(), StorageError<u64>> {
-        lock(&self.log).truncate(log_id.index).map_err(write_error)
+        let truncated = lock(&self.log).truncate(log_id.index);
+        truncated.map_err(|e| write_error(&self.log, e))
     }
 
     /// Entries a snapshot holds go (see [`MetadataLog::purge`]). Not synced by itself: a crash
     /// brings purged entries back, which is harmless, and reopening starts at the snapshot.
     async fn purge(&mut self, log_id: LogId<u64>) -> Result<(), StorageError<u64>> {
-        lock(&self.log).purge(log_id).map_err(write_error)
+        let purged = lock(&self.log).purge(log_id);
+        purged.map_err(|e| write_error(&self.log, e))
     }
 }
 

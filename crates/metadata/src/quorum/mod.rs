@@ -202,6 +202,8 @@ pub enum QuorumError {
     EpochsExhausted { epoch: u64 },
     #[error("raft: {0}")]
     Raft(String),
+    #[error("the metadata log in {} failed: {reason}", dir.display())]
+    Failed { dir: PathBuf, reason: String },
     #[error("not supported yet: {0}")]
     Unsupported(String),
 }
@@ -224,6 +226,8 @@ pub struct Quorum {
     high_watermark: watch::Receiver<i64>,
     metrics: watch::Receiver<RaftMetrics<u64, VoterNode>>,
     leadership: watch::Receiver<Leadership>,
+    /// Why Raft stopped on an error, once it did.
+    failure: watch::Receiver<Option<String>>,
     node_id: i32,
     /// What other voters' RPCs must be to reach Raft.
     admission: Admission,
@@ -296,7 +300,7 @@ impl Quorum {
             .await
             .map_err(QuorumError::raft)?;
         let metrics = raft.metrics();
-        let leadership = leadership_feed(metrics.clone());
+        let (leadership, failure) = leadership_feed(metrics.clone(), Arc::clone(&log));
         let election_timer = election::spawn(raft.clone(), config.election_timeouts(never_voted));
         let snapshot_trigger = snapshot_trigger::spawn(raft.clone(), config.snapshots, bytes_since_snapshot);
         let quorum = Quorum {
@@ -305,6 +309,7 @@ impl Quorum {
             high_watermark,
             metrics,
             leadership,
+            failure,
             node_id: config.node_id,
             admission: Admission::new(&config.cluster_id, config.node_id, members.keys().copied().collect()),
             clock,
@@ -561,6 +566,21 @@ impl Quorum {
         tokio::time::timeout(timeout, caught_up).await.unwrap_or_else(|_| Err(not_leader()))
     }
 
+    /// Resolves once this voter can no longer take part in the quorum because its storage
+    /// failed (a write or sync of its log, its `quorum-state` or a snapshot, or a read; Raft
+    /// stops on any such error): [`QuorumError::Failed`] naming the directory and the first
+    /// error. Nothing written after the failure is acknowledged (the log's directory is offline
+    /// from then on, so nothing is synced again), and the node must stop (Kafka halts): a restart
+    /// recovers the log from what is on disk. Never resolves otherwise, nor after a shutdown.
+    pub async fn failed(&self) -> QuorumError {
+        let mut failure = self.failure.clone();
+        let reason = failure.wait_for(Option::is_some).await.map(|reason| reason.clone().unwrap_or_default());
+        match reason {
+            Ok(reason) => QuorumError::Failed { dir: lock(&self.log).dir().to_owned(), reason },
+            Err(_) => std::future::pending().await,
+        }
+    }
+
     /// The offset after the last committed (and applied) batch, as Kafka's high watermark.
     pub fn high_watermark(&self) -> i64 {
         *self.high_watermark.borrow()
@@ -605,15 +625,21 @@ fn membership(config: &QuorumConfig) -> Result<(u64, BTreeMap<u64, VoterNode>), 
     Ok((voter, members))
 }
 
-/// Follows openraft's metrics and publishes the epoch and leader whenever they change; says once,
-/// at ERROR, if Raft's core stops on an error (openraft's own lines are not logged, see
-/// ARCHITECTURE.md). The task ends when Raft stops (its metrics close) or nobody watches any more.
-fn leadership_feed(mut metrics: watch::Receiver<RaftMetrics<u64, VoterNode>>) -> watch::Receiver<Leadership> {
+/// Follows openraft's metrics and publishes the epoch and leader whenever they change; if Raft's
+/// core stops on an error, publishes why (the first storage error the log kept, else Raft's own
+/// words) as the second channel and says so once, at ERROR, naming the metadata log's directory
+/// (openraft's own lines are not logged, see ARCHITECTURE.md). The task ends when Raft stops
+/// (its metrics close) or nobody watches any more.
+fn leadership_feed(
+    mut metrics: watch::Receiver<RaftMetrics<u64, VoterNode>>,
+    log: SharedLog,
+) -> (watch::Receiver<Leadership>, watch::Receiver<Option<String>>) {
     let leadership_of = |m: &RaftMetrics<u64, VoterNode>| Leadership {
         epoch: i32::try_from(m.current_term).unwrap_or(i32::MAX),
         leader_id: m.current_leader.map(node_id_to_wire),
     };
     let (tx, rx) = watch::channel(leadership_of(&metrics.borrow_and_update()));
+    let (failure_tx, failure_rx) = watch::channel(None);
     tokio::spawn(async move {
         let mut reported = false;
         loop {
@@ -630,9 +656,16 @@ fn leadership_feed(mut metrics: watch::Receiver<RaftMetrics<u64, VoterNode>>) ->
                 (leadership_of(&m), fatal)
             };
             if let Some(fatal) = fatal.filter(|_| !reported) {
+                let (dir, reason) = {
+                    let log = lock(&log);
+                    (log.dir().to_owned(), log.failure().map_or(fatal, str::to_owned))
+                };
                 tracing::error!(
-                    "metadata quorum: Raft stopped on an error, this node takes no part in it any more: {fatal}"
+                    "the metadata log in {} failed: {reason}; this node stops, and recovers the log from what \
+                     is on disk when it starts again",
+                    dir.display()
                 );
+                failure_tx.send_replace(Some(reason));
                 reported = true;
             }
             tx.send_if_modified(|current| {
@@ -642,7 +675,7 @@ fn leadership_feed(mut metrics: watch::Receiver<RaftMetrics<u64, VoterNode>>) ->
             });
         }
     });
-    rx
+    (rx, failure_rx)
 }
 
 /// openraft's settings from Kafka's timeouts (see `config`), its election timer off (see

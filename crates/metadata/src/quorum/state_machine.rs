@@ -40,7 +40,7 @@ use tokio::sync::watch;
 
 use super::QuorumError;
 use super::entry::{AppliedOffsets, TypeConfig, VoterNode, decode_frame};
-use super::log_store::{SharedLog, SnapshotInfo, lock};
+use super::log_store::{SharedLog, SnapshotInfo, failed, lock};
 use super::snapshot::{MetadataSnapshot, SnapshotId, write_file};
 use crate::image::{MetadataDelta, MetadataImage, MetadataProvenance};
 
@@ -143,8 +143,8 @@ pub(crate) fn check_received(
     Ok(decoded)
 }
 
-fn snapshot_error(e: QuorumError) -> StorageError<u64> {
-    StorageIOError::write_snapshot(None, openraft::AnyError::new(&e)).into()
+fn snapshot_error(log: &SharedLog, e: QuorumError) -> StorageError<u64> {
+    StorageIOError::write_snapshot(None, openraft::AnyError::new(&failed(log, e))).into()
 }
 
 /// openraft's snapshot id: Kafka's, `<end offset>-<epoch>`.
@@ -182,7 +182,7 @@ pub(crate) struct SnapshotBuilder {
 impl RaftSnapshotBuilder<TypeConfig> for SnapshotBuilder {
     async fn build_snapshot(&mut self) -> Result<Snapshot<TypeConfig>, StorageError<u64>> {
         let Some(last_log_id) = self.last_applied else {
-            return Err(snapshot_error(QuorumError::Unsupported("a snapshot of an empty log".into())));
+            return Err(snapshot_error(&self.log, QuorumError::Unsupported("a snapshot of an empty log".into())));
         };
         let epoch = i32::try_from(last_log_id.leader_id.term).unwrap_or(i32::MAX);
         let snapshot = MetadataSnapshot {
@@ -193,9 +193,10 @@ impl RaftSnapshotBuilder<TypeConfig> for SnapshotBuilder {
             records: self.image.to_records(),
         };
         let dir = lock(&self.log).dir().to_owned();
-        let bytes = snapshot.write(&dir).map_err(snapshot_error)?;
+        let bytes = snapshot.write(&dir).map_err(|e| snapshot_error(&self.log, e))?;
         let info = SnapshotInfo::of(&snapshot);
-        lock(&self.log).set_snapshot(info.clone()).map_err(snapshot_error)?;
+        let recorded = lock(&self.log).set_snapshot(info.clone());
+        recorded.map_err(|e| snapshot_error(&self.log, e))?;
         self.bytes_since_snapshot.store(0, Ordering::Relaxed);
         tracing::info!(
             "metadata snapshot {} written: {} records, {} bytes",
@@ -223,7 +224,9 @@ impl RaftStateMachine<TypeConfig> for StateMachine {
     {
         let mut applied = Vec::new();
         for entry in entries {
-            let apply_error = |e: QuorumError| StorageIOError::apply(entry.log_id, openraft::AnyError::new(&e)).into();
+            let log = &self.log;
+            let apply_error =
+                |e: QuorumError| StorageIOError::apply(entry.log_id, openraft::AnyError::new(&failed(log, e))).into();
             let stored = lock(&self.log).stored_batch(entry.log_id.index);
             let Some(stored) = stored else {
                 return Err(apply_error(QuorumError::CorruptLog(format!("applying {}: no such batch", entry.log_id))));
@@ -291,13 +294,14 @@ impl RaftStateMachine<TypeConfig> for StateMachine {
         snapshot: Box<Cursor<Vec<u8>>>,
     ) -> Result<(), StorageError<u64>> {
         let bytes = Bytes::from(snapshot.into_inner());
-        let decoded = check_received(meta, bytes.clone()).map_err(snapshot_error)?;
+        let decoded = check_received(meta, bytes.clone()).map_err(|e| snapshot_error(&self.log, e))?;
         let id = decoded.id;
         let dir = lock(&self.log).dir().to_owned();
-        write_file(&dir, id, &bytes).map_err(snapshot_error)?;
-        lock(&self.log).set_snapshot(SnapshotInfo::of(&decoded)).map_err(snapshot_error)?;
+        write_file(&dir, id, &bytes).map_err(|e| snapshot_error(&self.log, e))?;
+        let recorded = lock(&self.log).set_snapshot(SnapshotInfo::of(&decoded));
+        recorded.map_err(|e| snapshot_error(&self.log, e))?;
         tracing::info!("metadata snapshot {} installed from the leader", id.file_name());
-        self.load(decoded).map_err(snapshot_error)
+        self.load(decoded).map_err(|e| snapshot_error(&self.log, e))
     }
 
     async fn get_current_snapshot(&mut self) -> Result<Option<Snapshot<TypeConfig>>, StorageError<u64>> {
@@ -306,7 +310,7 @@ impl RaftStateMachine<TypeConfig> for StateMachine {
             log.snapshot().map(|info| (log.dir().join(info.id.file_name()), info.clone()))
         };
         let Some((path, info)) = newest else { return Ok(None) };
-        let bytes = std::fs::read(&path).map_err(|e| snapshot_error(QuorumError::io(&path, e)))?;
+        let bytes = std::fs::read(&path).map_err(|e| snapshot_error(&self.log, QuorumError::io(&path, e)))?;
         Ok(Some(raft_snapshot(&info, bytes)))
     }
 }
