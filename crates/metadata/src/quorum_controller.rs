@@ -183,7 +183,7 @@ impl QuorumController {
         if screening::is_screened(request.api_key()) {
             return self.handle_screened(request, version).await;
         }
-        let _one_at_a_time = self.decisions.lock().await;
+        let _one_at_a_time = self.lock_decisions(request.api_key()).await;
         let image = self.current_image().await?;
         let decided = self.decide(&image, &request, version)?;
         self.commit_decided(&image, decided).await
@@ -211,7 +211,7 @@ impl QuorumController {
             if decided.records.len() > controller::RECORDS_PER_REQUEST_MAX {
                 return Ok((merged(answered, too_large(decided.response)), offset));
             }
-            let one_at_a_time = self.decisions.lock().await;
+            let one_at_a_time = self.lock_decisions(request.api_key()).await;
             let current = self.current_image().await?;
             if current.provenance().offset == offset {
                 let (response, offset) = self.commit_decided(&current, decided).await?;
@@ -222,7 +222,7 @@ impl QuorumController {
             answered.push(decided.response);
             request = narrowed;
         }
-        let _one_at_a_time = self.decisions.lock().await;
+        let _one_at_a_time = self.lock_decisions(request.api_key()).await;
         let image = self.current_image().await?;
         let mut decided = self.decide(&image, &request, version)?;
         if decided.records.len() > controller::RECORDS_PER_REQUEST_MAX {
@@ -312,7 +312,7 @@ impl QuorumController {
         if !self.is_active() {
             return Ok(());
         }
-        let _one_at_a_time = self.decisions.lock().await;
+        let _one_at_a_time = self.lock_decisions(ApiKey::BrokerHeartbeat).await;
         let image = self.current_image().await?;
         let now = self.clock.now_ms();
         let expired = self.lock_sessions().expired(&image, now, self.settings.session_timeout_ms);
@@ -335,7 +335,7 @@ impl QuorumController {
         if !self.is_active() {
             return Ok(0);
         }
-        let _one_at_a_time = self.decisions.lock().await;
+        let _one_at_a_time = self.lock_decisions(ApiKey::ElectLeaders).await;
         let mut moved = 0;
         loop {
             let image = self.current_image().await?;
@@ -383,9 +383,24 @@ impl QuorumController {
 
     /// Appends `records` as one batch and waits until the image has them; their last offset.
     async fn commit(&self, records: Vec<ApiMessageAndVersion>) -> Result<i64, ControllerError> {
+        let count = records.len();
+        let started = self.clock.monotonic_ns();
         let offset = self.quorum.append(records).await?;
+        let committed = self.clock.monotonic_ns();
         self.image_at(offset).await?;
+        let ms = |from: u64, to: u64| to.saturating_sub(from) as f64 / 1e6;
+        tracing::debug!(
+            "controller commit of {count} records: {:.3} ms to commit, {:.3} ms more to reach the image",
+            ms(started, committed),
+            ms(committed, self.clock.monotonic_ns())
+        );
         Ok(offset)
+    }
+
+    /// Takes the decision lock; how long it is held is logged (debug) when released.
+    async fn lock_decisions(&self, api: ApiKey) -> DecisionGuard<'_> {
+        let guard = self.decisions.lock().await;
+        DecisionGuard { _guard: guard, api, clock: self.clock.as_ref(), since_ns: self.clock.monotonic_ns() }
     }
 
     /// The session tracker of the current leadership (a fresh one after an election).
@@ -458,6 +473,21 @@ impl QuorumController {
             }
             other => return Err(ControllerError::Unsupported(other.api_key())),
         })
+    }
+}
+
+/// The decision lock, held: its hold time is logged at debug level on release.
+struct DecisionGuard<'a> {
+    _guard: tokio::sync::MutexGuard<'a, ()>,
+    api: ApiKey,
+    clock: &'a dyn Clock,
+    since_ns: u64,
+}
+
+impl Drop for DecisionGuard<'_> {
+    fn drop(&mut self) {
+        let held_ms = self.clock.monotonic_ns().saturating_sub(self.since_ns) as f64 / 1e6;
+        tracing::debug!("controller decision lock held {held_ms:.3} ms for {:?}", self.api);
     }
 }
 
