@@ -390,6 +390,12 @@ impl ReplicaManager {
         read(&self.shared.partitions).keys().cloned().collect()
     }
 
+    /// The topic id `tp` is hosted under, if it is hosted and its id is known.
+    pub fn hosted_topic_id(&self, tp: &TopicPartition) -> Option<Uuid> {
+        let id = self.shared.partition(tp).ok()?.topic_id().ok()?;
+        (id != Uuid::ZERO).then_some(id)
+    }
+
     /// How many partitions this node was given: those hosted and those offline.
     pub fn given_count(&self) -> usize {
         read(&self.shared.partitions).len() + read(&self.shared.offline).len()

@@ -766,9 +766,8 @@ fn topic_metadata(image: &MetadataImage) -> TopicMetadata {
 }
 
 /// Hosts every partition this node is a replica of in `image`, as its leader or a follower of
-/// the leader the image names, with the brokers' standing (who may join an ISR); stops hosting
-/// and deletes the log of every other partition: of a deleted topic, or one a reassignment moved
-/// off this node (as Kafka's `TopicsDelta.localChanges` deletes a replica no longer assigned).
+/// the leader the image names, with the brokers' standing (who may join an ISR), once every
+/// replica `image` does not give this node is gone ([`delete_unassigned`]).
 fn reconcile(replicas: &ReplicaManager, image: &MetadataImage, config: &ServerConfig, node: BrokerId) {
     let statuses = image
         .cluster()
@@ -783,6 +782,7 @@ fn reconcile(replicas: &ReplicaManager, image: &MetadataImage, config: &ServerCo
         })
         .collect();
     replicas.set_broker_statuses(statuses);
+    delete_unassigned(replicas, image, node);
     let started = tokio::time::Instant::now();
     let (mut visited, mut slowest) = (0usize, std::time::Duration::ZERO);
     for topic in image.topics().iter() {
@@ -815,12 +815,27 @@ fn reconcile(replicas: &ReplicaManager, image: &MetadataImage, config: &ServerCo
         started.elapsed().as_secs_f64() * 1e3,
         slowest.as_secs_f64() * 1e3
     );
+}
+
+/// Stops hosting and deletes the log of every replica `image` does not give this node: of a
+/// deleted topic, one a reassignment moved off this node (as Kafka's `TopicsDelta.localChanges`
+/// deletes a replica no longer assigned), or one of an earlier topic of the same name. Images
+/// are reconciled as they come, not each one (`metadata_replay`), so a topic deleted and created
+/// again in between shows only as a new topic id, as Kafka's deltas tell them apart; the new
+/// topic starts from an empty log.
+fn delete_unassigned(replicas: &ReplicaManager, image: &MetadataImage, node: BrokerId) {
     for tp in replicas.hosted().into_iter().chain(replicas.offline()) {
-        let partition = image.topics().by_name(&tp.topic).and_then(|t| t.partitions.get(&tp.partition));
-        if partition.is_some_and(|p| p.replicas.contains(&node)) {
+        let topic = image.topics().by_name(&tp.topic);
+        let partition = topic.and_then(|t| t.partitions.get(&tp.partition));
+        let earlier_topic = topic.zip(replicas.hosted_topic_id(&tp)).is_some_and(|(t, id)| t.id != id);
+        if partition.is_some_and(|p| p.replicas.contains(&node)) && !earlier_topic {
             continue;
         }
-        info!("{tp} is not assigned to this node any more: deleting its replica");
+        if earlier_topic {
+            info!("{tp} belongs to an earlier topic of that name: deleting its replica");
+        } else {
+            info!("{tp} is not assigned to this node any more: deleting its replica");
+        }
         if let Err(e) = replicas.delete_partition(&tp) {
             error!("cannot delete {tp}: {e}");
         }
@@ -1152,6 +1167,46 @@ mod tests {
         let later = requests.recv().await.expect("a later heartbeat");
         assert_eq!(later.offline_log_dirs, [failed]);
         task.abort();
+    }
+
+    /// A topic deleted and created again between two reconciles shows only as a new topic id:
+    /// the replica of the earlier topic goes (and the new one would start from an empty log);
+    /// one whose topic is unchanged stays.
+    #[test]
+    fn a_replica_of_an_earlier_topic_of_the_same_name_is_deleted() {
+        use strand_log::LogConfig;
+        use strand_protocol::messages::records::MetadataRecord;
+        use strand_protocol::messages::{PartitionRecord, TopicRecord};
+        let dir = tempfile::tempdir().expect("dir");
+        let identity = NodeIdentity { cluster_id: "c".into(), node_id: 1 };
+        let logs = LogManager::open(&[dir.path().to_owned()], &identity, LogConfig::default(), Arc::new(SystemClock))
+            .expect("logs");
+        let replicas = ReplicaManager::new(logs, false);
+        let (earlier, kept) = (Uuid([0x11; 16]), Uuid([0x22; 16]));
+        let (recreated, same) = (TopicPartition::new("t", 0), TopicPartition::new("u", 0));
+        replicas.ensure_partition(&recreated, earlier, LogConfig::default()).expect("host t-0");
+        replicas.ensure_partition(&same, kept, LogConfig::default()).expect("host u-0");
+        let topic = |name: &str, topic_id: Uuid| {
+            [
+                MetadataRecord::TopicRecord(TopicRecord { name: name.into(), topic_id, ..Default::default() }),
+                MetadataRecord::PartitionRecord(PartitionRecord {
+                    partition_id: 0,
+                    topic_id,
+                    replicas: vec![BrokerId(1)],
+                    isr: vec![1],
+                    leader: BrokerId(1),
+                    ..Default::default()
+                }),
+            ]
+        };
+        let empty = MetadataImage::empty();
+        let mut delta = MetadataDelta::new(&empty);
+        for record in topic("t", Uuid([0x33; 16])).iter().chain(&topic("u", kept)) {
+            delta.replay(record).expect("replay");
+        }
+        let image = delta.apply(MetadataProvenance { offset: 4, epoch: 1 });
+        delete_unassigned(&replicas, &image, BrokerId(1));
+        assert_eq!(replicas.hosted(), [same]);
     }
 
     /// Broker 1 with dirs A and B: its replica the image leaves `UNASSIGNED` is placed in the
