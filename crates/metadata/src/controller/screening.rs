@@ -47,12 +47,22 @@ pub fn is_screened(api: ApiKey) -> bool {
 }
 
 /// How many entries `request` lists (topics, names, ids, resources, partitions): what deciding it
-/// costs, give or take a logarithm.
+/// costs, give or take a logarithm. A topic to create or grow counts its partitions too (each is
+/// placed and written), up to the most one request may create: ten topics of 1,000 partitions
+/// cost as much to decide as 10,000 topics.
 pub fn entries(request: &RequestBody) -> usize {
+    let partitions = |count: i32, assigned: usize| {
+        let max = usize::try_from(super::PARTITIONS_PER_REQUEST_MAX).unwrap_or(usize::MAX);
+        usize::try_from(count).unwrap_or(0).max(assigned).min(max)
+    };
     match request {
-        RequestBody::CreateTopics(r) => r.topics.len(),
+        RequestBody::CreateTopics(r) => {
+            r.topics.iter().map(|t| 1 + t.configs.len() + partitions(t.num_partitions, t.assignments.len())).sum()
+        }
+        RequestBody::CreatePartitions(r) => {
+            r.topics.iter().map(|t| 1 + partitions(t.count, t.assignments.as_ref().map_or(0, Vec::len))).sum()
+        }
         RequestBody::DeleteTopics(r) => r.topics.len() + r.topic_names.len(),
-        RequestBody::CreatePartitions(r) => r.topics.len(),
         RequestBody::AlterConfigs(r) => r.resources.iter().map(|c| 1 + c.configs.len()).sum(),
         RequestBody::IncrementalAlterConfigs(r) => r.resources.iter().map(|c| 1 + c.configs.len()).sum(),
         RequestBody::ElectLeaders(r) => r.topic_partitions.iter().flatten().map(|t| 1 + t.partitions.len()).sum(),
