@@ -45,6 +45,10 @@ const LEADER_CATCH_UP_MAX: Duration = Duration::from_secs(30);
 const SCREENING_ATTEMPTS_MAX: usize = 4;
 /// Requests with more entries than this are decided with `block_in_place` off the lock.
 const INLINE_DECISION_ENTRIES_MAX: usize = 1_000;
+/// A CreateTopics whose decision writes more records than this is committed in chunks of whole
+/// topics of about this many records ([`screening::split`]), the decision lock released between
+/// them: committing and replaying 2,000 records held it 30-40 ms on a loaded 2-core machine.
+const CHUNK_RECORDS_MAX: usize = 500;
 
 /// A boxed future, as the [`ControllerLog`] trait object needs.
 pub type BoxFuture<'a, T> = Pin<Box<dyn Future<Output = T> + Send + 'a>>;
@@ -180,6 +184,9 @@ impl QuorumController {
     /// waits for its own image to reach it). Client admin requests are screened first (see
     /// [`controller::screening`]): the lock is held only for the entries that write records.
     pub async fn handle(&self, request: RequestBody, version: i16) -> Result<(ResponseBody, i64), ControllerError> {
+        if matches!(request, RequestBody::CreateTopics(_)) && screening::entries(&request) > CHUNK_RECORDS_MAX {
+            return self.handle_in_chunks(request, version).await;
+        }
         if screening::is_screened(request.api_key()) {
             return self.handle_screened(request, version).await;
         }
@@ -187,6 +194,41 @@ impl QuorumController {
         let image = self.current_image().await?;
         let decided = self.decide(&image, &request, version)?;
         self.commit_decided(&image, decided).await
+    }
+
+    /// A large CreateTopics: decided whole off the lock first (what fails, or is refused whole for
+    /// writing more than [`controller::RECORDS_PER_REQUEST_MAX`] records, is answered from that
+    /// decision), then the topics answered NONE are created chunk by chunk, each chunk screened
+    /// and committed on its own ([`QuorumController::handle_screened`]), so the decision lock is
+    /// never held for more than one chunk's commit.
+    async fn handle_in_chunks(
+        &self,
+        request: RequestBody,
+        version: i16,
+    ) -> Result<(ResponseBody, i64), ControllerError> {
+        let Some(image) = self.screening_image().await? else { return self.handle_screened(request, version).await };
+        let decided = self.decide_unlocked(&image, &request, version)?;
+        let mut offset = image.provenance().offset;
+        if decided.records.is_empty() {
+            return Ok((decided.response, offset));
+        }
+        if decided.records.len() > controller::RECORDS_PER_REQUEST_MAX {
+            return Ok((too_large(decided.response), offset));
+        }
+        let Some(narrowed) = screening::narrow(&request, &decided.response) else {
+            return Ok((decided.response, offset));
+        };
+        let mut answers = Vec::new();
+        for chunk in screening::split(narrowed, CHUNK_RECORDS_MAX) {
+            let (answer, at) = self.handle_screened(chunk, version).await?;
+            answers.push(answer);
+            offset = offset.max(at);
+        }
+        let response = match screening::join(answers) {
+            Some(inner) => screening::merge(decided.response, inner),
+            None => decided.response,
+        };
+        Ok((response, offset))
     }
 
     /// Screening's loop: decide on the image at hand without the lock; answer at once what writes
@@ -217,19 +259,39 @@ impl QuorumController {
                 let (response, offset) = self.commit_decided(&current, decided).await?;
                 return Ok((merged(answered, response), offset));
             }
-            drop(one_at_a_time);
-            let Some(narrowed) = screening::narrow(&request, &decided.response) else { break };
+            let Some(narrowed) = screening::narrow(&request, &decided.response) else {
+                drop(one_at_a_time);
+                break;
+            };
             answered.push(decided.response);
             request = narrowed;
+            if screening::entries(&request) <= CHUNK_RECORDS_MAX {
+                // Small enough to decide again at once under the lock, rather than race for the
+                // lock again with a stream of others (a large creation's chunks).
+                let (response, offset) = self.decide_and_commit(&current, &request, version).await?;
+                return Ok((merged(answered, response), offset));
+            }
+            drop(one_at_a_time);
         }
         let _one_at_a_time = self.lock_decisions(request.api_key()).await;
         let image = self.current_image().await?;
-        let mut decided = self.decide(&image, &request, version)?;
+        let (response, offset) = self.decide_and_commit(&image, &request, version).await?;
+        Ok((merged(answered, response), offset))
+    }
+
+    /// Decides `request` on `image` (refused whole past the record bound) and commits it. Called
+    /// under the lock.
+    async fn decide_and_commit(
+        &self,
+        image: &MetadataImage,
+        request: &RequestBody,
+        version: i16,
+    ) -> Result<(ResponseBody, i64), ControllerError> {
+        let mut decided = self.decide(image, request, version)?;
         if decided.records.len() > controller::RECORDS_PER_REQUEST_MAX {
             decided = Decided { records: Vec::new(), response: too_large(decided.response), heartbeat: None };
         }
-        let (response, offset) = self.commit_decided(&image, decided).await?;
-        Ok((merged(answered, response), offset))
+        self.commit_decided(image, decided).await
     }
 
     /// Commits a decision's records (if any) and returns its response and the offset it depends
