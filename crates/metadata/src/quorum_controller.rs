@@ -142,6 +142,8 @@ pub struct QuorumController {
     new_topic_id: Box<dyn Fn() -> Uuid + Send + Sync>,
     /// Held from a decision until its records are in the image.
     decisions: tokio::sync::Mutex<()>,
+    /// Held while a large request is decided off the decision lock.
+    large_decisions: tokio::sync::Mutex<()>,
     /// Brokers' sessions, and the leader epoch they were started in: a new leadership starts
     /// afresh, as Kafka's newly active controller does.
     sessions: Mutex<(i32, BrokerHeartbeatTracker)>,
@@ -170,6 +172,7 @@ impl QuorumController {
             settings,
             new_topic_id,
             decisions: tokio::sync::Mutex::new(()),
+            large_decisions: tokio::sync::Mutex::new(()),
             sessions: Mutex::new((-1, BrokerHeartbeatTracker::new())),
         }
     }
@@ -207,7 +210,7 @@ impl QuorumController {
         version: i16,
     ) -> Result<(ResponseBody, i64), ControllerError> {
         let Some(image) = self.screening_image().await? else { return self.handle_screened(request, version).await };
-        let decided = self.decide_unlocked(&image, &request, version)?;
+        let decided = self.decide_unlocked(&image, &request, version).await?;
         let mut offset = image.provenance().offset;
         if decided.records.is_empty() {
             return Ok((decided.response, offset));
@@ -245,7 +248,7 @@ impl QuorumController {
         let mut request = request;
         for _ in 0..SCREENING_ATTEMPTS_MAX {
             let Some(image) = self.screening_image().await? else { break };
-            let decided = self.decide_unlocked(&image, &request, version)?;
+            let decided = self.decide_unlocked(&image, &request, version).await?;
             let offset = image.provenance().offset;
             if decided.records.is_empty() {
                 return Ok((merged(answered, decided.response), offset));
@@ -333,8 +336,10 @@ impl QuorumController {
 
     /// [`QuorumController::decide`] off the lock; a large request's decision runs with the worker
     /// thread's other tasks handed to the runtime meanwhile (`block_in_place`), so that deciding
-    /// it does not hold up other connections' requests.
-    fn decide_unlocked(
+    /// it does not hold up other connections' requests, and one at a time: Kafka's controller
+    /// decides on one thread, and clients sending large requests back to back otherwise keep
+    /// every core deciding.
+    async fn decide_unlocked(
         &self,
         image: &MetadataImage,
         request: &RequestBody,
@@ -342,7 +347,11 @@ impl QuorumController {
     ) -> Result<Decided, ControllerError> {
         let multi_thread = tokio::runtime::Handle::try_current()
             .is_ok_and(|h| h.runtime_flavor() == tokio::runtime::RuntimeFlavor::MultiThread);
-        if multi_thread && screening::entries(request) > INLINE_DECISION_ENTRIES_MAX {
+        if screening::entries(request) <= INLINE_DECISION_ENTRIES_MAX {
+            return self.decide(image, request, version);
+        }
+        let _one_large_at_a_time = self.large_decisions.lock().await;
+        if multi_thread {
             tokio::task::block_in_place(|| self.decide(image, request, version))
         } else {
             self.decide(image, request, version)

@@ -86,6 +86,21 @@ impl ControllerLog for HeldLog {
 
 /// The active controller over a [`HeldLog`] starting at `image`.
 fn controller(image: MetadataImage) -> (Arc<QuorumController>, Arc<HeldLog>) {
+    let next_id = std::sync::atomic::AtomicU64::new(1);
+    let new_topic_id = Box::new(move || {
+        let n = next_id.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let mut bytes = [0x11; 16];
+        bytes[8..].copy_from_slice(&n.to_be_bytes());
+        Uuid(bytes)
+    });
+    controller_with_ids(image, new_topic_id)
+}
+
+/// [`controller`] drawing topic ids from `new_topic_id`.
+fn controller_with_ids(
+    image: MetadataImage,
+    new_topic_id: Box<dyn Fn() -> Uuid + Send + Sync>,
+) -> (Arc<QuorumController>, Arc<HeldLog>) {
     let (images, receiver) = watch::channel(Arc::new(image));
     let log = Arc::new(HeldLog {
         images: Mutex::new(images),
@@ -100,13 +115,6 @@ fn controller(image: MetadataImage) -> (Arc<QuorumController>, Arc<HeldLog>) {
         bootstrap: Vec::new(),
         unfence_on_registration: true,
     };
-    let next_id = std::sync::atomic::AtomicU64::new(1);
-    let new_topic_id = Box::new(move || {
-        let n = next_id.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-        let mut bytes = [0x11; 16];
-        bytes[8..].copy_from_slice(&n.to_be_bytes());
-        Uuid(bytes)
-    });
     let controller = QuorumController::new(log.clone(), receiver, Arc::new(SystemClock), settings, new_topic_id);
     (Arc::new(controller), log)
 }
@@ -260,6 +268,54 @@ async fn a_large_creation_is_committed_in_chunks_that_let_other_decisions_in() {
     assert_eq!(created, 1_201);
     let small_at = batches.iter().position(|(_, topics)| topics == &["small"]).expect("small's own batch");
     assert!(small_at < batches.len() - 1, "committed after the large creation's last chunk");
+}
+
+/// Large requests are decided off the lock one at a time, as Kafka's controller decides on one
+/// thread: two clients sending large CreateTopics back to back kept both cores of a two-core
+/// machine deciding. The first decision is held inside it (in
+/// drawing its topic id) while the second is given a second to start (it started at once
+/// before); then nothing is held any more.
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn large_decisions_run_one_at_a_time() {
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    let deciding = Arc::new(AtomicUsize::new(0));
+    let most = Arc::new(AtomicUsize::new(0));
+    let (entered_tx, mut entered) = tokio::sync::mpsc::unbounded_channel();
+    let (release, release_rx) = std::sync::mpsc::channel::<()>();
+    // Each draw waits until `release` is dropped.
+    let release_rx = Mutex::new(release_rx);
+    let next = std::sync::atomic::AtomicU8::new(1);
+    let new_topic_id = {
+        let (deciding, most) = (deciding.clone(), most.clone());
+        Box::new(move || {
+            let now = deciding.fetch_add(1, Ordering::SeqCst) + 1;
+            most.fetch_max(now, Ordering::SeqCst);
+            let _ = entered_tx.send(());
+            let _ = release_rx.lock().map(|r| r.recv());
+            deciding.fetch_sub(1, Ordering::SeqCst);
+            Uuid([next.fetch_add(1, Ordering::SeqCst); 16])
+        })
+    };
+    let (controller, _log) = controller_with_ids(base(), new_topic_id);
+    let tasks: Vec<_> = ["wide-a", "wide-b"]
+        .into_iter()
+        .map(|name| {
+            let controller = controller.clone();
+            let request = CreateTopicsRequest { topics: vec![topic(name, 2_000, 1)], ..Default::default() };
+            tokio::spawn(async move { controller.handle(RequestBody::CreateTopics(request), 7).await })
+        })
+        .collect();
+    entered.recv().await.expect("the first decision started");
+    let _ = tokio::time::timeout(Duration::from_secs(1), entered.recv()).await;
+    // From here on no decision is held (each request is decided more than once: whole, then its
+    // chunk).
+    drop(release);
+    for task in tasks {
+        let (response, _) = task.await.expect("task").expect("handled");
+        let ResponseBody::CreateTopics(response) = response else { panic!("not a CreateTopics response") };
+        assert_eq!(response.topics[0].error_code, 0, "{:?}", response.topics[0].error_message);
+    }
+    assert_eq!(most.load(Ordering::SeqCst), 1, "two large decisions ran at once");
 }
 
 fn codes(response: &CreateTopicsResponse) -> Vec<(String, i16)> {
