@@ -12,6 +12,9 @@ a third connection sends one kind of large request over and over:
   delete  DeleteTopics v3 naming 200,000 unknown topics (about 4.4 MB)
   create  CreateTopics v4 of 100,000 names, each twice, no partitions (about 4 MB)
   fetch   Fetch v11 at session epoch 0 (opening a session) of 100,000 partitions (about 3 MB)
+  flood   CreateTopics v4 of new topics, `--flood-topics` per request (default 1,000) of
+          `--flood-partitions` partitions each (default 1): every request really creates them,
+          with names never used before (`--flood-clients` connections send them at once)
 
 and prints p50 / p99 / max of both probes in both windows, and how long each large request took.
 Raw Kafka frames, standard library only: no client library needed.
@@ -131,6 +134,20 @@ def create_topics_v4(names: list[str], partitions: int) -> bytes:
     return array(topics) + struct.pack(">ib", 30_000, 0)
 
 
+def create_topics_v4_errors(response: bytes) -> dict[int, int]:
+    """How many topics of a CreateTopics v4 response got each error code."""
+    pos, errors = 4, {}
+    (count,) = struct.unpack_from(">i", response, pos)
+    pos += 4
+    for _ in range(count):
+        (size,) = struct.unpack_from(">h", response, pos)
+        pos += 2 + size
+        (code, size) = struct.unpack_from(">hh", response, pos)
+        pos += 4 + max(size, 0)
+        errors[code] = errors.get(code, 0) + 1
+    return errors
+
+
 def delete_topics_v3(names: list[str]) -> bytes:
     return array([string(n) for n in names]) + struct.pack(">i", 30_000)
 
@@ -144,10 +161,25 @@ def fetch_v11(topic: str, partitions: int, session_epoch: int, partition_max_byt
     return head + topics + array([]) + string("")
 
 
+class Flood:
+    """CreateTopics requests of topics never created before: request `n` names `flood-<n>-<i>`."""
+
+    def __init__(self, topics: int, partitions: int) -> None:
+        self.topics, self.partitions, self.sent = topics, partitions, 0
+        self.lock = threading.Lock()
+
+    def __call__(self) -> tuple[int, int, bytes]:
+        with self.lock:
+            n, self.sent = self.sent, self.sent + 1
+        names = [f"flood-{n:05d}-{i:05d}" for i in range(self.topics)]
+        return 19, 4, create_topics_v4(names, self.partitions)
+
+
 ATTACKS = {
     "delete": lambda: (20, 3, delete_topics_v3([f"unknown-topic-{i:06d}" for i in range(200_000)])),
     "create": lambda: (19, 4, create_topics_v4([f"dup-{i // 2:06d}" for i in range(200_000)], 0)),
     "fetch": lambda: (1, 11, fetch_v11(TOPIC, 100_000, 0)),
+    "flood": None,
 }
 
 
@@ -159,11 +191,12 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-def start(binary: str, data: str, port: int) -> subprocess.Popen:
+def start(binary: str, data: str, port: int, log: str | None) -> subprocess.Popen:
     overrides = [f"log.dirs={data}", f"listeners=PLAINTEXT://127.0.0.1:{port}",
                  f"advertised.listeners=PLAINTEXT://127.0.0.1:{port}"]
     args = [binary, "server"] + [a for o in overrides for a in ("--override", o)]
-    node = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    stderr = open(log, "w") if log else subprocess.DEVNULL
+    node = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=stderr)
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
         try:
@@ -199,15 +232,25 @@ def main() -> None:
     parser.add_argument("--attack", choices=sorted(ATTACKS), default="delete")
     parser.add_argument("--idle", type=float, default=5.0, help="seconds of baseline")
     parser.add_argument("--seconds", type=float, default=10.0, help="seconds under attack")
+    parser.add_argument("--flood-topics", type=int, default=1_000, help="topics per flood request")
+    parser.add_argument("--flood-partitions", type=int, default=1, help="partitions per flood topic")
+    parser.add_argument("--flood-clients", type=int, default=1, help="connections sending flood requests")
+    parser.add_argument("--log", help="file for the node's log (its RUST_LOG is this one's)")
     args = parser.parse_args()
 
     with tempfile.TemporaryDirectory(prefix="stall-probe-") as data:
         port = free_port()
-        node = start(args.binary, data, port)
+        node = start(args.binary, data, port, args.log)
         try:
             Connection(port, "setup").call(19, 4, create_topics_v4([TOPIC], 1))
-            api, version, body = ATTACKS[args.attack]()
-            print(f"attack {args.attack}: {len(body) / 1e6:.1f} MB per request, binary {args.binary}")
+            if args.attack == "flood":
+                next_request = Flood(args.flood_topics, args.flood_partitions)
+                clients = args.flood_clients
+            else:
+                fixed = ATTACKS[args.attack]()
+                next_request, clients = (lambda: fixed), 1
+            body = next_request()[2]
+            print(f"attack {args.attack}: {len(body) / 1e6:.1f} MB per request, {clients} client(s), binary {args.binary}")
             stop = [False]
             meta, prod, cons = [], [], []
             consume = fetch_v11(TOPIC, 1, -1, partition_max_bytes=1)
@@ -220,12 +263,24 @@ def main() -> None:
                 t.start()
             time.sleep(args.idle)
             attack_start = time.monotonic()
-            attacker = Connection(port, "attacker")
-            durations = []
-            while time.monotonic() - attack_start < args.seconds:
-                started = time.monotonic()
-                attacker.call(api, version, body)
-                durations.append(time.monotonic() - started)
+            durations, errors = [], {}
+
+            def attack() -> None:
+                attacker = Connection(port, "attacker")
+                while time.monotonic() - attack_start < args.seconds:
+                    api, version, body = next_request()
+                    started = time.monotonic()
+                    response = attacker.call(api, version, body)
+                    durations.append(time.monotonic() - started)
+                    if api == 19:
+                        for code, n in create_topics_v4_errors(response).items():
+                            errors[code] = errors.get(code, 0) + n
+
+            attackers = [threading.Thread(target=attack) for _ in range(clients)]
+            for t in attackers:
+                t.start()
+            for t in attackers:
+                t.join()
             attack_end = time.monotonic()
             stop[0] = True
             for t in threads:
@@ -236,6 +291,8 @@ def main() -> None:
                 print(f"{label:9s} idle   {percentiles(idle)}")
                 print(f"{label:9s} attack {percentiles(busy)}")
             print(f"attack requests: {len(durations)}, each {percentiles(durations)}")
+            if errors:
+                print(f"attack topics by error code: {dict(sorted(errors.items()))}")
         finally:
             node.terminate()
             node.wait(timeout=30)

@@ -398,6 +398,12 @@ impl ReplicaManager {
         self.shared.partition(tp).is_err() && write(&self.shared.offline).insert(tp.clone(), reason).is_none()
     }
 
+    /// The topic id `tp` is hosted under, if it is hosted and its id is known.
+    pub fn hosted_topic_id(&self, tp: &TopicPartition) -> Option<Uuid> {
+        let id = self.shared.partition(tp).ok()?.topic_id().ok()?;
+        (id != Uuid::ZERO).then_some(id)
+    }
+
     /// How many partitions this node was given: those hosted and those offline.
     pub fn given_count(&self) -> usize {
         read(&self.shared.partitions).len() + read(&self.shared.offline).len()

@@ -7,4 +7,5 @@ pub mod connection;
 pub mod group_writer;
 pub mod inter_node;
 pub mod log_dirs;
+pub mod metadata_replay;
 pub mod node;

@@ -22,7 +22,7 @@
 
 use std::collections::BTreeMap;
 use std::net::SocketAddr;
-use std::sync::{Arc, OnceLock};
+use std::sync::Arc;
 use std::time::Duration;
 
 use strand_base::topic::{CLUSTER_METADATA_TOPIC, OFFSETS_TOPIC, TRANSACTION_STATE_TOPIC};
@@ -34,8 +34,8 @@ use strand_broker::{
 use strand_coordinator::{GroupCoordinator, RandomMemberIds, TopicMetadata, TxnCoordinator};
 use strand_log::{LogManager, NodeIdentity};
 use strand_metadata::controller::{ApiMessageAndVersion, BootstrapFeatures, ControllerDefaults, bootstrap_records};
-use strand_metadata::image::{MetadataDelta, MetadataImage, MetadataProvenance, TopicConfigResolver};
-use strand_metadata::quorum::{CommittedBatch, Leadership, Quorum};
+use strand_metadata::image::{MetadataImage, TopicConfigResolver};
+use strand_metadata::quorum::{Leadership, Quorum};
 use strand_metadata::quorum_controller::{ControllerSettings, QuorumController};
 use strand_protocol::codec::Message;
 use strand_protocol::error::ErrorCode;
@@ -43,7 +43,7 @@ use strand_protocol::messages::broker_registration_request::{Feature, Listener};
 use strand_protocol::messages::{BrokerHeartbeatRequest, BrokerRegistrationRequest};
 use strand_replication::{BrokerStatus, PartitionState, PassReport, ReplicaLinks, ReplicaManager};
 use tokio::net::TcpListener;
-use tokio::sync::{mpsc, watch};
+use tokio::sync::{mpsc, oneshot, watch};
 use tracing::{error, info, warn};
 
 use crate::config::{ServerConfig, static_topic_configs};
@@ -55,6 +55,7 @@ use crate::inter_node::{
     PeerHealth, TcpQuorumTransport, VoterMetadataFetcher, follow_registrations, serve_controller_listener,
 };
 use crate::log_dirs::{DirAssigner, raise_open_files_limit, warn_if_open_files_too_few, watch_log_dirs_forever};
+use crate::metadata_replay::{Handoff, Reconcile, replay_forever};
 
 /// Why a node stopped with an error.
 #[derive(Debug, thiserror::Error)]
@@ -111,7 +112,8 @@ pub async fn run_until(
     // published one after this node's replicas are reconciled with it (the handlers read it).
     let (raw_tx, raw_rx) = watch::channel(Arc::new(MetadataImage::empty()));
     let (image_tx, image_rx) = watch::channel(Arc::new(MetadataImage::empty()));
-    let hosts_cell = Arc::new(OnceLock::new());
+    // This node's hosts go to the replay once the node can host partitions.
+    let (handoff_tx, handoff_rx) = mpsc::channel(1);
     let mut background = Vec::new();
     // What this node says about peers it cannot reach, shared by every node-to-node client.
     let peers = Arc::new(PeerHealth::new());
@@ -120,7 +122,7 @@ pub async fn run_until(
         // Peers must be able to reach this node's controller listener as soon as the quorum runs.
         let controller_listener = if sole_voter { None } else { Some(bind_controller_listener(&config).await?) };
         let quorum = Arc::new(open_quorum(&config, &cluster_id, clock.clone(), peers.clone()).await?);
-        let replay = tokio::spawn(replay_forever(quorum.subscribe(0), raw_tx, image_tx, hosts_cell.clone()));
+        let replay = tokio::spawn(replay_forever(quorum.subscribe(0), raw_tx, image_tx, handoff_rx));
         let controller = Arc::new(QuorumController::new(
             quorum.clone(),
             raw_rx,
@@ -151,7 +153,7 @@ pub async fn run_until(
         let timeout = Duration::from_millis(config.controller_quorum_request_timeout_ms.max(1) as u64);
         let fetcher = Arc::new(VoterMetadataFetcher::new(controller_addresses(&config), timeout, peers.clone()));
         let (committed, leadership) = strand_metadata::quorum::observe(voters, fetcher, 0);
-        let replay = tokio::spawn(replay_forever(committed, raw_tx, image_tx, hosts_cell.clone()));
+        let replay = tokio::spawn(replay_forever(committed, raw_tx, image_tx, handoff_rx));
         (None, None, replay, leadership)
     };
     // Resolves once the metadata log failed (never on an observer, which keeps none). It holds
@@ -294,8 +296,11 @@ pub async fn run_until(
         config: config.clone(),
         node: BrokerId(node_id),
     };
-    let current = image_rx.borrow().clone();
-    hosts_cell.get_or_init(|| node_hosts).reconcile(&current);
+    let (reconciled_tx, reconciled) = oneshot::channel();
+    let handoff = Handoff { hosts: node_hosts, reconciled: reconciled_tx };
+    if handoff_tx.send(handoff).await.is_err() || reconciled.await.is_err() {
+        return Err(NodeError::Startup("the metadata replay stopped".into()));
+    }
     let shrink_interval = Duration::from_millis(u64::try_from(config.replica_lag_time_max_ms / 2).unwrap_or(1).max(1));
     background.push(tokio::spawn(shrink_isr_forever(replicas.clone(), clock.clone(), shrink_interval)));
     let checkpoint_interval =
@@ -380,7 +385,6 @@ pub async fn run_until(
     }
     replay.abort();
     replicas.stop_fetchers().await;
-    drop(hosts_cell);
     drop(broker);
     groups.shutdown().await;
     drop(groups);
@@ -766,52 +770,6 @@ fn incarnation_id() -> Uuid {
     strand_broker::handlers::create_topics::random_topic_id()
 }
 
-/// The image after `batch`: `image` changed by its records, or for a snapshot, the image its
-/// records recreate.
-fn apply(image: &MetadataImage, batch: &CommittedBatch) -> Result<MetadataImage, NodeError> {
-    let empty = MetadataImage::empty();
-    let mut delta = MetadataDelta::new(if batch.snapshot { &empty } else { image });
-    for (record, _) in &batch.records {
-        delta.replay(record).map_err(|e| NodeError::Startup(format!("metadata replay: {e}")))?;
-    }
-    Ok(delta.apply(MetadataProvenance { offset: batch.last_offset, epoch: batch.epoch }))
-}
-
-/// Applies every committed batch: publishes the image to the controller at once, then
-/// reconciles what this node hosts (once it hosts anything) and publishes it to the handlers.
-async fn replay_forever(
-    mut committed: mpsc::Receiver<CommittedBatch>,
-    raw: watch::Sender<Arc<MetadataImage>>,
-    published: watch::Sender<Arc<MetadataImage>>,
-    hosts: Arc<OnceLock<Hosts>>,
-) {
-    while let Some(batch) = committed.recv().await {
-        if batch.snapshot {
-            info!(
-                "metadata image loaded from the snapshot ending at offset {} (epoch {}): {} records",
-                batch.last_offset + 1,
-                batch.epoch,
-                batch.records.len()
-            );
-        }
-        let current = raw.borrow().clone();
-        match apply(&current, &batch) {
-            Ok(next) => {
-                let next = Arc::new(next);
-                raw.send_replace(next.clone());
-                if let Some(hosts) = hosts.get() {
-                    hosts.reconcile(&next);
-                }
-                published.send_replace(next);
-            }
-            Err(e) => {
-                error!("stopping metadata replay: {e}");
-                return;
-            }
-        }
-    }
-}
-
 /// What a node hosts according to the metadata image: partition replicas, the group
 /// coordinator's shards (one per `__consumer_offsets` partition the node leads) and the
 /// transaction coordinator's (one per `__transaction_state` partition it leads).
@@ -825,11 +783,13 @@ struct Hosts {
     node: BrokerId,
 }
 
-impl Hosts {
+impl Reconcile for Hosts {
     /// Brings what this node hosts in line with `image`: replicas first (a coordinator loads from
     /// its partition's log), then the coordinators' leaderships.
     fn reconcile(&self, image: &MetadataImage) {
+        let started = tokio::time::Instant::now();
         reconcile(&self.replicas, image, &self.config, self.node, &self.dirs);
+        let replicas = started.elapsed();
         warn_if_open_files_too_few(self.replicas.given_count());
         let led = self.led(image, OFFSETS_TOPIC);
         for partition in self.groups.partitions() {
@@ -850,8 +810,15 @@ impl Hosts {
         for (&partition, &epoch) in &led {
             self.transactions.become_leader(partition, epoch);
         }
+        tracing::debug!(
+            "reconciled: replicas in {:.3} ms, coordinators in {:.3} ms",
+            replicas.as_secs_f64() * 1e3,
+            (started.elapsed() - replicas).as_secs_f64() * 1e3
+        );
     }
+}
 
+impl Hosts {
     /// The partitions of `topic` this node leads, with their leader epochs.
     fn led(&self, image: &MetadataImage, topic: &str) -> BTreeMap<i32, i32> {
         let Some(topic) = image.topics().by_name(topic) else { return BTreeMap::new() };
@@ -873,11 +840,10 @@ fn topic_metadata(image: &MetadataImage) -> TopicMetadata {
 }
 
 /// Hosts every partition this node is a replica of in `image`, as its leader or a follower of
-/// the leader the image names, with the brokers' standing (who may join an ISR); stops hosting
-/// and deletes the log of every other partition: of a deleted topic, or one a reassignment moved
-/// off this node (as Kafka's `TopicsDelta.localChanges` deletes a replica no longer assigned).
-/// While a log dir is offline, a replica not hosted yet whose log may be in it is left offline
-/// rather than created empty elsewhere ([`may_be_in_an_offline_dir`]).
+/// the leader the image names, with the brokers' standing (who may join an ISR), once every
+/// replica `image` does not give this node is gone ([`delete_unassigned`]). While a log dir is
+/// offline, a replica not hosted yet whose log may be in it is left offline rather than created
+/// empty elsewhere ([`may_be_in_an_offline_dir`]).
 fn reconcile(
     replicas: &ReplicaManager,
     image: &MetadataImage,
@@ -885,8 +851,6 @@ fn reconcile(
     node: BrokerId,
     dirs: &[(std::path::PathBuf, Option<Uuid>)],
 ) {
-    let offline_dirs = replicas.offline_dirs().unwrap_or_default();
-    let hosted: std::collections::BTreeSet<TopicPartition> = replicas.hosted().into_iter().collect();
     let statuses = image
         .cluster()
         .brokers()
@@ -900,9 +864,14 @@ fn reconcile(
         })
         .collect();
     replicas.set_broker_statuses(statuses);
+    delete_unassigned(replicas, image, node);
+    let offline_dirs = replicas.offline_dirs().unwrap_or_default();
+    let hosted: std::collections::BTreeSet<TopicPartition> = replicas.hosted().into_iter().collect();
     let statics = static_topic_configs(config);
     let resolver = TopicConfigResolver::new(image, Some(node), &statics);
     let producer_state = config.log_config().producer_state;
+    let started = tokio::time::Instant::now();
+    let (mut visited, mut slowest) = (0usize, std::time::Duration::ZERO);
     for topic in image.topics().iter() {
         let configs = resolver.topic(&topic.name);
         let log_config = configs.log_config(producer_state);
@@ -928,17 +897,40 @@ fn reconcile(
                 min_insync_replicas,
                 leader_recovery_state: partition.leader_recovery_state.wire(),
             };
+            let one = tokio::time::Instant::now();
             if let Err(e) = replicas.apply_partition_state(&tp, topic.id, log_config.clone(), &state) {
                 error!("cannot host {tp}: {e} (it answers KAFKA_STORAGE_ERROR until it can be hosted)");
             }
+            visited += 1;
+            slowest = slowest.max(one.elapsed());
         }
     }
+    tracing::debug!(
+        "reconcile: {visited} partitions in {:.3} ms (slowest {:.3} ms)",
+        started.elapsed().as_secs_f64() * 1e3,
+        slowest.as_secs_f64() * 1e3
+    );
+}
+
+/// Stops hosting and deletes the log of every replica `image` does not give this node: of a
+/// deleted topic, one a reassignment moved off this node (as Kafka's `TopicsDelta.localChanges`
+/// deletes a replica no longer assigned), or one of an earlier topic of the same name. Images
+/// are reconciled as they come, not each one (`metadata_replay`), so a topic deleted and created
+/// again in between shows only as a new topic id, as Kafka's deltas tell them apart; the new
+/// topic starts from an empty log.
+fn delete_unassigned(replicas: &ReplicaManager, image: &MetadataImage, node: BrokerId) {
     for tp in replicas.hosted().into_iter().chain(replicas.offline()) {
-        let partition = image.topics().by_name(&tp.topic).and_then(|t| t.partitions.get(&tp.partition));
-        if partition.is_some_and(|p| p.replicas.contains(&node)) {
+        let topic = image.topics().by_name(&tp.topic);
+        let partition = topic.and_then(|t| t.partitions.get(&tp.partition));
+        let earlier_topic = topic.zip(replicas.hosted_topic_id(&tp)).is_some_and(|(t, id)| t.id != id);
+        if partition.is_some_and(|p| p.replicas.contains(&node)) && !earlier_topic {
             continue;
         }
-        info!("{tp} is not assigned to this node any more: deleting its replica");
+        if earlier_topic {
+            info!("{tp} belongs to an earlier topic of that name: deleting its replica");
+        } else {
+            info!("{tp} is not assigned to this node any more: deleting its replica");
+        }
         if let Err(e) = replicas.delete_partition(&tp) {
             error!("cannot delete {tp}: {e}");
         }
@@ -1120,6 +1112,8 @@ mod tests {
     use strand_protocol::messages::BrokerHeartbeatResponse;
     use strand_protocol::messages::api::ApiKey;
 
+    use strand_metadata::image::{MetadataDelta, MetadataProvenance};
+
     use super::*;
 
     /// A controller that answers every heartbeat "unfenced" and passes the requests on.
@@ -1162,6 +1156,46 @@ mod tests {
         let later = requests.recv().await.expect("a later heartbeat");
         assert_eq!(later.offline_log_dirs, [failed]);
         task.abort();
+    }
+
+    /// A topic deleted and created again between two reconciles shows only as a new topic id:
+    /// the replica of the earlier topic goes (and the new one would start from an empty log);
+    /// one whose topic is unchanged stays.
+    #[test]
+    fn a_replica_of_an_earlier_topic_of_the_same_name_is_deleted() {
+        use strand_log::LogConfig;
+        use strand_protocol::messages::records::MetadataRecord;
+        use strand_protocol::messages::{PartitionRecord, TopicRecord};
+        let dir = tempfile::tempdir().expect("dir");
+        let identity = NodeIdentity { cluster_id: "c".into(), node_id: 1 };
+        let logs = LogManager::open(&[dir.path().to_owned()], &identity, LogConfig::default(), Arc::new(SystemClock))
+            .expect("logs");
+        let replicas = ReplicaManager::new(logs, false);
+        let (earlier, kept) = (Uuid([0x11; 16]), Uuid([0x22; 16]));
+        let (recreated, same) = (TopicPartition::new("t", 0), TopicPartition::new("u", 0));
+        replicas.ensure_partition(&recreated, earlier, LogConfig::default()).expect("host t-0");
+        replicas.ensure_partition(&same, kept, LogConfig::default()).expect("host u-0");
+        let topic = |name: &str, topic_id: Uuid| {
+            [
+                MetadataRecord::TopicRecord(TopicRecord { name: name.into(), topic_id, ..Default::default() }),
+                MetadataRecord::PartitionRecord(PartitionRecord {
+                    partition_id: 0,
+                    topic_id,
+                    replicas: vec![BrokerId(1)],
+                    isr: vec![1],
+                    leader: BrokerId(1),
+                    ..Default::default()
+                }),
+            ]
+        };
+        let empty = MetadataImage::empty();
+        let mut delta = MetadataDelta::new(&empty);
+        for record in topic("t", Uuid([0x33; 16])).iter().chain(&topic("u", kept)) {
+            delta.replay(record).expect("replay");
+        }
+        let image = delta.apply(MetadataProvenance { offset: 4, epoch: 1 });
+        delete_unassigned(&replicas, &image, BrokerId(1));
+        assert_eq!(replicas.hosted(), [same]);
     }
 
     /// Broker 1 with dirs A and B: its replica the image leaves `UNASSIGNED` is placed in the

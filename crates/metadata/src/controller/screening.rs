@@ -21,6 +21,7 @@ use std::collections::BTreeSet;
 use strand_base::Uuid;
 use strand_protocol::error::ErrorCode;
 use strand_protocol::messages::api::{ApiKey, RequestBody, ResponseBody};
+use strand_protocol::messages::create_topics_request::CreatableTopic;
 use strand_protocol::messages::delete_topics_request::DeleteTopicState;
 use strand_protocol::messages::elect_leaders_request::TopicPartitions;
 use strand_protocol::messages::{
@@ -47,12 +48,16 @@ pub fn is_screened(api: ApiKey) -> bool {
 }
 
 /// How many entries `request` lists (topics, names, ids, resources, partitions): what deciding it
-/// costs, give or take a logarithm.
+/// costs, give or take a logarithm. A topic to create or grow counts its partitions too (each is
+/// placed and written), up to the most one request may create: ten topics of 1,000 partitions
+/// cost as much to decide as 10,000 topics.
 pub fn entries(request: &RequestBody) -> usize {
     match request {
-        RequestBody::CreateTopics(r) => r.topics.len(),
+        RequestBody::CreateTopics(r) => r.topics.iter().map(topic_cost).sum(),
+        RequestBody::CreatePartitions(r) => {
+            r.topics.iter().map(|t| 1 + partitions(t.count, t.assignments.as_ref().map_or(0, Vec::len))).sum()
+        }
         RequestBody::DeleteTopics(r) => r.topics.len() + r.topic_names.len(),
-        RequestBody::CreatePartitions(r) => r.topics.len(),
         RequestBody::AlterConfigs(r) => r.resources.iter().map(|c| 1 + c.configs.len()).sum(),
         RequestBody::IncrementalAlterConfigs(r) => r.resources.iter().map(|c| 1 + c.configs.len()).sum(),
         RequestBody::ElectLeaders(r) => r.topic_partitions.iter().flatten().map(|t| 1 + t.partitions.len()).sum(),
@@ -62,6 +67,18 @@ pub fn entries(request: &RequestBody) -> usize {
         }
         _ => 1,
     }
+}
+
+/// What creating `topic` costs to decide: the topic, its configs and its partitions.
+fn topic_cost(topic: &CreatableTopic) -> usize {
+    1 + topic.configs.len() + partitions(topic.num_partitions, topic.assignments.len())
+}
+
+/// The partitions a request asks for (a count, or as many as it assigns), up to the most one
+/// request may create.
+fn partitions(count: i32, assigned: usize) -> usize {
+    let max = usize::try_from(super::PARTITIONS_PER_REQUEST_MAX).unwrap_or(usize::MAX);
+    usize::try_from(count).unwrap_or(0).max(assigned).min(max)
 }
 
 /// The entries of `request` that its decision `response` answered NONE, as a request of the same
@@ -177,6 +194,40 @@ pub fn narrow(request: &RequestBody, response: &ResponseBody) -> Option<RequestB
         _ => return None,
     };
     (entries(&narrowed) > 0 && !is_empty(&narrowed)).then_some(narrowed)
+}
+
+/// A CreateTopics split into requests of whole topics, each costing at most `cost_max`
+/// [`entries`] (a topic that costs more is a request of its own), in order; any other request
+/// whole. The controller commits a large creation chunk by chunk, its lock released between
+/// them, each chunk decided afresh if the image moved meanwhile.
+pub fn split(request: RequestBody, cost_max: usize) -> Vec<RequestBody> {
+    let RequestBody::CreateTopics(rq) = request else { return vec![request] };
+    let mut chunks: Vec<CreateTopicsRequest> = Vec::new();
+    let mut cost = 0;
+    for topic in &rq.topics {
+        let topic_cost = topic_cost(topic);
+        match chunks.last_mut() {
+            Some(chunk) if cost + topic_cost <= cost_max => chunk.topics.push(topic.clone()),
+            _ => {
+                chunks.push(CreateTopicsRequest { topics: vec![topic.clone()], ..rq.clone_without_entries() });
+                cost = 0;
+            }
+        }
+        cost += topic_cost;
+    }
+    chunks.into_iter().map(RequestBody::CreateTopics).collect()
+}
+
+/// The answers to [`split`]'s requests as one answer to the request they were split from.
+pub fn join(answers: Vec<ResponseBody>) -> Option<ResponseBody> {
+    let mut answers = answers.into_iter();
+    let mut joined = answers.next()?;
+    for answer in answers {
+        if let (ResponseBody::CreateTopics(all), ResponseBody::CreateTopics(more)) = (&mut joined, answer) {
+            all.topics.extend(more.topics);
+        }
+    }
+    Some(joined)
 }
 
 /// `outer` with each entry it answered NONE replaced by `inner`'s answer for it, `inner` being the
