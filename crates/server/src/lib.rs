@@ -9,3 +9,6 @@ pub mod inter_node;
 pub mod log_dirs;
 pub mod metadata_replay;
 pub mod node;
+pub mod publisher;
+mod registration;
+mod tasks;

@@ -25,28 +25,25 @@ use std::net::SocketAddr;
 use std::sync::Arc;
 use std::time::Duration;
 
-use strand_base::topic::{CLUSTER_METADATA_TOPIC, OFFSETS_TOPIC, TRANSACTION_STATE_TOPIC};
-use strand_base::{BrokerId, Clock, SystemClock, TopicPartition, Uuid};
+use strand_base::topic::CLUSTER_METADATA_TOPIC;
+use strand_base::{BrokerId, Clock, SystemClock, Uuid};
 use strand_broker::producer_ids::ControllerProducerIds;
-use strand_broker::{
-    Broker, BrokerIdentity, BrokerSettings, ControllerChannel, InternalTopicSettings, call_controller,
-};
-use strand_coordinator::{GroupCoordinator, RandomMemberIds, TopicMetadata, TxnCoordinator};
+use strand_broker::{Broker, BrokerIdentity, ControllerChannel, call_controller};
+use strand_coordinator::{GroupCoordinator, RandomMemberIds, TxnCoordinator};
 use strand_log::{LogManager, NodeIdentity};
-use strand_metadata::controller::{ApiMessageAndVersion, BootstrapFeatures, ControllerDefaults, bootstrap_records};
-use strand_metadata::image::{MetadataImage, TopicConfigResolver};
-use strand_metadata::quorum::{Leadership, Quorum};
+use strand_metadata::controller::{BootstrapFeatures, bootstrap_records};
+use strand_metadata::image::MetadataImage;
+use strand_metadata::quorum::Quorum;
 use strand_metadata::quorum_controller::{ControllerSettings, QuorumController};
 use strand_protocol::codec::Message;
-use strand_protocol::error::ErrorCode;
-use strand_protocol::messages::broker_registration_request::{Feature, Listener};
-use strand_protocol::messages::{BrokerHeartbeatRequest, BrokerRegistrationRequest};
-use strand_replication::{BrokerStatus, PartitionState, PassReport, ReplicaLinks, ReplicaManager};
+use strand_protocol::messages::BrokerHeartbeatRequest;
+use strand_replication::{ReplicaLinks, ReplicaManager};
 use tokio::net::TcpListener;
 use tokio::sync::{mpsc, oneshot, watch};
-use tracing::{error, info, warn};
+use tracing::{info, warn};
 
-use crate::config::{ServerConfig, static_topic_configs};
+use crate::config::ServerConfig;
+use crate::config::broker_settings::broker_settings;
 use crate::connection::ConnectionLimits;
 use crate::connection::acceptor::ClientConnections;
 use crate::group_writer::ReplicaPartitionWriter;
@@ -54,8 +51,14 @@ use crate::inter_node::{
     BrokerFetchTransport, ControllerClient, ControllerIsrChannel, CoordinatorTxnVerifier, LeaderTxnMarkerSender,
     PeerHealth, TcpQuorumTransport, VoterMetadataFetcher, follow_registrations, serve_controller_listener,
 };
-use crate::log_dirs::{DirAssigner, raise_open_files_limit, warn_if_open_files_too_few, watch_log_dirs_forever};
-use crate::metadata_replay::{Handoff, Reconcile, replay_forever};
+use crate::log_dirs::{DirAssigner, raise_open_files_limit, watch_log_dirs_forever};
+use crate::metadata_replay::{Handoff, replay_forever};
+use crate::publisher::BrokerMetadataPublisher;
+use crate::registration::{cluster_min_isr, log_dir_ids, register};
+use crate::tasks::{
+    Tasks, balance_leaders_forever, checkpoint_forever, compaction_forever, expire_producers_forever,
+    expire_sessions_forever, heartbeat_forever, log_leadership, retention_forever, shrink_isr_forever,
+};
 
 /// Why a node stopped with an error.
 #[derive(Debug, thiserror::Error)]
@@ -73,11 +76,6 @@ pub enum NodeError {
     #[error("{0}: stopped without a clean shutdown")]
     MetadataLogFailed(strand_metadata::quorum::QuorumError),
 }
-
-/// The features this broker supports, registered with the controller; ApiVersions reports the
-/// same ranges.
-const SUPPORTED_FEATURES: &[(&str, i16, i16)] =
-    &[("group.version", 0, 1), ("kraft.version", 0, 1), ("metadata.version", 7, 33), ("transaction.version", 0, 2)];
 
 /// Runs a node until SIGTERM or SIGINT, then shuts it down cleanly.
 pub async fn run(config: ServerConfig) -> Result<(), NodeError> {
@@ -114,10 +112,10 @@ pub async fn run_until(
     let (image_tx, image_rx) = watch::channel(Arc::new(MetadataImage::empty()));
     // This node's hosts go to the replay once the node can host partitions.
     let (handoff_tx, handoff_rx) = mpsc::channel(1);
-    let mut background = Vec::new();
+    let mut background = Tasks::default();
     // What this node says about peers it cannot reach, shared by every node-to-node client.
     let peers = Arc::new(PeerHealth::new());
-    background.push(tokio::spawn(follow_registrations(peers.clone(), image_rx.clone(), node_id)));
+    background.spawn("peer registrations", follow_registrations(peers.clone(), image_rx.clone(), node_id));
     let (quorum, controller, replay, leadership) = if config.process_roles.controller {
         // Peers must be able to reach this node's controller listener as soon as the quorum runs.
         let controller_listener = if sole_voter { None } else { Some(bind_controller_listener(&config).await?) };
@@ -134,18 +132,18 @@ pub async fn run_until(
             info!("Strand node {node_id}: controller listener on {address}");
             let serving =
                 serve_controller_listener(listener, quorum.clone(), controller.clone(), limits, peers.clone());
-            background.push(tokio::spawn(serving));
+            background.spawn("controller listener", serving);
         }
         if !sole_voter {
             let interval = Duration::from_millis((config.broker_session_timeout_ms.max(8) / 8) as u64);
-            background.push(tokio::spawn(expire_sessions_forever(controller.clone(), interval)));
+            background.spawn("broker session expiry", expire_sessions_forever(controller.clone(), interval));
             if config.auto_leader_rebalance_enable {
                 let interval = Duration::from_secs(config.leader_imbalance_check_interval_seconds.max(1) as u64);
-                background.push(tokio::spawn(balance_leaders_forever(controller.clone(), interval)));
+                background.spawn("leader balancing", balance_leaders_forever(controller.clone(), interval));
             }
         }
         let leadership = quorum.leadership();
-        background.push(tokio::spawn(log_leadership(leadership.clone(), node_id)));
+        background.spawn("controller leadership log", log_leadership(leadership.clone(), node_id));
         (Some(quorum), Some(controller), replay, leadership)
     } else {
         // An observer: the committed log comes from the voters.
@@ -164,7 +162,7 @@ pub async fn run_until(
         let signal = tokio::select! {
             signal = shutdown => signal,
             failure = &mut metadata_failed => {
-                background.iter().for_each(|task| task.abort());
+                background.stop();
                 replay.abort();
                 return Err(failure);
             }
@@ -173,7 +171,7 @@ pub async fn run_until(
             warn!("waiting for a shutdown signal failed: {e}");
         }
         info!("shutting down");
-        background.iter().for_each(|task| task.abort());
+        background.stop();
         replay.abort();
         drop(controller);
         drop(metadata_failed);
@@ -239,7 +237,7 @@ pub async fn run_until(
     let offline = logs.offline_dirs();
     if offline.len() == config.log_dirs.len() || offline.contains(&config.metadata_log_dir) {
         heartbeats.iter().for_each(|task| task.abort());
-        background.iter().for_each(|task| task.abort());
+        background.stop();
         replay.abort();
         return Err(NodeError::LogDirsFailed(offline));
     }
@@ -288,7 +286,7 @@ pub async fn run_until(
         producer_ids,
         marker_sender,
     ));
-    let node_hosts = Hosts {
+    let node_hosts = BrokerMetadataPublisher {
         dirs: dirs.clone(),
         replicas: replicas.clone(),
         groups: groups.clone(),
@@ -302,32 +300,35 @@ pub async fn run_until(
         return Err(NodeError::Startup("the metadata replay stopped".into()));
     }
     let shrink_interval = Duration::from_millis(u64::try_from(config.replica_lag_time_max_ms / 2).unwrap_or(1).max(1));
-    background.push(tokio::spawn(shrink_isr_forever(replicas.clone(), clock.clone(), shrink_interval)));
+    background.spawn("ISR shrinking", shrink_isr_forever(replicas.clone(), clock.clone(), shrink_interval));
     let checkpoint_interval =
         Duration::from_millis(u64::try_from(config.replica_high_watermark_checkpoint_interval_ms).unwrap_or(1).max(1));
-    background.push(tokio::spawn(checkpoint_forever(replicas.clone(), checkpoint_interval)));
+    background.spawn("high-watermark checkpoints", checkpoint_forever(replicas.clone(), checkpoint_interval));
     let retention_interval =
         Duration::from_millis(u64::try_from(config.log_retention_check_interval_ms).unwrap_or(1).max(1));
-    background.push(tokio::spawn(retention_forever(replicas.clone(), retention_interval)));
+    background.spawn("retention", retention_forever(replicas.clone(), retention_interval));
     let expiration_interval =
         Duration::from_millis(u64::try_from(config.producer_id_expiration_check_interval_ms).unwrap_or(1).max(1));
-    background.push(tokio::spawn(expire_producers_forever(replicas.clone(), expiration_interval)));
+    background.spawn("producer expiry", expire_producers_forever(replicas.clone(), expiration_interval));
     if config.log_cleaner_enable {
-        background.push(tokio::spawn(compaction_forever(replicas.clone(), config.clone())));
+        background.spawn("log cleaner", compaction_forever(replicas.clone(), config.clone()));
     }
     let all_dirs_failed = Arc::new(tokio::sync::Notify::new());
-    background.push(tokio::spawn(watch_log_dirs_forever(
-        replicas.clone(),
-        dirs.clone(),
-        config.metadata_log_dir.clone(),
-        offline_tx,
-        all_dirs_failed.clone(),
-    )));
+    background.spawn(
+        "log dir watcher",
+        watch_log_dirs_forever(
+            replicas.clone(),
+            dirs.clone(),
+            config.metadata_log_dir.clone(),
+            offline_tx,
+            all_dirs_failed.clone(),
+        ),
+    );
     if dirs.len() > 1 {
         // With one dir the controller places every replica in it itself.
         let dirs = dirs.into_iter().filter_map(|(path, id)| Some((path, id?))).collect();
         let assigning = DirAssigner { channel: channel.clone(), node: BrokerId(node_id), broker_epoch, dirs };
-        background.push(tokio::spawn(assigning.assign_forever(image_rx.clone(), replicas.clone(), heartbeat)));
+        background.spawn("log dir assigner", assigning.assign_forever(image_rx.clone(), replicas.clone(), heartbeat));
     }
 
     let listener_name = listeners.first().map(|(name, _, _)| name.clone()).unwrap_or_default();
@@ -349,7 +350,7 @@ pub async fn run_until(
             "Strand node {node_id} listening on {name}://{address}, data in {:?}, cluster id {cluster_id}",
             config.log_dirs
         );
-        background.push(tokio::spawn(clients.clone().accept_forever(listener, name, broker.clone())));
+        background.spawn("client listener", clients.clone().accept_forever(listener, name, broker.clone()));
     }
     let halted = tokio::select! {
         signal = shutdown => Ok(signal),
@@ -363,7 +364,7 @@ pub async fn run_until(
             // shutdown, the metadata log not even closed (its close syncs); the restart recovers
             // every log from what the disks hold.
             heartbeats.iter().for_each(|task| task.abort());
-            background.iter().for_each(|task| task.abort());
+            background.stop();
             replay.abort();
             replicas.stop_fetchers().await;
             return Err(halt);
@@ -380,9 +381,7 @@ pub async fn run_until(
             controlled_shutdown(channel.as_ref(), &image_rx, BrokerId(node_id), broker_epoch, heartbeat, limit).await;
         }
     }
-    for task in &background {
-        task.abort();
-    }
+    background.stop();
     replay.abort();
     replicas.stop_fetchers().await;
     drop(broker);
@@ -485,36 +484,6 @@ fn controller_settings(config: &ServerConfig, cluster_id: &str, sole_voter: bool
     }
 }
 
-/// Says when this node becomes the active controller, and when it stops being it.
-async fn log_leadership(mut leadership: watch::Receiver<Leadership>, node_id: i32) {
-    let mut active = false;
-    loop {
-        let now = *leadership.borrow_and_update();
-        let leads = now.leader_id == Some(node_id);
-        if leads != active {
-            active = leads;
-            match leads {
-                true => info!("node {node_id} is the active controller (leader epoch {})", now.epoch),
-                false => info!("node {node_id} is no longer the active controller (leader epoch {})", now.epoch),
-            }
-        }
-        if leadership.changed().await.is_err() {
-            return;
-        }
-    }
-}
-
-/// Fences brokers whose sessions expired, while this node is the active controller (Kafka
-/// checks every few hundred milliseconds; here an eighth of the session timeout).
-async fn expire_sessions_forever(controller: Arc<QuorumController>, interval: Duration) {
-    loop {
-        tokio::time::sleep(interval).await;
-        if let Err(e) = controller.expire_sessions().await {
-            warn!("could not expire broker sessions: {e}");
-        }
-    }
-}
-
 /// Kafka's controlled shutdown: heartbeats that ask to shut down, until the controller has moved
 /// this broker's leaderships to others and says it may stop (or `limit` passes: a lost quorum must
 /// not keep a node from stopping). The controller then fences it, so a restart registers at once.
@@ -551,70 +520,6 @@ async fn controlled_shutdown(
     match tokio::time::timeout(limit, asking).await {
         Ok(()) => info!("controlled shutdown complete: this broker leads nothing"),
         Err(_) => warn!("controlled shutdown did not complete within {} ms; stopping anyway", limit.as_millis()),
-    }
-}
-
-/// Moves leaderships back to preferred replicas (and elects leaders where unclean election is
-/// allowed) every `leader.imbalance.check.interval.seconds`, while this node is the active
-/// controller.
-async fn balance_leaders_forever(controller: Arc<QuorumController>, interval: Duration) {
-    loop {
-        tokio::time::sleep(interval).await;
-        match controller.balance_leaders().await {
-            Ok(0) => {}
-            Ok(moved) => info!("moved the leadership of {moved} partitions to their preferred replicas"),
-            Err(e) => warn!("could not balance leaders: {e}"),
-        }
-    }
-}
-
-/// How soon a starting broker heartbeats again while the controller still has it fenced (Kafka's
-/// `BrokerLifecycleManager` uses the same 10 ms while STARTING, so a broker is unfenced as soon
-/// as it has caught up rather than a whole heartbeat interval later).
-const STARTING_HEARTBEAT: Duration = Duration::from_millis(10);
-
-/// Heartbeats to the active controller every `broker.heartbeat.interval.ms`, reporting how far
-/// this node's metadata has come (the controller unfences a broker that has caught up) and the
-/// ids of its offline log dirs (at once when one goes offline, as Kafka's
-/// `propagateDirectoryFailure`); until the controller first unfences this incarnation, every
-/// [`STARTING_HEARTBEAT`].
-async fn heartbeat_forever(
-    channel: Arc<dyn ControllerChannel>,
-    image: watch::Receiver<Arc<MetadataImage>>,
-    mut offline_dirs: watch::Receiver<Vec<Uuid>>,
-    broker_id: BrokerId,
-    broker_epoch: i64,
-    interval: Duration,
-) {
-    let mut starting = true;
-    loop {
-        let request = BrokerHeartbeatRequest {
-            broker_id,
-            broker_epoch,
-            current_metadata_offset: image.borrow().provenance().offset,
-            offline_log_dirs: offline_dirs.borrow_and_update().clone(),
-            ..Default::default()
-        };
-        let version = <BrokerHeartbeatRequest as Message>::VERSIONS.max;
-        let next = match call_controller(channel.as_ref(), &request, version).await {
-            Ok((response, _)) if response.error_code != 0 => {
-                warn!("heartbeat refused by the controller: error {}", response.error_code);
-                interval
-            }
-            Ok((response, _)) => {
-                starting &= response.is_fenced;
-                if starting { STARTING_HEARTBEAT.min(interval) } else { interval }
-            }
-            Err(e) => {
-                warn!("heartbeat failed: {e}");
-                interval
-            }
-        };
-        // A newly offline dir is reported at once; a closed channel (the node stopping) waits.
-        tokio::select! {
-            () = tokio::time::sleep(next) => {}
-            Ok(()) = offline_dirs.changed() => {}
-        }
     }
 }
 
@@ -670,440 +575,6 @@ async fn bind_listeners(config: &ServerConfig) -> Result<Vec<(String, SocketAddr
     }
     Ok(bound)
 }
-
-/// The cluster-level `min.insync.replicas` a Kafka 4.4 cluster is formatted with (KIP-966 needs one
-/// cluster-wide value), from the static setting, so tools show it as Kafka's do.
-fn cluster_min_isr(config: &ServerConfig) -> ApiMessageAndVersion {
-    ApiMessageAndVersion::latest(strand_protocol::messages::records::MetadataRecord::ConfigRecord(
-        strand_protocol::messages::ConfigRecord {
-            resource_type: strand_metadata::image::ConfigResourceKind::Broker.wire(),
-            resource_name: String::new(),
-            name: "min.insync.replicas".into(),
-            value: Some(config.min_insync_replicas.to_string()),
-            ..Default::default()
-        },
-    ))
-}
-
-/// Registers this broker with the active controller, retrying while no controller answers or an
-/// earlier incarnation's session is still live (DUPLICATE_BROKER_REGISTRATION, after a quick
-/// restart). The broker epoch the controller gave.
-async fn register(
-    config: &ServerConfig,
-    channel: &dyn ControllerChannel,
-    bound: &[(String, SocketAddr, TcpListener)],
-    log_dirs: Vec<Uuid>,
-) -> Result<i64, NodeError> {
-    let listeners = config
-        .advertised_broker_listeners()
-        .map(|endpoint| {
-            let bound_port =
-                bound.iter().find(|(name, _, _)| *name == endpoint.listener_name).map(|(_, a, _)| a.port());
-            Listener {
-                name: endpoint.listener_name.clone(),
-                host: if endpoint.host.is_empty() { "localhost".into() } else { endpoint.host.clone() },
-                port: if endpoint.port == 0 { bound_port.unwrap_or(0) } else { endpoint.port },
-                security_protocol: 0,
-                ..Default::default()
-            }
-        })
-        .collect();
-    let request = BrokerRegistrationRequest {
-        broker_id: BrokerId(config.node_id),
-        cluster_id: config.cluster_id.clone().unwrap_or_default(),
-        incarnation_id: incarnation_id(),
-        listeners,
-        features: SUPPORTED_FEATURES
-            .iter()
-            .map(|&(name, min, max)| Feature {
-                name: name.into(),
-                min_supported_version: min,
-                max_supported_version: max,
-                ..Default::default()
-            })
-            .collect(),
-        log_dirs,
-        previous_broker_epoch: -1,
-        ..Default::default()
-    };
-    let version = <BrokerRegistrationRequest as Message>::VERSIONS.max;
-    let retry = Duration::from_millis(config.broker_heartbeat_interval_ms.max(1) as u64);
-    loop {
-        match call_controller(channel, &request, version).await {
-            Ok((response, _)) if response.error_code == 0 => return Ok(response.broker_epoch),
-            Ok((response, _)) if response.error_code == ErrorCode::DuplicateBrokerRegistration.code() => {
-                info!("an earlier incarnation of broker {} is still registered; retrying", config.node_id);
-            }
-            Ok((response, _)) => {
-                return Err(NodeError::Startup(format!(
-                    "broker registration failed with error {}",
-                    response.error_code
-                )));
-            }
-            Err(e) => info!("registration: {e}; retrying"),
-        }
-        tokio::time::sleep(retry).await;
-    }
-}
-
-/// Each log dir with the directory id `strand storage format` (or the first start) wrote into
-/// its `meta.properties`; `None` for a dir that cannot be read (it is offline from the start).
-/// A readable dir without an id was never formatted: the start is refused.
-fn log_dir_ids(config: &ServerConfig) -> Result<Vec<(std::path::PathBuf, Option<Uuid>)>, NodeError> {
-    let mut ids = Vec::new();
-    for dir in &config.log_dirs {
-        let id = match strand_log::dir::MetaProperties::read(dir) {
-            Ok(meta) => match meta.and_then(|m| m.directory_id) {
-                Some(id) => Some(id),
-                None => {
-                    return Err(NodeError::Startup(format!("{} is not formatted (no directory.id)", dir.display())));
-                }
-            },
-            Err(_) => None,
-        };
-        ids.push((dir.clone(), id));
-    }
-    Ok(ids)
-}
-
-fn incarnation_id() -> Uuid {
-    strand_broker::handlers::create_topics::random_topic_id()
-}
-
-/// What a node hosts according to the metadata image: partition replicas, the group
-/// coordinator's shards (one per `__consumer_offsets` partition the node leads) and the
-/// transaction coordinator's (one per `__transaction_state` partition it leads).
-struct Hosts {
-    /// Each log dir and its directory id (unknown for a dir unreadable at start-up).
-    dirs: Vec<(std::path::PathBuf, Option<Uuid>)>,
-    replicas: Arc<ReplicaManager>,
-    groups: Arc<GroupCoordinator>,
-    transactions: Arc<TxnCoordinator>,
-    config: ServerConfig,
-    node: BrokerId,
-}
-
-impl Reconcile for Hosts {
-    /// Brings what this node hosts in line with `image`: replicas first (a coordinator loads from
-    /// its partition's log), then the coordinators' leaderships.
-    fn reconcile(&self, image: &MetadataImage) {
-        let started = tokio::time::Instant::now();
-        reconcile(&self.replicas, image, &self.config, self.node, &self.dirs);
-        let replicas = started.elapsed();
-        warn_if_open_files_too_few(self.replicas.given_count());
-        let led = self.led(image, OFFSETS_TOPIC);
-        for partition in self.groups.partitions() {
-            if !led.contains_key(&partition) {
-                self.groups.resign(partition);
-            }
-        }
-        for (&partition, &epoch) in &led {
-            self.groups.become_leader(partition, epoch);
-        }
-        self.groups.on_metadata_update(topic_metadata(image));
-        let led = self.led(image, TRANSACTION_STATE_TOPIC);
-        for partition in self.transactions.partitions() {
-            if !led.contains_key(&partition) {
-                self.transactions.resign(partition);
-            }
-        }
-        for (&partition, &epoch) in &led {
-            self.transactions.become_leader(partition, epoch);
-        }
-        tracing::debug!(
-            "reconciled: replicas in {:.3} ms, coordinators in {:.3} ms",
-            replicas.as_secs_f64() * 1e3,
-            (started.elapsed() - replicas).as_secs_f64() * 1e3
-        );
-    }
-}
-
-impl Hosts {
-    /// The partitions of `topic` this node leads, with their leader epochs.
-    fn led(&self, image: &MetadataImage, topic: &str) -> BTreeMap<i32, i32> {
-        let Some(topic) = image.topics().by_name(topic) else { return BTreeMap::new() };
-        topic
-            .partitions
-            .iter()
-            .filter(|(_, p)| p.leader == self.node)
-            .map(|(&index, p)| (index, p.leader_epoch))
-            .collect()
-    }
-}
-
-/// The topics as the group coordinator needs them (consumer groups subscribe by name, are assigned
-/// by id): name, id and partition count of every topic, at the image's offset.
-fn topic_metadata(image: &MetadataImage) -> TopicMetadata {
-    let topics =
-        image.topics().iter().map(|t| (t.name.clone(), t.id, i32::try_from(t.partitions.len()).unwrap_or(i32::MAX)));
-    TopicMetadata::new(image.provenance().offset, topics)
-}
-
-/// Hosts every partition this node is a replica of in `image`, as its leader or a follower of
-/// the leader the image names, with the brokers' standing (who may join an ISR), once every
-/// replica `image` does not give this node is gone ([`delete_unassigned`]). While a log dir is
-/// offline, a replica not hosted yet whose log may be in it is left offline rather than created
-/// empty elsewhere ([`may_be_in_an_offline_dir`]).
-fn reconcile(
-    replicas: &ReplicaManager,
-    image: &MetadataImage,
-    config: &ServerConfig,
-    node: BrokerId,
-    dirs: &[(std::path::PathBuf, Option<Uuid>)],
-) {
-    let statuses = image
-        .cluster()
-        .brokers()
-        .map(|b| {
-            let status = BrokerStatus {
-                broker_epoch: b.epoch,
-                fenced: b.fenced,
-                in_controlled_shutdown: b.in_controlled_shutdown,
-            };
-            (b.id, status)
-        })
-        .collect();
-    replicas.set_broker_statuses(statuses);
-    delete_unassigned(replicas, image, node);
-    let offline_dirs = replicas.offline_dirs().unwrap_or_default();
-    let hosted: std::collections::BTreeSet<TopicPartition> = replicas.hosted().into_iter().collect();
-    let statics = static_topic_configs(config);
-    let resolver = TopicConfigResolver::new(image, Some(node), &statics);
-    let producer_state = config.log_config().producer_state;
-    let started = tokio::time::Instant::now();
-    let (mut visited, mut slowest) = (0usize, std::time::Duration::ZERO);
-    for topic in image.topics().iter() {
-        let configs = resolver.topic(&topic.name);
-        let log_config = configs.log_config(producer_state);
-        let min_insync_replicas = i32::try_from(configs.long("min.insync.replicas")).unwrap_or(i32::MAX).max(1);
-        for (&index, partition) in &topic.partitions {
-            if !partition.replicas.contains(&node) {
-                continue;
-            }
-            let tp = TopicPartition::new(topic.name.clone(), index);
-            if !hosted.contains(&tp) && may_be_in_an_offline_dir(partition, node, dirs, &offline_dirs) {
-                let reason = format!("its log may be in an offline log dir ({offline_dirs:?})");
-                if replicas.keep_offline(&tp, reason) {
-                    warn!("{tp} is not hosted: its log may be in an offline log dir ({offline_dirs:?})");
-                }
-                continue;
-            }
-            let state = PartitionState {
-                leader: partition.leader,
-                leader_epoch: partition.leader_epoch,
-                partition_epoch: partition.partition_epoch,
-                replicas: partition.replicas.clone(),
-                isr: partition.isr.clone(),
-                min_insync_replicas,
-                leader_recovery_state: partition.leader_recovery_state.wire(),
-            };
-            let one = tokio::time::Instant::now();
-            if let Err(e) = replicas.apply_partition_state(&tp, topic.id, log_config.clone(), &state) {
-                error!("cannot host {tp}: {e} (it answers KAFKA_STORAGE_ERROR until it can be hosted)");
-            }
-            visited += 1;
-            slowest = slowest.max(one.elapsed());
-        }
-    }
-    tracing::debug!(
-        "reconcile: {visited} partitions in {:.3} ms (slowest {:.3} ms)",
-        started.elapsed().as_secs_f64() * 1e3,
-        slowest.as_secs_f64() * 1e3
-    );
-}
-
-/// Stops hosting and deletes the log of every replica `image` does not give this node: of a
-/// deleted topic, one a reassignment moved off this node (as Kafka's `TopicsDelta.localChanges`
-/// deletes a replica no longer assigned), or one of an earlier topic of the same name. Images
-/// are reconciled as they come, not each one (`metadata_replay`), so a topic deleted and created
-/// again in between shows only as a new topic id, as Kafka's deltas tell them apart; the new
-/// topic starts from an empty log.
-fn delete_unassigned(replicas: &ReplicaManager, image: &MetadataImage, node: BrokerId) {
-    for tp in replicas.hosted().into_iter().chain(replicas.offline()) {
-        let topic = image.topics().by_name(&tp.topic);
-        let partition = topic.and_then(|t| t.partitions.get(&tp.partition));
-        let earlier_topic = topic.zip(replicas.hosted_topic_id(&tp)).is_some_and(|(t, id)| t.id != id);
-        if partition.is_some_and(|p| p.replicas.contains(&node)) && !earlier_topic {
-            continue;
-        }
-        if earlier_topic {
-            info!("{tp} belongs to an earlier topic of that name: deleting its replica");
-        } else {
-            info!("{tp} is not assigned to this node any more: deleting its replica");
-        }
-        if let Err(e) = replicas.delete_partition(&tp) {
-            error!("cannot delete {tp}: {e}");
-        }
-    }
-}
-
-/// Kafka's `Partition.createLogInAssignedDirectoryId`: with a log dir offline, a replica's log
-/// is created only where the image places it (KIP-858) in one of this node's online dirs, or
-/// when the image leaves it unassigned; otherwise (placed in an offline or unknown dir) its log
-/// may be there, and creating an empty one elsewhere would serve it without its records.
-fn may_be_in_an_offline_dir(
-    partition: &strand_metadata::image::PartitionImage,
-    node: BrokerId,
-    dirs: &[(std::path::PathBuf, Option<Uuid>)],
-    offline: &[std::path::PathBuf],
-) -> bool {
-    use strand_metadata::image::DIRECTORY_UNASSIGNED;
-    if offline.is_empty() {
-        return false;
-    }
-    let at = partition.replicas.iter().position(|b| *b == node);
-    let dir = at.and_then(|i| partition.directories.get(i)).copied().unwrap_or(DIRECTORY_UNASSIGNED);
-    let online = dirs.iter().any(|(path, id)| *id == Some(dir) && !offline.contains(path));
-    !online && dir != DIRECTORY_UNASSIGNED
-}
-
-/// Drops followers that stopped keeping up from the ISRs of the partitions this node leads,
-/// every half `replica.lag.time.max.ms` (as Kafka's `isr-expiration` task).
-async fn shrink_isr_forever(replicas: Arc<ReplicaManager>, clock: Arc<dyn Clock>, interval: Duration) {
-    loop {
-        tokio::time::sleep(interval).await;
-        let proposed = replicas.maybe_shrink_isr(clock.now_ms());
-        if proposed > 0 {
-            info!("proposed smaller ISRs for {proposed} partitions");
-        }
-    }
-}
-
-/// Writes the high watermarks every `replica.high.watermark.checkpoint.interval.ms`, so a restart
-/// resumes from recent ones.
-async fn checkpoint_forever(replicas: Arc<ReplicaManager>, interval: Duration) {
-    loop {
-        tokio::time::sleep(interval).await;
-        let on = replicas.clone();
-        match tokio::task::spawn_blocking(move || on.checkpoint_high_watermarks()).await {
-            Ok(Ok(())) => {}
-            Ok(Err(e)) => warn!("could not checkpoint the high watermarks: {e}"),
-            Err(e) => warn!("the high watermark checkpoint task failed: {e}"),
-        }
-    }
-}
-
-/// Compacts the hosted compacted partitions that are due, pausing `log.cleaner.backoff.ms`
-/// between passes (Kafka's cleaner thread, one here: `log.cleaner.threads` is accepted).
-async fn compaction_forever(replicas: Arc<ReplicaManager>, config: ServerConfig) {
-    let cleaner = strand_log::cleaner::CleanerConfig {
-        dedupe_buffer_bytes: usize::try_from(config.log_cleaner_dedupe_buffer_size).unwrap_or(usize::MAX),
-        dedupe_buffer_load_factor: config.log_cleaner_io_buffer_load_factor,
-    };
-    let backoff = Duration::from_millis(u64::try_from(config.log_cleaner_backoff_ms).unwrap_or(0).max(1));
-    maintain_forever(replicas, backoff, "compaction", move |replicas| {
-        let report = replicas.apply_compaction(cleaner);
-        let (read, written) =
-            report.changed.iter().fold((0, 0), |(r, w), (_, s)| (r + s.bytes_read, w + s.bytes_written));
-        let abandoned = report.changed.iter().filter(|(_, s)| s.abandoned).count();
-        let summary = format!(
-            "compacted {} partitions: {read} bytes read, {written} written ({abandoned} passes abandoned: their \
-             logs changed under them)",
-            report.changed.len()
-        );
-        (report, summary)
-    })
-    .await
-}
-
-/// Applies retention to every hosted partition every `log.retention.check.interval.ms`.
-async fn retention_forever(replicas: Arc<ReplicaManager>, interval: Duration) {
-    maintain_forever(replicas, interval, "retention", |replicas| {
-        let report = replicas.apply_retention();
-        let deleted: usize = report.changed.iter().map(|(_, n)| n).sum();
-        let summary = format!("retention deleted {deleted} segments of {} partitions", report.changed.len());
-        (report, summary)
-    })
-    .await
-}
-
-/// Forgets idle producers every `producer.id.expiration.check.interval.ms`.
-async fn expire_producers_forever(replicas: Arc<ReplicaManager>, interval: Duration) {
-    maintain_forever(replicas, interval, "producer expiration", |replicas| {
-        let report = replicas.remove_expired_producers();
-        let removed: usize = report.changed.iter().map(|(_, n)| n).sum();
-        let summary = format!("expired {removed} idle producers of {} partitions", report.changed.len());
-        (report, summary)
-    })
-    .await
-}
-
-/// Runs a maintenance pass off the async threads every `interval` (after the previous one
-/// ends), logging a summary when it changed something and every partition it failed on.
-async fn maintain_forever<T: Send + 'static>(
-    replicas: Arc<ReplicaManager>,
-    interval: Duration,
-    name: &'static str,
-    pass: impl Fn(&ReplicaManager) -> (PassReport<T>, String) + Clone + Send + 'static,
-) {
-    loop {
-        tokio::time::sleep(interval).await;
-        let (run, on) = (pass.clone(), replicas.clone());
-        let (report, summary) = match tokio::task::spawn_blocking(move || run(&on)).await {
-            Ok(done) => done,
-            Err(e) => {
-                error!("the {name} pass failed: {e}");
-                continue;
-            }
-        };
-        if !report.changed.is_empty() {
-            info!("{summary}");
-        }
-        for (tp, e) in &report.failed {
-            error!("{name} failed for {tp}: {e}");
-        }
-        if let Some(e) = &report.checkpoint_failed {
-            error!("could not write the checkpoints after {name}: {e}");
-        }
-    }
-}
-
-fn broker_settings(config: &ServerConfig) -> BrokerSettings {
-    use crate::config::{config_type, synonym_chain};
-
-    let static_topic_configs = static_topic_configs(config);
-    let broker_configs = config
-        .entries
-        .iter()
-        .map(|(name, entry)| strand_broker::BrokerConfigEntry {
-            name: name.clone(),
-            value: entry.value.clone(),
-            source: entry.source.kafka_id(),
-            sensitive: entry.sensitive,
-            synonyms: synonym_chain(name),
-            config_type: config_type(name).map_or(0, |t| t.kafka_id()),
-        })
-        .collect();
-    BrokerSettings {
-        auto_create_topics: config.auto_create_topics_enable,
-        controller_defaults: ControllerDefaults {
-            num_partitions: config.num_partitions,
-            default_replication_factor: i16::try_from(config.default_replication_factor).unwrap_or(i16::MAX),
-            static_topic_configs,
-            node_id: Some(BrokerId(config.node_id)),
-        },
-        delete_topic_enable: config.delete_topic_enable,
-        broker_configs,
-        fetch_session_slots: usize::try_from(config.max_incremental_fetch_session_cache_slots).unwrap_or(0),
-        txn_add_retry: strand_broker::TxnAddRetry {
-            backoff: Duration::from_millis(u64::try_from(config.add_partitions_to_txn_retry_backoff_ms).unwrap_or(0)),
-            max: Duration::from_millis(u64::try_from(config.add_partitions_to_txn_retry_backoff_max_ms).unwrap_or(0)),
-        },
-        offsets_topic: InternalTopicSettings {
-            partitions: config.offsets_topic_num_partitions,
-            replication_factor: config.offsets_topic_replication_factor,
-            segment_bytes: config.offsets_topic_segment_bytes,
-            min_insync_replicas: None,
-        },
-        transaction_topic: InternalTopicSettings {
-            partitions: config.transaction_state_log_num_partitions,
-            replication_factor: config.transaction_state_log_replication_factor,
-            segment_bytes: config.transaction_state_log_segment_bytes,
-            min_insync_replicas: Some(config.transaction_state_log_min_isr),
-        },
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use bytes::Bytes;
@@ -1115,6 +586,7 @@ mod tests {
     use strand_metadata::image::{MetadataDelta, MetadataProvenance};
 
     use super::*;
+    use strand_base::TopicPartition;
 
     /// A controller that answers every heartbeat "unfenced" and passes the requests on.
     #[derive(Debug)]
@@ -1156,46 +628,6 @@ mod tests {
         let later = requests.recv().await.expect("a later heartbeat");
         assert_eq!(later.offline_log_dirs, [failed]);
         task.abort();
-    }
-
-    /// A topic deleted and created again between two reconciles shows only as a new topic id:
-    /// the replica of the earlier topic goes (and the new one would start from an empty log);
-    /// one whose topic is unchanged stays.
-    #[test]
-    fn a_replica_of_an_earlier_topic_of_the_same_name_is_deleted() {
-        use strand_log::LogConfig;
-        use strand_protocol::messages::records::MetadataRecord;
-        use strand_protocol::messages::{PartitionRecord, TopicRecord};
-        let dir = tempfile::tempdir().expect("dir");
-        let identity = NodeIdentity { cluster_id: "c".into(), node_id: 1 };
-        let logs = LogManager::open(&[dir.path().to_owned()], &identity, LogConfig::default(), Arc::new(SystemClock))
-            .expect("logs");
-        let replicas = ReplicaManager::new(logs, false);
-        let (earlier, kept) = (Uuid([0x11; 16]), Uuid([0x22; 16]));
-        let (recreated, same) = (TopicPartition::new("t", 0), TopicPartition::new("u", 0));
-        replicas.ensure_partition(&recreated, earlier, LogConfig::default()).expect("host t-0");
-        replicas.ensure_partition(&same, kept, LogConfig::default()).expect("host u-0");
-        let topic = |name: &str, topic_id: Uuid| {
-            [
-                MetadataRecord::TopicRecord(TopicRecord { name: name.into(), topic_id, ..Default::default() }),
-                MetadataRecord::PartitionRecord(PartitionRecord {
-                    partition_id: 0,
-                    topic_id,
-                    replicas: vec![BrokerId(1)],
-                    isr: vec![1],
-                    leader: BrokerId(1),
-                    ..Default::default()
-                }),
-            ]
-        };
-        let empty = MetadataImage::empty();
-        let mut delta = MetadataDelta::new(&empty);
-        for record in topic("t", Uuid([0x33; 16])).iter().chain(&topic("u", kept)) {
-            delta.replay(record).expect("replay");
-        }
-        let image = delta.apply(MetadataProvenance { offset: 4, epoch: 1 });
-        delete_unassigned(&replicas, &image, BrokerId(1));
-        assert_eq!(replicas.hosted(), [same]);
     }
 
     /// Broker 1 with dirs A and B: its replica the image leaves `UNASSIGNED` is placed in the

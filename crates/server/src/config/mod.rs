@@ -24,6 +24,7 @@
 //! What it is not: it reads one file and touches no other storage (formatting log dirs is the
 //! CLI's), opens no sockets and resolves no host names.
 
+pub(crate) mod broker_settings;
 mod keys;
 pub mod listeners;
 mod reader;

@@ -1,0 +1,55 @@
+//! The settings the request handlers apply ([`BrokerSettings`]), from the node's configuration.
+
+use std::time::Duration;
+
+use strand_base::BrokerId;
+use strand_broker::{BrokerSettings, InternalTopicSettings};
+use strand_metadata::controller::ControllerDefaults;
+
+use super::{ServerConfig, static_topic_configs};
+
+pub(crate) fn broker_settings(config: &ServerConfig) -> BrokerSettings {
+    use crate::config::{config_type, synonym_chain};
+
+    let static_topic_configs = static_topic_configs(config);
+    let broker_configs = config
+        .entries
+        .iter()
+        .map(|(name, entry)| strand_broker::BrokerConfigEntry {
+            name: name.clone(),
+            value: entry.value.clone(),
+            source: entry.source.kafka_id(),
+            sensitive: entry.sensitive,
+            synonyms: synonym_chain(name),
+            config_type: config_type(name).map_or(0, |t| t.kafka_id()),
+        })
+        .collect();
+    BrokerSettings {
+        auto_create_topics: config.auto_create_topics_enable,
+        controller_defaults: ControllerDefaults {
+            num_partitions: config.num_partitions,
+            default_replication_factor: i16::try_from(config.default_replication_factor).unwrap_or(i16::MAX),
+            static_topic_configs,
+            node_id: Some(BrokerId(config.node_id)),
+        },
+        delete_topic_enable: config.delete_topic_enable,
+        broker_configs,
+        fetch_session_slots: usize::try_from(config.max_incremental_fetch_session_cache_slots).unwrap_or(0),
+        txn_add_retry: strand_broker::TxnAddRetry {
+            backoff: Duration::from_millis(u64::try_from(config.add_partitions_to_txn_retry_backoff_ms).unwrap_or(0)),
+            max: Duration::from_millis(u64::try_from(config.add_partitions_to_txn_retry_backoff_max_ms).unwrap_or(0)),
+        },
+        offsets_topic: InternalTopicSettings {
+            partitions: config.offsets_topic_num_partitions,
+            replication_factor: config.offsets_topic_replication_factor,
+            segment_bytes: config.offsets_topic_segment_bytes,
+            min_insync_replicas: None,
+        },
+        transaction_topic: InternalTopicSettings {
+            partitions: config.transaction_state_log_num_partitions,
+            replication_factor: config.transaction_state_log_replication_factor,
+            segment_bytes: config.transaction_state_log_segment_bytes,
+            min_insync_replicas: Some(config.transaction_state_log_min_isr),
+        },
+    }
+}

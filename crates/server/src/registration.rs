@@ -1,0 +1,123 @@
+//! Registering this broker with the active controller: its listeners, features, log dirs and
+//! a fresh incarnation id (Kafka's `BrokerLifecycleManager` registration), and the bootstrap
+//! records a new cluster starts with.
+
+use std::net::SocketAddr;
+use std::time::Duration;
+
+use strand_base::{BrokerId, Uuid};
+use strand_broker::{ControllerChannel, call_controller};
+use strand_metadata::controller::ApiMessageAndVersion;
+use strand_protocol::codec::Message;
+use strand_protocol::error::ErrorCode;
+use strand_protocol::messages::BrokerRegistrationRequest;
+use strand_protocol::messages::broker_registration_request::{Feature, Listener};
+use tokio::net::TcpListener;
+use tracing::info;
+
+use crate::config::ServerConfig;
+use crate::node::NodeError;
+
+/// The features this broker supports, registered with the controller; ApiVersions reports the
+/// same ranges.
+pub(crate) const SUPPORTED_FEATURES: &[(&str, i16, i16)] =
+    &[("group.version", 0, 1), ("kraft.version", 0, 1), ("metadata.version", 7, 33), ("transaction.version", 0, 2)];
+
+/// The cluster-level `min.insync.replicas` a Kafka 4.4 cluster is formatted with (KIP-966 needs one
+/// cluster-wide value), from the static setting, so tools show it as Kafka's do.
+pub(crate) fn cluster_min_isr(config: &ServerConfig) -> ApiMessageAndVersion {
+    ApiMessageAndVersion::latest(strand_protocol::messages::records::MetadataRecord::ConfigRecord(
+        strand_protocol::messages::ConfigRecord {
+            resource_type: strand_metadata::image::ConfigResourceKind::Broker.wire(),
+            resource_name: String::new(),
+            name: "min.insync.replicas".into(),
+            value: Some(config.min_insync_replicas.to_string()),
+            ..Default::default()
+        },
+    ))
+}
+
+/// Registers this broker with the active controller, retrying while no controller answers or an
+/// earlier incarnation's session is still live (DUPLICATE_BROKER_REGISTRATION, after a quick
+/// restart). The broker epoch the controller gave.
+pub(crate) async fn register(
+    config: &ServerConfig,
+    channel: &dyn ControllerChannel,
+    bound: &[(String, SocketAddr, TcpListener)],
+    log_dirs: Vec<Uuid>,
+) -> Result<i64, NodeError> {
+    let listeners = config
+        .advertised_broker_listeners()
+        .map(|endpoint| {
+            let bound_port =
+                bound.iter().find(|(name, _, _)| *name == endpoint.listener_name).map(|(_, a, _)| a.port());
+            Listener {
+                name: endpoint.listener_name.clone(),
+                host: if endpoint.host.is_empty() { "localhost".into() } else { endpoint.host.clone() },
+                port: if endpoint.port == 0 { bound_port.unwrap_or(0) } else { endpoint.port },
+                security_protocol: 0,
+                ..Default::default()
+            }
+        })
+        .collect();
+    let request = BrokerRegistrationRequest {
+        broker_id: BrokerId(config.node_id),
+        cluster_id: config.cluster_id.clone().unwrap_or_default(),
+        incarnation_id: incarnation_id(),
+        listeners,
+        features: SUPPORTED_FEATURES
+            .iter()
+            .map(|&(name, min, max)| Feature {
+                name: name.into(),
+                min_supported_version: min,
+                max_supported_version: max,
+                ..Default::default()
+            })
+            .collect(),
+        log_dirs,
+        previous_broker_epoch: -1,
+        ..Default::default()
+    };
+    let version = <BrokerRegistrationRequest as Message>::VERSIONS.max;
+    let retry = Duration::from_millis(config.broker_heartbeat_interval_ms.max(1) as u64);
+    loop {
+        match call_controller(channel, &request, version).await {
+            Ok((response, _)) if response.error_code == 0 => return Ok(response.broker_epoch),
+            Ok((response, _)) if response.error_code == ErrorCode::DuplicateBrokerRegistration.code() => {
+                info!("an earlier incarnation of broker {} is still registered; retrying", config.node_id);
+            }
+            Ok((response, _)) => {
+                return Err(NodeError::Startup(format!(
+                    "broker registration failed with error {}",
+                    response.error_code
+                )));
+            }
+            Err(e) => info!("registration: {e}; retrying"),
+        }
+        tokio::time::sleep(retry).await;
+    }
+}
+
+/// Each log dir with the directory id `strand storage format` (or the first start) wrote into
+/// its `meta.properties`; `None` for a dir that cannot be read (it is offline from the start).
+/// A readable dir without an id was never formatted: the start is refused.
+pub(crate) fn log_dir_ids(config: &ServerConfig) -> Result<Vec<(std::path::PathBuf, Option<Uuid>)>, NodeError> {
+    let mut ids = Vec::new();
+    for dir in &config.log_dirs {
+        let id = match strand_log::dir::MetaProperties::read(dir) {
+            Ok(meta) => match meta.and_then(|m| m.directory_id) {
+                Some(id) => Some(id),
+                None => {
+                    return Err(NodeError::Startup(format!("{} is not formatted (no directory.id)", dir.display())));
+                }
+            },
+            Err(_) => None,
+        };
+        ids.push((dir.clone(), id));
+    }
+    Ok(ids)
+}
+
+pub(crate) fn incarnation_id() -> Uuid {
+    strand_broker::handlers::create_topics::random_topic_id()
+}
