@@ -11,4 +11,5 @@ pub mod metadata_replay;
 pub mod node;
 pub mod publisher;
 mod registration;
+mod shutdown;
 mod tasks;

@@ -28,15 +28,13 @@ use std::time::Duration;
 use strand_base::topic::CLUSTER_METADATA_TOPIC;
 use strand_base::{BrokerId, Clock, SystemClock, Uuid};
 use strand_broker::producer_ids::ControllerProducerIds;
-use strand_broker::{Broker, BrokerIdentity, ControllerChannel, call_controller};
+use strand_broker::{Broker, BrokerIdentity, ControllerChannel};
 use strand_coordinator::{GroupCoordinator, RandomMemberIds, TxnCoordinator};
 use strand_log::{LogManager, NodeIdentity};
 use strand_metadata::controller::{BootstrapFeatures, bootstrap_records};
 use strand_metadata::image::MetadataImage;
-use strand_metadata::quorum::Quorum;
+use strand_metadata::quorum::{Leadership, Quorum};
 use strand_metadata::quorum_controller::{ControllerSettings, QuorumController};
-use strand_protocol::codec::Message;
-use strand_protocol::messages::BrokerHeartbeatRequest;
 use strand_replication::{ReplicaLinks, ReplicaManager};
 use tokio::net::TcpListener;
 use tokio::sync::{mpsc, oneshot, watch};
@@ -55,6 +53,7 @@ use crate::log_dirs::{DirAssigner, raise_open_files_limit, watch_log_dirs_foreve
 use crate::metadata_replay::{Handoff, replay_forever};
 use crate::publisher::BrokerMetadataPublisher;
 use crate::registration::{cluster_min_isr, log_dir_ids, register};
+use crate::shutdown::{controlled_shutdown, shut_down, shut_down_quorum};
 use crate::tasks::{
     Tasks, balance_leaders_forever, checkpoint_forever, compaction_forever, expire_producers_forever,
     expire_sessions_forever, heartbeat_forever, log_leadership, retention_forever, shrink_isr_forever,
@@ -93,268 +92,42 @@ pub async fn run(config: ServerConfig) -> Result<(), NodeError> {
     run_until(config, shutdown).await
 }
 
-/// Runs a node until `shutdown` resolves.
+/// Runs a node until `shutdown` resolves: the start-up order of the module doc, then serving
+/// until a shutdown signal (a clean shutdown) or a halt (every log dir or the metadata log
+/// failed: no clean shutdown).
 pub async fn run_until(
     config: ServerConfig,
     shutdown: impl std::future::Future<Output = std::io::Result<()>>,
 ) -> Result<(), NodeError> {
-    let clock: Arc<dyn Clock> = Arc::new(SystemClock);
     let cluster_id = config.cluster_id.clone().ok_or_else(|| NodeError::Startup("no cluster.id".into()))?;
     raise_open_files_limit();
-    let node_id = config.node_id;
-    let sole_voter = config.is_sole_voter();
-    let limits = ConnectionLimits::from_config(&config);
     // Before anything is opened: an override host that does not resolve stops the start.
     let clients = ClientConnections::from_config(&config).await.map_err(NodeError::Startup)?;
-    // Committed records become images: `raw` at once (the controller decides on it), the
-    // published one after this node's replicas are reconciled with it (the handlers read it).
-    let (raw_tx, raw_rx) = watch::channel(Arc::new(MetadataImage::empty()));
-    let (image_tx, image_rx) = watch::channel(Arc::new(MetadataImage::empty()));
-    // This node's hosts go to the replay once the node can host partitions.
-    let (handoff_tx, handoff_rx) = mpsc::channel(1);
-    let mut background = Tasks::default();
-    // What this node says about peers it cannot reach, shared by every node-to-node client.
-    let peers = Arc::new(PeerHealth::new());
-    background.spawn("peer registrations", follow_registrations(peers.clone(), image_rx.clone(), node_id));
-    let (quorum, controller, replay, leadership) = if config.process_roles.controller {
-        // Peers must be able to reach this node's controller listener as soon as the quorum runs.
-        let controller_listener = if sole_voter { None } else { Some(bind_controller_listener(&config).await?) };
-        let quorum = Arc::new(open_quorum(&config, &cluster_id, clock.clone(), peers.clone()).await?);
-        let replay = tokio::spawn(replay_forever(quorum.subscribe(0), raw_tx, image_tx, handoff_rx));
-        let controller = Arc::new(QuorumController::new(
-            quorum.clone(),
-            raw_rx,
-            clock.clone(),
-            controller_settings(&config, &cluster_id, sole_voter),
-            Box::new(strand_broker::handlers::create_topics::random_topic_id),
-        ));
-        if let Some((address, listener)) = controller_listener {
-            info!("Strand node {node_id}: controller listener on {address}");
-            let serving =
-                serve_controller_listener(listener, quorum.clone(), controller.clone(), limits, peers.clone());
-            background.spawn("controller listener", serving);
-        }
-        if !sole_voter {
-            let interval = Duration::from_millis((config.broker_session_timeout_ms.max(8) / 8) as u64);
-            background.spawn("broker session expiry", expire_sessions_forever(controller.clone(), interval));
-            if config.auto_leader_rebalance_enable {
-                let interval = Duration::from_secs(config.leader_imbalance_check_interval_seconds.max(1) as u64);
-                background.spawn("leader balancing", balance_leaders_forever(controller.clone(), interval));
-            }
-        }
-        let leadership = quorum.leadership();
-        background.spawn("controller leadership log", log_leadership(leadership.clone(), node_id));
-        (Some(quorum), Some(controller), replay, leadership)
-    } else {
-        // An observer: the committed log comes from the voters.
-        let voters = config.controller_quorum_voters.iter().map(|v| v.id).collect();
-        let timeout = Duration::from_millis(config.controller_quorum_request_timeout_ms.max(1) as u64);
-        let fetcher = Arc::new(VoterMetadataFetcher::new(controller_addresses(&config), timeout, peers.clone()));
-        let (committed, leadership) = strand_metadata::quorum::observe(voters, fetcher, 0);
-        let replay = tokio::spawn(replay_forever(committed, raw_tx, image_tx, handoff_rx));
-        (None, None, replay, leadership)
+    let mut node = Starting {
+        node: BrokerId(config.node_id),
+        config,
+        cluster_id,
+        clock: Arc::new(SystemClock),
+        // What this node says about peers it cannot reach, shared by every node-to-node client.
+        peers: Arc::new(PeerHealth::new()),
+        tasks: Tasks::default(),
     };
+    let metadata = node.start_metadata().await?;
     // Resolves once the metadata log failed (never on an observer, which keeps none). It holds
     // the quorum: dropped before a clean shutdown, which needs the quorum's last owner.
-    let mut metadata_failed = Box::pin(metadata_log_failure(quorum.clone()));
-    if !config.process_roles.broker {
-        info!("Strand node {node_id}: controller only, cluster id {cluster_id}");
-        let signal = tokio::select! {
-            signal = shutdown => signal,
-            failure = &mut metadata_failed => {
-                background.stop();
-                replay.abort();
-                return Err(failure);
-            }
-        };
-        if let Err(e) = signal {
-            warn!("waiting for a shutdown signal failed: {e}");
-        }
-        info!("shutting down");
-        background.stop();
-        replay.abort();
-        drop(controller);
-        drop(metadata_failed);
-        return shut_down_quorum(quorum).await;
+    let mut metadata_failed: Halt = Box::pin(metadata_log_failure(metadata.quorum.clone()));
+    if !node.config.process_roles.broker {
+        return node.run_controller_only(metadata, metadata_failed, shutdown).await;
     }
-    let channel: Arc<dyn ControllerChannel> = Arc::new(ControllerClient::new(
-        node_id,
-        controller.clone(),
-        leadership,
-        controller_addresses(&config),
-        Duration::from_millis(config.controller_quorum_request_timeout_ms.max(1) as u64),
-        CONTROLLER_CALL_MAX,
-        peers.clone(),
-    ));
+    let channel = node.controller_channel(&metadata);
+    let registered = node.register(&channel, &metadata, &mut metadata_failed).await?;
+    let hosted = node.host(&channel, &metadata, &registered).await?;
+    let all_dirs_failed = node.start_broker_tasks(&channel, &metadata, &registered, &hosted);
+    let broker = node.serve(clients, &channel, &metadata, registered.listeners, registered.broker_epoch, &hosted);
 
-    // Each log dir with its directory id, unknown for a dir that cannot be read (offline from
-    // the start: registered without it, as Kafka registers only its online dirs).
-    let dirs = log_dir_ids(&config)?;
-    if dirs.iter().all(|(_, id)| id.is_none()) {
-        return Err(NodeError::LogDirsFailed(config.log_dirs.clone()));
-    }
-    let listeners = bind_listeners(&config).await?;
-    let online_ids: Vec<Uuid> = dirs.iter().filter_map(|(_, id)| *id).collect();
-    let broker_epoch = tokio::select! {
-        registered = register(&config, channel.as_ref(), &listeners, online_ids) => registered?,
-        failure = &mut metadata_failed => return Err(failure),
-    };
-    let heartbeat = Duration::from_millis(config.broker_heartbeat_interval_ms.max(1) as u64);
-    // The ids of the log dirs gone offline, for the heartbeats.
-    let (offline_tx, offline_rx) = watch::channel(Vec::new());
-    let heartbeats = (!sole_voter).then(|| {
-        let beat = heartbeat_forever(
-            channel.clone(),
-            image_rx.clone(),
-            offline_rx,
-            BrokerId(node_id),
-            broker_epoch,
-            heartbeat,
-        );
-        tokio::spawn(beat)
-    });
-    // Serve once this incarnation is registered and unfenced in this node's image, which then
-    // holds every record committed before the registration.
-    let mut published = image_rx.clone();
-    let unfenced = |image: &Arc<MetadataImage>| {
-        image.cluster().broker(BrokerId(node_id)).is_some_and(|b| b.epoch == broker_epoch && !b.fenced)
-    };
-    info!("Strand node {node_id}: registered with broker epoch {broker_epoch}, waiting to be unfenced");
-    tokio::select! {
-        waited = published.wait_for(unfenced) => {
-            waited.map_err(|_| NodeError::Startup("the metadata replay stopped".into()))?;
-        }
-        failure = &mut metadata_failed => {
-            heartbeats.iter().for_each(|task| task.abort());
-            return Err(failure);
-        }
-    }
-
-    let identity = NodeIdentity { cluster_id: cluster_id.clone(), node_id };
-    let logs = LogManager::open(&config.log_dirs, &identity, config.log_config(), clock.clone())?;
-    // A dir that cannot be read or loaded is offline from the start (logged once, by the log
-    // manager); the node runs on the others, unless none is left or the metadata log's is one.
-    let offline = logs.offline_dirs();
-    if offline.len() == config.log_dirs.len() || offline.contains(&config.metadata_log_dir) {
-        heartbeats.iter().for_each(|task| task.abort());
-        background.stop();
-        replay.abort();
-        return Err(NodeError::LogDirsFailed(offline));
-    }
-    let links = ReplicaLinks {
-        transport: Arc::new(BrokerFetchTransport::new(
-            image_rx.clone(),
-            config.inter_broker_listener_name.clone(),
-            Duration::from_millis(config.controller_quorum_request_timeout_ms.max(1) as u64),
-            Duration::from_millis(
-                (config.replica_fetch_wait_max_ms.max(0) + config.replica_socket_timeout_ms.max(1)) as u64,
-            ),
-            peers,
-        )),
-        isr_channel: Arc::new(ControllerIsrChannel::new(channel.clone(), BrokerId(node_id), broker_epoch)),
-    };
-    let replicas = Arc::new(
-        ReplicaManager::with_config(logs, config.replication_config(), links, clock.clone())
-            .map_err(|e| NodeError::Startup(format!("replication: {e}")))?,
-    );
-    let txn_verifier = Arc::new(CoordinatorTxnVerifier::new(
-        image_rx.clone(),
-        config.inter_broker_listener_name.clone(),
-        Duration::from_millis(config.controller_quorum_request_timeout_ms.max(1) as u64),
-        Duration::from_millis(config.request_timeout_ms.max(1) as u64),
-    ));
-    // TxnOffsetCommit's transactional batches are verified with the transaction coordinator.
-    let group_writer = ReplicaPartitionWriter::new(replicas.clone(), image_rx.clone(), BrokerId(node_id))
-        .with_txn_verifier(txn_verifier.clone(), clock.clone());
-    let groups = Arc::new(GroupCoordinator::new(
-        config.group_config(),
-        Arc::new(group_writer),
-        clock.clone(),
-        Arc::new(RandomMemberIds),
-    ));
-    let producer_ids = Arc::new(ControllerProducerIds::new(channel.clone(), BrokerId(node_id), broker_epoch));
-    let marker_sender = Arc::new(LeaderTxnMarkerSender::new(
-        image_rx.clone(),
-        config.inter_broker_listener_name.clone(),
-        Duration::from_millis(config.controller_quorum_request_timeout_ms.max(1) as u64),
-        Duration::from_millis(config.request_timeout_ms.max(1) as u64),
-    ));
-    let transactions = Arc::new(TxnCoordinator::new(
-        config.txn_config(),
-        Arc::new(ReplicaPartitionWriter::new(replicas.clone(), image_rx.clone(), BrokerId(node_id))),
-        clock.clone(),
-        producer_ids,
-        marker_sender,
-    ));
-    let node_hosts = BrokerMetadataPublisher {
-        dirs: dirs.clone(),
-        replicas: replicas.clone(),
-        groups: groups.clone(),
-        transactions: transactions.clone(),
-        config: config.clone(),
-        node: BrokerId(node_id),
-    };
-    let (reconciled_tx, reconciled) = oneshot::channel();
-    let handoff = Handoff { hosts: node_hosts, reconciled: reconciled_tx };
-    if handoff_tx.send(handoff).await.is_err() || reconciled.await.is_err() {
-        return Err(NodeError::Startup("the metadata replay stopped".into()));
-    }
-    let shrink_interval = Duration::from_millis(u64::try_from(config.replica_lag_time_max_ms / 2).unwrap_or(1).max(1));
-    background.spawn("ISR shrinking", shrink_isr_forever(replicas.clone(), clock.clone(), shrink_interval));
-    let checkpoint_interval =
-        Duration::from_millis(u64::try_from(config.replica_high_watermark_checkpoint_interval_ms).unwrap_or(1).max(1));
-    background.spawn("high-watermark checkpoints", checkpoint_forever(replicas.clone(), checkpoint_interval));
-    let retention_interval =
-        Duration::from_millis(u64::try_from(config.log_retention_check_interval_ms).unwrap_or(1).max(1));
-    background.spawn("retention", retention_forever(replicas.clone(), retention_interval));
-    let expiration_interval =
-        Duration::from_millis(u64::try_from(config.producer_id_expiration_check_interval_ms).unwrap_or(1).max(1));
-    background.spawn("producer expiry", expire_producers_forever(replicas.clone(), expiration_interval));
-    if config.log_cleaner_enable {
-        background.spawn("log cleaner", compaction_forever(replicas.clone(), config.clone()));
-    }
-    let all_dirs_failed = Arc::new(tokio::sync::Notify::new());
-    background.spawn(
-        "log dir watcher",
-        watch_log_dirs_forever(
-            replicas.clone(),
-            dirs.clone(),
-            config.metadata_log_dir.clone(),
-            offline_tx,
-            all_dirs_failed.clone(),
-        ),
-    );
-    if dirs.len() > 1 {
-        // With one dir the controller places every replica in it itself.
-        let dirs = dirs.into_iter().filter_map(|(path, id)| Some((path, id?))).collect();
-        let assigning = DirAssigner { channel: channel.clone(), node: BrokerId(node_id), broker_epoch, dirs };
-        background.spawn("log dir assigner", assigning.assign_forever(image_rx.clone(), replicas.clone(), heartbeat));
-    }
-
-    let listener_name = listeners.first().map(|(name, _, _)| name.clone()).unwrap_or_default();
-    let broker = Arc::new(
-        Broker::new(
-            BrokerIdentity { node_id: BrokerId(node_id), cluster_id: cluster_id.clone(), listener_name, broker_epoch },
-            broker_settings(&config),
-            image_rx.clone(),
-            replicas.clone(),
-            groups.clone(),
-            channel.clone(),
-            clock,
-        )
-        .with_txn_coordinator(transactions.clone())
-        .with_txn_verifier(txn_verifier),
-    );
-    for (name, address, listener) in listeners {
-        info!(
-            "Strand node {node_id} listening on {name}://{address}, data in {:?}, cluster id {cluster_id}",
-            config.log_dirs
-        );
-        background.spawn("client listener", clients.clone().accept_forever(listener, name, broker.clone()));
-    }
     let halted = tokio::select! {
         signal = shutdown => Ok(signal),
-        () = all_dirs_failed.notified() => Err(NodeError::LogDirsFailed(config.log_dirs.clone())),
+        () = all_dirs_failed.notified() => Err(NodeError::LogDirsFailed(node.config.log_dirs.clone())),
         failure = &mut metadata_failed => Err(failure),
     };
     let signal = match halted {
@@ -363,10 +136,8 @@ pub async fn run_until(
             // Kafka halts: nothing more is acknowledged, nothing marked clean, no controlled
             // shutdown, the metadata log not even closed (its close syncs); the restart recovers
             // every log from what the disks hold.
-            heartbeats.iter().for_each(|task| task.abort());
-            background.stop();
-            replay.abort();
-            replicas.stop_fetchers().await;
+            node.tasks.stop();
+            hosted.replicas.stop_fetchers().await;
             return Err(halt);
         }
     };
@@ -374,25 +145,371 @@ pub async fn run_until(
         warn!("waiting for a shutdown signal failed: {e}");
     }
     info!("shutting down");
-    if let Some(heartbeats) = heartbeats {
-        heartbeats.abort();
-        if config.controlled_shutdown_enable {
-            let limit = Duration::from_millis(config.broker_session_timeout_ms.max(1) as u64);
-            controlled_shutdown(channel.as_ref(), &image_rx, BrokerId(node_id), broker_epoch, heartbeat, limit).await;
-        }
+    if node.tasks.stop_named(HEARTBEATS) && node.config.controlled_shutdown_enable {
+        let limit = Duration::from_millis(node.config.broker_session_timeout_ms.max(1) as u64);
+        let (image, epoch) = (&metadata.image_rx, registered.broker_epoch);
+        controlled_shutdown(channel.as_ref(), image, node.node, epoch, registered.heartbeat, limit).await;
     }
-    background.stop();
-    replay.abort();
+    node.tasks.stop();
+    let Hosted { replicas, groups, transactions, .. } = hosted;
     replicas.stop_fetchers().await;
     drop(broker);
     groups.shutdown().await;
     drop(groups);
     transactions.shutdown().await;
     drop(transactions);
+    let Metadata { quorum, controller, .. } = metadata;
     drop(controller);
     drop(metadata_failed);
-    shut_down(replicas, quorum, broker_epoch).await
+    shut_down(replicas, quorum, registered.broker_epoch).await
 }
+
+/// The name the heartbeats run under, stopped first at a clean shutdown.
+const HEARTBEATS: &str = "heartbeats";
+
+/// A halt: resolves with the error that stops the node without a clean shutdown.
+type Halt = std::pin::Pin<Box<dyn std::future::Future<Output = NodeError> + Send>>;
+
+/// A node being started, and what every stage needs.
+struct Starting {
+    config: ServerConfig,
+    cluster_id: String,
+    node: BrokerId,
+    clock: Arc<dyn Clock>,
+    peers: Arc<PeerHealth>,
+    tasks: Tasks,
+}
+
+/// The metadata side: the quorum (a voter) or the voters' feed (an observer), the active
+/// controller when this node is a voter, and the images the replay publishes.
+struct Metadata {
+    quorum: Option<Arc<Quorum>>,
+    controller: Option<Arc<QuorumController>>,
+    leadership: watch::Receiver<Leadership>,
+    /// The image published to the handlers, once this node's hosts are reconciled with it.
+    image_rx: watch::Receiver<Arc<MetadataImage>>,
+    /// Where this node's hosts go to the replay once the node can host partitions.
+    handoff_tx: mpsc::Sender<Handoff<BrokerMetadataPublisher>>,
+}
+
+/// This broker as the controller registered it.
+struct Registered {
+    broker_epoch: i64,
+    listeners: Vec<(String, SocketAddr, TcpListener)>,
+    /// Each log dir with its directory id, unknown for a dir that cannot be read.
+    dirs: Vec<(std::path::PathBuf, Option<Uuid>)>,
+    /// `broker.heartbeat.interval.ms`.
+    heartbeat: Duration,
+    /// The ids of the log dirs gone offline, for the heartbeats.
+    offline_tx: watch::Sender<Vec<Uuid>>,
+}
+
+/// What this node hosts: the replicas and the coordinators over them.
+struct Hosted {
+    replicas: Arc<ReplicaManager>,
+    groups: Arc<GroupCoordinator>,
+    transactions: Arc<TxnCoordinator>,
+    txn_verifier: Arc<CoordinatorTxnVerifier>,
+}
+
+impl Starting {
+    /// Starts the quorum (a voter: its CONTROLLER listener, the quorum, the controller and its
+    /// loops) or follows the voters (an observer), and the replay of committed records into
+    /// images: `raw` at once (the controller decides on it), the published one after this
+    /// node's hosts are reconciled with it (the handlers read it).
+    async fn start_metadata(&mut self) -> Result<Metadata, NodeError> {
+        let (config, node_id) = (&self.config, self.config.node_id);
+        let (raw_tx, raw_rx) = watch::channel(Arc::new(MetadataImage::empty()));
+        let (image_tx, image_rx) = watch::channel(Arc::new(MetadataImage::empty()));
+        let (handoff_tx, handoff_rx) = mpsc::channel(1);
+        self.tasks.spawn("peer registrations", follow_registrations(self.peers.clone(), image_rx.clone(), node_id));
+        if !config.process_roles.controller {
+            // An observer: the committed log comes from the voters.
+            let voters = config.controller_quorum_voters.iter().map(|v| v.id).collect();
+            let timeout = Duration::from_millis(config.controller_quorum_request_timeout_ms.max(1) as u64);
+            let fetcher =
+                Arc::new(VoterMetadataFetcher::new(controller_addresses(config), timeout, self.peers.clone()));
+            let (committed, leadership) = strand_metadata::quorum::observe(voters, fetcher, 0);
+            self.tasks.spawn(METADATA_REPLAY, replay_forever(committed, raw_tx, image_tx, handoff_rx));
+            return Ok(Metadata { quorum: None, controller: None, leadership, image_rx, handoff_tx });
+        }
+        let sole_voter = config.is_sole_voter();
+        // Peers must be able to reach this node's controller listener as soon as the quorum runs.
+        let controller_listener = if sole_voter { None } else { Some(bind_controller_listener(config).await?) };
+        let quorum = Arc::new(open_quorum(config, &self.cluster_id, self.clock.clone(), self.peers.clone()).await?);
+        self.tasks.spawn(METADATA_REPLAY, replay_forever(quorum.subscribe(0), raw_tx, image_tx, handoff_rx));
+        let controller = Arc::new(QuorumController::new(
+            quorum.clone(),
+            raw_rx,
+            self.clock.clone(),
+            controller_settings(config, &self.cluster_id, sole_voter),
+            Box::new(strand_broker::handlers::create_topics::random_topic_id),
+        ));
+        if let Some((address, listener)) = controller_listener {
+            info!("Strand node {node_id}: controller listener on {address}");
+            let limits = ConnectionLimits::from_config(config);
+            let serving =
+                serve_controller_listener(listener, quorum.clone(), controller.clone(), limits, self.peers.clone());
+            self.tasks.spawn("controller listener", serving);
+        }
+        if !sole_voter {
+            let interval = Duration::from_millis((config.broker_session_timeout_ms.max(8) / 8) as u64);
+            self.tasks.spawn("broker session expiry", expire_sessions_forever(controller.clone(), interval));
+            if config.auto_leader_rebalance_enable {
+                let interval = Duration::from_secs(config.leader_imbalance_check_interval_seconds.max(1) as u64);
+                self.tasks.spawn("leader balancing", balance_leaders_forever(controller.clone(), interval));
+            }
+        }
+        let leadership = quorum.leadership();
+        self.tasks.spawn("controller leadership log", log_leadership(leadership.clone(), node_id));
+        Ok(Metadata { quorum: Some(quorum), controller: Some(controller), leadership, image_rx, handoff_tx })
+    }
+
+    /// A controller-only node: serves the quorum until `shutdown`, or halts.
+    async fn run_controller_only(
+        self,
+        metadata: Metadata,
+        metadata_failed: Halt,
+        shutdown: impl std::future::Future<Output = std::io::Result<()>>,
+    ) -> Result<(), NodeError> {
+        info!("Strand node {}: controller only, cluster id {}", self.node.0, self.cluster_id);
+        let signal = tokio::select! {
+            signal = shutdown => signal,
+            failure = metadata_failed => {
+                self.tasks.stop();
+                return Err(failure);
+            }
+        };
+        if let Err(e) = signal {
+            warn!("waiting for a shutdown signal failed: {e}");
+        }
+        info!("shutting down");
+        self.tasks.stop();
+        let Metadata { quorum, controller, .. } = metadata;
+        drop(controller);
+        shut_down_quorum(quorum).await
+    }
+
+    /// How this broker reaches the active controller: the one in this process while it leads,
+    /// another voter's over its CONTROLLER listener otherwise.
+    fn controller_channel(&self, metadata: &Metadata) -> Arc<dyn ControllerChannel> {
+        let timeout = Duration::from_millis(self.config.controller_quorum_request_timeout_ms.max(1) as u64);
+        Arc::new(ControllerClient::new(
+            self.config.node_id,
+            metadata.controller.clone(),
+            metadata.leadership.clone(),
+            controller_addresses(&self.config),
+            timeout,
+            CONTROLLER_CALL_MAX,
+            self.peers.clone(),
+        ))
+    }
+
+    /// Registers this broker with its online log dirs (a dir that cannot be read is offline from
+    /// the start and left out, as Kafka registers only its online dirs), starts its heartbeats,
+    /// and waits until this incarnation is unfenced in this node's image, which then holds every
+    /// record committed before the registration.
+    async fn register(
+        &mut self,
+        channel: &Arc<dyn ControllerChannel>,
+        metadata: &Metadata,
+        metadata_failed: &mut Halt,
+    ) -> Result<Registered, NodeError> {
+        let config = &self.config;
+        let dirs = log_dir_ids(config)?;
+        if dirs.iter().all(|(_, id)| id.is_none()) {
+            return Err(NodeError::LogDirsFailed(config.log_dirs.clone()));
+        }
+        let listeners = bind_listeners(config).await?;
+        let online_ids: Vec<Uuid> = dirs.iter().filter_map(|(_, id)| *id).collect();
+        let broker_epoch = tokio::select! {
+            registered = register(config, channel.as_ref(), &listeners, online_ids) => registered?,
+            failure = &mut *metadata_failed => return Err(failure),
+        };
+        let heartbeat = Duration::from_millis(config.broker_heartbeat_interval_ms.max(1) as u64);
+        let (offline_tx, offline_rx) = watch::channel(Vec::new());
+        if !config.is_sole_voter() {
+            let image = metadata.image_rx.clone();
+            let beat = heartbeat_forever(channel.clone(), image, offline_rx, self.node, broker_epoch, heartbeat);
+            self.tasks.spawn(HEARTBEATS, beat);
+        }
+        let node = self.node;
+        let unfenced = |image: &Arc<MetadataImage>| {
+            image.cluster().broker(node).is_some_and(|b| b.epoch == broker_epoch && !b.fenced)
+        };
+        info!("Strand node {}: registered with broker epoch {broker_epoch}, waiting to be unfenced", node.0);
+        let mut published = metadata.image_rx.clone();
+        tokio::select! {
+            waited = published.wait_for(unfenced) => {
+                waited.map_err(|_| NodeError::Startup("the metadata replay stopped".into()))?;
+            }
+            failure = &mut *metadata_failed => {
+                self.tasks.stop_named(HEARTBEATS);
+                return Err(failure);
+            }
+        }
+        Ok(Registered { broker_epoch, listeners, dirs, heartbeat, offline_tx })
+    }
+
+    /// Opens the partition logs (recovering them after a crash), the replica manager and the
+    /// coordinators, and hands them to the metadata replay, which hosts this node's partitions
+    /// before this returns.
+    async fn host(
+        &mut self,
+        channel: &Arc<dyn ControllerChannel>,
+        metadata: &Metadata,
+        registered: &Registered,
+    ) -> Result<Hosted, NodeError> {
+        let (config, node, epoch) = (&self.config, self.node, registered.broker_epoch);
+        let identity = NodeIdentity { cluster_id: self.cluster_id.clone(), node_id: node.0 };
+        let logs = LogManager::open(&config.log_dirs, &identity, config.log_config(), self.clock.clone())?;
+        // A dir that cannot be read or loaded is offline from the start (logged once, by the log
+        // manager); the node runs on the others, unless none is left or the metadata log's is one.
+        let offline = logs.offline_dirs();
+        if offline.len() == config.log_dirs.len() || offline.contains(&config.metadata_log_dir) {
+            self.tasks.stop();
+            return Err(NodeError::LogDirsFailed(offline));
+        }
+        let request_max = Duration::from_millis(config.controller_quorum_request_timeout_ms.max(1) as u64);
+        let request_timeout = Duration::from_millis(config.request_timeout_ms.max(1) as u64);
+        let image = &metadata.image_rx;
+        let inter_broker = &config.inter_broker_listener_name;
+        let links = ReplicaLinks {
+            transport: Arc::new(BrokerFetchTransport::new(
+                image.clone(),
+                inter_broker.clone(),
+                request_max,
+                Duration::from_millis(
+                    (config.replica_fetch_wait_max_ms.max(0) + config.replica_socket_timeout_ms.max(1)) as u64,
+                ),
+                self.peers.clone(),
+            )),
+            isr_channel: Arc::new(ControllerIsrChannel::new(channel.clone(), node, epoch)),
+        };
+        let replicas = Arc::new(
+            ReplicaManager::with_config(logs, config.replication_config(), links, self.clock.clone())
+                .map_err(|e| NodeError::Startup(format!("replication: {e}")))?,
+        );
+        let txn_verifier =
+            Arc::new(CoordinatorTxnVerifier::new(image.clone(), inter_broker.clone(), request_max, request_timeout));
+        // TxnOffsetCommit's transactional batches are verified with the transaction coordinator.
+        let group_writer = ReplicaPartitionWriter::new(replicas.clone(), image.clone(), node)
+            .with_txn_verifier(txn_verifier.clone(), self.clock.clone());
+        let groups = Arc::new(GroupCoordinator::new(
+            config.group_config(),
+            Arc::new(group_writer),
+            self.clock.clone(),
+            Arc::new(RandomMemberIds),
+        ));
+        let producer_ids = Arc::new(ControllerProducerIds::new(channel.clone(), node, epoch));
+        let marker_sender =
+            Arc::new(LeaderTxnMarkerSender::new(image.clone(), inter_broker.clone(), request_max, request_timeout));
+        let transactions = Arc::new(TxnCoordinator::new(
+            config.txn_config(),
+            Arc::new(ReplicaPartitionWriter::new(replicas.clone(), image.clone(), node)),
+            self.clock.clone(),
+            producer_ids,
+            marker_sender,
+        ));
+        let publisher = BrokerMetadataPublisher {
+            dirs: registered.dirs.clone(),
+            replicas: replicas.clone(),
+            groups: groups.clone(),
+            transactions: transactions.clone(),
+            config: config.clone(),
+            node,
+        };
+        let (reconciled_tx, reconciled) = oneshot::channel();
+        let handoff = Handoff { hosts: publisher, reconciled: reconciled_tx };
+        if metadata.handoff_tx.send(handoff).await.is_err() || reconciled.await.is_err() {
+            return Err(NodeError::Startup("the metadata replay stopped".into()));
+        }
+        Ok(Hosted { replicas, groups, transactions, txn_verifier })
+    }
+
+    /// The broker's loops (ISR shrinking, checkpoints, retention, producer expiry, the cleaner,
+    /// the log dirs' watcher and assigner); returns what the watcher notifies once every log
+    /// dir or the metadata log's failed.
+    fn start_broker_tasks(
+        &mut self,
+        channel: &Arc<dyn ControllerChannel>,
+        metadata: &Metadata,
+        registered: &Registered,
+        hosted: &Hosted,
+    ) -> Arc<tokio::sync::Notify> {
+        let (config, replicas) = (&self.config, &hosted.replicas);
+        let millis = |ms: i64| Duration::from_millis(u64::try_from(ms).unwrap_or(1).max(1));
+        let shrink =
+            shrink_isr_forever(replicas.clone(), self.clock.clone(), millis(config.replica_lag_time_max_ms / 2));
+        self.tasks.spawn("ISR shrinking", shrink);
+        let checkpoints = millis(config.replica_high_watermark_checkpoint_interval_ms);
+        self.tasks.spawn("high-watermark checkpoints", checkpoint_forever(replicas.clone(), checkpoints));
+        let retention = millis(config.log_retention_check_interval_ms);
+        self.tasks.spawn("retention", retention_forever(replicas.clone(), retention));
+        let expiration = millis(i64::from(config.producer_id_expiration_check_interval_ms));
+        self.tasks.spawn("producer expiry", expire_producers_forever(replicas.clone(), expiration));
+        if config.log_cleaner_enable {
+            self.tasks.spawn("log cleaner", compaction_forever(replicas.clone(), config.clone()));
+        }
+        let all_dirs_failed = Arc::new(tokio::sync::Notify::new());
+        let watching = watch_log_dirs_forever(
+            replicas.clone(),
+            registered.dirs.clone(),
+            config.metadata_log_dir.clone(),
+            registered.offline_tx.clone(),
+            all_dirs_failed.clone(),
+        );
+        self.tasks.spawn("log dir watcher", watching);
+        if registered.dirs.len() > 1 {
+            // With one dir the controller places every replica in it itself.
+            let dirs = registered.dirs.iter().filter_map(|(path, id)| Some((path.clone(), (*id)?))).collect();
+            let (node, broker_epoch) = (self.node, registered.broker_epoch);
+            let assigning = DirAssigner { channel: channel.clone(), node, broker_epoch, dirs };
+            let assign = assigning.assign_forever(metadata.image_rx.clone(), replicas.clone(), registered.heartbeat);
+            self.tasks.spawn("log dir assigner", assign);
+        }
+        all_dirs_failed
+    }
+
+    /// Builds the request handlers and accepts clients on every broker listener.
+    fn serve(
+        &mut self,
+        clients: ClientConnections,
+        channel: &Arc<dyn ControllerChannel>,
+        metadata: &Metadata,
+        listeners: Vec<(String, SocketAddr, TcpListener)>,
+        broker_epoch: i64,
+        hosted: &Hosted,
+    ) -> Arc<Broker> {
+        let listener_name = listeners.first().map(|(name, _, _)| name.clone()).unwrap_or_default();
+        let identity =
+            BrokerIdentity { node_id: self.node, cluster_id: self.cluster_id.clone(), listener_name, broker_epoch };
+        let broker = Arc::new(
+            Broker::new(
+                identity,
+                broker_settings(&self.config),
+                metadata.image_rx.clone(),
+                hosted.replicas.clone(),
+                hosted.groups.clone(),
+                channel.clone(),
+                self.clock.clone(),
+            )
+            .with_txn_coordinator(hosted.transactions.clone())
+            .with_txn_verifier(hosted.txn_verifier.clone()),
+        );
+        for (name, address, listener) in listeners {
+            info!(
+                "Strand node {} listening on {name}://{address}, data in {:?}, cluster id {}",
+                self.node.0, self.config.log_dirs, self.cluster_id
+            );
+            self.tasks.spawn("client listener", clients.clone().accept_forever(listener, name, broker.clone()));
+        }
+        broker
+    }
+}
+
+/// The name the metadata replay runs under.
+const METADATA_REPLAY: &str = "metadata replay";
 
 /// Resolves with the error once this node's metadata log failed ([`Quorum::failed`], which logged
 /// it); never without a quorum (an observer keeps no metadata log).
@@ -484,82 +601,6 @@ fn controller_settings(config: &ServerConfig, cluster_id: &str, sole_voter: bool
     }
 }
 
-/// Kafka's controlled shutdown: heartbeats that ask to shut down, until the controller has moved
-/// this broker's leaderships to others and says it may stop (or `limit` passes: a lost quorum must
-/// not keep a node from stopping). The controller then fences it, so a restart registers at once.
-async fn controlled_shutdown(
-    channel: &dyn ControllerChannel,
-    image: &watch::Receiver<Arc<MetadataImage>>,
-    broker_id: BrokerId,
-    broker_epoch: i64,
-    interval: Duration,
-    limit: Duration,
-) {
-    let asking = async {
-        loop {
-            let request = BrokerHeartbeatRequest {
-                broker_id,
-                broker_epoch,
-                current_metadata_offset: image.borrow().provenance().offset,
-                want_shut_down: true,
-                ..Default::default()
-            };
-            let version = <BrokerHeartbeatRequest as Message>::VERSIONS.max;
-            match call_controller(channel, &request, version).await {
-                Ok((response, _)) if response.error_code == 0 && response.should_shut_down => return,
-                Ok((response, _)) if response.error_code != 0 => {
-                    warn!("controlled shutdown: the controller answered error {}", response.error_code);
-                    return;
-                }
-                Ok(_) => {}
-                Err(e) => warn!("controlled shutdown: {e}"),
-            }
-            tokio::time::sleep(interval).await;
-        }
-    };
-    match tokio::time::timeout(limit, asking).await {
-        Ok(()) => info!("controlled shutdown complete: this broker leads nothing"),
-        Err(_) => warn!("controlled shutdown did not complete within {} ms; stopping anyway", limit.as_millis()),
-    }
-}
-
-async fn shut_down(
-    replicas: Arc<ReplicaManager>,
-    quorum: Option<Arc<Quorum>>,
-    broker_epoch: i64,
-) -> Result<(), NodeError> {
-    // Connections still holding the replica manager finish their current request first.
-    let replicas = wait_for_last_owner(replicas).await;
-    if let Some(replicas) = replicas {
-        replicas.shutdown(broker_epoch).map_err(|e| NodeError::Startup(e.to_string()))?;
-    } else {
-        warn!("requests still running at shutdown: partition logs are flushed but not marked clean");
-    }
-    shut_down_quorum(quorum).await
-}
-
-/// Stops this node's voter, if it has one, syncing its log.
-async fn shut_down_quorum(quorum: Option<Arc<Quorum>>) -> Result<(), NodeError> {
-    if let Some(quorum) = quorum
-        && let Ok(quorum) = Arc::try_unwrap(quorum)
-    {
-        quorum.shutdown().await?;
-    }
-    info!("shut down cleanly");
-    Ok(())
-}
-
-async fn wait_for_last_owner<T>(mut shared: Arc<T>) -> Option<T> {
-    for _ in 0..100 {
-        match Arc::try_unwrap(shared) {
-            Ok(owned) => return Some(owned),
-            Err(still_shared) => shared = still_shared,
-        }
-        tokio::time::sleep(Duration::from_millis(50)).await;
-    }
-    None
-}
-
 async fn bind_listeners(config: &ServerConfig) -> Result<Vec<(String, SocketAddr, TcpListener)>, NodeError> {
     let mut bound = Vec::new();
     for endpoint in config.listeners.iter().filter(|l| !config.controller_listener_names.contains(&l.listener_name)) {
@@ -587,6 +628,8 @@ mod tests {
 
     use super::*;
     use strand_base::TopicPartition;
+    use strand_protocol::codec::Message;
+    use strand_protocol::messages::BrokerHeartbeatRequest;
 
     /// A controller that answers every heartbeat "unfenced" and passes the requests on.
     #[derive(Debug)]

@@ -37,6 +37,17 @@ impl Tasks {
         self.running.push((name, tokio::spawn(task)));
     }
 
+    /// Stops the tasks named `name` at their next await; whether there was one.
+    pub(crate) fn stop_named(&self, name: &str) -> bool {
+        let mut found = false;
+        for (_, task) in self.running.iter().filter(|(running, _)| *running == name) {
+            debug!("stopping the {name} task");
+            task.abort();
+            found = true;
+        }
+        found
+    }
+
     /// Stops every task at its next await.
     pub(crate) fn stop(&self) {
         for (name, task) in &self.running {
