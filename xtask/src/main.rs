@@ -5,6 +5,27 @@
 //! `group-coordinator`, `transaction-coordinator`, `share-coordinator`), as `xtask/codegen.sh`
 //! extracts them from the Kafka jars on Maven Central. The generated Rust is committed; the JSON is
 //! not. Nothing from the schemas' `about` text is copied: only their structure.
+//!
+//! Modules: `schema` (the JSON's shape, version ranges), `model` (resolved structs and fields:
+//! types, versions, nullability, tags, defaults, entity types, minimum encoded sizes),
+//! `emit_struct` (one module per schema), `emit_registry` (`mod.rs`, `api.rs`, `records.rs`),
+//! `names`.
+//!
+//! What it does with the schema format:
+//! - versions: `validVersions` less an unstable latest version (`latestVersionUnstable`); a
+//!   response is capped at its request's stable versions; fields that exist only below a
+//!   message's floor (KIP-896 removals) and APIs with `validVersions: none` are not generated;
+//! - flexible versions: compact strings, bytes and arrays, tagged-field sections; a field's own
+//!   `flexibleVersions: none` (the request header's client id) keeps the classic encoding;
+//! - tagged fields: decoded by tag where the version has them, written only when not default, in
+//!   tag order; unknown tags kept as `RawTaggedField` and re-encoded unchanged;
+//! - nullable strings, bytes, records, arrays and structs (`Option`, with Kafka's -1 marker for
+//!   structs), including fields nullable only from some version;
+//! - defaults (`"null"`, numbers, hex, booleans, strings, JSON `null`) in each struct's `Default`;
+//! - common structs; `mapKey` arrays kept as `Vec` in wire order (documented as map keys);
+//! - entity types `brokerId` and `producerId` become `BrokerId`/`ProducerId`;
+//! - a field set to a non-default value at a version that lacks it is an encode error unless the
+//!   schema marks it ignorable (Kafka's `UnsupportedVersionException` rule).
 
 mod emit_registry;
 mod emit_struct;

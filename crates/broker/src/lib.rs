@@ -21,6 +21,14 @@
 //!   does; and KIP-951's hints for refused partitions (`LeaderHints`).
 //! - [`fetch_session`]: the node's bounded KIP-227 [`fetch_session::FetchSessionCache`].
 //! - [`validation`]: produced record sets checked as Kafka's `LogValidator` checks them.
+//! - [`producer_ids`]: the node's blocks of producer ids, drawn from the controller.
+//!
+//! Routing beyond the partition APIs: the group APIs go straight to the group coordinator
+//! (`handlers/groups.rs` adds the client's identity and topic ids), the transaction APIs to the
+//! transaction coordinator (`handlers/transactions.rs`); `handlers/find_coordinator.rs` creates
+//! `__consumer_offsets` and `__transaction_state` on first use; `handlers/write_txn_markers.rs`
+//! appends COMMIT/ABORT markers (through the group coordinator for `__consumer_offsets`);
+//! `handlers/txn_offset_commit.rs` hands TxnOffsetCommit to the group coordinator.
 //!
 //! What it is not: it opens no sockets and runs no runtime (the server crate does both), and it
 //! holds no state of its own beyond what its handlers need to reach the log and the metadata.

@@ -6,6 +6,10 @@
 //! - `strand storage random-uuid | format -t ID -c FILE [--ignore-formatted]` ([`storage`]):
 //!   Kafka's `kafka-storage.sh`; [`storage`] also holds the first-start formatting `server` uses.
 //!
+//! A build with failpoints (the binary Cargo builds for this package's tests, where the
+//! `fail/failpoints` dev-dependency feature unifies in) sets them from `FAILPOINTS` and, while
+//! once it appears, from the file `STRAND_FAILPOINTS_FILE` names; a release build reads neither.
+//!
 //! What it is not: the broker. Everything that runs a node lives in `strand-server`; this crate
 //! parses arguments, sets up logging and the runtime, prepares storage and reports failures
 //! (a message on stderr, exit code 1).

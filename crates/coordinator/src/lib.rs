@@ -36,6 +36,20 @@
 //! - [`config`]: [`GroupConfig`], Kafka's settings and defaults.
 //! - [`member_id`]: where new member ids' random part comes from.
 //!
+//! Client-chosen sizes and times, bounded as Kafka 4.4 bounds them: session timeouts within
+//! `group.min/max.session.timeout.ms`; rebalance timeouts and retention times unbounded but
+//! saturating (Kafka's wrap); KIP-394 pending members counted against `group.max.size` when they
+//! rejoin and forgotten at their session timeout; no client operation appends a batch over the
+//! broker's `message.max.bytes` ([`GroupConfig`]'s `batch_bytes_max`): SyncGroup, OffsetCommit and
+//! TxnOffsetCommit check before changing anything, any other operation fails when its batch is
+//! built (the shard reloaded). Offset expiry and a deleted topic's offsets are the exception, one
+//! batch of any size. Tests: `tests/group_limits.rs`, `tests/group_record_limits.rs`.
+//!
+//! Where it differs from Kafka, beyond ARCHITECTURE.md's list: which of a transactional and a
+//! plain offset commit is later is decided by the order the shard replayed them in, not by log
+//! offsets (the same order); ties Kafka breaks by hash order (the protocol vote, a new leader)
+//! are broken deterministically; every parked request is answered, never dropped.
+//!
 //! What it is not: no request decoding or authorization (the broker's handlers), no
 //! FindCoordinator (the broker answers it from [`GroupCoordinator::partition_for`] and the
 //! metadata), no creation of `__consumer_offsets` (the broker creates it on first use), no share

@@ -15,8 +15,25 @@
 //!   checkpoints, `meta.properties` and the clean-shutdown marker.
 //! - [`checkpoint`]: Kafka's text checkpoint files; [`dir`]: `meta.properties`,
 //!   `partition.metadata`, the clean-shutdown marker.
-//! - [`file::SegmentFile`]: the one place that touches files.
+//! - [`mod@file`]: the one door for writes and syncs: [`file::SegmentFile`] (positioned reads and
+//!   appends, `fdatasync`, truncation, preallocation), `write_atomically` (tmp, fsync, rename,
+//!   directory fsync) for checkpoints and state files, `SyncTarget` (with the `log::sync` and
+//!   `log::sync_metadata` failpoints), `DirHealth` (a failed sync takes the directory offline
+//!   until a restart, Kafka's `LogDirFailureChannel`) and `DirLock` (Kafka's `.lock`). Other
+//!   modules use `std::fs` directly only to read small files whole, list, create and remove
+//!   directories, and rename or remove files.
+//!   Descriptors are held only while needed: an index's for one write, the active segment's
+//!   `.log` until it rolls, a cold `.log` through a process-wide cache of
+//!   `COLD_SEGMENT_FILES_MAX` (128); a fetch's slice shares its descriptor, so a close or a
+//!   deletion never cuts a response short.
 //! - [`time_lookup`]: ListOffsets by timestamp, taken under the log's lock and run without it.
+//!
+//! A deleted segment's `.log` is renamed `.deleted` first, then it and its indexes are removed;
+//! readers hold their descriptor, so removal never cuts a fetch short and `file.delete.delay.ms`
+//! has no use here. Opening a log removes `.deleted` leftovers of a crash. For
+//! replicas, [`Log`] offers `append_as_follower` (the leader's offsets and epochs kept),
+//! `truncate_to` and `truncate_fully_and_start_at`: offsets and epochs only, no notion of who
+//! leads.
 //!
 //! What it is not: it knows offsets and batches only, nothing of requests, roles or replication.
 //! It runs no threads and no async runtime, and reads time only through the [`strand_base::Clock`]

@@ -7,7 +7,10 @@
 //! - [`frame`]: size-prefixed frames, request headers read before bodies, response headers.
 //! - [`versions`]: the version range advertised per API in ApiVersions.
 //! - [`records`]: zero-copy views of magic-2 record batches, the record iterator, control records
-//!   and the four compression codecs.
+//!   and the four compression codecs (every decompression capped). [`records::walk::summarize`]
+//!   is the produce path's look at a batch's records: structure, count, offset deltas, timestamps
+//!   and null keys, read in place or through a 16 KiB window of a streaming decompressor, no
+//!   record built (cost in `bench/results/2026-12-02-produce-validation.md`).
 //!
 //! - `sample`, `fuzzing` (feature `sample`, tests and fuzzing only): random valid messages and the
 //!   fuzzer's round-trip check.

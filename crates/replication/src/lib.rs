@@ -6,10 +6,17 @@
 //!   metadata (leader or follower), appends with `acks`, consumer reads bounded by the high
 //!   watermark (or the last stable offset), ISR shrinking, retention and compaction passes,
 //!   checkpoints (high watermarks in `replication-offset-checkpoint`).
-//! - `partition.rs`: one hosted partition: its log, its replica state behind a lock, and the
-//!   progress that parked produces watch. The leader's rules: becoming leader or follower,
-//!   `min.insync.replicas`, followers' progress, the high watermark as the lowest log end offset
-//!   over the (maximal) ISR, ISR expansion and shrinking, AlterPartition answers.
+//!   A replica whose log cannot be opened or created is kept offline with why (KAFKA_STORAGE_ERROR,
+//!   Kafka's `HostedPartition.Offline`) until a later state hosts it; `keep_offline` leaves one
+//!   unhosted when its log may be in an offline dir; `handle_log_dir_failures` takes the
+//!   partitions of a dir a failed sync took offline out of service (fetchers stopped, no new
+//!   states, no ISR proposals) and returns the offline dirs for the heartbeat.
+//! - `partition/`: one hosted partition: its log, its replica state behind a lock taken before
+//!   the log's (a leadership change never lands inside an append), and the progress that parked
+//!   produces watch. The leader's rules: becoming leader or follower (`role.rs`), appends,
+//!   `min.insync.replicas`, reads and followers' fetches (`serve.rs`), the high watermark as the
+//!   lowest log end offset over the (maximal) ISR, ISR expansion and shrinking and AlterPartition
+//!   answers (`isr_changes.rs`).
 //! - `replica.rs`: that state as plain data and pure transitions ([`ReplicaRole`] for the
 //!   outside), tested without I/O.
 //! - `leader.rs`: serving followers: [`ReplicaManager::fetch_for_follower`] and the whole-request
@@ -20,6 +27,8 @@
 //! - `isr.rs`: ISR changes through an [`IsrChannel`] to the controller (AlterPartition), one in
 //!   flight per partition.
 //! - `delayed_produce.rs`: [`DelayedProduce`], an `acks=all` append waiting for the ISR.
+//! - `delayed_fetch.rs`: [`DelayedFetch`], the one wait of every Fetch (a consumer's and a
+//!   follower's), woken through a [`FetchWatch`] only by changes of the partitions it reads.
 //! - `state.rs`, `config.rs`, `error.rs`: [`PartitionState`], [`BrokerStatus`], [`RoleChange`],
 //!   [`PartitionStatus`]; [`ReplicationConfig`]; [`ReplicaError`] and its Kafka error codes.
 //!
@@ -28,6 +37,12 @@
 //! append before it), and followers sync what they fetched before fetching again, so the offset a
 //! follower fetches from is durable on it and the high watermark never passes what some ISR
 //! member could lose. `log.flush.on.acks.all=false` turns both syncs off.
+//!
+//! Invariants: the high watermark never decreases except by truncation; followers never truncate
+//! by high watermark alone, only where the leader reports a diverging epoch; consumers read only
+//! from leaders (no KIP-392 yet). Tests: `tests/cluster.rs` (three managers over an in-memory
+//! transport, every Fetch encoded at v17), `tests/simulation.rs` (seeded, with the real
+//! controller decisions, crashes and partitions).
 //!
 //! What it is not: it decodes no requests but replica Fetch, knows no metadata records (the
 //! server turns the image into [`PartitionState`]s and [`BrokerStatus`]es), and opens no sockets

@@ -628,7 +628,7 @@ fn membership(config: &QuorumConfig) -> Result<(u64, BTreeMap<u64, VoterNode>), 
 /// Follows openraft's metrics and publishes the epoch and leader whenever they change; if Raft's
 /// core stops on an error, publishes why (the first storage error the log kept, else Raft's own
 /// words) as the second channel and says so once, at ERROR, naming the metadata log's directory
-/// (openraft's own lines are not logged, see ARCHITECTURE.md). The task ends when Raft stops
+/// (openraft's own lines are off by default, see the crate's map). The task ends when Raft stops
 /// (its metrics close) or nobody watches any more.
 fn leadership_feed(
     mut metrics: watch::Receiver<RaftMetrics<u64, VoterNode>>,
