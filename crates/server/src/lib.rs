@@ -13,8 +13,11 @@
 //!   size limits, the idle and request-arrival clocks, record sets sent with `sendfile`), and
 //!   `connection/`: the broker listeners' accept loops (`acceptor.rs`), Kafka's
 //!   `ConnectionQuotas` (`quotas.rs`) and `MemoryPool` (`memory_pool.rs`).
-//! - [`node`]: running a node: start-up in order, signals, controlled and clean shut-down, and
-//!   the halts (every log dir offline, or the metadata log failed).
+//! - [`node`]: running a node: `run_until` reads as the start-up sequence below (each stage a
+//!   method of `Starting`), signals, and the halts (every log dir offline, or the metadata log
+//!   failed).
+//! - `shutdown.rs`: the clean shut-down steps (controlled shutdown, logs marked clean once no
+//!   request holds them, the quorum closed last).
 //! - `tasks.rs`: the background loops, one function each, started and stopped through `Tasks`.
 //! - `registration.rs`: this broker's registration with the active controller (listeners,
 //!   features, log dirs, a fresh incarnation id) and the bootstrap records.
