@@ -36,3 +36,37 @@ async fn new_apis_are_advertised() {
         assert_eq!(advertised, Some((min, max)), "{api:?}");
     }
 }
+
+/// A SASL client on a listener that does not authenticate gets what Kafka's `KafkaApis` answers
+/// there: ILLEGAL_SASL_STATE to SaslHandshake (no mechanisms) and to SaslAuthenticate (with
+/// Kafka's message), both advertised at Kafka 4.4's versions.
+#[tokio::test]
+async fn sasl_requests_on_a_plaintext_listener_get_illegal_sasl_state() {
+    use strand_protocol::error::ErrorCode;
+    use strand_protocol::messages::{SaslAuthenticateRequest, SaslHandshakeRequest};
+    let mut node = Node::new();
+    let request = ApiVersionsRequest::default();
+    let ResponseBody::ApiVersions(versions) = node.call(RequestBody::ApiVersions(request), 3).await else {
+        panic!("not an ApiVersions response");
+    };
+    for (api, min, max) in [(ApiKey::SaslHandshake, 0, 1), (ApiKey::SaslAuthenticate, 0, 2)] {
+        let advertised =
+            versions.api_keys.iter().find(|k| k.api_key == api as i16).map(|k| (k.min_version, k.max_version));
+        assert_eq!(advertised, Some((min, max)), "{api:?}");
+    }
+    let handshake = SaslHandshakeRequest { mechanism: "PLAIN".into() };
+    let ResponseBody::SaslHandshake(answer) = node.call(RequestBody::SaslHandshake(handshake), 1).await else {
+        panic!("not a SaslHandshake response");
+    };
+    assert_eq!((answer.error_code, answer.mechanisms.len()), (ErrorCode::IllegalSaslState.code(), 0));
+    let authenticate =
+        SaslAuthenticateRequest { auth_bytes: bytes::Bytes::from_static(b"\0u\0p"), ..Default::default() };
+    let ResponseBody::SaslAuthenticate(answer) = node.call(RequestBody::SaslAuthenticate(authenticate), 2).await else {
+        panic!("not a SaslAuthenticate response");
+    };
+    assert_eq!(answer.error_code, ErrorCode::IllegalSaslState.code());
+    assert_eq!(
+        answer.error_message.as_deref(),
+        Some("SaslAuthenticate request received after successful authentication")
+    );
+}

@@ -23,6 +23,7 @@ pub mod list_partition_reassignments;
 pub mod metadata;
 pub mod offset_for_leader_epoch;
 pub mod produce;
+pub mod sasl;
 pub mod transactions;
 pub mod txn_offset_commit;
 pub mod write_txn_markers;
@@ -127,6 +128,8 @@ served_apis! {
         AlterPartitionReassignments(r) => alter_partition_reassignments::handle(broker, r, version).await,
         ListPartitionReassignments(r) => list_partition_reassignments::handle(broker, r, version).await,
         DescribeLogDirs(r) => describe_log_dirs::handle(broker, r),
+        SaslHandshake(r) => sasl::handshake(&r),
+        SaslAuthenticate(r) => sasl::authenticate(&r),
     }
 }
 
