@@ -47,7 +47,7 @@ impl ProducerStateManager {
     /// the latest remaining snapshot (corrupt ones are deleted and the next older one tried), or
     /// starts empty at `log_start_offset`. The log then replays its batches from
     /// [`ProducerStateManager::map_end_offset`] to `log_end_offset` with
-    /// [`AppendOrigin::Replication`].
+    /// [`AppendOrigin::Replication`](super::append::AppendOrigin::Replication).
     pub fn truncate_and_reload(&mut self, log_start_offset: Offset, log_end_offset: Offset, now_ms: i64) -> Result<()> {
         let out_of_range: Vec<Offset> =
             self.snapshots.iter().copied().filter(|&o| o > log_end_offset || o <= log_start_offset).collect();
