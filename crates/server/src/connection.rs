@@ -360,8 +360,25 @@ async fn read_request<R: AsyncRead + Unpin>(
     let Some(size) = read_size(reader, limits, activity).await? else {
         return Ok(None);
     };
+    // The API key (the body's first two bytes) decides what decoding may allocate beside it.
+    let mut api_key = [0u8; 2];
+    let keyed = size >= api_key.len();
+    let key_started = Instant::now();
+    if keyed {
+        let deadline = limits.request_arrival_max.map(|limit| key_started + limit);
+        match by(deadline, reader.read_exact(&mut api_key)).await {
+            None => return Err(arrival_error(limits.request_arrival_max, 0, size)),
+            Some(Err(e)) => return Err(format!("frame cut short before its api key: {e}")),
+            Some(Ok(_)) => {}
+        }
+    }
+    let key_took = key_started.elapsed();
+    let reserved = match keyed {
+        true => MemoryPool::request_reservation_bytes(i16::from_be_bytes(api_key), size),
+        false => MemoryPool::reservation_bytes(size),
+    };
     let reservation = tokio::select! {
-        reservation = pool.reserve(MemoryPool::reservation_bytes(size)) => reservation,
+        reservation = pool.reserve(reserved) => reservation,
         idle = activity.idle(limits.idle_max) => {
             return Err(format!(
                 "a frame of {size} bytes waited {} ms for request memory (connections.max.idle.ms; \
@@ -370,7 +387,10 @@ async fn read_request<R: AsyncRead + Unpin>(
             ));
         }
     };
-    let frame = read_body(reader, size, limits.request_arrival_max).await?;
+    // The arrival clock counts the time spent reading bytes, the API key's included, not the
+    // wait for the pool (the idle clock bounds that).
+    let started = if keyed { &api_key[..] } else { &[] };
+    let frame = read_body(reader, size, started, limits.request_arrival_max, key_took).await?;
     activity.touch();
     Ok(Some((frame, reservation)))
 }
@@ -408,15 +428,17 @@ async fn read_size<R: AsyncRead + Unpin>(
     frame_size(prefix, limits.request_bytes_max).map(Some).map_err(|e| e.to_string())
 }
 
-/// Reads a frame's body of `size` bytes within `arrival_max`, growing its buffer only as bytes
-/// arrive and never past `size`.
+/// Reads the rest of a frame's body of `size` bytes, of which `started` came already in `spent`,
+/// within `arrival_max` in all, growing its buffer only as bytes arrive and never past `size`.
 async fn read_body<R: AsyncRead + Unpin>(
     reader: &mut R,
     size: usize,
+    started: &[u8],
     arrival_max: Option<Duration>,
+    spent: Duration,
 ) -> Result<Bytes, String> {
-    let deadline = arrival_max.map(|limit| Instant::now() + limit);
-    let mut frame: Vec<u8> = Vec::new();
+    let deadline = arrival_max.map(|limit| Instant::now() + limit.saturating_sub(spent));
+    let mut frame: Vec<u8> = started.to_vec();
     while frame.len() < size {
         let want = (size - frame.len()).min(READ_CHUNK_BYTES_MAX);
         if frame.capacity() - frame.len() < want {
@@ -697,6 +719,37 @@ mod tests {
         assert!(!reading.is_finished(), "no room for the frame's reservation beside 200 bytes");
         drop(held);
         assert_eq!(reading.await.expect("read"), Ok(Some(100)));
+    }
+
+    /// The reservation follows the request's API, read from the body's first two bytes before
+    /// anything is reserved: a Produce, whose records stay slices of its frame, reserves far less
+    /// beside its frame than a request decoded into many small objects.
+    #[tokio::test]
+    async fn a_frame_reserves_what_its_api_may_decode() {
+        use strand_protocol::frame::{DECODE_ALLOCATION_SLACK_BYTES, PRODUCE_DECODE_ALLOCATION_PER_FRAME_BYTE};
+        const SIZE: usize = 1 << 20;
+        let produce = SIZE + SIZE * PRODUCE_DECODE_ALLOCATION_PER_FRAME_BYTE + DECODE_ALLOCATION_SLACK_BYTES;
+        for (api_key, expected) in [(0i16, produce), (20, MemoryPool::reservation_bytes(SIZE))] {
+            let pool = MemoryPool::new(Some(64 << 20));
+            let (mut client, mut server) = tokio::io::duplex(1 << 16);
+            client.write_all(&(SIZE as u32).to_be_bytes()).await.expect("size");
+            client.write_all(&api_key.to_be_bytes()).await.expect("api key");
+            let reading = {
+                let pool = pool.clone();
+                tokio::spawn(async move {
+                    let limits = ConnectionLimits { request_bytes_max: SIZE, ..limits() };
+                    let read = read_request(&mut server, &limits, &pool, &Activity::new()).await;
+                    read.map(|r| r.map(|(frame, reservation)| (frame.len(), reservation.bytes())))
+                })
+            };
+            while pool.reserved_bytes() == 0 && !reading.is_finished() {
+                tokio::task::yield_now().await;
+            }
+            assert_eq!(pool.reserved_bytes(), expected, "api {api_key}: reserved before the body is read");
+            client.write_all(&vec![0; SIZE - 2]).await.expect("body");
+            assert_eq!(reading.await.expect("read"), Ok(Some((SIZE, expected))));
+        }
+        assert!(produce * 3 < MemoryPool::reservation_bytes(SIZE), "a Produce reserves a third or less");
     }
 
     /// A connection whose response is still owed is not idle, however long the wait: after an

@@ -3,8 +3,9 @@
 //! A connection reads a frame's size prefix, then reserves the frame's memory here before it reads
 //! a byte of the body; while the pool has no room the connection reads nothing more (Kafka mutes
 //! it). A reservation is the frame and what decoding it may allocate beside it
-//! ([`MemoryPool::reservation_bytes`]: the decoder's budget, [`decode_allocation_max`], which it
-//! refuses to exceed), so the pool bounds decoded requests too. It is released when the request has been handled (its response exists or,
+//! ([`MemoryPool::request_reservation_bytes`]: the decoder's budget for the request's API, read
+//! from the body's first two bytes, which the decoder refuses to exceed), so the pool bounds
+//! decoded requests too. It is released when the request has been handled (its response exists or,
 //! for an acks=all Produce, its records are appended), as Kafka releases the buffer after
 //! `KafkaApis.handle`.
 //!
@@ -23,7 +24,7 @@
 
 use std::sync::{Arc, Mutex, PoisonError};
 
-use strand_protocol::frame::decode_allocation_max;
+use strand_protocol::frame::{decode_allocation_max, request_decode_allocation_max};
 use tokio::sync::Notify;
 
 /// The largest reservation that counts as small: a 1 MiB frame's, the default `max.request.size`
@@ -81,6 +82,12 @@ impl MemoryPool {
     /// allocate (records stay slices of the frame; other fields are built beside it).
     pub const fn reservation_bytes(frame_bytes: usize) -> usize {
         frame_bytes.saturating_add(decode_allocation_max(frame_bytes))
+    }
+
+    /// The reservation a request frame of `frame_bytes` for `api_key` needs: the frame, and the
+    /// most decoding that API's request may allocate (a Produce's records stay in the frame).
+    pub const fn request_reservation_bytes(api_key: i16, frame_bytes: usize) -> usize {
+        frame_bytes.saturating_add(request_decode_allocation_max(api_key, frame_bytes))
     }
 
     /// Reserves `bytes`, waiting while the pool has no room for them.
