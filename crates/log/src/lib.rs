@@ -2,8 +2,8 @@
 //! Kafka's own `kafka-dump-log.sh` reads Strand's files and a `kill -9` at any moment leaves a log
 //! that recovers to its last valid batch.
 //!
-//! - [`Log`]: one partition's log: segments, log end offset, log start offset, recovery point;
-//!   append, read, roll, flush, truncate, recover.
+//! - [`Log`] (`log/`, a file per concern): one partition's log: segments, log end offset, log
+//!   start offset, recovery point; append, read, roll, flush, truncate, recover.
 //! - [`segment::Segment`]: a `.log` file of magic-2 batches and its indexes.
 //! - [`index`]: [`index::OffsetIndex`], [`index::TimeIndex`], [`index::TxnIndex`], in Kafka's
 //!   layouts.

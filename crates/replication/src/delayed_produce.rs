@@ -27,8 +27,20 @@ use strand_log::LogError;
 use strand_log::manager::{SharedLog, flush_unlocked};
 use tokio::sync::watch;
 
-use crate::ReplicaError;
-use crate::partition::Progress;
+use crate::error::ReplicaError;
+
+/// What parked produces and the high-watermark waiters watch: changes on every leadership
+/// change, high watermark move and ISR change.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Progress {
+    pub leader_epoch: LeaderEpoch,
+    /// Whether this node takes produces for the partition.
+    pub leads: bool,
+    pub high_watermark: Offset,
+    /// The committed ISR's size.
+    pub isr_len: usize,
+    pub min_insync_replicas: i32,
+}
 
 /// An `acks=all` append waiting for the in-sync replicas.
 #[derive(Debug)]

@@ -1,10 +1,10 @@
 //! The follower's fetchers (Kafka's `ReplicaFetcherManager` and `ReplicaFetcherThread`): tokio
 //! tasks that pull the partitions this node follows from their leaders, through a
-//! [`ReplicaTransport`] the server implements over its inter-broker connections.
+//! [`crate::ReplicaTransport`] the server implements over its inter-broker connections.
 //!
 //! Each source broker gets `num.replica.fetchers` fetchers; a partition goes to the one Kafka's
 //! hash picks (`abs(31 * topic.hashCode() + partition) % n`). A fetcher loops: it builds one
-//! Fetch ([`REPLICA_FETCH_VERSION`], sessionless, topics by id, this node in `replica_state`
+//! Fetch ([`crate::REPLICA_FETCH_VERSION`], sessionless, topics by id, this node in `replica_state`
 //! with its broker epoch) for its partitions not backing off, each from its log end offset with
 //! its latest epoch as the last fetched epoch; sends it (the leader holds it up to
 //! `replica.fetch.wait.max.ms` until `replica.fetch.min.bytes` are there); applies the answer
@@ -33,31 +33,10 @@ use tokio::sync::Notify;
 use tokio::task::JoinHandle;
 use tokio::time::Instant;
 
+use crate::error::ReplicaError;
 use crate::follower::FetchOutcome;
-use crate::manager::Shared;
+use crate::hosted::Shared;
 use crate::replica::fetcher_index;
-use crate::{BoxFuture, ReplicaError};
-
-/// The Fetch version the fetchers build their requests for: topics by id (v13+), the replica
-/// in `replica_state` (v15+). A transport sends them at this version.
-pub const REPLICA_FETCH_VERSION: i16 = 17;
-
-/// Why a fetch got no answer.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("{0}")]
-pub struct TransportError(pub String);
-
-/// Carries a follower's Fetch to a leader and brings the answer back. Implemented by the
-/// server over its inter-broker connections (and by tests in memory).
-pub trait ReplicaTransport: Send + Sync + std::fmt::Debug {
-    /// Sends `request` (built for [`REPLICA_FETCH_VERSION`]) to broker `leader`. The answer's
-    /// record sets may be bytes or file regions. The future must not borrow `self`.
-    fn fetch(
-        &self,
-        leader: BrokerId,
-        request: FetchRequest,
-    ) -> BoxFuture<'static, Result<FetchResponse, TransportError>>;
-}
 
 /// Which fetcher: the source broker and the fetcher's index among its `num.replica.fetchers`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]

@@ -24,7 +24,7 @@ use strand_protocol::error::ErrorCode;
 use strand_protocol::messages::fetch_response::PartitionData;
 use strand_protocol::records::RecordBatches;
 
-use crate::ReplicaError;
+use crate::error::ReplicaError;
 use crate::partition::Partition;
 use crate::replica::{ReplicaState, Role, truncation_offset};
 

@@ -22,7 +22,7 @@
 use strand_base::{BrokerId, LeaderEpoch, TopicPartition, Uuid};
 use strand_protocol::error::ErrorCode;
 
-use crate::BoxFuture;
+use crate::types::BoxFuture;
 
 /// One partition's proposed ISR (an AlterPartition `PartitionData`).
 #[derive(Debug, Clone, PartialEq, Eq)]

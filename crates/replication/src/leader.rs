@@ -23,7 +23,7 @@
 
 use std::time::Duration;
 
-use strand_base::{BrokerId, LeaderEpoch, Offset, TopicPartition, Uuid};
+use strand_base::{BrokerId, TopicPartition, Uuid};
 use strand_log::segment::SegmentSlice;
 use strand_protocol::codec::{FileRegion, Records};
 use strand_protocol::error::ErrorCode;
@@ -33,8 +33,12 @@ use strand_protocol::messages::fetch_response::{
 };
 use strand_protocol::messages::{FetchRequest, FetchResponse};
 
-use crate::partition::{BrokerStatuses, Partition};
-use crate::{DelayedFetch, FetchWatch, FirstBatch, PartitionOffsets, ReplicaError, ReplicaManager};
+use crate::delayed_fetch::{DelayedFetch, FetchWatch};
+use crate::error::ReplicaError;
+use crate::manager::ReplicaManager;
+use crate::partition::Partition;
+use crate::state::BrokerStatuses;
+use crate::types::{FirstBatch, FollowerFetch, FollowerRead};
 
 /// The longest a replica fetch may be held, whatever it asks.
 pub const REPLICA_FETCH_WAIT_MS_MAX: i32 = 30_000;
@@ -45,63 +49,6 @@ const TOPIC_ID_VERSION: i16 = 13;
 const FLEXIBLE_VERSION: i16 = 12;
 /// The first Fetch version carrying the replica in `replica_state`.
 const REPLICA_STATE_VERSION: i16 = 15;
-
-/// One follower's fetch of one partition.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct FollowerFetch {
-    pub replica_id: BrokerId,
-    /// The follower's broker epoch (`ReplicaState.ReplicaEpoch`, v15+); -1 when not sent.
-    pub broker_epoch: i64,
-    /// The leader epoch the follower follows; -1 skips the check.
-    pub current_leader_epoch: LeaderEpoch,
-    pub fetch_offset: Offset,
-    /// The epoch of the follower's last batch; -1 skips the divergence check.
-    pub last_fetched_epoch: LeaderEpoch,
-    pub log_start_offset: Offset,
-    /// At most this many bytes (the first batch whole); 0 reads nothing but still records the
-    /// fetch (the response's byte budget is spent).
-    pub max_bytes: u64,
-}
-
-/// What a follower's fetch of one partition returned.
-#[derive(Debug, Clone)]
-pub struct FollowerRead {
-    /// Whole batches from the fetch offset toward the log end; `None`: nothing.
-    pub records: Option<SegmentSlice>,
-    /// Set when the follower must truncate: the leader's (epoch, end offset) at or below its
-    /// last fetched epoch.
-    pub diverging_epoch: Option<(LeaderEpoch, Offset)>,
-    pub high_watermark: Offset,
-    pub last_stable_offset: Offset,
-    pub log_start_offset: Offset,
-    pub log_end_offset: Offset,
-}
-
-impl FollowerRead {
-    pub(crate) fn new(
-        records: Option<SegmentSlice>,
-        diverging_epoch: Option<(LeaderEpoch, Offset)>,
-        offsets: PartitionOffsets,
-        log_end_offset: Offset,
-    ) -> Self {
-        FollowerRead {
-            records,
-            diverging_epoch,
-            high_watermark: offsets.high_watermark,
-            last_stable_offset: offsets.last_stable_offset,
-            log_start_offset: offsets.log_start_offset,
-            log_end_offset,
-        }
-    }
-
-    pub fn len(&self) -> u64 {
-        self.records.as_ref().map_or(0, |slice| slice.len)
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.len() == 0
-    }
-}
 
 /// The broker a Fetch comes from and its broker epoch: `replica_state` from v15, `replica_id`
 /// before (epoch -1). A consumer's is -1.

@@ -5,8 +5,8 @@
 //! - [`ReplicaManager::new`]: standalone, a node without peers. Hosted partitions are led here
 //!   alone (the high watermark is the log end offset, `acks=all` waits for the local sync only)
 //!   and no partition state is taken.
-//! - [`ReplicaManager::with_config`]: a cluster member with a broker id, a [`ReplicaTransport`]
-//!   and an [`IsrChannel`]. Partitions do nothing until [`ReplicaManager::apply_partition_state`]
+//! - [`ReplicaManager::with_config`]: a cluster member with a broker id, a
+//!   [`crate::ReplicaTransport`] and an [`crate::IsrChannel`]. Partitions do nothing until [`ReplicaManager::apply_partition_state`]
 //!   makes this node their leader or follower; high watermarks are recovered from each
 //!   directory's `replication-offset-checkpoint`.
 //!
@@ -22,7 +22,7 @@
 
 use std::collections::BTreeMap;
 use std::path::PathBuf;
-use std::sync::{Arc, Mutex, MutexGuard, RwLock, RwLockReadGuard, RwLockWriteGuard};
+use std::sync::{Arc, Mutex, MutexGuard, RwLock};
 use std::time::Duration;
 
 use strand_base::{BrokerId, Clock, LeaderEpoch, Offset, ProducerId, TopicPartition, Uuid};
@@ -35,24 +35,13 @@ use strand_log::{Log, LogConfig, LogDirContents, LogError, LogManager};
 use tokio::sync::watch;
 
 use crate::config::ReplicationConfig;
-use crate::fetcher::{Fetchers, ReplicaTransport};
-use crate::isr::{AlterOutcome, AlterPartitionItem, IsrChannel};
-use crate::partition::{Appended, BrokerStatuses, Partition};
+use crate::error::ReplicaError;
+use crate::fetcher::Fetchers;
+use crate::hosted::{ReplicaLinks, Shared, read, write};
+use crate::partition::{Appended, Partition};
 use crate::replica::ReplicaState;
 use crate::state::{BrokerStatus, PartitionState, PartitionStatus, RoleChange};
-use crate::{Acks, FirstBatch, Isolation, PartitionOffsets, PartitionRead, PassReport, ReplicaError};
-
-/// The first pause before an AlterPartition is sent again after a retriable failure; it doubles
-/// up to [`ALTER_PARTITION_BACKOFF_MAX`].
-const ALTER_PARTITION_BACKOFF_MIN: Duration = Duration::from_millis(100);
-const ALTER_PARTITION_BACKOFF_MAX: Duration = Duration::from_secs(5);
-
-/// How a cluster member reaches the others: leaders for fetching, the controller for ISR changes.
-#[derive(Debug, Clone)]
-pub struct ReplicaLinks {
-    pub transport: Arc<dyn ReplicaTransport>,
-    pub isr_channel: Arc<dyn IsrChannel>,
-}
+use crate::types::{Acks, FirstBatch, Isolation, PartitionOffsets, PartitionRead, PassReport};
 
 /// The replicas this node hosts. Thread-safe; shared between the handlers, the fetchers and the
 /// shell's periodic tasks.
@@ -60,111 +49,9 @@ pub struct ReplicaLinks {
 pub struct ReplicaManager {
     pub(crate) shared: Arc<Shared>,
     logs: Mutex<LogManager>,
-}
-
-/// What the fetcher tasks and AlterPartition tasks share with the manager.
-#[derive(Debug)]
-pub(crate) struct Shared {
-    pub config: ReplicationConfig,
-    pub clock: Arc<dyn Clock>,
-    /// `None` for a standalone manager.
-    pub links: Option<ReplicaLinks>,
-    partitions: RwLock<BTreeMap<TopicPartition, Arc<Partition>>>,
-    /// The replicas this node was given but could not host (their log could not be opened or
-    /// created, say for want of file descriptors), with why: answered KAFKA_STORAGE_ERROR, as
-    /// Kafka answers for an offline replica, until a later reconcile hosts them or they go.
-    offline: RwLock<BTreeMap<TopicPartition, String>>,
-    /// Topic ids to names, for Fetch v13+.
-    topic_names: RwLock<BTreeMap<Uuid, String>>,
-    brokers: RwLock<BrokerStatuses>,
-    /// Bumped after every append and every progress change of any partition, for waiters on any
-    /// change (fetches wait on their partitions' own counters instead).
-    pub changed: Arc<watch::Sender<u64>>,
-    /// Bumped when a partition is hosted, dropped or changes role: what a fetch of a partition
-    /// this node does not serve yet waits for.
-    pub hosting: watch::Sender<u64>,
-    /// Consumer reads served (one per partition per fetch pass), for tests and operators.
-    consumer_reads: std::sync::atomic::AtomicU64,
     fetchers: Mutex<Fetchers>,
     /// How many log directories were offline at the last [`ReplicaManager::handle_log_dir_failures`].
     offline_dirs_seen: Mutex<usize>,
-}
-
-fn read<T>(lock: &RwLock<T>) -> RwLockReadGuard<'_, T> {
-    lock.read().unwrap_or_else(std::sync::PoisonError::into_inner)
-}
-
-fn write<T>(lock: &RwLock<T>) -> RwLockWriteGuard<'_, T> {
-    lock.write().unwrap_or_else(std::sync::PoisonError::into_inner)
-}
-
-impl Shared {
-    pub fn partition(&self, tp: &TopicPartition) -> Result<Arc<Partition>, ReplicaError> {
-        if let Some(partition) = read(&self.partitions).get(tp) {
-            return Ok(Arc::clone(partition));
-        }
-        match read(&self.offline).get(tp) {
-            Some(reason) => Err(ReplicaError::Offline { tp: tp.clone(), reason: reason.clone() }),
-            None => Err(ReplicaError::UnknownPartition(tp.clone())),
-        }
-    }
-
-    fn all_partitions(&self) -> Vec<Arc<Partition>> {
-        read(&self.partitions).values().cloned().collect()
-    }
-
-    pub fn topic_name(&self, topic_id: Uuid) -> Option<String> {
-        read(&self.topic_names).get(&topic_id).cloned()
-    }
-
-    pub fn brokers(&self) -> BrokerStatuses {
-        read(&self.brokers).clone()
-    }
-
-    /// This node's broker epoch as the statuses report it (-1 if they do not).
-    pub fn local_broker_epoch(&self) -> i64 {
-        read(&self.brokers).as_ref().and_then(|b| b.get(&self.config.broker_id)).map_or(-1, |s| s.broker_epoch)
-    }
-
-    /// Wakes the fetches waiting for a partition to be hosted or to change role here.
-    pub fn hosting_changed(&self) {
-        self.hosting.send_modify(|n| *n = n.wrapping_add(1));
-    }
-
-    fn fetchers(&self) -> MutexGuard<'_, Fetchers> {
-        self.fetchers.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
-    }
-
-    /// Sends `item` to the controller on a task, and has `partition` take the answer; retriable
-    /// failures are sent again with a growing backoff while the item is still in flight.
-    pub fn submit_alter_partition(&self, partition: Arc<Partition>, item: AlterPartitionItem) {
-        let (Some(links), Ok(runtime)) = (self.links.as_ref(), tokio::runtime::Handle::try_current()) else {
-            tracing::warn!("cannot send an ISR change for {} (no controller link or runtime)", partition.tp);
-            let _ = partition.on_alter_partition(&item, Err(strand_protocol::error::ErrorCode::OperationNotAttempted));
-            return;
-        };
-        let channel = links.isr_channel.clone();
-        runtime.spawn(async move {
-            let mut backoff = ALTER_PARTITION_BACKOFF_MIN;
-            loop {
-                let answer = channel.submit(item.clone()).await;
-                match partition.on_alter_partition(&item, answer) {
-                    Ok(AlterOutcome::Retry) if partition.is_in_flight(&item) => {
-                        tokio::time::sleep(backoff).await;
-                        backoff = (backoff * 2).min(ALTER_PARTITION_BACKOFF_MAX);
-                    }
-                    Ok(outcome) => {
-                        tracing::debug!("ISR change {:?} for {}: {outcome:?}", item.isr(), partition.tp);
-                        return;
-                    }
-                    Err(e) => {
-                        tracing::warn!("ISR change for {}: {e}", partition.tp);
-                        return;
-                    }
-                }
-            }
-        });
-    }
 }
 
 impl ReplicaManager {
@@ -236,14 +123,21 @@ impl ReplicaManager {
             changed,
             hosting: watch::Sender::new(0),
             consumer_reads: std::sync::atomic::AtomicU64::new(0),
+        };
+        ReplicaManager {
+            shared: Arc::new(shared),
+            logs: Mutex::new(logs),
             fetchers: Mutex::new(Fetchers::default()),
             offline_dirs_seen: Mutex::new(0),
-        };
-        ReplicaManager { shared: Arc::new(shared), logs: Mutex::new(logs) }
+        }
     }
 
     pub fn config(&self) -> &ReplicationConfig {
         &self.shared.config
+    }
+
+    fn fetchers(&self) -> MutexGuard<'_, Fetchers> {
+        self.fetchers.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
     }
 
     /// Hosts `tp` (creating its log if needed) with the topic's current log settings. Alone,
@@ -307,11 +201,11 @@ impl ReplicaManager {
         let partition = self.shared.partition(tp)?;
         let change = partition.apply(state, topic_id, self.shared.clock.now_ms())?;
         match change {
-            RoleChange::BecameLeader => self.shared.fetchers().unassign(tp),
+            RoleChange::BecameLeader => self.fetchers().unassign(tp),
             RoleChange::BecameFollower if state.leader != BrokerId::NONE => {
-                self.shared.fetchers().assign(&self.shared, tp, topic_id, state.leader, state.leader_epoch)?;
+                self.fetchers().assign(&self.shared, tp, topic_id, state.leader, state.leader_epoch)?;
             }
-            RoleChange::BecameFollower => self.shared.fetchers().unassign(tp),
+            RoleChange::BecameFollower => self.fetchers().unassign(tp),
             RoleChange::Stale | RoleChange::Unchanged | RoleChange::Updated => {}
         }
         if !matches!(change, RoleChange::Stale | RoleChange::Unchanged) {
@@ -333,7 +227,7 @@ impl ReplicaManager {
     pub fn delete_partition(&self, tp: &TopicPartition) -> Result<(), ReplicaError> {
         write(&self.shared.offline).remove(tp);
         let removed = write(&self.shared.partitions).remove(tp);
-        self.shared.fetchers().unassign(tp);
+        self.fetchers().unassign(tp);
         if let Some(partition) = removed {
             partition.mark_removed();
             self.shared.hosting_changed();
@@ -360,7 +254,7 @@ impl ReplicaManager {
     /// which moves those partitions' leaderships away. Cheap while no new directory failed.
     pub fn handle_log_dir_failures(&self) -> Result<Vec<PathBuf>, ReplicaError> {
         let offline = self.offline_dirs()?;
-        let mut seen = self.shared.offline_dirs_seen.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        let mut seen = self.offline_dirs_seen.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
         if offline.len() <= *seen {
             return Ok(offline);
         }
@@ -369,7 +263,7 @@ impl ReplicaManager {
         for partition in self.shared.all_partitions() {
             let in_offline_dir = lock(&partition.log).is_ok_and(|log| log.check_online().is_err());
             if in_offline_dir && partition.mark_offline() {
-                self.shared.fetchers().unassign(&partition.tp);
+                self.fetchers().unassign(&partition.tp);
                 stopped.push(partition.tp.clone());
             }
         }
@@ -745,7 +639,7 @@ impl ReplicaManager {
 
     /// Stops every fetcher and waits for them to end (before [`ReplicaManager::shutdown`]).
     pub async fn stop_fetchers(&self) {
-        let tasks = self.shared.fetchers().stop_all();
+        let tasks = self.fetchers().stop_all();
         for task in tasks {
             let _ = task.await;
         }
@@ -755,7 +649,7 @@ impl ReplicaManager {
     /// closed, checkpoints, clean-shutdown marker. Await [`ReplicaManager::stop_fetchers`] first
     /// so that no fetched data is being applied meanwhile.
     pub fn shutdown(self, broker_epoch: i64) -> Result<(), ReplicaError> {
-        drop(self.shared.fetchers().stop_all());
+        drop(self.fetchers().stop_all());
         self.checkpoint_high_watermarks()?;
         for partition in self.shared.all_partitions() {
             partition.mark_removed();

@@ -6,6 +6,8 @@
 //! What it is not: these are plain values in Kafka's wire types; the server builds them from its
 //! metadata image (a `PartitionRecord`/`PartitionChangeRecord` replayed, a broker registration).
 
+use std::collections::BTreeMap;
+
 use strand_base::{BrokerId, LeaderEpoch, Offset};
 
 /// A partition as metadata describes it (Kafka's `PartitionRegistration`, the fields replication
@@ -104,3 +106,7 @@ pub struct FollowerStatus {
     pub log_end_offset: Offset,
     pub last_caught_up_time_ms: i64,
 }
+
+/// The brokers' standing as the server last reported it; `None` until it does (every broker is
+/// then taken as eligible).
+pub(crate) type BrokerStatuses = Option<BTreeMap<BrokerId, BrokerStatus>>;

@@ -4,10 +4,11 @@
 use strand_base::BrokerId;
 use strand_log::manager::lock;
 
-use super::{BrokerStatuses, Partition};
-use crate::ReplicaError;
+use super::Partition;
+use crate::error::ReplicaError;
 use crate::isr::{AlterOutcome, AlterPartitionItem, IsrMember, LeaderAndIsr, outcome_of_error};
 use crate::replica::{IsrState, ReplicaState, may_join_isr, out_of_sync};
+use crate::state::BrokerStatuses;
 
 impl Partition {
     /// Proposes adding `replica` to the ISR when no change is in flight, it is not a member, it

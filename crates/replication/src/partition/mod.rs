@@ -25,36 +25,19 @@ mod serve;
 #[cfg(test)]
 mod tests;
 
-use std::collections::BTreeMap;
 use std::sync::{Arc, Mutex, MutexGuard};
 
-use strand_base::{BrokerId, LeaderEpoch, Offset, TopicPartition, Uuid};
+use strand_base::{BrokerId, Offset, TopicPartition, Uuid};
 use strand_log::log::AppendInfo;
 use strand_log::manager::{SharedLog, lock};
 use strand_log::{Log, LogError};
 use tokio::sync::watch;
 
-use crate::delayed_produce::DelayedProduce;
+use crate::delayed_produce::{DelayedProduce, Progress};
+use crate::error::ReplicaError;
 use crate::replica::{ReplicaState, Role, high_watermark_candidate};
-use crate::state::{BrokerStatus, FollowerStatus, PartitionStatus};
-use crate::{PartitionOffsets, ReplicaError};
-
-/// The brokers' standing as the server last reported it; `None` until it does (every broker is
-/// then taken as eligible).
-pub(crate) type BrokerStatuses = Option<BTreeMap<BrokerId, BrokerStatus>>;
-
-/// What parked produces and the high-watermark waiters watch: changes on every leadership
-/// change, high watermark move and ISR change.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) struct Progress {
-    pub leader_epoch: LeaderEpoch,
-    /// Whether this node takes produces for the partition.
-    pub leads: bool,
-    pub high_watermark: Offset,
-    /// The committed ISR's size.
-    pub isr_len: usize,
-    pub min_insync_replicas: i32,
-}
+use crate::state::{FollowerStatus, PartitionStatus};
+use crate::types::PartitionOffsets;
 
 /// What an append as leader returned.
 #[derive(Debug)]

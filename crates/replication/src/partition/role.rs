@@ -6,7 +6,7 @@ use strand_log::Log;
 use strand_log::manager::lock;
 
 use super::Partition;
-use crate::ReplicaError;
+use crate::error::ReplicaError;
 use crate::replica::{FollowerProgress, IsrState, LeaderState, ReplicaState, Role, Update, classify};
 use crate::state::{PartitionState, RoleChange};
 

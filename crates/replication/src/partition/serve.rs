@@ -7,12 +7,13 @@ use strand_log::manager::{flush_unlocked, lock};
 use strand_log::producer_state::AppendContext;
 use strand_log::{Log, LogError};
 
-use super::{Appended, BrokerStatuses, Partition};
+use super::{Appended, Partition};
 use crate::delayed_produce::DelayedProduce;
+use crate::error::ReplicaError;
 use crate::isr::AlterPartitionItem;
-use crate::leader::{FollowerFetch, FollowerRead};
 use crate::replica::{FollowerProgress, ReplicaState, Role, diverging_epoch};
-use crate::{Acks, FirstBatch, Isolation, PartitionRead, ReplicaError};
+use crate::state::BrokerStatuses;
+use crate::types::{Acks, FirstBatch, FollowerFetch, FollowerRead, Isolation, PartitionRead};
 
 impl Partition {
     /// Appends a batch as leader at `leader_epoch`, which must be this leader's epoch (a

@@ -2,7 +2,7 @@
 
 use std::sync::Arc;
 
-use strand_base::SystemClock;
+use strand_base::{LeaderEpoch, SystemClock};
 use strand_log::log::LogCheckpoints;
 use strand_log::{Log, LogConfig};
 
@@ -41,7 +41,7 @@ fn role_transitions() {
         assert_eq!(status.role, role, "{incoming:?}");
         assert_eq!(status.isr, isr.iter().copied().map(BrokerId).collect::<Vec<_>>());
     };
-    use crate::ReplicaRole::{Follower, Leader};
+    use crate::state::ReplicaRole::{Follower, Leader};
     let follower_of = |id| Follower { leader: BrokerId(id) };
     // Unassigned → Leader; same epochs → unchanged; older → stale.
     check(state(1, 3, 5, &[1, 2, 3]), RoleChange::BecameLeader, Leader, &[1, 2, 3]);
