@@ -10,6 +10,7 @@
 use bytes::{BufMut, Bytes, BytesMut};
 use strand_base::Uuid;
 use strand_protocol::codec::{Decoder, Struct};
+use strand_protocol::frame::decode_allocation_max;
 use strand_protocol::messages::consumer_group_heartbeat_request::TopicPartitions as OwnedPartitions;
 use strand_protocol::messages::consumer_protocol_assignment::{
     ConsumerProtocolAssignment, TopicPartition as AssignedTopic,
@@ -30,10 +31,18 @@ pub fn version(bytes: &Bytes) -> Option<i16> {
     (version >= 0).then_some(version.min(CONSUMER_PROTOCOL_VERSION_MAX))
 }
 
+/// A decoder of a client's embedded protocol bytes, within the allocation budget a request of
+/// their size gets ([`decode_allocation_max`]): a subscription of thousands of empty topic names
+/// would otherwise cost the group far more than the bytes its member sent.
+pub(crate) fn bounded(bytes: Bytes) -> Decoder {
+    let budget = decode_allocation_max(bytes.len());
+    Decoder::with_budget(bytes, budget)
+}
+
 /// A JoinGroup protocol's subscription; `None` if malformed.
 pub fn decode_subscription(metadata: &Bytes) -> Option<ConsumerProtocolSubscription> {
     let version = version(metadata)?;
-    let mut d = Decoder::new(metadata.slice(2..));
+    let mut d = bounded(metadata.slice(2..));
     ConsumerProtocolSubscription::decode(&mut d, version).ok()
 }
 
@@ -44,7 +53,7 @@ pub fn decode_assignment(bytes: &Bytes) -> Option<ConsumerProtocolAssignment> {
         return Some(ConsumerProtocolAssignment::default());
     }
     let version = version(bytes)?;
-    let mut d = Decoder::new(bytes.slice(2..));
+    let mut d = bounded(bytes.slice(2..));
     ConsumerProtocolAssignment::decode(&mut d, version).ok()
 }
 
@@ -94,4 +103,30 @@ pub fn owned_partitions(subscription: &ConsumerProtocolSubscription, metadata: &
             Some(OwnedPartitions { topic_id, partitions: topic.partitions.clone(), ..OwnedPartitions::default() })
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn subscription(topics: Vec<String>) -> Bytes {
+        let mut out = BytesMut::new();
+        out.put_i16(0);
+        let subscription = ConsumerProtocolSubscription { topics, ..ConsumerProtocolSubscription::default() };
+        subscription.encode(&mut out, 0).expect("encodes");
+        out.freeze()
+    }
+
+    /// A subscription decodes within the budget its bytes would get as a request: real topic
+    /// names do; a hundred thousand one-character ones (a 24-byte slot and a 32-byte allocation
+    /// each, for 3 bytes on the wire) do not.
+    #[test]
+    fn subscriptions_decode_within_an_allocation_budget() {
+        let named: Vec<String> = (0..10_000).map(|i| format!("orders-{i}")).collect();
+        let decoded = decode_subscription(&subscription(named.clone())).map(|s| s.topics);
+        assert_eq!(decoded.as_ref(), Some(&named));
+        let amplifying = subscription(vec!["t".to_owned(); 100_000]);
+        assert!(decode_subscription(&amplifying).is_none());
+        assert!(super::super::classic::decode_subscription_topics(&amplifying).is_none());
+    }
 }

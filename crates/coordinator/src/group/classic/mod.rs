@@ -28,7 +28,7 @@ pub use member::{ClassicMember, Protocol};
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 use bytes::Bytes;
-use strand_protocol::codec::{Decoder, Struct};
+use strand_protocol::codec::Struct;
 use strand_protocol::error::ErrorCode;
 use strand_protocol::messages::consumer_protocol_subscription::ConsumerProtocolSubscription;
 use strand_protocol::messages::group_metadata_value::MemberMetadata;
@@ -719,7 +719,7 @@ impl ClassicGroup {
 /// subscription struct), read at version 0 as Kafka does, so newer versions' extra fields are
 /// simply not read.
 pub fn decode_subscription_topics(metadata: &Bytes) -> Option<Vec<String>> {
-    let mut d = Decoder::new(metadata.clone());
+    let mut d = super::consumer_protocol::bounded(metadata.clone());
     let _version = d.i16().ok()?;
     ConsumerProtocolSubscription::decode(&mut d, 0).ok().map(|s| s.topics)
 }
