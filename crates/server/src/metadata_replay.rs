@@ -24,7 +24,7 @@ use tokio::sync::{mpsc, oneshot, watch};
 use tracing::{debug, error, info};
 
 /// What brings the node's hosted replicas and coordinators in line with an image (the node's
-/// `Hosts`; a stand-in in tests).
+/// `BrokerMetadataPublisher`; a stand-in in tests).
 pub trait Reconcile: Send + Sync + 'static {
     fn reconcile(&self, image: &MetadataImage);
 }

@@ -35,7 +35,7 @@ use strand_replication::{Acks, DelayedProduce};
 use super::target;
 use crate::validation::{KeyRule, ProduceRules, RecordSetError, TimestampRules, validate_record_set_async};
 use crate::{Broker, LeaderHints, Progress, TxnVerification};
-use strand_metadata::image::MetadataImage;
+use strand_metadata::image::TopicConfigResolver;
 
 /// A produce handled up to its wait for the replicas: answered now (`None`: nothing to send,
 /// acks=0), or appended (acks=all) and answered once [`ReplicaWait::finish`] returns.
@@ -80,6 +80,8 @@ pub async fn start(broker: &Broker, request: ProduceRequest, version: i16) -> Re
         return Ok(Produced::Done(Some(all_failed(&request, ErrorCode::InvalidRequiredAcks))));
     };
     let image = broker.image();
+    // Built once per request: each partition's rules are then map lookups.
+    let configs = broker.topic_configs(&image);
     let mut responses = Vec::with_capacity(request.topic_data.len());
     // Partitions validated and ready to append, by (topic, partition) slot in `responses`.
     let mut ready = Vec::new();
@@ -96,7 +98,7 @@ pub async fn start(broker: &Broker, request: ProduceRequest, version: i16) -> Re
                     failed(partition.index, ErrorCode::InvalidTopicException, Some(message))
                 }
                 Ok(target) => {
-                    let rules = TopicRules::of(broker, &image, &target.partition.topic);
+                    let rules = TopicRules::of(&configs, &target.partition.topic);
                     if acks == Acks::All && (target.isr_len as i64) < rules.min_insync_replicas {
                         // Kafka refuses before appending anything: NOT_ENOUGH_REPLICAS.
                         failed(partition.index, ErrorCode::NotEnoughReplicas, None)
@@ -278,8 +280,8 @@ struct TopicRules {
 }
 
 impl TopicRules {
-    fn of(broker: &Broker, image: &MetadataImage, topic: &str) -> TopicRules {
-        let configs = broker.topic_configs(image).topic(topic);
+    fn of(resolver: &TopicConfigResolver<'_>, topic: &str) -> TopicRules {
+        let configs = resolver.topic(topic);
         TopicRules {
             message_bytes_max: usize::try_from(configs.long("max.message.bytes")).unwrap_or(0),
             timestamps: TimestampRules {
