@@ -10,6 +10,7 @@ use strand_protocol::frame::{
     parse_request,
 };
 use strand_protocol::messages::api::{ApiKey, ResponseBody};
+use strand_security::Session;
 
 use crate::channels::BoxFuture;
 use crate::{Broker, handlers};
@@ -69,7 +70,8 @@ impl Broker {
     /// Handles one request frame (without its size prefix) from the client at `peer`, waits
     /// included.
     pub async fn handle(&self, frame: Bytes, peer: SocketAddr) -> Outcome {
-        match self.start(frame, peer).await {
+        let session = Session::anonymous(peer, "PLAINTEXT");
+        match self.start(frame, &session).await {
             Progress::Done(outcome) => outcome,
             Progress::Waiting(ProduceWait { wait, correlation_id, version }) => {
                 let body = ResponseBody::Produce(wait.finish(self).await);
@@ -79,9 +81,10 @@ impl Broker {
     }
 
     /// Handles one request frame like [`Broker::handle`], but returns an acks=all Produce once
-    /// it is appended, with its wait for the replicas to finish ([`Handled::Waiting`]).
-    pub async fn handle_pipelined(self: &Arc<Self>, frame: Bytes, peer: SocketAddr) -> Handled {
-        match self.start(frame, peer).await {
+    /// it is appended, with its wait for the replicas to finish ([`Handled::Waiting`]), for the
+    /// connection whose handshake settled `session`.
+    pub async fn handle_pipelined(self: &Arc<Self>, frame: Bytes, session: &Session) -> Handled {
+        match self.start(frame, session).await {
             Progress::Done(outcome) => Handled::Done(outcome),
             Progress::Waiting(ProduceWait { wait, correlation_id, version }) => {
                 let broker = Arc::clone(self);
@@ -94,7 +97,7 @@ impl Broker {
     }
 
     /// Parses, checks and dispatches a request, up to an acks=all Produce's wait.
-    async fn start(&self, frame: Bytes, peer: SocketAddr) -> Progress<Outcome, ProduceWait> {
+    async fn start(&self, frame: Bytes, session: &Session) -> Progress<Outcome, ProduceWait> {
         let request = match parse_request(frame) {
             Ok(request) => request,
             Err(RequestError::UnsupportedVersion { api: ApiKey::ApiVersions, correlation_id, .. }) => {
@@ -111,7 +114,7 @@ impl Broker {
             Err(e) => return Progress::Done(Outcome::Close(e.to_string())),
         };
         let (correlation_id, version) = (request.correlation_id(), request.api_version());
-        let client = Client { id: request.header.client_id.as_deref(), peer };
+        let client = Client { id: request.header.client_id.as_deref(), peer: session.peer };
         match self.dispatch(body, version, client).await {
             Ok(Progress::Done(body)) => Progress::Done(encode(correlation_id, body, version)),
             Ok(Progress::Waiting(wait)) => Progress::Waiting(ProduceWait { wait, correlation_id, version }),

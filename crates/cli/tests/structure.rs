@@ -9,6 +9,7 @@ use std::path::{Path, PathBuf};
 const LAYERS: &[(&str, u8)] = &[
     ("base", 0),
     ("protocol", 1),
+    ("security", 1),
     ("log", 2),
     ("metadata", 3),
     ("replication", 4),

@@ -51,6 +51,7 @@ use bytes::Bytes;
 use strand_broker::{Broker, Handled, Outcome};
 use strand_protocol::codec::FileRegion;
 use strand_protocol::frame::{FrameChunk, ResponseFrame, SIZE_PREFIX_BYTES, frame_size};
+use strand_security::Session;
 use tokio::io::{AsyncRead, AsyncReadExt, AsyncWriteExt, Interest};
 use tokio::net::TcpStream;
 use tokio::net::tcp::{OwnedReadHalf, OwnedWriteHalf};
@@ -120,7 +121,8 @@ impl ClientLimits {
 
 /// Serves one connection until the client closes it, it idles out, or it sends something the
 /// broker cannot answer.
-pub async fn serve(stream: TcpStream, peer: SocketAddr, broker: Arc<Broker>, limits: ClientLimits) {
+pub async fn serve(stream: TcpStream, session: Session, broker: Arc<Broker>, limits: ClientLimits) {
+    let peer = session.peer;
     // Kafka disables Nagle too: a response's small chunks must not wait for the client's ACK.
     if let Err(e) = stream.set_nodelay(true) {
         debug!(%peer, "could not set TCP_NODELAY: {e}");
@@ -128,7 +130,8 @@ pub async fn serve(stream: TcpStream, peer: SocketAddr, broker: Arc<Broker>, lim
     let (reader, writer) = stream.into_split();
     let handle = |frame| {
         let broker = Arc::clone(&broker);
-        async move { broker.handle_pipelined(frame, peer).await }
+        let session = &session;
+        async move { broker.handle_pipelined(frame, session).await }
     };
     pipeline(reader, writer, peer, limits, handle).await;
 }

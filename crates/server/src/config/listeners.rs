@@ -16,45 +16,7 @@ use std::net::{IpAddr, Ipv4Addr, Ipv6Addr};
 
 use super::keys::parse_list;
 
-/// Kafka's security protocols. Strand's listeners speak `PLAINTEXT` today; the others parse so
-/// that a configuration naming them fails at startup with a clear reason, not here.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
-pub enum SecurityProtocol {
-    Plaintext,
-    Ssl,
-    SaslPlaintext,
-    SaslSsl,
-}
-
-impl SecurityProtocol {
-    /// Kafka's name (`PLAINTEXT`, `SSL`, `SASL_PLAINTEXT`, `SASL_SSL`).
-    pub fn name(self) -> &'static str {
-        match self {
-            SecurityProtocol::Plaintext => "PLAINTEXT",
-            SecurityProtocol::Ssl => "SSL",
-            SecurityProtocol::SaslPlaintext => "SASL_PLAINTEXT",
-            SecurityProtocol::SaslSsl => "SASL_SSL",
-        }
-    }
-
-    /// Parses a name in any case, as `SecurityProtocol.forName` does.
-    pub fn from_name(name: &str) -> Option<SecurityProtocol> {
-        [SecurityProtocol::Plaintext, SecurityProtocol::Ssl, SecurityProtocol::SaslPlaintext, SecurityProtocol::SaslSsl]
-            .into_iter()
-            .find(|protocol| protocol.name().eq_ignore_ascii_case(name))
-    }
-
-    /// Whether the protocol is TLS or SASL (Kafka then adds no implicit controller mappings).
-    pub fn is_ssl_or_sasl(self) -> bool {
-        self != SecurityProtocol::Plaintext
-    }
-}
-
-impl fmt::Display for SecurityProtocol {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
-    }
-}
+pub use strand_security::SecurityProtocol;
 
 /// A listener: where a node accepts connections, or what it tells others to connect to.
 #[derive(Debug, Clone, PartialEq, Eq)]

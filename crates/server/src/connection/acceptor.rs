@@ -13,6 +13,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use strand_broker::Broker;
+use strand_security::Session;
 use tokio::net::TcpListener;
 use tokio::task::JoinSet;
 use tracing::{info, warn};
@@ -76,10 +77,10 @@ impl ClientConnections {
             };
             match self.quotas.admit(slot, peer.ip()) {
                 Ok(permit) => {
-                    let (broker, limits) = (broker.clone(), self.limits.clone());
+                    let (broker, limits, name) = (broker.clone(), self.limits.clone(), name.clone());
                     connections.spawn(async move {
                         let _permit = permit;
-                        serve(stream, peer, broker, limits).await;
+                        serve(stream, Session::anonymous(peer, name), broker, limits).await;
                     });
                 }
                 Err(refused) => info!(%peer, "{refused}"),

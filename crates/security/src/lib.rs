@@ -1,0 +1,21 @@
+//! Who is on the other end of a connection, and how a node finds out.
+//!
+//! This crate owns the pure parts of Kafka's security layer, with no I/O and no metadata:
+//! - [`SecurityProtocol`]: a listener's protocol (`PLAINTEXT`, `SSL`, `SASL_PLAINTEXT`,
+//!   `SASL_SSL`), Kafka's names.
+//! - [`KafkaPrincipal`]: who a connection authenticated as (`User:alice`), or `User:ANONYMOUS`.
+//! - [`Session`]: the principal, peer address, listener and protocol of one connection, which
+//!   every request carries to its handler.
+//! - [`sasl`]: the server side of each SASL mechanism as a state machine fed the client's tokens.
+//!
+//! It must never open a socket or a file, nor read the metadata image: the connection feeds it
+//! bytes, and credentials reach it through [`sasl::CredentialStore`].
+
+pub mod principal;
+pub mod protocol;
+pub mod sasl;
+pub mod session;
+
+pub use principal::KafkaPrincipal;
+pub use protocol::SecurityProtocol;
+pub use session::Session;
