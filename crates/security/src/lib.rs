@@ -14,6 +14,7 @@
 pub mod principal;
 pub mod protocol;
 pub mod sasl;
+pub mod scram;
 pub mod session;
 
 pub use principal::KafkaPrincipal;
