@@ -25,6 +25,9 @@ pub enum Outcome {
     NoResponse,
     /// Close the connection, logging why.
     Close(String),
+    /// Send this frame, then close the connection, logging why (a failed SASL
+    /// re-authentication's answer).
+    RespondAndClose(ResponseFrame, String),
 }
 
 /// How far a request got before an acks=all Produce waits for its replicas (it waits on nothing
@@ -69,9 +72,8 @@ struct ProduceWait {
 impl Broker {
     /// Handles one request frame (without its size prefix) from the client at `peer`, waits
     /// included.
-    pub async fn handle(&self, frame: Bytes, peer: SocketAddr) -> Outcome {
-        let session = Session::anonymous(peer, "PLAINTEXT");
-        match self.start(frame, &session).await {
+    pub async fn handle(&self, frame: Bytes, session: &Session) -> Outcome {
+        match self.start(frame, session).await {
             Progress::Done(outcome) => outcome,
             Progress::Waiting(ProduceWait { wait, correlation_id, version }) => {
                 let body = ResponseBody::Produce(wait.finish(self).await);

@@ -25,13 +25,13 @@ const SAMPLES: u64 = 8;
 async fn handle(node: &Node, body: &RequestBody, version: i16) -> Result<(), String> {
     let api = body.api_key();
     let frame = encode_request(1, Some("every-version"), body, version).map_err(|e| e.to_string())?;
-    match node.broker.handle(frame.slice(4..), common::PEER).await {
+    match node.broker.handle(frame.slice(4..), &common::session()).await {
         Outcome::Respond(response) => {
             let response = strand_broker::frame_to_bytes(&response).map_err(|e| e.to_string())?;
             decode_response(api, version, response.slice(4..)).map(|_| ()).map_err(|e| e.to_string())
         }
         Outcome::NoResponse => Ok(()),
-        Outcome::Close(reason) => Err(reason),
+        Outcome::Close(reason) | Outcome::RespondAndClose(_, reason) => Err(reason),
     }
 }
 

@@ -142,7 +142,8 @@ async fn a_parked_fetch_sleeps_through_appends_elsewhere() {
     let request = FetchRequest { max_wait_ms: 30_000, ..fetch(id, 0..1, 1 << 20, 1 << 20) };
     let frame = strand_protocol::frame::encode_request(1, Some("parked"), &RequestBody::Fetch(request), VERSION)
         .expect("encode request");
-    let parked = node.broker.handle(frame.slice(4..), common::PEER);
+    let session = common::session();
+    let parked = node.broker.handle(frame.slice(4..), &session);
     let appender = async {
         while node.replicas.consumer_reads() == 0 {
             tokio::task::yield_now().await;

@@ -31,7 +31,7 @@ async fn fetched_records_are_file_regions() {
     let request = FetchRequest { max_wait_ms: 0, max_bytes: 1 << 20, topics: vec![topic], ..Default::default() };
     let version = 12;
     let frame = encode_request(1, Some("zero-copy"), &RequestBody::Fetch(request), version).expect("encode");
-    let Outcome::Respond(response) = node.broker.handle(frame.slice(4..), common::PEER).await else {
+    let Outcome::Respond(response) = node.broker.handle(frame.slice(4..), &common::session()).await else {
         panic!("no response");
     };
 

@@ -174,7 +174,7 @@ impl Member {
         self.correlation_id += 1;
         let api = body.api_key();
         let frame = encode_request(self.correlation_id, Some("leader-changes"), &body, version).expect("encode");
-        let Outcome::Respond(response) = self.broker.handle(frame.slice(4..), common::PEER).await else {
+        let Outcome::Respond(response) = self.broker.handle(frame.slice(4..), &common::session()).await else {
             panic!("{api:?} v{version}: no response");
         };
         let response = strand_broker::frame_to_bytes(&response).expect("file regions readable");

@@ -37,6 +37,7 @@
 //! `ConnectionQuotas`), [`memory_pool`] (Kafka's `MemoryPool`).
 
 pub mod acceptor;
+pub mod authenticate;
 pub mod memory_pool;
 pub mod quotas;
 
@@ -60,6 +61,7 @@ use tokio::time::Instant;
 use tracing::{debug, info, warn};
 
 use crate::config::ServerConfig;
+use authenticate::{Gate, SaslListener};
 pub use memory_pool::MemoryPool;
 use memory_pool::Reservation;
 
@@ -120,18 +122,55 @@ impl ClientLimits {
 }
 
 /// Serves one connection until the client closes it, it idles out, or it sends something the
-/// broker cannot answer.
-pub async fn serve(stream: TcpStream, session: Session, broker: Arc<Broker>, limits: ClientLimits) {
+/// broker cannot answer. On a SASL listener (`sasl`), the connection first authenticates
+/// ([`authenticate`]) and its session takes the principal it proved.
+pub async fn serve(
+    stream: TcpStream,
+    mut session: Session,
+    broker: Arc<Broker>,
+    limits: ClientLimits,
+    sasl: Option<Arc<SaslListener>>,
+) {
     let peer = session.peer;
     // Kafka disables Nagle too: a response's small chunks must not wait for the client's ACK.
     if let Err(e) = stream.set_nodelay(true) {
         debug!(%peer, "could not set TCP_NODELAY: {e}");
     }
-    let (reader, writer) = stream.into_split();
-    let handle = |frame| {
+    let (mut reader, mut writer) = stream.into_split();
+    let auth = match sasl {
+        Some(listener) => {
+            let api_versions = |frame| {
+                let (broker, session) = (Arc::clone(&broker), session.clone());
+                async move { broker.handle(frame, &session).await }
+            };
+            match authenticate::authenticate(&mut reader, &mut writer, &listener, &limits, api_versions).await {
+                Ok(auth) => {
+                    session.principal = auth.principal().clone();
+                    Some(Mutex::new(auth))
+                }
+                Err(reason) => {
+                    info!(%peer, listener = %session.listener, "closing connection: {reason}");
+                    return;
+                }
+            }
+        }
+        None => None,
+    };
+    let (session, auth) = (&session, auth.as_ref());
+    let handle = |frame: Bytes| {
         let broker = Arc::clone(&broker);
-        let session = &session;
-        async move { broker.handle_pipelined(frame, session).await }
+        async move {
+            let gate =
+                auth.map_or(Gate::Serve, |auth| auth.lock().unwrap_or_else(PoisonError::into_inner).gate(&frame));
+            match gate {
+                Gate::Serve => broker.handle_pipelined(frame, session).await,
+                Gate::Answer(outcome) => Handled::Done(outcome),
+                Gate::FailAfter(delay, outcome) => {
+                    tokio::time::sleep(delay).await;
+                    Handled::Done(outcome)
+                }
+            }
+        }
     };
     pipeline(reader, writer, peer, limits, handle).await;
 }
@@ -228,7 +267,7 @@ async fn read_requests<H, F>(
         };
         let request = handle(frame).await;
         drop(reservation);
-        let closes = matches!(request, Handled::Done(Outcome::Close(_)));
+        let closes = matches!(request, Handled::Done(Outcome::Close(_) | Outcome::RespondAndClose(..)));
         activity.unanswered.fetch_add(1, Ordering::AcqRel);
         if handled.send((request, place)).await.is_err() || closes {
             return;
@@ -277,6 +316,12 @@ async fn write_responses(
             },
             Outcome::NoResponse => {}
             Outcome::Close(reason) => {
+                warn!(%peer, "closing connection: {reason}");
+                return;
+            }
+            Outcome::RespondAndClose(response, reason) => {
+                // The connection closes either way: a failed write changes nothing.
+                let _ = within(idle_max, write_frame(&mut writer, &response)).await;
                 warn!(%peer, "closing connection: {reason}");
                 return;
             }
@@ -477,7 +522,7 @@ mod tests {
         }
     }
 
-    fn client_limits() -> ClientLimits {
+    pub(super) fn client_limits() -> ClientLimits {
         ClientLimits {
             connection: limits(),
             pipelined_requests_max: PIPELINED_REQUESTS_MAX,

@@ -49,6 +49,11 @@ pub const NODE: BrokerId = BrokerId(1);
 pub const PEER: std::net::SocketAddr =
     std::net::SocketAddr::new(std::net::IpAddr::V4(std::net::Ipv4Addr::LOCALHOST), 50_000);
 
+/// The session of a PLAINTEXT client at [`PEER`].
+pub fn session() -> strand_security::Session {
+    strand_security::Session::anonymous(PEER, "PLAINTEXT")
+}
+
 /// The metadata log in memory: a write is committed at once and replayed into the image.
 #[derive(Debug)]
 pub struct ReplayingWriter {
@@ -213,7 +218,7 @@ impl Node {
         self.correlation_id += 1;
         let api = body.api_key();
         let frame = encode_request(self.correlation_id, Some("handlers-test"), &body, version).expect("encode request");
-        let Outcome::Respond(response) = self.broker.handle(frame.slice(4..), PEER).await else {
+        let Outcome::Respond(response) = self.broker.handle(frame.slice(4..), &session()).await else {
             panic!("{api:?} v{version}: no response");
         };
         let response = strand_broker::frame_to_bytes(&response).expect("file regions readable");

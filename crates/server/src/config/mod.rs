@@ -29,6 +29,7 @@ mod keys;
 pub mod listeners;
 mod reader;
 mod rules;
+pub mod sasl;
 mod security;
 mod topic_defaults;
 

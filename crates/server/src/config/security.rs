@@ -2,28 +2,31 @@
 //!
 //! Kafka would encrypt, authenticate or authorize with them. A node that accepted them and went
 //! on serving unauthenticated plaintext would be silently insecure (the operator believes the
-//! listener is TLS or SASL), so a configuration that asks for any of them does not load:
+//! listener is TLS), so a configuration that asks for any of them does not load:
 //! - a listener (bound, advertised or a controller listener this node connects to) whose
-//!   security protocol is not `PLAINTEXT`, and `security.inter.broker.protocol` other than it;
-//! - any TLS or SASL key the user set (`ssl.*`, `sasl.*`, and their `listener.name.NAME.` and
-//!   `listener.name.NAME.MECHANISM.` forms), whatever its value;
-//! - the other keys that only mean something with authentication or authorization:
+//!   security protocol is `SSL` or `SASL_SSL`, and `security.inter.broker.protocol` other than
+//!   `PLAINTEXT`;
+//! - any TLS key the user set (`ssl.*` and its `listener.name.NAME.` form), whatever its value;
+//! - the other keys that only mean something with authorization or delegation tokens:
 //!   `authorizer.class.name`, `principal.builder.class`, `security.providers`,
-//!   `connections.max.reauth.ms`, `delegation.token.*`.
+//!   `delegation.token.*`.
+//!
+//! SASL (`SASL_PLAINTEXT` listeners and the `sasl.*` keys) is served; [`super::sasl`] refuses
+//! what of it is not.
 //!
 //! `super.users` and `allow.everyone.if.no.acl.found` stay accepted: Kafka ignores them too when
 //! no authorizer is configured.
 
-use super::{ConfigError, ConfigSource, Endpoint, SecurityProtocol, ServerConfig};
+use super::{ConfigError, ConfigSource, Endpoint, ServerConfig};
 
 const TLS: &str = "TLS (SSL) is not supported by Strand yet";
-const SASL: &str = "SASL authentication is not supported by Strand yet";
 const PLAINTEXT_ONLY: &str =
     "every listener serves PLAINTEXT only, so the setting would be silently ignored; remove it";
 
 /// Refuses the first security setting Strand would otherwise ignore.
 pub(super) fn check(config: &ServerConfig) -> Result<(), ConfigError> {
     check_listeners(config)?;
+    super::sasl::check(config)?;
     for (key, entry) in &config.entries {
         if !matches!(entry.source, ConfigSource::File | ConfigSource::Override) {
             continue;
@@ -42,13 +45,13 @@ fn check_listeners(config: &ServerConfig) -> Result<(), ConfigError> {
             key,
             format!(
                 "listener {endpoint} uses security protocol {}, which Strand does not support yet: only PLAINTEXT \
-                 listeners are served (TLS and SASL are not implemented); map the listener to PLAINTEXT in \
+                 and SASL_PLAINTEXT listeners are served (TLS is not implemented yet); map the listener to PLAINTEXT in \
                  listener.security.protocol.map or remove it",
                 endpoint.security_protocol.name()
             ),
         )
     };
-    let insecure = |endpoint: &&Endpoint| endpoint.security_protocol != SecurityProtocol::Plaintext;
+    let insecure = |endpoint: &&Endpoint| endpoint.security_protocol.uses_tls();
     if let Some(endpoint) = config.listeners.iter().find(insecure) {
         return Err(refuse("listeners", endpoint));
     }
@@ -57,14 +60,14 @@ fn check_listeners(config: &ServerConfig) -> Result<(), ConfigError> {
     }
     let dialled = config.controller_listener_names.iter().filter_map(|name| {
         let protocol = *config.listener_security_protocol_map.get(name)?;
-        (protocol != SecurityProtocol::Plaintext).then_some((name, protocol))
+        protocol.uses_tls().then_some((name, protocol))
     });
     if let Some((name, protocol)) = dialled.into_iter().next() {
         return Err(ConfigError::rule(
             "controller.listener.names",
             format!(
                 "controller listener {name} uses security protocol {}, which Strand does not support yet: only \
-                 PLAINTEXT is (TLS and SASL are not implemented)",
+                 PLAINTEXT and SASL_PLAINTEXT are (TLS is not implemented yet)",
                 protocol.name()
             ),
         ));
@@ -78,9 +81,6 @@ fn unsupported(key: &str, value: &str) -> Option<&'static str> {
     let base = listener_base(&key);
     if base.starts_with("ssl.") {
         return Some(TLS);
-    }
-    if base.starts_with("sasl.") || base == "connections.max.reauth.ms" && value.trim() != "0" {
-        return Some(SASL);
     }
     match base {
         "security.inter.broker.protocol" if !value.trim().eq_ignore_ascii_case("PLAINTEXT") => {
@@ -99,7 +99,7 @@ fn unsupported(key: &str, value: &str) -> Option<&'static str> {
 
 /// `key` without Kafka's per-listener prefix: `listener.name.NAME.` and, for SASL settings,
 /// the mechanism after it (`listener.name.sasl_ssl.scram-sha-256.sasl.jaas.config`).
-fn listener_base(key: &str) -> &str {
+pub(super) fn listener_base(key: &str) -> &str {
     let Some(rest) = key.strip_prefix("listener.name.") else {
         return key;
     };
@@ -121,13 +121,7 @@ mod tests {
         let refused = [
             ("ssl.keystore.location", "/k.p12"),
             ("ssl.client.auth", "required"),
-            ("sasl.enabled.mechanisms", "PLAIN"),
-            ("sasl.jaas.config", "x"),
             ("listener.name.external.ssl.keystore.location", "/k"),
-            ("listener.name.sasl_ssl.sasl.enabled.mechanisms", "SCRAM-SHA-512"),
-            ("listener.name.sasl_ssl.scram-sha-256.sasl.jaas.config", "x"),
-            ("listener.name.sasl_ssl.plain.sasl.jaas.config", "x"),
-            ("connections.max.reauth.ms", "2000"),
             ("security.inter.broker.protocol", "SASL_SSL"),
             ("authorizer.class.name", "org.apache.kafka.metadata.authorizer.StandardAuthorizer"),
             ("principal.builder.class", "x"),
@@ -137,7 +131,9 @@ mod tests {
             assert!(unsupported(key, value).is_some(), "{key}={value} accepted");
         }
         let accepted = [
-            ("connections.max.reauth.ms", "0"),
+            ("connections.max.reauth.ms", "2000"),
+            ("sasl.enabled.mechanisms", "PLAIN"),
+            ("listener.name.sasl_ssl.scram-sha-256.sasl.jaas.config", "x"),
             ("security.inter.broker.protocol", "PLAINTEXT"),
             ("authorizer.class.name", ""),
             ("super.users", "User:admin"),

@@ -6,21 +6,23 @@
 //! pool and the [`ConnectionQuotas`]. Building it resolves `max.connections.per.ip.overrides`'s
 //! host names, as Kafka does when its socket server starts.
 
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
 use std::future::Future;
 use std::net::IpAddr;
 use std::sync::Arc;
 use std::time::Duration;
 
 use strand_broker::Broker;
-use strand_security::Session;
+use strand_security::{SecurityProtocol, Session};
 use tokio::net::TcpListener;
 use tokio::task::JoinSet;
 use tracing::{info, warn};
 
+use super::authenticate::SaslListener;
 use super::quotas::{ConnectionQuotas, QuotaSettings};
 use super::{ClientLimits, serve};
 use crate::config::ServerConfig;
+use crate::config::sasl::SaslListenerConfig;
 
 /// How long a listener pauses after a failed accept (out of file descriptors, say) before the next.
 const ACCEPT_RETRY_PAUSE: Duration = Duration::from_millis(100);
@@ -33,6 +35,10 @@ pub struct ClientConnections {
     /// `inter.broker.listener.name` when it is one of several broker listeners: Kafka's protected
     /// listener, not held back by the broker-wide count and rate.
     protected_listener: Option<String>,
+    /// Each broker listener's security protocol, by name.
+    protocols: BTreeMap<String, SecurityProtocol>,
+    /// The SASL settings of each SASL listener, by name.
+    sasl: BTreeMap<String, Arc<SaslListener>>,
 }
 
 impl ClientConnections {
@@ -54,6 +60,12 @@ impl ClientConnections {
             limits: ClientLimits::from_config(config),
             quotas: ConnectionQuotas::new(settings),
             protected_listener: (broker_listeners > 1).then(|| config.inter_broker_listener_name.clone()),
+            protocols: config.listeners.iter().map(|l| (l.listener_name.clone(), l.security_protocol)).collect(),
+            sasl: config
+                .sasl_listeners()
+                .into_iter()
+                .map(|listener| (listener.listener.clone(), Arc::new(sasl_listener(listener))))
+                .collect(),
         })
     }
 
@@ -77,15 +89,34 @@ impl ClientConnections {
             };
             match self.quotas.admit(slot, peer.ip()) {
                 Ok(permit) => {
-                    let (broker, limits, name) = (broker.clone(), self.limits.clone(), name.clone());
+                    let (broker, limits) = (broker.clone(), self.limits.clone());
+                    let mut session = Session::anonymous(peer, name.clone());
+                    session.protocol = self.protocols.get(&name).copied().unwrap_or(SecurityProtocol::Plaintext);
+                    let sasl = self.sasl.get(&name).cloned();
+                    if session.protocol.uses_sasl() && sasl.is_none() {
+                        // Never reached (every SASL listener has settings), but never plaintext either.
+                        warn!(%peer, "closing connection: SASL listener {name} has no SASL settings");
+                        continue;
+                    }
                     connections.spawn(async move {
                         let _permit = permit;
-                        serve(stream, Session::anonymous(peer, name), broker, limits).await;
+                        serve(stream, session, broker, limits, sasl).await;
                     });
                 }
                 Err(refused) => info!(%peer, "{refused}"),
             }
         }
+    }
+}
+
+/// A SASL listener's exchange settings from its configuration.
+fn sasl_listener(config: SaslListenerConfig) -> SaslListener {
+    SaslListener {
+        new_server: Arc::new(|_mechanism| None),
+        mechanisms: config.mechanisms,
+        reauth_max: config.reauth_max,
+        failed_delay: config.failed_delay,
+        receive_bytes_max: config.receive_bytes_max,
     }
 }
 

@@ -1,0 +1,315 @@
+//! The SASL settings of each `SASL_PLAINTEXT` / `SASL_SSL` listener, Kafka's names and
+//! precedence: a `listener.name.NAME.MECHANISM.KEY` setting overrides `listener.name.NAME.KEY`,
+//! which overrides `KEY`. `sasl.jaas.config` is taken only in its per-listener, per-mechanism
+//! form (`listener.name.sasl_ssl.plain.sasl.jaas.config`), as Kafka's brokers read it; the bare
+//! key would be ignored by Kafka, so it is refused here.
+//!
+//! What a listener may not use yet is refused at start-up by [`check`], naming the setting:
+//! GSSAPI and unknown mechanisms, a SASL inter-broker or controller listener (the node's own
+//! links do not authenticate with SASL yet), custom callback handlers and login modules, and
+//! every Kerberos or client-login key.
+
+use std::collections::BTreeMap;
+use std::time::Duration;
+
+use super::keys::parse_list;
+use super::{ConfigError, ConfigSource, ServerConfig};
+
+/// The mechanisms Strand serves.
+pub const MECHANISMS: [&str; 4] = ["PLAIN", "SCRAM-SHA-256", "SCRAM-SHA-512", "OAUTHBEARER"];
+
+/// One SASL listener's settings.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SaslListenerConfig {
+    /// The listener's name, upper-case.
+    pub listener: String,
+    /// `sasl.enabled.mechanisms`.
+    pub mechanisms: Vec<String>,
+    /// `connections.max.reauth.ms` by mechanism; a mechanism absent never expires its sessions.
+    pub reauth_max: BTreeMap<String, Duration>,
+    /// `connection.failed.authentication.delay.ms`.
+    pub failed_delay: Duration,
+    /// `sasl.server.max.receive.size`.
+    pub receive_bytes_max: usize,
+    /// Each enabled mechanism's `sasl.*` settings, the most specific form of each, keys without
+    /// their prefixes (`sasl.jaas.config`, `sasl.oauthbearer.expected.audience`, ...).
+    pub mechanism_settings: BTreeMap<String, BTreeMap<String, String>>,
+}
+
+/// The `sasl.*` keys a SASL listener may set: what Strand implements.
+const SERVED_KEYS: &[&str] = &[
+    "sasl.enabled.mechanisms",
+    "sasl.jaas.config",
+    "sasl.server.max.receive.size",
+    "sasl.mechanism.inter.broker.protocol",
+    "sasl.oauthbearer.expected.audience",
+    "sasl.oauthbearer.expected.issuer",
+    "sasl.oauthbearer.clock.skew.seconds",
+    "sasl.oauthbearer.sub.claim.name",
+    "sasl.oauthbearer.scope.claim.name",
+];
+
+impl ServerConfig {
+    /// The settings of every SASL listener this node binds.
+    pub fn sasl_listeners(&self) -> Vec<SaslListenerConfig> {
+        self.listeners
+            .iter()
+            .filter(|endpoint| endpoint.security_protocol.uses_sasl())
+            .map(|endpoint| self.sasl_listener(&endpoint.listener_name))
+            .collect()
+    }
+
+    fn sasl_listener(&self, listener: &str) -> SaslListenerConfig {
+        let mechanisms =
+            parse_list(&self.listener_value(listener, None, "sasl.enabled.mechanisms").unwrap_or_default());
+        let millis = |text: Option<String>| text.and_then(|text| text.trim().parse::<u64>().ok());
+        let reauth_max = mechanisms
+            .iter()
+            .filter_map(|mechanism| {
+                let max = millis(self.listener_value(listener, Some(mechanism), "connections.max.reauth.ms"))?;
+                (max > 0).then(|| (mechanism.clone(), Duration::from_millis(max)))
+            })
+            .collect();
+        let mechanism_settings = mechanisms
+            .iter()
+            .map(|mechanism| {
+                let settings = SERVED_KEYS
+                    .iter()
+                    .filter_map(|key| {
+                        let value = match *key {
+                            "sasl.jaas.config" => self.jaas_config(listener, mechanism),
+                            _ => self.listener_value(listener, Some(mechanism), key),
+                        };
+                        Some(((*key).to_owned(), value?))
+                    })
+                    .collect();
+                (mechanism.clone(), settings)
+            })
+            .collect();
+        SaslListenerConfig {
+            listener: listener.to_owned(),
+            failed_delay: Duration::from_millis(
+                millis(self.listener_value(listener, None, "connection.failed.authentication.delay.ms")).unwrap_or(100),
+            ),
+            receive_bytes_max: millis(self.listener_value(listener, None, "sasl.server.max.receive.size"))
+                .and_then(|max| usize::try_from(max).ok())
+                .unwrap_or(524_288),
+            mechanisms,
+            reauth_max,
+            mechanism_settings,
+        }
+    }
+
+    /// `key` for `listener` (and `mechanism`), the most specific form set.
+    fn listener_value(&self, listener: &str, mechanism: Option<&str>, key: &str) -> Option<String> {
+        let listener = listener.to_ascii_lowercase();
+        let mut forms = Vec::new();
+        if let Some(mechanism) = mechanism {
+            forms.push(format!("listener.name.{listener}.{}.{key}", mechanism.to_ascii_lowercase()));
+        }
+        forms.push(format!("listener.name.{listener}.{key}"));
+        forms.push(key.to_owned());
+        forms.iter().find_map(|form| self.get(form)?.value.clone())
+    }
+
+    /// `listener.name.NAME.MECHANISM.sasl.jaas.config`, the one form a broker reads.
+    fn jaas_config(&self, listener: &str, mechanism: &str) -> Option<String> {
+        let key = format!(
+            "listener.name.{}.{}.sasl.jaas.config",
+            listener.to_ascii_lowercase(),
+            mechanism.to_ascii_lowercase()
+        );
+        self.get(&key)?.value.clone()
+    }
+}
+
+/// Refuses the first SASL setting this node would otherwise ignore or misread.
+pub(super) fn check(config: &ServerConfig) -> Result<(), ConfigError> {
+    for (key, entry) in &config.entries {
+        if !matches!(entry.source, ConfigSource::File | ConfigSource::Override) {
+            continue;
+        }
+        if let Some(reason) = unserved(key) {
+            return Err(ConfigError::rule(key, reason));
+        }
+    }
+    let inter_node = config
+        .controller_listener_names
+        .iter()
+        .map(|name| (name.as_str(), "controller"))
+        .chain([(config.inter_broker_listener_name.as_str(), "inter-broker")]);
+    for (name, role) in inter_node {
+        let protocol = config.listener_security_protocol_map.get(name);
+        if protocol.is_some_and(|protocol| protocol.uses_sasl()) {
+            return Err(ConfigError::rule(
+                "listener.security.protocol.map",
+                format!(
+                    "the {role} listener {name} uses SASL, which Strand's own node-to-node links do not speak yet; \
+                     use PLAINTEXT or SSL (with ssl.client.auth=required) for it and SASL on client listeners"
+                ),
+            ));
+        }
+    }
+    for listener in config.sasl_listeners() {
+        check_listener(&listener)?;
+    }
+    Ok(())
+}
+
+fn check_listener(listener: &SaslListenerConfig) -> Result<(), ConfigError> {
+    let key = format!("listener.name.{}.sasl.enabled.mechanisms", listener.listener.to_ascii_lowercase());
+    if listener.mechanisms.is_empty() {
+        return Err(ConfigError::rule(&key, format!("SASL listener {} enables no mechanism", listener.listener)));
+    }
+    for mechanism in &listener.mechanisms {
+        if mechanism == "GSSAPI" {
+            return Err(ConfigError::rule(
+                &key,
+                format!(
+                    "SASL listener {} enables GSSAPI (Kerberos; Kafka's default for sasl.enabled.mechanisms), which \
+                     Strand does not support; set sasl.enabled.mechanisms to some of {}",
+                    listener.listener,
+                    MECHANISMS.join(", ")
+                ),
+            ));
+        }
+        if !MECHANISMS.contains(&mechanism.as_str()) {
+            return Err(ConfigError::rule(
+                &key,
+                format!("unknown SASL mechanism {mechanism}; Strand supports {}", MECHANISMS.join(", ")),
+            ));
+        }
+        let jaas_key = format!(
+            "listener.name.{}.{}.sasl.jaas.config",
+            listener.listener.to_ascii_lowercase(),
+            mechanism.to_ascii_lowercase()
+        );
+        let jaas = listener.mechanism_settings.get(mechanism).and_then(|settings| settings.get("sasl.jaas.config"));
+        if mechanism == "PLAIN" && jaas.is_none() {
+            return Err(ConfigError::rule(
+                &jaas_key,
+                format!(
+                    "SASL listener {} enables PLAIN but sets no {jaas_key} (PlainLoginModule with user_NAME=\"password\" \
+                     options) to check passwords against",
+                    listener.listener
+                ),
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// Why a `sasl.*`-family key the user set would not do what Kafka's documentation says here.
+fn unserved(key: &str) -> Option<String> {
+    let lower = key.to_ascii_lowercase();
+    let base = super::security::listener_base(&lower);
+    if lower == "sasl.jaas.config" {
+        return Some(
+            "a broker reads sasl.jaas.config only per listener and mechanism \
+             (listener.name.NAME.MECHANISM.sasl.jaas.config); Kafka ignores the bare key, so it is refused"
+                .to_owned(),
+        );
+    }
+    if !base.starts_with("sasl.") || SERVED_KEYS.contains(&base) {
+        return None;
+    }
+    Some(format!(
+        "{base} is not supported by Strand: its SASL listeners serve {} with the built-in handlers; remove it",
+        MECHANISMS.join(", ")
+    ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn config(pairs: &[(&str, &str)]) -> Result<ServerConfig, ConfigError> {
+        let mut all = vec![
+            ("listeners", "PLAINTEXT://127.0.0.1:0,SASL_PLAINTEXT://127.0.0.1:0,CONTROLLER://127.0.0.1:0"),
+            (
+                "listener.security.protocol.map",
+                "PLAINTEXT:PLAINTEXT,SASL_PLAINTEXT:SASL_PLAINTEXT,CONTROLLER:PLAINTEXT",
+            ),
+        ];
+        all.extend_from_slice(pairs);
+        let pairs: Vec<(String, String)> = all.iter().map(|(k, v)| ((*k).to_owned(), (*v).to_owned())).collect();
+        ServerConfig::from_properties(None, &pairs)
+    }
+
+    const USERS: (&str, &str) = (
+        "listener.name.sasl_plaintext.plain.sasl.jaas.config",
+        "org.apache.kafka.common.security.plain.PlainLoginModule required user_alice=\"alice-secret\";",
+    );
+
+    #[test]
+    fn settings_resolve_per_listener_and_mechanism() -> Result<(), ConfigError> {
+        let config = config(&[
+            ("sasl.enabled.mechanisms", "PLAIN,SCRAM-SHA-512"),
+            USERS,
+            ("connections.max.reauth.ms", "60000"),
+            ("listener.name.sasl_plaintext.scram-sha-512.connections.max.reauth.ms", "2000"),
+            ("listener.name.sasl_plaintext.sasl.server.max.receive.size", "4096"),
+        ])?;
+        let listeners = config.sasl_listeners();
+        let [listener] = listeners.as_slice() else { panic!("{listeners:?}") };
+        assert_eq!(listener.listener, "SASL_PLAINTEXT");
+        assert_eq!(listener.mechanisms, ["PLAIN", "SCRAM-SHA-512"]);
+        assert_eq!(listener.reauth_max.get("PLAIN"), Some(&Duration::from_secs(60)));
+        assert_eq!(listener.reauth_max.get("SCRAM-SHA-512"), Some(&Duration::from_secs(2)));
+        assert_eq!(listener.receive_bytes_max, 4096);
+        assert_eq!(listener.failed_delay, Duration::from_millis(100));
+        let plain = listener.mechanism_settings.get("PLAIN").and_then(|s| s.get("sasl.jaas.config"));
+        assert_eq!(plain.map(String::as_str), Some(USERS.1));
+        assert!(listener.mechanism_settings.get("SCRAM-SHA-512").is_some_and(|s| !s.contains_key("sasl.jaas.config")));
+        Ok(())
+    }
+
+    #[test]
+    fn what_a_sasl_listener_cannot_do_is_refused_by_name() {
+        type Case<'a> = (&'a [(&'a str, &'a str)], &'a str, &'a str);
+        let cases: &[Case<'_>] = &[
+            (&[], "listener.name.sasl_plaintext.sasl.enabled.mechanisms", "GSSAPI"),
+            (
+                &[("sasl.enabled.mechanisms", "GSSAPI")],
+                "listener.name.sasl_plaintext.sasl.enabled.mechanisms",
+                "Kerberos",
+            ),
+            (
+                &[("sasl.enabled.mechanisms", "DIGEST-MD5")],
+                "listener.name.sasl_plaintext.sasl.enabled.mechanisms",
+                "unknown",
+            ),
+            (
+                &[("sasl.enabled.mechanisms", "PLAIN")],
+                "listener.name.sasl_plaintext.plain.sasl.jaas.config",
+                "user_NAME",
+            ),
+            (&[("sasl.enabled.mechanisms", "PLAIN"), USERS, ("sasl.jaas.config", "x")], "sasl.jaas.config", "bare key"),
+            (
+                &[("sasl.enabled.mechanisms", "PLAIN"), USERS, ("sasl.kerberos.service.name", "kafka")],
+                "sasl.kerberos.service.name",
+                "not supported",
+            ),
+            (
+                &[
+                    ("sasl.enabled.mechanisms", "PLAIN"),
+                    USERS,
+                    ("listener.name.sasl_plaintext.plain.sasl.server.callback.handler.class", "x.Handler"),
+                ],
+                "listener.name.sasl_plaintext.plain.sasl.server.callback.handler.class",
+                "not supported",
+            ),
+            (
+                &[("sasl.enabled.mechanisms", "PLAIN"), USERS, ("inter.broker.listener.name", "SASL_PLAINTEXT")],
+                "listener.security.protocol.map",
+                "inter-broker",
+            ),
+        ];
+        for (pairs, key, expected) in cases {
+            let error = config(pairs).err();
+            let text = error.as_ref().map(ToString::to_string).unwrap_or_default();
+            assert_eq!(error.as_ref().and_then(ConfigError::key), Some(*key), "{pairs:?}: {text}");
+            assert!(text.contains(expected), "{pairs:?}: {text}");
+        }
+    }
+}
