@@ -139,6 +139,22 @@ impl Server {
         Client::connect(self.address)
     }
 
+    /// The address of listener `name` (`SASL_PLAINTEXT`, ...), from its "listening on" line.
+    pub fn listener_address(&self, name: &str) -> SocketAddr {
+        let prefix = format!("listening on {name}://");
+        let deadline = std::time::Instant::now() + WAIT_MAX;
+        loop {
+            let found = self.log.lock().ok().and_then(|lines| {
+                lines.iter().find_map(|line| Some(line.split(&prefix).nth(1)?.split(',').next()?.trim().to_owned()))
+            });
+            if let Some(address) = found {
+                return address.parse().expect("listener address");
+            }
+            assert!(std::time::Instant::now() < deadline, "no listener {name} in the log");
+            std::thread::park_timeout(std::time::Duration::from_millis(20));
+        }
+    }
+
     /// `kill -9`: no flush, no checkpoint, no clean-shutdown marker. Returns the data directory.
     pub fn kill(mut self) -> tempfile::TempDir {
         let _ = self.child.kill();

@@ -1,0 +1,163 @@
+//! SASL on a real node's SASL_PLAINTEXT listener, through the wire as a Kafka client speaks it:
+//! nothing is served before authentication, PLAIN authenticates against its JAAS users,
+//! failures are SASL_AUTHENTICATION_FAILED with Kafka's message and one log line without the
+//! secret, and KIP-368 sessions re-authenticate or are closed once expired.
+
+mod common;
+
+use std::net::SocketAddr;
+use std::time::{Duration, Instant};
+
+use bytes::Bytes;
+use common::{Client, Server, WAIT_MAX};
+use strand_protocol::messages::api::{RequestBody, ResponseBody};
+use strand_protocol::messages::{
+    ApiVersionsRequest, MetadataRequest, SaslAuthenticateRequest, SaslAuthenticateResponse, SaslHandshakeRequest,
+};
+use strand_security::sasl::plain::PlainClient;
+use strand_security::sasl::{ClientStep, SaslClient};
+
+const JAAS: &str = "listener.name.sasl_plaintext.plain.sasl.jaas.config=org.apache.kafka.common.security.plain.\
+                    PlainLoginModule required user_alice=\"alice-secret\" user_bob=\"bob-secret\";";
+
+/// A node with a PLAINTEXT inter-broker listener and a SASL_PLAINTEXT client listener.
+fn start(extra: &[&str]) -> (Server, SocketAddr) {
+    let data = tempfile::tempdir().expect("temp dir");
+    let mut overrides = vec![
+        "listeners=PLAINTEXT://127.0.0.1:0,SASL_PLAINTEXT://127.0.0.1:0",
+        "advertised.listeners=PLAINTEXT://127.0.0.1:0,SASL_PLAINTEXT://127.0.0.1:0",
+        "listener.security.protocol.map=PLAINTEXT:PLAINTEXT,SASL_PLAINTEXT:SASL_PLAINTEXT,CONTROLLER:PLAINTEXT",
+        "inter.broker.listener.name=PLAINTEXT",
+        "sasl.enabled.mechanisms=PLAIN,SCRAM-SHA-512",
+        "connection.failed.authentication.delay.ms=0",
+        JAAS,
+    ];
+    overrides.extend_from_slice(extra);
+    let server = Server::start_with(data, &overrides);
+    let address = server.listener_address("SASL_PLAINTEXT");
+    (server, address)
+}
+
+fn handshake(client: &mut Client, mechanism: &str) -> i16 {
+    let request = SaslHandshakeRequest { mechanism: mechanism.to_owned() };
+    let ResponseBody::SaslHandshake(response) = client.call(RequestBody::SaslHandshake(request), 1) else {
+        panic!("not a SaslHandshake response")
+    };
+    response.error_code
+}
+
+fn authenticate_token(client: &mut Client, token: Vec<u8>) -> SaslAuthenticateResponse {
+    let request = SaslAuthenticateRequest { auth_bytes: Bytes::from(token), ..Default::default() };
+    let ResponseBody::SaslAuthenticate(response) = client.call(RequestBody::SaslAuthenticate(request), 2) else {
+        panic!("not a SaslAuthenticate response")
+    };
+    response
+}
+
+/// Runs `mechanism`'s whole exchange; the last response (the failure, or the success with the
+/// session's lifetime).
+fn login(client: &mut Client, mut mechanism: impl SaslClient) -> SaslAuthenticateResponse {
+    assert_eq!(handshake(client, mechanism.mechanism()), 0);
+    let mut token = mechanism.initial_response();
+    loop {
+        let response = authenticate_token(client, token);
+        if response.error_code != 0 {
+            return response;
+        }
+        match mechanism.step(&response.auth_bytes).expect("the server proves itself") {
+            ClientStep::Respond(next) => token = next,
+            ClientStep::Done => return response,
+        }
+    }
+}
+
+fn metadata(client: &mut Client) -> bool {
+    matches!(client.call(RequestBody::Metadata(MetadataRequest::default()), 12), ResponseBody::Metadata(_))
+}
+
+#[test]
+fn nothing_is_served_before_authentication() {
+    let _serial = common::serial();
+    let (server, address) = start(&[]);
+    let mut client = Client::connect(address);
+    client.send_raw(&encode(RequestBody::Metadata(MetadataRequest::default()), 12));
+    assert!(client.is_closed_by_server(), "Metadata served before authentication");
+    // ApiVersions is answered, then only the handshake is.
+    let mut client = Client::connect(address);
+    assert!(matches!(client.call(RequestBody::ApiVersions(ApiVersionsRequest::default()), 3), ResponseBody::ApiVersions(_)));
+    client.send_raw(&encode(RequestBody::Metadata(MetadataRequest::default()), 12));
+    assert!(client.is_closed_by_server());
+    // An unauthenticated peer cannot make the node read a frame over sasl.server.max.receive.size.
+    let mut client = Client::connect(address);
+    client.send_raw(&(1024 * 1024u32).to_be_bytes());
+    assert!(client.is_closed_by_server());
+    // The PLAINTEXT listener still serves without authentication.
+    assert!(metadata(&mut server.connect()));
+}
+
+#[test]
+fn plain_authenticates_and_a_wrong_password_fails_as_kafka_fails() {
+    let _serial = common::serial();
+    let (server, address) = start(&[]);
+    let mut client = Client::connect(address);
+    let done = login(&mut client, PlainClient::new("alice", "alice-secret"));
+    assert_eq!((done.error_code, done.session_lifetime_ms), (0, 0));
+    assert!(metadata(&mut client));
+
+    let mut client = Client::connect(address);
+    let failed = login(&mut client, PlainClient::new("alice", "not-her-password"));
+    assert_eq!(failed.error_code, 58, "SASL_AUTHENTICATION_FAILED");
+    assert_eq!(failed.error_message.as_deref(), Some("Authentication failed: Invalid username or password"));
+    assert!(client.is_closed_by_server());
+    let lines = wait_for_line(&server, "alice");
+    assert!(!lines.contains("not-her-password"), "the secret was logged: {lines}");
+
+    let mut client = Client::connect(address);
+    assert_eq!(handshake(&mut client, "GSSAPI"), 33, "UNSUPPORTED_SASL_MECHANISM");
+    assert!(client.is_closed_by_server());
+}
+
+#[test]
+fn sessions_re_authenticate_and_expire() {
+    let _serial = common::serial();
+    let (_server, address) = start(&["connections.max.reauth.ms=1500"]);
+    let mut client = Client::connect(address);
+    let done = login(&mut client, PlainClient::new("bob", "bob-secret"));
+    assert_eq!((done.error_code, done.session_lifetime_ms), (0, 1500));
+    let mut authenticated_at = Instant::now();
+    for _ in 0..3 {
+        let again = login(&mut client, PlainClient::new("bob", "bob-secret"));
+        authenticated_at = Instant::now();
+        assert_eq!((again.error_code, again.session_lifetime_ms), (0, 1500));
+        assert!(metadata(&mut client));
+    }
+    // Another principal may not take the session over.
+    let mut other = Client::connect(address);
+    assert_eq!(login(&mut other, PlainClient::new("bob", "bob-secret")).error_code, 0);
+    let takeover = login(&mut other, PlainClient::new("alice", "alice-secret"));
+    assert_eq!(takeover.error_code, 58);
+    assert!(other.is_closed_by_server());
+    // Past its lifetime without re-authenticating, the next request closes the connection. The
+    // lifetime passing is the event: nothing else announces it.
+    let expired = authenticated_at + Duration::from_millis(1600);
+    std::thread::sleep(expired.saturating_duration_since(Instant::now()));
+    client.send_raw(&encode(RequestBody::Metadata(MetadataRequest::default()), 12));
+    assert!(client.is_closed_by_server(), "an expired session was served");
+}
+
+fn encode(body: RequestBody, version: i16) -> Bytes {
+    strand_protocol::frame::encode_request(99, Some("e2e"), &body, version).expect("encodes")
+}
+
+/// Waits for a server log line containing `needle`; all lines so far.
+fn wait_for_line(server: &Server, needle: &str) -> String {
+    let deadline = Instant::now() + WAIT_MAX;
+    loop {
+        let lines = server.log.lock().map(|lines| lines.join("\n")).unwrap_or_default();
+        if lines.contains(needle) || Instant::now() > deadline {
+            assert!(lines.contains(needle), "no log line with {needle}:\n{lines}");
+            return lines;
+        }
+        std::thread::park_timeout(Duration::from_millis(20));
+    }
+}
