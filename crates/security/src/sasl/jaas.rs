@@ -1,11 +1,10 @@
 //! `sasl.jaas.config` values, parsed as Kafka's `JaasConfig` does: Java's `StreamTokenizer` over
 //! `LoginModuleClass controlFlag key=value ... ;`, once per login module.
 //!
-//! The tokenizer's rules are Kafka's, quirks included: a word is letters, digits, `.`, `-`, `_`
-//! and `$` (so class names need no quotes), a value starting with a digit or a dot is a number
-//! and has no string value (Kafka then says "Value not specified"), quoted values take Java's
-//! escapes, and `//`, `/* */` are comments. Options hold passwords, so [`JaasEntry`]'s `Debug`
-//! shows their keys only.
+//! The tokenizer's rules are Kafka's: a word is any run of characters from `!` to `\x80` or from
+//! `\xA0` up, but `;`, `=`, `/` and quotes (so class names and most values need no quotes);
+//! quoted values take Java's escapes; `/` starts a comment (`//`, `/* */`, or a lone `/` to the
+//! line's end). Options hold passwords, so [`JaasEntry`]'s `Debug` shows their keys only.
 
 use std::collections::BTreeMap;
 use std::fmt;
@@ -96,11 +95,10 @@ fn parse_entry(first: Token, tokens: &mut Tokenizer<'_>) -> Result<JaasEntry, Ja
     let Some(login_module) = first.text() else {
         return Err(JaasError("Login module not specified in JAAS config".into()));
     };
-    let flag = match tokens.next() {
+    let control_flag = match tokens.next() {
         Token::Eof => return Err(JaasError("Login module control flag not specified in JAAS config".into())),
-        token => token,
+        token => parse_control_flag(&token)?,
     };
-    let control_flag = parse_control_flag(&flag)?;
     let mut options = BTreeMap::new();
     loop {
         let key = match tokens.next() {
@@ -127,7 +125,9 @@ fn value_not_specified(key: &str) -> JaasError {
 }
 
 fn parse_control_flag(token: &Token) -> Result<ControlFlag, JaasError> {
-    let text = token.text().unwrap_or_else(|| token.describe());
+    let Some(text) = token.text() else {
+        return Err(JaasError("Login module control flag is not available in the JAAS config".into()));
+    };
     match text.to_uppercase().as_str() {
         "REQUIRED" => Ok(ControlFlag::Required),
         "REQUISITE" => Ok(ControlFlag::Requisite),
@@ -143,8 +143,7 @@ enum Token {
     Eof,
     Word(String),
     Quoted(String),
-    /// A number token: Java gives it no string value.
-    Number(String),
+    /// An ordinary character (`;`, `=`, `\x81`-`\x9F`): Java gives it no string value.
     Char(char),
 }
 
@@ -153,32 +152,30 @@ impl Token {
     fn text(&self) -> Option<String> {
         match self {
             Token::Word(text) | Token::Quoted(text) => Some(text.clone()),
-            Token::Eof | Token::Number(_) | Token::Char(_) => None,
+            Token::Eof | Token::Char(_) => None,
         }
     }
 
     fn describe(&self) -> String {
         match self {
             Token::Eof => "EOF".into(),
-            Token::Word(text) | Token::Quoted(text) | Token::Number(text) => text.clone(),
+            Token::Word(text) | Token::Quoted(text) => text.clone(),
             Token::Char(c) => c.to_string(),
         }
     }
 }
 
-/// Java's `StreamTokenizer` as Kafka configures it: default syntax, plus `-`, `_`, `$` as word
-/// characters and both comment styles.
+/// Java's `StreamTokenizer` as Kafka's `JaasConfig` configures it (`resetSyntax`, word characters
+/// 32-128 and 160-255, `;` and `=` ordinary, 0-32 whitespace, `/` comments, both quotes); Java
+/// treats every character past 255 as a word character.
 struct Tokenizer<'a> {
     chars: std::iter::Peekable<std::str::Chars<'a>>,
     last: Token,
 }
 
 fn is_word_char(c: char) -> bool {
-    c.is_ascii_alphabetic() || matches!(c, '-' | '_' | '$') || (c as u32) >= 0xA0
-}
-
-fn is_number_char(c: char) -> bool {
-    c.is_ascii_digit() || c == '.'
+    let code = c as u32;
+    ((0x21..=0x80).contains(&code) && !matches!(c, ';' | '=' | '/' | '"' | '\'')) || code >= 0xA0
 }
 
 impl<'a> Tokenizer<'a> {
@@ -200,7 +197,6 @@ impl<'a> Tokenizer<'a> {
                 '/' => self.skip_comment(),
                 '"' | '\'' => return Token::Quoted(self.quoted(c)),
                 c if is_word_char(c) => return Token::Word(self.rest_of_word(c)),
-                c if is_number_char(c) => return self.number(c),
                 c => return Token::Char(c),
             }
         }
@@ -230,29 +226,13 @@ impl<'a> Tokenizer<'a> {
     fn rest_of_word(&mut self, first: char) -> String {
         let mut word = String::from(first);
         while let Some(&c) = self.chars.peek() {
-            if !(is_word_char(c) || is_number_char(c)) {
+            if !is_word_char(c) {
                 break;
             }
             word.push(c);
             self.chars.next();
         }
         word
-    }
-
-    /// Digits with at most one dot, as `StreamTokenizer.parseNumbers` reads them.
-    fn number(&mut self, first: char) -> Token {
-        let mut text = String::from(first);
-        let mut seen_dot = first == '.';
-        while let Some(&c) = self.chars.peek() {
-            if c.is_ascii_digit() || (c == '.' && !seen_dot) {
-                seen_dot |= c == '.';
-                text.push(c);
-                self.chars.next();
-            } else {
-                break;
-            }
-        }
-        Token::Number(text)
     }
 
     /// A quoted string up to its closing quote, a line end or the end; Java's escapes.
@@ -334,11 +314,14 @@ mod tests {
     #[test]
     fn tokenizer_follows_stream_tokenizer() {
         let entry = parse_single(
-            "/* c */ org.example.Module OPTIONAL a=word-1_$x b='single' c=\"q\\\"\\n\\101\" // end\n d=x.y ;",
+            "/* c */ org.example.Module OPTIONAL a=word-1_$x@y:z b='single' c=\"q\\\"\\n\\101\" // end\n d=4096 e=x/y\n;",
         )
         .expect("valid config");
         assert_eq!(entry.control_flag, ControlFlag::Optional);
-        assert_eq!(options(&entry), [("a", "word-1_$x"), ("b", "single"), ("c", "q\"\nA"), ("d", "x.y")]);
+        assert_eq!(
+            options(&entry),
+            [("a", "word-1_$x@y:z"), ("b", "single"), ("c", "q\"\nA"), ("d", "4096"), ("e", "x")]
+        );
     }
 
     /// Each refusal carries Kafka's message.
@@ -349,7 +332,8 @@ mod tests {
             ("  // only a comment", "Login module not specified in JAAS config"),
             ("Module", "Login module control flag not specified in JAAS config"),
             ("Module mandatory;", "Invalid login module control flag 'mandatory' in JAAS config"),
-            ("Module required a=1000;", "Value not specified for key 'a' in JAAS config"),
+            ("Module required a=;", "Value not specified for key 'a' in JAAS config"),
+            ("Module ;", "Login module control flag is not available in the JAAS config"),
             ("Module required a;", "Value not specified for key 'a' in JAAS config"),
             ("Module required a=b", "JAAS config entry not terminated by semi-colon"),
             ("A required; B required;", "JAAS config property contains 2 login modules, should be 1 module"),
