@@ -79,7 +79,7 @@ impl AuthFailure {
     /// A failure whose reason only the log sees (Kafka's `SaslException`): the client is told
     /// the generic message naming the mechanism.
     pub fn hidden(mechanism: &str, detail: impl Into<String>, claimed_user: Option<String>) -> AuthFailure {
-        AuthFailure { message: generic_message(mechanism, false), claimed_user, detail: Some(bounded(detail.into())) }
+        AuthFailure { message: generic_message(mechanism), claimed_user, detail: Some(bounded(detail.into())) }
     }
 
     /// The same failure during KIP-368 re-authentication: Kafka's generic message then says
@@ -102,10 +102,10 @@ fn bounded(mut detail: String) -> String {
     detail
 }
 
-/// `SaslServerAuthenticator`'s message for a mechanism's `SaslException`.
-fn generic_message(mechanism: &str, reauthentication: bool) -> String {
-    let phase = if reauthentication { "re-authentication" } else { "authentication" };
-    format!("Authentication failed during {phase} due to invalid credentials with SASL mechanism {mechanism}")
+/// `SaslServerAuthenticator`'s message for a mechanism's `SaslException` (during a first
+/// authentication; [`AuthFailure::in_reauthentication`] rewords it).
+fn generic_message(mechanism: &str) -> String {
+    format!("Authentication failed during authentication due to invalid credentials with SASL mechanism {mechanism}")
 }
 
 /// The server side of one SASL exchange on one connection.
