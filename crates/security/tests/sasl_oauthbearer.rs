@@ -144,6 +144,10 @@ fn ec_key(kid: &str) -> (EncodingKey, Jwk) {
     with_kid(EncodingKey::from_ec_der(der.as_bytes()), Algorithm::ES256, kid)
 }
 
+fn signing_jwk(key: &EncodingKey) -> Jwk {
+    Jwk::from_encoding_key(key, Algorithm::ES256).expect("public JWK")
+}
+
 fn with_kid(encoding: EncodingKey, alg: Algorithm, kid: &str) -> (EncodingKey, Jwk) {
     let mut jwk = Jwk::from_encoding_key(&encoding, alg).expect("public JWK");
     jwk.common.key_id = Some(kid.into());
@@ -175,6 +179,7 @@ fn jwks_validator_accepts_signed_tokens_and_refuses_the_rest() {
     let (rsa, rsa_jwk) = rsa_key("rsa-1");
     let (ec, ec_jwk) = ec_key("ec-1");
     let (other, _) = ec_key("ec-1");
+    let rsa_public = serde_json::to_vec(&rsa_jwk).expect("JSON");
     let jwks = Arc::new(CurrentJwks::new(JwkSet { keys: vec![rsa_jwk, ec_jwk] }));
     let validator = JwksValidator::new(Arc::clone(&jwks), settings());
 
@@ -205,6 +210,7 @@ fn jwks_validator_accepts_signed_tokens_and_refuses_the_rest() {
             signed(&ec, Algorithm::ES256, "ec-9", &claims("alice", NOW_S + 600)),
         ),
         ("unknown variant `none`", unsecured_token(&claims("alice", NOW_S + 600))),
+        ("Unable to find a suitable verification key", hmac_with_public_key(&rsa_public, "rsa-1")),
     ];
     for (reason, token) in refused {
         let (message, detail) = exchange_with_reason(validator.clone(), &token).expect_err(reason);
@@ -213,6 +219,12 @@ fn jwks_validator_accepts_signed_tokens_and_refuses_the_rest() {
     }
     let unsecured = unsecured_token(&claims("alice", NOW_S + 600));
     assert!(exchange(UnsecuredValidator::default(), &unsecured).is_ok(), "Kafka's default accepts it");
+}
+
+/// An HS256 token keyed with the RSA key's public JWK: the algorithm-confusion attack.
+fn hmac_with_public_key(public_jwk: &[u8], kid: &str) -> String {
+    let key = EncodingKey::from_secret(public_jwk).expect("HMAC key");
+    signed(&key, Algorithm::HS256, kid, &claims("alice", NOW_S + 600))
 }
 
 /// A rotated JWK set is used by the next validation: the old key's tokens are refused.
@@ -232,6 +244,11 @@ fn jwks_rotation_takes_effect() {
     assert!(exchange(validator.clone(), &new_token).is_ok());
     assert_eq!(exchange(validator, &old_token), Err(INVALID.into()));
     assert!(CurrentJwks::parse(b"{\"keys\": 7}").is_err());
+    let mut for_encryption = serde_json::to_value(signing_jwk(&new)).expect("JSON");
+    for_encryption["use"] = json!("enc");
+    let mixed = json!({"keys": [{"kty": "XYZ", "kid": "odd"}, {"kty": "EC", "crv": "P-256", "x": 1}, for_encryption, signing_jwk(&new)]});
+    let parsed = CurrentJwks::parse(mixed.to_string().as_bytes()).expect("valid JWKS");
+    assert_eq!(parsed.keys, [signing_jwk(&new)], "keys that cannot verify signatures are skipped");
 }
 
 /// An authorization id other than the token's principal is refused with Kafka's told message;

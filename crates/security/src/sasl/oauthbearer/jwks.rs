@@ -12,7 +12,7 @@
 use std::collections::BTreeSet;
 use std::sync::{Arc, RwLock};
 
-use jsonwebtoken::jwk::{Jwk, JwkSet};
+use jsonwebtoken::jwk::{Jwk, JwkSet, PublicKeyUse};
 use jsonwebtoken::{DecodingKey, Validation};
 use serde_json::{Map, Value};
 
@@ -35,15 +35,26 @@ impl CurrentJwks {
     }
 
     /// A JWKS document (`{"keys": [...]}`), bounded by [`JWKS_BYTES_MAX`] and [`JWKS_KEYS_MAX`].
+    /// A key that cannot verify signatures (an unknown `kty` or curve, `"use": "enc"`) is
+    /// skipped, as jose4j skips it, so one exotic key does not take the whole set away.
     pub fn parse(document: &[u8]) -> Result<JwkSet, String> {
         if document.len() > JWKS_BYTES_MAX {
             return Err(format!("JWKS document of {} bytes is over {JWKS_BYTES_MAX}", document.len()));
         }
-        let keys: JwkSet = serde_json::from_slice(document).map_err(|e| format!("Invalid JWKS document: {e}"))?;
-        if keys.keys.len() > JWKS_KEYS_MAX {
-            return Err(format!("JWKS document has {} keys, over {JWKS_KEYS_MAX}", keys.keys.len()));
+        let value: Value = serde_json::from_slice(document).map_err(|e| format!("Invalid JWKS document: {e}"))?;
+        let Some(Value::Array(entries)) = value.get("keys") else {
+            return Err("Invalid JWKS document: no \"keys\" array".into());
+        };
+        if entries.len() > JWKS_KEYS_MAX {
+            return Err(format!("JWKS document has {} keys, over {JWKS_KEYS_MAX}", entries.len()));
         }
-        Ok(keys)
+        let keys = entries
+            .iter()
+            .filter_map(|entry| serde_json::from_value::<Jwk>(entry.clone()).ok())
+            .filter(|jwk| jwk.common.public_key_use.as_ref().is_none_or(|key_use| *key_use == PublicKeyUse::Signature))
+            .filter(|jwk| DecodingKey::from_jwk(jwk).is_ok())
+            .collect();
+        Ok(JwkSet { keys })
     }
 
     /// Puts `keys` in force for every validation that starts after this.
