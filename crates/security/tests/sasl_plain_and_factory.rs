@@ -8,7 +8,7 @@ use strand_security::sasl::oauthbearer::UnsecuredValidator;
 use strand_security::sasl::plain::{PlainClient, PlainServer, PlainUsers};
 use strand_security::sasl::{
     ClientStep, CredentialStore, Mechanism, MechanismError, SaslClient, SaslServer, SaslServerFactory, SaslSettings,
-    ScramCredential, Step, check_enabled_mechanisms, jaas,
+    ScramCredential, Step, check_enabled_mechanisms, client_from_jaas, jaas,
 };
 use strand_security::scram::ScramMechanism;
 
@@ -120,4 +120,23 @@ fn factory_makes_each_enabled_mechanism() {
 
     let missing = SaslServerFactory::new(SaslSettings { plain_users: None, ..settings }).expect_err("incomplete");
     assert!(matches!(missing, MechanismError::Missing { mechanism: "PLAIN", .. }), "{missing}");
+}
+
+/// The node's own login comes from the JAAS entry's `username` and `password`; it logs in to a
+/// PLAIN listener configured by the same entry.
+#[test]
+fn inter_node_client_from_jaas() {
+    let entry = jaas::parse_single(JAAS).expect("valid JAAS");
+    let mut client = client_from_jaas(Mechanism::Plain, &entry).expect("PLAIN client");
+    let step = PlainServer::new(users()).step(&client.initial_response());
+    assert!(matches!(step, Ok(Step::Done { principal, .. }) if principal == KafkaPrincipal::user("admin")));
+
+    let scram = jaas::parse_single("org.apache.kafka.common.security.scram.ScramLoginModule required username=\"a\";")
+        .expect("valid JAAS");
+    let missing = client_from_jaas(Mechanism::Scram(ScramMechanism::Sha256), &scram).expect_err("no password");
+    assert_eq!(
+        missing.to_string(),
+        "sasl.jaas.config for SCRAM-SHA-256 has no 'password' option for this node's own login"
+    );
+    assert!(client_from_jaas(Mechanism::OAuthBearer, &entry).is_err());
 }

@@ -7,10 +7,11 @@ use std::sync::Arc;
 
 use strand_base::Clock;
 
+use super::jaas::JaasEntry;
 use super::oauthbearer::{OAUTHBEARER, OAuthBearerServer, TokenValidator};
-use super::plain::{PLAIN, PlainServer, PlainUsers};
-use super::scram::ScramServer;
-use super::{CredentialStore, SaslServer};
+use super::plain::{PLAIN, PlainClient, PlainServer, PlainUsers};
+use super::scram::{ScramClient, ScramServer};
+use super::{CredentialStore, SaslClient, SaslServer};
 use crate::scram::ScramMechanism;
 
 /// A SASL mechanism Strand implements.
@@ -70,6 +71,9 @@ pub enum MechanismError {
     NoneEnabled,
     #[error("SASL mechanism {mechanism} is enabled but {missing}")]
     Missing { mechanism: &'static str, missing: &'static str },
+    /// The node's own links cannot log in with this mechanism or JAAS entry.
+    #[error("{0}")]
+    Client(String),
     /// A handshake asked for a mechanism the listener does not enable: Kafka's
     /// `UnsupportedSaslMechanismException` text (error UNSUPPORTED_SASL_MECHANISM).
     #[error("Unsupported SASL mechanism {0}")]
@@ -166,5 +170,25 @@ impl SaslServerFactory {
                 Box::new(OAuthBearerServer::new(validator, Arc::clone(&settings.clock)))
             }
         })
+    }
+}
+
+/// The client the node's own links (`sasl.mechanism.inter.broker.protocol`,
+/// `sasl.mechanism.controller.protocol`) log in with: the `username` and `password` options of
+/// the listener's JAAS entry, as Kafka's `PlainLoginModule` and `ScramLoginModule` give them.
+pub fn client_from_jaas(mechanism: Mechanism, entry: &JaasEntry) -> Result<Box<dyn SaslClient>, MechanismError> {
+    let option = |name: &str| {
+        entry.option(name).map(str::to_owned).ok_or_else(|| {
+            MechanismError::Client(format!(
+                "sasl.jaas.config for {mechanism} has no '{name}' option for this node's own login"
+            ))
+        })
+    };
+    match mechanism {
+        Mechanism::Plain => Ok(Box::new(PlainClient::new(option("username")?, option("password")?))),
+        Mechanism::Scram(scram) => Ok(Box::new(ScramClient::new(scram, option("username")?, option("password")?))),
+        Mechanism::OAuthBearer => Err(MechanismError::Client(
+            "OAUTHBEARER is not supported for this node's own links; use PLAIN or SCRAM between nodes".into(),
+        )),
     }
 }

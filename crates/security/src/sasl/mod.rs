@@ -21,7 +21,9 @@ pub mod plain;
 pub mod scram;
 mod scram_messages;
 
-pub use factory::{Mechanism, MechanismError, SaslServerFactory, SaslSettings, check_enabled_mechanisms};
+pub use factory::{
+    Mechanism, MechanismError, SaslServerFactory, SaslSettings, check_enabled_mechanisms, client_from_jaas,
+};
 
 use std::collections::BTreeMap;
 use std::time::Duration;
