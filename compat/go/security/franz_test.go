@@ -131,6 +131,12 @@ func TestFranzScramSHA512(t *testing.T) {
 	franzRoundTrip(t, listener(t, "sasl", "SASL_SSL"), franzTLS(tlsConfig(t, "ca.pem", "")), franzScram(password("scram")))
 }
 
+func TestFranzScramSHA256(t *testing.T) {
+	matrix(t, franz, "scram-sha-256")
+	franzRoundTrip(t, listener(t, "sasl", "SASL_SSL"), franzTLS(tlsConfig(t, "ca.pem", "")),
+		kgo.SASL(scram.Auth{User: cfg.Users["scram"].User, Pass: password("scram")}.AsSha256Mechanism()))
+}
+
 func TestFranzPlain(t *testing.T) {
 	matrix(t, franz, "plain")
 	franzRoundTrip(t, listener(t, "sasl", "SASL_PLAINTEXT"), franzPlain(password("plain")))
@@ -177,4 +183,13 @@ func TestFranzPlaintextOnTLSPort(t *testing.T) {
 	matrix(t, franz, "plaintext-on-tls-port")
 	// Kafka's TLS listener answers with a TLS alert record, which franz-go recognises.
 	franzRefused(t, listener(t, "tls", "SSL"), anyError, `tls alert record|EOF|connection reset`)
+}
+
+func TestFranzOauthbearerExpiredToken(t *testing.T) {
+	matrix(t, franz, "oauthbearer-expired-token")
+	// Kafka answers an invalid token with a challenge holding {"status":"invalid_token"}; franz-go
+	// replies 0x01 (RFC 7628 3.2.2) and Kafka fails the authentication with that JSON as its message.
+	expired := oauth.Auth{Token: unsecuredJWTExpiring(cfg.Users["oauth"].User, -time.Minute)}.AsMechanism()
+	franzRefused(t, listener(t, "oauth", "SASL_PLAINTEXT"), isSaslFailed,
+		`SASL_AUTHENTICATION_FAILED: .*\{"status":"invalid_token"\}`, kgo.SASL(expired))
 }

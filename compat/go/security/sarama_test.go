@@ -6,11 +6,13 @@ import (
 	"crypto/hmac"
 	"crypto/pbkdf2"
 	"crypto/rand"
+	"crypto/sha256"
 	"crypto/sha512"
 	"crypto/tls"
 	"encoding/base64"
 	"errors"
 	"fmt"
+	"hash"
 	"regexp"
 	"strconv"
 	"strings"
@@ -40,7 +42,7 @@ func saramaScram(c *sarama.Config, pass string) *sarama.Config {
 	c.Net.SASL.Mechanism = sarama.SASLTypeSCRAMSHA512
 	c.Net.SASL.User = cfg.Users["scram"].User
 	c.Net.SASL.Password = pass
-	c.Net.SASL.SCRAMClientGeneratorFunc = func() sarama.SCRAMClient { return &scramSHA512{} }
+	c.Net.SASL.SCRAMClientGeneratorFunc = func() sarama.SCRAMClient { return &scramClient{hash: sha512.New} }
 	return c
 }
 
@@ -52,10 +54,18 @@ func saramaPlain(c *sarama.Config, pass string) *sarama.Config {
 	return c
 }
 
-type unsecuredToken struct{}
+type unsecuredToken struct{ lifetime time.Duration }
 
-func (unsecuredToken) Token() (*sarama.AccessToken, error) {
-	return &sarama.AccessToken{Token: unsecuredJWT(cfg.Users["oauth"].User)}, nil
+func (u unsecuredToken) Token() (*sarama.AccessToken, error) {
+	return &sarama.AccessToken{Token: unsecuredJWTExpiring(cfg.Users["oauth"].User, u.lifetime)}, nil
+}
+
+func saramaOauth(lifetime time.Duration) *sarama.Config {
+	c := saramaConfig(nil)
+	c.Net.SASL.Enable = true
+	c.Net.SASL.Mechanism = sarama.SASLTypeOAuth
+	c.Net.SASL.TokenProvider = unsecuredToken{lifetime}
+	return c
 }
 
 func saramaRoundTrip(t *testing.T, bootstrap string, c *sarama.Config) {
@@ -135,6 +145,14 @@ func TestSaramaScramSHA512(t *testing.T) {
 	saramaRoundTrip(t, listener(t, "sasl", "SASL_SSL"), saramaScram(saramaConfig(tlsConfig(t, "ca.pem", "")), password("scram")))
 }
 
+func TestSaramaScramSHA256(t *testing.T) {
+	matrix(t, saramaClient, "scram-sha-256")
+	c := saramaScram(saramaConfig(tlsConfig(t, "ca.pem", "")), password("scram"))
+	c.Net.SASL.Mechanism = sarama.SASLTypeSCRAMSHA256
+	c.Net.SASL.SCRAMClientGeneratorFunc = func() sarama.SCRAMClient { return &scramClient{hash: sha256.New} }
+	saramaRoundTrip(t, listener(t, "sasl", "SASL_SSL"), c)
+}
+
 func TestSaramaPlain(t *testing.T) {
 	matrix(t, saramaClient, "plain")
 	saramaRoundTrip(t, listener(t, "sasl", "SASL_PLAINTEXT"), saramaPlain(saramaConfig(nil), password("plain")))
@@ -142,11 +160,16 @@ func TestSaramaPlain(t *testing.T) {
 
 func TestSaramaOauthbearer(t *testing.T) {
 	matrix(t, saramaClient, "oauthbearer")
-	c := saramaConfig(nil)
-	c.Net.SASL.Enable = true
-	c.Net.SASL.Mechanism = sarama.SASLTypeOAuth
-	c.Net.SASL.TokenProvider = unsecuredToken{}
-	saramaRoundTrip(t, listener(t, "oauth", "SASL_PLAINTEXT"), c)
+	saramaRoundTrip(t, listener(t, "oauth", "SASL_PLAINTEXT"), saramaOauth(time.Hour))
+}
+
+func TestSaramaOauthbearerExpiredToken(t *testing.T) {
+	matrix(t, saramaClient, "oauthbearer-expired-token")
+	// Kafka answers an invalid token with a challenge holding {"status":"invalid_token"}; sarama
+	// replies with the four characters `\x01` (a Go raw string) instead of the byte 0x01, which
+	// Kafka fails with its generic message.
+	saramaRefused(t, listener(t, "oauth", "SASL_PLAINTEXT"), saramaOauth(-time.Minute), isSaramaSaslFailed,
+		`Authentication failed during authentication due to invalid credentials with SASL mechanism OAUTHBEARER|invalid_token`)
 }
 
 func TestSaramaScramWrongPassword(t *testing.T) {
@@ -184,15 +207,16 @@ func TestSaramaPlaintextOnTLSPort(t *testing.T) {
 	saramaRefused(t, listener(t, "tls", "SSL"), saramaConfig(nil), anyError, `EOF|connection reset`)
 }
 
-// scramSHA512 is the SCRAM client sarama leaves to its user (RFC 5802 with SHA-512).
-type scramSHA512 struct {
+// scramClient is the SCRAM client sarama leaves to its user (RFC 5802; hash is SHA-256 or SHA-512).
+type scramClient struct {
+	hash                               func() hash.Hash
 	user, pass, nonce, clientFirstBare string
 	serverSignature                    []byte
 	step                               int
 	done                               bool
 }
 
-func (s *scramSHA512) Begin(user, pass, _ string) error {
+func (s *scramClient) Begin(user, pass, _ string) error {
 	nonce := make([]byte, 24)
 	if _, err := rand.Read(nonce); err != nil {
 		return err
@@ -203,7 +227,7 @@ func (s *scramSHA512) Begin(user, pass, _ string) error {
 	return nil
 }
 
-func (s *scramSHA512) Step(challenge string) (string, error) {
+func (s *scramClient) Step(challenge string) (string, error) {
 	s.step++
 	switch s.step {
 	case 1:
@@ -223,20 +247,22 @@ func (s *scramSHA512) Step(challenge string) (string, error) {
 		if err != nil || !strings.HasPrefix(attrs["r"], s.nonce) {
 			return "", fmt.Errorf("scram: bad server-first-message %q", challenge)
 		}
-		salted, err := pbkdf2.Key(sha512.New, s.pass, salt, iterations, sha512.Size)
+		salted, err := pbkdf2.Key(s.hash, s.pass, salt, iterations, s.hash().Size())
 		if err != nil {
 			return "", err
 		}
 		mac := func(key []byte, msg string) []byte {
-			h := hmac.New(sha512.New, key)
+			h := hmac.New(s.hash, key)
 			h.Write([]byte(msg))
 			return h.Sum(nil)
 		}
 		clientKey := mac(salted, "Client Key")
-		storedKey := sha512.Sum512(clientKey)
+		h := s.hash()
+		h.Write(clientKey)
+		storedKey := h.Sum(nil)
 		withoutProof := "c=biws,r=" + attrs["r"]
 		authMessage := s.clientFirstBare + "," + challenge + "," + withoutProof
-		proof := mac(storedKey[:], authMessage)
+		proof := mac(storedKey, authMessage)
 		for i := range proof {
 			proof[i] ^= clientKey[i]
 		}
@@ -251,4 +277,4 @@ func (s *scramSHA512) Step(challenge string) (string, error) {
 	}
 }
 
-func (s *scramSHA512) Done() bool { return s.done }
+func (s *scramClient) Done() bool { return s.done }

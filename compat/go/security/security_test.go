@@ -126,13 +126,17 @@ func tlsConfig(t *testing.T, caFile, certName string) *tls.Config {
 }
 
 // unsecuredJWT is a token Kafka's unsecured OAUTHBEARER validator accepts (alg none, sub).
-func unsecuredJWT(subject string) string {
+func unsecuredJWT(subject string) string { return unsecuredJWTExpiring(subject, time.Hour) }
+
+// unsecuredJWTExpiring is an unsecured token expiring after lifetime (expired if negative).
+func unsecuredJWTExpiring(subject string, lifetime time.Duration) string {
 	enc := func(v any) string {
 		b, _ := json.Marshal(v)
 		return base64.RawURLEncoding.EncodeToString(b)
 	}
-	now := time.Now().Unix()
-	return enc(map[string]string{"alg": "none"}) + "." + enc(map[string]any{"sub": subject, "iat": now, "exp": now + 3600}) + "."
+	now := time.Now()
+	claims := map[string]any{"sub": subject, "iat": now.Add(min(lifetime, 0) - time.Minute).Unix(), "exp": now.Add(lifetime).Unix()}
+	return enc(map[string]string{"alg": "none"}) + "." + enc(claims) + "."
 }
 
 func topicName() string { return fmt.Sprintf("sec-%d", time.Now().UnixNano()) }

@@ -1,6 +1,7 @@
 // kafka-clients 4.4.0 (target/kafka-libs) over SSL (PKCS12 truststore), mTLS (PEM keystore and
-// truststore), SASL_SSL SCRAM-SHA-512, SASL_PLAINTEXT PLAIN and OAUTHBEARER (the client's unsecured
-// login module), and the ways each must fail: the exception Admin.describeCluster fails with.
+// truststore), SASL_SSL SCRAM-SHA-512 and -256 (and users managed with Describe/
+// AlterUserScramCredentials), SASL_PLAINTEXT PLAIN and OAUTHBEARER (the client's unsecured login
+// module), and the ways each must fail: the exception Admin.describeCluster fails with.
 //
 // Run by ../run.py as a single-file program (java -cp 'target/kafka-libs/*' SecurityMatrix.java)
 // against the brokers STRAND_SEC_CONFIG describes; each case appends its outcome to the results
@@ -23,6 +24,11 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Pattern;
 import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.ScramCredentialInfo;
+import org.apache.kafka.clients.admin.ScramMechanism;
+import org.apache.kafka.clients.admin.UserScramCredentialDeletion;
+import org.apache.kafka.clients.admin.UserScramCredentialUpsertion;
+import org.apache.kafka.clients.admin.UserScramCredentialsDescription;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
@@ -49,8 +55,14 @@ public class SecurityMatrix {
         run("ssl", () -> roundTrip(listener("tls", "SSL"), ssl()));
         run("mtls", () -> roundTrip(listener("tls", "MTLS"), mtls("client-keystore.pem")));
         run("scram-sha-512", () -> roundTrip(listener("sasl", "SASL_SSL"), scram(user("scram", "password"))));
+        run("scram-sha-256", () -> roundTrip(listener("sasl", "SASL_SSL"),
+                scram("SCRAM-SHA-256", user("scram", "user"), user("scram", "password"))));
+        run("scram-alter-credentials", SecurityMatrix::alterScramCredentials);
         run("plain", () -> roundTrip(listener("sasl", "SASL_PLAINTEXT"), plain(user("plain", "password"))));
         run("oauthbearer", () -> roundTrip(listener("oauth", "SASL_PLAINTEXT"), oauth()));
+        // A token that expired a minute ago: Kafka's validator answers {"status":"invalid_token"}.
+        run("oauthbearer-expired-token", () -> refused(listener("oauth", "SASL_PLAINTEXT"),
+                oauth(" unsecuredLoginLifetimeSeconds=\"-60\""), SaslAuthenticationException.class, "invalid_token"));
         run("scram-wrong-password", () -> refused(listener("sasl", "SASL_SSL"), scram("wrong"),
                 SaslAuthenticationException.class,
                 "Authentication failed during authentication due to invalid credentials with SASL mechanism SCRAM-SHA-512"));
@@ -130,12 +142,75 @@ public class SecurityMatrix {
     }
 
     static Properties scram(String password) {
+        return scram("SCRAM-SHA-512", user("scram", "user"), password);
+    }
+
+    static Properties scram(String mechanism, String username, String password) {
         Properties p = ssl();
         p.put("security.protocol", "SASL_SSL");
-        p.put("sasl.mechanism", "SCRAM-SHA-512");
+        p.put("sasl.mechanism", mechanism);
         p.put("sasl.jaas.config", "org.apache.kafka.common.security.scram.ScramLoginModule required username=\""
-                + user("scram", "user") + "\" password=\"" + password + "\";");
+                + username + "\" password=\"" + password + "\";");
         return p;
+    }
+
+    /**
+     * The users storage format seeded are described with both mechanisms; a user upserted with
+     * AlterUserScramCredentials (by alice, over SASL_SSL) can then authenticate, and no longer
+     * once its credential is deleted (the metadata reaches the broker a moment after the
+     * controller commits it: polled with a deadline).
+     */
+    static void alterScramCredentials() throws Exception {
+        String bootstrap = listener("sasl", "SASL_SSL");
+        Properties p = scram(user("scram", "password"));
+        p.put("bootstrap.servers", bootstrap);
+        String bob = "bob-" + UUID.randomUUID().toString().substring(0, 8);
+        try (Admin admin = Admin.create(p)) {
+            UserScramCredentialsDescription alice = admin.describeUserScramCredentials(List.of(user("scram", "user")))
+                    .description(user("scram", "user")).get(30, TimeUnit.SECONDS);
+            List<String> infos = alice.credentialInfos().stream()
+                    .map(i -> i.mechanism() + "/" + i.iterations()).sorted().toList();
+            if (!infos.equals(List.of("SCRAM_SHA_256/4096", "SCRAM_SHA_512/4096"))) {
+                throw new AssertionError("alice's credentials: " + infos);
+            }
+            admin.alterUserScramCredentials(List.of(new UserScramCredentialUpsertion(bob,
+                    new ScramCredentialInfo(ScramMechanism.SCRAM_SHA_256, 8192), "bob-secret"))).all().get(30, TimeUnit.SECONDS);
+            Properties asBob = scram("SCRAM-SHA-256", bob, "bob-secret");
+            awaitAuthentication(bootstrap, asBob, true);
+            admin.alterUserScramCredentials(List.of(new UserScramCredentialDeletion(bob, ScramMechanism.SCRAM_SHA_256)))
+                    .all().get(30, TimeUnit.SECONDS);
+            awaitAuthentication(bootstrap, asBob, false);
+        }
+    }
+
+    /** Polls describeCluster with these credentials until it succeeds (or fails to authenticate). */
+    static void awaitAuthentication(String bootstrap, Properties security, boolean succeeds) throws Exception {
+        Properties p = new Properties();
+        p.putAll(security);
+        p.put("bootstrap.servers", bootstrap);
+        p.put("request.timeout.ms", "3000");
+        p.put("default.api.timeout.ms", "5000");
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+        Throwable last = null;
+        while (System.nanoTime() < deadline) {
+            try (Admin admin = Admin.create(p)) {
+                admin.describeCluster().nodes().get();
+                if (succeeds) {
+                    return;
+                }
+                last = null;
+            } catch (ExecutionException e) {
+                if (!(e.getCause() instanceof SaslAuthenticationException)) {
+                    throw e;
+                }
+                if (!succeeds) {
+                    return;
+                }
+                last = e.getCause();
+            }
+            Thread.sleep(200);
+        }
+        throw new AssertionError("authentication " + (succeeds ? "never succeeded: " + last : "still succeeds"));
     }
 
     static Properties plain(String password) {
@@ -148,11 +223,16 @@ public class SecurityMatrix {
     }
 
     static Properties oauth() {
+        return oauth("");
+    }
+
+    /** The client's unsecured token (alg none); options adds login module options. */
+    static Properties oauth(String options) {
         Properties p = new Properties();
         p.put("security.protocol", "SASL_PLAINTEXT");
         p.put("sasl.mechanism", "OAUTHBEARER");
         p.put("sasl.jaas.config", "org.apache.kafka.common.security.oauthbearer.OAuthBearerLoginModule required "
-                + "unsecuredLoginStringClaim_sub=\"" + user("oauth", "user") + "\";");
+                + "unsecuredLoginStringClaim_sub=\"" + user("oauth", "user") + "\"" + options + ";");
         return p;
     }
 

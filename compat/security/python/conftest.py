@@ -63,11 +63,13 @@ def topic():
 
 
 def unsecured_jwt(subject, lifetime_s=3600):
-    """An unsecured JWS (alg none) as Kafka's OAuthBearerUnsecuredValidatorCallbackHandler accepts."""
+    """An unsecured JWS (alg none) as Kafka's OAuthBearerUnsecuredValidatorCallbackHandler accepts
+    (expired if lifetime_s is negative)."""
     def b64(obj):
         return base64.urlsafe_b64encode(json.dumps(obj).encode()).rstrip(b"=").decode()
     now = int(time.time())
-    return f"{b64({'alg': 'none'})}.{b64({'sub': subject, 'iat': now, 'exp': now + lifetime_s})}."
+    claims = {"sub": subject, "iat": now + min(lifetime_s, 0) - 60, "exp": now + lifetime_s}
+    return f"{b64({'alg': 'none'})}.{b64(claims)}."
 
 
 @pytest.hookimpl(hookwrapper=True)

@@ -14,7 +14,7 @@ import pytest
 from confluent_kafka import Consumer, KafkaError, KafkaException, Producer, TopicPartition
 from confluent_kafka.admin import AdminClient
 
-from conftest import RECORDS
+from conftest import RECORDS, unsecured_jwt
 
 CLIENT = "confluent-kafka"
 
@@ -28,10 +28,10 @@ def _mtls(sec, p12="client.p12"):
     return _ssl(sec, **{"ssl.keystore.location": sec.certs[p12], "ssl.keystore.password": sec.certs["password"]})
 
 
-def _scram(sec, password=None):
+def _scram(sec, password=None, mechanism="SCRAM-SHA-512"):
     user = sec.users["scram"]
     return {"security.protocol": "SASL_SSL", "ssl.ca.location": sec.certs["ca.pem"],
-            "sasl.mechanisms": "SCRAM-SHA-512", "sasl.username": user["user"],
+            "sasl.mechanisms": mechanism, "sasl.username": user["user"],
             "sasl.password": password or user["password"]}
 
 
@@ -90,6 +90,10 @@ def test_scram_sha_512(sec, topic):
     round_trip(sec.listener("sasl", "SASL_SSL"), topic, _scram(sec))
 
 
+def test_scram_sha_256(sec, topic):
+    round_trip(sec.listener("sasl", "SASL_SSL"), topic, _scram(sec, mechanism="SCRAM-SHA-256"))
+
+
 def test_plain(sec, topic):
     round_trip(sec.listener("sasl", "SASL_PLAINTEXT"), topic, _plain(sec))
 
@@ -98,6 +102,16 @@ def test_oauthbearer(sec, topic):
     round_trip(sec.listener("oauth", "SASL_PLAINTEXT"), topic, {
         "security.protocol": "SASL_PLAINTEXT", "sasl.mechanisms": "OAUTHBEARER",
         "enable.sasl.oauthbearer.unsecure.jwt": True, "sasl.oauthbearer.config": "principal=alice"})
+
+
+def test_oauthbearer_expired_token(sec):
+    # Kafka answers an invalid token with a challenge holding {"status":"invalid_token"}; librdkafka
+    # replies 0x01 and Kafka fails the authentication with that JSON as the message.
+    expired = unsecured_jwt(sec.users["oauth"]["user"], lifetime_s=-60)
+    refused(sec.listener("oauth", "SASL_PLAINTEXT"), {
+        "security.protocol": "SASL_PLAINTEXT", "sasl.mechanisms": "OAUTHBEARER",
+        "oauth_cb": lambda _config: (expired, time.time() + 3600, sec.users["oauth"]["user"])},
+        KafkaError._AUTHENTICATION, r"invalid_token")
 
 
 def test_scram_wrong_password(sec):

@@ -28,17 +28,21 @@ SASL_FAIL_DEADLINE_S = 30
 
 
 class UnsecuredToken(AbstractTokenProvider):
+    def __init__(self, lifetime_s=3600):
+        super().__init__()
+        self.lifetime_s = lifetime_s
+
     def token(self):
-        return unsecured_jwt("alice")
+        return unsecured_jwt("alice", self.lifetime_s)
 
 
 def _ssl(sec, **extra):
     return dict(security_protocol="SSL", ssl_cafile=sec.certs["ca.pem"], ssl_check_hostname=True, **extra)
 
 
-def _scram(sec, password=None):
+def _scram(sec, password=None, mechanism="SCRAM-SHA-512"):
     user = sec.users["scram"]
-    return dict(security_protocol="SASL_SSL", ssl_cafile=sec.certs["ca.pem"], sasl_mechanism="SCRAM-SHA-512",
+    return dict(security_protocol="SASL_SSL", ssl_cafile=sec.certs["ca.pem"], sasl_mechanism=mechanism,
                 sasl_plain_username=user["user"], sasl_plain_password=password or user["password"])
 
 
@@ -100,6 +104,10 @@ def test_scram_sha_512(sec, topic):
     round_trip(sec.listener("sasl", "SASL_SSL"), topic, **_scram(sec))
 
 
+def test_scram_sha_256(sec, topic):
+    round_trip(sec.listener("sasl", "SASL_SSL"), topic, **_scram(sec, mechanism="SCRAM-SHA-256"))
+
+
 def test_plain(sec, topic):
     round_trip(sec.listener("sasl", "SASL_PLAINTEXT"), topic, **_plain(sec))
 
@@ -107,6 +115,12 @@ def test_plain(sec, topic):
 def test_oauthbearer(sec, topic):
     round_trip(sec.listener("oauth", "SASL_PLAINTEXT"), topic, security_protocol="SASL_PLAINTEXT",
                sasl_mechanism="OAUTHBEARER", sasl_oauth_token_provider=UnsecuredToken())
+
+
+def test_oauthbearer_expired_token(sec, caplog):
+    refused(caplog, sec.listener("oauth", "SASL_PLAINTEXT"), r"invalid_token", SASL_FAIL_DEADLINE_S,
+            security_protocol="SASL_PLAINTEXT", sasl_mechanism="OAUTHBEARER",
+            sasl_oauth_token_provider=UnsecuredToken(lifetime_s=-60))
 
 
 def test_scram_wrong_password(sec, caplog):
