@@ -67,8 +67,17 @@ def print_matrix(results_path: Path) -> None:
         cells = " ".join(f"{outcomes.get(c, '-'):>{max(len(c), 4)}}" for c in cases)
         print(f"  {client:<{width + 1}}{cells}")
     if details:
+        # Cases that failed because their group's broker did not start: one line per group.
+        unstarted: dict[str, int] = {}
         print("failures:")
-        print("\n".join(details))
+        for line in details:
+            reason = line.split(": ", 1)[1]
+            if "broker did not start" in reason:
+                unstarted[reason] = unstarted.get(reason, 0) + 1
+            else:
+                print(line)
+        for reason, count in unstarted.items():
+            print(f"  {count} cases: {reason}")
 
 
 def main() -> int:
