@@ -3,6 +3,7 @@
 # a broker each suite starts for itself.
 #
 # Usage: compat/run.sh [SUITE...]   SUITE: java spring go python node kafka-tools (default: all, in that order)
+#                                          or security (TLS and SASL, security/README.md: only when named)
 #
 #   STRAND_COMPAT_BROKER=strand (default)  build target/release/strand (cargo build --release -p
 #                                          strand-cli) and test it
@@ -18,6 +19,8 @@ set -uo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 repo="$(cd "$here/.." && pwd)"
 all_suites=(java spring go python node kafka-tools)
+# Suites that run only when named; security joins all_suites once Strand passes it.
+extra_suites=(security)
 suite_timeout="${STRAND_COMPAT_SUITE_TIMEOUT_S:-600}"
 export STRAND_COMPAT_BROKER="${STRAND_COMPAT_BROKER:-strand}"
 python="${PYTHON:-python3}"
@@ -31,9 +34,9 @@ esac
 
 suites=()
 for suite in "${@:-${all_suites[@]}}"; do
-  case " ${all_suites[*]} " in
+  case " ${all_suites[*]} ${extra_suites[*]} " in
     *" $suite "*) suites+=("$suite") ;;
-    *) log "unknown suite '$suite' (suites: ${all_suites[*]})"; exit 2 ;;
+    *) log "unknown suite '$suite' (suites: ${all_suites[*]} ${extra_suites[*]})"; exit 2 ;;
   esac
 done
 
@@ -90,6 +93,8 @@ install() { # SUITE: fetch what it needs
     go) need go && (cd "$here/go" && go mod download) ;;
     python | kafka-tools) need java && python_venv ;;
     node) need node && need npm && (cd "$here/node" && npm ci --no-audit --no-fund --loglevel=error) ;;
+    # Every client of the matrix: the Python venv, the go suite's modules, the node suite's kafkajs.
+    security) need java && need openssl && python_venv && install go && install node ;;
   esac
 }
 
@@ -104,6 +109,7 @@ run() { # SUITE: its test command, run from its directory (pipefail: a pipeline 
     python) cd "$here/python" && exec .venv/bin/python -m pytest -v ;;
     node) cd "$here/node" && exec node --test --test-concurrency=1 ;;
     kafka-tools) cd "$here/kafka-tools" && exec ../python/.venv/bin/python -m pytest -v ;;
+    security) cd "$here/security" && exec ../python/.venv/bin/python -u run.py ;;
   esac
 }
 

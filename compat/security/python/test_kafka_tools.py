@@ -1,0 +1,81 @@
+"""Kafka 4.4.0's own tools (kafka-topics, kafka-console-producer, kafka-console-consumer,
+kafka-configs, from target/kafka-libs) over SASL_SSL SCRAM-SHA-512 with --command-config, a SCRAM
+user made with kafka-configs, and kafka-topics refused with a wrong password."""
+
+import subprocess
+import time
+import uuid
+
+from compat_broker import java_command
+
+CLIENT = "kafka-tools"
+TOPICS = "org.apache.kafka.tools.TopicCommand"
+PRODUCER = "org.apache.kafka.tools.ConsoleProducer"
+CONSUMER = "org.apache.kafka.tools.consumer.ConsoleConsumer"
+CONFIGS = "org.apache.kafka.tools.ConfigCommand"
+
+
+def _command_config(sec, tmp_path, password=None, username=None):
+    user = sec.users["scram"]
+    path = tmp_path / f"client-{username or user['user']}.properties"
+    path.write_text(
+        "security.protocol=SASL_SSL\n"
+        "sasl.mechanism=SCRAM-SHA-512\n"
+        "sasl.jaas.config=org.apache.kafka.common.security.scram.ScramLoginModule required "
+        f'username="{username or user["user"]}" password="{password or user["password"]}";\n'
+        "ssl.truststore.type=PKCS12\n"
+        f"ssl.truststore.location={sec.certs['truststore.p12']}\n"
+        f"ssl.truststore.password={sec.certs['password']}\n"
+        "request.timeout.ms=5000\n"
+        "default.api.timeout.ms=10000\n")
+    return str(path)
+
+
+def tool(tool_class, bootstrap, *args, input=None):
+    command = java_command(short_lived=True) + [tool_class, "--bootstrap-server", bootstrap, *args]
+    return subprocess.run(command, input=input, capture_output=True, text=True, timeout=60,
+                          stdin=None if input is not None else subprocess.DEVNULL)
+
+
+def test_scram_sha_512(sec, topic, tmp_path):
+    bootstrap = sec.listener("sasl", "SASL_SSL")
+    config = _command_config(sec, tmp_path)
+    created = tool(TOPICS, bootstrap, "--command-config", config, "--create", "--topic", topic, "--partitions", "1")
+    assert (created.returncode, created.stdout) == (0, f"Created topic {topic}.\n"), created.stderr
+    listed = tool(TOPICS, bootstrap, "--command-config", config, "--list")
+    assert listed.returncode == 0 and topic in listed.stdout.split(), listed.stderr
+    produced = tool(PRODUCER, bootstrap, "--command-config", config, "--topic", topic, input="one\ntwo\nthree\n")
+    assert produced.returncode == 0, produced.stderr
+    consumed = tool(CONSUMER, bootstrap, "--command-config", config, "--topic", topic, "--partition", "0",
+                    "--offset", "earliest", "--max-messages", "3", "--timeout-ms", "20000")
+    assert (consumed.returncode, consumed.stdout) == (0, "one\ntwo\nthree\n"), consumed.stderr
+
+
+def test_scram_wrong_password(sec, tmp_path):
+    listed = tool(TOPICS, sec.listener("sasl", "SASL_SSL"), "--command-config",
+                  _command_config(sec, tmp_path, password="wrong"), "--list")
+    assert listed.returncode == 1, (listed.stdout, listed.stderr)
+    assert ("org.apache.kafka.common.errors.SaslAuthenticationException: Authentication failed during "
+            "authentication due to invalid credentials with SASL mechanism SCRAM-SHA-512") in listed.stderr, listed.stderr
+
+
+def test_scram_configs_user(sec, tmp_path):
+    """kafka-configs adds a SCRAM-SHA-512 user (AlterUserScramCredentials), describes it, and the
+    user can then authenticate (once the credential has reached the broker's metadata)."""
+    bootstrap = sec.listener("sasl", "SASL_SSL")
+    admin = _command_config(sec, tmp_path)
+    carol = f"carol-{uuid.uuid4().hex[:8]}"
+    added = tool(CONFIGS, bootstrap, "--command-config", admin, "--alter", "--entity-type", "users",
+                 "--entity-name", carol, "--add-config", "SCRAM-SHA-512=[iterations=8192,password=carol-secret]")
+    assert (added.returncode, added.stdout) == (0, f"Completed updating config for user {carol}.\n"), added.stderr
+    described = tool(CONFIGS, bootstrap, "--command-config", admin, "--describe", "--entity-type", "users",
+                     "--entity-name", carol)
+    assert (described.returncode, described.stdout) == (
+        0, f"SCRAM credential configs for user-principal '{carol}' are SCRAM-SHA-512=iterations=8192\n"), described.stderr
+    as_carol = _command_config(sec, tmp_path, password="carol-secret", username=carol)
+    deadline = time.monotonic() + 20
+    while True:
+        listed = tool(TOPICS, bootstrap, "--command-config", as_carol, "--list")
+        if listed.returncode == 0 or time.monotonic() > deadline:
+            break
+    assert listed.returncode == 0, listed.stderr
