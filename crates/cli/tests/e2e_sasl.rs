@@ -84,7 +84,10 @@ fn nothing_is_served_before_authentication() {
     assert!(client.is_closed_by_server(), "Metadata served before authentication");
     // ApiVersions is answered, then only the handshake is.
     let mut client = Client::connect(address);
-    assert!(matches!(client.call(RequestBody::ApiVersions(ApiVersionsRequest::default()), 3), ResponseBody::ApiVersions(_)));
+    assert!(matches!(
+        client.call(RequestBody::ApiVersions(ApiVersionsRequest::default()), 3),
+        ResponseBody::ApiVersions(_)
+    ));
     client.send_raw(&encode(RequestBody::Metadata(MetadataRequest::default()), 12));
     assert!(client.is_closed_by_server());
     // An unauthenticated peer cannot make the node read a frame over sasl.server.max.receive.size.

@@ -10,13 +10,16 @@
 //! every Kerberos or client-login key.
 
 use std::collections::BTreeMap;
+use std::sync::Arc;
 use std::time::Duration;
+
+use strand_base::Clock;
+use strand_security::sasl::oauthbearer::{TokenValidator, UnsecuredValidator};
+use strand_security::sasl::plain::PlainUsers;
+use strand_security::sasl::{CredentialStore, Mechanism, SaslServerFactory, SaslSettings, jaas};
 
 use super::keys::parse_list;
 use super::{ConfigError, ConfigSource, ServerConfig};
-
-/// The mechanisms Strand serves.
-pub const MECHANISMS: [&str; 4] = ["PLAIN", "SCRAM-SHA-256", "SCRAM-SHA-512", "OAUTHBEARER"];
 
 /// One SASL listener's settings.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -36,17 +39,75 @@ pub struct SaslListenerConfig {
     pub mechanism_settings: BTreeMap<String, BTreeMap<String, String>>,
 }
 
+impl SaslListenerConfig {
+    /// The listener's mechanisms, each server of a connection made by the returned factory;
+    /// SCRAM reads `credentials`, OAUTHBEARER's token times read `clock`. The error names the
+    /// setting at fault.
+    pub fn factory(
+        &self,
+        credentials: Arc<dyn CredentialStore>,
+        clock: Arc<dyn Clock>,
+    ) -> Result<SaslServerFactory, ConfigError> {
+        let key = format!("listener.name.{}.sasl.enabled.mechanisms", self.listener.to_ascii_lowercase());
+        let mechanisms = strand_security::sasl::check_enabled_mechanisms(&self.mechanisms)
+            .map_err(|e| ConfigError::rule(&key, format!("SASL listener {}: {e}", self.listener)))?;
+        let plain_users = match mechanisms.contains(&Mechanism::Plain) {
+            true => Some(Arc::new(self.with_jaas("PLAIN", PlainUsers::from_jaas)?)),
+            false => None,
+        };
+        let token_validator: Option<Arc<dyn TokenValidator>> = match mechanisms.contains(&Mechanism::OAuthBearer) {
+            true => Some(Arc::new(self.with_jaas("OAUTHBEARER", UnsecuredValidator::from_jaas)?)),
+            false => None,
+        };
+        let scram_credentials = mechanisms.iter().any(|m| matches!(m, Mechanism::Scram(_))).then_some(credentials);
+        let settings = SaslSettings { mechanisms, plain_users, scram_credentials, token_validator, clock };
+        SaslServerFactory::new(settings)
+            .map_err(|e| ConfigError::rule(&key, format!("SASL listener {}: {e}", self.listener)))
+    }
+
+    /// What `read` makes of `mechanism`'s JAAS entry, which must be set.
+    fn with_jaas<T>(
+        &self,
+        mechanism: &str,
+        read: impl Fn(&jaas::JaasEntry) -> Result<T, String>,
+    ) -> Result<T, ConfigError> {
+        let key = format!(
+            "listener.name.{}.{}.sasl.jaas.config",
+            self.listener.to_ascii_lowercase(),
+            mechanism.to_ascii_lowercase()
+        );
+        let text = self.mechanism_settings.get(mechanism).and_then(|settings| settings.get("sasl.jaas.config"));
+        let Some(text) = text else {
+            let module = match mechanism {
+                "PLAIN" => "PlainLoginModule with user_NAME=\"password\" options to check passwords against",
+                _ => "OAuthBearerLoginModule, whose unsecuredValidator* options configure Kafka's unsecured validator",
+            };
+            return Err(ConfigError::rule(
+                &key,
+                format!("SASL listener {} enables {mechanism} but sets no {key} ({module})", self.listener),
+            ));
+        };
+        let entry = jaas::parse_single(text).map_err(|e| ConfigError::rule(&key, e.to_string()))?;
+        read(&entry).map_err(|reason| ConfigError::rule(&key, reason))
+    }
+}
+
+/// A store with no users, for checking a listener's settings before the image exists.
+#[derive(Debug)]
+struct NoCredentials;
+
+impl CredentialStore for NoCredentials {
+    fn scram_credential(&self, _user: &str, _mechanism: &str) -> Option<strand_security::sasl::ScramCredential> {
+        None
+    }
+}
+
 /// The `sasl.*` keys a SASL listener may set: what Strand implements.
 const SERVED_KEYS: &[&str] = &[
     "sasl.enabled.mechanisms",
     "sasl.jaas.config",
     "sasl.server.max.receive.size",
     "sasl.mechanism.inter.broker.protocol",
-    "sasl.oauthbearer.expected.audience",
-    "sasl.oauthbearer.expected.issuer",
-    "sasl.oauthbearer.clock.skew.seconds",
-    "sasl.oauthbearer.sub.claim.name",
-    "sasl.oauthbearer.scope.claim.name",
 ];
 
 impl ServerConfig {
@@ -157,46 +218,7 @@ pub(super) fn check(config: &ServerConfig) -> Result<(), ConfigError> {
 }
 
 fn check_listener(listener: &SaslListenerConfig) -> Result<(), ConfigError> {
-    let key = format!("listener.name.{}.sasl.enabled.mechanisms", listener.listener.to_ascii_lowercase());
-    if listener.mechanisms.is_empty() {
-        return Err(ConfigError::rule(&key, format!("SASL listener {} enables no mechanism", listener.listener)));
-    }
-    for mechanism in &listener.mechanisms {
-        if mechanism == "GSSAPI" {
-            return Err(ConfigError::rule(
-                &key,
-                format!(
-                    "SASL listener {} enables GSSAPI (Kerberos; Kafka's default for sasl.enabled.mechanisms), which \
-                     Strand does not support; set sasl.enabled.mechanisms to some of {}",
-                    listener.listener,
-                    MECHANISMS.join(", ")
-                ),
-            ));
-        }
-        if !MECHANISMS.contains(&mechanism.as_str()) {
-            return Err(ConfigError::rule(
-                &key,
-                format!("unknown SASL mechanism {mechanism}; Strand supports {}", MECHANISMS.join(", ")),
-            ));
-        }
-        let jaas_key = format!(
-            "listener.name.{}.{}.sasl.jaas.config",
-            listener.listener.to_ascii_lowercase(),
-            mechanism.to_ascii_lowercase()
-        );
-        let jaas = listener.mechanism_settings.get(mechanism).and_then(|settings| settings.get("sasl.jaas.config"));
-        if mechanism == "PLAIN" && jaas.is_none() {
-            return Err(ConfigError::rule(
-                &jaas_key,
-                format!(
-                    "SASL listener {} enables PLAIN but sets no {jaas_key} (PlainLoginModule with user_NAME=\"password\" \
-                     options) to check passwords against",
-                    listener.listener
-                ),
-            ));
-        }
-    }
-    Ok(())
+    listener.factory(Arc::new(NoCredentials), Arc::new(strand_base::SystemClock)).map(|_| ())
 }
 
 /// Why a `sasl.*`-family key the user set would not do what Kafka's documentation says here.
@@ -214,8 +236,8 @@ fn unserved(key: &str) -> Option<String> {
         return None;
     }
     Some(format!(
-        "{base} is not supported by Strand: its SASL listeners serve {} with the built-in handlers; remove it",
-        MECHANISMS.join(", ")
+        "{base} is not supported by Strand: its SASL listeners serve PLAIN, SCRAM-SHA-256, SCRAM-SHA-512 and \
+         OAUTHBEARER (Kafka's unsecured validator) with the built-in handlers; remove it"
     ))
 }
 
@@ -277,7 +299,20 @@ mod tests {
             (
                 &[("sasl.enabled.mechanisms", "DIGEST-MD5")],
                 "listener.name.sasl_plaintext.sasl.enabled.mechanisms",
-                "unknown",
+                "'DIGEST-MD5' is not supported",
+            ),
+            (
+                &[("sasl.enabled.mechanisms", "OAUTHBEARER")],
+                "listener.name.sasl_plaintext.oauthbearer.sasl.jaas.config",
+                "OAuthBearerLoginModule",
+            ),
+            (
+                &[
+                    ("sasl.enabled.mechanisms", "PLAIN"),
+                    ("listener.name.sasl_plaintext.plain.sasl.jaas.config", "org.Nope required user_a=\"b\";"),
+                ],
+                "listener.name.sasl_plaintext.plain.sasl.jaas.config",
+                "PlainLoginModule",
             ),
             (
                 &[("sasl.enabled.mechanisms", "PLAIN")],

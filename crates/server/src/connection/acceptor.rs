@@ -12,7 +12,9 @@ use std::net::IpAddr;
 use std::sync::Arc;
 use std::time::Duration;
 
+use strand_base::SystemClock;
 use strand_broker::Broker;
+use strand_security::sasl::CredentialStore;
 use strand_security::{SecurityProtocol, Session};
 use tokio::net::TcpListener;
 use tokio::task::JoinSet;
@@ -37,7 +39,9 @@ pub struct ClientConnections {
     protected_listener: Option<String>,
     /// Each broker listener's security protocol, by name.
     protocols: BTreeMap<String, SecurityProtocol>,
-    /// The SASL settings of each SASL listener, by name.
+    /// The SASL listeners' settings, as configured.
+    sasl_configs: Vec<SaslListenerConfig>,
+    /// The SASL exchange of each SASL listener, by name ([`ClientConnections::authenticate_with`]).
     sasl: BTreeMap<String, Arc<SaslListener>>,
 }
 
@@ -61,12 +65,26 @@ impl ClientConnections {
             quotas: ConnectionQuotas::new(settings),
             protected_listener: (broker_listeners > 1).then(|| config.inter_broker_listener_name.clone()),
             protocols: config.listeners.iter().map(|l| (l.listener_name.clone(), l.security_protocol)).collect(),
-            sasl: config
-                .sasl_listeners()
-                .into_iter()
-                .map(|listener| (listener.listener.clone(), Arc::new(sasl_listener(listener))))
-                .collect(),
+            sasl_configs: config.sasl_listeners(),
+            sasl: BTreeMap::new(),
         })
+    }
+
+    /// Makes each SASL listener's exchange, SCRAM reading `credentials` (the node's image).
+    /// Until this is called a SASL listener serves no connection.
+    pub fn authenticate_with(&mut self, credentials: Arc<dyn CredentialStore>) -> Result<(), String> {
+        for config in &self.sasl_configs {
+            let factory = config.factory(Arc::clone(&credentials), Arc::new(SystemClock)).map_err(|e| e.to_string())?;
+            let listener = SaslListener {
+                mechanisms: factory.enabled_names().into_iter().map(str::to_owned).collect(),
+                new_server: Arc::new(move |mechanism| factory.create(mechanism).ok()),
+                reauth_max: config.reauth_max.clone(),
+                failed_delay: config.failed_delay,
+                receive_bytes_max: config.receive_bytes_max,
+            };
+            self.sasl.insert(config.listener.clone(), Arc::new(listener));
+        }
+        Ok(())
     }
 
     /// Accepts connections on the broker listener `name` and serves each on a task of its own.
@@ -94,7 +112,7 @@ impl ClientConnections {
                     session.protocol = self.protocols.get(&name).copied().unwrap_or(SecurityProtocol::Plaintext);
                     let sasl = self.sasl.get(&name).cloned();
                     if session.protocol.uses_sasl() && sasl.is_none() {
-                        // Never reached (every SASL listener has settings), but never plaintext either.
+                        // Only before `authenticate_with`; never served as plaintext.
                         warn!(%peer, "closing connection: SASL listener {name} has no SASL settings");
                         continue;
                     }
@@ -106,17 +124,6 @@ impl ClientConnections {
                 Err(refused) => info!(%peer, "{refused}"),
             }
         }
-    }
-}
-
-/// A SASL listener's exchange settings from its configuration.
-fn sasl_listener(config: SaslListenerConfig) -> SaslListener {
-    SaslListener {
-        new_server: Arc::new(|_mechanism| None),
-        mechanisms: config.mechanisms,
-        reauth_max: config.reauth_max,
-        failed_delay: config.failed_delay,
-        receive_bytes_max: config.receive_bytes_max,
     }
 }
 

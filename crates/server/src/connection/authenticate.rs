@@ -36,7 +36,7 @@ use strand_protocol::frame::{FrameChunk, ResponseFrame, decode_request_body, enc
 use strand_protocol::messages::api::{ApiKey, RequestBody, ResponseBody};
 use strand_protocol::messages::{SaslAuthenticateResponse, SaslHandshakeResponse};
 use strand_security::KafkaPrincipal;
-use strand_security::sasl::{SaslServer, Step};
+use strand_security::sasl::{AuthFailure, SaslServer, Step};
 use tokio::io::{AsyncRead, AsyncWrite, AsyncWriteExt};
 use tokio::time::Instant;
 
@@ -299,7 +299,10 @@ impl Authenticator {
                 Ok(()) => Ok((principal, response, self.session_lifetime(mechanism, lifetime))),
                 Err(message) => Err((message.clone(), message)),
             },
-            Err(failure) => Err((self.failure_reason(mechanism, &failure), failure.message)),
+            Err(failure) => {
+                let failure = if self.previous.is_some() { failure.in_reauthentication() } else { failure };
+                Err((self.failure_reason(mechanism, &failure), failure.message))
+            }
         };
         match outcome {
             Ok((principal, response, session)) => {
@@ -339,9 +342,10 @@ impl Authenticator {
         })
     }
 
-    fn failure_reason(&self, mechanism: &str, failure: &strand_security::sasl::AuthFailure) -> String {
+    fn failure_reason(&self, mechanism: &str, failure: &AuthFailure) -> String {
         let user = failure.claimed_user.as_deref().map(|user| format!(" as {user}")).unwrap_or_default();
-        format!("failed {} with SASL mechanism {mechanism}{user}: {}", self.text(), failure.message)
+        let detail = failure.detail.as_deref().map(|detail| format!(" ({detail})")).unwrap_or_default();
+        format!("failed {} with SASL mechanism {mechanism}{user}: {}{detail}", self.text(), failure.message)
     }
 }
 
@@ -536,7 +540,6 @@ mod tests {
     use strand_protocol::messages::{
         ApiVersionsRequest, MetadataRequest, SaslAuthenticateRequest, SaslHandshakeRequest,
     };
-    use strand_security::sasl::AuthFailure;
 
     /// A mechanism for the exchange's tests: one token `user:password`, good when the password is
     /// `pw`; a token `challenge` first asks for another round.
@@ -557,10 +560,9 @@ mod tests {
             let lifetime = user.strip_prefix("expiring-").map(|_| Duration::from_secs(5));
             match password {
                 "pw" => Ok(Step::Done { principal: KafkaPrincipal::user(user), response: b"ok".to_vec(), lifetime }),
-                _ => Err(AuthFailure {
-                    message: "Authentication failed: Invalid username or password".to_owned(),
-                    claimed_user: Some(user.to_owned()),
-                }),
+                _ => {
+                    Err(AuthFailure::told("Authentication failed: Invalid username or password", Some(user.to_owned())))
+                }
             }
         }
     }
