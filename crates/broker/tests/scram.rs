@@ -245,3 +245,17 @@ async fn describe_client_quotas_checks_the_filter() {
         assert_eq!(entries, expected_entries, "{components:?}");
     }
 }
+
+/// A commit that fails (no quorum) answers each accepted user REQUEST_TIMED_OUT, a refused one
+/// keeps its own code, and nothing changes.
+#[tokio::test]
+async fn failed_commit_is_request_timed_out() {
+    let mut node = Node::new();
+    node.writer.failing.store(true, std::sync::atomic::Ordering::SeqCst);
+    let upsertions =
+        vec![upsertion("dave", ScramMechanism::Sha256, 4096, "d"), upsertion("", ScramMechanism::Sha256, 4096, "e")];
+    let response = alter(&mut node, Vec::new(), upsertions).await;
+    let codes: Vec<(&str, i16)> = response.results.iter().map(|r| (r.user.as_str(), r.error_code)).collect();
+    assert_eq!(codes, [("dave", ErrorCode::RequestTimedOut.code()), ("", ErrorCode::UnacceptableCredential.code())]);
+    assert!(node.broker.image().scram().is_empty());
+}

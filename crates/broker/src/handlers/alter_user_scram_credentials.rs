@@ -18,14 +18,10 @@ pub async fn handle(
             tracing::warn!("AlterUserScramCredentials: {reason}");
             let deleted = request.deletions.iter().map(|d| &d.name);
             let upserted = request.upsertions.iter().map(|u| &u.name);
-            let mut users: Vec<&String> = Vec::new();
-            for user in deleted.chain(upserted) {
-                if !users.contains(&user) {
-                    users.push(user);
-                }
-            }
-            let results = users
-                .into_iter()
+            let mut named = std::collections::BTreeSet::new();
+            let results = deleted
+                .chain(upserted)
+                .filter(|user| named.insert(*user))
                 .map(|user| AlterUserScramCredentialsResult {
                     user: user.clone(),
                     error_code: ErrorCode::RequestTimedOut.code(),

@@ -5,6 +5,8 @@
 //! Named users are answered in the order first named: RESOURCE_NOT_FOUND for a user with no
 //! credential, DUPLICATE_RESOURCE for a user named twice, with Kafka's messages.
 
+use std::collections::BTreeMap;
+
 use strand_metadata::image::MetadataImage;
 use strand_protocol::error::ErrorCode;
 use strand_protocol::messages::describe_user_scram_credentials_response::{
@@ -33,10 +35,14 @@ pub fn describe(
         image.scram().users().map(|(name, _)| (name, false)).collect()
     } else {
         let mut users: Vec<(&str, bool)> = Vec::new();
+        let mut index: BTreeMap<&str, usize> = BTreeMap::new();
         for name in named {
-            match users.iter_mut().find(|(user, _)| *user == name) {
-                Some((_, repeated)) => *repeated = true,
-                None => users.push((name, false)),
+            match index.get(name) {
+                Some(&at) => users[at].1 = true,
+                None => {
+                    index.insert(name, users.len());
+                    users.push((name, false));
+                }
             }
         }
         users

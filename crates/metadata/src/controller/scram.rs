@@ -10,8 +10,10 @@
 //! ServerKey derived from it (RFC 5802) and the iterations, never the salted password.
 //!
 //! Results come as Kafka orders them: successful deletions, successful upsertions, then the
-//! failed users (here in the order the request first named them, where Kafka's follow a hash
-//! map's).
+//! failed users; within each, in the order the request first named them (Kafka's failures follow
+//! a hash map's order).
+
+use std::collections::BTreeMap;
 
 use bytes::Bytes;
 use strand_protocol::error::ErrorCode;
@@ -35,58 +37,77 @@ pub fn alter_user_scram_credentials(
     image: &MetadataImage,
     request: &AlterUserScramCredentialsRequest,
 ) -> ControllerResult<AlterUserScramCredentialsResponse> {
-    let mut accepted = Accepted::default();
-    let mut failed: Vec<(String, ApiError)> = Vec::new();
-    let is_failed = |failed: &[(String, ApiError)], name: &str| failed.iter().any(|(user, _)| user == name);
+    let mut users = Users::default();
     for deletion in &request.deletions {
-        if is_failed(&failed, &deletion.name) {
-            continue;
-        }
-        if accepted.take(&deletion.name) {
-            failed.push((deletion.name.clone(), duplicate()));
-        } else if let Err(error) = validate_deletion(image, deletion) {
-            failed.push((deletion.name.clone(), error));
-        } else {
-            accepted.deletions.push(deletion);
-        }
+        users.mention(&deletion.name, || match validate_deletion(image, deletion) {
+            Ok(()) => Alteration::Delete(deletion),
+            Err(error) => Alteration::Failed(error),
+        });
     }
     for upsertion in &request.upsertions {
-        if is_failed(&failed, &upsertion.name) {
-            continue;
-        }
-        if accepted.take(&upsertion.name) {
-            failed.push((upsertion.name.clone(), duplicate()));
-        } else {
-            match validate_upsertion(upsertion) {
-                Ok(valid) => accepted.upsertions.push(valid),
-                Err(error) => failed.push((upsertion.name.clone(), error)),
-            }
-        }
+        users.mention(&upsertion.name, || match validate_upsertion(upsertion) {
+            Ok(valid) => Alteration::Upsert(valid),
+            Err(error) => Alteration::Failed(error),
+        });
     }
     let mut records = Vec::new();
     let mut results = Vec::new();
-    for deletion in accepted.deletions {
-        let record = RemoveUserScramCredentialRecord {
-            name: deletion.name.clone(),
-            mechanism: deletion.mechanism,
-            ..Default::default()
-        };
-        records.push(ApiMessageAndVersion::latest(MetadataRecord::RemoveUserScramCredentialRecord(record)));
-        results.push(result(&deletion.name, None));
+    for (user, alteration) in &users.alterations {
+        if let Alteration::Delete(deletion) = alteration {
+            let record = RemoveUserScramCredentialRecord {
+                name: deletion.name.clone(),
+                mechanism: deletion.mechanism,
+                ..Default::default()
+            };
+            records.push(ApiMessageAndVersion::latest(MetadataRecord::RemoveUserScramCredentialRecord(record)));
+            results.push(result(user, None));
+        }
     }
-    for upsertion in accepted.upsertions {
-        records.push(ApiMessageAndVersion::latest(MetadataRecord::UserScramCredentialRecord(upsertion.record())));
-        results.push(result(&upsertion.request.name, None));
+    for (user, alteration) in &users.alterations {
+        if let Alteration::Upsert(upsertion) = alteration {
+            records.push(ApiMessageAndVersion::latest(MetadataRecord::UserScramCredentialRecord(upsertion.record())));
+            results.push(result(user, None));
+        }
     }
-    results.extend(failed.iter().map(|(user, error)| result(user, Some(error))));
+    for (user, alteration) in &users.alterations {
+        if let Alteration::Failed(error) = alteration {
+            results.push(result(user, Some(error)));
+        }
+    }
     ControllerResult { records, response: AlterUserScramCredentialsResponse { results, ..Default::default() } }
 }
 
-/// The alterations that passed validation so far, in request order.
+/// What the request asks for one user, once validated.
+enum Alteration<'a> {
+    Delete(&'a ScramCredentialDeletion),
+    Upsert(ValidUpsertion<'a>),
+    Failed(ApiError),
+}
+
+/// Each user the request names, in the order first named, with its alteration.
 #[derive(Default)]
-struct Accepted<'a> {
-    deletions: Vec<&'a ScramCredentialDeletion>,
-    upsertions: Vec<ValidUpsertion<'a>>,
+struct Users<'a> {
+    alterations: Vec<(&'a str, Alteration<'a>)>,
+    /// Where each user is in `alterations`.
+    index: BTreeMap<&'a str, usize>,
+}
+
+impl<'a> Users<'a> {
+    /// A user's first mention takes `validated()`; a second fails the user whole (its first
+    /// alteration dropped) unless it had already failed, which then stays as it was.
+    fn mention(&mut self, user: &'a str, validated: impl FnOnce() -> Alteration<'a>) {
+        match self.index.get(user) {
+            Some(&at) => {
+                if !matches!(self.alterations[at].1, Alteration::Failed(_)) {
+                    self.alterations[at].1 = Alteration::Failed(duplicate());
+                }
+            }
+            None => {
+                self.index.insert(user, self.alterations.len());
+                self.alterations.push((user, validated()));
+            }
+        }
+    }
 }
 
 /// An upsertion whose mechanism and iterations passed validation.
@@ -110,16 +131,6 @@ impl ValidUpsertion<'_> {
             iterations: request.iterations,
             ..Default::default()
         }
-    }
-}
-
-impl Accepted<'_> {
-    /// Drops `user`'s accepted alteration; whether it had one (the user is named twice).
-    fn take(&mut self, user: &str) -> bool {
-        let before = self.deletions.len() + self.upsertions.len();
-        self.deletions.retain(|d| d.name != user);
-        self.upsertions.retain(|u| u.request.name != user);
-        before != self.deletions.len() + self.upsertions.len()
     }
 }
 
