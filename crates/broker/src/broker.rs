@@ -183,6 +183,11 @@ impl Broker {
         self.image.borrow().clone()
     }
 
+    /// Users' SCRAM credentials as of the current image, for the SCRAM mechanisms.
+    pub fn credentials(&self) -> crate::ImageCredentials {
+        crate::ImageCredentials::new(self.image.clone())
+    }
+
     /// Topics' effective configs in `image` as this node resolves them (its own dynamic broker
     /// config, the cluster default, `server.properties`, Kafka's default).
     pub fn topic_configs<'a>(&'a self, image: &'a MetadataImage) -> TopicConfigResolver<'a> {

@@ -11,6 +11,7 @@
 //! - `broker.rs`: [`Broker`], what the handlers reach, and [`BrokerSettings`].
 //! - `channels.rs`: the links the server implements. Handlers that change metadata
 //!   (CreateTopics, DeleteTopics, CreatePartitions, the config APIs, partition reassignments,
+//!   AlterUserScramCredentials,
 //!   InitProducerId's id blocks, Metadata's auto-creation) ask the active controller through
 //!   [`Broker::ask_controller`] (a [`ControllerChannel`]: the controller in this process, or on
 //!   another node), which decides one request at a time; the answer is returned once this node's
@@ -19,6 +20,8 @@
 //! - `leadership.rs`: leadership as the partition handlers check it, against this node's replica
 //!   (its role and leader epoch, which may trail the image for a moment), as Kafka's `Partition`
 //!   does; and KIP-951's hints for refused partitions (`LeaderHints`).
+//! - `credentials.rs`: [`ImageCredentials`], the SCRAM mechanisms' credential store over the
+//!   live image (KIP-554 keeps credentials in the metadata log).
 //! - [`fetch_session`]: the node's bounded KIP-227 [`fetch_session::FetchSessionCache`].
 //! - [`validation`]: produced record sets checked as Kafka's `LogValidator` checks them.
 //! - [`producer_ids`]: the node's blocks of producer ids, drawn from the controller.
@@ -35,6 +38,7 @@
 
 mod broker;
 mod channels;
+mod credentials;
 mod dispatch;
 pub mod fetch_session;
 pub mod handlers;
@@ -44,5 +48,6 @@ pub mod validation;
 
 pub use broker::{Broker, BrokerConfigEntry, BrokerIdentity, BrokerSettings, InternalTopicSettings, TxnAddRetry};
 pub use channels::{BoxFuture, ControllerChannel, NoTxnCoordinator, TxnVerification, TxnVerifier, call_controller};
+pub use credentials::ImageCredentials;
 pub use dispatch::{Handled, Outcome, Progress, frame_to_bytes};
 pub(crate) use leadership::LeaderHints;

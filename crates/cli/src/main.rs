@@ -3,8 +3,9 @@
 //!
 //! - `strand server [FILE] [--override key=value]...` ([`server`]): Kafka's
 //!   `kafka-server-start.sh`. Without FILE, a one-node cluster with embedded defaults.
-//! - `strand storage random-uuid | format -t ID -c FILE [--ignore-formatted]` ([`storage`]):
-//!   Kafka's `kafka-storage.sh`; [`storage`] also holds the first-start formatting `server` uses.
+//! - `strand storage random-uuid | format -t ID -c FILE [--ignore-formatted] [--add-scram ...]`
+//!   ([`storage`], [`add_scram`]): Kafka's `kafka-storage.sh`; [`storage`] also holds the
+//!   first-start formatting `server` uses.
 //!
 //! A build with failpoints (the binary Cargo builds for this package's tests, where the
 //! `fail/failpoints` dev-dependency feature unifies in) sets them from `FAILPOINTS` and, while
@@ -14,6 +15,7 @@
 //! parses arguments, sets up logging and the runtime, prepares storage and reports failures
 //! (a message on stderr, exit code 1).
 
+mod add_scram;
 mod server;
 mod storage;
 

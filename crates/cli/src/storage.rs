@@ -1,10 +1,13 @@
 //! Log-directory formatting and cluster ids, as Kafka's `kafka-storage.sh` does them.
 //!
 //! - `strand storage random-uuid`: prints a new Kafka uuid (22 characters of URL-safe base64).
-//! - `strand storage format -t ID -c FILE [--ignore-formatted]` ([`format()`]): writes
-//!   `meta.properties` (version 1, `cluster.id`, `node.id`, a random `directory.id`) into every log
-//!   dir and the metadata log dir, printing Kafka's `Formatting ...` lines; an already formatted
-//!   dir is refused unless `--ignore-formatted`.
+//! - `strand storage format -t ID -c FILE [--ignore-formatted] [--add-scram CREDENTIAL]...`
+//!   ([`format()`]): writes `meta.properties` (version 1, `cluster.id`, `node.id`, a random
+//!   `directory.id`) into every log dir and the metadata log dir, printing Kafka's `Formatting
+//!   ...` lines, and the bootstrap records (the finalized features, then one
+//!   `UserScramCredentialRecord` per `--add-scram`, see [`crate::add_scram`]) into the metadata log
+//!   dir's `bootstrap.checkpoint`, which the first leader commits before anything else; an
+//!   already formatted dir is refused unless `--ignore-formatted`.
 //! - [`ensure_formatted`]: what `strand server` does first (design §1). All dirs empty: format
 //!   them with `cluster.id`, or with a fresh random id if the node is its quorum's sole voter;
 //!   otherwise refuse and say how to set one. Formatted: every dir must name the same cluster
@@ -22,6 +25,8 @@ use anyhow::{Context, bail};
 use clap::{Args, Subcommand};
 use strand_base::Uuid;
 use strand_log::dir::MetaProperties;
+use strand_metadata::controller::{BootstrapFeatures, bootstrap_records};
+use strand_protocol::messages::records::MetadataRecord;
 use strand_server::config::ServerConfig;
 
 /// The `metadata.version` Strand finalizes, Kafka 4.4's (printed as `kafka-storage.sh` does).
@@ -50,6 +55,11 @@ pub struct FormatArgs {
     /// nothing more than its meta.properties in Strand.
     #[arg(short = 's', long = "standalone")]
     standalone: bool,
+    /// A SCRAM credential to write into the metadata log, e.g.
+    /// 'SCRAM-SHA-256=[name=alice,password=alice-secret]' or
+    /// 'SCRAM-SHA-512=[name=alice,iterations=8192,salt="N3E=",saltedpassword="YCE="]'.
+    #[arg(short = 'S', long = "add-scram")]
+    add_scram: Vec<String>,
 }
 
 pub fn run(command: StorageCommand) -> anyhow::Result<()> {
@@ -66,9 +76,25 @@ pub fn run(command: StorageCommand) -> anyhow::Result<()> {
                     args.config.display()
                 );
             }
-            format(&config, &args.cluster_id, args.ignore_formatted, &mut std::io::stdout().lock())
+            let mut random_salt = || Ok(crate::add_scram::salt_from_random(random_bytes()?));
+            let mut bootstrap: Vec<(MetadataRecord, i16)> =
+                bootstrap_records(&BootstrapFeatures::default()).into_iter().map(|r| (r.record, r.version)).collect();
+            for argument in &args.add_scram {
+                let record = crate::add_scram::parse(argument, &mut random_salt)?;
+                bootstrap.push((MetadataRecord::UserScramCredentialRecord(record), 0));
+            }
+            let out = &mut std::io::stdout().lock();
+            format(&config, &args.cluster_id, args.ignore_formatted, &bootstrap, out)
         }
     }
+}
+
+/// `N` bytes from `/dev/urandom`.
+fn random_bytes<const N: usize>() -> anyhow::Result<[u8; N]> {
+    let mut urandom = File::open("/dev/urandom").context("cannot open /dev/urandom")?;
+    let mut bytes = [0u8; N];
+    urandom.read_exact(&mut bytes).context("cannot read /dev/urandom")?;
+    Ok(bytes)
 }
 
 /// A new random Kafka uuid: 16 random bytes with the version-4 and variant bits Java's
@@ -76,10 +102,8 @@ pub fn run(command: StorageCommand) -> anyhow::Result<()> {
 /// reserved directory ids) or printing with a leading `-` (Kafka's `Uuid.randomUuid` rule, so
 /// the id is never read as a command-line flag).
 pub fn random_uuid() -> anyhow::Result<Uuid> {
-    let mut urandom = File::open("/dev/urandom").context("cannot open /dev/urandom")?;
     loop {
-        let mut bytes = [0u8; 16];
-        urandom.read_exact(&mut bytes).context("cannot read /dev/urandom")?;
+        let mut bytes: [u8; 16] = random_bytes()?;
         bytes[6] = (bytes[6] & 0x0f) | 0x40;
         bytes[8] = (bytes[8] & 0x3f) | 0x80;
         let id = Uuid(bytes);
@@ -90,11 +114,14 @@ pub fn random_uuid() -> anyhow::Result<Uuid> {
 }
 
 /// `kafka-storage.sh format`: writes `meta.properties` with `cluster_id` into every empty log dir
-/// of `config`, printing one `Formatting ...` line per directory to `out`.
+/// of `config`, printing one `Formatting ...` line per directory to `out`, and `bootstrap` (each
+/// record at its version) as the metadata log dir's `bootstrap.checkpoint` if that dir is one of
+/// them.
 pub fn format(
     config: &ServerConfig,
     cluster_id: &str,
     ignore_formatted: bool,
+    bootstrap: &[(MetadataRecord, i16)],
     out: &mut dyn Write,
 ) -> anyhow::Result<()> {
     if cluster_id.is_empty() {
@@ -126,6 +153,14 @@ pub fn format(
             dir_kind(config, &dir.path),
             dir.path.display()
         )?;
+        if dir.path == config.metadata_log_dir {
+            // Before meta.properties, which marks the dir formatted: a failure here leaves it not.
+            std::fs::create_dir_all(&dir.path)
+                .with_context(|| format!("cannot create log directory {}", dir.path.display()))?;
+            let now_ms = strand_base::Clock::now_ms(&strand_base::SystemClock);
+            strand_metadata::quorum::write_bootstrap(&dir.path, bootstrap, now_ms)
+                .with_context(|| format!("cannot write the bootstrap metadata into {}", dir.path.display()))?;
+        }
         write_meta_properties(&dir.path, cluster_id, config.node_id, &dirs)?;
     }
     Ok(())

@@ -503,6 +503,9 @@ impl QuorumController {
             Rq::IncrementalAlterConfigs(r) => {
                 decided(controller::incremental_alter_configs(image, r), Rs::IncrementalAlterConfigs)
             }
+            Rq::AlterUserScramCredentials(r) => {
+                decided(controller::alter_user_scram_credentials(image, r), Rs::AlterUserScramCredentials)
+            }
             Rq::AllocateProducerIds(r) => {
                 decided(controller::allocate_producer_ids(image, r.broker_id, r.broker_epoch), Rs::AllocateProducerIds)
             }
@@ -634,6 +637,9 @@ fn fail_successes(response: &mut ResponseBody, reason: &str) {
         }
         ResponseBody::IncrementalAlterConfigs(r) => {
             r.responses.iter_mut().for_each(|t| fail(&mut t.error_code, &mut t.error_message));
+        }
+        ResponseBody::AlterUserScramCredentials(r) => {
+            r.results.iter_mut().for_each(|u| fail(&mut u.error_code, &mut u.error_message));
         }
         ResponseBody::AllocateProducerIds(r) => r.error_code = timed_out,
         ResponseBody::BrokerRegistration(r) => r.error_code = timed_out,

@@ -31,7 +31,7 @@ use strand_broker::producer_ids::ControllerProducerIds;
 use strand_broker::{Broker, BrokerIdentity, ControllerChannel};
 use strand_coordinator::{GroupCoordinator, RandomMemberIds, TxnCoordinator};
 use strand_log::{LogManager, NodeIdentity};
-use strand_metadata::controller::{BootstrapFeatures, bootstrap_records};
+use strand_metadata::controller::{ApiMessageAndVersion, BootstrapFeatures, bootstrap_records};
 use strand_metadata::image::MetadataImage;
 use strand_metadata::quorum::{Leadership, Quorum};
 use strand_metadata::quorum_controller::{ControllerSettings, QuorumController};
@@ -242,7 +242,7 @@ impl Starting {
             quorum.clone(),
             raw_rx,
             self.clock.clone(),
-            controller_settings(config, &self.cluster_id, sole_voter),
+            controller_settings(config, &self.cluster_id, sole_voter)?,
             Box::new(strand_broker::handlers::create_topics::random_topic_id),
         ));
         if let Some((address, listener)) = controller_listener {
@@ -582,9 +582,19 @@ async fn bind_controller_listener(config: &ServerConfig) -> Result<(SocketAddr, 
 }
 
 /// The controller's settings from the node's: CreateTopics defaults, the broker session, and
-/// the records a new cluster starts with.
-fn controller_settings(config: &ServerConfig, cluster_id: &str, sole_voter: bool) -> ControllerSettings {
-    let mut bootstrap = bootstrap_records(&BootstrapFeatures::default());
+/// the records a new cluster starts with: those `strand storage format` wrote into
+/// `bootstrap.checkpoint` (features, `--add-scram` credentials), or the default features.
+fn controller_settings(
+    config: &ServerConfig,
+    cluster_id: &str,
+    sole_voter: bool,
+) -> Result<ControllerSettings, NodeError> {
+    let mut bootstrap = match strand_metadata::quorum::read_bootstrap(&config.metadata_log_dir)? {
+        Some(records) => {
+            records.into_iter().map(|(record, version)| ApiMessageAndVersion { record, version }).collect()
+        }
+        None => bootstrap_records(&BootstrapFeatures::default()),
+    };
     // Kafka 4.4 writes the cluster-wide min.insync.replicas (its ELR needs one); a one-node
     // Strand does too, so Kafka's tools describe it alike. A cluster does not: there a topic of
     // three or more replicas gets min.insync.replicas=2 of its own unless the operator chose a
@@ -592,13 +602,13 @@ fn controller_settings(config: &ServerConfig, cluster_id: &str, sole_voter: bool
     if sole_voter {
         bootstrap.push(cluster_min_isr(config));
     }
-    ControllerSettings {
+    Ok(ControllerSettings {
         cluster_id: cluster_id.to_owned(),
         defaults: broker_settings(config).controller_defaults,
         session_timeout_ms: i64::from(config.broker_session_timeout_ms),
         bootstrap,
         unfence_on_registration: sole_voter,
-    }
+    })
 }
 
 async fn bind_listeners(config: &ServerConfig) -> Result<Vec<(String, SocketAddr, TcpListener)>, NodeError> {

@@ -3,16 +3,19 @@
 
 pub mod alter_configs;
 pub mod alter_partition_reassignments;
+pub mod alter_user_scram_credentials;
 pub mod api_versions;
 pub mod create_partitions;
 pub mod create_topics;
 pub mod delete_records;
 pub mod delete_topics;
+pub mod describe_client_quotas;
 pub mod describe_cluster;
 pub mod describe_configs;
 pub mod describe_log_dirs;
 pub mod describe_producers;
 pub mod describe_topic_partitions;
+pub mod describe_user_scram_credentials;
 pub mod fetch;
 pub mod find_coordinator;
 pub mod groups;
@@ -128,6 +131,9 @@ served_apis! {
         AlterPartitionReassignments(r) => alter_partition_reassignments::handle(broker, r, version).await,
         ListPartitionReassignments(r) => list_partition_reassignments::handle(broker, r, version).await,
         DescribeLogDirs(r) => describe_log_dirs::handle(broker, r),
+        DescribeClientQuotas(r) => describe_client_quotas::handle(&r),
+        DescribeUserScramCredentials(r) => describe_user_scram_credentials::handle(broker, r),
+        AlterUserScramCredentials(r) => alter_user_scram_credentials::handle(broker, r, version).await,
         SaslHandshake(r) => sasl::handshake(&r),
         SaslAuthenticate(r) => sasl::authenticate(&r),
     }

@@ -8,6 +8,7 @@
 //!   Kafka's validation and error codes (`ReplicationControlManager`, `ControllerApis`).
 //! - [`incremental_alter_configs`], [`alter_configs`]: topic configs, and the dynamic broker
 //!   configs that are topic configs' cluster defaults (`ConfigurationControlManager`).
+//! - [`alter_user_scram_credentials`]: users' SCRAM credentials (`ScramControlManager`, KIP-554).
 //! - [`allocate_producer_ids`]: the next block of producer ids (`ProducerIdControlManager`).
 //! - [`register_broker`]: a broker's registration (`ClusterControlManager.registerBroker`).
 //! - [`broker_heartbeat`]: a broker's next [`BrokerControlState`] (unfenced once caught up,
@@ -59,6 +60,7 @@ mod partition_change;
 mod placement;
 mod producer_ids;
 mod reassignment;
+mod scram;
 pub mod screening;
 /// The topic config table moved to the image, where the effective-config resolver reads it.
 pub use crate::image::topic_configs;
@@ -88,6 +90,7 @@ pub use elect_leaders::{
 pub use heartbeat_tracker::BrokerHeartbeatTracker;
 pub use producer_ids::allocate_producer_ids;
 pub use reassignment::{alter_partition_reassignments, list_partition_reassignments};
+pub use scram::alter_user_scram_credentials;
 
 /// The most partitions one CreateTopics (or CreatePartitions) may create (Kafka's
 /// `MAX_PARTITIONS_PER_BATCH`): larger requests ran Kafka's controller out of memory.

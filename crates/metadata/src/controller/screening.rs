@@ -313,6 +313,9 @@ pub fn fail_all(response: &mut ResponseBody, code: ErrorCode, message: &str) {
                 .flat_map(|t| t.partitions.iter_mut())
                 .for_each(|p| fail(&mut p.error_code, &mut p.error_message));
         }
+        ResponseBody::AlterUserScramCredentials(r) => {
+            r.results.iter_mut().for_each(|u| fail(&mut u.error_code, &mut u.error_message))
+        }
         _ => {}
     }
 }

@@ -37,6 +37,12 @@ pub enum ReplayError {
     ProducerIdNotIncreasing { current: i64, next: i64 },
     #[error("invalid level {level} for feature {name}")]
     InvalidFeatureLevel { name: String, level: i16 },
+    #[error("unknown SCRAM mechanism {0}")]
+    UnknownScramMechanism(i8),
+    #[error("user '{user}' has no {mechanism} credential to remove")]
+    UnknownScramCredential { user: String, mechanism: &'static str },
+    #[error("a SCRAM credential of user '{user}' with {iterations} iterations")]
+    InvalidScramIterations { user: String, iterations: i32 },
 }
 
 /// The changes since a base image. Replay records in log order, then [`MetadataDelta::apply`].
@@ -78,11 +84,11 @@ impl MetadataDelta {
             MetadataRecord::ClearElrRecord(r) => Arc::make_mut(&mut next.topics).replay_clear_elr(&r.topic_name),
             MetadataRecord::ConfigRecord(r) => Arc::make_mut(&mut next.configs).replay(r),
             MetadataRecord::ProducerIdsRecord(r) => next.producer_ids.replay(r),
+            MetadataRecord::UserScramCredentialRecord(r) => Arc::make_mut(&mut next.scram).replay(r),
+            MetadataRecord::RemoveUserScramCredentialRecord(r) => Arc::make_mut(&mut next.scram).replay_remove(r),
             // Not pictured yet; accepted so that a log holding them still loads.
             MetadataRecord::DelegationTokenRecord(_)
             | MetadataRecord::RemoveDelegationTokenRecord(_)
-            | MetadataRecord::UserScramCredentialRecord(_)
-            | MetadataRecord::RemoveUserScramCredentialRecord(_)
             | MetadataRecord::ClientQuotaRecord(_)
             | MetadataRecord::AccessControlEntryRecord(_)
             | MetadataRecord::RemoveAccessControlEntryRecord(_)

@@ -5,7 +5,8 @@
 //!   parts: [`FeaturesImage`] (finalized feature levels), [`ClusterImage`] (broker registrations),
 //!   [`TopicsImage`] (topics by name and by id, their [`PartitionImage`]s), [`ConfigsImage`]
 //!   (dynamic configs per [`ConfigResource`]), [`ProducerIdsImage`] (the next producer id block),
-//!   and the [`MetadataProvenance`] (offset and epoch of the last record in it).
+//!   [`ScramImage`] (users' SCRAM credentials, KIP-554), and the [`MetadataProvenance`] (offset
+//!   and epoch of the last record in it).
 //! - [`MetadataDelta`]: the only way to a new image. [`MetadataDelta::replay`] applies records in
 //!   log order, following Kafka's `MetadataDelta.replay`; [`MetadataDelta::apply`] yields the next
 //!   image. Loading after a restart is the same replay from the first record (or a snapshot).
@@ -17,7 +18,7 @@
 //!
 //! What it is not: no I/O and no decisions. An inconsistent record (a partition of an unknown
 //! topic, a fence with a stale broker epoch) is a [`ReplayError`], never a panic. Records Strand
-//! does not picture yet (ACLs, SCRAM credentials, quotas, delegation tokens, controller
+//! does not picture yet (ACLs, quotas, delegation tokens, controller
 //! registrations, metadata transactions) are accepted and ignored.
 
 mod cluster;
@@ -26,6 +27,7 @@ mod delta;
 mod effective_config;
 mod features;
 mod producer_ids;
+mod scram;
 mod snapshot;
 pub mod topic_configs;
 mod topics;
@@ -41,6 +43,7 @@ pub use features::{
     METADATA_VERSION_4_4_IV2, METADATA_VERSION_MIN, SHARE_VERSION, STREAMS_VERSION, TRANSACTION_VERSION,
 };
 pub use producer_ids::{PRODUCER_ID_BLOCK_SIZE, ProducerIdsImage};
+pub use scram::ScramImage;
 pub use topics::{
     DIRECTORY_LOST, DIRECTORY_MIGRATING, DIRECTORY_UNASSIGNED, LeaderRecoveryState, NO_LEADER, NO_LEADER_CHANGE,
     PartitionImage, TopicImage, TopicsImage, is_reserved_directory,
@@ -75,6 +78,7 @@ pub struct MetadataImage {
     topics: Arc<TopicsImage>,
     configs: Arc<ConfigsImage>,
     producer_ids: ProducerIdsImage,
+    scram: Arc<ScramImage>,
 }
 
 impl MetadataImage {
@@ -113,11 +117,17 @@ impl MetadataImage {
         &self.producer_ids
     }
 
+    /// Users' SCRAM credentials.
+    pub fn scram(&self) -> &ScramImage {
+        &self.scram
+    }
+
     /// Whether no record has been replayed into this image.
     pub fn is_empty(&self) -> bool {
         self.provenance == MetadataProvenance::EMPTY
             && self.features.finalized().is_empty()
             && self.cluster.is_empty()
             && self.topics.is_empty()
+            && self.scram.is_empty()
     }
 }

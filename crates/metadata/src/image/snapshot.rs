@@ -3,7 +3,8 @@
 //! image (its provenance aside, which the snapshot's offset carries).
 //!
 //! Order, as Kafka's: features (`metadata.version` first, since it says how to read the rest),
-//! brokers, topics each followed by its partitions, configs, then the producer id block. Every
+//! brokers, topics each followed by its partitions, configs, the producer id block, then SCRAM
+//! credentials. Every
 //! record is written at the newest version of its schema.
 
 use strand_base::BrokerId;
@@ -59,6 +60,9 @@ impl MetadataImage {
             let record =
                 ProducerIdsRecord { broker_id: BrokerId(-1), broker_epoch: -1, next_producer_id, ..Default::default() };
             records.push(latest(MetadataRecord::ProducerIdsRecord(record)));
+        }
+        for record in self.scram().to_records() {
+            records.push(latest(MetadataRecord::UserScramCredentialRecord(record)));
         }
         records
     }

@@ -26,6 +26,8 @@
 //! - `state_machine`: the image as of the last applied entry, membership, the high watermark;
 //!   building and installing snapshots.
 //! - `snapshot`: Kafka's `<offset>-<epoch>.checkpoint` snapshot files.
+//! - `bootstrap`: `bootstrap.checkpoint`, the records `strand storage format` chose for the
+//!   first leader to commit ([`write_bootstrap`], [`read_bootstrap`]).
 //! - `subscriber`: the committed-batch feed.
 //!
 //! **Forming a quorum.** Every voter whose log has no membership yet initializes it with the
@@ -65,6 +67,7 @@
 //! rolls).
 
 mod admission;
+mod bootstrap;
 mod config;
 mod election;
 mod entry;
@@ -93,6 +96,7 @@ use strand_protocol::messages::records::MetadataRecord;
 use tokio::sync::{mpsc, watch};
 
 use self::admission::Admission;
+pub use self::bootstrap::{BOOTSTRAP_FILE, decode_bootstrap, encode_bootstrap, read_bootstrap, write_bootstrap};
 pub use self::config::{
     ELECTION_TIMEOUT_MS_DEFAULT, FETCH_TIMEOUT_MS_DEFAULT, QuorumConfig, QuorumVoter, QuorumVoters,
     SNAPSHOT_ENTRIES_KEPT_DEFAULT, SNAPSHOT_INTERVAL_MS_DEFAULT, SNAPSHOT_MAX_BYTES_BETWEEN_DEFAULT, SnapshotSettings,

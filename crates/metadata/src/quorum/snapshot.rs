@@ -85,7 +85,7 @@ pub(crate) struct MetadataSnapshot {
 impl MetadataSnapshot {
     /// The file's bytes: the batches described in the module doc.
     pub(crate) fn encode(&self) -> Result<Vec<u8>, QuorumError> {
-        let mut writer = BatchWriter { out: Vec::new(), next_offset: 0, snapshot: self };
+        let mut writer = BatchWriter::new(self.id.epoch, self.last_contained_timestamp_ms);
         let header = SnapshotHeaderRecord {
             version: 0,
             last_contained_log_timestamp: self.last_contained_timestamp_ms,
@@ -223,20 +223,26 @@ pub(crate) fn delete_before(dir: &Path, keep: SnapshotId) -> Result<(), QuorumEr
     Ok(())
 }
 
-/// Appends the snapshot's batches, numbering records from 0.
-struct BatchWriter<'a> {
-    out: Vec<u8>,
+/// Appends a snapshot's (or the bootstrap file's) batches, numbering records from 0; every batch
+/// carries `epoch` and every record `timestamp_ms`.
+pub(crate) struct BatchWriter {
+    pub(crate) out: Vec<u8>,
     next_offset: i64,
-    snapshot: &'a MetadataSnapshot,
+    epoch: i32,
+    timestamp_ms: i64,
 }
 
-impl BatchWriter<'_> {
-    fn control(&mut self, records: Vec<(ControlRecordType, Vec<u8>)>) -> Result<(), QuorumError> {
+impl BatchWriter {
+    pub(crate) fn new(epoch: i32, timestamp_ms: i64) -> BatchWriter {
+        BatchWriter { out: Vec::new(), next_offset: 0, epoch, timestamp_ms }
+    }
+
+    pub(crate) fn control(&mut self, records: Vec<(ControlRecordType, Vec<u8>)>) -> Result<(), QuorumError> {
         let records = records.into_iter().map(|(kind, value)| (Some(kind.encode_key()), value)).collect();
         self.batch(true, records)
     }
 
-    fn data(&mut self, frames: Vec<Vec<u8>>) -> Result<(), QuorumError> {
+    pub(crate) fn data(&mut self, frames: Vec<Vec<u8>>) -> Result<(), QuorumError> {
         self.batch(false, frames.into_iter().map(|frame| (None, frame)).collect())
     }
 
@@ -245,10 +251,9 @@ impl BatchWriter<'_> {
         control: bool,
         records: Vec<(Option<[u8; ControlRecordType::KEY_BYTES]>, Vec<u8>)>,
     ) -> Result<(), QuorumError> {
-        let builder =
-            RecordBatchBuilder::new().base_offset(self.next_offset).partition_leader_epoch(self.snapshot.id.epoch);
+        let builder = RecordBatchBuilder::new().base_offset(self.next_offset).partition_leader_epoch(self.epoch);
         let mut builder = if control { builder.control() } else { builder };
-        let timestamp_ms = self.snapshot.last_contained_timestamp_ms;
+        let timestamp_ms = self.timestamp_ms;
         for (key, value) in &records {
             let record =
                 NewRecord { timestamp_ms, key: key.as_ref().map(|k| &k[..]), value: Some(value), headers: &[] };
@@ -261,7 +266,7 @@ impl BatchWriter<'_> {
     }
 }
 
-fn encode_message<M: Message>(message: &M) -> Result<Vec<u8>, QuorumError> {
+pub(crate) fn encode_message<M: Message>(message: &M) -> Result<Vec<u8>, QuorumError> {
     Ok(message.encode_to_bytes(0).map_err(|e| QuorumError::Encode(e.to_string()))?.to_vec())
 }
 
@@ -271,7 +276,7 @@ fn key_type(key: Option<[u8; ControlRecordType::KEY_BYTES]>) -> Result<ControlRe
 }
 
 /// The type and value of a control batch's only record.
-fn only_control_value(batch: &RecordBatch) -> Result<(ControlRecordType, Bytes), String> {
+pub(crate) fn only_control_value(batch: &RecordBatch) -> Result<(ControlRecordType, Bytes), String> {
     if !batch.attributes().is_control() {
         return Err(format!("batch at {} is not a control batch", batch.base_offset()));
     }

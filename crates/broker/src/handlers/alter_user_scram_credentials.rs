@@ -1,0 +1,35 @@
+//! AlterUserScramCredentials (KIP-554): decided by the active controller, as Kafka forwards it
+//! (`ScramControlManager`); the answer comes once this node's image holds the new credentials.
+
+use strand_protocol::error::ErrorCode;
+use strand_protocol::messages::alter_user_scram_credentials_response::AlterUserScramCredentialsResult;
+use strand_protocol::messages::{AlterUserScramCredentialsRequest, AlterUserScramCredentialsResponse};
+
+use crate::Broker;
+
+pub async fn handle(
+    broker: &Broker,
+    request: AlterUserScramCredentialsRequest,
+    version: i16,
+) -> AlterUserScramCredentialsResponse {
+    match broker.ask_controller(&request, version).await {
+        Ok(response) => response,
+        Err(reason) => {
+            tracing::warn!("AlterUserScramCredentials: {reason}");
+            let deleted = request.deletions.iter().map(|d| &d.name);
+            let upserted = request.upsertions.iter().map(|u| &u.name);
+            let mut named = std::collections::BTreeSet::new();
+            let results = deleted
+                .chain(upserted)
+                .filter(|user| named.insert(*user))
+                .map(|user| AlterUserScramCredentialsResult {
+                    user: user.clone(),
+                    error_code: ErrorCode::RequestTimedOut.code(),
+                    error_message: Some(reason.clone()),
+                    ..Default::default()
+                })
+                .collect();
+            AlterUserScramCredentialsResponse { results, ..Default::default() }
+        }
+    }
+}
