@@ -10,12 +10,16 @@ use std::time::{Duration, Instant};
 
 use bytes::Bytes;
 use common::{Client, Server, WAIT_MAX};
+use strand_protocol::messages::AlterUserScramCredentialsRequest;
+use strand_protocol::messages::alter_user_scram_credentials_request::ScramCredentialUpsertion;
 use strand_protocol::messages::api::{RequestBody, ResponseBody};
 use strand_protocol::messages::{
     ApiVersionsRequest, MetadataRequest, SaslAuthenticateRequest, SaslAuthenticateResponse, SaslHandshakeRequest,
 };
 use strand_security::sasl::plain::PlainClient;
+use strand_security::sasl::scram::ScramClient;
 use strand_security::sasl::{ClientStep, SaslClient};
+use strand_security::scram::ScramMechanism;
 
 const JAAS: &str = "listener.name.sasl_plaintext.plain.sasl.jaas.config=org.apache.kafka.common.security.plain.\
                     PlainLoginModule required user_alice=\"alice-secret\" user_bob=\"bob-secret\";";
@@ -118,6 +122,84 @@ fn plain_authenticates_and_a_wrong_password_fails_as_kafka_fails() {
     let mut client = Client::connect(address);
     assert_eq!(handshake(&mut client, "GSSAPI"), 33, "UNSUPPORTED_SASL_MECHANISM");
     assert!(client.is_closed_by_server());
+}
+
+/// SCRAM users come from the metadata log: seeded by `storage format --add-scram`, and added by
+/// AlterUserScramCredentials (through the PLAINTEXT listener) without a restart.
+#[test]
+fn scram_authenticates_users_of_the_metadata_log() {
+    let _serial = common::serial();
+    let data = tempfile::tempdir().expect("temp dir");
+    let config = data.path().join("server.properties");
+    let body = format!(
+        "node.id=1\nprocess.roles=broker,controller\nlog.dirs={}\n\
+         listeners=PLAINTEXT://127.0.0.1:0,SASL_PLAINTEXT://127.0.0.1:0,CONTROLLER://127.0.0.1:0\n\
+         listener.security.protocol.map=PLAINTEXT:PLAINTEXT,SASL_PLAINTEXT:SASL_PLAINTEXT,CONTROLLER:PLAINTEXT\n\
+         inter.broker.listener.name=PLAINTEXT\ncontroller.listener.names=CONTROLLER\n\
+         sasl.enabled.mechanisms=SCRAM-SHA-256,SCRAM-SHA-512\nconnection.failed.authentication.delay.ms=0\n",
+        data.path().display()
+    );
+    std::fs::write(&config, body).expect("write server.properties");
+    let formatted = std::process::Command::new(env!("CARGO_BIN_EXE_strand"))
+        .args(["storage", "format", "-t", "q1Sh-9_ISia_zwGINzRvyQ", "-c"])
+        .arg(&config)
+        .args(["--add-scram", "SCRAM-SHA-512=[name=carol,password=carol-secret]"])
+        .output()
+        .expect("run strand storage format");
+    assert!(formatted.status.success(), "{}", String::from_utf8_lossy(&formatted.stderr));
+    let listeners = [
+        "listeners=PLAINTEXT://127.0.0.1:0,SASL_PLAINTEXT://127.0.0.1:0,CONTROLLER://127.0.0.1:0",
+        "advertised.listeners=PLAINTEXT://127.0.0.1:0,SASL_PLAINTEXT://127.0.0.1:0",
+    ];
+    let server = Server::spawn_from(Some(&config), data, &listeners).ready();
+    let address = server.listener_address("SASL_PLAINTEXT");
+
+    let mut client = Client::connect(address);
+    let done = login(&mut client, ScramClient::new(ScramMechanism::Sha512, "carol", "carol-secret"));
+    assert_eq!(done.error_code, 0, "{:?}", done.error_message);
+    assert!(metadata(&mut client));
+    let mut client = Client::connect(address);
+    let failed = login(&mut client, ScramClient::new(ScramMechanism::Sha512, "carol", "wrong"));
+    assert_eq!(failed.error_code, 58);
+    assert_eq!(
+        failed.error_message.as_deref(),
+        Some(
+            "Authentication failed during authentication due to invalid credentials with SASL mechanism SCRAM-SHA-512"
+        )
+    );
+    assert!(client.is_closed_by_server());
+    // Carol has no SHA-256 credential; dave has none until it is altered in.
+    let mut client = Client::connect(address);
+    assert_eq!(login(&mut client, ScramClient::new(ScramMechanism::Sha256, "carol", "carol-secret")).error_code, 58);
+    let (salt, iterations) = (b"dave-salt".to_vec(), 4096);
+    let salted = ScramMechanism::Sha256.salted_password(b"dave-secret", &salt, iterations);
+    let upsertion = ScramCredentialUpsertion {
+        name: "dave".into(),
+        mechanism: ScramMechanism::Sha256.id(),
+        iterations: iterations as i32,
+        salt: Bytes::from(salt),
+        salted_password: Bytes::from(salted),
+        ..Default::default()
+    };
+    let request = AlterUserScramCredentialsRequest { upsertions: vec![upsertion], ..Default::default() };
+    let ResponseBody::AlterUserScramCredentials(altered) =
+        server.connect().call(RequestBody::AlterUserScramCredentials(request), 0)
+    else {
+        panic!("not an AlterUserScramCredentials response")
+    };
+    assert_eq!(altered.results[0].error_code, 0);
+    // The image reaches the listener's store as it is replayed: the alteration's answer comes
+    // once it is committed, and the next exchange reads it.
+    let deadline = Instant::now() + WAIT_MAX;
+    loop {
+        let mut client = Client::connect(address);
+        let attempt = login(&mut client, ScramClient::new(ScramMechanism::Sha256, "dave", "dave-secret"));
+        if attempt.error_code == 0 {
+            assert!(metadata(&mut client));
+            break;
+        }
+        assert!(Instant::now() < deadline, "dave never authenticated: {:?}", attempt.error_message);
+    }
 }
 
 #[test]

@@ -102,7 +102,7 @@ pub async fn run_until(
     let cluster_id = config.cluster_id.clone().ok_or_else(|| NodeError::Startup("no cluster.id".into()))?;
     raise_open_files_limit();
     // Before anything is opened: an override host that does not resolve stops the start.
-    let clients = ClientConnections::from_config(&config).await.map_err(NodeError::Startup)?;
+    let mut clients = ClientConnections::from_config(&config).await.map_err(NodeError::Startup)?;
     let mut node = Starting {
         node: BrokerId(config.node_id),
         config,
@@ -123,6 +123,9 @@ pub async fn run_until(
     let registered = node.register(&channel, &metadata, &mut metadata_failed).await?;
     let hosted = node.host(&channel, &metadata, &registered).await?;
     let all_dirs_failed = node.start_broker_tasks(&channel, &metadata, &registered, &hosted);
+    // SCRAM reads the users' credentials from the node's image, as it is replayed.
+    let credentials = Arc::new(strand_broker::ImageCredentials::new(metadata.image_rx.clone()));
+    clients.authenticate_with(credentials).map_err(NodeError::Startup)?;
     let broker = node.serve(clients, &channel, &metadata, registered.listeners, registered.broker_epoch, &hosted);
 
     let halted = tokio::select! {
