@@ -17,16 +17,15 @@
 
 mod common;
 
-use common::{NoController, NoPeers};
+use common::NoController;
 
 use std::sync::Arc;
 
 use bytes::{Bytes, BytesMut};
 use strand_base::{BrokerId, SystemClock, TopicPartition, Uuid};
-use strand_broker::{Broker, BrokerIdentity, Outcome};
+use strand_broker::{Broker, BrokerIdentity, BrokerMetadataPublisher, Outcome};
 use strand_coordinator::writer::memory::MemoryPartitionWriter;
 use strand_coordinator::{GroupConfig, GroupCoordinator, RandomMemberIds};
-use strand_log::{LogConfig, LogManager, NodeIdentity};
 use strand_metadata::controller::{ApiMessageAndVersion, BootstrapFeatures, InitialFencing, bootstrap_records};
 use strand_metadata::image::MetadataImage;
 use strand_metadata::testkit::{committed, register};
@@ -43,7 +42,7 @@ use strand_protocol::messages::{
     PartitionChangeRecord, PartitionRecord, ProduceRequest, ProduceResponse, TopicRecord,
 };
 use strand_protocol::records::{NewRecord, RecordBatchBuilder};
-use strand_replication::{BrokerStatus, PartitionState, ReplicaLinks, ReplicaManager, ReplicationConfig};
+use strand_replication::ReplicaManager;
 use tokio::sync::watch;
 
 const TOPIC: &str = "orders";
@@ -55,6 +54,7 @@ const OTHER: BrokerId = BrokerId(2);
 struct Member {
     broker: Broker,
     replicas: Arc<ReplicaManager>,
+    publisher: BrokerMetadataPublisher,
     images: watch::Sender<Arc<MetadataImage>>,
     correlation_id: i32,
     _dir: tempfile::TempDir,
@@ -63,13 +63,7 @@ struct Member {
 impl Member {
     fn new() -> Member {
         let dir = tempfile::tempdir().expect("dir");
-        let identity = NodeIdentity { cluster_id: common::CLUSTER_ID.into(), node_id: ME.0 };
-        let logs =
-            LogManager::open(&[dir.path().to_owned()], &identity, log_config(), Arc::new(SystemClock)).expect("logs");
-        let config = ReplicationConfig { flush_on_acks_all: false, ..ReplicationConfig::new(ME) };
-        let links = ReplicaLinks { transport: Arc::new(NoPeers), isr_channel: Arc::new(NoPeers) };
-        let replicas =
-            Arc::new(ReplicaManager::with_config(logs, config, links, Arc::new(SystemClock)).expect("replicas"));
+        let replicas = common::replica_manager(dir.path());
         let (images, image) = watch::channel(Arc::new(MetadataImage::empty()));
         let groups = Arc::new(GroupCoordinator::new(
             GroupConfig::default(),
@@ -92,7 +86,8 @@ impl Member {
             Arc::new(NoController),
             Arc::new(SystemClock),
         );
-        let member = Member { broker, replicas, images, correlation_id: 0, _dir: dir };
+        let publisher = common::publisher(replicas.clone());
+        let member = Member { broker, replicas, publisher, images, correlation_id: 0, _dir: dir };
         member.apply(&bootstrap_records(&BootstrapFeatures::default()));
         member.register(ME.0);
         member.register(OTHER.0);
@@ -114,38 +109,12 @@ impl Member {
         member
     }
 
-    /// Replays `records` into the image and applies the partition states and broker standings
-    /// it gives, as the server's replay loop does.
+    /// Replays `records` into the image and publishes it to this node's replicas, as the
+    /// server's replay loop does.
     fn apply(&self, records: &[ApiMessageAndVersion]) {
         let image = self.replay(records);
-        let statuses = image
-            .cluster()
-            .brokers()
-            .map(|b| {
-                let status = BrokerStatus {
-                    broker_epoch: b.epoch,
-                    fenced: b.fenced,
-                    in_controlled_shutdown: b.in_controlled_shutdown,
-                };
-                (b.id, status)
-            })
-            .collect();
-        self.replicas.set_broker_statuses(statuses);
-        for topic in image.topics().iter() {
-            for (&index, partition) in &topic.partitions {
-                let state = PartitionState {
-                    leader: partition.leader,
-                    leader_epoch: partition.leader_epoch,
-                    partition_epoch: partition.partition_epoch,
-                    replicas: partition.replicas.clone(),
-                    isr: partition.isr.clone(),
-                    min_insync_replicas: 1,
-                    leader_recovery_state: 0,
-                };
-                let tp = TopicPartition::new(topic.name.clone(), index);
-                self.replicas.apply_partition_state(&tp, topic.id, log_config(), &state).expect("partition state");
-            }
-        }
+        let failed = self.publisher.publish(&image);
+        assert!(failed.is_empty(), "{failed:?}");
     }
 
     /// Replays `records` into the image only: this node's replicas have not taken them yet.
@@ -271,10 +240,6 @@ impl Member {
         let p = &response.topics[0].partitions[0];
         (ErrorCode::from_code(p.error_code).expect("known code"), p.leader_epoch, p.end_offset)
     }
-}
-
-fn log_config() -> LogConfig {
-    LogConfig { segment_index_bytes: 4096, ..LogConfig::default() }
 }
 
 /// A leader change of `orders-0` to `leader`.
