@@ -15,7 +15,9 @@ use strand_metadata::controller::{
 use strand_metadata::image::{MetadataImage, PartitionImage};
 use strand_metadata::testkit::{committed, register};
 use strand_protocol::error::ErrorCode;
-use strand_protocol::messages::create_topics_request::{CreatableReplicaAssignment, CreatableTopic};
+use strand_protocol::messages::create_topics_request::{
+    CreatableReplicaAssignment, CreatableTopic, CreatableTopicConfig,
+};
 use strand_protocol::messages::{AlterPartitionResponse, BrokerRegistrationRequest, CreateTopicsRequest};
 use strand_replication::LeaderAndIsr;
 
@@ -37,7 +39,8 @@ pub(super) struct Controller {
 impl Controller {
     /// A formatted cluster with `shape.nodes` brokers registered and unfenced, and the topic
     /// [`TOPIC`] with `shape.partitions` partitions of `shape.replication_factor` replicas, the
-    /// preferred leaders spread over the brokers. The brokers' epochs too.
+    /// preferred leaders spread over the brokers, and `shape.min_insync_replicas` as its
+    /// `min.insync.replicas`. The brokers' epochs too.
     pub(super) fn bootstrap(shape: &Shape) -> (Controller, Vec<i64>) {
         let mut controller = Controller {
             history: vec![Arc::new(MetadataImage::empty())],
@@ -62,11 +65,17 @@ impl Controller {
                 ..Default::default()
             })
             .collect();
+        let min_insync_replicas = CreatableTopicConfig {
+            name: "min.insync.replicas".to_owned(),
+            value: Some(shape.min_insync_replicas.to_string()),
+            ..Default::default()
+        };
         let topic = CreatableTopic {
             name: TOPIC.to_owned(),
             num_partitions: -1,
             replication_factor: -1,
             assignments,
+            configs: vec![min_insync_replicas],
             ..Default::default()
         };
         let request = CreateTopicsRequest { topics: vec![topic], ..Default::default() };
