@@ -18,7 +18,7 @@ use std::sync::Arc;
 
 use strand_base::topic::{OFFSETS_TOPIC, TRANSACTION_STATE_TOPIC};
 use strand_base::{BrokerId, LeaderEpoch, TopicPartition, Uuid};
-use strand_coordinator::{GroupCoordinator, TopicMetadata, TxnCoordinator};
+use strand_coordinator::{CoordinatorShards, GroupCoordinator, TopicMetadata, TxnCoordinator};
 use strand_log::producer_state::ProducerStateConfig;
 use strand_metadata::image::{DIRECTORY_UNASSIGNED, MetadataImage, PartitionImage, TopicConfigResolver};
 use strand_replication::{BrokerStatus, PartitionState, ReplicaError, ReplicaManager};
@@ -99,13 +99,11 @@ impl BrokerMetadataPublisher {
         let failed = self.publish_replicas(image);
         let replicas = started.elapsed();
         if let Some(groups) = &self.groups {
-            let led = self.led(image, OFFSETS_TOPIC);
-            lead_exactly(&led, groups.partitions(), |p| groups.resign(p), |p, e| groups.become_leader(p, e));
+            lead_exactly(groups.shards(), &self.led(image, OFFSETS_TOPIC));
             groups.on_metadata_update(topic_metadata(image));
         }
-        if let Some(txn) = &self.transactions {
-            let led = self.led(image, TRANSACTION_STATE_TOPIC);
-            lead_exactly(&led, txn.partitions(), |p| txn.resign(p), |p, e| txn.become_leader(p, e));
+        if let Some(transactions) = &self.transactions {
+            lead_exactly(transactions.shards(), &self.led(image, TRANSACTION_STATE_TOPIC));
         }
         tracing::debug!(
             "reconciled: replicas in {:.3} ms, coordinators in {:.3} ms",
@@ -235,21 +233,16 @@ fn partition_state(partition: &PartitionImage, min_insync_replicas: i32) -> Part
     }
 }
 
-/// Resigns every partition among `current` not in `led`, then leads each of `led` at its epoch
-/// (a repeated call for an epoch already led changes nothing).
-fn lead_exactly(
-    led: &BTreeMap<i32, LeaderEpoch>,
-    current: Vec<i32>,
-    resign: impl Fn(i32),
-    become_leader: impl Fn(i32, LeaderEpoch),
-) {
-    for partition in current {
+/// Resigns every shard of `shards` whose partition is not in `led`, then leads each of `led` at
+/// its epoch (a repeated call for an epoch already led changes nothing).
+fn lead_exactly(shards: &dyn CoordinatorShards, led: &BTreeMap<i32, LeaderEpoch>) {
+    for partition in shards.partitions() {
         if !led.contains_key(&partition) {
-            resign(partition);
+            shards.resign(partition);
         }
     }
     for (&partition, &epoch) in led {
-        become_leader(partition, epoch);
+        shards.become_leader(partition, epoch);
     }
 }
 

@@ -153,9 +153,9 @@ pub async fn run_until(
     let Hosted { replicas, groups, transactions, .. } = hosted;
     replicas.stop_fetchers().await;
     drop(broker);
-    groups.shutdown().await;
+    groups.shards().shutdown().await;
     drop(groups);
-    transactions.shutdown().await;
+    transactions.shards().shutdown().await;
     drop(transactions);
     let Metadata { quorum, controller, .. } = metadata;
     drop(controller);
