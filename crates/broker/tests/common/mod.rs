@@ -72,6 +72,16 @@ impl ReplayingWriter {
         images.send_replace(next);
         offset
     }
+
+    /// Replays `records` as one batch into the image only, as if this node's replicas had not
+    /// taken them yet.
+    pub fn replay_unpublished(&self, records: &[ApiMessageAndVersion]) -> i64 {
+        let images = self.images.lock().expect("image lock");
+        let next = committed(&images.borrow(), records);
+        let offset = next.provenance().offset;
+        images.send_replace(Arc::new(next));
+        offset
+    }
 }
 
 /// The log of a quorum of one that is always its leader.
@@ -132,14 +142,7 @@ impl Node {
         let dir = tempfile::tempdir().expect("temp dir");
         let replicas = replica_manager(dir.path());
         let (images, image) = watch::channel(Arc::new(MetadataImage::empty()));
-        // Group APIs are tested end to end (crates/cli/tests, compat/): here the coordinator only
-        // needs to exist, over an in-memory partition writer.
-        let groups = Arc::new(GroupCoordinator::new(
-            GroupConfig::default(),
-            Arc::new(MemoryPartitionWriter::new()),
-            Arc::new(SystemClock),
-            Arc::new(RandomMemberIds),
-        ));
+        let groups = group_coordinator();
         let publisher = publisher(replicas.clone()).with_groups(groups.clone());
         let writer =
             Arc::new(ReplayingWriter { images: Mutex::new(images), publisher, failing: AtomicBool::new(false) });
@@ -325,6 +328,17 @@ pub fn replica_manager(dir: &std::path::Path) -> Arc<ReplicaManager> {
     let config = ReplicationConfig { flush_on_acks_all: false, ..ReplicationConfig::new(NODE) };
     let links = ReplicaLinks { transport: Arc::new(NoPeers), isr_channel: Arc::new(NoPeers) };
     Arc::new(ReplicaManager::with_config(logs, config, links, Arc::new(SystemClock)).expect("replicas"))
+}
+
+/// A group coordinator over an in-memory partition writer. Group APIs are tested end to end
+/// (crates/cli/tests, compat/): here the coordinator only needs to exist.
+pub fn group_coordinator() -> Arc<GroupCoordinator> {
+    Arc::new(GroupCoordinator::new(
+        GroupConfig::default(),
+        Arc::new(MemoryPartitionWriter::new()),
+        Arc::new(SystemClock),
+        Arc::new(RandomMemberIds),
+    ))
 }
 
 /// Broker 1's metadata publisher over `replicas`, its logs configured as [`log_config`] says
