@@ -1,8 +1,7 @@
 //! The active controller of the simulation: the metadata log as a list of images, each batch of
 //! records a decision of `strand-metadata` returned committed at once and replayed into the next
 //! image, the session tracker, and the leader each leader epoch was given (which the checks hold
-//! the brokers to). Also the requests and answers the server builds around those decisions
-//! (registrations, AlterPartition answers as `ControllerIsrChannel` reads them).
+//! the brokers to). Also the registrations the server builds around those decisions.
 
 use std::collections::BTreeMap;
 use std::sync::Arc;
@@ -14,12 +13,10 @@ use strand_metadata::controller::{
 };
 use strand_metadata::image::{MetadataImage, PartitionImage};
 use strand_metadata::testkit::{committed, register};
-use strand_protocol::error::ErrorCode;
 use strand_protocol::messages::create_topics_request::{
     CreatableReplicaAssignment, CreatableTopic, CreatableTopicConfig,
 };
-use strand_protocol::messages::{AlterPartitionResponse, BrokerRegistrationRequest, CreateTopicsRequest};
-use strand_replication::LeaderAndIsr;
+use strand_protocol::messages::{BrokerRegistrationRequest, CreateTopicsRequest};
 
 use super::{Shape, TOPIC};
 
@@ -122,24 +119,4 @@ pub(super) fn registration(id: i32, incarnation: u32) -> BrokerRegistrationReque
     let mut request = strand_metadata::testkit::registration(id);
     request.incarnation_id.0[..4].copy_from_slice(&incarnation.to_be_bytes());
     request
-}
-
-/// The server's answer to a leader from an AlterPartition response (as
-/// `ControllerIsrChannel` builds it).
-pub(super) fn leader_and_isr(response: &AlterPartitionResponse) -> Result<LeaderAndIsr, ErrorCode> {
-    let code = |c: i16| ErrorCode::from_code(c).unwrap_or(ErrorCode::UnknownServerError);
-    if response.error_code != 0 {
-        return Err(code(response.error_code));
-    }
-    let partition = response.topics.first().and_then(|t| t.partitions.first()).ok_or(ErrorCode::UnknownServerError)?;
-    if partition.error_code != 0 {
-        return Err(code(partition.error_code));
-    }
-    Ok(LeaderAndIsr {
-        leader: partition.leader_id,
-        leader_epoch: partition.leader_epoch,
-        isr: partition.isr.clone(),
-        leader_recovery_state: partition.leader_recovery_state,
-        partition_epoch: partition.partition_epoch,
-    })
 }
