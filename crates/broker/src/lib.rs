@@ -25,6 +25,9 @@
 //! - [`fetch_session`]: the node's bounded KIP-227 [`fetch_session::FetchSessionCache`].
 //! - [`validation`]: produced record sets checked as Kafka's `LogValidator` checks them.
 //! - [`producer_ids`]: the node's blocks of producer ids, drawn from the controller.
+//! - `publisher.rs`: [`BrokerMetadataPublisher`] (Kafka's name), what each new metadata image
+//!   means on this node: the replicas it hosts, leads or follows, and the coordinator shards it
+//!   leads. The server's metadata replay and the tests' clusters drive it alike.
 //!
 //! Routing beyond the partition APIs: the group APIs go straight to the group coordinator
 //! (`handlers/groups.rs` adds the client's identity and topic ids), the transaction APIs to the
@@ -44,6 +47,7 @@ pub mod fetch_session;
 pub mod handlers;
 mod leadership;
 pub mod producer_ids;
+mod publisher;
 pub mod validation;
 
 pub use broker::{Broker, BrokerConfigEntry, BrokerIdentity, BrokerSettings, InternalTopicSettings, TxnAddRetry};
@@ -51,3 +55,4 @@ pub use channels::{BoxFuture, ControllerChannel, NoTxnCoordinator, TxnVerificati
 pub use credentials::ImageCredentials;
 pub use dispatch::{Handled, Outcome, Progress, frame_to_bytes};
 pub(crate) use leadership::LeaderHints;
+pub use publisher::{BrokerMetadataPublisher, NotReconciled};

@@ -17,21 +17,12 @@
 
 mod common;
 
-use common::{NoController, NoPeers};
-
-use std::sync::Arc;
+use common::Node;
 
 use bytes::{Bytes, BytesMut};
-use strand_base::{BrokerId, SystemClock, TopicPartition, Uuid};
-use strand_broker::{Broker, BrokerIdentity, Outcome};
-use strand_coordinator::writer::memory::MemoryPartitionWriter;
-use strand_coordinator::{GroupConfig, GroupCoordinator, RandomMemberIds};
-use strand_log::{LogConfig, LogManager, NodeIdentity};
-use strand_metadata::controller::{ApiMessageAndVersion, BootstrapFeatures, InitialFencing, bootstrap_records};
-use strand_metadata::image::MetadataImage;
-use strand_metadata::testkit::{committed, register};
+use strand_base::{BrokerId, TopicPartition, Uuid};
+use strand_metadata::controller::{ApiMessageAndVersion, InitialFencing};
 use strand_protocol::error::ErrorCode;
-use strand_protocol::frame::{decode_response, encode_request};
 use strand_protocol::messages::api::{RequestBody, ResponseBody};
 use strand_protocol::messages::fetch_request::{FetchPartition, FetchTopic, ReplicaState};
 use strand_protocol::messages::list_offsets_request::{ListOffsetsPartition, ListOffsetsTopic};
@@ -43,59 +34,21 @@ use strand_protocol::messages::{
     PartitionChangeRecord, PartitionRecord, ProduceRequest, ProduceResponse, TopicRecord,
 };
 use strand_protocol::records::{NewRecord, RecordBatchBuilder};
-use strand_replication::{BrokerStatus, PartitionState, ReplicaLinks, ReplicaManager, ReplicationConfig};
-use tokio::sync::watch;
 
 const TOPIC: &str = "orders";
 const TOPIC_ID: Uuid = Uuid([9; 16]);
 const ME: BrokerId = BrokerId(1);
 const OTHER: BrokerId = BrokerId(2);
 
-/// Broker 1: its broker over a cluster-member replica manager, and the image it watches.
+/// Broker 1 (the harness's node) with broker 2 registered and `orders-0` created.
 struct Member {
-    broker: Broker,
-    replicas: Arc<ReplicaManager>,
-    images: watch::Sender<Arc<MetadataImage>>,
-    correlation_id: i32,
-    _dir: tempfile::TempDir,
+    node: Node,
 }
 
 impl Member {
     fn new() -> Member {
-        let dir = tempfile::tempdir().expect("dir");
-        let identity = NodeIdentity { cluster_id: common::CLUSTER_ID.into(), node_id: ME.0 };
-        let logs =
-            LogManager::open(&[dir.path().to_owned()], &identity, log_config(), Arc::new(SystemClock)).expect("logs");
-        let config = ReplicationConfig { flush_on_acks_all: false, ..ReplicationConfig::new(ME) };
-        let links = ReplicaLinks { transport: Arc::new(NoPeers), isr_channel: Arc::new(NoPeers) };
-        let replicas =
-            Arc::new(ReplicaManager::with_config(logs, config, links, Arc::new(SystemClock)).expect("replicas"));
-        let (images, image) = watch::channel(Arc::new(MetadataImage::empty()));
-        let groups = Arc::new(GroupCoordinator::new(
-            GroupConfig::default(),
-            Arc::new(MemoryPartitionWriter::new()),
-            Arc::new(SystemClock),
-            Arc::new(RandomMemberIds),
-        ));
-        let identity = BrokerIdentity {
-            node_id: ME,
-            cluster_id: common::CLUSTER_ID.into(),
-            listener_name: common::LISTENER.into(),
-            broker_epoch: 0,
-        };
-        let broker = Broker::new(
-            identity,
-            common::settings(),
-            image,
-            replicas.clone(),
-            groups,
-            Arc::new(NoController),
-            Arc::new(SystemClock),
-        );
-        let member = Member { broker, replicas, images, correlation_id: 0, _dir: dir };
-        member.apply(&bootstrap_records(&BootstrapFeatures::default()));
-        member.register(ME.0);
-        member.register(OTHER.0);
+        let node = Node::new();
+        node.register(OTHER.0, InitialFencing::Unfenced);
         let topic = TopicRecord { name: TOPIC.into(), topic_id: TOPIC_ID, ..Default::default() };
         let partition = PartitionRecord {
             partition_id: 0,
@@ -107,6 +60,7 @@ impl Member {
             partition_epoch: 0,
             ..Default::default()
         };
+        let member = Member { node };
         member.apply(&[
             ApiMessageAndVersion::latest(MetadataRecord::TopicRecord(topic)),
             ApiMessageAndVersion::latest(MetadataRecord::PartitionRecord(partition)),
@@ -114,51 +68,15 @@ impl Member {
         member
     }
 
-    /// Replays `records` into the image and applies the partition states and broker standings
-    /// it gives, as the server's replay loop does.
+    /// Replays `records` into the image and publishes it to this node's replicas, as the
+    /// server's replay loop does.
     fn apply(&self, records: &[ApiMessageAndVersion]) {
-        let image = self.replay(records);
-        let statuses = image
-            .cluster()
-            .brokers()
-            .map(|b| {
-                let status = BrokerStatus {
-                    broker_epoch: b.epoch,
-                    fenced: b.fenced,
-                    in_controlled_shutdown: b.in_controlled_shutdown,
-                };
-                (b.id, status)
-            })
-            .collect();
-        self.replicas.set_broker_statuses(statuses);
-        for topic in image.topics().iter() {
-            for (&index, partition) in &topic.partitions {
-                let state = PartitionState {
-                    leader: partition.leader,
-                    leader_epoch: partition.leader_epoch,
-                    partition_epoch: partition.partition_epoch,
-                    replicas: partition.replicas.clone(),
-                    isr: partition.isr.clone(),
-                    min_insync_replicas: 1,
-                    leader_recovery_state: 0,
-                };
-                let tp = TopicPartition::new(topic.name.clone(), index);
-                self.replicas.apply_partition_state(&tp, topic.id, log_config(), &state).expect("partition state");
-            }
-        }
+        self.node.writer.apply(records);
     }
 
     /// Replays `records` into the image only: this node's replicas have not taken them yet.
-    fn replay(&self, records: &[ApiMessageAndVersion]) -> Arc<MetadataImage> {
-        let next = Arc::new(committed(&self.images.borrow(), records));
-        self.images.send_replace(next.clone());
-        next
-    }
-
-    fn register(&self, id: i32) {
-        let image = self.images.borrow().clone();
-        let result = register(&image, &common::registration(id), InitialFencing::Unfenced);
-        self.apply(&result.records);
+    fn replay(&self, records: &[ApiMessageAndVersion]) {
+        self.node.writer.replay_unpublished(records);
     }
 
     /// Moves `orders-0`'s leadership to `leader` (bumping its leader epoch).
@@ -167,20 +85,11 @@ impl Member {
     }
 
     fn broker_epoch(&self, id: BrokerId) -> i64 {
-        self.images.borrow().cluster().broker(id).expect("registered").epoch
+        self.node.broker.image().cluster().broker(id).expect("registered").epoch
     }
 
     async fn call(&mut self, body: RequestBody, version: i16) -> ResponseBody {
-        self.correlation_id += 1;
-        let api = body.api_key();
-        let frame = encode_request(self.correlation_id, Some("leader-changes"), &body, version).expect("encode");
-        let Outcome::Respond(response) = self.broker.handle(frame.slice(4..), &common::session()).await else {
-            panic!("{api:?} v{version}: no response");
-        };
-        let response = strand_broker::frame_to_bytes(&response).expect("file regions readable");
-        let (header, body) = decode_response(api, version, response.slice(4..)).expect("decode response");
-        assert_eq!(header.correlation_id, self.correlation_id);
-        body
+        self.node.call(body, version).await
     }
 
     async fn produce(&mut self, version: i16, timestamp_ms: i64) -> ProduceResponse {
@@ -271,10 +180,6 @@ impl Member {
         let p = &response.topics[0].partitions[0];
         (ErrorCode::from_code(p.error_code).expect("known code"), p.leader_epoch, p.end_offset)
     }
-}
-
-fn log_config() -> LogConfig {
-    LogConfig { segment_index_bytes: 4096, ..LogConfig::default() }
 }
 
 /// A leader change of `orders-0` to `leader`.
@@ -493,7 +398,7 @@ async fn new_leader_answers_offset_not_available_until_its_high_watermark_reache
     }
     member.elect(OTHER);
     member.elect(ME);
-    let status = member.replicas.partition_status(&TopicPartition::new(TOPIC, 0)).expect("status");
+    let status = member.node.replicas.partition_status(&TopicPartition::new(TOPIC, 0)).expect("status");
     assert_eq!((status.leader_epoch, status.leader_epoch_start_offset, status.high_watermark), (2, Some(3), 0));
 
     let not_available = (ErrorCode::OffsetNotAvailable, -1, -1);

@@ -8,16 +8,14 @@
 
 mod common;
 
-use common::{NoController, NoPeers};
+use common::NoController;
 
 use std::sync::Arc;
 
 use bytes::{Bytes, BytesMut};
 use strand_base::{BrokerId, SystemClock, TopicPartition, Uuid};
 use strand_broker::{Broker, BrokerIdentity, handlers};
-use strand_coordinator::writer::memory::MemoryPartitionWriter;
-use strand_coordinator::{GroupConfig, GroupCoordinator, RandomMemberIds};
-use strand_log::{LogConfig, LogManager, NodeIdentity};
+use strand_log::LogConfig;
 use strand_metadata::image::{MetadataDelta, MetadataImage, MetadataProvenance};
 use strand_protocol::error::ErrorCode;
 use strand_protocol::messages::fetch_request::{FetchPartition, FetchTopic, ReplicaState};
@@ -27,9 +25,7 @@ use strand_protocol::messages::produce_response::PartitionProduceResponse;
 use strand_protocol::messages::records::MetadataRecord;
 use strand_protocol::messages::{FetchRequest, PartitionRecord, ProduceRequest, TopicRecord};
 use strand_protocol::records::{NewRecord, RecordBatchBuilder};
-use strand_replication::{
-    BrokerStatus, PartitionState, REPLICA_FETCH_VERSION, ReplicaLinks, ReplicaManager, ReplicationConfig,
-};
+use strand_replication::{BrokerStatus, PartitionState, REPLICA_FETCH_VERSION, ReplicaManager};
 use tokio::sync::watch;
 
 const TOPIC_ID: Uuid = Uuid([7; 16]);
@@ -48,23 +44,12 @@ fn tp() -> TopicPartition {
 /// Broker 1 leading `orders-0` with replicas and ISR [1, 2]; brokers registered at epoch 5.
 fn leader() -> Leader {
     let dir = tempfile::tempdir().expect("dir");
-    let identity = NodeIdentity { cluster_id: common::CLUSTER_ID.into(), node_id: 1 };
-    let log_config = LogConfig { segment_index_bytes: 4096, ..LogConfig::default() };
-    let logs =
-        LogManager::open(&[dir.path().to_owned()], &identity, log_config.clone(), Arc::new(SystemClock)).expect("logs");
-    let config = ReplicationConfig { flush_on_acks_all: false, ..ReplicationConfig::new(BrokerId(1)) };
-    let links = ReplicaLinks { transport: Arc::new(NoPeers), isr_channel: Arc::new(NoPeers) };
-    let replicas = Arc::new(ReplicaManager::with_config(logs, config, links, Arc::new(SystemClock)).expect("replicas"));
+    let replicas = common::replica_manager(dir.path());
     let status = BrokerStatus { broker_epoch: 5, fenced: false, in_controlled_shutdown: false };
     replicas.set_broker_statuses([(BrokerId(1), status), (BrokerId(2), status)].into_iter().collect());
-    replicas.apply_partition_state(&tp(), TOPIC_ID, log_config, &led_by_1()).expect("lead");
+    replicas.apply_partition_state(&tp(), TOPIC_ID, common::log_config(), &led_by_1()).expect("lead");
     let (images, image) = watch::channel(Arc::new(image()));
-    let groups = Arc::new(GroupCoordinator::new(
-        GroupConfig::default(),
-        Arc::new(MemoryPartitionWriter::new()),
-        Arc::new(SystemClock),
-        Arc::new(RandomMemberIds),
-    ));
+    let groups = common::group_coordinator();
     let identity = BrokerIdentity {
         node_id: BrokerId(1),
         cluster_id: common::CLUSTER_ID.into(),
@@ -284,8 +269,7 @@ async fn follower_fetch_checks_and_divergence() {
     assert_eq!((diverging.diverging_epoch.epoch, diverging.diverging_epoch.end_offset), (0, 1));
     assert!(diverging.records.as_ref().is_none_or(|r| r.is_empty()));
     let state = PartitionState { leader_epoch: 1, partition_epoch: 1, ..led_by_1() };
-    let config = LogConfig { segment_index_bytes: 4096, ..LogConfig::default() };
-    leader.replicas.apply_partition_state(&tp(), TOPIC_ID, config, &state).expect("new epoch");
+    leader.replicas.apply_partition_state(&tp(), TOPIC_ID, common::log_config(), &state).expect("new epoch");
     let fenced = fetch(&leader.broker, follower_fetch(1, 0, 0, 5)).await;
     assert_eq!(fenced.error_code, ErrorCode::FencedLeaderEpoch.code());
     assert_eq!((fenced.current_leader.leader_id, fenced.current_leader.leader_epoch), (BrokerId(1), 1));

@@ -21,7 +21,8 @@
 //!   and return the generated response; [`GroupCoordinator::on_metadata_update`] takes each new
 //!   [`TopicMetadata`] snapshot.
 //! - [`runtime`]: the async runtime both coordinators run on: a shard registry (leadership,
-//!   status, requests queued) and a task per partition this node leads, which loads the shard by
+//!   status and shutdown as [`CoordinatorShards`], which each coordinator's `shards()` hands out;
+//!   requests queued) and a task per partition this node leads, which loads the shard by
 //!   replaying the partition, runs one operation at a time,
 //!   appends its records through a [`PartitionWriter`] and answers once they are committed, and
 //!   fires the shard's timers; [`ShardStatus`] says where a partition's shard stands.
@@ -68,7 +69,7 @@ pub use group::coordinator::{GroupCoordinator, TxnMarker};
 pub use group::metadata::TopicMetadata;
 pub use group::{ClientInfo, GroupShard};
 pub use member_id::{MemberIdGenerator, RandomMemberIds, SequentialMemberIds};
-pub use runtime::ShardStatus;
+pub use runtime::{CoordinatorShards, ShardStatus};
 /// The internal topics the coordinators keep their state in, as `base` names them.
 pub use strand_base::topic::{OFFSETS_TOPIC, TRANSACTION_STATE_TOPIC};
 pub use txn::{

@@ -6,8 +6,7 @@
 //! The coordinator appends one batch per operation and answers only once the batch is committed
 //! (below the high watermark), so a coordinator change never forgets an acknowledged commit. It
 //! reads a partition from its start when it becomes its leader. Leadership itself is told to the
-//! runtime ([`crate::GroupCoordinator::become_leader`] / `resign`), not asked of the
-//! writer.
+//! runtime ([`crate::CoordinatorShards::become_leader`] / `resign`), not asked of the writer.
 //!
 //! Transactional offset commits (TxnOffsetCommit) are appended as transactional batches carrying
 //! the producer's id and epoch, so the log's producer state tracks the transaction and its marker

@@ -30,8 +30,8 @@ async fn active(config: GroupConfig) -> (Arc<MemoryPartitionWriter>, GroupCoordi
     let coordinator = GroupCoordinator::new(config, writer.clone(), clock, Arc::new(SequentialMemberIds::default()));
     for partition in 0..PARTITIONS {
         writer.lead(&tp(partition), 1);
-        coordinator.become_leader(partition, 1);
-        assert!(coordinator.wait_active(partition).await);
+        coordinator.shards().become_leader(partition, 1);
+        assert!(coordinator.shards().wait_active(partition).await);
     }
     (writer, coordinator)
 }
@@ -90,7 +90,7 @@ async fn an_operation_whose_batch_is_too_large_appends_nothing() {
     assert_eq!(huge.error_code, ErrorCode::UnknownServerError.code());
     assert_eq!(writer.batches(&tp(partition)).len(), before, "nothing appended");
 
-    assert!(coordinator.wait_active(partition).await);
+    assert!(coordinator.shards().wait_active(partition).await);
     let normal = coordinator.consumer_group_heartbeat(client("c"), cg_join("cg", "m1", &["orders"]), 1).await;
     assert_eq!((normal.error_code, normal.member_epoch), (0, 1), "the member that was refused joins afresh");
 }
@@ -108,10 +108,10 @@ async fn a_record_up_to_the_limit_is_loaded_back() {
     let largest = writer.batches(&tp(partition)).iter().map(Bytes::len).max().expect("batches");
     assert!(largest > LOAD_READ_BYTES_MAX && largest <= max, "a {largest}-byte batch");
 
-    coordinator.resign(partition);
+    coordinator.shards().resign(partition);
     writer.lead(&tp(partition), 2);
-    coordinator.become_leader(partition, 2);
-    assert!(coordinator.wait_active(partition).await);
+    coordinator.shards().become_leader(partition, 2);
+    assert!(coordinator.shards().wait_active(partition).await);
     let described =
         coordinator.describe_groups(DescribeGroupsRequest { groups: vec!["g".into()], ..Default::default() }, 5).await;
     let group = &described.groups[0];

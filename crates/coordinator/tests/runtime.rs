@@ -49,8 +49,8 @@ fn new_coordinator(config: GroupConfig) -> (Arc<MemoryPartitionWriter>, GroupCoo
 async fn active(config: GroupConfig) -> (Arc<MemoryPartitionWriter>, GroupCoordinator) {
     let (writer, coordinator) = new_coordinator(config);
     for partition in 0..PARTITIONS {
-        coordinator.become_leader(partition, 1);
-        assert!(coordinator.wait_active(partition).await);
+        coordinator.shards().become_leader(partition, 1);
+        assert!(coordinator.shards().wait_active(partition).await);
     }
     (writer, coordinator)
 }
@@ -140,7 +140,7 @@ async fn partitions_not_led_here_are_not_coordinator() {
     assert_eq!(fetched_offset(&coordinator, "g", "orders", 0).await.0, not_coordinator);
     let listed = coordinator.list_groups(ListGroupsRequest::default(), 4).await;
     assert_eq!((listed.error_code, listed.groups.len()), (0, 0));
-    assert_eq!(coordinator.status(coordinator.partition_for("g")), ShardStatus::NotLed);
+    assert_eq!(coordinator.shards().status(coordinator.partition_for("g")), ShardStatus::NotLed);
 }
 
 /// While a shard loads (here: waiting for a previous leader's batch to commit) its groups get
@@ -160,9 +160,9 @@ async fn load_in_progress_until_the_log_is_replayed() {
     };
     let batch = build_batch(&[CoordinatorRecord::offset_commit("g", "orders", 0, &offset)], T0).expect("batch");
     writer.append_uncommitted(&tp(partition), batch).expect("stored");
-    coordinator.become_leader(partition, 1);
+    coordinator.shards().become_leader(partition, 1);
     tokio::time::sleep(Duration::from_millis(10)).await;
-    assert_eq!(coordinator.status(partition), ShardStatus::Loading);
+    assert_eq!(coordinator.shards().status(partition), ShardStatus::Loading);
     let loading = ErrorCode::CoordinatorLoadInProgress.code();
     assert_eq!(errors(&coordinator.offset_commit(commit("g", 1), 8, &NoTopicIds).await), vec![loading]);
     assert_eq!(coordinator.join_group(client("c"), join_request("g", "", None), 5).await.error_code, loading);
@@ -170,7 +170,7 @@ async fn load_in_progress_until_the_log_is_replayed() {
     assert_eq!(coordinator.heartbeat(heartbeat, 4).await.error_code, 0);
 
     writer.hold_commits(&tp(partition), false);
-    assert!(coordinator.wait_active(partition).await);
+    assert!(coordinator.shards().wait_active(partition).await);
     assert_eq!(fetched_offset(&coordinator, "g", "orders", 0).await, (0, 77));
 }
 
@@ -224,14 +224,14 @@ async fn failed_appends_are_answered_and_reverted() {
     assert_eq!(errors(&failed), vec![ErrorCode::CoordinatorNotAvailable.code()]);
     assert_eq!(parked.await.expect("task").error_code, ErrorCode::CoordinatorNotAvailable.code());
     writer.fail_appends(&tp(partition), None);
-    assert!(coordinator.wait_active(partition).await);
+    assert!(coordinator.shards().wait_active(partition).await);
     assert_eq!(fetched_offset(&coordinator, "g", "orders", 0).await, (0, 1), "the failed commit is forgotten");
 
     writer.fail_appends(&tp(partition), Some(WriteError::NotLeader));
     let failed = coordinator.offset_commit(commit("g", 3), 8, &NoTopicIds).await;
     assert_eq!(errors(&failed), vec![ErrorCode::NotCoordinator.code()]);
     tokio::time::sleep(Duration::from_millis(10)).await;
-    assert_eq!(coordinator.status(partition), ShardStatus::NotLed);
+    assert_eq!(coordinator.shards().status(partition), ShardStatus::NotLed);
     assert_eq!(fetched_offset(&coordinator, "g", "orders", 0).await.0, ErrorCode::NotCoordinator.code());
 }
 
@@ -245,11 +245,11 @@ async fn a_new_leader_replays_groups_and_offsets() {
     assert_eq!(errors(&coordinator.offset_commit(request, 8, &NoTopicIds).await), vec![0, 0]);
 
     let partition = coordinator.partition_for("g");
-    coordinator.resign(partition);
-    assert_eq!(coordinator.status(partition), ShardStatus::NotLed);
+    coordinator.shards().resign(partition);
+    assert_eq!(coordinator.shards().status(partition), ShardStatus::NotLed);
     writer.lead(&tp(partition), 2);
-    coordinator.become_leader(partition, 2);
-    assert!(coordinator.wait_active(partition).await);
+    coordinator.shards().become_leader(partition, 2);
+    assert!(coordinator.shards().wait_active(partition).await);
 
     let described =
         coordinator.describe_groups(DescribeGroupsRequest { groups: vec!["g".into()], ..Default::default() }, 5).await;
@@ -461,7 +461,7 @@ async fn admin_apis_span_shards() {
         encodes(&listed, version);
     }
 
-    coordinator.resign(partitions[2]);
+    coordinator.shards().resign(partitions[2]);
     let request = DescribeGroupsRequest { groups: groups.iter().rev().cloned().collect(), ..Default::default() };
     let described = coordinator.describe_groups(request, 5).await;
     let got: Vec<_> = described.groups.iter().map(|g| (g.group_id.clone(), g.error_code)).collect();
@@ -533,7 +533,7 @@ fn api_futures_are_send() {
     assert_send(&coordinator.list_groups(ListGroupsRequest::default(), 5));
     assert_send(&coordinator.describe_groups(DescribeGroupsRequest::default(), 6));
     assert_send(&coordinator.delete_groups(DeleteGroupsRequest::default(), 2));
-    assert_send(&coordinator.shutdown());
+    assert_send(&coordinator.shards().shutdown());
 }
 
 /// The consumer protocol through the runtime: metadata handed over with `on_metadata_update`
@@ -566,10 +566,10 @@ async fn consumer_groups_through_the_runtime() {
     encodes(&coordinator.consumer_group_describe(ConsumerGroupDescribeRequest::default(), 0).await, 0);
 
     let partition = coordinator.partition_for("cg");
-    coordinator.resign(partition);
+    coordinator.shards().resign(partition);
     writer.lead(&tp(partition), 2);
-    coordinator.become_leader(partition, 2);
-    assert!(coordinator.wait_active(partition).await);
+    coordinator.shards().become_leader(partition, 2);
+    assert!(coordinator.shards().wait_active(partition).await);
     let request = ConsumerGroupDescribeRequest { group_ids: vec!["cg".into(), "missing".into()], ..Default::default() };
     let described = coordinator.consumer_group_describe(request, 1).await;
     let group = &described.groups[0];

@@ -358,8 +358,8 @@ async fn coordinator(writer: &Arc<MemoryPartitionWriter>, epoch: i32) -> GroupCo
     let config = GroupConfig { offsets_topic_partitions: PARTITIONS, ..GroupConfig::default() };
     let coordinator =
         GroupCoordinator::new(config, writer.clone(), Arc::new(SystemClock), Arc::new(SequentialMemberIds::default()));
-    coordinator.become_leader(0, epoch);
-    assert!(coordinator.wait_active(0).await);
+    coordinator.shards().become_leader(0, epoch);
+    assert!(coordinator.shards().wait_active(0).await);
     coordinator
 }
 
@@ -409,7 +409,7 @@ async fn runtime_verifies_appends_transactionally_and_replays() {
     assert_eq!(stable_fetch(&groups, 0).await, (UNSTABLE, -1));
 
     // A restart while the transaction is open: still pending.
-    groups.shutdown().await;
+    groups.shards().shutdown().await;
     let groups = coordinator(&writer, 2).await;
     assert_eq!(stable_fetch(&groups, 0).await, (UNSTABLE, -1));
 
@@ -417,7 +417,7 @@ async fn runtime_verifies_appends_transactionally_and_replays() {
     assert_eq!(stable_fetch(&groups, 0).await, (NONE, 10));
     assert!(stored_batches(&writer).last().expect("marker").attributes().is_control());
 
-    groups.shutdown().await;
+    groups.shards().shutdown().await;
     let groups = coordinator(&writer, 3).await;
     assert_eq!(stable_fetch(&groups, 0).await, (NONE, 10), "the marker is replayed on load");
 
@@ -427,7 +427,7 @@ async fn runtime_verifies_appends_transactionally_and_replays() {
     assert!(!writer.verifications()[1].1.add, "v3 only checks that the producer added it");
     groups.complete_transaction(0, marker(TransactionResult::Abort)).await.expect("marker");
     assert_eq!(stable_fetch(&groups, 0).await, (NONE, 10));
-    groups.shutdown().await;
+    groups.shards().shutdown().await;
     let groups = coordinator(&writer, 4).await;
     assert_eq!(stable_fetch(&groups, 0).await, (NONE, 10));
 }

@@ -107,8 +107,8 @@ async fn active() -> Node {
     }
     let node = node_over(writer);
     for partition in 0..PARTITIONS {
-        node.coordinator.become_leader(partition, 1);
-        assert!(node.coordinator.wait_active(partition).await);
+        node.coordinator.shards().become_leader(partition, 1);
+        assert!(node.coordinator.shards().wait_active(partition).await);
     }
     node
 }
@@ -284,8 +284,8 @@ async fn failover_completes_a_prepared_commit() {
     let empty = kafka_value(0, 42, 0, 0, &[], -1);
     let prepare = kafka_value(1, 42, 0, 2, &[("orders", &[0, 2]), ("refunds", &[1])], T0 - 5);
     writer.append_committed(&state_tp(partition), kafka_batch(id, &[empty, prepare])).expect("as set up");
-    node.coordinator.become_leader(partition, 7);
-    assert!(node.coordinator.wait_active(partition).await);
+    node.coordinator.shards().become_leader(partition, 7);
+    assert!(node.coordinator.shards().wait_active(partition).await);
     until_state(&node, id, TxnState::CompleteCommit).await;
     let call = &node.markers.calls()[0];
     assert_eq!(
@@ -381,16 +381,16 @@ async fn routing_before_and_during_load() {
     writer
         .append_uncommitted(&state_tp(partition), kafka_batch("tx", &[kafka_value(1, 9, 3, 0, &[], -1)]))
         .expect("as set up");
-    node.coordinator.become_leader(partition, 1);
-    assert_eq!(node.coordinator.status(partition), ShardStatus::Loading);
+    node.coordinator.shards().become_leader(partition, 1);
+    assert_eq!(node.coordinator.shards().status(partition), ShardStatus::Loading);
     let response = node.coordinator.init_producer_id(init_request("tx"), 4).await;
     assert_eq!(response.error_code, ErrorCode::CoordinatorLoadInProgress.code());
     let list = node.coordinator.list_transactions(ListTransactionsRequest::default(), 1).await;
     assert_eq!(list.error_code, ErrorCode::CoordinatorLoadInProgress.code());
     writer.hold_commits(&state_tp(partition), false);
-    assert!(node.coordinator.wait_active(partition).await);
+    assert!(node.coordinator.shards().wait_active(partition).await);
     assert_eq!(init(&node, "tx").await, (9, 4));
-    node.coordinator.resign(partition);
+    node.coordinator.shards().resign(partition);
     let response = node.coordinator.init_producer_id(init_request("tx"), 4).await;
     assert_eq!(response.error_code, ErrorCode::NotCoordinator.code());
 }
@@ -419,7 +419,7 @@ async fn failed_append_is_answered_and_reverted() {
     node.writer.fail_appends(&state_tp(partition), Some(WriteError::Storage("disk".to_owned())));
     assert_eq!(add(&node, "tx", producer, &[("orders", 0)], 3).await, vec![ErrorCode::NotCoordinator.code()]);
     node.writer.fail_appends(&state_tp(partition), None);
-    assert!(node.coordinator.wait_active(partition).await);
+    assert!(node.coordinator.shards().wait_active(partition).await);
     assert_eq!(describe(&node, "tx").await.1, "Empty");
     assert_eq!(add(&node, "tx", producer, &[("orders", 0)], 3).await, vec![0]);
 }
@@ -539,7 +539,7 @@ async fn api_versions_and_admin() {
     let ids: BTreeSet<String> = listed.transaction_states.iter().map(|t| t.transactional_id.clone()).collect();
     assert_eq!(ids, BTreeSet::from(["tx".to_owned()]));
     let unled = (0..100).map(|i| format!("x{i}")).find(|x| node.coordinator.partition_for(x) != 0).expect("as set up");
-    node.coordinator.resign(node.coordinator.partition_for(&unled));
+    node.coordinator.shards().resign(node.coordinator.partition_for(&unled));
     let request = DescribeTransactionsRequest {
         transactional_ids: vec![unled, "tx".to_owned(), String::new()],
         ..Default::default()

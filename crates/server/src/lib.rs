@@ -24,9 +24,9 @@
 //! - [`metadata_replay`]: committed batches replayed into the raw image at once (the controller
 //!   waits for it), then the newest raw image handed to the publisher on a blocking thread, then
 //!   published to the handlers.
-//! - [`publisher`]: `BrokerMetadataPublisher` (Kafka's name), what a new image means on this
-//!   node: replicas (brokers' standing, partition states, effective log configs through the
-//!   `TopicConfigResolver`, deletions), then coordinator leaderships.
+//! - [`publisher`]: the node's `Reconcile`, the broker crate's `BrokerMetadataPublisher` (what a
+//!   new image means on this node: replicas, then coordinator leaderships) and the open-files
+//!   warning.
 //! - [`inter_node`]: node-to-node traffic. On the CONTROLLER listener, Strand-private frames
 //!   (one API key, 32000, Kafka-framed so a stray Kafka client is refused, not misread): Raft RPCs
 //!   (`TcpQuorumTransport`), brokers' requests to the active controller (`ControllerClient`,

@@ -28,7 +28,7 @@ use std::time::Duration;
 use strand_base::topic::CLUSTER_METADATA_TOPIC;
 use strand_base::{BrokerId, Clock, SystemClock, Uuid};
 use strand_broker::producer_ids::ControllerProducerIds;
-use strand_broker::{Broker, BrokerIdentity, ControllerChannel};
+use strand_broker::{Broker, BrokerIdentity, BrokerMetadataPublisher, ControllerChannel};
 use strand_coordinator::{GroupCoordinator, RandomMemberIds, TxnCoordinator};
 use strand_log::{LogManager, NodeIdentity};
 use strand_metadata::controller::{ApiMessageAndVersion, BootstrapFeatures, bootstrap_records};
@@ -40,8 +40,8 @@ use tokio::net::TcpListener;
 use tokio::sync::{mpsc, oneshot, watch};
 use tracing::{info, warn};
 
-use crate::config::ServerConfig;
 use crate::config::broker_settings::broker_settings;
+use crate::config::{ServerConfig, static_topic_configs};
 use crate::connection::ConnectionLimits;
 use crate::connection::acceptor::ClientConnections;
 use crate::group_writer::ReplicaPartitionWriter;
@@ -51,7 +51,6 @@ use crate::inter_node::{
 };
 use crate::log_dirs::{DirAssigner, raise_open_files_limit, watch_log_dirs_forever};
 use crate::metadata_replay::{Handoff, replay_forever};
-use crate::publisher::BrokerMetadataPublisher;
 use crate::registration::{cluster_min_isr, log_dir_ids, register};
 use crate::shutdown::{controlled_shutdown, shut_down, shut_down_quorum};
 use crate::tasks::{
@@ -157,9 +156,9 @@ pub async fn run_until(
     let Hosted { replicas, groups, transactions, .. } = hosted;
     replicas.stop_fetchers().await;
     drop(broker);
-    groups.shutdown().await;
+    groups.shards().shutdown().await;
     drop(groups);
-    transactions.shutdown().await;
+    transactions.shards().shutdown().await;
     drop(transactions);
     let Metadata { quorum, controller, .. } = metadata;
     drop(controller);
@@ -414,14 +413,15 @@ impl Starting {
             producer_ids,
             marker_sender,
         ));
-        let publisher = BrokerMetadataPublisher {
-            dirs: registered.dirs.clone(),
-            replicas: replicas.clone(),
-            groups: groups.clone(),
-            transactions: transactions.clone(),
-            config: config.clone(),
+        let publisher = BrokerMetadataPublisher::new(
             node,
-        };
+            replicas.clone(),
+            static_topic_configs(config),
+            config.log_config().producer_state,
+        )
+        .with_log_dirs(registered.dirs.clone())
+        .with_groups(groups.clone())
+        .with_transactions(transactions.clone());
         let (reconciled_tx, reconciled) = oneshot::channel();
         let handoff = Handoff { hosts: publisher, reconciled: reconciled_tx };
         if metadata.handoff_tx.send(handoff).await.is_err() || reconciled.await.is_err() {

@@ -1,6 +1,7 @@
-//! A broker over a real `ReplicaManager` in a temp dir, with a metadata log in memory: the
-//! [`ReplayingWriter`] replays committed records into the image the broker watches and hosts
-//! the partitions this node is a replica of, as the server's replay loop does. Requests go
+//! A broker over a real `ReplicaManager` in a temp dir (a cluster member without peers), with a
+//! metadata log in memory: the [`ReplayingWriter`] replays committed records into the image the
+//! broker watches and publishes it through the node's `BrokerMetadataPublisher`, as the server's
+//! replay loop does. Requests go
 //! through `Broker::handle` as frames and responses come back decoded.
 
 #![allow(dead_code)]
@@ -13,8 +14,8 @@ use std::time::Duration;
 use bytes::{Bytes, BytesMut};
 use strand_base::{BrokerId, SystemClock, TopicPartition, Uuid};
 use strand_broker::{
-    BoxFuture, Broker, BrokerConfigEntry, BrokerIdentity, BrokerSettings, ControllerChannel, InternalTopicSettings,
-    Outcome,
+    BoxFuture, Broker, BrokerConfigEntry, BrokerIdentity, BrokerMetadataPublisher, BrokerSettings, ControllerChannel,
+    InternalTopicSettings, Outcome,
 };
 use strand_coordinator::writer::memory::MemoryPartitionWriter;
 use strand_coordinator::{GroupConfig, GroupCoordinator, RandomMemberIds};
@@ -40,7 +41,8 @@ use strand_protocol::messages::{CreateTopicsRequest, FenceBrokerRecord};
 use strand_protocol::messages::{FetchRequest, FetchResponse};
 use strand_protocol::records::{NewRecord, RecordBatchBuilder};
 use strand_replication::{
-    Acks, AlterPartitionItem, IsrChannel, LeaderAndIsr, ReplicaManager, ReplicaTransport, TransportError,
+    Acks, AlterPartitionItem, IsrChannel, LeaderAndIsr, ReplicaLinks, ReplicaManager, ReplicaTransport,
+    ReplicationConfig, TransportError,
 };
 use tokio::sync::watch;
 
@@ -54,11 +56,12 @@ pub fn session() -> strand_security::Session {
     strand_security::Session::anonymous(PEER, "PLAINTEXT")
 }
 
-/// The metadata log in memory: a write is committed at once and replayed into the image.
+/// The metadata log in memory: a write is committed at once, replayed into the image and
+/// published to this node's replicas and group coordinator, as the server's replay does.
 #[derive(Debug)]
 pub struct ReplayingWriter {
     images: Mutex<watch::Sender<Arc<MetadataImage>>>,
-    replicas: Arc<ReplicaManager>,
+    publisher: BrokerMetadataPublisher,
     /// While set, writes fail as a lost quorum would make them.
     pub failing: AtomicBool,
 }
@@ -69,25 +72,20 @@ impl ReplayingWriter {
         let images = self.images.lock().expect("image lock");
         let next = Arc::new(committed(&images.borrow(), records));
         let offset = next.provenance().offset;
-        self.reconcile(&next);
+        let failed = self.publisher.publish(&next);
+        assert!(failed.is_empty(), "{failed:?}");
         images.send_replace(next);
         offset
     }
 
-    fn reconcile(&self, image: &MetadataImage) {
-        for topic in image.topics().iter() {
-            for (&index, partition) in &topic.partitions {
-                if partition.replicas.contains(&NODE) {
-                    let tp = TopicPartition::new(topic.name.clone(), index);
-                    self.replicas.ensure_partition(&tp, topic.id, log_config()).expect("host partition");
-                }
-            }
-        }
-        for tp in self.replicas.hosted() {
-            if image.topics().by_name(&tp.topic).is_none_or(|t| !t.partitions.contains_key(&tp.partition)) {
-                self.replicas.delete_partition(&tp).expect("delete partition");
-            }
-        }
+    /// Replays `records` as one batch into the image only, as if this node's replicas had not
+    /// taken them yet.
+    pub fn replay_unpublished(&self, records: &[ApiMessageAndVersion]) -> i64 {
+        let images = self.images.lock().expect("image lock");
+        let next = committed(&images.borrow(), records);
+        let offset = next.provenance().offset;
+        images.send_replace(Arc::new(next));
+        offset
     }
 }
 
@@ -147,16 +145,12 @@ impl Node {
 
     pub fn with_settings(settings: BrokerSettings) -> Node {
         let dir = tempfile::tempdir().expect("temp dir");
-        let identity = NodeIdentity { cluster_id: CLUSTER_ID.into(), node_id: NODE.0 };
-        let logs = LogManager::open(&[dir.path().to_owned()], &identity, log_config(), Arc::new(SystemClock))
-            .expect("log manager");
-        let replicas = Arc::new(ReplicaManager::new(logs, false));
+        let replicas = replica_manager(dir.path());
         let (images, image) = watch::channel(Arc::new(MetadataImage::empty()));
-        let writer = Arc::new(ReplayingWriter {
-            images: Mutex::new(images),
-            replicas: replicas.clone(),
-            failing: AtomicBool::new(false),
-        });
+        let groups = group_coordinator();
+        let publisher = publisher(replicas.clone()).with_groups(groups.clone());
+        let writer =
+            Arc::new(ReplayingWriter { images: Mutex::new(images), publisher, failing: AtomicBool::new(false) });
         writer.apply(&bootstrap_records(&BootstrapFeatures::default()));
         let identity = BrokerIdentity {
             node_id: NODE,
@@ -164,14 +158,6 @@ impl Node {
             listener_name: LISTENER.into(),
             broker_epoch: 0,
         };
-        // Group APIs are tested end to end (crates/cli/tests, compat/): here the coordinator only
-        // needs to exist, over an in-memory partition writer.
-        let groups = Arc::new(GroupCoordinator::new(
-            GroupConfig::default(),
-            Arc::new(MemoryPartitionWriter::new()),
-            Arc::new(SystemClock),
-            Arc::new(RandomMemberIds),
-        ));
         let clock = Arc::new(SystemClock);
         let controller_settings = ControllerSettings {
             cluster_id: CLUSTER_ID.into(),
@@ -337,6 +323,34 @@ pub fn static_config(
 
 pub fn log_config() -> LogConfig {
     LogConfig { segment_index_bytes: 4096, ..LogConfig::default() }
+}
+
+/// Broker 1's replica manager over its logs in `dir`: a cluster member whose peers never answer
+/// ([`NoPeers`]), acks=all not waiting for a sync.
+pub fn replica_manager(dir: &std::path::Path) -> Arc<ReplicaManager> {
+    let identity = NodeIdentity { cluster_id: CLUSTER_ID.into(), node_id: NODE.0 };
+    let logs = LogManager::open(&[dir.to_owned()], &identity, log_config(), Arc::new(SystemClock)).expect("logs");
+    let config = ReplicationConfig { flush_on_acks_all: false, ..ReplicationConfig::new(NODE) };
+    let links = ReplicaLinks { transport: Arc::new(NoPeers), isr_channel: Arc::new(NoPeers) };
+    Arc::new(ReplicaManager::with_config(logs, config, links, Arc::new(SystemClock)).expect("replicas"))
+}
+
+/// A group coordinator over an in-memory partition writer. Group APIs are tested end to end
+/// (crates/cli/tests, compat/): here the coordinator only needs to exist.
+pub fn group_coordinator() -> Arc<GroupCoordinator> {
+    Arc::new(GroupCoordinator::new(
+        GroupConfig::default(),
+        Arc::new(MemoryPartitionWriter::new()),
+        Arc::new(SystemClock),
+        Arc::new(RandomMemberIds),
+    ))
+}
+
+/// Broker 1's metadata publisher over `replicas`, its logs configured as [`log_config`] says
+/// unless the image's topic configs say otherwise.
+pub fn publisher(replicas: Arc<ReplicaManager>) -> BrokerMetadataPublisher {
+    let statics = [("segment.index.bytes".to_owned(), log_config().segment_index_bytes.to_string())];
+    BrokerMetadataPublisher::new(NODE, replicas, statics.into(), log_config().producer_state)
 }
 
 /// No controller: metadata changes in these tests are records the test replays.

@@ -394,7 +394,7 @@ impl GroupCoordinator {
     ) -> Result<TxnOffsetCommitResponse, ErrorCode> {
         let partition = self.partition_for(&request.group_id);
         // Not led or still loading here: answered before asking the transaction coordinator.
-        match self.status(partition) {
+        match self.shards().status(partition) {
             ShardStatus::Active => {}
             ShardStatus::Loading => return Err(ErrorCode::CoordinatorLoadInProgress),
             ShardStatus::NotLed => return Err(ErrorCode::NotCoordinator),
@@ -433,7 +433,7 @@ impl GroupCoordinator {
     /// COORDINATOR_LOAD_IN_PROGRESS, with no groups, as in Kafka; shards being unloaded are
     /// skipped.
     pub async fn list_groups(&self, request: ListGroupsRequest, _version: i16) -> ListGroupsResponse {
-        let reads = self.partitions().into_iter().map(|partition| {
+        let reads = self.shards().partitions().into_iter().map(|partition| {
             let states = request.states_filter.clone();
             let types = request.types_filter.clone();
             self.shards.read(partition, move |shard, _now_ms| shard.list_groups(&states, &types))

@@ -22,7 +22,7 @@
 
 use std::sync::Arc;
 
-use strand_base::{Clock, LeaderEpoch};
+use strand_base::Clock;
 use strand_protocol::error::ErrorCode;
 use strand_protocol::messages::{JoinGroupResponse, SyncGroupResponse};
 use tokio::sync::{oneshot, watch};
@@ -33,7 +33,7 @@ use crate::group::metadata::TopicMetadata;
 use crate::group::records::CoordinatorRecord;
 use crate::group::{Completion, GroupShard, Output, PendingId, Reply, hash};
 use crate::member_id::MemberIdGenerator;
-use crate::runtime::{ShardRegistry, ShardStatus};
+use crate::runtime::{CoordinatorShards, ShardRegistry};
 use crate::writer::{PartitionWriter, VerificationToken};
 
 /// The group coordinator of one node. Cheap to share behind an `Arc`; every method takes `&self`.
@@ -151,37 +151,9 @@ impl GroupCoordinator {
         hash::partition_for(group_id, self.config().offsets_topic_partitions)
     }
 
-    /// This node now leads `partition` at `leader_epoch`: load its shard and serve its groups. A
-    /// repeated call for the epoch already led (or an older one) changes nothing; a newer epoch
-    /// replaces the shard with a freshly loaded one.
-    pub fn become_leader(&self, partition: i32, leader_epoch: LeaderEpoch) {
-        self.shards.become_leader(partition, leader_epoch);
-    }
-
-    /// This node no longer leads `partition`: its shard stops, queued and parked requests get
-    /// NOT_COORDINATOR.
-    pub fn resign(&self, partition: i32) {
-        self.shards.resign(partition);
-    }
-
-    /// Where `partition`'s shard stands.
-    pub fn status(&self, partition: i32) -> ShardStatus {
-        self.shards.status(partition)
-    }
-
-    /// Resolves once `partition`'s shard is Active (true) or not led here (false).
-    pub async fn wait_active(&self, partition: i32) -> bool {
-        self.shards.wait_active(partition).await
-    }
-
-    /// The partitions whose shards are on this node, in any status.
-    pub fn partitions(&self) -> Vec<i32> {
-        self.shards.partitions()
-    }
-
-    /// Stops every shard and waits for their tasks to end.
-    pub async fn shutdown(&self) {
-        self.shards.shutdown().await;
+    /// This coordinator's shards on this node: their leadership, status and shutdown.
+    pub fn shards(&self) -> &dyn CoordinatorShards {
+        &self.shards
     }
 
     /// Runs a write operation on `partition`'s shard and waits for its answer, released once its

@@ -4,9 +4,9 @@
 //! owned by a tokio task (`shard_task`) that loads it and then serves it. The rules are the same
 //! for both coordinators:
 //!
-//! - **Leadership** is told to it: `ShardRegistry::become_leader` starts a shard task for the
-//!   partition, which loads the shard by reading the partition from its start through the
-//!   [`crate::PartitionWriter`] (`load`) and replaying every record; `ShardRegistry::resign` stops it.
+//! - **Leadership** is told to it ([`CoordinatorShards`]): `become_leader` starts a shard task for
+//!   the partition, which loads the shard by reading the partition from its start through the
+//!   [`crate::PartitionWriter`] (`load`) and replaying every record; `resign` stops it.
 //!   Meanwhile requests for the partition get COORDINATOR_LOAD_IN_PROGRESS; requests for a
 //!   partition not led here get NOT_COORDINATOR.
 //! - **One operation at a time per shard**: the task takes a command, lets the shard compute its
@@ -41,14 +41,43 @@ use std::fmt::Debug;
 use std::future::Future;
 
 use bytes::Bytes;
-use strand_base::{Offset, ProducerId};
+use strand_base::{LeaderEpoch, Offset, ProducerId};
 use strand_protocol::error::ErrorCode;
 use strand_protocol::records::{RecordBatch, RecordsError};
 
-use crate::writer::{VerificationToken, WriteError};
+use crate::writer::{BoxFuture, VerificationToken, WriteError};
 
 pub(crate) use registry::ShardRegistry;
 pub(crate) use shard_task::ShardContext;
+
+/// One coordinator's shards on this node, whichever coordinator runs them: the leadership of its
+/// internal topic's partitions (which the metadata publisher tells it), where each partition's
+/// shard stands, and their shutdown. `GroupCoordinator::shards` and `TxnCoordinator::shards`
+/// hand it out; the registry implements it for both.
+pub trait CoordinatorShards: Send + Sync {
+    /// This node now leads `partition` at `leader_epoch` (for the transaction coordinator, the
+    /// coordinator epoch its markers carry): load its shard, then serve it. A repeated call for
+    /// the epoch already led (or an older one) changes nothing; a newer epoch replaces the shard
+    /// with a freshly loaded one. Call it within a tokio runtime.
+    fn become_leader(&self, partition: i32, leader_epoch: LeaderEpoch);
+
+    /// This node no longer leads `partition`: its shard stops (the transaction coordinator's
+    /// markers in flight too: the next coordinator sends them again), and whatever waits on it
+    /// gets NOT_COORDINATOR.
+    fn resign(&self, partition: i32);
+
+    /// Where `partition`'s shard stands.
+    fn status(&self, partition: i32) -> ShardStatus;
+
+    /// Resolves once `partition`'s shard is Active (true) or not led here (false).
+    fn wait_active(&self, partition: i32) -> BoxFuture<'_, bool>;
+
+    /// The partitions whose shards are on this node, in any status.
+    fn partitions(&self) -> Vec<i32>;
+
+    /// Stops every shard (marker deliveries included) and waits for their tasks to end.
+    fn shutdown(&self) -> BoxFuture<'_, ()>;
+}
 
 /// Requests queued for one shard before senders wait.
 pub const SHARD_COMMANDS_MAX: usize = 1024;

@@ -1,5 +1,6 @@
 //! [`ShardRegistry`]: the shards of one coordinator on this node, by partition, and the
-//! leadership bookkeeping around their tasks (start, stop, status, requests queued to them). What
+//! leadership bookkeeping around their tasks (start, stop, status: [`CoordinatorShards`]; requests
+//! queued to them). What
 //! a shard does is its task's ([`super::shard_task`]) and its kind's; this file only keeps the
 //! handles.
 
@@ -12,8 +13,8 @@ use tokio::sync::{mpsc, oneshot, watch};
 use tokio::task::JoinHandle;
 
 use super::shard_task::ShardTask;
-use super::{Command, SHARD_COMMANDS_MAX, ShardKind, ShardStatus};
-use crate::writer::PartitionWriter;
+use super::{Command, CoordinatorShards, SHARD_COMMANDS_MAX, ShardKind, ShardStatus};
+use crate::writer::{BoxFuture, PartitionWriter};
 
 /// The shards of one coordinator. Owned by the coordinator; dropping it stops every shard. Every
 /// method takes `&self`.
@@ -52,78 +53,6 @@ impl<K: ShardKind> ShardRegistry<K> {
 
     pub(crate) fn writer(&self) -> &dyn PartitionWriter {
         &*self.runtime.writer
-    }
-
-    /// This node now leads `partition` at `leader_epoch`: start a task that loads its shard. A
-    /// repeated call for the epoch already led (or an older one) changes nothing; a newer epoch
-    /// replaces the shard with a freshly loaded one.
-    pub(crate) fn become_leader(&self, partition: i32, leader_epoch: LeaderEpoch) {
-        let mut handles = self.runtime.lock_handles();
-        if let Some(existing) = handles.get_mut(&partition) {
-            if existing.leader_epoch >= leader_epoch && *existing.status.borrow() != ShardStatus::NotLed {
-                return;
-            }
-            existing.stop();
-        }
-        let (commands_tx, commands_rx) = mpsc::channel(SHARD_COMMANDS_MAX);
-        let (status_tx, status_rx) = watch::channel(ShardStatus::Loading);
-        let (stop_tx, stop_rx) = oneshot::channel();
-        let task = ShardTask::new(Arc::clone(&self.runtime), partition, leader_epoch, status_tx);
-        let join = tokio::spawn(task.run(commands_rx, stop_rx));
-        let handle = ShardHandle {
-            leader_epoch,
-            commands: commands_tx,
-            status: status_rx,
-            stop: Some(stop_tx),
-            task: Some(join),
-        };
-        handles.insert(partition, handle);
-        tracing::debug!(partition, leader_epoch, "loading {} shard", K::NAME);
-    }
-
-    /// This node no longer leads `partition`: its shard stops, and whatever waits on it gets
-    /// NOT_COORDINATOR.
-    pub(crate) fn resign(&self, partition: i32) {
-        let removed = self.runtime.lock_handles().remove(&partition);
-        if let Some(mut handle) = removed {
-            handle.stop();
-            tracing::debug!(partition, "unloading {} shard", K::NAME);
-        }
-    }
-
-    /// Where `partition`'s shard stands.
-    pub(crate) fn status(&self, partition: i32) -> ShardStatus {
-        self.runtime.lock_handles().get(&partition).map_or(ShardStatus::NotLed, |h| *h.status.borrow())
-    }
-
-    /// Resolves once `partition`'s shard is Active (true) or not led here (false).
-    pub(crate) async fn wait_active(&self, partition: i32) -> bool {
-        let status = self.runtime.lock_handles().get(&partition).map(|h| h.status.clone());
-        let Some(mut status) = status else {
-            return false;
-        };
-        match status.wait_for(|s| *s != ShardStatus::Loading).await {
-            Ok(s) => *s == ShardStatus::Active,
-            Err(_) => false,
-        }
-    }
-
-    /// The partitions whose shards are on this node, in any status.
-    pub(crate) fn partitions(&self) -> Vec<i32> {
-        let mut partitions: Vec<i32> = self.runtime.lock_handles().keys().copied().collect();
-        partitions.sort_unstable();
-        partitions
-    }
-
-    /// Stops every shard and waits for their tasks to end.
-    pub(crate) async fn shutdown(&self) {
-        let handles: Vec<ShardHandle<K>> = self.runtime.lock_handles().drain().map(|(_, h)| h).collect();
-        for mut handle in handles {
-            handle.stop();
-            if let Some(task) = handle.task.take() {
-                let _ = task.await;
-            }
-        }
     }
 
     /// Reads `partition`'s shard, given a clock reading.
@@ -173,6 +102,76 @@ impl<K: ShardKind> ShardRegistry<K> {
             handle.commands.clone()
         };
         commands.send(command).await.map_err(|_| ErrorCode::NotCoordinator)
+    }
+}
+
+impl<K: ShardKind> CoordinatorShards for ShardRegistry<K> {
+    /// Starts a task that loads the shard (replacing one of an older epoch, or one that ended).
+    fn become_leader(&self, partition: i32, leader_epoch: LeaderEpoch) {
+        let mut handles = self.runtime.lock_handles();
+        if let Some(existing) = handles.get_mut(&partition) {
+            if existing.leader_epoch >= leader_epoch && *existing.status.borrow() != ShardStatus::NotLed {
+                return;
+            }
+            existing.stop();
+        }
+        let (commands_tx, commands_rx) = mpsc::channel(SHARD_COMMANDS_MAX);
+        let (status_tx, status_rx) = watch::channel(ShardStatus::Loading);
+        let (stop_tx, stop_rx) = oneshot::channel();
+        let task = ShardTask::new(Arc::clone(&self.runtime), partition, leader_epoch, status_tx);
+        let join = tokio::spawn(task.run(commands_rx, stop_rx));
+        let handle = ShardHandle {
+            leader_epoch,
+            commands: commands_tx,
+            status: status_rx,
+            stop: Some(stop_tx),
+            task: Some(join),
+        };
+        handles.insert(partition, handle);
+        tracing::debug!(partition, leader_epoch, "loading {} shard", K::NAME);
+    }
+
+    fn resign(&self, partition: i32) {
+        let removed = self.runtime.lock_handles().remove(&partition);
+        if let Some(mut handle) = removed {
+            handle.stop();
+            tracing::debug!(partition, "unloading {} shard", K::NAME);
+        }
+    }
+
+    fn status(&self, partition: i32) -> ShardStatus {
+        self.runtime.lock_handles().get(&partition).map_or(ShardStatus::NotLed, |h| *h.status.borrow())
+    }
+
+    fn wait_active(&self, partition: i32) -> BoxFuture<'_, bool> {
+        Box::pin(async move {
+            let status = self.runtime.lock_handles().get(&partition).map(|h| h.status.clone());
+            let Some(mut status) = status else {
+                return false;
+            };
+            match status.wait_for(|s| *s != ShardStatus::Loading).await {
+                Ok(s) => *s == ShardStatus::Active,
+                Err(_) => false,
+            }
+        })
+    }
+
+    fn partitions(&self) -> Vec<i32> {
+        let mut partitions: Vec<i32> = self.runtime.lock_handles().keys().copied().collect();
+        partitions.sort_unstable();
+        partitions
+    }
+
+    fn shutdown(&self) -> BoxFuture<'_, ()> {
+        Box::pin(async move {
+            let handles: Vec<ShardHandle<K>> = self.runtime.lock_handles().drain().map(|(_, h)| h).collect();
+            for mut handle in handles {
+                handle.stop();
+                if let Some(task) = handle.task.take() {
+                    let _ = task.await;
+                }
+            }
+        })
     }
 }
 

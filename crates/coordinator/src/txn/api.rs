@@ -265,8 +265,8 @@ impl TxnCoordinator {
                 }
             }
         }
-        let partitions = self.partitions();
-        if partitions.iter().any(|&p| self.status(p) == ShardStatus::Loading) {
+        let partitions = self.shards().partitions();
+        if partitions.iter().any(|&p| self.shards().status(p) == ShardStatus::Loading) {
             return ListTransactionsResponse { error_code: ErrorCode::CoordinatorLoadInProgress.code(), ..response };
         }
         if !request.state_filters.is_empty() && filter.states.is_empty() {

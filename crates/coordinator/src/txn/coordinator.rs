@@ -21,7 +21,7 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use strand_base::{Clock, LeaderEpoch};
+use strand_base::Clock;
 use strand_protocol::error::ErrorCode;
 use tokio::sync::oneshot;
 
@@ -31,7 +31,7 @@ use super::producer_id::{NeedProducerId, ProducerIdSource};
 use super::records::TxnRecord;
 use super::shard::{TxnOutput, TxnShard};
 use super::shell::TxnShell;
-use crate::runtime::{ShardRegistry, ShardStatus};
+use crate::runtime::{CoordinatorShards, ShardRegistry};
 use crate::writer::PartitionWriter;
 
 /// How long a shard waits before resending the markers that failed.
@@ -126,37 +126,9 @@ impl TxnCoordinator {
         super::partition_for(transactional_id, self.config().transaction_state_log_partitions)
     }
 
-    /// This node now leads `partition` at `leader_epoch` (the coordinator epoch its markers
-    /// carry): load its shard. A repeated call for the epoch already led (or an older one)
-    /// changes nothing; a newer epoch replaces the shard with a freshly loaded one.
-    pub fn become_leader(&self, partition: i32, leader_epoch: LeaderEpoch) {
-        self.shards.become_leader(partition, leader_epoch);
-    }
-
-    /// This node no longer leads `partition`: its shard stops (markers in flight too; the next
-    /// coordinator sends them again), queued requests get NOT_COORDINATOR.
-    pub fn resign(&self, partition: i32) {
-        self.shards.resign(partition);
-    }
-
-    /// Where the shard of `partition` (a `__transaction_state` partition) stands.
-    pub fn status(&self, partition: i32) -> ShardStatus {
-        self.shards.status(partition)
-    }
-
-    /// Resolves once the shard of `partition` is Active (true) or not led here (false).
-    pub async fn wait_active(&self, partition: i32) -> bool {
-        self.shards.wait_active(partition).await
-    }
-
-    /// The `__transaction_state` partitions whose shards are on this node, in any status.
-    pub fn partitions(&self) -> Vec<i32> {
-        self.shards.partitions()
-    }
-
-    /// Stops every shard, marker deliveries included, and waits for their tasks to end.
-    pub async fn shutdown(&self) {
-        self.shards.shutdown().await;
+    /// This coordinator's shards on this node: their leadership, status and shutdown.
+    pub fn shards(&self) -> &dyn CoordinatorShards {
+        &self.shards
     }
 
     /// Runs a write operation on `partition`'s shard and waits for its answer, released once

@@ -1,8 +1,7 @@
 //! The active controller of the simulation: the metadata log as a list of images, each batch of
 //! records a decision of `strand-metadata` returned committed at once and replayed into the next
 //! image, the session tracker, and the leader each leader epoch was given (which the checks hold
-//! the brokers to). Also the requests and answers the server builds around those decisions
-//! (registrations, AlterPartition answers as `ControllerIsrChannel` reads them).
+//! the brokers to). Also the registrations the server builds around those decisions.
 
 use std::collections::BTreeMap;
 use std::sync::Arc;
@@ -14,10 +13,10 @@ use strand_metadata::controller::{
 };
 use strand_metadata::image::{MetadataImage, PartitionImage};
 use strand_metadata::testkit::{committed, register};
-use strand_protocol::error::ErrorCode;
-use strand_protocol::messages::create_topics_request::{CreatableReplicaAssignment, CreatableTopic};
-use strand_protocol::messages::{AlterPartitionResponse, BrokerRegistrationRequest, CreateTopicsRequest};
-use strand_replication::LeaderAndIsr;
+use strand_protocol::messages::create_topics_request::{
+    CreatableReplicaAssignment, CreatableTopic, CreatableTopicConfig,
+};
+use strand_protocol::messages::{BrokerRegistrationRequest, CreateTopicsRequest};
 
 use super::{Shape, TOPIC};
 
@@ -37,7 +36,8 @@ pub(super) struct Controller {
 impl Controller {
     /// A formatted cluster with `shape.nodes` brokers registered and unfenced, and the topic
     /// [`TOPIC`] with `shape.partitions` partitions of `shape.replication_factor` replicas, the
-    /// preferred leaders spread over the brokers. The brokers' epochs too.
+    /// preferred leaders spread over the brokers, and `shape.min_insync_replicas` as its
+    /// `min.insync.replicas`. The brokers' epochs too.
     pub(super) fn bootstrap(shape: &Shape) -> (Controller, Vec<i64>) {
         let mut controller = Controller {
             history: vec![Arc::new(MetadataImage::empty())],
@@ -62,11 +62,17 @@ impl Controller {
                 ..Default::default()
             })
             .collect();
+        let min_insync_replicas = CreatableTopicConfig {
+            name: "min.insync.replicas".to_owned(),
+            value: Some(shape.min_insync_replicas.to_string()),
+            ..Default::default()
+        };
         let topic = CreatableTopic {
             name: TOPIC.to_owned(),
             num_partitions: -1,
             replication_factor: -1,
             assignments,
+            configs: vec![min_insync_replicas],
             ..Default::default()
         };
         let request = CreateTopicsRequest { topics: vec![topic], ..Default::default() };
@@ -113,24 +119,4 @@ pub(super) fn registration(id: i32, incarnation: u32) -> BrokerRegistrationReque
     let mut request = strand_metadata::testkit::registration(id);
     request.incarnation_id.0[..4].copy_from_slice(&incarnation.to_be_bytes());
     request
-}
-
-/// The server's answer to a leader from an AlterPartition response (as
-/// `ControllerIsrChannel` builds it).
-pub(super) fn leader_and_isr(response: &AlterPartitionResponse) -> Result<LeaderAndIsr, ErrorCode> {
-    let code = |c: i16| ErrorCode::from_code(c).unwrap_or(ErrorCode::UnknownServerError);
-    if response.error_code != 0 {
-        return Err(code(response.error_code));
-    }
-    let partition = response.topics.first().and_then(|t| t.partitions.first()).ok_or(ErrorCode::UnknownServerError)?;
-    if partition.error_code != 0 {
-        return Err(code(partition.error_code));
-    }
-    Ok(LeaderAndIsr {
-        leader: partition.leader_id,
-        leader_epoch: partition.leader_epoch,
-        isr: partition.isr.clone(),
-        leader_recovery_state: partition.leader_recovery_state,
-        partition_epoch: partition.partition_epoch,
-    })
 }

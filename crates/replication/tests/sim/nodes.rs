@@ -1,14 +1,15 @@
 //! The brokers of the simulation and their lifecycle, as the server runs one: a process starts,
 //! registers (refused while its previous incarnation's session lives), replays metadata, is
 //! unfenced by a heartbeat and only then opens its logs and replica manager; every image it
-//! replays is reconciled (broker statuses, then every partition state); it heartbeats, may be
-//! fenced when its session expires, may be asked to stop (controlled shutdown, then a clean
-//! shutdown), or is killed (no shutdown at all).
+//! replays is published to its replicas by the broker's `BrokerMetadataPublisher`; it
+//! heartbeats, may be fenced when its session expires, may be asked to stop (controlled
+//! shutdown, then a clean shutdown), or is killed (no shutdown at all).
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 
-use strand_base::{BrokerId, Clock, TopicPartition};
+use strand_base::{BrokerId, Clock};
+use strand_broker::BrokerMetadataPublisher;
 use strand_log::{LogConfig, LogManager, NodeIdentity};
 use strand_metadata::controller::{
     InitialFencing, RegisterBrokerInputs, broker_heartbeat, fence_broker, register_broker,
@@ -16,11 +17,11 @@ use strand_metadata::controller::{
 use strand_metadata::testkit::CLUSTER_ID;
 use strand_protocol::error::ErrorCode;
 use strand_protocol::messages::BrokerHeartbeatRequest;
-use strand_replication::{BrokerStatus, PartitionState, ReplicaLinks, ReplicaManager, ReplicationConfig};
+use strand_replication::{ReplicaLinks, ReplicaManager, ReplicationConfig};
 
 use super::controller::{Controller, registration};
 use super::wire::{SimIsrChannel, SimTransport};
-use super::{BROKER_SESSION_TIMEOUT_MS, REPLICA_LAG_TIME_MAX_MS, Shape, Sim, TOPIC, ids, lock, manager_of};
+use super::{BROKER_SESSION_TIMEOUT_MS, REPLICA_LAG_TIME_MAX_MS, Shape, Sim, ids, lock, manager_of};
 
 pub(super) fn log_config() -> LogConfig {
     LogConfig { segment_index_bytes: 4096, ..LogConfig::default() }
@@ -130,44 +131,19 @@ impl Sim {
         node.manager = Some(Arc::new(manager));
     }
 
-    /// What the server does with each image: the brokers' standing, then every partition state.
+    /// What the server does with each image: its `BrokerMetadataPublisher` brings the brokers'
+    /// standing and every partition state to node `i`'s replicas.
     pub(super) fn reconcile(&mut self, i: usize) -> Result<(), String> {
         let node = &self.nodes[i];
         let Some(manager) = node.manager.as_ref() else { return Ok(()) };
         let image = self.controller.history[node.applied].clone();
-        let statuses = image
-            .cluster()
-            .brokers()
-            .map(|b| {
-                let status = BrokerStatus {
-                    broker_epoch: b.epoch,
-                    fenced: b.fenced,
-                    in_controlled_shutdown: b.in_controlled_shutdown,
-                };
-                (b.id, status)
-            })
-            .collect();
-        manager.set_broker_statuses(statuses);
-        let Some(topic) = image.topics().by_name(TOPIC) else { return Ok(()) };
-        for (index, p) in &topic.partitions {
-            if !p.replicas.contains(&node.id) {
-                continue;
-            }
-            let state = PartitionState {
-                leader: p.leader,
-                leader_epoch: p.leader_epoch,
-                partition_epoch: p.partition_epoch,
-                replicas: p.replicas.clone(),
-                isr: p.isr.clone(),
-                min_insync_replicas: self.shape.min_insync_replicas,
-                leader_recovery_state: p.leader_recovery_state.wire(),
-            };
-            let tp = TopicPartition::new(TOPIC, *index);
-            manager
-                .apply_partition_state(&tp, topic.id, log_config(), &state)
-                .map_err(|e| format!("node {} cannot apply {state:?} for {tp}: {e}", node.id))?;
+        let statics = [("segment.index.bytes".to_owned(), log_config().segment_index_bytes.to_string())];
+        let publisher =
+            BrokerMetadataPublisher::new(node.id, manager.clone(), statics.into(), log_config().producer_state);
+        match publisher.publish(&image).as_slice() {
+            [] => Ok(()),
+            failed => Err(format!("node {} cannot apply image {}: {failed:?}", node.id, node.applied)),
         }
-        Ok(())
     }
 
     /// Node `i` replays the images up to `to`, reconciling each (or starting once it is

@@ -15,13 +15,12 @@ use strand_metadata::controller::alter_partition;
 use strand_protocol::Message;
 use strand_protocol::codec::Records;
 use strand_protocol::error::ErrorCode;
-use strand_protocol::messages::{AlterPartitionRequest, FetchRequest, FetchResponse, alter_partition_request};
+use strand_protocol::messages::{FetchRequest, FetchResponse};
 use strand_replication::{
     AlterPartitionItem, BoxFuture, IsrChannel, LeaderAndIsr, REPLICA_FETCH_VERSION, ReplicaTransport, TransportError,
 };
 use tokio::sync::oneshot;
 
-use super::controller::leader_and_isr;
 use super::{ALTER_PARTITION_VERSION, Sim, ids, lock};
 
 /// Messages in flight, as the simulation holds them.
@@ -308,11 +307,11 @@ impl Sim {
             return;
         }
         let item = &alter.item;
-        let request = alter_request(&alter);
+        let request = item.request(alter.from, alter.broker_epoch);
         let image = self.controller.image().clone();
         let result = alter_partition(&image, &request, ALTER_PARTITION_VERSION, &self.controller.defaults);
         self.controller.apply(&result.records);
-        let answer = leader_and_isr(&result.response);
+        let answer = LeaderAndIsr::from_response(&result.response);
         self.stats.alters_decided += 1;
         if answer.is_ok() {
             self.stats.alters_accepted += 1;
@@ -360,33 +359,6 @@ impl Sim {
         self.stats.alters_lost += 1;
         self.note(format!("AlterPartition from {} lost (answered: {})", alter.from, alter.answer.is_some()));
         let _ = alter.reply.send(Err(ErrorCode::RequestTimedOut));
-    }
-}
-
-/// The AlterPartition request the server sends for `alter` (as `ControllerIsrChannel` does).
-fn alter_request(alter: &WireAlter) -> AlterPartitionRequest {
-    let item = &alter.item;
-    let members = item.new_isr.iter().map(|m| alter_partition_request::BrokerState {
-        broker_id: m.broker_id,
-        broker_epoch: m.broker_epoch,
-        ..Default::default()
-    });
-    AlterPartitionRequest {
-        broker_id: alter.from,
-        broker_epoch: alter.broker_epoch,
-        topics: vec![alter_partition_request::TopicData {
-            topic_id: item.topic_id,
-            partitions: vec![alter_partition_request::PartitionData {
-                partition_index: item.topic_partition.partition,
-                leader_epoch: item.leader_epoch,
-                new_isr_with_epochs: members.collect(),
-                leader_recovery_state: item.leader_recovery_state,
-                partition_epoch: item.partition_epoch,
-                ..Default::default()
-            }],
-            ..Default::default()
-        }],
-        ..Default::default()
     }
 }
 

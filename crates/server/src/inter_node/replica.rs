@@ -9,9 +9,8 @@ use strand_base::BrokerId;
 use strand_broker::{ControllerChannel, call_controller};
 use strand_metadata::image::MetadataImage;
 use strand_protocol::error::ErrorCode;
-use strand_protocol::messages::alter_partition_request::{BrokerState, PartitionData, TopicData};
 use strand_protocol::messages::api::{RequestBody, ResponseBody};
-use strand_protocol::messages::{AlterPartitionRequest, FetchRequest, FetchResponse};
+use strand_protocol::messages::{FetchRequest, FetchResponse};
 use strand_replication::{
     AlterPartitionItem, BoxFuture, IsrChannel, LeaderAndIsr, REPLICA_FETCH_VERSION, ReplicaTransport, TransportError,
 };
@@ -89,31 +88,7 @@ impl ControllerIsrChannel {
 impl IsrChannel for ControllerIsrChannel {
     fn submit(&self, item: AlterPartitionItem) -> BoxFuture<'static, Result<LeaderAndIsr, ErrorCode>> {
         let channel = self.channel.clone();
-        let request = AlterPartitionRequest {
-            broker_id: self.broker_id,
-            broker_epoch: self.broker_epoch,
-            topics: vec![TopicData {
-                topic_id: item.topic_id,
-                partitions: vec![PartitionData {
-                    partition_index: item.topic_partition.partition,
-                    leader_epoch: item.leader_epoch,
-                    new_isr_with_epochs: item
-                        .new_isr
-                        .iter()
-                        .map(|m| BrokerState {
-                            broker_id: m.broker_id,
-                            broker_epoch: m.broker_epoch,
-                            ..Default::default()
-                        })
-                        .collect(),
-                    leader_recovery_state: item.leader_recovery_state,
-                    partition_epoch: item.partition_epoch,
-                    ..Default::default()
-                }],
-                ..Default::default()
-            }],
-            ..Default::default()
-        };
+        let request = item.request(self.broker_id, self.broker_epoch);
         Box::pin(async move {
             let (response, _) = match call_controller(channel.as_ref(), &request, ALTER_PARTITION_VERSION).await {
                 Ok(answer) => answer,
@@ -122,21 +97,7 @@ impl IsrChannel for ControllerIsrChannel {
                     return Err(ErrorCode::RequestTimedOut);
                 }
             };
-            if response.error_code != 0 {
-                return Err(ErrorCode::from_code(response.error_code).unwrap_or(ErrorCode::UnknownServerError));
-            }
-            let partition =
-                response.topics.first().and_then(|t| t.partitions.first()).ok_or(ErrorCode::UnknownServerError)?;
-            if partition.error_code != 0 {
-                return Err(ErrorCode::from_code(partition.error_code).unwrap_or(ErrorCode::UnknownServerError));
-            }
-            Ok(LeaderAndIsr {
-                leader: partition.leader_id,
-                leader_epoch: partition.leader_epoch,
-                isr: partition.isr.clone(),
-                leader_recovery_state: partition.leader_recovery_state,
-                partition_epoch: partition.partition_epoch,
-            })
+            LeaderAndIsr::from_response(&response)
         })
     }
 }

@@ -1,0 +1,324 @@
+//! [`BrokerMetadataPublisher`] (Kafka's name): what a new metadata image means on this node. It
+//! brings the replicas (the brokers' standing, each partition's leader, ISR and effective config
+//! through the `TopicConfigResolver`, deletions) and the coordinators' leaderships (a shard per
+//! `__consumer_offsets` / `__transaction_state` partition led here) in line with the image, in
+//! that order, since a coordinator loads from its partition's log. Reconciling is level-based:
+//! what is hosted is compared with the whole image, so images skipped in between cost nothing.
+//!
+//! The server's metadata replay drives it on a blocking thread before it publishes each image to
+//! the request handlers; the tests' clusters (`broker/tests/common`, the replication simulation)
+//! drive the same type on every image they replay.
+//!
+//! What it is not: it decides nothing (the controller did) and reads no config of its own beyond
+//! the static settings it is built with.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use strand_base::topic::{OFFSETS_TOPIC, TRANSACTION_STATE_TOPIC};
+use strand_base::{BrokerId, LeaderEpoch, TopicPartition, Uuid};
+use strand_coordinator::{CoordinatorShards, GroupCoordinator, TopicMetadata, TxnCoordinator};
+use strand_log::producer_state::ProducerStateConfig;
+use strand_metadata::image::{DIRECTORY_UNASSIGNED, MetadataImage, PartitionImage, TopicConfigResolver};
+use strand_replication::{BrokerStatus, PartitionState, ReplicaError, ReplicaManager};
+use tracing::{error, info, warn};
+
+/// What this node hosts according to the metadata image: partition replicas and, when given,
+/// the group coordinator's shards (one per `__consumer_offsets` partition the node leads) and
+/// the transaction coordinator's (one per `__transaction_state` partition it leads).
+#[derive(Debug)]
+pub struct BrokerMetadataPublisher {
+    node: BrokerId,
+    replicas: Arc<ReplicaManager>,
+    /// The topic configs `server.properties` sets, by topic config name (the resolver's static
+    /// layer).
+    static_topic_configs: BTreeMap<String, String>,
+    producer_state: ProducerStateConfig,
+    /// Each log dir and its directory id (unknown for a dir unreadable at start-up).
+    dirs: Vec<(PathBuf, Option<Uuid>)>,
+    groups: Option<Arc<GroupCoordinator>>,
+    transactions: Option<Arc<TxnCoordinator>>,
+}
+
+/// A partition this node is a replica of but could not host (it answers KAFKA_STORAGE_ERROR until
+/// it can), or could not delete.
+#[derive(Debug)]
+pub struct NotReconciled {
+    pub partition: TopicPartition,
+    pub error: ReplicaError,
+}
+
+impl BrokerMetadataPublisher {
+    /// Broker `node`'s publisher over `replicas`, its topics' logs configured by the image's
+    /// configs over `static_topic_configs` (topic config name → value). No coordinator and no
+    /// known log dir yet.
+    pub fn new(
+        node: BrokerId,
+        replicas: Arc<ReplicaManager>,
+        static_topic_configs: BTreeMap<String, String>,
+        producer_state: ProducerStateConfig,
+    ) -> Self {
+        BrokerMetadataPublisher {
+            node,
+            replicas,
+            static_topic_configs,
+            producer_state,
+            dirs: Vec::new(),
+            groups: None,
+            transactions: None,
+        }
+    }
+
+    /// The node's log dirs and their directory ids: with one offline, a replica the image places
+    /// in a dir not among the online ones is left offline rather than created empty.
+    pub fn with_log_dirs(self, dirs: Vec<(PathBuf, Option<Uuid>)>) -> Self {
+        BrokerMetadataPublisher { dirs, ..self }
+    }
+
+    /// Also leads the group coordinator's shards of the `__consumer_offsets` partitions led here.
+    pub fn with_groups(self, groups: Arc<GroupCoordinator>) -> Self {
+        BrokerMetadataPublisher { groups: Some(groups), ..self }
+    }
+
+    /// Also leads the transaction coordinator's shards of the `__transaction_state` partitions
+    /// led here.
+    pub fn with_transactions(self, transactions: Arc<TxnCoordinator>) -> Self {
+        BrokerMetadataPublisher { transactions: Some(transactions), ..self }
+    }
+
+    pub fn replicas(&self) -> &Arc<ReplicaManager> {
+        &self.replicas
+    }
+
+    /// Brings what this node hosts in line with `image`: replicas first (a coordinator loads from
+    /// its partition's log), then the coordinators' leaderships. Each partition that could not be
+    /// hosted or deleted is logged and returned; the others are reconciled regardless.
+    pub fn publish(&self, image: &MetadataImage) -> Vec<NotReconciled> {
+        let started = tokio::time::Instant::now();
+        let failed = self.publish_replicas(image);
+        let replicas = started.elapsed();
+        if let Some(groups) = &self.groups {
+            lead_exactly(groups.shards(), &self.led(image, OFFSETS_TOPIC));
+            groups.on_metadata_update(topic_metadata(image));
+        }
+        if let Some(transactions) = &self.transactions {
+            lead_exactly(transactions.shards(), &self.led(image, TRANSACTION_STATE_TOPIC));
+        }
+        tracing::debug!(
+            "reconciled: replicas in {:.3} ms, coordinators in {:.3} ms",
+            replicas.as_secs_f64() * 1e3,
+            (started.elapsed() - replicas).as_secs_f64() * 1e3
+        );
+        failed
+    }
+
+    /// Hosts every partition this node is a replica of in `image`, as its leader or a follower of
+    /// the leader the image names, with the brokers' standing (who may join an ISR), once every
+    /// replica `image` does not give this node is gone ([`Self::delete_unassigned`]). While a log
+    /// dir is offline, a replica not hosted yet whose log may be in it is left offline rather than
+    /// created empty elsewhere ([`may_be_in_an_offline_dir`]).
+    fn publish_replicas(&self, image: &MetadataImage) -> Vec<NotReconciled> {
+        let replicas = &self.replicas;
+        replicas.set_broker_statuses(broker_statuses(image));
+        let mut failed = self.delete_unassigned(image);
+        let offline_dirs = replicas.offline_dirs().unwrap_or_default();
+        let hosted: BTreeSet<TopicPartition> = replicas.hosted().into_iter().collect();
+        let resolver = TopicConfigResolver::new(image, Some(self.node), &self.static_topic_configs);
+        let started = tokio::time::Instant::now();
+        let (mut visited, mut slowest) = (0usize, std::time::Duration::ZERO);
+        for topic in image.topics().iter() {
+            let configs = resolver.topic(&topic.name);
+            let log_config = configs.log_config(self.producer_state);
+            let min_insync_replicas = i32::try_from(configs.long("min.insync.replicas")).unwrap_or(i32::MAX).max(1);
+            for (&index, partition) in &topic.partitions {
+                if !partition.replicas.contains(&self.node) {
+                    continue;
+                }
+                let tp = TopicPartition::new(topic.name.clone(), index);
+                if !hosted.contains(&tp) && may_be_in_an_offline_dir(partition, self.node, &self.dirs, &offline_dirs) {
+                    let reason = format!("its log may be in an offline log dir ({offline_dirs:?})");
+                    if replicas.keep_offline(&tp, reason) {
+                        warn!("{tp} is not hosted: its log may be in an offline log dir ({offline_dirs:?})");
+                    }
+                    continue;
+                }
+                let state = partition_state(partition, min_insync_replicas);
+                let one = tokio::time::Instant::now();
+                if let Err(e) = replicas.apply_partition_state(&tp, topic.id, log_config.clone(), &state) {
+                    error!("cannot host {tp}: {e} (it answers KAFKA_STORAGE_ERROR until it can be hosted)");
+                    failed.push(NotReconciled { partition: tp, error: e });
+                }
+                visited += 1;
+                slowest = slowest.max(one.elapsed());
+            }
+        }
+        tracing::debug!(
+            "reconcile: {visited} partitions in {:.3} ms (slowest {:.3} ms)",
+            started.elapsed().as_secs_f64() * 1e3,
+            slowest.as_secs_f64() * 1e3
+        );
+        failed
+    }
+
+    /// Stops hosting and deletes the log of every replica `image` does not give this node: of a
+    /// deleted topic, one a reassignment moved off this node (as Kafka's
+    /// `TopicsDelta.localChanges` deletes a replica no longer assigned), or one of an earlier
+    /// topic of the same name. Images are reconciled as they come, not each one, so a topic
+    /// deleted and created again in between shows only as a new topic id, as Kafka's deltas tell
+    /// them apart; the new topic starts from an empty log.
+    fn delete_unassigned(&self, image: &MetadataImage) -> Vec<NotReconciled> {
+        let replicas = &self.replicas;
+        let mut failed = Vec::new();
+        for tp in replicas.hosted().into_iter().chain(replicas.offline()) {
+            let topic = image.topics().by_name(&tp.topic);
+            let partition = topic.and_then(|t| t.partitions.get(&tp.partition));
+            let earlier_topic = topic.zip(replicas.hosted_topic_id(&tp)).is_some_and(|(t, id)| t.id != id);
+            if partition.is_some_and(|p| p.replicas.contains(&self.node)) && !earlier_topic {
+                continue;
+            }
+            if earlier_topic {
+                info!("{tp} belongs to an earlier topic of that name: deleting its replica");
+            } else {
+                info!("{tp} is not assigned to this node any more: deleting its replica");
+            }
+            if let Err(e) = replicas.delete_partition(&tp) {
+                error!("cannot delete {tp}: {e}");
+                failed.push(NotReconciled { partition: tp, error: e });
+            }
+        }
+        failed
+    }
+
+    /// The partitions of `topic` this node leads, with their leader epochs.
+    fn led(&self, image: &MetadataImage, topic: &str) -> BTreeMap<i32, LeaderEpoch> {
+        let Some(topic) = image.topics().by_name(topic) else { return BTreeMap::new() };
+        topic
+            .partitions
+            .iter()
+            .filter(|(_, p)| p.leader == self.node)
+            .map(|(&index, p)| (index, p.leader_epoch))
+            .collect()
+    }
+}
+
+/// The brokers' standing as the replicas need it (who may join an ISR, whose fetches carry a
+/// stale broker epoch), from the image's registrations.
+fn broker_statuses(image: &MetadataImage) -> BTreeMap<BrokerId, BrokerStatus> {
+    image
+        .cluster()
+        .brokers()
+        .map(|b| {
+            let status = BrokerStatus {
+                broker_epoch: b.epoch,
+                fenced: b.fenced,
+                in_controlled_shutdown: b.in_controlled_shutdown,
+            };
+            (b.id, status)
+        })
+        .collect()
+}
+
+/// A partition's registration in the image as its replicas take it, with its topic's effective
+/// `min.insync.replicas`.
+fn partition_state(partition: &PartitionImage, min_insync_replicas: i32) -> PartitionState {
+    PartitionState {
+        leader: partition.leader,
+        leader_epoch: partition.leader_epoch,
+        partition_epoch: partition.partition_epoch,
+        replicas: partition.replicas.clone(),
+        isr: partition.isr.clone(),
+        min_insync_replicas,
+        leader_recovery_state: partition.leader_recovery_state.wire(),
+    }
+}
+
+/// Resigns every shard of `shards` whose partition is not in `led`, then leads each of `led` at
+/// its epoch (a repeated call for an epoch already led changes nothing).
+fn lead_exactly(shards: &dyn CoordinatorShards, led: &BTreeMap<i32, LeaderEpoch>) {
+    for partition in shards.partitions() {
+        if !led.contains_key(&partition) {
+            shards.resign(partition);
+        }
+    }
+    for (&partition, &epoch) in led {
+        shards.become_leader(partition, epoch);
+    }
+}
+
+/// The topics as the group coordinator needs them (consumer groups subscribe by name, are assigned
+/// by id): name, id and partition count of every topic, at the image's offset.
+fn topic_metadata(image: &MetadataImage) -> TopicMetadata {
+    let topics =
+        image.topics().iter().map(|t| (t.name.clone(), t.id, i32::try_from(t.partitions.len()).unwrap_or(i32::MAX)));
+    TopicMetadata::new(image.provenance().offset, topics)
+}
+
+/// Kafka's `Partition.createLogInAssignedDirectoryId`: with a log dir offline, a replica's log
+/// is created only where the image places it (KIP-858) in one of this node's online dirs, or
+/// when the image leaves it unassigned; otherwise (placed in an offline or unknown dir) its log
+/// may be there, and creating an empty one elsewhere would serve it without its records.
+fn may_be_in_an_offline_dir(
+    partition: &PartitionImage,
+    node: BrokerId,
+    dirs: &[(PathBuf, Option<Uuid>)],
+    offline: &[PathBuf],
+) -> bool {
+    if offline.is_empty() {
+        return false;
+    }
+    let at = partition.replicas.iter().position(|b| *b == node);
+    let dir = at.and_then(|i| partition.directories.get(i)).copied().unwrap_or(DIRECTORY_UNASSIGNED);
+    let online = dirs.iter().any(|(path, id)| *id == Some(dir) && !offline.contains(path));
+    !online && dir != DIRECTORY_UNASSIGNED
+}
+
+#[cfg(test)]
+mod tests {
+    use strand_base::SystemClock;
+    use strand_log::{LogConfig, LogManager, NodeIdentity};
+    use strand_metadata::image::{MetadataDelta, MetadataProvenance};
+    use strand_protocol::messages::records::MetadataRecord;
+    use strand_protocol::messages::{PartitionRecord, TopicRecord};
+
+    use super::*;
+
+    /// A topic deleted and created again between two reconciles shows only as a new topic id:
+    /// the replica of the earlier topic goes (and the new one would start from an empty log);
+    /// one whose topic is unchanged stays.
+    #[test]
+    fn a_replica_of_an_earlier_topic_of_the_same_name_is_deleted() {
+        let dir = tempfile::tempdir().expect("dir");
+        let identity = NodeIdentity { cluster_id: "c".into(), node_id: 1 };
+        let logs = LogManager::open(&[dir.path().to_owned()], &identity, LogConfig::default(), Arc::new(SystemClock))
+            .expect("logs");
+        let replicas = Arc::new(ReplicaManager::new(logs, false));
+        let (earlier, kept) = (Uuid([0x11; 16]), Uuid([0x22; 16]));
+        let (recreated, same) = (TopicPartition::new("t", 0), TopicPartition::new("u", 0));
+        replicas.ensure_partition(&recreated, earlier, LogConfig::default()).expect("host t-0");
+        replicas.ensure_partition(&same, kept, LogConfig::default()).expect("host u-0");
+        let topic = |name: &str, topic_id: Uuid| {
+            [
+                MetadataRecord::TopicRecord(TopicRecord { name: name.into(), topic_id, ..Default::default() }),
+                MetadataRecord::PartitionRecord(PartitionRecord {
+                    partition_id: 0,
+                    topic_id,
+                    replicas: vec![BrokerId(1)],
+                    isr: vec![1],
+                    leader: BrokerId(1),
+                    ..Default::default()
+                }),
+            ]
+        };
+        let empty = MetadataImage::empty();
+        let mut delta = MetadataDelta::new(&empty);
+        for record in topic("t", Uuid([0x33; 16])).iter().chain(&topic("u", kept)) {
+            delta.replay(record).expect("replay");
+        }
+        let image = delta.apply(MetadataProvenance { offset: 4, epoch: 1 });
+        let publisher =
+            BrokerMetadataPublisher::new(BrokerId(1), replicas.clone(), BTreeMap::new(), Default::default());
+        publisher.delete_unassigned(&image);
+        assert_eq!(replicas.hosted(), [same]);
+    }
+}
