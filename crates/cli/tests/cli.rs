@@ -150,6 +150,30 @@ fn format_writes_meta_properties_once() -> TestResult {
     Ok(())
 }
 
+/// The bootstrap file goes into the metadata dir only; a refused `--add-scram` (Kafka's message)
+/// formats nothing.
+#[test]
+fn format_writes_bootstrap_and_refuses_bad_scram_first() -> TestResult {
+    let dir = tempfile::tempdir()?;
+    let config = write_config(dir.path(), "")?;
+    let config = config.to_str().ok_or("path")?;
+    let cluster_id = "MkU3OEVBNTcwNTJENDM2Qg";
+    let refused = strand(&["storage", "format", "-t", cluster_id, "-c", config, "-S", "SCRAM-SHA-256=[name=a]"])?;
+    assert_eq!(refused.status.code(), Some(1));
+    let message = "You must supply one of 'password' or 'saltedpassword' to add-scram";
+    assert!(text(&refused.stderr).contains(message), "{}", text(&refused.stderr));
+    assert!(["a", "b", "meta"].iter().all(|sub| !dir.path().join(sub).exists()), "nothing was formatted");
+
+    let scram = "SCRAM-SHA-512=[name=admin,password=admin-secret]";
+    let output = strand(&["storage", "format", "-t", cluster_id, "-c", config, "--add-scram", scram])?;
+    assert!(output.status.success(), "{}", text(&output.stderr));
+    assert!(dir.path().join("meta/bootstrap.checkpoint").is_file());
+    assert!(!dir.path().join("a/bootstrap.checkpoint").exists() && !dir.path().join("b/bootstrap.checkpoint").exists());
+    let bytes = std::fs::read(dir.path().join("meta/bootstrap.checkpoint"))?;
+    assert!(!bytes.windows(b"admin-secret".len()).any(|w| w == b"admin-secret"), "the password is not stored");
+    Ok(())
+}
+
 /// An invalid value stops `server` before anything starts: exit code 1 and a message naming the
 /// key and the value, from an override or from the file.
 #[test]

@@ -4,7 +4,7 @@
 //!
 //! Map:
 //! - [`image`]: [`image::MetadataImage`] (brokers, topics and partitions, dynamic configs,
-//!   features, the producer id block, as of one offset) and [`image::MetadataDelta`], the only way
+//!   features, the producer id block, users' SCRAM credentials, as of one offset) and [`image::MetadataDelta`], the only way
 //!   to a new image: records replayed in log order. Loading after a restart, or from a snapshot,
 //!   is the same replay. `image/effective_config.rs`: [`image::TopicConfigResolver`], the one
 //!   place a topic's effective configs are layered (the topic's, this broker's dynamic config,
@@ -16,7 +16,7 @@
 //!   no clock or randomness: topics, partitions, configs, producer id blocks, broker registration
 //!   and heartbeats (fencing, unfencing, controlled shutdown, KIP-858's offline log dirs and
 //!   AssignReplicasToDirs), AlterPartition (KIP-841), ElectLeaders and preferred or unclean moves,
-//!   reassignment (KIP-455), all leader and ISR moves through `partition_change.rs` (Kafka's
+//!   reassignment (KIP-455), users' SCRAM credentials (KIP-554), all leader and ISR moves through `partition_change.rs` (Kafka's
 //!   `PartitionChangeBuilder`, no ELR); striped placement over racks; `screening.rs`, how a
 //!   request whose size the client picks is decided mostly off the controller's lock.
 //! - [`quorum_controller`]: [`quorum_controller::QuorumController`], the active controller (on
@@ -33,7 +33,7 @@
 //! - [`quorum`]: [`quorum::Quorum`], openraft over a [`quorum::QuorumTransport`] (one voter, or
 //!   the voters of `controller.quorum.voters`; the server carries RPCs over CONTROLLER listeners),
 //!   storing `__cluster_metadata-0` with `strand_log::Log`, snapshots as Kafka's `.checkpoint`
-//!   files, and observers (`process.roles=broker`) following the committed log without voting.
+//!   files, the bootstrap records `strand storage format` chose in `bootstrap.checkpoint`, and observers (`process.roles=broker`) following the committed log without voting.
 //!   Every RPC from the network passes `admission.rs` first (a configured voter, terms that fit an
 //!   `i32` epoch, entries and snapshots this voter can apply); a refused one closes its connection
 //!   with one WARN line. This is not authentication: a sender claiming a voter's id can still

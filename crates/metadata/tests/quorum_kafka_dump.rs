@@ -1,7 +1,8 @@
 //! Apache Kafka's own `DumpLogSegments --cluster-metadata-decoder` reads the quorum's
 //! `__cluster_metadata-0` segment: the membership (`KRaftVersion`, `KRaftVoters`), one
 //! `LeaderChange` per election, and every metadata record we appended, decoded by Kafka's
-//! `MetadataRecordSerde`, in offset order, every batch valid.
+//! `MetadataRecordSerde`, in offset order, every batch valid; and the snapshot and bootstrap
+//! files.
 //!
 //! Kafka is the oracle here, so this test runs Java: the Kafka 4.4.0 jars must be in
 //! `$STRAND_KAFKA_LIBS` (default `<workspace>/target/kafka-libs`), put there by
@@ -15,11 +16,13 @@ use std::process::Command;
 use std::sync::Arc;
 use std::time::Duration;
 
+use bytes::Bytes;
+
 use kafka_jars::{kafka_libs, workspace_root};
 use strand_base::{BrokerId, SystemClock, Uuid};
 use strand_metadata::quorum::{LoneVoterTransport, Quorum, QuorumConfig};
 use strand_protocol::messages::records::MetadataRecord;
-use strand_protocol::messages::{ProducerIdsRecord, TopicRecord};
+use strand_protocol::messages::{ProducerIdsRecord, TopicRecord, UserScramCredentialRecord};
 
 const DUMP_LOG_SEGMENTS: &str = "org.apache.kafka.tools.DumpLogSegments";
 /// The core jar `fetch-jars.sh` checks for, and the tools jar that holds the class.
@@ -115,6 +118,32 @@ async fn kafka_decodes_a_metadata_snapshot() {
     assert_eq!(count("SnapshotHeader"), 1, "{stdout}");
     assert_eq!(count("SnapshotFooter"), 1, "{stdout}");
     assert_eq!(count(r#"KRaftVoters {"version":0,"voters":[{"voterId":1,"#), 1, "{stdout}");
+}
+
+/// `bootstrap.checkpoint`, as `strand storage format --add-scram` writes it, is what Kafka
+/// calls a KRaft bootstrap snapshot: header, the records, footer.
+#[test]
+fn kafka_decodes_the_bootstrap_file() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let credential = UserScramCredentialRecord {
+        name: "alice".into(),
+        mechanism: 1,
+        salt: Bytes::from_static(b"salt"),
+        stored_key: Bytes::from_static(&[1; 32]),
+        server_key: Bytes::from_static(&[2; 32]),
+        iterations: 4096,
+        ..Default::default()
+    };
+    let records = vec![(MetadataRecord::UserScramCredentialRecord(credential), 0)];
+    strand_metadata::quorum::write_bootstrap(dir.path(), &records, 1_700_000_000_000).expect("write");
+
+    let stdout = dump(&dir.path().join(strand_metadata::quorum::BOOTSTRAP_FILE));
+    assert!(stdout.contains("KRaft bootstrap snapshot"), "{stdout}");
+    let payloads: Vec<&str> = stdout.lines().filter_map(|l| l.split_once(" payload: ").map(|(_, p)| p)).collect();
+    let expected = r#"{"type":"USER_SCRAM_CREDENTIAL_RECORD","version":0,"data":{"name":"alice","mechanism":1,"salt":"c2FsdA==","storedKey":"AQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQE=","serverKey":"AgICAgICAgICAgICAgICAgICAgICAgICAgICAgICAgI=","iterations":4096}}"#;
+    assert_eq!(payloads, [expected], "{stdout}");
+    let count = |needle: &str| stdout.lines().filter(|l| l.contains(needle)).count();
+    assert_eq!((count("SnapshotHeader"), count("SnapshotFooter")), (1, 1), "{stdout}");
 }
 
 /// Runs DumpLogSegments on `segment`, fails on any problem it reports, returns what it printed.
