@@ -30,6 +30,7 @@ pub mod listeners;
 mod reader;
 mod rules;
 mod security;
+pub mod tls;
 mod topic_defaults;
 
 use std::collections::BTreeMap;
@@ -314,6 +315,8 @@ pub struct ServerConfig {
     pub producer_id_expiration_ms: i32,
     pub producer_id_expiration_check_interval_ms: i32,
     pub transaction_partition_verification_enable: bool,
+    /// The TLS settings of every listener this node serves or dials with TLS, by listener name.
+    pub tls: BTreeMap<String, tls::TlsSettings>,
     /// Every key (known keys at least at their default, unknown keys as given) with its text and
     /// source, for DescribeConfigs.
     pub entries: BTreeMap<String, ConfigValue>,
@@ -388,7 +391,8 @@ impl ServerConfig {
         let given = file.unwrap_or_default().iter().map(|pair| (pair, ConfigSource::File));
         for ((key, value), source) in given.chain(overrides.iter().map(|pair| (pair, ConfigSource::Override))) {
             let key = key.trim();
-            if !is_known_key(key) {
+            // A TLS key is either implemented (`tls`) or refused there, never silently unknown.
+            if !is_known_key(key) && tls::ssl_base(key).is_none() {
                 let warning = format!("The configuration '{key}' was supplied but isn't a known config.");
                 if !warnings.contains(&warning) {
                     warnings.push(warning);
@@ -404,6 +408,7 @@ impl ServerConfig {
         }
         rules::check(&config, &mut warnings)?;
         security::check(&config)?;
+        config.tls = tls::read(&config)?;
         config.warnings = warnings;
         Ok(config)
     }
@@ -623,6 +628,7 @@ impl ServerConfig {
             producer_id_expiration_ms: read.int("producer.id.expiration.ms")?,
             producer_id_expiration_check_interval_ms: read.int("producer.id.expiration.check.interval.ms")?,
             transaction_partition_verification_enable: read.bool("transaction.partition.verification.enable")?,
+            tls: BTreeMap::new(),
             entries,
             warnings: Vec::new(),
         })

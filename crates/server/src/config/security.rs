@@ -1,11 +1,13 @@
 //! The security settings Strand does not implement yet, refused at start-up.
 //!
-//! Kafka would encrypt, authenticate or authorize with them. A node that accepted them and went
-//! on serving unauthenticated plaintext would be silently insecure (the operator believes the
-//! listener is TLS or SASL), so a configuration that asks for any of them does not load:
+//! Kafka would authenticate or authorize with them. A node that accepted them and went on
+//! serving unauthenticated connections would be silently insecure (the operator believes the
+//! listener is SASL), so a configuration that asks for any of them does not load:
 //! - a listener (bound, advertised or a controller listener this node connects to) whose
-//!   security protocol is not `PLAINTEXT`, and `security.inter.broker.protocol` other than it;
-//! - any TLS or SASL key the user set (`ssl.*`, `sasl.*`, and their `listener.name.NAME.` and
+//!   security protocol is SASL (`SASL_PLAINTEXT`, `SASL_SSL`), and `security.inter.broker.protocol`
+//!   naming one; `PLAINTEXT` and `SSL` are served (TLS settings: `tls.rs`, which refuses the
+//!   `ssl.*` keys it does not implement);
+//! - any SASL key the user set (`sasl.*`, and its `listener.name.NAME.` and
 //!   `listener.name.NAME.MECHANISM.` forms), whatever its value;
 //! - the other keys that only mean something with authentication or authorization:
 //!   `authorizer.class.name`, `principal.builder.class`, `security.providers`,
@@ -16,10 +18,9 @@
 
 use super::{ConfigError, ConfigSource, Endpoint, SecurityProtocol, ServerConfig};
 
-const TLS: &str = "TLS (SSL) is not supported by Strand yet";
 const SASL: &str = "SASL authentication is not supported by Strand yet";
 const PLAINTEXT_ONLY: &str =
-    "every listener serves PLAINTEXT only, so the setting would be silently ignored; remove it";
+    "listeners serve PLAINTEXT or SSL only, so the setting would be silently ignored; remove it";
 
 /// Refuses the first security setting Strand would otherwise ignore.
 pub(super) fn check(config: &ServerConfig) -> Result<(), ConfigError> {
@@ -35,20 +36,20 @@ pub(super) fn check(config: &ServerConfig) -> Result<(), ConfigError> {
     Ok(())
 }
 
-/// Every listener this node binds, advertises or dials must be `PLAINTEXT`.
+/// Every listener this node binds, advertises or dials must be `PLAINTEXT` or `SSL`.
 fn check_listeners(config: &ServerConfig) -> Result<(), ConfigError> {
     let refuse = |key: &str, endpoint: &Endpoint| {
         ConfigError::rule(
             key,
             format!(
                 "listener {endpoint} uses security protocol {}, which Strand does not support yet: only PLAINTEXT \
-                 listeners are served (TLS and SASL are not implemented); map the listener to PLAINTEXT in \
+                 and SSL listeners are served (SASL is not implemented); map the listener to PLAINTEXT or SSL in \
                  listener.security.protocol.map or remove it",
                 endpoint.security_protocol.name()
             ),
         )
     };
-    let insecure = |endpoint: &&Endpoint| endpoint.security_protocol != SecurityProtocol::Plaintext;
+    let insecure = |endpoint: &&Endpoint| endpoint.security_protocol.uses_sasl();
     if let Some(endpoint) = config.listeners.iter().find(insecure) {
         return Err(refuse("listeners", endpoint));
     }
@@ -57,14 +58,14 @@ fn check_listeners(config: &ServerConfig) -> Result<(), ConfigError> {
     }
     let dialled = config.controller_listener_names.iter().filter_map(|name| {
         let protocol = *config.listener_security_protocol_map.get(name)?;
-        (protocol != SecurityProtocol::Plaintext).then_some((name, protocol))
+        protocol.uses_sasl().then_some((name, protocol))
     });
     if let Some((name, protocol)) = dialled.into_iter().next() {
         return Err(ConfigError::rule(
             "controller.listener.names",
             format!(
                 "controller listener {name} uses security protocol {}, which Strand does not support yet: only \
-                 PLAINTEXT is (TLS and SASL are not implemented)",
+                 PLAINTEXT and SSL are (SASL is not implemented)",
                 protocol.name()
             ),
         ));
@@ -76,15 +77,14 @@ fn check_listeners(config: &ServerConfig) -> Result<(), ConfigError> {
 fn unsupported(key: &str, value: &str) -> Option<&'static str> {
     let key = key.to_ascii_lowercase();
     let base = listener_base(&key);
-    if base.starts_with("ssl.") {
-        return Some(TLS);
-    }
     if base.starts_with("sasl.") || base == "connections.max.reauth.ms" && value.trim() != "0" {
         return Some(SASL);
     }
     match base {
-        "security.inter.broker.protocol" if !value.trim().eq_ignore_ascii_case("PLAINTEXT") => {
-            Some("inter-broker TLS and SASL are not supported by Strand yet")
+        "security.inter.broker.protocol"
+            if SecurityProtocol::from_name(value.trim()).is_some_and(|p| p.uses_sasl()) =>
+        {
+            Some("inter-broker SASL is not supported by Strand yet")
         }
         "authorizer.class.name" if !value.trim().is_empty() => {
             Some("authorization (ACLs, authorizer.class.name) is not supported by Strand yet")
@@ -119,11 +119,8 @@ mod tests {
     #[test]
     fn security_keys_are_recognised_in_every_form() {
         let refused = [
-            ("ssl.keystore.location", "/k.p12"),
-            ("ssl.client.auth", "required"),
             ("sasl.enabled.mechanisms", "PLAIN"),
             ("sasl.jaas.config", "x"),
-            ("listener.name.external.ssl.keystore.location", "/k"),
             ("listener.name.sasl_ssl.sasl.enabled.mechanisms", "SCRAM-SHA-512"),
             ("listener.name.sasl_ssl.scram-sha-256.sasl.jaas.config", "x"),
             ("listener.name.sasl_ssl.plain.sasl.jaas.config", "x"),
@@ -139,6 +136,9 @@ mod tests {
         let accepted = [
             ("connections.max.reauth.ms", "0"),
             ("security.inter.broker.protocol", "PLAINTEXT"),
+            ("security.inter.broker.protocol", "SSL"),
+            ("ssl.keystore.location", "/k.p12"),
+            ("listener.name.external.ssl.client.auth", "required"),
             ("authorizer.class.name", ""),
             ("super.users", "User:admin"),
             ("listener.name.external.max.connections.per.ip", "3"),

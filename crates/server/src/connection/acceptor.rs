@@ -6,7 +6,7 @@
 //! pool and the [`ConnectionQuotas`]. Building it resolves `max.connections.per.ip.overrides`'s
 //! host names, as Kafka does when its socket server starts.
 
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
 use std::future::Future;
 use std::net::IpAddr;
 use std::sync::Arc;
@@ -19,11 +19,15 @@ use tokio::task::JoinSet;
 use tracing::{info, warn};
 
 use super::quotas::{ConnectionQuotas, QuotaSettings};
-use super::{ClientLimits, serve};
+use super::{ClientLimits, serve, serve_tls, set_nodelay};
 use crate::config::ServerConfig;
+use crate::tls::ListenerTls;
 
 /// How long a listener pauses after a failed accept (out of file descriptors, say) before the next.
 const ACCEPT_RETRY_PAUSE: Duration = Duration::from_millis(100);
+
+/// How long a TLS handshake may take when `request.timeout.ms` does not bound it.
+pub const HANDSHAKE_MAX_DEFAULT: Duration = Duration::from_secs(30);
 
 /// What the broker listeners of a node share.
 #[derive(Debug, Clone)]
@@ -33,11 +37,13 @@ pub struct ClientConnections {
     /// `inter.broker.listener.name` when it is one of several broker listeners: Kafka's protected
     /// listener, not held back by the broker-wide count and rate.
     protected_listener: Option<String>,
+    /// The TLS of each SSL listener this node serves, by name.
+    tls: Arc<BTreeMap<String, ListenerTls>>,
 }
 
 impl ClientConnections {
-    /// The node's limits from its configuration; the error names an override host that does not
-    /// resolve.
+    /// The node's limits from its configuration and its listeners' TLS; the error names an
+    /// override host that does not resolve, or the TLS setting or store at fault.
     pub async fn from_config(config: &ServerConfig) -> Result<ClientConnections, String> {
         let as_count = |value: i32| u32::try_from(value).unwrap_or(0);
         let settings = QuotaSettings {
@@ -50,10 +56,17 @@ impl ClientConnections {
         };
         let broker_listeners =
             config.listeners.iter().filter(|l| !config.controller_listener_names.contains(&l.listener_name)).count();
+        let mut tls = BTreeMap::new();
+        for endpoint in config.listeners.iter().filter(|l| l.security_protocol.uses_tls()) {
+            if let Some(settings) = config.tls.get(&endpoint.listener_name) {
+                tls.insert(endpoint.listener_name.clone(), ListenerTls::build(settings)?);
+            }
+        }
         Ok(ClientConnections {
             limits: ClientLimits::from_config(config),
             quotas: ConnectionQuotas::new(settings),
             protected_listener: (broker_listeners > 1).then(|| config.inter_broker_listener_name.clone()),
+            tls: Arc::new(tls),
         })
     }
 
@@ -64,6 +77,8 @@ impl ClientConnections {
     /// append.
     pub async fn accept_forever(self, listener: TcpListener, name: String, broker: Arc<Broker>) {
         let protected = self.protected_listener.as_deref() == Some(name.as_str());
+        let tls = self.tls.get(&name).cloned().map(Arc::new);
+        let handshake_max = self.limits.connection.request_arrival_max.unwrap_or(HANDSHAKE_MAX_DEFAULT);
         let mut connections = JoinSet::new();
         loop {
             let slot = reaping(&mut connections, self.quotas.wait_for_slot(protected)).await;
@@ -77,10 +92,17 @@ impl ClientConnections {
             };
             match self.quotas.admit(slot, peer.ip()) {
                 Ok(permit) => {
-                    let (broker, limits, name) = (broker.clone(), self.limits.clone(), name.clone());
+                    let (broker, limits, name, tls) = (broker.clone(), self.limits.clone(), name.clone(), tls.clone());
                     connections.spawn(async move {
                         let _permit = permit;
-                        serve(stream, Session::anonymous(peer, name), broker, limits).await;
+                        let Some(tls) = tls else {
+                            return serve(stream, Session::anonymous(peer, name), broker, limits).await;
+                        };
+                        set_nodelay(&stream, peer);
+                        match tls.accept(stream, peer, handshake_max).await {
+                            Ok((stream, session)) => serve_tls(stream, session, broker, limits).await,
+                            Err(reason) => info!(%peer, "closing connection on {name}: {reason}"),
+                        }
                     });
                 }
                 Err(refused) => info!(%peer, "{refused}"),
