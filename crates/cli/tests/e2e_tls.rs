@@ -201,3 +201,61 @@ fn required_client_auth_with_pkcs12_stores() {
     let mut authenticated = tls_client(address, pki.ca(), Some(&client_identity));
     assert_eq!(api_versions(&mut authenticated), Ok(0));
 }
+
+/// A cluster whose every link is TLS: the CONTROLLER listener with `ssl.client.auth=required` and
+/// `super.users` naming the nodes' certificate, the broker listener (the inter-broker one) SSL
+/// too. The quorum forms, a replicated acks=all produce succeeds (followers fetch over TLS), and
+/// a client certificate not in `super.users` is refused on the CONTROLLER listener.
+#[test]
+fn a_cluster_links_over_tls() {
+    use common::cluster::{Cluster, partitions};
+    use strand_protocol::messages::MetadataResponse;
+    let _serial = common::serial();
+    let dir = tempfile::tempdir().expect("dir");
+    let pki = Pki::new("strand-test-ca");
+    let node = pki.issue(("node", "brokers", "acme"));
+    let stranger = pki.issue(("client", "eng", "acme"));
+    std::fs::write(dir.path().join("ca.pem"), pem("CERTIFICATE", &pki.ca())).expect("ca");
+    std::fs::write(dir.path().join("node.pem"), node.pem()).expect("node");
+    let extra = [
+        "listener.security.protocol.map=PLAINTEXT:SSL,CONTROLLER:SSL".to_owned(),
+        "ssl.keystore.type=PEM".to_owned(),
+        format!("ssl.keystore.location={}", dir.path().join("node.pem").display()),
+        "ssl.truststore.type=PEM".to_owned(),
+        format!("ssl.truststore.location={}", dir.path().join("ca.pem").display()),
+        "listener.name.controller.ssl.client.auth=required".to_owned(),
+        "super.users=User:CN=node,OU=brokers,O=acme".to_owned(),
+    ];
+    let extra: Vec<&str> = extra.iter().map(String::as_str).collect();
+    let cluster = Cluster::start_configured(3, 3, &extra);
+    let connect = |id: i32| tls_client(cluster.node(id).address, pki.ca(), None);
+
+    let mut client = connect(1);
+    common::create_replicated_topic(&mut client, "replicated", 1, 3);
+    let metadata = |client: &mut Client| -> MetadataResponse {
+        let request = MetadataRequest { topics: None, ..Default::default() };
+        match client.try_call(RequestBody::Metadata(request), 12) {
+            Ok(ResponseBody::Metadata(response)) => response,
+            other => panic!("no Metadata over TLS: {other:?}"),
+        }
+    };
+    let mut leader = -1;
+    for _ in 0..300 {
+        let found = partitions(&metadata(&mut client), "replicated");
+        if let Some((_, id, _, _)) = found.first().filter(|(_, id, _, isr)| *id > 0 && isr.len() == 3) {
+            leader = *id;
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    }
+    assert!(leader > 0, "the partition got a leader and a full ISR");
+    let mut to_leader = connect(leader);
+    assert_eq!(produce(&mut to_leader, "replicated", -1, batch(&["a", "b", "c"])), (0, 0), "acks=all over TLS");
+    assert_eq!(fetch_all(&mut to_leader, "replicated"), ["a", "b", "c"]);
+
+    let controller = SocketAddr::from(([127, 0, 0, 1], cluster.controller_port(1)));
+    let mut outsider = tls_client(controller, pki.ca(), Some(&stranger));
+    assert!(api_versions(&mut outsider).is_err(), "a principal outside super.users is closed");
+    let log = cluster.node(1).log.lock().map(|l| l.join("\n")).unwrap_or_default();
+    assert!(log.contains("User:CN=client,OU=eng,O=acme is not in super.users"), "{log}");
+}

@@ -28,7 +28,7 @@ mod txn;
 mod wire;
 
 pub use controller::ControllerClient;
-pub use listener::serve_controller_listener;
+pub use listener::{ControllerAccess, serve_controller_listener};
 pub use observer::VoterMetadataFetcher;
 pub use peers::{PeerHealth, follow_registrations};
 pub use raft::TcpQuorumTransport;
