@@ -25,7 +25,6 @@ use std::collections::BTreeMap;
 use std::net::SocketAddr;
 use std::sync::Arc;
 use std::time::Duration;
-use strand_security::KafkaPrincipal;
 
 use strand_base::topic::CLUSTER_METADATA_TOPIC;
 use strand_base::{BrokerId, Clock, SystemClock, Uuid};
@@ -48,9 +47,8 @@ use crate::connection::ConnectionLimits;
 use crate::connection::acceptor::ClientConnections;
 use crate::group_writer::ReplicaPartitionWriter;
 use crate::inter_node::{
-    BrokerFetchTransport, ControllerAccess, ControllerClient, ControllerIsrChannel, CoordinatorTxnVerifier,
-    LeaderTxnMarkerSender, PeerHealth, TcpQuorumTransport, VoterMetadataFetcher, follow_registrations,
-    serve_controller_listener,
+    BrokerFetchTransport, ControllerClient, ControllerIsrChannel, CoordinatorTxnVerifier, LeaderTxnMarkerSender,
+    LinkTls, PeerHealth, TcpQuorumTransport, VoterMetadataFetcher, follow_registrations, serve_controller_listener,
 };
 use crate::log_dirs::{DirAssigner, raise_open_files_limit, watch_log_dirs_forever};
 use crate::metadata_replay::{Handoff, replay_forever};
@@ -106,7 +104,7 @@ pub async fn run_until(
     raise_open_files_limit();
     // Before anything is opened: an override host that does not resolve stops the start.
     let clients = ClientConnections::from_config(&config).await.map_err(NodeError::Startup)?;
-    let links = LinkTls::from_config(&config)?;
+    let links = LinkTls::from_config(&config).map_err(NodeError::Startup)?;
     let mut node = Starting {
         links,
         node: BrokerId(config.node_id),
@@ -184,37 +182,6 @@ struct Starting {
     clock: Arc<dyn Clock>,
     peers: Arc<PeerHealth>,
     tasks: Tasks,
-}
-
-/// The TLS of this node's own links, for the listeners that are SSL: the CONTROLLER listener
-/// (Raft, controller requests, metadata fetches) and the inter-broker listener (replica fetches,
-/// transaction checks and markers).
-#[derive(Debug, Clone)]
-struct LinkTls {
-    controller: Option<ListenerTls>,
-    inter_broker: Option<ListenerTls>,
-}
-
-impl LinkTls {
-    fn from_config(config: &ServerConfig) -> Result<LinkTls, NodeError> {
-        let build = |listener: Option<&String>| {
-            let settings = listener.and_then(|name| config.tls.get(name));
-            settings.map(ListenerTls::build).transpose().map_err(NodeError::Startup)
-        };
-        Ok(LinkTls {
-            controller: build(config.controller_listener_names.first())?,
-            inter_broker: build(Some(&config.inter_broker_listener_name))?,
-        })
-    }
-
-    /// Who may reach this node's CONTROLLER listener (see `inter_node::listener`).
-    fn controller_access(&self, config: &ServerConfig) -> ControllerAccess {
-        let super_users = config.get("super.users").and_then(|entry| entry.value.clone()).unwrap_or_default();
-        ControllerAccess {
-            tls: self.controller.clone(),
-            super_users: super_users.split(';').filter_map(KafkaPrincipal::parse).collect(),
-        }
-    }
 }
 
 /// The metadata side: the quorum (a voter) or the voters' feed (an observer), the active
