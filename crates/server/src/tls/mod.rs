@@ -248,3 +248,6 @@ impl ServerCertVerifier for AnyHostName {
         self.0.supported_verify_schemes()
     }
 }
+
+#[cfg(test)]
+mod tests;
