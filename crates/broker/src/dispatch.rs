@@ -70,7 +70,7 @@ impl Broker {
     /// Handles one request frame (without its size prefix) from the client at `peer`, waits
     /// included.
     pub async fn handle(&self, frame: Bytes, peer: SocketAddr) -> Outcome {
-        let session = Session::anonymous(peer, "PLAINTEXT");
+        let session = Session::anonymous(peer, self.identity.listener_name.clone());
         match self.start(frame, &session).await {
             Progress::Done(outcome) => outcome,
             Progress::Waiting(ProduceWait { wait, correlation_id, version }) => {
@@ -114,7 +114,8 @@ impl Broker {
             Err(e) => return Progress::Done(Outcome::Close(e.to_string())),
         };
         let (correlation_id, version) = (request.correlation_id(), request.api_version());
-        let client = Client { id: request.header.client_id.as_deref(), peer: session.peer };
+        let client =
+            Client { id: request.header.client_id.as_deref(), peer: session.peer, listener: &session.listener };
         match self.dispatch(body, version, client).await {
             Ok(Progress::Done(body)) => Progress::Done(encode(correlation_id, body, version)),
             Ok(Progress::Waiting(wait)) => Progress::Waiting(ProduceWait { wait, correlation_id, version }),
@@ -129,6 +130,9 @@ pub(crate) struct Client<'a> {
     /// The request header's client id.
     pub id: Option<&'a str>,
     pub peer: SocketAddr,
+    /// The listener the request arrived on: the endpoints Metadata, DescribeCluster and
+    /// FindCoordinator answer with, as Kafka does.
+    pub listener: &'a str,
 }
 
 /// The outcome of a handled request: its encoded response, or nothing to send (acks=0).

@@ -259,3 +259,45 @@ fn a_cluster_links_over_tls() {
     let log = cluster.node(1).log.lock().map(|l| l.join("\n")).unwrap_or_default();
     assert!(log.contains("User:CN=client,OU=eng,O=acme is not in super.users"), "{log}");
 }
+
+/// With a PLAINTEXT and an SSL broker listener, Metadata and FindCoordinator answer with the
+/// endpoints of the listener the request came on, as Kafka does (they answered with the first
+/// listener's, sending an SSL client to the plaintext port).
+#[test]
+fn each_listener_advertises_itself() {
+    use strand_protocol::messages::FindCoordinatorRequest;
+    let _serial = common::serial();
+    let dir = tempfile::tempdir().expect("dir");
+    let pki = Pki::new("strand-test-ca");
+    std::fs::write(dir.path().join("ca.pem"), pem("CERTIFICATE", &pki.ca())).expect("ca");
+    std::fs::write(dir.path().join("node.pem"), pki.issue(("node", "brokers", "acme")).pem()).expect("node");
+    let data = tempfile::tempdir().expect("data");
+    let overrides = [
+        "listeners=PLAINTEXT://127.0.0.1:0,SSL://127.0.0.1:0".to_owned(),
+        "advertised.listeners=PLAINTEXT://127.0.0.1:0,SSL://127.0.0.1:0".to_owned(),
+        "ssl.keystore.type=PEM".to_owned(),
+        format!("ssl.keystore.location={}", dir.path().join("node.pem").display()),
+    ];
+    let overrides: Vec<&str> = overrides.iter().map(String::as_str).collect();
+    let (server, ssl) = Server::spawn_with(data, &overrides).ready_on("SSL");
+    let log = server.log.lock().map(|l| l.join("\n")).unwrap_or_default();
+    let plain: SocketAddr = log
+        .split(" on PLAINTEXT://")
+        .nth(1)
+        .and_then(|rest| rest.split(',').next())
+        .and_then(|address| address.trim().parse().ok())
+        .expect("the PLAINTEXT listener's address");
+    for (mut client, address) in [(Client::connect(plain), plain), (tls_client(ssl, pki.ca(), None), ssl)] {
+        let request = MetadataRequest { topics: None, ..Default::default() };
+        let Ok(ResponseBody::Metadata(metadata)) = client.try_call(RequestBody::Metadata(request), 12) else {
+            panic!("no Metadata")
+        };
+        let ports: Vec<i32> = metadata.brokers.iter().map(|b| b.port).collect();
+        assert_eq!(ports, [i32::from(address.port())], "Metadata on {address}");
+        let request = FindCoordinatorRequest { key_type: 0, coordinator_keys: vec!["g".into()], ..Default::default() };
+        let Ok(ResponseBody::FindCoordinator(found)) = client.try_call(RequestBody::FindCoordinator(request), 4) else {
+            panic!("no FindCoordinator")
+        };
+        assert_eq!(found.coordinators[0].port, i32::from(address.port()), "FindCoordinator on {address}");
+    }
+}
