@@ -115,6 +115,10 @@ pub async fn run_until(
         peers: Arc::new(PeerHealth::new()),
         tasks: Tasks::default(),
     };
+    let links = [node.links.controller.clone(), node.links.inter_broker.clone()];
+    for tls in clients.tls_listeners().into_iter().chain(links.into_iter().flatten()) {
+        node.tasks.spawn("TLS store reload", tls.reload_forever());
+    }
     let metadata = node.start_metadata().await?;
     // Resolves once the metadata log failed (never on an observer, which keeps none). It holds
     // the quorum: dropped before a clean shutdown, which needs the quorum's last owner.

@@ -70,6 +70,11 @@ impl ClientConnections {
         })
     }
 
+    /// The TLS of every SSL listener, for their reloads.
+    pub fn tls_listeners(&self) -> Vec<ListenerTls> {
+        self.tls.values().cloned().collect()
+    }
+
     /// Accepts connections on the broker listener `name` and serves each on a task of its own.
     /// The connections belong to this task: when it is aborted at shutdown they are aborted with
     /// it (dropping a `JoinSet` aborts its tasks), so an idle client cannot keep the broker, and

@@ -8,15 +8,21 @@
 //!   principal is the client certificate's subject (Java's RFC 2253 form) mapped by
 //!   `ssl.principal.mapping.rules`, `User:ANONYMOUS` without a certificate.
 //! - [`ListenerTls::connect`]: this node's own outgoing TLS.
+//! - [`ListenerTls::reload_forever`]: every [`STORE_POLL_INTERVAL`] the store files are read
+//!   again; when one changed, both sides are rebuilt from them and used by every later handshake
+//!   (connections already open keep theirs). A store that no longer loads keeps the previous
+//!   ones, with one WARN line per change.
 //! - `stores`: reading PEM and PKCS12 stores.
 //!
-//! What it is not: no certificate reload (a new certificate needs a restart), no JKS, no
-//! encrypted PEM keys (all refused at start-up by `config::tls` or here).
+//! What it is not: no JKS, no encrypted PEM keys (refused at start-up by `config::tls` or here),
+//! no reload through AlterConfigs, and no check that a reloaded certificate keeps its subject
+//! (Kafka's `ssl.allow.dn.changes`).
 
 mod stores;
 
 use std::net::SocketAddr;
-use std::sync::Arc;
+use std::path::PathBuf;
+use std::sync::{Arc, Mutex, PoisonError, RwLock};
 use std::time::Duration;
 
 use rustls::client::WebPkiServerVerifier;
@@ -25,95 +31,98 @@ use rustls::crypto::{CryptoProvider, ring};
 use rustls::server::WebPkiClientVerifier;
 use rustls::{CertificateError, DigitallySignedStruct, SignatureScheme, SupportedCipherSuite};
 use rustls_pki_types::{CertificateDer, ServerName, UnixTime};
-use strand_security::{KafkaPrincipal, SecurityProtocol, Session, SslPrincipalMapper};
+use strand_security::{KafkaPrincipal, SecurityProtocol, Session};
 use tokio::net::TcpStream;
 use tokio_rustls::{TlsAcceptor, TlsConnector};
 
-use crate::config::tls::{ClientAuth, TlsProtocol, TlsSettings};
+use crate::config::tls::{ClientAuth, Keystore, PemSource, TlsProtocol, TlsSettings, Truststore};
 pub use stores::STORE_FILE_BYTES_MAX;
+
+/// How often the store files are read again to see whether they changed.
+pub const STORE_POLL_INTERVAL: Duration = Duration::from_secs(30);
 
 /// A TLS connection a listener accepted.
 pub type ServerStream = tokio_rustls::server::TlsStream<TcpStream>;
 /// A TLS connection this node opened.
 pub type ClientStream = tokio_rustls::client::TlsStream<TcpStream>;
 
-/// One listener's TLS, both ways.
+/// One listener's TLS, both ways; clones share the current contexts (a reload reaches them all).
 #[derive(Clone)]
 pub struct ListenerTls {
-    listener: String,
+    settings: Arc<TlsSettings>,
+    current: Arc<RwLock<Contexts>>,
+    /// The store files' contents the current contexts were built from.
+    stores: Arc<Mutex<Vec<Vec<u8>>>>,
+}
+
+/// Both sides, built from one reading of the stores.
+#[derive(Clone)]
+struct Contexts {
     /// `None` for a listener this node only dials.
     acceptor: Option<TlsAcceptor>,
     connector: Option<TlsConnector>,
-    client_auth: ClientAuth,
-    mapper: SslPrincipalMapper,
 }
 
 impl std::fmt::Debug for ListenerTls {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("ListenerTls").field("listener", &self.listener).field("client_auth", &self.client_auth).finish()
+        let settings = &self.settings;
+        f.debug_struct("ListenerTls")
+            .field("listener", &settings.listener)
+            .field("client_auth", &settings.client_auth)
+            .finish()
     }
 }
 
 impl ListenerTls {
     /// Reads the listener's stores and builds both sides; the error names the setting at fault.
     pub fn build(settings: &TlsSettings) -> Result<ListenerTls, String> {
-        let fail = |e: String| format!("TLS on listener {}: {e}", settings.listener);
-        let provider = Arc::new(provider(settings));
-        let versions = versions(settings);
-        let identity = settings.keystore.as_ref().map(stores::read_keystore).transpose().map_err(fail)?;
-        let roots = settings.truststore.as_ref().map(stores::read_truststore).transpose().map_err(fail)?.map(Arc::new);
-        let acceptor = match &identity {
-            Some(identity) => {
-                let builder = rustls::ServerConfig::builder_with_provider(provider.clone())
-                    .with_protocol_versions(&versions)
-                    .map_err(|e| fail(format!("ssl.enabled.protocols and ssl.cipher.suites: {e}")))?;
-                let builder = match (settings.client_auth, &roots) {
-                    (ClientAuth::None, _) | (_, None) => builder.with_no_client_auth(),
-                    (auth, Some(roots)) => {
-                        let verifier = WebPkiClientVerifier::builder_with_provider(roots.clone(), provider.clone());
-                        let verifier =
-                            if auth == ClientAuth::Requested { verifier.allow_unauthenticated() } else { verifier };
-                        builder.with_client_cert_verifier(verifier.build().map_err(|e| fail(e.to_string()))?)
-                    }
-                };
-                let config = builder
-                    .with_single_cert(identity.chain.clone(), identity.key.clone_key())
-                    .map_err(|e| fail(format!("the key store's key and certificate: {e}")))?;
-                Some(TlsAcceptor::from(Arc::new(config)))
-            }
-            None => None,
-        };
-        let connector = match roots {
-            Some(roots) => {
-                let verifier = WebPkiServerVerifier::builder_with_provider(roots, provider.clone())
-                    .build()
-                    .map_err(|e| fail(e.to_string()))?;
-                let verifier: Arc<dyn ServerCertVerifier> = match settings.endpoint_identification {
-                    true => verifier,
-                    false => Arc::new(AnyHostName(verifier)),
-                };
-                let builder = rustls::ClientConfig::builder_with_provider(provider)
-                    .with_protocol_versions(&versions)
-                    .map_err(|e| fail(e.to_string()))?
-                    .dangerous()
-                    .with_custom_certificate_verifier(verifier);
-                let config = match identity {
-                    Some(identity) => {
-                        builder.with_client_auth_cert(identity.chain, identity.key).map_err(|e| fail(e.to_string()))?
-                    }
-                    None => builder.with_no_client_auth(),
-                };
-                Some(TlsConnector::from(Arc::new(config)))
-            }
-            None => None,
-        };
+        let stores = read_store_files(settings);
+        let current = contexts(settings)?;
         Ok(ListenerTls {
-            listener: settings.listener.clone(),
-            acceptor,
-            connector,
-            client_auth: settings.client_auth,
-            mapper: settings.principal_mapper.clone(),
+            settings: Arc::new(settings.clone()),
+            current: Arc::new(RwLock::new(current)),
+            stores: Arc::new(Mutex::new(stores)),
         })
+    }
+
+    /// Reads the store files again every [`STORE_POLL_INTERVAL`] and reloads on a change, until
+    /// aborted.
+    pub async fn reload_forever(self) {
+        loop {
+            tokio::time::sleep(STORE_POLL_INTERVAL).await;
+            let listener = &self.settings.listener;
+            match self.reload_if_changed().await {
+                Ok(true) => tracing::info!("listener {listener}: TLS key and trust stores reloaded"),
+                Ok(false) => {}
+                Err(e) => tracing::warn!("listener {listener}: kept the previous TLS stores: {e}"),
+            }
+        }
+    }
+
+    /// Rebuilds both sides if a store file changed since the last build; whether it did.
+    pub async fn reload_if_changed(&self) -> Result<bool, String> {
+        let settings = Arc::clone(&self.settings);
+        let rebuilt = tokio::task::spawn_blocking(move || {
+            let stores = read_store_files(&settings);
+            (contexts(&settings), stores)
+        })
+        .await
+        .map_err(|e| e.to_string())?;
+        let (built, stores) = rebuilt;
+        {
+            let mut known = self.stores.lock().unwrap_or_else(PoisonError::into_inner);
+            if *known == stores {
+                return Ok(false);
+            }
+            // A store that fails is reported once per change, not at every poll.
+            *known = stores;
+        }
+        *self.current.write().unwrap_or_else(PoisonError::into_inner) = built?;
+        Ok(true)
+    }
+
+    fn current(&self) -> Contexts {
+        self.current.read().unwrap_or_else(PoisonError::into_inner).clone()
     }
 
     /// Runs a client's handshake within `handshake_max` and settles its session; `Err` is the
@@ -124,14 +133,15 @@ impl ListenerTls {
         peer: SocketAddr,
         handshake_max: Duration,
     ) -> Result<(ServerStream, Session), String> {
-        let acceptor = self.acceptor.as_ref().ok_or_else(|| format!("listener {} serves no TLS", self.listener))?;
+        let listener = &self.settings.listener;
+        let acceptor = self.current().acceptor.ok_or_else(|| format!("listener {listener} serves no TLS"))?;
         let stream = match tokio::time::timeout(handshake_max, acceptor.accept(stream)).await {
             Ok(Ok(stream)) => stream,
             Ok(Err(e)) => return Err(format!("TLS handshake failed: {e}")),
             Err(_) => return Err(format!("no TLS handshake within {} ms", handshake_max.as_millis())),
         };
         let principal = self.principal(stream.get_ref().1.peer_certificates())?;
-        let session = Session { principal, peer, listener: self.listener.clone(), protocol: SecurityProtocol::Ssl };
+        let session = Session { principal, peer, listener: listener.clone(), protocol: SecurityProtocol::Ssl };
         Ok((stream, session))
     }
 
@@ -142,7 +152,7 @@ impl ListenerTls {
             return Ok(KafkaPrincipal::anonymous());
         };
         let name = strand_security::x500::subject_name(certificate)?;
-        let mapped = self.mapper.name(&name).map_err(|e| format!("authentication failed: {e}"))?;
+        let mapped = self.settings.principal_mapper.name(&name).map_err(|e| format!("authentication failed: {e}"))?;
         Ok(KafkaPrincipal::user(mapped))
     }
 
@@ -153,7 +163,8 @@ impl ListenerTls {
         host: &str,
         handshake_max: Duration,
     ) -> Result<ClientStream, String> {
-        let connector = self.connector.as_ref().ok_or_else(|| format!("listener {}: no trust store", self.listener))?;
+        let listener = &self.settings.listener;
+        let connector = self.current().connector.ok_or_else(|| format!("listener {listener}: no trust store"))?;
         let name = ServerName::try_from(host.to_owned()).map_err(|e| format!("host name {host}: {e}"))?;
         match tokio::time::timeout(handshake_max, connector.connect(name, stream)).await {
             Ok(Ok(stream)) => Ok(stream),
@@ -163,8 +174,77 @@ impl ListenerTls {
     }
 
     pub fn client_auth(&self) -> ClientAuth {
-        self.client_auth
+        self.settings.client_auth
     }
+}
+
+/// The contents of the listener's store files (empty for one that cannot be read: the build
+/// reports why).
+fn read_store_files(settings: &TlsSettings) -> Vec<Vec<u8>> {
+    let keystore = match &settings.keystore {
+        Some(Keystore::Pem(PemSource::File(path)) | Keystore::Pkcs12 { path, .. }) => Some(path),
+        _ => None,
+    };
+    let truststore = match &settings.truststore {
+        Some(Truststore::Pem(PemSource::File(path)) | Truststore::Pkcs12 { path, .. }) => Some(path),
+        _ => None,
+    };
+    [keystore, truststore].into_iter().flatten().map(|path: &PathBuf| std::fs::read(path).unwrap_or_default()).collect()
+}
+
+/// Both sides from the listener's stores; the error names the setting at fault.
+fn contexts(settings: &TlsSettings) -> Result<Contexts, String> {
+    let fail = |e: String| format!("TLS on listener {}: {e}", settings.listener);
+    let provider = Arc::new(provider(settings));
+    let versions = versions(settings);
+    let identity = settings.keystore.as_ref().map(stores::read_keystore).transpose().map_err(fail)?;
+    let roots = settings.truststore.as_ref().map(stores::read_truststore).transpose().map_err(fail)?.map(Arc::new);
+    let acceptor = match &identity {
+        Some(identity) => {
+            let builder = rustls::ServerConfig::builder_with_provider(provider.clone())
+                .with_protocol_versions(&versions)
+                .map_err(|e| fail(format!("ssl.enabled.protocols and ssl.cipher.suites: {e}")))?;
+            let builder = match (settings.client_auth, &roots) {
+                (ClientAuth::None, _) | (_, None) => builder.with_no_client_auth(),
+                (auth, Some(roots)) => {
+                    let verifier = WebPkiClientVerifier::builder_with_provider(roots.clone(), provider.clone());
+                    let verifier =
+                        if auth == ClientAuth::Requested { verifier.allow_unauthenticated() } else { verifier };
+                    builder.with_client_cert_verifier(verifier.build().map_err(|e| fail(e.to_string()))?)
+                }
+            };
+            let config = builder
+                .with_single_cert(identity.chain.clone(), identity.key.clone_key())
+                .map_err(|e| fail(format!("the key store's key and certificate: {e}")))?;
+            Some(TlsAcceptor::from(Arc::new(config)))
+        }
+        None => None,
+    };
+    let connector = match roots {
+        Some(roots) => {
+            let verifier = WebPkiServerVerifier::builder_with_provider(roots, provider.clone())
+                .build()
+                .map_err(|e| fail(e.to_string()))?;
+            let verifier: Arc<dyn ServerCertVerifier> = match settings.endpoint_identification {
+                true => verifier,
+                false => Arc::new(AnyHostName(verifier)),
+            };
+            let builder = rustls::ClientConfig::builder_with_provider(provider)
+                .with_protocol_versions(&versions)
+                .map_err(|e| fail(e.to_string()))?
+                .dangerous()
+                .with_custom_certificate_verifier(verifier);
+            let config = match identity {
+                Some(identity) => {
+                    builder.with_client_auth_cert(identity.chain, identity.key).map_err(|e| fail(e.to_string()))?
+                }
+                None => builder.with_no_client_auth(),
+            };
+            Some(TlsConnector::from(Arc::new(config)))
+        }
+        None => None,
+    };
+    Ok(Contexts { acceptor, connector })
 }
 
 /// ring's provider, its suites narrowed to `ssl.cipher.suites` when set.

@@ -2,6 +2,8 @@ use std::collections::BTreeSet;
 
 use rcgen::{BasicConstraints, CertificateParams, CertifiedIssuer, DnType, IsCa, KeyPair};
 
+use strand_security::SslPrincipalMapper;
+
 use super::*;
 use crate::config::tls::{Keystore, PemSource, Truststore};
 
@@ -121,4 +123,48 @@ async fn host_names_are_verified_unless_disabled() {
         );
         assert_eq!(dialled.is_ok(), expected_ok, "verify={verify}: {:?}", dialled.err());
     }
+}
+
+/// The subject the server showed `client`.
+#[allow(clippy::disallowed_methods)] // A test's own loopback listener.
+async fn server_subject(server: &ListenerTls, client: &ListenerTls) -> String {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.expect("bind");
+    let connecting = TcpStream::connect(listener.local_addr().expect("address"));
+    let (connected, accepted) = tokio::join!(connecting, listener.accept());
+    let (stream, peer) = accepted.expect("accept");
+    let timeout = Duration::from_secs(5);
+    let (_, dialled) = tokio::join!(
+        server.accept(stream, peer, timeout),
+        client.connect(connected.expect("connect"), "localhost", timeout)
+    );
+    let dialled = dialled.expect("handshake");
+    let certificate = dialled.get_ref().1.peer_certificates().and_then(|c| c.first()).expect("a certificate");
+    strand_security::x500::subject_name(certificate).expect("subject")
+}
+
+/// A changed key store file is picked up by the next reload and shown by later handshakes; one
+/// that no longer loads keeps the previous certificate, reported once.
+#[tokio::test]
+async fn a_changed_key_store_file_is_reloaded() {
+    let ca = Ca::new();
+    let dir = tempfile::tempdir().expect("dir");
+    let path = dir.path().join("node.pem");
+    let write = |cn: &str| {
+        let Keystore::Pem(PemSource::Inline { certificates, key }) = ca.keystore(cn) else { unreachable!() };
+        std::fs::write(&path, key + &certificates).expect("write");
+    };
+    write("a");
+    let keystore = Keystore::Pem(PemSource::File(path.clone()));
+    let server =
+        ListenerTls::build(&settings(Some(keystore), ca.truststore(), ClientAuth::None, "DEFAULT")).expect("server");
+    let client = ListenerTls::build(&settings(None, ca.truststore(), ClientAuth::None, "DEFAULT")).expect("client");
+    assert_eq!(server.reload_if_changed().await, Ok(false));
+    assert_eq!(server_subject(&server, &client).await, "CN=a,O=acme");
+    write("b");
+    assert_eq!(server.reload_if_changed().await, Ok(true));
+    assert_eq!(server_subject(&server, &client).await, "CN=b,O=acme");
+    std::fs::write(&path, "not a certificate").expect("write");
+    assert!(server.reload_if_changed().await.is_err(), "a broken store is reported");
+    assert_eq!(server.reload_if_changed().await, Ok(false), "once");
+    assert_eq!(server_subject(&server, &client).await, "CN=b,O=acme", "the previous certificate is kept");
 }
