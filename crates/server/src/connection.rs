@@ -394,6 +394,8 @@ async fn read_size<R: AsyncRead + Unpin>(
     };
     let mut filled = match first {
         Ok(0) => return Ok(None),
+        // A TLS client that closes its socket without close_notify, between frames: a close.
+        Err(e) if e.kind() == std::io::ErrorKind::UnexpectedEof => return Ok(None),
         Ok(read) => read,
         Err(e) => return Err(format!("read failed: {e}")),
     };

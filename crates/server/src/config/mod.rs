@@ -392,7 +392,8 @@ impl ServerConfig {
         for ((key, value), source) in given.chain(overrides.iter().map(|pair| (pair, ConfigSource::Override))) {
             let key = key.trim();
             // A TLS key is either implemented (`tls`) or refused there, never silently unknown.
-            if !is_known_key(key) && tls::ssl_base(key).is_none() {
+            // `super.users` admits peers to an SSL CONTROLLER listener (`inter_node::listener`).
+            if !is_known_key(key) && tls::ssl_base(key).is_none() && key != "super.users" {
                 let warning = format!("The configuration '{key}' was supplied but isn't a known config.");
                 if !warnings.contains(&warning) {
                     warnings.push(warning);
