@@ -172,10 +172,6 @@ impl ListenerTls {
             Err(_) => Err(format!("no TLS handshake with {host} within {} ms", handshake_max.as_millis())),
         }
     }
-
-    pub fn client_auth(&self) -> ClientAuth {
-        self.settings.client_auth
-    }
 }
 
 /// The contents of the listener's store files (empty for one that cannot be read: the build
@@ -189,7 +185,8 @@ fn read_store_files(settings: &TlsSettings) -> Vec<Vec<u8>> {
         Some(Truststore::Pem(PemSource::File(path)) | Truststore::Pkcs12 { path, .. }) => Some(path),
         _ => None,
     };
-    [keystore, truststore].into_iter().flatten().map(|path: &PathBuf| std::fs::read(path).unwrap_or_default()).collect()
+    let read = |path: &PathBuf| stores::read_file(path, "").unwrap_or_default();
+    [keystore, truststore].into_iter().flatten().map(read).collect()
 }
 
 /// Both sides from the listener's stores; the error names the setting at fault.

@@ -87,7 +87,8 @@ pub fn read_truststore(truststore: &Truststore) -> Result<RootCertStore, String>
     Ok(roots)
 }
 
-fn read_file(path: &Path, key: &str) -> Result<Vec<u8>, String> {
+/// A store file's bytes, at most [`STORE_FILE_BYTES_MAX`]; the error names `key` and the path.
+pub(super) fn read_file(path: &Path, key: &str) -> Result<Vec<u8>, String> {
     use std::io::Read;
     let file = std::fs::File::open(path).map_err(|e| format!("{key} {}: {e}", path.display()))?;
     let mut data = Vec::new();
