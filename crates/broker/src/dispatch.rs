@@ -116,7 +116,8 @@ impl Broker {
             Err(e) => return Progress::Done(Outcome::Close(e.to_string())),
         };
         let (correlation_id, version) = (request.correlation_id(), request.api_version());
-        let client = Client { id: request.header.client_id.as_deref(), peer: session.peer };
+        let client =
+            Client { id: request.header.client_id.as_deref(), peer: session.peer, listener: &session.listener };
         match self.dispatch(body, version, client).await {
             Ok(Progress::Done(body)) => Progress::Done(encode(correlation_id, body, version)),
             Ok(Progress::Waiting(wait)) => Progress::Waiting(ProduceWait { wait, correlation_id, version }),
@@ -131,6 +132,9 @@ pub(crate) struct Client<'a> {
     /// The request header's client id.
     pub id: Option<&'a str>,
     pub peer: SocketAddr,
+    /// The listener the request arrived on: the endpoints Metadata, DescribeCluster and
+    /// FindCoordinator answer with, as Kafka does.
+    pub listener: &'a str,
 }
 
 /// The outcome of a handled request: its encoded response, or nothing to send (acks=0).

@@ -196,14 +196,20 @@ fn server_refuses_invalid_values() -> TestResult {
 }
 
 /// A security setting Strand does not implement stops `server` before anything starts, naming
-/// it, rather than serving plaintext to a user who asked for TLS or SASL.
+/// it, rather than serving plaintext to a user who asked for TLS or SASL, or a JKS store it cannot
+/// read.
 #[test]
 fn server_refuses_security_it_does_not_implement() -> TestResult {
     let dir = tempfile::tempdir()?;
-    let ssl_listener = "listeners=SSL://127.0.0.1:0\nsecurity.inter.broker.protocol=SSL\n";
+    let sasl_listener = "listeners=SASL_SSL://127.0.0.1:0\nsecurity.inter.broker.protocol=SASL_SSL\n";
+    let jks = "listeners=SSL://127.0.0.1:0\nsecurity.inter.broker.protocol=SSL\nssl.keystore.location=/k.jks\n";
     let cases = [
-        (ssl_listener, "listener SSL://127.0.0.1:0 uses security protocol SSL"),
-        ("ssl.keystore.location=/etc/kafka/keystore.p12\n", "ssl.keystore.location: TLS (SSL) is not supported"),
+        (sasl_listener, "uses security protocol SASL_SSL"),
+        (jks, "-srcstoretype JKS -destkeystore store.p12 -deststoretype PKCS12"),
+        (
+            "ssl.engine.factory.class=x.Factory\n",
+            "ssl.engine.factory.class: Strand's TLS supports only Kafka's default",
+        ),
         (
             "listener.name.plaintext.plain.sasl.jaas.config=x\n",
             "listener.name.plaintext.plain.sasl.jaas.config: SASL authentication is not supported",

@@ -30,19 +30,21 @@
 //! pipeline is the queue it bounds. A frame and its reservation are dropped once handled, so a
 //! connection holds one frame being handled and that many responses.
 //!
-//! Responses are written chunk by chunk: the encoded bytes with `write`, and the record sets of a
-//! Fetch from their segment files with `sendfile`, so record bytes never pass through user space.
+//! Responses are written chunk by chunk ([`write`]): the encoded bytes with `write`, and the record
+//! sets of a Fetch from their segment files with `sendfile` on PLAINTEXT, so record bytes never
+//! pass through user space; TLS reads them in bounded chunks and encrypts them. The pipeline is
+//! the same for both: generic over the reading half and the [`FrameSink`].
 //!
-//! Submodules: [`acceptor`] (the broker listeners' accept loops), [`quotas`] (Kafka's
-//! `ConnectionQuotas`), [`memory_pool`] (Kafka's `MemoryPool`).
+//! Submodules: [`acceptor`] (the broker listeners' accept loops, TLS handshakes), [`quotas`]
+//! (Kafka's `ConnectionQuotas`), [`memory_pool`] (Kafka's `MemoryPool`), [`write`].
 
 pub mod acceptor;
 pub mod authenticate;
 pub mod memory_pool;
 pub mod quotas;
+pub mod write;
 
 use std::future::Future;
-use std::io;
 use std::net::SocketAddr;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
@@ -50,12 +52,10 @@ use std::time::Duration;
 
 use bytes::Bytes;
 use strand_broker::{Broker, Handled, Outcome};
-use strand_protocol::codec::FileRegion;
-use strand_protocol::frame::{FrameChunk, ResponseFrame, SIZE_PREFIX_BYTES, frame_size};
+use strand_protocol::frame::{SIZE_PREFIX_BYTES, frame_size};
 use strand_security::Session;
-use tokio::io::{AsyncRead, AsyncReadExt, AsyncWriteExt, Interest};
+use tokio::io::{AsyncRead, AsyncReadExt};
 use tokio::net::TcpStream;
-use tokio::net::tcp::{OwnedReadHalf, OwnedWriteHalf};
 use tokio::sync::{OwnedSemaphorePermit, Semaphore, mpsc};
 use tokio::time::Instant;
 use tracing::{debug, info, warn};
@@ -64,6 +64,7 @@ use crate::config::ServerConfig;
 use authenticate::{Gate, SaslListener};
 pub use memory_pool::MemoryPool;
 use memory_pool::Reservation;
+pub use write::{CopyingSink, FrameSink, PlainSink};
 
 /// The most bytes read from the socket in one go while a frame arrives: the buffer grows by at
 /// most this much beyond what was actually received.
@@ -121,22 +122,54 @@ impl ClientLimits {
     }
 }
 
-/// Serves one connection until the client closes it, it idles out, or it sends something the
-/// broker cannot answer. On a SASL listener (`sasl`), the connection first authenticates
-/// ([`authenticate`]) and its session takes the principal it proved.
+/// Serves one PLAINTEXT connection until the client closes it, it idles out, or it sends
+/// something the broker cannot answer; on a SASL listener (`sasl`), once it authenticated.
 pub async fn serve(
     stream: TcpStream,
-    mut session: Session,
+    session: Session,
     broker: Arc<Broker>,
     limits: ClientLimits,
     sasl: Option<Arc<SaslListener>>,
 ) {
-    let peer = session.peer;
-    // Kafka disables Nagle too: a response's small chunks must not wait for the client's ACK.
+    set_nodelay(&stream, session.peer);
+    let (reader, writer) = stream.into_split();
+    serve_halves(reader, PlainSink(writer), session, broker, limits, sasl).await;
+}
+
+/// Serves one TLS connection whose handshake settled `session`, as [`serve`].
+pub async fn serve_tls(
+    stream: crate::tls::ServerStream,
+    session: Session,
+    broker: Arc<Broker>,
+    limits: ClientLimits,
+    sasl: Option<Arc<SaslListener>>,
+) {
+    let (reader, writer) = tokio::io::split(stream);
+    serve_halves(reader, CopyingSink(writer), session, broker, limits, sasl).await;
+}
+
+/// Kafka disables Nagle too: a response's small chunks must not wait for the client's ACK.
+pub(crate) fn set_nodelay(stream: &TcpStream, peer: SocketAddr) {
     if let Err(e) = stream.set_nodelay(true) {
         debug!(%peer, "could not set TCP_NODELAY: {e}");
     }
-    let (mut reader, mut writer) = stream.into_split();
+}
+
+/// Serves a connection's requests; on a SASL listener it first authenticates
+/// ([`authenticate`]) and its session takes the principal it proved, which every request then
+/// carries, re-authentication and expiry checked before each ([`Gate`]).
+async fn serve_halves<R, W>(
+    mut reader: R,
+    mut writer: W,
+    mut session: Session,
+    broker: Arc<Broker>,
+    limits: ClientLimits,
+    sasl: Option<Arc<SaslListener>>,
+) where
+    R: AsyncRead + Unpin,
+    W: FrameSink,
+{
+    let peer = session.peer;
     let auth = match sasl {
         Some(listener) => {
             let api_versions = |frame| {
@@ -217,13 +250,10 @@ type Answer = (Handled, OwnedSemaphorePermit);
 /// the client's end of stream, a bad frame, a request that closes the connection, a writer that
 /// stopped, or a clock; the writer stops after the last response or at the first failed write or
 /// close.
-async fn pipeline<H, F>(
-    reader: OwnedReadHalf,
-    writer: OwnedWriteHalf,
-    peer: SocketAddr,
-    limits: ClientLimits,
-    handle: H,
-) where
+async fn pipeline<R, W, H, F>(reader: R, writer: W, peer: SocketAddr, limits: ClientLimits, handle: H)
+where
+    R: AsyncRead + Unpin,
+    W: FrameSink,
     H: FnMut(Bytes) -> F,
     F: Future<Output = Handled>,
 {
@@ -236,14 +266,15 @@ async fn pipeline<H, F>(
 }
 
 /// Reads and handles requests in order, passing each to the writer.
-async fn read_requests<H, F>(
-    mut reader: OwnedReadHalf,
+async fn read_requests<R, H, F>(
+    mut reader: R,
     peer: SocketAddr,
     limits: &ClientLimits,
     activity: &Activity,
     mut handle: H,
     handled: mpsc::Sender<Answer>,
 ) where
+    R: AsyncRead + Unpin,
     H: FnMut(Bytes) -> F,
     F: Future<Output = Handled>,
 {
@@ -290,8 +321,8 @@ async fn next_request<R: AsyncRead + Unpin>(
 }
 
 /// Answers the handled requests in order, each once its wait (if any) is over.
-async fn write_responses(
-    mut writer: OwnedWriteHalf,
+async fn write_responses<W: FrameSink>(
+    mut writer: W,
     peer: SocketAddr,
     idle_max: Option<Duration>,
     activity: &Activity,
@@ -303,7 +334,7 @@ async fn write_responses(
             Handled::Waiting(wait) => wait.await,
         };
         match outcome {
-            Outcome::Respond(response) => match within(idle_max, write_frame(&mut writer, &response)).await {
+            Outcome::Respond(response) => match within(idle_max, writer.write_frame(&response)).await {
                 Some(Ok(())) => {}
                 Some(Err(e)) => {
                     debug!(%peer, "closing connection: write failed: {e}");
@@ -321,7 +352,7 @@ async fn write_responses(
             }
             Outcome::RespondAndClose(response, reason) => {
                 // The connection closes either way: a failed write changes nothing.
-                let _ = within(idle_max, write_frame(&mut writer, &response)).await;
+                let _ = within(idle_max, writer.write_frame(&response)).await;
                 warn!(%peer, "closing connection: {reason}");
                 return;
             }
@@ -346,44 +377,6 @@ async fn by<T>(deadline: Option<Instant>, work: impl Future<Output = T>) -> Opti
         Some(deadline) => tokio::time::timeout_at(deadline, work).await.ok(),
         None => Some(work.await),
     }
-}
-
-/// Writes a response frame: bytes with `write`, file regions with `sendfile`.
-async fn write_frame(writer: &mut OwnedWriteHalf, frame: &ResponseFrame) -> io::Result<()> {
-    for chunk in &frame.chunks {
-        match chunk {
-            FrameChunk::Bytes(bytes) => writer.write_all(bytes).await?,
-            FrameChunk::File(region) => send_file(writer.as_ref(), region).await?,
-        }
-    }
-    Ok(())
-}
-
-/// Sends a file region to the socket from the page cache, waiting whenever the socket is full.
-/// A file that ends before the region does (truncated since the read) fails the connection: the
-/// frame's size prefix has promised those bytes.
-async fn send_file(socket: &TcpStream, region: &FileRegion) -> io::Result<()> {
-    let mut position = region.position;
-    let end = region.position + u64::from(region.len);
-    while position < end {
-        socket.writable().await?;
-        let left = usize::try_from(end - position).unwrap_or(usize::MAX);
-        let sent = socket.try_io(Interest::WRITABLE, || {
-            rustix::fs::sendfile(socket, &*region.file, Some(&mut position), left).map_err(io::Error::from)
-        });
-        match sent {
-            Ok(0) => {
-                return Err(io::Error::new(
-                    io::ErrorKind::UnexpectedEof,
-                    format!("the segment file ends at {position}, before the {end} this response promised"),
-                ));
-            }
-            Ok(_) => {}
-            Err(e) if e.kind() == io::ErrorKind::WouldBlock => {}
-            Err(e) => return Err(e),
-        }
-    }
-    Ok(())
 }
 
 /// Reads one frame (without its size prefix) on the CONTROLLER listener: no memory pool, the
@@ -460,6 +453,8 @@ async fn read_size<R: AsyncRead + Unpin>(
     };
     let mut filled = match first {
         Ok(0) => return Ok(None),
+        // A TLS client that closes its socket without close_notify, between frames: a close.
+        Err(e) if e.kind() == std::io::ErrorKind::UnexpectedEof => return Ok(None),
         Ok(read) => read,
         Err(e) => return Err(format!("read failed: {e}")),
     };
@@ -512,6 +507,9 @@ fn arrival_error(arrival_max: Option<Duration>, received: usize, expected: usize
 
 #[cfg(test)]
 mod tests {
+    use strand_protocol::frame::{FrameChunk, ResponseFrame};
+    use tokio::io::AsyncWriteExt;
+
     use super::*;
 
     fn limits() -> ConnectionLimits {
@@ -539,46 +537,6 @@ mod tests {
         (accepted.expect("accept").0, client.expect("connect"))
     }
 
-    fn region(contents: &[u8], position: u64, len: u32) -> FileRegion {
-        use std::io::Write;
-        let mut file = tempfile::tempfile().expect("temp file");
-        file.write_all(contents).expect("write");
-        FileRegion { file: Arc::new(file), position, len }
-    }
-
-    /// A frame's file regions arrive between its byte chunks, in order, byte for byte, also when
-    /// the region is larger than the socket's buffer (sendfile resumes where it stopped).
-    #[tokio::test]
-    async fn file_regions_are_sent_from_the_file() {
-        let (server, mut client) = socket_pair().await;
-        let big: Vec<u8> = (0..4 * 1024 * 1024u32).map(|i| (i % 251) as u8).collect();
-        let frame = ResponseFrame {
-            chunks: vec![
-                FrameChunk::Bytes(Bytes::from_static(b"head")),
-                FrameChunk::File(region(&big, 3, big.len() as u32 - 10)),
-                FrameChunk::Bytes(Bytes::from_static(b"tail")),
-            ],
-        };
-        let expected = [&b"head"[..], &big[3..big.len() - 7], b"tail"].concat();
-        let (_read, mut writer) = server.into_split();
-        let send = async move { write_frame(&mut writer, &frame).await };
-        let mut received = vec![0u8; expected.len()];
-        let (sent, read) = tokio::join!(send, client.read_exact(&mut received));
-        sent.expect("sent");
-        read.expect("received");
-        assert!(received == expected, "the bytes differ");
-    }
-
-    /// A file truncated below its region fails the write instead of sending a short frame.
-    #[tokio::test]
-    async fn a_truncated_file_fails_the_write() {
-        let (server, _client) = socket_pair().await;
-        let frame = ResponseFrame { chunks: vec![FrameChunk::File(region(b"short", 0, 100))] };
-        let (_read, mut writer) = server.into_split();
-        let err = write_frame(&mut writer, &frame).await.expect_err("the file is too short");
-        assert_eq!(err.kind(), io::ErrorKind::UnexpectedEof, "{err}");
-    }
-
     /// A one-byte request frame holding `tag`.
     fn request(tag: u8) -> [u8; 5] {
         [0, 0, 0, 1, tag]
@@ -597,7 +555,7 @@ mod tests {
     {
         let peer = server.peer_addr().expect("peer");
         let (reader, writer) = server.into_split();
-        tokio::spawn(pipeline(reader, writer, peer, client_limits(), handle))
+        tokio::spawn(pipeline(reader, PlainSink(writer), peer, client_limits(), handle))
     }
 
     /// Pipelined requests are all handled while the first still waits, and answered in request

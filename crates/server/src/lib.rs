@@ -27,6 +27,8 @@
 //! - [`publisher`]: the node's `Reconcile`, the broker crate's `BrokerMetadataPublisher` (what a
 //!   new image means on this node: replicas, then coordinator leaderships) and the open-files
 //!   warning.
+//! - [`tls`]: each TLS listener's rustls acceptor and connector, from its `ssl.*` settings
+//!   (`config/tls.rs`), and the principal a client certificate maps to.
 //! - [`inter_node`]: node-to-node traffic. On the CONTROLLER listener, Strand-private frames
 //!   (one API key, 32000, Kafka-framed so a stray Kafka client is refused, not misread): Raft RPCs
 //!   (`TcpQuorumTransport`), brokers' requests to the active controller (`ControllerClient`,
@@ -85,3 +87,4 @@ pub mod publisher;
 mod registration;
 mod shutdown;
 mod tasks;
+pub mod tls;

@@ -20,6 +20,7 @@
 //! start-up is offline from the start (registered without it, its partitions not recreated
 //! elsewhere: `may_be_in_an_offline_dir`) and the node runs on the others, as Kafka does.
 
+use crate::tls::ListenerTls;
 use std::collections::BTreeMap;
 use std::net::SocketAddr;
 use std::sync::Arc;
@@ -47,7 +48,7 @@ use crate::connection::acceptor::ClientConnections;
 use crate::group_writer::ReplicaPartitionWriter;
 use crate::inter_node::{
     BrokerFetchTransport, ControllerClient, ControllerIsrChannel, CoordinatorTxnVerifier, LeaderTxnMarkerSender,
-    PeerHealth, TcpQuorumTransport, VoterMetadataFetcher, follow_registrations, serve_controller_listener,
+    LinkTls, PeerHealth, TcpQuorumTransport, VoterMetadataFetcher, follow_registrations, serve_controller_listener,
 };
 use crate::log_dirs::{DirAssigner, raise_open_files_limit, watch_log_dirs_forever};
 use crate::metadata_replay::{Handoff, replay_forever};
@@ -102,7 +103,9 @@ pub async fn run_until(
     raise_open_files_limit();
     // Before anything is opened: an override host that does not resolve stops the start.
     let mut clients = ClientConnections::from_config(&config).await.map_err(NodeError::Startup)?;
+    let links = LinkTls::from_config(&config).map_err(NodeError::Startup)?;
     let mut node = Starting {
+        links,
         node: BrokerId(config.node_id),
         config,
         cluster_id,
@@ -111,6 +114,10 @@ pub async fn run_until(
         peers: Arc::new(PeerHealth::new()),
         tasks: Tasks::default(),
     };
+    let links = [node.links.controller.clone(), node.links.inter_broker.clone()];
+    for tls in clients.tls_listeners().into_iter().chain(links.into_iter().flatten()) {
+        node.tasks.spawn("TLS store reload", tls.reload_forever());
+    }
     let metadata = node.start_metadata().await?;
     // Resolves once the metadata log failed (never on an observer, which keeps none). It holds
     // the quorum: dropped before a clean shutdown, which needs the quorum's last owner.
@@ -174,6 +181,7 @@ type Halt = std::pin::Pin<Box<dyn std::future::Future<Output = NodeError> + Send
 
 /// A node being started, and what every stage needs.
 struct Starting {
+    links: LinkTls,
     config: ServerConfig,
     cluster_id: String,
     node: BrokerId,
@@ -229,8 +237,12 @@ impl Starting {
             // An observer: the committed log comes from the voters.
             let voters = config.controller_quorum_voters.iter().map(|v| v.id).collect();
             let timeout = Duration::from_millis(config.controller_quorum_request_timeout_ms.max(1) as u64);
-            let fetcher =
-                Arc::new(VoterMetadataFetcher::new(controller_addresses(config), timeout, self.peers.clone()));
+            let fetcher = Arc::new(VoterMetadataFetcher::new(
+                controller_addresses(config),
+                timeout,
+                self.peers.clone(),
+                self.links.controller.clone(),
+            ));
             let (committed, leadership) = strand_metadata::quorum::observe(voters, fetcher, 0);
             self.tasks.spawn(METADATA_REPLAY, replay_forever(committed, raw_tx, image_tx, handoff_rx));
             return Ok(Metadata { quorum: None, controller: None, leadership, image_rx, handoff_tx });
@@ -238,7 +250,8 @@ impl Starting {
         let sole_voter = config.is_sole_voter();
         // Peers must be able to reach this node's controller listener as soon as the quorum runs.
         let controller_listener = if sole_voter { None } else { Some(bind_controller_listener(config).await?) };
-        let quorum = Arc::new(open_quorum(config, &self.cluster_id, self.clock.clone(), self.peers.clone()).await?);
+        let (clock, peers, tls) = (self.clock.clone(), self.peers.clone(), self.links.controller.clone());
+        let quorum = Arc::new(open_quorum(config, &self.cluster_id, clock, peers, tls).await?);
         self.tasks.spawn(METADATA_REPLAY, replay_forever(quorum.subscribe(0), raw_tx, image_tx, handoff_rx));
         let controller = Arc::new(QuorumController::new(
             quorum.clone(),
@@ -250,8 +263,9 @@ impl Starting {
         if let Some((address, listener)) = controller_listener {
             info!("Strand node {node_id}: controller listener on {address}");
             let limits = ConnectionLimits::from_config(config);
-            let serving =
-                serve_controller_listener(listener, quorum.clone(), controller.clone(), limits, self.peers.clone());
+            let access = self.links.controller_access(config);
+            let (quorum, controller, peers) = (quorum.clone(), controller.clone(), self.peers.clone());
+            let serving = serve_controller_listener(listener, quorum, controller, limits, peers, access);
             self.tasks.spawn("controller listener", serving);
         }
         if !sole_voter {
@@ -296,15 +310,18 @@ impl Starting {
     /// another voter's over its CONTROLLER listener otherwise.
     fn controller_channel(&self, metadata: &Metadata) -> Arc<dyn ControllerChannel> {
         let timeout = Duration::from_millis(self.config.controller_quorum_request_timeout_ms.max(1) as u64);
-        Arc::new(ControllerClient::new(
-            self.config.node_id,
-            metadata.controller.clone(),
-            metadata.leadership.clone(),
-            controller_addresses(&self.config),
-            timeout,
-            CONTROLLER_CALL_MAX,
-            self.peers.clone(),
-        ))
+        Arc::new(
+            ControllerClient::new(
+                self.config.node_id,
+                metadata.controller.clone(),
+                metadata.leadership.clone(),
+                controller_addresses(&self.config),
+                timeout,
+                CONTROLLER_CALL_MAX,
+                self.peers.clone(),
+            )
+            .with_tls(self.links.controller.clone()),
+        )
     }
 
     /// Registers this broker with its online log dirs (a dir that cannot be read is offline from
@@ -376,6 +393,7 @@ impl Starting {
         let request_timeout = Duration::from_millis(config.request_timeout_ms.max(1) as u64);
         let image = &metadata.image_rx;
         let inter_broker = &config.inter_broker_listener_name;
+        let tls = self.links.inter_broker.clone();
         let links = ReplicaLinks {
             transport: Arc::new(BrokerFetchTransport::new(
                 image.clone(),
@@ -385,6 +403,7 @@ impl Starting {
                     (config.replica_fetch_wait_max_ms.max(0) + config.replica_socket_timeout_ms.max(1)) as u64,
                 ),
                 self.peers.clone(),
+                self.links.inter_broker.clone(),
             )),
             isr_channel: Arc::new(ControllerIsrChannel::new(channel.clone(), node, epoch)),
         };
@@ -392,8 +411,13 @@ impl Starting {
             ReplicaManager::with_config(logs, config.replication_config(), links, self.clock.clone())
                 .map_err(|e| NodeError::Startup(format!("replication: {e}")))?,
         );
-        let txn_verifier =
-            Arc::new(CoordinatorTxnVerifier::new(image.clone(), inter_broker.clone(), request_max, request_timeout));
+        let txn_verifier = Arc::new(CoordinatorTxnVerifier::new(
+            image.clone(),
+            inter_broker.clone(),
+            request_max,
+            request_timeout,
+            tls.clone(),
+        ));
         // TxnOffsetCommit's transactional batches are verified with the transaction coordinator.
         let group_writer = ReplicaPartitionWriter::new(replicas.clone(), image.clone(), node)
             .with_txn_verifier(txn_verifier.clone(), self.clock.clone());
@@ -404,8 +428,13 @@ impl Starting {
             Arc::new(RandomMemberIds),
         ));
         let producer_ids = Arc::new(ControllerProducerIds::new(channel.clone(), node, epoch));
-        let marker_sender =
-            Arc::new(LeaderTxnMarkerSender::new(image.clone(), inter_broker.clone(), request_max, request_timeout));
+        let marker_sender = Arc::new(LeaderTxnMarkerSender::new(
+            image.clone(),
+            inter_broker.clone(),
+            request_max,
+            request_timeout,
+            tls,
+        ));
         let transactions = Arc::new(TxnCoordinator::new(
             config.txn_config(),
             Arc::new(ReplicaPartitionWriter::new(replicas.clone(), image.clone(), node)),
@@ -533,6 +562,7 @@ async fn open_quorum(
     cluster_id: &str,
     clock: Arc<dyn Clock>,
     peers: Arc<PeerHealth>,
+    tls: Option<ListenerTls>,
 ) -> Result<Quorum, NodeError> {
     use strand_metadata::quorum::{LoneVoterTransport, QuorumConfig, QuorumTransport, QuorumVoters, SnapshotSettings};
     let metadata_dir = config.metadata_log_dir.join(format!("{CLUSTER_METADATA_TOPIC}-0"));
@@ -558,7 +588,7 @@ async fn open_quorum(
             snapshots,
         };
         let connect_timeout = Duration::from_millis(config.controller_quorum_request_timeout_ms.max(1) as u64);
-        (quorum_config, Arc::new(TcpQuorumTransport::new(controller_addresses(config), connect_timeout, peers)))
+        (quorum_config, Arc::new(TcpQuorumTransport::new(controller_addresses(config), connect_timeout, peers, tls)))
     };
     Ok(Quorum::open(&metadata_dir, quorum_config, transport, clock).await?)
 }

@@ -55,7 +55,7 @@ pub(crate) async fn register(
                 name: endpoint.listener_name.clone(),
                 host: if endpoint.host.is_empty() { "localhost".into() } else { endpoint.host.clone() },
                 port: if endpoint.port == 0 { bound_port.unwrap_or(0) } else { endpoint.port },
-                security_protocol: 0,
+                security_protocol: endpoint.security_protocol.id(),
                 ..Default::default()
             }
         })

@@ -25,7 +25,13 @@ const CLUSTER_OPERATIONS_ALL: i32 = 1 << 5 | 1 << 7 | 1 << 8 | 1 << 9 | 1 << 10 
 /// Kafka's "authorized operations not requested" value.
 const AUTHORIZED_OPERATIONS_OMITTED: i32 = i32::MIN;
 
-pub fn handle(broker: &Broker, request: DescribeClusterRequest, version: i16) -> DescribeClusterResponse {
+/// Answers with the endpoints of `listener`, the one the request arrived on.
+pub fn handle(
+    broker: &Broker,
+    request: DescribeClusterRequest,
+    version: i16,
+    listener: &str,
+) -> DescribeClusterResponse {
     if let Err((code, message)) = check_endpoint_type(request.endpoint_type) {
         let code = if version == 0 { ErrorCode::InvalidRequest } else { code };
         return DescribeClusterResponse {
@@ -40,7 +46,7 @@ pub fn handle(broker: &Broker, request: DescribeClusterRequest, version: i16) ->
         .brokers()
         .filter(|b| !b.fenced || request.include_fenced_brokers)
         .filter_map(|b| {
-            let endpoint = b.endpoints.iter().find(|e| e.name == broker.identity.listener_name)?;
+            let endpoint = b.endpoints.iter().find(|e| e.name == listener)?;
             Some(DescribeClusterBroker {
                 broker_id: b.id,
                 host: endpoint.host.clone(),

@@ -28,7 +28,13 @@ const KEY_TYPE_TRANSACTION: i8 = 1;
 /// The first version that batches keys.
 const BATCHED_VERSION_MIN: i16 = 4;
 
-pub async fn handle(broker: &Broker, request: FindCoordinatorRequest, version: i16) -> FindCoordinatorResponse {
+/// Answers with coordinators' endpoints on `listener`, the one the request arrived on.
+pub async fn handle(
+    broker: &Broker,
+    request: FindCoordinatorRequest,
+    version: i16,
+    listener: &str,
+) -> FindCoordinatorResponse {
     let keys =
         if version >= BATCHED_VERSION_MIN { request.coordinator_keys.clone() } else { vec![request.key.clone()] };
     let topic = match request.key_type {
@@ -43,7 +49,7 @@ pub async fn handle(broker: &Broker, request: FindCoordinatorRequest, version: i
     let coordinators: Vec<Coordinator> = keys
         .into_iter()
         .map(|key| match (&image, topic, request.key_type) {
-            (Some(image), Some(topic), _) => locate(broker, image, topic, key),
+            (Some(image), Some(topic), _) => locate(listener, image, topic, key),
             (None, Some(_), _) => unavailable(key, "The coordinator is not available."),
             (_, None, 2) => unavailable(key, "This node has no coordinator of that type yet."),
             (_, None, other) => Coordinator {
@@ -125,7 +131,7 @@ async fn ensure_internal_topic(broker: &Broker, name: &str) -> Option<std::sync:
 }
 
 /// The leader of `key`'s partition of `topic`, on the listener the client used.
-fn locate(broker: &Broker, image: &MetadataImage, topic: &str, key: String) -> Coordinator {
+fn locate(listener: &str, image: &MetadataImage, topic: &str, key: String) -> Coordinator {
     let Some(topic) = image.topics().by_name(topic) else {
         return unavailable(key, "The coordinator is not available.");
     };
@@ -136,7 +142,7 @@ fn locate(broker: &Broker, image: &MetadataImage, topic: &str, key: String) -> C
         .cluster()
         .active_brokers()
         .find(|b| b.id == leader)
-        .and_then(|b| b.endpoints.iter().find(|e| e.name == broker.identity.listener_name));
+        .and_then(|b| b.endpoints.iter().find(|e| e.name == listener));
     match endpoint {
         Some(endpoint) => Coordinator {
             key,

@@ -19,7 +19,8 @@ use crate::Broker;
 /// Kafka's "authorized operations not requested" value.
 const AUTHORIZED_OPERATIONS_OMITTED: i32 = i32::MIN;
 
-pub async fn handle(broker: &Broker, request: MetadataRequest, version: i16) -> MetadataResponse {
+/// Answers with the endpoints of `listener`, the one the request arrived on.
+pub async fn handle(broker: &Broker, request: MetadataRequest, version: i16, listener: &str) -> MetadataResponse {
     let mut image = broker.image();
     if let Some(topics) = &request.topics {
         // A set: a name asked for twice is created once (CreateTopics refuses repeated names).
@@ -34,7 +35,6 @@ pub async fn handle(broker: &Broker, request: MetadataRequest, version: i16) -> 
             image = auto_create(broker, missing).await.unwrap_or(image);
         }
     }
-    let listener = broker.identity.listener_name.as_str();
     let topics = match &request.topics {
         None => image.topics().iter().map(|t| topic_entry(&image, t, listener)).collect(),
         Some(requested) => {
@@ -52,7 +52,7 @@ pub async fn handle(broker: &Broker, request: MetadataRequest, version: i16) -> 
         }
     };
     MetadataResponse {
-        brokers: brokers(broker, &image),
+        brokers: brokers(&image, listener),
         cluster_id: Some(broker.identity.cluster_id.clone()),
         controller_id: broker.identity.node_id,
         topics,
@@ -80,12 +80,12 @@ async fn auto_create(broker: &Broker, names: BTreeSet<String>) -> Option<std::sy
     }
 }
 
-fn brokers(broker: &Broker, image: &MetadataImage) -> Vec<MetadataResponseBroker> {
+fn brokers(image: &MetadataImage, listener: &str) -> Vec<MetadataResponseBroker> {
     image
         .cluster()
         .active_brokers()
         .filter_map(|b| {
-            let endpoint = b.endpoints.iter().find(|e| e.name == broker.identity.listener_name)?;
+            let endpoint = b.endpoints.iter().find(|e| e.name == listener)?;
             Some(MetadataResponseBroker {
                 node_id: b.id,
                 host: endpoint.host.clone(),

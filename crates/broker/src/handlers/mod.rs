@@ -82,7 +82,7 @@ served_apis! {
     answered {
         Fetch(r) => fetch::handle(broker, r, version).await,
         ListOffsets(r) => list_offsets::handle(broker, r, version).await,
-        Metadata(r) => metadata::handle(broker, r, version).await,
+        Metadata(r) => metadata::handle(broker, r, version, client.listener).await,
         ApiVersions(r) => api_versions::handle(broker, &r),
         CreateTopics(r) => create_topics::handle(broker, r, version).await,
         DeleteTopics(r) => delete_topics::handle(broker, r, version).await,
@@ -93,9 +93,9 @@ served_apis! {
         AlterConfigs(r) => alter_configs::handle(broker, r, version).await,
         CreatePartitions(r) => create_partitions::handle(broker, r, version).await,
         IncrementalAlterConfigs(r) => incremental_alter_configs::handle(broker, r, version).await,
-        DescribeCluster(r) => describe_cluster::handle(broker, r, version),
+        DescribeCluster(r) => describe_cluster::handle(broker, r, version, client.listener),
         DescribeTopicPartitions(r) => describe_topic_partitions::handle(broker, r),
-        FindCoordinator(r) => find_coordinator::handle(broker, r, version).await,
+        FindCoordinator(r) => find_coordinator::handle(broker, r, version, client.listener).await,
         JoinGroup(r) => {
             let member = groups::client(client.id, client.peer);
             broker.groups.join_group(member, r, version).await

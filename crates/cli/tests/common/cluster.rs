@@ -106,6 +106,11 @@ impl Cluster {
         panic!("no node became the active controller within {WAIT_MAX:?}")
     }
 
+    /// Voter `id`'s CONTROLLER listener port.
+    pub fn controller_port(&self, id: i32) -> u16 {
+        self.controller_ports[index(id)]
+    }
+
     pub fn node(&self, id: i32) -> &Server {
         self.nodes[index(id)].as_ref().expect("the node runs")
     }

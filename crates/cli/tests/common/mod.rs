@@ -205,6 +205,17 @@ impl Starting {
         server
     }
 
+    /// Waits until the node serves clients on its listener `name` (an `SSL` one, say), and
+    /// returns it with that listener's address.
+    pub fn ready_on(self, name: &str) -> (Server, SocketAddr) {
+        let marker = format!(" on {name}://");
+        let line = |l: &str| l.split(marker.as_str()).nth(1).and_then(|rest| rest.split(',').next()).map(str::to_owned);
+        let (mut server, address) = self.wait_for(line);
+        server.address = address.trim().parse().expect("listener address");
+        let address = server.address;
+        (server, address)
+    }
+
     /// Waits until a node with the controller role only runs (it serves no clients: the
     /// server's address is unspecified).
     pub fn controller_ready(self) -> Server {
@@ -242,9 +253,14 @@ impl Drop for Server {
     }
 }
 
+/// What a [`Client`] talks over: a TCP socket, or TLS over one.
+pub trait Transport: Read + Write + Send {}
+
+impl<T: Read + Write + Send> Transport for T {}
+
 /// A blocking connection that sends requests and reads their responses in order.
 pub struct Client {
-    pub stream: TcpStream,
+    pub stream: Box<dyn Transport>,
     correlation_id: i32,
 }
 
@@ -253,7 +269,29 @@ impl Client {
     pub fn connect(address: SocketAddr) -> Client {
         let stream = TcpStream::connect(address).expect("connect");
         stream.set_read_timeout(Some(WAIT_MAX)).expect("timeout");
-        Client { stream, correlation_id: 0 }
+        Client::over(stream)
+    }
+
+    /// A client over an open `stream` (TLS, say).
+    pub fn over(stream: impl Transport + 'static) -> Client {
+        Client { stream: Box::new(stream), correlation_id: 0 }
+    }
+
+    /// Sends `body` at `version` and returns the response body, or why there is none (the
+    /// connection failed or closed).
+    pub fn try_call(&mut self, body: RequestBody, version: i16) -> Result<ResponseBody, String> {
+        self.correlation_id += 1;
+        let api = body.api_key();
+        let frame = encode_request(self.correlation_id, Some("e2e"), &body, version).expect("encode");
+        self.stream.write_all(&frame).map_err(|e| format!("send: {e}"))?;
+        self.stream.flush().map_err(|e| format!("flush: {e}"))?;
+        let mut prefix = [0u8; SIZE_PREFIX_BYTES];
+        self.stream.read_exact(&mut prefix).map_err(|e| format!("read: {e}"))?;
+        let mut response = vec![0u8; i32::from_be_bytes(prefix) as usize];
+        self.stream.read_exact(&mut response).map_err(|e| format!("read: {e}"))?;
+        let (header, body) = decode_response(api, version, Bytes::from(response)).map_err(|e| e.to_string())?;
+        assert_eq!(header.correlation_id, self.correlation_id);
+        Ok(body)
     }
 
     /// Sends `body` at `version` and returns the response body.

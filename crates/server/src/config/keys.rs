@@ -354,6 +354,7 @@ pub(crate) fn default_entries() -> BTreeMap<String, ConfigValue> {
 /// does not know may still be one (`ssl.keystore.password`, `sasl.jaas.config`, ...).
 pub(crate) fn looks_sensitive(name: &str) -> bool {
     ["password", "secret", "jaas.config", "credential"].iter().any(|word| name.contains(word))
+        || name.ends_with("ssl.keystore.key")
 }
 
 /// Checks `text` (already trimmed) against `kind`; the error is the reason, without the key.

@@ -31,6 +31,7 @@ mod reader;
 mod rules;
 pub mod sasl;
 mod security;
+pub mod tls;
 mod topic_defaults;
 
 use std::collections::BTreeMap;
@@ -315,6 +316,8 @@ pub struct ServerConfig {
     pub producer_id_expiration_ms: i32,
     pub producer_id_expiration_check_interval_ms: i32,
     pub transaction_partition_verification_enable: bool,
+    /// The TLS settings of every listener this node serves or dials with TLS, by listener name.
+    pub tls: BTreeMap<String, tls::TlsSettings>,
     /// Every key (known keys at least at their default, unknown keys as given) with its text and
     /// source, for DescribeConfigs.
     pub entries: BTreeMap<String, ConfigValue>,
@@ -389,7 +392,9 @@ impl ServerConfig {
         let given = file.unwrap_or_default().iter().map(|pair| (pair, ConfigSource::File));
         for ((key, value), source) in given.chain(overrides.iter().map(|pair| (pair, ConfigSource::Override))) {
             let key = key.trim();
-            if !is_known_key(key) {
+            // A TLS key is either implemented (`tls`) or refused there, never silently unknown.
+            // `super.users` admits peers to an SSL CONTROLLER listener (`inter_node::listener`).
+            if !is_known_key(key) && tls::ssl_base(key).is_none() && key != "super.users" {
                 let warning = format!("The configuration '{key}' was supplied but isn't a known config.");
                 if !warnings.contains(&warning) {
                     warnings.push(warning);
@@ -405,6 +410,7 @@ impl ServerConfig {
         }
         rules::check(&config, &mut warnings)?;
         security::check(&config)?;
+        config.tls = tls::read(&config)?;
         config.warnings = warnings;
         Ok(config)
     }
@@ -624,6 +630,7 @@ impl ServerConfig {
             producer_id_expiration_ms: read.int("producer.id.expiration.ms")?,
             producer_id_expiration_check_interval_ms: read.int("producer.id.expiration.check.interval.ms")?,
             transaction_partition_verification_enable: read.bool("transaction.partition.verification.enable")?,
+            tls: BTreeMap::new(),
             entries,
             warnings: Vec::new(),
         })

@@ -1,76 +1,31 @@
 //! The security settings Strand does not implement yet, refused at start-up.
 //!
-//! Kafka would encrypt, authenticate or authorize with them. A node that accepted them and went
-//! on serving unauthenticated plaintext would be silently insecure (the operator believes the
-//! listener is TLS), so a configuration that asks for any of them does not load:
-//! - a listener (bound, advertised or a controller listener this node connects to) whose
-//!   security protocol is `SSL` or `SASL_SSL`, and `security.inter.broker.protocol` other than
-//!   `PLAINTEXT`;
-//! - any TLS key the user set (`ssl.*` and its `listener.name.NAME.` form), whatever its value;
-//! - the other keys that only mean something with authorization or delegation tokens:
-//!   `authorizer.class.name`, `principal.builder.class`, `security.providers`,
-//!   `delegation.token.*`.
+//! Kafka would authorize with them or use them for delegation tokens. A node that accepted them
+//! and went on serving without them would be silently insecure, so a configuration that sets any
+//! of them does not load: `authorizer.class.name`, `principal.builder.class`,
+//! `security.providers`, `delegation.token.*`, and `security.inter.broker.protocol` naming a
+//! SASL protocol (this node's own links do not authenticate with SASL yet).
 //!
-//! SASL (`SASL_PLAINTEXT` listeners and the `sasl.*` keys) is served; [`super::sasl`] refuses
-//! what of it is not.
+//! TLS and SASL themselves are served: [`super::tls`] refuses the `ssl.*` keys it does not
+//! implement, [`super::sasl`] the `sasl.*` ones and SASL on the inter-broker and controller
+//! listeners.
 //!
 //! `super.users` and `allow.everyone.if.no.acl.found` stay accepted: Kafka ignores them too when
-//! no authorizer is configured.
+//! no authorizer is configured (`super.users` also names who may reach a TLS CONTROLLER
+//! listener).
 
-use super::{ConfigError, ConfigSource, Endpoint, ServerConfig};
-
-const TLS: &str = "TLS (SSL) is not supported by Strand yet";
-const PLAINTEXT_ONLY: &str =
-    "every listener serves PLAINTEXT only, so the setting would be silently ignored; remove it";
+use super::{ConfigError, ConfigSource, SecurityProtocol, ServerConfig};
 
 /// Refuses the first security setting Strand would otherwise ignore.
 pub(super) fn check(config: &ServerConfig) -> Result<(), ConfigError> {
-    check_listeners(config)?;
     super::sasl::check(config)?;
     for (key, entry) in &config.entries {
         if !matches!(entry.source, ConfigSource::File | ConfigSource::Override) {
             continue;
         }
         if let Some(reason) = unsupported(key, entry.value.as_deref().unwrap_or_default()) {
-            return Err(ConfigError::rule(key, format!("{reason}; {PLAINTEXT_ONLY}")));
+            return Err(ConfigError::rule(key, format!("{reason}; the setting would be silently ignored; remove it")));
         }
-    }
-    Ok(())
-}
-
-/// Every listener this node binds, advertises or dials must be `PLAINTEXT`.
-fn check_listeners(config: &ServerConfig) -> Result<(), ConfigError> {
-    let refuse = |key: &str, endpoint: &Endpoint| {
-        ConfigError::rule(
-            key,
-            format!(
-                "listener {endpoint} uses security protocol {}, which Strand does not support yet: only PLAINTEXT \
-                 and SASL_PLAINTEXT listeners are served (TLS is not implemented yet); map the listener to PLAINTEXT in \
-                 listener.security.protocol.map or remove it",
-                endpoint.security_protocol.name()
-            ),
-        )
-    };
-    let insecure = |endpoint: &&Endpoint| endpoint.security_protocol.uses_tls();
-    if let Some(endpoint) = config.listeners.iter().find(insecure) {
-        return Err(refuse("listeners", endpoint));
-    }
-    if let Some(endpoint) = config.advertised_listeners.iter().find(insecure) {
-        return Err(refuse("advertised.listeners", endpoint));
-    }
-    let dialled = config.controller_listener_names.iter().filter_map(|name| {
-        let protocol = *config.listener_security_protocol_map.get(name)?;
-        protocol.uses_tls().then_some((name, protocol))
-    });
-    if let Some((name, protocol)) = dialled.into_iter().next() {
-        return Err(ConfigError::rule(
-            "controller.listener.names",
-            format!(
-                "controller listener {name} uses security protocol {}, which Strand does not support yet: only \
-                 PLAINTEXT and SASL_PLAINTEXT are (TLS is not implemented yet)",
-                protocol.name()
-            ),
-        ));
     }
     Ok(())
 }
@@ -78,13 +33,11 @@ fn check_listeners(config: &ServerConfig) -> Result<(), ConfigError> {
 /// Why `key` (set by the user to `value`) asks for security Strand does not have, if it does.
 fn unsupported(key: &str, value: &str) -> Option<&'static str> {
     let key = key.to_ascii_lowercase();
-    let base = listener_base(&key);
-    if base.starts_with("ssl.") {
-        return Some(TLS);
-    }
-    match base {
-        "security.inter.broker.protocol" if !value.trim().eq_ignore_ascii_case("PLAINTEXT") => {
-            Some("inter-broker TLS and SASL are not supported by Strand yet")
+    match listener_base(&key) {
+        "security.inter.broker.protocol"
+            if SecurityProtocol::from_name(value.trim()).is_some_and(|protocol| protocol.uses_sasl()) =>
+        {
+            Some("inter-broker SASL is not supported by Strand yet (use PLAINTEXT or SSL between nodes)")
         }
         "authorizer.class.name" if !value.trim().is_empty() => {
             Some("authorization (ACLs, authorizer.class.name) is not supported by Strand yet")
@@ -92,7 +45,7 @@ fn unsupported(key: &str, value: &str) -> Option<&'static str> {
         "principal.builder.class" | "security.providers" => {
             Some("custom principals and security providers are not supported by Strand yet")
         }
-        _ if base.starts_with("delegation.token.") => Some("delegation tokens are not supported by Strand yet"),
+        base if base.starts_with("delegation.token.") => Some("delegation tokens are not supported by Strand yet"),
         _ => None,
     }
 }
@@ -119,9 +72,6 @@ mod tests {
     #[test]
     fn security_keys_are_recognised_in_every_form() {
         let refused = [
-            ("ssl.keystore.location", "/k.p12"),
-            ("ssl.client.auth", "required"),
-            ("listener.name.external.ssl.keystore.location", "/k"),
             ("security.inter.broker.protocol", "SASL_SSL"),
             ("authorizer.class.name", "org.apache.kafka.metadata.authorizer.StandardAuthorizer"),
             ("principal.builder.class", "x"),
@@ -135,6 +85,9 @@ mod tests {
             ("sasl.enabled.mechanisms", "PLAIN"),
             ("listener.name.sasl_ssl.scram-sha-256.sasl.jaas.config", "x"),
             ("security.inter.broker.protocol", "PLAINTEXT"),
+            ("security.inter.broker.protocol", "SSL"),
+            ("ssl.keystore.location", "/k.p12"),
+            ("listener.name.external.ssl.client.auth", "required"),
             ("authorizer.class.name", ""),
             ("super.users", "User:admin"),
             ("listener.name.external.max.connections.per.ip", "3"),

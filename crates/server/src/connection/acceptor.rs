@@ -22,12 +22,16 @@ use tracing::{info, warn};
 
 use super::authenticate::SaslListener;
 use super::quotas::{ConnectionQuotas, QuotaSettings};
-use super::{ClientLimits, serve};
+use super::{ClientLimits, serve, serve_tls, set_nodelay};
 use crate::config::ServerConfig;
 use crate::config::sasl::SaslListenerConfig;
+use crate::tls::ListenerTls;
 
 /// How long a listener pauses after a failed accept (out of file descriptors, say) before the next.
 const ACCEPT_RETRY_PAUSE: Duration = Duration::from_millis(100);
+
+/// How long a TLS handshake may take when `request.timeout.ms` does not bound it.
+pub const HANDSHAKE_MAX_DEFAULT: Duration = Duration::from_secs(30);
 
 /// What the broker listeners of a node share.
 #[derive(Debug, Clone)]
@@ -37,6 +41,8 @@ pub struct ClientConnections {
     /// `inter.broker.listener.name` when it is one of several broker listeners: Kafka's protected
     /// listener, not held back by the broker-wide count and rate.
     protected_listener: Option<String>,
+    /// The TLS of each SSL listener this node serves, by name.
+    tls: Arc<BTreeMap<String, ListenerTls>>,
     /// Each broker listener's security protocol, by name.
     protocols: BTreeMap<String, SecurityProtocol>,
     /// The SASL listeners' settings, as configured.
@@ -46,8 +52,8 @@ pub struct ClientConnections {
 }
 
 impl ClientConnections {
-    /// The node's limits from its configuration; the error names an override host that does not
-    /// resolve.
+    /// The node's limits from its configuration and its listeners' TLS; the error names an
+    /// override host that does not resolve, or the TLS setting or store at fault.
     pub async fn from_config(config: &ServerConfig) -> Result<ClientConnections, String> {
         let as_count = |value: i32| u32::try_from(value).unwrap_or(0);
         let settings = QuotaSettings {
@@ -60,10 +66,17 @@ impl ClientConnections {
         };
         let broker_listeners =
             config.listeners.iter().filter(|l| !config.controller_listener_names.contains(&l.listener_name)).count();
+        let mut tls = BTreeMap::new();
+        for endpoint in config.listeners.iter().filter(|l| l.security_protocol.uses_tls()) {
+            if let Some(settings) = config.tls.get(&endpoint.listener_name) {
+                tls.insert(endpoint.listener_name.clone(), ListenerTls::build(settings)?);
+            }
+        }
         Ok(ClientConnections {
             limits: ClientLimits::from_config(config),
             quotas: ConnectionQuotas::new(settings),
             protected_listener: (broker_listeners > 1).then(|| config.inter_broker_listener_name.clone()),
+            tls: Arc::new(tls),
             protocols: config.listeners.iter().map(|l| (l.listener_name.clone(), l.security_protocol)).collect(),
             sasl_configs: config.sasl_listeners(),
             sasl: BTreeMap::new(),
@@ -87,6 +100,11 @@ impl ClientConnections {
         Ok(())
     }
 
+    /// The TLS of every SSL listener, for their reloads.
+    pub fn tls_listeners(&self) -> Vec<ListenerTls> {
+        self.tls.values().cloned().collect()
+    }
+
     /// Accepts connections on the broker listener `name` and serves each on a task of its own.
     /// The connections belong to this task: when it is aborted at shutdown they are aborted with
     /// it (dropping a `JoinSet` aborts its tasks), so an idle client cannot keep the broker, and
@@ -94,6 +112,9 @@ impl ClientConnections {
     /// append.
     pub async fn accept_forever(self, listener: TcpListener, name: String, broker: Arc<Broker>) {
         let protected = self.protected_listener.as_deref() == Some(name.as_str());
+        let tls = self.tls.get(&name).cloned().map(Arc::new);
+        let handshake_max = self.limits.connection.request_arrival_max.unwrap_or(HANDSHAKE_MAX_DEFAULT);
+        let protocol = self.protocols.get(&name).copied().unwrap_or(SecurityProtocol::Plaintext);
         let mut connections = JoinSet::new();
         loop {
             let slot = reaping(&mut connections, self.quotas.wait_for_slot(protected)).await;
@@ -107,18 +128,28 @@ impl ClientConnections {
             };
             match self.quotas.admit(slot, peer.ip()) {
                 Ok(permit) => {
-                    let (broker, limits) = (broker.clone(), self.limits.clone());
-                    let mut session = Session::anonymous(peer, name.clone());
-                    session.protocol = self.protocols.get(&name).copied().unwrap_or(SecurityProtocol::Plaintext);
+                    let (broker, limits, name, tls) = (broker.clone(), self.limits.clone(), name.clone(), tls.clone());
                     let sasl = self.sasl.get(&name).cloned();
-                    if session.protocol.uses_sasl() && sasl.is_none() {
-                        // Only before `authenticate_with`; never served as plaintext.
-                        warn!(%peer, "closing connection: SASL listener {name} has no SASL settings");
+                    if (protocol.uses_sasl() && sasl.is_none()) || (protocol.uses_tls() && tls.is_none()) {
+                        // Never served as plaintext: a SASL listener before `authenticate_with`.
+                        warn!(%peer, "closing connection: {protocol} listener {name} is not set up");
                         continue;
                     }
                     connections.spawn(async move {
                         let _permit = permit;
-                        serve(stream, session, broker, limits, sasl).await;
+                        let Some(tls) = tls else {
+                            let mut session = Session::anonymous(peer, name);
+                            session.protocol = protocol;
+                            return serve(stream, session, broker, limits, sasl).await;
+                        };
+                        set_nodelay(&stream, peer);
+                        match tls.accept(stream, peer, handshake_max).await {
+                            Ok((stream, mut session)) => {
+                                session.protocol = protocol;
+                                serve_tls(stream, session, broker, limits, sasl).await;
+                            }
+                            Err(reason) => info!(%peer, "closing connection on {name}: {reason}"),
+                        }
                     });
                 }
                 Err(refused) => info!(%peer, "{refused}"),

@@ -37,10 +37,10 @@ use strand_protocol::messages::api::{ApiKey, RequestBody, ResponseBody};
 use strand_protocol::messages::{SaslAuthenticateResponse, SaslHandshakeResponse};
 use strand_security::KafkaPrincipal;
 use strand_security::sasl::{AuthFailure, SaslServer, Step};
-use tokio::io::{AsyncRead, AsyncWrite, AsyncWriteExt};
+use tokio::io::AsyncRead;
 use tokio::time::Instant;
 
-use super::{Activity, ClientLimits, read_request};
+use super::{Activity, ClientLimits, FrameSink, read_request};
 
 /// Makes the server side of one exchange for a mechanism the listener enables; `None` for one
 /// it cannot serve.
@@ -467,7 +467,7 @@ pub async fn authenticate<R, W, A, F>(
 ) -> Result<SessionAuth, String>
 where
     R: AsyncRead + Unpin,
-    W: AsyncWrite + Unpin,
+    W: FrameSink,
     A: FnMut(Bytes) -> F,
     F: Future<Output = Outcome>,
 {
@@ -494,20 +494,20 @@ where
                 Outcome::Close(reason) | Outcome::RespondAndClose(_, reason) => return Err(reason),
             },
             Next::Authenticated { response, principal, session } => {
-                write_all(writer, &response).await.map_err(|e| format!("write failed: {e}"))?;
+                writer.write_frame(&response).await.map_err(|e| format!("write failed: {e}"))?;
                 return Ok(SessionAuth::new(Arc::clone(listener), &authenticator, principal, session));
             }
             Next::Fail { response, reason } => {
                 tokio::time::sleep(listener.failed_delay).await;
                 if let Some(response) = response {
                     // The connection closes either way: a failed write changes nothing.
-                    let _ = write_all(writer, &response).await;
+                    let _ = writer.write_frame(&response).await;
                 }
                 return Err(reason);
             }
             Next::Close(reason) => return Err(reason),
         };
-        write_all(writer, &response).await.map_err(|e| format!("write failed: {e}"))?;
+        writer.write_frame(&response).await.map_err(|e| format!("write failed: {e}"))?;
         activity.touch();
     }
 }
@@ -518,19 +518,6 @@ where
 fn api_versions_accepted(response: &ResponseFrame) -> bool {
     let Some(FrameChunk::Bytes(bytes)) = response.chunks.first() else { return true };
     bytes.get(8..10).is_none_or(|code| i16::from_be_bytes([code[0], code[1]]) == ErrorCode::None.code())
-}
-
-/// Writes a frame made only of bytes (the exchange's frames never carry file regions).
-async fn write_all<W: AsyncWrite + Unpin>(writer: &mut W, frame: &ResponseFrame) -> std::io::Result<()> {
-    for chunk in &frame.chunks {
-        match chunk {
-            FrameChunk::Bytes(bytes) => writer.write_all(bytes).await?,
-            FrameChunk::File(_) => {
-                return Err(std::io::Error::other("a file region in a SASL exchange frame"));
-            }
-        }
-    }
-    writer.flush().await
 }
 
 #[cfg(test)]
@@ -769,7 +756,8 @@ mod tests {
     async fn an_unauthenticated_peer_is_held_to_the_receive_size() {
         use tokio::io::AsyncWriteExt as _;
         let (mut client, server) = tokio::io::duplex(64 * 1024);
-        let (mut reader, mut writer) = tokio::io::split(server);
+        let (mut reader, writer) = tokio::io::split(server);
+        let mut writer = super::super::CopyingSink(writer);
         let limits = super::super::tests::client_limits();
         client.write_all(&100_000u32.to_be_bytes()).await.expect("writes");
         let no_versions = |_frame: Bytes| async { Outcome::NoResponse };

@@ -4,6 +4,10 @@
 //! purpose (Raft, controller requests, replica fetches), so a slow controller request never
 //! delays a Raft heartbeat.
 //!
+//! A pool built with a [`ListenerTls`] dials every peer over TLS (the peer's listener is SSL):
+//! its trust store, its key store as the client certificate, host name verification per
+//! `ssl.endpoint.identification.algorithm`, the handshake within the connect timeout.
+//!
 //! What it is not: no retries (Raft retries on its own schedule; controller callers decide) and
 //! no address book (callers pass the address).
 
@@ -12,8 +16,10 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use bytes::{Bytes, BytesMut};
-use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt};
 use tokio::net::TcpStream;
+
+use crate::tls::ListenerTls;
 
 use strand_protocol::frame::{decode_response, encode_request};
 use strand_protocol::messages::api::{RequestBody, ResponseBody};
@@ -45,17 +51,25 @@ pub struct NodeClient {
     connect_timeout: Duration,
     /// The largest reply accepted.
     reply_bytes_max: usize,
+    /// The peers' listener's TLS, when it is SSL.
+    tls: Option<ListenerTls>,
 }
+
+/// A connection to a peer: TCP, or TLS over it.
+trait PeerStream: AsyncRead + AsyncWrite + Unpin + Send + Sync + std::fmt::Debug {}
+
+impl<T: AsyncRead + AsyncWrite + Unpin + Send + Sync + std::fmt::Debug> PeerStream for T {}
 
 #[derive(Debug)]
 struct Connection {
-    stream: TcpStream,
+    stream: Box<dyn PeerStream>,
     next_correlation_id: i32,
 }
 
 impl NodeClient {
-    pub fn new(connect_timeout: Duration, reply_bytes_max: usize) -> NodeClient {
-        NodeClient { connections: Mutex::new(HashMap::new()), connect_timeout, reply_bytes_max }
+    /// A pool dialling plain TCP, or TLS with `tls`.
+    pub fn new(connect_timeout: Duration, reply_bytes_max: usize, tls: Option<ListenerTls>) -> NodeClient {
+        NodeClient { connections: Mutex::new(HashMap::new()), connect_timeout, reply_bytes_max, tls }
     }
 
     /// Sends one Strand request to `address` (`host:port`) and waits at most `timeout` for its
@@ -123,6 +137,8 @@ impl NodeClient {
             let request = encode(correlation_id).map_err(failed)?;
             let exchange = async {
                 connection.stream.write_all(&request).await.map_err(|e| format!("write: {e}"))?;
+                // TLS holds a record until flushed.
+                connection.stream.flush().await.map_err(|e| format!("write: {e}"))?;
                 read_reply(&mut connection.stream, self.reply_bytes_max).await
             };
             match tokio::time::timeout(timeout, exchange).await {
@@ -155,12 +171,18 @@ impl NodeClient {
         if let Err(e) = stream.set_nodelay(true) {
             tracing::debug!("could not set TCP_NODELAY towards {address}: {e}");
         }
-        Ok(Connection { stream, next_correlation_id: 0 })
+        let Some(tls) = &self.tls else {
+            return Ok(Connection { stream: Box::new(stream), next_correlation_id: 0 });
+        };
+        let host = address.rsplit_once(':').map_or(address, |(host, _)| host);
+        let host = host.trim_start_matches('[').trim_end_matches(']');
+        let stream = tls.connect(stream, host, self.connect_timeout).await.map_err(unreachable)?;
+        Ok(Connection { stream: Box::new(stream), next_correlation_id: 0 })
     }
 }
 
 /// Reads one reply frame (without its size prefix), refusing one over `bytes_max`.
-async fn read_reply(stream: &mut TcpStream, bytes_max: usize) -> Result<Bytes, String> {
+async fn read_reply<S: AsyncRead + Unpin + ?Sized>(stream: &mut S, bytes_max: usize) -> Result<Bytes, String> {
     let mut prefix = [0u8; 4];
     stream.read_exact(&mut prefix).await.map_err(|e| format!("read: {e}"))?;
     let size = strand_protocol::frame::frame_size(prefix, bytes_max).map_err(|e| e.to_string())?;
@@ -216,7 +238,7 @@ mod tests {
     #[tokio::test]
     async fn a_dropped_call_never_leaves_its_reply_for_the_next() {
         let address = echo_peer(Duration::from_millis(300)).await;
-        let client = NodeClient::new(Duration::from_secs(5), 1 << 20);
+        let client = NodeClient::new(Duration::from_secs(5), 1 << 20, None);
         let long = Duration::from_secs(5);
         let dropped =
             tokio::time::timeout(Duration::from_millis(50), client.call(&address, RpcKind::Raft, b"first", long)).await;

@@ -4,6 +4,7 @@
 //! (NOT_CONTROLLER), an unknown leader or an unreachable one is retried, at the leader this node
 //! learns of next, until the call's deadline.
 
+use crate::tls::ListenerTls;
 use std::collections::BTreeMap;
 use std::sync::Arc;
 use std::time::Duration;
@@ -52,8 +53,14 @@ impl ControllerClient {
         deadline: Duration,
         peers: Arc<PeerHealth>,
     ) -> ControllerClient {
-        let client = NodeClient::new(attempt_timeout, strand_base::limits::SOCKET_REQUEST_BYTES_MAX);
+        let client = NodeClient::new(attempt_timeout, strand_base::limits::SOCKET_REQUEST_BYTES_MAX, None);
         ControllerClient { node_id, local, leadership, controllers, client, peers, attempt_timeout, deadline }
+    }
+
+    /// Dials the controllers over TLS: their CONTROLLER listener is SSL.
+    pub fn with_tls(mut self, tls: Option<ListenerTls>) -> ControllerClient {
+        self.client = NodeClient::new(self.attempt_timeout, strand_base::limits::SOCKET_REQUEST_BYTES_MAX, tls);
+        self
     }
 
     /// One attempt at the leader this node knows of. `Ok(None)`: try again (no leader, not the

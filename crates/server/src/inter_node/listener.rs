@@ -5,6 +5,12 @@
 //! one not from another voter, one with a term no Kafka epoch holds, ...: see
 //! `strand_metadata::quorum::Quorum::handle_rpc`), closes the connection with one WARN line, at
 //! most [`REFUSALS_LOGGED_MAX`] of them per [`REFUSALS_WINDOW`] (the rest are counted).
+//!
+//! An SSL CONTROLLER listener runs the TLS handshake first (a failure is one line and a closed
+//! connection), then admits only the principals of `super.users` when it is set: Kafka's
+//! controllers authorize their peers' RPCs as CLUSTER_ACTION on the cluster, which Kafka's
+//! brokers and controllers get by being super users. Without `super.users` every peer whose
+//! certificate the trust store accepts is admitted, as Kafka does without an authorizer.
 
 use std::net::SocketAddr;
 use std::sync::Arc;
@@ -14,14 +20,26 @@ use bytes::{Buf, Bytes};
 use strand_metadata::quorum::{Quorum, RaftRpc};
 use strand_metadata::quorum_controller::{ControllerError, QuorumController};
 use strand_protocol::messages::api::ApiKey;
-use tokio::io::AsyncWriteExt;
+use strand_security::KafkaPrincipal;
+use tokio::io::{AsyncRead, AsyncWrite, AsyncWriteExt};
 use tokio::net::{TcpListener, TcpStream};
 use tracing::{debug, info, warn};
 
 use super::controller::NOT_CONTROLLER;
 use super::peers::{LogBudget, PeerHealth};
 use super::wire::{self, RpcKind, RpcRequest};
+use crate::connection::acceptor::HANDSHAKE_MAX_DEFAULT;
 use crate::connection::{ConnectionLimits, read_frame};
+use crate::tls::ListenerTls;
+
+/// Who may reach the CONTROLLER listener.
+#[derive(Debug, Clone, Default)]
+pub struct ControllerAccess {
+    /// The listener's TLS when it is SSL.
+    pub tls: Option<ListenerTls>,
+    /// `super.users`; empty admits every peer TLS accepted.
+    pub super_users: Vec<KafkaPrincipal>,
+}
 
 /// How long a metadata fetch waits for something new to be committed before answering empty.
 const METADATA_FETCH_WAIT: Duration = Duration::from_millis(500);
@@ -33,14 +51,16 @@ pub async fn serve_controller_listener(
     controller: Arc<QuorumController>,
     limits: ConnectionLimits,
     peers: Arc<PeerHealth>,
+    access: ControllerAccess,
 ) {
+    let access = Arc::new(access);
     let mut connections = tokio::task::JoinSet::new();
     loop {
         tokio::select! {
             accepted = listener.accept() => match accepted {
                 Ok((stream, peer)) => {
                     let node = Node { quorum: quorum.clone(), controller: controller.clone(), peers: peers.clone() };
-                    connections.spawn(serve(stream, peer, node, limits));
+                    connections.spawn(admit(stream, peer, node, limits, access.clone()));
                 }
                 Err(e) => {
                     warn!("accept failed on the controller listener: {e}");
@@ -77,11 +97,32 @@ struct Node {
     peers: Arc<PeerHealth>,
 }
 
-async fn serve(stream: TcpStream, peer: SocketAddr, node: Node, limits: ConnectionLimits) {
+/// Runs an SSL listener's handshake and admission, then serves the connection.
+async fn admit(
+    stream: TcpStream,
+    peer: SocketAddr,
+    node: Node,
+    limits: ConnectionLimits,
+    access: Arc<ControllerAccess>,
+) {
     if let Err(e) = stream.set_nodelay(true) {
         debug!(%peer, "could not set TCP_NODELAY: {e}");
     }
-    let (mut reader, mut writer) = stream.into_split();
+    let Some(tls) = &access.tls else { return serve(stream, peer, node, limits).await };
+    let handshake_max = limits.request_arrival_max.unwrap_or(HANDSHAKE_MAX_DEFAULT);
+    let (stream, session) = match tls.accept(stream, peer, handshake_max).await {
+        Ok(accepted) => accepted,
+        Err(reason) => return refuse(peer, &reason),
+    };
+    if !access.super_users.is_empty() && !access.super_users.contains(&session.principal) {
+        let reason = format!("{} is not in super.users (CLUSTER_ACTION)", session.principal);
+        return refuse(peer, &reason);
+    }
+    serve(stream, peer, node, limits).await;
+}
+
+async fn serve<S: AsyncRead + AsyncWrite + Unpin>(stream: S, peer: SocketAddr, node: Node, limits: ConnectionLimits) {
+    let (mut reader, mut writer) = tokio::io::split(stream);
     loop {
         let frame = match read_frame(&mut reader, limits).await {
             Ok(Some(frame)) => frame,
@@ -112,7 +153,11 @@ async fn serve(stream: TcpStream, peer: SocketAddr, node: Node, limits: Connecti
             Err(message) => wire::encode_reply(correlation_id, Err(message)),
         };
         let written = match reply {
-            Ok(reply) => writer.write_all(&reply).await.map_err(|e| e.to_string()),
+            Ok(reply) => match writer.write_all(&reply).await {
+                // TLS holds a record until flushed.
+                Ok(()) => writer.flush().await.map_err(|e| e.to_string()),
+                Err(e) => Err(e.to_string()),
+            },
             Err(e) => Err(e),
         };
         if let Some(reason) = refused {

@@ -1,6 +1,7 @@
 //! An observer's metadata fetches: committed `__cluster_metadata` batches from a voter's
 //! CONTROLLER listener (see `strand_metadata::quorum::observe`).
 
+use crate::tls::ListenerTls;
 use std::collections::BTreeMap;
 use std::future::Future;
 use std::pin::Pin;
@@ -33,8 +34,9 @@ impl VoterMetadataFetcher {
         voters: BTreeMap<i32, String>,
         request_timeout: Duration,
         peers: Arc<PeerHealth>,
+        tls: Option<ListenerTls>,
     ) -> VoterMetadataFetcher {
-        let client = Arc::new(NodeClient::new(request_timeout, strand_base::limits::SOCKET_REQUEST_BYTES_MAX));
+        let client = Arc::new(NodeClient::new(request_timeout, strand_base::limits::SOCKET_REQUEST_BYTES_MAX, tls));
         VoterMetadataFetcher { voters, client, peers, timeout: request_timeout + FETCH_SLACK }
     }
 }

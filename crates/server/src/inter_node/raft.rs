@@ -1,6 +1,7 @@
 //! The metadata quorum's transport over TCP: each Raft RPC goes to the target voter's CONTROLLER
 //! listener (its address from `controller.quorum.voters`) as a Strand request.
 
+use crate::tls::ListenerTls;
 use std::collections::BTreeMap;
 use std::sync::Arc;
 use std::time::Duration;
@@ -29,8 +30,13 @@ pub struct TcpQuorumTransport {
 }
 
 impl TcpQuorumTransport {
-    pub fn new(voters: BTreeMap<i32, String>, connect_timeout: Duration, peers: Arc<PeerHealth>) -> TcpQuorumTransport {
-        let client = NodeClient::new(connect_timeout, strand_metadata::quorum::RAFT_RPC_BYTES_MAX + 64);
+    pub fn new(
+        voters: BTreeMap<i32, String>,
+        connect_timeout: Duration,
+        peers: Arc<PeerHealth>,
+        tls: Option<ListenerTls>,
+    ) -> TcpQuorumTransport {
+        let client = NodeClient::new(connect_timeout, strand_metadata::quorum::RAFT_RPC_BYTES_MAX + 64, tls);
         TcpQuorumTransport { voters, client, peers }
     }
 }

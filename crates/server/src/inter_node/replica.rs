@@ -2,6 +2,7 @@
 //! broker listeners (`inter.broker.listener.name`), and leaders' ISR changes to the active
 //! controller (AlterPartition through the broker's controller channel).
 
+use crate::tls::ListenerTls;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -40,8 +41,9 @@ impl BrokerFetchTransport {
         connect_timeout: Duration,
         timeout: Duration,
         peers: Arc<PeerHealth>,
+        tls: Option<ListenerTls>,
     ) -> BrokerFetchTransport {
-        let client = Arc::new(NodeClient::new(connect_timeout, strand_base::limits::SOCKET_REQUEST_BYTES_MAX));
+        let client = Arc::new(NodeClient::new(connect_timeout, strand_base::limits::SOCKET_REQUEST_BYTES_MAX, tls));
         BrokerFetchTransport { brokers: BrokerDirectory::new(image, listener_name), client, peers, timeout }
     }
 }

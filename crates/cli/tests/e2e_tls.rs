@@ -1,0 +1,319 @@
+//! TLS end to end: a real `strand` serving an SSL listener with certificates made at test time
+//! (a CA, the node's, a client's; nothing committed that could expire), reached by a rustls
+//! client: requests work over TLS (a Fetch's records too, read from the segment files through
+//! TLS rather than `sendfile`), Metadata advertises the SSL listener, and whatever must not
+//! connect does not (plaintext, an untrusted server, a client without the certificate
+//! `ssl.client.auth=required` asks for).
+
+mod common;
+
+use std::net::{SocketAddr, TcpStream};
+use std::path::Path;
+use std::sync::Arc;
+
+use common::{Client, Server, WAIT_MAX, batch, create_topic, fetch_all, produce};
+use rcgen::{BasicConstraints, CertificateParams, CertifiedIssuer, DistinguishedName, DnType, IsCa, KeyPair};
+use rustls::pki_types::{CertificateDer, PrivateKeyDer, PrivatePkcs8KeyDer, ServerName};
+use strand_protocol::messages::api::{RequestBody, ResponseBody};
+use strand_protocol::messages::{ApiVersionsRequest, MetadataRequest};
+
+/// A certificate and its key.
+struct Identity {
+    chain: Vec<CertificateDer<'static>>,
+    key: Vec<u8>,
+}
+
+impl Identity {
+    fn key(&self) -> PrivateKeyDer<'static> {
+        PrivateKeyDer::Pkcs8(PrivatePkcs8KeyDer::from(self.key.clone()))
+    }
+
+    /// The key and the chain in one PEM file (Kafka's PEM key store).
+    fn pem(&self) -> String {
+        let key = pem("PRIVATE KEY", &self.key);
+        self.chain.iter().fold(key, |text, certificate| text + &pem("CERTIFICATE", certificate))
+    }
+}
+
+fn pem(label: &str, der: &[u8]) -> String {
+    const ALPHABET: &[u8] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    let mut encoded = String::new();
+    for chunk in der.chunks(3) {
+        let n = chunk.iter().enumerate().fold(0u32, |n, (i, b)| n | u32::from(*b) << (16 - 8 * i));
+        for i in 0..4 {
+            encoded.push(if i <= chunk.len() { ALPHABET[(n >> (18 - 6 * i) & 63) as usize] as char } else { '=' });
+        }
+    }
+    let lines: Vec<&str> = encoded.as_bytes().chunks(64).map(|l| std::str::from_utf8(l).expect("ascii")).collect();
+    format!("-----BEGIN {label}-----\n{}\n-----END {label}-----\n", lines.join("\n"))
+}
+
+/// A CA, and certificates it signed.
+struct Pki {
+    ca: CertifiedIssuer<'static, KeyPair>,
+}
+
+impl Pki {
+    fn new(name: &str) -> Pki {
+        let mut params = CertificateParams::default();
+        params.distinguished_name.push(DnType::CommonName, name);
+        params.is_ca = IsCa::Ca(BasicConstraints::Unconstrained);
+        let key = KeyPair::generate().expect("key");
+        Pki { ca: CertifiedIssuer::self_signed(params, key).expect("CA") }
+    }
+
+    fn ca(&self) -> CertificateDer<'static> {
+        self.ca.der().clone()
+    }
+
+    /// A certificate for `subject` (`(CN, OU, O)`), valid for localhost and 127.0.0.1.
+    fn issue(&self, subject: (&str, &str, &str)) -> Identity {
+        let mut params = CertificateParams::new(vec!["localhost".to_owned(), "127.0.0.1".to_owned()]).expect("names");
+        let mut name = DistinguishedName::new();
+        name.push(DnType::OrganizationName, subject.2);
+        name.push(DnType::OrganizationalUnitName, subject.1);
+        name.push(DnType::CommonName, subject.0);
+        params.distinguished_name = name;
+        let key = KeyPair::generate().expect("key");
+        let certificate = params.signed_by(&key, &self.ca).expect("signed");
+        Identity { chain: vec![certificate.der().clone(), self.ca()], key: key.serialize_der() }
+    }
+}
+
+/// A rustls client trusting `ca`, showing `identity` if given, connected to `address`.
+#[allow(clippy::disallowed_methods)] // End-to-end tests are clients of a real server.
+fn tls_client(address: SocketAddr, ca: CertificateDer<'static>, identity: Option<&Identity>) -> Client {
+    let mut roots = rustls::RootCertStore::empty();
+    roots.add(ca).expect("trusted");
+    let provider = Arc::new(rustls::crypto::ring::default_provider());
+    let builder = rustls::ClientConfig::builder_with_provider(provider)
+        .with_safe_default_protocol_versions()
+        .expect("versions")
+        .with_root_certificates(roots);
+    let config = match identity {
+        Some(identity) => builder.with_client_auth_cert(identity.chain.clone(), identity.key()).expect("identity"),
+        None => builder.with_no_client_auth(),
+    };
+    let name = ServerName::try_from("localhost").expect("name");
+    let connection = rustls::ClientConnection::new(Arc::new(config), name).expect("client");
+    let socket = TcpStream::connect(address).expect("connect");
+    socket.set_read_timeout(Some(WAIT_MAX)).expect("timeout");
+    Client::over(rustls::StreamOwned::new(connection, socket))
+}
+
+fn api_versions(client: &mut Client) -> Result<i16, String> {
+    let request = ApiVersionsRequest {
+        client_software_name: "e2e".into(),
+        client_software_version: "1".into(),
+        ..Default::default()
+    };
+    match client.try_call(RequestBody::ApiVersions(request), 3)? {
+        ResponseBody::ApiVersions(response) => Ok(response.error_code),
+        other => Err(format!("unexpected {other:?}")),
+    }
+}
+
+/// Whether `server` logs a line holding `text` within [`WAIT_MAX`] (lines reach the test
+/// through the server's stderr reader, after the client saw the connection close).
+fn logged(server: &Server, text: &str) -> bool {
+    let found = || server.log.lock().map(|l| l.iter().any(|line| line.contains(text))).unwrap_or(false);
+    for _ in 0..WAIT_MAX.as_millis() / 20 {
+        if found() {
+            return true;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    found()
+}
+
+/// Starts strand with one SSL broker listener and `settings` (paths under `dir`).
+fn start_ssl(dir: &Path, settings: &[String]) -> (Server, SocketAddr) {
+    let data = tempfile::tempdir().expect("data");
+    let mut overrides = vec![
+        "listeners=SSL://127.0.0.1:0".to_owned(),
+        "advertised.listeners=SSL://127.0.0.1:0".to_owned(),
+        "security.inter.broker.protocol=SSL".to_owned(),
+        "ssl.truststore.type=PEM".to_owned(),
+        format!("ssl.truststore.location={}", dir.join("ca.pem").display()),
+    ];
+    overrides.extend(settings.iter().cloned());
+    let overrides: Vec<&str> = overrides.iter().map(String::as_str).collect();
+    Server::spawn_with(data, &overrides).ready_on("SSL")
+}
+
+/// A PEM key store: ApiVersions, Metadata (advertising the SSL listener) and a Produce and Fetch
+/// round trip work over TLS; a plaintext client and a client not trusting the CA are refused.
+#[test]
+fn a_pem_ssl_listener_serves_tls_only() {
+    let _serial = common::serial();
+    let dir = tempfile::tempdir().expect("dir");
+    let pki = Pki::new("strand-test-ca");
+    let node = pki.issue(("node", "brokers", "acme"));
+    std::fs::write(dir.path().join("ca.pem"), pem("CERTIFICATE", &pki.ca())).expect("ca");
+    std::fs::write(dir.path().join("node.pem"), node.pem()).expect("node");
+    let keystore = [
+        "ssl.keystore.type=PEM".to_owned(),
+        format!("ssl.keystore.location={}", dir.path().join("node.pem").display()),
+    ];
+    let (server, address) = start_ssl(dir.path(), &keystore);
+
+    let mut client = tls_client(address, pki.ca(), None);
+    assert_eq!(api_versions(&mut client), Ok(0));
+    let request = MetadataRequest { topics: None, ..Default::default() };
+    let Ok(ResponseBody::Metadata(metadata)) = client.try_call(RequestBody::Metadata(request), 12) else {
+        panic!("no Metadata over TLS")
+    };
+    let advertised: Vec<(String, i32)> = metadata.brokers.iter().map(|b| (b.host.clone(), b.port)).collect();
+    assert_eq!(advertised, [("127.0.0.1".to_owned(), i32::from(address.port()))]);
+
+    // Enough records that the Fetch's region is several of the copy path's chunks.
+    create_topic(&mut client, "secure", 1);
+    let values: Vec<String> = (0..3000).map(|i| format!("record-{i:05}-{}", "x".repeat(60))).collect();
+    let refs: Vec<&str> = values.iter().map(String::as_str).collect();
+    assert_eq!(produce(&mut client, "secure", -1, batch(&refs)), (0, 0));
+    assert_eq!(fetch_all(&mut client, "secure"), values);
+
+    let mut plain = Client::connect(address);
+    assert!(api_versions(&mut plain).is_err(), "a plaintext request on the TLS port is not answered");
+    let stranger = Pki::new("another-ca");
+    let mut untrusting = tls_client(address, stranger.ca(), None);
+    let refused = api_versions(&mut untrusting).err().unwrap_or_default();
+    assert!(refused.contains("certificate"), "a client not trusting the CA fails its handshake: {refused}");
+    assert!(logged(&server, "TLS handshake failed"), "the refused handshake is logged");
+}
+
+/// A PKCS12 key store with `ssl.client.auth=required`: a client without a certificate is
+/// refused, one with a certificate the CA signed is served.
+#[test]
+fn required_client_auth_with_pkcs12_stores() {
+    use p12_keystore::{KeyStore, KeyStoreEntry, PrivateKey, PrivateKeyChain};
+    let _serial = common::serial();
+    let dir = tempfile::tempdir().expect("dir");
+    let pki = Pki::new("strand-test-ca");
+    let node = pki.issue(("node", "brokers", "acme"));
+    let client_identity = pki.issue(("client", "eng", "acme"));
+    std::fs::write(dir.path().join("ca.pem"), pem("CERTIFICATE", &pki.ca())).expect("ca");
+    let certificates: Vec<p12_keystore::Certificate> =
+        node.chain.iter().map(|c| p12_keystore::Certificate::from_der(c).expect("certificate")).collect();
+    let chain = PrivateKeyChain::new(vec![1u8; 20], PrivateKey::from_der(&node.key).expect("key"), certificates);
+    let mut store = KeyStore::new();
+    store.add_entry("node", KeyStoreEntry::PrivateKeyChain(chain));
+    std::fs::write(dir.path().join("node.p12"), store.writer("changeit").write().expect("pkcs12")).expect("write");
+    let settings = [
+        "ssl.keystore.type=PKCS12".to_owned(),
+        format!("ssl.keystore.location={}", dir.path().join("node.p12").display()),
+        "ssl.keystore.password=changeit".to_owned(),
+        "ssl.client.auth=required".to_owned(),
+        "ssl.principal.mapping.rules=RULE:^CN=([^,]*),.*$/$1/L,DEFAULT".to_owned(),
+    ];
+    let (_server, address) = start_ssl(dir.path(), &settings);
+
+    let mut anonymous = tls_client(address, pki.ca(), None);
+    assert!(api_versions(&mut anonymous).is_err(), "no client certificate, no service");
+    let mut authenticated = tls_client(address, pki.ca(), Some(&client_identity));
+    assert_eq!(api_versions(&mut authenticated), Ok(0));
+}
+
+/// A cluster whose every link is TLS: the CONTROLLER listener with `ssl.client.auth=required` and
+/// `super.users` naming the nodes' certificate, the broker listener (the inter-broker one) SSL
+/// too. The quorum forms, a replicated acks=all produce succeeds (followers fetch over TLS), and
+/// a client certificate not in `super.users` is refused on the CONTROLLER listener.
+#[test]
+fn a_cluster_links_over_tls() {
+    use common::cluster::{Cluster, partitions};
+    use strand_protocol::messages::MetadataResponse;
+    let _serial = common::serial();
+    let dir = tempfile::tempdir().expect("dir");
+    let pki = Pki::new("strand-test-ca");
+    let node = pki.issue(("node", "brokers", "acme"));
+    let stranger = pki.issue(("client", "eng", "acme"));
+    std::fs::write(dir.path().join("ca.pem"), pem("CERTIFICATE", &pki.ca())).expect("ca");
+    std::fs::write(dir.path().join("node.pem"), node.pem()).expect("node");
+    let extra = [
+        "listener.security.protocol.map=PLAINTEXT:SSL,CONTROLLER:SSL".to_owned(),
+        "ssl.keystore.type=PEM".to_owned(),
+        format!("ssl.keystore.location={}", dir.path().join("node.pem").display()),
+        "ssl.truststore.type=PEM".to_owned(),
+        format!("ssl.truststore.location={}", dir.path().join("ca.pem").display()),
+        "listener.name.controller.ssl.client.auth=required".to_owned(),
+        "super.users=User:CN=node,OU=brokers,O=acme".to_owned(),
+    ];
+    let extra: Vec<&str> = extra.iter().map(String::as_str).collect();
+    let cluster = Cluster::start_configured(3, 3, &extra);
+    let connect = |id: i32| tls_client(cluster.node(id).address, pki.ca(), None);
+
+    let mut client = connect(1);
+    common::create_replicated_topic(&mut client, "replicated", 1, 3);
+    let metadata = |client: &mut Client| -> MetadataResponse {
+        let request = MetadataRequest { topics: None, ..Default::default() };
+        match client.try_call(RequestBody::Metadata(request), 12) {
+            Ok(ResponseBody::Metadata(response)) => response,
+            other => panic!("no Metadata over TLS: {other:?}"),
+        }
+    };
+    // Every node must know the leader and the full ISR before the leader takes the produce.
+    let mut leader = -1;
+    for id in 1..=3 {
+        let mut asking = connect(id);
+        for _ in 0..300 {
+            let found = partitions(&metadata(&mut asking), "replicated");
+            if let Some((_, id, _, _)) = found.first().filter(|(_, id, _, isr)| *id > 0 && isr.len() == 3) {
+                leader = *id;
+                break;
+            }
+            std::thread::sleep(std::time::Duration::from_millis(100));
+        }
+    }
+    assert!(leader > 0, "the partition got a leader and a full ISR");
+    let mut to_leader = connect(leader);
+    assert_eq!(produce(&mut to_leader, "replicated", -1, batch(&["a", "b", "c"])), (0, 0), "acks=all over TLS");
+    assert_eq!(fetch_all(&mut to_leader, "replicated"), ["a", "b", "c"]);
+
+    let controller = SocketAddr::from(([127, 0, 0, 1], cluster.controller_port(1)));
+    let mut outsider = tls_client(controller, pki.ca(), Some(&stranger));
+    assert!(api_versions(&mut outsider).is_err(), "a principal outside super.users is closed");
+    let refused = "User:CN=client,OU=eng,O=acme is not in super.users";
+    assert!(logged(cluster.node(1), refused), "the refusal is logged");
+}
+
+/// With a PLAINTEXT and an SSL broker listener, Metadata and FindCoordinator answer with the
+/// endpoints of the listener the request came on, as Kafka does (they answered with the first
+/// listener's, sending an SSL client to the plaintext port).
+#[test]
+fn each_listener_advertises_itself() {
+    use strand_protocol::messages::FindCoordinatorRequest;
+    let _serial = common::serial();
+    let dir = tempfile::tempdir().expect("dir");
+    let pki = Pki::new("strand-test-ca");
+    std::fs::write(dir.path().join("ca.pem"), pem("CERTIFICATE", &pki.ca())).expect("ca");
+    std::fs::write(dir.path().join("node.pem"), pki.issue(("node", "brokers", "acme")).pem()).expect("node");
+    let data = tempfile::tempdir().expect("data");
+    let overrides = [
+        "listeners=PLAINTEXT://127.0.0.1:0,SSL://127.0.0.1:0".to_owned(),
+        "advertised.listeners=PLAINTEXT://127.0.0.1:0,SSL://127.0.0.1:0".to_owned(),
+        "ssl.keystore.type=PEM".to_owned(),
+        format!("ssl.keystore.location={}", dir.path().join("node.pem").display()),
+    ];
+    let overrides: Vec<&str> = overrides.iter().map(String::as_str).collect();
+    let (server, ssl) = Server::spawn_with(data, &overrides).ready_on("SSL");
+    let log = server.log.lock().map(|l| l.join("\n")).unwrap_or_default();
+    let plain: SocketAddr = log
+        .split(" on PLAINTEXT://")
+        .nth(1)
+        .and_then(|rest| rest.split(',').next())
+        .and_then(|address| address.trim().parse().ok())
+        .expect("the PLAINTEXT listener's address");
+    for (mut client, address) in [(Client::connect(plain), plain), (tls_client(ssl, pki.ca(), None), ssl)] {
+        let request = MetadataRequest { topics: None, ..Default::default() };
+        let Ok(ResponseBody::Metadata(metadata)) = client.try_call(RequestBody::Metadata(request), 12) else {
+            panic!("no Metadata")
+        };
+        let ports: Vec<i32> = metadata.brokers.iter().map(|b| b.port).collect();
+        assert_eq!(ports, [i32::from(address.port())], "Metadata on {address}");
+        let request = FindCoordinatorRequest { key_type: 0, coordinator_keys: vec!["g".into()], ..Default::default() };
+        let Ok(ResponseBody::FindCoordinator(found)) = client.try_call(RequestBody::FindCoordinator(request), 4) else {
+            panic!("no FindCoordinator")
+        };
+        assert_eq!(found.coordinators[0].port, i32::from(address.port()), "FindCoordinator on {address}");
+    }
+}

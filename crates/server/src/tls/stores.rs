@@ -1,0 +1,124 @@
+//! Reading the key and trust stores a listener's [`TlsSettings`] name: PEM (a file, or the text
+//! inline) and PKCS12. Each failure says which store and why, for the start-up error.
+
+use std::path::Path;
+
+use p12_keystore::{KeyStore, Pkcs12Archive, Pkcs12ImportPolicy};
+use rustls::RootCertStore;
+use rustls_pki_types::pem::PemObject;
+use rustls_pki_types::{CertificateDer, PrivateKeyDer, PrivatePkcs8KeyDer};
+
+use crate::config::tls::{Keystore, PemSource, Truststore};
+
+/// The most bytes read from a store file: far more than any certificate chain, and a guard
+/// against a location pointing at something else (a device, a log).
+pub const STORE_FILE_BYTES_MAX: u64 = 16 << 20;
+
+/// A node's certificate chain (its own first) and private key.
+#[derive(Debug)]
+pub struct Identity {
+    pub chain: Vec<CertificateDer<'static>>,
+    pub key: PrivateKeyDer<'static>,
+}
+
+impl Clone for Identity {
+    fn clone(&self) -> Identity {
+        Identity { chain: self.chain.clone(), key: self.key.clone_key() }
+    }
+}
+
+/// Reads `ssl.keystore.*`.
+pub fn read_keystore(keystore: &Keystore) -> Result<Identity, String> {
+    match keystore {
+        Keystore::Pem(PemSource::File(path)) => {
+            let text = read_file(path, "ssl.keystore.location")?;
+            pem_identity(&text, &format!("ssl.keystore.location {}", path.display()))
+        }
+        Keystore::Pem(PemSource::Inline { certificates, key }) => {
+            let chain = pem_certificates(certificates.as_bytes(), "ssl.keystore.certificate.chain")?;
+            let key = pem_key(key.as_bytes(), "ssl.keystore.key")?;
+            Ok(Identity { chain, key })
+        }
+        Keystore::Pkcs12 { path, password } => {
+            let what = format!("ssl.keystore.location {}", path.display());
+            let data = read_file(path, "ssl.keystore.location")?;
+            let store = KeyStore::from_pkcs12(&data, password, Pkcs12ImportPolicy::Strict)
+                .map_err(|e| format!("{what}: not a PKCS12 store readable with ssl.keystore.password: {e}"))?;
+            let (_, entry) = store
+                .private_key_chain()
+                .ok_or_else(|| format!("{what}: the store holds no private key with its chain"))?;
+            let chain: Vec<_> = entry.certs().iter().map(|c| CertificateDer::from(c.as_der().to_vec())).collect();
+            if chain.is_empty() {
+                return Err(format!("{what}: the private key has no certificate"));
+            }
+            let key = PrivateKeyDer::Pkcs8(PrivatePkcs8KeyDer::from(entry.key().as_der().to_vec()));
+            Ok(Identity { chain, key })
+        }
+    }
+}
+
+/// Reads `ssl.truststore.*`.
+pub fn read_truststore(truststore: &Truststore) -> Result<RootCertStore, String> {
+    let (certificates, what) = match truststore {
+        Truststore::Pem(PemSource::File(path)) => {
+            let what = format!("ssl.truststore.location {}", path.display());
+            (pem_certificates(&read_file(path, "ssl.truststore.location")?, &what)?, what)
+        }
+        Truststore::Pem(PemSource::Inline { certificates, .. }) => {
+            let what = "ssl.truststore.certificates".to_owned();
+            (pem_certificates(certificates.as_bytes(), &what)?, what)
+        }
+        Truststore::Pkcs12 { path, password } => {
+            let what = format!("ssl.truststore.location {}", path.display());
+            let data = read_file(path, "ssl.truststore.location")?;
+            let archive = Pkcs12Archive::from_pkcs12(&data, password)
+                .map_err(|e| format!("{what}: not a PKCS12 store readable with ssl.truststore.password: {e}"))?;
+            let certificates = archive.certs.iter().map(|c| CertificateDer::from(c.cert.as_der().to_vec())).collect();
+            (certificates, what)
+        }
+    };
+    let mut roots = RootCertStore::empty();
+    for certificate in certificates {
+        roots.add(certificate).map_err(|e| format!("{what}: a certificate cannot be trusted: {e}"))?;
+    }
+    if roots.is_empty() {
+        return Err(format!("{what}: no certificate to trust"));
+    }
+    Ok(roots)
+}
+
+/// A store file's bytes, at most [`STORE_FILE_BYTES_MAX`]; the error names `key` and the path.
+pub(super) fn read_file(path: &Path, key: &str) -> Result<Vec<u8>, String> {
+    use std::io::Read;
+    let file = std::fs::File::open(path).map_err(|e| format!("{key} {}: {e}", path.display()))?;
+    let mut data = Vec::new();
+    file.take(STORE_FILE_BYTES_MAX + 1).read_to_end(&mut data).map_err(|e| format!("{key} {}: {e}", path.display()))?;
+    if data.len() as u64 > STORE_FILE_BYTES_MAX {
+        return Err(format!("{key} {}: larger than {STORE_FILE_BYTES_MAX} bytes", path.display()));
+    }
+    Ok(data)
+}
+
+/// A PEM key store file: the private key and the chain, in any order.
+fn pem_identity(text: &[u8], what: &str) -> Result<Identity, String> {
+    Ok(Identity { chain: pem_certificates(text, what)?, key: pem_key(text, what)? })
+}
+
+fn pem_certificates(text: &[u8], what: &str) -> Result<Vec<CertificateDer<'static>>, String> {
+    let certificates = CertificateDer::pem_slice_iter(text)
+        .collect::<Result<Vec<_>, _>>()
+        .map_err(|e| format!("{what}: bad PEM: {e}"))?;
+    if certificates.is_empty() {
+        return Err(format!("{what}: no PEM certificate (-----BEGIN CERTIFICATE-----)"));
+    }
+    Ok(certificates)
+}
+
+fn pem_key(text: &[u8], what: &str) -> Result<PrivateKeyDer<'static>, String> {
+    if text.windows(b"ENCRYPTED PRIVATE KEY".len()).any(|w| w == b"ENCRYPTED PRIVATE KEY") {
+        return Err(format!(
+            "{what}: encrypted PEM private keys are not supported by Strand; decrypt the key or use PKCS12"
+        ));
+    }
+    PrivateKeyDer::from_pem_slice(text).map_err(|e| format!("{what}: no readable PEM private key: {e}"))
+}
