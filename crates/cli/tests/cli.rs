@@ -196,23 +196,24 @@ fn server_refuses_invalid_values() -> TestResult {
 }
 
 /// A security setting Strand does not implement stops `server` before anything starts, naming
-/// it, rather than serving plaintext to a user who asked for TLS or SASL, or a JKS store it cannot
-/// read.
+/// it, rather than serving without the security a user asked for: SASL between nodes, a JKS
+/// store it cannot read, Kerberos, a JAAS entry Kafka's brokers would ignore.
 #[test]
 fn server_refuses_security_it_does_not_implement() -> TestResult {
     let dir = tempfile::tempdir()?;
     let sasl_listener = "listeners=SASL_SSL://127.0.0.1:0\nsecurity.inter.broker.protocol=SASL_SSL\n";
     let jks = "listeners=SSL://127.0.0.1:0\nsecurity.inter.broker.protocol=SSL\nssl.keystore.location=/k.jks\n";
     let cases = [
-        (sasl_listener, "uses security protocol SASL_SSL"),
+        (sasl_listener, "the inter-broker listener SASL_SSL uses SASL"),
         (jks, "-srcstoretype JKS -destkeystore store.p12 -deststoretype PKCS12"),
         (
             "ssl.engine.factory.class=x.Factory\n",
             "ssl.engine.factory.class: Strand's TLS supports only Kafka's default",
         ),
+        ("sasl.jaas.config=x\n", "sasl.jaas.config: a broker reads sasl.jaas.config only per listener"),
         (
-            "listener.name.plaintext.plain.sasl.jaas.config=x\n",
-            "listener.name.plaintext.plain.sasl.jaas.config: SASL authentication is not supported",
+            "listeners=PLAINTEXT://127.0.0.1:0,SASL_PLAINTEXT://127.0.0.1:1\nsasl.enabled.mechanisms=GSSAPI\n",
+            "GSSAPI (Kerberos",
         ),
         ("authorizer.class.name=org.apache.kafka.metadata.authorizer.StandardAuthorizer\n", "authorization (ACLs"),
     ];
