@@ -2,8 +2,8 @@
 # Runs the compatibility suites (compat/README.md): real Kafka clients and Kafka's own tools against
 # a broker each suite starts for itself.
 #
-# Usage: compat/run.sh [SUITE...]   SUITE: java spring go python node kafka-tools (default: all, in that order)
-#                                          or security (TLS and SASL, security/README.md: only when named)
+# Usage: compat/run.sh [SUITE...]   SUITE: java spring go python node kafka-tools security (default: all,
+#                                          in that order; security: TLS and SASL, security/README.md)
 #
 #   STRAND_COMPAT_BROKER=strand (default)  build target/release/strand (cargo build --release -p
 #                                          strand-cli) and test it
@@ -18,9 +18,9 @@ set -uo pipefail
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 repo="$(cd "$here/.." && pwd)"
-all_suites=(java spring go python node kafka-tools)
-# Suites that run only when named; security joins all_suites once Strand passes it.
-extra_suites=(security)
+all_suites=(java spring go python node kafka-tools security)
+# Suites that run only when named.
+extra_suites=()
 suite_timeout="${STRAND_COMPAT_SUITE_TIMEOUT_S:-600}"
 export STRAND_COMPAT_BROKER="${STRAND_COMPAT_BROKER:-strand}"
 python="${PYTHON:-python3}"

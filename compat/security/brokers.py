@@ -196,7 +196,8 @@ class GroupBroker:
             self._fail(self._failure(f"exited with status {self.process.returncode} before it was ready"))
             return True
         try:
-            closed = [n for n, p in self.ports.items() if not _accepts(p)]
+            # Client listeners only: a lone Strand voter binds no CONTROLLER listener.
+            closed = [n for n, p in self.ports.items() if n != "CONTROLLER" and not _accepts(p)]
             if closed:
                 raise RuntimeError(f"listeners {closed} do not accept connections")
             metadata_lists_a_broker(f"127.0.0.1:{self.ports['PLAINTEXT']}")

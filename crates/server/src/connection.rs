@@ -181,6 +181,10 @@ async fn serve_halves<R, W>(
                     session.principal = auth.principal().clone();
                     Some(Mutex::new(auth))
                 }
+                Err(reason) if reason == authenticate::CLOSED_DURING_AUTHENTICATION => {
+                    debug!(%peer, listener = %session.listener, "{reason}");
+                    return;
+                }
                 Err(reason) => {
                     info!(%peer, listener = %session.listener, "closing connection: {reason}");
                     return;

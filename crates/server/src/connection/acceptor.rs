@@ -18,14 +18,14 @@ use strand_security::sasl::CredentialStore;
 use strand_security::{SecurityProtocol, Session};
 use tokio::net::TcpListener;
 use tokio::task::JoinSet;
-use tracing::{info, warn};
+use tracing::{debug, info, warn};
 
 use super::authenticate::SaslListener;
 use super::quotas::{ConnectionQuotas, QuotaSettings};
 use super::{ClientLimits, serve, serve_tls, set_nodelay};
 use crate::config::ServerConfig;
 use crate::config::sasl::SaslListenerConfig;
-use crate::tls::ListenerTls;
+use crate::tls::{CLOSED_BEFORE_HANDSHAKE, ListenerTls};
 
 /// How long a listener pauses after a failed accept (out of file descriptors, say) before the next.
 const ACCEPT_RETRY_PAUSE: Duration = Duration::from_millis(100);
@@ -148,6 +148,7 @@ impl ClientConnections {
                                 session.protocol = protocol;
                                 serve_tls(stream, session, broker, limits, sasl).await;
                             }
+                            Err(reason) if reason == CLOSED_BEFORE_HANDSHAKE => debug!(%peer, "{name}: {reason}"),
                             Err(reason) => info!(%peer, "closing connection on {name}: {reason}"),
                         }
                     });

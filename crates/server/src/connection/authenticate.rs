@@ -37,7 +37,7 @@ use strand_protocol::messages::api::{ApiKey, RequestBody, ResponseBody};
 use strand_protocol::messages::{SaslAuthenticateResponse, SaslHandshakeResponse};
 use strand_security::KafkaPrincipal;
 use strand_security::sasl::{AuthFailure, SaslServer, Step};
-use tokio::io::AsyncRead;
+use tokio::io::{AsyncRead, AsyncReadExt};
 use tokio::time::Instant;
 
 use super::{Activity, ClientLimits, FrameSink, read_request};
@@ -455,6 +455,10 @@ impl SessionAuth {
     }
 }
 
+/// Why a connection ended when its client hung up before authenticating (a port probe, or a
+/// client that gave up): logged at DEBUG.
+pub const CLOSED_DURING_AUTHENTICATION: &str = "connection closed by the client during SASL authentication";
+
 /// Runs a connection's first SASL exchange over `reader` and `writer`, ApiVersions answered by
 /// `api_versions`. Returns the authenticated session, or why the connection must close (after
 /// the failure's answer and delay, already sent).
@@ -478,7 +482,7 @@ where
     loop {
         let frame = match read_request(reader, &connection, &limits.pool, &activity).await {
             Ok(Some((frame, _reservation))) => frame,
-            Ok(None) => return Err("connection closed by the client during SASL authentication".to_owned()),
+            Ok(None) => return Err(CLOSED_DURING_AUTHENTICATION.to_owned()),
             Err(reason) => return Err(format!("{reason} (during SASL authentication)")),
         };
         let response = match authenticator.on_frame(frame.clone()) {
@@ -502,6 +506,7 @@ where
                 if let Some(response) = response {
                     // The connection closes either way: a failed write changes nothing.
                     let _ = writer.write_frame(&response).await;
+                    drain(reader).await;
                 }
                 return Err(reason);
             }
@@ -510,6 +515,19 @@ where
         writer.write_frame(&response).await.map_err(|e| format!("write failed: {e}"))?;
         activity.touch();
     }
+}
+
+/// How long, and how many bytes, a failed connection's input is read and dropped after its
+/// failure's answer.
+const DRAIN_MAX: Duration = Duration::from_millis(500);
+const DRAIN_BYTES_MAX: u64 = 64 * 1024;
+
+/// Reads and drops what the client sent after its failed exchange (a client may pipeline its
+/// next request), so closing finds no unread input: the kernel would answer that with a reset,
+/// which can destroy the failure's answer before the client reads it.
+async fn drain<R: AsyncRead + Unpin>(reader: &mut R) {
+    let mut sink = tokio::io::sink();
+    let _ = tokio::time::timeout(DRAIN_MAX, tokio::io::copy(&mut reader.take(DRAIN_BYTES_MAX), &mut sink)).await;
 }
 
 /// Whether an ApiVersions response carries no error: one refusing the version leaves the

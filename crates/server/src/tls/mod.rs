@@ -73,6 +73,9 @@ impl std::fmt::Debug for ListenerTls {
     }
 }
 
+/// Why a connection closed when its peer hung up before completing a TLS handshake.
+pub const CLOSED_BEFORE_HANDSHAKE: &str = "the peer closed the connection before its TLS handshake";
+
 impl ListenerTls {
     /// Reads the listener's stores and builds both sides; the error names the setting at fault.
     pub fn build(settings: &TlsSettings) -> Result<ListenerTls, String> {
@@ -126,7 +129,7 @@ impl ListenerTls {
     }
 
     /// Runs a client's handshake within `handshake_max` and settles its session; `Err` is the
-    /// one line to log before the connection closes.
+    /// one line to log before the connection closes ([`CLOSED_BEFORE_HANDSHAKE`]: at DEBUG).
     pub async fn accept(
         &self,
         stream: TcpStream,
@@ -137,6 +140,10 @@ impl ListenerTls {
         let acceptor = self.current().acceptor.ok_or_else(|| format!("listener {listener} serves no TLS"))?;
         let stream = match tokio::time::timeout(handshake_max, acceptor.accept(stream)).await {
             Ok(Ok(stream)) => stream,
+            // A health check or port probe connects and closes: not worth a line at INFO.
+            Ok(Err(e)) if e.kind() == std::io::ErrorKind::UnexpectedEof => {
+                return Err(CLOSED_BEFORE_HANDSHAKE.to_owned());
+            }
             Ok(Err(e)) => return Err(format!("TLS handshake failed: {e}")),
             Err(_) => return Err(format!("no TLS handshake within {} ms", handshake_max.as_millis())),
         };
@@ -204,7 +211,11 @@ fn contexts(settings: &TlsSettings) -> Result<Contexts, String> {
             let builder = match (settings.client_auth, &roots) {
                 (ClientAuth::None, _) | (_, None) => builder.with_no_client_auth(),
                 (auth, Some(roots)) => {
-                    let verifier = WebPkiClientVerifier::builder_with_provider(roots.clone(), provider.clone());
+                    // No CA names in the CertificateRequest: a client then sends the certificate
+                    // it has and an untrusted one is refused as unknown_ca, as Kafka's clients see
+                    // it, instead of withholding it and getting certificate_required.
+                    let verifier = WebPkiClientVerifier::builder_with_provider(roots.clone(), provider.clone())
+                        .clear_root_hint_subjects();
                     let verifier =
                         if auth == ClientAuth::Requested { verifier.allow_unauthenticated() } else { verifier };
                     builder.with_client_cert_verifier(verifier.build().map_err(|e| fail(e.to_string()))?)
