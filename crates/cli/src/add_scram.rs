@@ -116,31 +116,16 @@ fn split_mechanism(argument: &str) -> anyhow::Result<(ScramMechanism, &str)> {
     Ok((mechanism, config))
 }
 
-/// RFC 4648 base64 (Java's `Base64.getDecoder()`: the standard alphabet, padding optional).
+/// RFC 4648 base64 as Java's `Base64.getDecoder()` reads it: the standard alphabet, padding
+/// optional.
 fn base64_decode(text: &str) -> Option<Vec<u8>> {
-    let text = text.strip_suffix("==").or_else(|| text.strip_suffix('=')).unwrap_or(text);
-    if text.len() % 4 == 1 {
-        return None;
-    }
-    let sextet = |c: u8| match c {
-        b'A'..=b'Z' => Some(c - b'A'),
-        b'a'..=b'z' => Some(c - b'a' + 26),
-        b'0'..=b'9' => Some(c - b'0' + 52),
-        b'+' => Some(62),
-        b'/' => Some(63),
-        _ => None,
-    };
-    let mut out = Vec::with_capacity(text.len() * 3 / 4);
-    for chunk in text.as_bytes().chunks(4) {
-        let mut bits = 0u32;
-        for &c in chunk {
-            bits = (bits << 6) | u32::from(sextet(c)?);
-        }
-        bits <<= 6 * (4 - chunk.len() as u32);
-        let bytes = bits.to_be_bytes();
-        out.extend_from_slice(&bytes[1..chunk.len()]);
-    }
-    Some(out)
+    use base64::Engine as _;
+    use base64::engine::{DecodePaddingMode, GeneralPurpose, GeneralPurposeConfig};
+    const JAVA: GeneralPurpose = GeneralPurpose::new(
+        &base64::alphabet::STANDARD,
+        GeneralPurposeConfig::new().with_decode_padding_mode(DecodePaddingMode::Indifferent),
+    );
+    JAVA.decode(text).ok()
 }
 
 #[cfg(test)]
