@@ -157,16 +157,15 @@ fn respond(frame: Result<Bytes, strand_protocol::EncodeError>) -> Outcome {
 /// cannot send from a file (TLS) and for tests. Fails if a file is shorter than its region (it
 /// was truncated meanwhile).
 pub fn frame_to_bytes(frame: &ResponseFrame) -> std::io::Result<Bytes> {
-    use std::os::unix::fs::FileExt;
     let mut out = Vec::with_capacity(frame.len());
     for chunk in &frame.chunks {
         match chunk {
             FrameChunk::Bytes(bytes) => out.extend_from_slice(bytes),
-            FrameChunk::File(region) => {
-                let start = out.len();
-                out.resize(start + region.len as usize, 0);
-                region.file.read_exact_at(&mut out[start..], region.position)?;
-            }
+            FrameChunk::File(region) => out.extend_from_slice(&strand_log::file::read_range(
+                &region.file,
+                region.position,
+                u64::from(region.len),
+            )?),
         }
     }
     Ok(Bytes::from(out))

@@ -25,6 +25,15 @@ use std::sync::{Arc, LazyLock, Mutex};
 /// a response short.
 pub const COLD_SEGMENT_FILES_MAX: usize = 128;
 
+/// The `len` bytes of `file` from `position`, copied into memory: a fetched record set for a
+/// TLS connection, an in-process follower or a test, where `sendfile` cannot serve it.
+pub fn read_range(file: &File, position: u64, len: u64) -> io::Result<bytes::Bytes> {
+    let len = usize::try_from(len).map_err(|_| io::Error::other("a file range larger than memory"))?;
+    let mut buf = vec![0u8; len];
+    file.read_exact_at(&mut buf, position)?;
+    Ok(bytes::Bytes::from(buf))
+}
+
 /// How long a [`SegmentFile`] keeps its descriptor.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Residency {

@@ -42,10 +42,7 @@ pub struct SegmentSlice {
 impl SegmentSlice {
     /// Copies the slice's bytes (for TLS connections and tests).
     pub fn read(&self) -> std::io::Result<Bytes> {
-        use std::os::unix::fs::FileExt;
-        let mut buf = vec![0u8; self.len as usize];
-        self.file.read_exact_at(&mut buf, self.position)?;
-        Ok(Bytes::from(buf))
+        crate::file::read_range(&self.file, self.position, self.len)
     }
 }
 

@@ -106,15 +106,8 @@ fn append_records(log: &mut Log, records: Option<&Records>, flush: bool) -> Resu
 fn records_bytes(records: &Records) -> Result<Bytes, ReplicaError> {
     match records {
         Records::Bytes(bytes) => Ok(bytes.clone()),
-        Records::File(region) => {
-            use std::os::unix::fs::FileExt;
-            let mut buf = vec![0u8; region.len as usize];
-            region
-                .file
-                .read_exact_at(&mut buf, region.position)
-                .map_err(|e| LogError::Invalid(format!("reading a fetched file region: {e}")))?;
-            Ok(Bytes::from(buf))
-        }
+        Records::File(region) => strand_log::file::read_range(&region.file, region.position, u64::from(region.len))
+            .map_err(|e| LogError::Invalid(format!("reading a fetched file region: {e}")).into()),
     }
 }
 
