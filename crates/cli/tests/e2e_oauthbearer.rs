@@ -20,6 +20,8 @@ use strand_protocol::messages::{
 
 const HANDLER: &str = "listener.name.sasl_plaintext.oauthbearer.sasl.server.callback.handler.class=\
                        org.apache.kafka.common.security.oauthbearer.OAuthBearerValidatorCallbackHandler";
+const JAAS_PREFIX: &str = "listener.name.sasl_plaintext.oauthbearer.sasl.jaas.config=\
+                           org.apache.kafka.common.security.oauthbearer.OAuthBearerLoginModule ";
 const JAAS: &str = "listener.name.sasl_plaintext.oauthbearer.sasl.jaas.config=\
                     org.apache.kafka.common.security.oauthbearer.OAuthBearerLoginModule required;";
 const INVALID: &str = r#"{"status":"invalid_token"}"#;
@@ -225,6 +227,120 @@ fn a_jwks_that_does_not_load_stops_the_start() {
     assert!(
         log.contains("SASL listener SASL_PLAINTEXT: the OAuth validator configuration encountered an error")
             && log.contains("missing.json"),
+        "{log}"
+    );
+}
+
+/// A JWKS endpoint served over HTTPS by the test, on 127.0.0.1, with a certificate of its own CA.
+struct HttpsJwks {
+    url: String,
+    /// The CA's certificate, PEM, in a file.
+    ca: tempfile::NamedTempFile,
+    body: std::sync::Arc<std::sync::Mutex<Vec<u8>>>,
+}
+
+impl HttpsJwks {
+    #[allow(clippy::disallowed_methods)] // The test serves the node's JWKS endpoint.
+    fn serve(keys: &[&Jwk]) -> HttpsJwks {
+        use rcgen::{BasicConstraints, CertificateParams, CertifiedIssuer, IsCa, KeyPair};
+        let mut ca_params = CertificateParams::new(Vec::<String>::new()).expect("CA params");
+        ca_params.is_ca = IsCa::Ca(BasicConstraints::Unconstrained);
+        let ca = CertifiedIssuer::self_signed(ca_params, KeyPair::generate().expect("CA key")).expect("CA");
+        let leaf_key = KeyPair::generate().expect("leaf key");
+        let leaf = CertificateParams::new(vec!["127.0.0.1".to_owned()])
+            .expect("leaf params")
+            .signed_by(&leaf_key, &ca)
+            .expect("leaf");
+        let ca_file = tempfile::NamedTempFile::new().expect("temp file");
+        std::fs::write(ca_file.path(), ca.as_ref().pem()).expect("write CA");
+
+        let provider = std::sync::Arc::new(rustls::crypto::ring::default_provider());
+        let key = rustls::pki_types::PrivateKeyDer::Pkcs8(leaf_key.serialize_der().into());
+        let config = rustls::ServerConfig::builder_with_provider(provider)
+            .with_safe_default_protocol_versions()
+            .expect("TLS versions")
+            .with_no_client_auth()
+            .with_single_cert(vec![leaf.der().clone()], key)
+            .expect("server TLS config");
+        let config = std::sync::Arc::new(config);
+        let listener = std::net::TcpListener::bind("127.0.0.1:0").expect("bind");
+        let url = format!("https://127.0.0.1:{}/jwks", listener.local_addr().expect("address").port());
+        let set = JwkSet { keys: keys.iter().map(|jwk| (*jwk).clone()).collect() };
+        let body = std::sync::Arc::new(std::sync::Mutex::new(serde_json::to_vec(&set).expect("JSON")));
+        let served = std::sync::Arc::clone(&body);
+        std::thread::spawn(move || {
+            for stream in listener.incoming().map_while(Result::ok) {
+                let Ok(connection) = rustls::ServerConnection::new(std::sync::Arc::clone(&config)) else { return };
+                let body = served.lock().map(|body| body.clone()).unwrap_or_default();
+                // A failed handshake (an untrusting client) is that client's business.
+                let _ = answer(rustls::StreamOwned::new(connection, stream), &body);
+            }
+        });
+        HttpsJwks { url, ca: ca_file, body }
+    }
+
+    fn replace(&self, keys: &[&Jwk]) {
+        let set = JwkSet { keys: keys.iter().map(|jwk| (*jwk).clone()).collect() };
+        *self.body.lock().expect("lock") = serde_json::to_vec(&set).expect("JSON");
+    }
+}
+
+/// Reads one request's head and answers it with `body`.
+fn answer(mut stream: impl std::io::Read + std::io::Write, body: &[u8]) -> std::io::Result<()> {
+    let mut head = Vec::new();
+    let mut byte = [0u8; 1];
+    while !head.ends_with(b"\r\n\r\n") && head.len() < 16 * 1024 {
+        stream.read_exact(&mut byte)?;
+        head.push(byte[0]);
+    }
+    let status = format!(
+        "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n",
+        body.len()
+    );
+    stream.write_all(status.as_bytes())?;
+    stream.write_all(body)?;
+    stream.flush()
+}
+
+/// An `https` JWKS endpoint trusted through the JAAS options' PEM trust store: its keys
+/// authenticate, a key rotated in is fetched early; without the trust store (Mozilla's roots
+/// only) the endpoint's certificate is refused and the node does not start.
+#[test]
+fn signed_tokens_are_checked_against_an_https_jwks() {
+    let _serial = common::serial();
+    let (k1, k1_jwk) = key("k1");
+    let (k2, k2_jwk) = key("k2");
+    let endpoint = HttpsJwks::serve(&[&k1_jwk]);
+    let trusting = format!(
+        "{JAAS_PREFIX}required ssl.truststore.location=\"{}\" ssl.truststore.type=\"PEM\";",
+        endpoint.ca.path().display()
+    );
+    let (server, address) = start(&endpoint.url, &[&trusting]);
+    assert!(accepted(address, &token(&k1, "k1", &claims("alice", now_s() + 600, "kafka"))));
+    assert!(refused(address, &token(&k1, "k1", &claims("alice", now_s() + 600, "other"))), "wrong audience");
+
+    let refreshes = lines_with(&server, "OAuth JWKS refresh of");
+    endpoint.replace(&[&k2_jwk]);
+    let rotated = token(&k2, "k2", &claims("bob", now_s() + 600, "kafka"));
+    assert!(refused(address, &rotated), "not yet refreshed");
+    wait_for_lines(&server, "OAuth JWKS refresh of", refreshes + 1);
+    assert!(accepted(address, &rotated), "the rotated-in key");
+    drop(server);
+
+    let url = format!("listener.name.sasl_plaintext.oauthbearer.sasl.oauthbearer.jwks.endpoint.url={}", endpoint.url);
+    let overrides = [
+        "listeners=PLAINTEXT://127.0.0.1:0,SASL_PLAINTEXT://127.0.0.1:0",
+        "advertised.listeners=PLAINTEXT://127.0.0.1:0,SASL_PLAINTEXT://127.0.0.1:0",
+        "listener.security.protocol.map=PLAINTEXT:PLAINTEXT,SASL_PLAINTEXT:SASL_PLAINTEXT,CONTROLLER:PLAINTEXT",
+        "inter.broker.listener.name=PLAINTEXT",
+        "sasl.enabled.mechanisms=OAUTHBEARER",
+        HANDLER,
+        JAAS,
+        &url,
+    ];
+    let log = Server::spawn_with(tempfile::tempdir().expect("temp dir"), &overrides).fails();
+    assert!(
+        log.contains("the OAuth validator configuration encountered an error") && log.contains("certificate"),
         "{log}"
     );
 }

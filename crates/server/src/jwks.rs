@@ -188,11 +188,11 @@ impl Fetcher {
                 file.take(cap).read_to_end(&mut document).await.map_err(|e| format!("cannot read {self}: {e}"))?;
             }
             Fetcher::Http { url, client } => {
-                let mut response = client.get(url).send().await.map_err(|e| format!("GET {url}: {e}"))?;
+                let mut response = client.get(url).send().await.map_err(|e| format!("GET {url}: {}", causes(&e)))?;
                 if !response.status().is_success() {
                     return Err(format!("GET {url} answered HTTP {}", response.status()));
                 }
-                while let Some(chunk) = response.chunk().await.map_err(|e| format!("GET {url}: {e}"))? {
+                while let Some(chunk) = response.chunk().await.map_err(|e| format!("GET {url}: {}", causes(&e)))? {
                     if document.len().saturating_add(chunk.len()) > limit {
                         return Err(format!("GET {url}: a JWKS document over {limit} bytes"));
                     }
@@ -202,6 +202,18 @@ impl Fetcher {
         }
         Ok(document)
     }
+}
+
+/// `error` and its sources: reqwest's own text hides why (an untrusted certificate, say).
+fn causes(error: &dyn std::error::Error) -> String {
+    let mut text = error.to_string();
+    let mut source = error.source();
+    while let Some(cause) = source {
+        text.push_str(": ");
+        text.push_str(&cause.to_string());
+        source = cause.source();
+    }
+    text
 }
 
 /// rustls with ring, trusting Mozilla's roots or only the PEM certificates of `trust_store`.
