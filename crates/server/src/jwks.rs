@@ -12,8 +12,9 @@
 //!   the last [`MISSING_KEY_IDS_MAX`] such `kid`s, as Kafka's `maybeExpediteRefresh`; that token
 //!   itself is refused.
 //!
-//! Every fetch reads at most [`JWKS_BYTES_MAX`] bytes within [`JWKS_FETCH_TIMEOUT`]. A `file:`
-//! set is read again at each refresh (Kafka 4.x reads it once).
+//! Every fetch reads at most [`JWKS_BYTES_MAX`] bytes within [`JWKS_FETCH_TIMEOUT`], following
+//! at most [`JWKS_REDIRECTS_MAX`] redirects and none to another scheme (as Java's HTTP client).
+//! A `file:` set is read again at each refresh.
 
 use std::collections::VecDeque;
 use std::path::PathBuf;
@@ -33,6 +34,9 @@ use crate::config::oauthbearer::{JwksEndpoint, JwksSource};
 
 /// The longest one fetch of a JWK set may take, connection and body included.
 pub const JWKS_FETCH_TIMEOUT: Duration = Duration::from_secs(10);
+
+/// Redirects one fetch follows.
+pub const JWKS_REDIRECTS_MAX: usize = 10;
 
 /// Missing `kid`s remembered for the early refresh's rate (Kafka's 16).
 pub const MISSING_KEY_IDS_MAX: usize = 16;
@@ -165,6 +169,14 @@ impl Fetcher {
             .use_preconfigured_tls(tls)
             .connect_timeout(JWKS_FETCH_TIMEOUT)
             .timeout(JWKS_FETCH_TIMEOUT)
+            .redirect(reqwest::redirect::Policy::custom(|attempt| {
+                let same_scheme = attempt.previous().last().is_none_or(|from| from.scheme() == attempt.url().scheme());
+                match attempt.previous().len() {
+                    n if n > JWKS_REDIRECTS_MAX => attempt.error("too many redirects"),
+                    _ if !same_scheme => attempt.stop(),
+                    _ => attempt.follow(),
+                }
+            }))
             .build()
             .map_err(|e| format!("cannot make the HTTPS client for {url}: {e}"))?;
         Ok(Fetcher::Http { url, client })
