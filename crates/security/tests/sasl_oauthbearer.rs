@@ -251,6 +251,25 @@ fn jwks_rotation_takes_effect() {
     assert_eq!(parsed.keys, [signing_jwk(&new)], "keys that cannot verify signatures are skipped");
 }
 
+/// A token naming a `kid` the set lacks is refused and reported to the hook (the server's cue to
+/// refresh early); a known `kid`, even with a bad signature, is not reported.
+#[test]
+fn missing_key_ids_are_reported() {
+    let (known, known_jwk) = ec_key("k1");
+    let (other, _) = ec_key("k1");
+    let jwks = Arc::new(CurrentJwks::new(JwkSet { keys: vec![known_jwk] }));
+    let reported = Arc::new(std::sync::Mutex::new(Vec::new()));
+    let sink = Arc::clone(&reported);
+    jwks.on_missing_key(move |kid| sink.lock().expect("lock").push(kid.to_owned()));
+    let validator = JwksValidator::new(Arc::clone(&jwks), settings());
+    let unknown = signed(&known, Algorithm::ES256, "k9", &claims("alice", NOW_S + 60));
+    assert_eq!(exchange(validator.clone(), &unknown), Err(INVALID.into()));
+    let forged = signed(&other, Algorithm::ES256, "k1", &claims("alice", NOW_S + 60));
+    assert_eq!(exchange(validator.clone(), &forged), Err(INVALID.into()));
+    assert!(exchange(validator, &signed(&known, Algorithm::ES256, "k1", &claims("alice", NOW_S + 60))).is_ok());
+    assert_eq!(*reported.lock().expect("lock"), ["k9"]);
+}
+
 /// An authorization id other than the token's principal is refused with Kafka's told message;
 /// a malformed response fails at once behind the generic message.
 #[test]

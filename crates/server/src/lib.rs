@@ -66,7 +66,8 @@
 //! ISR shrinking (every `replica.lag.time.max.ms / 2`), high-watermark checkpoints, retention
 //! (`log.retention.check.interval.ms`), compaction of due compacted partitions
 //! (`log.cleaner.backoff.ms`), producer-id expiration, and, on nodes with the controller role,
-//! leadership logging, session expiry and preferred-leader moves (`auto.leader.rebalance.enable`).
+//! leadership logging, session expiry and preferred-leader moves (`auto.leader.rebalance.enable`);
+//! for listeners validating OAUTHBEARER with a JWK set, its refresh ([`jwks`]).
 //!
 //! SIGTERM or SIGINT: controlled shutdown (heartbeats asking to stop until the controller moved
 //! this broker's leaderships away), stop accepting, stop the fetchers, flush and close every log,
@@ -80,6 +81,7 @@ pub mod config;
 pub mod connection;
 pub mod group_writer;
 pub mod inter_node;
+pub mod jwks;
 pub mod log_dirs;
 pub mod metadata_replay;
 pub mod node;

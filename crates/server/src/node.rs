@@ -102,7 +102,7 @@ pub async fn run_until(
     let cluster_id = config.cluster_id.clone().ok_or_else(|| NodeError::Startup("no cluster.id".into()))?;
     raise_open_files_limit();
     // Before anything is opened: an override host that does not resolve stops the start.
-    let mut clients = ClientConnections::from_config(&config).await.map_err(NodeError::Startup)?;
+    let (mut clients, jwks_feeds) = ClientConnections::from_config(&config).await.map_err(NodeError::Startup)?;
     let links = LinkTls::from_config(&config).map_err(NodeError::Startup)?;
     let mut node = Starting {
         links,
@@ -117,6 +117,9 @@ pub async fn run_until(
     let links = [node.links.controller.clone(), node.links.inter_broker.clone()];
     for tls in clients.tls_listeners().into_iter().chain(links.into_iter().flatten()) {
         node.tasks.spawn("TLS store reload", tls.reload_forever());
+    }
+    for feed in jwks_feeds {
+        node.tasks.spawn("jwks refresh", feed.refresh_forever());
     }
     let metadata = node.start_metadata().await?;
     // Resolves once the metadata log failed (never on an observer, which keeps none). It holds

@@ -222,6 +222,23 @@ impl Starting {
         self.wait_for(|l| l.contains("controller only").then_some(())).0
     }
 
+    /// Waits (at most [`WAIT_MAX`]) for the node to stop without serving; its log.
+    pub fn fails(self) -> String {
+        let Starting { mut child, log, lines, reader, .. } = self;
+        let pause = std::time::Duration::from_millis(100);
+        for _ in 0..WAIT_MAX.as_millis() / pause.as_millis() {
+            match lines.recv_timeout(pause) {
+                Ok(_) | Err(std::sync::mpsc::RecvTimeoutError::Timeout) => {}
+                Err(std::sync::mpsc::RecvTimeoutError::Disconnected) => break,
+            }
+        }
+        let _ = child.kill();
+        let status = child.wait().expect("strand's exit status");
+        let _ = reader.join();
+        assert!(!status.success(), "strand exited successfully");
+        log.lock().map(|l| l.join("\n")).unwrap_or_default()
+    }
+
     /// Waits (at most [`WAIT_MAX`]) for a log line `found` accepts.
     fn wait_for<T>(self, found: impl Fn(&str) -> Option<T>) -> (Server, T) {
         let Starting { mut child, data, log, lines, reader } = self;

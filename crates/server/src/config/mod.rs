@@ -27,6 +27,7 @@
 pub(crate) mod broker_settings;
 mod keys;
 pub mod listeners;
+pub mod oauthbearer;
 mod reader;
 mod rules;
 pub mod sasl;

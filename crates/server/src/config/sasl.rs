@@ -6,19 +6,21 @@
 //!
 //! What a listener may not use yet is refused at start-up by [`check`], naming the setting:
 //! GSSAPI and unknown mechanisms, a SASL inter-broker or controller listener (the node's own
-//! links do not authenticate with SASL yet), custom callback handlers and login modules, and
-//! every Kerberos or client-login key.
+//! links do not authenticate with SASL yet), custom callback handlers (but Kafka's KIP-768
+//! validator, [`super::oauthbearer`]) and login modules, and every Kerberos or client-login key.
 
 use std::collections::BTreeMap;
 use std::sync::Arc;
 use std::time::Duration;
 
 use strand_base::Clock;
-use strand_security::sasl::oauthbearer::{TokenValidator, UnsecuredValidator};
+use strand_security::sasl::oauthbearer::jwks::JwkSet;
+use strand_security::sasl::oauthbearer::{CurrentJwks, JwksValidator, TokenValidator, UnsecuredValidator};
 use strand_security::sasl::plain::PlainUsers;
 use strand_security::sasl::{CredentialStore, Mechanism, SaslServerFactory, SaslSettings, jaas};
 
 use super::keys::parse_list;
+use super::oauthbearer::{HANDLER_KEY, JWKS_KEYS, JwksEndpoint, jwks_endpoint, unserved_key, uses_jwks};
 use super::{ConfigError, ConfigSource, ServerConfig};
 
 /// One SASL listener's settings.
@@ -41,12 +43,14 @@ pub struct SaslListenerConfig {
 
 impl SaslListenerConfig {
     /// The listener's mechanisms, each server of a connection made by the returned factory;
-    /// SCRAM reads `credentials`, OAUTHBEARER's token times read `clock`. The error names the
-    /// setting at fault.
+    /// SCRAM reads `credentials`, OAUTHBEARER's token times read `clock`, its JWKS validator (if
+    /// [`SaslListenerConfig::jwks_endpoint`] says so) the key set `jwks` (none: an empty one).
+    /// The error names the setting at fault.
     pub fn factory(
         &self,
         credentials: Arc<dyn CredentialStore>,
         clock: Arc<dyn Clock>,
+        jwks: Option<Arc<CurrentJwks>>,
     ) -> Result<SaslServerFactory, ConfigError> {
         let key = format!("listener.name.{}.sasl.enabled.mechanisms", self.listener.to_ascii_lowercase());
         let mechanisms = strand_security::sasl::check_enabled_mechanisms(&self.mechanisms)
@@ -56,13 +60,32 @@ impl SaslListenerConfig {
             false => None,
         };
         let token_validator: Option<Arc<dyn TokenValidator>> = match mechanisms.contains(&Mechanism::OAuthBearer) {
-            true => Some(Arc::new(self.with_jaas("OAUTHBEARER", UnsecuredValidator::from_jaas)?)),
+            true => Some(match self.jwks_endpoint()? {
+                Some(endpoint) => {
+                    let keys = jwks.unwrap_or_else(|| Arc::new(CurrentJwks::new(JwkSet { keys: Vec::new() })));
+                    Arc::new(JwksValidator::new(keys, endpoint.settings))
+                }
+                None => Arc::new(self.with_jaas("OAUTHBEARER", UnsecuredValidator::from_jaas)?),
+            }),
             false => None,
         };
         let scram_credentials = mechanisms.iter().any(|m| matches!(m, Mechanism::Scram(_))).then_some(credentials);
         let settings = SaslSettings { mechanisms, plain_users, scram_credentials, token_validator, clock };
         SaslServerFactory::new(settings)
             .map_err(|e| ConfigError::rule(&key, format!("SASL listener {}: {e}", self.listener)))
+    }
+
+    /// The JWK set endpoint when this listener enables OAUTHBEARER with Kafka's KIP-768
+    /// validator handler; none for the unsecured validator (Kafka's default).
+    pub fn jwks_endpoint(&self) -> Result<Option<JwksEndpoint>, ConfigError> {
+        let settings = self.mechanism_settings.get("OAUTHBEARER");
+        match settings {
+            Some(settings) if uses_jwks(Some(settings)) => {
+                let jaas = self.with_jaas("OAUTHBEARER", |entry| Ok(entry.clone()))?;
+                jwks_endpoint(&self.listener, settings, &jaas).map(Some)
+            }
+            _ => Ok(None),
+        }
     }
 
     /// What `read` makes of `mechanism`'s JAAS entry, which must be set.
@@ -136,6 +159,8 @@ impl ServerConfig {
             .map(|mechanism| {
                 let settings = SERVED_KEYS
                     .iter()
+                    .chain([&HANDLER_KEY])
+                    .chain(JWKS_KEYS)
                     .filter_map(|key| {
                         let value = match *key {
                             "sasl.jaas.config" => self.jaas_config(listener, mechanism),
@@ -186,11 +211,20 @@ impl ServerConfig {
 
 /// Refuses the first SASL setting this node would otherwise ignore or misread.
 pub(super) fn check(config: &ServerConfig) -> Result<(), ConfigError> {
+    let jwks_listeners: Vec<String> = config
+        .sasl_listeners()
+        .iter()
+        .filter(|listener| {
+            listener.mechanisms.iter().any(|m| m == "OAUTHBEARER")
+                && uses_jwks(listener.mechanism_settings.get("OAUTHBEARER"))
+        })
+        .map(|listener| listener.listener.to_ascii_lowercase())
+        .collect();
     for (key, entry) in &config.entries {
         if !matches!(entry.source, ConfigSource::File | ConfigSource::Override) {
             continue;
         }
-        if let Some(reason) = unserved(key) {
+        if let Some(reason) = unserved(key, entry.value.as_deref().unwrap_or_default(), &jwks_listeners) {
             return Err(ConfigError::rule(key, reason));
         }
     }
@@ -218,11 +252,11 @@ pub(super) fn check(config: &ServerConfig) -> Result<(), ConfigError> {
 }
 
 fn check_listener(listener: &SaslListenerConfig) -> Result<(), ConfigError> {
-    listener.factory(Arc::new(NoCredentials), Arc::new(strand_base::SystemClock)).map(|_| ())
+    listener.factory(Arc::new(NoCredentials), Arc::new(strand_base::SystemClock), None).map(|_| ())
 }
 
 /// Why a `sasl.*`-family key the user set would not do what Kafka's documentation says here.
-fn unserved(key: &str) -> Option<String> {
+fn unserved(key: &str, value: &str, jwks_listeners: &[String]) -> Option<String> {
     let lower = key.to_ascii_lowercase();
     let base = super::security::listener_base(&lower);
     if lower == "sasl.jaas.config" {
@@ -232,12 +266,15 @@ fn unserved(key: &str) -> Option<String> {
                 .to_owned(),
         );
     }
+    if base == HANDLER_KEY || JWKS_KEYS.contains(&base) {
+        return unserved_key(&lower, value, jwks_listeners);
+    }
     if !base.starts_with("sasl.") || SERVED_KEYS.contains(&base) {
         return None;
     }
     Some(format!(
         "{base} is not supported by Strand: its SASL listeners serve PLAIN, SCRAM-SHA-256, SCRAM-SHA-512 and \
-         OAUTHBEARER (Kafka's unsecured validator) with the built-in handlers; remove it"
+         OAUTHBEARER (Kafka's unsecured validator, or its JWKS validator) with the built-in handlers; remove it"
     ))
 }
 

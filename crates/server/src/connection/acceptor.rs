@@ -4,7 +4,9 @@
 //!
 //! [`ClientConnections`] is what the loops of one node share: the connection limits, the memory
 //! pool and the [`ConnectionQuotas`]. Building it resolves `max.connections.per.ip.overrides`'s
-//! host names, as Kafka does when its socket server starts.
+//! host names, as Kafka does when its socket server starts, and loads the JWK set of each
+//! listener validating OAUTHBEARER tokens with one ([`JwksFeed`]), as Kafka's handler does when
+//! it is configured.
 
 use std::collections::{BTreeMap, HashMap};
 use std::future::Future;
@@ -25,6 +27,7 @@ use super::quotas::{ConnectionQuotas, QuotaSettings};
 use super::{ClientLimits, serve, serve_tls, set_nodelay};
 use crate::config::ServerConfig;
 use crate::config::sasl::SaslListenerConfig;
+use crate::jwks::JwksFeed;
 use crate::tls::{CLOSED_BEFORE_HANDSHAKE, ListenerTls};
 
 /// How long a listener pauses after a failed accept (out of file descriptors, say) before the next.
@@ -49,12 +52,16 @@ pub struct ClientConnections {
     sasl_configs: Vec<SaslListenerConfig>,
     /// The SASL exchange of each SASL listener, by name ([`ClientConnections::authenticate_with`]).
     sasl: BTreeMap<String, Arc<SaslListener>>,
+    /// The JWK sets of the listeners validating OAUTHBEARER tokens with one, by name.
+    jwks: BTreeMap<String, Arc<strand_security::sasl::oauthbearer::CurrentJwks>>,
 }
 
 impl ClientConnections {
-    /// The node's limits from its configuration and its listeners' TLS; the error names an
-    /// override host that does not resolve, or the TLS setting or store at fault.
-    pub async fn from_config(config: &ServerConfig) -> Result<ClientConnections, String> {
+    /// The node's limits from its configuration, its listeners' TLS, and the feeds of the JWK sets
+    /// its listeners validate with (each to run [`JwksFeed::refresh_forever`] on a task of its
+    /// own); the error names an override host that does not resolve, the TLS setting or store at
+    /// fault, or a JWK set that does not load.
+    pub async fn from_config(config: &ServerConfig) -> Result<(ClientConnections, Vec<JwksFeed>), String> {
         let as_count = |value: i32| u32::try_from(value).unwrap_or(0);
         let settings = QuotaSettings {
             connections_max: as_count(config.max_connections),
@@ -64,6 +71,15 @@ impl ClientConnections {
                 .filter(|&rate| rate != i32::MAX)
                 .map(as_count),
         };
+        let sasl_configs = config.sasl_listeners();
+        let (mut jwks_feeds, mut jwks) = (Vec::new(), BTreeMap::new());
+        for sasl in &sasl_configs {
+            if let Some(endpoint) = sasl.jwks_endpoint().map_err(|e| e.to_string())? {
+                let feed = JwksFeed::start(endpoint).await?;
+                jwks.insert(sasl.listener.clone(), feed.keys());
+                jwks_feeds.push(feed);
+            }
+        }
         let broker_listeners =
             config.listeners.iter().filter(|l| !config.controller_listener_names.contains(&l.listener_name)).count();
         let mut tls = BTreeMap::new();
@@ -72,22 +88,26 @@ impl ClientConnections {
                 tls.insert(endpoint.listener_name.clone(), ListenerTls::build(settings)?);
             }
         }
-        Ok(ClientConnections {
+        let connections = ClientConnections {
             limits: ClientLimits::from_config(config),
             quotas: ConnectionQuotas::new(settings),
             protected_listener: (broker_listeners > 1).then(|| config.inter_broker_listener_name.clone()),
             tls: Arc::new(tls),
             protocols: config.listeners.iter().map(|l| (l.listener_name.clone(), l.security_protocol)).collect(),
-            sasl_configs: config.sasl_listeners(),
+            sasl_configs,
             sasl: BTreeMap::new(),
-        })
+            jwks,
+        };
+        Ok((connections, jwks_feeds))
     }
 
     /// Makes each SASL listener's exchange, SCRAM reading `credentials` (the node's image).
     /// Until this is called a SASL listener serves no connection.
     pub fn authenticate_with(&mut self, credentials: Arc<dyn CredentialStore>) -> Result<(), String> {
         for config in &self.sasl_configs {
-            let factory = config.factory(Arc::clone(&credentials), Arc::new(SystemClock)).map_err(|e| e.to_string())?;
+            let jwks = self.jwks.get(&config.listener).cloned();
+            let factory =
+                config.factory(Arc::clone(&credentials), Arc::new(SystemClock), jwks).map_err(|e| e.to_string())?;
             let listener = SaslListener {
                 mechanisms: factory.enabled_names().into_iter().map(str::to_owned).collect(),
                 new_server: Arc::new(move |mechanism| factory.create(mechanism).ok()),

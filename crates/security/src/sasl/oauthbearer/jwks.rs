@@ -7,12 +7,15 @@
 //! an unsigned token is always refused. Times are checked here against the caller's clock, not
 //! the library's. Fetching `sasl.oauthbearer.jwks.endpoint.url` is the server's job: it parses
 //! each fetched document with [`CurrentJwks::parse`] and swaps it in with
-//! [`CurrentJwks::replace`]; validators read whichever set is current.
+//! [`CurrentJwks::replace`]; validators read whichever set is current. A token naming a `kid`
+//! the set lacks is refused and reported to [`CurrentJwks::on_missing_key`]'s hook, which the
+//! server uses to refresh early (Kafka's `maybeExpediteRefresh`).
 
 use std::collections::BTreeSet;
-use std::sync::{Arc, RwLock};
+use std::sync::{Arc, OnceLock, RwLock};
 
-use jsonwebtoken::jwk::{Jwk, JwkSet, PublicKeyUse};
+pub use jsonwebtoken::jwk::JwkSet;
+use jsonwebtoken::jwk::{Jwk, PublicKeyUse};
 use jsonwebtoken::{DecodingKey, Validation};
 use serde_json::{Map, Value};
 
@@ -23,15 +26,36 @@ pub const JWKS_BYTES_MAX: usize = 1 << 20;
 /// The most keys a JWK set may hold.
 pub const JWKS_KEYS_MAX: usize = 256;
 
+/// What is told of a `kid` the current set lacks.
+type MissingKeyHook = Box<dyn Fn(&str) + Send + Sync>;
+
 /// The JWK set in force, swapped whole when the server fetches a new one.
-#[derive(Debug)]
 pub struct CurrentJwks {
     keys: RwLock<Arc<JwkSet>>,
+    missing_key: OnceLock<MissingKeyHook>,
+}
+
+impl std::fmt::Debug for CurrentJwks {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("CurrentJwks").field("keys", &self.get().keys.len()).finish_non_exhaustive()
+    }
 }
 
 impl CurrentJwks {
     pub fn new(keys: JwkSet) -> CurrentJwks {
-        CurrentJwks { keys: RwLock::new(Arc::new(keys)) }
+        CurrentJwks { keys: RwLock::new(Arc::new(keys)), missing_key: OnceLock::new() }
+    }
+
+    /// Calls `hook` with each `kid` a token names that the current set lacks, on the validating
+    /// thread: it must be quick. Only the first hook set is kept.
+    pub fn on_missing_key(&self, hook: impl Fn(&str) + Send + Sync + 'static) {
+        let _ = self.missing_key.set(Box::new(hook));
+    }
+
+    fn report_missing(&self, kid: &str) {
+        if let Some(hook) = self.missing_key.get() {
+            hook(kid);
+        }
     }
 
     /// A JWKS document (`{"keys": [...]}`), bounded by [`JWKS_BYTES_MAX`] and [`JWKS_KEYS_MAX`].
@@ -112,6 +136,11 @@ impl JwksValidator {
     fn verified_claims(&self, token: &str) -> Result<Map<String, Value>, String> {
         let header = jsonwebtoken::decode_header(token).map_err(|e| e.to_string())?;
         let keys = self.keys.get();
+        if let Some(kid) = header.kid.as_deref()
+            && !keys.keys.iter().any(|jwk| jwk.common.key_id.as_deref() == Some(kid))
+        {
+            self.keys.report_missing(kid);
+        }
         let jwk = select_key(&keys, header.kid.as_deref(), header.alg).ok_or_else(|| {
             format!(
                 "Unable to find a suitable verification key for JWS w/ kid {:?} and alg {:?}",
