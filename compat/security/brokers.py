@@ -8,6 +8,8 @@ CONTROLLER listener; the secured listeners are what the clients test:
          MTLS   (an SSL listener of another name: PKCS12 keystore and truststore,
                  listener.name.mtls.ssl.client.auth=required)
   sasl   SASL_SSL        SCRAM-SHA-512 and SCRAM-SHA-256, users seeded by `storage format --add-scram`
+         REAUTH          SASL_SSL SCRAM-SHA-512 whose sessions last 2 s (connections.max.reauth.ms):
+                         clients must re-authenticate (KIP-368) or be disconnected
          SASL_PLAINTEXT  PLAIN, users in listener.name.sasl_plaintext.plain.sasl.jaas.config
   oauth  SASL_PLAINTEXT  OAUTHBEARER with Kafka's unsecured (alg none) token validator
 
@@ -36,6 +38,9 @@ USERS = {
     "oauth": ("alice", None),
 }
 
+# The REAUTH listener's connections.max.reauth.ms.
+REAUTH_MS = 2000
+
 
 def _group_properties(group: str, ports: dict[str, int], certs: dict[str, str]) -> dict[str, str]:
     password = certs["password"]
@@ -59,7 +64,7 @@ def _group_properties(group: str, ports: dict[str, int], certs: dict[str, str]) 
         user, plain_password = USERS["plain"]
         return {
             "listener.security.protocol.map":
-                "PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT,SASL_SSL:SASL_SSL,SASL_PLAINTEXT:SASL_PLAINTEXT",
+                "PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT,SASL_SSL:SASL_SSL,SASL_PLAINTEXT:SASL_PLAINTEXT,REAUTH:SASL_SSL",
             "ssl.keystore.type": "PEM",
             "ssl.keystore.location": certs["server-keystore.pem"],
             "sasl.enabled.mechanisms": "SCRAM-SHA-512,SCRAM-SHA-256,PLAIN",
@@ -69,6 +74,11 @@ def _group_properties(group: str, ports: dict[str, int], certs: dict[str, str]) 
             "listener.name.sasl_ssl.scram-sha-256.sasl.jaas.config":
                 "org.apache.kafka.common.security.scram.ScramLoginModule required;",
             "listener.name.sasl_plaintext.sasl.enabled.mechanisms": "PLAIN",
+            # A listener of its own, so that the other cases' connections never expire.
+            "listener.name.reauth.sasl.enabled.mechanisms": "SCRAM-SHA-512",
+            "listener.name.reauth.scram-sha-512.sasl.jaas.config":
+                "org.apache.kafka.common.security.scram.ScramLoginModule required;",
+            "listener.name.reauth.connections.max.reauth.ms": str(REAUTH_MS),
             "listener.name.sasl_plaintext.plain.sasl.jaas.config":
                 "org.apache.kafka.common.security.plain.PlainLoginModule required "
                 f'user_{user}="{plain_password}" user_bob="bob-plain-secret";',
@@ -86,7 +96,7 @@ def _group_properties(group: str, ports: dict[str, int], certs: dict[str, str]) 
     raise ValueError(group)
 
 
-GROUP_LISTENERS = {"tls": ["SSL", "MTLS"], "sasl": ["SASL_SSL", "SASL_PLAINTEXT"], "oauth": ["SASL_PLAINTEXT"]}
+GROUP_LISTENERS = {"tls": ["SSL", "MTLS"], "sasl": ["SASL_SSL", "SASL_PLAINTEXT", "REAUTH"], "oauth": ["SASL_PLAINTEXT"]}
 
 
 def _storage_extra(group: str) -> list[str]:

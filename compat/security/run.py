@@ -100,6 +100,7 @@ def main() -> int:
             "users": {k: {"user": u, "password": p} for k, (u, p) in brokers.USERS.items()},
             "groups": {b.group: {"listeners": b.addresses(), "error": b.error, "error_line": b.error_line}
                        for b in group_brokers},
+            "reauth_ms": brokers.REAUTH_MS,
             "results": str(results),
             "kafka_libs": str(REPO / os.environ.get("STRAND_KAFKA_LIBS", "target/kafka-libs")),
         }

@@ -39,6 +39,8 @@ type config struct {
 	Users   map[string]user   `json:"users"`
 	Groups  map[string]group  `json:"groups"`
 	Results string            `json:"results"`
+	// ReauthMs is the REAUTH listener's connections.max.reauth.ms.
+	ReauthMs int64 `json:"reauth_ms"`
 }
 
 var (

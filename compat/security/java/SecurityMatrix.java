@@ -1,7 +1,8 @@
 // kafka-clients 4.4.0 (target/kafka-libs) over SSL (PKCS12 truststore), mTLS (PEM keystore and
 // truststore), SASL_SSL SCRAM-SHA-512 and -256 (and users managed with Describe/
 // AlterUserScramCredentials), SASL_PLAINTEXT PLAIN and OAUTHBEARER (the client's unsecured login
-// module), and the ways each must fail: the exception Admin.describeCluster fails with.
+// module), KIP-368 re-authentication, and the ways each must fail: the exception
+// Admin.describeCluster fails with.
 //
 // Run by ../run.py as a single-file program (java -cp 'target/kafka-libs/*' SecurityMatrix.java)
 // against the brokers STRAND_SEC_CONFIG describes; each case appends its outcome to the results
@@ -18,6 +19,7 @@ import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Properties;
 import java.util.UUID;
 import java.util.concurrent.ExecutionException;
@@ -33,6 +35,8 @@ import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.Metric;
+import org.apache.kafka.common.MetricName;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.SaslAuthenticationException;
 import org.apache.kafka.common.errors.SslAuthenticationException;
@@ -58,6 +62,7 @@ public class SecurityMatrix {
         run("scram-sha-256", () -> roundTrip(listener("sasl", "SASL_SSL"),
                 scram("SCRAM-SHA-256", user("scram", "user"), user("scram", "password"))));
         run("scram-alter-credentials", SecurityMatrix::alterScramCredentials);
+        run("reauth", SecurityMatrix::reauth);
         run("plain", () -> roundTrip(listener("sasl", "SASL_PLAINTEXT"), plain(user("plain", "password"))));
         run("oauthbearer", () -> roundTrip(listener("oauth", "SASL_PLAINTEXT"), oauth()));
         // A token that expired a minute ago: Kafka's validator answers {"status":"invalid_token"}.
@@ -295,5 +300,96 @@ public class SecurityMatrix {
             }
             System.out.println(CLIENT + " refused as expected: " + chain);
         }
+    }
+
+    /**
+     * KIP-368 on the REAUTH listener (sessions of reauth_ms): for 8 s a producer sends a record
+     * every 250 ms (each acknowledged) while a consumer reads them. Every record arrives, never a
+     * session's length apart, and both clients re-authenticated at least three times without
+     * opening a connection after their first record (the broker would close a connection that
+     * kept its expired session, and the client would reconnect).
+     */
+    static void reauth() throws Exception {
+        String bootstrap = listener("sasl", "REAUTH");
+        long sessionMs = config.get("reauth_ms").asLong();
+        String topic = "sec-" + UUID.randomUUID().toString().substring(0, 10);
+        Properties p = scram(user("scram", "password"));
+        p.put("bootstrap.servers", bootstrap);
+        p.put("acks", "all");
+        p.put("key.serializer", StringSerializer.class.getName());
+        p.put("value.serializer", StringSerializer.class.getName());
+        Properties c = scram(user("scram", "password"));
+        c.put("bootstrap.servers", bootstrap);
+        c.put("enable.auto.commit", "false");
+        c.put("auto.offset.reset", "earliest");
+        c.put("key.deserializer", StringDeserializer.class.getName());
+        c.put("value.deserializer", StringDeserializer.class.getName());
+        try (KafkaProducer<String, String> producer = new KafkaProducer<>(p);
+             KafkaConsumer<String, String> consumer = new KafkaConsumer<>(c)) {
+            TopicPartition tp = new TopicPartition(topic, 0);
+            producer.send(new ProducerRecord<>(topic, 0, null, "reauth-0")).get(30, TimeUnit.SECONDS);
+            consumer.assign(List.of(tp));
+            List<String> sent = new ArrayList<>(List.of("reauth-0"));
+            List<String> got = new ArrayList<>();
+            long lastReceipt = 0;
+            long longestGapMs = 0;
+            double producerConnections = 0;
+            double consumerConnections = 0;
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+            long end = Long.MAX_VALUE;
+            long nextSend = 0;
+            while (got.size() < sent.size() || System.nanoTime() < end) {
+                if (System.nanoTime() > deadline) {
+                    throw new AssertionError("read " + got + " of " + sent);
+                }
+                for (ConsumerRecord<String, String> r : consumer.poll(Duration.ofMillis(100))) {
+                    long now = System.nanoTime();
+                    if (got.isEmpty()) {
+                        // Both clients are connected: from now on neither may open a connection.
+                        producerConnections = metric(producer.metrics(), "connection-creation-total");
+                        consumerConnections = metric(consumer.metrics(), "connection-creation-total");
+                        end = now + TimeUnit.SECONDS.toNanos(8);
+                    } else {
+                        longestGapMs = Math.max(longestGapMs, TimeUnit.NANOSECONDS.toMillis(now - lastReceipt));
+                    }
+                    lastReceipt = now;
+                    got.add(r.value());
+                }
+                if (!got.isEmpty() && System.nanoTime() < end && System.nanoTime() >= nextSend) {
+                    String value = "reauth-" + sent.size();
+                    producer.send(new ProducerRecord<>(topic, 0, null, value)).get(10, TimeUnit.SECONDS);
+                    sent.add(value);
+                    nextSend = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(250);
+                }
+            }
+            if (!got.equals(sent)) {
+                throw new AssertionError("read " + got + ", sent " + sent);
+            }
+            if (longestGapMs >= sessionMs) {
+                throw new AssertionError("no record for " + longestGapMs + " ms");
+            }
+            for (var client : List.of(Map.entry("producer", producer.metrics()), Map.entry("consumer", consumer.metrics()))) {
+                double reauths = metric(client.getValue(), "successful-reauthentication-total");
+                double failed = metric(client.getValue(), "failed-reauthentication-total");
+                double connections = metric(client.getValue(), "connection-creation-total");
+                double before = client.getKey().equals("producer") ? producerConnections : consumerConnections;
+                System.out.printf("%s reauth: %s re-authenticated %.0f times (%.0f failed), %.0f connections "
+                        + "(%.0f at the start), %d records, longest gap %d ms%n",
+                        CLIENT, client.getKey(), reauths, failed, connections, before, got.size(), longestGapMs);
+                if (reauths < 3 || failed > 0 || connections != before) {
+                    throw new AssertionError(client.getKey() + " re-authenticated " + reauths + " times (" + failed
+                            + " failed) and opened " + (connections - before) + " connections during the run");
+                }
+            }
+        }
+    }
+
+    /** The client-level metric of that name (the "-metrics" group, not a per-node one). */
+    static double metric(Map<MetricName, ? extends Metric> metrics, String name) {
+        return metrics.entrySet().stream()
+                .filter(e -> e.getKey().name().equals(name) && e.getKey().group().endsWith("-metrics")
+                        && !e.getKey().group().contains("node"))
+                .mapToDouble(e -> ((Number) e.getValue().metricValue()).doubleValue())
+                .sum();
     }
 }

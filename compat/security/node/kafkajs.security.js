@@ -104,6 +104,78 @@ async function roundTrip (broker, security) {
   }
 }
 
+// KIP-368 on the REAUTH listener (sessions of reauth_ms): for 8 s after the first record
+// arrives, a producer sends a record every 250 ms (each acknowledged before the next) while a
+// consumer reads them. Every record arrives in order, never a session's length apart, and no
+// connection was opened after the first record: kafkajs re-authenticates on its connections
+// (before a request, once less than reauthenticationThreshold is left of the session) instead of
+// being disconnected by the broker and reconnecting; it logs every authentication at debug level,
+// so there are at least three more of those than connections.
+async function reauth () {
+  const topic = `sec-${crypto.randomBytes(5).toString('hex')}`
+  let opened = 0
+  let authentications = 0
+  const sockets = require(path.join(__dirname, '../../node/node_modules/kafkajs/src/network/socketFactory'))()
+  const client = kafka(listener('sasl', 'REAUTH'), { ssl: ssl(), sasl: scram(config.users.scram.password) }, {
+    reauthenticationThreshold: 1000,
+    logLevel: logLevel.DEBUG,
+    logCreator: () => ({ log }) => {
+      if (/^SASL SCRAM \S+ authentication successful/.test(log.message)) authentications++
+    },
+    socketFactory: (options) => { opened++; return sockets(options) }
+  })
+  const producer = client.producer({ allowAutoTopicCreation: true })
+  const consumer = client.consumer({ groupId: `unused-${topic}`, maxWaitTimeInMs: 100 })
+  const sent = []
+  const send = async () => {
+    const value = `reauth-${sent.length}`
+    await producer.send({ topic, acks: -1, messages: [{ value, partition: 0 }] })
+    sent.push(value)
+  }
+  await producer.connect()
+  await consumer.connect()
+  try {
+    await send()
+    await consumer.subscribe({ topic, fromBeginning: true })
+    const got = []
+    let last = null
+    let longest = 0
+    let firstArrived
+    const first = new Promise((resolve) => { firstArrived = resolve })
+    let failed
+    const consuming = new Promise((resolve, reject) => { failed = reject })
+    consumer.run({
+      autoCommit: false,
+      eachMessage: async ({ message }) => {
+        const now = Date.now()
+        if (last === null) firstArrived(opened)
+        else longest = Math.max(longest, now - last)
+        last = now
+        got.push(message.value.toString())
+      }
+    }).catch(failed)
+    const atStart = await Promise.race([first, consuming])
+    const end = Date.now() + 8000
+    while (Date.now() < end) {
+      await Promise.race([send(), consuming])
+      await new Promise((resolve) => setTimeout(resolve, 250))
+    }
+    const deadline = Date.now() + 10000
+    while (got.length < sent.length && Date.now() < deadline) {
+      await Promise.race([new Promise((resolve) => setTimeout(resolve, 100)), consuming])
+    }
+    assert.deepEqual(got, sent)
+    assert.ok(longest < config.reauth_ms, `no record for ${longest} ms`)
+    assert.equal(opened, atStart, `connections opened: ${atStart} at the first record, ${opened} at the end`)
+    assert.ok(authentications >= opened + 3, `${authentications} authentications on ${opened} connections`)
+    console.log(`${CLIENT} reauth: ${got.length} records, longest gap ${longest} ms, ${opened} connections, ` +
+      `${authentications} authentications`)
+  } finally {
+    await consumer.disconnect()
+    await producer.disconnect()
+  }
+}
+
 // admin.describeCluster (a Metadata request) fails with an error of class errorName (itself or,
 // when kafkajs wraps it in KafkaJSNumberOfRetriesExceeded, its cause) and pattern matches the
 // messages of the chain.
@@ -138,6 +210,8 @@ matrixTest('scram-sha-512', () => roundTrip(listener('sasl', 'SASL_SSL'),
 
 matrixTest('scram-sha-256', () => roundTrip(listener('sasl', 'SASL_SSL'),
   { ssl: ssl(), sasl: scram(config.users.scram.password, 'scram-sha-256') }))
+
+matrixTest('reauth', reauth)
 
 matrixTest('plain', () => roundTrip(listener('sasl', 'SASL_PLAINTEXT'), { sasl: plain(config.users.plain.password) }))
 

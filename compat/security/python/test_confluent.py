@@ -7,6 +7,8 @@ client rejects, _TRANSPORT for a TLS alert from the broker; the request itself o
 _TRANSPORT once its timeout passes.
 """
 
+import json
+import logging
 import re
 import time
 
@@ -145,3 +147,105 @@ def test_plaintext_on_tls_port(sec):
     # Kafka closes the connection during ApiVersions; librdkafka logs each disconnect at info
     # level and reports only that all brokers are down.
     refused(sec.listener("tls", "SSL"), {}, KafkaError._ALL_BROKERS_DOWN, r"brokers are down")
+
+
+class _Stats:
+    """A client's statistics (served by poll): (when, connections opened, connections lost)."""
+
+    def __init__(self):
+        self.samples = []
+
+    def __call__(self, raw):
+        brokers = json.loads(raw)["brokers"].values()
+        self.samples.append((time.monotonic(), sum(b["connects"] for b in brokers),
+                             sum(b["disconnects"] for b in brokers)))
+
+    def since(self, start):
+        """The first and last samples taken after start."""
+        later = [s for s in self.samples if s[0] >= start]
+        assert later, "no statistics"
+        return later[0][1:], later[-1][1:]
+
+
+class _Authentications(logging.Handler):
+    """Counts librdkafka's "Authenticated as" debug lines."""
+
+    def __init__(self):
+        super().__init__(logging.DEBUG)
+        self.count = 0
+
+    def emit(self, record):
+        self.count += "Authenticated as " in record.getMessage()
+
+    def logger(self, name):
+        log = logging.getLogger(f"librdkafka.{name}")
+        log.setLevel(logging.DEBUG)
+        log.propagate = False
+        log.addHandler(self)
+        return log
+
+
+def test_reauth(sec, topic):
+    # KIP-368 on the REAUTH listener (sessions of reauth_ms): for 8 s a producer sends a record
+    # every 250 ms (each delivered before the next) while a consumer reads them. Every record
+    # arrives, never a session's length apart, and neither client opened or lost a connection
+    # after the first record: librdkafka re-authenticates on the connection it has (the broker
+    # closes a connection whose session expired, and the client would reconnect). librdkafka logs
+    # every authentication (debug "security"): at least three more of those than connections.
+    bootstrap = sec.listener("sasl", "REAUTH")
+    session_s = sec.config["reauth_ms"] / 1000
+    errors = []
+    authentications = _Authentications()
+    common = {"bootstrap.servers": bootstrap, "error_cb": errors.append, "statistics.interval.ms": 200,
+              "debug": "security", "logger": authentications.logger(topic), **_scram(sec)}
+    producer_stats, consumer_stats = _Stats(), _Stats()
+    producer = Producer({**common, "acks": "all", "linger.ms": 0, "stats_cb": producer_stats})
+    consumer = Consumer({**common, "group.id": f"unused-{topic}", "enable.auto.commit": False,
+                         "fetch.wait.max.ms": 100, "stats_cb": consumer_stats})
+    try:
+        sent, got, gaps = [], [], []
+
+        def send():
+            delivered = []
+            value = f"reauth-{len(sent)}".encode()
+            producer.produce(topic, value, partition=0, on_delivery=lambda err, msg: delivered.append(err))
+            assert producer.flush(10) == 0 and delivered == [None], f"{delivered}; client errors: {errors}"
+            sent.append(value)
+
+        send()
+        consumer.assign([TopicPartition(topic, 0, 0)])
+        deadline = time.monotonic() + 30
+        end = next_send = last = first = None
+        while end is None or time.monotonic() < end or len(got) < len(sent):
+            assert time.monotonic() < deadline, f"read {len(got)} of {len(sent)}; client errors: {errors}"
+            msg = consumer.poll(0.1)
+            if msg is not None:
+                assert msg.error() is None, msg.error()
+                now = time.monotonic()
+                if last is None:
+                    # Every connection is up: from the next statistics on, none may open or close
+                    # (the first session expires 2 s after the first connection).
+                    first = now
+                    end, next_send = now + 8, now
+                else:
+                    gaps.append(now - last)
+                last = now
+                got.append(msg.value())
+            if end is not None and time.monotonic() < end and time.monotonic() >= next_send:
+                send()
+                next_send = time.monotonic() + 0.25
+        assert got == sent, f"client errors: {errors}"
+        assert max(gaps) < session_s, f"no record for {max(gaps):.2f} s"
+        assert not errors, errors
+        time.sleep(0.3)
+        producer.poll(0)
+        assert consumer.poll(0) is None
+        for name, stats in [("producer", producer_stats), ("consumer", consumer_stats)]:
+            at_start, at_end = stats.since(first + 0.3)
+            assert at_start == at_end, f"{name}'s (connects, disconnects) went from {at_start} to {at_end}"
+        connects = producer_stats.samples[-1][1] + consumer_stats.samples[-1][1]
+        assert authentications.count >= connects + 3, f"{authentications.count} authentications, {connects} connections"
+        print(f"reauth: {len(got)} records, longest gap {max(gaps):.2f} s, {connects} connections, "
+              f"{authentications.count} authentications")
+    finally:
+        consumer.close()

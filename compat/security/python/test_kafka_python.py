@@ -108,6 +108,114 @@ def test_scram_sha_256(sec, topic):
     round_trip(sec.listener("sasl", "SASL_SSL"), topic, **_scram(sec, mechanism="SCRAM-SHA-256"))
 
 
+def test_reauth(sec, topic, caplog):
+    # KIP-368 on the REAUTH listener (sessions of reauth_ms): for 8 s after the first record
+    # arrives, a producer sends a record every 250 ms (each acknowledged before the next) while a
+    # consumer reads them. Every record arrives in order, never a session's length apart, both
+    # clients re-authenticated (kafka-python logs each at debug level) and no connection was
+    # opened or closed after the first record (the broker closes a connection that sends a request
+    # on an expired session, and the client would reconnect).
+    caplog.set_level(logging.DEBUG, logger="kafka.net.connection")
+    bootstrap = sec.listener("sasl", "REAUTH")
+    session_s = sec.config["reauth_ms"] / 1000
+    producer = KafkaProducer(bootstrap_servers=bootstrap, acks="all", **_scram(sec))
+    consumer = KafkaConsumer(bootstrap_servers=bootstrap, enable_auto_commit=False, fetch_max_wait_ms=100,
+                             **_scram(sec))
+    try:
+        sent, got, gaps = [], [], []
+
+        def send():
+            value = f"reauth-{len(sent)}".encode()
+            producer.send(topic, value, partition=0).get(timeout=10)
+            sent.append(value)
+
+        def connections():
+            messages = [r.getMessage() for r in caplog.records]
+            return (sum(m.endswith(": Connected") for m in messages),
+                    sum(m.endswith(": Connection closed") for m in messages))
+
+        send()
+        consumer.assign([TopicPartition(topic, 0)])
+        consumer.seek_to_beginning()
+        deadline = time.monotonic() + 30
+        end = next_send = last = at_start = None
+        while end is None or time.monotonic() < end or len(got) < len(sent):
+            assert time.monotonic() < deadline, f"read {len(got)} of {len(sent)}"
+            for records in consumer.poll(timeout_ms=100).values():
+                for record in records:
+                    now = time.monotonic()
+                    if last is None:
+                        # Every connection is up; the first session expires 2 s after it opened.
+                        at_start = connections()
+                        end, next_send = now + 8, now
+                    else:
+                        gaps.append(now - last)
+                    last = now
+                    got.append(record.value)
+            if end is not None and time.monotonic() < end and time.monotonic() >= next_send:
+                send()
+                next_send = time.monotonic() + 0.25
+        assert got == sent
+        assert max(gaps) < session_s, f"no record for {max(gaps):.2f} s"
+        assert connections() == at_start, f"(opened, closed) went from {at_start} to {connections()}"
+        reauths = [r for r in caplog.records if "Beginning SASL re-authentication" in r.getMessage()]
+        failures = [r.getMessage() for r in caplog.records if "re-authentication failed" in r.getMessage()]
+        assert len(reauths) >= 3 and not failures, f"{len(reauths)} re-authentications; failures: {failures}"
+        print(f"reauth: {len(got)} records, longest gap {max(gaps):.2f} s, {len(reauths)} re-authentications, "
+              f"(opened, closed) {at_start}")
+    finally:
+        consumer.close()
+        producer.close()
+
+
+def test_reauth_expired(sec, topic, caplog, monkeypatch):
+    # A client that does not re-authenticate (kafka-python with its re-authentication switched
+    # off) on the REAUTH listener: the broker closes its connection at the first request after the
+    # session expired (without a response), and the client reconnects and consumes on.
+    from kafka.net.connection import SaslReauthenticator
+    monkeypatch.setattr(SaslReauthenticator, "schedule", lambda self: None)
+    caplog.set_level(logging.INFO, logger="kafka.net.connection")
+    bootstrap = sec.listener("sasl", "REAUTH")
+    session_s = sec.config["reauth_ms"] / 1000
+
+    def produce(value):
+        producer = KafkaProducer(bootstrap_servers=bootstrap, acks="all", **_scram(sec))
+        try:
+            producer.send(topic, value, partition=0).get(timeout=10)
+        finally:
+            producer.close()
+
+    def events(pattern):
+        return [r.created for r in caplog.records
+                if r.name == "kafka.net.connection" and re.search(pattern, r.getMessage())]
+
+    produce(b"before")
+    caplog.clear()
+    consumer = KafkaConsumer(bootstrap_servers=bootstrap, enable_auto_commit=False, fetch_max_wait_ms=100,
+                             **_scram(sec))
+    try:
+        consumer.assign([TopicPartition(topic, 0)])
+        consumer.seek_to_beginning()
+        got = []
+        started = time.monotonic()
+        # Fetches go on for more than two sessions.
+        while time.monotonic() < started + 2.5 * session_s:
+            got += [r.value for records in consumer.poll(timeout_ms=100).values() for r in records]
+        closed, connected = events(r": Connection lost: .*socket disconnected"), events(r": Connected$")
+        assert closed, f"no connection closed; connected at {connected}"
+        # No connection was closed before its session expired, and the client reconnected.
+        assert min(closed) - min(connected) >= session_s * 0.95, (closed, connected)
+        assert any(c > min(closed) for c in connected), (closed, connected)
+        produce(b"after")
+        deadline = time.monotonic() + 10
+        while len(got) < 2 and time.monotonic() < deadline:
+            got += [r.value for records in consumer.poll(timeout_ms=100).values() for r in records]
+        assert got == [b"before", b"after"]
+        print(f"reauth-expired: {len(closed)} connections closed, {len(connected)} opened in {2.5 * session_s} s")
+    finally:
+        consumer.close()
+
+
 def test_plain(sec, topic):
     round_trip(sec.listener("sasl", "SASL_PLAINTEXT"), topic, **_plain(sec))
 
