@@ -3,7 +3,8 @@ server.properties) and prints markdown: medians over the runs, Strand/Kafka rati
 each broker's TLS and SASL cost (throughput over its PLAINTEXT throughput), handshakes per second,
 and the exact broker configurations.
 
-Usage: python3 bench/tls_report.py RUN_DIR > report.md
+Usage: python3 bench/tls_report.py RUN_DIR [RUN_DIR...] > report.md
+  (several run directories of the same code and settings pool their runs, numbered in order)
 """
 
 from __future__ import annotations
@@ -38,10 +39,25 @@ def ratio(a: float | None, b: float | None) -> str:
 
 
 def main() -> int:
-    run_dir = Path(sys.argv[1])
+    run_dirs = [Path(a) for a in sys.argv[1:]]
+    run_dir = run_dirs[0]
     machine = read_kv(run_dir / "machine.kv")
-    rows = [read_kv(p) for p in sorted(run_dir.glob("runs/*/*.kv")) if p.name != "broker.kv"]
-    brokers = {p.parent.name: read_kv(p) for p in sorted(run_dir.glob("runs/*/broker.kv"))}
+    machine["finished"] = read_kv(run_dirs[-1] / "machine.kv").get("finished", "?")
+    rows, brokers, offset = [], {}, 0
+    for d in run_dirs:
+        runs_here = int(read_kv(d / "machine.kv").get("runs", 0))
+        for p in sorted(d.glob("runs/*/*.kv")):
+            kv = read_kv(p)
+            run, broker = p.parent.name.split("-", 1)
+            if p.name == "broker.kv":
+                brokers[f"{int(run) + offset}-{broker}"] = kv
+            else:
+                kv["run"] = str(int(kv["run"]) + offset)
+                rows.append(kv)
+        offset += runs_here
+    machine["runs"] = str(offset)
+    if len(run_dirs) > 1:
+        machine["runs"] += f" ({len(run_dirs)} invocations of bench/tls.sh pooled)"
     ok = [r for r in rows if "error" not in r]
 
     def values(broker: str, kind: str, protocol: str, key: str) -> list[float]:
@@ -150,8 +166,13 @@ def main() -> int:
       "for SASL_SSL the SCRAM-SHA-512 exchange (SaslHandshake v1, two SaslAuthenticate v1), close; four "
       "client processes side by side. p50/p99: one connection's set-up time.\n")
     w("| protocol | Kafka conn/s | Strand conn/s | Strand/Kafka | Kafka p50 / p99 ms | Strand p50 / p99 ms | "
-      "Kafka broker CPU s | Strand broker CPU s | TLS (Kafka / Strand) |")
+      "Kafka broker CPU ms/conn | Strand broker CPU ms/conn | TLS (Kafka / Strand) |")
     w("|---|---|---|---|---|---|---|---|---|")
+    def per_conn(broker, p):
+        connections = int(machine.get("connections", 0)) or 1
+        return median([1e3 * float(r["broker_cpu_s"]) / connections for r in ok if r["broker"] == broker
+                       and r["kind"] == "handshakes" and r["protocol"] == p and "broker_cpu_s" in r])
+
     for p in PROTOCOLS:
         k, s = med("kafka", "handshakes", p, "per_s"), med("strand", "handshakes", p, "per_s")
         tls = [next((r.get("tls", "") for r in ok if r["broker"] == b and r["kind"] == "handshakes"
@@ -159,8 +180,7 @@ def main() -> int:
         w(f"| {p} | {fmt(k, 0)} | {fmt(s, 0)} | **{ratio(s, k)}** | "
           f"{fmt(med('kafka', 'handshakes', p, 'p50_ms'), 2)} / {fmt(med('kafka', 'handshakes', p, 'p99_ms'), 2)} | "
           f"{fmt(med('strand', 'handshakes', p, 'p50_ms'), 2)} / {fmt(med('strand', 'handshakes', p, 'p99_ms'), 2)} | "
-          f"{fmt(med('kafka', 'handshakes', p, 'broker_cpu_s'), 2)} | "
-          f"{fmt(med('strand', 'handshakes', p, 'broker_cpu_s'), 2)} | {' / '.join(tls)} |")
+          f"{fmt(per_conn('kafka', p), 3)} | {fmt(per_conn('strand', p), 3)} | {' / '.join(tls)} |")
     w("")
 
     w("## Every measurement\n")
