@@ -7,7 +7,8 @@ use base64::Engine;
 use base64::engine::general_purpose::STANDARD;
 
 /// `SASLNAME`: `[\x01-\x7F]` but `=` and `,`, or the escapes `=2C` and `=3D`; at least one.
-fn is_sasl_name(text: &str) -> bool {
+/// Kafka's OAUTHBEARER grammar reuses it.
+pub(crate) fn is_sasl_name(text: &str) -> bool {
     let bytes = text.as_bytes();
     let mut i = 0;
     while i < bytes.len() {

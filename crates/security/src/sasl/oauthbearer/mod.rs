@@ -19,6 +19,7 @@ use std::time::Duration;
 
 use strand_base::Clock;
 
+use super::scram_messages::is_sasl_name;
 use super::{AuthFailure, SaslServer, Step};
 use crate::KafkaPrincipal;
 
@@ -140,20 +141,6 @@ fn parse_auth(auth: &str) -> Result<&str, String> {
         return Err(format!("Invalid scheme in OAUTHBEARER client first message: {scheme}"));
     }
     Ok(token)
-}
-
-/// RFC 5802's `saslname`, as Kafka's OAUTHBEARER grammar reuses it.
-fn is_sasl_name(text: &str) -> bool {
-    let bytes = text.as_bytes();
-    let mut i = 0;
-    while i < bytes.len() {
-        match bytes[i] {
-            b'=' if bytes[i + 1..].starts_with(b"2C") || bytes[i + 1..].starts_with(b"3D") => i += 3,
-            b'=' | b',' | 0 | 0x80.. => return false,
-            _ => i += 1,
-        }
-    }
-    !bytes.is_empty()
 }
 
 /// The OAUTHBEARER server of one connection.
