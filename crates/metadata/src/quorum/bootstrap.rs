@@ -16,11 +16,11 @@ use bytes::Bytes;
 use strand_protocol::messages::records::MetadataRecord;
 use strand_protocol::messages::snapshot_footer_record::SnapshotFooterRecord;
 use strand_protocol::messages::snapshot_header_record::SnapshotHeaderRecord;
-use strand_protocol::records::{ControlRecordType, RecordBatches};
+use strand_protocol::records::ControlRecordType;
 
 use super::QuorumError;
 use super::entry::{decode_frame, encode_frame};
-use super::snapshot::{BatchWriter, encode_message, only_control_value};
+use super::snapshot::{BatchWriter, checked_batches, encode_message, only_control_value};
 
 /// The bootstrap file's name in the metadata log dir.
 pub const BOOTSTRAP_FILE: &str = "bootstrap.checkpoint";
@@ -45,18 +45,7 @@ pub fn encode_bootstrap(records: &[(MetadataRecord, i16)], timestamp_ms: i64) ->
 /// header or footer, or with a control batch among the records, is corrupt.
 pub fn decode_bootstrap(bytes: Bytes) -> Result<Vec<(MetadataRecord, i16)>, QuorumError> {
     let corrupt = |reason: String| QuorumError::CorruptLog(format!("{BOOTSTRAP_FILE}: {reason}"));
-    let mut batches = Vec::new();
-    let mut iter = RecordBatches::new(bytes);
-    for batch in iter.by_ref() {
-        let batch = batch.map_err(|e| corrupt(e.to_string()))?;
-        if !batch.crc_is_valid() {
-            return Err(corrupt(format!("batch at {}: CRC mismatch", batch.base_offset())));
-        }
-        batches.push(batch);
-    }
-    if iter.partial_tail() {
-        return Err(corrupt("a torn batch at its end".into()));
-    }
+    let batches = checked_batches(bytes, corrupt)?;
     let [header, data @ .., footer] = batches.as_slice() else {
         return Err(corrupt(format!("{} batches, not a header, records and a footer", batches.len())));
     };

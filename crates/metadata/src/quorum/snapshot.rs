@@ -113,18 +113,7 @@ impl MetadataSnapshot {
     /// checked; a snapshot without its header, voters or footer is corrupt.
     pub(crate) fn decode(id: SnapshotId, bytes: Bytes) -> Result<MetadataSnapshot, QuorumError> {
         let corrupt = |reason: String| QuorumError::CorruptLog(format!("snapshot {}: {reason}", id.file_name()));
-        let mut batches = Vec::new();
-        let mut iter = RecordBatches::new(bytes);
-        for batch in iter.by_ref() {
-            let batch = batch.map_err(|e| corrupt(e.to_string()))?;
-            if !batch.crc_is_valid() {
-                return Err(corrupt(format!("batch at {}: CRC mismatch", batch.base_offset())));
-            }
-            batches.push(batch);
-        }
-        if iter.partial_tail() {
-            return Err(corrupt("a torn batch at its end".into()));
-        }
+        let batches = checked_batches(bytes, corrupt)?;
         let [header, voters, data @ .., footer] = batches.as_slice() else {
             return Err(corrupt(format!("{} batches, not a header, voters, data and a footer", batches.len())));
         };
@@ -317,6 +306,27 @@ fn read_header(batch: &RecordBatch) -> Result<(i64, RaftPosition), String> {
         other => return Err(format!("membership flag {other} with {} bytes", data.len())),
     };
     Ok((header.last_contained_log_timestamp, (last, membership)))
+}
+
+/// Every batch of a snapshot-shaped file, each CRC checked; `corrupt` words what is wrong (a bad
+/// batch, a CRC mismatch, a torn batch at the end).
+pub(super) fn checked_batches(
+    bytes: Bytes,
+    corrupt: impl Fn(String) -> QuorumError,
+) -> Result<Vec<RecordBatch>, QuorumError> {
+    let mut batches = Vec::new();
+    let mut iter = RecordBatches::new(bytes);
+    for batch in iter.by_ref() {
+        let batch = batch.map_err(|e| corrupt(e.to_string()))?;
+        if !batch.crc_is_valid() {
+            return Err(corrupt(format!("batch at {}: CRC mismatch", batch.base_offset())));
+        }
+        batches.push(batch);
+    }
+    if iter.partial_tail() {
+        return Err(corrupt("a torn batch at its end".into()));
+    }
+    Ok(batches)
 }
 
 #[cfg(test)]
