@@ -119,6 +119,23 @@ kafka_broker_java() { # RUN_DIR
 # Kafka's tools as bin/kafka-*-perf-test.sh run them (512 MiB heap, the same G1 flags), logging
 # warnings to stderr (compat/kafka/log4j2.properties, like Kafka's tools-log4j2), into the array
 # tool_java; the class and its arguments follow.
+# Builds (or takes STRAND_BIN) Strand and the native client, fetches Kafka's jars and finds its
+# java: sets strand_bin and client_bin. Needs $repo, $here and log().
+build_bench_binaries() {
+  if [[ -n ${STRAND_BIN:-} ]]; then
+    strand_bin="$STRAND_BIN"
+  else
+    log "building strand (cargo build --release --bin strand --target-dir target/bench)"
+    (cd "$repo" && cargo build --release --bin strand --target-dir "$repo/target/bench")
+    strand_bin="$repo/target/bench/release/strand"
+  fi
+  log "building the native client (bench/client, librdkafka with OpenSSL)"
+  cargo build --release --manifest-path "$here/client/Cargo.toml" --target-dir "$repo/target/bench-client"
+  client_bin="$repo/target/bench-client/release/bench-client"
+  "$repo/compat/kafka/fetch-jars.sh" >&2
+  kafka_tool_java
+}
+
 kafka_tool_java() {
   tool_java=("$java" -Xmx512M -server -XX:+UseG1GC -XX:MaxGCPauseMillis=20
     -XX:InitiatingHeapOccupancyPercent=35 -XX:+ExplicitGCInvokesConcurrent -Djava.awt.headless=true

@@ -163,18 +163,7 @@ if [[ -z $results ]]; then
   if ((quick)) || [[ -n $only ]]; then results="$out"; else results="$here/results"; fi
 fi
 
-if [[ -n ${STRAND_BIN:-} ]]; then
-  strand_bin="$STRAND_BIN"
-else
-  log "building strand (cargo build --release --bin strand --target-dir target/bench)"
-  (cd "$repo" && cargo build --release --bin strand --target-dir "$repo/target/bench")
-  strand_bin="$repo/target/bench/release/strand"
-fi
-log "building the native client (bench/client, librdkafka)"
-cargo build --release --manifest-path "$here/client/Cargo.toml" --target-dir "$repo/target/bench-client"
-client_bin="$repo/target/bench-client/release/bench-client"
-"$repo/compat/kafka/fetch-jars.sh" >&2
-kafka_tool_java
+build_bench_binaries
 
 # The report's chart needs matplotlib: a virtualenv under target/, made once.
 venv="$repo/target/bench-venv"

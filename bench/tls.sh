@@ -47,18 +47,7 @@ libs="$repo/target/kafka-libs"
 clock_ticks="$(getconf CLK_TCK)"
 out="$repo/target/bench-runs/$(date +%Y%m%d-%H%M%S)-tls"
 mkdir -p "$out"
-if [[ -n ${STRAND_BIN:-} ]]; then
-  strand_bin="$STRAND_BIN"
-else
-  log "building strand (cargo build --release --bin strand --target-dir target/bench)"
-  (cd "$repo" && cargo build --release --bin strand --target-dir "$repo/target/bench")
-  strand_bin="$repo/target/bench/release/strand"
-fi
-log "building the native client (bench/client, librdkafka with OpenSSL)"
-cargo build --release --manifest-path "$here/client/Cargo.toml" --target-dir "$repo/target/bench-client"
-client_bin="$repo/target/bench-client/release/bench-client"
-"$repo/compat/kafka/fetch-jars.sh" >&2
-kafka_tool_java
+build_bench_binaries
 
 tmp_root="$(mktemp -d "${TMPDIR:-/tmp}/strand-bench-tls.XXXXXX")"
 broker_pids=()
