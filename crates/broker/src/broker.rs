@@ -9,6 +9,8 @@ use strand_metadata::controller::ControllerDefaults;
 use strand_metadata::image::{MetadataImage, TopicConfigResolver};
 use strand_protocol::messages::api::Request;
 use strand_replication::ReplicaManager;
+use strand_security::Session;
+use strand_security::acl::{AclOperation, Action, Authorizer, CLUSTER_NAME, ResourceType};
 use tokio::sync::watch;
 
 use crate::channels::{ControllerChannel, NoTxnCoordinator, TxnVerifier, call_controller};
@@ -123,6 +125,8 @@ pub struct Broker {
     pub(crate) producer_ids: Arc<producer_ids::ControllerProducerIds>,
     /// The consumers' incremental fetch sessions; locked only between awaits.
     pub(crate) fetch_sessions: fetch_session::FetchSessionCache,
+    /// `authorizer.class.name`'s authorizer; none allows every request, as Kafka does.
+    pub(crate) authorizer: Option<Arc<dyn Authorizer>>,
 }
 
 impl Broker {
@@ -153,6 +157,7 @@ impl Broker {
             txn_verifier: Arc::new(NoTxnCoordinator),
             clock,
             producer_ids,
+            authorizer: None,
         }
     }
 
@@ -172,6 +177,37 @@ impl Broker {
     pub fn with_txn_verifier(mut self, verifier: Arc<dyn TxnVerifier>) -> Self {
         self.txn_verifier = verifier;
         self
+    }
+
+    /// Checks every request against `authorizer` (without one, everything is allowed).
+    pub fn with_authorizer(mut self, authorizer: Arc<dyn Authorizer>) -> Self {
+        self.authorizer = Some(authorizer);
+        self
+    }
+
+    /// Whether `session` may do `operation` on `resource_type` / `name`: the one question
+    /// handlers ask before acting on a resource. Always true without an authorizer.
+    pub fn authorize(
+        &self,
+        session: &Session,
+        operation: AclOperation,
+        resource_type: ResourceType,
+        name: &str,
+    ) -> bool {
+        let Some(authorizer) = &self.authorizer else { return true };
+        authorizer.authorize(session, &Action::new(operation, resource_type, name))
+    }
+
+    /// Whether `session` may do `operation` on the cluster.
+    pub fn authorize_cluster(&self, session: &Session, operation: AclOperation) -> bool {
+        self.authorize(session, operation, ResourceType::Cluster, CLUSTER_NAME)
+    }
+
+    /// Whether `session` may do `operation` on some resource of `resource_type`
+    /// ([`Authorizer::authorize_any`]). Always true without an authorizer.
+    pub fn authorize_any(&self, session: &Session, operation: AclOperation, resource_type: ResourceType) -> bool {
+        let Some(authorizer) = &self.authorizer else { return true };
+        authorizer.authorize_any(session, operation, resource_type)
     }
 
     pub fn identity(&self) -> &BrokerIdentity {

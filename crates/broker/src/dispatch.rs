@@ -116,8 +116,12 @@ impl Broker {
             Err(e) => return Progress::Done(Outcome::Close(e.to_string())),
         };
         let (correlation_id, version) = (request.correlation_id(), request.api_version());
-        let client =
-            Client { id: request.header.client_id.as_deref(), peer: session.peer, listener: &session.listener };
+        let client = Client {
+            id: request.header.client_id.as_deref(),
+            peer: session.peer,
+            listener: &session.listener,
+            session,
+        };
         match self.dispatch(body, version, client).await {
             Ok(Progress::Done(body)) => Progress::Done(encode(correlation_id, body, version)),
             Ok(Progress::Waiting(wait)) => Progress::Waiting(ProduceWait { wait, correlation_id, version }),
@@ -135,6 +139,8 @@ pub(crate) struct Client<'a> {
     /// The listener the request arrived on: the endpoints Metadata, DescribeCluster and
     /// FindCoordinator answer with, as Kafka does.
     pub listener: &'a str,
+    /// The connection's identity, for [`Broker::authorize`].
+    pub session: &'a Session,
 }
 
 /// The outcome of a handled request: its encoded response, or nothing to send (acks=0).

@@ -125,7 +125,7 @@ served_apis! {
         AddOffsetsToTxn(r) => transactions::add_offsets_to_txn(broker, r, version).await,
         TxnOffsetCommit(r) => txn_offset_commit::handle(broker, r, version).await,
         EndTxn(r) => transactions::end_txn(broker, r, version).await,
-        WriteTxnMarkers(r) => write_txn_markers::handle(broker, r).await,
+        WriteTxnMarkers(r) => write_txn_markers::handle(broker, r, client.session).await,
         DescribeTransactions(r) => transactions::describe_transactions(broker, r, version).await,
         ListTransactions(r) => transactions::list_transactions(broker, r, version).await,
         AlterPartitionReassignments(r) => alter_partition_reassignments::handle(broker, r, version).await,

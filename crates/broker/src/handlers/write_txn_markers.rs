@@ -26,6 +26,8 @@ use strand_protocol::messages::write_txn_markers_response::{
 use strand_protocol::messages::{WriteTxnMarkersRequest, WriteTxnMarkersResponse};
 use strand_protocol::records::{EndTxnMarker, TransactionResult, end_txn_marker_batch};
 use strand_replication::Acks;
+use strand_security::Session;
+use strand_security::acl::AclOperation;
 
 use super::target;
 use crate::Broker;
@@ -33,11 +35,44 @@ use crate::Broker;
 /// How long a marker waits for the in-sync replicas (Kafka uses `request.timeout.ms`).
 const MARKER_TIMEOUT: Duration = Duration::from_secs(30);
 
-pub async fn handle(broker: &Broker, request: WriteTxnMarkersRequest) -> WriteTxnMarkersResponse {
+/// Only brokers write markers: without CLUSTER_ACTION on the cluster every partition answers
+/// CLUSTER_AUTHORIZATION_FAILED, as Kafka's error response does.
+pub async fn handle(broker: &Broker, request: WriteTxnMarkersRequest, session: &Session) -> WriteTxnMarkersResponse {
+    if !broker.authorize_cluster(session, AclOperation::ClusterAction) {
+        return refused(&request, ErrorCode::ClusterAuthorizationFailed);
+    }
     let mut markers = Vec::with_capacity(request.markers.len());
     for marker in &request.markers {
         markers.push(write_marker(broker, marker).await);
     }
+    WriteTxnMarkersResponse { markers, ..Default::default() }
+}
+
+/// Every partition of `request` answering `code`.
+fn refused(request: &WriteTxnMarkersRequest, code: ErrorCode) -> WriteTxnMarkersResponse {
+    let markers = request
+        .markers
+        .iter()
+        .map(|marker| WritableTxnMarkerResult {
+            producer_id: marker.producer_id,
+            topics: marker
+                .topics
+                .iter()
+                .map(|topic| WritableTxnMarkerTopicResult {
+                    name: topic.name.clone(),
+                    partitions: (topic.partition_indexes.iter())
+                        .map(|&partition_index| WritableTxnMarkerPartitionResult {
+                            partition_index,
+                            error_code: code.code(),
+                            ..Default::default()
+                        })
+                        .collect(),
+                    ..Default::default()
+                })
+                .collect(),
+            ..Default::default()
+        })
+        .collect();
     WriteTxnMarkersResponse { markers, ..Default::default() }
 }
 

@@ -56,6 +56,54 @@ pub fn session() -> strand_security::Session {
     strand_security::Session::anonymous(PEER, "PLAINTEXT")
 }
 
+/// A session of `User:name` from [`PEER`] on a SASL_PLAINTEXT listener.
+pub fn session_of(name: &str) -> strand_security::Session {
+    strand_security::Session {
+        principal: strand_security::KafkaPrincipal::user(name),
+        protocol: strand_security::SecurityProtocol::SaslPlaintext,
+        ..session()
+    }
+}
+
+/// An authorizer from a table: the (principal name, action) pairs it allows; everything else is
+/// denied. For handler tests, which check what a handler asks and what it does with the answer;
+/// the ACL semantics are tested where they are decided.
+#[derive(Debug, Default)]
+pub struct TableAuthorizer {
+    pub allowed: Vec<(String, strand_security::acl::Action)>,
+}
+
+impl TableAuthorizer {
+    /// Allows `principal` (a user name) `operation` on `resource_type` / `name`.
+    pub fn allow(
+        mut self,
+        principal: &str,
+        operation: strand_security::acl::AclOperation,
+        resource_type: strand_security::acl::ResourceType,
+        name: &str,
+    ) -> TableAuthorizer {
+        self.allowed.push((principal.to_owned(), strand_security::acl::Action::new(operation, resource_type, name)));
+        self
+    }
+}
+
+impl strand_security::acl::Authorizer for TableAuthorizer {
+    fn authorize(&self, session: &strand_security::Session, action: &strand_security::acl::Action) -> bool {
+        self.allowed.iter().any(|(name, allowed)| *name == session.principal.name && allowed == action)
+    }
+
+    fn authorize_any(
+        &self,
+        session: &strand_security::Session,
+        operation: strand_security::acl::AclOperation,
+        resource_type: strand_security::acl::ResourceType,
+    ) -> bool {
+        self.allowed.iter().any(|(name, allowed)| {
+            *name == session.principal.name && allowed.operation == operation && allowed.resource_type == resource_type
+        })
+    }
+}
+
 /// The metadata log in memory: a write is committed at once, replayed into the image and
 /// published to this node's replicas and group coordinator, as the server's replay does.
 #[derive(Debug)]
@@ -185,6 +233,11 @@ impl Node {
         Node { broker: self.broker.with_txn_verifier(verifier), ..self }
     }
 
+    /// The same node, checking every request against `authorizer`.
+    pub fn with_authorizer(self, authorizer: Arc<dyn strand_security::acl::Authorizer>) -> Node {
+        Node { broker: self.broker.with_authorizer(authorizer), ..self }
+    }
+
     /// Registers broker `id` (listener PLAINTEXT on `host-<id>:9092`).
     pub fn register(&self, id: i32, fencing: InitialFencing) {
         let result = register(&self.broker.image(), &registration(id), fencing);
@@ -201,10 +254,20 @@ impl Node {
 
     /// Sends `body` at `version` as a frame through `Broker::handle`; the decoded response.
     pub async fn call(&mut self, body: RequestBody, version: i16) -> ResponseBody {
+        self.call_as(&session(), body, version).await
+    }
+
+    /// [`Node::call`] from the connection whose handshake settled `session`.
+    pub async fn call_as(
+        &mut self,
+        session: &strand_security::Session,
+        body: RequestBody,
+        version: i16,
+    ) -> ResponseBody {
         self.correlation_id += 1;
         let api = body.api_key();
         let frame = encode_request(self.correlation_id, Some("handlers-test"), &body, version).expect("encode request");
-        let Outcome::Respond(response) = self.broker.handle(frame.slice(4..), &session()).await else {
+        let Outcome::Respond(response) = self.broker.handle(frame.slice(4..), session).await else {
             panic!("{api:?} v{version}: no response");
         };
         let response = strand_broker::frame_to_bytes(&response).expect("file regions readable");
