@@ -5,8 +5,7 @@
 //!
 //! Pure text: no file is opened here (`crate::tls` loads the stores at start-up). What Strand
 //! cannot honour is refused, naming the key: a JKS store (with the `keytool` conversion), a
-//! protocol other than TLSv1.2 and TLSv1.3, an unknown cipher suite, an encrypted PEM key, and
-//! every `ssl.*` key not implemented here unless it holds Kafka's default.
+//! protocol other than TLSv1.2 and TLSv1.3, an unknown cipher suite, and every `ssl.*` key not implemented here unless it holds Kafka's default.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::PathBuf;
@@ -87,8 +86,9 @@ pub struct TlsSettings {
 /// `ssl.keystore.*`.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Keystore {
-    /// `ssl.keystore.type=PEM`: a file holding the key and the chain, or both inline.
-    Pem(PemSource),
+    /// `ssl.keystore.type=PEM`: a file holding the key and the chain, or both inline; the key
+    /// encrypted (PKCS#8 `ENCRYPTED PRIVATE KEY`) with `ssl.key.password` when that is set.
+    Pem { source: PemSource, key_password: Option<String> },
     /// `ssl.keystore.type=PKCS12`, read with `ssl.keystore.password`.
     Pkcs12 { path: PathBuf, password: String },
 }
@@ -278,24 +278,18 @@ fn keystore(keys: &ListenerKeys<'_>) -> Result<Option<Keystore>, ConfigError> {
                     "SSL key store password cannot be specified with PEM format, only key password may be specified",
                 ));
             }
-            if key_password.1.is_some() {
-                return Err(ConfigError::rule(
-                    &key_password.0,
-                    "encrypted PEM private keys are not supported by Strand: decrypt the key (`openssl pkcs8 -topk8 \
-                     -nocrypt`) and protect the file, or use PKCS12",
-                ));
-            }
-            pem_keystore(location, chain, key).map(Some)
+            let source = pem_keystore(location, chain, key)?;
+            Ok(Some(Keystore::Pem { source, key_password: key_password.1 }))
         }
     }
 }
 
 type Setting = (String, Option<String>);
 
-fn pem_keystore(location: Setting, chain: Setting, key: Setting) -> Result<Keystore, ConfigError> {
+fn pem_keystore(location: Setting, chain: Setting, key: Setting) -> Result<PemSource, ConfigError> {
     match (location.1, chain.1, key.1) {
-        (Some(path), None, None) => Ok(Keystore::Pem(PemSource::File(PathBuf::from(path)))),
-        (None, Some(certificates), Some(key)) => Ok(Keystore::Pem(PemSource::Inline { certificates, key })),
+        (Some(path), None, None) => Ok(PemSource::File(PathBuf::from(path))),
+        (None, Some(certificates), Some(key)) => Ok(PemSource::Inline { certificates, key }),
         (Some(_), _, _) => Err(ConfigError::rule(
             &location.0,
             "set either ssl.keystore.location or ssl.keystore.certificate.chain with ssl.keystore.key, not both",

@@ -12,10 +12,9 @@
 //!   again; when one changed, both sides are rebuilt from them and used by every later handshake
 //!   (connections already open keep theirs). A store that no longer loads keeps the previous
 //!   ones, with one WARN line per change.
-//! - `stores`: reading PEM and PKCS12 stores.
+//! - `stores`: reading PEM (its key maybe encrypted, PKCS#8 PBES2) and PKCS12 stores.
 //!
-//! What it is not: no JKS, no encrypted PEM keys (refused at start-up by `config::tls` or here),
-//! no reload through AlterConfigs, and no check that a reloaded certificate keeps its subject
+//! What it is not: no JKS (refused at start-up by `config::tls`), no reload through AlterConfigs, and no check that a reloaded certificate keeps its subject
 //! (Kafka's `ssl.allow.dn.changes`).
 
 mod stores;
@@ -185,7 +184,7 @@ impl ListenerTls {
 /// reports why).
 fn read_store_files(settings: &TlsSettings) -> Vec<Vec<u8>> {
     let keystore = match &settings.keystore {
-        Some(Keystore::Pem(PemSource::File(path)) | Keystore::Pkcs12 { path, .. }) => Some(path),
+        Some(Keystore::Pem { source: PemSource::File(path), .. } | Keystore::Pkcs12 { path, .. }) => Some(path),
         _ => None,
     };
     let truststore = match &settings.truststore {

@@ -30,13 +30,17 @@ impl Clone for Identity {
 /// Reads `ssl.keystore.*`.
 pub fn read_keystore(keystore: &Keystore) -> Result<Identity, String> {
     match keystore {
-        Keystore::Pem(PemSource::File(path)) => {
+        Keystore::Pem { source: PemSource::File(path), key_password } => {
             let text = read_file(path, "ssl.keystore.location")?;
-            pem_identity(&text, &format!("ssl.keystore.location {}", path.display()))
+            let what = format!("ssl.keystore.location {}", path.display());
+            Ok(Identity {
+                chain: pem_certificates(&text, &what)?,
+                key: pem_key(&text, &what, key_password.as_deref())?,
+            })
         }
-        Keystore::Pem(PemSource::Inline { certificates, key }) => {
+        Keystore::Pem { source: PemSource::Inline { certificates, key }, key_password } => {
             let chain = pem_certificates(certificates.as_bytes(), "ssl.keystore.certificate.chain")?;
-            let key = pem_key(key.as_bytes(), "ssl.keystore.key")?;
+            let key = pem_key(key.as_bytes(), "ssl.keystore.key", key_password.as_deref())?;
             Ok(Identity { chain, key })
         }
         Keystore::Pkcs12 { path, password } => {
@@ -99,11 +103,6 @@ pub(super) fn read_file(path: &Path, key: &str) -> Result<Vec<u8>, String> {
     Ok(data)
 }
 
-/// A PEM key store file: the private key and the chain, in any order.
-fn pem_identity(text: &[u8], what: &str) -> Result<Identity, String> {
-    Ok(Identity { chain: pem_certificates(text, what)?, key: pem_key(text, what)? })
-}
-
 fn pem_certificates(text: &[u8], what: &str) -> Result<Vec<CertificateDer<'static>>, String> {
     let certificates = CertificateDer::pem_slice_iter(text)
         .collect::<Result<Vec<_>, _>>()
@@ -114,11 +113,39 @@ fn pem_certificates(text: &[u8], what: &str) -> Result<Vec<CertificateDer<'stati
     Ok(certificates)
 }
 
-fn pem_key(text: &[u8], what: &str) -> Result<PrivateKeyDer<'static>, String> {
-    if text.windows(b"ENCRYPTED PRIVATE KEY".len()).any(|w| w == b"ENCRYPTED PRIVATE KEY") {
-        return Err(format!(
-            "{what}: encrypted PEM private keys are not supported by Strand; decrypt the key or use PKCS12"
-        ));
+/// The private key of PEM text. With `password` (`ssl.key.password`) the key must be a PKCS#8
+/// `ENCRYPTED PRIVATE KEY` (PBES2, as `openssl pkcs8 -topk8` writes it), decrypted with it; without,
+/// a plain key. Kafka's `PemStore` asks the same.
+fn pem_key(text: &[u8], what: &str, password: Option<&str>) -> Result<PrivateKeyDer<'static>, String> {
+    let encrypted = encrypted_key_block(text);
+    match (encrypted, password) {
+        (None, None) => {
+            PrivateKeyDer::from_pem_slice(text).map_err(|e| format!("{what}: no readable PEM private key: {e}"))
+        }
+        (Some(_), None) => Err(format!("{what}: the private key is encrypted and ssl.key.password is not set")),
+        (None, Some(_)) => Err(format!(
+            "{what}: ssl.key.password is set but the key is not an encrypted PKCS#8 key \
+             (-----BEGIN ENCRYPTED PRIVATE KEY-----)"
+        )),
+        (Some(block), Some(password)) => {
+            let (_, der) = pkcs8::der::pem::decode_vec(block.as_bytes())
+                .map_err(|e| format!("{what}: bad encrypted PEM private key: {e}"))?;
+            let info = pkcs8::EncryptedPrivateKeyInfoRef::try_from(der.as_slice())
+                .map_err(|e| format!("{what}: bad encrypted PEM private key: {e}"))?;
+            let key = info
+                .decrypt(password)
+                .map_err(|e| format!("{what}: the private key cannot be decrypted with ssl.key.password: {e}"))?;
+            Ok(PrivateKeyDer::Pkcs8(PrivatePkcs8KeyDer::from(key.as_bytes().to_vec())))
+        }
     }
-    PrivateKeyDer::from_pem_slice(text).map_err(|e| format!("{what}: no readable PEM private key: {e}"))
+}
+
+/// The `ENCRYPTED PRIVATE KEY` block of PEM text, markers included.
+fn encrypted_key_block(text: &[u8]) -> Option<&str> {
+    const BEGIN: &str = "-----BEGIN ENCRYPTED PRIVATE KEY-----";
+    const END: &str = "-----END ENCRYPTED PRIVATE KEY-----";
+    let text = std::str::from_utf8(text).ok()?;
+    let start = text.find(BEGIN)?;
+    let end = start + text[start..].find(END)? + END.len();
+    Some(&text[start..end])
 }

@@ -26,7 +26,8 @@ impl Ca {
         params.distinguished_name.push(DnType::CommonName, cn);
         let key = KeyPair::generate().expect("key");
         let certificate = params.signed_by(&key, &self.0).expect("signed");
-        Keystore::Pem(PemSource::Inline { certificates: certificate.pem(), key: key.serialize_pem() })
+        let source = PemSource::Inline { certificates: certificate.pem(), key: key.serialize_pem() };
+        Keystore::Pem { source, key_password: None }
     }
 
     fn truststore(&self) -> Truststore {
@@ -150,11 +151,13 @@ async fn a_changed_key_store_file_is_reloaded() {
     let dir = tempfile::tempdir().expect("dir");
     let path = dir.path().join("node.pem");
     let write = |cn: &str| {
-        let Keystore::Pem(PemSource::Inline { certificates, key }) = ca.keystore(cn) else { unreachable!() };
+        let Keystore::Pem { source: PemSource::Inline { certificates, key }, .. } = ca.keystore(cn) else {
+            unreachable!()
+        };
         std::fs::write(&path, key + &certificates).expect("write");
     };
     write("a");
-    let keystore = Keystore::Pem(PemSource::File(path.clone()));
+    let keystore = Keystore::Pem { source: PemSource::File(path.clone()), key_password: None };
     let server =
         ListenerTls::build(&settings(Some(keystore), ca.truststore(), ClientAuth::None, "DEFAULT")).expect("server");
     let client = ListenerTls::build(&settings(None, ca.truststore(), ClientAuth::None, "DEFAULT")).expect("client");
@@ -167,4 +170,41 @@ async fn a_changed_key_store_file_is_reloaded() {
     assert!(server.reload_if_changed().await.is_err(), "a broken store is reported");
     assert_eq!(server.reload_if_changed().await, Ok(false), "once");
     assert_eq!(server_subject(&server, &client).await, "CN=b,O=acme", "the previous certificate is kept");
+}
+
+/// A PKCS#8 key encrypted as `openssl pkcs8 -topk8 -v2 aes-256-cbc` writes it (PBES2,
+/// PBKDF2-HMAC-SHA256) is read with `ssl.key.password`; a wrong or missing password, or a password
+/// for a key that is not encrypted, is refused naming the setting, as Kafka's `PemStore` refuses.
+#[tokio::test]
+async fn an_encrypted_pem_key_is_read_with_the_key_password() {
+    use pkcs8::der::pem::LineEnding;
+    use rustls_pki_types::pem::PemObject;
+    let ca = Ca::new();
+    let Keystore::Pem { source: PemSource::Inline { certificates, key }, .. } = ca.keystore("node") else {
+        unreachable!()
+    };
+    let der = rustls_pki_types::PrivateKeyDer::from_pem_slice(key.as_bytes()).expect("key");
+    let info = pkcs8::PrivateKeyInfoRef::try_from(der.secret_der()).expect("PKCS#8");
+    let params = pkcs8::pkcs5::pbes2::Parameters::generate_pbkdf2_sha256_aes256cbc(2048, b"saltsaltsaltsalt", [7; 16])
+        .expect("parameters");
+    let encrypted = info.encrypt_with_params(params, "s3cret").expect("encrypt");
+    let encrypted = encrypted.to_pem("ENCRYPTED PRIVATE KEY", LineEnding::LF).expect("PEM").to_string();
+    let keystore = |key: &str, key_password: Option<&str>| {
+        let source = PemSource::Inline { certificates: certificates.clone(), key: key.to_owned() };
+        Some(Keystore::Pem { source, key_password: key_password.map(str::to_owned) })
+    };
+    let build = |key: &str, password: Option<&str>| {
+        ListenerTls::build(&settings(keystore(key, password), ca.truststore(), ClientAuth::None, "DEFAULT"))
+    };
+
+    let server = build(&encrypted, Some("s3cret")).expect("decrypted with ssl.key.password");
+    let client = ListenerTls::build(&settings(None, ca.truststore(), ClientAuth::None, "DEFAULT")).expect("client");
+    assert_eq!(server_subject(&server, &client).await, "CN=node,O=acme");
+
+    let wrong = build(&encrypted, Some("guess")).err().unwrap_or_default();
+    assert!(wrong.contains("cannot be decrypted with ssl.key.password"), "{wrong}");
+    let missing = build(&encrypted, None).err().unwrap_or_default();
+    assert!(missing.contains("encrypted and ssl.key.password is not set"), "{missing}");
+    let plain = build(&key, Some("s3cret")).err().unwrap_or_default();
+    assert!(plain.contains("ssl.key.password is set but the key is not an encrypted"), "{plain}");
 }

@@ -29,7 +29,10 @@ fn refused(overrides: &[(&str, &str)], key: &str, expected: &str) {
 fn defaults_follow_kafka() {
     let config = load(&[]).expect("loads");
     let settings = ssl(&config);
-    assert_eq!(settings.keystore, Some(Keystore::Pem(PemSource::File("/etc/strand/node.pem".into()))));
+    assert_eq!(
+        settings.keystore,
+        Some(Keystore::Pem { source: PemSource::File("/etc/strand/node.pem".into()), key_password: None })
+    );
     assert_eq!(settings.truststore, None);
     assert_eq!(settings.client_auth, ClientAuth::None);
     assert_eq!(settings.protocols, BTreeSet::from([TlsProtocol::V1_2, TlsProtocol::V1_3]));
@@ -93,7 +96,10 @@ fn inline_pem_protocols_and_suites_are_read() {
     };
     assert_eq!(
         settings.keystore,
-        Some(Keystore::Pem(inline("-----BEGIN CERTIFICATE-----", "-----BEGIN PRIVATE KEY-----")))
+        Some(Keystore::Pem {
+            source: inline("-----BEGIN CERTIFICATE-----", "-----BEGIN PRIVATE KEY-----"),
+            key_password: None
+        })
     );
     assert_eq!(settings.truststore, Some(Truststore::Pem(inline("-----BEGIN CERTIFICATE-----", ""))));
     assert_eq!(settings.protocols, BTreeSet::from([TlsProtocol::V1_3]));
@@ -119,7 +125,6 @@ fn what_strand_cannot_honour_is_refused() {
     refused(&[("listener.name.ssl.ssl.provider", "BC")], "listener.name.ssl.ssl.provider", "Kafka's default");
     refused(&[("ssl.keystore.alias", "x")], "ssl.keystore.alias", "not supported by Strand");
     refused(&[("ssl.keystore.password", "x")], "ssl.keystore.password", "cannot be specified with PEM");
-    refused(&[("ssl.key.password", "x")], "ssl.key.password", "encrypted PEM private keys");
     refused(&[("ssl.keystore.location", "")], "listener.name.ssl.ssl.*", "has no key store");
     refused(&[("ssl.client.auth", "required")], "listener.name.ssl.ssl.*", "no trust store");
 }
