@@ -13,7 +13,7 @@ use strand_security::Session;
 use strand_security::acl::{AclOperation, Action, Authorizer, CLUSTER_NAME, ResourceType};
 use tokio::sync::watch;
 
-use crate::channels::{ControllerChannel, NoTxnCoordinator, TxnVerifier, call_controller};
+use crate::channels::{BrokerReconfiguration, ControllerChannel, NoTxnCoordinator, TxnVerifier, call_controller};
 use crate::{fetch_session, producer_ids};
 
 /// How long [`Broker::ask_controller`] waits for this node's image to reach the controller's
@@ -127,6 +127,8 @@ pub struct Broker {
     pub(crate) fetch_sessions: fetch_session::FetchSessionCache,
     /// `authorizer.class.name`'s authorizer; none allows every request, as Kafka does.
     pub(crate) authorizer: Option<Arc<dyn Authorizer>>,
+    /// Checks changes of the listeners' TLS stores; without it they are refused.
+    pub(crate) reconfiguration: Option<Arc<dyn BrokerReconfiguration>>,
 }
 
 impl Broker {
@@ -158,6 +160,7 @@ impl Broker {
             clock,
             producer_ids,
             authorizer: None,
+            reconfiguration: None,
         }
     }
 
@@ -176,6 +179,13 @@ impl Broker {
     /// are refused with a retriable error).
     pub fn with_txn_verifier(mut self, verifier: Arc<dyn TxnVerifier>) -> Self {
         self.txn_verifier = verifier;
+        self
+    }
+
+    /// Checks changes of this node's listeners' TLS stores through `reconfiguration` before
+    /// they are sent to the controller.
+    pub fn with_reconfiguration(mut self, reconfiguration: Arc<dyn BrokerReconfiguration>) -> Self {
+        self.reconfiguration = Some(reconfiguration);
         self
     }
 

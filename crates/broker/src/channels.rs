@@ -1,6 +1,7 @@
 //! The broker's links to the rest of the node, as traits the server implements (and tests):
-//! the active controller ([`ControllerChannel`]) and transaction coordinators' KIP-890 checks
-//! ([`TxnVerifier`]).
+//! the active controller ([`ControllerChannel`]), transaction coordinators' KIP-890 checks
+//! ([`TxnVerifier`]) and the check of changes to what the server reconfigures itself
+//! ([`BrokerReconfiguration`]).
 
 use std::future::Future;
 use std::pin::Pin;
@@ -68,4 +69,16 @@ impl TxnVerifier for NoTxnCoordinator {
         let failed = verification.partitions.into_iter().map(|tp| (tp, ErrorCode::CoordinatorNotAvailable)).collect();
         Box::pin(std::future::ready(failed))
     }
+}
+
+/// Checks a change of this node's own dynamic broker configs that the server applies itself (a
+/// listener's TLS key and trust stores) before the request goes to the controller: Kafka's
+/// `DynamicBrokerConfig.validate`, run by the broker the request names.
+pub trait BrokerReconfiguration: Send + Sync + std::fmt::Debug {
+    /// `changes`: `listener.name.<listener>.ssl.*` store keys, each set (`Some`) or deleted
+    /// (`None`). `Err`: why they cannot be applied, for the client.
+    fn validate(
+        &self,
+        changes: std::collections::BTreeMap<String, Option<String>>,
+    ) -> BoxFuture<'_, Result<(), String>>;
 }

@@ -51,7 +51,10 @@ mod publisher;
 pub mod validation;
 
 pub use broker::{Broker, BrokerConfigEntry, BrokerIdentity, BrokerSettings, InternalTopicSettings, TxnAddRetry};
-pub use channels::{BoxFuture, ControllerChannel, NoTxnCoordinator, TxnVerification, TxnVerifier, call_controller};
+pub use channels::{
+    BoxFuture, BrokerReconfiguration, ControllerChannel, NoTxnCoordinator, TxnVerification, TxnVerifier,
+    call_controller,
+};
 pub use credentials::ImageCredentials;
 pub use dispatch::{Handled, Outcome, Progress, frame_to_bytes};
 pub(crate) use leadership::LeaderHints;

@@ -317,3 +317,118 @@ fn each_listener_advertises_itself() {
         assert_eq!(found.coordinators[0].port, i32::from(address.port()), "FindCoordinator on {address}");
     }
 }
+
+/// The certificate `address` serves to a client trusting `ca`.
+#[allow(clippy::disallowed_methods)] // End-to-end tests are clients of a real server.
+fn served_certificate(address: SocketAddr, ca: CertificateDer<'static>) -> CertificateDer<'static> {
+    let mut roots = rustls::RootCertStore::empty();
+    roots.add(ca).expect("trusted");
+    let provider = Arc::new(rustls::crypto::ring::default_provider());
+    let config = rustls::ClientConfig::builder_with_provider(provider)
+        .with_safe_default_protocol_versions()
+        .expect("versions")
+        .with_root_certificates(roots)
+        .with_no_client_auth();
+    let name = ServerName::try_from("localhost").expect("name");
+    let mut connection = rustls::ClientConnection::new(Arc::new(config), name).expect("client");
+    let mut socket = TcpStream::connect(address).expect("connect");
+    socket.set_read_timeout(Some(WAIT_MAX)).expect("timeout");
+    while connection.is_handshaking() {
+        connection.complete_io(&mut socket).expect("handshake");
+    }
+    connection.peer_certificates().and_then(|c| c.first()).expect("a certificate").clone().into_owned()
+}
+
+/// IncrementalAlterConfigs SET of one broker key; the resource's error code and message.
+fn set_broker_config(client: &mut Client, broker: &str, key: &str, value: &str) -> (i16, String) {
+    use strand_protocol::messages::IncrementalAlterConfigsRequest;
+    use strand_protocol::messages::incremental_alter_configs_request::{AlterConfigsResource, AlterableConfig};
+    let config = AlterableConfig {
+        name: key.to_owned(),
+        config_operation: 0,
+        value: Some(value.to_owned()),
+        ..Default::default()
+    };
+    let resource = AlterConfigsResource {
+        resource_type: 4,
+        resource_name: broker.to_owned(),
+        configs: vec![config],
+        ..Default::default()
+    };
+    let request = IncrementalAlterConfigsRequest { resources: vec![resource], ..Default::default() };
+    let ResponseBody::IncrementalAlterConfigs(response) = client.call(RequestBody::IncrementalAlterConfigs(request), 1)
+    else {
+        panic!("not an IncrementalAlterConfigs response")
+    };
+    let result = &response.responses[0];
+    (result.error_code, result.error_message.clone().unwrap_or_default())
+}
+
+/// A listener's key store changed at run time, as Kafka's per-broker dynamic
+/// `listener.name.ssl.ssl.keystore.location`: a renewed certificate (same names, new key) is
+/// served by the next handshakes without a restart and described as a dynamic broker config; a
+/// certificate with another subject, a store that does not load and a cluster-wide change are
+/// refused with INVALID_REQUEST, and the renewed certificate stays.
+#[test]
+fn a_key_store_changes_through_alter_configs() {
+    use strand_protocol::messages::DescribeConfigsRequest;
+    use strand_protocol::messages::describe_configs_request::DescribeConfigsResource;
+    let _serial = common::serial();
+    let dir = tempfile::tempdir().expect("dir");
+    let pki = Pki::new("strand-test-ca");
+    let node = pki.issue(("node", "brokers", "acme"));
+    std::fs::write(dir.path().join("ca.pem"), pem("CERTIFICATE", &pki.ca())).expect("ca");
+    std::fs::write(dir.path().join("node.pem"), node.pem()).expect("node");
+    let keystore = [
+        "ssl.keystore.type=PEM".to_owned(),
+        format!("ssl.keystore.location={}", dir.path().join("node.pem").display()),
+    ];
+    let (_server, address) = start_ssl(dir.path(), &keystore);
+    assert_eq!(served_certificate(address, pki.ca()), node.chain[0]);
+
+    let mut client = tls_client(address, pki.ca(), None);
+    let request = MetadataRequest { topics: None, ..Default::default() };
+    let ResponseBody::Metadata(metadata) = client.call(RequestBody::Metadata(request), 12) else { panic!("metadata") };
+    let id = metadata.brokers[0].node_id.0.to_string();
+    let key = "listener.name.ssl.ssl.keystore.location";
+
+    let renewed = pki.issue(("node", "brokers", "acme"));
+    let renewed_path = dir.path().join("renewed.pem");
+    std::fs::write(&renewed_path, renewed.pem()).expect("renewed");
+    assert_eq!(set_broker_config(&mut client, &id, key, &renewed_path.display().to_string()), (0, String::new()));
+    let served_renewed = (0..WAIT_MAX.as_millis() / 20).any(|_| {
+        std::thread::sleep(std::time::Duration::from_millis(20));
+        served_certificate(address, pki.ca()) == renewed.chain[0]
+    });
+    assert!(served_renewed, "the renewed certificate is served without a restart");
+
+    let resource = DescribeConfigsResource {
+        resource_type: 4,
+        resource_name: id.clone(),
+        configuration_keys: Some(vec![key.to_owned()]),
+        ..Default::default()
+    };
+    let request = DescribeConfigsRequest { resources: vec![resource], ..Default::default() };
+    let ResponseBody::DescribeConfigs(described) = client.call(RequestBody::DescribeConfigs(request), 4) else {
+        panic!("not a DescribeConfigs response")
+    };
+    let entry = &described.results[0].configs[0];
+    assert_eq!((entry.name.as_str(), entry.value.clone()), (key, Some(renewed_path.display().to_string())));
+    // DYNAMIC_BROKER_CONFIG, a STRING.
+    assert_eq!((entry.config_source, entry.read_only, entry.is_sensitive, entry.config_type), (2, false, false, 2));
+
+    let other = pki.issue(("intruder", "brokers", "acme"));
+    let other_path = dir.path().join("other.pem");
+    std::fs::write(&other_path, other.pem()).expect("other");
+    let (code, message) = set_broker_config(&mut client, &id, key, &other_path.display().to_string());
+    assert_eq!(code, 42, "INVALID_REQUEST: {message}");
+    assert!(message.contains("DistinguishedName does not match"), "{message}");
+    let missing = dir.path().join("missing.pem").display().to_string();
+    let (code, message) = set_broker_config(&mut client, &id, key, &missing);
+    assert_eq!(code, 42, "INVALID_REQUEST: {message}");
+    assert!(message.contains("missing.pem"), "{message}");
+    let (code, message) = set_broker_config(&mut client, "", key, &renewed_path.display().to_string());
+    assert_eq!(code, 42, "INVALID_REQUEST: {message}");
+    assert!(message.contains("broker id must be specified"), "{message}");
+    assert_eq!(served_certificate(address, pki.ca()), renewed.chain[0], "refused changes change nothing");
+}

@@ -389,6 +389,16 @@ fn incremental_alter_configs_validation() {
     check_alter(vec![alter(BROKER, "", &[("num.io.threads", SET, Some("8"))])], &[InvalidRequest]);
     check_alter(vec![alter(BROKER, "", &[("message.max.bytes", SET, Some("big"))])], &[InvalidRequest]);
     check_alter(vec![alter(32, "group", &[("x", SET, Some("1"))])], &[InvalidRequest]);
+    // A listener's TLS stores change per broker only, as Kafka's per-broker configs do.
+    let keystore = "listener.name.ssl.ssl.keystore.location";
+    check_alter(vec![alter(BROKER, "1", &[(keystore, SET, Some("/etc/new.p12"))])], &[OK]);
+    check_alter(vec![alter(BROKER, "1", &[(keystore, APPEND, Some("/x"))])], &[InvalidConfig]);
+    check_alter(vec![alter(BROKER, "", &[(keystore, SET, Some("/etc/new.p12"))])], &[InvalidRequest]);
+    check_alter(
+        vec![alter(BROKER, "1", &[("listener.name.ssl.ssl.client.auth", SET, Some("none"))])],
+        &[InvalidRequest],
+    );
+    check_alter(vec![alter(BROKER, "1", &[("ssl.keystore.location", SET, Some("/etc/new.p12"))])], &[InvalidRequest]);
 }
 
 /// SET, APPEND, SUBTRACT and DELETE replay into the topic's configs; an unchanged value writes

@@ -20,7 +20,7 @@
 //! start-up is offline from the start (registered without it, its partitions not recreated
 //! elsewhere: `may_be_in_an_offline_dir`) and the node runs on the others, as Kafka does.
 
-use crate::tls::ListenerTls;
+use crate::tls::{DynamicTls, ListenerTls};
 use std::collections::BTreeMap;
 use std::net::SocketAddr;
 use std::sync::Arc;
@@ -519,6 +519,12 @@ impl Starting {
         let listener_name = listeners.first().map(|(name, _, _)| name.clone()).unwrap_or_default();
         let identity =
             BrokerIdentity { node_id: self.node, cluster_id: self.cluster_id.clone(), listener_name, broker_epoch };
+        // Every TLS context of the node, served or dialled, follows its listener's dynamic stores.
+        let links = [self.links.controller.clone(), self.links.inter_broker.clone()].into_iter().flatten();
+        let tls = clients.tls_listeners().into_iter().chain(links).collect();
+        let config = Arc::new(self.config.clone());
+        let dynamic_tls = DynamicTls::new(config, self.node, tls, metadata.image_rx.clone());
+        self.tasks.spawn("TLS reconfiguration", dynamic_tls.clone().apply_forever());
         let broker = Arc::new(
             Broker::new(
                 identity,
@@ -530,7 +536,8 @@ impl Starting {
                 self.clock.clone(),
             )
             .with_txn_coordinator(hosted.transactions.clone())
-            .with_txn_verifier(hosted.txn_verifier.clone()),
+            .with_txn_verifier(hosted.txn_verifier.clone())
+            .with_reconfiguration(Arc::new(dynamic_tls)),
         );
         for (name, address, listener) in listeners {
             info!(

@@ -1,30 +1,63 @@
 //! AlterConfigs (Kafka's legacy API: each resource's configs replaced by the given set) for topic
-//! configs and the dynamic broker configs that default them: decided by the active controller.
+//! configs and the dynamic broker configs that default them: decided by the active controller,
+//! after this node's own check of changes to its listeners' TLS stores (`config_preprocess`).
 //! `validate_only` writes nothing.
+
+use std::collections::BTreeMap;
 
 use strand_protocol::error::ErrorCode;
 use strand_protocol::messages::alter_configs_response::AlterConfigsResourceResponse;
 use strand_protocol::messages::{AlterConfigsRequest, AlterConfigsResponse};
 
+use super::config_preprocess;
 use crate::Broker;
 
-pub async fn handle(broker: &Broker, request: AlterConfigsRequest, version: i16) -> AlterConfigsResponse {
-    match broker.ask_controller(&request, version).await {
-        Ok(response) => response,
-        Err(reason) => {
-            tracing::warn!("AlterConfigs: {reason}");
-            let responses = request
-                .resources
-                .iter()
-                .map(|r| AlterConfigsResourceResponse {
-                    error_code: ErrorCode::RequestTimedOut.code(),
-                    error_message: Some(reason.clone()),
-                    resource_type: r.resource_type,
-                    resource_name: r.resource_name.clone(),
-                    ..Default::default()
-                })
-                .collect();
-            AlterConfigsResponse { responses, ..Default::default() }
+pub async fn handle(broker: &Broker, mut request: AlterConfigsRequest, version: i16) -> AlterConfigsResponse {
+    let count = request.resources.len();
+    let mut refused = BTreeMap::new();
+    for (index, resource) in request.resources.iter().enumerate() {
+        let given: Vec<&str> = resource.configs.iter().map(|c| c.name.as_str()).collect();
+        let deleted = config_preprocess::left_out(broker, &resource.resource_name, &given);
+        let set = resource.configs.iter().map(|c| (c.name.as_str(), c.value.as_deref()));
+        let changes = set.chain(deleted.iter().map(|(key, value)| (key.as_str(), *value)));
+        if let Some((code, message)) =
+            config_preprocess::check(broker, resource.resource_type, &resource.resource_name, changes).await
+        {
+            refused.insert(index, answer(resource.resource_type, &resource.resource_name, code, message));
         }
+    }
+    let all = std::mem::take(&mut request.resources);
+    request.resources =
+        all.iter().enumerate().filter(|(i, _)| !refused.contains_key(i)).map(|(_, r)| r.clone()).collect();
+    let forwarded = if request.resources.is_empty() {
+        Vec::new()
+    } else {
+        match broker.ask_controller(&request, version).await {
+            Ok(response) => response.responses,
+            Err(reason) => {
+                tracing::warn!("AlterConfigs: {reason}");
+                let timed_out = |r: &_| answer_of(r, ErrorCode::RequestTimedOut, reason.clone());
+                request.resources.iter().map(timed_out).collect()
+            }
+        }
+    };
+    AlterConfigsResponse { responses: config_preprocess::merge(count, refused, forwarded), ..Default::default() }
+}
+
+fn answer_of(
+    resource: &strand_protocol::messages::alter_configs_request::AlterConfigsResource,
+    code: ErrorCode,
+    message: String,
+) -> AlterConfigsResourceResponse {
+    answer(resource.resource_type, &resource.resource_name, code, message)
+}
+
+fn answer(resource_type: i8, resource_name: &str, code: ErrorCode, message: String) -> AlterConfigsResourceResponse {
+    AlterConfigsResourceResponse {
+        error_code: code.code(),
+        error_message: Some(message),
+        resource_type,
+        resource_name: resource_name.to_owned(),
+        ..Default::default()
     }
 }

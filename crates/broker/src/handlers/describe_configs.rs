@@ -18,6 +18,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
+use strand_metadata::controller::listener_tls_store_key;
 use strand_metadata::controller::topic_configs::{
     ConfigSource, ConfigType, EffectiveConfig, topic_config, topic_config_for_broker_synonym,
 };
@@ -170,14 +171,16 @@ impl Describer<'_> {
         DescribeConfigsResourceResult {
             name: key.to_owned(),
             value,
-            // Strand changes only the broker keys that default topic configs at runtime.
-            read_only: topic_def.is_none(),
+            // Strand changes only the broker keys that default topic configs, and listeners' TLS
+            // stores, at runtime.
+            read_only: topic_def.is_none() && listener_tls_store_key(key).is_none(),
             config_source: synonyms.first().map_or(ConfigSource::DefaultConfig.wire(), |s| s.source),
             is_sensitive: sensitive,
             synonyms: if self.include_synonyms { synonyms } else { Vec::new() },
             config_type: entry
                 .map(|e| e.config_type)
                 .or_else(|| topic_def.map(|d| config_type_id(d.kind)))
+                .or_else(|| listener_tls_store_key(key).map(|_| if sensitive { PASSWORD } else { STRING }))
                 .unwrap_or(0),
             documentation: None,
             ..DescribeConfigsResourceResult::default()
@@ -228,12 +231,20 @@ impl Describer<'_> {
 
     /// Kafka's `maybeSensitive`: a secret, or a key of no known type (it might be one).
     fn is_sensitive(&self, key: &str) -> bool {
+        if let Some((_, base)) = listener_tls_store_key(key) {
+            // Kafka's PASSWORD-typed TLS keys: the passwords, and the inline key and certificates.
+            return !base.ends_with(".type") && !base.ends_with(".location");
+        }
         match self.statics.get(key) {
             Some(entry) => entry.sensitive || entry.config_type == 0,
             None => topic_config_for_broker_synonym(key).is_none(),
         }
     }
 }
+
+/// Kafka's `ConfigType` ids of the listeners' TLS store keys.
+const STRING: i8 = 2;
+const PASSWORD: i8 = 9;
 
 fn is_dynamic(source: i8) -> bool {
     source == ConfigSource::DynamicBrokerConfig.wire() || source == ConfigSource::DynamicDefaultBrokerConfig.wire()

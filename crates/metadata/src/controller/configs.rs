@@ -7,6 +7,9 @@
 //! cluster default (empty name) or a registered broker's id, and accept the broker synonyms of
 //! topic configs (`log.retention.ms`, `message.max.bytes`, ...); any other broker key, or a bad
 //! value, is INVALID_REQUEST, as Kafka answers a broker config it cannot apply (KAFKA-13609).
+//! A broker id's resource also takes its listeners' TLS stores
+//! (`listener.name.<listener>.ssl.keystore.location`, ...: [`LISTENER_TLS_STORE_KEYS`]), which
+//! the node reloads (it checks they load before the request is forwarded here).
 //! Group and client-metrics configs are not supported yet; `BROKER_LOGGER` resources are the
 //! broker's own business (log levels are not metadata) and are refused here.
 
@@ -281,12 +284,44 @@ fn validate(image: &MetadataImage, resource: &ConfigResource, next: &BTreeMap<St
     }
 }
 
+/// The TLS keys a broker's listener takes at run time, each prefixed
+/// `listener.name.<listener>.`: Kafka's `SslConfigs.RECONFIGURABLE_CONFIGS`, its key and trust
+/// stores.
+pub const LISTENER_TLS_STORE_KEYS: &[&str] = &[
+    "ssl.keystore.type",
+    "ssl.keystore.location",
+    "ssl.keystore.password",
+    "ssl.key.password",
+    "ssl.keystore.certificate.chain",
+    "ssl.keystore.key",
+    "ssl.truststore.type",
+    "ssl.truststore.location",
+    "ssl.truststore.password",
+    "ssl.truststore.certificates",
+];
+
+/// `listener.name.<listener>.<base>` split into the listener (as written) and a
+/// [`LISTENER_TLS_STORE_KEYS`] base; `None` for any other key.
+pub fn listener_tls_store_key(key: &str) -> Option<(&str, &str)> {
+    let (listener, base) = key.strip_prefix("listener.name.")?.split_once('.')?;
+    (!listener.is_empty() && LISTENER_TLS_STORE_KEYS.contains(&base)).then_some((listener, base))
+}
+
 fn validate_broker(
     image: &MetadataImage,
     resource: &ConfigResource,
     next: &BTreeMap<String, String>,
 ) -> Result<(), ApiError> {
-    for (key, value) in next {
+    let per_broker: Vec<&str> =
+        next.keys().map(String::as_str).filter(|key| listener_tls_store_key(key).is_some()).collect();
+    if resource.name.is_empty() && !per_broker.is_empty() {
+        let message = format!(
+            "Cannot update these configs at default cluster level, broker id must be specified: Set({})",
+            per_broker.join(", ")
+        );
+        return Err(ApiError::new(ErrorCode::InvalidRequest, message));
+    }
+    for (key, value) in next.iter().filter(|(key, _)| listener_tls_store_key(key).is_none()) {
         let def = topic_config_for_broker_synonym(key).ok_or_else(|| {
             ApiError::new(ErrorCode::InvalidRequest, format!("Cannot update these configs dynamically: Set({key})"))
         })?;

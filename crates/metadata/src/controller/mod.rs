@@ -80,7 +80,7 @@ pub use bootstrap::{BootstrapFeatures, bootstrap_records};
 pub use broker_heartbeat::{BrokerControlState, HeartbeatFacts, HeartbeatInputs, broker_heartbeat};
 pub use broker_lifecycle::{fence_broker, offline_dir_records, unfence_broker};
 pub use cluster::{InitialFencing, PreviousSession, RegisterBrokerInputs, register_broker};
-pub use configs::{alter_configs, incremental_alter_configs};
+pub use configs::{LISTENER_TLS_STORE_KEYS, alter_configs, incremental_alter_configs, listener_tls_store_key};
 pub use create_partitions::create_partitions;
 pub use create_topics::create_topics;
 pub use delete_topics::delete_topics;

@@ -173,16 +173,22 @@ pub(crate) fn ssl_base(key: &str) -> Option<&str> {
     base.starts_with("ssl.").then_some(base)
 }
 
-/// A listener's view of the keys: `listener.name.<lower-case name>.KEY`, else `KEY`.
+/// A listener's view of the keys: `listener.name.<lower-case name>.KEY` set dynamically for
+/// this broker, else in the file, else `KEY`.
 struct ListenerKeys<'a> {
     config: &'a ServerConfig,
     prefix: String,
+    /// This broker's dynamic configs (the TLS stores it takes at run time), by full key.
+    dynamic: &'a BTreeMap<String, String>,
 }
 
 impl ListenerKeys<'_> {
     /// The key that decides `base` for this listener and its value; `None` when unset or empty.
     fn get(&self, base: &str) -> (String, Option<String>) {
         let prefixed = format!("{}{base}", self.prefix);
+        if let Some(value) = self.dynamic.get(&prefixed) {
+            return (prefixed, Some(value.clone()).filter(|v| !v.trim().is_empty()));
+        }
         let user_set = |key: &str| {
             let entry = self.config.entries.get(key)?;
             matches!(entry.source, ConfigSource::File | ConfigSource::Override).then(|| entry.value.clone())?
@@ -199,7 +205,19 @@ impl ListenerKeys<'_> {
 }
 
 fn listener_settings(config: &ServerConfig, listener: &str, serves: bool) -> Result<TlsSettings, ConfigError> {
-    let keys = ListenerKeys { config, prefix: format!("listener.name.{}.", listener.to_lowercase()) };
+    listener_settings_with(config, listener, serves, &BTreeMap::new())
+}
+
+/// The TLS settings of `listener` with this broker's dynamic configs (`dynamic`, by full key)
+/// over `server.properties`: what a run-time change of its stores makes of them.
+pub fn listener_settings_with(
+    config: &ServerConfig,
+    listener: &str,
+    serves: bool,
+    dynamic: &BTreeMap<String, String>,
+) -> Result<TlsSettings, ConfigError> {
+    let prefix = format!("listener.name.{}.", listener.to_lowercase());
+    let keys = ListenerKeys { config, prefix, dynamic };
     let client_auth = match keys.get("ssl.client.auth") {
         (_, None) => ClientAuth::None,
         (key, Some(value)) => match value.trim().to_ascii_lowercase().as_str() {

@@ -12,12 +12,17 @@
 //!   again; when one changed, both sides are rebuilt from them and used by every later handshake
 //!   (connections already open keep theirs). A store that no longer loads keeps the previous
 //!   ones, with one WARN line per change.
+//! - `reconfigure`: [`DynamicTls`], run-time changes of the stores through the metadata log
+//!   (Kafka's per-broker `listener.name.<l>.ssl.keystore.*` dynamic configs).
 //! - `stores`: reading PEM (its key maybe encrypted, PKCS#8 PBES2) and PKCS12 stores.
 //!
-//! What it is not: no JKS (refused at start-up by `config::tls`), no reload through AlterConfigs, and no check that a reloaded certificate keeps its subject
-//! (Kafka's `ssl.allow.dn.changes`).
+//! What it is not: no JKS (refused at start-up by `config::tls`), and no check that a store file
+//! changed in place keeps its certificate's subject (a dynamic config change is checked).
 
+mod reconfigure;
 mod stores;
+
+pub use reconfigure::DynamicTls;
 
 use std::net::SocketAddr;
 use std::path::PathBuf;
@@ -48,23 +53,25 @@ pub type ClientStream = tokio_rustls::client::TlsStream<TcpStream>;
 /// One listener's TLS, both ways; clones share the current contexts (a reload reaches them all).
 #[derive(Clone)]
 pub struct ListenerTls {
-    settings: Arc<TlsSettings>,
     current: Arc<RwLock<Contexts>>,
     /// The store files' contents the current contexts were built from.
     stores: Arc<Mutex<Vec<Vec<u8>>>>,
 }
 
-/// Both sides, built from one reading of the stores.
+/// Both sides, built from one reading of the stores, with the settings they were built from.
 #[derive(Clone)]
 struct Contexts {
+    settings: Arc<TlsSettings>,
     /// `None` for a listener this node only dials.
     acceptor: Option<TlsAcceptor>,
     connector: Option<TlsConnector>,
+    /// The key store's own certificate, whose names a run-time change must keep.
+    certificate: Option<CertificateDer<'static>>,
 }
 
 impl std::fmt::Debug for ListenerTls {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        let settings = &self.settings;
+        let settings = self.settings();
         f.debug_struct("ListenerTls")
             .field("listener", &settings.listener)
             .field("client_auth", &settings.client_auth)
@@ -80,11 +87,35 @@ impl ListenerTls {
     pub fn build(settings: &TlsSettings) -> Result<ListenerTls, String> {
         let stores = read_store_files(settings);
         let current = contexts(settings)?;
-        Ok(ListenerTls {
-            settings: Arc::new(settings.clone()),
-            current: Arc::new(RwLock::new(current)),
-            stores: Arc::new(Mutex::new(stores)),
-        })
+        Ok(ListenerTls { current: Arc::new(RwLock::new(current)), stores: Arc::new(Mutex::new(stores)) })
+    }
+
+    /// The settings the current contexts were built from.
+    pub fn settings(&self) -> Arc<TlsSettings> {
+        self.current().settings
+    }
+
+    /// Whether `settings` (this listener's, with new stores) load and keep the names of the
+    /// certificate served now, as Kafka requires of a run-time change (`ssl.allow.dn.changes` and
+    /// `ssl.allow.san.changes` are false). Reads the stores: call it off the runtime's threads.
+    pub fn check_reconfiguration(&self, settings: &TlsSettings) -> Result<(), String> {
+        let next = contexts(settings)?;
+        match (self.current().certificate, next.certificate) {
+            (Some(old), Some(new)) => same_names(&old, &new),
+            _ => Ok(()),
+        }
+    }
+
+    /// Replaces the settings and both sides with `settings`' (checked by
+    /// [`ListenerTls::check_reconfiguration`]); later handshakes use them, open connections keep
+    /// theirs. Reads the stores: call it off the runtime's threads.
+    pub fn reconfigure(&self, settings: &TlsSettings) -> Result<(), String> {
+        self.check_reconfiguration(settings)?;
+        let stores = read_store_files(settings);
+        let next = contexts(settings)?;
+        *self.stores.lock().unwrap_or_else(PoisonError::into_inner) = stores;
+        *self.current.write().unwrap_or_else(PoisonError::into_inner) = next;
+        Ok(())
     }
 
     /// Reads the store files again every [`STORE_POLL_INTERVAL`] and reloads on a change, until
@@ -92,7 +123,7 @@ impl ListenerTls {
     pub async fn reload_forever(self) {
         loop {
             tokio::time::sleep(STORE_POLL_INTERVAL).await;
-            let listener = &self.settings.listener;
+            let listener = self.settings().listener.clone();
             match self.reload_if_changed().await {
                 Ok(true) => tracing::info!("listener {listener}: TLS key and trust stores reloaded"),
                 Ok(false) => {}
@@ -103,7 +134,7 @@ impl ListenerTls {
 
     /// Rebuilds both sides if a store file changed since the last build; whether it did.
     pub async fn reload_if_changed(&self) -> Result<bool, String> {
-        let settings = Arc::clone(&self.settings);
+        let settings = self.settings();
         let rebuilt = tokio::task::spawn_blocking(move || {
             let stores = read_store_files(&settings);
             (contexts(&settings), stores)
@@ -135,8 +166,9 @@ impl ListenerTls {
         peer: SocketAddr,
         handshake_max: Duration,
     ) -> Result<(ServerStream, Session), String> {
-        let listener = &self.settings.listener;
-        let acceptor = self.current().acceptor.ok_or_else(|| format!("listener {listener} serves no TLS"))?;
+        let current = self.current();
+        let listener = &current.settings.listener;
+        let acceptor = current.acceptor.ok_or_else(|| format!("listener {listener} serves no TLS"))?;
         let stream = match tokio::time::timeout(handshake_max, acceptor.accept(stream)).await {
             Ok(Ok(stream)) => stream,
             // A health check or port probe connects and closes: not worth a line at INFO.
@@ -146,20 +178,9 @@ impl ListenerTls {
             Ok(Err(e)) => return Err(format!("TLS handshake failed: {e}")),
             Err(_) => return Err(format!("no TLS handshake within {} ms", handshake_max.as_millis())),
         };
-        let principal = self.principal(stream.get_ref().1.peer_certificates())?;
+        let principal = principal(&current.settings, stream.get_ref().1.peer_certificates())?;
         let session = Session { principal, peer, listener: listener.clone(), protocol: SecurityProtocol::Ssl };
         Ok((stream, session))
-    }
-
-    /// The principal of a client that showed `certificates` (its own first), as Kafka's
-    /// `DefaultKafkaPrincipalBuilder` makes it for SSL.
-    fn principal(&self, certificates: Option<&[CertificateDer<'_>]>) -> Result<KafkaPrincipal, String> {
-        let Some(certificate) = certificates.and_then(<[_]>::first) else {
-            return Ok(KafkaPrincipal::anonymous());
-        };
-        let name = strand_security::x500::subject_name(certificate)?;
-        let mapped = self.settings.principal_mapper.name(&name).map_err(|e| format!("authentication failed: {e}"))?;
-        Ok(KafkaPrincipal::user(mapped))
     }
 
     /// Opens TLS over `stream`, a connection this node made to `host`, within `handshake_max`.
@@ -169,8 +190,9 @@ impl ListenerTls {
         host: &str,
         handshake_max: Duration,
     ) -> Result<ClientStream, String> {
-        let listener = &self.settings.listener;
-        let connector = self.current().connector.ok_or_else(|| format!("listener {listener}: no trust store"))?;
+        let current = self.current();
+        let listener = &current.settings.listener;
+        let connector = current.connector.ok_or_else(|| format!("listener {listener}: no trust store"))?;
         let name = ServerName::try_from(host.to_owned()).map_err(|e| format!("host name {host}: {e}"))?;
         match tokio::time::timeout(handshake_max, connector.connect(name, stream)).await {
             Ok(Ok(stream)) => Ok(stream),
@@ -178,6 +200,46 @@ impl ListenerTls {
             Err(_) => Err(format!("no TLS handshake with {host} within {} ms", handshake_max.as_millis())),
         }
     }
+}
+
+/// The principal of a client that showed `certificates` (its own first), as Kafka's
+/// `DefaultKafkaPrincipalBuilder` makes it for SSL.
+fn principal(settings: &TlsSettings, certificates: Option<&[CertificateDer<'_>]>) -> Result<KafkaPrincipal, String> {
+    let Some(certificate) = certificates.and_then(<[_]>::first) else {
+        return Ok(KafkaPrincipal::anonymous());
+    };
+    let name = strand_security::x500::subject_name(certificate)?;
+    let mapped = settings.principal_mapper.name(&name).map_err(|e| format!("authentication failed: {e}"))?;
+    Ok(KafkaPrincipal::user(mapped))
+}
+
+/// Whether `new` has `old`'s subject and subject alternative names.
+fn same_names(old: &CertificateDer<'_>, new: &CertificateDer<'_>) -> Result<(), String> {
+    let subject = strand_security::x500::subject_name;
+    let (old_subject, new_subject) = (subject(old)?, subject(new)?);
+    if old_subject != new_subject {
+        return Err(format!(
+            "Keystore DistinguishedName does not match: existing={{{old_subject}}}, new={{{new_subject}}}"
+        ));
+    }
+    let (old_names, new_names) = (alternative_names(old)?, alternative_names(new)?);
+    if old_names != new_names {
+        return Err(format!(
+            "Keystore SubjectAltNames do not match: existing={{{old_names:?}}}, new={{{new_names:?}}}"
+        ));
+    }
+    Ok(())
+}
+
+/// A certificate's subject alternative names, as text, sorted.
+fn alternative_names(certificate: &CertificateDer<'_>) -> Result<Vec<String>, String> {
+    let (_, parsed) = x509_parser::parse_x509_certificate(certificate)
+        .map_err(|e| format!("the key store's certificate cannot be read: {e}"))?;
+    let extension = parsed.subject_alternative_name().map_err(|e| format!("subject alternative names: {e}"))?;
+    let mut names: Vec<String> =
+        extension.map(|e| e.value.general_names.iter().map(ToString::to_string).collect()).unwrap_or_default();
+    names.sort();
+    Ok(names)
 }
 
 /// The contents of the listener's store files (empty for one that cannot be read: the build
@@ -201,6 +263,7 @@ fn contexts(settings: &TlsSettings) -> Result<Contexts, String> {
     let provider = Arc::new(provider(settings));
     let versions = versions(settings);
     let identity = settings.keystore.as_ref().map(stores::read_keystore).transpose().map_err(fail)?;
+    let certificate = identity.as_ref().and_then(|identity| identity.chain.first().cloned());
     let roots = settings.truststore.as_ref().map(stores::read_truststore).transpose().map_err(fail)?.map(Arc::new);
     let acceptor = match &identity {
         Some(identity) => {
@@ -251,7 +314,7 @@ fn contexts(settings: &TlsSettings) -> Result<Contexts, String> {
         }
         None => None,
     };
-    Ok(Contexts { acceptor, connector })
+    Ok(Contexts { settings: Arc::new(settings.clone()), acceptor, connector, certificate })
 }
 
 /// ring's provider, its suites narrowed to `ssl.cipher.suites` when set.
