@@ -7,6 +7,8 @@ keytool for the PKCS12 truststores Java reads), valid for two days, never commit
   server-keystore.pem         server.key (unencrypted PKCS#8) then server.pem then ca.pem: Kafka's
                               ssl.keystore.type=PEM file form
   server.p12                  the same key and chain as a PKCS12 keystore (password PASSWORD)
+  renewed-keystore.pem        a new key and certificate with the node's names (a renewal), PEM form
+  intruder-keystore.pem       CN=intruder with the node's alternative names, PEM form
   truststore.p12              the CA as a trusted entry of a PKCS12 truststore (password PASSWORD)
   client.pem, client.key      CN=client,OU=test,O=strand, signed by the CA; client.p12 (PASSWORD)
   client-keystore.pem         client.key then client.pem then ca.pem (Java's PEM keystore form)
@@ -71,6 +73,8 @@ def generate(directory: Path) -> dict[str, str]:
     _ca("ca", "/CN=Strand Test CA", directory)
     _leaf("server", "/CN=localhost", "ca", server_ext, directory)
     _leaf("client", CLIENT_SUBJECT, "ca", client_ext, directory)
+    _leaf("renewed", "/CN=localhost", "ca", server_ext, directory)
+    _leaf("intruder", "/CN=intruder", "ca", server_ext, directory)
     _ca("untrusted-ca", "/CN=Untrusted Test CA", directory)
     _leaf("untrusted-client", CLIENT_SUBJECT, "untrusted-ca", client_ext, directory)
     _truststore("ca", "truststore.p12", directory)
@@ -78,7 +82,7 @@ def generate(directory: Path) -> dict[str, str]:
     names = ["ca.pem", "server.pem", "server.key", "server-keystore.pem", "server.p12", "truststore.p12",
              "client.pem", "client.key", "client.p12", "client-keystore.pem", "untrusted-ca.pem",
              "untrusted-truststore.p12", "untrusted-client.pem", "untrusted-client.key", "untrusted-client.p12",
-             "untrusted-client-keystore.pem"]
+             "untrusted-client-keystore.pem", "renewed.pem", "renewed-keystore.pem", "intruder-keystore.pem"]
     paths = {name: str(directory / name) for name in names}
     paths["password"] = PASSWORD
     return paths

@@ -1,12 +1,14 @@
 """Kafka 4.4.0's own tools (kafka-topics, kafka-console-producer, kafka-console-consumer,
 kafka-configs, from target/kafka-libs) over SASL_SSL SCRAM-SHA-512 with --command-config, a SCRAM
-user made with kafka-configs, and kafka-topics refused with a wrong password."""
+user made with kafka-configs, kafka-topics refused with a wrong password, and the SSL listener's
+key store changed at run time with kafka-configs."""
 
+import ssl
 import subprocess
 import time
 import uuid
 
-from compat_broker import java_command
+from compat_broker import NODE_ID, java_command
 
 CLIENT = "kafka-tools"
 TOPICS = "org.apache.kafka.tools.TopicCommand"
@@ -79,3 +81,42 @@ def test_scram_configs_user(sec, tmp_path):
         if listed.returncode == 0 or time.monotonic() > deadline:
             break
     assert listed.returncode == 0, listed.stderr
+
+
+def _served_certificate(address):
+    host, port = address.rsplit(":", 1)
+    return ssl.get_server_certificate((host, int(port)))
+
+
+def test_keystore_alter(sec, tmp_path):
+    """kafka-configs changes broker 1's SSL listener key store (the per-broker dynamic
+    listener.name.ssl.ssl.keystore.location): a renewed certificate is served by the next
+    handshakes without a restart; a certificate with another subject is refused and changes
+    nothing."""
+    bootstrap = sec.listener("tls", "SSL")
+    config = tmp_path / "ssl.properties"
+    config.write_text("security.protocol=SSL\n"
+                      "ssl.truststore.type=PEM\n"
+                      f"ssl.truststore.location={sec.certs['ca.pem']}\n"
+                      "request.timeout.ms=5000\n"
+                      "default.api.timeout.ms=10000\n")
+    key = "listener.name.ssl.ssl.keystore.location"
+
+    def alter(keystore):
+        return tool(CONFIGS, bootstrap, "--command-config", str(config), "--alter", "--entity-type", "brokers",
+                    "--entity-name", str(NODE_ID), "--add-config", f"{key}={sec.certs[keystore]}")
+
+    renewed = open(sec.certs["renewed.pem"]).read().strip()
+    altered = alter("renewed-keystore.pem")
+    assert (altered.returncode, altered.stdout) == (0, f"Completed updating config for broker {NODE_ID}.\n"), \
+        altered.stderr
+    deadline = time.monotonic() + 20
+    while _served_certificate(bootstrap).strip() != renewed and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert _served_certificate(bootstrap).strip() == renewed
+
+    refused = alter("intruder-keystore.pem")
+    assert refused.returncode == 1, (refused.stdout, refused.stderr)
+    assert "InvalidRequestException" in refused.stderr, refused.stderr
+    assert "DistinguishedName does not match" in refused.stderr, refused.stderr
+    assert _served_certificate(bootstrap).strip() == renewed
