@@ -6,7 +6,9 @@
 //!
 //! A pool built with a [`ListenerTls`] dials every peer over TLS (the peer's listener is SSL):
 //! its trust store, its key store as the client certificate, host name verification per
-//! `ssl.endpoint.identification.algorithm`, the handshake within the connect timeout.
+//! `ssl.endpoint.identification.algorithm`, the handshake within the connect timeout. One built
+//! with a [`NodeLogin`] (the listener is SASL) logs in on every new connection (`login`), within
+//! the connect timeout too, and replaces a connection whose session is near its end (KIP-368).
 //!
 //! What it is not: no retries (Raft retries on its own schedule; controller callers decide) and
 //! no address book (callers pass the address).
@@ -18,12 +20,15 @@ use std::time::Duration;
 use bytes::{Bytes, BytesMut};
 use tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt};
 use tokio::net::TcpStream;
+use tokio::time::Instant;
 
-use crate::tls::ListenerTls;
+use crate::config::sasl::NodeLogin;
 
 use strand_protocol::frame::{decode_response, encode_request};
 use strand_protocol::messages::api::{RequestBody, ResponseBody};
 
+use super::Link;
+use super::login::{LoginError, log_in, renew_after};
 use super::wire::{self, RpcKind};
 
 /// The client id of this node's requests to other brokers.
@@ -41,6 +46,10 @@ pub enum CallError {
     /// The peer answered with an error.
     #[error("{address} answered: {message}")]
     Refused { address: String, message: String },
+    /// The peer refused this node's SASL login: a configuration to fix. Names the mechanism and
+    /// the user, never the password.
+    #[error("SASL login to {address} with {mechanism} as '{user}' failed: {reason}")]
+    Authentication { address: String, mechanism: &'static str, user: String, reason: String },
 }
 
 /// A pool of connections to peers, one per address.
@@ -51,8 +60,8 @@ pub struct NodeClient {
     connect_timeout: Duration,
     /// The largest reply accepted.
     reply_bytes_max: usize,
-    /// The peers' listener's TLS, when it is SSL.
-    tls: Option<ListenerTls>,
+    /// The peers' listener's TLS and this node's login there.
+    link: Link,
 }
 
 /// A connection to a peer: TCP, or TLS over it.
@@ -64,12 +73,20 @@ impl<T: AsyncRead + AsyncWrite + Unpin + Send + Sync + std::fmt::Debug> PeerStre
 struct Connection {
     stream: Box<dyn PeerStream>,
     next_correlation_id: i32,
+    /// When its SASL session is near its end and the connection is replaced.
+    renew_at: Option<Instant>,
+}
+
+impl Connection {
+    fn is_renewable(&self) -> bool {
+        self.renew_at.is_some_and(|at| at <= Instant::now())
+    }
 }
 
 impl NodeClient {
-    /// A pool dialling plain TCP, or TLS with `tls`.
-    pub fn new(connect_timeout: Duration, reply_bytes_max: usize, tls: Option<ListenerTls>) -> NodeClient {
-        NodeClient { connections: Mutex::new(HashMap::new()), connect_timeout, reply_bytes_max, tls }
+    /// A pool dialling plain TCP, or TLS and logging in as `link` says.
+    pub fn new(connect_timeout: Duration, reply_bytes_max: usize, link: Link) -> NodeClient {
+        NodeClient { connections: Mutex::new(HashMap::new()), connect_timeout, reply_bytes_max, link }
     }
 
     /// Sends one Strand request to `address` (`host:port`) and waits at most `timeout` for its
@@ -128,7 +145,7 @@ impl NodeClient {
         let mut slot = slot.lock().await;
         let failed = |reason: String| CallError::Failed { address: address.to_owned(), reason };
         loop {
-            let (mut connection, reused) = match slot.take() {
+            let (mut connection, reused) = match slot.take().filter(|kept| !kept.is_renewable()) {
                 Some(kept) => (kept, true),
                 None => (self.connect(address).await?, false),
             };
@@ -171,18 +188,51 @@ impl NodeClient {
         if let Err(e) = stream.set_nodelay(true) {
             tracing::debug!("could not set TCP_NODELAY towards {address}: {e}");
         }
-        let Some(tls) = &self.tls else {
-            return Ok(Connection { stream: Box::new(stream), next_correlation_id: 0 });
+        let stream: Box<dyn PeerStream> = match &self.link.tls {
+            None => Box::new(stream),
+            Some(tls) => {
+                let host = address.rsplit_once(':').map_or(address, |(host, _)| host);
+                let host = host.trim_start_matches('[').trim_end_matches(']');
+                Box::new(tls.connect(stream, host, self.connect_timeout).await.map_err(unreachable)?)
+            }
         };
-        let host = address.rsplit_once(':').map_or(address, |(host, _)| host);
-        let host = host.trim_start_matches('[').trim_end_matches(']');
-        let stream = tls.connect(stream, host, self.connect_timeout).await.map_err(unreachable)?;
-        Ok(Connection { stream: Box::new(stream), next_correlation_id: 0 })
+        let mut connection = Connection { stream, next_correlation_id: 0, renew_at: None };
+        if let Some(login) = &self.link.login {
+            let lifetime = self.log_in(address, login, &mut connection).await?;
+            connection.renew_at = lifetime.map(|lifetime| Instant::now() + renew_after(lifetime));
+        }
+        Ok(connection)
+    }
+
+    /// Logs in on a new connection within the connect timeout: the session's lifetime.
+    async fn log_in(
+        &self,
+        address: &str,
+        login: &NodeLogin,
+        connection: &mut Connection,
+    ) -> Result<Option<Duration>, CallError> {
+        let logging_in =
+            log_in(&mut connection.stream, login, self.reply_bytes_max, &mut connection.next_correlation_id);
+        let broken = |reason: String| CallError::Unreachable { address: address.to_owned(), reason };
+        match tokio::time::timeout(self.connect_timeout, logging_in).await {
+            Ok(Ok(lifetime)) => Ok(lifetime),
+            Ok(Err(LoginError::Refused(reason))) => Err(CallError::Authentication {
+                address: address.to_owned(),
+                mechanism: login.mechanism.name(),
+                user: login.user().to_owned(),
+                reason,
+            }),
+            Ok(Err(LoginError::Broken(reason))) => Err(broken(reason)),
+            Err(_) => Err(broken(format!("no SASL login within {} ms", self.connect_timeout.as_millis()))),
+        }
     }
 }
 
 /// Reads one reply frame (without its size prefix), refusing one over `bytes_max`.
-async fn read_reply<S: AsyncRead + Unpin + ?Sized>(stream: &mut S, bytes_max: usize) -> Result<Bytes, String> {
+pub(super) async fn read_reply<S: AsyncRead + Unpin + ?Sized>(
+    stream: &mut S,
+    bytes_max: usize,
+) -> Result<Bytes, String> {
     let mut prefix = [0u8; 4];
     stream.read_exact(&mut prefix).await.map_err(|e| format!("read: {e}"))?;
     let size = strand_protocol::frame::frame_size(prefix, bytes_max).map_err(|e| e.to_string())?;
@@ -238,7 +288,7 @@ mod tests {
     #[tokio::test]
     async fn a_dropped_call_never_leaves_its_reply_for_the_next() {
         let address = echo_peer(Duration::from_millis(300)).await;
-        let client = NodeClient::new(Duration::from_secs(5), 1 << 20, None);
+        let client = NodeClient::new(Duration::from_secs(5), 1 << 20, Link::default());
         let long = Duration::from_secs(5);
         let dropped =
             tokio::time::timeout(Duration::from_millis(50), client.call(&address, RpcKind::Raft, b"first", long)).await;
