@@ -254,6 +254,13 @@ impl std::fmt::Debug for NodeLogin {
 }
 
 impl NodeLogin {
+    /// A login on `listener` with `mechanism` and the JAAS entry holding the node's `username`
+    /// and `password`; the error says what the entry lacks.
+    pub fn new(listener: &str, mechanism: Mechanism, jaas: jaas::JaasEntry) -> Result<NodeLogin, String> {
+        client_from_jaas(mechanism, &jaas).map_err(|e| e.to_string())?;
+        Ok(NodeLogin { listener: listener.to_owned(), mechanism, jaas })
+    }
+
     /// The client side of one connection's exchange.
     pub fn client(&self) -> Result<Box<dyn SaslClient>, String> {
         client_from_jaas(self.mechanism, &self.jaas).map_err(|e| e.to_string())
@@ -321,8 +328,9 @@ impl ServerConfig {
             ));
         };
         let entry = jaas::parse_single(&text).map_err(|e| ConfigError::rule(&jaas_key, e.to_string()))?;
-        client_from_jaas(mechanism, &entry).map_err(|e| ConfigError::rule(&jaas_key, e.to_string()))?;
-        Ok(Some(NodeLogin { listener: listener.to_owned(), mechanism, jaas: entry }))
+        let login =
+            NodeLogin::new(listener, mechanism, entry).map_err(|reason| ConfigError::rule(&jaas_key, reason))?;
+        Ok(Some(login))
     }
 
     /// The settings of this node's CONTROLLER listener when it binds one and it is SASL.

@@ -298,4 +298,98 @@ mod tests {
             assert_eq!(&answer[..], payload);
         }
     }
+
+    /// A peer running the client listeners' SASL exchange (PLAIN, `node` / `node-secret`, with
+    /// `lifetime` as `connections.max.reauth.ms`) before echoing each Strand request's payload;
+    /// it counts its connections.
+    #[allow(clippy::disallowed_methods)] // The test's own loopback peer.
+    async fn sasl_echo_peer(lifetime: Option<Duration>) -> (String, Arc<std::sync::atomic::AtomicUsize>) {
+        use crate::connection::authenticate::{SaslListener, authenticate};
+        use crate::connection::{ClientLimits, ConnectionLimits, CopyingSink, MemoryPool};
+        use strand_security::sasl::SaslServer;
+        use strand_security::sasl::plain::{PlainServer, PlainUsers};
+        let users = Arc::new(PlainUsers::from_pairs([("node", "node-secret")]));
+        let listener = Arc::new(SaslListener {
+            mechanisms: vec!["PLAIN".to_owned()],
+            new_server: Arc::new(move |name| {
+                (name == "PLAIN").then(|| Box::new(PlainServer::new(users.clone())) as Box<dyn SaslServer>)
+            }),
+            reauth_max: lifetime.into_iter().map(|max| ("PLAIN".to_owned(), max)).collect(),
+            failed_delay: Duration::ZERO,
+            receive_bytes_max: 1 << 16,
+        });
+        let socket = tokio::net::TcpListener::bind("127.0.0.1:0").await.expect("bind");
+        let address = socket.local_addr().expect("address").to_string();
+        let accepted = Arc::new(std::sync::atomic::AtomicUsize::new(0));
+        let counted = accepted.clone();
+        tokio::spawn(async move {
+            while let Ok((stream, _)) = socket.accept().await {
+                counted.fetch_add(1, Ordering::SeqCst);
+                let listener = listener.clone();
+                tokio::spawn(async move {
+                    let (mut reader, writer) = tokio::io::split(stream);
+                    let mut writer = CopyingSink(writer);
+                    let connection =
+                        ConnectionLimits { request_bytes_max: 1 << 20, idle_max: None, request_arrival_max: None };
+                    let limits = ClientLimits { connection, pipelined_requests_max: 1, pool: MemoryPool::new(None) };
+                    let no_versions = |_| async { strand_broker::Outcome::Close("no ApiVersions".into()) };
+                    if authenticate(&mut reader, &mut writer, &listener, &limits, no_versions).await.is_err() {
+                        return;
+                    }
+                    let mut stream = reader.unsplit(writer.0);
+                    while let Ok(frame) = read_reply(&mut stream, 1 << 20).await {
+                        let request = wire::decode_request(frame).expect("a strand request");
+                        let reply = wire::encode_reply(request.correlation_id, Ok(&request.payload)).expect("reply");
+                        if stream.write_all(&reply).await.is_err() {
+                            return;
+                        }
+                    }
+                });
+            }
+        });
+        (address, accepted)
+    }
+
+    fn plain_login(password: &str) -> Link {
+        let jaas = format!(
+            "org.apache.kafka.common.security.plain.PlainLoginModule required username=\"node\" password=\"{password}\";"
+        );
+        let entry = strand_security::sasl::jaas::parse_single(&jaas).expect("jaas");
+        let login = NodeLogin::new("CONTROLLER", strand_security::sasl::Mechanism::Plain, entry).expect("login");
+        Link { tls: None, login: Some(login) }
+    }
+
+    /// A link to a SASL listener logs in before its first request; a wrong password is an
+    /// authentication failure naming the mechanism and the user, never the password.
+    #[tokio::test]
+    async fn a_link_logs_in_and_a_refused_login_names_no_secret() {
+        let (address, _) = sasl_echo_peer(None).await;
+        let long = Duration::from_secs(5);
+        let client = NodeClient::new(long, 1 << 20, plain_login("node-secret"));
+        let answer = client.call(&address, RpcKind::Raft, b"after login", long).await.expect("answered");
+        assert_eq!(&answer[..], b"after login");
+
+        let refused = NodeClient::new(long, 1 << 20, plain_login("wrong-secret"));
+        let error = refused.call(&address, RpcKind::Raft, b"x", long).await.expect_err("refused");
+        assert!(matches!(error, CallError::Authentication { mechanism: "PLAIN", .. }), "{error:?}");
+        let text = error.to_string();
+        assert!(text.contains("'node'") && text.contains("SASL_AUTHENTICATION_FAILED"), "{text}");
+        assert!(!text.contains("wrong-secret"), "{text}");
+    }
+
+    /// KIP-368: a session the peer bounds is not used past 85% of its lifetime; the next call
+    /// goes over a new connection that logs in again, and the peer never sees an expired session.
+    #[tokio::test]
+    async fn a_link_replaces_its_connection_before_the_session_expires() {
+        let lifetime = Duration::from_millis(400);
+        let (address, accepted) = sasl_echo_peer(Some(lifetime)).await;
+        let long = Duration::from_secs(5);
+        let client = NodeClient::new(long, 1 << 20, plain_login("node-secret"));
+        client.call(&address, RpcKind::Raft, b"one", long).await.expect("answered");
+        client.call(&address, RpcKind::Raft, b"two", long).await.expect("answered");
+        assert_eq!(accepted.load(Ordering::SeqCst), 1, "one connection while the session lasts");
+        tokio::time::sleep(lifetime * 9 / 10).await;
+        client.call(&address, RpcKind::Raft, b"three", long).await.expect("answered");
+        assert_eq!(accepted.load(Ordering::SeqCst), 2, "a new connection past 85% of the session");
+    }
 }
