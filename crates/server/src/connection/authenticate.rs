@@ -36,12 +36,11 @@ use strand_protocol::frame::{FrameChunk, ResponseFrame, decode_request_body, enc
 use strand_protocol::messages::api::{ApiKey, RequestBody, ResponseBody};
 use strand_protocol::messages::{SaslAuthenticateResponse, SaslHandshakeResponse};
 use strand_security::KafkaPrincipal;
-use strand_security::sasl::{AuthFailure, SaslServer, SaslServerFactory, Step};
+use strand_security::sasl::{AuthFailure, SaslServer, Step};
 use tokio::io::{AsyncRead, AsyncReadExt};
 use tokio::time::Instant;
 
 use super::{Activity, ClientLimits, FrameSink, read_request};
-use crate::config::sasl::SaslListenerConfig;
 
 /// Makes the server side of one exchange for a mechanism the listener enables; `None` for one
 /// it cannot serve.
@@ -60,19 +59,6 @@ pub struct SaslListener {
     pub failed_delay: Duration,
     /// `sasl.server.max.receive.size`.
     pub receive_bytes_max: usize,
-}
-
-impl SaslListener {
-    /// A listener's exchange from its settings, each mechanism's server made by `factory`.
-    pub fn new(config: &SaslListenerConfig, factory: SaslServerFactory) -> SaslListener {
-        SaslListener {
-            mechanisms: factory.enabled_names().into_iter().map(str::to_owned).collect(),
-            new_server: Arc::new(move |mechanism| factory.create(mechanism).ok()),
-            reauth_max: config.reauth_max.clone(),
-            failed_delay: config.failed_delay,
-            receive_bytes_max: config.receive_bytes_max,
-        }
-    }
 }
 
 impl fmt::Debug for SaslListener {

@@ -89,7 +89,13 @@ impl LinkSecurity {
         let sasl = match config.controller_sasl_listener() {
             Some(listener) => {
                 let factory = listener.factory_without_credentials().map_err(|e| e.to_string())?;
-                Some(Arc::new(SaslListener::new(&listener, factory)))
+                Some(Arc::new(SaslListener {
+                    mechanisms: factory.enabled_names().into_iter().map(str::to_owned).collect(),
+                    new_server: Arc::new(move |mechanism| factory.create(mechanism).ok()),
+                    reauth_max: listener.reauth_max.clone(),
+                    failed_delay: listener.failed_delay,
+                    receive_bytes_max: listener.receive_bytes_max,
+                }))
             }
             None => None,
         };
