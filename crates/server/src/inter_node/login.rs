@@ -81,7 +81,16 @@ pub async fn log_in<S: AsyncRead + AsyncWrite + Unpin + ?Sized>(
             let message = answer.error_message.unwrap_or_default();
             return Err(LoginError::Refused(format!("{}: {message}", error_name(answer.error_code))));
         }
-        match client.step(&answer.auth_bytes) {
+        // SCRAM salts the password here (thousands of HMAC rounds): off the runtime's threads.
+        let challenge = answer.auth_bytes;
+        let (returned, step) = tokio::task::spawn_blocking(move || {
+            let step = client.step(&challenge);
+            (client, step)
+        })
+        .await
+        .map_err(|e| LoginError::Broken(format!("the {mechanism} step failed: {e}")))?;
+        client = returned;
+        match step {
             Ok(ClientStep::Respond(next)) => token = next,
             Ok(ClientStep::Done) => {
                 let lifetime = u64::try_from(answer.session_lifetime_ms).ok().filter(|ms| *ms > 0);
