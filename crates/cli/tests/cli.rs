@@ -196,15 +196,16 @@ fn server_refuses_invalid_values() -> TestResult {
 }
 
 /// A security setting Strand does not implement stops `server` before anything starts, naming
-/// it, rather than serving without the security a user asked for: SASL between nodes, a JKS
-/// store it cannot read, Kerberos, a JAAS entry Kafka's brokers would ignore.
+/// it, rather than serving without the security a user asked for: a node login Strand cannot
+/// make, a JKS store it cannot read, Kerberos, a JAAS entry Kafka's brokers would ignore.
 #[test]
 fn server_refuses_security_it_does_not_implement() -> TestResult {
     let dir = tempfile::tempdir()?;
-    let sasl_listener = "listeners=SASL_SSL://127.0.0.1:0\nsecurity.inter.broker.protocol=SASL_SSL\n";
+    let sasl_listener = "listeners=SASL_SSL://127.0.0.1:0\nsecurity.inter.broker.protocol=SASL_SSL\n\
+                         sasl.enabled.mechanisms=SCRAM-SHA-512\n";
     let jks = "listeners=SSL://127.0.0.1:0\nsecurity.inter.broker.protocol=SSL\nssl.keystore.location=/k.jks\n";
     let cases = [
-        (sasl_listener, "the inter-broker listener SASL_SSL uses SASL"),
+        (sasl_listener, "sasl.mechanism.inter.broker.protocol must be included in sasl.enabled.mechanisms"),
         (jks, "-srcstoretype JKS -destkeystore store.p12 -deststoretype PKCS12"),
         (
             "ssl.engine.factory.class=x.Factory\n",

@@ -36,9 +36,10 @@
 //!   listener, Kafka requests: followers' Fetch v17 (`BrokerFetchTransport`), KIP-890 checks to
 //!   transaction coordinators (`CoordinatorTxnVerifier`, AddPartitionsToTxn v5) and markers to
 //!   leaders (`LeaderTxnMarkerSender`, WriteTxnMarkers); AlterPartition goes to the controller
-//!   (`ControllerIsrChannel`). `PeerHealth` says when a peer is unreachable: one WARN once its
-//!   calls failed for 2 s (30 s for one never reached), a reminder at most every 30 s, one INFO
-//!   when it returns.
+//!   (`ControllerIsrChannel`). Every link runs over TLS and logs in with SASL as its listener
+//!   asks (`LinkSecurity`). `PeerHealth` says when a peer is unreachable: one WARN once its
+//!   calls failed for 2 s (30 s for one never reached; at once for a refused login), a reminder
+//!   at most every 30 s, one INFO when it returns.
 //! - [`log_dirs`]: KIP-858's `DirAssigner` (AssignReplicasToDirs for hosted replicas the image
 //!   places in none of this broker's dirs), the offline-dir watcher (every 100 ms: the partitions
 //!   of a dir a failed sync took offline stop being served, its id goes into every heartbeat, and

@@ -20,7 +20,8 @@
 //! start-up is offline from the start (registered without it, its partitions not recreated
 //! elsewhere: `may_be_in_an_offline_dir`) and the node runs on the others, as Kafka does.
 
-use crate::tls::{DynamicTls, ListenerTls};
+use crate::inter_node::Link;
+use crate::tls::DynamicTls;
 use std::collections::BTreeMap;
 use std::net::SocketAddr;
 use std::sync::Arc;
@@ -48,7 +49,8 @@ use crate::connection::acceptor::ClientConnections;
 use crate::group_writer::ReplicaPartitionWriter;
 use crate::inter_node::{
     BrokerFetchTransport, ControllerClient, ControllerIsrChannel, CoordinatorTxnVerifier, LeaderTxnMarkerSender,
-    LinkTls, PeerHealth, TcpQuorumTransport, VoterMetadataFetcher, follow_registrations, serve_controller_listener,
+    LinkSecurity, PeerHealth, TcpQuorumTransport, VoterMetadataFetcher, follow_registrations,
+    serve_controller_listener,
 };
 use crate::log_dirs::{DirAssigner, raise_open_files_limit, watch_log_dirs_forever};
 use crate::metadata_replay::{Handoff, replay_forever};
@@ -103,7 +105,7 @@ pub async fn run_until(
     raise_open_files_limit();
     // Before anything is opened: an override host that does not resolve stops the start.
     let (mut clients, jwks_feeds) = ClientConnections::from_config(&config).await.map_err(NodeError::Startup)?;
-    let links = LinkTls::from_config(&config).map_err(NodeError::Startup)?;
+    let links = LinkSecurity::from_config(&config).map_err(NodeError::Startup)?;
     let mut node = Starting {
         links,
         node: BrokerId(config.node_id),
@@ -114,7 +116,7 @@ pub async fn run_until(
         peers: Arc::new(PeerHealth::new()),
         tasks: Tasks::default(),
     };
-    let links = [node.links.controller.clone(), node.links.inter_broker.clone()];
+    let links = [node.links.controller.tls.clone(), node.links.inter_broker.tls.clone()];
     for tls in clients.tls_listeners().into_iter().chain(links.into_iter().flatten()) {
         node.tasks.spawn("TLS store reload", tls.reload_forever());
     }
@@ -184,7 +186,7 @@ type Halt = std::pin::Pin<Box<dyn std::future::Future<Output = NodeError> + Send
 
 /// A node being started, and what every stage needs.
 struct Starting {
-    links: LinkTls,
+    links: LinkSecurity,
     config: ServerConfig,
     cluster_id: String,
     node: BrokerId,
@@ -266,7 +268,7 @@ impl Starting {
         if let Some((address, listener)) = controller_listener {
             info!("Strand node {node_id}: controller listener on {address}");
             let limits = ConnectionLimits::from_config(config);
-            let access = self.links.controller_access(config);
+            let access = self.links.controller_access(config).map_err(NodeError::Startup)?;
             let (quorum, controller, peers) = (quorum.clone(), controller.clone(), self.peers.clone());
             let serving = serve_controller_listener(listener, quorum, controller, limits, peers, access);
             self.tasks.spawn("controller listener", serving);
@@ -323,7 +325,7 @@ impl Starting {
                 CONTROLLER_CALL_MAX,
                 self.peers.clone(),
             )
-            .with_tls(self.links.controller.clone()),
+            .with_link(self.links.controller.clone()),
         )
     }
 
@@ -520,7 +522,7 @@ impl Starting {
         let identity =
             BrokerIdentity { node_id: self.node, cluster_id: self.cluster_id.clone(), listener_name, broker_epoch };
         // Every TLS context of the node, served or dialled, follows its listener's dynamic stores.
-        let links = [self.links.controller.clone(), self.links.inter_broker.clone()].into_iter().flatten();
+        let links = [self.links.controller.tls.clone(), self.links.inter_broker.tls.clone()].into_iter().flatten();
         let tls = clients.tls_listeners().into_iter().chain(links).collect();
         let config = Arc::new(self.config.clone());
         let dynamic_tls = DynamicTls::new(config, self.node, tls, metadata.image_rx.clone());
@@ -572,7 +574,7 @@ async fn open_quorum(
     cluster_id: &str,
     clock: Arc<dyn Clock>,
     peers: Arc<PeerHealth>,
-    tls: Option<ListenerTls>,
+    link: Link,
 ) -> Result<Quorum, NodeError> {
     use strand_metadata::quorum::{LoneVoterTransport, QuorumConfig, QuorumTransport, QuorumVoters, SnapshotSettings};
     let metadata_dir = config.metadata_log_dir.join(format!("{CLUSTER_METADATA_TOPIC}-0"));
@@ -598,7 +600,7 @@ async fn open_quorum(
             snapshots,
         };
         let connect_timeout = Duration::from_millis(config.controller_quorum_request_timeout_ms.max(1) as u64);
-        (quorum_config, Arc::new(TcpQuorumTransport::new(controller_addresses(config), connect_timeout, peers, tls)))
+        (quorum_config, Arc::new(TcpQuorumTransport::new(controller_addresses(config), connect_timeout, peers, link)))
     };
     Ok(Quorum::open(&metadata_dir, quorum_config, transport, clock).await?)
 }

@@ -204,8 +204,11 @@ fn unknown_keys_warn() -> TestResult {
     Ok(())
 }
 
+/// A PLAIN JAAS entry with users to check but no login of the node's own.
+const PLAIN_USERS: &str = "org.apache.kafka.common.security.plain.PlainLoginModule required user_a=\"b\";";
+
 /// Security Strand does not implement yet is refused, naming the key, wherever it is asked for:
-/// a SASL inter-broker listener, any authorization key the user set, and a TLS or SASL key
+/// a SASL inter-broker listener without a login Strand can make, any authorization key the user set, and a TLS or SASL key
 /// Strand does not implement; Kafka's defaults alone load, and so do the TLS and SASL settings
 /// Strand serves.
 #[test]
@@ -213,9 +216,14 @@ fn unimplemented_security_is_refused() -> TestResult {
     type Case<'a> = (&'a [(&'a str, &'a str)], &'a str, &'a str);
     let cases: &[Case<'_>] = &[
         (
-            &[("listeners", "SASL_SSL://localhost:9093"), ("security.inter.broker.protocol", "SASL_SSL")],
-            "listener.security.protocol.map",
-            "the inter-broker listener SASL_SSL uses SASL",
+            &[
+                ("listeners", "SASL_SSL://localhost:9093"),
+                ("security.inter.broker.protocol", "SASL_SSL"),
+                ("sasl.enabled.mechanisms", "PLAIN"),
+                ("listener.name.sasl_ssl.plain.sasl.jaas.config", PLAIN_USERS),
+            ],
+            "sasl.mechanism.inter.broker.protocol",
+            "must be included in sasl.enabled.mechanisms when SASL is used for inter-broker communication",
         ),
         (
             &[("listeners", "PLAINTEXT://localhost:9092,SASL_SSL://localhost:9094")],
@@ -223,9 +231,14 @@ fn unimplemented_security_is_refused() -> TestResult {
             "GSSAPI",
         ),
         (
-            &[("listener.security.protocol.map", "PLAINTEXT:SASL_PLAINTEXT,CONTROLLER:PLAINTEXT")],
-            "listener.security.protocol.map",
-            "the inter-broker listener PLAINTEXT uses SASL",
+            &[
+                ("listener.security.protocol.map", "PLAINTEXT:SASL_PLAINTEXT,CONTROLLER:PLAINTEXT"),
+                ("sasl.enabled.mechanisms", "PLAIN"),
+                ("sasl.mechanism.inter.broker.protocol", "PLAIN"),
+                ("listener.name.plaintext.plain.sasl.jaas.config", PLAIN_USERS),
+            ],
+            "listener.name.plaintext.plain.sasl.jaas.config",
+            "no 'username' option for this node's own login",
         ),
         (&[("ssl.engine.factory.class", "x.Factory")], "ssl.engine.factory.class", "Kafka's default"),
         (&[("ssl.keystore.alias", "node")], "ssl.keystore.alias", "not supported by Strand"),

@@ -42,6 +42,17 @@ impl Cluster {
 
     /// As [`Cluster::start_with_voters`], every node with the `extra` settings too.
     pub fn start_configured(size: usize, voters: usize, extra: &[&str]) -> Cluster {
+        Cluster::start_prepared(size, voters, extra, |_, _| {})
+    }
+
+    /// As [`Cluster::start_configured`], `prepare` run on each node's id and data directory
+    /// before its first start (`strand storage format` with bootstrap records, say).
+    pub fn start_prepared(
+        size: usize,
+        voters: usize,
+        extra: &[&str],
+        prepare: impl Fn(i32, &std::path::Path),
+    ) -> Cluster {
         let controller_ports = free_ports(voters);
         let mut cluster = Cluster {
             nodes: (0..size).map(|_| None).collect(),
@@ -50,6 +61,9 @@ impl Cluster {
             last_logs: std::collections::BTreeMap::new(),
             extra: extra.iter().map(|s| (*s).to_owned()).collect(),
         };
+        for (i, data) in cluster.stopped.iter().enumerate() {
+            prepare(i as i32 + 1, data.as_ref().expect("not started yet").path());
+        }
         // Every voter must run before any can serve: spawn all, then wait for each.
         let starting: Vec<(usize, Starting)> = (0..size).map(|i| (i, cluster.spawn(i))).collect();
         for (i, node) in starting {

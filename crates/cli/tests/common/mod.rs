@@ -4,6 +4,7 @@
 #![allow(dead_code)]
 
 pub mod cluster;
+pub mod tls;
 pub mod txn;
 
 use std::io::{BufRead, BufReader, Read, Write};

@@ -153,6 +153,7 @@ const KEYS: &[KeyDef] = &[
     key("connection.failed.authentication.delay.ms", int_min(0), Some("100")),
     key("sasl.enabled.mechanisms", Kind::List, Some("GSSAPI")),
     key("sasl.mechanism.inter.broker.protocol", Kind::Str, Some("GSSAPI")),
+    key("sasl.mechanism.controller.protocol", Kind::Str, Some("GSSAPI")),
     key("sasl.server.max.receive.size", int_min(1), Some("524288")),
     key("queued.max.requests", int_min(1), Some("500")),
     key("queued.max.request.bytes", LONG, Some("-1")),

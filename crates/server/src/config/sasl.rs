@@ -5,9 +5,18 @@
 //! key would be ignored by Kafka, so it is refused here.
 //!
 //! What a listener may not use yet is refused at start-up by [`check`], naming the setting:
-//! GSSAPI and unknown mechanisms, a SASL inter-broker or controller listener (the node's own
-//! links do not authenticate with SASL yet), custom callback handlers (but Kafka's KIP-768
-//! validator, [`super::oauthbearer`]) and login modules, and every Kerberos or client-login key.
+//! GSSAPI and unknown mechanisms, custom callback handlers (but Kafka's KIP-768 validator,
+//! [`super::oauthbearer`]) and login modules, and every Kerberos or client-login key.
+//!
+//! A SASL inter-broker or controller listener is also this node's way to its peers: it logs in
+//! there as a client ([`NodeLogin`]) with `sasl.mechanism.inter.broker.protocol` or
+//! `sasl.mechanism.controller.protocol` and the `username` and `password` options of that
+//! listener's JAAS entry for the mechanism, as Kafka's login modules give them to its clients.
+//! As Kafka, the inter-broker mechanism must be enabled on its listener (Kafka's default, GSSAPI,
+//! never is here). The node's own links speak PLAIN and SCRAM (OAUTHBEARER would need a token
+//! provider); on the controller listener only PLAIN: SCRAM credentials live in the metadata log,
+//! which controllers must reach one another to read (KIP-900), so Kafka's controllers cannot use
+//! them either, and a controller listener enabling SCRAM or OAUTHBEARER serves no Strand node.
 
 use std::collections::BTreeMap;
 use std::sync::Arc;
@@ -17,7 +26,9 @@ use strand_base::Clock;
 use strand_security::sasl::oauthbearer::jwks::JwkSet;
 use strand_security::sasl::oauthbearer::{CurrentJwks, JwksValidator, TokenValidator, UnsecuredValidator};
 use strand_security::sasl::plain::PlainUsers;
-use strand_security::sasl::{CredentialStore, Mechanism, SaslServerFactory, SaslSettings, jaas};
+use strand_security::sasl::{
+    CredentialStore, Mechanism, SaslClient, SaslServerFactory, SaslSettings, client_from_jaas, jaas,
+};
 
 use super::keys::parse_list;
 use super::oauthbearer::{HANDLER_KEY, JWKS_KEYS, JwksEndpoint, jwks_endpoint, unserved_key, uses_jwks};
@@ -73,6 +84,12 @@ impl SaslListenerConfig {
         let settings = SaslSettings { mechanisms, plain_users, scram_credentials, token_validator, clock };
         SaslServerFactory::new(settings)
             .map_err(|e| ConfigError::rule(&key, format!("SASL listener {}: {e}", self.listener)))
+    }
+
+    /// The factory of a listener whose mechanisms need no SCRAM credentials (a controller
+    /// listener's, or one checked at start-up): a SCRAM exchange finds no user.
+    pub fn factory_without_credentials(&self) -> Result<SaslServerFactory, ConfigError> {
+        self.factory(Arc::new(NoCredentials), Arc::new(strand_base::SystemClock), None)
     }
 
     /// The JWK set endpoint when this listener enables OAUTHBEARER with Kafka's KIP-768
@@ -131,6 +148,7 @@ const SERVED_KEYS: &[&str] = &[
     "sasl.jaas.config",
     "sasl.server.max.receive.size",
     "sasl.mechanism.inter.broker.protocol",
+    "sasl.mechanism.controller.protocol",
 ];
 
 impl ServerConfig {
@@ -209,6 +227,140 @@ impl ServerConfig {
     }
 }
 
+/// `sasl.mechanism.inter.broker.protocol`.
+const INTER_BROKER_MECHANISM_KEY: &str = "sasl.mechanism.inter.broker.protocol";
+/// `sasl.mechanism.controller.protocol`.
+const CONTROLLER_MECHANISM_KEY: &str = "sasl.mechanism.controller.protocol";
+
+/// How this node logs in on one of its own SASL links: the mechanism, and the listener's JAAS
+/// entry for it, whose `username` and `password` options are the node's credentials (checked at
+/// start-up). Its `Debug` shows neither.
+#[derive(Clone)]
+pub struct NodeLogin {
+    /// The listener's name, upper-case.
+    pub listener: String,
+    pub mechanism: Mechanism,
+    jaas: jaas::JaasEntry,
+}
+
+impl std::fmt::Debug for NodeLogin {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("NodeLogin")
+            .field("listener", &self.listener)
+            .field("mechanism", &self.mechanism)
+            .field("user", &self.user())
+            .finish_non_exhaustive()
+    }
+}
+
+impl NodeLogin {
+    /// A login on `listener` with `mechanism` and the JAAS entry holding the node's `username`
+    /// and `password`; the error says what the entry lacks.
+    pub fn new(listener: &str, mechanism: Mechanism, jaas: jaas::JaasEntry) -> Result<NodeLogin, String> {
+        client_from_jaas(mechanism, &jaas).map_err(|e| e.to_string())?;
+        Ok(NodeLogin { listener: listener.to_owned(), mechanism, jaas })
+    }
+
+    /// The client side of one connection's exchange.
+    pub fn client(&self) -> Result<Box<dyn SaslClient>, String> {
+        client_from_jaas(self.mechanism, &self.jaas).map_err(|e| e.to_string())
+    }
+
+    /// The user this node logs in as (never the password).
+    pub fn user(&self) -> &str {
+        self.jaas.option("username").unwrap_or_default()
+    }
+}
+
+impl ServerConfig {
+    /// This node's login on its links to other brokers, when the inter-broker listener is SASL.
+    pub fn inter_broker_login(&self) -> Result<Option<NodeLogin>, ConfigError> {
+        self.node_login(&self.inter_broker_listener_name, INTER_BROKER_MECHANISM_KEY)
+    }
+
+    /// This node's login on its links to the controllers, when the controller listener is SASL.
+    pub fn controller_login(&self) -> Result<Option<NodeLogin>, ConfigError> {
+        match self.controller_listener_names.first() {
+            Some(listener) => self.node_login(listener, CONTROLLER_MECHANISM_KEY),
+            None => Ok(None),
+        }
+    }
+
+    fn node_login(&self, listener: &str, mechanism_key: &str) -> Result<Option<NodeLogin>, ConfigError> {
+        let protocol = self.listener_security_protocol_map.get(listener);
+        if !protocol.is_some_and(|protocol| protocol.uses_sasl()) {
+            return Ok(None);
+        }
+        let controller = mechanism_key == CONTROLLER_MECHANISM_KEY;
+        let role = if controller { "controller" } else { "inter-broker" };
+        let name = self.get(mechanism_key).and_then(|entry| entry.value.clone()).unwrap_or_default();
+        let name = name.trim();
+        let enabled = self.sasl_listener(listener).mechanisms;
+        if !controller && !enabled.iter().any(|mechanism| mechanism == name) {
+            // Kafka's own requirement, its words first.
+            return Err(ConfigError::rule(
+                mechanism_key,
+                format!(
+                    "{mechanism_key} must be included in sasl.enabled.mechanisms when SASL is used for inter-broker \
+                     communication: it is {name} (Kafka's default is GSSAPI) and listener {listener} enables {enabled:?}"
+                ),
+            ));
+        }
+        let refuse = |reason: String| {
+            ConfigError::rule(mechanism_key, format!("the {role} listener {listener} uses SASL: {reason}"))
+        };
+        let mechanism = Mechanism::from_name(name).map_err(|e| refuse(format!("{mechanism_key} is {name}: {e}")))?;
+        if controller && matches!(mechanism, Mechanism::Scram(_)) {
+            return Err(refuse(format!(
+                "{mechanism_key} is {name}, but SCRAM credentials live in the metadata log, which controllers must \
+                 reach one another to read (KIP-900): use PLAIN between nodes and controllers"
+            )));
+        }
+        let jaas_key =
+            format!("listener.name.{}.{}.sasl.jaas.config", listener.to_ascii_lowercase(), name.to_ascii_lowercase());
+        let Some(text) = self.jaas_config(listener, name) else {
+            return Err(ConfigError::rule(
+                &jaas_key,
+                format!(
+                    "the {role} listener {listener} uses SASL with {name} ({mechanism_key}), but {jaas_key} is not \
+                     set: this node logs in to its peers with its username and password options"
+                ),
+            ));
+        };
+        let entry = jaas::parse_single(&text).map_err(|e| ConfigError::rule(&jaas_key, e.to_string()))?;
+        let login =
+            NodeLogin::new(listener, mechanism, entry).map_err(|reason| ConfigError::rule(&jaas_key, reason))?;
+        Ok(Some(login))
+    }
+
+    /// The settings of this node's CONTROLLER listener when it binds one and it is SASL.
+    pub fn controller_sasl_listener(&self) -> Option<SaslListenerConfig> {
+        let name = self.controller_listener_names.first()?;
+        self.sasl_listeners().into_iter().find(|listener| &listener.listener == name)
+    }
+}
+
+/// A SASL controller listener serves only Strand's nodes, which log in there with PLAIN: a
+/// mechanism none of them can use is refused rather than left open.
+fn check_controller_listeners(config: &ServerConfig) -> Result<(), ConfigError> {
+    let listeners = config.sasl_listeners();
+    for listener in listeners.iter().filter(|l| config.controller_listener_names.contains(&l.listener)) {
+        let key = format!("listener.name.{}.sasl.enabled.mechanisms", listener.listener.to_ascii_lowercase());
+        if let Some(other) = listener.mechanisms.iter().find(|mechanism| mechanism.as_str() != "PLAIN") {
+            return Err(ConfigError::rule(
+                &key,
+                format!(
+                    "the controller listener {} enables {other}, which no node can log in with there (SCRAM \
+                     credentials live in the metadata log the controllers serve; nodes do not log in with \
+                     OAUTHBEARER tokens): enable only PLAIN on it",
+                    listener.listener
+                ),
+            ));
+        }
+    }
+    Ok(())
+}
+
 /// Refuses the first SASL setting this node would otherwise ignore or misread.
 pub(super) fn check(config: &ServerConfig) -> Result<(), ConfigError> {
     let jwks_listeners: Vec<String> = config
@@ -228,31 +380,17 @@ pub(super) fn check(config: &ServerConfig) -> Result<(), ConfigError> {
             return Err(ConfigError::rule(key, reason));
         }
     }
-    let inter_node = config
-        .controller_listener_names
-        .iter()
-        .map(|name| (name.as_str(), "controller"))
-        .chain([(config.inter_broker_listener_name.as_str(), "inter-broker")]);
-    for (name, role) in inter_node {
-        let protocol = config.listener_security_protocol_map.get(name);
-        if protocol.is_some_and(|protocol| protocol.uses_sasl()) {
-            return Err(ConfigError::rule(
-                "listener.security.protocol.map",
-                format!(
-                    "the {role} listener {name} uses SASL, which Strand's own node-to-node links do not speak yet; \
-                     use PLAINTEXT or SSL (with ssl.client.auth=required) for it and SASL on client listeners"
-                ),
-            ));
-        }
-    }
     for listener in config.sasl_listeners() {
         check_listener(&listener)?;
     }
+    check_controller_listeners(config)?;
+    config.inter_broker_login()?;
+    config.controller_login()?;
     Ok(())
 }
 
 fn check_listener(listener: &SaslListenerConfig) -> Result<(), ConfigError> {
-    listener.factory(Arc::new(NoCredentials), Arc::new(strand_base::SystemClock), None).map(|_| ())
+    listener.factory_without_credentials().map(|_| ())
 }
 
 /// Why a `sasl.*`-family key the user set would not do what Kafka's documentation says here.
@@ -373,8 +511,27 @@ mod tests {
             ),
             (
                 &[("sasl.enabled.mechanisms", "PLAIN"), USERS, ("inter.broker.listener.name", "SASL_PLAINTEXT")],
-                "listener.security.protocol.map",
-                "inter-broker",
+                "sasl.mechanism.inter.broker.protocol",
+                "must be included in sasl.enabled.mechanisms",
+            ),
+            (
+                &[
+                    ("sasl.enabled.mechanisms", "PLAIN"),
+                    USERS,
+                    ("inter.broker.listener.name", "SASL_PLAINTEXT"),
+                    ("sasl.mechanism.inter.broker.protocol", "PLAIN"),
+                ],
+                "listener.name.sasl_plaintext.plain.sasl.jaas.config",
+                "no 'username' option",
+            ),
+            (
+                &[
+                    ("sasl.enabled.mechanisms", "SCRAM-SHA-512"),
+                    ("inter.broker.listener.name", "SASL_PLAINTEXT"),
+                    ("sasl.mechanism.inter.broker.protocol", "SCRAM-SHA-512"),
+                ],
+                "listener.name.sasl_plaintext.scram-sha-512.sasl.jaas.config",
+                "username and password options",
             ),
         ];
         for (pairs, key, expected) in cases {
@@ -383,5 +540,92 @@ mod tests {
             assert_eq!(error.as_ref().and_then(ConfigError::key), Some(*key), "{pairs:?}: {text}");
             assert!(text.contains(expected), "{pairs:?}: {text}");
         }
+    }
+
+    const NODE_PLAIN: (&str, &str) = (
+        "listener.name.controller.plain.sasl.jaas.config",
+        "org.apache.kafka.common.security.plain.PlainLoginModule required username=\"node\" password=\"node-secret\" \
+         user_node=\"node-secret\";",
+    );
+    const NODE_SCRAM: (&str, &str) = (
+        "listener.name.sasl_plaintext.scram-sha-512.sasl.jaas.config",
+        "org.apache.kafka.common.security.scram.ScramLoginModule required username=\"node\" password=\"node-secret\";",
+    );
+    /// [`config`]'s listeners with a SASL_PLAINTEXT CONTROLLER listener.
+    fn sasl_controller(pairs: &[(&str, &str)]) -> Result<ServerConfig, ConfigError> {
+        let mut all = vec![
+            ("listeners", "PLAINTEXT://127.0.0.1:0,SASL_PLAINTEXT://127.0.0.1:0,CONTROLLER://127.0.0.1:0"),
+            (
+                "listener.security.protocol.map",
+                "PLAINTEXT:PLAINTEXT,SASL_PLAINTEXT:SASL_PLAINTEXT,CONTROLLER:SASL_PLAINTEXT",
+            ),
+        ];
+        all.extend_from_slice(pairs);
+        let pairs: Vec<(String, String)> = all.iter().map(|(k, v)| ((*k).to_owned(), (*v).to_owned())).collect();
+        ServerConfig::from_properties(None, &pairs)
+    }
+
+    /// SASL links between nodes: SCRAM to brokers and PLAIN to controllers log in with the
+    /// listeners' JAAS usernames; SCRAM towards controllers, or enabled on their listener, is
+    /// refused by name, as is a mechanism outside Strand's clients.
+    #[test]
+    fn node_logins_come_from_the_links_listeners() -> Result<(), ConfigError> {
+        let good = [
+            ("listener.name.sasl_plaintext.sasl.enabled.mechanisms", "SCRAM-SHA-512"),
+            ("listener.name.controller.sasl.enabled.mechanisms", "PLAIN"),
+            ("controller.listener.names", "CONTROLLER"),
+            ("inter.broker.listener.name", "SASL_PLAINTEXT"),
+            ("sasl.mechanism.inter.broker.protocol", "SCRAM-SHA-512"),
+            ("sasl.mechanism.controller.protocol", "PLAIN"),
+            NODE_SCRAM,
+            NODE_PLAIN,
+        ];
+        let parsed = sasl_controller(&good)?;
+        let brokers = parsed.inter_broker_login()?.expect("a SASL inter-broker listener");
+        assert_eq!(
+            (brokers.listener.as_str(), brokers.mechanism.name(), brokers.user()),
+            ("SASL_PLAINTEXT", "SCRAM-SHA-512", "node")
+        );
+        assert!(!format!("{brokers:?}").contains("node-secret"), "{brokers:?}");
+        let controllers = parsed.controller_login()?.expect("a SASL controller listener");
+        assert_eq!((controllers.mechanism.name(), controllers.user()), ("PLAIN", "node"));
+        assert_eq!(controllers.client().map(|c| c.mechanism()), Ok("PLAIN"));
+
+        type Case<'a> = (&'a [(&'a str, &'a str)], &'a str, &'a str);
+        let cases: &[Case<'_>] = &[
+            (
+                &[("sasl.mechanism.controller.protocol", "SCRAM-SHA-512")],
+                "sasl.mechanism.controller.protocol",
+                "KIP-900",
+            ),
+            (&[("sasl.mechanism.controller.protocol", "GSSAPI")], "sasl.mechanism.controller.protocol", "Kerberos"),
+            (
+                &[("listener.name.controller.sasl.enabled.mechanisms", "PLAIN,SCRAM-SHA-256")],
+                "listener.name.controller.sasl.enabled.mechanisms",
+                "enables SCRAM-SHA-256",
+            ),
+            (
+                &[
+                    ("listener.name.sasl_plaintext.sasl.enabled.mechanisms", "OAUTHBEARER"),
+                    ("sasl.mechanism.inter.broker.protocol", "OAUTHBEARER"),
+                    (
+                        "listener.name.sasl_plaintext.oauthbearer.sasl.jaas.config",
+                        "org.apache.kafka.common.security.oauthbearer.OAuthBearerLoginModule required;",
+                    ),
+                ],
+                "listener.name.sasl_plaintext.oauthbearer.sasl.jaas.config",
+                "OAUTHBEARER is not supported for this node's own links",
+            ),
+        ];
+        for (changes, key, expected) in cases {
+            let mut pairs: Vec<(&str, &str)> = good.to_vec();
+            pairs.retain(|(k, _)| !changes.iter().any(|(changed, _)| changed == k));
+            pairs.extend_from_slice(changes);
+            let error = sasl_controller(&pairs).err();
+            let text = error.as_ref().map(ToString::to_string).unwrap_or_default();
+            assert_eq!(error.as_ref().and_then(ConfigError::key), Some(*key), "{changes:?}: {text}");
+            assert!(text.contains(expected), "{changes:?}: {text}");
+        }
+        Ok(())
     }
 }

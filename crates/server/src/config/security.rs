@@ -3,18 +3,16 @@
 //! Kafka would authorize with them or use them for delegation tokens. A node that accepted them
 //! and went on serving without them would be silently insecure, so a configuration that sets any
 //! of them does not load: `authorizer.class.name`, `principal.builder.class`,
-//! `security.providers`, `delegation.token.*`, and `security.inter.broker.protocol` naming a
-//! SASL protocol (this node's own links do not authenticate with SASL yet).
+//! `security.providers` and `delegation.token.*`.
 //!
 //! TLS and SASL themselves are served: [`super::tls`] refuses the `ssl.*` keys it does not
-//! implement, [`super::sasl`] the `sasl.*` ones and SASL on the inter-broker and controller
-//! listeners.
+//! implement, [`super::sasl`] the `sasl.*` ones and what the node's own SASL links cannot do.
 //!
 //! `super.users` and `allow.everyone.if.no.acl.found` stay accepted: Kafka ignores them too when
 //! no authorizer is configured (`super.users` also names who may reach a TLS CONTROLLER
 //! listener).
 
-use super::{ConfigError, ConfigSource, SecurityProtocol, ServerConfig};
+use super::{ConfigError, ConfigSource, ServerConfig};
 
 /// Refuses the first security setting Strand would otherwise ignore.
 pub(super) fn check(config: &ServerConfig) -> Result<(), ConfigError> {
@@ -34,11 +32,6 @@ pub(super) fn check(config: &ServerConfig) -> Result<(), ConfigError> {
 fn unsupported(key: &str, value: &str) -> Option<&'static str> {
     let key = key.to_ascii_lowercase();
     match listener_base(&key) {
-        "security.inter.broker.protocol"
-            if SecurityProtocol::from_name(value.trim()).is_some_and(|protocol| protocol.uses_sasl()) =>
-        {
-            Some("inter-broker SASL is not supported by Strand yet (use PLAINTEXT or SSL between nodes)")
-        }
         "authorizer.class.name" if !value.trim().is_empty() => {
             Some("authorization (ACLs, authorizer.class.name) is not supported by Strand yet")
         }
@@ -72,7 +65,6 @@ mod tests {
     #[test]
     fn security_keys_are_recognised_in_every_form() {
         let refused = [
-            ("security.inter.broker.protocol", "SASL_SSL"),
             ("authorizer.class.name", "org.apache.kafka.metadata.authorizer.StandardAuthorizer"),
             ("principal.builder.class", "x"),
             ("delegation.token.secret.key", "x"),
@@ -86,6 +78,7 @@ mod tests {
             ("listener.name.sasl_ssl.scram-sha-256.sasl.jaas.config", "x"),
             ("security.inter.broker.protocol", "PLAINTEXT"),
             ("security.inter.broker.protocol", "SSL"),
+            ("security.inter.broker.protocol", "SASL_SSL"),
             ("ssl.keystore.location", "/k.p12"),
             ("listener.name.external.ssl.client.auth", "required"),
             ("authorizer.class.name", ""),

@@ -6,7 +6,9 @@
 //!
 //! A pool built with a [`ListenerTls`] dials every peer over TLS (the peer's listener is SSL):
 //! its trust store, its key store as the client certificate, host name verification per
-//! `ssl.endpoint.identification.algorithm`, the handshake within the connect timeout.
+//! `ssl.endpoint.identification.algorithm`, the handshake within the connect timeout. One built
+//! with a [`NodeLogin`] (the listener is SASL) logs in on every new connection (`login`), within
+//! the connect timeout too, and replaces a connection whose session is near its end (KIP-368).
 //!
 //! What it is not: no retries (Raft retries on its own schedule; controller callers decide) and
 //! no address book (callers pass the address).
@@ -18,12 +20,15 @@ use std::time::Duration;
 use bytes::{Bytes, BytesMut};
 use tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt};
 use tokio::net::TcpStream;
+use tokio::time::Instant;
 
-use crate::tls::ListenerTls;
+use crate::config::sasl::NodeLogin;
 
 use strand_protocol::frame::{decode_response, encode_request};
 use strand_protocol::messages::api::{RequestBody, ResponseBody};
 
+use super::Link;
+use super::login::{LoginError, log_in, renew_after};
 use super::wire::{self, RpcKind};
 
 /// The client id of this node's requests to other brokers.
@@ -41,6 +46,10 @@ pub enum CallError {
     /// The peer answered with an error.
     #[error("{address} answered: {message}")]
     Refused { address: String, message: String },
+    /// The peer refused this node's SASL login: a configuration to fix. Names the mechanism and
+    /// the user, never the password.
+    #[error("SASL login to {address} with {mechanism} as '{user}' failed: {reason}")]
+    Authentication { address: String, mechanism: &'static str, user: String, reason: String },
 }
 
 /// A pool of connections to peers, one per address.
@@ -51,8 +60,8 @@ pub struct NodeClient {
     connect_timeout: Duration,
     /// The largest reply accepted.
     reply_bytes_max: usize,
-    /// The peers' listener's TLS, when it is SSL.
-    tls: Option<ListenerTls>,
+    /// The peers' listener's TLS and this node's login there.
+    link: Link,
 }
 
 /// A connection to a peer: TCP, or TLS over it.
@@ -64,12 +73,20 @@ impl<T: AsyncRead + AsyncWrite + Unpin + Send + Sync + std::fmt::Debug> PeerStre
 struct Connection {
     stream: Box<dyn PeerStream>,
     next_correlation_id: i32,
+    /// When its SASL session is near its end and the connection is replaced.
+    renew_at: Option<Instant>,
+}
+
+impl Connection {
+    fn is_renewable(&self) -> bool {
+        self.renew_at.is_some_and(|at| at <= Instant::now())
+    }
 }
 
 impl NodeClient {
-    /// A pool dialling plain TCP, or TLS with `tls`.
-    pub fn new(connect_timeout: Duration, reply_bytes_max: usize, tls: Option<ListenerTls>) -> NodeClient {
-        NodeClient { connections: Mutex::new(HashMap::new()), connect_timeout, reply_bytes_max, tls }
+    /// A pool dialling plain TCP, or TLS and logging in as `link` says.
+    pub fn new(connect_timeout: Duration, reply_bytes_max: usize, link: Link) -> NodeClient {
+        NodeClient { connections: Mutex::new(HashMap::new()), connect_timeout, reply_bytes_max, link }
     }
 
     /// Sends one Strand request to `address` (`host:port`) and waits at most `timeout` for its
@@ -128,7 +145,7 @@ impl NodeClient {
         let mut slot = slot.lock().await;
         let failed = |reason: String| CallError::Failed { address: address.to_owned(), reason };
         loop {
-            let (mut connection, reused) = match slot.take() {
+            let (mut connection, reused) = match slot.take().filter(|kept| !kept.is_renewable()) {
                 Some(kept) => (kept, true),
                 None => (self.connect(address).await?, false),
             };
@@ -171,18 +188,51 @@ impl NodeClient {
         if let Err(e) = stream.set_nodelay(true) {
             tracing::debug!("could not set TCP_NODELAY towards {address}: {e}");
         }
-        let Some(tls) = &self.tls else {
-            return Ok(Connection { stream: Box::new(stream), next_correlation_id: 0 });
+        let stream: Box<dyn PeerStream> = match &self.link.tls {
+            None => Box::new(stream),
+            Some(tls) => {
+                let host = address.rsplit_once(':').map_or(address, |(host, _)| host);
+                let host = host.trim_start_matches('[').trim_end_matches(']');
+                Box::new(tls.connect(stream, host, self.connect_timeout).await.map_err(unreachable)?)
+            }
         };
-        let host = address.rsplit_once(':').map_or(address, |(host, _)| host);
-        let host = host.trim_start_matches('[').trim_end_matches(']');
-        let stream = tls.connect(stream, host, self.connect_timeout).await.map_err(unreachable)?;
-        Ok(Connection { stream: Box::new(stream), next_correlation_id: 0 })
+        let mut connection = Connection { stream, next_correlation_id: 0, renew_at: None };
+        if let Some(login) = &self.link.login {
+            let lifetime = self.log_in(address, login, &mut connection).await?;
+            connection.renew_at = lifetime.map(|lifetime| Instant::now() + renew_after(lifetime));
+        }
+        Ok(connection)
+    }
+
+    /// Logs in on a new connection within the connect timeout: the session's lifetime.
+    async fn log_in(
+        &self,
+        address: &str,
+        login: &NodeLogin,
+        connection: &mut Connection,
+    ) -> Result<Option<Duration>, CallError> {
+        let logging_in =
+            log_in(&mut connection.stream, login, self.reply_bytes_max, &mut connection.next_correlation_id);
+        let broken = |reason: String| CallError::Unreachable { address: address.to_owned(), reason };
+        match tokio::time::timeout(self.connect_timeout, logging_in).await {
+            Ok(Ok(lifetime)) => Ok(lifetime),
+            Ok(Err(LoginError::Refused(reason))) => Err(CallError::Authentication {
+                address: address.to_owned(),
+                mechanism: login.mechanism.name(),
+                user: login.user().to_owned(),
+                reason,
+            }),
+            Ok(Err(LoginError::Broken(reason))) => Err(broken(reason)),
+            Err(_) => Err(broken(format!("no SASL login within {} ms", self.connect_timeout.as_millis()))),
+        }
     }
 }
 
 /// Reads one reply frame (without its size prefix), refusing one over `bytes_max`.
-async fn read_reply<S: AsyncRead + Unpin + ?Sized>(stream: &mut S, bytes_max: usize) -> Result<Bytes, String> {
+pub(super) async fn read_reply<S: AsyncRead + Unpin + ?Sized>(
+    stream: &mut S,
+    bytes_max: usize,
+) -> Result<Bytes, String> {
     let mut prefix = [0u8; 4];
     stream.read_exact(&mut prefix).await.map_err(|e| format!("read: {e}"))?;
     let size = strand_protocol::frame::frame_size(prefix, bytes_max).map_err(|e| e.to_string())?;
@@ -238,7 +288,7 @@ mod tests {
     #[tokio::test]
     async fn a_dropped_call_never_leaves_its_reply_for_the_next() {
         let address = echo_peer(Duration::from_millis(300)).await;
-        let client = NodeClient::new(Duration::from_secs(5), 1 << 20, None);
+        let client = NodeClient::new(Duration::from_secs(5), 1 << 20, Link::default());
         let long = Duration::from_secs(5);
         let dropped =
             tokio::time::timeout(Duration::from_millis(50), client.call(&address, RpcKind::Raft, b"first", long)).await;
@@ -247,5 +297,99 @@ mod tests {
             let answer = client.call(&address, RpcKind::Raft, payload, long).await.expect("answered");
             assert_eq!(&answer[..], payload);
         }
+    }
+
+    /// A peer running the client listeners' SASL exchange (PLAIN, `node` / `node-secret`, with
+    /// `lifetime` as `connections.max.reauth.ms`) before echoing each Strand request's payload;
+    /// it counts its connections.
+    #[allow(clippy::disallowed_methods)] // The test's own loopback peer.
+    async fn sasl_echo_peer(lifetime: Option<Duration>) -> (String, Arc<std::sync::atomic::AtomicUsize>) {
+        use crate::connection::authenticate::{SaslListener, authenticate};
+        use crate::connection::{ClientLimits, ConnectionLimits, CopyingSink, MemoryPool};
+        use strand_security::sasl::SaslServer;
+        use strand_security::sasl::plain::{PlainServer, PlainUsers};
+        let users = Arc::new(PlainUsers::from_pairs([("node", "node-secret")]));
+        let listener = Arc::new(SaslListener {
+            mechanisms: vec!["PLAIN".to_owned()],
+            new_server: Arc::new(move |name| {
+                (name == "PLAIN").then(|| Box::new(PlainServer::new(users.clone())) as Box<dyn SaslServer>)
+            }),
+            reauth_max: lifetime.into_iter().map(|max| ("PLAIN".to_owned(), max)).collect(),
+            failed_delay: Duration::ZERO,
+            receive_bytes_max: 1 << 16,
+        });
+        let socket = tokio::net::TcpListener::bind("127.0.0.1:0").await.expect("bind");
+        let address = socket.local_addr().expect("address").to_string();
+        let accepted = Arc::new(std::sync::atomic::AtomicUsize::new(0));
+        let counted = accepted.clone();
+        tokio::spawn(async move {
+            while let Ok((stream, _)) = socket.accept().await {
+                counted.fetch_add(1, Ordering::SeqCst);
+                let listener = listener.clone();
+                tokio::spawn(async move {
+                    let (mut reader, writer) = tokio::io::split(stream);
+                    let mut writer = CopyingSink(writer);
+                    let connection =
+                        ConnectionLimits { request_bytes_max: 1 << 20, idle_max: None, request_arrival_max: None };
+                    let limits = ClientLimits { connection, pipelined_requests_max: 1, pool: MemoryPool::new(None) };
+                    let no_versions = |_| async { strand_broker::Outcome::Close("no ApiVersions".into()) };
+                    if authenticate(&mut reader, &mut writer, &listener, &limits, no_versions).await.is_err() {
+                        return;
+                    }
+                    let mut stream = reader.unsplit(writer.0);
+                    while let Ok(frame) = read_reply(&mut stream, 1 << 20).await {
+                        let request = wire::decode_request(frame).expect("a strand request");
+                        let reply = wire::encode_reply(request.correlation_id, Ok(&request.payload)).expect("reply");
+                        if stream.write_all(&reply).await.is_err() {
+                            return;
+                        }
+                    }
+                });
+            }
+        });
+        (address, accepted)
+    }
+
+    fn plain_login(password: &str) -> Link {
+        let jaas = format!(
+            "org.apache.kafka.common.security.plain.PlainLoginModule required username=\"node\" password=\"{password}\";"
+        );
+        let entry = strand_security::sasl::jaas::parse_single(&jaas).expect("jaas");
+        let login = NodeLogin::new("CONTROLLER", strand_security::sasl::Mechanism::Plain, entry).expect("login");
+        Link { tls: None, login: Some(login) }
+    }
+
+    /// A link to a SASL listener logs in before its first request; a wrong password is an
+    /// authentication failure naming the mechanism and the user, never the password.
+    #[tokio::test]
+    async fn a_link_logs_in_and_a_refused_login_names_no_secret() {
+        let (address, _) = sasl_echo_peer(None).await;
+        let long = Duration::from_secs(5);
+        let client = NodeClient::new(long, 1 << 20, plain_login("node-secret"));
+        let answer = client.call(&address, RpcKind::Raft, b"after login", long).await.expect("answered");
+        assert_eq!(&answer[..], b"after login");
+
+        let refused = NodeClient::new(long, 1 << 20, plain_login("wrong-secret"));
+        let error = refused.call(&address, RpcKind::Raft, b"x", long).await.expect_err("refused");
+        assert!(matches!(error, CallError::Authentication { mechanism: "PLAIN", .. }), "{error:?}");
+        let text = error.to_string();
+        assert!(text.contains("'node'") && text.contains("SASL_AUTHENTICATION_FAILED"), "{text}");
+        assert!(!text.contains("wrong-secret"), "{text}");
+    }
+
+    /// KIP-368: a session the peer bounds is not used past 85% of its lifetime; the next call
+    /// goes over a new connection that logs in again, and the peer never sees an expired session.
+    #[tokio::test]
+    async fn a_link_replaces_its_connection_before_the_session_expires() {
+        let lifetime = Duration::from_millis(400);
+        let (address, accepted) = sasl_echo_peer(Some(lifetime)).await;
+        let long = Duration::from_secs(5);
+        let client = NodeClient::new(long, 1 << 20, plain_login("node-secret"));
+        client.call(&address, RpcKind::Raft, b"one", long).await.expect("answered");
+        client.call(&address, RpcKind::Raft, b"two", long).await.expect("answered");
+        assert_eq!(accepted.load(Ordering::SeqCst), 1, "one connection while the session lasts");
+        tokio::time::sleep(lifetime * 9 / 10).await;
+        client.call(&address, RpcKind::Raft, b"three", long).await.expect("answered");
+        assert_eq!(accepted.load(Ordering::SeqCst), 2, "a new connection past 85% of the session");
     }
 }

@@ -4,7 +4,7 @@
 //! (NOT_CONTROLLER), an unknown leader or an unreachable one is retried, at the leader this node
 //! learns of next, until the call's deadline.
 
-use crate::tls::ListenerTls;
+use super::Link;
 use std::collections::BTreeMap;
 use std::sync::Arc;
 use std::time::Duration;
@@ -53,13 +53,13 @@ impl ControllerClient {
         deadline: Duration,
         peers: Arc<PeerHealth>,
     ) -> ControllerClient {
-        let client = NodeClient::new(attempt_timeout, strand_base::limits::SOCKET_REQUEST_BYTES_MAX, None);
+        let client = NodeClient::new(attempt_timeout, strand_base::limits::SOCKET_REQUEST_BYTES_MAX, Link::default());
         ControllerClient { node_id, local, leadership, controllers, client, peers, attempt_timeout, deadline }
     }
 
-    /// Dials the controllers over TLS: their CONTROLLER listener is SSL.
-    pub fn with_tls(mut self, tls: Option<ListenerTls>) -> ControllerClient {
-        self.client = NodeClient::new(self.attempt_timeout, strand_base::limits::SOCKET_REQUEST_BYTES_MAX, tls);
+    /// Dials the controllers over TLS and logs in, as their CONTROLLER listener asks.
+    pub fn with_link(mut self, link: Link) -> ControllerClient {
+        self.client = NodeClient::new(self.attempt_timeout, strand_base::limits::SOCKET_REQUEST_BYTES_MAX, link);
         self
     }
 
@@ -88,7 +88,7 @@ impl ControllerClient {
                 let called = self.client.call(address, RpcKind::Controller, &payload, self.attempt_timeout).await;
                 match &called {
                     Ok(_) | Err(CallError::Refused { .. }) => self.peers.reached(id),
-                    Err(e) => self.peers.failed(id, "controller", e),
+                    Err(e) => self.peers.call_failed(id, "controller", e),
                 }
                 match called {
                     Ok(answer) => {

@@ -6,22 +6,27 @@
 //! `strand_metadata::quorum::Quorum::handle_rpc`), closes the connection with one WARN line, at
 //! most [`REFUSALS_LOGGED_MAX`] of them per [`REFUSALS_WINDOW`] (the rest are counted).
 //!
-//! An SSL CONTROLLER listener runs the TLS handshake first (a failure is one line and a closed
-//! connection), then admits only the principals of `super.users` when it is set: Kafka's
-//! controllers authorize their peers' RPCs as CLUSTER_ACTION on the cluster, which Kafka's
-//! brokers and controllers get by being super users. Without `super.users` every peer whose
-//! certificate the trust store accepts is admitted, as Kafka does without an authorizer.
+//! An SSL or SASL_SSL CONTROLLER listener runs the TLS handshake first, a SASL one then the SASL
+//! exchange of client listeners (`connection::authenticate`, Kafka's SaslHandshake and
+//! SaslAuthenticate before any other frame, KIP-368 sessions); a failure of either is one line
+//! and a closed connection. Then only the principals of `super.users` are admitted when it is set
+//! (the SASL principal on a SASL listener, the certificate's otherwise): Kafka's controllers
+//! authorize their peers' RPCs as CLUSTER_ACTION on the cluster, which Kafka's brokers and
+//! controllers get by being super users. Without `super.users` every peer that authenticated is
+//! admitted, as Kafka does without an authorizer.
 
 use std::net::SocketAddr;
 use std::sync::Arc;
 use std::time::Duration;
 
 use bytes::{Buf, Bytes};
+use strand_broker::Outcome;
 use strand_metadata::quorum::{Quorum, RaftRpc};
 use strand_metadata::quorum_controller::{ControllerError, QuorumController};
+use strand_protocol::frame::ResponseFrame;
 use strand_protocol::messages::api::ApiKey;
 use strand_security::KafkaPrincipal;
-use tokio::io::{AsyncRead, AsyncWrite, AsyncWriteExt};
+use tokio::io::{AsyncRead, AsyncWrite, ReadHalf, WriteHalf};
 use tokio::net::{TcpListener, TcpStream};
 use tracing::{debug, info, warn};
 
@@ -29,15 +34,18 @@ use super::controller::NOT_CONTROLLER;
 use super::peers::{LogBudget, PeerHealth};
 use super::wire::{self, RpcKind, RpcRequest};
 use crate::connection::acceptor::HANDSHAKE_MAX_DEFAULT;
-use crate::connection::{ConnectionLimits, read_frame};
+use crate::connection::authenticate::{CLOSED_DURING_AUTHENTICATION, Gate, SaslListener, SessionAuth, authenticate};
+use crate::connection::{ClientLimits, ConnectionLimits, CopyingSink, FrameSink, MemoryPool, read_frame};
 use crate::tls::ListenerTls;
 
 /// Who may reach the CONTROLLER listener.
 #[derive(Debug, Clone, Default)]
 pub struct ControllerAccess {
-    /// The listener's TLS when it is SSL.
+    /// The listener's TLS when it is SSL or SASL_SSL.
     pub tls: Option<ListenerTls>,
-    /// `super.users`; empty admits every peer TLS accepted.
+    /// The listener's SASL exchange when it is SASL.
+    pub sasl: Option<Arc<SaslListener>>,
+    /// `super.users`; empty admits every peer that authenticated.
     pub super_users: Vec<KafkaPrincipal>,
 }
 
@@ -97,7 +105,8 @@ struct Node {
     peers: Arc<PeerHealth>,
 }
 
-/// Runs an SSL listener's handshake and admission, then serves the connection.
+/// Runs the listener's TLS handshake and SASL exchange, if any, and admission, then serves the
+/// connection.
 async fn admit(
     stream: TcpStream,
     peer: SocketAddr,
@@ -108,21 +117,60 @@ async fn admit(
     if let Err(e) = stream.set_nodelay(true) {
         debug!(%peer, "could not set TCP_NODELAY: {e}");
     }
-    let Some(tls) = &access.tls else { return serve(stream, peer, node, limits).await };
-    let handshake_max = limits.request_arrival_max.unwrap_or(HANDSHAKE_MAX_DEFAULT);
-    let (stream, session) = match tls.accept(stream, peer, handshake_max).await {
-        Ok(accepted) => accepted,
-        Err(reason) => return refuse(peer, &reason),
+    let Some(tls) = &access.tls else {
+        return authenticate_and_serve(stream, KafkaPrincipal::anonymous(), peer, node, limits, &access).await;
     };
-    if !access.super_users.is_empty() && !access.super_users.contains(&session.principal) {
-        let reason = format!("{} is not in super.users (CLUSTER_ACTION)", session.principal);
-        return refuse(peer, &reason);
+    let handshake_max = limits.request_arrival_max.unwrap_or(HANDSHAKE_MAX_DEFAULT);
+    match tls.accept(stream, peer, handshake_max).await {
+        Ok((stream, session)) => {
+            authenticate_and_serve(stream, session.principal, peer, node, limits, &access).await;
+        }
+        Err(reason) => refuse(peer, &reason),
     }
-    serve(stream, peer, node, limits).await;
 }
 
-async fn serve<S: AsyncRead + AsyncWrite + Unpin>(stream: S, peer: SocketAddr, node: Node, limits: ConnectionLimits) {
-    let (mut reader, mut writer) = tokio::io::split(stream);
+/// A connection's reading half, and its writing half with every frame flushed (TLS).
+type Halves<S> = (ReadHalf<S>, CopyingSink<WriteHalf<S>>);
+
+/// Runs the SASL exchange on a SASL listener, then admits `super.users` only (the SASL principal,
+/// or `tls_principal` without SASL) and serves.
+async fn authenticate_and_serve<S: AsyncRead + AsyncWrite + Unpin + Send>(
+    stream: S,
+    tls_principal: KafkaPrincipal,
+    peer: SocketAddr,
+    node: Node,
+    limits: ConnectionLimits,
+    access: &ControllerAccess,
+) {
+    let (mut reader, writer) = tokio::io::split(stream);
+    let mut writer = CopyingSink(writer);
+    let session = match &access.sasl {
+        None => None,
+        Some(sasl) => {
+            let limits = ClientLimits { connection: limits, pipelined_requests_max: 1, pool: MemoryPool::new(None) };
+            // Strand's nodes send no ApiVersions; a Kafka client that does is not one of them.
+            let no_versions = |_| async { Outcome::Close("ApiVersions on the controller listener".to_owned()) };
+            match authenticate(&mut reader, &mut writer, sasl, &limits, no_versions).await {
+                Ok(session) => Some(session),
+                Err(reason) if reason == CLOSED_DURING_AUTHENTICATION => return debug!(%peer, "{reason}"),
+                Err(reason) => return refuse(peer, &reason),
+            }
+        }
+    };
+    let principal = session.as_ref().map_or(tls_principal, |session| session.principal().clone());
+    if !access.super_users.is_empty() && !access.super_users.contains(&principal) {
+        return refuse(peer, &format!("{principal} is not in super.users (CLUSTER_ACTION)"));
+    }
+    serve((reader, writer), session, peer, node, limits).await;
+}
+
+async fn serve<S: AsyncRead + AsyncWrite + Unpin + Send>(
+    (mut reader, mut writer): Halves<S>,
+    mut session: Option<SessionAuth>,
+    peer: SocketAddr,
+    node: Node,
+    limits: ConnectionLimits,
+) {
     loop {
         let frame = match read_frame(&mut reader, limits).await {
             Ok(Some(frame)) => frame,
@@ -132,43 +180,87 @@ async fn serve<S: AsyncRead + AsyncWrite + Unpin>(stream: S, peer: SocketAddr, n
                 return;
             }
         };
-        if !wire::is_strand_rpc(&frame) {
-            refuse(peer, "only Strand's node-to-node requests are served here");
-            return;
-        }
-        let request = match wire::decode_request(frame) {
-            Ok(request) => request,
-            Err(reason) => {
-                refuse(peer, &reason);
-                return;
+        // KIP-368: a re-authentication, or a request after the session expired.
+        let gate = session.as_mut().map_or(Gate::Serve, |session| session.gate(&frame));
+        let outcome = match gate {
+            Gate::Serve => None,
+            Gate::Answer(outcome) => Some(outcome),
+            Gate::FailAfter(delay, outcome) => {
+                tokio::time::sleep(delay).await;
+                Some(outcome)
             }
         };
-        let correlation_id = request.correlation_id;
-        let (answer, refused) = match answer(request, &node).await {
-            Answer::Reply(answer) => (answer, None),
-            Answer::Refuse { reply, reason } => (Ok(reply), Some(reason)),
+        let goes_on = match outcome {
+            Some(outcome) => conclude(&mut writer, outcome, peer).await,
+            None => serve_request(frame, &mut writer, peer, &node).await,
         };
-        let reply = match &answer {
-            Ok(payload) => wire::encode_reply(correlation_id, Ok(payload)),
-            Err(message) => wire::encode_reply(correlation_id, Err(message)),
-        };
-        let written = match reply {
-            Ok(reply) => match writer.write_all(&reply).await {
-                // TLS holds a record until flushed.
-                Ok(()) => writer.flush().await.map_err(|e| e.to_string()),
-                Err(e) => Err(e.to_string()),
-            },
-            Err(e) => Err(e),
-        };
-        if let Some(reason) = refused {
-            refuse(peer, &reason);
-            return;
-        }
-        if let Err(e) = written {
-            debug!(%peer, "closing controller connection: {e}");
+        if !goes_on {
             return;
         }
     }
+}
+
+/// Carries out what the SASL session decided on a frame; whether the connection goes on.
+async fn conclude<W: FrameSink>(writer: &mut W, outcome: Outcome, peer: SocketAddr) -> bool {
+    match outcome {
+        Outcome::Respond(response) => write(writer, &response, peer).await,
+        Outcome::NoResponse => true,
+        Outcome::Close(reason) => {
+            refuse(peer, &reason);
+            false
+        }
+        Outcome::RespondAndClose(response, reason) => {
+            write(writer, &response, peer).await;
+            refuse(peer, &reason);
+            false
+        }
+    }
+}
+
+async fn write<W: FrameSink>(writer: &mut W, frame: &ResponseFrame, peer: SocketAddr) -> bool {
+    match writer.write_frame(frame).await {
+        Ok(()) => true,
+        Err(e) => {
+            debug!(%peer, "closing controller connection: {e}");
+            false
+        }
+    }
+}
+
+/// Answers one Strand request; whether the connection goes on.
+async fn serve_request<W: FrameSink>(frame: Bytes, writer: &mut W, peer: SocketAddr, node: &Node) -> bool {
+    if !wire::is_strand_rpc(&frame) {
+        refuse(peer, "only Strand's node-to-node requests are served here");
+        return false;
+    }
+    let request = match wire::decode_request(frame) {
+        Ok(request) => request,
+        Err(reason) => {
+            refuse(peer, &reason);
+            return false;
+        }
+    };
+    let correlation_id = request.correlation_id;
+    let (answer, refused) = match answer(request, node).await {
+        Answer::Reply(answer) => (answer, None),
+        Answer::Refuse { reply, reason } => (Ok(reply), Some(reason)),
+    };
+    let reply = match &answer {
+        Ok(payload) => wire::encode_reply(correlation_id, Ok(payload)),
+        Err(message) => wire::encode_reply(correlation_id, Err(message)),
+    };
+    let written = match reply {
+        Ok(reply) => write(writer, &ResponseFrame::from(reply), peer).await,
+        Err(e) => {
+            debug!(%peer, "closing controller connection: {e}");
+            false
+        }
+    };
+    if let Some(reason) = refused {
+        refuse(peer, &reason);
+        return false;
+    }
+    written
 }
 
 /// What a request gets.

@@ -15,12 +15,14 @@
 //!   [`LeaderTxnMarkerSender`], coordinators' transaction markers to partition leaders.
 //! - `observer`: [`VoterMetadataFetcher`], a broker-only node's fetches of the committed metadata log.
 //! - `listener`: serving the CONTROLLER listener.
-//! - [`LinkTls`]: the TLS of every link above whose listener is SSL.
+//! - `login`: this node logging in on a SASL link.
+//! - [`LinkSecurity`]: the TLS and SASL login of every link above, from its listener's protocol.
 
 mod brokers;
 mod client;
 mod controller;
 mod listener;
+mod login;
 mod observer;
 mod peers;
 mod raft;
@@ -36,38 +38,71 @@ pub use raft::TcpQuorumTransport;
 pub use replica::{BrokerFetchTransport, ControllerIsrChannel};
 pub use txn::{CoordinatorTxnVerifier, LeaderTxnMarkerSender};
 
+use std::sync::Arc;
+
 use strand_security::KafkaPrincipal;
 
 use crate::config::ServerConfig;
+use crate::config::sasl::NodeLogin;
+use crate::connection::authenticate::SaslListener;
 use crate::tls::ListenerTls;
 
-/// The TLS of this node's own links, for the listeners that are SSL: the CONTROLLER listener
-/// (Raft, controller requests, metadata fetches) and the inter-broker listener (replica fetches,
-/// transaction checks and markers).
-#[derive(Debug, Clone)]
-pub struct LinkTls {
-    pub controller: Option<ListenerTls>,
-    pub inter_broker: Option<ListenerTls>,
+/// How this node reaches the peers of one listener: over TLS when it is SSL or SASL_SSL, and
+/// logging in when it is SASL.
+#[derive(Debug, Clone, Default)]
+pub struct Link {
+    pub tls: Option<ListenerTls>,
+    pub login: Option<NodeLogin>,
 }
 
-impl LinkTls {
-    pub fn from_config(config: &ServerConfig) -> Result<LinkTls, String> {
-        let build = |listener: Option<&String>| {
+/// This node's own links: to the controllers' CONTROLLER listener (Raft, controller requests,
+/// metadata fetches) and to other brokers' inter-broker listener (replica fetches, transaction
+/// checks and markers).
+#[derive(Debug, Clone)]
+pub struct LinkSecurity {
+    pub controller: Link,
+    pub inter_broker: Link,
+}
+
+impl LinkSecurity {
+    pub fn from_config(config: &ServerConfig) -> Result<LinkSecurity, String> {
+        let tls = |listener: Option<&String>| {
             let settings = listener.and_then(|name| config.tls.get(name));
             settings.map(ListenerTls::build).transpose()
         };
-        Ok(LinkTls {
-            controller: build(config.controller_listener_names.first())?,
-            inter_broker: build(Some(&config.inter_broker_listener_name))?,
+        Ok(LinkSecurity {
+            controller: Link {
+                tls: tls(config.controller_listener_names.first())?,
+                login: config.controller_login().map_err(|e| e.to_string())?,
+            },
+            inter_broker: Link {
+                tls: tls(Some(&config.inter_broker_listener_name))?,
+                login: config.inter_broker_login().map_err(|e| e.to_string())?,
+            },
         })
     }
 
-    /// Who may reach this node's CONTROLLER listener (see `inter_node::listener`).
-    pub fn controller_access(&self, config: &ServerConfig) -> ControllerAccess {
+    /// Who may reach this node's CONTROLLER listener (see `inter_node::listener`): its TLS, its
+    /// SASL exchange when it is SASL (PLAIN only, see `config::sasl`), and `super.users`.
+    pub fn controller_access(&self, config: &ServerConfig) -> Result<ControllerAccess, String> {
         let super_users = config.get("super.users").and_then(|entry| entry.value.clone()).unwrap_or_default();
-        ControllerAccess {
-            tls: self.controller.clone(),
+        let sasl = match config.controller_sasl_listener() {
+            Some(listener) => {
+                let factory = listener.factory_without_credentials().map_err(|e| e.to_string())?;
+                Some(Arc::new(SaslListener {
+                    mechanisms: factory.enabled_names().into_iter().map(str::to_owned).collect(),
+                    new_server: Arc::new(move |mechanism| factory.create(mechanism).ok()),
+                    reauth_max: listener.reauth_max.clone(),
+                    failed_delay: listener.failed_delay,
+                    receive_bytes_max: listener.receive_bytes_max,
+                }))
+            }
+            None => None,
+        };
+        Ok(ControllerAccess {
+            tls: self.controller.tls.clone(),
+            sasl,
             super_users: super_users.split(';').filter_map(KafkaPrincipal::parse).collect(),
-        }
+        })
     }
 }

@@ -1,7 +1,7 @@
 //! An observer's metadata fetches: committed `__cluster_metadata` batches from a voter's
 //! CONTROLLER listener (see `strand_metadata::quorum::observe`).
 
-use crate::tls::ListenerTls;
+use super::Link;
 use std::collections::BTreeMap;
 use std::future::Future;
 use std::pin::Pin;
@@ -34,9 +34,9 @@ impl VoterMetadataFetcher {
         voters: BTreeMap<i32, String>,
         request_timeout: Duration,
         peers: Arc<PeerHealth>,
-        tls: Option<ListenerTls>,
+        link: Link,
     ) -> VoterMetadataFetcher {
-        let client = Arc::new(NodeClient::new(request_timeout, strand_base::limits::SOCKET_REQUEST_BYTES_MAX, tls));
+        let client = Arc::new(NodeClient::new(request_timeout, strand_base::limits::SOCKET_REQUEST_BYTES_MAX, link));
         VoterMetadataFetcher { voters, client, peers, timeout: request_timeout + FETCH_SLACK }
     }
 }
@@ -56,7 +56,7 @@ impl MetadataFetcher for VoterMetadataFetcher {
             let answer = client.call(&address, RpcKind::MetadataFetch, &payload, timeout).await;
             match &answer {
                 Ok(_) | Err(CallError::Refused { .. }) => peers.reached(voter),
-                Err(e) => peers.failed(voter, "metadata fetch", e),
+                Err(e) => peers.call_failed(voter, "metadata fetch", e),
             }
             let answer = answer.map_err(|e| ObserverError(e.to_string()))?;
             let answer = wire::decode_metadata_answer(answer).map_err(ObserverError)?;

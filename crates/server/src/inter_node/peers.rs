@@ -12,6 +12,8 @@
 //!   [`DOWN_GRACE`] (one refused connection during a peer's restart, or a call cut short, is not
 //!   an outage), or for [`FIRST_CONTACT_GRACE`] if this node never reached it (nodes of a
 //!   cluster start in any order; a healthy start says nothing).
+//! - A peer that refuses this node's SASL login ([`CallError::Authentication`]) is reported at
+//!   once, naming the mechanism and user: a configuration to fix is not an outage to wait out.
 //! - Returning is reported only for a peer that was reported unreachable.
 //! - Whatever a peer does, it gets at most one WARN per [`REMINDER_INTERVAL`]: one that comes
 //!   and goes quickly is reported again only once that much time has passed.
@@ -27,6 +29,8 @@ use std::time::Duration;
 use strand_metadata::image::MetadataImage;
 use tokio::sync::watch;
 use tokio::time::Instant;
+
+use super::client::CallError;
 
 /// How long calls to a peer that was reached before must fail before it is reported unreachable.
 pub const DOWN_GRACE: Duration = Duration::from_secs(2);
@@ -69,13 +73,20 @@ pub struct PeerStates {
 impl PeerStates {
     /// A call to `peer` failed at `now`.
     pub fn failed(&mut self, peer: i32, now: Instant) -> Option<Report> {
+        self.failed_after(peer, now, None)
+    }
+
+    /// A call to `peer` failed at `now`, reported once failures have lasted `grace` (`None`: the
+    /// usual grace of the module doc).
+    fn failed_after(&mut self, peer: i32, now: Instant, grace: Option<Duration>) -> Option<Report> {
         if !self.peers.contains_key(&peer) && self.peers.len() >= PEERS_MAX {
             return None;
         }
         let state = self.peers.entry(peer).or_default();
         let since = *state.failing_since.get_or_insert(now);
         let failing_for = now.saturating_duration_since(since);
-        let grace = if state.reached_ever { DOWN_GRACE } else { FIRST_CONTACT_GRACE };
+        let usual = if state.reached_ever { DOWN_GRACE } else { FIRST_CONTACT_GRACE };
+        let grace = grace.unwrap_or(usual);
         let warned_lately = state.last_warned.is_some_and(|at| now.saturating_duration_since(at) < REMINDER_INTERVAL);
         if failing_for < grace || warned_lately {
             return None;
@@ -130,6 +141,25 @@ impl PeerHealth {
             Some(Report::StillUnreachable { failing_for }) => {
                 tracing::warn!("node {peer} is still unreachable after {} s ({what}: {reason})", failing_for.as_secs())
             }
+            Some(Report::Reachable { .. }) | None => {}
+        }
+    }
+
+    /// A call to node `peer` failed with `error`; `what` names the call. A refused login is
+    /// reported at once.
+    pub fn call_failed(&self, peer: i32, what: &str, error: &CallError) {
+        if !matches!(error, CallError::Authentication { .. }) {
+            return self.failed(peer, what, error);
+        }
+        tracing::debug!("{what}: node {peer}: {error}");
+        match self.lock().failed_after(peer, Instant::now(), Some(Duration::ZERO)) {
+            Some(Report::Unreachable { .. }) => {
+                tracing::warn!("node {peer} refused this node's login ({what}: {error})")
+            }
+            Some(Report::StillUnreachable { failing_for }) => tracing::warn!(
+                "node {peer} still refuses this node's login after {} s ({what}: {error})",
+                failing_for.as_secs()
+            ),
             Some(Report::Reachable { .. }) | None => {}
         }
     }
@@ -313,5 +343,22 @@ mod tests {
         assert_eq!(taken, vec![Some(0), Some(0), None, None, None]);
         assert_eq!(budget.take(start + Duration::from_secs(30)), Some(3));
         assert_eq!(budget.take(start + Duration::from_secs(31)), Some(0));
+    }
+
+    /// A refused login is said at once, even to a peer never reached, and still at most once per
+    /// 30 s; an answer afterwards says the peer is back.
+    #[test]
+    fn a_refused_login_is_reported_at_once() {
+        let start = Instant::now();
+        let mut peers = PeerStates::default();
+        let now = Some(Duration::ZERO);
+        assert_eq!(peers.failed_after(2, start, now), Some(Report::Unreachable { failing_for: Duration::ZERO }));
+        assert_eq!(peers.failed_after(2, start + DOWN_GRACE, now), None);
+        let later = start + REMINDER_INTERVAL;
+        assert_eq!(
+            peers.failed_after(2, later, now),
+            Some(Report::StillUnreachable { failing_for: REMINDER_INTERVAL })
+        );
+        assert_eq!(peers.reached(2, later + MS), Some(Report::Reachable { was_away_for: REMINDER_INTERVAL + MS }));
     }
 }

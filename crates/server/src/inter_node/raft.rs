@@ -1,7 +1,7 @@
 //! The metadata quorum's transport over TCP: each Raft RPC goes to the target voter's CONTROLLER
 //! listener (its address from `controller.quorum.voters`) as a Strand request.
 
-use crate::tls::ListenerTls;
+use super::Link;
 use std::collections::BTreeMap;
 use std::sync::Arc;
 use std::time::Duration;
@@ -34,9 +34,9 @@ impl TcpQuorumTransport {
         voters: BTreeMap<i32, String>,
         connect_timeout: Duration,
         peers: Arc<PeerHealth>,
-        tls: Option<ListenerTls>,
+        link: Link,
     ) -> TcpQuorumTransport {
-        let client = NodeClient::new(connect_timeout, strand_metadata::quorum::RAFT_RPC_BYTES_MAX + 64, tls);
+        let client = NodeClient::new(connect_timeout, strand_metadata::quorum::RAFT_RPC_BYTES_MAX + 64, link);
         TcpQuorumTransport { voters, client, peers }
     }
 }
@@ -60,13 +60,14 @@ impl QuorumTransport for TcpQuorumTransport {
                     outcome.answered = Some(Ok(()));
                     Err(failed(e.to_string()))
                 }
-                Err(CallError::Unreachable { reason, .. }) => {
-                    outcome.answered = Some(Err(reason.clone()));
+                Err(CallError::Unreachable { address, reason }) => {
+                    outcome.answered = Some(Err(CallError::Unreachable { address, reason: reason.clone() }));
                     Err(TransportError::Unreachable { target, reason })
                 }
                 Err(e) => {
-                    outcome.answered = Some(Err(e.to_string()));
-                    Err(failed(e.to_string()))
+                    let reason = e.to_string();
+                    outcome.answered = Some(Err(e));
+                    Err(failed(reason))
                 }
             }
         })
@@ -78,14 +79,14 @@ struct Outcome<'a> {
     peers: &'a PeerHealth,
     target: i32,
     /// `None` while the call runs: dropped then, it was given up on.
-    answered: Option<Result<(), String>>,
+    answered: Option<Result<(), CallError>>,
 }
 
 impl Drop for Outcome<'_> {
     fn drop(&mut self) {
         match self.answered.take() {
             Some(Ok(())) => self.peers.reached(self.target),
-            Some(Err(reason)) => self.peers.failed(self.target, WHAT, &reason),
+            Some(Err(error)) => self.peers.call_failed(self.target, WHAT, &error),
             None => self.peers.failed(self.target, WHAT, &"no answer before the call was given up"),
         }
     }

@@ -2,7 +2,7 @@
 //! broker listeners (`inter.broker.listener.name`), and leaders' ISR changes to the active
 //! controller (AlterPartition through the broker's controller channel).
 
-use crate::tls::ListenerTls;
+use super::Link;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -41,9 +41,9 @@ impl BrokerFetchTransport {
         connect_timeout: Duration,
         timeout: Duration,
         peers: Arc<PeerHealth>,
-        tls: Option<ListenerTls>,
+        link: Link,
     ) -> BrokerFetchTransport {
-        let client = Arc::new(NodeClient::new(connect_timeout, strand_base::limits::SOCKET_REQUEST_BYTES_MAX, tls));
+        let client = Arc::new(NodeClient::new(connect_timeout, strand_base::limits::SOCKET_REQUEST_BYTES_MAX, link));
         BrokerFetchTransport { brokers: BrokerDirectory::new(image, listener_name), client, peers, timeout }
     }
 }
@@ -62,7 +62,7 @@ impl ReplicaTransport for BrokerFetchTransport {
             let answer = client.call_kafka(&address, &body, REPLICA_FETCH_VERSION, timeout).await;
             match &answer {
                 Ok(_) | Err(CallError::Refused { .. }) => peers.reached(leader.0),
-                Err(e) => peers.failed(leader.0, "replica fetch", e),
+                Err(e) => peers.call_failed(leader.0, "replica fetch", e),
             }
             match answer {
                 Ok(ResponseBody::Fetch(response)) => Ok(response),

@@ -12,7 +12,7 @@
 //! What it is not: no batching of several producers' checks or several transactions' markers
 //! into one request, which Kafka does per node; each is one call.
 
-use crate::tls::ListenerTls;
+use super::Link;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -52,11 +52,11 @@ impl CoordinatorTxnVerifier {
         inter_broker_listener: String,
         connect_timeout: Duration,
         timeout: Duration,
-        tls: Option<ListenerTls>,
+        link: Link,
     ) -> CoordinatorTxnVerifier {
         CoordinatorTxnVerifier {
             brokers: BrokerDirectory::new(image, inter_broker_listener),
-            client: NodeClient::new(connect_timeout, strand_base::limits::SOCKET_REQUEST_BYTES_MAX, tls),
+            client: NodeClient::new(connect_timeout, strand_base::limits::SOCKET_REQUEST_BYTES_MAX, link),
             timeout,
         }
     }
@@ -118,11 +118,11 @@ impl LeaderTxnMarkerSender {
         inter_broker_listener: String,
         connect_timeout: Duration,
         timeout: Duration,
-        tls: Option<ListenerTls>,
+        link: Link,
     ) -> LeaderTxnMarkerSender {
         LeaderTxnMarkerSender {
             brokers: BrokerDirectory::new(image, inter_broker_listener),
-            client: NodeClient::new(connect_timeout, strand_base::limits::SOCKET_REQUEST_BYTES_MAX, tls),
+            client: NodeClient::new(connect_timeout, strand_base::limits::SOCKET_REQUEST_BYTES_MAX, link),
             timeout,
         }
     }
