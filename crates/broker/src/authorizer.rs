@@ -45,6 +45,9 @@ impl ImageAuthorizer {
         settings: AuthorizerSettings,
         clock: Arc<dyn Clock>,
     ) -> ImageAuthorizer {
+        let super_users: Vec<&str> = settings.super_users.iter().map(String::as_str).collect();
+        let default = if settings.allow_if_no_acl_found { "ALLOWED" } else { "DENIED" };
+        tracing::info!("StandardAuthorizer: set super.users={}, default result={default}", super_users.join(","));
         ImageAuthorizer { image, settings, clock, denials: Mutex::new(DenialLog::default()) }
     }
 
