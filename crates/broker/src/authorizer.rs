@@ -59,19 +59,13 @@ impl ImageAuthorizer {
     /// One INFO line for a denial, as Kafka's audit log writes it, within the rate limit.
     fn log_denial(&self, session: &Session, action: &Action, rule: &str) {
         let second = self.clock.monotonic_ns() / 1_000_000_000;
-        let mut log = self.denials.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
-        if log.second != second {
-            if log.suppressed > 0 {
-                tracing::info!("{} more authorization denials were not logged", log.suppressed);
-            }
-            *log = DenialLog { second, logged: 0, suppressed: 0 };
+        let (logged, suppressed) = self.denials.lock().unwrap_or_else(std::sync::PoisonError::into_inner).admit(second);
+        if suppressed > 0 {
+            tracing::info!("{suppressed} more authorization denials were not logged");
         }
-        if log.logged >= DENIAL_LOG_LINES_MAX {
-            log.suppressed += 1;
+        if !logged {
             return;
         }
-        log.logged += 1;
-        drop(log);
         tracing::info!(
             "Principal = {} is Denied operation = {} from host = {} on resource = {}:LITERAL:{} based on rule {rule}",
             session.principal,
@@ -80,6 +74,24 @@ impl ImageAuthorizer {
             resource_type_name(action.resource_type),
             action.name,
         );
+    }
+}
+
+impl DenialLog {
+    /// Whether a denial in `second` gets its line, and how many denials of an earlier second
+    /// went unlogged (reported once, with the first denial of a later second).
+    fn admit(&mut self, second: u64) -> (bool, u64) {
+        let mut suppressed = 0;
+        if self.second != second {
+            suppressed = self.suppressed;
+            *self = DenialLog { second, logged: 0, suppressed: 0 };
+        }
+        if self.logged >= DENIAL_LOG_LINES_MAX {
+            self.suppressed += 1;
+            return (false, suppressed);
+        }
+        self.logged += 1;
+        (true, suppressed)
     }
 }
 
@@ -120,5 +132,41 @@ fn resource_type_name(resource_type: ResourceType) -> &'static str {
         ResourceType::User => "User",
         ResourceType::Any => "Any",
         ResourceType::Unknown => "Unknown",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use strand_base::SystemClock;
+    use strand_security::KafkaPrincipal;
+    use strand_security::acl::CLUSTER_NAME;
+
+    use super::*;
+
+    /// At most [`DENIAL_LOG_LINES_MAX`] lines a second; the rest are counted and reported once.
+    #[test]
+    fn denials_are_logged_at_a_bounded_rate() {
+        let mut log = DenialLog::default();
+        let first: Vec<(bool, u64)> = (0..DENIAL_LOG_LINES_MAX + 3).map(|_| log.admit(7)).collect();
+        assert!(first[..DENIAL_LOG_LINES_MAX as usize].iter().all(|&a| a == (true, 0)));
+        assert!(first[DENIAL_LOG_LINES_MAX as usize..].iter().all(|&a| a == (false, 0)));
+        assert_eq!(log.admit(8), (true, 3));
+        assert_eq!(log.admit(8), (true, 0));
+    }
+
+    /// Before the image holds any record only super users are allowed.
+    #[test]
+    fn only_super_users_pass_before_the_image_loads() {
+        let (_images, image) = watch::channel(Arc::new(MetadataImage::empty()));
+        let settings =
+            AuthorizerSettings { super_users: ["User:admin".to_owned()].into(), allow_if_no_acl_found: true };
+        let authorizer = ImageAuthorizer::new(image, settings, Arc::new(SystemClock));
+        let peer = "127.0.0.1:9000".parse().expect("an address");
+        let session =
+            |name: &str| Session { principal: KafkaPrincipal::user(name), ..Session::anonymous(peer, "PLAINTEXT") };
+        let describe = Action::new(AclOperation::Describe, ResourceType::Cluster, CLUSTER_NAME);
+        assert!(authorizer.authorize(&session("admin"), &describe));
+        assert!(!authorizer.authorize(&session("alice"), &describe));
+        assert!(!authorizer.authorize_any(&session("alice"), AclOperation::Write, ResourceType::Topic));
     }
 }
