@@ -181,6 +181,13 @@ fn allow_everyone_applies_only_where_no_binding_exists() {
     let read = |name: &str| settings.authorize(&acls, &alice, host, &Action::new(Op::Read, Rt::Topic, name));
     assert_eq!(read("public"), Rule::NoAcl { allowed: true });
     assert_eq!(read("secret-plans"), Rule::NoMatchingAcl);
+    let bob = KafkaPrincipal::user("bob");
+    let rule = settings.authorize(&acls, &bob, host, &Action::new(Op::Describe, Rt::Topic, "secret-plans"));
+    assert_eq!(
+        rule.to_string(),
+        "MatchingAcl(acl=StandardAcl(resourceType=TOPIC, resourceName=secret, patternType=PREFIXED, \
+         principal=User:bob, host=*, operation=READ, permissionType=ALLOW))"
+    );
 }
 
 #[test]

@@ -62,12 +62,12 @@ impl StandardAcl {
 }
 
 impl fmt::Display for StandardAcl {
-    /// As Kafka's `AclBinding.toString`, which its logs and tools print.
+    /// As Kafka's `StandardAcl.toString`, which its authorizer's log lines print.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
             f,
-            "(pattern=ResourcePattern(resourceType={}, name={}, patternType={}), \
-             entry=(principal={}, host={}, operation={}, permissionType={}))",
+            "StandardAcl(resourceType={}, resourceName={}, patternType={}, principal={}, host={}, \
+             operation={}, permissionType={})",
             self.resource_type,
             self.resource_name,
             self.pattern_type,
