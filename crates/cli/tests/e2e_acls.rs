@@ -6,7 +6,8 @@
 //! 4.4.0 with `super.users=User:ANONYMOUS`; a binding's order within its resource, and the
 //! resources' order, follow Java's hash sets there, so both sides are compared sorted). Then the
 //! bindings decide: a SASL user is refused the ACL APIs until granted DESCRIBE on the cluster;
-//! and they survive a restart that loads the image from a metadata snapshot.
+//! they survive a restart that loads the image from a metadata snapshot, and, in a cluster, the
+//! active controller's death.
 
 mod common;
 
@@ -14,7 +15,11 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 use std::time::Duration;
 
-use common::{Server, WAIT_MAX, create_topic};
+use common::cluster::Cluster;
+use common::{Client, Server, WAIT_MAX, create_topic};
+use strand_protocol::messages::api::{RequestBody, ResponseBody};
+use strand_protocol::messages::create_acls_request::AclCreation;
+use strand_protocol::messages::{CreateAclsRequest, DescribeAclsRequest};
 
 const JAAS: &str = "listener.name.sasl_plaintext.plain.sasl.jaas.config=org.apache.kafka.common.security.plain.\
                     PlainLoginModule required user_alice=\"alice-secret\";";
@@ -221,4 +226,81 @@ fn kafka_acls_round_trip_and_bindings_survive_a_restart() {
     let log = restarted.log.lock().map(|l| l.join("\n")).unwrap_or_default();
     assert!(log.contains("metadata image loaded from the snapshot ending at offset"), "{log}");
     check(&restarted.address.to_string(), "list-all-after", &["--list"]);
+}
+
+/// Creates one ALLOW binding for `principal` to READ topic `topic`; the result's error code.
+fn create_read_acl(client: &mut Client, principal: &str, topic: &str) -> i16 {
+    let creation = AclCreation {
+        resource_type: 2,
+        resource_name: topic.to_owned(),
+        resource_pattern_type: 3,
+        principal: principal.to_owned(),
+        host: "*".to_owned(),
+        operation: 3,
+        permission_type: 3,
+        ..Default::default()
+    };
+    let request = CreateAclsRequest { creations: vec![creation], ..Default::default() };
+    let ResponseBody::CreateAcls(response) = client.call(RequestBody::CreateAcls(request), 3) else {
+        panic!("not a CreateAcls response")
+    };
+    response.results[0].error_code
+}
+
+/// The principals of every binding the node describes, sorted.
+fn described_principals(client: &mut Client) -> Vec<String> {
+    let request = DescribeAclsRequest {
+        resource_type_filter: 1,
+        resource_name_filter: None,
+        pattern_type_filter: 1,
+        principal_filter: None,
+        host_filter: None,
+        operation: 1,
+        permission_type: 1,
+        ..Default::default()
+    };
+    let ResponseBody::DescribeAcls(response) = client.call(RequestBody::DescribeAcls(request), 3) else {
+        panic!("not a DescribeAcls response")
+    };
+    assert_eq!(response.error_code, 0, "{response:?}");
+    let mut principals: Vec<String> =
+        response.resources.iter().flat_map(|r| r.acls.iter().map(|a| a.principal.clone())).collect();
+    principals.sort();
+    principals
+}
+
+/// In a three-node cluster a binding created through one node is described by the others, and
+/// survives the active controller's death: the next controller holds it (creating it again
+/// writes no second copy) and takes new ones.
+#[test]
+fn acls_survive_a_controller_failover() {
+    let _serial = common::serial();
+    let settings =
+        ["authorizer.class.name=org.apache.kafka.metadata.authorizer.StandardAuthorizer", "super.users=User:ANONYMOUS"];
+    let mut cluster = Cluster::start_configured(3, 3, &settings);
+    assert_eq!(create_read_acl(&mut cluster.node(1).connect(), "User:alice", "orders"), 0);
+    let first = cluster.wait_for_active_controller(None);
+    let survivor = (1..=3).find(|id| *id != first).expect("a survivor");
+    const POLL: Duration = Duration::from_millis(100);
+    let listed = |cluster: &Cluster, expected: &[&str]| {
+        (0..WAIT_MAX.as_millis() / POLL.as_millis()).any(|_| {
+            let done = described_principals(&mut cluster.node(survivor).connect()) == expected;
+            if !done {
+                std::thread::sleep(POLL);
+            }
+            done
+        })
+    };
+    assert!(listed(&cluster, &["User:alice"]), "node {survivor} never described alice's binding");
+
+    cluster.kill(first);
+    cluster.wait_for_active_controller(Some(first));
+    let mut client = cluster.node(survivor).connect();
+    assert_eq!(create_read_acl(&mut client, "User:alice", "orders"), 0);
+    assert_eq!(create_read_acl(&mut client, "User:bob", "orders"), 0);
+    assert!(
+        listed(&cluster, &["User:alice", "User:bob"]),
+        "after the failover: {:?}",
+        described_principals(&mut client)
+    );
 }
