@@ -11,7 +11,7 @@
 //! - `broker.rs`: [`Broker`], what the handlers reach, and [`BrokerSettings`].
 //! - `channels.rs`: the links the server implements. Handlers that change metadata
 //!   (CreateTopics, DeleteTopics, CreatePartitions, the config APIs, partition reassignments,
-//!   AlterUserScramCredentials,
+//!   AlterUserScramCredentials, CreateAcls, DeleteAcls,
 //!   InitProducerId's id blocks, Metadata's auto-creation) ask the active controller through
 //!   [`Broker::ask_controller`] (a [`ControllerChannel`]: the controller in this process, or on
 //!   another node), which decides one request at a time; the answer is returned once this node's
@@ -22,6 +22,9 @@
 //!   does; and KIP-951's hints for refused partitions (`LeaderHints`).
 //! - `credentials.rs`: [`ImageCredentials`], the SCRAM mechanisms' credential store over the
 //!   live image (KIP-554 keeps credentials in the metadata log).
+//! - `authorizer.rs`: [`ImageAuthorizer`], Kafka's `StandardAuthorizer` over the live image's
+//!   ACLs, logging denials at a bounded rate. CreateAcls and DeleteAcls go to the controller,
+//!   DescribeAcls reads the image.
 //! - [`fetch_session`]: the node's bounded KIP-227 [`fetch_session::FetchSessionCache`].
 //! - [`validation`]: produced record sets checked as Kafka's `LogValidator` checks them.
 //! - [`producer_ids`]: the node's blocks of producer ids, drawn from the controller.
@@ -39,6 +42,7 @@
 //! What it is not: it opens no sockets and runs no runtime (the server crate does both), and it
 //! holds no state of its own beyond what its handlers need to reach the log and the metadata.
 
+mod authorizer;
 mod broker;
 mod channels;
 mod credentials;
@@ -50,6 +54,7 @@ pub mod producer_ids;
 mod publisher;
 pub mod validation;
 
+pub use authorizer::{DENIAL_LOG_LINES_MAX, ImageAuthorizer};
 pub use broker::{Broker, BrokerConfigEntry, BrokerIdentity, BrokerSettings, InternalTopicSettings, TxnAddRetry};
 pub use channels::{
     BoxFuture, BrokerReconfiguration, ControllerChannel, NoTxnCoordinator, TxnVerification, TxnVerifier,

@@ -127,8 +127,36 @@ fn bounded(body: RequestBody) -> RequestBody {
             r.max_wait_ms = r.max_wait_ms.rem_euclid(20);
             RequestBody::Fetch(r)
         }
+        // Kafka refuses a code it does not define when it parses these (the connection closes).
+        RequestBody::DescribeAcls(mut r) => {
+            (r.resource_type_filter, r.pattern_type_filter) =
+                (known(r.resource_type_filter, 7), known(r.pattern_type_filter, 4));
+            (r.operation, r.permission_type) = (known(r.operation, 14), known(r.permission_type, 3));
+            RequestBody::DescribeAcls(r)
+        }
+        RequestBody::CreateAcls(mut r) => {
+            for c in &mut r.creations {
+                (c.resource_type, c.resource_pattern_type) =
+                    (known(c.resource_type, 7), known(c.resource_pattern_type, 4));
+                (c.operation, c.permission_type) = (known(c.operation, 14), known(c.permission_type, 3));
+            }
+            RequestBody::CreateAcls(r)
+        }
+        RequestBody::DeleteAcls(mut r) => {
+            for f in &mut r.filters {
+                (f.resource_type_filter, f.pattern_type_filter) =
+                    (known(f.resource_type_filter, 7), known(f.pattern_type_filter, 4));
+                (f.operation, f.permission_type) = (known(f.operation, 14), known(f.permission_type, 3));
+            }
+            RequestBody::DeleteAcls(r)
+        }
         other => other,
     }
+}
+
+/// A random ACL enum code made one Kafka defines (1..=`max`; 0 is UNKNOWN).
+fn known(code: i8, max: i8) -> i8 {
+    code.rem_euclid(max) + 1
 }
 
 /// Every served API at every advertised version that decodes answers random and real requests.

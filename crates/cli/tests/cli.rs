@@ -216,7 +216,10 @@ fn server_refuses_security_it_does_not_implement() -> TestResult {
             "listeners=PLAINTEXT://127.0.0.1:0,SASL_PLAINTEXT://127.0.0.1:1\nsasl.enabled.mechanisms=GSSAPI\n",
             "GSSAPI (Kerberos",
         ),
-        ("authorizer.class.name=org.apache.kafka.metadata.authorizer.StandardAuthorizer\n", "authorization (ACLs"),
+        (
+            "authorizer.class.name=kafka.security.authorizer.AclAuthorizer\n",
+            "authorizer class kafka.security.authorizer.AclAuthorizer is not supported",
+        ),
     ];
     for (index, (settings, expected)) in cases.into_iter().enumerate() {
         let data = dir.path().join(format!("data-{index}"));

@@ -4,7 +4,7 @@
 //!
 //! Map:
 //! - [`image`]: [`image::MetadataImage`] (brokers, topics and partitions, dynamic configs,
-//!   features, the producer id block, users' SCRAM credentials, as of one offset) and [`image::MetadataDelta`], the only way
+//!   features, the producer id block, users' SCRAM credentials, ACLs, as of one offset) and [`image::MetadataDelta`], the only way
 //!   to a new image: records replayed in log order. Loading after a restart, or from a snapshot,
 //!   is the same replay. `image/effective_config.rs`: [`image::TopicConfigResolver`], the one
 //!   place a topic's effective configs are layered (the topic's, this broker's dynamic config,
@@ -12,6 +12,9 @@
 //!   default, each with the source DescribeConfigs reports); the replica's log settings,
 //!   Produce's rules, DescribeConfigs, CreateTopics' answer and unclean elections all read it.
 //!   `image/topic_configs.rs`: Kafka 4.4's topic config table and validation.
+//! - [`authorizer`]: Kafka's `StandardAuthorizer` decision over the image's ACLs (`super.users`,
+//!   `allow.everyone.if.no.acl.found`, LITERAL / PREFIXED / `*` patterns, DENY first, operation
+//!   implications, `authorizeByResourceType`), and `AclFilter` for Describe/DeleteAcls.
 //! - [`controller`]: the decisions, each `(image, request, inputs) -> (records, response)` reading
 //!   no clock or randomness: topics, partitions, configs, producer id blocks, broker registration
 //!   and heartbeats (fencing, unfencing, controlled shutdown, KIP-858's offline log dirs and
@@ -54,6 +57,7 @@
 //! no partitions (the server reconciles the image into replicas and coordinators), and neither
 //! `replication` nor `coordinator` depends on it.
 
+pub mod authorizer;
 pub mod controller;
 pub mod image;
 pub mod quorum;

@@ -506,6 +506,11 @@ impl QuorumController {
             Rq::AlterUserScramCredentials(r) => {
                 decided(controller::alter_user_scram_credentials(image, r), Rs::AlterUserScramCredentials)
             }
+            Rq::CreateAcls(r) => {
+                let mut new_id = || (self.new_topic_id)();
+                decided(controller::create_acls(image, r, &mut new_id), Rs::CreateAcls)
+            }
+            Rq::DeleteAcls(r) => decided(controller::delete_acls(image, r), Rs::DeleteAcls),
             Rq::AllocateProducerIds(r) => {
                 decided(controller::allocate_producer_ids(image, r.broker_id, r.broker_epoch), Rs::AllocateProducerIds)
             }
@@ -640,6 +645,13 @@ fn fail_successes(response: &mut ResponseBody, reason: &str) {
         }
         ResponseBody::AlterUserScramCredentials(r) => {
             r.results.iter_mut().for_each(|u| fail(&mut u.error_code, &mut u.error_message));
+        }
+        ResponseBody::CreateAcls(r) => r.results.iter_mut().for_each(|a| fail(&mut a.error_code, &mut a.error_message)),
+        ResponseBody::DeleteAcls(r) => {
+            for filter in &mut r.filter_results {
+                fail(&mut filter.error_code, &mut filter.error_message);
+                filter.matching_acls.clear();
+            }
         }
         ResponseBody::AllocateProducerIds(r) => r.error_code = timed_out,
         ResponseBody::BrokerRegistration(r) => r.error_code = timed_out,

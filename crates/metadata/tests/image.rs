@@ -12,8 +12,24 @@ use strand_metadata::image::{
 use strand_protocol::messages::records::MetadataRecord;
 use strand_protocol::messages::{
     BrokerRegistrationChangeRecord, ClearElrRecord, ConfigRecord, FeatureLevelRecord, FenceBrokerRecord,
-    PartitionChangeRecord, PartitionRecord, ProducerIdsRecord, RemoveTopicRecord, TopicRecord,
+    PartitionChangeRecord, PartitionRecord, ProducerIdsRecord, RemoveAccessControlEntryRecord, RemoveTopicRecord,
+    TopicRecord,
 };
+
+/// An ALLOW READ binding for `User:alice` on topic `name` (pattern type `pattern`) with id `[id; 16]`.
+fn acl(id: u8, name: &str, pattern: i8) -> MetadataRecord {
+    MetadataRecord::AccessControlEntryRecord(strand_protocol::messages::AccessControlEntryRecord {
+        id: Uuid([id; 16]),
+        resource_type: 2,
+        resource_name: name.to_owned(),
+        pattern_type: pattern,
+        principal: "User:alice".to_owned(),
+        host: "*".to_owned(),
+        operation: 3,
+        permission_type: 3,
+        ..Default::default()
+    })
+}
 
 const TOPIC: Uuid = Uuid([7; 16]);
 
@@ -122,6 +138,13 @@ fn inconsistent_records_are_errors() {
         (
             MetadataRecord::PartitionRecord(PartitionRecord { topic_id: other, partition_id: 0, ..Default::default() }),
             ReplayError::UnknownTopicId(other),
+        ),
+        (
+            MetadataRecord::RemoveAccessControlEntryRecord(RemoveAccessControlEntryRecord {
+                id: other,
+                ..Default::default()
+            }),
+            ReplayError::UnknownAcl(other),
         ),
         (
             MetadataRecord::PartitionChangeRecord(PartitionChangeRecord {
@@ -252,7 +275,7 @@ fn feature_levels_finalize_and_clear() {
 
 /// A snapshot's records recreate everything an image holds: features, brokers fenced and
 /// shutting down, topics with ELRs and reassignments, topic and broker configs (the cluster
-/// default included), the producer id block; and nothing for what the image does not hold.
+/// default included), the producer id block, ACLs; and nothing for what the image does not hold.
 #[test]
 fn snapshot_records_recreate_the_image() {
     let mut cluster = Cluster::with_brokers(&[1, 2, 3]);
@@ -301,8 +324,16 @@ fn snapshot_records_recreate_the_image() {
             feature_level: 0,
             ..Default::default()
         }),
+        acl(1, "orders", 3),
+        acl(2, "pay", 4),
+        acl(3, "gone", 3),
+        MetadataRecord::RemoveAccessControlEntryRecord(RemoveAccessControlEntryRecord {
+            id: Uuid([3; 16]),
+            ..Default::default()
+        }),
     ];
     let image = replay(&cluster.image, records).expect("replay");
+    assert_eq!(image.acls().len(), 2);
     assert!(image.cluster().broker(BrokerId(2)).is_some_and(|b| b.fenced && b.in_controlled_shutdown));
     assert_eq!(from_snapshot_records(&image), image);
     let kinds: Vec<i16> = image.to_records().iter().map(|(r, _)| r.api_key()).collect();

@@ -30,7 +30,7 @@ use std::time::Duration;
 use strand_base::topic::CLUSTER_METADATA_TOPIC;
 use strand_base::{BrokerId, Clock, SystemClock, Uuid};
 use strand_broker::producer_ids::ControllerProducerIds;
-use strand_broker::{Broker, BrokerIdentity, BrokerMetadataPublisher, ControllerChannel};
+use strand_broker::{Broker, BrokerIdentity, BrokerMetadataPublisher, ControllerChannel, ImageAuthorizer};
 use strand_coordinator::{GroupCoordinator, RandomMemberIds, TxnCoordinator};
 use strand_log::{LogManager, NodeIdentity};
 use strand_metadata::controller::{ApiMessageAndVersion, BootstrapFeatures, bootstrap_records};
@@ -527,20 +527,24 @@ impl Starting {
         let config = Arc::new(self.config.clone());
         let dynamic_tls = DynamicTls::new(config, self.node, tls, metadata.image_rx.clone());
         self.tasks.spawn("TLS reconfiguration", dynamic_tls.clone().apply_forever());
-        let broker = Arc::new(
-            Broker::new(
-                identity,
-                broker_settings(&self.config),
-                metadata.image_rx.clone(),
-                hosted.replicas.clone(),
-                hosted.groups.clone(),
-                channel.clone(),
-                self.clock.clone(),
-            )
-            .with_txn_coordinator(hosted.transactions.clone())
-            .with_txn_verifier(hosted.txn_verifier.clone())
-            .with_reconfiguration(Arc::new(dynamic_tls)),
-        );
+        let mut broker = Broker::new(
+            identity,
+            broker_settings(&self.config),
+            metadata.image_rx.clone(),
+            hosted.replicas.clone(),
+            hosted.groups.clone(),
+            channel.clone(),
+            self.clock.clone(),
+        )
+        .with_txn_coordinator(hosted.transactions.clone())
+        .with_txn_verifier(hosted.txn_verifier.clone())
+        .with_reconfiguration(Arc::new(dynamic_tls));
+        if let Some(settings) = &self.config.authorizer {
+            let image = metadata.image_rx.clone();
+            broker =
+                broker.with_authorizer(Arc::new(ImageAuthorizer::new(image, settings.clone(), self.clock.clone())));
+        }
+        let broker = Arc::new(broker);
         for (name, address, listener) in listeners {
             info!(
                 "Strand node {} listening on {name}://{address}, data in {:?}, cluster id {}",

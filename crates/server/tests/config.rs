@@ -244,7 +244,11 @@ fn unimplemented_security_is_refused() -> TestResult {
         (&[("ssl.keystore.alias", "node")], "ssl.keystore.alias", "not supported by Strand"),
         (&[("sasl.kerberos.service.name", "kafka")], "sasl.kerberos.service.name", "not supported by Strand"),
         (&[("sasl.jaas.config", "x")], "sasl.jaas.config", "per listener and mechanism"),
-        (&[("authorizer.class.name", "kafka.security.authorizer.AclAuthorizer")], "authorizer.class.name", "ACLs"),
+        (
+            &[("authorizer.class.name", "kafka.security.authorizer.AclAuthorizer")],
+            "authorizer.class.name",
+            "authorizer class kafka.security.authorizer.AclAuthorizer is not supported",
+        ),
         (&[("principal.builder.class", "x.Builder")], "principal.builder.class", "custom principals"),
     ];
     for (overrides, key, expected) in cases {

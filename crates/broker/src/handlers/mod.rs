@@ -6,10 +6,13 @@ pub mod alter_partition_reassignments;
 pub mod alter_user_scram_credentials;
 pub mod api_versions;
 mod config_preprocess;
+pub mod create_acls;
 pub mod create_partitions;
 pub mod create_topics;
+pub mod delete_acls;
 pub mod delete_records;
 pub mod delete_topics;
+pub mod describe_acls;
 pub mod describe_client_quotas;
 pub mod describe_cluster;
 pub mod describe_configs;
@@ -132,6 +135,9 @@ served_apis! {
         AlterPartitionReassignments(r) => alter_partition_reassignments::handle(broker, r, version).await,
         ListPartitionReassignments(r) => list_partition_reassignments::handle(broker, r, version).await,
         DescribeLogDirs(r) => describe_log_dirs::handle(broker, r),
+        DescribeAcls(r) => describe_acls::handle(broker, r, client.session)?,
+        CreateAcls(r) => create_acls::handle(broker, r, version, client.session).await?,
+        DeleteAcls(r) => delete_acls::handle(broker, r, version, client.session).await?,
         DescribeClientQuotas(r) => describe_client_quotas::handle(&r),
         DescribeUserScramCredentials(r) => describe_user_scram_credentials::handle(broker, r),
         AlterUserScramCredentials(r) => alter_user_scram_credentials::handle(broker, r, version).await,

@@ -126,6 +126,11 @@ impl ReplayingWriter {
         offset
     }
 
+    /// The node's image as it changes, for what reads the live image (the authorizer).
+    pub fn subscribe(&self) -> watch::Receiver<Arc<MetadataImage>> {
+        self.images.lock().expect("image lock").subscribe()
+    }
+
     /// Replays `records` as one batch into the image only, as if this node's replicas had not
     /// taken them yet.
     pub fn replay_unpublished(&self, records: &[ApiMessageAndVersion]) -> i64 {

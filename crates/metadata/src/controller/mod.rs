@@ -9,6 +9,7 @@
 //! - [`incremental_alter_configs`], [`alter_configs`]: topic configs, and the dynamic broker
 //!   configs that are topic configs' cluster defaults (`ConfigurationControlManager`).
 //! - [`alter_user_scram_credentials`]: users' SCRAM credentials (`ScramControlManager`, KIP-554).
+//! - [`create_acls`], [`delete_acls`]: ACL bindings (`AclControlManager`).
 //! - [`allocate_producer_ids`]: the next block of producer ids (`ProducerIdControlManager`).
 //! - [`register_broker`]: a broker's registration (`ClusterControlManager.registerBroker`).
 //! - [`broker_heartbeat`]: a broker's next [`BrokerControlState`] (unfenced once caught up,
@@ -44,6 +45,7 @@
 //! the topic name), no I/O, no authorization (the broker filters what a principal may do before
 //! calling here).
 
+mod acls;
 mod alter_partition;
 mod assign_dirs;
 mod bootstrap;
@@ -74,6 +76,7 @@ use strand_protocol::messages::records::MetadataRecord;
 
 use crate::image::{MetadataImage, TopicConfigResolver};
 
+pub use acls::{create_acls, delete_acls};
 pub use alter_partition::alter_partition;
 pub use assign_dirs::assign_replicas_to_dirs;
 pub use bootstrap::{BootstrapFeatures, bootstrap_records};

@@ -43,6 +43,8 @@ pub enum ReplayError {
     UnknownScramCredential { user: String, mechanism: &'static str },
     #[error("a SCRAM credential of user '{user}' with {iterations} iterations")]
     InvalidScramIterations { user: String, iterations: i32 },
+    #[error("no ACL with id {0}")]
+    UnknownAcl(Uuid),
 }
 
 /// The changes since a base image. Replay records in log order, then [`MetadataDelta::apply`].
@@ -86,12 +88,15 @@ impl MetadataDelta {
             MetadataRecord::ProducerIdsRecord(r) => next.producer_ids.replay(r),
             MetadataRecord::UserScramCredentialRecord(r) => Arc::make_mut(&mut next.scram).replay(r),
             MetadataRecord::RemoveUserScramCredentialRecord(r) => Arc::make_mut(&mut next.scram).replay_remove(r),
+            MetadataRecord::AccessControlEntryRecord(r) => {
+                Arc::make_mut(&mut next.acls).replay(r);
+                Ok(())
+            }
+            MetadataRecord::RemoveAccessControlEntryRecord(r) => Arc::make_mut(&mut next.acls).replay_remove(r),
             // Not pictured yet; accepted so that a log holding them still loads.
             MetadataRecord::DelegationTokenRecord(_)
             | MetadataRecord::RemoveDelegationTokenRecord(_)
             | MetadataRecord::ClientQuotaRecord(_)
-            | MetadataRecord::AccessControlEntryRecord(_)
-            | MetadataRecord::RemoveAccessControlEntryRecord(_)
             | MetadataRecord::NoOpRecord(_)
             | MetadataRecord::ZkMigrationStateRecord(_)
             | MetadataRecord::BeginTransactionRecord(_)

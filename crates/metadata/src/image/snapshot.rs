@@ -3,8 +3,8 @@
 //! image (its provenance aside, which the snapshot's offset carries).
 //!
 //! Order, as Kafka's: features (`metadata.version` first, since it says how to read the rest),
-//! brokers, topics each followed by its partitions, configs, the producer id block, then SCRAM
-//! credentials. Every
+//! brokers, topics each followed by its partitions, configs, the producer id block, SCRAM
+//! credentials, then ACLs. Every
 //! record is written at the newest version of its schema.
 
 use strand_base::BrokerId;
@@ -63,6 +63,9 @@ impl MetadataImage {
         }
         for record in self.scram().to_records() {
             records.push(latest(MetadataRecord::UserScramCredentialRecord(record)));
+        }
+        for record in self.acls().to_records() {
+            records.push(latest(MetadataRecord::AccessControlEntryRecord(record)));
         }
         records
     }

@@ -151,6 +151,7 @@ const KEYS: &[KeyDef] = &[
     key("connections.max.idle.ms", LONG, Some("600000")),
     key("connections.max.reauth.ms", LONG, Some("0")),
     key("connection.failed.authentication.delay.ms", int_min(0), Some("100")),
+    key("authorizer.class.name", Kind::Str, Some("")),
     key("sasl.enabled.mechanisms", Kind::List, Some("GSSAPI")),
     key("sasl.mechanism.inter.broker.protocol", Kind::Str, Some("GSSAPI")),
     key("sasl.mechanism.controller.protocol", Kind::Str, Some("GSSAPI")),

@@ -319,6 +319,9 @@ pub struct ServerConfig {
     pub transaction_partition_verification_enable: bool,
     /// The TLS settings of every listener this node serves or dials with TLS, by listener name.
     pub tls: BTreeMap<String, tls::TlsSettings>,
+    /// `authorizer.class.name=...StandardAuthorizer`'s `super.users` and
+    /// `allow.everyone.if.no.acl.found`; `None` without an authorizer (everything allowed).
+    pub authorizer: Option<strand_metadata::authorizer::AuthorizerSettings>,
     /// Every key (known keys at least at their default, unknown keys as given) with its text and
     /// source, for DescribeConfigs.
     pub entries: BTreeMap<String, ConfigValue>,
@@ -394,8 +397,9 @@ impl ServerConfig {
         for ((key, value), source) in given.chain(overrides.iter().map(|pair| (pair, ConfigSource::Override))) {
             let key = key.trim();
             // A TLS key is either implemented (`tls`) or refused there, never silently unknown.
-            // `super.users` admits peers to an SSL CONTROLLER listener (`inter_node::listener`).
-            if !is_known_key(key) && tls::ssl_base(key).is_none() && key != "super.users" {
+            // `super.users` admits peers to an SSL CONTROLLER listener (`inter_node::listener`);
+            // it and `allow.everyone.if.no.acl.found` configure the authorizer (`security.rs`).
+            if !is_known_key(key) && tls::ssl_base(key).is_none() && !security::is_authorizer_key(key) {
                 let warning = format!("The configuration '{key}' was supplied but isn't a known config.");
                 if !warnings.contains(&warning) {
                     warnings.push(warning);
@@ -412,6 +416,7 @@ impl ServerConfig {
         rules::check(&config, &mut warnings)?;
         security::check(&config)?;
         config.tls = tls::read(&config)?;
+        config.authorizer = security::authorizer(&config)?;
         config.warnings = warnings;
         Ok(config)
     }
@@ -632,6 +637,7 @@ impl ServerConfig {
             producer_id_expiration_check_interval_ms: read.int("producer.id.expiration.check.interval.ms")?,
             transaction_partition_verification_enable: read.bool("transaction.partition.verification.enable")?,
             tls: BTreeMap::new(),
+            authorizer: None,
             entries,
             warnings: Vec::new(),
         })

@@ -2,17 +2,57 @@
 //!
 //! Kafka would authorize with them or use them for delegation tokens. A node that accepted them
 //! and went on serving without them would be silently insecure, so a configuration that sets any
-//! of them does not load: `authorizer.class.name`, `principal.builder.class`,
-//! `security.providers` and `delegation.token.*`.
+//! of them does not load: `authorizer.class.name` naming any class but Kafka's
+//! `StandardAuthorizer`, `principal.builder.class`, `security.providers` and `delegation.token.*`.
 //!
 //! TLS and SASL themselves are served: [`super::tls`] refuses the `ssl.*` keys it does not
 //! implement, [`super::sasl`] the `sasl.*` ones and what the node's own SASL links cannot do.
 //!
-//! `super.users` and `allow.everyone.if.no.acl.found` stay accepted: Kafka ignores them too when
-//! no authorizer is configured (`super.users` also names who may reach a TLS CONTROLLER
-//! listener).
+//! [`authorizer`]: `authorizer.class.name=org.apache.kafka.metadata.authorizer.StandardAuthorizer`
+//! with `super.users` (`;`-separated `Type:name` principals) and `allow.everyone.if.no.acl.found`
+//! (true only if it says `true`, as Java's `Boolean.parseBoolean`), read as Kafka's
+//! `StandardAuthorizer.configure` reads them. Without an authorizer Kafka ignores both, and so
+//! does Strand (`super.users` also names who may reach a TLS CONTROLLER listener).
+
+use strand_metadata::authorizer::AuthorizerSettings;
 
 use super::{ConfigError, ConfigSource, ServerConfig};
+
+/// The one authorizer Strand implements, by the class name Kafka users write.
+pub const STANDARD_AUTHORIZER: &str = "org.apache.kafka.metadata.authorizer.StandardAuthorizer";
+
+/// Whether `key` configures the authorizer without being a `KafkaConfig` key.
+pub(super) fn is_authorizer_key(key: &str) -> bool {
+    matches!(key, "super.users" | "allow.everyone.if.no.acl.found")
+}
+
+/// The authorizer's settings if `authorizer.class.name` names Kafka's `StandardAuthorizer`;
+/// `None` if it is empty. Any other class, or a super user that is not `Type:name`, stops the
+/// node.
+pub(super) fn authorizer(config: &ServerConfig) -> Result<Option<AuthorizerSettings>, ConfigError> {
+    let value = |key: &str| config.get(key).and_then(|entry| entry.value.clone()).unwrap_or_default();
+    let class = value("authorizer.class.name");
+    match class.trim() {
+        "" => return Ok(None),
+        STANDARD_AUTHORIZER => {}
+        other => {
+            let reason = format!(
+                "authorizer class {other} is not supported by Strand; the only authorizer is {STANDARD_AUTHORIZER}"
+            );
+            return Err(ConfigError::rule("authorizer.class.name", reason));
+        }
+    }
+    let mut super_users = std::collections::BTreeSet::new();
+    for principal in value("super.users").split(';').map(str::trim).filter(|p| !p.is_empty()) {
+        if !principal.contains(':') {
+            let reason = format!("expected a string in format principalType:principalName but got {principal}");
+            return Err(ConfigError::rule("super.users", reason));
+        }
+        super_users.insert(principal.to_owned());
+    }
+    let allow_if_no_acl_found = value("allow.everyone.if.no.acl.found").trim().eq_ignore_ascii_case("true");
+    Ok(Some(AuthorizerSettings { super_users, allow_if_no_acl_found }))
+}
 
 /// Refuses the first security setting Strand would otherwise ignore.
 pub(super) fn check(config: &ServerConfig) -> Result<(), ConfigError> {
@@ -21,20 +61,17 @@ pub(super) fn check(config: &ServerConfig) -> Result<(), ConfigError> {
         if !matches!(entry.source, ConfigSource::File | ConfigSource::Override) {
             continue;
         }
-        if let Some(reason) = unsupported(key, entry.value.as_deref().unwrap_or_default()) {
+        if let Some(reason) = unsupported(key) {
             return Err(ConfigError::rule(key, format!("{reason}; the setting would be silently ignored; remove it")));
         }
     }
     Ok(())
 }
 
-/// Why `key` (set by the user to `value`) asks for security Strand does not have, if it does.
-fn unsupported(key: &str, value: &str) -> Option<&'static str> {
+/// Why `key`, set by the user, asks for security Strand does not have, if it does.
+fn unsupported(key: &str) -> Option<&'static str> {
     let key = key.to_ascii_lowercase();
     match listener_base(&key) {
-        "authorizer.class.name" if !value.trim().is_empty() => {
-            Some("authorization (ACLs, authorizer.class.name) is not supported by Strand yet")
-        }
         "principal.builder.class" | "security.providers" => {
             Some("custom principals and security providers are not supported by Strand yet")
         }
@@ -64,13 +101,8 @@ mod tests {
 
     #[test]
     fn security_keys_are_recognised_in_every_form() {
-        let refused = [
-            ("authorizer.class.name", "org.apache.kafka.metadata.authorizer.StandardAuthorizer"),
-            ("principal.builder.class", "x"),
-            ("delegation.token.secret.key", "x"),
-        ];
-        for (key, value) in refused {
-            assert!(unsupported(key, value).is_some(), "{key}={value} accepted");
+        for key in ["principal.builder.class", "delegation.token.secret.key", "listener.name.x.security.providers"] {
+            assert!(unsupported(key).is_some(), "{key} accepted");
         }
         let accepted = [
             ("connections.max.reauth.ms", "2000"),
@@ -82,12 +114,45 @@ mod tests {
             ("ssl.keystore.location", "/k.p12"),
             ("listener.name.external.ssl.client.auth", "required"),
             ("authorizer.class.name", ""),
+            ("authorizer.class.name", STANDARD_AUTHORIZER),
             ("super.users", "User:admin"),
             ("listener.name.external.max.connections.per.ip", "3"),
             ("num.io.threads", "8"),
         ];
         for (key, value) in accepted {
-            assert_eq!(unsupported(key, value), None, "{key}={value} refused");
+            assert_eq!(unsupported(key), None, "{key}={value} refused");
         }
+    }
+
+    fn load(pairs: &[(&str, &str)]) -> Result<ServerConfig, ConfigError> {
+        let pairs: Vec<(String, String)> = pairs.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect();
+        ServerConfig::from_properties(None, &pairs)
+    }
+
+    /// Kafka's StandardAuthorizer is accepted with its two settings; any other class, or a super
+    /// user without a type, stops the node naming it.
+    #[test]
+    fn the_standard_authorizer_is_configured_and_others_refused() {
+        let config = load(&[
+            ("authorizer.class.name", STANDARD_AUTHORIZER),
+            ("super.users", "User:admin; User:broker ;"),
+            ("allow.everyone.if.no.acl.found", "TRUE"),
+        ])
+        .expect("config");
+        let settings = config.authorizer.expect("an authorizer");
+        assert_eq!(settings.super_users, ["User:admin".to_owned(), "User:broker".to_owned()].into());
+        assert!(settings.allow_if_no_acl_found);
+        assert!(!config.warnings.iter().any(|w| w.contains("super.users") || w.contains("allow.everyone")));
+
+        let plain = load(&[("super.users", "User:admin")]).expect("config");
+        assert_eq!(plain.authorizer, None);
+        let default = load(&[("authorizer.class.name", STANDARD_AUTHORIZER)]).expect("config");
+        assert!(!default.authorizer.expect("an authorizer").allow_if_no_acl_found);
+
+        let refused = load(&[("authorizer.class.name", "kafka.security.authorizer.AclAuthorizer")]);
+        let message = refused.expect_err("refused").to_string();
+        assert!(message.contains("kafka.security.authorizer.AclAuthorizer"), "{message}");
+        let refused = load(&[("authorizer.class.name", STANDARD_AUTHORIZER), ("super.users", "admin")]);
+        assert!(refused.expect_err("refused").to_string().contains("principalType:principalName"));
     }
 }

@@ -1,0 +1,306 @@
+//! Apache Kafka 4.4's own `kafka-acls` (`org.apache.kafka.tools.AclCommand`, from the jars
+//! `compat/kafka/fetch-jars.sh` puts in `target/kafka-libs`) against a node with
+//! `authorizer.class.name=...StandardAuthorizer`: add, list and remove, the `--producer` and
+//! `--consumer --group` shortcuts, a prefixed pattern and a MATCH listing, compared with what
+//! Kafka 4.4 printed for the same commands (`tests/data/kafka-acls/*.txt`, recorded against Kafka
+//! 4.4.0 with `super.users=User:ANONYMOUS`; a binding's order within its resource, and the
+//! resources' order, follow Java's hash sets there, so both sides are compared sorted). Then the
+//! bindings decide: a SASL user is refused the ACL APIs until granted DESCRIBE on the cluster;
+//! they survive a restart that loads the image from a metadata snapshot, and, in a cluster, the
+//! active controller's death.
+
+mod common;
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+use std::time::Duration;
+
+use common::cluster::Cluster;
+use common::{Client, Server, WAIT_MAX, create_topic};
+use strand_protocol::messages::api::{RequestBody, ResponseBody};
+use strand_protocol::messages::create_acls_request::AclCreation;
+use strand_protocol::messages::{CreateAclsRequest, DescribeAclsRequest};
+
+const JAAS: &str = "listener.name.sasl_plaintext.plain.sasl.jaas.config=org.apache.kafka.common.security.plain.\
+                    PlainLoginModule required user_alice=\"alice-secret\";";
+
+/// The node's settings: PLAINTEXT clients are `User:ANONYMOUS`, a super user (as in the Kafka
+/// run the outputs were recorded from); SASL_PLAINTEXT's `alice` is not. Snapshots are taken
+/// after every committed byte, so a restart loads the image from one.
+const SETTINGS: &[&str] = &[
+    "listeners=PLAINTEXT://127.0.0.1:0,SASL_PLAINTEXT://127.0.0.1:0",
+    "advertised.listeners=PLAINTEXT://127.0.0.1:0,SASL_PLAINTEXT://127.0.0.1:0",
+    "listener.security.protocol.map=PLAINTEXT:PLAINTEXT,SASL_PLAINTEXT:SASL_PLAINTEXT,CONTROLLER:PLAINTEXT",
+    "inter.broker.listener.name=PLAINTEXT",
+    "sasl.enabled.mechanisms=PLAIN",
+    JAAS,
+    "authorizer.class.name=org.apache.kafka.metadata.authorizer.StandardAuthorizer",
+    "super.users=User:ANONYMOUS",
+    "metadata.log.max.record.bytes.between.snapshots=1",
+];
+
+/// Kafka's jars, or a panic saying how to fetch them.
+fn kafka_libs() -> PathBuf {
+    let libs = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../target/kafka-libs");
+    assert!(
+        libs.join("kafka-tools-4.4.0.jar").exists(),
+        "Kafka 4.4's jars are missing from {}: run compat/kafka/fetch-jars.sh",
+        libs.display()
+    );
+    libs
+}
+
+/// Runs `kafka-acls --bootstrap-server bootstrap ARGS` (with `--command-config config` if set).
+fn kafka_acls(bootstrap: &str, config: Option<&Path>, args: &[&str]) -> Output {
+    let java = std::env::var_os("JAVA_HOME").map_or(PathBuf::from("java"), |home| Path::new(&home).join("bin/java"));
+    let log4j = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../compat/kafka/log4j2.properties");
+    let mut command = Command::new(java);
+    command
+        .args(["-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC"])
+        .arg(format!("-Dlog4j2.configurationFile={}", log4j.display()))
+        .arg("-cp")
+        .arg(format!("{}/*", kafka_libs().display()))
+        .args(["org.apache.kafka.tools.AclCommand", "--bootstrap-server", bootstrap]);
+    if let Some(config) = config {
+        command.arg("--command-config").arg(config);
+    }
+    command.args(args).output().expect("run java (is a JDK installed?)")
+}
+
+/// stdout and the exit status as the recordings hold them.
+fn printed(output: &Output) -> String {
+    format!("{}exit: {}\n", String::from_utf8_lossy(&output.stdout), output.status.code().unwrap_or(-1))
+}
+
+/// Output with each resource's bindings sorted, and the resources sorted: the parts whose order
+/// is Java's hash order in Kafka's run. Each line that is not a binding starts a block.
+fn sorted(text: &str) -> Vec<Vec<String>> {
+    let mut blocks: Vec<Vec<String>> = Vec::new();
+    for line in text.lines().map(str::trim).filter(|l| !l.is_empty()) {
+        match blocks.last_mut() {
+            Some(block) if line.starts_with("(principal=") => block.push(line.to_owned()),
+            _ => blocks.push(vec![line.to_owned()]),
+        }
+    }
+    for block in &mut blocks {
+        block[1..].sort();
+    }
+    blocks.sort();
+    blocks
+}
+
+/// Runs one recorded step and compares its output with Kafka's.
+fn check(bootstrap: &str, name: &str, args: &[&str]) {
+    let output = kafka_acls(bootstrap, None, args);
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("tests/data/kafka-acls/{name}.txt"));
+    let expected = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    let actual = printed(&output);
+    assert_eq!(
+        sorted(&actual),
+        sorted(&expected),
+        "{name}: kafka-acls {args:?} printed\n{actual}\nKafka 4.4 printed\n{expected}\nstderr: {}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+}
+
+/// The `.checkpoint` files of the node's metadata log.
+fn snapshots(server: &Server) -> Vec<String> {
+    let dir = server.data.path().join("__cluster_metadata-0");
+    let entries = std::fs::read_dir(&dir).unwrap_or_else(|e| panic!("{}: {e}", dir.display()));
+    let mut names: Vec<String> = entries
+        .map(|e| e.expect("entry").file_name().to_string_lossy().into_owned())
+        .filter(|name| name.ends_with(".checkpoint"))
+        .collect();
+    names.sort();
+    names
+}
+
+/// The recorded session: what each command prints is what Kafka 4.4 printed.
+fn recorded_session(bootstrap: &str) {
+    check(
+        bootstrap,
+        "add-alice",
+        &[
+            "--add",
+            "--allow-principal",
+            "User:alice",
+            "--operation",
+            "Read",
+            "--operation",
+            "Write",
+            "--topic",
+            "orders",
+        ],
+    );
+    check(
+        bootstrap,
+        "add-producer",
+        &[
+            "--add",
+            "--allow-principal",
+            "User:bob",
+            "--producer",
+            "--topic",
+            "pay",
+            "--resource-pattern-type",
+            "prefixed",
+        ],
+    );
+    check(
+        bootstrap,
+        "add-consumer",
+        &["--add", "--allow-principal", "User:carol", "--consumer", "--topic", "orders", "--group", "readers"],
+    );
+    check(
+        bootstrap,
+        "add-deny",
+        &["--add", "--deny-principal", "User:mallory", "--deny-host", "10.0.0.1", "--operation", "All", "--group", "*"],
+    );
+    check(bootstrap, "list-all", &["--list"]);
+    check(bootstrap, "list-orders", &["--list", "--topic", "orders"]);
+    check(bootstrap, "list-pay-prefixed", &["--list", "--topic", "pay", "--resource-pattern-type", "prefixed"]);
+    check(bootstrap, "list-match", &["--list", "--topic", "payments", "--resource-pattern-type", "match"]);
+    check(bootstrap, "list-carol", &["--list", "--principal", "User:carol"]);
+    check(
+        bootstrap,
+        "remove-alice-write",
+        &["--remove", "--allow-principal", "User:alice", "--operation", "Write", "--topic", "orders", "--force"],
+    );
+    check(bootstrap, "list-orders-after", &["--list", "--topic", "orders"]);
+    check(bootstrap, "remove-pay", &["--remove", "--topic", "pay", "--resource-pattern-type", "prefixed", "--force"]);
+    check(bootstrap, "list-all-after", &["--list"]);
+}
+
+/// kafka-acls works unchanged and prints what Kafka prints; a non-super user is refused the
+/// ACL APIs until a binding allows it; the bindings survive a restart from a snapshot.
+#[test]
+fn kafka_acls_round_trip_and_bindings_survive_a_restart() {
+    let _serial = common::serial();
+    let server = Server::start_with(tempfile::tempdir().expect("temp dir"), SETTINGS);
+    let bootstrap = server.address.to_string();
+    recorded_session(&bootstrap);
+
+    // alice (SASL) may not list ACLs until she may DESCRIBE the cluster.
+    let alice = server.data.path().join("alice.properties");
+    let jaas = "org.apache.kafka.common.security.plain.PlainLoginModule required username=\"alice\" \
+                password=\"alice-secret\";";
+    let config = format!("security.protocol=SASL_PLAINTEXT\nsasl.mechanism=PLAIN\nsasl.jaas.config={jaas}\n");
+    std::fs::write(&alice, config).expect("write alice.properties");
+    let sasl = server.listener_address("SASL_PLAINTEXT").to_string();
+    let refused = printed(&kafka_acls(&sasl, Some(&alice), &["--list"]));
+    // The tool prints the error on stdout.
+    let denial = "ClusterAuthorizationException: Cluster authorization failed.";
+    assert!(refused.contains(denial) && refused.ends_with("exit: 1\n"), "{refused}");
+    let grant = kafka_acls(
+        &bootstrap,
+        None,
+        &["--add", "--allow-principal", "User:alice", "--operation", "Describe", "--cluster"],
+    );
+    assert_eq!(grant.status.code(), Some(0), "{}", printed(&grant));
+    let allowed = kafka_acls(&sasl, Some(&alice), &["--list", "--cluster"]);
+    assert!(
+        printed(&allowed).contains("(principal=User:alice, host=*, operation=DESCRIBE, permissionType=ALLOW)"),
+        "{}",
+        printed(&allowed)
+    );
+    let revoke = kafka_acls(
+        &bootstrap,
+        None,
+        &["--remove", "--allow-principal", "User:alice", "--operation", "Describe", "--cluster", "--force"],
+    );
+    assert_eq!(revoke.status.code(), Some(0), "{}", printed(&revoke));
+
+    // A snapshot taken after the last change holds every binding; the restart loads it.
+    let before = snapshots(&server);
+    create_topic(&mut server.connect(), "after-acls", 1);
+    const POLL: Duration = Duration::from_millis(100);
+    let snapshotted = (0..WAIT_MAX.as_millis() / POLL.as_millis()).any(|_| {
+        let done = snapshots(&server).iter().any(|name| !before.contains(name));
+        if !done {
+            std::thread::sleep(POLL);
+        }
+        done
+    });
+    assert!(snapshotted, "no snapshot after {before:?}");
+    let restarted = Server::start_with(server.terminate(), SETTINGS);
+    let log = restarted.log.lock().map(|l| l.join("\n")).unwrap_or_default();
+    assert!(log.contains("metadata image loaded from the snapshot ending at offset"), "{log}");
+    check(&restarted.address.to_string(), "list-all-after", &["--list"]);
+}
+
+/// Creates one ALLOW binding for `principal` to READ topic `topic`; the result's error code.
+fn create_read_acl(client: &mut Client, principal: &str, topic: &str) -> i16 {
+    let creation = AclCreation {
+        resource_type: 2,
+        resource_name: topic.to_owned(),
+        resource_pattern_type: 3,
+        principal: principal.to_owned(),
+        host: "*".to_owned(),
+        operation: 3,
+        permission_type: 3,
+        ..Default::default()
+    };
+    let request = CreateAclsRequest { creations: vec![creation], ..Default::default() };
+    let ResponseBody::CreateAcls(response) = client.call(RequestBody::CreateAcls(request), 3) else {
+        panic!("not a CreateAcls response")
+    };
+    response.results[0].error_code
+}
+
+/// The principals of every binding the node describes, sorted.
+fn described_principals(client: &mut Client) -> Vec<String> {
+    let request = DescribeAclsRequest {
+        resource_type_filter: 1,
+        resource_name_filter: None,
+        pattern_type_filter: 1,
+        principal_filter: None,
+        host_filter: None,
+        operation: 1,
+        permission_type: 1,
+        ..Default::default()
+    };
+    let ResponseBody::DescribeAcls(response) = client.call(RequestBody::DescribeAcls(request), 3) else {
+        panic!("not a DescribeAcls response")
+    };
+    assert_eq!(response.error_code, 0, "{response:?}");
+    let mut principals: Vec<String> =
+        response.resources.iter().flat_map(|r| r.acls.iter().map(|a| a.principal.clone())).collect();
+    principals.sort();
+    principals
+}
+
+/// In a three-node cluster a binding created through one node is described by the others, and
+/// survives the active controller's death: the next controller holds it (creating it again
+/// writes no second copy) and takes new ones.
+#[test]
+fn acls_survive_a_controller_failover() {
+    let _serial = common::serial();
+    let settings =
+        ["authorizer.class.name=org.apache.kafka.metadata.authorizer.StandardAuthorizer", "super.users=User:ANONYMOUS"];
+    let mut cluster = Cluster::start_configured(3, 3, &settings);
+    assert_eq!(create_read_acl(&mut cluster.node(1).connect(), "User:alice", "orders"), 0);
+    let first = cluster.wait_for_active_controller(None);
+    let survivor = (1..=3).find(|id| *id != first).expect("a survivor");
+    const POLL: Duration = Duration::from_millis(100);
+    let listed = |cluster: &Cluster, expected: &[&str]| {
+        (0..WAIT_MAX.as_millis() / POLL.as_millis()).any(|_| {
+            let done = described_principals(&mut cluster.node(survivor).connect()) == expected;
+            if !done {
+                std::thread::sleep(POLL);
+            }
+            done
+        })
+    };
+    assert!(listed(&cluster, &["User:alice"]), "node {survivor} never described alice's binding");
+
+    cluster.kill(first);
+    cluster.wait_for_active_controller(Some(first));
+    let mut client = cluster.node(survivor).connect();
+    assert_eq!(create_read_acl(&mut client, "User:alice", "orders"), 0);
+    assert_eq!(create_read_acl(&mut client, "User:bob", "orders"), 0);
+    assert!(
+        listed(&cluster, &["User:alice", "User:bob"]),
+        "after the failover: {:?}",
+        described_principals(&mut client)
+    );
+}
