@@ -8,7 +8,8 @@
 //!   requests meanwhile.
 //! - [`handlers`]: one file per API, each thin (validate, call a domain crate, build the
 //!   response), and the table of served APIs (API -> handler) that dispatch and ApiVersions read.
-//! - `broker.rs`: [`Broker`], what the handlers reach, and [`BrokerSettings`].
+//! - `broker.rs`: [`Broker`], what the handlers reach, and [`BrokerSettings`];
+//!   `authorization.rs`: what handlers ask the authorizer beyond `Broker::authorize`.
 //! - `channels.rs`: the links the server implements. Handlers that change metadata
 //!   (CreateTopics, DeleteTopics, CreatePartitions, the config APIs, partition reassignments,
 //!   AlterUserScramCredentials,
@@ -39,6 +40,7 @@
 //! What it is not: it opens no sockets and runs no runtime (the server crate does both), and it
 //! holds no state of its own beyond what its handlers need to reach the log and the metadata.
 
+mod authorization;
 mod broker;
 mod channels;
 mod credentials;

@@ -32,8 +32,9 @@ fn partition_codes(response: &WriteTxnMarkersResponse) -> Vec<i16> {
 async fn write_txn_markers_need_cluster_action() {
     let authorizer =
         TableAuthorizer::default().allow("broker", AclOperation::ClusterAction, ResourceType::Cluster, CLUSTER_NAME);
-    let mut node = Node::new().with_authorizer(Arc::new(authorizer));
+    let mut node = Node::new();
     node.create_topic("orders", 2).await;
+    let mut node = node.with_authorizer(Arc::new(authorizer));
 
     let ResponseBody::WriteTxnMarkers(refused) = node.call_as(&session_of("alice"), markers_for("orders"), 1).await
     else {
@@ -47,3 +48,21 @@ async fn write_txn_markers_need_cluster_action() {
     };
     assert_eq!(partition_codes(&written), vec![ErrorCode::None.code(); 2]);
 }
+
+/// Sends `$request` (a `$api` request body) at `$version` as user `$who`; its `$api` response.
+macro_rules! call {
+    ($node:expr, $who:expr, $api:ident($request:expr), $version:expr) => {{
+        let body = RequestBody::$api($request);
+        let ResponseBody::$api(response) = $node.call_as(&crate::common::session_of($who), body, $version).await else {
+            panic!(concat!("not a ", stringify!($api), " response"));
+        };
+        response
+    }};
+}
+
+#[path = "authorization/groups.rs"]
+mod groups;
+#[path = "authorization/metadata.rs"]
+mod metadata;
+#[path = "authorization/partitions.rs"]
+mod partitions;

@@ -76,26 +76,26 @@ macro_rules! served_apis {
 served_apis! {
     |broker, version, client|
     waiting {
-        Produce(r) => produce::start(broker, r, version)
+        Produce(r) => produce::start(broker, r, version, client.session)
             .await
             .map(|produced| produced.map_done(|response| response.map(ResponseBody::Produce))),
     }
     answered {
-        Fetch(r) => fetch::handle(broker, r, version).await,
-        ListOffsets(r) => list_offsets::handle(broker, r, version).await,
-        Metadata(r) => metadata::handle(broker, r, version, client.listener).await,
+        Fetch(r) => fetch::handle(broker, r, version, client.session).await,
+        ListOffsets(r) => list_offsets::handle(broker, r, version, client.session).await,
+        Metadata(r) => metadata::handle(broker, r, version, client.listener, client.session).await,
         ApiVersions(r) => api_versions::handle(broker, &r),
         CreateTopics(r) => create_topics::handle(broker, r, version).await,
         DeleteTopics(r) => delete_topics::handle(broker, r, version).await,
-        DeleteRecords(r) => delete_records::handle(broker, r),
+        DeleteRecords(r) => delete_records::handle(broker, r, client.session),
         InitProducerId(r) => init_producer_id::handle(broker, r, version).await,
-        OffsetForLeaderEpoch(r) => offset_for_leader_epoch::handle(broker, r),
+        OffsetForLeaderEpoch(r) => offset_for_leader_epoch::handle(broker, r, client.session),
         DescribeConfigs(r) => describe_configs::handle(broker, r),
         AlterConfigs(r) => alter_configs::handle(broker, r, version).await,
         CreatePartitions(r) => create_partitions::handle(broker, r, version).await,
         IncrementalAlterConfigs(r) => incremental_alter_configs::handle(broker, r, version).await,
-        DescribeCluster(r) => describe_cluster::handle(broker, r, version, client.listener),
-        DescribeTopicPartitions(r) => describe_topic_partitions::handle(broker, r),
+        DescribeCluster(r) => describe_cluster::handle(broker, r, version, client.listener, client.session),
+        DescribeTopicPartitions(r) => describe_topic_partitions::handle(broker, r, client.session),
         FindCoordinator(r) => find_coordinator::handle(broker, r, version, client.listener).await,
         JoinGroup(r) => {
             let member = groups::client(client.id, client.peer);
@@ -121,7 +121,7 @@ served_apis! {
             broker.groups.consumer_group_heartbeat(member, r, version).await
         },
         ConsumerGroupDescribe(r) => broker.groups.consumer_group_describe(r, version).await,
-        DescribeProducers(r) => describe_producers::handle(broker, r),
+        DescribeProducers(r) => describe_producers::handle(broker, r, client.session),
         AddPartitionsToTxn(r) => transactions::add_partitions_to_txn(broker, r, version).await,
         AddOffsetsToTxn(r) => transactions::add_offsets_to_txn(broker, r, version).await,
         TxnOffsetCommit(r) => txn_offset_commit::handle(broker, r, version).await,
@@ -139,11 +139,6 @@ served_apis! {
         SaslAuthenticate(r) => sasl::authenticate(&r),
     }
 }
-
-/// Every operation Kafka supports on a topic (READ, WRITE, CREATE, DELETE, ALTER, DESCRIBE,
-/// DESCRIBE_CONFIGS, ALTER_CONFIGS) as the 32-bit field of their `AclOperation` codes: what Kafka
-/// reports as a topic's authorized operations when no authorizer is configured, as here.
-pub(crate) const TOPIC_OPERATIONS_ALL: i32 = 1 << 3 | 1 << 4 | 1 << 5 | 1 << 6 | 1 << 7 | 1 << 8 | 1 << 10 | 1 << 11;
 
 /// Where a partition's requests go: the topic (found by name or id) and its leader epoch here.
 pub(crate) struct Target {
