@@ -19,6 +19,7 @@ pub mod describe_topic_partitions;
 pub mod describe_user_scram_credentials;
 pub mod fetch;
 pub mod find_coordinator;
+pub mod group_offsets;
 pub mod groups;
 pub mod incremental_alter_configs;
 pub mod init_producer_id;
@@ -96,31 +97,19 @@ served_apis! {
         IncrementalAlterConfigs(r) => incremental_alter_configs::handle(broker, r, version).await,
         DescribeCluster(r) => describe_cluster::handle(broker, r, version, client.listener, client.session),
         DescribeTopicPartitions(r) => describe_topic_partitions::handle(broker, r, client.session),
-        FindCoordinator(r) => find_coordinator::handle(broker, r, version, client.listener).await,
-        JoinGroup(r) => {
-            let member = groups::client(client.id, client.peer);
-            broker.groups.join_group(member, r, version).await
-        },
-        SyncGroup(r) => broker.groups.sync_group(r, version).await,
-        Heartbeat(r) => broker.groups.heartbeat(r, version).await,
-        LeaveGroup(r) => broker.groups.leave_group(r, version).await,
-        OffsetCommit(r) => {
-            let topics = groups::ImageTopics(broker.image());
-            broker.groups.offset_commit(r, version, &topics).await
-        },
-        OffsetFetch(r) => {
-            let topics = groups::ImageTopics(broker.image());
-            broker.groups.offset_fetch(r, version, &topics).await
-        },
-        OffsetDelete(r) => broker.groups.offset_delete(r, version).await,
-        ListGroups(r) => broker.groups.list_groups(r, version).await,
-        DescribeGroups(r) => broker.groups.describe_groups(r, version).await,
-        DeleteGroups(r) => broker.groups.delete_groups(r, version).await,
-        ConsumerGroupHeartbeat(r) => {
-            let member = groups::client(client.id, client.peer);
-            broker.groups.consumer_group_heartbeat(member, r, version).await
-        },
-        ConsumerGroupDescribe(r) => broker.groups.consumer_group_describe(r, version).await,
+        FindCoordinator(r) => find_coordinator::handle(broker, r, version, client.listener, client.session).await,
+        JoinGroup(r) => groups::join_group(broker, &client, r, version).await,
+        SyncGroup(r) => groups::sync_group(broker, client.session, r, version).await,
+        Heartbeat(r) => groups::heartbeat(broker, client.session, r, version).await,
+        LeaveGroup(r) => groups::leave_group(broker, client.session, r, version).await,
+        OffsetCommit(r) => group_offsets::offset_commit(broker, client.session, r, version).await,
+        OffsetFetch(r) => group_offsets::offset_fetch(broker, client.session, r, version).await,
+        OffsetDelete(r) => group_offsets::offset_delete(broker, client.session, r, version).await,
+        ListGroups(r) => groups::list_groups(broker, client.session, r, version).await,
+        DescribeGroups(r) => groups::describe_groups(broker, client.session, r, version).await,
+        DeleteGroups(r) => groups::delete_groups(broker, client.session, r, version).await,
+        ConsumerGroupHeartbeat(r) => groups::consumer_group_heartbeat(broker, &client, r, version).await,
+        ConsumerGroupDescribe(r) => groups::consumer_group_describe(broker, client.session, r, version).await,
         DescribeProducers(r) => describe_producers::handle(broker, r, client.session),
         AddPartitionsToTxn(r) => transactions::add_partitions_to_txn(broker, r, version).await,
         AddOffsetsToTxn(r) => transactions::add_offsets_to_txn(broker, r, version).await,
