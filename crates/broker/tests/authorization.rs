@@ -66,3 +66,5 @@ mod groups;
 mod metadata;
 #[path = "authorization/partitions.rs"]
 mod partitions;
+#[path = "authorization/transactions.rs"]
+mod transactions;
