@@ -71,6 +71,52 @@ impl Broker {
     }
 }
 
+/// Config resource types on the wire (Kafka's `ConfigResource.Type`).
+const CONFIG_TOPIC: i8 = 2;
+const CONFIG_BROKER: i8 = 4;
+const CONFIG_BROKER_LOGGER: i8 = 8;
+const CONFIG_CLIENT_METRICS: i8 = 16;
+const CONFIG_GROUP: i8 = 32;
+
+impl Broker {
+    /// Why the session may not do `operation` (DESCRIBE_CONFIGS or ALTER_CONFIGS) on the configs
+    /// of resource `resource_type` / `name`, as Kafka's `ConfigHelper` and `authorizeAlterResource`
+    /// ask: brokers, broker loggers and client metrics on the cluster, topics and groups on
+    /// themselves. `None` for resource types of no resource: the handler answers those.
+    pub(crate) fn config_refusal(
+        &self,
+        session: &Session,
+        operation: AclOperation,
+        resource_type: i8,
+        name: &str,
+    ) -> Option<strand_protocol::error::ErrorCode> {
+        use strand_protocol::error::ErrorCode;
+        let (resource, name, code) = match resource_type {
+            CONFIG_TOPIC => (ResourceType::Topic, name, ErrorCode::TopicAuthorizationFailed),
+            CONFIG_GROUP => (ResourceType::Group, name, ErrorCode::GroupAuthorizationFailed),
+            CONFIG_BROKER | CONFIG_BROKER_LOGGER | CONFIG_CLIENT_METRICS => {
+                (ResourceType::Cluster, CLUSTER_NAME, ErrorCode::ClusterAuthorizationFailed)
+            }
+            _ => return None,
+        };
+        (!self.authorize(session, operation, resource, name)).then_some(code)
+    }
+}
+
+/// The entries of `keys` that occur once: a repeated one is the handler's to refuse
+/// (INVALID_REQUEST), before Kafka asks the authorizer about it.
+pub(crate) fn unique<K: Ord>(keys: impl IntoIterator<Item = K>) -> BTreeSet<K> {
+    let mut seen = BTreeSet::new();
+    let mut repeated = BTreeSet::new();
+    for key in keys {
+        if let Some(key) = seen.replace(key) {
+            repeated.insert(key);
+        }
+    }
+    seen.retain(|key| !repeated.contains(key));
+    seen
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

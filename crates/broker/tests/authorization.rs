@@ -60,6 +60,8 @@ macro_rules! call {
     }};
 }
 
+#[path = "authorization/admin.rs"]
+mod admin;
 #[path = "authorization/groups.rs"]
 mod groups;
 #[path = "authorization/metadata.rs"]

@@ -36,7 +36,9 @@ pub mod write_txn_markers;
 use strand_base::TopicPartition;
 use strand_metadata::image::{MetadataImage, TopicImage};
 use strand_protocol::error::ErrorCode;
+use strand_protocol::messages::DescribeClientQuotasResponse;
 use strand_protocol::messages::api::{ApiKey, RequestBody, ResponseBody};
+use strand_security::acl::AclOperation;
 
 use crate::dispatch::Client;
 use crate::{Broker, Progress};
@@ -86,15 +88,15 @@ served_apis! {
         ListOffsets(r) => list_offsets::handle(broker, r, version, client.session).await,
         Metadata(r) => metadata::handle(broker, r, version, client.listener, client.session).await,
         ApiVersions(r) => api_versions::handle(broker, &r),
-        CreateTopics(r) => create_topics::handle(broker, r, version).await,
-        DeleteTopics(r) => delete_topics::handle(broker, r, version).await,
+        CreateTopics(r) => create_topics::handle(broker, r, version, client.session).await,
+        DeleteTopics(r) => delete_topics::handle(broker, r, version, client.session).await,
         DeleteRecords(r) => delete_records::handle(broker, r, client.session),
         InitProducerId(r) => init_producer_id::handle(broker, r, version, client.session).await,
         OffsetForLeaderEpoch(r) => offset_for_leader_epoch::handle(broker, r, client.session),
-        DescribeConfigs(r) => describe_configs::handle(broker, r),
-        AlterConfigs(r) => alter_configs::handle(broker, r, version).await,
-        CreatePartitions(r) => create_partitions::handle(broker, r, version).await,
-        IncrementalAlterConfigs(r) => incremental_alter_configs::handle(broker, r, version).await,
+        DescribeConfigs(r) => describe_configs::handle(broker, r, client.session),
+        AlterConfigs(r) => alter_configs::handle(broker, r, version, client.session).await,
+        CreatePartitions(r) => create_partitions::handle(broker, r, version, client.session).await,
+        IncrementalAlterConfigs(r) => incremental_alter_configs::handle(broker, r, version, client.session).await,
         DescribeCluster(r) => describe_cluster::handle(broker, r, version, client.listener, client.session),
         DescribeTopicPartitions(r) => describe_topic_partitions::handle(broker, r, client.session),
         FindCoordinator(r) => find_coordinator::handle(broker, r, version, client.listener, client.session).await,
@@ -118,12 +120,21 @@ served_apis! {
         WriteTxnMarkers(r) => write_txn_markers::handle(broker, r, client.session).await,
         DescribeTransactions(r) => transactions::describe_transactions(broker, r, version, client.session).await,
         ListTransactions(r) => transactions::list_transactions(broker, r, version, client.session).await,
-        AlterPartitionReassignments(r) => alter_partition_reassignments::handle(broker, r, version).await,
-        ListPartitionReassignments(r) => list_partition_reassignments::handle(broker, r, version).await,
-        DescribeLogDirs(r) => describe_log_dirs::handle(broker, r),
-        DescribeClientQuotas(r) => describe_client_quotas::handle(&r),
-        DescribeUserScramCredentials(r) => describe_user_scram_credentials::handle(broker, r),
-        AlterUserScramCredentials(r) => alter_user_scram_credentials::handle(broker, r, version).await,
+        AlterPartitionReassignments(r) => alter_partition_reassignments::handle(broker, r, version, client.session).await,
+        ListPartitionReassignments(r) => list_partition_reassignments::handle(broker, r, version, client.session).await,
+        DescribeLogDirs(r) => describe_log_dirs::handle(broker, r, client.session),
+        DescribeClientQuotas(r) => {
+            // Kafka: DESCRIBE_CONFIGS on the cluster, or the request's error.
+            if broker.authorize_cluster(client.session, AclOperation::DescribeConfigs) {
+                describe_client_quotas::handle(&r)
+            } else {
+                let code = ErrorCode::ClusterAuthorizationFailed;
+                let error_message = Some(code.message().to_owned());
+                DescribeClientQuotasResponse { error_code: code.code(), error_message, entries: None, ..Default::default() }
+            }
+        },
+        DescribeUserScramCredentials(r) => describe_user_scram_credentials::handle(broker, r, client.session),
+        AlterUserScramCredentials(r) => alter_user_scram_credentials::handle(broker, r, version, client.session).await,
         SaslHandshake(r) => sasl::handshake(&r),
         SaslAuthenticate(r) => sasl::authenticate(&r),
     }
