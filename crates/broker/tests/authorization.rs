@@ -27,11 +27,13 @@ fn partition_codes(response: &WriteTxnMarkersResponse) -> Vec<i16> {
 }
 
 /// A client cannot end someone else's transaction: WriteTxnMarkers needs CLUSTER_ACTION, which
-/// brokers have and clients do not (Kafka's `handleWriteTxnMarkersRequest`).
+/// brokers have and clients do not, or ALTER on the cluster (Kafka 4's
+/// `handleWriteTxnMarkersRequest`, for admins aborting hanging transactions).
 #[tokio::test]
 async fn write_txn_markers_need_cluster_action() {
-    let authorizer =
-        TableAuthorizer::default().allow("broker", AclOperation::ClusterAction, ResourceType::Cluster, CLUSTER_NAME);
+    let authorizer = TableAuthorizer::default()
+        .allow("broker", AclOperation::ClusterAction, ResourceType::Cluster, CLUSTER_NAME)
+        .allow("admin", AclOperation::Alter, ResourceType::Cluster, CLUSTER_NAME);
     let mut node = Node::new();
     node.create_topic("orders", 2).await;
     let mut node = node.with_authorizer(Arc::new(authorizer));
@@ -43,6 +45,12 @@ async fn write_txn_markers_need_cluster_action() {
     assert_eq!(partition_codes(&refused), vec![ErrorCode::ClusterAuthorizationFailed.code(); 2]);
 
     let ResponseBody::WriteTxnMarkers(written) = node.call_as(&session_of("broker"), markers_for("orders"), 1).await
+    else {
+        panic!("not a WriteTxnMarkers response");
+    };
+    assert_eq!(partition_codes(&written), vec![ErrorCode::None.code(); 2]);
+
+    let ResponseBody::WriteTxnMarkers(written) = node.call_as(&session_of("admin"), markers_for("orders"), 1).await
     else {
         panic!("not a WriteTxnMarkers response");
     };

@@ -98,6 +98,10 @@ pub async fn start(
         let transactional_id = request.transactional_id.as_deref();
         let txn_allowed = transactional_id
             .is_some_and(|id| broker.authorize(session, AclOperation::Write, ResourceType::TransactionalId, id));
+        if !txn_allowed && acks == Acks::None {
+            // Kafka has no response to send an acks=0 producer: it closes the connection.
+            return Err("acks=0 produce refused: TRANSACTIONAL_ID_AUTHORIZATION_FAILED".to_owned());
+        }
         if !txn_allowed {
             return Ok(Produced::Done(Some(all_failed(&request, ErrorCode::TransactionalIdAuthorizationFailed))));
         }
