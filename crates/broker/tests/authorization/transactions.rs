@@ -4,7 +4,12 @@
 
 use std::sync::Arc;
 
-use strand_base::Uuid;
+use strand_base::{SystemClock, TopicPartition, Uuid};
+use strand_coordinator::txn::SequentialProducerIds;
+use strand_coordinator::writer::memory::MemoryPartitionWriter;
+use strand_coordinator::{
+    BoxFuture, MarkerOutcome, TRANSACTION_STATE_TOPIC, TxnConfig, TxnCoordinator, TxnMarkerRequest, TxnMarkerSender,
+};
 use strand_protocol::error::ErrorCode;
 use strand_protocol::messages::add_partitions_to_txn_request::{
     AddPartitionsToTxnTopic, AddPartitionsToTxnTransaction,
@@ -15,7 +20,7 @@ use strand_protocol::messages::txn_offset_commit_request::{
 };
 use strand_protocol::messages::{
     AddOffsetsToTxnRequest, AddPartitionsToTxnRequest, AddPartitionsToTxnResponse, DescribeTransactionsRequest,
-    EndTxnRequest, InitProducerIdRequest, TxnOffsetCommitRequest,
+    EndTxnRequest, InitProducerIdRequest, ListTransactionsRequest, TxnOffsetCommitRequest,
 };
 use strand_security::acl::{AclOperation, CLUSTER_NAME, ResourceType};
 
@@ -153,4 +158,76 @@ async fn transaction_apis_need_the_transactional_id_and_group() {
     let states: Vec<_> =
         described.transaction_states.iter().map(|s| (s.transactional_id.as_str(), s.error_code)).collect();
     assert_eq!(states, [("other", TXN_DENIED), ("tx", LET_THROUGH)]);
+}
+
+/// Markers are never sent in these tests (no transaction ends).
+#[derive(Debug)]
+struct NoMarkers;
+
+impl TxnMarkerSender for NoMarkers {
+    fn send(&self, request: TxnMarkerRequest) -> BoxFuture<'_, Vec<(TopicPartition, MarkerOutcome)>> {
+        panic!("no marker expected: {request:?}")
+    }
+}
+
+/// A transaction coordinator leading every `__transaction_state` partition, loaded.
+async fn txn_coordinator() -> Arc<TxnCoordinator> {
+    let config = TxnConfig::default();
+    let writer = MemoryPartitionWriter::new();
+    for partition in 0..config.transaction_state_log_partitions {
+        writer.lead(&TopicPartition::new(TRANSACTION_STATE_TOPIC, partition), 0);
+    }
+    let partitions = config.transaction_state_log_partitions;
+    let ids = Arc::new(SequentialProducerIds::starting_at(1000));
+    let coordinator = TxnCoordinator::new(config, Arc::new(writer), Arc::new(SystemClock), ids, Arc::new(NoMarkers));
+    for partition in 0..partitions {
+        coordinator.shards().become_leader(partition, 0);
+        assert!(coordinator.shards().wait_active(partition).await);
+    }
+    Arc::new(coordinator)
+}
+
+/// DescribeTransactions shows only the partitions of topics the principal may DESCRIBE;
+/// ListTransactions only the transactional ids it may DESCRIBE.
+#[tokio::test]
+async fn transactions_are_described_as_far_as_the_principal_may_see() {
+    let mut node = Node::new();
+    node.create_topic("orders", 1).await;
+    node.create_topic("secret", 1).await;
+    let mut table = TableAuthorizer::default()
+        .allow("alice", AclOperation::Describe, ResourceType::TransactionalId, "tx")
+        .allow("alice", AclOperation::Describe, ResourceType::Topic, "orders");
+    for (resource_type, name) in [
+        (ResourceType::TransactionalId, "tx"),
+        (ResourceType::TransactionalId, "tx2"),
+        (ResourceType::Topic, "orders"),
+        (ResourceType::Topic, "secret"),
+    ] {
+        table = table.allow("admin", AclOperation::Write, resource_type, name);
+    }
+    let mut node = node.with_txn_coordinator(txn_coordinator().await).with_authorizer(Arc::new(table));
+    for transactional_id in ["tx", "tx2"] {
+        let init = InitProducerIdRequest {
+            transactional_id: Some(transactional_id.into()),
+            transaction_timeout_ms: 60_000,
+            ..Default::default()
+        };
+        let producer = call!(node, "admin", InitProducerId(init), 5);
+        assert_eq!(producer.error_code, 0);
+        let add = AddPartitionsToTxnRequest {
+            v3_and_below_producer_id: producer.producer_id,
+            v3_and_below_producer_epoch: producer.producer_epoch,
+            ..add_partitions_v3(transactional_id, &["orders", "secret"])
+        };
+        assert_eq!(v3_codes(&call!(node, "admin", AddPartitionsToTxn(add), 3)), [0, 0]);
+    }
+
+    let describe = DescribeTransactionsRequest { transactional_ids: vec!["tx".into()], ..Default::default() };
+    let described = call!(node, "alice", DescribeTransactions(describe), 0);
+    let topics: Vec<_> = described.transaction_states[0].topics.iter().map(|t| t.topic.as_str()).collect();
+    assert_eq!((described.transaction_states[0].error_code, topics), (0, vec!["orders"]));
+
+    let listed = call!(node, "alice", ListTransactions(ListTransactionsRequest::default()), 0);
+    let ids: Vec<_> = listed.transaction_states.iter().map(|s| s.transactional_id.as_str()).collect();
+    assert_eq!(ids, ["tx"]);
 }

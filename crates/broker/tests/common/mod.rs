@@ -233,6 +233,11 @@ impl Node {
         Node { broker: self.broker.with_txn_verifier(verifier), ..self }
     }
 
+    /// The same node, with `coordinator` as its transaction coordinator.
+    pub fn with_txn_coordinator(self, coordinator: Arc<strand_coordinator::TxnCoordinator>) -> Node {
+        Node { broker: self.broker.with_txn_coordinator(coordinator), ..self }
+    }
+
     /// The same node, checking every request against `authorizer`.
     pub fn with_authorizer(self, authorizer: Arc<dyn strand_security::acl::Authorizer>) -> Node {
         Node { broker: self.broker.with_authorizer(authorizer), ..self }
