@@ -8,7 +8,8 @@
 //!   requests meanwhile.
 //! - [`handlers`]: one file per API, each thin (validate, call a domain crate, build the
 //!   response), and the table of served APIs (API -> handler) that dispatch and ApiVersions read.
-//! - `broker.rs`: [`Broker`], what the handlers reach, and [`BrokerSettings`].
+//! - `broker.rs`: [`Broker`], what the handlers reach, and [`BrokerSettings`];
+//!   `authorization.rs`: what handlers ask the authorizer beyond `Broker::authorize`.
 //! - `channels.rs`: the links the server implements. Handlers that change metadata
 //!   (CreateTopics, DeleteTopics, CreatePartitions, the config APIs, partition reassignments,
 //!   AlterUserScramCredentials, CreateAcls, DeleteAcls,
@@ -32,8 +33,11 @@
 //!   means on this node: the replicas it hosts, leads or follows, and the coordinator shards it
 //!   leads. The server's metadata replay and the tests' clusters drive it alike.
 //!
-//! Routing beyond the partition APIs: the group APIs go straight to the group coordinator
-//! (`handlers/groups.rs` adds the client's identity and topic ids), the transaction APIs to the
+//! Every handler asks [`Broker::authorize`] what Kafka's `KafkaApis` asks, in its order, before
+//! acting on a resource (no authorizer: everything allowed). Routing beyond the partition APIs:
+//! the group APIs go to the group coordinator through `handlers/groups.rs` and
+//! `handlers/group_offsets.rs`, which add the client's identity and topic ids and do the checks
+//! around it (the coordinators never see a session), the transaction APIs to the
 //! transaction coordinator (`handlers/transactions.rs`); `handlers/find_coordinator.rs` creates
 //! `__consumer_offsets` and `__transaction_state` on first use; `handlers/write_txn_markers.rs`
 //! appends COMMIT/ABORT markers (through the group coordinator for `__consumer_offsets`);
@@ -42,6 +46,7 @@
 //! What it is not: it opens no sockets and runs no runtime (the server crate does both), and it
 //! holds no state of its own beyond what its handlers need to reach the log and the metadata.
 
+mod authorization;
 mod authorizer;
 mod broker;
 mod channels;

@@ -24,7 +24,11 @@ use strand_security::acl::{AclOperation as Op, AclPermissionType as Perm, Patter
 
 /// A node whose authorizer is the image's, with super user `User:admin`.
 fn secured_node() -> Node {
-    let node = Node::new();
+    secure(Node::new())
+}
+
+/// `node` with the image's authorizer, `User:admin` its super user.
+fn secure(node: Node) -> Node {
     let settings = AuthorizerSettings { super_users: ["User:admin".to_owned()].into(), allow_if_no_acl_found: false };
     let authorizer = ImageAuthorizer::new(node.writer.subscribe(), settings, Arc::new(SystemClock));
     node.with_authorizer(Arc::new(authorizer))
@@ -164,8 +168,10 @@ async fn acls_are_created_described_and_deleted_through_the_controller() {
 /// (CLUSTER_ACTION) is allowed once granted it, and refused again once it is deleted.
 #[tokio::test]
 async fn bindings_take_effect_when_the_acl_apis_answer() {
-    let mut node = secured_node();
+    // Created before the authorizer, by the anonymous test client.
+    let mut node = Node::new();
     node.create_topic("orders", 1).await;
+    let mut node = secure(node);
     let admin = session_of("admin");
     let peer = session_of("broker-2");
     let markers = || {

@@ -27,13 +27,16 @@ fn partition_codes(response: &WriteTxnMarkersResponse) -> Vec<i16> {
 }
 
 /// A client cannot end someone else's transaction: WriteTxnMarkers needs CLUSTER_ACTION, which
-/// brokers have and clients do not (Kafka's `handleWriteTxnMarkersRequest`).
+/// brokers have and clients do not, or ALTER on the cluster (Kafka 4's
+/// `handleWriteTxnMarkersRequest`, for admins aborting hanging transactions).
 #[tokio::test]
 async fn write_txn_markers_need_cluster_action() {
-    let authorizer =
-        TableAuthorizer::default().allow("broker", AclOperation::ClusterAction, ResourceType::Cluster, CLUSTER_NAME);
-    let mut node = Node::new().with_authorizer(Arc::new(authorizer));
+    let authorizer = TableAuthorizer::default()
+        .allow("broker", AclOperation::ClusterAction, ResourceType::Cluster, CLUSTER_NAME)
+        .allow("admin", AclOperation::Alter, ResourceType::Cluster, CLUSTER_NAME);
+    let mut node = Node::new();
     node.create_topic("orders", 2).await;
+    let mut node = node.with_authorizer(Arc::new(authorizer));
 
     let ResponseBody::WriteTxnMarkers(refused) = node.call_as(&session_of("alice"), markers_for("orders"), 1).await
     else {
@@ -46,4 +49,32 @@ async fn write_txn_markers_need_cluster_action() {
         panic!("not a WriteTxnMarkers response");
     };
     assert_eq!(partition_codes(&written), vec![ErrorCode::None.code(); 2]);
+
+    let ResponseBody::WriteTxnMarkers(written) = node.call_as(&session_of("admin"), markers_for("orders"), 1).await
+    else {
+        panic!("not a WriteTxnMarkers response");
+    };
+    assert_eq!(partition_codes(&written), vec![ErrorCode::None.code(); 2]);
 }
+
+/// Sends `$request` (a `$api` request body) at `$version` as user `$who`; its `$api` response.
+macro_rules! call {
+    ($node:expr, $who:expr, $api:ident($request:expr), $version:expr) => {{
+        let body = RequestBody::$api($request);
+        let ResponseBody::$api(response) = $node.call_as(&crate::common::session_of($who), body, $version).await else {
+            panic!(concat!("not a ", stringify!($api), " response"));
+        };
+        response
+    }};
+}
+
+#[path = "authorization/admin.rs"]
+mod admin;
+#[path = "authorization/groups.rs"]
+mod groups;
+#[path = "authorization/metadata.rs"]
+mod metadata;
+#[path = "authorization/partitions.rs"]
+mod partitions;
+#[path = "authorization/transactions.rs"]
+mod transactions;

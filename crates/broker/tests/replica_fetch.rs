@@ -110,7 +110,7 @@ fn records(value: &str) -> Bytes {
 }
 
 async fn produce(broker: &Broker, acks: i16, timeout_ms: i32) -> PartitionProduceResponse {
-    let response = handlers::produce::handle(broker, produce_request(acks, timeout_ms), 9).await;
+    let response = handlers::produce::handle(broker, produce_request(acks, timeout_ms), 9, &common::session()).await;
     response.expect("answered").expect("a response").responses[0].partition_responses[0].clone()
 }
 
@@ -159,7 +159,7 @@ fn follower_fetch(
 }
 
 async fn fetch(broker: &Broker, request: FetchRequest) -> PartitionData {
-    let response = handlers::fetch::handle(broker, request, REPLICA_FETCH_VERSION).await;
+    let response = handlers::fetch::handle(broker, request, REPLICA_FETCH_VERSION, &common::session()).await;
     assert_eq!(response.error_code, 0);
     response.responses[0].partitions[0].clone()
 }
@@ -205,7 +205,7 @@ async fn a_pipelined_produce_times_out_from_its_append() {
     let appended = tokio::time::Instant::now();
     let mut waits = Vec::new();
     for _ in 0..2 {
-        match start(&leader.broker, produce_request(-1, 200), 9).await.expect("appended") {
+        match start(&leader.broker, produce_request(-1, 200), 9, &common::session()).await.expect("appended") {
             Produced::Waiting(wait) => waits.push(wait),
             Produced::Done(answer) => panic!("acks=all with a follower waits: {answer:?}"),
         }
@@ -287,7 +287,7 @@ async fn a_follower_fetch_stays_within_max_bytes_but_for_one_batch() {
     let twice = request.topics[0].partitions[0].clone();
     request.topics[0].partitions.push(twice);
     request.max_bytes = batch + 10;
-    let response = handlers::fetch::handle(&leader.broker, request, REPLICA_FETCH_VERSION).await;
+    let response = handlers::fetch::handle(&leader.broker, request, REPLICA_FETCH_VERSION, &common::session()).await;
     let sizes: Vec<usize> =
         response.responses[0].partitions.iter().map(|p| p.records.as_ref().map_or(0, |r| r.len())).collect();
     assert_eq!(sizes, [batch as usize, 10], "the second read cut at the 10 bytes left");

@@ -9,13 +9,33 @@ use strand_protocol::error::ErrorCode;
 use strand_protocol::messages::alter_configs_response::AlterConfigsResourceResponse;
 use strand_protocol::messages::{AlterConfigsRequest, AlterConfigsResponse};
 
+use strand_security::Session;
+use strand_security::acl::AclOperation;
+
 use super::config_preprocess;
 use crate::Broker;
+use crate::authorization::unique;
 
-pub async fn handle(broker: &Broker, mut request: AlterConfigsRequest, version: i16) -> AlterConfigsResponse {
+/// ALTER_CONFIGS on each resource (topics and groups on themselves, brokers on the cluster) is
+/// asked first: a refused one is answered here and not forwarded, as Kafka's `ControllerApis`.
+pub async fn handle(
+    broker: &Broker,
+    mut request: AlterConfigsRequest,
+    version: i16,
+    session: &Session,
+) -> AlterConfigsResponse {
     let count = request.resources.len();
     let mut refused = BTreeMap::new();
+    let unique = unique(request.resources.iter().map(|r| (r.resource_type, r.resource_name.as_str())));
     for (index, resource) in request.resources.iter().enumerate() {
+        // ALTER_CONFIGS first (Kafka's `authorizeAlterResource`); a repeated resource is the
+        // controller's to refuse.
+        let (resource_type, name) = (resource.resource_type, resource.resource_name.as_str());
+        let denied = broker.config_refusal(session, AclOperation::AlterConfigs, resource_type, name);
+        if let Some(code) = denied.filter(|_| unique.contains(&(resource_type, name))) {
+            refused.insert(index, answer(resource_type, name, code, code.message().to_owned()));
+            continue;
+        }
         let given: Vec<&str> = resource.configs.iter().map(|c| c.name.as_str()).collect();
         let deleted = config_preprocess::left_out(broker, &resource.resource_name, &given);
         let set = resource.configs.iter().map(|c| (c.name.as_str(), c.value.as_deref()));

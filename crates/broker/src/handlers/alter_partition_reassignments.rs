@@ -8,13 +8,42 @@ use strand_protocol::messages::alter_partition_reassignments_response::{
 };
 use strand_protocol::messages::{AlterPartitionReassignmentsRequest, AlterPartitionReassignmentsResponse};
 
+use strand_security::Session;
+use strand_security::acl::AclOperation;
+
 use crate::Broker;
 
 pub async fn handle(
     broker: &Broker,
     request: AlterPartitionReassignmentsRequest,
     version: i16,
+    session: &Session,
 ) -> AlterPartitionReassignmentsResponse {
+    // Only ALTER on the cluster (Kafka's `getErrorResponse`: every partition and the request).
+    if !broker.authorize_cluster(session, AclOperation::Alter) {
+        let code = ErrorCode::ClusterAuthorizationFailed;
+        let message = Some(code.message().to_owned());
+        let responses = (request.topics.iter())
+            .map(|topic| ReassignableTopicResponse {
+                name: topic.name.clone(),
+                partitions: (topic.partitions.iter())
+                    .map(|p| ReassignablePartitionResponse {
+                        partition_index: p.partition_index,
+                        error_code: code.code(),
+                        error_message: message.clone(),
+                        ..Default::default()
+                    })
+                    .collect(),
+                ..Default::default()
+            })
+            .collect();
+        return AlterPartitionReassignmentsResponse {
+            error_code: code.code(),
+            error_message: message,
+            responses,
+            ..Default::default()
+        };
+    }
     match broker.ask_controller(&request, version).await {
         Ok(response) => response,
         Err(reason) => {

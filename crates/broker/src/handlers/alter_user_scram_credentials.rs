@@ -5,13 +5,34 @@ use strand_protocol::error::ErrorCode;
 use strand_protocol::messages::alter_user_scram_credentials_response::AlterUserScramCredentialsResult;
 use strand_protocol::messages::{AlterUserScramCredentialsRequest, AlterUserScramCredentialsResponse};
 
+use strand_security::Session;
+use strand_security::acl::AclOperation;
+
 use crate::Broker;
 
 pub async fn handle(
     broker: &Broker,
     request: AlterUserScramCredentialsRequest,
     version: i16,
+    session: &Session,
 ) -> AlterUserScramCredentialsResponse {
+    // Only ALTER on the cluster; refused, each user named answers the error once, in name order
+    // (Kafka's `getErrorResponse`).
+    if !broker.authorize_cluster(session, AclOperation::Alter) {
+        let code = ErrorCode::ClusterAuthorizationFailed;
+        let deleted = request.deletions.iter().map(|d| d.name.clone());
+        let users: std::collections::BTreeSet<String> =
+            deleted.chain(request.upsertions.iter().map(|u| u.name.clone())).collect();
+        let results = (users.into_iter())
+            .map(|user| AlterUserScramCredentialsResult {
+                user,
+                error_code: code.code(),
+                error_message: Some(code.message().to_owned()),
+                ..Default::default()
+            })
+            .collect();
+        return AlterUserScramCredentialsResponse { results, ..Default::default() };
+    }
     match broker.ask_controller(&request, version).await {
         Ok(response) => response,
         Err(reason) => {

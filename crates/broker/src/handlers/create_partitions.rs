@@ -6,9 +6,44 @@ use strand_protocol::error::ErrorCode;
 use strand_protocol::messages::create_partitions_response::CreatePartitionsTopicResult;
 use strand_protocol::messages::{CreatePartitionsRequest, CreatePartitionsResponse};
 
-use crate::Broker;
+use strand_security::Session;
+use strand_security::acl::{AclOperation, ResourceType};
 
-pub async fn handle(broker: &Broker, request: CreatePartitionsRequest, version: i16) -> CreatePartitionsResponse {
+use crate::Broker;
+use crate::authorization::unique;
+
+/// ALTER on each topic (TOPIC_AUTHORIZATION_FAILED, answered first and not forwarded, as Kafka's
+/// `ControllerApis.createPartitions`); a name given twice is the controller's to refuse.
+pub async fn handle(
+    broker: &Broker,
+    request: CreatePartitionsRequest,
+    version: i16,
+    session: &Session,
+) -> CreatePartitionsResponse {
+    let names = unique(request.topics.iter().map(|t| t.name.as_str()));
+    let alterable = broker.authorized_names(session, AclOperation::Alter, ResourceType::Topic, names.iter().copied());
+    let refused = |name: &str| names.contains(name) && !alterable.contains(name);
+    let refusals: Vec<CreatePartitionsTopicResult> = (request.topics.iter())
+        .filter(|t| refused(&t.name))
+        .map(|t| CreatePartitionsTopicResult {
+            name: t.name.clone(),
+            error_code: ErrorCode::TopicAuthorizationFailed.code(),
+            error_message: None,
+            ..Default::default()
+        })
+        .collect();
+    let mut allowed = request.clone();
+    allowed.topics.retain(|t| !refused(&t.name));
+    let mut response = if allowed.topics.is_empty() {
+        CreatePartitionsResponse::default()
+    } else {
+        forward(broker, allowed, version).await
+    };
+    response.results.splice(0..0, refusals);
+    response
+}
+
+async fn forward(broker: &Broker, request: CreatePartitionsRequest, version: i16) -> CreatePartitionsResponse {
     match broker.ask_controller(&request, version).await {
         Ok(response) => response,
         Err(reason) => {

@@ -1,23 +1,69 @@
 //! CreateTopics: decided by the active controller (validation, placement, records); the response
 //! once this node's metadata includes the new topics.
+//!
+//! Authorization, as Kafka's `ControllerApis.createTopics`: CREATE on the cluster, or else on each
+//! topic (TOPIC_AUTHORIZATION_FAILED "Authorization failed.", answered after the others and not
+//! forwarded); a created topic the session may not DESCRIBE_CONFIGS is answered without its
+//! configs, partitions or replication factor (`topic_config_error_code`
+//! TOPIC_AUTHORIZATION_FAILED). A name given twice is the controller's to refuse.
 
 use strand_base::Uuid;
 use strand_protocol::error::ErrorCode;
 use strand_protocol::messages::create_topics_response::CreatableTopicResult;
 use strand_protocol::messages::{CreateTopicsRequest, CreateTopicsResponse};
 
+use strand_security::Session;
+use strand_security::acl::{AclOperation, ResourceType};
+
 use crate::Broker;
+use crate::authorization::unique;
 
 /// The CreateTopics version of the topics the broker creates itself.
 pub const CREATE_TOPICS_VERSION: i16 = 7;
 
-pub async fn handle(broker: &Broker, request: CreateTopicsRequest, version: i16) -> CreateTopicsResponse {
-    let (response, failure) = create(broker, &request, version).await;
-    if let Some(reason) = failure {
-        tracing::warn!("CreateTopics: {reason}");
+pub async fn handle(
+    broker: &Broker,
+    request: CreateTopicsRequest,
+    version: i16,
+    session: &Session,
+) -> CreateTopicsResponse {
+    let names = unique(request.topics.iter().map(|t| t.name.as_str()).filter(|name| *name != CLUSTER_METADATA_TOPIC));
+    let creatable = if broker.authorize_cluster(session, AclOperation::Create) {
+        names.iter().map(|name| (*name).to_owned()).collect()
+    } else {
+        broker.authorized_names(session, AclOperation::Create, ResourceType::Topic, names.iter().copied())
+    };
+    let describable =
+        broker.authorized_names(session, AclOperation::DescribeConfigs, ResourceType::Topic, names.iter().copied());
+    let refused = |name: &str| names.contains(name) && !creatable.contains(name);
+    let mut allowed = request.clone();
+    allowed.topics.retain(|t| !refused(&t.name));
+    let mut response = if allowed.topics.is_empty() {
+        CreateTopicsResponse::default()
+    } else {
+        let (response, failure) = create(broker, &allowed, version).await;
+        if let Some(reason) = failure {
+            tracing::warn!("CreateTopics: {reason}");
+        }
+        response
+    };
+    for topic in response.topics.iter_mut().filter(|t| t.error_code == 0 && !describable.contains(&t.name)) {
+        topic.topic_config_error_code = ErrorCode::TopicAuthorizationFailed.code();
+        topic.num_partitions = -1;
+        topic.replication_factor = -1;
+        topic.configs = Some(Vec::new());
     }
+    response.topics.extend(request.topics.iter().filter(|t| refused(&t.name)).map(|t| CreatableTopicResult {
+        name: t.name.clone(),
+        error_code: ErrorCode::TopicAuthorizationFailed.code(),
+        error_message: Some("Authorization failed.".to_owned()),
+        ..Default::default()
+    }));
     response
 }
+
+/// The metadata log's topic, which no request creates (the controller refuses it).
+const CLUSTER_METADATA_TOPIC: &str = "__cluster_metadata";
 
 /// Asks the controller to create topics at `version` (also those the broker creates itself:
 /// auto-creation, `__consumer_offsets`, at [`CREATE_TOPICS_VERSION`]). The response and, if no controller answered, why (the response then

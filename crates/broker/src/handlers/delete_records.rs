@@ -12,10 +12,16 @@ use strand_protocol::error::ErrorCode;
 use strand_protocol::messages::delete_records_response::{DeleteRecordsPartitionResult, DeleteRecordsTopicResult};
 use strand_protocol::messages::{DeleteRecordsRequest, DeleteRecordsResponse};
 
+use strand_security::Session;
+use strand_security::acl::{AclOperation, ResourceType};
+
 use crate::Broker;
 
-pub fn handle(broker: &Broker, request: DeleteRecordsRequest) -> DeleteRecordsResponse {
+/// Needs DELETE on each topic (TOPIC_AUTHORIZATION_FAILED, asked before the topic is looked up).
+pub fn handle(broker: &Broker, request: DeleteRecordsRequest, session: &Session) -> DeleteRecordsResponse {
     let image = broker.image();
+    let names = request.topics.iter().map(|t| t.name.as_str());
+    let deletable = broker.authorized_names(session, AclOperation::Delete, ResourceType::Topic, names);
     let topics = request
         .topics
         .iter()
@@ -24,12 +30,16 @@ pub fn handle(broker: &Broker, request: DeleteRecordsRequest) -> DeleteRecordsRe
                 .partitions
                 .iter()
                 .map(|p| {
-                    let found = super::target(
-                        &image,
-                        image.topics().by_name(&topic.name),
-                        p.partition_index,
-                        broker.identity.node_id,
-                    );
+                    let found = if deletable.contains(&topic.name) {
+                        super::target(
+                            &image,
+                            image.topics().by_name(&topic.name),
+                            p.partition_index,
+                            broker.identity.node_id,
+                        )
+                    } else {
+                        Err(ErrorCode::TopicAuthorizationFailed)
+                    };
                     let result = found.and_then(|target| {
                         broker.replicas.delete_records(&target.partition, p.offset).map_err(|e| e.code())
                     });

@@ -2,6 +2,9 @@
 //! when v2's `include_fenced_brokers` asks, marked `is_fenced`), the cluster id, and this node as
 //! the controller (KRaft brokers name a live broker, since clients cannot reach controllers).
 //!
+//! Anyone may ask; `include_cluster_authorized_operations` reports what the session may do on
+//! the cluster (0 without DESCRIBE on it), as Kafka does.
+//!
 //! Brokers answer only for `endpoint_type` BROKER (KIP-919): CONTROLLER is
 //! MISMATCHED_ENDPOINT_TYPE and anything else UNSUPPORTED_ENDPOINT_TYPE, both INVALID_REQUEST at
 //! v0, as Kafka's `AuthHelper.computeDescribeClusterResponse`.
@@ -11,16 +14,13 @@ use strand_protocol::error::ErrorCode;
 use strand_protocol::messages::describe_cluster_response::DescribeClusterBroker;
 use strand_protocol::messages::{DescribeClusterRequest, DescribeClusterResponse};
 
+use strand_security::Session;
+
 use crate::Broker;
 
 /// KIP-919's endpoint types.
 const ENDPOINT_BROKER: i8 = 1;
 const ENDPOINT_CONTROLLER: i8 = 2;
-
-/// Every operation Kafka supports on the cluster (CREATE, ALTER, DESCRIBE, CLUSTER_ACTION,
-/// DESCRIBE_CONFIGS, ALTER_CONFIGS, IDEMPOTENT_WRITE) as a field of `AclOperation` codes: what
-/// Kafka reports when no authorizer is configured, as here.
-const CLUSTER_OPERATIONS_ALL: i32 = 1 << 5 | 1 << 7 | 1 << 8 | 1 << 9 | 1 << 10 | 1 << 11 | 1 << 12;
 
 /// Kafka's "authorized operations not requested" value.
 const AUTHORIZED_OPERATIONS_OMITTED: i32 = i32::MIN;
@@ -31,6 +31,7 @@ pub fn handle(
     request: DescribeClusterRequest,
     version: i16,
     listener: &str,
+    session: &Session,
 ) -> DescribeClusterResponse {
     if let Err((code, message)) = check_endpoint_type(request.endpoint_type) {
         let code = if version == 0 { ErrorCode::InvalidRequest } else { code };
@@ -66,7 +67,7 @@ pub fn handle(
         controller_id,
         brokers,
         cluster_authorized_operations: if request.include_cluster_authorized_operations {
-            CLUSTER_OPERATIONS_ALL
+            broker.cluster_authorized_operations(session)
         } else {
             AUTHORIZED_OPERATIONS_OMITTED
         },

@@ -31,9 +31,14 @@ use strand_protocol::messages::describe_configs_response::{
 };
 use strand_protocol::messages::{DescribeConfigsRequest, DescribeConfigsResponse};
 
+use strand_security::Session;
+use strand_security::acl::AclOperation;
+
 use crate::{Broker, BrokerConfigEntry};
 
-pub fn handle(broker: &Broker, request: DescribeConfigsRequest) -> DescribeConfigsResponse {
+/// DESCRIBE_CONFIGS on each resource (topics and groups on themselves, brokers on the cluster);
+/// a refused one answers its type's authorization error with no configs.
+pub fn handle(broker: &Broker, request: DescribeConfigsRequest, session: &Session) -> DescribeConfigsResponse {
     let undefined = |r: &DescribeConfigsResource| {
         ConfigResourceKind::from_wire(r.resource_type).is_none_or(|kind| kind == ConfigResourceKind::Unknown)
     };
@@ -47,7 +52,20 @@ pub fn handle(broker: &Broker, request: DescribeConfigsRequest) -> DescribeConfi
         statics: broker.settings.broker_configs.iter().map(|e| (e.name.as_str(), e)).collect(),
         include_synonyms: request.include_synonyms,
     };
-    let results = request.resources.iter().map(|r| describer.resource(r)).collect();
+    let results = (request.resources.iter())
+        .map(|r| {
+            match broker.config_refusal(session, AclOperation::DescribeConfigs, r.resource_type, &r.resource_name) {
+                Some(code) => DescribeConfigsResult {
+                    error_code: code.code(),
+                    error_message: Some(code.message().to_owned()),
+                    resource_type: r.resource_type,
+                    resource_name: r.resource_name.clone(),
+                    ..Default::default()
+                },
+                None => describer.resource(r),
+            }
+        })
+        .collect();
     DescribeConfigsResponse { results, ..DescribeConfigsResponse::default() }
 }
 

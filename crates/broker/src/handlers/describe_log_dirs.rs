@@ -18,9 +18,17 @@ use strand_protocol::messages::describe_log_dirs_response::{
 };
 use strand_protocol::messages::{DescribeLogDirsRequest, DescribeLogDirsResponse};
 
+use strand_security::Session;
+use strand_security::acl::AclOperation;
+
 use crate::Broker;
 
-pub fn handle(broker: &Broker, request: DescribeLogDirsRequest) -> DescribeLogDirsResponse {
+/// Needs DESCRIBE on the cluster: CLUSTER_AUTHORIZATION_FAILED and no dirs otherwise.
+pub fn handle(broker: &Broker, request: DescribeLogDirsRequest, session: &Session) -> DescribeLogDirsResponse {
+    if !broker.authorize_cluster(session, AclOperation::Describe) {
+        let error_code = strand_protocol::error::ErrorCode::ClusterAuthorizationFailed.code();
+        return DescribeLogDirsResponse { error_code, ..Default::default() };
+    }
     // A set, so that each hosted partition is a lookup, not a scan of the request.
     let requested: Option<BTreeSet<(&str, i32)>> = request
         .topics

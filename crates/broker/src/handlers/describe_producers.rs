@@ -9,19 +9,27 @@ use strand_protocol::error::ErrorCode;
 use strand_protocol::messages::describe_producers_response::{PartitionResponse, ProducerState, TopicResponse};
 use strand_protocol::messages::{DescribeProducersRequest, DescribeProducersResponse};
 
+use strand_security::Session;
+use strand_security::acl::AclOperation;
+
 use crate::Broker;
 
-pub fn handle(broker: &Broker, request: DescribeProducersRequest) -> DescribeProducersResponse {
+/// Needs READ on each topic (TOPIC_AUTHORIZATION_FAILED, asked before the topic is looked up).
+pub fn handle(broker: &Broker, request: DescribeProducersRequest, session: &Session) -> DescribeProducersResponse {
     let image = broker.image();
     let topics = request
         .topics
         .iter()
         .map(|topic| {
+            let readable = broker.authorize_topic(session, AclOperation::Read, &topic.name);
             let known = image.topics().by_name(&topic.name);
             let partitions = topic
                 .partition_indexes
                 .iter()
                 .map(|&partition_index| {
+                    if !readable {
+                        return failed(partition_index, ErrorCode::TopicAuthorizationFailed);
+                    }
                     if known.is_none_or(|t| !t.partitions.contains_key(&partition_index)) {
                         return failed(partition_index, ErrorCode::UnknownTopicOrPartition);
                     }

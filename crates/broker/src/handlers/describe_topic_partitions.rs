@@ -25,26 +25,54 @@ use strand_protocol::messages::describe_topic_partitions_response::{
 };
 use strand_protocol::messages::{DescribeTopicPartitionsRequest, DescribeTopicPartitionsResponse};
 
-use super::TOPIC_OPERATIONS_ALL;
+use strand_security::Session;
+use strand_security::acl::{AclOperation, ResourceType};
+
 use crate::Broker;
 
 /// Kafka's `max.request.partition.size.limit` default: the most partitions one response holds.
 pub const PARTITIONS_PER_RESPONSE_MAX: i32 = 2000;
 
-pub fn handle(broker: &Broker, request: DescribeTopicPartitionsRequest) -> DescribeTopicPartitionsResponse {
+/// Topics the session may not DESCRIBE are left out of "every topic"; named, they answer
+/// TOPIC_AUTHORIZATION_FAILED after the page, without id or partitions (Kafka's
+/// `DescribeTopicPartitionsRequestHandler`). Each topic answered reports the session's operations.
+pub fn handle(
+    broker: &Broker,
+    request: DescribeTopicPartitionsRequest,
+    session: &Session,
+) -> DescribeTopicPartitionsResponse {
     let image = broker.image();
     let every_topic = request.topics.is_empty();
-    let topics = match selected_topics(&image, &request) {
+    let selected = match selected_topics(&image, &request) {
         Ok(topics) => topics,
         Err(code) => return all_failed(&request, code),
     };
+    let describable = broker.authorized_names(
+        session,
+        AclOperation::Describe,
+        ResourceType::Topic,
+        selected.iter().map(String::as_str),
+    );
+    let (topics, denied): (Vec<String>, Vec<String>) = selected.into_iter().partition(|t| describable.contains(t));
     let page = Page {
         image: &image,
         listener: &broker.identity.listener_name,
         cursor: request.cursor.as_ref().map(|c| (c.topic_name.as_str(), c.partition_index)),
         every_topic,
     };
-    page.build(topics, request.response_partition_limit.clamp(1, PARTITIONS_PER_RESPONSE_MAX))
+    let mut response = page.build(topics, request.response_partition_limit.clamp(1, PARTITIONS_PER_RESPONSE_MAX));
+    for topic in &mut response.topics {
+        let name = topic.name.as_deref().unwrap_or_default();
+        topic.topic_authorized_operations = broker.authorized_operations(session, ResourceType::Topic, name);
+    }
+    if !every_topic {
+        response.topics.extend(denied.into_iter().map(|name| DescribeTopicPartitionsResponseTopic {
+            error_code: ErrorCode::TopicAuthorizationFailed.code(),
+            name: Some(name),
+            ..DescribeTopicPartitionsResponseTopic::default()
+        }));
+    }
+    response
 }
 
 /// The topic names to describe, in name order, none before the cursor's topic.
@@ -118,7 +146,6 @@ impl Page<'_> {
             topic_id: topic.id,
             is_internal: is_internal(&topic.name),
             partitions,
-            topic_authorized_operations: TOPIC_OPERATIONS_ALL,
             ..DescribeTopicPartitionsResponseTopic::default()
         };
         (entry, next)
@@ -185,7 +212,6 @@ fn unknown_topic(name: String) -> DescribeTopicPartitionsResponseTopic {
         name: Some(name),
         topic_id: Uuid::ZERO,
         partitions: Vec::new(),
-        topic_authorized_operations: TOPIC_OPERATIONS_ALL,
         ..DescribeTopicPartitionsResponseTopic::default()
     }
 }

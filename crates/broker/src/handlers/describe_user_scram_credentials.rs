@@ -14,6 +14,9 @@ use strand_protocol::messages::describe_user_scram_credentials_response::{
 };
 use strand_protocol::messages::{DescribeUserScramCredentialsRequest, DescribeUserScramCredentialsResponse};
 
+use strand_security::Session;
+use strand_security::acl::AclOperation;
+
 use crate::Broker;
 
 /// Kafka's `ScramImage.DESCRIBE_USER_THAT_DOES_NOT_EXIST`, followed by the user's name.
@@ -21,7 +24,17 @@ const USER_NOT_FOUND: &str = "Attempt to describe a user credential that does no
 /// Kafka's `ScramImage.DESCRIBE_DUPLICATE_USER`, followed by the user's name.
 const USER_REPEATED: &str = "Cannot describe SCRAM credentials for the same user twice in a single request: ";
 
-pub fn handle(broker: &Broker, request: DescribeUserScramCredentialsRequest) -> DescribeUserScramCredentialsResponse {
+/// Needs DESCRIBE on the cluster (CLUSTER_AUTHORIZATION_FAILED for the request).
+pub fn handle(
+    broker: &Broker,
+    request: DescribeUserScramCredentialsRequest,
+    session: &Session,
+) -> DescribeUserScramCredentialsResponse {
+    if !broker.authorize_cluster(session, AclOperation::Describe) {
+        let code = ErrorCode::ClusterAuthorizationFailed;
+        let error_message = Some(code.message().to_owned());
+        return DescribeUserScramCredentialsResponse { error_code: code.code(), error_message, ..Default::default() };
+    }
     describe(&broker.image(), &request)
 }
 

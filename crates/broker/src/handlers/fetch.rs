@@ -16,8 +16,10 @@
 //!   stable offset) are answered. With nothing new it waits like any fetch. A request that
 //!   forgets the session's last partitions closes it and is answered sessionless.
 //!
-//! A fetch from a broker (replica id 0 or more: `replica_state` from v15, `replica_id` before) is
-//! a follower's: it goes whole to `ReplicaManager::replica_fetch`, which reads to the log end,
+//! A consumer needs READ on each topic (TOPIC_AUTHORIZATION_FAILED, asked before the topic is
+//! looked up). A fetch from a broker (replica id 0 or more: `replica_state` from v15, `replica_id`
+//! before) is a follower's, allowed only with CLUSTER_ACTION on the cluster (every partition
+//! TOPIC_AUTHORIZATION_FAILED otherwise, as Kafka answers): it goes whole to `ReplicaManager::replica_fetch`, which reads to the log end,
 //! checks the follower's leader and broker epochs, answers diverging epochs and records the
 //! follower's progress (`strand_replication`'s `leader.rs`). Consumers read only from the leader:
 //! a follower replica answers them NOT_LEADER_OR_FOLLOWER (no KIP-392 fetch from followers yet).
@@ -28,6 +30,7 @@
 //! current leader and epoch in `current_leader`, and the response those leaders' endpoints on the
 //! client's listener in `node_endpoints`, so the client retries at the new leader at once.
 
+use std::collections::BTreeSet;
 use std::time::Duration;
 
 use strand_base::{BrokerId, ProducerId, TopicPartition, Uuid};
@@ -40,6 +43,9 @@ use strand_protocol::messages::{FetchRequest, FetchResponse};
 use strand_replication::{
     DelayedFetch, FetchWatch, FirstBatch, Isolation, ReplicaError, failed_fetch_partition, fetch_replica, file_records,
 };
+
+use strand_security::Session;
+use strand_security::acl::{AclOperation, ResourceType};
 
 use crate::fetch_session::{
     CachedPartition, FINAL_EPOCH, FetchSessionCache, INITIAL_EPOCH, PartitionAnswer, SESSIONLESS_ID, SessionChanges,
@@ -65,11 +71,15 @@ enum Context {
 
 /// Answers one Fetch: settles its session, reads until `min_bytes` or the wait runs out, then
 /// answers as the session context says.
-pub async fn handle(broker: &Broker, request: FetchRequest, version: i16) -> FetchResponse {
+pub async fn handle(broker: &Broker, request: FetchRequest, version: i16, session: &Session) -> FetchResponse {
     let mut response = if fetch_replica(&request, version).0.0 >= 0 {
+        // Only brokers may fetch as followers: a follower's fetch moves the high watermark.
+        if !broker.authorize_cluster(session, AclOperation::ClusterAction) {
+            return refused(&request, version, ErrorCode::TopicAuthorizationFailed);
+        }
         broker.replicas.replica_fetch(request, version).await
     } else {
-        consumer_fetch(broker, request, version).await
+        consumer_fetch(broker, request, version, session).await
     };
     if version >= LEADER_HINTS_VERSION_MIN {
         response.node_endpoints = leader_hints(broker, &mut response.responses);
@@ -79,6 +89,20 @@ pub async fn handle(broker: &Broker, request: FetchRequest, version: i16) -> Fet
 
 /// The first version whose response carries the endpoints of the leaders it names (KIP-951).
 const LEADER_HINTS_VERSION_MIN: i16 = 16;
+
+/// Every requested partition answering `code`, sessionless (Kafka's answer to a follower
+/// without CLUSTER_ACTION).
+fn refused(request: &FetchRequest, version: i16, code: ErrorCode) -> FetchResponse {
+    let responses = request
+        .topics
+        .iter()
+        .map(|topic| {
+            let partitions = topic.partitions.iter().map(|p| failed_fetch_partition(p.partition, code)).collect();
+            topic_response(topic, version, partitions)
+        })
+        .collect();
+    FetchResponse { responses, ..Default::default() }
+}
 
 /// Fills `current_leader` of every partition answered NOT_LEADER_OR_FOLLOWER or
 /// FENCED_LEADER_EPOCH (Kafka's `KafkaApis.handleFetchRequest`, for consumers and followers
@@ -106,21 +130,32 @@ fn leader_hints(broker: &Broker, responses: &mut [FetchableTopicResponse]) -> Ve
 }
 
 /// A consumer's fetch (see the module doc).
-async fn consumer_fetch(broker: &Broker, mut request: FetchRequest, version: i16) -> FetchResponse {
+async fn consumer_fetch(broker: &Broker, mut request: FetchRequest, version: i16, session: &Session) -> FetchResponse {
     let (context, topics) = match open(broker, &mut request, version) {
         Ok(opened) => opened,
         Err(error) => return FetchResponse { error_code: error.code().code(), ..Default::default() },
     };
+    let readable = readable_topics(broker, &topics, version, session);
     let wait = Duration::from_millis(request.max_wait_ms.clamp(0, FETCH_WAIT_MS_MAX) as u64);
     let responses = DelayedFetch::new(wait)
         .run(|watch| {
-            let (responses, bytes) = read_all(broker, &request, &topics, version, watch);
+            let (responses, bytes) = read_all(broker, &request, &topics, version, &readable, watch);
             let errors = responses.iter().flat_map(|t| &t.partitions).any(|p| p.error_code != 0);
             let complete = bytes >= request.min_bytes.max(0) as usize || errors || topics.is_empty();
             (responses, complete)
         })
         .await;
     close(broker, context, &topics, responses, version)
+}
+
+/// The topics among `topics` the consumer may READ, asked once per fetch (not per pass of the
+/// wait); topics unknown by id are not asked about (they answer UNKNOWN_TOPIC_ID).
+fn readable_topics(broker: &Broker, topics: &[FetchTopic], version: i16, session: &Session) -> BTreeSet<String> {
+    let image = broker.image();
+    let names = topics.iter().filter_map(|topic| {
+        if version >= 13 { image.topics().by_id(topic.topic_id).map(|t| &*t.name) } else { Some(&*topic.topic) }
+    });
+    broker.authorized_names(session, AclOperation::Read, ResourceType::Topic, names)
 }
 
 /// Decides the fetch's context from its session id and epoch, applying an incremental request to
@@ -263,6 +298,7 @@ fn read_all(
     request: &FetchRequest,
     topics: &[FetchTopic],
     version: i16,
+    readable: &BTreeSet<String>,
     watch: &mut FetchWatch,
 ) -> (Vec<FetchableTopicResponse>, usize) {
     let image = broker.image();
@@ -274,6 +310,9 @@ fn read_all(
         let found =
             if version >= 13 { image.topics().by_id(topic.topic_id) } else { image.topics().by_name(&topic.topic) };
         let unknown = if version >= 13 { ErrorCode::UnknownTopicId } else { ErrorCode::UnknownTopicOrPartition };
+        let name = if version >= 13 { found.map(|t| &*t.name) } else { Some(&*topic.topic) };
+        // Kafka: READ is asked before existence, so a denied name never reveals whether it exists.
+        let denied = name.is_some_and(|name| !readable.contains(name));
         let mut partitions = Vec::with_capacity(topic.partitions.len());
         for partition in &topic.partitions {
             let tp = found
@@ -282,6 +321,7 @@ fn read_all(
             // The leader epoch the consumer knows, checked against this replica's (KIP-320).
             let current_leader_epoch = (partition.current_leader_epoch >= 0).then_some(partition.current_leader_epoch);
             let checked = match &tp {
+                _ if denied => Err(ErrorCode::TopicAuthorizationFailed),
                 None if found.is_none() => Err(unknown),
                 None => Err(ErrorCode::UnknownTopicOrPartition),
                 Some(tp) => broker.check_replica(&image, tp, current_leader_epoch, true).map(|_| tp),

@@ -5,6 +5,9 @@
 //! topics are created on first use, as Kafka does, with `offsets.topic.*` and
 //! `transaction.state.log.*` and their compacted configs.
 //!
+//! A key needs DESCRIBE on its group (GROUP_AUTHORIZATION_FAILED) or transactional id
+//! (TRANSACTIONAL_ID_AUTHORIZATION_FAILED), asked before anything is looked up or created.
+//!
 //! v0-3 ask for one key; v4+ batch them (`coordinator_keys`) and answer per key. Share
 //! coordinators (2) come later: their keys get COORDINATOR_NOT_AVAILABLE, which clients treat
 //! as "retry".
@@ -17,6 +20,9 @@ use strand_protocol::error::ErrorCode;
 use strand_protocol::messages::create_topics_request::{CreatableTopic, CreatableTopicConfig};
 use strand_protocol::messages::find_coordinator_response::Coordinator;
 use strand_protocol::messages::{CreateTopicsRequest, FindCoordinatorRequest, FindCoordinatorResponse};
+
+use strand_security::Session;
+use strand_security::acl::{AclOperation, ResourceType};
 
 use crate::Broker;
 
@@ -34,6 +40,7 @@ pub async fn handle(
     request: FindCoordinatorRequest,
     version: i16,
     listener: &str,
+    session: &Session,
 ) -> FindCoordinatorResponse {
     let keys =
         if version >= BATCHED_VERSION_MIN { request.coordinator_keys.clone() } else { vec![request.key.clone()] };
@@ -42,13 +49,27 @@ pub async fn handle(
         KEY_TYPE_TRANSACTION => Some(TRANSACTION_STATE_TOPIC),
         _ => None,
     };
+    let refusals: Vec<Option<ErrorCode>> =
+        keys.iter().map(|key| refusal(broker, session, request.key_type, key)).collect();
+    // The internal topic is created only for a key the session may look up, as Kafka does.
     let image = match topic {
-        Some(topic) => ensure_internal_topic(broker, topic).await,
-        None => None,
+        Some(topic) if refusals.iter().any(Option::is_none) => ensure_internal_topic(broker, topic).await,
+        _ => None,
     };
     let coordinators: Vec<Coordinator> = keys
         .into_iter()
-        .map(|key| match (&image, topic, request.key_type) {
+        .zip(refusals)
+        .map(|(key, refused)| match (&image, topic, request.key_type) {
+            _ if let Some(code) = refused => Coordinator {
+                key,
+                node_id: BrokerId::NONE,
+                port: -1,
+                error_code: code.code(),
+                // v0-3 answer with the exception's message, v4+ without one (Kafka's
+                // `getErrorResponse` and `getCoordinator`).
+                error_message: (version < BATCHED_VERSION_MIN).then(|| code.message().to_owned()),
+                ..Default::default()
+            },
             (Some(image), Some(topic), _) => locate(listener, image, topic, key),
             (None, Some(_), _) => unavailable(key, "The coordinator is not available."),
             (_, None, 2) => unavailable(key, "This node has no coordinator of that type yet."),
@@ -74,6 +95,16 @@ pub async fn handle(
         port: one.port,
         ..Default::default()
     }
+}
+
+/// Why the session may not look up `key`: DESCRIBE on the group or transactional id it names.
+fn refusal(broker: &Broker, session: &Session, key_type: i8, key: &str) -> Option<ErrorCode> {
+    let (resource_type, code) = match key_type {
+        KEY_TYPE_GROUP => (ResourceType::Group, ErrorCode::GroupAuthorizationFailed),
+        KEY_TYPE_TRANSACTION => (ResourceType::TransactionalId, ErrorCode::TransactionalIdAuthorizationFailed),
+        _ => return None,
+    };
+    (!broker.authorize(session, AclOperation::Describe, resource_type, key)).then_some(code)
 }
 
 /// The image once the internal topic `name` (`__consumer_offsets` or `__transaction_state`)

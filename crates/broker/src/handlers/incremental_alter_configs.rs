@@ -9,21 +9,38 @@ use strand_protocol::error::ErrorCode;
 use strand_protocol::messages::incremental_alter_configs_response::AlterConfigsResourceResponse;
 use strand_protocol::messages::{IncrementalAlterConfigsRequest, IncrementalAlterConfigsResponse};
 
+use strand_security::Session;
+use strand_security::acl::AclOperation;
+
 use super::config_preprocess;
 use crate::Broker;
+use crate::authorization::unique;
 
 /// Kafka's `AlterConfigOp.OpType` codes of the operations that name a value or its removal.
 const SET: i8 = 0;
 const DELETE: i8 = 1;
 
+/// ALTER_CONFIGS on each resource (topics and groups on themselves, brokers and broker loggers
+/// on the cluster) is asked first: a refused one is answered here and not forwarded, as Kafka's
+/// `ControllerApis` and `ConfigAdminManager.preprocess` do.
 pub async fn handle(
     broker: &Broker,
     mut request: IncrementalAlterConfigsRequest,
     version: i16,
+    session: &Session,
 ) -> IncrementalAlterConfigsResponse {
     let count = request.resources.len();
     let mut refused = BTreeMap::new();
+    let unique = unique(request.resources.iter().map(|r| (r.resource_type, r.resource_name.as_str())));
     for (index, resource) in request.resources.iter().enumerate() {
+        // ALTER_CONFIGS first (Kafka's `authorizeAlterResource`); a repeated resource is the
+        // controller's to refuse.
+        let (resource_type, name) = (resource.resource_type, resource.resource_name.as_str());
+        let denied = broker.config_refusal(session, AclOperation::AlterConfigs, resource_type, name);
+        if let Some(code) = denied.filter(|_| unique.contains(&(resource_type, name))) {
+            refused.insert(index, answer(resource_type, name, code, code.message().to_owned()));
+            continue;
+        }
         let changes = resource.configs.iter().filter_map(|c| match c.config_operation {
             SET => Some((c.name.as_str(), c.value.as_deref())),
             DELETE => Some((c.name.as_str(), None)),

@@ -7,9 +7,29 @@ use strand_base::ProducerId;
 use strand_protocol::error::ErrorCode;
 use strand_protocol::messages::{InitProducerIdRequest, InitProducerIdResponse};
 
+use strand_security::Session;
+use strand_security::acl::{AclOperation, ResourceType};
+
 use crate::Broker;
 
-pub async fn handle(broker: &Broker, request: InitProducerIdRequest, version: i16) -> InitProducerIdResponse {
+/// A transactional id needs WRITE on it (TRANSACTIONAL_ID_AUTHORIZATION_FAILED); an idempotent
+/// producer IDEMPOTENT_WRITE on the cluster or WRITE on some topic (CLUSTER_AUTHORIZATION_FAILED),
+/// as Kafka 4 asks (KIP-679).
+pub async fn handle(
+    broker: &Broker,
+    request: InitProducerIdRequest,
+    version: i16,
+    session: &Session,
+) -> InitProducerIdResponse {
+    if let Some(transactional_id) = &request.transactional_id {
+        if !broker.authorize(session, AclOperation::Write, ResourceType::TransactionalId, transactional_id) {
+            return failed(ErrorCode::TransactionalIdAuthorizationFailed);
+        }
+    } else if !broker.authorize_cluster(session, AclOperation::IdempotentWrite)
+        && !broker.authorize_any(session, AclOperation::Write, ResourceType::Topic)
+    {
+        return failed(ErrorCode::ClusterAuthorizationFailed);
+    }
     if request.transactional_id.is_some() {
         return match &broker.transactions {
             Some(transactions) => transactions.init_producer_id(request, version).await,

@@ -4,6 +4,7 @@
 //! storage), or the first record at or after a timestamp.
 //!
 //! Per partition, in Kafka's order (`ReplicaManager.fetchOffset`, `Partition.fetchOffsetForTimestamp`):
+//! - a topic the session may not DESCRIBE: TOPIC_AUTHORIZATION_FAILED;
 //! - a partition named more than once: INVALID_REQUEST for each mention;
 //! - a negative timestamp the version does not know: UNSUPPORTED_VERSION (-3 from v7, -4 from v8,
 //!   -5 from v9, any other never);
@@ -31,6 +32,9 @@ use strand_protocol::messages::list_offsets_request::ListOffsetsPartition;
 use strand_protocol::messages::list_offsets_response::{ListOffsetsPartitionResponse, ListOffsetsTopicResponse};
 use strand_protocol::messages::{ListOffsetsRequest, ListOffsetsResponse};
 use strand_replication::ReplicaError;
+
+use strand_security::Session;
+use strand_security::acl::{AclOperation, ResourceType};
 
 use crate::Broker;
 
@@ -64,15 +68,24 @@ const OFFSET_NOT_AVAILABLE_VERSION_MIN: i16 = 5;
 /// Read committed: the latest offset is the last stable offset.
 const READ_COMMITTED: i8 = 1;
 
-pub async fn handle(broker: &Broker, request: ListOffsetsRequest, version: i16) -> ListOffsetsResponse {
+pub async fn handle(
+    broker: &Broker,
+    request: ListOffsetsRequest,
+    version: i16,
+    session: &Session,
+) -> ListOffsetsResponse {
     let image = broker.image();
     let duplicates = duplicate_partitions(&request);
+    let names = request.topics.iter().map(|t| t.name.as_str());
+    let describable = broker.authorized_names(session, AclOperation::Describe, ResourceType::Topic, names);
     let mut topics = Vec::with_capacity(request.topics.len());
     for topic in &request.topics {
         let found = image.topics().by_name(&topic.name);
         let mut partitions = Vec::with_capacity(topic.partitions.len());
         for p in &topic.partitions {
-            let answer = if duplicates.contains(&(topic.name.as_str(), p.partition_index)) {
+            let answer = if !describable.contains(&topic.name) {
+                failed(p.partition_index, ErrorCode::TopicAuthorizationFailed)
+            } else if duplicates.contains(&(topic.name.as_str(), p.partition_index)) {
                 failed(p.partition_index, ErrorCode::InvalidRequest)
             } else if timestamp_unsupported(p.timestamp, version) {
                 failed(p.partition_index, ErrorCode::UnsupportedVersion)

@@ -4,13 +4,22 @@
 use strand_protocol::error::ErrorCode;
 use strand_protocol::messages::{ListPartitionReassignmentsRequest, ListPartitionReassignmentsResponse};
 
+use strand_security::Session;
+use strand_security::acl::AclOperation;
+
 use crate::Broker;
 
 pub async fn handle(
     broker: &Broker,
     request: ListPartitionReassignmentsRequest,
     version: i16,
+    session: &Session,
 ) -> ListPartitionReassignmentsResponse {
+    if !broker.authorize_cluster(session, AclOperation::Describe) {
+        let code = ErrorCode::ClusterAuthorizationFailed;
+        let error_message = Some(code.message().to_owned());
+        return ListPartitionReassignmentsResponse { error_code: code.code(), error_message, ..Default::default() };
+    }
     match broker.ask_controller(&request, version).await {
         Ok(response) => response,
         Err(reason) => {

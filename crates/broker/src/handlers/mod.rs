@@ -22,6 +22,7 @@ pub mod describe_topic_partitions;
 pub mod describe_user_scram_credentials;
 pub mod fetch;
 pub mod find_coordinator;
+pub mod group_offsets;
 pub mod groups;
 pub mod incremental_alter_configs;
 pub mod init_producer_id;
@@ -38,7 +39,9 @@ pub mod write_txn_markers;
 use strand_base::TopicPartition;
 use strand_metadata::image::{MetadataImage, TopicImage};
 use strand_protocol::error::ErrorCode;
+use strand_protocol::messages::DescribeClientQuotasResponse;
 use strand_protocol::messages::api::{ApiKey, RequestBody, ResponseBody};
+use strand_security::acl::AclOperation;
 
 use crate::dispatch::Client;
 use crate::{Broker, Progress};
@@ -79,77 +82,69 @@ macro_rules! served_apis {
 served_apis! {
     |broker, version, client|
     waiting {
-        Produce(r) => produce::start(broker, r, version)
+        Produce(r) => produce::start(broker, r, version, client.session)
             .await
             .map(|produced| produced.map_done(|response| response.map(ResponseBody::Produce))),
     }
     answered {
-        Fetch(r) => fetch::handle(broker, r, version).await,
-        ListOffsets(r) => list_offsets::handle(broker, r, version).await,
-        Metadata(r) => metadata::handle(broker, r, version, client.listener).await,
+        Fetch(r) => fetch::handle(broker, r, version, client.session).await,
+        ListOffsets(r) => list_offsets::handle(broker, r, version, client.session).await,
+        Metadata(r) => metadata::handle(broker, r, version, client.listener, client.session).await,
         ApiVersions(r) => api_versions::handle(broker, &r),
-        CreateTopics(r) => create_topics::handle(broker, r, version).await,
-        DeleteTopics(r) => delete_topics::handle(broker, r, version).await,
-        DeleteRecords(r) => delete_records::handle(broker, r),
-        InitProducerId(r) => init_producer_id::handle(broker, r, version).await,
-        OffsetForLeaderEpoch(r) => offset_for_leader_epoch::handle(broker, r),
-        DescribeConfigs(r) => describe_configs::handle(broker, r),
-        AlterConfigs(r) => alter_configs::handle(broker, r, version).await,
-        CreatePartitions(r) => create_partitions::handle(broker, r, version).await,
-        IncrementalAlterConfigs(r) => incremental_alter_configs::handle(broker, r, version).await,
-        DescribeCluster(r) => describe_cluster::handle(broker, r, version, client.listener),
-        DescribeTopicPartitions(r) => describe_topic_partitions::handle(broker, r),
-        FindCoordinator(r) => find_coordinator::handle(broker, r, version, client.listener).await,
-        JoinGroup(r) => {
-            let member = groups::client(client.id, client.peer);
-            broker.groups.join_group(member, r, version).await
-        },
-        SyncGroup(r) => broker.groups.sync_group(r, version).await,
-        Heartbeat(r) => broker.groups.heartbeat(r, version).await,
-        LeaveGroup(r) => broker.groups.leave_group(r, version).await,
-        OffsetCommit(r) => {
-            let topics = groups::ImageTopics(broker.image());
-            broker.groups.offset_commit(r, version, &topics).await
-        },
-        OffsetFetch(r) => {
-            let topics = groups::ImageTopics(broker.image());
-            broker.groups.offset_fetch(r, version, &topics).await
-        },
-        OffsetDelete(r) => broker.groups.offset_delete(r, version).await,
-        ListGroups(r) => broker.groups.list_groups(r, version).await,
-        DescribeGroups(r) => broker.groups.describe_groups(r, version).await,
-        DeleteGroups(r) => broker.groups.delete_groups(r, version).await,
-        ConsumerGroupHeartbeat(r) => {
-            let member = groups::client(client.id, client.peer);
-            broker.groups.consumer_group_heartbeat(member, r, version).await
-        },
-        ConsumerGroupDescribe(r) => broker.groups.consumer_group_describe(r, version).await,
-        DescribeProducers(r) => describe_producers::handle(broker, r),
-        AddPartitionsToTxn(r) => transactions::add_partitions_to_txn(broker, r, version).await,
-        AddOffsetsToTxn(r) => transactions::add_offsets_to_txn(broker, r, version).await,
-        TxnOffsetCommit(r) => txn_offset_commit::handle(broker, r, version).await,
-        EndTxn(r) => transactions::end_txn(broker, r, version).await,
+        CreateTopics(r) => create_topics::handle(broker, r, version, client.session).await,
+        DeleteTopics(r) => delete_topics::handle(broker, r, version, client.session).await,
+        DeleteRecords(r) => delete_records::handle(broker, r, client.session),
+        InitProducerId(r) => init_producer_id::handle(broker, r, version, client.session).await,
+        OffsetForLeaderEpoch(r) => offset_for_leader_epoch::handle(broker, r, client.session),
+        DescribeConfigs(r) => describe_configs::handle(broker, r, client.session),
+        AlterConfigs(r) => alter_configs::handle(broker, r, version, client.session).await,
+        CreatePartitions(r) => create_partitions::handle(broker, r, version, client.session).await,
+        IncrementalAlterConfigs(r) => incremental_alter_configs::handle(broker, r, version, client.session).await,
+        DescribeCluster(r) => describe_cluster::handle(broker, r, version, client.listener, client.session),
+        DescribeTopicPartitions(r) => describe_topic_partitions::handle(broker, r, client.session),
+        FindCoordinator(r) => find_coordinator::handle(broker, r, version, client.listener, client.session).await,
+        JoinGroup(r) => groups::join_group(broker, &client, r, version).await,
+        SyncGroup(r) => groups::sync_group(broker, client.session, r, version).await,
+        Heartbeat(r) => groups::heartbeat(broker, client.session, r, version).await,
+        LeaveGroup(r) => groups::leave_group(broker, client.session, r, version).await,
+        OffsetCommit(r) => group_offsets::offset_commit(broker, client.session, r, version).await,
+        OffsetFetch(r) => group_offsets::offset_fetch(broker, client.session, r, version).await,
+        OffsetDelete(r) => group_offsets::offset_delete(broker, client.session, r, version).await,
+        ListGroups(r) => groups::list_groups(broker, client.session, r, version).await,
+        DescribeGroups(r) => groups::describe_groups(broker, client.session, r, version).await,
+        DeleteGroups(r) => groups::delete_groups(broker, client.session, r, version).await,
+        ConsumerGroupHeartbeat(r) => groups::consumer_group_heartbeat(broker, &client, r, version).await,
+        ConsumerGroupDescribe(r) => groups::consumer_group_describe(broker, client.session, r, version).await,
+        DescribeProducers(r) => describe_producers::handle(broker, r, client.session),
+        AddPartitionsToTxn(r) => transactions::add_partitions_to_txn(broker, r, version, client.session).await,
+        AddOffsetsToTxn(r) => transactions::add_offsets_to_txn(broker, r, version, client.session).await,
+        TxnOffsetCommit(r) => txn_offset_commit::handle(broker, r, version, client.session).await,
+        EndTxn(r) => transactions::end_txn(broker, r, version, client.session).await,
         WriteTxnMarkers(r) => write_txn_markers::handle(broker, r, client.session).await,
-        DescribeTransactions(r) => transactions::describe_transactions(broker, r, version).await,
-        ListTransactions(r) => transactions::list_transactions(broker, r, version).await,
-        AlterPartitionReassignments(r) => alter_partition_reassignments::handle(broker, r, version).await,
-        ListPartitionReassignments(r) => list_partition_reassignments::handle(broker, r, version).await,
-        DescribeLogDirs(r) => describe_log_dirs::handle(broker, r),
+        DescribeTransactions(r) => transactions::describe_transactions(broker, r, version, client.session).await,
+        ListTransactions(r) => transactions::list_transactions(broker, r, version, client.session).await,
+        AlterPartitionReassignments(r) => alter_partition_reassignments::handle(broker, r, version, client.session).await,
+        ListPartitionReassignments(r) => list_partition_reassignments::handle(broker, r, version, client.session).await,
+        DescribeLogDirs(r) => describe_log_dirs::handle(broker, r, client.session),
         DescribeAcls(r) => describe_acls::handle(broker, r, client.session)?,
         CreateAcls(r) => create_acls::handle(broker, r, version, client.session).await?,
         DeleteAcls(r) => delete_acls::handle(broker, r, version, client.session).await?,
-        DescribeClientQuotas(r) => describe_client_quotas::handle(&r),
-        DescribeUserScramCredentials(r) => describe_user_scram_credentials::handle(broker, r),
-        AlterUserScramCredentials(r) => alter_user_scram_credentials::handle(broker, r, version).await,
+        DescribeClientQuotas(r) => {
+            // Kafka: DESCRIBE_CONFIGS on the cluster, or the request's error.
+            if broker.authorize_cluster(client.session, AclOperation::DescribeConfigs) {
+                describe_client_quotas::handle(&r)
+            } else {
+                let code = ErrorCode::ClusterAuthorizationFailed;
+                let error_message = Some(code.message().to_owned());
+                DescribeClientQuotasResponse { error_code: code.code(), error_message, entries: None, ..Default::default() }
+            }
+        },
+        DescribeUserScramCredentials(r) => describe_user_scram_credentials::handle(broker, r, client.session),
+        AlterUserScramCredentials(r) => alter_user_scram_credentials::handle(broker, r, version, client.session).await,
         SaslHandshake(r) => sasl::handshake(&r),
         SaslAuthenticate(r) => sasl::authenticate(&r),
     }
 }
-
-/// Every operation Kafka supports on a topic (READ, WRITE, CREATE, DELETE, ALTER, DESCRIBE,
-/// DESCRIBE_CONFIGS, ALTER_CONFIGS) as the 32-bit field of their `AclOperation` codes: what Kafka
-/// reports as a topic's authorized operations when no authorizer is configured, as here.
-pub(crate) const TOPIC_OPERATIONS_ALL: i32 = 1 << 3 | 1 << 4 | 1 << 5 | 1 << 6 | 1 << 7 | 1 << 8 | 1 << 10 | 1 << 11;
 
 /// Where a partition's requests go: the topic (found by name or id) and its leader epoch here.
 pub(crate) struct Target {

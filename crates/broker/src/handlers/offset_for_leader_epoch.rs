@@ -18,20 +18,44 @@ use strand_protocol::messages::offset_for_leader_epoch_response::{EpochEndOffset
 use strand_protocol::messages::{OffsetForLeaderEpochRequest, OffsetForLeaderEpochResponse};
 use strand_replication::ReplicaError;
 
+use strand_security::Session;
+use strand_security::acl::{AclOperation, ResourceType};
+
 use crate::Broker;
 
 /// The wire's "no leader epoch given" (`RecordBatch.NO_PARTITION_LEADER_EPOCH`).
 const NO_PARTITION_LEADER_EPOCH: i32 = -1;
 
-pub fn handle(broker: &Broker, request: OffsetForLeaderEpochRequest) -> OffsetForLeaderEpochResponse {
+/// Brokers (CLUSTER_ACTION) may ask about any topic; consumers (KIP-320) need DESCRIBE on each
+/// (TOPIC_AUTHORIZATION_FAILED otherwise), as Kafka's `handleOffsetForLeaderEpochRequest` checks.
+pub fn handle(
+    broker: &Broker,
+    request: OffsetForLeaderEpochRequest,
+    session: &Session,
+) -> OffsetForLeaderEpochResponse {
     let image = broker.image();
+    let broker_asks = broker.authorize_cluster(session, AclOperation::ClusterAction);
+    let names = request.topics.iter().map(|t| t.topic.as_str()).filter(|_| !broker_asks);
+    let describable = broker.authorized_names(session, AclOperation::Describe, ResourceType::Topic, names);
     let topics = request
         .topics
         .iter()
-        .map(|topic| OffsetForLeaderTopicResult {
-            topic: topic.topic.clone(),
-            partitions: topic.partitions.iter().map(|p| end_offset(broker, &image, &topic.topic, p)).collect(),
-            ..OffsetForLeaderTopicResult::default()
+        .map(|topic| {
+            let partitions = if broker_asks || describable.contains(&topic.topic) {
+                topic.partitions.iter().map(|p| end_offset(broker, &image, &topic.topic, p)).collect()
+            } else {
+                let refused = |p: &OffsetForLeaderPartition| EpochEndOffset {
+                    partition: p.partition,
+                    error_code: ErrorCode::TopicAuthorizationFailed.code(),
+                    ..EpochEndOffset::default()
+                };
+                topic.partitions.iter().map(refused).collect()
+            };
+            OffsetForLeaderTopicResult {
+                topic: topic.topic.clone(),
+                partitions,
+                ..OffsetForLeaderTopicResult::default()
+            }
         })
         .collect();
     OffsetForLeaderEpochResponse { topics, ..OffsetForLeaderEpochResponse::default() }

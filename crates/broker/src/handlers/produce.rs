@@ -30,7 +30,10 @@ use strand_protocol::messages::produce_response::{
     LeaderIdAndEpoch, NodeEndpoint, PartitionProduceResponse, TopicProduceResponse,
 };
 use strand_protocol::messages::{ProduceRequest, ProduceResponse};
+use strand_protocol::records::Attributes;
 use strand_replication::{Acks, DelayedProduce};
+use strand_security::Session;
+use strand_security::acl::{AclOperation, ResourceType};
 
 use super::target;
 use crate::validation::{KeyRule, ProduceRules, RecordSetError, TimestampRules, validate_record_set_async};
@@ -66,8 +69,13 @@ impl ReplicaWait {
 
 /// Handles a produce, waits included. `Ok(None)`: nothing to send (acks=0). `Err`: close the
 /// connection (acks=0 with an error).
-pub async fn handle(broker: &Broker, request: ProduceRequest, version: i16) -> Result<Option<ProduceResponse>, String> {
-    match start(broker, request, version).await? {
+pub async fn handle(
+    broker: &Broker,
+    request: ProduceRequest,
+    version: i16,
+    session: &Session,
+) -> Result<Option<ProduceResponse>, String> {
+    match start(broker, request, version, session).await? {
         Produced::Done(response) => Ok(response),
         Produced::Waiting(wait) => Ok(Some(wait.finish(broker).await)),
     }
@@ -75,11 +83,36 @@ pub async fn handle(broker: &Broker, request: ProduceRequest, version: i16) -> R
 
 /// Validates and appends, up to the wait for the replicas. `Err`: close the connection (acks=0
 /// with an error).
-pub async fn start(broker: &Broker, request: ProduceRequest, version: i16) -> Result<Produced, String> {
+pub async fn start(
+    broker: &Broker,
+    request: ProduceRequest,
+    version: i16,
+    session: &Session,
+) -> Result<Produced, String> {
     let Some(acks) = Acks::from_wire(request.acks) else {
         return Ok(Produced::Done(Some(all_failed(&request, ErrorCode::InvalidRequiredAcks))));
     };
+    // Kafka: transactional records need WRITE on the request's transactional id, or nothing of
+    // the request is appended.
+    if has_transactional_records(&request) {
+        let transactional_id = request.transactional_id.as_deref();
+        let txn_allowed = transactional_id
+            .is_some_and(|id| broker.authorize(session, AclOperation::Write, ResourceType::TransactionalId, id));
+        if !txn_allowed && acks == Acks::None {
+            // Kafka has no response to send an acks=0 producer: it closes the connection.
+            return Err("acks=0 produce refused: TRANSACTIONAL_ID_AUTHORIZATION_FAILED".to_owned());
+        }
+        if !txn_allowed {
+            return Ok(Produced::Done(Some(all_failed(&request, ErrorCode::TransactionalIdAuthorizationFailed))));
+        }
+    }
     let image = broker.image();
+    let names: Vec<&str> = (request.topic_data.iter())
+        .filter_map(|topic| {
+            if version >= 13 { image.topics().by_id(topic.topic_id).map(|t| &*t.name) } else { Some(&*topic.name) }
+        })
+        .collect();
+    let writable = broker.authorized_names(session, AclOperation::Write, ResourceType::Topic, names);
     // Built once per request: each partition's rules are then map lookups.
     let configs = broker.topic_configs(&image);
     let mut responses = Vec::with_capacity(request.topic_data.len());
@@ -91,7 +124,14 @@ pub async fn start(broker: &Broker, request: ProduceRequest, version: i16) -> Re
         let mut partitions = Vec::with_capacity(topic.partition_data.len());
         for partition in &topic.partition_data {
             let slot = (responses.len(), partitions.len());
-            let response = match target(&image, found, partition.index, broker.identity.node_id) {
+            let name = if version >= 13 { found.map(|t| &*t.name) } else { Some(&*topic.name) };
+            let authorized = name.is_none_or(|name| writable.contains(name));
+            let checked = if authorized {
+                target(&image, found, partition.index, broker.identity.node_id)
+            } else {
+                Err(ErrorCode::TopicAuthorizationFailed)
+            };
+            let response = match checked {
                 // Only coordinators write to internal topics (Kafka: "Cannot append to internal topic").
                 Ok(target) if is_internal(&target.partition.topic) => {
                     let message = format!("Cannot append to internal topic {}", target.partition.topic);
@@ -421,6 +461,22 @@ fn failed(index: i32, code: ErrorCode, message: Option<String>) -> PartitionProd
         ..Default::default()
     }
 }
+
+/// Whether the first batch of any partition is transactional (Kafka's
+/// `RequestUtils.hasTransactionalRecords`, which looks at first batches only).
+fn has_transactional_records(request: &ProduceRequest) -> bool {
+    let first_batches = request.topic_data.iter().flat_map(|t| &t.partition_data).filter_map(|p| p.records.as_ref());
+    first_batches.into_iter().any(|records| {
+        let header = records.get(..ATTRIBUTES_END).filter(|h| h[MAGIC_AT] == 2);
+        header.is_some_and(|h| {
+            Attributes(i16::from_be_bytes([h[ATTRIBUTES_END - 2], h[ATTRIBUTES_END - 1]])).is_transactional()
+        })
+    })
+}
+
+/// Where a magic-2 batch header keeps its magic byte, and where its attributes end.
+const MAGIC_AT: usize = 16;
+const ATTRIBUTES_END: usize = 23;
 
 fn all_failed(request: &ProduceRequest, code: ErrorCode) -> ProduceResponse {
     let responses = request

@@ -35,10 +35,13 @@ use crate::Broker;
 /// How long a marker waits for the in-sync replicas (Kafka uses `request.timeout.ms`).
 const MARKER_TIMEOUT: Duration = Duration::from_secs(30);
 
-/// Only brokers write markers: without CLUSTER_ACTION on the cluster every partition answers
-/// CLUSTER_AUTHORIZATION_FAILED, as Kafka's error response does.
+/// Only brokers write markers: without CLUSTER_ACTION (or ALTER, which Kafka 4 also accepts) on
+/// the cluster every partition answers CLUSTER_AUTHORIZATION_FAILED, as Kafka's error response
+/// does.
 pub async fn handle(broker: &Broker, request: WriteTxnMarkersRequest, session: &Session) -> WriteTxnMarkersResponse {
-    if !broker.authorize_cluster(session, AclOperation::ClusterAction) {
+    if !broker.authorize_cluster(session, AclOperation::Alter)
+        && !broker.authorize_cluster(session, AclOperation::ClusterAction)
+    {
         return refused(&request, ErrorCode::ClusterAuthorizationFailed);
     }
     let mut markers = Vec::with_capacity(request.markers.len());

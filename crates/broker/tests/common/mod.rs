@@ -238,6 +238,11 @@ impl Node {
         Node { broker: self.broker.with_txn_verifier(verifier), ..self }
     }
 
+    /// The same node, with `coordinator` as its transaction coordinator.
+    pub fn with_txn_coordinator(self, coordinator: Arc<strand_coordinator::TxnCoordinator>) -> Node {
+        Node { broker: self.broker.with_txn_coordinator(coordinator), ..self }
+    }
+
     /// The same node, checking every request against `authorizer`.
     pub fn with_authorizer(self, authorizer: Arc<dyn strand_security::acl::Authorizer>) -> Node {
         Node { broker: self.broker.with_authorizer(authorizer), ..self }
@@ -403,12 +408,18 @@ pub fn replica_manager(dir: &std::path::Path) -> Arc<ReplicaManager> {
     Arc::new(ReplicaManager::with_config(logs, config, links, Arc::new(SystemClock)).expect("replicas"))
 }
 
-/// A group coordinator over an in-memory partition writer. Group APIs are tested end to end
-/// (crates/cli/tests, compat/): here the coordinator only needs to exist.
+/// A group coordinator over an in-memory partition writer, which leads every partition of
+/// `__consumer_offsets` (as [`settings`] creates it) at its first leader epoch. Group APIs are
+/// tested end to end (crates/cli/tests, compat/): here the coordinator answers what the broker
+/// lets through to it.
 pub fn group_coordinator() -> Arc<GroupCoordinator> {
+    let writer = MemoryPartitionWriter::new();
+    for partition in 0..settings().offsets_topic.partitions {
+        writer.lead(&TopicPartition::new(strand_base::topic::OFFSETS_TOPIC, partition), 0);
+    }
     Arc::new(GroupCoordinator::new(
         GroupConfig::default(),
-        Arc::new(MemoryPartitionWriter::new()),
+        Arc::new(writer),
         Arc::new(SystemClock),
         Arc::new(RandomMemberIds),
     ))
