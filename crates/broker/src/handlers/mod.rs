@@ -17,6 +17,7 @@ pub mod describe_log_dirs;
 pub mod describe_producers;
 pub mod describe_topic_partitions;
 pub mod describe_user_scram_credentials;
+pub mod elect_leaders;
 pub mod fetch;
 pub mod find_coordinator;
 pub mod groups;
@@ -131,6 +132,7 @@ served_apis! {
         ListTransactions(r) => transactions::list_transactions(broker, r, version).await,
         AlterPartitionReassignments(r) => alter_partition_reassignments::handle(broker, r, version).await,
         ListPartitionReassignments(r) => list_partition_reassignments::handle(broker, r, version).await,
+        ElectLeaders(r) => elect_leaders::handle(broker, r, version, client.session).await,
         DescribeLogDirs(r) => describe_log_dirs::handle(broker, r),
         DescribeClientQuotas(r) => describe_client_quotas::handle(&r),
         DescribeUserScramCredentials(r) => describe_user_scram_credentials::handle(broker, r),
