@@ -1,7 +1,10 @@
 //! Leader elections asked for by an operator, with Apache Kafka 4.4's own
 //! `kafka-leader-election` (`org.apache.kafka.tools.LeaderElectionCommand`) against three Strand
 //! nodes: a preferred replica that lost its leadership gets it back, and the tool prints what it
-//! prints against Kafka (its report is built from ElectLeaders' per-partition errors).
+//! prints against Kafka (its report is built from ElectLeaders' per-partition errors). The
+//! expected outputs are what Kafka 4.4.0 printed for the same sequence on three combined nodes
+//! run from the same jars (`auto.leader.rebalance.enable=false`, broker 1 stopped with SIGTERM
+//! and restarted).
 //!
 //! Kafka's tool runs in Java: the Kafka 4.4.0 jars must be in `$STRAND_KAFKA_LIBS` (default
 //! `<workspace>/target/kafka-libs`), put there by `compat/kafka/fetch-jars.sh`. Without them the
