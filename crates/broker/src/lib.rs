@@ -11,7 +11,7 @@
 //! - `broker.rs`: [`Broker`], what the handlers reach, and [`BrokerSettings`].
 //! - `channels.rs`: the links the server implements. Handlers that change metadata
 //!   (CreateTopics, DeleteTopics, CreatePartitions, the config APIs, partition reassignments,
-//!   AlterUserScramCredentials,
+//!   ElectLeaders, AlterUserScramCredentials,
 //!   InitProducerId's id blocks, Metadata's auto-creation) ask the active controller through
 //!   [`Broker::ask_controller`] (a [`ControllerChannel`]: the controller in this process, or on
 //!   another node), which decides one request at a time; the answer is returned once this node's
