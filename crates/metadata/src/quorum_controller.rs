@@ -192,7 +192,12 @@ impl QuorumController {
             return self.handle_in_chunks(request, version).await;
         }
         if screening::is_screened(request.api_key()) {
-            return self.handle_screened(request, version).await;
+            let every_partition = screening::elects_every_partition(&request);
+            let (mut response, offset) = self.handle_screened(request, version).await?;
+            if every_partition {
+                screening::leave_out_unneeded_elections(&mut response);
+            }
+            return Ok((response, offset));
         }
         let _one_at_a_time = self.lock_decisions(request.api_key()).await;
         let image = self.current_image().await?;

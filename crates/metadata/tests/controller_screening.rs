@@ -21,8 +21,12 @@ use strand_metadata::testkit::{CLUSTER_ID, committed};
 use strand_protocol::error::ErrorCode;
 use strand_protocol::messages::api::{RequestBody, ResponseBody};
 use strand_protocol::messages::create_topics_request::{CreatableTopic, CreatableTopicConfig};
+use strand_protocol::messages::elect_leaders_request::TopicPartitions;
 use strand_protocol::messages::records::MetadataRecord;
-use strand_protocol::messages::{CreateTopicsRequest, CreateTopicsResponse, DeleteTopicsRequest, TopicRecord};
+use strand_protocol::messages::{
+    CreateTopicsRequest, CreateTopicsResponse, DeleteTopicsRequest, ElectLeadersRequest, PartitionChangeRecord,
+    TopicRecord,
+};
 use tokio::sync::watch;
 
 /// A metadata log in memory that commits and replays at once, except while `held`: appends then
@@ -419,4 +423,51 @@ fn collisions_follow_the_image() {
     cluster.apply(&created.records);
     assert_eq!(cluster.image.topics().colliding_name("a.b"), Some("a_b"));
     assert_eq!(cluster.image.topics().colliding_name("a_b"), None);
+}
+
+/// Brokers 1 and 2; `t-0` in sync on both but led by the replica that is not its preferred one.
+fn preferred_leader_elsewhere() -> MetadataImage {
+    let mut cluster = Cluster::with_brokers(&[1, 2]);
+    let topic_id = cluster.create_topic("t", 1, 2);
+    let partition = cluster.image.topics().by_name("t").and_then(|t| t.partitions.get(&0).cloned()).expect("t-0");
+    let change =
+        PartitionChangeRecord { topic_id, partition_id: 0, leader: partition.replicas[1], ..Default::default() };
+    cluster.apply(&[ApiMessageAndVersion::latest(MetadataRecord::PartitionChangeRecord(change))]);
+    cluster.image
+}
+
+fn elect_leaders(partitions: Option<&[i32]>) -> RequestBody {
+    let topic_partitions = partitions
+        .map(|ids| vec![TopicPartitions { topic: "t".to_owned(), partitions: ids.to_vec(), ..Default::default() }]);
+    RequestBody::ElectLeaders(ElectLeadersRequest { topic_partitions, ..Default::default() })
+}
+
+/// An election for every partition (a null list) reports only the partitions that needed one, as
+/// Kafka's: a partition it found needing one that a concurrent election then took care of (the
+/// image moved before it had the lock) is left out, not reported ELECTION_NOT_NEEDED.
+#[tokio::test(start_paused = true)]
+async fn an_election_for_every_partition_leaves_out_what_a_concurrent_one_did() {
+    let (controller, log) = controller(preferred_leader_elsewhere());
+    log.held.send_replace(true);
+    let named = {
+        let controller = controller.clone();
+        tokio::spawn(async move { controller.handle(elect_leaders(Some(&[0])), 2).await })
+    };
+    let _ = log.appends.subscribe().wait_for(|n| *n == 1).await;
+    let all = {
+        let controller = controller.clone();
+        tokio::spawn(async move { controller.handle(elect_leaders(None), 2).await })
+    };
+    tokio::task::yield_now().await;
+    log.held.send_replace(false);
+    let results = |handled: Result<(ResponseBody, i64), _>| {
+        let Ok((ResponseBody::ElectLeaders(response), _)) = handled else { panic!("not an ElectLeaders response") };
+        let topics = response.replica_election_results.into_iter();
+        topics.map(|t| (t.topic, t.partition_result.iter().map(|p| (p.partition_id, p.error_code)).collect())).collect()
+    };
+    let named: Vec<(String, Vec<(i32, i16)>)> = results(named.await.expect("named task"));
+    assert_eq!(named, [("t".to_owned(), vec![(0, 0)])]);
+    let all: Vec<(String, Vec<(i32, i16)>)> = results(all.await.expect("all task"));
+    assert_eq!(all, [("t".to_owned(), vec![])], "t-0 needed no election by the time the lock was held");
+    assert_eq!(*log.appends.borrow(), 1, "one election");
 }

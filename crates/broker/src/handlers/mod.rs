@@ -20,6 +20,7 @@ pub mod describe_log_dirs;
 pub mod describe_producers;
 pub mod describe_topic_partitions;
 pub mod describe_user_scram_credentials;
+pub mod elect_leaders;
 pub mod fetch;
 pub mod find_coordinator;
 pub mod group_offsets;
@@ -125,6 +126,7 @@ served_apis! {
         ListTransactions(r) => transactions::list_transactions(broker, r, version, client.session).await,
         AlterPartitionReassignments(r) => alter_partition_reassignments::handle(broker, r, version, client.session).await,
         ListPartitionReassignments(r) => list_partition_reassignments::handle(broker, r, version, client.session).await,
+        ElectLeaders(r) => elect_leaders::handle(broker, r, version, client.session).await,
         DescribeLogDirs(r) => describe_log_dirs::handle(broker, r, client.session),
         DescribeAcls(r) => describe_acls::handle(broker, r, client.session)?,
         CreateAcls(r) => create_acls::handle(broker, r, version, client.session).await?,

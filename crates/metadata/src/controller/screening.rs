@@ -272,6 +272,24 @@ pub fn merge(outer: ResponseBody, inner: ResponseBody) -> ResponseBody {
     }
 }
 
+/// Whether `request` is an ElectLeaders for every partition (a null list): Kafka reports only the
+/// partitions that needed an election, in one decision. Screening decides in rounds, and one
+/// found needing it in an early round may need none in a later one (a concurrent election took
+/// care of it): [`leave_out_unneeded_elections`] then leaves it out as Kafka would have.
+pub fn elects_every_partition(request: &RequestBody) -> bool {
+    matches!(request, RequestBody::ElectLeaders(r) if r.topic_partitions.is_none())
+}
+
+/// Drops the ELECTION_NOT_NEEDED partitions of an ElectLeaders response (see
+/// [`elects_every_partition`]).
+pub fn leave_out_unneeded_elections(response: &mut ResponseBody) {
+    if let ResponseBody::ElectLeaders(r) = response {
+        for topic in &mut r.replica_election_results {
+            topic.partition_result.retain(|p| p.error_code != ErrorCode::ElectionNotNeeded.code());
+        }
+    }
+}
+
 /// Fails every entry of `response` with `code` and `message`, and the response itself where it has
 /// an error of its own (Kafka's `getErrorResponse`): a decision refused whole.
 pub fn fail_all(response: &mut ResponseBody, code: ErrorCode, message: &str) {
