@@ -506,6 +506,7 @@ impl QuorumController {
             Rq::AlterUserScramCredentials(r) => {
                 decided(controller::alter_user_scram_credentials(image, r), Rs::AlterUserScramCredentials)
             }
+            Rq::AlterClientQuotas(r) => decided(controller::alter_client_quotas(image, r), Rs::AlterClientQuotas),
             Rq::AllocateProducerIds(r) => {
                 decided(controller::allocate_producer_ids(image, r.broker_id, r.broker_epoch), Rs::AllocateProducerIds)
             }
@@ -640,6 +641,9 @@ fn fail_successes(response: &mut ResponseBody, reason: &str) {
         }
         ResponseBody::AlterUserScramCredentials(r) => {
             r.results.iter_mut().for_each(|u| fail(&mut u.error_code, &mut u.error_message));
+        }
+        ResponseBody::AlterClientQuotas(r) => {
+            r.entries.iter_mut().for_each(|e| fail(&mut e.error_code, &mut e.error_message));
         }
         ResponseBody::AllocateProducerIds(r) => r.error_code = timed_out,
         ResponseBody::BrokerRegistration(r) => r.error_code = timed_out,

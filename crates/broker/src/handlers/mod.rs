@@ -1,6 +1,7 @@
 //! One module per API, and the table of the APIs this node serves (`served_apis!`): ApiVersions
 //! advertises exactly those, so a client never negotiates an API that is not there.
 
+pub mod alter_client_quotas;
 pub mod alter_configs;
 pub mod alter_partition_reassignments;
 pub mod alter_user_scram_credentials;
@@ -131,7 +132,8 @@ served_apis! {
         AlterPartitionReassignments(r) => alter_partition_reassignments::handle(broker, r, version).await,
         ListPartitionReassignments(r) => list_partition_reassignments::handle(broker, r, version).await,
         DescribeLogDirs(r) => describe_log_dirs::handle(broker, r),
-        DescribeClientQuotas(r) => describe_client_quotas::handle(&r),
+        DescribeClientQuotas(r) => describe_client_quotas::handle(broker, &r),
+        AlterClientQuotas(r) => alter_client_quotas::handle(broker, r, version).await,
         DescribeUserScramCredentials(r) => describe_user_scram_credentials::handle(broker, r),
         AlterUserScramCredentials(r) => alter_user_scram_credentials::handle(broker, r, version).await,
         SaslHandshake(r) => sasl::handshake(&r),

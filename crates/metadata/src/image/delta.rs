@@ -86,10 +86,13 @@ impl MetadataDelta {
             MetadataRecord::ProducerIdsRecord(r) => next.producer_ids.replay(r),
             MetadataRecord::UserScramCredentialRecord(r) => Arc::make_mut(&mut next.scram).replay(r),
             MetadataRecord::RemoveUserScramCredentialRecord(r) => Arc::make_mut(&mut next.scram).replay_remove(r),
+            MetadataRecord::ClientQuotaRecord(r) => {
+                Arc::make_mut(&mut next.client_quotas).replay(r);
+                Ok(())
+            }
             // Not pictured yet; accepted so that a log holding them still loads.
             MetadataRecord::DelegationTokenRecord(_)
             | MetadataRecord::RemoveDelegationTokenRecord(_)
-            | MetadataRecord::ClientQuotaRecord(_)
             | MetadataRecord::AccessControlEntryRecord(_)
             | MetadataRecord::RemoveAccessControlEntryRecord(_)
             | MetadataRecord::NoOpRecord(_)

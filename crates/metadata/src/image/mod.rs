@@ -5,8 +5,8 @@
 //!   parts: [`FeaturesImage`] (finalized feature levels), [`ClusterImage`] (broker registrations),
 //!   [`TopicsImage`] (topics by name and by id, their [`PartitionImage`]s), [`ConfigsImage`]
 //!   (dynamic configs per [`ConfigResource`]), [`ProducerIdsImage`] (the next producer id block),
-//!   [`ScramImage`] (users' SCRAM credentials, KIP-554), and the [`MetadataProvenance`] (offset
-//!   and epoch of the last record in it).
+//!   [`ScramImage`] (users' SCRAM credentials, KIP-554), [`ClientQuotasImage`] (client and IP
+//!   quotas, KIP-546), and the [`MetadataProvenance`] (offset and epoch of the last record in it).
 //! - [`MetadataDelta`]: the only way to a new image. [`MetadataDelta::replay`] applies records in
 //!   log order, following Kafka's `MetadataDelta.replay`; [`MetadataDelta::apply`] yields the next
 //!   image. Loading after a restart is the same replay from the first record (or a snapshot).
@@ -18,9 +18,10 @@
 //!
 //! What it is not: no I/O and no decisions. An inconsistent record (a partition of an unknown
 //! topic, a fence with a stale broker epoch) is a [`ReplayError`], never a panic. Records Strand
-//! does not picture yet (ACLs, quotas, delegation tokens, controller
+//! does not picture yet (ACLs, delegation tokens, controller
 //! registrations, metadata transactions) are accepted and ignored.
 
+pub mod client_quotas;
 mod cluster;
 mod configs;
 mod delta;
@@ -34,6 +35,7 @@ mod topics;
 
 use std::sync::Arc;
 
+pub use client_quotas::{ClientQuotaEntity, ClientQuotaFilter, ClientQuotasImage};
 pub use cluster::{BrokerEndpoint, BrokerRegistration, ClusterImage, FencingChange, SupportedFeatureRange};
 pub use configs::{ConfigResource, ConfigResourceKind, ConfigsImage};
 pub use delta::{MetadataDelta, ReplayError};
@@ -79,6 +81,7 @@ pub struct MetadataImage {
     configs: Arc<ConfigsImage>,
     producer_ids: ProducerIdsImage,
     scram: Arc<ScramImage>,
+    client_quotas: Arc<ClientQuotasImage>,
 }
 
 impl MetadataImage {
@@ -122,6 +125,11 @@ impl MetadataImage {
         &self.scram
     }
 
+    /// Client and IP quotas.
+    pub fn client_quotas(&self) -> &ClientQuotasImage {
+        &self.client_quotas
+    }
+
     /// Whether no record has been replayed into this image.
     pub fn is_empty(&self) -> bool {
         self.provenance == MetadataProvenance::EMPTY
@@ -129,5 +137,6 @@ impl MetadataImage {
             && self.cluster.is_empty()
             && self.topics.is_empty()
             && self.scram.is_empty()
+            && self.client_quotas.is_empty()
     }
 }
