@@ -214,15 +214,32 @@ async fn serve_halves<R, W>(
 
 /// When a connection last did something (read a whole frame or its size, wrote a response) and
 /// how many of its requests are handled and unanswered: its idle clock runs only while none is.
+/// And until when a throttled client is muted (KIP-219: nothing more is read from it).
 #[derive(Debug)]
 struct Activity {
     last: Mutex<Instant>,
     unanswered: AtomicUsize,
+    muted_until: Mutex<Option<Instant>>,
 }
 
 impl Activity {
     fn new() -> Activity {
-        Activity { last: Mutex::new(Instant::now()), unanswered: AtomicUsize::new(0) }
+        Activity { last: Mutex::new(Instant::now()), unanswered: AtomicUsize::new(0), muted_until: Mutex::new(None) }
+    }
+
+    /// Mutes the connection for `throttle` from now (a longer mute already set stands).
+    fn mute(&self, throttle: Duration) {
+        let until = Instant::now() + throttle;
+        let mut muted = self.muted_until.lock().unwrap_or_else(PoisonError::into_inner);
+        *muted = Some(muted.map_or(until, |m| m.max(until)));
+    }
+
+    /// Resolves once the connection is not muted.
+    async fn unmuted(&self) {
+        let until = *self.muted_until.lock().unwrap_or_else(PoisonError::into_inner);
+        if let Some(until) = until {
+            tokio::time::sleep_until(until).await;
+        }
     }
 
     fn touch(&self) {
@@ -284,6 +301,7 @@ async fn read_requests<R, H, F>(
 {
     let places = Arc::new(Semaphore::new(limits.pipelined_requests_max));
     loop {
+        activity.unmuted().await;
         let (place, read) = tokio::select! {
             // The writer stopped: nothing read from now on would be answered.
             () = handled.closed() => return,
@@ -300,9 +318,14 @@ async fn read_requests<R, H, F>(
                 return;
             }
         };
+        // A mute may have begun while the frame arrived (a waited answer's throttle).
+        activity.unmuted().await;
         let request = handle(frame).await;
         drop(reservation);
         let closes = matches!(request, Handled::Done(Outcome::Close(_) | Outcome::RespondAndClose(..)));
+        if let Handled::Done(Outcome::Throttled(_, throttle)) = &request {
+            activity.mute(*throttle);
+        }
         activity.unanswered.fetch_add(1, Ordering::AcqRel);
         if handled.send((request, place)).await.is_err() || closes {
             return;
@@ -337,19 +360,14 @@ async fn write_responses<W: FrameSink>(
             Handled::Done(outcome) => outcome,
             Handled::Waiting(wait) => wait.await,
         };
-        match outcome {
-            Outcome::Respond(response) => match within(idle_max, writer.write_frame(&response)).await {
-                Some(Ok(())) => {}
-                Some(Err(e)) => {
-                    debug!(%peer, "closing connection: write failed: {e}");
-                    return;
-                }
-                None => {
-                    info!(%peer, "closing connection: the client took no response for connections.max.idle.ms");
-                    return;
-                }
-            },
-            Outcome::NoResponse => {}
+        let response = match outcome {
+            Outcome::Respond(response) => Some(response),
+            Outcome::NoResponse => None,
+            Outcome::Throttled(response, throttle) => {
+                // An acks=all Produce's throttle reaches the writer alone: the mute starts here.
+                activity.mute(throttle);
+                response
+            }
             Outcome::Close(reason) => {
                 warn!(%peer, "closing connection: {reason}");
                 return;
@@ -359,6 +377,19 @@ async fn write_responses<W: FrameSink>(
                 let _ = within(idle_max, writer.write_frame(&response)).await;
                 warn!(%peer, "closing connection: {reason}");
                 return;
+            }
+        };
+        if let Some(response) = response {
+            match within(idle_max, writer.write_frame(&response)).await {
+                Some(Ok(())) => {}
+                Some(Err(e)) => {
+                    debug!(%peer, "closing connection: write failed: {e}");
+                    return;
+                }
+                None => {
+                    info!(%peer, "closing connection: the client took no response for connections.max.idle.ms");
+                    return;
+                }
             }
         }
         activity.touch();
@@ -596,6 +627,43 @@ mod tests {
         let mut answers = [0u8; 15];
         client.read_exact(&mut answers).await.expect("three answers");
         assert_eq!(answers, [request(0), request(1), request(2)].concat()[..], "in request order");
+        drop(client);
+        served.await.expect("the connection ends");
+    }
+
+    /// A throttled answer is sent at once, then nothing more is read from the client for the
+    /// throttle's time (KIP-219); a throttle a wait returns mutes from its answer on.
+    #[tokio::test]
+    async fn a_throttled_answer_mutes_the_connection() {
+        const THROTTLE: Duration = Duration::from_millis(300);
+        let (server, mut client) = socket_pair().await;
+        let (handled_tx, mut handled_rx) = mpsc::unbounded_channel();
+        let served = serve_with(server, move |frame: Bytes| {
+            let tag = frame[0];
+            handled_tx.send(Instant::now()).expect("the test listens");
+            async move {
+                let frame = ResponseFrame { chunks: vec![FrameChunk::Bytes(Bytes::from(request(tag).to_vec()))] };
+                match tag {
+                    0 => Handled::Done(Outcome::Throttled(Some(frame), THROTTLE)),
+                    1 => Handled::Waiting(Box::pin(async move { Outcome::Throttled(Some(frame), THROTTLE) })),
+                    _ => Handled::Done(response(tag)),
+                }
+            }
+        });
+        let mut answer = [0u8; 5];
+        for throttled in 0..2 {
+            let sent = Instant::now();
+            client.write_all(&request(throttled)).await.expect("send");
+            client.read_exact(&mut answer).await.expect("the throttled answer");
+            assert_eq!(answer, request(throttled));
+            assert!(sent.elapsed() < THROTTLE, "a throttled answer is not held back");
+            client.write_all(&request(2)).await.expect("send");
+            client.read_exact(&mut answer).await.expect("the next answer");
+            assert_eq!(answer, request(2));
+            let first = handled_rx.recv().await.expect("handled");
+            let next = handled_rx.recv().await.expect("handled");
+            assert!(next - first >= THROTTLE, "muted after answer {throttled}");
+        }
         drop(client);
         served.await.expect("the connection ends");
     }
