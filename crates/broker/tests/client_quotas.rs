@@ -1,7 +1,7 @@
 //! Client quotas through the broker: AlterClientQuotas forwarded to the controller and
 //! DescribeClientQuotas answered from the image; byte-rate quotas throttling Produce and a
 //! consumer's Fetch (KIP-219: `throttle_time_ms` in the response, the connection told to mute),
-//! never a follower's Fetch.
+//! never a follower's Fetch; CreateTopics past the controller mutation quota (KIP-599).
 
 mod common;
 
@@ -9,13 +9,17 @@ use bytes::Bytes;
 use common::Node;
 use strand_base::Uuid;
 use strand_broker::Outcome;
+use strand_protocol::error::ErrorCode;
 use strand_protocol::frame::{decode_response, encode_request};
 use strand_protocol::messages::alter_client_quotas_request::{EntityData, EntryData, OpData};
 use strand_protocol::messages::api::{RequestBody, ResponseBody};
+use strand_protocol::messages::create_topics_request::CreatableTopic;
 use strand_protocol::messages::describe_client_quotas_request::ComponentData;
 use strand_protocol::messages::fetch_request::{FetchPartition, FetchTopic, ReplicaState};
 use strand_protocol::messages::produce_request::{PartitionProduceData, TopicProduceData};
-use strand_protocol::messages::{AlterClientQuotasRequest, DescribeClientQuotasRequest, FetchRequest, ProduceRequest};
+use strand_protocol::messages::{
+    AlterClientQuotasRequest, CreateTopicsRequest, DescribeClientQuotasRequest, FetchRequest, ProduceRequest,
+};
 use strand_protocol::records::{NewRecord, RecordBatchBuilder};
 
 /// Sets `key=value` on the entity of `(type, name)` pairs through the broker.
@@ -167,4 +171,53 @@ async fn consumer_fetch_past_its_byte_rate_is_throttled_but_replication_is_not()
     assert_eq!(mute, second.throttle_time_ms as u128);
     let (ResponseBody::Fetch(follower), mute) = send(&node, "reader", fetch_request(id, 2), 17).await else { panic!() };
     assert_eq!((follower.throttle_time_ms, mute), (0, 0), "replication is never throttled");
+}
+
+fn create_topics(names: &[&str], partitions: i32) -> RequestBody {
+    let topics = names
+        .iter()
+        .map(|name| CreatableTopic {
+            name: (*name).to_owned(),
+            num_partitions: partitions,
+            replication_factor: 1,
+            ..Default::default()
+        })
+        .collect();
+    RequestBody::CreateTopics(CreateTopicsRequest { topics, timeout_ms: 5000, ..Default::default() })
+}
+
+/// KIP-599: a CreateTopics flood past `controller_mutation_rate` is refused topic by topic once
+/// the client's credits are spent (strict, v6+), with the time to repay them as the throttle;
+/// before v6 nothing is refused but the throttle still comes.
+#[tokio::test]
+async fn create_topics_past_the_mutation_rate_is_throttled() {
+    let mut node = Node::new();
+    // 1 partition a second: a burst of 11 credits over 11 one-second windows.
+    set_quota(&mut node, &[("client-id", Some("flood"))], "controller_mutation_rate", 1.0).await;
+    let (ResponseBody::CreateTopics(strict), mute) =
+        send(&node, "flood", create_topics(&["a", "b", "c", "d"], 5), 7).await
+    else {
+        panic!()
+    };
+    let codes: Vec<i16> = strict.topics.iter().map(|t| t.error_code).collect();
+    let throttled = ErrorCode::ThrottlingQuotaExceeded.code();
+    assert_eq!(codes, [0, 0, 0, throttled], "11 credits: three topics of 5, the third into debt");
+    assert_eq!(strict.topics[3].error_message.as_deref(), Some("The throttling quota has been exceeded."));
+    assert!(
+        (3000..=4000).contains(&strict.throttle_time_ms),
+        "4 in debt at 1/s, less what refilled: {}",
+        strict.throttle_time_ms
+    );
+    assert_eq!(mute, strict.throttle_time_ms as u128);
+
+    let (ResponseBody::CreateTopics(permissive), _) = send(&node, "flood", create_topics(&["e", "f"], 1), 5).await
+    else {
+        panic!()
+    };
+    assert!(permissive.topics.iter().all(|t| t.error_code == 0), "v5 is never refused: {permissive:?}");
+    assert!(permissive.throttle_time_ms > strict.throttle_time_ms, "{}", permissive.throttle_time_ms);
+    let (ResponseBody::CreateTopics(other), _) = send(&node, "other", create_topics(&["g"], 5), 7).await else {
+        panic!()
+    };
+    assert_eq!((other.topics[0].error_code, other.throttle_time_ms), (0, 0), "another client has no quota");
 }

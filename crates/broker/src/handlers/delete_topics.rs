@@ -4,6 +4,9 @@
 //!
 //! With `delete.topic.enable=false` every topic is refused, as Kafka's `ControllerApis` does:
 //! INVALID_REQUEST before v3, TOPIC_DELETION_DISABLED from v3.
+//!
+//! A client's controller mutation quota (KIP-599, strict from v5) is spent first, a partition a
+//! credit (`quotas::mutations`); a refused topic is THROTTLING_QUOTA_EXCEEDED.
 
 use strand_base::Uuid;
 use strand_protocol::error::ErrorCode;
@@ -11,17 +14,68 @@ use strand_protocol::messages::delete_topics_response::DeletableTopicResult;
 use strand_protocol::messages::{DeleteTopicsRequest, DeleteTopicsResponse};
 
 use crate::Broker;
+use crate::dispatch::Client;
 
-pub async fn handle(broker: &Broker, request: DeleteTopicsRequest, version: i16) -> DeleteTopicsResponse {
+pub(crate) async fn handle(
+    broker: &Broker,
+    mut request: DeleteTopicsRequest,
+    version: i16,
+    client: Client<'_>,
+) -> DeleteTopicsResponse {
     if !broker.settings.delete_topic_enable {
         let code = if version < 3 { ErrorCode::InvalidRequest } else { ErrorCode::TopicDeletionDisabled };
         return all_failed(&request, code);
     }
-    match broker.ask_controller(&request, version).await {
+    let mutations = broker.mutations(&client, version, 5);
+    let image = broker.image();
+    let partitions = |name: Option<&str>, id: Uuid| {
+        let topic = match name {
+            Some(name) => image.topics().by_name(name),
+            None => image.topics().by_id(id),
+        };
+        topic.map_or(0, |t| i32::try_from(t.partitions.len()).unwrap_or(i32::MAX))
+    };
+    let mut refused = DeleteTopicsRequest::default();
+    let mut sizes = Vec::new();
+    for name in std::mem::take(&mut request.topic_names) {
+        let size = partitions(Some(&name), Uuid::ZERO);
+        if mutations.admit(size) {
+            request.topic_names.push(name);
+            sizes.push(size);
+        } else {
+            refused.topic_names.push(name);
+        }
+    }
+    for topic in std::mem::take(&mut request.topics) {
+        let size = partitions(topic.name.as_deref(), topic.topic_id);
+        if mutations.admit(size) {
+            request.topics.push(topic);
+            sizes.push(size);
+        } else {
+            refused.topics.push(topic);
+        }
+    }
+    let mut response =
+        if sizes.is_empty() { DeleteTopicsResponse::default() } else { forward(broker, &request, version).await };
+    let outcome = |ok: bool| {
+        response.responses.iter().zip(&sizes).filter(|(t, _)| (t.error_code == 0) == ok).map(|(_, n)| *n).sum()
+    };
+    let (failed, succeeded) = (outcome(false), outcome(true));
+    response.throttle_time_ms = mutations.settle(failed, succeeded);
+    let mut throttled = all_failed(&refused, ErrorCode::ThrottlingQuotaExceeded).responses;
+    for topic in &mut throttled {
+        topic.error_message = Some(ErrorCode::ThrottlingQuotaExceeded.message().to_owned());
+    }
+    response.responses.extend(throttled);
+    response
+}
+
+async fn forward(broker: &Broker, request: &DeleteTopicsRequest, version: i16) -> DeleteTopicsResponse {
+    match broker.ask_controller(request, version).await {
         Ok(response) => response,
         Err(reason) => {
             tracing::warn!("DeleteTopics: {reason}");
-            let mut response = all_failed(&request, ErrorCode::RequestTimedOut);
+            let mut response = all_failed(request, ErrorCode::RequestTimedOut);
             for topic in &mut response.responses {
                 topic.error_message = Some(reason.clone());
             }

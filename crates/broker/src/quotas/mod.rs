@@ -19,6 +19,7 @@
 //! [`QUOTA_SENSORS_MAX`] are kept.
 
 mod enforce;
+mod mutations;
 mod rate;
 mod throttle_time;
 

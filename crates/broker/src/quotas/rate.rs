@@ -136,7 +136,7 @@ impl TokenBucket {
 
     /// The credits at `now_ms`, refilled at `rate` since the last look. A bucket starts full.
     pub fn tokens(&mut self, rate: f64, now_ms: i64) -> f64 {
-        let burst = rate * f64::from(self.window.samples.max(1)) * self.window.sample_ms() as f64 / 1000.0;
+        let burst = self.burst(rate);
         self.tokens = match self.last_ms {
             None => burst,
             Some(last) => (self.tokens + rate * (now_ms - last).max(0) as f64 / 1000.0).min(burst),
@@ -150,10 +150,14 @@ impl TokenBucket {
         self.tokens(rate, now_ms) < 0.0
     }
 
-    /// Spends `value` credits at `now_ms`.
+    /// Spends `value` credits at `now_ms` (negative: gives them back, up to the burst).
     pub fn record(&mut self, value: f64, rate: f64, now_ms: i64) {
         self.tokens(rate, now_ms);
-        self.tokens -= value;
+        self.tokens = (self.tokens - value).min(self.burst(rate));
+    }
+
+    fn burst(&self, rate: f64) -> f64 {
+        rate * f64::from(self.window.samples.max(1)) * self.window.sample_ms() as f64 / 1000.0
     }
 
     /// How long until the debt is paid back at `rate` (0 without debt), as Kafka's
