@@ -73,7 +73,7 @@ p99_of() { grep -oE '[0-9.]+ ms 99th' "$1" | tail -n 1 | cut -d' ' -f1; }
 rate_between() { # FILE FROM_S TO_S
   awk -v from="$2" -v to="$3" '/records\/sec \(/ && !/99th/ {
       n++; t = n * 5
-      if (t > from && t <= to) { match($0, /\(([0-9.]+) MB\/sec\)/, m); sum += m[1]; k++ }
+      if (t > from && t <= to) { r = $0; sub(/.*\(/, "", r); sub(/ MB\/sec.*/, "", r); sum += r; k++ }
     } END { if (k) printf "%.2f", sum / k; else print "NA" }' "$1"
 }
 
@@ -94,7 +94,7 @@ report="$results/quotas-$(date +%F).md"
 } > "$out/report.md"
 
 steady_records=$((steady_rate * seconds))
-throttled_records=$(((seconds + warm_up_s + 10) * quota_bytes / record_size))
+throttled_records=$(((seconds + warm_up_s + 30) * quota_bytes / record_size))
 for broker in $brokers; do
   dir="$tmp_root/$broker" kv="$out/$broker.kv"
   mkdir -p "$dir"

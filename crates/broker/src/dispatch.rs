@@ -91,6 +91,12 @@ impl Broker {
     pub async fn handle_pipelined(self: &Arc<Self>, frame: Bytes, session: &Session) -> Handled {
         match self.start(frame, session).await {
             Progress::Done(outcome) => Handled::Done(outcome),
+            // A throttled producer is not pipelined: the connection reads nothing more until
+            // its answer and mute (Kafka reads one request at a time and mutes after it).
+            Progress::Waiting(ProduceWait { wait, correlation_id, version, quota }) if quota.throttle_ms > 0 => {
+                let body = ResponseBody::Produce(wait.finish(self).await);
+                Handled::Done(self.quota_finish(&quota, Some(body), correlation_id, version))
+            }
             Progress::Waiting(ProduceWait { wait, correlation_id, version, quota }) => {
                 let broker = Arc::clone(self);
                 Handled::Waiting(Box::pin(async move {

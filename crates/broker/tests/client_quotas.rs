@@ -221,3 +221,31 @@ async fn create_topics_past_the_mutation_rate_is_throttled() {
     };
     assert_eq!((other.topics[0].error_code, other.throttle_time_ms), (0, 0), "another client has no quota");
 }
+
+/// AlterClientQuotas needs ALTER_CONFIGS on the cluster and DescribeClientQuotas
+/// DESCRIBE_CONFIGS, as Kafka checks them; without, CLUSTER_AUTHORIZATION_FAILED.
+#[tokio::test]
+async fn quota_apis_are_authorized_on_the_cluster() {
+    use strand_security::acl::{AclOperation, CLUSTER_NAME, ResourceType};
+    let authorizer = common::TableAuthorizer::default()
+        .allow("admin", AclOperation::AlterConfigs, ResourceType::Cluster, CLUSTER_NAME)
+        .allow("admin", AclOperation::DescribeConfigs, ResourceType::Cluster, CLUSTER_NAME);
+    let mut node = Node::new().with_authorizer(std::sync::Arc::new(authorizer));
+    let entity = vec![EntityData { entity_type: "user".into(), entity_name: Some("u".into()), ..Default::default() }];
+    let ops = vec![OpData { key: "producer_byte_rate".into(), value: 10.0, remove: false, ..Default::default() }];
+    let alter = RequestBody::AlterClientQuotas(AlterClientQuotasRequest {
+        entries: vec![EntryData { entity, ops, ..Default::default() }],
+        ..Default::default()
+    });
+    let describe = RequestBody::DescribeClientQuotas(DescribeClientQuotasRequest::default());
+    let denied = ErrorCode::ClusterAuthorizationFailed.code();
+    for (who, code) in [("alice", denied), ("admin", 0)] {
+        let session = common::session_of(who);
+        let ResponseBody::AlterClientQuotas(altered) = node.call_as(&session, alter.clone(), 1).await else { panic!() };
+        assert_eq!(altered.entries[0].error_code, code, "{who}");
+        let ResponseBody::DescribeClientQuotas(described) = node.call_as(&session, describe.clone(), 1).await else {
+            panic!()
+        };
+        assert_eq!(described.error_code, code, "{who}");
+    }
+}

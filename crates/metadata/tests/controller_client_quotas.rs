@@ -175,6 +175,8 @@ fn quotas_replay_describe_and_survive_snapshots() {
     assert_eq!(quotas.get(&alice, "producer_byte_rate"), Some(1024.0));
     assert_eq!(quotas.get(&ClientQuotaEntity::new([("user", None)]), "producer_byte_rate"), Some(100.0));
     assert_eq!(from_snapshot_records(&cluster.image), cluster.image);
+    assert!(quotas.any_sets("consumer_byte_rate") && quotas.any_sets("connection_creation_rate"));
+    assert!(!quotas.any_sets("controller_mutation_rate"));
 
     let names = |filter: &ClientQuotaFilter| -> Vec<String> {
         quotas.describe(filter).map(|(entity, _)| entity.to_string()).collect()
@@ -196,5 +198,8 @@ fn quotas_replay_describe_and_survive_snapshots() {
     let remove: [Entry<'_>; 1] = [(&[("user", Some("alice"))], &[("producer_byte_rate", None)])];
     cluster.apply(&alter_client_quotas(&cluster.image, &request(&remove, false)).records);
     assert_eq!(cluster.image.client_quotas().quotas(&alice), None, "an entity with no quota left is gone");
+    let user_default = [(&[("user", None)][..], &[("producer_byte_rate", None)][..])];
+    cluster.apply(&alter_client_quotas(&cluster.image, &request(&user_default, false)).records);
+    assert!(!cluster.image.client_quotas().any_sets("producer_byte_rate"), "the last producer_byte_rate removed");
     assert_eq!(from_snapshot_records(&cluster.image), cluster.image);
 }

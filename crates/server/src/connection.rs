@@ -36,9 +36,10 @@
 //! the same for both: generic over the reading half and the [`FrameSink`].
 //!
 //! Submodules: [`acceptor`] (the broker listeners' accept loops, TLS handshakes), [`quotas`]
-//! (Kafka's `ConnectionQuotas`), [`memory_pool`] (Kafka's `MemoryPool`), [`write`].
+//! (Kafka's `ConnectionQuotas`), [`memory_pool`] (Kafka's `MemoryPool`), [`write`], `activity`.
 
 pub mod acceptor;
+mod activity;
 pub mod authenticate;
 pub mod memory_pool;
 pub mod quotas;
@@ -46,7 +47,7 @@ pub mod write;
 
 use std::future::Future;
 use std::net::SocketAddr;
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::Ordering;
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
 
@@ -61,6 +62,7 @@ use tokio::time::Instant;
 use tracing::{debug, info, warn};
 
 use crate::config::ServerConfig;
+use activity::Activity;
 use authenticate::{Gate, SaslListener};
 pub use memory_pool::MemoryPool;
 use memory_pool::Reservation;
@@ -75,9 +77,6 @@ const READ_CHUNK_BYTES_MAX: usize = 64 * 1024;
 /// `max.in.flight.requests.per.connection` (5), so its acks=all batches all share the syncs.
 /// `queued.max.requests` lowers it.
 pub const PIPELINED_REQUESTS_MAX: usize = 8;
-
-/// How often a connection with a response owed looks again whether it has become idle.
-const UNANSWERED_RECHECK: Duration = Duration::from_secs(1);
 
 /// Limits on one connection, the CONTROLLER listener's included.
 #[derive(Debug, Clone, Copy)]
@@ -212,58 +211,6 @@ async fn serve_halves<R, W>(
     pipeline(reader, writer, peer, limits, handle).await;
 }
 
-/// When a connection last did something (read a whole frame or its size, wrote a response) and
-/// how many of its requests are handled and unanswered: its idle clock runs only while none is.
-/// And until when a throttled client is muted (KIP-219: nothing more is read from it).
-#[derive(Debug)]
-struct Activity {
-    last: Mutex<Instant>,
-    unanswered: AtomicUsize,
-    muted_until: Mutex<Option<Instant>>,
-}
-
-impl Activity {
-    fn new() -> Activity {
-        Activity { last: Mutex::new(Instant::now()), unanswered: AtomicUsize::new(0), muted_until: Mutex::new(None) }
-    }
-
-    /// Mutes the connection for `throttle` from now (a longer mute already set stands).
-    fn mute(&self, throttle: Duration) {
-        let until = Instant::now() + throttle;
-        let mut muted = self.muted_until.lock().unwrap_or_else(PoisonError::into_inner);
-        *muted = Some(muted.map_or(until, |m| m.max(until)));
-    }
-
-    /// Resolves once the connection is not muted.
-    async fn unmuted(&self) {
-        let until = *self.muted_until.lock().unwrap_or_else(PoisonError::into_inner);
-        if let Some(until) = until {
-            tokio::time::sleep_until(until).await;
-        }
-    }
-
-    fn touch(&self) {
-        *self.last.lock().unwrap_or_else(PoisonError::into_inner) = Instant::now();
-    }
-
-    /// Resolves once the connection has been idle for `idle_max`; never if that is `None`.
-    async fn idle(&self, idle_max: Option<Duration>) -> Duration {
-        let Some(idle_max) = idle_max else { return std::future::pending().await };
-        loop {
-            if self.unanswered.load(Ordering::Acquire) > 0 {
-                // Not idle while a response is owed; the writer touches `last` when it is sent.
-                tokio::time::sleep(idle_max.min(UNANSWERED_RECHECK)).await;
-                continue;
-            }
-            let deadline = *self.last.lock().unwrap_or_else(PoisonError::into_inner) + idle_max;
-            if deadline <= Instant::now() {
-                return idle_max;
-            }
-            tokio::time::sleep_until(deadline).await;
-        }
-    }
-}
-
 /// A handled request on its way to the writer, with its place in the pipeline.
 type Answer = (Handled, OwnedSemaphorePermit);
 
@@ -323,9 +270,7 @@ async fn read_requests<R, H, F>(
         let request = handle(frame).await;
         drop(reservation);
         let closes = matches!(request, Handled::Done(Outcome::Close(_) | Outcome::RespondAndClose(..)));
-        if let Handled::Done(Outcome::Throttled(_, throttle)) = &request {
-            activity.mute(*throttle);
-        }
+        activity.mute_after(&request);
         activity.unanswered.fetch_add(1, Ordering::AcqRel);
         if handled.send((request, place)).await.is_err() || closes {
             return;
@@ -660,12 +605,10 @@ mod tests {
             client.write_all(&request(2)).await.expect("send");
             client.read_exact(&mut answer).await.expect("the next answer");
             assert_eq!(answer, request(2));
-            let first = handled_rx.recv().await.expect("handled");
-            let next = handled_rx.recv().await.expect("handled");
+            let (first, next) = (handled_rx.recv().await.expect("handled"), handled_rx.recv().await.expect("handled"));
             assert!(next - first >= THROTTLE, "muted after answer {throttled}");
         }
-        drop(client);
-        served.await.expect("the connection ends");
+        drop((client, served));
     }
 
     /// A request that closes the connection is answered after the requests before it (their

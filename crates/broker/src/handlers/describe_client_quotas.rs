@@ -1,13 +1,17 @@
 //! DescribeClientQuotas (KIP-546), answered from this node's image as Kafka's
 //! `ClientQuotasImage.describe` answers it: the filter checked, then every entity it matches
 //! (exact names, `<default>` as a null name, or merely the type's presence; under `strict` no
-//! other type) with its quotas, entities in order.
+//! other type) with its quotas, entities in order. It needs DESCRIBE_CONFIGS on the cluster
+//! (else CLUSTER_AUTHORIZATION_FAILED).
 
 use strand_metadata::image::ClientQuotaFilter;
 use strand_protocol::error::ErrorCode;
 use strand_protocol::messages::describe_client_quotas_request::ComponentData;
 use strand_protocol::messages::describe_client_quotas_response::{EntityData, EntryData, ValueData};
 use strand_protocol::messages::{DescribeClientQuotasRequest, DescribeClientQuotasResponse};
+
+use strand_security::Session;
+use strand_security::acl::AclOperation;
 
 use crate::Broker;
 
@@ -18,7 +22,20 @@ const MATCH_TYPE_SPECIFIED: i8 = 2;
 /// Kafka's `ClientQuotaEntity` types.
 const ENTITY_TYPES: [&str; 3] = ["user", "client-id", "ip"];
 
-pub fn handle(broker: &Broker, request: &DescribeClientQuotasRequest) -> DescribeClientQuotasResponse {
+pub fn handle(
+    broker: &Broker,
+    request: &DescribeClientQuotasRequest,
+    session: &Session,
+) -> DescribeClientQuotasResponse {
+    if !broker.authorize_cluster(session, AclOperation::DescribeConfigs) {
+        let code = ErrorCode::ClusterAuthorizationFailed;
+        return DescribeClientQuotasResponse {
+            error_code: code.code(),
+            error_message: Some(code.message().to_owned()),
+            entries: None,
+            ..Default::default()
+        };
+    }
     match check_filter(&request.components) {
         Ok(()) => {
             let filter = filter(request);

@@ -75,6 +75,9 @@ pub struct QuotaTags {
 /// The quota that applies to `user` / `client_id` for `kind`, with the pair it is measured for;
 /// `None` when no entity sets it.
 pub fn quota_for(quotas: &ClientQuotasImage, kind: QuotaKind, user: &str, client_id: &str) -> Option<(QuotaTags, f64)> {
+    if !quotas.any_sets(kind.key()) {
+        return None;
+    }
     let entity = |user: Option<Option<&str>>, client: Option<Option<&str>>| {
         let parts = [(ENTITY_USER, user), (ENTITY_CLIENT_ID, client)];
         ClientQuotaEntity::new(parts.into_iter().filter_map(|(kind, name)| Some((kind, name?))))
@@ -94,11 +97,6 @@ pub fn quota_for(quotas: &ClientQuotasImage, kind: QuotaKind, user: &str, client
         (entity(None, Some(None)), &client_only),
     ];
     precedence.into_iter().find_map(|(entity, tags)| Some((tags.clone(), quotas.get(&entity, kind.key())?)))
-}
-
-/// Whether any entity sets `kind` (else nothing is measured).
-fn any_quota(quotas: &ClientQuotasImage, kind: QuotaKind) -> bool {
-    quotas.entities().any(|(_, values)| values.contains_key(kind.key()))
 }
 
 #[derive(Debug)]
@@ -140,9 +138,6 @@ impl ClientQuotas {
         value: f64,
         now_ms: i64,
     ) -> i64 {
-        if !any_quota(quotas, kind) {
-            return 0;
-        }
         let Some((tags, bound)) = quota_for(quotas, kind, user, client_id) else { return 0 };
         self.with_sensor(kind, tags, now_ms, |sensor| {
             sensor.rate.record(value, now_ms);

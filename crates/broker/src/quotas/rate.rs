@@ -87,10 +87,11 @@ impl SampledRate {
         ((rate - bound) / bound * self.window_ms(now_ms) as f64).round() as i64
     }
 
-    /// The bytes (or units) the whole window holds at `bound` per second: Kafka caps a consumer's
-    /// fetch size by it, so one response cannot exceed a window's quota.
+    /// The bytes (or units) `samples - 1` windows hold at `bound` per second: Kafka caps a
+    /// consumer's fetch size by it (`getMaxValueInQuotaWindow`), so one response cannot exceed
+    /// what the measured window allows.
     pub fn window_quota(&self, bound: f64) -> f64 {
-        bound * (self.window.samples() as f64 * self.window.sample_ms() as f64) / 1000.0
+        bound * ((self.window.samples() - 1) as f64 * self.window.sample_ms() as f64) / 1000.0
     }
 
     /// The time the samples span, as Kafka's `Rate.windowSize`: at least `samples - 1` windows

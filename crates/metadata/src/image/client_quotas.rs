@@ -82,9 +82,16 @@ impl ClientQuotaFilter {
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct ClientQuotasImage {
     entities: BTreeMap<ClientQuotaEntity, BTreeMap<String, f64>>,
+    /// How many entities set each key: enforcement asks whether any does on every request.
+    key_counts: BTreeMap<String, usize>,
 }
 
 impl ClientQuotasImage {
+    /// Whether any entity sets `key`.
+    pub fn any_sets(&self, key: &str) -> bool {
+        self.key_counts.contains_key(key)
+    }
+
     /// The quota `key` of exactly `entity`, if it sets one.
     pub fn get(&self, entity: &ClientQuotaEntity, key: &str) -> Option<f64> {
         self.entities.get(entity)?.get(key).copied()
@@ -139,13 +146,28 @@ impl ClientQuotasImage {
             ClientQuotaEntity::new(record.entity.iter().map(|e| (e.entity_type.as_str(), e.entity_name.as_deref())));
         if record.remove {
             if let Some(quotas) = self.entities.get_mut(&entity) {
-                quotas.remove(&record.key);
+                if quotas.remove(&record.key).is_some() {
+                    count_key(&mut self.key_counts, &record.key, false);
+                }
                 if quotas.is_empty() {
                     self.entities.remove(&entity);
                 }
             }
-        } else {
-            self.entities.entry(entity).or_default().insert(record.key.clone(), record.value);
+        } else if self.entities.entry(entity).or_default().insert(record.key.clone(), record.value).is_none() {
+            count_key(&mut self.key_counts, &record.key, true);
+        }
+    }
+}
+
+/// Counts `key` set on one more entity (`added`) or one fewer.
+fn count_key(counts: &mut BTreeMap<String, usize>, key: &str, added: bool) {
+    let count = counts.entry(key.to_owned()).or_default();
+    if added {
+        *count += 1;
+    } else {
+        *count = count.saturating_sub(1);
+        if *count == 0 {
+            counts.remove(key);
         }
     }
 }

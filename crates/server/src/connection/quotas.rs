@@ -133,6 +133,9 @@ impl ConnectionQuotas {
     /// in `quotas` (the address's own, else the default ip's); how long to hold the connection
     /// before closing it if that is past the quota, `None` to serve it.
     pub fn ip_creation_throttle(&self, quotas: &ClientQuotasImage, address: IpAddr, now_ms: i64) -> Option<Duration> {
+        if !quotas.any_sets(CONNECTION_CREATION_RATE) {
+            return None;
+        }
         let address = address.to_canonical();
         let text = address.to_string();
         let named = ClientQuotaEntity::new([(ENTITY_IP, Some(text.as_str()))]);
