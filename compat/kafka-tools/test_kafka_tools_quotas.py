@@ -4,7 +4,7 @@ described one entity at a time and by entity type, one deleted, and values the c
 compared with Kafka 4.4.0's own output (golden/quotas-*.txt, recorded as test_kafka_tools.py
 describes). Describes of several entities list them in the order the broker answers them (Kafka:
 a hash map's), so those are compared with their lines sorted. The steps of one session, in file
-order.
+order; the last removes every quota again, so later suites' user listings are as before.
 """
 
 from test_kafka_tools import GOLDEN, UPDATE, check, eventually
@@ -27,31 +27,31 @@ def described(tool, what, needle, *args):
 
 
 def test_user_and_client_quotas_round_trip(tool):
-    """Quotas of alice, of client app, of (alice, app) and of the default user: added, described,
+    """Quotas of carol, of client app, of (carol, app) and of the default user: added, described,
     one deleted."""
-    check("quotas-user-add", configs(tool, "--entity-type", "users", "--entity-name", "alice", "--alter",
+    check("quotas-user-add", configs(tool, "--entity-type", "users", "--entity-name", "carol", "--alter",
                                      "--add-config", "producer_byte_rate=1024,consumer_byte_rate=2048"))
     check("quotas-client-add", configs(tool, "--entity-type", "clients", "--entity-name", "app", "--alter",
                                        "--add-config", "request_percentage=50,controller_mutation_rate=10"))
-    check("quotas-user-client-add", configs(tool, "--entity-type", "users", "--entity-name", "alice",
+    check("quotas-user-client-add", configs(tool, "--entity-type", "users", "--entity-name", "carol",
                                             "--entity-type", "clients", "--entity-name", "app", "--alter",
                                             "--add-config", "producer_byte_rate=512"))
     check("quotas-default-user-add", configs(tool, "--entity-type", "users", "--entity-default", "--alter",
                                              "--add-config", "consumer_byte_rate=100000"))
-    check("quotas-user-describe", described(tool, "alice's quotas", "producer_byte_rate",
-                                            "--entity-type", "users", "--entity-name", "alice", "--describe"))
+    check("quotas-user-describe", described(tool, "carol's quotas", "producer_byte_rate",
+                                            "--entity-type", "users", "--entity-name", "carol", "--describe"))
     check("quotas-client-describe", configs(tool, "--entity-type", "clients", "--entity-name", "app", "--describe"))
-    check("quotas-user-client-describe", configs(tool, "--entity-type", "users", "--entity-name", "alice",
+    check("quotas-user-client-describe", configs(tool, "--entity-type", "users", "--entity-name", "carol",
                                                  "--entity-type", "clients", "--entity-name", "app", "--describe"))
     check("quotas-default-user-describe", configs(tool, "--entity-type", "users", "--entity-default",
                                                   "--describe"))
     check_sorted("quotas-users-describe", configs(tool, "--entity-type", "users", "--describe"))
     check_sorted("quotas-clients-describe", configs(tool, "--entity-type", "clients", "--describe"))
-    check("quotas-user-delete", configs(tool, "--entity-type", "users", "--entity-name", "alice", "--alter",
+    check("quotas-user-delete", configs(tool, "--entity-type", "users", "--entity-name", "carol", "--alter",
                                         "--delete-config", "producer_byte_rate"))
     check("quotas-user-describe-after-delete", eventually("producer_byte_rate is gone", lambda: (
         lambda done: done if "producer_byte_rate" not in done.stdout else None)(
-            configs(tool, "--entity-type", "users", "--entity-name", "alice", "--describe"))))
+            configs(tool, "--entity-type", "users", "--entity-name", "carol", "--describe"))))
 
 
 def test_ip_quotas(tool):
@@ -83,3 +83,21 @@ def test_invalid_values(tool):
     else:
         lines = [line for line in zero.stderr.splitlines() if "Exception" in line]
         (GOLDEN / "quotas-zero.stderr.txt").write_text((lines[0] if lines else "") + "\n")
+
+
+def test_remove_every_quota(tool):
+    """--delete-config of every quota still set: users, clients and ips then list none."""
+    removals = [
+        (["--entity-type", "users", "--entity-name", "carol"], "consumer_byte_rate"),
+        (["--entity-type", "users", "--entity-default"], "consumer_byte_rate"),
+        (["--entity-type", "users", "--entity-name", "carol", "--entity-type", "clients", "--entity-name", "app"],
+         "producer_byte_rate"),
+        (["--entity-type", "clients", "--entity-name", "app"], "request_percentage,controller_mutation_rate"),
+        (["--entity-type", "ips", "--entity-name", "127.0.0.1"], "connection_creation_rate"),
+        (["--entity-type", "ips", "--entity-default"], "connection_creation_rate"),
+    ]
+    for entity, keys in removals:
+        done = configs(tool, *entity, "--alter", "--delete-config", keys)
+        assert done.returncode == 0, f"{entity} {keys}: {done.stdout}{done.stderr}"
+    for kind in ("users", "clients", "ips"):
+        check(f"quotas-{kind}-describe-after-removal", configs(tool, "--entity-type", kind, "--describe"))
