@@ -43,6 +43,9 @@ pub struct BrokerSettings {
     /// Every static broker config, as DescribeConfigs of this node's BROKER resource reports it
     /// (the dynamic ones come from the metadata image).
     pub broker_configs: Vec<BrokerConfigEntry>,
+    /// `quota.window.num` windows of `quota.window.size.seconds`: what client quotas are
+    /// measured over.
+    pub quota_window: crate::quotas::QuotaWindow,
     /// `max.incremental.fetch.session.cache.slots`: the most fetch sessions the node keeps.
     pub fetch_session_slots: usize,
     /// `add.partitions.to.txn.retry.backoff.ms` and `.max.ms`.
@@ -129,6 +132,8 @@ pub struct Broker {
     pub(crate) authorizer: Option<Arc<dyn Authorizer>>,
     /// Checks changes of the listeners' TLS stores; without it they are refused.
     pub(crate) reconfiguration: Option<Arc<dyn BrokerReconfiguration>>,
+    /// Client quotas' sensors (`quotas`).
+    pub(crate) quotas: crate::quotas::ClientQuotas,
 }
 
 impl Broker {
@@ -148,6 +153,7 @@ impl Broker {
             identity.broker_epoch,
         ));
         Broker {
+            quotas: crate::quotas::ClientQuotas::new(settings.quota_window),
             fetch_sessions,
             identity,
             settings,

@@ -6,8 +6,7 @@ use std::sync::Arc;
 
 use bytes::Bytes;
 use strand_protocol::frame::{
-    FrameChunk, RequestError, ResponseFrame, api_versions_fallback, decode_request_body, encode_response_frame,
-    parse_request,
+    FrameChunk, RequestError, ResponseFrame, api_versions_fallback, decode_request_body, parse_request,
 };
 use strand_protocol::messages::api::{ApiKey, ResponseBody};
 use strand_security::Session;
@@ -25,6 +24,9 @@ pub enum Outcome {
     NoResponse,
     /// Close the connection, logging why.
     Close(String),
+    /// A throttled client's answer (KIP-219): send the frame if any (acks=0 has none), then
+    /// read nothing more from the connection for the duration.
+    Throttled(Option<ResponseFrame>, std::time::Duration),
     /// Send this frame, then close the connection, logging why (a failed SASL
     /// re-authentication's answer).
     RespondAndClose(ResponseFrame, String),
@@ -67,6 +69,7 @@ struct ProduceWait {
     wait: handlers::produce::ReplicaWait,
     correlation_id: i32,
     version: i16,
+    quota: crate::quotas::QuotaCharge,
 }
 
 impl Broker {
@@ -75,9 +78,9 @@ impl Broker {
     pub async fn handle(&self, frame: Bytes, session: &Session) -> Outcome {
         match self.start(frame, session).await {
             Progress::Done(outcome) => outcome,
-            Progress::Waiting(ProduceWait { wait, correlation_id, version }) => {
+            Progress::Waiting(ProduceWait { wait, correlation_id, version, quota }) => {
                 let body = ResponseBody::Produce(wait.finish(self).await);
-                encode(correlation_id, Some(body), version)
+                self.quota_finish(&quota, Some(body), correlation_id, version)
             }
         }
     }
@@ -88,11 +91,17 @@ impl Broker {
     pub async fn handle_pipelined(self: &Arc<Self>, frame: Bytes, session: &Session) -> Handled {
         match self.start(frame, session).await {
             Progress::Done(outcome) => Handled::Done(outcome),
-            Progress::Waiting(ProduceWait { wait, correlation_id, version }) => {
+            // A throttled producer is not pipelined: the connection reads nothing more until
+            // its answer and mute (Kafka reads one request at a time and mutes after it).
+            Progress::Waiting(ProduceWait { wait, correlation_id, version, quota }) if quota.throttle_ms > 0 => {
+                let body = ResponseBody::Produce(wait.finish(self).await);
+                Handled::Done(self.quota_finish(&quota, Some(body), correlation_id, version))
+            }
+            Progress::Waiting(ProduceWait { wait, correlation_id, version, quota }) => {
                 let broker = Arc::clone(self);
                 Handled::Waiting(Box::pin(async move {
                     let body = ResponseBody::Produce(wait.finish(&broker).await);
-                    encode(correlation_id, Some(body), version)
+                    broker.quota_finish(&quota, Some(body), correlation_id, version)
                 }))
             }
         }
@@ -100,6 +109,7 @@ impl Broker {
 
     /// Parses, checks and dispatches a request, up to an acks=all Produce's wait.
     async fn start(&self, frame: Bytes, session: &Session) -> Progress<Outcome, ProduceWait> {
+        let frame_bytes = frame.len();
         let request = match parse_request(frame) {
             Ok(request) => request,
             Err(RequestError::UnsupportedVersion { api: ApiKey::ApiVersions, correlation_id, .. }) => {
@@ -111,20 +121,24 @@ impl Broker {
         if !handlers::SERVED.contains(&request.api_key) {
             return Progress::Done(Outcome::Close(format!("{:?} is not served by this node", request.api_key)));
         }
-        let body = match decode_request_body(&request) {
+        let mut body = match decode_request_body(&request) {
             Ok(body) => body,
             Err(e) => return Progress::Done(Outcome::Close(e.to_string())),
         };
         let (correlation_id, version) = (request.correlation_id(), request.api_version());
+        let client_id = request.header.client_id.as_deref();
+        let mut quota = self.quota_start(&mut body, version, frame_bytes, session, client_id);
         let client = Client {
             id: request.header.client_id.as_deref(),
             peer: session.peer,
             listener: &session.listener,
             session,
         };
-        match self.dispatch(body, version, client).await {
-            Ok(Progress::Done(body)) => Progress::Done(encode(correlation_id, body, version)),
-            Ok(Progress::Waiting(wait)) => Progress::Waiting(ProduceWait { wait, correlation_id, version }),
+        let dispatched = self.dispatch(body, version, client).await;
+        self.quota_handled(&mut quota);
+        match dispatched {
+            Ok(Progress::Done(body)) => Progress::Done(self.quota_finish(&quota, body, correlation_id, version)),
+            Ok(Progress::Waiting(wait)) => Progress::Waiting(ProduceWait { wait, correlation_id, version, quota }),
             Err(reason) => Progress::Done(Outcome::Close(reason)),
         }
     }
@@ -141,15 +155,6 @@ pub(crate) struct Client<'a> {
     pub listener: &'a str,
     /// The connection's identity, for [`Broker::authorize`].
     pub session: &'a Session,
-}
-
-/// The outcome of a handled request: its encoded response, or nothing to send (acks=0).
-fn encode(correlation_id: i32, body: Option<ResponseBody>, version: i16) -> Outcome {
-    let Some(body) = body else { return Outcome::NoResponse };
-    match encode_response_frame(correlation_id, &body, version) {
-        Ok(frame) => Outcome::Respond(frame),
-        Err(e) => Outcome::Close(format!("could not encode the response: {e}")),
-    }
 }
 
 fn respond(frame: Result<Bytes, strand_protocol::EncodeError>) -> Outcome {

@@ -29,6 +29,8 @@
 //! - [`fetch_session`]: the node's bounded KIP-227 [`fetch_session::FetchSessionCache`].
 //! - [`validation`]: produced record sets checked as Kafka's `LogValidator` checks them.
 //! - [`producer_ids`]: the node's blocks of producer ids, drawn from the controller.
+//! - [`quotas`]: client quotas (byte rates, request time, controller mutations) measured and
+//!   turned into throttle times; dispatch writes them into `throttle_time_ms` (KIP-219).
 //! - `publisher.rs`: [`BrokerMetadataPublisher`] (Kafka's name), what each new metadata image
 //!   means on this node: the replicas it hosts, leads or follows, and the coordinator shards it
 //!   leads. The server's metadata replay and the tests' clusters drive it alike.
@@ -57,6 +59,7 @@ pub mod handlers;
 mod leadership;
 pub mod producer_ids;
 mod publisher;
+pub mod quotas;
 pub mod validation;
 
 pub use authorizer::{DENIAL_LOG_LINES_MAX, ImageAuthorizer};

@@ -26,11 +26,12 @@ async fn handle(node: &Node, body: &RequestBody, version: i16) -> Result<(), Str
     let api = body.api_key();
     let frame = encode_request(1, Some("every-version"), body, version).map_err(|e| e.to_string())?;
     match node.broker.handle(frame.slice(4..), &common::session()).await {
-        Outcome::Respond(response) => {
+        // A sampled AlterClientQuotas may have set a quota that throttles later samples.
+        Outcome::Respond(response) | Outcome::Throttled(Some(response), _) => {
             let response = strand_broker::frame_to_bytes(&response).map_err(|e| e.to_string())?;
             decode_response(api, version, response.slice(4..)).map(|_| ()).map_err(|e| e.to_string())
         }
-        Outcome::NoResponse => Ok(()),
+        Outcome::NoResponse | Outcome::Throttled(None, _) => Ok(()),
         Outcome::Close(reason) | Outcome::RespondAndClose(_, reason) => Err(reason),
     }
 }

@@ -516,6 +516,7 @@ impl QuorumController {
                 decided(controller::create_acls(image, r, &mut new_id), Rs::CreateAcls)
             }
             Rq::DeleteAcls(r) => decided(controller::delete_acls(image, r), Rs::DeleteAcls),
+            Rq::AlterClientQuotas(r) => decided(controller::alter_client_quotas(image, r), Rs::AlterClientQuotas),
             Rq::AllocateProducerIds(r) => {
                 decided(controller::allocate_producer_ids(image, r.broker_id, r.broker_epoch), Rs::AllocateProducerIds)
             }
@@ -657,6 +658,9 @@ fn fail_successes(response: &mut ResponseBody, reason: &str) {
                 fail(&mut filter.error_code, &mut filter.error_message);
                 filter.matching_acls.clear();
             }
+        }
+        ResponseBody::AlterClientQuotas(r) => {
+            r.entries.iter_mut().for_each(|e| fail(&mut e.error_code, &mut e.error_message));
         }
         ResponseBody::AllocateProducerIds(r) => r.error_code = timed_out,
         ResponseBody::BrokerRegistration(r) => r.error_code = timed_out,

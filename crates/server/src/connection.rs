@@ -36,9 +36,10 @@
 //! the same for both: generic over the reading half and the [`FrameSink`].
 //!
 //! Submodules: [`acceptor`] (the broker listeners' accept loops, TLS handshakes), [`quotas`]
-//! (Kafka's `ConnectionQuotas`), [`memory_pool`] (Kafka's `MemoryPool`), [`write`].
+//! (Kafka's `ConnectionQuotas`), [`memory_pool`] (Kafka's `MemoryPool`), [`write`], `activity`.
 
 pub mod acceptor;
+mod activity;
 pub mod authenticate;
 pub mod memory_pool;
 pub mod quotas;
@@ -46,7 +47,7 @@ pub mod write;
 
 use std::future::Future;
 use std::net::SocketAddr;
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::Ordering;
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
 
@@ -61,6 +62,7 @@ use tokio::time::Instant;
 use tracing::{debug, info, warn};
 
 use crate::config::ServerConfig;
+use activity::Activity;
 use authenticate::{Gate, SaslListener};
 pub use memory_pool::MemoryPool;
 use memory_pool::Reservation;
@@ -75,9 +77,6 @@ const READ_CHUNK_BYTES_MAX: usize = 64 * 1024;
 /// `max.in.flight.requests.per.connection` (5), so its acks=all batches all share the syncs.
 /// `queued.max.requests` lowers it.
 pub const PIPELINED_REQUESTS_MAX: usize = 8;
-
-/// How often a connection with a response owed looks again whether it has become idle.
-const UNANSWERED_RECHECK: Duration = Duration::from_secs(1);
 
 /// Limits on one connection, the CONTROLLER listener's included.
 #[derive(Debug, Clone, Copy)]
@@ -212,41 +211,6 @@ async fn serve_halves<R, W>(
     pipeline(reader, writer, peer, limits, handle).await;
 }
 
-/// When a connection last did something (read a whole frame or its size, wrote a response) and
-/// how many of its requests are handled and unanswered: its idle clock runs only while none is.
-#[derive(Debug)]
-struct Activity {
-    last: Mutex<Instant>,
-    unanswered: AtomicUsize,
-}
-
-impl Activity {
-    fn new() -> Activity {
-        Activity { last: Mutex::new(Instant::now()), unanswered: AtomicUsize::new(0) }
-    }
-
-    fn touch(&self) {
-        *self.last.lock().unwrap_or_else(PoisonError::into_inner) = Instant::now();
-    }
-
-    /// Resolves once the connection has been idle for `idle_max`; never if that is `None`.
-    async fn idle(&self, idle_max: Option<Duration>) -> Duration {
-        let Some(idle_max) = idle_max else { return std::future::pending().await };
-        loop {
-            if self.unanswered.load(Ordering::Acquire) > 0 {
-                // Not idle while a response is owed; the writer touches `last` when it is sent.
-                tokio::time::sleep(idle_max.min(UNANSWERED_RECHECK)).await;
-                continue;
-            }
-            let deadline = *self.last.lock().unwrap_or_else(PoisonError::into_inner) + idle_max;
-            if deadline <= Instant::now() {
-                return idle_max;
-            }
-            tokio::time::sleep_until(deadline).await;
-        }
-    }
-}
-
 /// A handled request on its way to the writer, with its place in the pipeline.
 type Answer = (Handled, OwnedSemaphorePermit);
 
@@ -284,6 +248,7 @@ async fn read_requests<R, H, F>(
 {
     let places = Arc::new(Semaphore::new(limits.pipelined_requests_max));
     loop {
+        activity.unmuted().await;
         let (place, read) = tokio::select! {
             // The writer stopped: nothing read from now on would be answered.
             () = handled.closed() => return,
@@ -300,9 +265,12 @@ async fn read_requests<R, H, F>(
                 return;
             }
         };
+        // A mute may have begun while the frame arrived (a waited answer's throttle).
+        activity.unmuted().await;
         let request = handle(frame).await;
         drop(reservation);
         let closes = matches!(request, Handled::Done(Outcome::Close(_) | Outcome::RespondAndClose(..)));
+        activity.mute_after(&request);
         activity.unanswered.fetch_add(1, Ordering::AcqRel);
         if handled.send((request, place)).await.is_err() || closes {
             return;
@@ -337,19 +305,14 @@ async fn write_responses<W: FrameSink>(
             Handled::Done(outcome) => outcome,
             Handled::Waiting(wait) => wait.await,
         };
-        match outcome {
-            Outcome::Respond(response) => match within(idle_max, writer.write_frame(&response)).await {
-                Some(Ok(())) => {}
-                Some(Err(e)) => {
-                    debug!(%peer, "closing connection: write failed: {e}");
-                    return;
-                }
-                None => {
-                    info!(%peer, "closing connection: the client took no response for connections.max.idle.ms");
-                    return;
-                }
-            },
-            Outcome::NoResponse => {}
+        let response = match outcome {
+            Outcome::Respond(response) => Some(response),
+            Outcome::NoResponse => None,
+            Outcome::Throttled(response, throttle) => {
+                // An acks=all Produce's throttle reaches the writer alone: the mute starts here.
+                activity.mute(throttle);
+                response
+            }
             Outcome::Close(reason) => {
                 warn!(%peer, "closing connection: {reason}");
                 return;
@@ -359,6 +322,19 @@ async fn write_responses<W: FrameSink>(
                 let _ = within(idle_max, writer.write_frame(&response)).await;
                 warn!(%peer, "closing connection: {reason}");
                 return;
+            }
+        };
+        if let Some(response) = response {
+            match within(idle_max, writer.write_frame(&response)).await {
+                Some(Ok(())) => {}
+                Some(Err(e)) => {
+                    debug!(%peer, "closing connection: write failed: {e}");
+                    return;
+                }
+                None => {
+                    info!(%peer, "closing connection: the client took no response for connections.max.idle.ms");
+                    return;
+                }
             }
         }
         activity.touch();
@@ -598,6 +574,41 @@ mod tests {
         assert_eq!(answers, [request(0), request(1), request(2)].concat()[..], "in request order");
         drop(client);
         served.await.expect("the connection ends");
+    }
+
+    /// A throttled answer is sent at once, then nothing more is read from the client for the
+    /// throttle's time (KIP-219); a throttle a wait returns mutes from its answer on.
+    #[tokio::test]
+    async fn a_throttled_answer_mutes_the_connection() {
+        const THROTTLE: Duration = Duration::from_millis(300);
+        let (server, mut client) = socket_pair().await;
+        let (handled_tx, mut handled_rx) = mpsc::unbounded_channel();
+        let served = serve_with(server, move |frame: Bytes| {
+            let tag = frame[0];
+            handled_tx.send(Instant::now()).expect("the test listens");
+            async move {
+                let frame = ResponseFrame { chunks: vec![FrameChunk::Bytes(Bytes::from(request(tag).to_vec()))] };
+                match tag {
+                    0 => Handled::Done(Outcome::Throttled(Some(frame), THROTTLE)),
+                    1 => Handled::Waiting(Box::pin(async move { Outcome::Throttled(Some(frame), THROTTLE) })),
+                    _ => Handled::Done(response(tag)),
+                }
+            }
+        });
+        let mut answer = [0u8; 5];
+        for throttled in 0..2 {
+            let sent = Instant::now();
+            client.write_all(&request(throttled)).await.expect("send");
+            client.read_exact(&mut answer).await.expect("the throttled answer");
+            assert_eq!(answer, request(throttled));
+            assert!(sent.elapsed() < THROTTLE, "a throttled answer is not held back");
+            client.write_all(&request(2)).await.expect("send");
+            client.read_exact(&mut answer).await.expect("the next answer");
+            assert_eq!(answer, request(2));
+            let (first, next) = (handled_rx.recv().await.expect("handled"), handled_rx.recv().await.expect("handled"));
+            assert!(next - first >= THROTTLE, "muted after answer {throttled}");
+        }
+        drop((client, served));
     }
 
     /// A request that closes the connection is answered after the requests before it (their

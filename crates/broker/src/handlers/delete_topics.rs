@@ -4,35 +4,38 @@
 //!
 //! With `delete.topic.enable=false` every topic is refused, as Kafka's `ControllerApis` does:
 //! INVALID_REQUEST before v3, TOPIC_DELETION_DISABLED from v3.
+//!
+//! A client's controller mutation quota (KIP-599, strict from v5) is spent on the topics it may
+//! delete, a partition a credit (`quotas::mutations`); a refused topic is THROTTLING_QUOTA_EXCEEDED.
 
 use strand_base::Uuid;
 use strand_protocol::error::ErrorCode;
 use strand_protocol::messages::delete_topics_response::DeletableTopicResult;
 use strand_protocol::messages::{DeleteTopicsRequest, DeleteTopicsResponse};
-
-use strand_security::Session;
 use strand_security::acl::AclOperation;
 
 use crate::Broker;
 use crate::authorization::unique;
+use crate::dispatch::Client;
 
 /// DELETE on the cluster, or else on each topic, as Kafka's `ControllerApis.deleteTopics`: a name
 /// the session may not DESCRIBE is TOPIC_AUTHORIZATION_FAILED whether or not it exists, one it
 /// may describe but not delete too (if it exists); an id of a topic it may not delete is
 /// TOPIC_AUTHORIZATION_FAILED with the name only if it may describe it. Refused topics are
 /// answered after the others and not forwarded; repeated ones are the controller's to refuse.
-pub async fn handle(
+pub(crate) async fn handle(
     broker: &Broker,
     request: DeleteTopicsRequest,
     version: i16,
-    session: &Session,
+    client: Client<'_>,
 ) -> DeleteTopicsResponse {
+    let session = client.session;
     if !broker.settings.delete_topic_enable {
         let code = if version < 3 { ErrorCode::InvalidRequest } else { ErrorCode::TopicDeletionDisabled };
         return all_failed(&request, code);
     }
     if broker.authorize_cluster(session, AclOperation::Delete) {
-        return forward(broker, request, version).await;
+        return delete_within_quota(broker, request, version, &client).await;
     }
     let image = broker.image();
     let unique_names = unique(request.topic_names.iter().chain(request.topics.iter().filter_map(|t| t.name.as_ref())));
@@ -66,7 +69,7 @@ pub async fn handle(
     let mut response = if allowed.topic_names.is_empty() && allowed.topics.is_empty() {
         DeleteTopicsResponse::default()
     } else {
-        forward(broker, allowed, version).await
+        delete_within_quota(broker, allowed, version, &client).await
     };
     response.responses.extend(refused);
     response
@@ -83,12 +86,64 @@ fn refusal(name: Option<String>, topic_id: Uuid) -> DeletableTopicResult {
     }
 }
 
-async fn forward(broker: &Broker, request: DeleteTopicsRequest, version: i16) -> DeleteTopicsResponse {
-    match broker.ask_controller(&request, version).await {
+/// Spends the client's controller mutation quota on each topic in order, a partition a credit
+/// (KIP-599), and forwards those it admits; the others answer THROTTLING_QUOTA_EXCEEDED.
+async fn delete_within_quota(
+    broker: &Broker,
+    mut request: DeleteTopicsRequest,
+    version: i16,
+    client: &Client<'_>,
+) -> DeleteTopicsResponse {
+    let mutations = broker.mutations(client, version, 5);
+    let image = broker.image();
+    let partitions = |name: Option<&str>, id: Uuid| {
+        let topic = match name {
+            Some(name) => image.topics().by_name(name),
+            None => image.topics().by_id(id),
+        };
+        topic.map_or(0, |t| i32::try_from(t.partitions.len()).unwrap_or(i32::MAX))
+    };
+    let mut refused = DeleteTopicsRequest::default();
+    let mut sizes = Vec::new();
+    for name in std::mem::take(&mut request.topic_names) {
+        let size = partitions(Some(&name), Uuid::ZERO);
+        if mutations.admit(size) {
+            request.topic_names.push(name);
+            sizes.push(size);
+        } else {
+            refused.topic_names.push(name);
+        }
+    }
+    for topic in std::mem::take(&mut request.topics) {
+        let size = partitions(topic.name.as_deref(), topic.topic_id);
+        if mutations.admit(size) {
+            request.topics.push(topic);
+            sizes.push(size);
+        } else {
+            refused.topics.push(topic);
+        }
+    }
+    let mut response =
+        if sizes.is_empty() { DeleteTopicsResponse::default() } else { forward(broker, &request, version).await };
+    let outcome = |ok: bool| {
+        response.responses.iter().zip(&sizes).filter(|(t, _)| (t.error_code == 0) == ok).map(|(_, n)| *n).sum()
+    };
+    let (failed, succeeded) = (outcome(false), outcome(true));
+    response.throttle_time_ms = mutations.settle(failed, succeeded);
+    let mut throttled = all_failed(&refused, ErrorCode::ThrottlingQuotaExceeded).responses;
+    for topic in &mut throttled {
+        topic.error_message = Some(ErrorCode::ThrottlingQuotaExceeded.message().to_owned());
+    }
+    response.responses.extend(throttled);
+    response
+}
+
+async fn forward(broker: &Broker, request: &DeleteTopicsRequest, version: i16) -> DeleteTopicsResponse {
+    match broker.ask_controller(request, version).await {
         Ok(response) => response,
         Err(reason) => {
             tracing::warn!("DeleteTopics: {reason}");
-            let mut response = all_failed(&request, ErrorCode::RequestTimedOut);
+            let mut response = all_failed(request, ErrorCode::RequestTimedOut);
             for topic in &mut response.responses {
                 topic.error_message = Some(reason.clone());
             }

@@ -1,11 +1,19 @@
-//! DescribeClientQuotas: the filter checked as Kafka's `ClientQuotasImage.describe` checks it,
-//! and no entries, since Strand keeps no client quotas (AlterClientQuotas is not served, and
-//! `ClientQuotaRecord`s are not pictured in the image). Served because Kafka's `kafka-configs
-//! --describe --entity-type users` asks it before it describes users' SCRAM credentials.
+//! DescribeClientQuotas (KIP-546), answered from this node's image as Kafka's
+//! `ClientQuotasImage.describe` answers it: the filter checked, then every entity it matches
+//! (exact names, `<default>` as a null name, or merely the type's presence; under `strict` no
+//! other type) with its quotas, entities in order. It needs DESCRIBE_CONFIGS on the cluster
+//! (else CLUSTER_AUTHORIZATION_FAILED).
 
+use strand_metadata::image::ClientQuotaFilter;
 use strand_protocol::error::ErrorCode;
 use strand_protocol::messages::describe_client_quotas_request::ComponentData;
+use strand_protocol::messages::describe_client_quotas_response::{EntityData, EntryData, ValueData};
 use strand_protocol::messages::{DescribeClientQuotasRequest, DescribeClientQuotasResponse};
+
+use strand_security::Session;
+use strand_security::acl::AclOperation;
+
+use crate::Broker;
 
 /// Kafka's `ClientQuotaFilterComponent` match types.
 const MATCH_TYPE_EXACT: i8 = 0;
@@ -14,9 +22,28 @@ const MATCH_TYPE_SPECIFIED: i8 = 2;
 /// Kafka's `ClientQuotaEntity` types.
 const ENTITY_TYPES: [&str; 3] = ["user", "client-id", "ip"];
 
-pub fn handle(request: &DescribeClientQuotasRequest) -> DescribeClientQuotasResponse {
+pub fn handle(
+    broker: &Broker,
+    request: &DescribeClientQuotasRequest,
+    session: &Session,
+) -> DescribeClientQuotasResponse {
+    if !broker.authorize_cluster(session, AclOperation::DescribeConfigs) {
+        let code = ErrorCode::ClusterAuthorizationFailed;
+        return DescribeClientQuotasResponse {
+            error_code: code.code(),
+            error_message: Some(code.message().to_owned()),
+            entries: None,
+            ..Default::default()
+        };
+    }
     match check_filter(&request.components) {
-        Ok(()) => DescribeClientQuotasResponse { entries: Some(Vec::new()), ..Default::default() },
+        Ok(()) => {
+            let filter = filter(request);
+            let image = broker.image();
+            let entries =
+                image.client_quotas().describe(&filter).map(|(entity, quotas)| entry(entity, quotas)).collect();
+            DescribeClientQuotasResponse { entries: Some(entries), ..Default::default() }
+        }
         Err((code, message)) => DescribeClientQuotasResponse {
             error_code: code.code(),
             error_message: Some(message),
@@ -67,4 +94,43 @@ fn check_filter(components: &[ComponentData]) -> Result<(), (ErrorCode, String)>
         );
     }
     Ok(())
+}
+
+/// The checked filter as the image matches it.
+fn filter(request: &DescribeClientQuotasRequest) -> ClientQuotaFilter {
+    let mut filter = ClientQuotaFilter { strict: request.strict, ..Default::default() };
+    for component in &request.components {
+        let kind = component.entity_type.clone();
+        match component.match_type {
+            MATCH_TYPE_EXACT => {
+                filter.exact.insert(kind, component.r#match.clone());
+            }
+            MATCH_TYPE_DEFAULT => {
+                filter.exact.insert(kind, None);
+            }
+            _ => filter.specified.push(kind),
+        }
+    }
+    filter
+}
+
+fn entry(
+    entity: &strand_metadata::image::ClientQuotaEntity,
+    quotas: &std::collections::BTreeMap<String, f64>,
+) -> EntryData {
+    EntryData {
+        entity: entity
+            .parts()
+            .map(|(kind, name)| EntityData {
+                entity_type: kind.to_owned(),
+                entity_name: name.map(str::to_owned),
+                ..Default::default()
+            })
+            .collect(),
+        values: quotas
+            .iter()
+            .map(|(key, value)| ValueData { key: key.clone(), value: *value, ..Default::default() })
+            .collect(),
+        ..Default::default()
+    }
 }

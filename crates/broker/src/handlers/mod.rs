@@ -1,6 +1,7 @@
 //! One module per API, and the table of the APIs this node serves (`served_apis!`): ApiVersions
 //! advertises exactly those, so a client never negotiates an API that is not there.
 
+pub mod alter_client_quotas;
 pub mod alter_configs;
 pub mod alter_partition_reassignments;
 pub mod alter_user_scram_credentials;
@@ -40,9 +41,7 @@ pub mod write_txn_markers;
 use strand_base::TopicPartition;
 use strand_metadata::image::{MetadataImage, TopicImage};
 use strand_protocol::error::ErrorCode;
-use strand_protocol::messages::DescribeClientQuotasResponse;
 use strand_protocol::messages::api::{ApiKey, RequestBody, ResponseBody};
-use strand_security::acl::AclOperation;
 
 use crate::dispatch::Client;
 use crate::{Broker, Progress};
@@ -92,14 +91,14 @@ served_apis! {
         ListOffsets(r) => list_offsets::handle(broker, r, version, client.session).await,
         Metadata(r) => metadata::handle(broker, r, version, client.listener, client.session).await,
         ApiVersions(r) => api_versions::handle(broker, &r),
-        CreateTopics(r) => create_topics::handle(broker, r, version, client.session).await,
-        DeleteTopics(r) => delete_topics::handle(broker, r, version, client.session).await,
+        CreateTopics(r) => create_topics::handle(broker, r, version, client).await,
+        DeleteTopics(r) => delete_topics::handle(broker, r, version, client).await,
         DeleteRecords(r) => delete_records::handle(broker, r, client.session),
         InitProducerId(r) => init_producer_id::handle(broker, r, version, client.session).await,
         OffsetForLeaderEpoch(r) => offset_for_leader_epoch::handle(broker, r, client.session),
         DescribeConfigs(r) => describe_configs::handle(broker, r, client.session),
         AlterConfigs(r) => alter_configs::handle(broker, r, version, client.session).await,
-        CreatePartitions(r) => create_partitions::handle(broker, r, version, client.session).await,
+        CreatePartitions(r) => create_partitions::handle(broker, r, version, client).await,
         IncrementalAlterConfigs(r) => incremental_alter_configs::handle(broker, r, version, client.session).await,
         DescribeCluster(r) => describe_cluster::handle(broker, r, version, client.listener, client.session),
         DescribeTopicPartitions(r) => describe_topic_partitions::handle(broker, r, client.session),
@@ -131,16 +130,8 @@ served_apis! {
         DescribeAcls(r) => describe_acls::handle(broker, r, client.session)?,
         CreateAcls(r) => create_acls::handle(broker, r, version, client.session).await?,
         DeleteAcls(r) => delete_acls::handle(broker, r, version, client.session).await?,
-        DescribeClientQuotas(r) => {
-            // Kafka: DESCRIBE_CONFIGS on the cluster, or the request's error.
-            if broker.authorize_cluster(client.session, AclOperation::DescribeConfigs) {
-                describe_client_quotas::handle(&r)
-            } else {
-                let code = ErrorCode::ClusterAuthorizationFailed;
-                let error_message = Some(code.message().to_owned());
-                DescribeClientQuotasResponse { error_code: code.code(), error_message, entries: None, ..Default::default() }
-            }
-        },
+        DescribeClientQuotas(r) => describe_client_quotas::handle(broker, &r, client.session),
+        AlterClientQuotas(r) => alter_client_quotas::handle(broker, r, version, client.session).await,
         DescribeUserScramCredentials(r) => describe_user_scram_credentials::handle(broker, r, client.session),
         AlterUserScramCredentials(r) => alter_user_scram_credentials::handle(broker, r, version, client.session).await,
         SaslHandshake(r) => sasl::handshake(&r),

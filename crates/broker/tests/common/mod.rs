@@ -277,7 +277,9 @@ impl Node {
         self.correlation_id += 1;
         let api = body.api_key();
         let frame = encode_request(self.correlation_id, Some("handlers-test"), &body, version).expect("encode request");
-        let Outcome::Respond(response) = self.broker.handle(frame.slice(4..), session).await else {
+        let (Outcome::Respond(response) | Outcome::Throttled(Some(response), _)) =
+            self.broker.handle(frame.slice(4..), session).await
+        else {
             panic!("{api:?} v{version}: no response");
         };
         let response = strand_broker::frame_to_bytes(&response).expect("file regions readable");
@@ -359,6 +361,7 @@ pub fn settings() -> BrokerSettings {
             static_config("node.id", Some("1"), 4, &["node.id", "broker.id"], 3),
             static_config("broker.id", Some("1"), 4, &["broker.id"], 3),
         ],
+        quota_window: strand_broker::quotas::QuotaWindow::default(),
         fetch_session_slots: 1000,
         txn_add_retry: strand_broker::TxnAddRetry::default(),
         offsets_topic: InternalTopicSettings {

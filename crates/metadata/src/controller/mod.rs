@@ -10,6 +10,7 @@
 //!   configs that are topic configs' cluster defaults (`ConfigurationControlManager`).
 //! - [`alter_user_scram_credentials`]: users' SCRAM credentials (`ScramControlManager`, KIP-554).
 //! - [`create_acls`], [`delete_acls`]: ACL bindings (`AclControlManager`).
+//! - [`alter_client_quotas`]: client and IP quotas (`ClientQuotaControlManager`, KIP-546).
 //! - [`allocate_producer_ids`]: the next block of producer ids (`ProducerIdControlManager`).
 //! - [`register_broker`]: a broker's registration (`ClusterControlManager.registerBroker`).
 //! - [`broker_heartbeat`]: a broker's next [`BrokerControlState`] (unfenced once caught up,
@@ -51,6 +52,7 @@ mod assign_dirs;
 mod bootstrap;
 mod broker_heartbeat;
 mod broker_lifecycle;
+mod client_quotas;
 mod cluster;
 mod configs;
 mod create_partitions;
@@ -82,6 +84,7 @@ pub use assign_dirs::assign_replicas_to_dirs;
 pub use bootstrap::{BootstrapFeatures, bootstrap_records};
 pub use broker_heartbeat::{BrokerControlState, HeartbeatFacts, HeartbeatInputs, broker_heartbeat};
 pub use broker_lifecycle::{fence_broker, offline_dir_records, unfence_broker};
+pub use client_quotas::{IP_QUOTA_KEYS, QuotaKeyType, USER_CLIENT_QUOTA_KEYS, alter_client_quotas};
 pub use cluster::{InitialFencing, PreviousSession, RegisterBrokerInputs, register_broker};
 pub use configs::{LISTENER_TLS_STORE_KEYS, alter_configs, incremental_alter_configs, listener_tls_store_key};
 pub use create_partitions::create_partitions;

@@ -334,6 +334,9 @@ pub fn fail_all(response: &mut ResponseBody, code: ErrorCode, message: &str) {
         ResponseBody::AlterUserScramCredentials(r) => {
             r.results.iter_mut().for_each(|u| fail(&mut u.error_code, &mut u.error_message))
         }
+        ResponseBody::AlterClientQuotas(r) => {
+            r.entries.iter_mut().for_each(|e| fail(&mut e.error_code, &mut e.error_message))
+        }
         _ => {}
     }
 }

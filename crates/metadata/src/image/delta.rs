@@ -93,10 +93,13 @@ impl MetadataDelta {
                 Ok(())
             }
             MetadataRecord::RemoveAccessControlEntryRecord(r) => Arc::make_mut(&mut next.acls).replay_remove(r),
+            MetadataRecord::ClientQuotaRecord(r) => {
+                Arc::make_mut(&mut next.client_quotas).replay(r);
+                Ok(())
+            }
             // Not pictured yet; accepted so that a log holding them still loads.
             MetadataRecord::DelegationTokenRecord(_)
             | MetadataRecord::RemoveDelegationTokenRecord(_)
-            | MetadataRecord::ClientQuotaRecord(_)
             | MetadataRecord::NoOpRecord(_)
             | MetadataRecord::ZkMigrationStateRecord(_)
             | MetadataRecord::BeginTransactionRecord(_)

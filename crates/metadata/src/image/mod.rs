@@ -5,8 +5,9 @@
 //!   parts: [`FeaturesImage`] (finalized feature levels), [`ClusterImage`] (broker registrations),
 //!   [`TopicsImage`] (topics by name and by id, their [`PartitionImage`]s), [`ConfigsImage`]
 //!   (dynamic configs per [`ConfigResource`]), [`ProducerIdsImage`] (the next producer id block),
-//!   [`ScramImage`] (users' SCRAM credentials, KIP-554), [`AclsImage`] (ACL bindings), and the [`MetadataProvenance`] (offset
-//!   and epoch of the last record in it).
+//!   [`ScramImage`] (users' SCRAM credentials, KIP-554), [`AclsImage`] (ACL bindings),
+//!   [`ClientQuotasImage`] (client and IP quotas, KIP-546), and the [`MetadataProvenance`]
+//!   (offset and epoch of the last record in it).
 //! - [`MetadataDelta`]: the only way to a new image. [`MetadataDelta::replay`] applies records in
 //!   log order, following Kafka's `MetadataDelta.replay`; [`MetadataDelta::apply`] yields the next
 //!   image. Loading after a restart is the same replay from the first record (or a snapshot).
@@ -18,10 +19,11 @@
 //!
 //! What it is not: no I/O and no decisions. An inconsistent record (a partition of an unknown
 //! topic, a fence with a stale broker epoch) is a [`ReplayError`], never a panic. Records Strand
-//! does not picture yet (quotas, delegation tokens, controller
+//! does not picture yet (delegation tokens, controller
 //! registrations, metadata transactions) are accepted and ignored.
 
 mod acls;
+pub mod client_quotas;
 mod cluster;
 mod configs;
 mod delta;
@@ -36,6 +38,7 @@ mod topics;
 use std::sync::Arc;
 
 pub use acls::{AclsImage, StandardAcl};
+pub use client_quotas::{ClientQuotaEntity, ClientQuotaFilter, ClientQuotasImage};
 pub use cluster::{BrokerEndpoint, BrokerRegistration, ClusterImage, FencingChange, SupportedFeatureRange};
 pub use configs::{ConfigResource, ConfigResourceKind, ConfigsImage};
 pub use delta::{MetadataDelta, ReplayError};
@@ -82,6 +85,7 @@ pub struct MetadataImage {
     producer_ids: ProducerIdsImage,
     scram: Arc<ScramImage>,
     acls: Arc<AclsImage>,
+    client_quotas: Arc<ClientQuotasImage>,
 }
 
 impl MetadataImage {
@@ -130,6 +134,11 @@ impl MetadataImage {
         &self.acls
     }
 
+    /// Client and IP quotas.
+    pub fn client_quotas(&self) -> &ClientQuotasImage {
+        &self.client_quotas
+    }
+
     /// Whether no record has been replayed into this image.
     pub fn is_empty(&self) -> bool {
         self.provenance == MetadataProvenance::EMPTY
@@ -138,5 +147,6 @@ impl MetadataImage {
             && self.topics.is_empty()
             && self.scram.is_empty()
             && self.acls.is_empty()
+            && self.client_quotas.is_empty()
     }
 }

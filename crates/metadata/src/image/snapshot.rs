@@ -3,9 +3,8 @@
 //! image (its provenance aside, which the snapshot's offset carries).
 //!
 //! Order, as Kafka's: features (`metadata.version` first, since it says how to read the rest),
-//! brokers, topics each followed by its partitions, configs, the producer id block, SCRAM
-//! credentials, then ACLs. Every
-//! record is written at the newest version of its schema.
+//! brokers, topics each followed by its partitions, configs, client quotas, the producer id block,
+//! SCRAM credentials, then ACLs. Every record is written at the newest version of its schema.
 
 use strand_base::BrokerId;
 use strand_protocol::messages::records::MetadataRecord;
@@ -53,6 +52,9 @@ impl MetadataImage {
                 };
                 records.push(latest(MetadataRecord::ConfigRecord(record)));
             }
+        }
+        for record in self.client_quotas().to_records() {
+            records.push(latest(MetadataRecord::ClientQuotaRecord(record)));
         }
         let next_producer_id = self.producer_ids().next_producer_id();
         if next_producer_id >= 0 {

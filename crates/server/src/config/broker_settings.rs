@@ -34,6 +34,10 @@ pub(crate) fn broker_settings(config: &ServerConfig) -> BrokerSettings {
         },
         delete_topic_enable: config.delete_topic_enable,
         broker_configs,
+        quota_window: strand_broker::quotas::QuotaWindow {
+            samples: u32::try_from(config.quota_window_num).unwrap_or(1),
+            sample_ms: i64::from(config.quota_window_size_seconds) * 1000,
+        },
         fetch_session_slots: usize::try_from(config.max_incremental_fetch_session_cache_slots).unwrap_or(0),
         txn_add_retry: strand_broker::TxnAddRetry {
             backoff: Duration::from_millis(u64::try_from(config.add_partitions_to_txn_retry_backoff_ms).unwrap_or(0)),

@@ -157,6 +157,8 @@ const KEYS: &[KeyDef] = &[
     key("sasl.mechanism.controller.protocol", Kind::Str, Some("GSSAPI")),
     key("sasl.server.max.receive.size", int_min(1), Some("524288")),
     key("queued.max.requests", int_min(1), Some("500")),
+    key("quota.window.num", int_min(1), Some("11")),
+    key("quota.window.size.seconds", int_min(1), Some("1")),
     key("queued.max.request.bytes", LONG, Some("-1")),
     key("num.network.threads", int_min(1), Some("3")),
     key("num.io.threads", int_min(1), Some("8")),

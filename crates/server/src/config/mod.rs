@@ -277,6 +277,9 @@ pub struct ServerConfig {
     pub max_connections_per_ip_overrides: BTreeMap<String, i32>,
     /// `max.connection.creation.rate`: new client connections per second, broker-wide.
     pub max_connection_creation_rate: i32,
+    /// `quota.window.num` and `quota.window.size.seconds`: the windows client quotas are measured over.
+    pub quota_window_num: i32,
+    pub quota_window_size_seconds: i32,
     /// `queued.max.requests`: caps each connection's pipeline of unanswered requests.
     pub queued_max_requests: i32,
     /// `queued.max.request.bytes`: the memory pool of requests in flight; -1 (or any value up to
@@ -598,6 +601,8 @@ impl ServerConfig {
             max_connections_per_ip: read.int("max.connections.per.ip")?,
             max_connections_per_ip_overrides: read.connections_per_ip_overrides()?,
             max_connection_creation_rate: read.int("max.connection.creation.rate")?,
+            quota_window_num: read.int("quota.window.num")?,
+            quota_window_size_seconds: read.int("quota.window.size.seconds")?,
             queued_max_requests: read.int("queued.max.requests")?,
             queued_max_request_bytes: read.long("queued.max.request.bytes")?,
             max_incremental_fetch_session_cache_slots: read.int("max.incremental.fetch.session.cache.slots")?,

@@ -90,7 +90,10 @@ impl ClientConnections {
         }
         let connections = ClientConnections {
             limits: ClientLimits::from_config(config),
-            quotas: ConnectionQuotas::new(settings),
+            quotas: ConnectionQuotas::new(settings).with_window(strand_broker::quotas::QuotaWindow {
+                samples: u32::try_from(config.quota_window_num).unwrap_or(1),
+                sample_ms: i64::from(config.quota_window_size_seconds) * 1000,
+            }),
             protected_listener: (broker_listeners > 1).then(|| config.inter_broker_listener_name.clone()),
             tls: Arc::new(tls),
             protocols: config.listeners.iter().map(|l| (l.listener_name.clone(), l.security_protocol)).collect(),
@@ -146,6 +149,17 @@ impl ClientConnections {
                     continue;
                 }
             };
+            let now_ms = strand_base::Clock::now_ms(&strand_base::SystemClock);
+            if let Some(throttle) = self.quotas.ip_creation_throttle(broker.image().client_quotas(), peer.ip(), now_ms)
+            {
+                // Kafka closes a connection past its address's rate once the throttle has passed.
+                info!(%peer, "closing connection in {throttle:?}: past its connection_creation_rate (KIP-612)");
+                connections.spawn(async move {
+                    tokio::time::sleep(throttle).await;
+                    drop(stream);
+                });
+                continue;
+            }
             match self.quotas.admit(slot, peer.ip()) {
                 Ok(permit) => {
                     let (broker, limits, name, tls) = (broker.clone(), self.limits.clone(), name.clone(), tls.clone());

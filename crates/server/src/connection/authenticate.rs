@@ -488,13 +488,14 @@ where
         let response = match authenticator.on_frame(frame.clone()) {
             Next::Respond(response) => response,
             Next::ApiVersions => match api_versions(frame).await {
-                Outcome::Respond(response) => {
+                // ApiVersions is never throttled.
+                Outcome::Respond(response) | Outcome::Throttled(Some(response), _) => {
                     if !api_versions_accepted(&response) {
                         authenticator.api_versions_refused();
                     }
                     response
                 }
-                Outcome::NoResponse => continue,
+                Outcome::NoResponse | Outcome::Throttled(None, _) => continue,
                 Outcome::Close(reason) | Outcome::RespondAndClose(_, reason) => return Err(reason),
             },
             Next::Authenticated { response, principal, session } => {

@@ -14,16 +14,32 @@
 //! Strand does not: the broker-wide count can exceed `max.connections` by the inter-broker
 //! connections.
 //!
+//! On top of these, KIP-612's per-IP creation rate (`connection_creation_rate` of an `ip`
+//! client-quota entity, or of the `<default>` ip, from the metadata image): each accepted
+//! connection is recorded against its address's rate over `quota.window.num` windows of
+//! `quota.window.size.seconds`; past it the connection is closed once the throttle time has
+//! passed (Kafka's delayed close of a throttled connection), at most
+//! [`IP_RATE_SENSORS_MAX`] addresses measured at once.
+//!
 //! What it is not: per-listener limits (`listener.name.X.max.connections`), which configuration
-//! refuses, and KIP-612's per-IP creation rate quotas (dynamic quotas Strand does not have).
+//! refuses.
 
 use std::collections::HashMap;
 use std::net::IpAddr;
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
 
+use strand_broker::quotas::{QuotaWindow, SampledRate};
+use strand_metadata::image::client_quotas::ENTITY_IP;
+use strand_metadata::image::{ClientQuotaEntity, ClientQuotasImage};
 use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 use tokio::time::Instant;
+
+/// The most addresses whose creation rate is measured at once: past it, the one idle longest is
+/// forgotten.
+pub const IP_RATE_SENSORS_MAX: usize = 65_536;
+/// KIP-612's quota key.
+const CONNECTION_CREATION_RATE: &str = "connection_creation_rate";
 
 /// The longest an accept waits for the creation rate: Kafka bounds a connection's throttle by
 /// `quota.window.size.seconds` (default 1 s).
@@ -52,6 +68,10 @@ pub struct ConnectionQuotas {
     per_ip: Mutex<HashMap<IpAddr, u32>>,
     /// When the next connection may be accepted under the creation rate.
     next_creation: tokio::sync::Mutex<Option<Instant>>,
+    /// KIP-612: each address's creation rate, with when it last connected (ms).
+    ip_rates: Mutex<HashMap<IpAddr, (SampledRate, i64)>>,
+    /// `quota.window.num` windows of `quota.window.size.seconds`.
+    window: QuotaWindow,
 }
 
 /// What a connection holds while it is open: its slot and its address's count. Dropping it
@@ -96,7 +116,44 @@ impl ConnectionQuotas {
             slots: Arc::new(Semaphore::new(permits)),
             per_ip: Mutex::new(HashMap::new()),
             next_creation: tokio::sync::Mutex::new(None),
+            ip_rates: Mutex::new(HashMap::new()),
+            window: QuotaWindow::default(),
         })
+    }
+
+    /// The same quotas measuring IP creation rates over `window`.
+    pub fn with_window(mut self: Arc<Self>, window: QuotaWindow) -> Arc<Self> {
+        if let Some(quotas) = Arc::get_mut(&mut self) {
+            quotas.window = window;
+        }
+        self
+    }
+
+    /// KIP-612: records a connection from `address` at `now_ms` against its creation rate quota
+    /// in `quotas` (the address's own, else the default ip's); how long to hold the connection
+    /// before closing it if that is past the quota, `None` to serve it.
+    pub fn ip_creation_throttle(&self, quotas: &ClientQuotasImage, address: IpAddr, now_ms: i64) -> Option<Duration> {
+        if !quotas.any_sets(CONNECTION_CREATION_RATE) {
+            return None;
+        }
+        let address = address.to_canonical();
+        let text = address.to_string();
+        let named = ClientQuotaEntity::new([(ENTITY_IP, Some(text.as_str()))]);
+        let default = ClientQuotaEntity::new([(ENTITY_IP, None)]);
+        let bound =
+            quotas.get(&named, CONNECTION_CREATION_RATE).or_else(|| quotas.get(&default, CONNECTION_CREATION_RATE))?;
+        let mut rates = self.ip_rates.lock().unwrap_or_else(PoisonError::into_inner);
+        if !rates.contains_key(&address) && rates.len() >= IP_RATE_SENSORS_MAX {
+            let idlest = rates.iter().min_by_key(|(_, (_, last))| *last).map(|(ip, _)| *ip);
+            if let Some(idlest) = idlest {
+                rates.remove(&idlest);
+            }
+        }
+        let (rate, last) = rates.entry(address).or_insert_with(|| (SampledRate::new(self.window), now_ms));
+        *last = now_ms;
+        rate.record(1.0, now_ms);
+        let throttle_ms = rate.throttle_ms(bound, now_ms);
+        (throttle_ms > 0).then(|| Duration::from_millis(u64::try_from(throttle_ms).unwrap_or(0)))
     }
 
     /// Waits until the listener may accept its next connection: the creation rate first, then a
@@ -220,6 +277,42 @@ mod tests {
         assert!(!third.is_finished(), "no slot while two connections are open");
         drop(a);
         third.await.expect("a slot once one closed");
+    }
+
+    /// KIP-612: an address past its own creation rate (or the default ip's) is throttled, others
+    /// not; the rate is its own per address.
+    #[test]
+    fn ip_creation_rates_follow_their_quotas() {
+        use strand_metadata::image::{MetadataDelta, MetadataImage, MetadataProvenance};
+        use strand_protocol::messages::ClientQuotaRecord;
+        use strand_protocol::messages::client_quota_record::EntityData;
+        use strand_protocol::messages::records::MetadataRecord;
+        let mut delta = MetadataDelta::new(&MetadataImage::empty());
+        for (name, value) in [(Some("10.0.0.1"), 1.0), (None, 100.0)] {
+            let entity = vec![EntityData {
+                entity_type: "ip".into(),
+                entity_name: name.map(str::to_owned),
+                ..Default::default()
+            }];
+            let record =
+                ClientQuotaRecord { entity, key: CONNECTION_CREATION_RATE.into(), value, ..Default::default() };
+            delta.replay(&MetadataRecord::ClientQuotaRecord(record)).expect("replays");
+        }
+        let image = delta.apply(MetadataProvenance { offset: 0, epoch: 0 });
+        let quotas = quotas(u32::MAX, &[], None);
+        let throttled = |address: &str, count: usize| {
+            (0..count).filter(|_| quotas.ip_creation_throttle(image.client_quotas(), ip(address), 0).is_some()).count()
+        };
+        // 1 a second over a window of at least 10 s: 10 pass, the 11th is throttled.
+        assert_eq!(throttled("10.0.0.1", 10), 0);
+        assert_eq!(
+            quotas.ip_creation_throttle(image.client_quotas(), ip("10.0.0.1"), 0),
+            Some(Duration::from_millis(1000))
+        );
+        assert_eq!(throttled("10.0.0.2", 50), 0, "the default ip's 100 a second");
+        assert_eq!(throttled("10.0.0.2", 1000), 1000 - 950, "past 1000 in 10 s");
+        let none = ClientQuotasImage::default();
+        assert_eq!(quotas.ip_creation_throttle(&none, ip("10.0.0.1"), 0), None, "no quota: never");
     }
 
     /// Accepts are spaced by the creation rate after a burst of one second's worth.

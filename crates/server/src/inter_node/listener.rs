@@ -204,7 +204,9 @@ async fn serve<S: AsyncRead + AsyncWrite + Unpin + Send>(
 async fn conclude<W: FrameSink>(writer: &mut W, outcome: Outcome, peer: SocketAddr) -> bool {
     match outcome {
         Outcome::Respond(response) => write(writer, &response, peer).await,
-        Outcome::NoResponse => true,
+        // Nodes' links are never throttled: client quotas do not apply to them.
+        Outcome::Throttled(Some(response), _) => write(writer, &response, peer).await,
+        Outcome::NoResponse | Outcome::Throttled(None, _) => true,
         Outcome::Close(reason) => {
             refuse(peer, &reason);
             false

@@ -1,0 +1,139 @@
+//! Client quotas against a real `strand` process: AlterClientQuotas sets them (through the
+//! controller), a producer past its `producer_byte_rate` is held to it within 10% over a ~10 s
+//! stretch, seeing `throttle_time_ms` and having its connection muted (KIP-219); a CreateTopics
+//! flood runs into the controller mutation quota (KIP-599).
+//!
+//! The producer's rate is measured without a clock in the test: the topic stamps each batch with
+//! the broker's `LogAppendTime`, which the Produce response returns. Windows are two of 1 s
+//! (`quota.window.num=2`), so the burst a fresh client may send before its first throttle is
+//! short.
+
+mod common;
+
+use common::{Server, batch, serial};
+use strand_protocol::error::ErrorCode;
+use strand_protocol::frame::encode_request;
+use strand_protocol::messages::alter_client_quotas_request::{EntityData, EntryData, OpData};
+use strand_protocol::messages::api::{RequestBody, ResponseBody};
+use strand_protocol::messages::create_topics_request::{CreatableTopic, CreatableTopicConfig};
+use strand_protocol::messages::produce_request::{PartitionProduceData, TopicProduceData};
+use strand_protocol::messages::{AlterClientQuotasRequest, CreateTopicsRequest, ProduceRequest};
+
+/// The quota the producer is held to, bytes a second.
+const PRODUCER_BYTE_RATE: f64 = 100_000.0;
+/// Produce requests sent; the first [`WARM_UP`] are not measured (a fresh client's burst).
+const REQUESTS: usize = 130;
+const WARM_UP: usize = 20;
+
+/// Sets `key=value` for the e2e client's client id (the test client sends `e2e`).
+fn set_client_quota(client: &mut common::Client, key: &str, value: f64) {
+    let entity =
+        vec![EntityData { entity_type: "client-id".into(), entity_name: Some("e2e".into()), ..Default::default() }];
+    let ops = vec![OpData { key: key.into(), value, remove: false, ..Default::default() }];
+    let request = AlterClientQuotasRequest {
+        entries: vec![EntryData { entity, ops, ..Default::default() }],
+        ..Default::default()
+    };
+    let ResponseBody::AlterClientQuotas(response) = client.call(RequestBody::AlterClientQuotas(request), 1) else {
+        panic!("not an AlterClientQuotas response")
+    };
+    assert_eq!(response.entries[0].error_code, 0, "{response:?}");
+}
+
+/// A producer sending 10 kB batches as fast as the broker reads them is held to its
+/// `producer_byte_rate` within 10%, measured between the broker's append times; it sees
+/// `throttle_time_ms` on the way.
+#[test]
+fn producer_byte_rate_holds_within_ten_percent() {
+    let _serial = serial();
+    let data = tempfile::tempdir().expect("temp dir");
+    let server = Server::start_with(data, &["quota.window.num=2", "quota.window.size.seconds=1"]);
+    let mut client = server.connect();
+    let config = CreatableTopicConfig {
+        name: "message.timestamp.type".into(),
+        value: Some("LogAppendTime".into()),
+        ..Default::default()
+    };
+    let topic = CreatableTopic {
+        name: "metered".into(),
+        num_partitions: 1,
+        replication_factor: 1,
+        configs: vec![config],
+        ..Default::default()
+    };
+    let request = CreateTopicsRequest { topics: vec![topic], timeout_ms: 10_000, ..Default::default() };
+    let ResponseBody::CreateTopics(created) = client.call(RequestBody::CreateTopics(request), 7) else { panic!() };
+    assert_eq!(created.topics[0].error_code, 0, "{created:?}");
+    set_client_quota(&mut client, "producer_byte_rate", PRODUCER_BYTE_RATE);
+
+    let value = "v".repeat(10_000);
+    let mut sent = Vec::new();
+    let mut throttled = 0;
+    for _ in 0..REQUESTS {
+        let request = RequestBody::Produce(ProduceRequest {
+            acks: 1,
+            timeout_ms: 10_000,
+            topic_data: vec![TopicProduceData {
+                name: "metered".into(),
+                partition_data: vec![PartitionProduceData {
+                    index: 0,
+                    records: Some(batch(&[&value])),
+                    ..Default::default()
+                }],
+                ..Default::default()
+            }],
+            ..Default::default()
+        });
+        // What the broker counts: the request's bytes, its size prefix aside.
+        let bytes = encode_request(0, Some("e2e"), &request, 9).expect("encode").len() - 4;
+        let ResponseBody::Produce(response) = client.call(request, 9) else { panic!("not a Produce response") };
+        let partition = &response.responses[0].partition_responses[0];
+        assert_eq!(partition.error_code, 0, "throttled, never refused");
+        throttled += usize::from(response.throttle_time_ms > 0);
+        sent.push((bytes as f64, partition.log_append_time_ms));
+    }
+    let measured = &sent[WARM_UP..];
+    let bytes: f64 = measured[1..].iter().map(|(bytes, _)| bytes).sum();
+    let elapsed_s = (measured[measured.len() - 1].1 - measured[0].1) as f64 / 1000.0;
+    let rate = bytes / elapsed_s;
+    eprintln!(
+        "producer held to {rate:.0} B/s over {elapsed_s:.1} s (quota {PRODUCER_BYTE_RATE}); {throttled} throttled answers"
+    );
+    assert!(throttled > REQUESTS / 2, "the client sees throttle_time_ms: {throttled} of {REQUESTS}");
+    assert!(elapsed_s > 8.0, "measured over {elapsed_s} s");
+    assert!(
+        (rate - PRODUCER_BYTE_RATE).abs() <= PRODUCER_BYTE_RATE * 0.1,
+        "{rate:.0} B/s against {PRODUCER_BYTE_RATE}"
+    );
+}
+
+/// A flood of CreateTopics (v7, strict) past `controller_mutation_rate`: each request's topics
+/// past the client's credits get THROTTLING_QUOTA_EXCEEDED, and each answer a throttle.
+#[test]
+fn create_topics_flood_hits_the_mutation_quota() {
+    let _serial = serial();
+    let data = tempfile::tempdir().expect("temp dir");
+    let server = Server::start_with(data, &["quota.window.num=2", "quota.window.size.seconds=1"]);
+    let mut client = server.connect();
+    // 2 partitions a second, a burst of 4 credits.
+    set_client_quota(&mut client, "controller_mutation_rate", 2.0);
+    let throttled = ErrorCode::ThrottlingQuotaExceeded.code();
+    for round in 0..3 {
+        let topics = (0..4)
+            .map(|i| CreatableTopic {
+                name: format!("flood-{round}-{i}"),
+                num_partitions: 2,
+                replication_factor: 1,
+                ..Default::default()
+            })
+            .collect();
+        let request = CreateTopicsRequest { topics, timeout_ms: 10_000, ..Default::default() };
+        let ResponseBody::CreateTopics(response) = client.call(RequestBody::CreateTopics(request), 7) else {
+            panic!("not a CreateTopics response")
+        };
+        let codes: Vec<i16> = response.topics.iter().map(|t| t.error_code).collect();
+        assert_eq!(codes.first(), Some(&0), "round {round}: the first topic is admitted: {codes:?}");
+        assert_eq!(codes.last(), Some(&throttled), "round {round}: the flood is refused: {codes:?}");
+        assert!(response.throttle_time_ms > 0, "round {round}: {response:?}");
+    }
+}
