@@ -7,13 +7,12 @@
 
 mod common;
 
-use std::net::{SocketAddr, TcpStream};
+use std::net::SocketAddr;
 use std::path::Path;
-use std::sync::Arc;
 
-use common::tls::{Pki, pem, tls_client};
+use common::tls::{Pki, pem, tls_client, tls_connection};
 use common::{Client, Server, WAIT_MAX, batch, create_topic, fetch_all, produce};
-use rustls::pki_types::{CertificateDer, ServerName};
+use rustls::pki_types::CertificateDer;
 use strand_protocol::messages::api::{RequestBody, ResponseBody};
 use strand_protocol::messages::{ApiVersionsRequest, MetadataRequest};
 
@@ -235,20 +234,8 @@ fn each_listener_advertises_itself() {
 }
 
 /// The certificate `address` serves to a client trusting `ca`.
-#[allow(clippy::disallowed_methods)] // End-to-end tests are clients of a real server.
 fn served_certificate(address: SocketAddr, ca: CertificateDer<'static>) -> CertificateDer<'static> {
-    let mut roots = rustls::RootCertStore::empty();
-    roots.add(ca).expect("trusted");
-    let provider = Arc::new(rustls::crypto::ring::default_provider());
-    let config = rustls::ClientConfig::builder_with_provider(provider)
-        .with_safe_default_protocol_versions()
-        .expect("versions")
-        .with_root_certificates(roots)
-        .with_no_client_auth();
-    let name = ServerName::try_from("localhost").expect("name");
-    let mut connection = rustls::ClientConnection::new(Arc::new(config), name).expect("client");
-    let mut socket = TcpStream::connect(address).expect("connect");
-    socket.set_read_timeout(Some(WAIT_MAX)).expect("timeout");
+    let (mut connection, mut socket) = tls_connection(address, ca, None);
     while connection.is_handshaking() {
         connection.complete_io(&mut socket).expect("handshake");
     }

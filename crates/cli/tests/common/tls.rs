@@ -73,8 +73,19 @@ impl Pki {
 }
 
 /// A rustls client trusting `ca`, showing `identity` if given, connected to `address`.
-#[allow(clippy::disallowed_methods)] // End-to-end tests are clients of a real server.
 pub fn tls_client(address: SocketAddr, ca: CertificateDer<'static>, identity: Option<&Identity>) -> Client {
+    let (connection, socket) = tls_connection(address, ca, identity);
+    Client::over(rustls::StreamOwned::new(connection, socket))
+}
+
+/// A rustls connection to `address` (as `localhost`) trusting `ca`, showing `identity` if given,
+/// its handshake not yet run, and its socket.
+#[allow(clippy::disallowed_methods)] // End-to-end tests are clients of a real server.
+pub fn tls_connection(
+    address: SocketAddr,
+    ca: CertificateDer<'static>,
+    identity: Option<&Identity>,
+) -> (rustls::ClientConnection, TcpStream) {
     let mut roots = rustls::RootCertStore::empty();
     roots.add(ca).expect("trusted");
     let provider = Arc::new(rustls::crypto::ring::default_provider());
@@ -90,5 +101,5 @@ pub fn tls_client(address: SocketAddr, ca: CertificateDer<'static>, identity: Op
     let connection = rustls::ClientConnection::new(Arc::new(config), name).expect("client");
     let socket = TcpStream::connect(address).expect("connect");
     socket.set_read_timeout(Some(WAIT_MAX)).expect("timeout");
-    Client::over(rustls::StreamOwned::new(connection, socket))
+    (connection, socket)
 }
