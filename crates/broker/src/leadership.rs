@@ -95,11 +95,11 @@ impl Broker {
         }
     }
 
-    /// Broker `id`'s endpoint on the listener this broker's clients use, if it is registered and
-    /// not fenced (Kafka's `MetadataCache.getAliveBrokerNode`).
-    pub(crate) fn endpoint_of(&self, image: &MetadataImage, id: BrokerId) -> Option<LeaderEndpoint> {
+    /// Broker `id`'s endpoint on `listener` (the client's), if it is registered and not fenced
+    /// (Kafka's `MetadataCache.getAliveBrokerNode`).
+    pub(crate) fn endpoint_of(&self, image: &MetadataImage, id: BrokerId, listener: &str) -> Option<LeaderEndpoint> {
         let broker = image.cluster().broker(id).filter(|b| !b.fenced)?;
-        let endpoint = broker.endpoints.iter().find(|e| e.name == self.identity.listener_name)?;
+        let endpoint = broker.endpoints.iter().find(|e| e.name == listener)?;
         Some(LeaderEndpoint {
             node_id: id,
             host: endpoint.host.clone(),
@@ -116,19 +116,21 @@ pub(crate) struct LeaderHints<'a> {
     broker: &'a Broker,
     /// The image at response time: leadership may have moved while the request waited.
     image: Arc<MetadataImage>,
+    /// The listener the client reached this broker through.
+    listener: &'a str,
     endpoints: std::collections::BTreeMap<BrokerId, LeaderEndpoint>,
 }
 
 impl<'a> LeaderHints<'a> {
-    pub(crate) fn new(broker: &'a Broker) -> Self {
-        LeaderHints { broker, image: broker.image(), endpoints: std::collections::BTreeMap::new() }
+    pub(crate) fn new(broker: &'a Broker, listener: &'a str) -> Self {
+        LeaderHints { broker, image: broker.image(), listener, endpoints: std::collections::BTreeMap::new() }
     }
 
     /// `tp`'s current leader and epoch, its endpoint noted if the leader is alive.
     pub(crate) fn leader_of(&mut self, tp: &strand_base::TopicPartition) -> (BrokerId, i32) {
         let (leader, epoch) = self.broker.current_leader(&self.image, tp);
         if !self.endpoints.contains_key(&leader)
-            && let Some(endpoint) = self.broker.endpoint_of(&self.image, leader)
+            && let Some(endpoint) = self.broker.endpoint_of(&self.image, leader, self.listener)
         {
             self.endpoints.insert(leader, endpoint);
         }

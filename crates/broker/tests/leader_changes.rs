@@ -261,6 +261,34 @@ async fn produce_to_a_follower_names_the_new_leader() {
     assert!(old.node_endpoints.is_empty());
 }
 
+/// KIP-951's endpoints are on the listener the client came through (Kafka's
+/// `getAliveBrokerNode(id, request.context.listenerName)`): a client on a listener the new leader
+/// does not have is told who leads but given no endpoint, never another listener's address.
+#[tokio::test]
+async fn leader_endpoints_are_on_the_clients_listener() {
+    let mut member = Member::new();
+    member.elect(OTHER);
+    let request = ProduceRequest {
+        acks: 1,
+        timeout_ms: 1000,
+        topic_data: vec![TopicProduceData {
+            name: TOPIC.into(),
+            partition_data: vec![PartitionProduceData { index: 0, records: Some(records(20)), ..Default::default() }],
+            ..Default::default()
+        }],
+        ..Default::default()
+    };
+    let external = strand_security::Session { listener: "EXTERNAL".to_owned(), ..common::session() };
+    let ResponseBody::Produce(response) = member.node.call_as(&external, RequestBody::Produce(request), 12).await
+    else {
+        panic!("not a Produce response");
+    };
+    let p = &response.responses[0].partition_responses[0];
+    assert_eq!(code(p.error_code), ErrorCode::NotLeaderOrFollower);
+    assert_eq!((p.current_leader.leader_id, p.current_leader.leader_epoch), (OTHER, 1));
+    assert!(response.node_endpoints.is_empty(), "{:?}", response.node_endpoints);
+}
+
 /// A consumer's Fetch v17 from a follower: NOT_LEADER_OR_FOLLOWER with the new leader and its
 /// endpoint; v15 (before KIP-951's endpoints) gets the error alone.
 #[tokio::test]

@@ -56,7 +56,7 @@ pub fn handle(
     let (topics, denied): (Vec<String>, Vec<String>) = selected.into_iter().partition(|t| describable.contains(t));
     let page = Page {
         image: &image,
-        listener: &broker.identity.listener_name,
+        listener: &session.listener,
         cursor: request.cursor.as_ref().map(|c| (c.topic_name.as_str(), c.partition_index)),
         every_topic,
     };

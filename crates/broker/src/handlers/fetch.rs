@@ -82,7 +82,7 @@ pub async fn handle(broker: &Broker, request: FetchRequest, version: i16, sessio
         consumer_fetch(broker, request, version, session).await
     };
     if version >= LEADER_HINTS_VERSION_MIN {
-        response.node_endpoints = leader_hints(broker, &mut response.responses);
+        response.node_endpoints = leader_hints(broker, &session.listener, &mut response.responses);
     }
     response
 }
@@ -106,10 +106,10 @@ fn refused(request: &FetchRequest, version: i16, code: ErrorCode) -> FetchRespon
 
 /// Fills `current_leader` of every partition answered NOT_LEADER_OR_FOLLOWER or
 /// FENCED_LEADER_EPOCH (Kafka's `KafkaApis.handleFetchRequest`, for consumers and followers
-/// alike); returns the endpoints of the leaders named.
-fn leader_hints(broker: &Broker, responses: &mut [FetchableTopicResponse]) -> Vec<NodeEndpoint> {
+/// alike); returns the endpoints of the leaders named, on the client's `listener`.
+fn leader_hints(broker: &Broker, listener: &str, responses: &mut [FetchableTopicResponse]) -> Vec<NodeEndpoint> {
     let refused = [ErrorCode::NotLeaderOrFollower.code(), ErrorCode::FencedLeaderEpoch.code()];
-    let mut hints = LeaderHints::new(broker);
+    let mut hints = LeaderHints::new(broker, listener);
     for topic in responses {
         let name = if topic.topic.is_empty() { hints.topic_name(topic.topic_id) } else { Some(topic.topic.clone()) };
         for partition in &mut topic.partitions {

@@ -55,15 +55,17 @@ pub struct ReplicaWait {
     /// `DelayedProduce` from its creation.
     deadline: tokio::time::Instant,
     version: i16,
+    /// The client's listener: KIP-951's leader endpoints are on it.
+    listener: String,
 }
 
 impl ReplicaWait {
     /// Waits for every partition's replicas together (one deadline for the request) and builds
     /// the response.
     pub async fn finish(self, broker: &Broker) -> ProduceResponse {
-        let ReplicaWait { mut responses, delayed, deadline, version } = self;
+        let ReplicaWait { mut responses, delayed, deadline, version, listener } = self;
         wait_for_replicas(&mut responses, delayed, deadline).await;
-        response(broker, responses, version)
+        response(broker, responses, version, &listener)
     }
 }
 
@@ -187,7 +189,8 @@ pub async fn start(
     if !delayed.is_empty() {
         let timeout = Duration::from_millis(u64::try_from(request.timeout_ms).unwrap_or(0));
         let deadline = tokio::time::Instant::now() + timeout;
-        return Ok(Produced::Waiting(ReplicaWait { responses, delayed, deadline, version }));
+        let listener = session.listener.clone();
+        return Ok(Produced::Waiting(ReplicaWait { responses, delayed, deadline, version, listener }));
     }
     if acks == Acks::None {
         let first_error = responses.iter().flat_map(|t| &t.partition_responses).find(|p| p.error_code != 0);
@@ -196,13 +199,18 @@ pub async fn start(
             Some(p) => Err(format!("acks=0 produce failed: {}", p.error_message.clone().unwrap_or_default())),
         };
     }
-    Ok(Produced::Done(Some(response(broker, responses, version))))
+    Ok(Produced::Done(Some(response(broker, responses, version, &session.listener))))
 }
 
 /// The response, with KIP-951's leader hints for the partitions refused as not led here.
-fn response(broker: &Broker, mut responses: Vec<TopicProduceResponse>, version: i16) -> ProduceResponse {
+fn response(
+    broker: &Broker,
+    mut responses: Vec<TopicProduceResponse>,
+    version: i16,
+    listener: &str,
+) -> ProduceResponse {
     let node_endpoints =
-        if version >= LEADER_HINTS_VERSION_MIN { leader_hints(broker, &mut responses) } else { Vec::new() };
+        if version >= LEADER_HINTS_VERSION_MIN { leader_hints(broker, listener, &mut responses) } else { Vec::new() };
     ProduceResponse { responses, node_endpoints, ..Default::default() }
 }
 
@@ -287,13 +295,13 @@ async fn verify(
 const LEADER_HINTS_VERSION_MIN: i16 = 10;
 
 /// Fills `current_leader` of every partition answered NOT_LEADER_OR_FOLLOWER; returns the
-/// endpoints of the leaders named.
-fn leader_hints(broker: &Broker, responses: &mut [TopicProduceResponse]) -> Vec<NodeEndpoint> {
+/// endpoints of the leaders named, on the client's `listener`.
+fn leader_hints(broker: &Broker, listener: &str, responses: &mut [TopicProduceResponse]) -> Vec<NodeEndpoint> {
     let refused = |p: &PartitionProduceResponse| p.error_code == ErrorCode::NotLeaderOrFollower.code();
     if !responses.iter().any(|t| t.partition_responses.iter().any(refused)) {
         return Vec::new();
     }
-    let mut hints = LeaderHints::new(broker);
+    let mut hints = LeaderHints::new(broker, listener);
     for topic in responses.iter_mut().filter(|t| t.partition_responses.iter().any(refused)) {
         let name = if topic.name.is_empty() { hints.topic_name(topic.topic_id) } else { Some(topic.name.clone()) };
         for partition in topic.partition_responses.iter_mut().filter(|p| refused(p)) {
