@@ -56,21 +56,26 @@ fn start_ssl(dir: &Path, settings: &[String]) -> (Server, SocketAddr) {
     Server::spawn_with(data, &overrides).ready_on("SSL")
 }
 
+/// A test CA, the node's certificate for `CN=node,OU=brokers,O=acme` in a PEM key store file
+/// under `dir`, and strand serving it on one SSL listener.
+fn start_pem(dir: &Path) -> (Pki, common::tls::Identity, Server, SocketAddr) {
+    let pki = Pki::new("strand-test-ca");
+    let node = pki.issue(("node", "brokers", "acme"));
+    std::fs::write(dir.join("ca.pem"), pem("CERTIFICATE", &pki.ca())).expect("ca");
+    std::fs::write(dir.join("node.pem"), node.pem()).expect("node");
+    let keystore =
+        ["ssl.keystore.type=PEM".to_owned(), format!("ssl.keystore.location={}", dir.join("node.pem").display())];
+    let (server, address) = start_ssl(dir, &keystore);
+    (pki, node, server, address)
+}
+
 /// A PEM key store: ApiVersions, Metadata (advertising the SSL listener) and a Produce and Fetch
 /// round trip work over TLS; a plaintext client and a client not trusting the CA are refused.
 #[test]
 fn a_pem_ssl_listener_serves_tls_only() {
     let _serial = common::serial();
     let dir = tempfile::tempdir().expect("dir");
-    let pki = Pki::new("strand-test-ca");
-    let node = pki.issue(("node", "brokers", "acme"));
-    std::fs::write(dir.path().join("ca.pem"), pem("CERTIFICATE", &pki.ca())).expect("ca");
-    std::fs::write(dir.path().join("node.pem"), node.pem()).expect("node");
-    let keystore = [
-        "ssl.keystore.type=PEM".to_owned(),
-        format!("ssl.keystore.location={}", dir.path().join("node.pem").display()),
-    ];
-    let (server, address) = start_ssl(dir.path(), &keystore);
+    let (pki, _node, server, address) = start_pem(dir.path());
 
     let mut client = tls_client(address, pki.ca(), None);
     assert_eq!(api_versions(&mut client), Ok(0));
@@ -278,15 +283,7 @@ fn a_key_store_changes_through_alter_configs() {
     use strand_protocol::messages::describe_configs_request::DescribeConfigsResource;
     let _serial = common::serial();
     let dir = tempfile::tempdir().expect("dir");
-    let pki = Pki::new("strand-test-ca");
-    let node = pki.issue(("node", "brokers", "acme"));
-    std::fs::write(dir.path().join("ca.pem"), pem("CERTIFICATE", &pki.ca())).expect("ca");
-    std::fs::write(dir.path().join("node.pem"), node.pem()).expect("node");
-    let keystore = [
-        "ssl.keystore.type=PEM".to_owned(),
-        format!("ssl.keystore.location={}", dir.path().join("node.pem").display()),
-    ];
-    let (_server, address) = start_ssl(dir.path(), &keystore);
+    let (pki, node, _server, address) = start_pem(dir.path());
     assert_eq!(served_certificate(address, pki.ca()), node.chain[0]);
 
     let mut client = tls_client(address, pki.ca(), None);
