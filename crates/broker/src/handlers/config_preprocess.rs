@@ -57,6 +57,11 @@ pub(crate) fn left_out<'a>(broker: &Broker, name: &str, given: &[&str]) -> Vec<(
         .collect()
 }
 
+/// `resources` without those at the `refused` positions: what goes to the controller.
+pub(crate) fn unrefused<T, A>(resources: Vec<T>, refused: &BTreeMap<usize, A>) -> Vec<T> {
+    resources.into_iter().enumerate().filter(|(index, _)| !refused.contains_key(index)).map(|(_, r)| r).collect()
+}
+
 /// The responses of a request whose resources at `refused` positions were answered here and
 /// the rest by the controller (`forwarded`, in order): one per resource, in request order.
 pub(crate) fn merge<T>(count: usize, refused: BTreeMap<usize, T>, forwarded: Vec<T>) -> Vec<T> {

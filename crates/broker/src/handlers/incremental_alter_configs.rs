@@ -52,9 +52,7 @@ pub async fn handle(
             refused.insert(index, answer(resource.resource_type, &resource.resource_name, code, message));
         }
     }
-    let all = std::mem::take(&mut request.resources);
-    request.resources =
-        all.iter().enumerate().filter(|(i, _)| !refused.contains_key(i)).map(|(_, r)| r.clone()).collect();
+    request.resources = config_preprocess::unrefused(std::mem::take(&mut request.resources), &refused);
     let forwarded = if request.resources.is_empty() {
         Vec::new()
     } else {
