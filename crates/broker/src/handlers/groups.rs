@@ -10,7 +10,7 @@
 //! - DescribeGroups, ConsumerGroupDescribe: DESCRIBE on each group (GROUP_AUTHORIZATION_FAILED
 //!   for that group); `include_authorized_operations` reports the session's operations.
 //! - ListGroups: all groups with DESCRIBE on the cluster, else those the session may DESCRIBE.
-//! - DeleteGroups: DELETE on each group.
+//! - DeleteGroups: DELETE on each group, each distinct name answered once.
 //!
 //! The offset APIs are in `group_offsets.rs`; FindCoordinator and TxnOffsetCommit have their own
 //! modules.
@@ -238,9 +238,13 @@ pub(crate) async fn list_groups(
 pub(crate) async fn delete_groups(
     broker: &Broker,
     session: &Session,
-    request: DeleteGroupsRequest,
+    mut request: DeleteGroupsRequest,
     version: i16,
 ) -> DeleteGroupsResponse {
+    // Kafka deletes the distinct names: a repeat would otherwise find the group its first
+    // mention just deleted gone, and answer GROUP_ID_NOT_FOUND for a deleted group.
+    let mut seen = std::collections::HashSet::new();
+    request.groups_names.retain(|id| seen.insert(id.clone()));
     let mask = allowed(broker, session, AclOperation::Delete, &request.groups_names);
     let requested = request.groups_names.clone();
     let allowed_request = DeleteGroupsRequest { groups_names: only_allowed(&mask, request.groups_names), ..request };

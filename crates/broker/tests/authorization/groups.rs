@@ -214,6 +214,19 @@ async fn group_admin_apis_check_each_group() {
     assert_eq!(results, [("other", GROUP_DENIED), ("g", 0)]);
 }
 
+/// A group named many times in one DeleteGroups is looked up, deleted and answered once, as
+/// Kafka answers the distinct names: a repeat is not GROUP_ID_NOT_FOUND for the group the first
+/// mention just deleted, and refusals are not repeated either.
+#[tokio::test]
+async fn delete_groups_answers_each_group_once() {
+    let mut node = node().await;
+    let names = ["g", "other", "g", "other", "g"].map(String::from).to_vec();
+    let deleted =
+        call!(node, "bob", DeleteGroups(DeleteGroupsRequest { groups_names: names, ..Default::default() }), 2);
+    let results: Vec<_> = deleted.results.iter().map(|r| (r.group_id.as_str(), r.error_code)).collect();
+    assert_eq!(results, [("g", 0), ("other", GROUP_DENIED)]);
+}
+
 /// FindCoordinator needs DESCRIBE on the group or transactional id it names.
 #[tokio::test]
 async fn find_coordinator_needs_describe_on_the_key() {
