@@ -67,7 +67,7 @@ pub use config::{GroupConfig, MigrationPolicy};
 pub use group::api::{NoTopicIds, TopicIds};
 pub use group::coordinator::{GroupCoordinator, TxnMarker};
 pub use group::metadata::TopicMetadata;
-pub use group::{ClientInfo, GroupShard};
+pub use group::{ClientInfo, DescribableTopics, GroupShard};
 pub use member_id::{MemberIdGenerator, RandomMemberIds, SequentialMemberIds};
 pub use runtime::{CoordinatorShards, ShardStatus};
 /// The internal topics the coordinators keep their state in, as `base` names them.

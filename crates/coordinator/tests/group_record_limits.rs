@@ -37,7 +37,7 @@ async fn active(config: GroupConfig) -> (Arc<MemoryPartitionWriter>, GroupCoordi
 }
 
 fn client(id: &str) -> ClientInfo {
-    ClientInfo { client_id: id.to_owned(), client_host: "/10.0.0.1".to_owned() }
+    ClientInfo { client_id: id.to_owned(), client_host: "/10.0.0.1".to_owned(), ..Default::default() }
 }
 
 /// A JoinGroup whose only protocol carries `metadata_bytes` of metadata.

@@ -19,7 +19,7 @@ use std::net::SocketAddr;
 use std::sync::Arc;
 
 use strand_base::Uuid;
-use strand_coordinator::{ClientInfo, TopicIds};
+use strand_coordinator::{ClientInfo, DescribableTopics, TopicIds};
 use strand_metadata::image::MetadataImage;
 use strand_protocol::error::ErrorCode;
 use strand_protocol::messages::consumer_group_describe_response::DescribedGroup as ConsumerDescribedGroup;
@@ -32,7 +32,7 @@ use strand_protocol::messages::{
     LeaveGroupRequest, LeaveGroupResponse, ListGroupsRequest, ListGroupsResponse, SyncGroupRequest, SyncGroupResponse,
 };
 use strand_security::Session;
-use strand_security::acl::{AclOperation, ResourceType};
+use strand_security::acl::{AclOperation, Action, ResourceType};
 
 use crate::Broker;
 use crate::dispatch::Client;
@@ -52,7 +52,8 @@ impl TopicIds for ImageTopics {
 
 /// The client as Kafka records a member: its client id, and its address as Java prints one.
 pub(crate) fn client(client_id: Option<&str>, peer: SocketAddr) -> ClientInfo {
-    ClientInfo { client_id: client_id.unwrap_or_default().to_owned(), client_host: format!("/{}", peer.ip()) }
+    let client_id = client_id.unwrap_or_default().to_owned();
+    ClientInfo { client_id, client_host: format!("/{}", peer.ip()), ..ClientInfo::default() }
 }
 
 const GROUP_DENIED: i16 = ErrorCode::GroupAuthorizationFailed.code();
@@ -147,7 +148,14 @@ pub(crate) async fn consumer_group_heartbeat(
             return refused(ErrorCode::TopicAuthorizationFailed);
         }
     }
-    broker.groups.consumer_group_heartbeat(self::client(client.id, client.peer), request, version).await
+    let mut info = self::client(client.id, client.peer);
+    if let Some(authorizer) = broker.authorizer.clone() {
+        let session = session.clone();
+        info.describable = DescribableTopics::new(move |topic| {
+            authorizer.authorize(&session, &Action::new(AclOperation::Describe, ResourceType::Topic, topic))
+        });
+    }
+    broker.groups.consumer_group_heartbeat(info, request, version).await
 }
 
 /// The groups of `group_ids` the session may do `operation` on, as a mask in request order.

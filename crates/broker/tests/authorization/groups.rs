@@ -74,6 +74,7 @@ async fn node() -> Node {
         .allow("carol", AclOperation::Describe, ResourceType::Cluster, CLUSTER_NAME);
     for operation in [AclOperation::Read, AclOperation::Describe] {
         table = table.allow("alice", operation, ResourceType::Group, "g");
+        table = table.allow("alice", operation, ResourceType::Group, "by-regex");
         table = table.allow("alice", operation, ResourceType::Topic, "orders");
     }
     node.with_authorizer(Arc::new(table))
@@ -123,6 +124,31 @@ async fn membership_needs_read_on_the_group() {
     assert_eq!(refused.error_code, TOPIC_DENIED);
     let joined = call!(node, "alice", ConsumerGroupHeartbeat(heartbeat("new-g", &["orders"])), 0);
     assert_eq!(joined.error_code, GROUP_DENIED, "a group the principal may not READ");
+}
+
+/// A subscription regex is resolved to the matching topics the member's principal may DESCRIBE,
+/// as Kafka's `filterTopicDescribeAuthorizedTopics`: `secret` matches, but alice cannot describe
+/// it, so it is neither assigned nor shown as subscribed.
+#[tokio::test]
+async fn a_regex_subscription_keeps_the_topics_the_member_may_describe() {
+    let mut node = node().await;
+    let heartbeat = ConsumerGroupHeartbeatRequest {
+        group_id: "by-regex".into(),
+        member_id: "member-1".into(),
+        member_epoch: 0,
+        rebalance_timeout_ms: 10_000,
+        subscribed_topic_regex: Some("orders|secret".into()),
+        topic_partitions: Some(Vec::new()),
+        ..Default::default()
+    };
+    let joined = call!(node, "alice", ConsumerGroupHeartbeat(heartbeat), 1);
+    assert_eq!(joined.error_code, 0, "{joined:?}");
+    let describe = ConsumerGroupDescribeRequest { group_ids: vec!["by-regex".into()], ..Default::default() };
+    let described = call!(node, "alice", ConsumerGroupDescribe(describe), 1);
+    let member = &described.groups[0].members[0];
+    let assigned: Vec<&str> = member.assignment.topic_partitions.iter().map(|t| t.topic_name.as_str()).collect();
+    let target: Vec<&str> = member.target_assignment.topic_partitions.iter().map(|t| t.topic_name.as_str()).collect();
+    assert_eq!((assigned, target), (vec!["orders"], vec!["orders"]));
 }
 
 /// OffsetCommit needs READ on the group and each topic; OffsetFetch DESCRIBE on each group and

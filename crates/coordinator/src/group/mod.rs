@@ -117,13 +117,55 @@ pub struct Effects {
     pub completions: Vec<Completion>,
 }
 
-/// Who sent a request: the client id and host Kafka records for each member.
+/// Who sent a request: the client id and host Kafka records for each member, and the topics its
+/// principal may describe.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct ClientInfo {
     pub client_id: String,
     /// As Kafka prints an `InetAddress`: `/127.0.0.1`.
     pub client_host: String,
+    pub describable: DescribableTopics,
 }
+
+/// The topics the requesting principal may DESCRIBE. A subscription regex resolved on its
+/// heartbeat keeps only these, as Kafka's `filterTopicDescribeAuthorizedTopics` does, so a regex
+/// cannot reveal or assign a topic the member could not name. Every topic by default (no
+/// authorizer).
+#[derive(Clone, Default)]
+pub struct DescribableTopics(Option<std::sync::Arc<TopicCheck>>);
+
+/// Whether a topic may be described.
+type TopicCheck = dyn Fn(&str) -> bool + Send + Sync;
+
+impl DescribableTopics {
+    /// The topics `may_describe` allows.
+    pub fn new(may_describe: impl Fn(&str) -> bool + Send + Sync + 'static) -> Self {
+        DescribableTopics(Some(std::sync::Arc::new(may_describe)))
+    }
+
+    pub fn contains(&self, topic: &str) -> bool {
+        self.0.as_ref().is_none_or(|may_describe| may_describe(topic))
+    }
+}
+
+impl std::fmt::Debug for DescribableTopics {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(if self.0.is_some() { "DescribableTopics(checked)" } else { "DescribableTopics(all)" })
+    }
+}
+
+/// Two filters are equal when they are the same one.
+impl PartialEq for DescribableTopics {
+    fn eq(&self, other: &Self) -> bool {
+        match (&self.0, &other.0) {
+            (None, None) => true,
+            (Some(a), Some(b)) => std::sync::Arc::ptr_eq(a, b),
+            _ => false,
+        }
+    }
+}
+
+impl Eq for DescribableTopics {}
 
 /// A group of any type this coordinator knows: classic groups and KIP-848 consumer groups, sharing
 /// the shard, its offsets and its timers.

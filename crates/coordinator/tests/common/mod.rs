@@ -101,7 +101,7 @@ pub fn join_request(group: &str, member_id: &str, instance: Option<&str>) -> Joi
 }
 
 pub fn client(id: &str) -> ClientInfo {
-    ClientInfo { client_id: id.to_owned(), client_host: "/127.0.0.1".to_owned() }
+    ClientInfo { client_id: id.to_owned(), client_host: "/127.0.0.1".to_owned(), ..Default::default() }
 }
 
 /// A shard, its clock, and everything it produced.

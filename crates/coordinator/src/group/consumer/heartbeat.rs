@@ -218,7 +218,7 @@ impl GroupShard {
         let subscription_changed = self.write_member(group_id, &member, &updated, effects);
         let assignor_after = self.consumer_group(group_id).and_then(ConsumerGroup::preferred_server_assignor);
         let assignor_changed = assignor_before != assignor_after;
-        let regexes_changed = self.refresh_regexes(group_id, beat.now, effects);
+        let regexes_changed = self.refresh_regexes(group_id, beat, effects);
         self.maybe_bump_group_epoch(group_id, subscription_changed || assignor_changed || regexes_changed, effects);
         self.maybe_update_target(group_id, beat.now, effects);
         let owned = request.topic_partitions.as_deref();
@@ -392,8 +392,11 @@ impl GroupShard {
 
     /// Resolves the group's regular expressions when one is new, or new topics appeared (at most
     /// every [`REGEX_REFRESH_MIN_INTERVAL_MS`]), or `group.consumer.regex.refresh.interval.ms`
-    /// passed. Writes the resolutions that changed; true if any did.
-    fn refresh_regexes(&mut self, group_id: &str, now: i64, effects: &mut Effects) -> bool {
+    /// passed. Each keeps the matches the heartbeating member's principal may describe, as Kafka
+    /// resolves a group's regexes with the context of the request that triggered it. Writes the
+    /// resolutions that changed; true if any did.
+    fn refresh_regexes(&mut self, group_id: &str, beat: &Beat<'_>, effects: &mut Effects) -> bool {
+        let now = beat.now;
         let Some(group) = self.consumer_group(group_id) else { return false };
         let subscribed = group.subscribed_regexes();
         let stale: Vec<String> = group.regexes().keys().filter(|r| !subscribed.contains(*r)).cloned().collect();
@@ -411,7 +414,8 @@ impl GroupShard {
         }
         if due {
             for regex in &subscribed {
-                let topics = resolve(regex, &self.metadata);
+                let mut topics = resolve(regex, &self.metadata);
+                topics.retain(|topic| beat.client.describable.contains(topic));
                 let unchanged = group.regexes().get(regex).is_some_and(|r| r.topics == topics);
                 if !unchanged {
                     let resolved = ResolvedRegex { topics, version: self.metadata.version(), timestamp_ms: now };
