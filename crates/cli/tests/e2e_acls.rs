@@ -17,9 +17,8 @@ use std::time::Duration;
 
 use common::cluster::Cluster;
 use common::{Client, Server, WAIT_MAX, create_topic};
+use strand_protocol::messages::DescribeAclsRequest;
 use strand_protocol::messages::api::{RequestBody, ResponseBody};
-use strand_protocol::messages::create_acls_request::AclCreation;
-use strand_protocol::messages::{CreateAclsRequest, DescribeAclsRequest};
 
 const JAAS: &str = "listener.name.sasl_plaintext.plain.sasl.jaas.config=org.apache.kafka.common.security.plain.\
                     PlainLoginModule required user_alice=\"alice-secret\";";
@@ -230,21 +229,7 @@ fn kafka_acls_round_trip_and_bindings_survive_a_restart() {
 
 /// Creates one ALLOW binding for `principal` to READ topic `topic`; the result's error code.
 fn create_read_acl(client: &mut Client, principal: &str, topic: &str) -> i16 {
-    let creation = AclCreation {
-        resource_type: 2,
-        resource_name: topic.to_owned(),
-        resource_pattern_type: 3,
-        principal: principal.to_owned(),
-        host: "*".to_owned(),
-        operation: 3,
-        permission_type: 3,
-        ..Default::default()
-    };
-    let request = CreateAclsRequest { creations: vec![creation], ..Default::default() };
-    let ResponseBody::CreateAcls(response) = client.call(RequestBody::CreateAcls(request), 3) else {
-        panic!("not a CreateAcls response")
-    };
-    response.results[0].error_code
+    common::create_acl(client, 2, topic, principal, 3)
 }
 
 /// The principals of every binding the node describes, sorted.

@@ -7,6 +7,8 @@
 //! Replication (followers' fetches), the quorum, brokers' controller requests and transactions
 //! (verification and markers) all run over those links; a principal the controller listener
 //! authenticates but `super.users` does not name is closed before any frame of its is served.
+//! The StandardAuthorizer is on: the nodes act as a super user, alice through the bindings a super
+//! user grants on one node (every node enforces them), and bob, with none, is refused.
 
 mod common;
 
@@ -22,6 +24,7 @@ use common::{Client, Server, WAIT_MAX, batch, create_replicated_topic, fetch_all
 use rustls::pki_types::CertificateDer;
 use strand_protocol::frame::encode_request;
 use strand_protocol::messages::api::{RequestBody, ResponseBody};
+use strand_protocol::messages::metadata_request::MetadataRequestTopic;
 use strand_protocol::messages::{
     BrokerHeartbeatRequest, MetadataRequest, MetadataResponse, SaslAuthenticateRequest, SaslAuthenticateResponse,
     SaslHandshakeRequest,
@@ -35,8 +38,14 @@ use strand_security::scram::ScramMechanism;
 const NODE: (&str, &str) = ("node", "node-secret");
 /// A client's SCRAM user on the broker listener.
 const ALICE: (&str, &str) = ("alice", "alice-secret");
+/// A client's SCRAM user with no ACL bindings.
+const BOB: (&str, &str) = ("bob", "bob-secret");
 /// A user the CONTROLLER listener authenticates (its JAAS names it) but `super.users` does not.
 const OUTSIDER: (&str, &str) = ("outsider", "outsider-secret");
+/// Kafka's UNKNOWN_TOPIC_OR_PARTITION: a topic the principal may describe does not exist.
+const UNKNOWN_TOPIC: i16 = 3;
+/// Kafka's TOPIC_AUTHORIZATION_FAILED.
+const TOPIC_DENIED: i16 = 29;
 /// Strand's node-to-node request key (`inter_node::wire`).
 const STRAND_RPC_API_KEY: i16 = 32_000;
 
@@ -66,6 +75,7 @@ fn settings(dir: &Path) -> Vec<String> {
         "listener.name.controller.plain.connections.max.reauth.ms=2000".to_owned(),
         "connection.failed.authentication.delay.ms=0".to_owned(),
         format!("super.users=User:{user}"),
+        "authorizer.class.name=org.apache.kafka.metadata.authorizer.StandardAuthorizer".to_owned(),
         // Lowered from 30 s so a follower that lost its leader leaves the ISR within the test.
         "replica.lag.time.max.ms=5000".to_owned(),
     ]
@@ -84,6 +94,7 @@ fn format(dir: &Path, id: i32, data: &Path) {
         .arg(&config)
         .args(["--add-scram", &format!("SCRAM-SHA-512=[name={},password={}]", NODE.0, NODE.1)])
         .args(["--add-scram", &format!("SCRAM-SHA-512=[name={},password={}]", ALICE.0, ALICE.1)])
+        .args(["--add-scram", &format!("SCRAM-SHA-512=[name={},password={}]", BOB.0, BOB.1)])
         .output()
         .expect("run strand storage format");
     assert!(formatted.status.success(), "{}", String::from_utf8_lossy(&formatted.stderr));
@@ -98,18 +109,55 @@ struct Secured {
 impl Secured {
     /// A client of node `id`'s broker listener, logged in as alice with SCRAM-SHA-512.
     fn connect(&self, id: i32) -> Client {
+        self.connect_as(id, ALICE)
+    }
+
+    /// A client of node `id`'s broker listener, logged in as `user` with SCRAM-SHA-512.
+    fn connect_as(&self, id: i32, (user, password): (&str, &str)) -> Client {
         let mut client = tls_client(self.cluster.node(id).address, self.ca.clone(), None);
-        let response = login(&mut client, ScramClient::new(ScramMechanism::Sha512, ALICE.0, ALICE.1));
-        assert_eq!(response.error_code, 0, "alice logs in: {response:?}");
+        let response = login(&mut client, ScramClient::new(ScramMechanism::Sha512, user, password));
+        assert_eq!(response.error_code, 0, "{user} logs in: {response:?}");
         client
     }
 
-    /// Asks node `id` for every topic's metadata until `done` holds.
+    /// Grants alice ALL on every topic and transactional id through node 1, as the nodes' super
+    /// user, and waits until every node lets her describe a topic.
+    fn grant_alice(&self) {
+        let mut admin = self.connect_as(1, NODE);
+        let alice = format!("User:{}", ALICE.0);
+        const TOPIC: i8 = 2;
+        const TRANSACTIONAL_ID: i8 = 5;
+        const ALL: i8 = 2;
+        assert_eq!(common::create_acl(&mut admin, TOPIC, "*", &alice, ALL), 0);
+        assert_eq!(common::create_acl(&mut admin, TRANSACTIONAL_ID, "*", &alice, ALL), 0);
+        for id in 1..=3 {
+            let probe = |m: &MetadataResponse| m.topics.first().map(|t| t.error_code) == Some(UNKNOWN_TOPIC);
+            self.wait_for_topics(id, ALICE, Some(vec!["acl-probe".into()]), "let alice describe a topic", probe);
+        }
+    }
+
+    /// Asks node `id` for every topic's metadata, as alice, until `done` holds.
     fn wait_for(&self, id: i32, what: &str, done: impl Fn(&MetadataResponse) -> bool) -> MetadataResponse {
-        let mut client = self.connect(id);
+        self.wait_for_topics(id, ALICE, None, what, done)
+    }
+
+    /// Asks node `id` as `user` for `names`' metadata (every topic's if none) until `done` holds.
+    fn wait_for_topics(
+        &self,
+        id: i32,
+        user: (&str, &str),
+        names: Option<Vec<String>>,
+        what: &str,
+        done: impl Fn(&MetadataResponse) -> bool,
+    ) -> MetadataResponse {
+        let mut client = self.connect_as(id, user);
         let poll = std::time::Duration::from_millis(100);
+        let topics: Option<Vec<MetadataRequestTopic>> = names.map(|names| {
+            names.into_iter().map(|name| MetadataRequestTopic { name: Some(name), ..Default::default() }).collect()
+        });
         for _ in 0..WAIT_MAX.as_millis() / poll.as_millis() {
-            let request = MetadataRequest { topics: None, ..Default::default() };
+            let request =
+                MetadataRequest { topics: topics.clone(), allow_auto_topic_creation: false, ..Default::default() };
             let ResponseBody::Metadata(response) = client.call(RequestBody::Metadata(request), 12) else {
                 panic!("not a Metadata response")
             };
@@ -201,6 +249,7 @@ fn a_cluster_links_over_sasl_ssl() {
     let extra: Vec<&str> = extra.iter().map(String::as_str).collect();
     let cluster = Cluster::start_prepared(3, 3, &extra, |id, data| format(dir.path(), id, data));
     let mut secured = Secured { cluster, ca: pki.ca() };
+    secured.grant_alice();
 
     // A transaction: the leader checks it with the coordinator, the coordinator's markers reach
     // the leader, both over the inter-broker SASL_SSL links.
@@ -249,6 +298,15 @@ fn a_cluster_links_over_sasl_ssl() {
     }
     assert_eq!(read, acknowledged, "the new leader has every acknowledged record");
     assert_eq!(produce(&mut to_second, TOPIC, -1, batch(&["after"])).0, 0, "writes go on without the old leader");
+
+    // Bob has no bindings: his write is refused and the topics are hidden from him.
+    let mut bob = secured.connect_as(second, BOB);
+    assert_eq!(produce(&mut bob, TOPIC, -1, batch(&["bob"])).0, TOPIC_DENIED, "bob may not write");
+    let every_topic = MetadataRequest { topics: None, ..Default::default() };
+    let ResponseBody::Metadata(seen) = bob.call(RequestBody::Metadata(every_topic), 12) else {
+        panic!("not a Metadata response")
+    };
+    assert!(seen.topics.is_empty(), "bob sees no topic: {:?}", seen.topics);
 
     // A principal the controller listener authenticates but super.users does not name.
     let controller = SocketAddr::from(([127, 0, 0, 1], secured.cluster.controller_port(survivor)));

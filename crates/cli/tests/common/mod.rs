@@ -388,6 +388,29 @@ pub fn create_replicated_topic(client: &mut Client, name: &str, partitions: i32,
     assert_eq!(response.topics[0].error_code, 0, "{:?}", response.topics[0]);
 }
 
+/// Creates one LITERAL ALLOW binding, any host: `principal` may do `operation` (Kafka's code:
+/// 2 ALL, 3 READ, ...) on the resource of type `resource_type` (2 topic, 5 transactional id, ...)
+/// named `name`. The result's error code.
+pub fn create_acl(client: &mut Client, resource_type: i8, name: &str, principal: &str, operation: i8) -> i16 {
+    use strand_protocol::messages::CreateAclsRequest;
+    use strand_protocol::messages::create_acls_request::AclCreation;
+    let creation = AclCreation {
+        resource_type,
+        resource_name: name.to_owned(),
+        resource_pattern_type: 3,
+        principal: principal.to_owned(),
+        host: "*".to_owned(),
+        operation,
+        permission_type: 3,
+        ..Default::default()
+    };
+    let request = CreateAclsRequest { creations: vec![creation], ..Default::default() };
+    let ResponseBody::CreateAcls(response) = client.call(RequestBody::CreateAcls(request), 3) else {
+        panic!("not a CreateAcls response")
+    };
+    response.results[0].error_code
+}
+
 /// One uncompressed batch holding `values`.
 pub fn batch(values: &[&str]) -> Bytes {
     let mut builder = RecordBatchBuilder::new();
