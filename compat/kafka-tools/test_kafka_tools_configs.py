@@ -51,3 +51,18 @@ def test_broker_default_round_trip(tool):
         lambda done: done if "log.retention.ms" not in done.stdout else None)(
             configs(tool, "--entity-type", "brokers", "--entity-default", "--describe")))
     check("configs-brokers-default-describe-after-delete", described)
+
+
+def test_remote_storage_is_refused(tool):
+    """remote.storage.enable=true on a broker without tiered storage: Kafka refuses it, when a
+    topic is created with it and when an existing topic is altered to it."""
+    created = tool(TOPICS, "--create", "--topic", "tiered", "--partitions", "1", "--replication-factor", "1",
+                   "--config", "remote.storage.enable=true")
+    check("configs-remote-storage-create", created)
+    assert "Tiered Storage functionality is disabled in the broker" in created.stdout + created.stderr
+    check("configs-remote-storage-topic", tool(TOPICS, "--create", "--topic", "not-tiered", "--partitions", "1",
+                                               "--replication-factor", "1"))
+    altered = configs(tool, "--entity-type", "topics", "--entity-name", "not-tiered", "--alter",
+                      "--add-config", "remote.storage.enable=true")
+    check("configs-remote-storage-alter", altered)
+    assert "Tiered Storage functionality is disabled in the broker" in altered.stdout + altered.stderr

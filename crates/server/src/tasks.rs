@@ -178,7 +178,7 @@ pub(crate) async fn checkpoint_forever(replicas: Arc<ReplicaManager>, interval: 
 }
 
 /// Compacts the hosted compacted partitions that are due, pausing `log.cleaner.backoff.ms`
-/// between passes (Kafka's cleaner thread, one here: `log.cleaner.threads` is accepted).
+/// between passes (Kafka's cleaner thread, one here: `log.cleaner.threads` is refused unless 1).
 pub(crate) async fn compaction_forever(replicas: Arc<ReplicaManager>, config: ServerConfig) {
     let cleaner = strand_log::cleaner::CleanerConfig {
         dedupe_buffer_bytes: usize::try_from(config.log_cleaner_dedupe_buffer_size).unwrap_or(usize::MAX),

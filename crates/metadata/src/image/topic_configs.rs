@@ -280,6 +280,12 @@ pub fn validate_topic_configs(configs: &BTreeMap<String, String>) -> Result<(), 
         let def = topic_config(key).ok_or_else(|| format!("Unknown topic config name: {key}"))?;
         validate_value(def, key, value)?;
     }
+    // Strand has no tiered storage: Kafka's answer with `remote.log.storage.system.enable=false`.
+    if configs.get("remote.storage.enable").is_some_and(|v| v.trim().eq_ignore_ascii_case("true")) {
+        return Err("Tiered Storage functionality is disabled in the broker. Topic cannot be configured with remote \
+                    log storage."
+            .to_owned());
+    }
     let lag = |key: &str, default: i64| configs.get(key).and_then(|v| v.trim().parse::<i64>().ok()).unwrap_or(default);
     let (min_lag, max_lag) = (lag("min.compaction.lag.ms", 0), lag("max.compaction.lag.ms", i64::MAX));
     if min_lag > max_lag {
@@ -405,5 +411,15 @@ mod tests {
             validate_topic_configs(&configs),
             Err("conflict topic config setting min.compaction.lag.ms (100) > max.compaction.lag.ms (50)".to_owned())
         );
+    }
+
+    /// Remote storage is refused as Kafka refuses it without tiered storage; false is fine.
+    #[test]
+    fn remote_storage_is_refused() {
+        let refused = "Tiered Storage functionality is disabled in the broker. Topic cannot be configured with \
+                       remote log storage.";
+        check("remote.storage.enable", "true", Err(refused));
+        check("remote.storage.enable", " TRUE", Err(refused));
+        check("remote.storage.enable", "false", Ok(()));
     }
 }

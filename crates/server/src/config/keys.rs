@@ -4,7 +4,8 @@
 //! settings (`cluster.id`, `log.flush.on.acks.all`).
 //!
 //! A key in this table is *known*: it is accepted without a warning, validated against its type,
-//! and reported (with its default) by DescribeConfigs, whether or not Strand acts on it yet. Keys
+//! and reported (with its default) by DescribeConfigs; those Strand does not act on are refused
+//! away from their default, or warned of, by `unimplemented.rs`'s lists. Keys
 //! Kafka has but this table lacks (TLS, SASL, quotas, tiered storage, ...) get the unknown-key
 //! warning, so nobody believes a setting took effect when it did not.
 //!

@@ -34,6 +34,7 @@ pub mod sasl;
 mod security;
 pub mod tls;
 mod topic_defaults;
+mod unimplemented;
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -418,6 +419,7 @@ impl ServerConfig {
         }
         rules::check(&config, &mut warnings)?;
         security::check(&config)?;
+        unimplemented::check(&config)?;
         config.tls = tls::read(&config)?;
         config.authorizer = security::authorizer(&config)?;
         config.warnings = warnings;
