@@ -1,6 +1,7 @@
 //! A cluster's brokers come and go: a broker that dies (`kill -9`) or freezes (SIGSTOP) is
 //! fenced, its leaderships and ISR places moving to the others, and is taken back when it
-//! returns; a clean stop (SIGTERM) hands leadership over first; the four-broker demonstration
+//! returns, or unregistered (UnregisterBroker) when decommissioned; a clean stop (SIGTERM) hands
+//! leadership over first; the four-broker demonstration
 //! from the shipped files shrinks and grows its ISRs as brokers stop and start.
 
 mod common;
@@ -14,7 +15,10 @@ use common::{Server, Starting, batch, produce};
 use strand_protocol::messages::api::{RequestBody, ResponseBody};
 use strand_protocol::messages::create_topics_request::CreatableTopic;
 use strand_protocol::messages::describe_configs_request::DescribeConfigsResource;
-use strand_protocol::messages::{CreateTopicsRequest, DescribeConfigsRequest, MetadataRequest, MetadataResponse};
+use strand_protocol::messages::{
+    CreateTopicsRequest, DescribeClusterRequest, DescribeConfigsRequest, MetadataRequest, MetadataResponse,
+    UnregisterBrokerRequest,
+};
 
 /// A topic created through one node is decided by the active controller, and every node's
 /// metadata shows it with three replicas in sync; a broker killed with `kill -9` is fenced
@@ -78,6 +82,54 @@ fn a_dead_broker_is_fenced_and_a_restarted_one_rejoins() {
         let now = partitions(m, "replicated");
         now.len() == 3 && now.iter().all(|(_, leader, replicas, isr)| *leader == replicas[0] && isr.len() == 3)
     });
+}
+
+/// Decommissioning (Kafka's `kafka-cluster unregister`): a dead broker stays registered, fenced,
+/// until UnregisterBroker removes it from every node's DescribeCluster (fenced brokers included);
+/// asking again is BROKER_ID_NOT_REGISTERED, as Kafka answers.
+#[test]
+fn a_dead_broker_is_unregistered() {
+    let _serial = common::serial();
+    let mut cluster = Cluster::start(3);
+    cluster.kill(3);
+    let registered = |id: i32| {
+        let request = DescribeClusterRequest { include_fenced_brokers: true, ..Default::default() };
+        let ResponseBody::DescribeCluster(described) =
+            cluster.node(id).connect().call(RequestBody::DescribeCluster(request), 2)
+        else {
+            panic!("not a DescribeCluster response")
+        };
+        described.brokers.iter().map(|b| (b.broker_id.0, b.is_fenced)).collect::<Vec<_>>()
+    };
+    cluster.wait_for_metadata(1, "fenced broker 3", |m| brokers(m) == [1, 2]);
+    assert_eq!(registered(1), [(1, false), (2, false), (3, true)], "fenced, still registered");
+    let unregister = || {
+        let request = UnregisterBrokerRequest { broker_id: strand_base::BrokerId(3), ..Default::default() };
+        let ResponseBody::UnregisterBroker(response) =
+            cluster.node(2).connect().call(RequestBody::UnregisterBroker(request), 0)
+        else {
+            panic!("not an UnregisterBroker response")
+        };
+        response
+    };
+    assert_eq!(unregister().error_code, 0);
+    for id in [1, 2] {
+        let poll = Duration::from_millis(50);
+        let gone = (0..common::WAIT_MAX.as_millis() / poll.as_millis()).any(|_| {
+            let done = registered(id) == [(1, false), (2, false)];
+            if !done {
+                std::thread::sleep(poll);
+            }
+            done
+        });
+        assert!(gone, "node {id} still lists broker 3: {:?}", registered(id));
+    }
+    let again = unregister();
+    assert_eq!(
+        (again.error_code, again.error_message.as_deref()),
+        (102, Some("Broker ID 3 is not currently registered")),
+        "BROKER_ID_NOT_REGISTERED"
+    );
 }
 
 /// SIGTERM is Kafka's controlled shutdown: the broker stops only after the controller has moved

@@ -17,9 +17,10 @@
 //!   implications, `authorizeByResourceType`), and `AclFilter` for Describe/DeleteAcls.
 //! - [`controller`]: the decisions, each `(image, request, inputs) -> (records, response)` reading
 //!   no clock or randomness: topics, partitions, configs, producer id blocks, broker registration
-//!   and heartbeats (fencing, unfencing, controlled shutdown, KIP-858's offline log dirs and
-//!   AssignReplicasToDirs), AlterPartition (KIP-841), ElectLeaders and preferred or unclean moves,
-//!   reassignment (KIP-455), users' SCRAM credentials (KIP-554), all leader and ISR moves through `partition_change.rs` (Kafka's
+//!   and heartbeats (fencing, unfencing, controlled shutdown, unregistration, KIP-858's offline
+//!   log dirs and AssignReplicasToDirs), AlterPartition (KIP-841), ElectLeaders and preferred or
+//!   unclean moves, reassignment (KIP-455), users' SCRAM credentials (KIP-554), all leader and ISR
+//!   moves through `partition_change.rs` (Kafka's
 //!   `PartitionChangeBuilder`, no ELR); striped placement over racks; `screening.rs`, how a
 //!   request whose size the client picks is decided mostly off the controller's lock.
 //! - [`quorum_controller`]: [`quorum_controller::QuorumController`], the active controller (on

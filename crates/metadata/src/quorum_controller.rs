@@ -550,6 +550,7 @@ impl QuorumController {
                 decided(controller::alter_partition(image, r, version, defaults), Rs::AlterPartition)
             }
             Rq::ElectLeaders(r) => decided(controller::elect_leaders(image, r), Rs::ElectLeaders),
+            Rq::UnregisterBroker(r) => decided(controller::unregister_broker(image, r, defaults), Rs::UnregisterBroker),
             Rq::AssignReplicasToDirs(r) => {
                 decided(controller::assign_replicas_to_dirs(image, r, defaults), Rs::AssignReplicasToDirs)
             }
@@ -667,6 +668,7 @@ fn fail_successes(response: &mut ResponseBody, reason: &str) {
         ResponseBody::BrokerHeartbeat(r) => r.error_code = timed_out,
         ResponseBody::AlterPartition(r) => r.error_code = timed_out,
         ResponseBody::ElectLeaders(r) => r.error_code = timed_out,
+        ResponseBody::UnregisterBroker(r) => fail(&mut r.error_code, &mut r.error_message),
         ResponseBody::AlterPartitionReassignments(r) => r
             .responses
             .iter_mut()

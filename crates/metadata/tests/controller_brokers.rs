@@ -1,7 +1,7 @@
 //! Broker lifecycle decisions through the public API: heartbeats (Kafka's errors, unfencing once
 //! caught up, fencing on request, controlled shutdown), fencing after a session expires (ISR and
 //! leader moves, clean and unclean), unfencing elections, re-registration, and the heartbeat
-//! tracker's soft state. Every decision's records are replayed into the image and checked there.
+//! tracker's soft state, and unregistration. Every decision's records are replayed into the image and checked there.
 
 mod common;
 mod controller_common;
@@ -14,11 +14,11 @@ use controller_common::{
 use strand_base::BrokerId;
 use strand_metadata::controller::{
     BrokerHeartbeatTracker, ControllerDefaults, HeartbeatInputs, InitialFencing, PreviousSession, broker_heartbeat,
-    fence_broker, unfence_broker,
+    fence_broker, unfence_broker, unregister_broker,
 };
 use strand_metadata::image::LeaderRecoveryState;
 use strand_protocol::error::ErrorCode;
-use strand_protocol::messages::BrokerHeartbeatRequest;
+use strand_protocol::messages::{BrokerHeartbeatRequest, UnregisterBrokerRequest};
 
 /// Three unfenced brokers and topic `t`: partition i prefers broker i+1, every ISR full.
 fn three_brokers() -> Cluster {
@@ -300,4 +300,27 @@ fn heartbeat_tracker_sessions() {
     };
     tracker.heartbeat(&cluster.image, &stale, 9_000);
     assert_eq!(tracker.expired(&cluster.image, 6_600, 500), ids(&[2, 3]), "a stale heartbeat renews nothing");
+}
+
+/// UnregisterBroker: the broker leaves the ISRs and leaderships as when fenced, then its
+/// registration is removed; a broker not registered (now, or ever) gets BROKER_ID_NOT_REGISTERED
+/// with Kafka's message and no records.
+#[test]
+fn unregistering_moves_leaders_and_removes_the_registration() {
+    let mut cluster = three_brokers();
+    let request = |id: i32| UnregisterBrokerRequest { broker_id: BrokerId(id), ..Default::default() };
+    let result = unregister_broker(&cluster.image, &request(1), &ControllerDefaults::default());
+    assert_eq!(result.response.error_code, 0);
+    assert_eq!(kinds(&result.records), ["PartitionChange", "PartitionChange", "PartitionChange", "UnregisterBroker"]);
+    cluster.apply(&result.records);
+    assert!(cluster.image.cluster().broker(BrokerId(1)).is_none(), "unregistered");
+    assert_eq!(leader_and_isr(&cluster, "t", 0), (2, vec![2, 3]));
+    assert_eq!(leader_and_isr(&cluster, "t", 2), (3, vec![3, 2]));
+    for id in [1, 9] {
+        let refused = unregister_broker(&cluster.image, &request(id), &ControllerDefaults::default());
+        assert!(refused.records.is_empty());
+        assert_eq!(refused.response.error_code, ErrorCode::BrokerIdNotRegistered.code());
+        let message = format!("Broker ID {id} is not currently registered");
+        assert_eq!(refused.response.error_message.as_deref(), Some(message.as_str()));
+    }
 }

@@ -36,6 +36,7 @@ pub mod produce;
 pub mod sasl;
 pub mod transactions;
 pub mod txn_offset_commit;
+pub mod unregister_broker;
 pub mod write_txn_markers;
 
 use strand_base::TopicPartition;
@@ -126,6 +127,7 @@ served_apis! {
         AlterPartitionReassignments(r) => alter_partition_reassignments::handle(broker, r, version, client.session).await,
         ListPartitionReassignments(r) => list_partition_reassignments::handle(broker, r, version, client.session).await,
         ElectLeaders(r) => elect_leaders::handle(broker, r, version, client.session).await,
+        UnregisterBroker(r) => unregister_broker::handle(broker, r, version, client.session).await,
         DescribeLogDirs(r) => describe_log_dirs::handle(broker, r, client.session),
         DescribeAcls(r) => describe_acls::handle(broker, r, client.session)?,
         CreateAcls(r) => create_acls::handle(broker, r, version, client.session).await?,

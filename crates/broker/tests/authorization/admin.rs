@@ -17,6 +17,7 @@ use strand_protocol::messages::{
     AlterConfigsRequest, AlterPartitionReassignmentsRequest, CreatePartitionsRequest, CreateTopicsRequest,
     DeleteTopicsRequest, DescribeClientQuotasRequest, DescribeConfigsRequest, DescribeLogDirsRequest,
     DescribeUserScramCredentialsRequest, IncrementalAlterConfigsRequest, ListPartitionReassignmentsRequest,
+    UnregisterBrokerRequest,
 };
 use strand_security::acl::{AclOperation, CLUSTER_NAME, ResourceType};
 
@@ -189,8 +190,8 @@ async fn configs_need_describe_and_alter_configs() {
     assert_eq!(by_name(altered.responses.iter().map(|r| (r.resource_name.clone(), r.error_code)).collect()), expected);
 }
 
-/// Reassignments, log dirs, SCRAM credentials and client quotas need ALTER, DESCRIBE or
-/// DESCRIBE_CONFIGS on the cluster.
+/// Reassignments, log dirs, SCRAM credentials, client quotas and unregistering a broker need
+/// ALTER, DESCRIBE or DESCRIBE_CONFIGS on the cluster.
 #[tokio::test]
 async fn cluster_apis_need_their_cluster_operation() {
     let (mut node, _) = node().await;
@@ -223,4 +224,10 @@ async fn cluster_apis_need_their_cluster_operation() {
     let quotas = || DescribeClientQuotasRequest::default();
     assert_eq!(call!(node, "alice", DescribeClientQuotas(quotas()), 1).error_code, CLUSTER_DENIED);
     assert_eq!(call!(node, "carol", DescribeClientQuotas(quotas()), 1).error_code, 0);
+
+    let unregister = || UnregisterBrokerRequest { broker_id: strand_base::BrokerId(7), ..Default::default() };
+    let refused = call!(node, "alice", UnregisterBroker(unregister()), 0);
+    assert_eq!((refused.error_code, refused.error_message), (CLUSTER_DENIED, None));
+    let decided = call!(node, "carol", UnregisterBroker(unregister()), 0);
+    assert_eq!(decided.error_code, ErrorCode::BrokerIdNotRegistered.code(), "the controller decided: {decided:?}");
 }

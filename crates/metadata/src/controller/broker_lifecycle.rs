@@ -16,16 +16,21 @@
 //!   partitions whose replica on that broker is in one of those directories, then the
 //!   `BrokerRegistrationChangeRecord` that leaves the broker its remaining online directories.
 //!
-//! What it is not: no session tracking (see [`BrokerHeartbeatTracker`](super::BrokerHeartbeatTracker)),
-//! no unregistration. A replica whose directory is `UNASSIGNED` (on a broker with several log
+//! - [`unregister_broker`]: UnregisterBroker (KIP-631, decommissioning): the same ISR and leader
+//!   moves as fencing, then the `UnregisterBrokerRecord` (Kafka's `handleBrokerUnregistered`).
+//!
+//! What it is not: no session tracking (see [`BrokerHeartbeatTracker`](super::BrokerHeartbeatTracker)). A replica whose directory is `UNASSIGNED` (on a broker with several log
 //! dirs, until its AssignReplicasToDirs, [`super::assign_replicas_to_dirs`]) is in no directory.
 
 use strand_base::{BrokerId, Uuid};
-use strand_protocol::messages::BrokerRegistrationChangeRecord;
+use strand_protocol::error::ErrorCode;
 use strand_protocol::messages::records::MetadataRecord;
+use strand_protocol::messages::{
+    BrokerRegistrationChangeRecord, UnregisterBrokerRecord, UnregisterBrokerRequest, UnregisterBrokerResponse,
+};
 
 use super::partition_change::{Election, PartitionChange, acceptable_leader};
-use super::{ApiMessageAndVersion, ControllerDefaults};
+use super::{ApiMessageAndVersion, ControllerDefaults, ControllerResult};
 use crate::image::{FencingChange, MetadataImage, NO_LEADER, PartitionImage, TopicImage};
 
 /// The records that fence `broker` after its session expired: a `PartitionChangeRecord` per
@@ -46,6 +51,31 @@ pub fn fence_broker(
     let mut records = leave_isrs(image, broker, defaults);
     records.push(registration_change(broker, registration.epoch, FencingChange::Fence, false));
     records
+}
+
+/// UnregisterBroker: `broker` leaves every ISR (unless it is the last member) and every
+/// leadership, as when fenced, then an `UnregisterBrokerRecord` at its current epoch removes its
+/// registration. A broker that is not registered gets BROKER_ID_NOT_REGISTERED, with Kafka's
+/// message. A live broker re-registers, as in Kafka.
+pub fn unregister_broker(
+    image: &MetadataImage,
+    request: &UnregisterBrokerRequest,
+    defaults: &ControllerDefaults,
+) -> ControllerResult<UnregisterBrokerResponse> {
+    let broker = request.broker_id;
+    let Some(registration) = image.cluster().broker(broker) else {
+        let response = UnregisterBrokerResponse {
+            error_code: ErrorCode::BrokerIdNotRegistered.code(),
+            error_message: Some(format!("Broker ID {} is not currently registered", broker.0)),
+            ..Default::default()
+        };
+        return ControllerResult { records: Vec::new(), response };
+    };
+    let mut records = leave_isrs(image, broker, defaults);
+    let unregister =
+        UnregisterBrokerRecord { broker_id: broker, broker_epoch: registration.epoch, ..Default::default() };
+    records.push(ApiMessageAndVersion::latest(MetadataRecord::UnregisterBrokerRecord(unregister)));
+    ControllerResult { records, response: UnregisterBrokerResponse::default() }
 }
 
 /// The records that unfence `broker`: a `BrokerRegistrationChangeRecord` with `fenced = -1`,

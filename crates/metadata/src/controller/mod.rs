@@ -83,7 +83,7 @@ pub use alter_partition::alter_partition;
 pub use assign_dirs::assign_replicas_to_dirs;
 pub use bootstrap::{BootstrapFeatures, bootstrap_records};
 pub use broker_heartbeat::{BrokerControlState, HeartbeatFacts, HeartbeatInputs, broker_heartbeat};
-pub use broker_lifecycle::{fence_broker, offline_dir_records, unfence_broker};
+pub use broker_lifecycle::{fence_broker, offline_dir_records, unfence_broker, unregister_broker};
 pub use client_quotas::{IP_QUOTA_KEYS, QuotaKeyType, USER_CLIENT_QUOTA_KEYS, alter_client_quotas};
 pub use cluster::{InitialFencing, PreviousSession, RegisterBrokerInputs, register_broker};
 pub use configs::{LISTENER_TLS_STORE_KEYS, alter_configs, incremental_alter_configs, listener_tls_store_key};

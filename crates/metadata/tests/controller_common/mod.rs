@@ -182,6 +182,7 @@ pub fn kinds(records: &[ApiMessageAndVersion]) -> Vec<&'static str> {
             MetadataRecord::PartitionChangeRecord(_) => "PartitionChange",
             MetadataRecord::BrokerRegistrationChangeRecord(_) => "BrokerRegistrationChange",
             MetadataRecord::RegisterBrokerRecord(_) => "RegisterBroker",
+            MetadataRecord::UnregisterBrokerRecord(_) => "UnregisterBroker",
             _ => "other",
         })
         .collect()
