@@ -376,6 +376,7 @@ pub fn settings() -> BrokerSettings {
             segment_bytes: 104_857_600,
             min_insync_replicas: Some(1),
         },
+        replica_selector: None,
     }
 }
 
