@@ -72,14 +72,16 @@ func TestFranzFetchFromFollowerInRack(t *testing.T) {
 		return p.Leader >= 0 && len(p.ISR) == clusterNodes
 	})
 
-	producer := clusterClient(t, cluster, kgo.RequiredAcks(kgo.AllISRAcks()), kgo.RecordPartitioner(kgo.ManualPartitioner()))
+	producer := clusterClient(t, cluster, kgo.RequiredAcks(kgo.AllISRAcks()), kgo.RecordPartitioner(kgo.ManualPartitioner()),
+		kgo.ProducerBatchCompression(kgo.NoCompression())) // the byte counts below are the records' own
 	value := strings.Repeat("v", 1000)
 	const perPartition = 100
+	var records []*kgo.Record
 	for i := 0; i < clusterPartitions*perPartition; i++ {
-		record := &kgo.Record{Topic: topic, Partition: int32(i % clusterPartitions), Value: []byte(fmt.Sprintf("%d:%s", i, value))}
-		if err := producer.ProduceSync(ctx, record).FirstErr(); err != nil {
-			t.Fatalf("produce %d: %v", i, err)
-		}
+		records = append(records, &kgo.Record{Topic: topic, Partition: int32(i % clusterPartitions), Value: []byte(fmt.Sprintf("%d:%s", i, value))})
+	}
+	if err := producer.ProduceSync(ctx, records...).FirstErr(); err != nil {
+		t.Fatalf("produce: %v", err)
 	}
 
 	const rackNode = int32(2)
