@@ -54,6 +54,8 @@ pub struct BrokerSettings {
     pub offsets_topic: InternalTopicSettings,
     /// How `__transaction_state` is created on first use (`transaction.state.log.*`).
     pub transaction_topic: InternalTopicSettings,
+    /// `replica.selector.class`: none keeps every consumer on the leader (KIP-392).
+    pub replica_selector: Option<crate::ReplicaSelector>,
 }
 
 /// How a transactions-V2 write retries adding its partition while the coordinator answers

@@ -67,6 +67,8 @@ pub struct SessionPartition {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct PartitionAnswer {
     pub has_records: bool,
+    /// It named a preferred read replica (KIP-392): always answered, as the client must learn it.
+    pub redirected: bool,
     pub error_code: i16,
     pub high_watermark: i64,
     pub log_start_offset: i64,
@@ -88,9 +90,9 @@ impl CachedPartition {
         CachedPartition { key, request, answered: None }
     }
 
-    /// Records `answer`; true if the response must include the partition (records, an error, or
-    /// a changed high watermark, log start offset or last stable offset), as Kafka's
-    /// `CachedPartition.maybeUpdateResponseData` decides. After an error the cached high
+    /// Records `answer`; true if the response must include the partition (records, an error, a
+    /// preferred read replica, or a changed high watermark, log start offset or last stable
+    /// offset), as Kafka's `CachedPartition.maybeUpdateResponseData` decides. After an error the cached high
     /// watermark is -1, so that the partition is answered again once the error clears.
     fn record(&mut self, answer: PartitionAnswer) -> bool {
         let offsets = |a: &PartitionAnswer| (a.high_watermark, a.log_start_offset, a.last_stable_offset);
@@ -98,7 +100,7 @@ impl CachedPartition {
         let failed = answer.error_code != 0;
         self.answered =
             Some(PartitionAnswer { high_watermark: if failed { -1 } else { answer.high_watermark }, ..answer });
-        changed || answer.has_records || failed
+        changed || answer.has_records || answer.redirected || failed
     }
 }
 
@@ -439,6 +441,7 @@ mod tests {
     fn answer(high_watermark: i64) -> PartitionAnswer {
         PartitionAnswer {
             has_records: false,
+            redirected: false,
             error_code: 0,
             high_watermark,
             log_start_offset: 0,

@@ -27,6 +27,7 @@
 //!   ACLs, logging denials at a bounded rate. CreateAcls and DeleteAcls go to the controller,
 //!   DescribeAcls reads the image.
 //! - [`fetch_session`]: the node's bounded KIP-227 [`fetch_session::FetchSessionCache`].
+//! - `replica_selector.rs`: KIP-392's [`ReplicaSelector`], the follower a consumer should read.
 //! - [`validation`]: produced record sets checked as Kafka's `LogValidator` checks them.
 //! - [`producer_ids`]: the node's blocks of producer ids, drawn from the controller.
 //! - [`quotas`]: client quotas (byte rates, request time, controller mutations) measured and
@@ -60,6 +61,7 @@ mod leadership;
 pub mod producer_ids;
 mod publisher;
 pub mod quotas;
+mod replica_selector;
 pub mod validation;
 
 pub use authorizer::{DENIAL_LOG_LINES_MAX, ImageAuthorizer};
@@ -72,3 +74,4 @@ pub use credentials::ImageCredentials;
 pub use dispatch::{Handled, Outcome, Progress, frame_to_bytes};
 pub(crate) use leadership::LeaderHints;
 pub use publisher::{BrokerMetadataPublisher, NotReconciled};
+pub use replica_selector::ReplicaSelector;

@@ -6,7 +6,7 @@
 //!   listener; older versions carry neither;
 //! - KIP-320: ListOffsets, Fetch and OffsetForLeaderEpoch check the caller's current leader epoch
 //!   against this replica's (older FENCED_LEADER_EPOCH, newer UNKNOWN_LEADER_EPOCH), and a
-//!   follower answers them NOT_LEADER_OR_FOLLOWER;
+//!   follower answers them NOT_LEADER_OR_FOLLOWER, but for a consumer's Fetch v11+ (KIP-392);
 //! - KIP-207: a new leader whose high watermark is below the offset its epoch began at answers
 //!   ListOffsets OFFSET_NOT_AVAILABLE for the latest offset (and lookups finding nothing committed)
 //!   until a follower's fetch moves the high watermark there.
@@ -188,6 +188,19 @@ fn change(leader: BrokerId) -> ApiMessageAndVersion {
     ApiMessageAndVersion::latest(MetadataRecord::PartitionChangeRecord(change))
 }
 
+/// `orders-0` moved wholly to `leader`: this node no longer holds a replica.
+fn move_to(leader: BrokerId) -> ApiMessageAndVersion {
+    let change = PartitionChangeRecord {
+        topic_id: TOPIC_ID,
+        partition_id: 0,
+        leader,
+        replicas: Some(vec![leader]),
+        isr: Some(vec![leader]),
+        ..Default::default()
+    };
+    ApiMessageAndVersion::latest(MetadataRecord::PartitionChangeRecord(change))
+}
+
 fn records(timestamp_ms: i64) -> Bytes {
     let mut builder = RecordBatchBuilder::new();
     builder.append(&NewRecord { timestamp_ms, key: None, value: Some(b"v"), headers: &[] }).expect("record");
@@ -289,12 +302,12 @@ async fn leader_endpoints_are_on_the_clients_listener() {
     assert!(response.node_endpoints.is_empty(), "{:?}", response.node_endpoints);
 }
 
-/// A consumer's Fetch v17 from a follower: NOT_LEADER_OR_FOLLOWER with the new leader and its
-/// endpoint; v15 (before KIP-951's endpoints) gets the error alone.
+/// A consumer's Fetch v17 from a broker that no longer holds a replica: NOT_LEADER_OR_FOLLOWER
+/// with the new leader and its endpoint; v15 (before KIP-951's endpoints) gets the error alone.
 #[tokio::test]
-async fn fetch_from_a_follower_names_the_new_leader() {
+async fn fetch_from_a_former_replica_names_the_new_leader() {
     let mut member = Member::new();
-    member.elect(OTHER);
+    member.apply(&[move_to(OTHER)]);
     let response = member.fetch(17, -1).await;
     let p = &response.responses[0].partitions[0];
     assert_eq!(code(p.error_code), ErrorCode::NotLeaderOrFollower);
@@ -307,6 +320,23 @@ async fn fetch_from_a_follower_names_the_new_leader() {
     assert_eq!(code(p.error_code), ErrorCode::NotLeaderOrFollower);
     assert_eq!((p.current_leader.leader_id, p.current_leader.leader_epoch), (BrokerId(-1), -1));
     assert!(old.node_endpoints.is_empty());
+}
+
+/// KIP-392, as Kafka's `FetchParams.fetchOnlyLeader`: a follower serves a consumer's Fetch from
+/// v11 on (the version with client metadata), whatever `replica.selector.class`; before v11 it
+/// answers NOT_LEADER_OR_FOLLOWER. ListOffsets stays with the leader (below).
+#[tokio::test]
+async fn a_follower_serves_consumer_fetches_from_v11() {
+    let mut member = Member::new();
+    member.elect(OTHER);
+    for version in [11, 12, 17] {
+        let served = member.fetch(version, -1).await;
+        let p = &served.responses[0].partitions[0];
+        assert_eq!(p.error_code, 0, "v{version}");
+        assert_eq!(p.preferred_read_replica, BrokerId(-1), "v{version}: a follower names none");
+    }
+    let old = member.fetch(10, -1).await;
+    assert_eq!(code(old.responses[0].partitions[0].error_code), ErrorCode::NotLeaderOrFollower);
 }
 
 /// A consumer fetching at an older leader epoch is fenced (with this leader named, KIP-951), at a
@@ -371,8 +401,8 @@ async fn hints_follow_the_newest_leadership_and_skip_fenced_leaders() {
     let epoch = member.broker_epoch(OTHER);
     let fence = FenceBrokerRecord { id: OTHER, epoch, ..Default::default() };
     member.apply(&[ApiMessageAndVersion::latest(MetadataRecord::FenceBrokerRecord(fence))]);
-    let response = member.fetch(17, -1).await;
-    let p = &response.responses[0].partitions[0];
+    let response = member.produce(12, 10).await;
+    let p = &response.responses[0].partition_responses[0];
     assert_eq!(code(p.error_code), ErrorCode::NotLeaderOrFollower);
     assert_eq!((p.current_leader.leader_id, p.current_leader.leader_epoch), (OTHER, 1));
     assert!(response.node_endpoints.is_empty());

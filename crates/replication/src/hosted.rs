@@ -55,6 +55,8 @@ pub(crate) struct Shared {
     pub hosting: watch::Sender<u64>,
     /// Consumer reads served (one per partition per fetch pass), for tests and operators.
     pub consumer_reads: std::sync::atomic::AtomicU64,
+    /// Record bytes this node served to consumers as a follower (KIP-392).
+    pub follower_read_bytes: std::sync::atomic::AtomicU64,
 }
 
 pub(crate) fn read<T>(lock: &RwLock<T>) -> RwLockReadGuard<'_, T> {

@@ -49,8 +49,8 @@
 //! member could lose. `log.flush.on.acks.all=false` turns both syncs off.
 //!
 //! Invariants: the high watermark never decreases except by truncation; followers never truncate
-//! by high watermark alone, only where the leader reports a diverging epoch; consumers read only
-//! from leaders (no KIP-392 yet). Tests: `tests/cluster.rs` (three managers over an in-memory
+//! by high watermark alone, only where the leader reports a diverging epoch; a consumer reads from
+//! a follower ([`ReadFrom::AnyReplica`], KIP-392) never past that follower's high watermark. Tests: `tests/cluster.rs` (three managers over an in-memory
 //! transport, every Fetch encoded at v17), `tests/simulation.rs` (seeded, with the real
 //! controller decisions, crashes and partitions).
 //!
@@ -90,6 +90,7 @@ pub use state::{BrokerStatus, FollowerStatus, PartitionState, PartitionStatus, R
 pub use transport::{REPLICA_FETCH_VERSION, ReplicaTransport, TransportError};
 pub use types::{
     Acks, BoxFuture, FirstBatch, FollowerFetch, FollowerRead, Isolation, PartitionOffsets, PartitionRead, PassReport,
+    ReadFrom,
 };
 
 /// Shared between the handlers.

@@ -40,8 +40,8 @@ use crate::fetcher::Fetchers;
 use crate::hosted::{ReplicaLinks, Shared, read, write};
 use crate::partition::{Appended, Partition};
 use crate::replica::ReplicaState;
-use crate::state::{BrokerStatus, PartitionState, PartitionStatus, RoleChange};
-use crate::types::{Acks, FirstBatch, Isolation, PartitionOffsets, PartitionRead, PassReport};
+use crate::state::{BrokerStatus, FollowerStatus, PartitionState, PartitionStatus, RoleChange};
+use crate::types::{Acks, FirstBatch, Isolation, PartitionOffsets, PartitionRead, PassReport, ReadFrom};
 
 /// The replicas this node hosts. Thread-safe; shared between the handlers, the fetchers and the
 /// shell's periodic tasks.
@@ -123,6 +123,7 @@ impl ReplicaManager {
             changed,
             hosting: watch::Sender::new(0),
             consumer_reads: std::sync::atomic::AtomicU64::new(0),
+            follower_read_bytes: std::sync::atomic::AtomicU64::new(0),
         };
         ReplicaManager {
             shared: Arc::new(shared),
@@ -386,7 +387,7 @@ impl ReplicaManager {
 
     /// A consumer's read from `offset`: up to `max_bytes` (the first batch whole, KIP-74), never
     /// past the high watermark, or the last stable offset under read_committed. Only the leader
-    /// serves consumers (NOT_LEADER_OR_FOLLOWER otherwise).
+    /// serves it (NOT_LEADER_OR_FOLLOWER otherwise).
     pub fn read(
         &self,
         tp: &TopicPartition,
@@ -394,11 +395,12 @@ impl ReplicaManager {
         max_bytes: u64,
         isolation: Isolation,
     ) -> Result<PartitionRead, ReplicaError> {
-        self.read_limited(tp, offset, max_bytes, isolation, FirstBatch::Whole)
+        self.read_limited(tp, offset, max_bytes, isolation, FirstBatch::Whole, ReadFrom::Leader)
     }
 
-    /// [`ReplicaManager::read`] with the first batch treated as `first_batch` says: a fetch's
-    /// partitions after the first one that returned data never exceed `max_bytes`.
+    /// [`ReplicaManager::read`] with the first batch treated as `first_batch` says (a fetch's
+    /// partitions after the first one that returned data never exceed `max_bytes`), from the
+    /// replicas `from` allows (a follower reads up to its own high watermark, KIP-392).
     pub fn read_limited(
         &self,
         tp: &TopicPartition,
@@ -406,15 +408,36 @@ impl ReplicaManager {
         max_bytes: u64,
         isolation: Isolation,
         first_batch: FirstBatch,
+        from: ReadFrom,
     ) -> Result<PartitionRead, ReplicaError> {
         self.shared.consumer_reads.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-        self.shared.partition(tp)?.read(offset, max_bytes, isolation, first_batch)
+        let read = self.shared.partition(tp)?.read(offset, max_bytes, isolation, first_batch, from)?;
+        if read.by_follower {
+            self.shared.follower_read_bytes.fetch_add(read.len(), std::sync::atomic::Ordering::Relaxed);
+        }
+        Ok(read)
     }
 
     /// Consumer reads served so far (each partition of each fetch pass): a parked fetch woken for
     /// nothing shows here.
     pub fn consumer_reads(&self) -> u64 {
         self.shared.consumer_reads.load(std::sync::atomic::Ordering::Relaxed)
+    }
+
+    /// Record bytes served to consumers as a follower so far (KIP-392).
+    pub fn follower_read_bytes(&self) -> u64 {
+        self.shared.follower_read_bytes.load(std::sync::atomic::Ordering::Relaxed)
+    }
+
+    /// The leader's side of KIP-392's replica selection for a consumer reading `tp` from
+    /// `offset` (see `Partition::read_replica_candidates`): `None` unless this node leads `tp`;
+    /// else its log end offset and the in-sync followers holding `offset`.
+    pub fn read_replica_candidates(
+        &self,
+        tp: &TopicPartition,
+        offset: Offset,
+    ) -> Result<Option<(Offset, Vec<FollowerStatus>)>, ReplicaError> {
+        self.shared.partition(tp)?.read_replica_candidates(offset)
     }
 
     /// A receiver of `tp`'s changes (appends, high watermark, ISR or leadership changes, its

@@ -104,6 +104,8 @@ pub struct FollowerStatus {
     pub broker_id: BrokerId,
     /// -1 until it fetches in this leader epoch.
     pub log_end_offset: Offset,
+    /// -1 until it fetches in this leader epoch.
+    pub log_start_offset: Offset,
     pub last_caught_up_time_ms: i64,
 }
 

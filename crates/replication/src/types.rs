@@ -1,6 +1,6 @@
 //! The plain values the modules pass each other and the crate's callers: how many replicas must
-//! have a produce ([`Acks`]), what a consumer may see ([`Isolation`]), how a read treats its first
-//! batch ([`FirstBatch`]), what a read returns ([`PartitionRead`], [`PartitionOffsets`]), a
+//! have a produce ([`Acks`]), what a consumer may see ([`Isolation`]) and from which replica
+//! ([`ReadFrom`]), how a read treats its first batch ([`FirstBatch`]), what a read returns ([`PartitionRead`], [`PartitionOffsets`]), a
 //! follower's fetch of one partition and its answer ([`FollowerFetch`], [`FollowerRead`]), and
 //! what a maintenance pass did ([`PassReport`]).
 //!
@@ -73,6 +73,16 @@ impl FirstBatch {
     }
 }
 
+/// Which replica may serve a consumer's read (Kafka's `FetchParams.fetchOnlyLeader`): a Fetch
+/// from v11 on (which carries the client's rack, KIP-392) may read from an in-sync follower too,
+/// up to that follower's high watermark; an older one only from the leader.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ReadFrom {
+    Leader,
+    /// The leader or a follower.
+    AnyReplica,
+}
+
 /// What a read returned for one partition.
 #[derive(Debug, Clone)]
 pub struct PartitionRead {
@@ -84,6 +94,8 @@ pub struct PartitionRead {
     pub log_start_offset: Offset,
     /// Aborted transactions overlapping the read (read_committed only).
     pub aborted: Vec<strand_log::index::AbortedTxn>,
+    /// Served by a follower (KIP-392), not the leader.
+    pub by_follower: bool,
 }
 
 impl PartitionRead {

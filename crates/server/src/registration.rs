@@ -1,5 +1,5 @@
-//! Registering this broker with the active controller: its listeners, features, log dirs and
-//! a fresh incarnation id (Kafka's `BrokerLifecycleManager` registration), and the bootstrap
+//! Registering this broker with the active controller: its listeners, features, log dirs, rack
+//! (`broker.rack`) and a fresh incarnation id (Kafka's `BrokerLifecycleManager` registration), and the bootstrap
 //! records a new cluster starts with.
 
 use std::net::SocketAddr;
@@ -75,6 +75,7 @@ pub(crate) async fn register(
             })
             .collect(),
         log_dirs,
+        rack: config.broker_rack.clone(),
         previous_broker_epoch: -1,
         ..Default::default()
     };

@@ -290,6 +290,11 @@ fn invalid_values_name_the_key() {
         ("log.dirs", " , ", "at least one log directory"),
         ("cluster.id", "", "must not be empty"),
         ("log.retention.ms", "0", "must be unlimited (-1)"),
+        (
+            "replica.selector.class",
+            "com.example.MySelector",
+            "Strand has only org.apache.kafka.common.replica.RackAwareReplicaSelector",
+        ),
     ];
     for (key, bad, expected) in cases {
         let error = embedded(&[(key, bad)]).err();
@@ -297,6 +302,21 @@ fn invalid_values_name_the_key() {
         let text = error.map(|e| e.to_string()).unwrap_or_default();
         assert!(key_named && text.contains(key) && text.contains(expected), "{key}={bad}: {text:?}");
     }
+}
+
+/// `broker.rack` and Kafka's rack-aware `replica.selector.class` are taken (KIP-392); without
+/// them a broker has no rack and consumers stay on leaders, as with Kafka's defaults.
+#[test]
+fn rack_and_replica_selector() -> TestResult {
+    let config = embedded(&[
+        ("broker.rack", "us-east-1a"),
+        ("replica.selector.class", "org.apache.kafka.common.replica.RackAwareReplicaSelector"),
+    ])?;
+    assert_eq!(config.broker_rack.as_deref(), Some("us-east-1a"));
+    assert_eq!(config.replica_selector, Some(strand_broker::ReplicaSelector::RackAware));
+    let plain = embedded(&[])?;
+    assert_eq!((plain.broker_rack, plain.replica_selector), (None, None));
+    Ok(())
 }
 
 /// Kafka's cross-key rules hold, naming the key at fault; a sole voter needs no controller

@@ -79,6 +79,12 @@ func (n *Node) running() bool {
 
 // StartCluster starts size nodes (ids 1..size) and waits until each serves Metadata listing all.
 func StartCluster(size int) (*Cluster, error) {
+	return StartClusterWith(size, func(int) map[string]string { return nil })
+}
+
+// StartClusterWith is StartCluster, node id also with the settings nodeSettings(id) (broker.rack,
+// say), on Strand and Kafka alike.
+func StartClusterWith(size int, nodeSettings func(id int) map[string]string) (*Cluster, error) {
 	kind := os.Getenv("STRAND_COMPAT_BROKER")
 	if kind == "" {
 		kind = "strand"
@@ -92,7 +98,7 @@ func StartCluster(size int) (*Cluster, error) {
 	}
 	c := &Cluster{Kind: kind, runDir: runDir}
 	c.stopOnSignal()
-	if err := c.prepareAndLaunch(repoRoot(), size); err != nil {
+	if err := c.prepareAndLaunch(repoRoot(), size, nodeSettings); err != nil {
 		c.Stop()
 		return nil, err
 	}
@@ -106,7 +112,7 @@ func StartCluster(size int) (*Cluster, error) {
 	return c, nil
 }
 
-func (c *Cluster) prepareAndLaunch(repo string, size int) error {
+func (c *Cluster) prepareAndLaunch(repo string, size int, nodeSettings func(id int) map[string]string) error {
 	taken := map[int]bool{}
 	port := func() (int, error) {
 		for {
@@ -136,10 +142,11 @@ func (c *Cluster) prepareAndLaunch(repo string, size int) error {
 	}
 	clusterID := clusterID()
 	for _, node := range c.nodes {
+		own := sortedSettings(nodeSettings(node.ID))
 		if c.Kind == "strand" {
-			node.command = strandClusterCommand(repo, node, strings.Join(voters, ","), clusterID)
+			node.command = strandClusterCommand(repo, node, strings.Join(voters, ","), clusterID, own)
 		} else {
-			command, err := kafkaClusterCommand(repo, node, strings.Join(voters, ","), clusterID)
+			command, err := kafkaClusterCommand(repo, node, strings.Join(voters, ","), clusterID, own)
 			if err != nil {
 				return err
 			}
@@ -155,7 +162,17 @@ func (c *Cluster) prepareAndLaunch(repo string, size int) error {
 	return nil
 }
 
-func strandClusterCommand(repo string, node *Node, voters, clusterID string) []string {
+// sortedSettings is settings as key=value pairs in key order.
+func sortedSettings(settings map[string]string) [][2]string {
+	var pairs [][2]string
+	for key, value := range settings {
+		pairs = append(pairs, [2]string{key, value})
+	}
+	sort.Slice(pairs, func(i, j int) bool { return pairs[i][0] < pairs[j][0] })
+	return pairs
+}
+
+func strandClusterCommand(repo string, node *Node, voters, clusterID string, own [][2]string) []string {
 	bin := os.Getenv("STRAND_BIN")
 	if bin == "" {
 		bin = "target/release/strand"
@@ -182,13 +199,22 @@ func strandClusterCommand(repo string, node *Node, voters, clusterID string) []s
 	} {
 		command = append(command, "--override", setting)
 	}
+	for _, setting := range own {
+		command = append(command, "--override", setting[0]+"="+setting[1])
+	}
 	return command
+}
+
+// Log is what node id has written to its stderr so far (Strand logs there).
+func (c *Cluster) Log(id int) (string, error) {
+	text, err := os.ReadFile(filepath.Join(c.nodes[id-1].dir, "stderr"))
+	return string(text), err
 }
 
 // kafkaClusterCommand writes the node's server.properties (the shared one-node template with its
 // placeholders substituted and the keys a cluster needs replaced, as Cluster.java does) and
 // formats its data dir with the cluster's id.
-func kafkaClusterCommand(repo string, node *Node, voters, clusterID string) ([]string, error) {
+func kafkaClusterCommand(repo string, node *Node, voters, clusterID string, own [][2]string) ([]string, error) {
 	replaced := [][2]string{
 		{"node.id", strconv.Itoa(node.ID)},
 		{"controller.quorum.voters", voters},
@@ -201,6 +227,7 @@ func kafkaClusterCommand(repo string, node *Node, voters, clusterID string) ([]s
 		{"share.coordinator.state.topic.replication.factor", "3"},
 		{"share.coordinator.state.topic.min.isr", "2"},
 	}
+	replaced = append(replaced, own...)
 	template, err := os.ReadFile(filepath.Join(repo, "compat/broker/kafka-server.properties"))
 	if err != nil {
 		return nil, err

@@ -21,8 +21,15 @@
 //! before) is a follower's, allowed only with CLUSTER_ACTION on the cluster (every partition
 //! TOPIC_AUTHORIZATION_FAILED otherwise, as Kafka answers): it goes whole to `ReplicaManager::replica_fetch`, which reads to the log end,
 //! checks the follower's leader and broker epochs, answers diverging epochs and records the
-//! follower's progress (`strand_replication`'s `leader.rs`). Consumers read only from the leader:
-//! a follower replica answers them NOT_LEADER_OR_FOLLOWER (no KIP-392 fetch from followers yet).
+//! follower's progress (`strand_replication`'s `leader.rs`).
+//!
+//! KIP-392, as Kafka's `KafkaApis` and `ReplicaManager` serve it: a consumer's fetch from v11 on
+//! (which carries the client's `rack_id`) may be served by a follower, up to that follower's high
+//! watermark (an offset between it and the follower's log end reads nothing; one past the log
+//! end is OFFSET_OUT_OF_RANGE, after which the client goes back to the leader); before v11 a
+//! follower answers NOT_LEADER_OR_FOLLOWER. With `replica.selector.class` set, the leader answers
+//! a partition it would rather have read elsewhere (`replica_selector.rs`) with that replica in
+//! `preferred_read_replica`, its offsets and no records, and the fetch is answered at once.
 //! A consumer's `current_leader_epoch` (v9+, negative: unchecked) is checked first against this
 //! replica's leader epoch (KIP-320): older is FENCED_LEADER_EPOCH, newer UNKNOWN_LEADER_EPOCH.
 //!
@@ -34,6 +41,7 @@ use std::collections::BTreeSet;
 use std::time::Duration;
 
 use strand_base::{BrokerId, ProducerId, TopicPartition, Uuid};
+use strand_metadata::image::MetadataImage;
 use strand_protocol::error::ErrorCode;
 use strand_protocol::messages::fetch_request::FetchTopic;
 use strand_protocol::messages::fetch_response::{
@@ -41,7 +49,8 @@ use strand_protocol::messages::fetch_response::{
 };
 use strand_protocol::messages::{FetchRequest, FetchResponse};
 use strand_replication::{
-    DelayedFetch, FetchWatch, FirstBatch, Isolation, ReplicaError, failed_fetch_partition, fetch_replica, file_records,
+    DelayedFetch, FetchWatch, FirstBatch, Isolation, ReadFrom, ReplicaError, failed_fetch_partition, fetch_replica,
+    file_records,
 };
 
 use strand_security::Session;
@@ -51,6 +60,7 @@ use crate::fetch_session::{
     CachedPartition, FINAL_EPOCH, FetchSessionCache, INITIAL_EPOCH, PartitionAnswer, SESSIONLESS_ID, SessionChanges,
     SessionError, SessionPartition, random_session_id,
 };
+use crate::replica_selector::preferred_read_replica;
 use crate::{Broker, LeaderHints};
 
 /// The longest a fetch may wait for data, whatever the client asks.
@@ -137,11 +147,16 @@ async fn consumer_fetch(broker: &Broker, mut request: FetchRequest, version: i16
     };
     let readable = readable_topics(broker, &topics, version, session);
     let wait = Duration::from_millis(request.max_wait_ms.clamp(0, FETCH_WAIT_MS_MAX) as u64);
+    let reader = Reader { broker, request: &request, version, readable: &readable, listener: &session.listener };
     let responses = DelayedFetch::new(wait)
         .run(|watch| {
-            let (responses, bytes) = read_all(broker, &request, &topics, version, &readable, watch);
-            let errors = responses.iter().flat_map(|t| &t.partitions).any(|p| p.error_code != 0);
-            let complete = bytes >= request.min_bytes.max(0) as usize || errors || topics.is_empty();
+            let (responses, bytes) = reader.read_all(&topics, watch);
+            // Kafka answers at once an error, or a partition sent to another replica.
+            let answered_now = responses
+                .iter()
+                .flat_map(|t| &t.partitions)
+                .any(|p| p.error_code != 0 || p.preferred_read_replica.0 >= 0);
+            let complete = bytes >= request.min_bytes.max(0) as usize || answered_now || topics.is_empty();
             (responses, complete)
         })
         .await;
@@ -280,6 +295,7 @@ fn answers(topics: &[FetchTopic], responses: &[FetchableTopicResponse]) -> Vec<(
             };
             let answer = PartitionAnswer {
                 has_records: data.records.as_ref().is_some_and(|r| !r.is_empty()),
+                redirected: data.preferred_read_replica.0 >= 0,
                 error_code: data.error_code,
                 high_watermark: data.high_watermark,
                 log_start_offset: data.log_start_offset,
@@ -291,92 +307,141 @@ fn answers(topics: &[FetchTopic], responses: &[FetchableTopicResponse]) -> Vec<(
     answers
 }
 
-/// One pass over every requested partition; returns the responses and the record bytes read.
-/// Each partition read is added to `watch` first.
-fn read_all(
-    broker: &Broker,
-    request: &FetchRequest,
-    topics: &[FetchTopic],
+/// What every pass of a consumer's fetch reads with.
+struct Reader<'a> {
+    broker: &'a Broker,
+    request: &'a FetchRequest,
     version: i16,
-    readable: &BTreeSet<String>,
-    watch: &mut FetchWatch,
-) -> (Vec<FetchableTopicResponse>, usize) {
-    let image = broker.image();
-    let isolation = if request.isolation_level == 1 { Isolation::ReadCommitted } else { Isolation::ReadUncommitted };
-    let mut budget = request.max_bytes.max(0) as u64;
-    let mut total = 0usize;
-    let mut responses = Vec::with_capacity(topics.len());
-    for topic in topics {
-        let found =
-            if version >= 13 { image.topics().by_id(topic.topic_id) } else { image.topics().by_name(&topic.topic) };
-        let unknown = if version >= 13 { ErrorCode::UnknownTopicId } else { ErrorCode::UnknownTopicOrPartition };
-        let name = if version >= 13 { found.map(|t| &*t.name) } else { Some(&*topic.topic) };
-        // Kafka: READ is asked before existence, so a denied name never reveals whether it exists.
-        let denied = name.is_some_and(|name| !readable.contains(name));
-        let mut partitions = Vec::with_capacity(topic.partitions.len());
-        for partition in &topic.partitions {
-            let tp = found
-                .filter(|t| t.partitions.contains_key(&partition.partition))
-                .map(|t| TopicPartition::new(t.name.clone(), partition.partition));
-            // The leader epoch the consumer knows, checked against this replica's (KIP-320).
-            let current_leader_epoch = (partition.current_leader_epoch >= 0).then_some(partition.current_leader_epoch);
-            let checked = match &tp {
-                _ if denied => Err(ErrorCode::TopicAuthorizationFailed),
-                None if found.is_none() => Err(unknown),
-                None => Err(ErrorCode::UnknownTopicOrPartition),
-                Some(tp) => broker.check_replica(&image, tp, current_leader_epoch, true).map(|_| tp),
-            };
-            let data = match checked {
-                Err(code) => failed_fetch_partition(partition.partition, code),
-                Ok(tp) => {
-                    // KIP-74: the first partition with data may pass both limits by its first
-                    // batch; every later one stays within them.
-                    let limit = (partition.partition_max_bytes.max(0) as u64).min(budget);
-                    let first_batch = if total == 0 { FirstBatch::Whole } else { FirstBatch::Limited };
-                    if let Some(receiver) = broker.replicas.subscribe_partition(tp) {
-                        watch.add(receiver);
+    /// The topics the consumer may READ.
+    readable: &'a BTreeSet<String>,
+    /// The listener the consumer came through: a preferred read replica must be reachable on it.
+    listener: &'a str,
+}
+
+impl Reader<'_> {
+    /// One pass over every requested partition; returns the responses and the record bytes read.
+    /// Each partition read is added to `watch` first.
+    fn read_all(&self, topics: &[FetchTopic], watch: &mut FetchWatch) -> (Vec<FetchableTopicResponse>, usize) {
+        let Reader { broker, request, version, readable, .. } = *self;
+        let image = broker.image();
+        // Kafka's `FetchParams.fetchOnlyLeader`: a consumer's fetch without client metadata (v11+).
+        let from = if version >= CLIENT_METADATA_VERSION_MIN { ReadFrom::AnyReplica } else { ReadFrom::Leader };
+        let isolation =
+            if request.isolation_level == 1 { Isolation::ReadCommitted } else { Isolation::ReadUncommitted };
+        let mut budget = request.max_bytes.max(0) as u64;
+        let mut total = 0usize;
+        let mut responses = Vec::with_capacity(topics.len());
+        for topic in topics {
+            let found =
+                if version >= 13 { image.topics().by_id(topic.topic_id) } else { image.topics().by_name(&topic.topic) };
+            let unknown = if version >= 13 { ErrorCode::UnknownTopicId } else { ErrorCode::UnknownTopicOrPartition };
+            let name = if version >= 13 { found.map(|t| &*t.name) } else { Some(&*topic.topic) };
+            // Kafka: READ is asked before existence, so a denied name never reveals whether it exists.
+            let denied = name.is_some_and(|name| !readable.contains(name));
+            let mut partitions = Vec::with_capacity(topic.partitions.len());
+            for partition in &topic.partitions {
+                let tp = found
+                    .filter(|t| t.partitions.contains_key(&partition.partition))
+                    .map(|t| TopicPartition::new(t.name.clone(), partition.partition));
+                // The leader epoch the consumer knows, checked against this replica's (KIP-320).
+                let current_leader_epoch =
+                    (partition.current_leader_epoch >= 0).then_some(partition.current_leader_epoch);
+                let checked = match &tp {
+                    _ if denied => Err(ErrorCode::TopicAuthorizationFailed),
+                    None if found.is_none() => Err(unknown),
+                    None => Err(ErrorCode::UnknownTopicOrPartition),
+                    Some(tp) => {
+                        broker.check_replica(&image, tp, current_leader_epoch, from == ReadFrom::Leader).map(|_| tp)
                     }
-                    match broker.replicas.read_limited(tp, partition.fetch_offset, limit, isolation, first_batch) {
-                        Ok(read) => {
-                            let len = read.len();
-                            let Some(records) = file_records(read.records) else {
-                                partitions
-                                    .push(failed_fetch_partition(partition.partition, ErrorCode::KafkaStorageError));
-                                continue;
-                            };
-                            budget = budget.saturating_sub(len);
-                            total += len as usize;
-                            PartitionData {
-                                partition_index: partition.partition,
-                                high_watermark: read.high_watermark,
-                                last_stable_offset: read.last_stable_offset,
-                                log_start_offset: read.log_start_offset,
-                                aborted_transactions: (isolation == Isolation::ReadCommitted).then(|| {
-                                    read.aborted
-                                        .iter()
-                                        .map(|a| AbortedTransaction {
-                                            producer_id: ProducerId(a.producer_id),
-                                            first_offset: a.first_offset,
-                                            ..Default::default()
-                                        })
-                                        .collect()
-                                }),
-                                records: Some(records),
-                                ..Default::default()
+                };
+                let data = match checked {
+                    Err(code) => failed_fetch_partition(partition.partition, code),
+                    Ok(tp) if let Some(replica) = self.preferred_replica(&image, tp, partition.fetch_offset) => {
+                        redirected(broker, tp, partition.partition, replica)
+                    }
+                    Ok(tp) => {
+                        // KIP-74: the first partition with data may pass both limits by its first
+                        // batch; every later one stays within them.
+                        let limit = (partition.partition_max_bytes.max(0) as u64).min(budget);
+                        let first_batch = if total == 0 { FirstBatch::Whole } else { FirstBatch::Limited };
+                        if let Some(receiver) = broker.replicas.subscribe_partition(tp) {
+                            watch.add(receiver);
+                        }
+                        match broker.replicas.read_limited(
+                            tp,
+                            partition.fetch_offset,
+                            limit,
+                            isolation,
+                            first_batch,
+                            from,
+                        ) {
+                            Ok(read) => {
+                                let len = read.len();
+                                let Some(records) = file_records(read.records) else {
+                                    partitions.push(failed_fetch_partition(
+                                        partition.partition,
+                                        ErrorCode::KafkaStorageError,
+                                    ));
+                                    continue;
+                                };
+                                budget = budget.saturating_sub(len);
+                                total += len as usize;
+                                PartitionData {
+                                    partition_index: partition.partition,
+                                    high_watermark: read.high_watermark,
+                                    last_stable_offset: read.last_stable_offset,
+                                    log_start_offset: read.log_start_offset,
+                                    aborted_transactions: (isolation == Isolation::ReadCommitted).then(|| {
+                                        read.aborted
+                                            .iter()
+                                            .map(|a| AbortedTransaction {
+                                                producer_id: ProducerId(a.producer_id),
+                                                first_offset: a.first_offset,
+                                                ..Default::default()
+                                            })
+                                            .collect()
+                                    }),
+                                    records: Some(records),
+                                    ..Default::default()
+                                }
                             }
+                            Err(ReplicaError::Log(strand_log::LogError::OffsetOutOfRange { .. })) => {
+                                out_of_range(broker, tp, partition.partition)
+                            }
+                            Err(e) => failed_fetch_partition(partition.partition, e.code()),
                         }
-                        Err(ReplicaError::Log(strand_log::LogError::OffsetOutOfRange { .. })) => {
-                            out_of_range(broker, tp, partition.partition)
-                        }
-                        Err(e) => failed_fetch_partition(partition.partition, e.code()),
                     }
-                }
-            };
-            partitions.push(data);
+                };
+                partitions.push(data);
+            }
+            responses.push(topic_response(topic, version, partitions));
         }
-        responses.push(topic_response(topic, version, partitions));
+        (responses, total)
     }
-    (responses, total)
+
+    /// The replica the leader would have this consumer read `tp` from instead (KIP-392), if any.
+    fn preferred_replica(&self, image: &MetadataImage, tp: &TopicPartition, fetch_offset: i64) -> Option<BrokerId> {
+        if self.version < CLIENT_METADATA_VERSION_MIN {
+            return None;
+        }
+        preferred_read_replica(self.broker, image, tp, &self.request.rack_id, self.listener, fetch_offset)
+    }
+}
+
+/// The first Fetch version carrying the client's rack (KIP-392's client metadata).
+const CLIENT_METADATA_VERSION_MIN: i16 = 11;
+
+/// A partition the leader sends to `replica`: its offsets, no records (Kafka's
+/// `ReplicaManager.readFromLog` skips the read).
+fn redirected(broker: &Broker, tp: &TopicPartition, index: i32, replica: BrokerId) -> PartitionData {
+    let mut data = failed_fetch_partition(index, ErrorCode::None);
+    data.preferred_read_replica = replica;
+    if let Ok(offsets) = broker.replicas.offsets(tp) {
+        data.high_watermark = offsets.high_watermark;
+        data.last_stable_offset = offsets.last_stable_offset;
+        data.log_start_offset = offsets.log_start_offset;
+    }
+    data
 }
 
 fn topic_response(topic: &FetchTopic, version: i16, partitions: Vec<PartitionData>) -> FetchableTopicResponse {

@@ -37,7 +37,7 @@ use strand_protocol::frame::{decode_response, encode_request};
 use strand_protocol::messages::api::{ApiKey, RequestBody, ResponseBody};
 use strand_protocol::messages::create_topics_request::{CreatableReplicaAssignment, CreatableTopic};
 use strand_protocol::messages::records::MetadataRecord;
-use strand_protocol::messages::{CreateTopicsRequest, FenceBrokerRecord};
+use strand_protocol::messages::{BrokerRegistrationRequest, CreateTopicsRequest, FenceBrokerRecord};
 use strand_protocol::messages::{FetchRequest, FetchResponse};
 use strand_protocol::records::{NewRecord, RecordBatchBuilder};
 use strand_replication::{
@@ -197,6 +197,11 @@ impl Node {
     }
 
     pub fn with_settings(settings: BrokerSettings) -> Node {
+        Node::with_settings_in_rack(settings, None)
+    }
+
+    /// [`Node::with_settings`], this node registered in `rack` (`broker.rack`).
+    pub fn with_settings_in_rack(settings: BrokerSettings, rack: Option<&str>) -> Node {
         let dir = tempfile::tempdir().expect("temp dir");
         let replicas = replica_manager(dir.path());
         let (images, image) = watch::channel(Arc::new(MetadataImage::empty()));
@@ -229,7 +234,7 @@ impl Node {
         let controller = Arc::new(LocalController(controller));
         let broker = Broker::new(identity, settings, image, replicas.clone(), groups, controller, clock);
         let node = Node { broker, writer, replicas, _dir: dir, correlation_id: 0 };
-        node.register(NODE.0, InitialFencing::Unfenced);
+        node.register_in_rack(NODE.0, rack, InitialFencing::Unfenced);
         node
     }
 
@@ -250,7 +255,13 @@ impl Node {
 
     /// Registers broker `id` (listener PLAINTEXT on `host-<id>:9092`).
     pub fn register(&self, id: i32, fencing: InitialFencing) {
-        let result = register(&self.broker.image(), &registration(id), fencing);
+        self.register_in_rack(id, None, fencing);
+    }
+
+    /// Registers broker `id` as [`Node::register`] does, in `rack`.
+    pub fn register_in_rack(&self, id: i32, rack: Option<&str>, fencing: InitialFencing) {
+        let request = BrokerRegistrationRequest { rack: rack.map(str::to_owned), ..registration(id) };
+        let result = register(&self.broker.image(), &request, fencing);
         self.writer.apply(&result.records);
     }
 
@@ -376,6 +387,7 @@ pub fn settings() -> BrokerSettings {
             segment_bytes: 104_857_600,
             min_insync_replicas: Some(1),
         },
+        replica_selector: None,
     }
 }
 

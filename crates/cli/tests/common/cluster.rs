@@ -27,6 +27,8 @@ pub struct Cluster {
     last_logs: std::collections::BTreeMap<i32, String>,
     /// Settings every node gets besides the cluster's own.
     extra: Vec<String>,
+    /// Settings of one node each (by index), after `extra`.
+    node_extra: Vec<Vec<String>>,
 }
 
 impl Cluster {
@@ -53,6 +55,22 @@ impl Cluster {
         extra: &[&str],
         prepare: impl Fn(i32, &std::path::Path),
     ) -> Cluster {
+        Cluster::start_full(size, voters, extra, &[], prepare)
+    }
+
+    /// As [`Cluster::start_configured`], node `i + 1` also with the settings `node_extra[i]`
+    /// (`broker.rack`, say).
+    pub fn start_with_node_settings(size: usize, voters: usize, extra: &[&str], node_extra: &[&[&str]]) -> Cluster {
+        Cluster::start_full(size, voters, extra, node_extra, |_, _| {})
+    }
+
+    fn start_full(
+        size: usize,
+        voters: usize,
+        extra: &[&str],
+        node_extra: &[&[&str]],
+        prepare: impl Fn(i32, &std::path::Path),
+    ) -> Cluster {
         let controller_ports = free_ports(voters);
         let mut cluster = Cluster {
             nodes: (0..size).map(|_| None).collect(),
@@ -60,6 +78,7 @@ impl Cluster {
             controller_ports,
             last_logs: std::collections::BTreeMap::new(),
             extra: extra.iter().map(|s| (*s).to_owned()).collect(),
+            node_extra: node_extra.iter().map(|n| n.iter().map(|s| (*s).to_owned()).collect()).collect(),
         };
         for (i, data) in cluster.stopped.iter().enumerate() {
             prepare(i as i32 + 1, data.as_ref().expect("not started yet").path());
@@ -94,7 +113,8 @@ impl Cluster {
             // Timed-out transactions are aborted within a fifth of a second of their timeout.
             "transaction.abort.timed.out.transaction.cleanup.interval.ms=200".to_owned(),
         ];
-        let overrides: Vec<&str> = overrides.iter().chain(&self.extra).map(String::as_str).collect();
+        let own = self.node_extra.get(i).into_iter().flatten();
+        let overrides: Vec<&str> = overrides.iter().chain(&self.extra).chain(own).map(String::as_str).collect();
         let data = self.stopped[i].take().expect("the node is down");
         Server::spawn_with(data, &overrides)
     }

@@ -67,6 +67,8 @@ pub(crate) struct Partition {
     /// Its log directory failed (Kafka's `HostedPartition.Offline`): it takes no more partition
     /// states and proposes no ISR change until a restart re-reads the directory.
     offline: std::sync::atomic::AtomicBool,
+    /// The leader epoch in which this follower last logged serving a consumer (-1: never).
+    follower_read_logged_epoch: std::sync::atomic::AtomicI32,
 }
 
 impl Partition {
@@ -95,6 +97,7 @@ impl Partition {
             own_changes: watch::Sender::new(0),
             changed,
             offline: std::sync::atomic::AtomicBool::new(false),
+            follower_read_logged_epoch: std::sync::atomic::AtomicI32::new(-1),
         }
     }
 
@@ -243,6 +246,7 @@ impl Partition {
                         .map(|(id, f)| FollowerStatus {
                             broker_id: *id,
                             log_end_offset: f.log_end_offset,
+                            log_start_offset: f.log_start_offset,
                             last_caught_up_time_ms: f.last_caught_up_time_ms,
                         })
                         .collect()

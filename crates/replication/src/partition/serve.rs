@@ -1,5 +1,6 @@
-//! The partition's data path: appends as leader, consumer reads, DeleteRecords, and the
-//! leader's side of a follower's fetch.
+//! The partition's data path: appends as leader, consumer reads (from a follower too, KIP-392,
+//! with the leader's candidates for that), DeleteRecords, and the leader's side of a follower's
+//! fetch.
 
 use strand_base::{LeaderEpoch, Offset};
 use strand_log::log::ValidatedBatch;
@@ -12,8 +13,8 @@ use crate::delayed_produce::DelayedProduce;
 use crate::error::ReplicaError;
 use crate::isr::AlterPartitionItem;
 use crate::replica::{FollowerProgress, ReplicaState, Role, diverging_epoch};
-use crate::state::BrokerStatuses;
-use crate::types::{Acks, FirstBatch, FollowerFetch, FollowerRead, Isolation, PartitionRead};
+use crate::state::{BrokerStatuses, FollowerStatus};
+use crate::types::{Acks, FirstBatch, FollowerFetch, FollowerRead, Isolation, PartitionRead, ReadFrom};
 
 impl Partition {
     /// Appends a batch as leader at `leader_epoch`, which must be this leader's epoch (a
@@ -84,19 +85,24 @@ impl Partition {
         }
     }
 
-    /// A consumer's read: this node must lead; never past the high watermark (or the last stable
-    /// offset under read_committed).
+    /// A consumer's read: this node must lead, or follow when `from` allows it (KIP-392); never
+    /// past this replica's high watermark (or last stable offset under read_committed). As
+    /// Kafka's `LocalLog.read`: an offset between the high watermark and the log end reads
+    /// nothing, one outside the log is OFFSET_OUT_OF_RANGE.
     pub fn read(
         &self,
         offset: Offset,
         max_bytes: u64,
         isolation: Isolation,
         first_batch: FirstBatch,
+        from: ReadFrom,
     ) -> Result<PartitionRead, ReplicaError> {
         let s = self.lock_state()?;
-        if !self.leads(&s) {
+        let by_follower = matches!(s.role, Role::Follower { .. }) && from == ReadFrom::AnyReplica;
+        if !self.leads(&s) && !by_follower {
             return Err(ReplicaError::NotLeaderOrFollower(self.tp.clone()));
         }
+        let leader_epoch = s.leader_epoch;
         let log = lock(&self.log)?;
         let offsets = self.offsets_of(&s, &log);
         drop(s);
@@ -109,13 +115,53 @@ impl Partition {
             Isolation::ReadCommitted if records.is_some() => log.collect_aborted_txns(offset, limit),
             _ => Vec::new(),
         };
+        if by_follower && records.is_some() {
+            self.note_follower_read(leader_epoch);
+        }
         Ok(PartitionRead {
             records,
             high_watermark: offsets.high_watermark,
             last_stable_offset: offsets.last_stable_offset,
             log_start_offset: offsets.log_start_offset,
             aborted,
+            by_follower,
         })
+    }
+
+    /// Logs the first consumer read this follower serves records to in each leader epoch, so an
+    /// operator (and the tests) can see KIP-392 at work without a line per fetch.
+    fn note_follower_read(&self, leader_epoch: LeaderEpoch) {
+        let logged = self.follower_read_logged_epoch.swap(leader_epoch, std::sync::atomic::Ordering::Relaxed);
+        if logged != leader_epoch {
+            tracing::info!("serving consumer fetches of {} from this follower (leader epoch {leader_epoch})", self.tp);
+        }
+    }
+
+    /// KIP-392's candidates for a consumer's read from `offset`, gathered as Kafka's
+    /// `ReplicaManager.findPreferredReadReplica` does: `None` unless this node leads; otherwise
+    /// the followers in the (committed) ISR whose log, as their last fetch showed it, holds
+    /// `offset`, and this leader's log end offset.
+    pub fn read_replica_candidates(
+        &self,
+        offset: Offset,
+    ) -> Result<Option<(Offset, Vec<FollowerStatus>)>, ReplicaError> {
+        let s = self.lock_state()?;
+        let Some(leader) = s.leader() else { return Ok(None) };
+        let candidates = leader
+            .followers
+            .iter()
+            .filter(|(id, f)| {
+                leader.isr.isr().contains(id) && f.log_end_offset >= offset && f.log_start_offset <= offset
+            })
+            .map(|(id, f)| FollowerStatus {
+                broker_id: *id,
+                log_end_offset: f.log_end_offset,
+                log_start_offset: f.log_start_offset,
+                last_caught_up_time_ms: f.last_caught_up_time_ms,
+            })
+            .collect();
+        let log = lock(&self.log)?;
+        Ok(Some((log.log_end_offset(), candidates)))
     }
 
     fn check_leader_epoch(&self, s: &ReplicaState, requested: LeaderEpoch) -> Result<(), ReplicaError> {

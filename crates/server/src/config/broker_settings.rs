@@ -55,5 +55,6 @@ pub(crate) fn broker_settings(config: &ServerConfig) -> BrokerSettings {
             segment_bytes: config.transaction_state_log_segment_bytes,
             min_insync_replicas: Some(config.transaction_state_log_min_isr),
         },
+        replica_selector: config.replica_selector,
     }
 }

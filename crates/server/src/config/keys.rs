@@ -236,6 +236,7 @@ const KEYS: &[KeyDef] = &[
     key("replica.socket.receive.buffer.bytes", INT, Some("65536")),
     key("num.replica.fetchers", INT, Some("1")),
     key("replica.high.watermark.checkpoint.interval.ms", LONG, Some("5000")),
+    key("replica.selector.class", Kind::Class, None),
     key("fetch.purgatory.purge.interval.requests", INT, Some("1000")),
     key("producer.purgatory.purge.interval.requests", INT, Some("1000")),
     key("delete.records.purgatory.purge.interval.requests", INT, Some("1")),

@@ -170,6 +170,10 @@ const SOLE_VOTER_DEFAULTS: &[(&str, &str)] = &[
 pub struct ServerConfig {
     /// `node.id`, or its alias `broker.id`.
     pub node_id: i32,
+    /// `broker.rack`: registered with the controller, for placement and KIP-392.
+    pub broker_rack: Option<String>,
+    /// `replica.selector.class`: only Kafka's `RackAwareReplicaSelector` (anything else refused).
+    pub replica_selector: Option<strand_broker::ReplicaSelector>,
     pub process_roles: ProcessRoles,
     /// `cluster.id` (a Strand setting): the cluster id to format empty log dirs with on first
     /// start. `strand server` sets it to the id in `meta.properties` before the node runs.
@@ -532,6 +536,8 @@ impl ServerConfig {
         };
         Ok(ServerConfig {
             node_id: quorum.node_id,
+            broker_rack: read.text("broker.rack").map(str::to_owned),
+            replica_selector: read.replica_selector()?,
             process_roles: quorum.process_roles,
             cluster_id: read.cluster_id()?,
             listeners: quorum.listeners,

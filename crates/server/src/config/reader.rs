@@ -187,6 +187,22 @@ impl Reader<'_> {
         })
     }
 
+    /// `replica.selector.class`: Kafka's `RackAwareReplicaSelector` or nothing; another class is
+    /// refused (Kafka loads any `ReplicaSelector`, Strand has only that one).
+    pub(super) fn replica_selector(&self) -> Result<Option<strand_broker::ReplicaSelector>, ConfigError> {
+        match self.text("replica.selector.class").map(str::trim) {
+            None | Some("") => Ok(None),
+            Some(name) => match strand_broker::ReplicaSelector::from_class_name(name) {
+                Some(selector) => Ok(Some(selector)),
+                None => Err(invalid(
+                    "replica.selector.class",
+                    name,
+                    format!("Strand has only {}", strand_broker::ReplicaSelector::RACK_AWARE_CLASS),
+                )),
+            },
+        }
+    }
+
     /// `group.consumer.assignors` by short name (Kafka's class names of its built-ins map to them).
     pub(super) fn consumer_group_assignors(&self) -> Result<Vec<String>, ConfigError> {
         let names = parse_list(self.required("group.consumer.assignors")?);

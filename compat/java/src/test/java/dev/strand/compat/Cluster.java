@@ -125,6 +125,14 @@ final class Cluster implements AutoCloseable {
 
     /** Starts {@code size} nodes (ids 1..size) and waits until each serves Metadata listing all. */
     static Cluster start(int size) throws Exception {
+        return start(size, id -> Map.of());
+    }
+
+    /**
+     * As {@link #start(int)}, node {@code id} also with the settings {@code nodeSettings.apply(id)}
+     * ({@code broker.rack}, say), on Strand and Kafka alike.
+     */
+    static Cluster start(int size, java.util.function.IntFunction<Map<String, String>> nodeSettings) throws Exception {
         Path repo = Broker.repoRoot();
         Cluster cluster = new Cluster(Broker.kindFromEnv(), Files.createTempDirectory(Broker.tempRoot(), "strand-compat-cluster-"));
         Runtime.getRuntime().addShutdownHook(cluster.shutdownHook);
@@ -138,9 +146,10 @@ final class Cluster implements AutoCloseable {
                 .map(m -> m.id + "@127.0.0.1:" + m.controllerPort)
                 .collect(Collectors.joining(","));
             for (Member member : cluster.members) {
+                Map<String, String> own = nodeSettings.apply(member.id);
                 member.command = cluster.kind == Broker.Kind.STRAND
-                    ? strandCommand(repo, member, voters)
-                    : kafkaCommand(repo, member, voters);
+                    ? strandCommand(repo, member, voters, own)
+                    : kafkaCommand(repo, member, voters, own);
             }
             if (cluster.kind == Broker.Kind.KAFKA) {
                 formatKafkaStorage(repo, cluster.members);
@@ -319,7 +328,7 @@ final class Cluster implements AutoCloseable {
         }
     }
 
-    private static List<String> strandCommand(Path repo, Member member, String voters) {
+    private static List<String> strandCommand(Path repo, Member member, String voters, Map<String, String> own) {
         String bin = System.getenv().getOrDefault("STRAND_BIN", "target/release/strand");
         List<String> command = new ArrayList<>(List.of(repo.resolve(bin).toString(), "server"));
         for (String setting : List.of(
@@ -340,14 +349,21 @@ final class Cluster implements AutoCloseable {
             command.add("--override");
             command.add(setting);
         }
+        own.forEach((key, value) -> command.addAll(List.of("--override", key + "=" + value)));
         return command;
+    }
+
+    /** What node {@code id} has written to its stderr so far (Strand logs there). */
+    String stderr(int id) throws IOException {
+        return Files.readString(member(id).dir.resolve("stderr"), StandardCharsets.UTF_8);
     }
 
     /**
      * Writes the node's server.properties: the shared one-node template with its placeholders
      * substituted and the keys a cluster needs otherwise replaced.
      */
-    private static List<String> kafkaCommand(Path repo, Member member, String voters) throws IOException {
+    private static List<String> kafkaCommand(Path repo, Member member, String voters, Map<String, String> own)
+            throws IOException {
         Map<String, String> cluster = new LinkedHashMap<>();
         cluster.put("node.id", Integer.toString(member.id));
         cluster.put("controller.quorum.voters", voters);
@@ -359,6 +375,7 @@ final class Cluster implements AutoCloseable {
         cluster.put("transaction.state.log.min.isr", "2");
         cluster.put("share.coordinator.state.topic.replication.factor", "3");
         cluster.put("share.coordinator.state.topic.min.isr", "2");
+        cluster.putAll(own);
         String template = Files.readString(repo.resolve("compat/broker/kafka-server.properties"))
             .replace("@PORT@", Integer.toString(member.port))
             .replace("@CONTROLLER_PORT@", Integer.toString(member.controllerPort))
