@@ -30,13 +30,15 @@ use strand_protocol::messages::produce_response::{
     LeaderIdAndEpoch, NodeEndpoint, PartitionProduceResponse, TopicProduceResponse,
 };
 use strand_protocol::messages::{ProduceRequest, ProduceResponse};
-use strand_protocol::records::Attributes;
+use strand_protocol::records::{Attributes, Compression, TargetCompression};
 use strand_replication::{Acks, DelayedProduce};
 use strand_security::Session;
 use strand_security::acl::{AclOperation, ResourceType};
 
 use super::target;
-use crate::validation::{KeyRule, ProduceRules, RecordSetError, TimestampRules, validate_record_set_async};
+use crate::validation::{
+    CompressionRule, KeyRule, ProduceRules, RecordSetError, TimestampRules, validate_record_set_async,
+};
 use crate::{Broker, LeaderHints, Progress, TxnVerification};
 use strand_metadata::image::TopicConfigResolver;
 
@@ -325,6 +327,7 @@ struct TopicRules {
     min_insync_replicas: i64,
     /// `cleanup.policy` includes `compact`: every record needs a key.
     keys: KeyRule,
+    compression: CompressionRule,
 }
 
 impl TopicRules {
@@ -341,8 +344,30 @@ impl TopicRules {
             },
             min_insync_replicas: configs.long("min.insync.replicas"),
             keys: if configs.has_item("cleanup.policy", "compact") { KeyRule::Required } else { KeyRule::Optional },
+            compression: compression_rule(&configs),
         }
     }
+}
+
+/// `compression.type` and its codec's `compression.<codec>.level` (validated when set: Kafka's
+/// ranges); gzip's -1 is the codec's default level.
+fn compression_rule(configs: &strand_metadata::image::TopicConfig<'_>) -> CompressionRule {
+    let codec = match configs.get("compression.type").map(|(value, _)| value.trim()) {
+        Some("uncompressed") => Compression::None,
+        Some("gzip") => Compression::Gzip,
+        Some("snappy") => Compression::Snappy,
+        Some("lz4") => Compression::Lz4,
+        Some("zstd") => Compression::Zstd,
+        _ => return CompressionRule::Producer,
+    };
+    let level = match codec {
+        Compression::Gzip => Some(configs.long("compression.gzip.level")).filter(|level| *level != -1),
+        Compression::Lz4 => Some(configs.long("compression.lz4.level")),
+        Compression::Zstd => Some(configs.long("compression.zstd.level")),
+        Compression::None | Compression::Snappy => None,
+    };
+    let level = level.and_then(|level| i32::try_from(level).ok());
+    CompressionRule::Target(TargetCompression { codec, level })
 }
 
 /// Waits for every `acks=all` partition's replicas together (one deadline for the request), and
@@ -392,6 +417,7 @@ async fn prepare(
         timestamps: topic.timestamps,
         keys: topic.keys,
         version,
+        compression: topic.compression,
     };
     let batch = match validate_record_set_async(records, rules, now).await {
         Ok(batch) => batch,
@@ -451,7 +477,7 @@ fn append(broker: &Broker, prepared: Prepared, acks: Acks) -> (PartitionProduceR
 fn record_set_code(error: &RecordSetError) -> ErrorCode {
     match error {
         RecordSetError::Corrupt(_) => ErrorCode::CorruptMessage,
-        RecordSetError::TooLarge { .. } => ErrorCode::MessageTooLarge,
+        RecordSetError::TooLarge { .. } | RecordSetError::RecompressedTooLarge { .. } => ErrorCode::MessageTooLarge,
         RecordSetError::InvalidTimestamp { .. } => ErrorCode::InvalidTimestamp,
         RecordSetError::Invalid(_) | RecordSetError::MissingKey => ErrorCode::InvalidRecord,
         RecordSetError::ZstdTooOld(_) => ErrorCode::UnsupportedCompressionType,
