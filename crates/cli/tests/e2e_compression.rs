@@ -4,6 +4,10 @@
 //! `compression.type` is the default of topics without their own; a topic's changed by
 //! IncrementalAlterConfigs applies to the next produce; bad levels are refused as Kafka refuses
 //! them.
+//!
+//! `STRAND_TEST_BROKER=127.0.0.1:<port> cargo test -p strand-cli --test e2e_compression kafkas`
+//! runs the rebuilt-batch case against any broker at that address instead (recorded from Apache
+//! Kafka 4.4.0, the `compat/broker/kafka-server.properties` oracle).
 
 mod common;
 
@@ -146,4 +150,96 @@ fn levels_apply_and_bad_levels_are_refused() {
         Some("Invalid value 23 for configuration compression.zstd.level: Value must be no more than 22")
     );
     assert_eq!(alter(&mut client, "gzip-1", "compression.lz4.level", "0").0, INVALID_CONFIG);
+}
+
+/// A record's attributes, timestamp delta, offset delta, key, value and header count.
+type RecordFields = (i8, i64, i32, Option<Vec<u8>>, Option<Vec<u8>>, usize);
+
+/// The fields of a batch and its records that Kafka's rebuild decides.
+#[derive(Debug, PartialEq)]
+struct Rebuilt {
+    attributes: i16,
+    last_offset_delta: i32,
+    base_timestamp: i64,
+    max_timestamp_is_append_time: bool,
+    producer: (i64, i16, i32),
+    records: Vec<RecordFields>,
+}
+
+/// An uncompressed batch of an idempotent producer, its timestamps out of order, written again
+/// with gzip exactly as Kafka 4.4's LogValidator writes it: base timestamp the first record's
+/// (not the smallest), deltas from it, offset deltas from 0, record attributes 0, the producer's
+/// fields kept; under LogAppendTime the max timestamp is the broker's and the records keep theirs.
+#[test]
+fn the_rebuilt_batch_is_kafkas() {
+    let _serial = common::serial();
+    let oracle: Option<std::net::SocketAddr> =
+        std::env::var("STRAND_TEST_BROKER").ok().map(|a| a.parse().expect("STRAND_TEST_BROKER is host:port"));
+    let server = oracle.is_none().then(|| Server::start_with(tempfile::tempdir().expect("temp dir"), &[]));
+    let address = oracle.unwrap_or_else(|| server.as_ref().expect("server").address);
+    let mut client = Client::connect(address);
+    let suffix = std::process::id();
+    let header = strand_protocol::records::Header { key: "h", value: Some(b"v") };
+    let headers = [header];
+    let mut builder = RecordBatchBuilder::new().producer(ProducerId(4242), 0, 0);
+    for (timestamp_ms, key) in [(NOW_MS + 500, None), (NOW_MS, Some(&b"k1"[..])), (NOW_MS + 200, Some(b"k2"))] {
+        let record = NewRecord { timestamp_ms, key, value: Some(b"value"), headers: &headers };
+        builder.append(&record).expect("record");
+    }
+    let sent = builder.build().expect("batch");
+    for (timestamp_type, log_append_time) in [("CreateTime", false), ("LogAppendTime", true)] {
+        let topic = format!("rebuilt-{timestamp_type}-{suffix}");
+        let configs = [("compression.type", "gzip"), ("message.timestamp.type", timestamp_type)];
+        assert_eq!(create(&mut client, &topic, &configs), 0);
+        let mut produced = produce(&mut client, &topic, -1, sent.clone());
+        for _ in 0..50 {
+            // A topic just created may not be led yet on every broker (Kafka answers so).
+            if produced.0 != 6 && produced.0 != 3 {
+                break;
+            }
+            std::thread::sleep(std::time::Duration::from_millis(100));
+            produced = produce(&mut client, &topic, -1, sent.clone());
+        }
+        assert_eq!(produced, (0, 0), "{topic}");
+        let batches = fetched_batches(&mut client, &topic);
+        let batch = &batches[0];
+        assert!(batch.crc_is_valid());
+        let records = batch.records_with_limit(1 << 20).expect("decompresses");
+        let rebuilt = Rebuilt {
+            attributes: batch.attributes().0,
+            last_offset_delta: batch.last_offset_delta(),
+            base_timestamp: batch.base_timestamp(),
+            max_timestamp_is_append_time: batch.max_timestamp() > NOW_MS + 500,
+            producer: (batch.producer_id().0, batch.producer_epoch(), batch.base_sequence()),
+            records: records
+                .iter()
+                .map(|r| {
+                    let r = r.expect("record");
+                    let key = r.key().map(<[u8]>::to_vec);
+                    (
+                        r.attributes(),
+                        r.timestamp_delta(),
+                        r.offset_delta(),
+                        key,
+                        r.value().map(<[u8]>::to_vec),
+                        r.header_count(),
+                    )
+                })
+                .collect(),
+        };
+        let value = Some(b"value".to_vec());
+        let expected = Rebuilt {
+            attributes: if log_append_time { 1 | 8 } else { 1 },
+            last_offset_delta: 2,
+            base_timestamp: NOW_MS + 500,
+            max_timestamp_is_append_time: log_append_time,
+            producer: (4242, 0, 0),
+            records: vec![
+                (0, 0, 0, None, value.clone(), 1),
+                (0, -500, 1, Some(b"k1".to_vec()), value.clone(), 1),
+                (0, -300, 2, Some(b"k2".to_vec()), value, 1),
+            ],
+        };
+        assert_eq!(rebuilt, expected, "{timestamp_type}");
+    }
 }
