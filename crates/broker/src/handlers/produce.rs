@@ -1,6 +1,6 @@
 //! Produce: each partition's record set validated whole (never decoding records; recompressed
-//! only for a topic's `compression.type`, `validation.rs`), appended with
-//! the partition's leader epoch, answered per `acks`. `acks=0` gets no response, and an error
+//! only for a topic's `compression.type`, `validation.rs`), appended with the partition's leader
+//! epoch, answered per `acks`. `acks=0` gets no response, and an error
 //! closes the connection instead (the client would never hear of it otherwise). Clients cannot
 //! write to internal topics (`__consumer_offsets`): INVALID_TOPIC_EXCEPTION, as Kafka answers.
 //!
