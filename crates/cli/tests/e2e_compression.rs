@@ -55,10 +55,19 @@ fn create(client: &mut Client, name: &str, configs: &[(&str, &str)]) -> i16 {
 
 /// Sets one config of topic `name`; the resource's error code and message.
 fn alter(client: &mut Client, name: &str, key: &str, value: &str) -> (i16, Option<String>) {
+    alter_resource(client, TOPIC, name, key, value)
+}
+
+/// IncrementalAlterConfigs' resource types: a topic, a broker (`""`: the cluster-wide default).
+const TOPIC: i8 = 2;
+const BROKER: i8 = 4;
+
+/// Sets one config of resource `name` of type `kind`; the resource's error code and message.
+fn alter_resource(client: &mut Client, kind: i8, name: &str, key: &str, value: &str) -> (i16, Option<String>) {
     let config =
         AlterableConfig { name: key.into(), config_operation: 0, value: Some(value.into()), ..Default::default() };
     let resource = AlterConfigsResource {
-        resource_type: 2,
+        resource_type: kind,
         resource_name: name.into(),
         configs: vec![config],
         ..Default::default()
@@ -94,8 +103,9 @@ fn codecs(batches: &[RecordBatch]) -> Vec<Compression> {
 }
 
 /// A gzip producer on a zstd topic is stored as zstd, the producer's fields kept, and Fetch
-/// returns the stored bytes; the broker's `compression.type=lz4` applies to a topic without its
-/// own; a topic set to `producer` or `uncompressed` later stores its next batch that way.
+/// returns the stored bytes; the broker's `compression.type=lz4`, then a dynamic cluster-wide
+/// `snappy`, applies to a topic without its own; a topic set to `producer` or `uncompressed` later
+/// stores its next batch that way.
 #[test]
 fn the_topic_codec_is_what_is_stored_and_fetched() {
     let _serial = common::serial();
@@ -117,6 +127,10 @@ fn the_topic_codec_is_what_is_stored_and_fetched() {
     assert_eq!(create(&mut client, "broker-default", &[]), 0);
     assert_eq!(produce(&mut client, "broker-default", -1, batch(Compression::None, 0)).0, 0);
     assert_eq!(codecs(&stored_batches(&server, "broker-default")), [Compression::Lz4]);
+    // The cluster-wide dynamic default (kafka-configs --entity-default) comes before the file's.
+    assert_eq!(alter_resource(&mut client, BROKER, "", "compression.type", "snappy").0, 0);
+    assert_eq!(produce(&mut client, "broker-default", -1, batch(Compression::None, 3)).0, 0);
+    assert_eq!(codecs(&stored_batches(&server, "broker-default")), [Compression::Lz4, Compression::Snappy]);
 
     assert_eq!(alter(&mut client, "zstd-topic", "compression.type", "producer").0, 0);
     assert_eq!(produce(&mut client, "zstd-topic", -1, batch(Compression::Gzip, 3)), (0, 3));
