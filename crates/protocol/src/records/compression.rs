@@ -126,8 +126,9 @@ pub struct TargetCompression {
 /// block, a zstd window of at most 8 MiB (levels above 19 would take up to 128 MiB: their window
 /// is capped at [`ZSTD_WINDOW_LOG_FLOOR`], which keeps it readable by every bounded reader).
 ///
-/// LZ4 has one level: `lz4_flex` writes LZ4's fast format only (Java's 4.x client at its default
-/// level 9 uses LZ4's high-compression mode: same format, larger output here).
+/// LZ4 has one level: `lz4_flex` compresses in LZ4's fast mode only, which Kafka uses at its
+/// default level 9 (any other level takes LZ4's high-compression mode there: the same format,
+/// smaller output).
 pub(crate) enum Encoder<W: Write> {
     None(W),
     Gzip(flate2::write::GzEncoder<W>),
