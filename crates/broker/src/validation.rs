@@ -19,13 +19,49 @@
 //! Under CreateTime a batch whose max timestamp is not its records' largest gets the right one
 //! written (CRC recomputed), as Kafka's in-place validation does; under LogAppendTime the batch
 //! carries the broker's time.
+//!
+//! 4. A topic whose `compression.type` names a codec other than the batch's gets the batch's
+//!    records written again with it ([`strand_protocol::records::recompress`], Kafka's
+//!    `buildRecordsAndAssignOffsets`), after every check above, on a blocking thread; at most
+//!    [`RECOMPRESSIONS_IN_FLIGHT_MAX`] at once, each holding at most `max.message.bytes` of
+//!    output (MESSAGE_TOO_LARGE past it, as Kafka checks the rebuilt batch) and a codec's
+//!    bounded state. `producer`, or the batch's own codec, keeps the batch as it came.
 
 use bytes::{Bytes, BytesMut};
 use strand_base::limits::DECOMPRESSED_BATCH_BYTES_MAX;
 use strand_log::log::ValidatedBatch;
 use strand_protocol::records::{
-    Compression, LOG_OVERHEAD, MAGIC, RecordBatch, RecordsSummary, TimestampType, summarize,
+    Compression, LOG_OVERHEAD, MAGIC, Recompression, RecordBatch, RecordsSummary, TargetCompression, TimestampType,
+    recompress, summarize,
 };
+
+/// How many batches the node recompresses at once; more wait their turn. Each holds at most its
+/// topic's `max.message.bytes` of output and a codec's state (at most 8 MiB of zstd window).
+pub const RECOMPRESSIONS_IN_FLIGHT_MAX: usize = 4;
+
+/// Shared by every produce of the process: the node's recompressions.
+static RECOMPRESSIONS: tokio::sync::Semaphore = tokio::sync::Semaphore::const_new(RECOMPRESSIONS_IN_FLIGHT_MAX);
+
+/// A topic's `compression.type` with its level.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CompressionRule {
+    /// `producer`: batches are stored with the codec they came with.
+    Producer,
+    /// `uncompressed`, `gzip`, `snappy`, `lz4` or `zstd`, at the topic's `compression.*.level`.
+    Target(TargetCompression),
+}
+
+impl CompressionRule {
+    /// The codec `batch` must be written again with, if any (Kafka's `inPlaceAssignment` is
+    /// false): a target other than its own codec, except that an uncompressed control batch
+    /// stays as it is.
+    fn recompression_for(self, batch: &RecordBatch) -> Option<TargetCompression> {
+        let CompressionRule::Target(target) = self else { return None };
+        let source = batch.attributes().compression().ok()?;
+        let control_kept = source == Compression::None && batch.attributes().is_control();
+        (target.codec != source && !control_kept).then_some(target)
+    }
+}
 
 /// The topic's timestamp settings.
 #[derive(Debug, Clone, Copy)]
@@ -54,6 +90,8 @@ pub struct ProduceRules {
     pub keys: KeyRule,
     /// The Produce request's version (zstd needs v7).
     pub version: i16,
+    /// The topic's `compression.type`.
+    pub compression: CompressionRule,
 }
 
 /// Why a record set was refused; each maps to the Produce error code Kafka answers.
@@ -75,6 +113,10 @@ pub enum RecordSetError {
     /// INVALID_RECORD: a record without a key for a compacted topic (Kafka's wording).
     #[error("Compacted topic cannot accept message without key")]
     MissingKey,
+    /// MESSAGE_TOO_LARGE: the batch, written with the topic's codec, is larger than
+    /// `max.message.bytes` (Kafka checks the rebuilt batch again).
+    #[error("the batch recompressed with the topic's codec exceeds max.message.bytes ({max})")]
+    RecompressedTooLarge { max: usize },
     /// UNSUPPORTED_COMPRESSION_TYPE: zstd in a Produce request older than v7.
     #[error("zstd compression needs Produce v7 or later (got v{0})")]
     ZstdTooOld(i16),
@@ -106,9 +148,15 @@ pub async fn validate_record_set_async(
     now_ms: i64,
 ) -> Result<ValidatedBatch, RecordSetError> {
     let (batch, validated) = check_batch(records, rules)?;
-    if batch.attributes().compression() == Ok(Compression::None) {
+    let recompressing = rules.compression.recompression_for(&batch).is_some();
+    if batch.attributes().compression() == Ok(Compression::None) && !recompressing {
         return check_records(&batch, validated, rules, now_ms);
     }
+    // The semaphore is never closed; a turn is held until the blocking work ends.
+    let _turn = match recompressing {
+        true => RECOMPRESSIONS.acquire().await.ok(),
+        false => None,
+    };
     tokio::task::spawn_blocking(move || check_records(&batch, validated, rules, now_ms))
         .await
         .unwrap_or_else(|e| Err(RecordSetError::Invalid(format!("the batch's check did not finish: {e}"))))
@@ -204,6 +252,9 @@ fn check_records(
     if !rules.timestamps.log_append_time {
         check_timestamps(&summary, rules.timestamps, now_ms)?;
     }
+    if let Some(target) = rules.compression.recompression_for(batch) {
+        return recompressed(batch, target, rules, now_ms);
+    }
     // The one rewrite of a producer's bytes Kafka makes on this path: under LogAppendTime the
     // batch carries the broker's time; under CreateTime its max timestamp is its records'
     // largest. The CRC is recomputed only if a field changed.
@@ -214,6 +265,29 @@ fn check_records(
     };
     stamped.map_err(|e| RecordSetError::Corrupt(e.to_string()))?;
     Ok(validated)
+}
+
+/// Step 4: `batch` written again with `target`, stamped as [`check_records`] would stamp it.
+fn recompressed(
+    batch: &RecordBatch,
+    target: TargetCompression,
+    rules: ProduceRules,
+    now_ms: i64,
+) -> Result<ValidatedBatch, RecordSetError> {
+    let how = Recompression {
+        target,
+        log_append_time_ms: rules.timestamps.log_append_time.then_some(now_ms),
+        decompressed_bytes_max: DECOMPRESSED_BATCH_BYTES_MAX,
+        batch_bytes_max: rules.message_bytes_max,
+    };
+    let bytes = recompress(batch, &how).map_err(|e| match e {
+        strand_protocol::records::RecordsError::RecompressedTooLarge { limit_bytes } => {
+            RecordSetError::RecompressedTooLarge { max: limit_bytes }
+        }
+        other => RecordSetError::Invalid(other.to_string()),
+    })?;
+    let bytes = bytes.try_into_mut().unwrap_or_else(|shared| BytesMut::from(&shared[..]));
+    ValidatedBatch::validate(bytes).map_err(|e| RecordSetError::Invalid(e.to_string()))
 }
 
 /// Every record's timestamp (its smallest and largest) against `message.timestamp.*`.
@@ -237,8 +311,13 @@ mod tests {
 
     const TIMESTAMPS: TimestampRules =
         TimestampRules { log_append_time: false, before_max_ms: i64::MAX, after_max_ms: 3_600_000 };
-    const RULES: ProduceRules =
-        ProduceRules { message_bytes_max: 1 << 20, timestamps: TIMESTAMPS, keys: KeyRule::Optional, version: 9 };
+    const RULES: ProduceRules = ProduceRules {
+        message_bytes_max: 1 << 20,
+        timestamps: TIMESTAMPS,
+        keys: KeyRule::Optional,
+        version: 9,
+        compression: CompressionRule::Producer,
+    };
 
     fn batch(timestamp_ms: i64) -> Bytes {
         let mut builder = RecordBatchBuilder::new();
@@ -329,5 +408,64 @@ mod tests {
         let view = RecordBatch::parse(Bytes::copy_from_slice(fixed.as_bytes())).expect("batch");
         assert_eq!(view.max_timestamp(), 1_000);
         assert!(view.crc_is_valid());
+    }
+
+    fn rule(codec: Compression) -> ProduceRules {
+        ProduceRules { compression: CompressionRule::Target(TargetCompression { codec, level: None }), ..RULES }
+    }
+
+    fn codec_batch(codec: Compression, now: i64) -> Bytes {
+        let mut builder = RecordBatchBuilder::new().compression(codec).producer(strand_base::ProducerId(9), 1, 4);
+        for value in [&b"a"[..], b"bb", b"ccc"] {
+            builder
+                .append(&NewRecord { timestamp_ms: now, key: None, value: Some(value), headers: &[] })
+                .expect("record");
+        }
+        builder.build().expect("batch")
+    }
+
+    /// A topic codec other than the batch's stores the batch in the topic's codec with the
+    /// producer's fields; the batch's own codec, or `producer`, stores the bytes as they came.
+    #[test]
+    fn the_topic_codec_decides_what_is_stored() {
+        let now = 1_700_000_000_000;
+        for from in Compression::ALL {
+            let sent = codec_batch(from, now);
+            for to in Compression::ALL {
+                let stored = validate_record_set(&sent, rule(to), now).expect("valid");
+                let view = RecordBatch::parse(Bytes::copy_from_slice(stored.as_bytes())).expect("batch");
+                assert_eq!(view.attributes().compression(), Ok(to), "{from} -> {to}");
+                assert_eq!((view.producer_id().0, view.producer_epoch(), view.base_sequence()), (9, 1, 4));
+                assert_eq!((view.record_count(), view.max_timestamp()), (3, now));
+                assert!(view.crc_is_valid());
+                if from == to {
+                    assert_eq!(stored.as_bytes(), &sent[..], "{from} kept as is");
+                }
+            }
+            let kept = validate_record_set(&sent, RULES, now).expect("valid");
+            assert_eq!(kept.as_bytes(), &sent[..], "producer keeps {from}");
+        }
+    }
+
+    /// A batch recompressed past `max.message.bytes` is MESSAGE_TOO_LARGE; a lying batch is
+    /// refused before any recompression, as without it.
+    #[test]
+    fn recompression_keeps_the_limits_and_the_checks() {
+        let now = 1_700_000_000_000;
+        let mut builder = RecordBatchBuilder::new().compression(Compression::Zstd);
+        let zeros = vec![0u8; 100_000];
+        builder.append(&NewRecord { timestamp_ms: now, key: None, value: Some(&zeros), headers: &[] }).expect("record");
+        let small = builder.build().expect("batch");
+        let limited = ProduceRules { message_bytes_max: 50_000, ..rule(Compression::None) };
+        assert_eq!(check(&small, limited, now), Err(RecordSetError::RecompressedTooLarge { max: 50_000 }));
+        assert_eq!(check(&small, ProduceRules { message_bytes_max: 50_000, ..rule(Compression::Gzip) }, now), Ok(()));
+
+        let mut lying = codec_batch(Compression::None, now).to_vec();
+        lying[57..61].copy_from_slice(&2i32.to_be_bytes());
+        lying[23..27].copy_from_slice(&1i32.to_be_bytes());
+        let crc = crc32c::crc32c(&lying[21..]);
+        lying[17..21].copy_from_slice(&crc.to_be_bytes());
+        let err = check(&Bytes::from(lying), rule(Compression::Lz4), now).err();
+        assert!(matches!(err, Some(RecordSetError::Invalid(_))), "{err:?}");
     }
 }

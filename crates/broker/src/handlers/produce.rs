@@ -1,5 +1,6 @@
-//! Produce: each partition's record set validated whole (never decoding records), appended with
-//! the partition's leader epoch, answered per `acks`. `acks=0` gets no response, and an error
+//! Produce: each partition's record set validated whole (never decoding records; recompressed
+//! only for a topic's `compression.type`, `validation.rs`), appended with the partition's leader
+//! epoch, answered per `acks`. `acks=0` gets no response, and an error
 //! closes the connection instead (the client would never hear of it otherwise). Clients cannot
 //! write to internal topics (`__consumer_offsets`): INVALID_TOPIC_EXCEPTION, as Kafka answers.
 //!
@@ -30,13 +31,15 @@ use strand_protocol::messages::produce_response::{
     LeaderIdAndEpoch, NodeEndpoint, PartitionProduceResponse, TopicProduceResponse,
 };
 use strand_protocol::messages::{ProduceRequest, ProduceResponse};
-use strand_protocol::records::Attributes;
+use strand_protocol::records::{Attributes, Compression, TargetCompression};
 use strand_replication::{Acks, DelayedProduce};
 use strand_security::Session;
 use strand_security::acl::{AclOperation, ResourceType};
 
 use super::target;
-use crate::validation::{KeyRule, ProduceRules, RecordSetError, TimestampRules, validate_record_set_async};
+use crate::validation::{
+    CompressionRule, KeyRule, ProduceRules, RecordSetError, TimestampRules, validate_record_set_async,
+};
 use crate::{Broker, LeaderHints, Progress, TxnVerification};
 use strand_metadata::image::TopicConfigResolver;
 
@@ -325,6 +328,7 @@ struct TopicRules {
     min_insync_replicas: i64,
     /// `cleanup.policy` includes `compact`: every record needs a key.
     keys: KeyRule,
+    compression: CompressionRule,
 }
 
 impl TopicRules {
@@ -341,8 +345,30 @@ impl TopicRules {
             },
             min_insync_replicas: configs.long("min.insync.replicas"),
             keys: if configs.has_item("cleanup.policy", "compact") { KeyRule::Required } else { KeyRule::Optional },
+            compression: compression_rule(&configs),
         }
     }
+}
+
+/// `compression.type` and its codec's `compression.<codec>.level` (validated when set: Kafka's
+/// ranges); gzip's -1 is the codec's default level.
+fn compression_rule(configs: &strand_metadata::image::TopicConfig<'_>) -> CompressionRule {
+    let codec = match configs.get("compression.type").map(|(value, _)| value.trim()) {
+        Some("uncompressed") => Compression::None,
+        Some("gzip") => Compression::Gzip,
+        Some("snappy") => Compression::Snappy,
+        Some("lz4") => Compression::Lz4,
+        Some("zstd") => Compression::Zstd,
+        _ => return CompressionRule::Producer,
+    };
+    let level = match codec {
+        Compression::Gzip => Some(configs.long("compression.gzip.level")).filter(|level| *level != -1),
+        Compression::Lz4 => Some(configs.long("compression.lz4.level")),
+        Compression::Zstd => Some(configs.long("compression.zstd.level")),
+        Compression::None | Compression::Snappy => None,
+    };
+    let level = level.and_then(|level| i32::try_from(level).ok());
+    CompressionRule::Target(TargetCompression { codec, level })
 }
 
 /// Waits for every `acks=all` partition's replicas together (one deadline for the request), and
@@ -392,6 +418,7 @@ async fn prepare(
         timestamps: topic.timestamps,
         keys: topic.keys,
         version,
+        compression: topic.compression,
     };
     let batch = match validate_record_set_async(records, rules, now).await {
         Ok(batch) => batch,
@@ -451,7 +478,7 @@ fn append(broker: &Broker, prepared: Prepared, acks: Acks) -> (PartitionProduceR
 fn record_set_code(error: &RecordSetError) -> ErrorCode {
     match error {
         RecordSetError::Corrupt(_) => ErrorCode::CorruptMessage,
-        RecordSetError::TooLarge { .. } => ErrorCode::MessageTooLarge,
+        RecordSetError::TooLarge { .. } | RecordSetError::RecompressedTooLarge { .. } => ErrorCode::MessageTooLarge,
         RecordSetError::InvalidTimestamp { .. } => ErrorCode::InvalidTimestamp,
         RecordSetError::Invalid(_) | RecordSetError::MissingKey => ErrorCode::InvalidRecord,
         RecordSetError::ZstdTooOld(_) => ErrorCode::UnsupportedCompressionType,

@@ -106,16 +106,98 @@ pub(super) fn decoder<'a>(
 /// default level.
 pub fn compress(codec: Compression, data: &[u8]) -> Result<Vec<u8>, RecordsError> {
     let failed = |error: std::io::Error| RecordsError::Compress { codec, reason: error.to_string() };
-    match codec {
-        Compression::None => Ok(data.to_vec()),
-        Compression::Gzip => {
-            let mut encoder = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
-            encoder.write_all(data).map_err(failed)?;
-            encoder.finish().map_err(failed)
+    let mut encoder = Encoder::new(TargetCompression { codec, level: None }, Vec::new()).map_err(failed)?;
+    encoder.write_all(data).map_err(failed)?;
+    encoder.finish().map_err(failed)
+}
+
+/// A codec at a level: what the broker compresses with (Kafka's `Compression`, KIP-390's
+/// `compression.<codec>.level`). `None` is the codec's default level; a level is used as given
+/// (its range is the config's to check): gzip 1 to 9 (-1: default), zstd zstd's levels, lz4's
+/// ignored (one level here, see [`Encoder`]), snappy has none.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct TargetCompression {
+    pub codec: Compression,
+    pub level: Option<i32>,
+}
+
+/// A streaming compressor writing `codec`'s format, as Kafka's Java client writes it, into a
+/// sink; its own state is bounded: gzip's 32 KiB window, a 64 KiB LZ4 block, a 32 KiB snappy
+/// block, a zstd window of at most 8 MiB (levels above 19 would take up to 128 MiB: their window
+/// is capped at [`ZSTD_WINDOW_LOG_FLOOR`], which keeps it readable by every bounded reader).
+///
+/// LZ4 has one level: `lz4_flex` compresses in LZ4's fast mode only, which Kafka uses at its
+/// default level 9 (any other level takes LZ4's high-compression mode there: the same format,
+/// smaller output).
+pub(crate) enum Encoder<W: Write> {
+    None(W),
+    Gzip(flate2::write::GzEncoder<W>),
+    Snappy(Box<snappy::XerialWriter<W>>),
+    Lz4(Box<lz4_flex::frame::FrameEncoder<W>>),
+    Zstd(zstd::stream::write::Encoder<'static, W>),
+}
+
+impl<W: Write> Encoder<W> {
+    /// Starts a stream of `target`'s format into `sink` (xerial snappy writes its header now).
+    pub(crate) fn new(target: TargetCompression, sink: W) -> std::io::Result<Self> {
+        Ok(match target.codec {
+            Compression::None => Encoder::None(sink),
+            Compression::Gzip => {
+                let level = match target.level {
+                    Some(level @ 0..=9) => flate2::Compression::new(level as u32),
+                    _ => flate2::Compression::default(),
+                };
+                Encoder::Gzip(flate2::write::GzEncoder::new(sink, level))
+            }
+            Compression::Snappy => Encoder::Snappy(Box::new(snappy::XerialWriter::new(sink)?)),
+            Compression::Lz4 => {
+                use lz4_flex::frame::{BlockMode, BlockSize, FrameEncoder, FrameInfo};
+                // As Kafka's `KafkaLZ4BlockOutputStream`: 64 KiB independent blocks, no block or
+                // content checksums, no content size.
+                let info = FrameInfo::new().block_size(BlockSize::Max64KB).block_mode(BlockMode::Independent);
+                Encoder::Lz4(Box::new(FrameEncoder::with_frame_info(info, sink)))
+            }
+            Compression::Zstd => {
+                let level = target.level.unwrap_or(ZSTD_LEVEL_DEFAULT);
+                let mut encoder = zstd::stream::write::Encoder::new(sink, level)?;
+                if level > ZSTD_LEVEL_BOUNDED_WINDOW_MAX {
+                    encoder.window_log(ZSTD_WINDOW_LOG_FLOOR)?;
+                }
+                Encoder::Zstd(encoder)
+            }
+        })
+    }
+
+    /// Ends the stream (a gzip trailer, the last snappy or LZ4 block, a zstd frame's end) and
+    /// returns the sink.
+    pub(crate) fn finish(self) -> std::io::Result<W> {
+        match self {
+            Encoder::None(sink) => Ok(sink),
+            Encoder::Gzip(encoder) => encoder.finish(),
+            Encoder::Snappy(writer) => writer.finish(),
+            Encoder::Lz4(encoder) => encoder.finish().map_err(std::io::Error::other),
+            Encoder::Zstd(encoder) => encoder.finish(),
         }
-        Compression::Snappy => snappy::compress(data),
-        Compression::Lz4 => lz4_compress(data).map_err(failed),
-        Compression::Zstd => zstd::bulk::compress(data, ZSTD_LEVEL_DEFAULT).map_err(failed),
+    }
+
+    fn writer(&mut self) -> &mut dyn Write {
+        match self {
+            Encoder::None(sink) => sink,
+            Encoder::Gzip(encoder) => encoder,
+            Encoder::Snappy(writer) => writer.as_mut(),
+            Encoder::Lz4(encoder) => encoder.as_mut(),
+            Encoder::Zstd(encoder) => encoder,
+        }
+    }
+}
+
+impl<W: Write> Write for Encoder<W> {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.writer().write(buf)
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.writer().flush()
     }
 }
 
@@ -124,6 +206,9 @@ const ZSTD_LEVEL_DEFAULT: i32 = zstd::DEFAULT_COMPRESSION_LEVEL;
 /// The zstd window always allowed (8 MiB), whatever the limit: the window zstd's levels up to 19
 /// pick for a stream of unknown size, which is how Kafka's Java client compresses.
 const ZSTD_WINDOW_LOG_FLOOR: u32 = 23;
+/// The highest zstd level whose window for a stream of unknown size is within
+/// [`ZSTD_WINDOW_LOG_FLOOR`]; the "ultra" levels above it are capped to it.
+const ZSTD_LEVEL_BOUNDED_WINDOW_MAX: i32 = 19;
 /// zstd's largest window log (`ZSTD_WINDOWLOG_MAX_64`).
 const ZSTD_WINDOW_LOG_MAX: u32 = 31;
 /// How much output to ask a streaming decoder for at a time.
@@ -221,19 +306,11 @@ fn zstd_window_log_max(limit_bytes: usize) -> u32 {
     ceil_log2.clamp(ZSTD_WINDOW_LOG_FLOOR, ZSTD_WINDOW_LOG_MAX)
 }
 
-/// An LZ4 frame as Kafka's `KafkaLZ4BlockOutputStream` writes one: 64 KiB independent blocks,
-/// no block or content checksums, no content size.
-fn lz4_compress(data: &[u8]) -> std::io::Result<Vec<u8>> {
-    use lz4_flex::frame::{BlockMode, BlockSize, FrameEncoder, FrameInfo};
-    let info = FrameInfo::new().block_size(BlockSize::Max64KB).block_mode(BlockMode::Independent);
-    let mut encoder = FrameEncoder::with_frame_info(info, Vec::new());
-    encoder.write_all(data)?;
-    encoder.finish().map_err(std::io::Error::other)
-}
-
 /// Snappy, raw or in xerial framing.
 mod snappy {
-    use super::{Compression, Limit, RecordsError};
+    use std::io::Write;
+
+    use super::{Limit, RecordsError};
 
     /// `0x82 "SNAPPY" 0x00`: the start of xerial's stream header.
     const XERIAL_MAGIC: [u8; 8] = [0x82, b'S', b'N', b'A', b'P', b'P', b'Y', 0];
@@ -352,22 +429,55 @@ mod snappy {
         Ok(after.split_at(length))
     }
 
-    /// Xerial framing, as Kafka's Java producer writes it.
-    pub(super) fn compress(data: &[u8]) -> Result<Vec<u8>, RecordsError> {
-        let mut out = Vec::with_capacity(XERIAL_HEADER_BYTES + snap::raw::max_compress_len(data.len()));
-        out.extend_from_slice(&XERIAL_MAGIC);
-        out.extend_from_slice(&XERIAL_VERSION.to_be_bytes());
-        out.extend_from_slice(&XERIAL_COMPATIBLE_VERSION.to_be_bytes());
-        let mut encoder = snap::raw::Encoder::new();
-        for chunk in data.chunks(XERIAL_BLOCK_BYTES) {
-            let block = encoder
-                .compress_vec(chunk)
-                .map_err(|e| RecordsError::Compress { codec: Compression::Snappy, reason: e.to_string() })?;
-            // A block holds at most max_compress_len(32 KiB) bytes, far below u32::MAX.
-            out.extend_from_slice(&(block.len() as u32).to_be_bytes());
-            out.extend_from_slice(&block);
+    /// Xerial framing, as Kafka's Java producer writes it (`SnappyOutputStream`): the header,
+    /// then each 32 KiB of input as int32 length + raw snappy. Holds one block of input.
+    pub(crate) struct XerialWriter<W: Write> {
+        sink: W,
+        pending: Vec<u8>,
+        encoder: snap::raw::Encoder,
+    }
+
+    impl<W: Write> XerialWriter<W> {
+        pub(super) fn new(mut sink: W) -> std::io::Result<Self> {
+            sink.write_all(&XERIAL_MAGIC)?;
+            sink.write_all(&XERIAL_VERSION.to_be_bytes())?;
+            sink.write_all(&XERIAL_COMPATIBLE_VERSION.to_be_bytes())?;
+            let pending = Vec::with_capacity(XERIAL_BLOCK_BYTES);
+            Ok(XerialWriter { sink, pending, encoder: snap::raw::Encoder::new() })
         }
-        Ok(out)
+
+        pub(super) fn finish(mut self) -> std::io::Result<W> {
+            self.write_block()?;
+            Ok(self.sink)
+        }
+
+        fn write_block(&mut self) -> std::io::Result<()> {
+            if self.pending.is_empty() {
+                return Ok(());
+            }
+            let block = self.encoder.compress_vec(&self.pending).map_err(std::io::Error::other)?;
+            // A block holds at most max_compress_len(32 KiB) bytes, far below u32::MAX.
+            self.sink.write_all(&(block.len() as u32).to_be_bytes())?;
+            self.sink.write_all(&block)?;
+            self.pending.clear();
+            Ok(())
+        }
+    }
+
+    impl<W: Write> Write for XerialWriter<W> {
+        fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+            let room = XERIAL_BLOCK_BYTES - self.pending.len();
+            let taken = room.min(buf.len());
+            self.pending.extend_from_slice(&buf[..taken]);
+            if self.pending.len() == XERIAL_BLOCK_BYTES {
+                self.write_block()?;
+            }
+            Ok(taken)
+        }
+
+        fn flush(&mut self) -> std::io::Result<()> {
+            self.sink.flush()
+        }
     }
 }
 

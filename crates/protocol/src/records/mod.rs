@@ -21,6 +21,8 @@
 //! - [`compression`]: [`Compression`] and the bounded [`decompress`] / [`compress`] of the four
 //!   codecs Kafka defines.
 //! - [`builder`]: [`RecordBatchBuilder`], for tests, the client and the CLI.
+//! - [`recompress`]: a batch's records written again with another codec (a topic's
+//!   `compression.type`), streaming.
 //! - [`control`]: control records (transaction markers): [`ControlRecordType`],
 //!   [`EndTxnMarker`], [`end_txn_marker_batch`].
 //!
@@ -32,14 +34,16 @@ pub mod batch;
 pub mod builder;
 pub mod compression;
 pub mod control;
+pub mod recompress;
 pub mod record;
 pub mod record_set;
 pub mod walk;
 
 pub use batch::{Attributes, LOG_OVERHEAD, MAGIC, RECORD_BATCH_OVERHEAD, RecordBatch, RecordBatchMut, TimestampType};
 pub use builder::{NewRecord, RecordBatchBuilder};
-pub use compression::{Compression, compress, decompress};
+pub use compression::{Compression, TargetCompression, compress, decompress};
 pub use control::{ControlRecordType, EndTxnMarker, TransactionResult, end_txn_marker_batch};
+pub use recompress::{Recompression, recompress};
 pub use record::{BatchRecords, Header, HeaderIter, Record, RecordIter};
 pub use record_set::RecordBatches;
 pub use walk::{RecordsSummary, WALK_WINDOW_BYTES, summarize};
@@ -86,6 +90,8 @@ pub enum RecordsError {
     CompressedBatch,
     #[error("{what} does not fit its field ({size})")]
     TooLarge { what: &'static str, size: usize },
+    #[error("the batch recompressed is larger than the {limit_bytes}-byte limit")]
+    RecompressedTooLarge { limit_bytes: usize },
     #[error("a batch needs at least one record")]
     EmptyBatch,
     #[error("invalid control record: {0}")]

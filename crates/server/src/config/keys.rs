@@ -52,6 +52,13 @@ pub(crate) enum Kind {
     Int {
         min: i32,
     },
+    /// An INT within `min..=max` (Kafka's `Range.between`).
+    IntBetween {
+        min: i32,
+        max: i32,
+    },
+    /// `compression.gzip.level`: 1 to 9, or -1 (Kafka's `GzipCompression.LevelValidator`).
+    GzipLevel,
     Long {
         min: i64,
     },
@@ -176,9 +183,9 @@ const KEYS: &[KeyDef] = &[
     key("min.insync.replicas", int_min(1), Some("1")),
     key("unclean.leader.election.enable", Kind::Bool, Some("false")),
     key("compression.type", Kind::OneOf(COMPRESSION_TYPES), Some("producer")),
-    key("compression.gzip.level", INT, Some("-1")),
-    key("compression.lz4.level", INT, Some("9")),
-    key("compression.zstd.level", INT, Some("3")),
+    key("compression.gzip.level", Kind::GzipLevel, Some("-1")),
+    key("compression.lz4.level", Kind::IntBetween { min: 1, max: 17 }, Some("9")),
+    key("compression.zstd.level", Kind::IntBetween { min: -131072, max: 22 }, Some("3")),
     key("auto.leader.rebalance.enable", Kind::Bool, Some("true")),
     key("leader.imbalance.check.interval.seconds", int_min(1), Some("300")),
     key("leader.imbalance.per.broker.percentage", INT, Some("10")),
@@ -308,7 +315,7 @@ pub fn is_known_key(key: &str) -> bool {
 /// Kafka's type of `key`, for DescribeConfigs; `None` for an unknown key.
 pub fn config_type(key: &str) -> Option<ConfigType> {
     lookup(key).map(|def| match def.kind {
-        Kind::Int { .. } => ConfigType::Int,
+        Kind::Int { .. } | Kind::IntBetween { .. } | Kind::GzipLevel => ConfigType::Int,
         Kind::Long { .. } => ConfigType::Long,
         Kind::Short { .. } => ConfigType::Short,
         Kind::Bool => ConfigType::Boolean,
@@ -367,6 +374,14 @@ pub(crate) fn looks_sensitive(name: &str) -> bool {
 pub(crate) fn check(kind: Kind, text: &str) -> Result<(), String> {
     match kind {
         Kind::Int { .. } | Kind::Long { .. } | Kind::Short { .. } => parse_integer(kind, text).map(|_| ()),
+        Kind::IntBetween { min, max } => match parse_integer(Kind::Int { min }, text)? {
+            value if value > i64::from(max) => Err(format!("must be no more than {max}")),
+            _ => Ok(()),
+        },
+        Kind::GzipLevel => match parse_integer(INT, text)? {
+            -1 | 1..=9 => Ok(()),
+            _ => Err("must be between 1 and 9 or equal to -1".to_owned()),
+        },
         Kind::Bool => parse_bool(text).map(|_| ()),
         Kind::Double => text.parse::<f64>().map(|_| ()).map_err(|_| "not a number".to_owned()),
         Kind::OneOf(allowed) if allowed.contains(&text) => Ok(()),
@@ -384,7 +399,8 @@ pub(crate) fn check(kind: Kind, text: &str) -> Result<(), String> {
 pub(crate) fn parse_integer(kind: Kind, text: &str) -> Result<i64, String> {
     let value: i64 = text.parse().map_err(|_| "not an integer".to_owned())?;
     let (low, high, min) = match kind {
-        Kind::Int { min } => (i64::from(i32::MIN), i64::from(i32::MAX), i64::from(min)),
+        Kind::Int { min } | Kind::IntBetween { min, .. } => (i64::from(i32::MIN), i64::from(i32::MAX), i64::from(min)),
+        Kind::GzipLevel => (i64::from(i32::MIN), i64::from(i32::MAX), i64::from(i32::MIN)),
         Kind::Short { min } => (i64::from(i16::MIN), i64::from(i16::MAX), i64::from(min)),
         Kind::Long { min } => (i64::MIN, i64::MAX, min),
         _ => return Err("not an integer setting".to_owned()),
