@@ -2,13 +2,14 @@
 //! (`controller.quorum.voters`, `kraft.version` 0): refused as Kafka 4.4's leader refuses them,
 //! after the same checks of the request (another cluster's id: INCONSISTENT_CLUSTER_ID; a voter
 //! without a directory id, or added without a listener: INVALID_REQUEST), then
-//! UNSUPPORTED_VERSION naming the `kraft.version` level. Changing the voters is not done here.
+//! UNSUPPORTED_VERSION naming the `kraft.version` level (Kafka's sentence at level 0; at the level
+//! 1 Strand finalizes, that the voters are static). Changing the voters is not done here.
 
 use strand_base::Uuid;
 use strand_protocol::error::ErrorCode;
 use strand_protocol::messages::{
-    AddRaftVoterRequest, AddRaftVoterResponse, RemoveRaftVoterRequest, RemoveRaftVoterResponse,
-    UpdateRaftVoterRequest, UpdateRaftVoterResponse,
+    AddRaftVoterRequest, AddRaftVoterResponse, RemoveRaftVoterRequest, RemoveRaftVoterResponse, UpdateRaftVoterRequest,
+    UpdateRaftVoterResponse,
 };
 
 use crate::image::MetadataImage;
@@ -28,7 +29,11 @@ pub fn remove_raft_voter(
 ) -> RemoveRaftVoterResponse {
     let valid = request.voter_directory_id != Uuid::default();
     let (code, message) = refusal(image, cluster_id, request.cluster_id.as_deref(), valid, "remove", "removing");
-    RemoveRaftVoterResponse { error_code: code.code(), error_message: Some(message), ..RemoveRaftVoterResponse::default() }
+    RemoveRaftVoterResponse {
+        error_code: code.code(),
+        error_message: Some(message),
+        ..RemoveRaftVoterResponse::default()
+    }
 }
 
 /// A controller telling the leader its endpoints and supported `kraft.version` range: nothing to
@@ -59,10 +64,13 @@ fn refusal(
         return (ErrorCode::InvalidRequest, format!("{verb} voter request didn't include a valid voter"));
     }
     let level = image.features().level(KRAFT_VERSION);
-    (
-        ErrorCode::UnsupportedVersion,
-        format!("Cluster doesn't support {gerund} voter because the {KRAFT_VERSION} feature is {level}"),
-    )
+    let message = if level == 0 {
+        format!("Cluster doesn't support {gerund} voter because the {KRAFT_VERSION} feature is {level}")
+    } else {
+        // Strand finalizes kraft.version 1 but does not change its voters yet: say why.
+        format!("Cluster doesn't support {gerund} voter because its voters are static (controller.quorum.voters)")
+    };
+    (ErrorCode::UnsupportedVersion, message)
 }
 
 #[cfg(test)]
@@ -94,7 +102,12 @@ mod tests {
         assert_eq!(add(None, 7, vec![]).0, 42);
         assert_eq!(add(Some("other"), 7, vec![listener]).0, 104);
         let remove = |dir: u8| {
-            let request = RemoveRaftVoterRequest { cluster_id: None, voter_id: 1, voter_directory_id: Uuid([dir; 16]), ..Default::default() };
+            let request = RemoveRaftVoterRequest {
+                cluster_id: None,
+                voter_id: 1,
+                voter_directory_id: Uuid([dir; 16]),
+                ..Default::default()
+            };
             remove_raft_voter(&image, "c", &request).error_message.unwrap_or_default()
         };
         assert_eq!(remove(0), "Remove voter request didn't include a valid voter");

@@ -116,8 +116,11 @@ impl Quorum {
             observers: observers.collect(),
             ..PartitionData::default()
         };
-        let topic =
-            TopicData { topic_name: CLUSTER_METADATA_TOPIC.to_owned(), partitions: vec![partition], ..Default::default() };
+        let topic = TopicData {
+            topic_name: CLUSTER_METADATA_TOPIC.to_owned(),
+            partitions: vec![partition],
+            ..Default::default()
+        };
         Ok(DescribeQuorumResponse { topics: vec![topic], nodes, ..DescribeQuorumResponse::default() })
     }
 }

@@ -39,7 +39,12 @@ impl Default for ReplicaProgress {
 impl ReplicaProgress {
     /// The leader itself: its log end, and caught up now (Kafka's leader describes itself so).
     pub fn leader(log_end_offset: i64, now_ms: i64) -> ReplicaProgress {
-        ReplicaProgress { log_end_offset, last_fetch_ms: now_ms, last_caught_up_ms: now_ms, last_fetch_leader_end: None }
+        ReplicaProgress {
+            log_end_offset,
+            last_fetch_ms: now_ms,
+            last_caught_up_ms: now_ms,
+            last_fetch_leader_end: None,
+        }
     }
 
     /// A fetch from `fetch_offset` at `now_ms`, the leader's log ending at `leader_end`.
