@@ -99,10 +99,14 @@ impl LinkSecurity {
             }
             None => None,
         };
+        let listener_name = config.controller_listener_names.first().cloned().unwrap_or_default();
+        let protocol = config.listener_security_protocol_map.get(&listener_name).copied();
         Ok(ControllerAccess {
             tls: self.controller.tls.clone(),
             sasl,
             super_users: super_users.split(';').filter_map(KafkaPrincipal::parse).collect(),
+            protocol: protocol.unwrap_or(strand_security::SecurityProtocol::Plaintext),
+            listener_name,
         })
     }
 }

@@ -27,17 +27,20 @@ pub struct VoterMetadataFetcher {
     client: Arc<NodeClient>,
     peers: Arc<PeerHealth>,
     timeout: Duration,
+    /// This observer's node id, sent with each fetch so the leader describes it (DescribeQuorum).
+    node_id: i32,
 }
 
 impl VoterMetadataFetcher {
     pub fn new(
+        node_id: i32,
         voters: BTreeMap<i32, String>,
         request_timeout: Duration,
         peers: Arc<PeerHealth>,
         link: Link,
     ) -> VoterMetadataFetcher {
         let client = Arc::new(NodeClient::new(request_timeout, strand_base::limits::SOCKET_REQUEST_BYTES_MAX, link));
-        VoterMetadataFetcher { voters, client, peers, timeout: request_timeout + FETCH_SLACK }
+        VoterMetadataFetcher { voters, client, peers, timeout: request_timeout + FETCH_SLACK, node_id }
     }
 }
 
@@ -48,11 +51,12 @@ impl MetadataFetcher for VoterMetadataFetcher {
         from_offset: i64,
     ) -> Pin<Box<dyn Future<Output = Result<MetadataFetch, ObserverError>> + Send + 'static>> {
         let address = self.voters.get(&voter).cloned();
-        let (client, peers, timeout) = (self.client.clone(), self.peers.clone(), self.timeout);
+        let (client, peers, timeout, node_id) = (self.client.clone(), self.peers.clone(), self.timeout, self.node_id);
         Box::pin(async move {
             let address = address.ok_or_else(|| ObserverError(format!("voter {voter} has no address")))?;
-            let mut payload = Vec::with_capacity(8);
+            let mut payload = Vec::with_capacity(12);
             payload.put_i64(from_offset);
+            payload.put_i32(node_id);
             let answer = client.call(&address, RpcKind::MetadataFetch, &payload, timeout).await;
             match &answer {
                 Ok(_) | Err(CallError::Refused { .. }) => peers.reached(voter),
