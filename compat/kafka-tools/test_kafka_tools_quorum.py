@@ -1,5 +1,5 @@
 """Apache Kafka's kafka-metadata-quorum (MetadataQuorumCommand, 4.4.0) and kafka-features
-(FeatureCommand) against the broker, through its broker listener (--bootstrap-server) and its
+(FeatureCommand) and kafka-configs' broker configs against the broker, through its broker listener (--bootstrap-server) and its
 CONTROLLER listener (--bootstrap-controller, KIP-919): `describe --status` and `describe
 --replication` compared with Kafka 4.4.0's output (golden/quorum-*.txt, recorded as
 test_kafka_tools.py describes) once the values that differ between runs (cluster id, epoch, high
@@ -11,10 +11,11 @@ import re
 
 import pytest
 
-from test_kafka_tools import UPDATE, GOLDEN, eventually
+from test_kafka_tools import UPDATE, GOLDEN, check, eventually
 
 QUORUM = "org.apache.kafka.tools.MetadataQuorumCommand"
 FEATURES = "org.apache.kafka.tools.FeatureCommand"
+CONFIGS = "org.apache.kafka.tools.ConfigCommand"
 
 
 def masked_status(stdout):
@@ -93,3 +94,9 @@ def test_features_describe_on_the_controller(tool):
     metadata_version = [line for line in features[True] if line.startswith("Feature: metadata.version ")]
     assert len(metadata_version) == 1, features[True]
     assert "FinalizedVersionLevel: 4.4-IV2" in metadata_version[0]
+
+
+def test_configs_describe_brokers_on_the_controller(tool):
+    """kafka-configs --bootstrap-controller --describe --entity-type brokers: the controllers
+    from DescribeCluster, then each one's dynamic configs and the cluster-wide defaults, as Kafka's."""
+    check("quorum-configs-brokers", tool(CONFIGS, "--describe", "--entity-type", "brokers", controller=True))

@@ -3,16 +3,18 @@
 //! `--bootstrap-controller` reach the quorum: ApiVersions (with the finalized features, for
 //! `kafka-features`), DescribeCluster (the controllers, and the active one), DescribeQuorum
 //! (forwarded to the quorum's leader when this node does not lead), Add/Remove/UpdateRaftVoter
-//! (refused as a static quorum refuses them) and the SASL APIs. Anything else closes the
+//! (refused as a static quorum refuses them), DescribeConfigs (this node's and the cluster's
+//! broker configs, and topics', as a broker describes them, for `kafka-configs`) and the SASL APIs. Anything else closes the
 //! connection, as an unserved API does on a broker; ApiVersions advertises exactly these.
 //!
 //! Each request is authorized as Kafka's controller authorizes it, against the node's image:
-//! DescribeQuorum DESCRIBE on the cluster, AddRaftVoter and RemoveRaftVoter ALTER,
+//! DescribeQuorum DESCRIBE on the cluster, DescribeConfigs DESCRIBE_CONFIGS, AddRaftVoter and RemoveRaftVoter ALTER,
 //! UpdateRaftVoter CLUSTER_ACTION.
 //!
 //! What it is not: the connection (the server's `inter_node::listener` runs TLS and SASL first),
 //! nor Strand's node-to-node frames.
 
+use std::collections::BTreeMap;
 use std::sync::Arc;
 
 use bytes::Bytes;
@@ -27,17 +29,21 @@ use strand_protocol::frame::{
 use strand_protocol::messages::api::{ApiKey, RequestBody, ResponseBody};
 use strand_protocol::messages::api_versions_response::ApiVersion;
 use strand_protocol::messages::describe_cluster_response::DescribeClusterBroker;
+use strand_protocol::messages::describe_configs_request::DescribeConfigsResource;
 use strand_protocol::messages::{
-    AddRaftVoterResponse, DescribeClusterRequest, DescribeClusterResponse, DescribeQuorumRequest,
-    DescribeQuorumResponse, RemoveRaftVoterResponse, UpdateRaftVoterResponse,
+    AddRaftVoterResponse, DescribeClusterRequest, DescribeClusterResponse, DescribeConfigsRequest,
+    DescribeConfigsResponse, DescribeQuorumRequest, DescribeQuorumResponse, RemoveRaftVoterResponse,
+    UpdateRaftVoterResponse,
 };
 use strand_protocol::versions::advertised;
 use strand_security::Session;
 use strand_security::acl::{AclOperation, Action, Authorizer, CLUSTER_NAME, ResourceType};
 use tokio::sync::watch;
 
-use crate::authorization::{operations_field, supported_operations};
+use crate::BrokerConfigEntry;
+use crate::authorization::{config_resource, operations_field, supported_operations};
 use crate::handlers::describe_cluster::{ENDPOINT_BROKER, ENDPOINT_CONTROLLER, check_endpoint_type};
+use crate::handlers::describe_configs::{self, NodeConfigs};
 use crate::handlers::{api_versions, describe_quorum, sasl};
 use crate::{ControllerChannel, Outcome, call_controller};
 
@@ -46,6 +52,7 @@ pub const CONTROLLER_SERVED: &[ApiKey] = &[
     ApiKey::ApiVersions,
     ApiKey::SaslHandshake,
     ApiKey::SaslAuthenticate,
+    ApiKey::DescribeConfigs,
     ApiKey::DescribeCluster,
     ApiKey::DescribeQuorum,
     ApiKey::AddRaftVoter,
@@ -72,6 +79,16 @@ pub struct ControllerApis {
     /// The quorum's leader: this node's controller or another's.
     controller: Arc<dyn ControllerChannel>,
     authorizer: Option<Arc<dyn Authorizer>>,
+    /// This node's id and static configs, for DescribeConfigs.
+    configs: NodeStatics,
+}
+
+/// A node's static configs as DescribeConfigs reports them.
+#[derive(Debug, Default)]
+pub struct NodeStatics {
+    pub node_id: BrokerId,
+    pub broker_configs: Vec<BrokerConfigEntry>,
+    pub static_topic_configs: BTreeMap<String, String>,
 }
 
 impl ControllerApis {
@@ -81,8 +98,9 @@ impl ControllerApis {
         leadership: watch::Receiver<Leadership>,
         controllers: Vec<ControllerEndpoint>,
         controller: Arc<dyn ControllerChannel>,
+        configs: NodeStatics,
     ) -> ControllerApis {
-        ControllerApis { cluster_id, image, leadership, controllers, controller, authorizer: None }
+        ControllerApis { cluster_id, image, leadership, controllers, controller, authorizer: None, configs }
     }
 
     /// Checks every request against `authorizer` (without one, everything is allowed).
@@ -114,6 +132,7 @@ impl ControllerApis {
             }
             RequestBody::SaslHandshake(r) => ResponseBody::SaslHandshake(sasl::handshake(&r)),
             RequestBody::SaslAuthenticate(r) => ResponseBody::SaslAuthenticate(sasl::authenticate(&r)),
+            RequestBody::DescribeConfigs(r) => ResponseBody::DescribeConfigs(self.describe_configs(&r, session)),
             RequestBody::DescribeCluster(r) => {
                 ResponseBody::DescribeCluster(self.describe_cluster(&r, version, session))
             }
@@ -216,10 +235,27 @@ impl ControllerApis {
         }
     }
 
+    fn describe_configs(&self, request: &DescribeConfigsRequest, session: &Session) -> DescribeConfigsResponse {
+        let node = NodeConfigs {
+            node_id: self.configs.node_id,
+            broker_configs: &self.configs.broker_configs,
+            static_topic_configs: &self.configs.static_topic_configs,
+        };
+        let refusal = |r: &DescribeConfigsResource| {
+            let (resource, name, code) = config_resource(r.resource_type, &r.resource_name)?;
+            (!self.authorize_on(session, AclOperation::DescribeConfigs, resource, name)).then_some(code)
+        };
+        describe_configs::describe(&node, &self.image.borrow(), request, refusal)
+    }
+
     /// Whether `session` may do `operation` on the cluster.
     fn authorize(&self, session: &Session, operation: AclOperation) -> bool {
+        self.authorize_on(session, operation, ResourceType::Cluster, CLUSTER_NAME)
+    }
+
+    fn authorize_on(&self, session: &Session, operation: AclOperation, resource: ResourceType, name: &str) -> bool {
         let Some(authorizer) = &self.authorizer else { return true };
-        authorizer.authorize(session, &Action::new(operation, ResourceType::Cluster, CLUSTER_NAME))
+        authorizer.authorize(session, &Action::new(operation, resource, name))
     }
 }
 

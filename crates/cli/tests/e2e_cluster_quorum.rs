@@ -107,7 +107,7 @@ fn describe_quorum_on_both_listeners() {
         panic!("not an ApiVersions response")
     };
     let advertised: Vec<i16> = versions.api_keys.iter().map(|a| a.api_key).collect();
-    for api in [ApiKey::DescribeCluster, ApiKey::DescribeQuorum, ApiKey::AddRaftVoter, ApiKey::RemoveRaftVoter] {
+    for api in [ApiKey::DescribeCluster, ApiKey::DescribeQuorum, ApiKey::DescribeConfigs, ApiKey::RemoveRaftVoter] {
         assert!(advertised.contains(&(api as i16)), "{api:?} advertised: {advertised:?}");
     }
     assert!(!advertised.contains(&(ApiKey::Produce as i16)), "only what the controller serves");

@@ -29,7 +29,7 @@ use std::time::Duration;
 
 use strand_base::topic::CLUSTER_METADATA_TOPIC;
 use strand_base::{BrokerId, Clock, SystemClock, Uuid};
-use strand_broker::controller_apis::{ControllerApis, ControllerEndpoint};
+use strand_broker::controller_apis::{ControllerApis, ControllerEndpoint, NodeStatics};
 use strand_broker::producer_ids::ControllerProducerIds;
 use strand_broker::{Broker, BrokerIdentity, BrokerMetadataPublisher, ControllerChannel, ImageAuthorizer};
 use strand_coordinator::{GroupCoordinator, RandomMemberIds, TxnCoordinator};
@@ -343,13 +343,15 @@ impl Starting {
             host: voter.address.host.clone(),
             port: voter.address.port,
         });
-        let apis = ControllerApis::new(
-            self.cluster_id.clone(),
-            image.clone(),
-            quorum.leadership(),
-            controllers.collect(),
-            Arc::new(leader),
-        );
+        let settings = broker_settings(&self.config);
+        let statics = NodeStatics {
+            node_id: self.node,
+            broker_configs: settings.broker_configs,
+            static_topic_configs: settings.controller_defaults.static_topic_configs,
+        };
+        let leadership = quorum.leadership();
+        let (cluster_id, controllers) = (self.cluster_id.clone(), controllers.collect());
+        let apis = ControllerApis::new(cluster_id, image.clone(), leadership, controllers, Arc::new(leader), statics);
         match &self.config.authorizer {
             Some(settings) => {
                 apis.with_authorizer(Arc::new(ImageAuthorizer::new(image, settings.clone(), self.clock.clone())))
