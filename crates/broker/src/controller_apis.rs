@@ -139,41 +139,45 @@ impl ControllerApis {
             RequestBody::DescribeQuorum(r) => {
                 ResponseBody::DescribeQuorum(self.describe_quorum(r, version, session).await)
             }
-            RequestBody::AddRaftVoter(r) => {
-                ResponseBody::AddRaftVoter(if self.authorize(session, AclOperation::Alter) {
-                    add_raft_voter(&self.image.borrow(), &self.cluster_id, &r)
-                } else {
-                    let code = ErrorCode::ClusterAuthorizationFailed;
-                    AddRaftVoterResponse {
-                        error_code: code.code(),
-                        error_message: Some(code.message().into()),
-                        ..Default::default()
-                    }
-                })
-            }
-            RequestBody::RemoveRaftVoter(r) => {
-                ResponseBody::RemoveRaftVoter(if self.authorize(session, AclOperation::Alter) {
-                    remove_raft_voter(&self.image.borrow(), &self.cluster_id, &r)
-                } else {
-                    let code = ErrorCode::ClusterAuthorizationFailed;
-                    RemoveRaftVoterResponse {
-                        error_code: code.code(),
-                        error_message: Some(code.message().into()),
-                        ..Default::default()
-                    }
-                })
-            }
-            RequestBody::UpdateRaftVoter(r) => {
-                ResponseBody::UpdateRaftVoter(if self.authorize(session, AclOperation::ClusterAction) {
-                    update_raft_voter(&self.image.borrow(), &self.cluster_id, &r)
-                } else {
-                    let code = ErrorCode::ClusterAuthorizationFailed.code();
-                    UpdateRaftVoterResponse { error_code: code, ..Default::default() }
-                })
-            }
+            voters @ (RequestBody::AddRaftVoter(_)
+            | RequestBody::RemoveRaftVoter(_)
+            | RequestBody::UpdateRaftVoter(_)) => self.raft_voters(voters, session),
             other => return Outcome::Close(format!("{:?} has no handler on the controller listener", other.api_key())),
         };
         respond(encode_response(correlation_id, &response, version))
+    }
+
+    /// The raft voter APIs: ALTER on the cluster to add or remove one, CLUSTER_ACTION to update
+    /// one, then the static quorum's answer.
+    fn raft_voters(&self, request: RequestBody, session: &Session) -> ResponseBody {
+        let image = self.image.borrow().clone();
+        let denied = ErrorCode::ClusterAuthorizationFailed;
+        let message = || Some(denied.message().to_owned());
+        match request {
+            RequestBody::AddRaftVoter(r) if self.authorize(session, AclOperation::Alter) => {
+                ResponseBody::AddRaftVoter(add_raft_voter(&image, &self.cluster_id, &r))
+            }
+            RequestBody::AddRaftVoter(_) => ResponseBody::AddRaftVoter(AddRaftVoterResponse {
+                error_code: denied.code(),
+                error_message: message(),
+                ..Default::default()
+            }),
+            RequestBody::RemoveRaftVoter(r) if self.authorize(session, AclOperation::Alter) => {
+                ResponseBody::RemoveRaftVoter(remove_raft_voter(&image, &self.cluster_id, &r))
+            }
+            RequestBody::RemoveRaftVoter(_) => ResponseBody::RemoveRaftVoter(RemoveRaftVoterResponse {
+                error_code: denied.code(),
+                error_message: message(),
+                ..Default::default()
+            }),
+            RequestBody::UpdateRaftVoter(r) if self.authorize(session, AclOperation::ClusterAction) => {
+                ResponseBody::UpdateRaftVoter(update_raft_voter(&image, &self.cluster_id, &r))
+            }
+            _ => ResponseBody::UpdateRaftVoter(UpdateRaftVoterResponse {
+                error_code: denied.code(),
+                ..Default::default()
+            }),
+        }
     }
 
     /// Kafka's `AuthHelper.computeDescribeClusterResponse` with CONTROLLER endpoints: the
