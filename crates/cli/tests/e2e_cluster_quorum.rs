@@ -92,6 +92,8 @@ fn describe_quorum_on_both_listeners() {
             assert!(voter.log_end_offset >= partition.high_watermark, "the leader holds what it committed: {voter:?}");
         }
     }
+    let observer = partition.observers.iter().find(|o| o.replica_id.0 == 4).expect("the observer");
+    assert_ne!(observer.replica_directory_id, Uuid::default(), "an observer's metadata log dir, as Kafka's brokers");
     let mut nodes: Vec<(i32, String, String, u16)> = (response.nodes.iter())
         .map(|n| (n.node_id.0, n.listeners[0].name.clone(), n.listeners[0].host.clone(), n.listeners[0].port))
         .collect();

@@ -711,7 +711,7 @@ async fn the_leader_describes_the_quorum() {
     let unknown = cluster.quorum(leader).describe(&request("__cluster_metadata", 1)).expect("answered");
     assert_eq!(unknown.topics[0].partitions[0].error_code, 3, "UNKNOWN_TOPIC_OR_PARTITION");
 
-    cluster.quorum(leader).observer_fetched(7, 2);
+    cluster.quorum(leader).observer_fetched(7, Uuid([7; 16]), 2);
     // The followers' acknowledgements arrive with the heartbeats; nothing signals them.
     let described = bounded("every follower acknowledged the append", async {
         loop {
@@ -732,8 +732,9 @@ async fn the_leader_describes_the_quorum() {
     for voter in &partition.current_voters {
         assert!(voter.last_caught_up_timestamp > 0 && voter.last_caught_up_timestamp <= voter.last_fetch_timestamp);
     }
-    let observers: Vec<(i32, i64)> = partition.observers.iter().map(|o| (o.replica_id.0, o.log_end_offset)).collect();
-    assert_eq!(observers, [(7, 2)]);
+    let observers: Vec<(i32, Uuid, i64)> =
+        partition.observers.iter().map(|o| (o.replica_id.0, o.replica_directory_id, o.log_end_offset)).collect();
+    assert_eq!(observers, [(7, Uuid([7; 16]), 2)]);
     let endpoints: Vec<(i32, String, u16)> =
         described.nodes.iter().map(|n| (n.node_id.0, n.listeners[0].host.clone(), n.listeners[0].port)).collect();
     assert_eq!(

@@ -243,8 +243,11 @@ impl Starting {
             // An observer: the committed log comes from the voters.
             let voters = config.controller_quorum_voters.iter().map(|v| v.id).collect();
             let timeout = Duration::from_millis(config.controller_quorum_request_timeout_ms.max(1) as u64);
+            // Kafka's replica key of an observer: its id and its metadata log dir's directory id.
+            let meta = strand_log::dir::MetaProperties::read(&config.metadata_log_dir).ok().flatten();
+            let directory_id = meta.and_then(|meta| meta.directory_id).unwrap_or_default();
             let fetcher = Arc::new(VoterMetadataFetcher::new(
-                node_id,
+                (node_id, directory_id),
                 controller_addresses(config),
                 timeout,
                 self.peers.clone(),

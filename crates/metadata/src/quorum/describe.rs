@@ -58,9 +58,10 @@ impl QuorumProgress {
 }
 
 impl Quorum {
-    /// An observer (`replica_id`) fetched committed metadata from `fetch_offset`: recorded when
-    /// this voter leads, as Kafka's leader records its observers' fetches.
-    pub fn observer_fetched(&self, replica_id: i32, fetch_offset: i64) {
+    /// An observer (`replica_id`, whose metadata log dir is `directory_id`) fetched committed
+    /// metadata from `fetch_offset`: recorded when this voter leads, as Kafka's leader records its
+    /// observers' fetches.
+    pub fn observer_fetched(&self, replica_id: i32, directory_id: Uuid, fetch_offset: i64) {
         let (is_leader, term) = {
             let m = self.metrics.borrow();
             (m.state == openraft::ServerState::Leader, m.current_term)
@@ -68,7 +69,8 @@ impl Quorum {
         if is_leader && replica_id >= 0 {
             let leader_end = self.progress.leader_end_offset();
             let now = self.clock.now_ms();
-            self.progress.lock().observer_fetched(term, replica_id, now, fetch_offset, leader_end);
+            let observer = (replica_id, directory_id);
+            self.progress.lock().observer_fetched(term, observer, now, fetch_offset, leader_end);
         }
     }
 
@@ -106,7 +108,8 @@ impl Quorum {
             nodes.push(Node { node_id: BrokerId(id), listeners: listeners.collect(), ..Node::default() });
         }
         let observers = table.observers(term, now, &voter_ids);
-        let observers = observers.into_iter().map(|(id, progress)| replica_state(id, Uuid::default(), progress));
+        let observers =
+            observers.into_iter().map(|(id, directory_id, progress)| replica_state(id, directory_id, progress));
         let partition = PartitionData {
             partition_index: 0,
             leader_id: BrokerId(self.node_id),

@@ -14,6 +14,8 @@
 
 use std::collections::BTreeMap;
 
+use strand_base::Uuid;
+
 /// How long an observer that stopped fetching is still described (Kafka's
 /// `LeaderState.OBSERVER_SESSION_TIMEOUT_MS`).
 pub const OBSERVER_SESSION_TIMEOUT_MS: i64 = 300_000;
@@ -66,7 +68,8 @@ impl ReplicaProgress {
 pub struct ProgressTable {
     epoch: u64,
     voters: BTreeMap<i32, ReplicaProgress>,
-    observers: BTreeMap<i32, ReplicaProgress>,
+    /// Each observer's progress and directory id (its metadata log dir's, Kafka's replica key).
+    observers: BTreeMap<i32, (ReplicaProgress, Uuid)>,
 }
 
 impl ProgressTable {
@@ -78,17 +81,27 @@ impl ProgressTable {
     }
 
     /// An observer's fetch in `epoch`.
-    pub fn observer_fetched(&mut self, epoch: u64, id: i32, now_ms: i64, fetch_offset: i64, leader_end: i64) {
+    pub fn observer_fetched(
+        &mut self,
+        epoch: u64,
+        observer: (i32, Uuid),
+        now_ms: i64,
+        fetch_offset: i64,
+        leader_end: i64,
+    ) {
+        let (id, directory_id) = observer;
         if !self.in_epoch(epoch) {
             return;
         }
         if !self.observers.contains_key(&id) && self.observers.len() >= OBSERVERS_MAX {
-            let oldest = self.observers.iter().min_by_key(|(_, p)| p.last_fetch_ms).map(|(id, _)| *id);
+            let oldest = self.observers.iter().min_by_key(|(_, (p, _))| p.last_fetch_ms).map(|(id, _)| *id);
             if let Some(oldest) = oldest {
                 self.observers.remove(&oldest);
             }
         }
-        self.observers.entry(id).or_default().fetched(now_ms, fetch_offset, leader_end);
+        let (progress, known_directory) = self.observers.entry(id).or_default();
+        progress.fetched(now_ms, fetch_offset, leader_end);
+        *known_directory = directory_id;
     }
 
     /// `id`'s progress in `epoch`, unknown (-1) if it has not fetched in it.
@@ -99,13 +112,13 @@ impl ProgressTable {
 
     /// The observers that fetched in `epoch` within [`OBSERVER_SESSION_TIMEOUT_MS`] of `now_ms`,
     /// but `voters` (a voter fetching as an observer is described as a voter).
-    pub fn observers(&self, epoch: u64, now_ms: i64, voters: &[i32]) -> Vec<(i32, ReplicaProgress)> {
+    pub fn observers(&self, epoch: u64, now_ms: i64, voters: &[i32]) -> Vec<(i32, Uuid, ReplicaProgress)> {
         if self.epoch != epoch {
             return Vec::new();
         }
         let live = |p: &ReplicaProgress| now_ms - p.last_fetch_ms <= OBSERVER_SESSION_TIMEOUT_MS;
-        let observers = self.observers.iter().filter(|(id, p)| !voters.contains(id) && live(p));
-        observers.map(|(id, p)| (*id, *p)).collect()
+        let observers = self.observers.iter().filter(|(id, (p, _))| !voters.contains(id) && live(p));
+        observers.map(|(id, (p, directory_id))| (*id, *directory_id, *p)).collect()
     }
 
     /// Whether a fetch of `epoch` counts: a newer epoch clears the table.
@@ -154,12 +167,13 @@ mod tests {
     #[test]
     fn observers_expire_and_are_bounded() {
         let mut table = ProgressTable::default();
-        table.observer_fetched(1, 7, 1_000, 4, 4);
-        table.observer_fetched(1, 2, 1_000, 4, 4);
-        assert_eq!(table.observers(1, 1_000, &[2]).iter().map(|(id, _)| *id).collect::<Vec<_>>(), vec![7]);
+        table.observer_fetched(1, (7, Uuid([7; 16])), 1_000, 4, 4);
+        table.observer_fetched(1, (2, Uuid::default()), 1_000, 4, 4);
+        let described: Vec<_> = table.observers(1, 1_000, &[2]).iter().map(|(id, dir, _)| (*id, *dir)).collect();
+        assert_eq!(described, vec![(7, Uuid([7; 16]))]);
         assert!(table.observers(1, 1_001 + OBSERVER_SESSION_TIMEOUT_MS, &[]).is_empty());
         for id in 0..OBSERVERS_MAX as i32 + 5 {
-            table.observer_fetched(1, 100 + id, 2_000 + i64::from(id), 0, 1);
+            table.observer_fetched(1, (100 + id, Uuid::default()), 2_000 + i64::from(id), 0, 1);
         }
         assert_eq!(table.observers.len(), OBSERVERS_MAX);
         assert!(!table.observers.contains_key(&7));

@@ -338,8 +338,11 @@ async fn metadata_fetch(mut payload: Bytes, quorum: &Quorum) -> Result<Bytes, St
         return Err("a metadata fetch shorter than its offset".into());
     }
     let from_offset = payload.get_i64();
-    if payload.len() >= 4 {
-        quorum.observer_fetched(payload.get_i32(), from_offset);
+    if payload.len() >= 4 + 16 {
+        let replica_id = payload.get_i32();
+        let mut directory_id = [0; 16];
+        payload.copy_to_slice(&mut directory_id);
+        quorum.observer_fetched(replica_id, strand_base::Uuid(directory_id), from_offset);
     }
     let read = quorum.read_committed(from_offset, METADATA_FETCH_WAIT).await.map_err(|e| e.to_string())?;
     let leadership = *quorum.leadership().borrow();
