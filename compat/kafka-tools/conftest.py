@@ -37,7 +37,7 @@ def broker():
     """The broker every test talks to; started once, stopped at the end of the session."""
     signal.signal(signal.SIGTERM, _interrupt)
     try:
-        started = Broker.start("kafka-tools", probe=list_topics)
+        started = Broker.start("kafka-tools", probe=list_topics, controller=True)
     except BrokerNotReady as e:
         pytest.exit(str(e), returncode=1)
     try:
@@ -52,8 +52,11 @@ class Tool:
     def __init__(self, broker):
         self.broker = broker
 
-    def __call__(self, tool_class, *args, input=None, timeout=60):
-        command = java_command(short_lived=True) + [tool_class, "--bootstrap-server", self.broker.bootstrap, *args]
+    def __call__(self, tool_class, *args, input=None, timeout=60, controller=False):
+        """controller: `--bootstrap-controller` the broker's CONTROLLER listener instead."""
+        bootstrap = ["--bootstrap-controller", self.broker.bootstrap_controller] if controller else [
+            "--bootstrap-server", self.broker.bootstrap]
+        command = java_command(short_lived=True) + [tool_class, *bootstrap, *args]
         return subprocess.run(command, input=input, capture_output=True, text=True, timeout=timeout,
                               stdin=None if input is not None else subprocess.DEVNULL)
 

@@ -102,16 +102,24 @@ class Broker:
     command: list[str]
     process: subprocess.Popen | None = field(default=None, repr=False)
     probe: Callable[["Broker"], None] | None = field(default=None, repr=False)
+    # The CONTROLLER listener's port: Kafka's always has one; Strand's only when asked for.
+    controller_port: int | None = None
 
     @property
     def bootstrap(self) -> str:
         return f"127.0.0.1:{self.port}"
 
+    @property
+    def bootstrap_controller(self) -> str:
+        return f"127.0.0.1:{self.controller_port}"
+
     @classmethod
-    def start(cls, suite: str, probe: Callable[["Broker"], None] | None = None) -> "Broker":
+    def start(cls, suite: str, probe: Callable[["Broker"], None] | None = None,
+              controller: bool = False) -> "Broker":
         """Starts the broker; suite names the run directory. probe(broker) must send a Metadata
         request with the suite's own client and raise unless it lists a broker (default:
-        metadata_lists_a_broker, through kafka-python)."""
+        metadata_lists_a_broker, through kafka-python). controller: Strand too gets a CONTROLLER
+        listener (as Kafka's template has), at `bootstrap_controller`."""
         kind = os.environ.get("STRAND_COMPAT_BROKER", "strand")
         if kind not in ("strand", "kafka"):
             raise ValueError(f"STRAND_COMPAT_BROKER must be 'strand' or 'kafka', not {kind!r}")
@@ -120,6 +128,10 @@ class Broker:
         data_dir.mkdir()
         port = _free_port()
         broker = cls(kind, port, run_dir, [])
+        if controller or kind == "kafka":
+            broker.controller_port = _free_port()
+            while broker.controller_port == port:
+                broker.controller_port = _free_port()
         broker.probe = probe or (lambda b: metadata_lists_a_broker(b.bootstrap))
         try:
             broker.command = broker._strand_command(data_dir) if kind == "strand" else broker._kafka_command(data_dir)
@@ -133,9 +145,17 @@ class Broker:
     def _strand_command(self, data_dir: Path) -> list[str]:
         binary = _from_repo(os.environ.get("STRAND_BIN", "target/release/strand"))
         listener = f"PLAINTEXT://127.0.0.1:{self.port}"
+        listeners, controller = listener, []
+        if self.controller_port is not None:
+            address = f"127.0.0.1:{self.controller_port}"
+            listeners = f"{listener},CONTROLLER://{address}"
+            controller = ["--override", "listener.security.protocol.map=PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT",
+                          "--override", "controller.listener.names=CONTROLLER",
+                          "--override", f"controller.quorum.voters={NODE_ID}@{address}"]
         return [str(binary), "server",
                 "--override", f"node.id={NODE_ID}",
-                "--override", f"listeners={listener}",
+                "--override", f"listeners={listeners}",
+                *controller,
                 "--override", f"advertised.listeners={listener}",
                 "--override", f"log.dirs={data_dir}",
                 "--override", "group.initial.rebalance.delay.ms=0",
@@ -144,9 +164,7 @@ class Broker:
 
     def _kafka_command(self, data_dir: Path) -> list[str]:
         """Writes server.properties from the shared template and formats the data dir."""
-        controller_port = _free_port()
-        while controller_port == self.port:
-            controller_port = _free_port()
+        controller_port = self.controller_port
         template = (REPO / "compat/broker/kafka-server.properties").read_text()
         properties = self.run_dir / "server.properties"
         properties.write_text(template.replace("@PORT@", str(self.port))

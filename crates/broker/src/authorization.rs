@@ -90,17 +90,28 @@ impl Broker {
         resource_type: i8,
         name: &str,
     ) -> Option<strand_protocol::error::ErrorCode> {
-        use strand_protocol::error::ErrorCode;
-        let (resource, name, code) = match resource_type {
-            CONFIG_TOPIC => (ResourceType::Topic, name, ErrorCode::TopicAuthorizationFailed),
-            CONFIG_GROUP => (ResourceType::Group, name, ErrorCode::GroupAuthorizationFailed),
-            CONFIG_BROKER | CONFIG_BROKER_LOGGER | CONFIG_CLIENT_METRICS => {
-                (ResourceType::Cluster, CLUSTER_NAME, ErrorCode::ClusterAuthorizationFailed)
-            }
-            _ => return None,
-        };
+        let (resource, name, code) = config_resource(resource_type, name)?;
         (!self.authorize(session, operation, resource, name)).then_some(code)
     }
+}
+
+/// The resource whose ACLs decide on the configs of `resource_type` / `name`, and the error of
+/// a refusal, as Kafka's `ConfigHelper` and `authorizeAlterResource` ask: brokers, broker loggers
+/// and client metrics on the cluster, topics and groups on themselves. `None` for resource types
+/// of no resource.
+pub(crate) fn config_resource(
+    resource_type: i8,
+    name: &str,
+) -> Option<(ResourceType, &str, strand_protocol::error::ErrorCode)> {
+    use strand_protocol::error::ErrorCode;
+    Some(match resource_type {
+        CONFIG_TOPIC => (ResourceType::Topic, name, ErrorCode::TopicAuthorizationFailed),
+        CONFIG_GROUP => (ResourceType::Group, name, ErrorCode::GroupAuthorizationFailed),
+        CONFIG_BROKER | CONFIG_BROKER_LOGGER | CONFIG_CLIENT_METRICS => {
+            (ResourceType::Cluster, CLUSTER_NAME, ErrorCode::ClusterAuthorizationFailed)
+        }
+        _ => return None,
+    })
 }
 
 /// The entries of `keys` that occur once: a repeated one is the handler's to refuse

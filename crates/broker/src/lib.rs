@@ -53,6 +53,7 @@ mod authorization;
 mod authorizer;
 mod broker;
 mod channels;
+pub mod controller_apis;
 mod credentials;
 mod dispatch;
 pub mod fetch_session;

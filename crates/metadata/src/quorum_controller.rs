@@ -29,6 +29,7 @@ use strand_base::{Clock, Uuid};
 use strand_protocol::codec::Decoder;
 use strand_protocol::frame::decode_allocation_max;
 use strand_protocol::messages::api::{ApiKey, RequestBody, ResponseBody};
+use strand_protocol::messages::{DescribeQuorumRequest, DescribeQuorumResponse};
 use tokio::sync::watch;
 
 use crate::controller::screening;
@@ -67,6 +68,10 @@ pub trait ControllerLog: Send + Sync + 'static {
     fn leader_epoch(&self) -> i32;
     /// The offset the next batch will get (at least): a new broker epoch.
     fn next_offset(&self) -> i64;
+    /// See [`Quorum::describe`]; a log without a quorum describes none.
+    fn describe(&self, _request: &DescribeQuorumRequest) -> Result<DescribeQuorumResponse, QuorumError> {
+        Err(QuorumError::Unsupported("DescribeQuorum".into()))
+    }
 }
 
 impl ControllerLog for Quorum {
@@ -88,6 +93,10 @@ impl ControllerLog for Quorum {
 
     fn next_offset(&self) -> i64 {
         self.high_watermark()
+    }
+
+    fn describe(&self, request: &DescribeQuorumRequest) -> Result<DescribeQuorumResponse, QuorumError> {
+        Quorum::describe(self, request)
     }
 }
 
@@ -380,7 +389,13 @@ impl QuorumController {
         let budget = decode_allocation_max(body.len());
         let request = RequestBody::decode(api, &mut Decoder::with_budget(body, budget), version);
         let request = request.map_err(|e| malformed(&e))?;
-        let (response, offset) = self.handle(request, version).await?;
+        let (response, offset) = match request {
+            // The quorum's own state, not a decision: off the decision lock, depending on no record.
+            RequestBody::DescribeQuorum(request) => {
+                (ResponseBody::DescribeQuorum(self.quorum.describe(&request).map_err(ControllerError::from)?), -1)
+            }
+            request => self.handle(request, version).await?,
+        };
         let mut encoded = BytesMut::new();
         response.encode(&mut encoded, version).map_err(|e| malformed(&e))?;
         Ok((encoded.freeze(), offset))

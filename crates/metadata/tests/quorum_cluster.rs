@@ -2,7 +2,7 @@
 //! carries every RPC through its byte encoding and can cut links: elections (one leader per
 //! epoch), commits seen identically by every voter's feed, failover when the leader stops, a
 //! restarted voter catching up from its data directory, a cut-off leader unable to commit, and
-//! votes kept across restarts.
+//! votes kept across restarts; DescribeQuorum from the leader.
 //!
 //! Timeouts are lowered (fetch 400 ms, election 200 ms) so failover takes about a second. Waits
 //! have upper bounds only ([`WAIT`]) and wait on events (leadership changes, feeds); nothing
@@ -681,4 +681,65 @@ async fn the_last_epoch_is_led_and_never_passed() {
         }
         other => panic!("opened at the last epoch: {other:?}"),
     }
+}
+
+/// DescribeQuorum (Kafka's `handleDescribeQuorumRequest`): only the leader answers; it names
+/// itself, its epoch and high watermark, each voter with its CONTROLLER endpoint and, once the
+/// voter acknowledged the leader's appends, its log end offset and fetch times (-1 before), and
+/// each observer that fetched; a request for another partition is UNKNOWN_TOPIC_OR_PARTITION.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_leader_describes_the_quorum() {
+    use strand_protocol::messages::DescribeQuorumRequest;
+    use strand_protocol::messages::describe_quorum_request::{PartitionData, TopicData};
+    let request = |topic: &str, partition: i32| DescribeQuorumRequest {
+        topics: vec![TopicData {
+            topic_name: topic.into(),
+            partitions: vec![PartitionData { partition_index: partition, ..Default::default() }],
+            ..Default::default()
+        }],
+        ..Default::default()
+    };
+    let cluster = Cluster::new();
+    cluster.start_all().await;
+    let offset = cluster.append(&VOTERS, topic("described")).await;
+    let (epoch, leader) = cluster.agreed_leader(&VOTERS).await;
+    let follower = *VOTERS.iter().find(|&&id| id != leader).expect("a follower");
+    match cluster.quorum(follower).describe(&request("__cluster_metadata", 0)) {
+        Err(QuorumError::NotLeader { leader_id }) => assert_eq!(leader_id, Some(leader)),
+        other => panic!("a follower described the quorum: {other:?}"),
+    }
+    let unknown = cluster.quorum(leader).describe(&request("__cluster_metadata", 1)).expect("answered");
+    assert_eq!(unknown.topics[0].partitions[0].error_code, 3, "UNKNOWN_TOPIC_OR_PARTITION");
+
+    cluster.quorum(leader).observer_fetched(7, Uuid([7; 16]), 2);
+    // The followers' acknowledgements arrive with the heartbeats; nothing signals them.
+    let described = bounded("every follower acknowledged the append", async {
+        loop {
+            let response = cluster.quorum(leader).describe(&request("__cluster_metadata", 0)).expect("leads");
+            let partition = &response.topics[0].partitions[0];
+            if partition.current_voters.iter().all(|v| v.log_end_offset > offset && v.last_fetch_timestamp > 0) {
+                return response;
+            }
+            tokio::time::sleep(Duration::from_millis(10)).await;
+        }
+    })
+    .await;
+    let partition = &described.topics[0].partitions[0];
+    assert_eq!((partition.leader_id.0, partition.leader_epoch), (leader, epoch));
+    assert!(partition.high_watermark > offset);
+    let ids: Vec<i32> = partition.current_voters.iter().map(|v| v.replica_id.0).collect();
+    assert_eq!(ids, VOTERS);
+    for voter in &partition.current_voters {
+        assert!(voter.last_caught_up_timestamp > 0 && voter.last_caught_up_timestamp <= voter.last_fetch_timestamp);
+    }
+    let observers: Vec<(i32, Uuid, i64)> =
+        partition.observers.iter().map(|o| (o.replica_id.0, o.replica_directory_id, o.log_end_offset)).collect();
+    assert_eq!(observers, [(7, Uuid([7; 16]), 2)]);
+    let endpoints: Vec<(i32, String, u16)> =
+        described.nodes.iter().map(|n| (n.node_id.0, n.listeners[0].host.clone(), n.listeners[0].port)).collect();
+    assert_eq!(
+        endpoints,
+        [(1, "localhost".into(), 9101), (2, "localhost".into(), 9102), (3, "localhost".into(), 9103)]
+    );
+    cluster.stop_all().await;
 }

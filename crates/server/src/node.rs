@@ -29,6 +29,7 @@ use std::time::Duration;
 
 use strand_base::topic::CLUSTER_METADATA_TOPIC;
 use strand_base::{BrokerId, Clock, SystemClock, Uuid};
+use strand_broker::controller_apis::{ControllerApis, ControllerEndpoint, NodeStatics};
 use strand_broker::producer_ids::ControllerProducerIds;
 use strand_broker::{Broker, BrokerIdentity, BrokerMetadataPublisher, ControllerChannel, ImageAuthorizer};
 use strand_coordinator::{GroupCoordinator, RandomMemberIds, TxnCoordinator};
@@ -242,7 +243,11 @@ impl Starting {
             // An observer: the committed log comes from the voters.
             let voters = config.controller_quorum_voters.iter().map(|v| v.id).collect();
             let timeout = Duration::from_millis(config.controller_quorum_request_timeout_ms.max(1) as u64);
+            // Kafka's replica key of an observer: its id and its metadata log dir's directory id.
+            let meta = strand_log::dir::MetaProperties::read(&config.metadata_log_dir).ok().flatten();
+            let directory_id = meta.and_then(|meta| meta.directory_id).unwrap_or_default();
             let fetcher = Arc::new(VoterMetadataFetcher::new(
+                (node_id, directory_id),
                 controller_addresses(config),
                 timeout,
                 self.peers.clone(),
@@ -253,11 +258,17 @@ impl Starting {
             return Ok(Metadata { quorum: None, controller: None, leadership, image_rx, handoff_tx });
         }
         let sole_voter = config.is_sole_voter();
-        // Peers must be able to reach this node's controller listener as soon as the quorum runs.
-        let controller_listener = if sole_voter { None } else { Some(bind_controller_listener(config).await?) };
+        // Peers must be able to reach this node's controller listener as soon as the quorum runs;
+        // a sole voter binds one only when it is configured (for admin clients, KIP-919).
+        let controller_listener = if sole_voter && config.controller_listeners().next().is_none() {
+            None
+        } else {
+            Some(bind_controller_listener(config).await?)
+        };
         let (clock, peers, tls) = (self.clock.clone(), self.peers.clone(), self.links.controller.clone());
         let quorum = Arc::new(open_quorum(config, &self.cluster_id, clock, peers, tls).await?);
         self.tasks.spawn(METADATA_REPLAY, replay_forever(quorum.subscribe(0), raw_tx, image_tx, handoff_rx));
+        let raw_image = raw_rx.clone();
         let controller = Arc::new(QuorumController::new(
             quorum.clone(),
             raw_rx,
@@ -269,8 +280,9 @@ impl Starting {
             info!("Strand node {node_id}: controller listener on {address}");
             let limits = ConnectionLimits::from_config(config);
             let access = self.links.controller_access(config).map_err(NodeError::Startup)?;
+            let apis = Arc::new(self.controller_apis(&quorum, &controller, raw_image));
             let (quorum, controller, peers) = (quorum.clone(), controller.clone(), self.peers.clone());
-            let serving = serve_controller_listener(listener, quorum, controller, limits, peers, access);
+            let serving = serve_controller_listener(listener, quorum, controller, limits, peers, access, apis);
             self.tasks.spawn("controller listener", serving);
         }
         if !sole_voter {
@@ -309,6 +321,46 @@ impl Starting {
         let Metadata { quorum, controller, .. } = metadata;
         drop(controller);
         shut_down_quorum(quorum).await
+    }
+
+    /// The Kafka requests of the CONTROLLER listener, authorized over the controller's image.
+    fn controller_apis(
+        &self,
+        quorum: &Arc<Quorum>,
+        controller: &Arc<QuorumController>,
+        image: watch::Receiver<Arc<MetadataImage>>,
+    ) -> ControllerApis {
+        let timeout = Duration::from_millis(self.config.controller_quorum_request_timeout_ms.max(1) as u64);
+        let leader = ControllerClient::new(
+            self.config.node_id,
+            Some(controller.clone()),
+            quorum.leadership(),
+            controller_addresses(&self.config),
+            timeout,
+            CONTROLLER_CALL_MAX,
+            self.peers.clone(),
+        )
+        .with_link(self.links.controller.clone());
+        let controllers = self.config.controller_quorum_voters.iter().map(|voter| ControllerEndpoint {
+            id: voter.id,
+            host: voter.address.host.clone(),
+            port: voter.address.port,
+        });
+        let settings = broker_settings(&self.config);
+        let statics = NodeStatics {
+            node_id: self.node,
+            broker_configs: settings.broker_configs,
+            static_topic_configs: settings.controller_defaults.static_topic_configs,
+        };
+        let leadership = quorum.leadership();
+        let (cluster_id, controllers) = (self.cluster_id.clone(), controllers.collect());
+        let apis = ControllerApis::new(cluster_id, image.clone(), leadership, controllers, Arc::new(leader), statics);
+        match &self.config.authorizer {
+            Some(settings) => {
+                apis.with_authorizer(Arc::new(ImageAuthorizer::new(image, settings.clone(), self.clock.clone())))
+            }
+            None => apis,
+        }
     }
 
     /// How this broker reaches the active controller: the one in this process while it leads,
@@ -588,10 +640,16 @@ async fn open_quorum(
         ..SnapshotSettings::default()
     };
     let (quorum_config, transport): (QuorumConfig, Arc<dyn QuorumTransport>) = if config.is_sole_voter() {
-        (
-            QuorumConfig { snapshots, ..QuorumConfig::lone_voter(config.node_id, cluster_id) },
-            Arc::new(LoneVoterTransport),
-        )
+        let mut lone = QuorumConfig { snapshots, ..QuorumConfig::lone_voter(config.node_id, cluster_id) };
+        if let Some(listener_name) = config.controller_listener_names.first()
+            && config.controller_listeners().next().is_some()
+            && !config.controller_quorum_voters.is_empty()
+        {
+            // Its own CONTROLLER endpoint goes into the voter set, as Kafka's DescribeQuorum shows it.
+            let text = config.controller_quorum_voters.iter().map(ToString::to_string).collect::<Vec<_>>().join(",");
+            lone.voters = QuorumVoters::parse(&text, listener_name)?;
+        }
+        (lone, Arc::new(LoneVoterTransport))
     } else {
         let text = config.controller_quorum_voters.iter().map(ToString::to_string).collect::<Vec<_>>().join(",");
         let listener_name = config.controller_listener_names.first().cloned().unwrap_or_default();

@@ -6,6 +6,8 @@ use strand_protocol::messages::ApiVersionsResponse;
 use strand_protocol::messages::api_versions_response::{ApiVersion, FinalizedFeatureKey, SupportedFeatureKey};
 use strand_protocol::versions::advertised;
 
+use strand_metadata::image::MetadataImage;
+
 use super::SERVED;
 use crate::Broker;
 
@@ -25,6 +27,11 @@ pub fn served_versions() -> Vec<ApiVersion> {
 }
 
 pub fn handle(broker: &Broker, _request: &ApiVersionsRequest) -> ApiVersionsResponse {
+    response(served_versions(), &broker.image())
+}
+
+/// `api_keys` with the features this build supports and those `image` finalized.
+pub fn response(api_keys: Vec<ApiVersion>, image: &MetadataImage) -> ApiVersionsResponse {
     let supported_features = SUPPORTED_FEATURES
         .iter()
         .map(|&(name, min, max)| SupportedFeatureKey {
@@ -34,7 +41,6 @@ pub fn handle(broker: &Broker, _request: &ApiVersionsRequest) -> ApiVersionsResp
             ..Default::default()
         })
         .collect();
-    let image = broker.image();
     let finalized_features = image
         .features()
         .finalized()
@@ -47,7 +53,7 @@ pub fn handle(broker: &Broker, _request: &ApiVersionsRequest) -> ApiVersionsResp
         })
         .collect();
     ApiVersionsResponse {
-        api_keys: served_versions(),
+        api_keys,
         supported_features,
         finalized_features,
         // The offset of the metadata the features come from: 0 or more, so clients use them.

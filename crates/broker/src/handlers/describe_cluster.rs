@@ -19,8 +19,8 @@ use strand_security::Session;
 use crate::Broker;
 
 /// KIP-919's endpoint types.
-const ENDPOINT_BROKER: i8 = 1;
-const ENDPOINT_CONTROLLER: i8 = 2;
+pub(crate) const ENDPOINT_BROKER: i8 = 1;
+pub(crate) const ENDPOINT_CONTROLLER: i8 = 2;
 
 /// Kafka's "authorized operations not requested" value.
 const AUTHORIZED_OPERATIONS_OMITTED: i32 = i32::MIN;
@@ -33,7 +33,7 @@ pub fn handle(
     listener: &str,
     session: &Session,
 ) -> DescribeClusterResponse {
-    if let Err((code, message)) = check_endpoint_type(request.endpoint_type) {
+    if let Err((code, message)) = check_endpoint_type(request.endpoint_type, ENDPOINT_BROKER) {
         let code = if version == 0 { ErrorCode::InvalidRequest } else { code };
         return DescribeClusterResponse {
             error_code: code.code(),
@@ -75,13 +75,19 @@ pub fn handle(
     }
 }
 
-fn check_endpoint_type(endpoint_type: i8) -> Result<(), (ErrorCode, String)> {
+/// Whether a request for `endpoint_type` may be answered by a listener serving `served` (Kafka's
+/// `AuthHelper.computeDescribeClusterResponse`).
+pub(crate) fn check_endpoint_type(endpoint_type: i8, served: i8) -> Result<(), (ErrorCode, String)> {
+    let name = |endpoint_type| if endpoint_type == ENDPOINT_BROKER { "BROKER" } else { "CONTROLLER" };
     match endpoint_type {
-        ENDPOINT_BROKER => Ok(()),
-        ENDPOINT_CONTROLLER => Err((
+        asked if asked == served => Ok(()),
+        asked @ (ENDPOINT_BROKER | ENDPOINT_CONTROLLER) => Err((
             ErrorCode::MismatchedEndpointType,
-            "The request was sent to an endpoint of type BROKER, but we wanted an endpoint of type CONTROLLER"
-                .to_owned(),
+            format!(
+                "The request was sent to an endpoint of type {}, but we wanted an endpoint of type {}",
+                name(served),
+                name(asked)
+            ),
         )),
         other => Err((ErrorCode::UnsupportedEndpointType, format!("Unsupported endpoint type {other}"))),
     }

@@ -18,12 +18,13 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
+use strand_base::BrokerId;
 use strand_metadata::controller::listener_tls_store_key;
 use strand_metadata::controller::topic_configs::{
     ConfigSource, ConfigType, EffectiveConfig, topic_config, topic_config_for_broker_synonym,
 };
 use strand_metadata::controller::topic_name::validate_topic_name;
-use strand_metadata::image::{ConfigResource, ConfigResourceKind, MetadataImage};
+use strand_metadata::image::{ConfigResource, ConfigResourceKind, MetadataImage, TopicConfigResolver};
 use strand_protocol::error::ErrorCode;
 use strand_protocol::messages::describe_configs_request::DescribeConfigsResource;
 use strand_protocol::messages::describe_configs_response::{
@@ -39,31 +40,57 @@ use crate::{Broker, BrokerConfigEntry};
 /// DESCRIBE_CONFIGS on each resource (topics and groups on themselves, brokers on the cluster);
 /// a refused one answers its type's authorization error with no configs.
 pub fn handle(broker: &Broker, request: DescribeConfigsRequest, session: &Session) -> DescribeConfigsResponse {
+    let node = NodeConfigs {
+        node_id: broker.identity.node_id,
+        broker_configs: &broker.settings.broker_configs,
+        static_topic_configs: &broker.settings.controller_defaults.static_topic_configs,
+    };
+    let refusal = |r: &DescribeConfigsResource| {
+        broker.config_refusal(session, AclOperation::DescribeConfigs, r.resource_type, &r.resource_name)
+    };
+    describe(&node, &broker.image(), &request, refusal)
+}
+
+/// What a node describes besides the image: its id, its static broker configs and the static
+/// topic config defaults.
+#[derive(Debug)]
+pub struct NodeConfigs<'a> {
+    pub node_id: BrokerId,
+    pub broker_configs: &'a [BrokerConfigEntry],
+    pub static_topic_configs: &'a BTreeMap<String, String>,
+}
+
+/// Describes `request`'s resources on `image` as `node` (see the module doc); `refusal` says
+/// why the session may not describe a resource, if it may not.
+pub fn describe(
+    node: &NodeConfigs<'_>,
+    image: &MetadataImage,
+    request: &DescribeConfigsRequest,
+    refusal: impl Fn(&DescribeConfigsResource) -> Option<ErrorCode>,
+) -> DescribeConfigsResponse {
     let undefined = |r: &DescribeConfigsResource| {
         ConfigResourceKind::from_wire(r.resource_type).is_none_or(|kind| kind == ConfigResourceKind::Unknown)
     };
     if request.resources.iter().any(undefined) {
-        return all_failed(&request, ErrorCode::InvalidRequest);
+        return all_failed(request, ErrorCode::InvalidRequest);
     }
-    let image = broker.image();
     let describer = Describer {
-        broker,
-        image: &image,
-        statics: broker.settings.broker_configs.iter().map(|e| (e.name.as_str(), e)).collect(),
+        node_id: node.node_id.0,
+        topic_configs: TopicConfigResolver::new(image, Some(node.node_id), node.static_topic_configs),
+        image,
+        statics: node.broker_configs.iter().map(|e| (e.name.as_str(), e)).collect(),
         include_synonyms: request.include_synonyms,
     };
     let results = (request.resources.iter())
-        .map(|r| {
-            match broker.config_refusal(session, AclOperation::DescribeConfigs, r.resource_type, &r.resource_name) {
-                Some(code) => DescribeConfigsResult {
-                    error_code: code.code(),
-                    error_message: Some(code.message().to_owned()),
-                    resource_type: r.resource_type,
-                    resource_name: r.resource_name.clone(),
-                    ..Default::default()
-                },
-                None => describer.resource(r),
-            }
+        .map(|r| match refusal(r) {
+            Some(code) => DescribeConfigsResult {
+                error_code: code.code(),
+                error_message: Some(code.message().to_owned()),
+                resource_type: r.resource_type,
+                resource_name: r.resource_name.clone(),
+                ..Default::default()
+            },
+            None => describer.resource(r),
         })
         .collect();
     DescribeConfigsResponse { results, ..DescribeConfigsResponse::default() }
@@ -73,7 +100,8 @@ pub fn handle(broker: &Broker, request: DescribeConfigsRequest, session: &Sessio
 type Failure = (ErrorCode, Option<String>);
 
 struct Describer<'a> {
-    broker: &'a Broker,
+    node_id: i32,
+    topic_configs: TopicConfigResolver<'a>,
     image: &'a MetadataImage,
     /// The static broker configs by key.
     statics: BTreeMap<&'a str, &'a BrokerConfigEntry>,
@@ -120,7 +148,7 @@ impl Describer<'_> {
             return Err((ErrorCode::UnknownTopicOrPartition, None));
         }
         let overrides = self.image.configs().resource(&ConfigResource::topic(name)).cloned().unwrap_or_default();
-        let effective = self.broker.topic_configs(self.image).topic(name).all();
+        let effective = self.topic_configs.topic(name).all();
         Ok(effective.into_iter().map(|config| self.topic_entry(config, &overrides)).collect())
     }
 
@@ -155,7 +183,7 @@ impl Describer<'_> {
             let defaults = self.image.configs().resource(&ConfigResource::cluster_default());
             return Ok(defaults.into_iter().flat_map(|d| d.keys()).map(|key| self.broker_entry(key, true)).collect());
         }
-        let node = self.broker.identity.node_id.0;
+        let node = self.node_id;
         let invalid = |message: String| (ErrorCode::InvalidRequest, Some(message));
         let id: i32 = name.parse().map_err(|_| invalid(format!("Broker id must be an integer, but it is: {name}")))?;
         if id != node {
@@ -236,9 +264,7 @@ impl Describer<'_> {
     fn lookup(&self, source: ConfigSource, name: &str) -> Option<String> {
         let dynamic = |resource: ConfigResource| self.image.configs().value(&resource, name).map(str::to_owned);
         match source {
-            ConfigSource::DynamicBrokerConfig => {
-                dynamic(ConfigResource::broker(self.broker.identity.node_id.0.to_string()))
-            }
+            ConfigSource::DynamicBrokerConfig => dynamic(ConfigResource::broker(self.node_id.to_string())),
             ConfigSource::DynamicDefaultBrokerConfig => dynamic(ConfigResource::cluster_default()),
             ConfigSource::StaticBrokerConfig | ConfigSource::DefaultConfig => {
                 self.statics.get(name).filter(|e| e.source == source.wire()).and_then(|e| e.value.clone())

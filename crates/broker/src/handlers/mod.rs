@@ -19,6 +19,7 @@ pub mod describe_cluster;
 pub mod describe_configs;
 pub mod describe_log_dirs;
 pub mod describe_producers;
+pub mod describe_quorum;
 pub mod describe_topic_partitions;
 pub mod describe_user_scram_credentials;
 pub mod elect_leaders;
@@ -33,6 +34,7 @@ pub mod list_partition_reassignments;
 pub mod metadata;
 pub mod offset_for_leader_epoch;
 pub mod produce;
+pub mod raft_voters;
 pub mod sasl;
 pub mod transactions;
 pub mod txn_offset_commit;
@@ -134,6 +136,9 @@ served_apis! {
         DeleteAcls(r) => delete_acls::handle(broker, r, version, client.session).await?,
         DescribeClientQuotas(r) => describe_client_quotas::handle(broker, &r, client.session),
         AlterClientQuotas(r) => alter_client_quotas::handle(broker, r, version, client.session).await,
+        DescribeQuorum(r) => describe_quorum::handle(broker, r, version, client.session).await,
+        AddRaftVoter(r) => raft_voters::add(broker, &r, client.session),
+        RemoveRaftVoter(r) => raft_voters::remove(broker, &r, client.session),
         DescribeUserScramCredentials(r) => describe_user_scram_credentials::handle(broker, r, client.session),
         AlterUserScramCredentials(r) => alter_user_scram_credentials::handle(broker, r, version, client.session).await,
         SaslHandshake(r) => sasl::handshake(&r),

@@ -8,7 +8,10 @@ use strand_protocol::error::ErrorCode;
 use strand_protocol::messages::api::{RequestBody, ResponseBody};
 use strand_protocol::messages::describe_topic_partitions_request::TopicRequest;
 use strand_protocol::messages::metadata_request::MetadataRequestTopic;
-use strand_protocol::messages::{DescribeClusterRequest, DescribeTopicPartitionsRequest, MetadataRequest};
+use strand_protocol::messages::{
+    DescribeClusterRequest, DescribeQuorumRequest, DescribeTopicPartitionsRequest, MetadataRequest,
+    RemoveRaftVoterRequest,
+};
 use strand_security::acl::{AclOperation, CLUSTER_NAME, ResourceType};
 
 use crate::common::{Node, TableAuthorizer};
@@ -122,4 +125,21 @@ async fn describe_topic_partitions_hides_what_cannot_be_described() {
     let summary: Vec<_> = named.topics.iter().map(|t| (t.name.clone().unwrap_or_default(), t.error_code)).collect();
     assert_eq!(summary, [("orders".to_owned(), 0), ("secret".to_owned(), DENIED)]);
     assert!(named.topics[1].partitions.is_empty() && named.topics[1].topic_id == Uuid::ZERO);
+}
+
+/// The quorum's admin APIs: DescribeQuorum needs DESCRIBE on the cluster and RemoveRaftVoter
+/// ALTER (Kafka's controller checks); a refusal is CLUSTER_AUTHORIZATION_FAILED at the top.
+#[tokio::test]
+async fn quorum_admin_needs_the_cluster() {
+    let (mut node, _) = node().await;
+    let quorum = || DescribeQuorumRequest::default();
+    let refused = call!(node, "alice", DescribeQuorum(quorum()), 2);
+    assert_eq!(refused.error_code, ErrorCode::ClusterAuthorizationFailed.code());
+    assert_ne!(call!(node, "carol", DescribeQuorum(quorum()), 2).error_code, refused.error_code);
+
+    let remove =
+        || RemoveRaftVoterRequest { cluster_id: None, voter_directory_id: Uuid([1; 16]), ..Default::default() };
+    let refused = call!(node, "alice", RemoveRaftVoter(remove()), 0);
+    assert_eq!(refused.error_code, ErrorCode::ClusterAuthorizationFailed.code());
+    assert_eq!(call!(node, "carol", RemoveRaftVoter(remove()), 0).error_code, ErrorCode::UnsupportedVersion.code());
 }

@@ -63,6 +63,7 @@ mod heartbeat_tracker;
 mod partition_change;
 mod placement;
 mod producer_ids;
+mod raft_voters;
 mod reassignment;
 mod scram;
 pub mod screening;
@@ -95,6 +96,7 @@ pub use elect_leaders::{
 };
 pub use heartbeat_tracker::BrokerHeartbeatTracker;
 pub use producer_ids::allocate_producer_ids;
+pub use raft_voters::{add_raft_voter, remove_raft_voter, update_raft_voter};
 pub use reassignment::{alter_partition_reassignments, list_partition_reassignments};
 pub use scram::alter_user_scram_credentials;
 

@@ -243,6 +243,11 @@ impl MetadataLog {
         self.log.log_start_offset()
     }
 
+    /// The offset after the last batch.
+    pub(crate) fn log_end_offset(&self) -> i64 {
+        self.log.log_end_offset()
+    }
+
     pub(crate) fn dir(&self) -> &Path {
         self.log.dir()
     }

@@ -69,10 +69,12 @@
 mod admission;
 mod bootstrap;
 mod config;
+mod describe;
 mod election;
 mod entry;
 mod log_store;
 mod observer;
+mod progress;
 mod quorum_state;
 mod snapshot;
 mod snapshot_trigger;
@@ -105,6 +107,7 @@ pub use self::config::{
 use self::entry::{MetadataFrames, TypeConfig, VoterEndpoint, VoterNode, encode_frame, node_id_to_wire};
 use self::log_store::{LogStore, MetadataLog, SharedLog, lock};
 pub use self::observer::{MetadataFetch, MetadataFetcher, ObserverError, observe};
+pub use self::progress::{OBSERVER_SESSION_TIMEOUT_MS, OBSERVERS_MAX};
 use self::snapshot::{MetadataSnapshot, SnapshotId};
 use self::state_machine::StateMachine;
 pub use self::subscriber::SUBSCRIBER_BATCHES_MAX;
@@ -236,6 +239,8 @@ pub struct Quorum {
     /// What other voters' RPCs must be to reach Raft.
     admission: Admission,
     clock: Arc<dyn Clock>,
+    /// Each replica's fetches as this voter, when it leads, saw them (DescribeQuorum).
+    progress: Arc<describe::QuorumProgress>,
     shut_down: AtomicBool,
     /// Strand's election timer (`election`); it holds a handle to Raft, so it is stopped with
     /// the quorum.
@@ -299,7 +304,8 @@ impl Quorum {
             StateMachine::open(Arc::clone(&log), Arc::new(high_watermark_tx), Arc::clone(&bytes_since_snapshot))?;
         let log_store = LogStore::new(Arc::clone(&log));
         let backoff = Duration::from_millis(config.heartbeat_interval_ms());
-        let network = QuorumNetwork::new(transport, &config.cluster_id, config.node_id, backoff);
+        let progress = Arc::new(describe::QuorumProgress::new(Arc::clone(&log), Arc::clone(&clock)));
+        let network = QuorumNetwork::new(transport, &config.cluster_id, config.node_id, backoff, Arc::clone(&progress));
         let raft = Raft::new(voter, raft_config(&config)?, network, log_store, state_machine)
             .await
             .map_err(QuorumError::raft)?;
@@ -317,6 +323,7 @@ impl Quorum {
             node_id: config.node_id,
             admission: Admission::new(&config.cluster_id, config.node_id, members.keys().copied().collect()),
             clock,
+            progress,
             shut_down: AtomicBool::new(false),
             election_timer,
             snapshot_trigger,

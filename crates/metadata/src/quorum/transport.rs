@@ -43,6 +43,7 @@ use serde::{Deserialize, Serialize};
 
 use super::QuorumError;
 use super::admission::{Admission, SnapshotChunk};
+use super::describe::QuorumProgress;
 use super::entry::{TypeConfig, VoterNode, node_id_to_wire};
 use super::state_machine::check_received;
 
@@ -249,11 +250,19 @@ pub(crate) struct QuorumNetwork {
     source: i32,
     /// How long openraft waits before calling an unreachable voter again.
     backoff: Duration,
+    /// Where followers' acknowledgements are recorded, for DescribeQuorum.
+    progress: Arc<QuorumProgress>,
 }
 
 impl QuorumNetwork {
-    pub(crate) fn new(transport: Arc<dyn QuorumTransport>, cluster_id: &str, source: i32, backoff: Duration) -> Self {
-        QuorumNetwork { transport, cluster_id: cluster_id.to_owned(), source, backoff }
+    pub(crate) fn new(
+        transport: Arc<dyn QuorumTransport>,
+        cluster_id: &str,
+        source: i32,
+        backoff: Duration,
+        progress: Arc<QuorumProgress>,
+    ) -> Self {
+        QuorumNetwork { transport, cluster_id: cluster_id.to_owned(), source, backoff, progress }
     }
 }
 
@@ -264,6 +273,7 @@ pub(crate) struct VoterClient {
     source: i32,
     target: i32,
     backoff: Duration,
+    progress: Arc<QuorumProgress>,
 }
 
 impl RaftNetworkFactory<TypeConfig> for QuorumNetwork {
@@ -276,6 +286,7 @@ impl RaftNetworkFactory<TypeConfig> for QuorumNetwork {
             source: self.source,
             target: node_id_to_wire(target),
             backoff: self.backoff,
+            progress: Arc::clone(&self.progress),
         }
     }
 }
@@ -324,6 +335,10 @@ impl RaftNetwork<TypeConfig> for VoterClient {
         _option: RPCOption,
     ) -> Result<AppendEntriesResponse<u64>, CallError<RaftError<u64>>> {
         let entries = request.entries.len() as u64;
+        // What the follower holds once it accepts, and what the leader held when it was sent.
+        let term = request.vote.leader_id.term;
+        let sent_up_to = request.entries.last().map(|entry| entry.log_id).or(request.prev_log_id);
+        let leader_end = self.progress.leader_end_offset();
         let rpc = self.rpc(RpcBody::AppendEntries(request));
         if entries > 1 {
             // Cheaper to find out here than to have the receiver refuse it.
@@ -331,10 +346,19 @@ impl RaftNetwork<TypeConfig> for VoterClient {
                 return Err(RPCError::PayloadTooLarge(PayloadTooLarge::new_entries_hint(entries / 2)));
             }
         }
-        match self.call(rpc).await? {
-            ReplyBody::AppendEntries(reply) => reply.map_err(|e| self.remote(e)),
-            other => Err(self.unexpected(&other)),
+        let reply = match self.call(rpc).await? {
+            ReplyBody::AppendEntries(reply) => reply.map_err(|e| self.remote(e))?,
+            other => return Err(self.unexpected(&other)),
+        };
+        let matched = match &reply {
+            AppendEntriesResponse::Success => Some(sent_up_to),
+            AppendEntriesResponse::PartialSuccess(matched) => Some(*matched),
+            AppendEntriesResponse::Conflict | AppendEntriesResponse::HigherVote(_) => None,
+        };
+        if let Some(matched) = matched {
+            self.progress.voter_acked(term, self.target, matched.map(|id| id.index), leader_end);
         }
+        Ok(reply)
     }
 
     async fn install_snapshot(

@@ -1,19 +1,22 @@
 //! Serving the CONTROLLER listener: Raft RPCs from the other voters, brokers' requests to this
-//! node's controller, and observers' fetches of the committed metadata log. Each connection answers its requests in order, one at a time (a peer
+//! node's controller, and observers' fetches of the committed metadata log; and beside them the
+//! Kafka requests a controller serves to admin clients (KIP-919, `strand_broker::controller_apis`).
+//! Each connection answers its requests in order, one at a time (a peer
 //! keeps one connection per purpose, so Raft traffic never waits behind a controller decision).
-//! Anything that is not a Strand request, and any Raft RPC the quorum refuses (another cluster's,
+//! A frame neither Strand's nor a served Kafka API, and any Raft RPC the quorum refuses (another cluster's,
 //! one not from another voter, one with a term no Kafka epoch holds, ...: see
 //! `strand_metadata::quorum::Quorum::handle_rpc`), closes the connection with one WARN line, at
 //! most [`REFUSALS_LOGGED_MAX`] of them per [`REFUSALS_WINDOW`] (the rest are counted).
 //!
 //! An SSL or SASL_SSL CONTROLLER listener runs the TLS handshake first, a SASL one then the SASL
 //! exchange of client listeners (`connection::authenticate`, Kafka's SaslHandshake and
-//! SaslAuthenticate before any other frame, KIP-368 sessions); a failure of either is one line
-//! and a closed connection. Then only the principals of `super.users` are admitted when it is set
-//! (the SASL principal on a SASL listener, the certificate's otherwise): Kafka's controllers
-//! authorize their peers' RPCs as CLUSTER_ACTION on the cluster, which Kafka's brokers and
-//! controllers get by being super users. Without `super.users` every peer that authenticated is
-//! admitted, as Kafka does without an authorizer.
+//! SaslAuthenticate before any other frame but ApiVersions, KIP-368 sessions); a failure of either
+//! is one line and a closed connection. Then Strand's frames are served only to the principals of
+//! `super.users` when it is set (the SASL principal on a SASL listener, the certificate's
+//! otherwise): Kafka's controllers authorize their peers' RPCs as CLUSTER_ACTION on the cluster,
+//! which Kafka's brokers and controllers get by being super users; a Strand frame from anyone
+//! else closes the connection. Without `super.users` every peer that authenticated is served, as
+//! Kafka does without an authorizer. Kafka requests are authorized one by one, by the ACLs.
 
 use std::net::SocketAddr;
 use std::sync::Arc;
@@ -21,11 +24,12 @@ use std::time::Duration;
 
 use bytes::{Buf, Bytes};
 use strand_broker::Outcome;
+use strand_broker::controller_apis::ControllerApis;
 use strand_metadata::quorum::{Quorum, RaftRpc};
 use strand_metadata::quorum_controller::{ControllerError, QuorumController};
 use strand_protocol::frame::ResponseFrame;
 use strand_protocol::messages::api::ApiKey;
-use strand_security::KafkaPrincipal;
+use strand_security::{KafkaPrincipal, SecurityProtocol, Session};
 use tokio::io::{AsyncRead, AsyncWrite, ReadHalf, WriteHalf};
 use tokio::net::{TcpListener, TcpStream};
 use tracing::{debug, info, warn};
@@ -39,7 +43,7 @@ use crate::connection::{ClientLimits, ConnectionLimits, CopyingSink, FrameSink, 
 use crate::tls::ListenerTls;
 
 /// Who may reach the CONTROLLER listener.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone)]
 pub struct ControllerAccess {
     /// The listener's TLS when it is SSL or SASL_SSL.
     pub tls: Option<ListenerTls>,
@@ -47,6 +51,9 @@ pub struct ControllerAccess {
     pub sasl: Option<Arc<SaslListener>>,
     /// `super.users`; empty admits every peer that authenticated.
     pub super_users: Vec<KafkaPrincipal>,
+    /// The listener's name and protocol, for Kafka requests' sessions.
+    pub listener_name: String,
+    pub protocol: SecurityProtocol,
 }
 
 /// How long a metadata fetch waits for something new to be committed before answering empty.
@@ -60,6 +67,7 @@ pub async fn serve_controller_listener(
     limits: ConnectionLimits,
     peers: Arc<PeerHealth>,
     access: ControllerAccess,
+    apis: Arc<ControllerApis>,
 ) {
     let access = Arc::new(access);
     let mut connections = tokio::task::JoinSet::new();
@@ -67,7 +75,12 @@ pub async fn serve_controller_listener(
         tokio::select! {
             accepted = listener.accept() => match accepted {
                 Ok((stream, peer)) => {
-                    let node = Node { quorum: quorum.clone(), controller: controller.clone(), peers: peers.clone() };
+                    let node = Node {
+                        quorum: quorum.clone(),
+                        controller: controller.clone(),
+                        peers: peers.clone(),
+                        apis: apis.clone(),
+                    };
                     connections.spawn(admit(stream, peer, node, limits, access.clone()));
                 }
                 Err(e) => {
@@ -103,6 +116,15 @@ struct Node {
     controller: Arc<QuorumController>,
     /// A voter whose Raft RPC is let through is there: told to [`PeerHealth`].
     peers: Arc<PeerHealth>,
+    /// Kafka's requests.
+    apis: Arc<ControllerApis>,
+}
+
+/// Who is on the other end of a connection, once authenticated.
+struct Peer {
+    session: Session,
+    /// May send Strand's frames (`super.users`, or every peer without it).
+    node: bool,
 }
 
 /// Runs the listener's TLS handshake and SASL exchange, if any, and admission, then serves the
@@ -144,33 +166,37 @@ async fn authenticate_and_serve<S: AsyncRead + AsyncWrite + Unpin + Send>(
 ) {
     let (mut reader, writer) = tokio::io::split(stream);
     let mut writer = CopyingSink(writer);
-    let session = match &access.sasl {
+    let mut session =
+        Session { principal: tls_principal, peer, listener: access.listener_name.clone(), protocol: access.protocol };
+    let sasl_session = match &access.sasl {
         None => None,
         Some(sasl) => {
             let limits = ClientLimits { connection: limits, pipelined_requests_max: 1, pool: MemoryPool::new(None) };
-            // Strand's nodes send no ApiVersions; a Kafka client that does is not one of them.
-            let no_versions = |_| async { Outcome::Close("ApiVersions on the controller listener".to_owned()) };
-            match authenticate(&mut reader, &mut writer, sasl, &limits, no_versions).await {
+            // Strand's nodes send no ApiVersions; Kafka clients do, before their SASL handshake.
+            let (apis, unauthenticated) = (&node.apis, &session);
+            let versions = |frame| apis.handle(frame, unauthenticated);
+            match authenticate(&mut reader, &mut writer, sasl, &limits, versions).await {
                 Ok(session) => Some(session),
                 Err(reason) if reason == CLOSED_DURING_AUTHENTICATION => return debug!(%peer, "{reason}"),
                 Err(reason) => return refuse(peer, &reason),
             }
         }
     };
-    let principal = session.as_ref().map_or(tls_principal, |session| session.principal().clone());
-    if !access.super_users.is_empty() && !access.super_users.contains(&principal) {
-        return refuse(peer, &format!("{principal} is not in super.users (CLUSTER_ACTION)"));
+    if let Some(sasl_session) = &sasl_session {
+        session.principal = sasl_session.principal().clone();
     }
-    serve((reader, writer), session, peer, node, limits).await;
+    let is_node = access.super_users.is_empty() || access.super_users.contains(&session.principal);
+    serve((reader, writer), sasl_session, Peer { session, node: is_node }, node, limits).await;
 }
 
 async fn serve<S: AsyncRead + AsyncWrite + Unpin + Send>(
     (mut reader, mut writer): Halves<S>,
     mut session: Option<SessionAuth>,
-    peer: SocketAddr,
+    who: Peer,
     node: Node,
     limits: ConnectionLimits,
 ) {
+    let peer = who.session.peer;
     loop {
         let frame = match read_frame(&mut reader, limits).await {
             Ok(Some(frame)) => frame,
@@ -192,7 +218,16 @@ async fn serve<S: AsyncRead + AsyncWrite + Unpin + Send>(
         };
         let goes_on = match outcome {
             Some(outcome) => conclude(&mut writer, outcome, peer).await,
-            None => serve_request(frame, &mut writer, peer, &node).await,
+            None if wire::is_strand_rpc(&frame) && !who.node => {
+                let principal = &who.session.principal;
+                refuse(peer, &format!("{principal} is not in super.users (CLUSTER_ACTION)"));
+                false
+            }
+            None if wire::is_strand_rpc(&frame) => serve_request(frame, &mut writer, peer, &node).await,
+            None => {
+                let outcome = node.apis.handle(frame, &who.session).await;
+                conclude(&mut writer, outcome, peer).await
+            }
         };
         if !goes_on {
             return;
@@ -231,10 +266,6 @@ async fn write<W: FrameSink>(writer: &mut W, frame: &ResponseFrame, peer: Socket
 
 /// Answers one Strand request; whether the connection goes on.
 async fn serve_request<W: FrameSink>(frame: Bytes, writer: &mut W, peer: SocketAddr, node: &Node) -> bool {
-    if !wire::is_strand_rpc(&frame) {
-        refuse(peer, "only Strand's node-to-node requests are served here");
-        return false;
-    }
     let request = match wire::decode_request(frame) {
         Ok(request) => request,
         Err(reason) => {
@@ -307,6 +338,12 @@ async fn metadata_fetch(mut payload: Bytes, quorum: &Quorum) -> Result<Bytes, St
         return Err("a metadata fetch shorter than its offset".into());
     }
     let from_offset = payload.get_i64();
+    if payload.len() >= 4 + 16 {
+        let replica_id = payload.get_i32();
+        let mut directory_id = [0; 16];
+        payload.copy_to_slice(&mut directory_id);
+        quorum.observer_fetched(replica_id, strand_base::Uuid(directory_id), from_offset);
+    }
     let read = quorum.read_committed(from_offset, METADATA_FETCH_WAIT).await.map_err(|e| e.to_string())?;
     let leadership = *quorum.leadership().borrow();
     Ok(wire::encode_metadata_answer(leadership.epoch, leadership.leader_id, &read))

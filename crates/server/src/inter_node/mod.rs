@@ -14,7 +14,8 @@
 //! - `txn`: [`CoordinatorTxnVerifier`], leaders' KIP-890 checks with transaction coordinators, and
 //!   [`LeaderTxnMarkerSender`], coordinators' transaction markers to partition leaders.
 //! - `observer`: [`VoterMetadataFetcher`], a broker-only node's fetches of the committed metadata log.
-//! - `listener`: serving the CONTROLLER listener.
+//! - `listener`: serving the CONTROLLER listener, Kafka's admin requests too
+//!   (`strand_broker::controller_apis`).
 //! - `login`: this node logging in on a SASL link.
 //! - [`LinkSecurity`]: the TLS and SASL login of every link above, from its listener's protocol.
 
@@ -99,10 +100,14 @@ impl LinkSecurity {
             }
             None => None,
         };
+        let listener_name = config.controller_listener_names.first().cloned().unwrap_or_default();
+        let protocol = config.listener_security_protocol_map.get(&listener_name).copied();
         Ok(ControllerAccess {
             tls: self.controller.tls.clone(),
             sasl,
             super_users: super_users.split(';').filter_map(KafkaPrincipal::parse).collect(),
+            protocol: protocol.unwrap_or(strand_security::SecurityProtocol::Plaintext),
+            listener_name,
         })
     }
 }

@@ -27,17 +27,21 @@ pub struct VoterMetadataFetcher {
     client: Arc<NodeClient>,
     peers: Arc<PeerHealth>,
     timeout: Duration,
+    /// This observer's node id and metadata log dir's directory id, sent with each fetch so the
+    /// leader describes it (DescribeQuorum).
+    replica: (i32, strand_base::Uuid),
 }
 
 impl VoterMetadataFetcher {
     pub fn new(
+        replica: (i32, strand_base::Uuid),
         voters: BTreeMap<i32, String>,
         request_timeout: Duration,
         peers: Arc<PeerHealth>,
         link: Link,
     ) -> VoterMetadataFetcher {
         let client = Arc::new(NodeClient::new(request_timeout, strand_base::limits::SOCKET_REQUEST_BYTES_MAX, link));
-        VoterMetadataFetcher { voters, client, peers, timeout: request_timeout + FETCH_SLACK }
+        VoterMetadataFetcher { voters, client, peers, timeout: request_timeout + FETCH_SLACK, replica }
     }
 }
 
@@ -48,11 +52,14 @@ impl MetadataFetcher for VoterMetadataFetcher {
         from_offset: i64,
     ) -> Pin<Box<dyn Future<Output = Result<MetadataFetch, ObserverError>> + Send + 'static>> {
         let address = self.voters.get(&voter).cloned();
-        let (client, peers, timeout) = (self.client.clone(), self.peers.clone(), self.timeout);
+        let (client, peers, timeout, (node_id, directory_id)) =
+            (self.client.clone(), self.peers.clone(), self.timeout, self.replica);
         Box::pin(async move {
             let address = address.ok_or_else(|| ObserverError(format!("voter {voter} has no address")))?;
-            let mut payload = Vec::with_capacity(8);
+            let mut payload = Vec::with_capacity(28);
             payload.put_i64(from_offset);
+            payload.put_i32(node_id);
+            payload.put_slice(&directory_id.0);
             let answer = client.call(&address, RpcKind::MetadataFetch, &payload, timeout).await;
             match &answer {
                 Ok(_) | Err(CallError::Refused { .. }) => peers.reached(voter),

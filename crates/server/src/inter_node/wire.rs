@@ -13,7 +13,7 @@
 //!   and back the offset of the last metadata record the answer depends on (`i64`, -1 for none)
 //!   followed by the Kafka response frame, so the broker can wait until its own image has it.
 //! - [`RpcKind::MetadataFetch`]: an observer (a broker that is not a voter) asks for committed
-//!   metadata from an offset (`i64`); back the voter's leader epoch (`i32`) and leader (`i32`, -1
+//!   metadata from an offset (`i64`), naming itself (`i32` node id, then its metadata log dir's 16-byte directory id); back the voter's leader epoch (`i32`) and leader (`i32`, -1
 //!   when unknown), a snapshot's end offset (`i64`, -1 for none) and epoch (`i32`), then either
 //!   whole committed record batches as stored in `__cluster_metadata` or, when the voter's log no
 //!   longer holds the offset, its newest snapshot file (Kafka's `.checkpoint` format).

@@ -1,0 +1,280 @@
+//! [`ControllerApis`]: the Kafka requests a controller serves on its CONTROLLER listener beside
+//! Strand's node-to-node frames (KIP-919, Kafka's `ControllerApis`), so admin clients with
+//! `--bootstrap-controller` reach the quorum: ApiVersions (with the finalized features, for
+//! `kafka-features`), DescribeCluster (the controllers, and the active one), DescribeQuorum
+//! (forwarded to the quorum's leader when this node does not lead), Add/Remove/UpdateRaftVoter
+//! (refused as a static quorum refuses them), DescribeConfigs (this node's and the cluster's
+//! broker configs, and topics', as a broker describes them, for `kafka-configs`) and the SASL APIs. Anything else closes the
+//! connection, as an unserved API does on a broker; ApiVersions advertises exactly these.
+//!
+//! Each request is authorized as Kafka's controller authorizes it, against the node's image:
+//! DescribeQuorum DESCRIBE on the cluster, DescribeConfigs DESCRIBE_CONFIGS, AddRaftVoter and RemoveRaftVoter ALTER,
+//! UpdateRaftVoter CLUSTER_ACTION.
+//!
+//! What it is not: the connection (the server's `inter_node::listener` runs TLS and SASL first),
+//! nor Strand's node-to-node frames.
+
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+use bytes::Bytes;
+use strand_base::BrokerId;
+use strand_metadata::controller::{add_raft_voter, remove_raft_voter, update_raft_voter};
+use strand_metadata::image::MetadataImage;
+use strand_metadata::quorum::Leadership;
+use strand_protocol::error::ErrorCode;
+use strand_protocol::frame::{
+    RequestError, api_versions_fallback, decode_request_body, encode_response, parse_request,
+};
+use strand_protocol::messages::api::{ApiKey, RequestBody, ResponseBody};
+use strand_protocol::messages::api_versions_response::ApiVersion;
+use strand_protocol::messages::describe_cluster_response::DescribeClusterBroker;
+use strand_protocol::messages::describe_configs_request::DescribeConfigsResource;
+use strand_protocol::messages::{
+    AddRaftVoterResponse, DescribeClusterRequest, DescribeClusterResponse, DescribeConfigsRequest,
+    DescribeConfigsResponse, DescribeQuorumRequest, DescribeQuorumResponse, RemoveRaftVoterResponse,
+    UpdateRaftVoterResponse,
+};
+use strand_protocol::versions::advertised;
+use strand_security::Session;
+use strand_security::acl::{AclOperation, Action, Authorizer, CLUSTER_NAME, ResourceType};
+use tokio::sync::watch;
+
+use crate::BrokerConfigEntry;
+use crate::authorization::{config_resource, operations_field, supported_operations};
+use crate::handlers::describe_cluster::{ENDPOINT_BROKER, ENDPOINT_CONTROLLER, check_endpoint_type};
+use crate::handlers::describe_configs::{self, NodeConfigs};
+use crate::handlers::{api_versions, describe_quorum, sasl};
+use crate::{ControllerChannel, Outcome, call_controller};
+
+/// The APIs the CONTROLLER listener serves to Kafka clients.
+pub const CONTROLLER_SERVED: &[ApiKey] = &[
+    ApiKey::ApiVersions,
+    ApiKey::SaslHandshake,
+    ApiKey::SaslAuthenticate,
+    ApiKey::DescribeConfigs,
+    ApiKey::DescribeCluster,
+    ApiKey::DescribeQuorum,
+    ApiKey::AddRaftVoter,
+    ApiKey::RemoveRaftVoter,
+    ApiKey::UpdateRaftVoter,
+];
+
+/// A controller's endpoint on the CONTROLLER listener, as DescribeCluster lists it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ControllerEndpoint {
+    pub id: i32,
+    pub host: String,
+    pub port: u16,
+}
+
+/// What a controller's Kafka requests reach.
+#[derive(Debug)]
+pub struct ControllerApis {
+    cluster_id: String,
+    image: watch::Receiver<Arc<MetadataImage>>,
+    leadership: watch::Receiver<Leadership>,
+    /// Every voter's CONTROLLER endpoint (`controller.quorum.voters`).
+    controllers: Vec<ControllerEndpoint>,
+    /// The quorum's leader: this node's controller or another's.
+    controller: Arc<dyn ControllerChannel>,
+    authorizer: Option<Arc<dyn Authorizer>>,
+    /// This node's id and static configs, for DescribeConfigs.
+    configs: NodeStatics,
+}
+
+/// A node's static configs as DescribeConfigs reports them.
+#[derive(Debug, Default)]
+pub struct NodeStatics {
+    pub node_id: BrokerId,
+    pub broker_configs: Vec<BrokerConfigEntry>,
+    pub static_topic_configs: BTreeMap<String, String>,
+}
+
+impl ControllerApis {
+    pub fn new(
+        cluster_id: String,
+        image: watch::Receiver<Arc<MetadataImage>>,
+        leadership: watch::Receiver<Leadership>,
+        controllers: Vec<ControllerEndpoint>,
+        controller: Arc<dyn ControllerChannel>,
+        configs: NodeStatics,
+    ) -> ControllerApis {
+        ControllerApis { cluster_id, image, leadership, controllers, controller, authorizer: None, configs }
+    }
+
+    /// Checks every request against `authorizer` (without one, everything is allowed).
+    pub fn with_authorizer(mut self, authorizer: Arc<dyn Authorizer>) -> ControllerApis {
+        self.authorizer = Some(authorizer);
+        self
+    }
+
+    /// Answers one Kafka request frame (without its size prefix) from `session`.
+    pub async fn handle(&self, frame: Bytes, session: &Session) -> Outcome {
+        let request = match parse_request(frame) {
+            Ok(request) => request,
+            Err(RequestError::UnsupportedVersion { api: ApiKey::ApiVersions, correlation_id, .. }) => {
+                return respond(api_versions_fallback(correlation_id, served_versions()));
+            }
+            Err(e) => return Outcome::Close(e.to_string()),
+        };
+        if !CONTROLLER_SERVED.contains(&request.api_key) {
+            return Outcome::Close(format!("{:?} is not served on the controller listener", request.api_key));
+        }
+        let body = match decode_request_body(&request) {
+            Ok(body) => body,
+            Err(e) => return Outcome::Close(e.to_string()),
+        };
+        let (correlation_id, version) = (request.correlation_id(), request.api_version());
+        let response = match body {
+            RequestBody::ApiVersions(_) => {
+                ResponseBody::ApiVersions(api_versions::response(served_versions(), &self.image.borrow()))
+            }
+            RequestBody::SaslHandshake(r) => ResponseBody::SaslHandshake(sasl::handshake(&r)),
+            RequestBody::SaslAuthenticate(r) => ResponseBody::SaslAuthenticate(sasl::authenticate(&r)),
+            RequestBody::DescribeConfigs(r) => ResponseBody::DescribeConfigs(self.describe_configs(&r, session)),
+            RequestBody::DescribeCluster(r) => {
+                ResponseBody::DescribeCluster(self.describe_cluster(&r, version, session))
+            }
+            RequestBody::DescribeQuorum(r) => {
+                ResponseBody::DescribeQuorum(self.describe_quorum(r, version, session).await)
+            }
+            voters @ (RequestBody::AddRaftVoter(_)
+            | RequestBody::RemoveRaftVoter(_)
+            | RequestBody::UpdateRaftVoter(_)) => self.raft_voters(voters, session),
+            other => return Outcome::Close(format!("{:?} has no handler on the controller listener", other.api_key())),
+        };
+        respond(encode_response(correlation_id, &response, version))
+    }
+
+    /// The raft voter APIs: ALTER on the cluster to add or remove one, CLUSTER_ACTION to update
+    /// one, then the static quorum's answer.
+    fn raft_voters(&self, request: RequestBody, session: &Session) -> ResponseBody {
+        let image = self.image.borrow().clone();
+        let denied = ErrorCode::ClusterAuthorizationFailed;
+        let message = || Some(denied.message().to_owned());
+        match request {
+            RequestBody::AddRaftVoter(r) if self.authorize(session, AclOperation::Alter) => {
+                ResponseBody::AddRaftVoter(add_raft_voter(&image, &self.cluster_id, &r))
+            }
+            RequestBody::AddRaftVoter(_) => ResponseBody::AddRaftVoter(AddRaftVoterResponse {
+                error_code: denied.code(),
+                error_message: message(),
+                ..Default::default()
+            }),
+            RequestBody::RemoveRaftVoter(r) if self.authorize(session, AclOperation::Alter) => {
+                ResponseBody::RemoveRaftVoter(remove_raft_voter(&image, &self.cluster_id, &r))
+            }
+            RequestBody::RemoveRaftVoter(_) => ResponseBody::RemoveRaftVoter(RemoveRaftVoterResponse {
+                error_code: denied.code(),
+                error_message: message(),
+                ..Default::default()
+            }),
+            RequestBody::UpdateRaftVoter(r) if self.authorize(session, AclOperation::ClusterAction) => {
+                ResponseBody::UpdateRaftVoter(update_raft_voter(&image, &self.cluster_id, &r))
+            }
+            _ => ResponseBody::UpdateRaftVoter(UpdateRaftVoterResponse {
+                error_code: denied.code(),
+                ..Default::default()
+            }),
+        }
+    }
+
+    /// Kafka's `AuthHelper.computeDescribeClusterResponse` with CONTROLLER endpoints: the
+    /// controllers and the active one (-1 while none is known).
+    fn describe_cluster(
+        &self,
+        request: &DescribeClusterRequest,
+        version: i16,
+        session: &Session,
+    ) -> DescribeClusterResponse {
+        if let Err((code, message)) = check_endpoint_type(request.endpoint_type, ENDPOINT_CONTROLLER) {
+            let code = if version == 0 { ErrorCode::InvalidRequest } else { code };
+            return DescribeClusterResponse {
+                error_code: code.code(),
+                error_message: Some(message),
+                endpoint_type: ENDPOINT_BROKER,
+                ..DescribeClusterResponse::default()
+            };
+        }
+        let brokers = self.controllers.iter().map(|controller| DescribeClusterBroker {
+            broker_id: BrokerId(controller.id),
+            host: controller.host.clone(),
+            port: i32::from(controller.port),
+            ..DescribeClusterBroker::default()
+        });
+        let cluster_authorized_operations = if !request.include_cluster_authorized_operations {
+            i32::MIN
+        } else if self.authorize(session, AclOperation::Describe) {
+            let operations = supported_operations(ResourceType::Cluster).iter().copied();
+            operations_field(operations.filter(|operation| self.authorize(session, *operation)))
+        } else {
+            0
+        };
+        DescribeClusterResponse {
+            endpoint_type: ENDPOINT_CONTROLLER,
+            cluster_id: self.cluster_id.clone(),
+            controller_id: BrokerId(self.leadership.borrow().leader_id.unwrap_or(-1)),
+            brokers: brokers.collect(),
+            cluster_authorized_operations,
+            ..DescribeClusterResponse::default()
+        }
+    }
+
+    async fn describe_quorum(
+        &self,
+        request: DescribeQuorumRequest,
+        version: i16,
+        session: &Session,
+    ) -> DescribeQuorumResponse {
+        if !self.authorize(session, AclOperation::Describe) {
+            return describe_quorum::error(ErrorCode::ClusterAuthorizationFailed, None);
+        }
+        match call_controller(self.controller.as_ref(), &request, version).await {
+            Ok((response, _)) => response,
+            Err(reason) => {
+                tracing::warn!("DescribeQuorum: {reason}");
+                describe_quorum::error(ErrorCode::RequestTimedOut, Some(reason))
+            }
+        }
+    }
+
+    fn describe_configs(&self, request: &DescribeConfigsRequest, session: &Session) -> DescribeConfigsResponse {
+        let node = NodeConfigs {
+            node_id: self.configs.node_id,
+            broker_configs: &self.configs.broker_configs,
+            static_topic_configs: &self.configs.static_topic_configs,
+        };
+        let refusal = |r: &DescribeConfigsResource| {
+            let (resource, name, code) = config_resource(r.resource_type, &r.resource_name)?;
+            (!self.authorize_on(session, AclOperation::DescribeConfigs, resource, name)).then_some(code)
+        };
+        describe_configs::describe(&node, &self.image.borrow(), request, refusal)
+    }
+
+    /// Whether `session` may do `operation` on the cluster.
+    fn authorize(&self, session: &Session, operation: AclOperation) -> bool {
+        self.authorize_on(session, operation, ResourceType::Cluster, CLUSTER_NAME)
+    }
+
+    fn authorize_on(&self, session: &Session, operation: AclOperation, resource: ResourceType, name: &str) -> bool {
+        let Some(authorizer) = &self.authorizer else { return true };
+        authorizer.authorize(session, &Action::new(operation, resource, name))
+    }
+}
+
+/// The CONTROLLER listener's APIs with the versions advertised for them.
+pub fn served_versions() -> Vec<ApiVersion> {
+    let version = |&api: &ApiKey| {
+        let range = advertised(api);
+        ApiVersion { api_key: api as i16, min_version: range.min, max_version: range.max, ..Default::default() }
+    };
+    CONTROLLER_SERVED.iter().map(version).collect()
+}
+
+fn respond(frame: Result<Bytes, strand_protocol::EncodeError>) -> Outcome {
+    match frame {
+        Ok(frame) => Outcome::Respond(frame.into()),
+        Err(e) => Outcome::Close(format!("could not encode the response: {e}")),
+    }
+}
