@@ -162,6 +162,11 @@ pub const TOPIC_CONFIGS: &[TopicConfigDef] = &[
     def("unclean.leader.election.enable", Boolean, "false", Any, Some("unclean.leader.election.enable")),
 ];
 
+/// `compression.lz4.level`: Strand's LZ4 compressor (`lz4_flex`) has its fast mode only, Kafka's
+/// level 9; another level is refused rather than ignored.
+const LZ4_LEVEL: &str = "compression.lz4.level";
+const LZ4_ONLY_LEVEL: i64 = 9;
+
 /// `min.insync.replicas`, which Strand sets on topics with three or more replicas.
 pub const MIN_INSYNC_REPLICAS: &str = "min.insync.replicas";
 
@@ -191,7 +196,15 @@ pub fn validate_value(def: &TopicConfigDef, key: &str, value: &str) -> Result<()
         ConfigType::Int | ConfigType::Long => {
             let parsed = parse_integer(def.kind, trimmed)
                 .ok_or_else(|| invalid(value, &format!("Not a number of type {}", def.kind.kafka_name())))?;
-            check_integer(def.validator, parsed).map_err(|why| invalid(&parsed.to_string(), &why))
+            check_integer(def.validator, parsed).map_err(|why| invalid(&parsed.to_string(), &why))?;
+            if def.name == LZ4_LEVEL && parsed != LZ4_ONLY_LEVEL {
+                return Err(invalid(
+                    &parsed.to_string(),
+                    "Strand compresses LZ4 at level 9 only (LZ4's fast mode, Kafka's default); other levels are \
+                     not implemented",
+                ));
+            }
+            Ok(())
         }
         ConfigType::Double => {
             let parsed: f64 = trimmed.parse().map_err(|_| invalid(value, "Not a number of type DOUBLE"))?;
@@ -410,6 +423,20 @@ mod tests {
         assert_eq!(
             validate_topic_configs(&configs),
             Err("conflict topic config setting min.compaction.lag.ms (100) > max.compaction.lag.ms (50)".to_owned())
+        );
+    }
+
+    /// An LZ4 level other than 9, legal in Kafka, is refused: Strand cannot apply it.
+    #[test]
+    fn lz4_levels_other_than_nine_are_refused() {
+        check("compression.lz4.level", "9", Ok(()));
+        let refused = "Invalid value 4 for configuration compression.lz4.level: Strand compresses LZ4 at level 9 \
+                       only (LZ4's fast mode, Kafka's default); other levels are not implemented";
+        check("compression.lz4.level", "4", Err(refused));
+        check(
+            "compression.lz4.level",
+            "18",
+            Err("Invalid value 18 for configuration compression.lz4.level: Value must be no more than 17"),
         );
     }
 

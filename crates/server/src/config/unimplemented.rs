@@ -44,6 +44,7 @@ const UNIMPLEMENTED: &[(&str, &str)] = &[
     ("offsets.topic.compression.codec", "__consumer_offsets is written uncompressed"),
     ("log.cleaner.threads", "Strand's log cleaner runs one cleaning at a time"),
     ("log.cleaner.io.max.bytes.per.second", "the log cleaner's I/O is not throttled"),
+    ("compression.lz4.level", "LZ4 is compressed at Kafka's default level 9 only (lz4_flex's fast mode)"),
     ("replica.socket.receive.buffer.bytes", "replica fetches use the operating system's socket buffers"),
 ];
 
@@ -145,6 +146,7 @@ mod tests {
             ("group.coordinator.rebalance.protocols", "classic"),
             ("metadata.max.retention.ms", "1000"),
             ("log.cleaner.threads", "4"),
+            ("compression.lz4.level", "4"),
             ("log.cleaner.io.max.bytes.per.second", "1048576"),
             ("early.start.listeners", "PLAINTEXT"),
             ("remote.log.storage.system.enable", "true"),
