@@ -350,9 +350,10 @@ impl Reader<'_> {
                     _ if denied => Err(ErrorCode::TopicAuthorizationFailed),
                     None if found.is_none() => Err(unknown),
                     None => Err(ErrorCode::UnknownTopicOrPartition),
-                    Some(tp) => {
-                        broker.check_replica(&image, tp, current_leader_epoch, from == ReadFrom::Leader).map(|_| tp)
-                    }
+                    Some(tp) => broker
+                        .check_replica(&image, tp, current_leader_epoch, from == ReadFrom::Leader)
+                        .and_then(|_| zstd_readable(broker, &image, version, tp))
+                        .map(|_| tp),
                 };
                 let data = match checked {
                     Err(code) => failed_fetch_partition(partition.partition, code),
@@ -430,6 +431,21 @@ impl Reader<'_> {
 
 /// The first Fetch version carrying the client's rack (KIP-392's client metadata).
 const CLIENT_METADATA_VERSION_MIN: i16 = 11;
+
+/// The first Fetch version whose clients read zstd (KIP-110).
+const ZSTD_VERSION_MIN: i16 = 10;
+
+/// Kafka's `KafkaApis.maybeConvertFetchedData`: a fetch below v10 from a topic whose
+/// `compression.type` is zstd gets UNSUPPORTED_COMPRESSION_TYPE and no records, whatever its
+/// batches hold, since its client could not read what the topic stores.
+fn zstd_readable(broker: &Broker, image: &MetadataImage, version: i16, tp: &TopicPartition) -> Result<(), ErrorCode> {
+    if version >= ZSTD_VERSION_MIN {
+        return Ok(());
+    }
+    let configs = broker.topic_configs(image);
+    let zstd = configs.topic(&tp.topic).get("compression.type").is_some_and(|(codec, _)| codec.trim() == "zstd");
+    if zstd { Err(ErrorCode::UnsupportedCompressionType) } else { Ok(()) }
+}
 
 /// A partition the leader sends to `replica`: its offsets, no records (Kafka's
 /// `ReplicaManager.readFromLog` skips the read).
