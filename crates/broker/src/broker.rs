@@ -48,6 +48,9 @@ pub struct BrokerSettings {
     pub quota_window: crate::quotas::QuotaWindow,
     /// `max.incremental.fetch.session.cache.slots`: the most fetch sessions the node keeps.
     pub fetch_session_slots: usize,
+    /// `fetch.max.bytes`: the most record bytes one Fetch response carries, whatever the request
+    /// asks (but for one batch, KIP-74).
+    pub fetch_max_bytes: i32,
     /// `add.partitions.to.txn.retry.backoff.ms` and `.max.ms`.
     pub txn_add_retry: TxnAddRetry,
     /// How `__consumer_offsets` is created on first use (`offsets.topic.*`).

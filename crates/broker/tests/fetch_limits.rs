@@ -2,7 +2,7 @@
 //! `FETCH_SESSION_PARTITIONS_MAX` partitions (a larger full fetch is answered sessionless, an
 //! incremental fetch growing past it loses its session); a response holds at most `max_bytes`,
 //! and each partition at most `partition_max_bytes`, but for the first batch of the first
-//! partition with data (KIP-74); a parked fetch wakes for its own partitions only.
+//! partition with data (KIP-74), and `fetch.max.bytes` caps `max_bytes`; a parked fetch wakes for its own partitions only.
 
 mod common;
 
@@ -116,6 +116,26 @@ async fn a_response_stays_within_max_bytes_but_for_one_batch() {
 
     let response = call(&mut node, fetch(id, 0..3, 1 << 20, 1)).await;
     assert_eq!(sizes(&response), [batch, 0, 0], "only the first batch passes max_bytes = 1");
+}
+
+/// `fetch.max.bytes` caps what the request asks for: with room for one batch and a half, a fetch
+/// asking 1 MiB gets the first partition's batch, part of the second's, and nothing of the third.
+#[tokio::test]
+async fn fetch_max_bytes_caps_the_response() {
+    async fn filled(mut node: Node) -> (Node, Uuid) {
+        let id = node.create_topic(TOPIC, 3).await;
+        for partition in 0..3 {
+            node.append(&TopicPartition::new(TOPIC, partition), 0);
+        }
+        (node, id)
+    }
+    let (mut uncapped, id) = filled(Node::new()).await;
+    let batch = sizes(&call(&mut uncapped, fetch(id, 0..3, 1 << 20, 1 << 20)).await)[0];
+    let cap = i32::try_from(batch + batch / 2).expect("small");
+    let settings = strand_broker::BrokerSettings { fetch_max_bytes: cap, ..common::settings() };
+    let (mut node, id) = filled(Node::with_settings(settings)).await;
+    let response = call(&mut node, fetch(id, 0..3, 1 << 20, 1 << 20)).await;
+    assert_eq!(sizes(&response), [batch, batch / 2, 0], "the node's cap, not the request's 1 MiB");
 }
 
 /// Each partition after the first with data stays within its `partition_max_bytes`: a batch cut

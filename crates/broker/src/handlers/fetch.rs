@@ -328,7 +328,8 @@ impl Reader<'_> {
         let from = if version >= CLIENT_METADATA_VERSION_MIN { ReadFrom::AnyReplica } else { ReadFrom::Leader };
         let isolation =
             if request.isolation_level == 1 { Isolation::ReadCommitted } else { Isolation::ReadUncommitted };
-        let mut budget = request.max_bytes.max(0) as u64;
+        // Kafka: the request's max_bytes capped by `fetch.max.bytes`.
+        let mut budget = request.max_bytes.clamp(0, broker.settings.fetch_max_bytes.max(0)) as u64;
         let mut total = 0usize;
         let mut responses = Vec::with_capacity(topics.len());
         for topic in topics {

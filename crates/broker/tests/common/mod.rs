@@ -374,6 +374,7 @@ pub fn settings() -> BrokerSettings {
         ],
         quota_window: strand_broker::quotas::QuotaWindow::default(),
         fetch_session_slots: 1000,
+        fetch_max_bytes: 57_671_680,
         txn_add_retry: strand_broker::TxnAddRetry::default(),
         offsets_topic: InternalTopicSettings {
             partitions: 50,

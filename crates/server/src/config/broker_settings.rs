@@ -39,6 +39,7 @@ pub(crate) fn broker_settings(config: &ServerConfig) -> BrokerSettings {
             sample_ms: i64::from(config.quota_window_size_seconds) * 1000,
         },
         fetch_session_slots: usize::try_from(config.max_incremental_fetch_session_cache_slots).unwrap_or(0),
+        fetch_max_bytes: config.fetch_max_bytes,
         txn_add_retry: strand_broker::TxnAddRetry {
             backoff: Duration::from_millis(u64::try_from(config.add_partitions_to_txn_retry_backoff_ms).unwrap_or(0)),
             max: Duration::from_millis(u64::try_from(config.add_partitions_to_txn_retry_backoff_max_ms).unwrap_or(0)),

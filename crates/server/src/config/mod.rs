@@ -291,6 +291,8 @@ pub struct ServerConfig {
     /// 0) is unbounded, as in Kafka.
     pub queued_max_request_bytes: i64,
     pub max_incremental_fetch_session_cache_slots: i32,
+    /// `fetch.max.bytes`: the cap on a Fetch response's record bytes.
+    pub fetch_max_bytes: i32,
     pub offsets_topic_num_partitions: i32,
     pub offsets_topic_replication_factor: i16,
     pub offsets_topic_segment_bytes: i32,
@@ -614,6 +616,7 @@ impl ServerConfig {
             queued_max_requests: read.int("queued.max.requests")?,
             queued_max_request_bytes: read.long("queued.max.request.bytes")?,
             max_incremental_fetch_session_cache_slots: read.int("max.incremental.fetch.session.cache.slots")?,
+            fetch_max_bytes: read.int("fetch.max.bytes")?,
             offsets_topic_num_partitions: read.int("offsets.topic.num.partitions")?,
             offsets_topic_replication_factor: read.short("offsets.topic.replication.factor")?,
             offsets_topic_segment_bytes: read.int("offsets.topic.segment.bytes")?,
