@@ -83,6 +83,7 @@ pub mod connection;
 pub mod group_writer;
 pub mod inter_node;
 pub mod jwks;
+pub mod listen;
 pub mod log_dirs;
 pub mod metadata_replay;
 pub mod node;

@@ -682,7 +682,7 @@ async fn bind_controller_listener(config: &ServerConfig) -> Result<(SocketAddr, 
         )
     })?;
     let host = if endpoint.host.is_empty() { "0.0.0.0" } else { endpoint.host.as_str() };
-    let listener = TcpListener::bind((host, endpoint.port))
+    let listener = crate::listen::bind(host, endpoint.port, crate::listen::SocketSettings::of(config))
         .await
         .map_err(|e| NodeError::Startup(format!("cannot listen on {host}:{}: {e}", endpoint.port)))?;
     Ok((listener.local_addr()?, listener))
@@ -722,7 +722,7 @@ async fn bind_listeners(config: &ServerConfig) -> Result<Vec<(String, SocketAddr
     let mut bound = Vec::new();
     for endpoint in config.listeners.iter().filter(|l| !config.controller_listener_names.contains(&l.listener_name)) {
         let host = if endpoint.host.is_empty() { "0.0.0.0" } else { endpoint.host.as_str() };
-        let listener = TcpListener::bind((host, endpoint.port))
+        let listener = crate::listen::bind(host, endpoint.port, crate::listen::SocketSettings::of(config))
             .await
             .map_err(|e| NodeError::Startup(format!("cannot listen on {host}:{}: {e}", endpoint.port)))?;
         let address = listener.local_addr()?;

@@ -285,6 +285,8 @@ fn invalid_values_name_the_key() {
         ("compression.zstd.level", "-131073", "must be at least -131072"),
         ("log.cleanup.policy", "delete,archive", "\"archive\" is not one of compact, delete"),
         ("num.io.threads", "0", "must be at least 1"),
+        ("socket.send.buffer.bytes", "0", "must be -1 (the operating system's default) or a positive size"),
+        ("socket.receive.buffer.bytes", "-2", "must be -1 (the operating system's default) or a positive size"),
         ("log.retention.bytes", "1e9", "not an integer"),
         ("listeners", "PLAINTEXT//localhost:9092", "is not NAME://host:port"),
         ("listeners", "EXTERNAL://localhost:9092", "no security protocol defined for listener EXTERNAL"),

@@ -264,6 +264,12 @@ pub struct ServerConfig {
     pub min_insync_replicas: i32,
     pub unclean_leader_election_enable: bool,
     pub socket_request_max_bytes: i32,
+    /// `socket.send.buffer.bytes` and `socket.receive.buffer.bytes`: the listeners' SO_SNDBUF and
+    /// SO_RCVBUF (-1: the operating system's).
+    pub socket_send_buffer_bytes: i32,
+    pub socket_receive_buffer_bytes: i32,
+    /// `socket.listen.backlog.size`: each listener's accept queue.
+    pub socket_listen_backlog_size: i32,
     /// Accepted for compatibility: Strand's runtime sizes its own threads.
     pub num_network_threads: i32,
     /// Accepted for compatibility: Strand's runtime sizes its own threads.
@@ -603,6 +609,9 @@ impl ServerConfig {
             min_insync_replicas: read.int("min.insync.replicas")?,
             unclean_leader_election_enable: read.bool("unclean.leader.election.enable")?,
             socket_request_max_bytes: read.int("socket.request.max.bytes")?,
+            socket_send_buffer_bytes: read.int("socket.send.buffer.bytes")?,
+            socket_receive_buffer_bytes: read.int("socket.receive.buffer.bytes")?,
+            socket_listen_backlog_size: read.int("socket.listen.backlog.size")?,
             num_network_threads: read.int("num.network.threads")?,
             num_io_threads: read.int("num.io.threads")?,
             connections_max_idle_ms: read.long("connections.max.idle.ms")?,

@@ -221,6 +221,15 @@ fn check_connections(config: &ServerConfig) -> Result<(), ConfigError> {
             "can be set to zero only if max.connections.per.ip.overrides property is set.",
         ));
     }
+    // Java's socket calls refuse a size of 0 or less at the first connection; refused here at once.
+    for (key, bytes) in [
+        ("socket.send.buffer.bytes", config.socket_send_buffer_bytes),
+        ("socket.receive.buffer.bytes", config.socket_receive_buffer_bytes),
+    ] {
+        if bytes != -1 && bytes <= 0 {
+            return Err(rule(key, "must be -1 (the operating system's default) or a positive size"));
+        }
+    }
     let idle_ms = config.connections_max_idle_ms;
     let delay_ms = config.connection_failed_authentication_delay_ms;
     if idle_ms >= 0 && i64::from(delay_ms) >= idle_ms {
