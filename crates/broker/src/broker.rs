@@ -46,6 +46,9 @@ pub struct BrokerSettings {
     /// `quota.window.num` windows of `quota.window.size.seconds`: what client quotas are
     /// measured over.
     pub quota_window: crate::quotas::QuotaWindow,
+    /// `controller.quota.window.num` windows of `controller.quota.window.size.seconds`: the
+    /// controller mutation quota's burst.
+    pub controller_quota_window: crate::quotas::QuotaWindow,
     /// `max.incremental.fetch.session.cache.slots`: the most fetch sessions the node keeps.
     pub fetch_session_slots: usize,
     /// `fetch.max.bytes`: the most record bytes one Fetch response carries, whatever the request
@@ -158,7 +161,7 @@ impl Broker {
             identity.broker_epoch,
         ));
         Broker {
-            quotas: crate::quotas::ClientQuotas::new(settings.quota_window),
+            quotas: crate::quotas::ClientQuotas::new(settings.quota_window, settings.controller_quota_window),
             fetch_sessions,
             identity,
             settings,

@@ -110,6 +110,8 @@ struct Sensor {
 #[derive(Debug)]
 pub struct ClientQuotas {
     window: QuotaWindow,
+    /// `controller.quota.window.*`: the mutation quota's bucket holds this window's worth.
+    controller_window: QuotaWindow,
     sensors: Mutex<HashMap<(QuotaKind, QuotaTags), Sensor>>,
 }
 
@@ -123,8 +125,10 @@ pub struct MutationQuota {
 }
 
 impl ClientQuotas {
-    pub fn new(window: QuotaWindow) -> ClientQuotas {
-        ClientQuotas { window, sensors: Mutex::new(HashMap::new()) }
+    /// Byte and request quotas measured over `window` (`quota.window.*`), mutation quotas over
+    /// `controller_window` (`controller.quota.window.*`).
+    pub fn new(window: QuotaWindow, controller_window: QuotaWindow) -> ClientQuotas {
+        ClientQuotas { window, controller_window, sensors: Mutex::new(HashMap::new()) }
     }
 
     /// Records `value` for `kind` of `user` / `client_id` at `now_ms`; the throttle time in ms
@@ -218,10 +222,10 @@ impl ClientQuotas {
                 }
             }
         }
-        let window = self.window;
+        let (window, controller_window) = (self.window, self.controller_window);
         let sensor = sensors.entry(key).or_insert_with(|| Sensor {
             rate: SampledRate::new(window),
-            bucket: TokenBucket::new(window),
+            bucket: TokenBucket::new(controller_window),
             last_ms: now_ms,
         });
         sensor.last_ms = now_ms;
@@ -243,6 +247,11 @@ mod tests {
 
     /// An image whose entities (`(type, name)` pairs, `None` the default) set `producer_byte_rate`.
     fn image(entities: &[(Entity<'_>, f64)]) -> MetadataImage {
+        image_of("producer_byte_rate", entities)
+    }
+
+    /// An image whose entities set quota `key`.
+    fn image_of(key: &str, entities: &[(Entity<'_>, f64)]) -> MetadataImage {
         let mut delta = MetadataDelta::new(&MetadataImage::empty());
         for (entity, value) in entities {
             let entity = entity
@@ -253,8 +262,7 @@ mod tests {
                     ..Default::default()
                 })
                 .collect();
-            let record =
-                ClientQuotaRecord { entity, key: "producer_byte_rate".to_owned(), value: *value, ..Default::default() };
+            let record = ClientQuotaRecord { entity, key: key.to_owned(), value: *value, ..Default::default() };
             delta.replay(&MetadataRecord::ClientQuotaRecord(record)).expect("replays");
         }
         delta.apply(MetadataProvenance { offset: 0, epoch: 0 })
@@ -294,15 +302,30 @@ mod tests {
     fn sensors_are_shared_as_the_matched_entity_says() {
         let window = QuotaWindow::default();
         let shared = image(&[(&[("user", Some("u"))], 1000.0)]);
-        let quotas = ClientQuotas::new(window);
+        let quotas = ClientQuotas::new(window, window);
         assert_eq!(quotas.record(shared.client_quotas(), QuotaKind::Produce, "u", "a", 10_000.0, 0), 0);
         let throttle = quotas.record(shared.client_quotas(), QuotaKind::Produce, "u", "b", 10_000.0, 0);
         assert_eq!(throttle, 10_000, "20 kB in 10 s at 1000/s: client b pays for a's bytes too");
 
         let per_client = image(&[(&[("client-id", None)], 1000.0)]);
-        let quotas = ClientQuotas::new(window);
+        let quotas = ClientQuotas::new(window, window);
         assert_eq!(quotas.record(per_client.client_quotas(), QuotaKind::Produce, "u", "a", 10_000.0, 0), 0);
         assert_eq!(quotas.record(per_client.client_quotas(), QuotaKind::Produce, "u", "b", 10_000.0, 0), 0);
         assert_eq!(quotas.record(per_client.client_quotas(), QuotaKind::Produce, "u", "a", 10_000.0, 0), 10_000);
+    }
+
+    /// The mutation quota's burst is `controller.quota.window.*`'s, not `quota.window.*`'s: at 5
+    /// partitions a second over 2 windows of 1 s, 10 mutations at once are within it, 11 are not.
+    #[test]
+    fn the_mutation_burst_is_the_controller_window() {
+        let controller_window = QuotaWindow { samples: 2, sample_ms: 1000 };
+        let quotas = ClientQuotas::new(QuotaWindow::default(), controller_window);
+        let image = image_of("controller_mutation_rate", &[(&[("user", Some("u"))], 5.0)]);
+        let quota = quotas.mutation_quota(image.client_quotas(), "u", "c", true).expect("a quota");
+        quotas.record_mutations(&quota, 10.0, 0);
+        assert!(!quotas.mutation_exceeded(&quota, 0), "10 = 5/s x 2 s, within the burst");
+        quotas.record_mutations(&quota, 1.0, 0);
+        assert!(quotas.mutation_exceeded(&quota, 0), "one past the burst");
+        assert_eq!(quotas.mutation_throttle_ms(&quota, 0), 200, "1 partition's debt at 5/s");
     }
 }

@@ -373,6 +373,7 @@ pub fn settings() -> BrokerSettings {
             static_config("broker.id", Some("1"), 4, &["broker.id"], 3),
         ],
         quota_window: strand_broker::quotas::QuotaWindow::default(),
+        controller_quota_window: strand_broker::quotas::QuotaWindow::default(),
         fetch_session_slots: 1000,
         fetch_max_bytes: 57_671_680,
         txn_add_retry: strand_broker::TxnAddRetry::default(),

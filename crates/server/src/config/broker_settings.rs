@@ -38,6 +38,10 @@ pub(crate) fn broker_settings(config: &ServerConfig) -> BrokerSettings {
             samples: u32::try_from(config.quota_window_num).unwrap_or(1),
             sample_ms: i64::from(config.quota_window_size_seconds) * 1000,
         },
+        controller_quota_window: strand_broker::quotas::QuotaWindow {
+            samples: u32::try_from(config.controller_quota_window_num).unwrap_or(1),
+            sample_ms: i64::from(config.controller_quota_window_size_seconds) * 1000,
+        },
         fetch_session_slots: usize::try_from(config.max_incremental_fetch_session_cache_slots).unwrap_or(0),
         fetch_max_bytes: config.fetch_max_bytes,
         txn_add_retry: strand_broker::TxnAddRetry {

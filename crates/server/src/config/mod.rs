@@ -291,6 +291,10 @@ pub struct ServerConfig {
     /// `quota.window.num` and `quota.window.size.seconds`: the windows client quotas are measured over.
     pub quota_window_num: i32,
     pub quota_window_size_seconds: i32,
+    /// `controller.quota.window.num` and `controller.quota.window.size.seconds`: the window of
+    /// the controller mutation quota (KIP-599).
+    pub controller_quota_window_num: i32,
+    pub controller_quota_window_size_seconds: i32,
     /// `queued.max.requests`: caps each connection's pipeline of unanswered requests.
     pub queued_max_requests: i32,
     /// `queued.max.request.bytes`: the memory pool of requests in flight; -1 (or any value up to
@@ -622,6 +626,8 @@ impl ServerConfig {
             max_connection_creation_rate: read.int("max.connection.creation.rate")?,
             quota_window_num: read.int("quota.window.num")?,
             quota_window_size_seconds: read.int("quota.window.size.seconds")?,
+            controller_quota_window_num: read.int("controller.quota.window.num")?,
+            controller_quota_window_size_seconds: read.int("controller.quota.window.size.seconds")?,
             queued_max_requests: read.int("queued.max.requests")?,
             queued_max_request_bytes: read.long("queued.max.request.bytes")?,
             max_incremental_fetch_session_cache_slots: read.int("max.incremental.fetch.session.cache.slots")?,
