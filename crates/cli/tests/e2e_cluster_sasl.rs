@@ -17,17 +17,15 @@ use std::net::SocketAddr;
 use std::path::Path;
 
 use bytes::Bytes;
-use common::cluster::{CLUSTER_ID, Cluster, partitions};
+use common::cluster::{CLUSTER_ID, Cluster, heartbeat_frame, partitions};
 use common::tls::{Pki, pem, tls_client};
 use common::txn::{TxnProducer, end_offsets, fetch_committed, until};
 use common::{Client, Server, WAIT_MAX, batch, create_replicated_topic, fetch_all, produce};
 use rustls::pki_types::CertificateDer;
-use strand_protocol::frame::encode_request;
 use strand_protocol::messages::api::{RequestBody, ResponseBody};
 use strand_protocol::messages::metadata_request::MetadataRequestTopic;
 use strand_protocol::messages::{
-    BrokerHeartbeatRequest, MetadataRequest, MetadataResponse, SaslAuthenticateRequest, SaslAuthenticateResponse,
-    SaslHandshakeRequest,
+    MetadataRequest, MetadataResponse, SaslAuthenticateRequest, SaslAuthenticateResponse, SaslHandshakeRequest,
 };
 use strand_security::sasl::plain::PlainClient;
 use strand_security::sasl::scram::ScramClient;
@@ -46,8 +44,6 @@ const OUTSIDER: (&str, &str) = ("outsider", "outsider-secret");
 const UNKNOWN_TOPIC: i16 = 3;
 /// Kafka's TOPIC_AUTHORIZATION_FAILED.
 const TOPIC_DENIED: i16 = 29;
-/// Strand's node-to-node request key (`inter_node::wire`).
-const STRAND_RPC_API_KEY: i16 = 32_000;
 
 /// Every node's settings: SASL_SSL everywhere, PLAIN to controllers, SCRAM-SHA-512 to brokers.
 /// The controller listener's sessions last 2 s (KIP-368), so the nodes' links must renew theirs.
@@ -213,27 +209,6 @@ fn logged(server: &Server, text: &str) -> bool {
     found()
 }
 
-/// A Strand controller request frame carrying a BrokerHeartbeat from node `id`, as a broker's
-/// controller client sends it.
-fn heartbeat_frame(id: i32) -> Vec<u8> {
-    let heartbeat =
-        BrokerHeartbeatRequest { broker_id: strand_base::BrokerId(id), broker_epoch: 1, ..Default::default() };
-    let kafka = encode_request(1, Some("outsider"), &RequestBody::BrokerHeartbeat(heartbeat), 1).expect("encodes");
-    let mut payload = Vec::new();
-    payload.extend_from_slice(&63i16.to_be_bytes());
-    payload.extend_from_slice(&1i16.to_be_bytes());
-    payload.extend_from_slice(&kafka[4..]);
-    let mut frame = Vec::new();
-    let size = i32::try_from(2 + 2 + 4 + 1 + payload.len()).expect("small");
-    frame.extend_from_slice(&size.to_be_bytes());
-    frame.extend_from_slice(&STRAND_RPC_API_KEY.to_be_bytes());
-    frame.extend_from_slice(&0i16.to_be_bytes());
-    frame.extend_from_slice(&7i32.to_be_bytes());
-    frame.push(1);
-    frame.extend_from_slice(&payload);
-    frame
-}
-
 /// Every listener SASL_SSL: a replicated topic takes acks=all writes and loses none of them when
 /// its leader is killed, a transaction commits across the nodes, a principal outside
 /// `super.users` is closed on the CONTROLLER listener after authenticating, and no node's
@@ -313,7 +288,7 @@ fn a_cluster_links_over_sasl_ssl() {
     let mut outsider = tls_client(controller, pki.ca(), None);
     let response = login(&mut outsider, PlainClient::new(OUTSIDER.0, OUTSIDER.1));
     assert_eq!(response.error_code, 0, "the outsider's password is right: {response:?}");
-    let _ = outsider.stream.write_all(&heartbeat_frame(survivor));
+    let _ = outsider.stream.write_all(&heartbeat_frame(survivor, "outsider"));
     let _ = outsider.stream.flush();
     let mut byte = [0u8; 1];
     assert!(!matches!(outsider.stream.read(&mut byte), Ok(n) if n > 0), "the outsider's heartbeat is not answered");

@@ -7,6 +7,7 @@
 
 mod common;
 
+use std::io::Write;
 use std::net::SocketAddr;
 use std::path::Path;
 
@@ -191,7 +192,12 @@ fn a_cluster_links_over_tls() {
 
     let controller = SocketAddr::from(([127, 0, 0, 1], cluster.controller_port(1)));
     let mut outsider = tls_client(controller, pki.ca(), Some(&stranger));
-    assert!(api_versions(&mut outsider).is_err(), "a principal outside super.users is closed");
+    // Kafka's APIs on the CONTROLLER listener answer any authenticated principal (KIP-919);
+    // Strand's own frames only super users.
+    assert_eq!(api_versions(&mut outsider), Ok(0), "ApiVersions is answered, as Kafka's controllers do");
+    let _ = outsider.stream.write_all(&common::cluster::heartbeat_frame(1, "outsider"));
+    let _ = outsider.stream.flush();
+    assert!(outsider.is_closed_by_server(), "a principal outside super.users is closed on a Strand frame");
     let refused = "User:CN=client,OU=eng,O=acme is not in super.users";
     assert!(logged(cluster.node(1), refused), "the refusal is logged");
 }

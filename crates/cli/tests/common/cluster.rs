@@ -399,3 +399,28 @@ impl PartitionableCluster {
         panic!("node {id}: never {what}\n{}", logs.join("\n"))
     }
 }
+
+/// Strand's node-to-node request key (`inter_node::wire`).
+const STRAND_RPC_API_KEY: i16 = 32_000;
+
+/// A Strand controller request frame carrying a BrokerHeartbeat from node `id`, as a broker's
+/// controller client sends it (with `client_id` in the inner Kafka header).
+pub fn heartbeat_frame(id: i32, client_id: &str) -> Vec<u8> {
+    use strand_protocol::frame::encode_request;
+    use strand_protocol::messages::BrokerHeartbeatRequest;
+    let heartbeat = BrokerHeartbeatRequest { broker_id: BrokerId(id), broker_epoch: 1, ..Default::default() };
+    let kafka = encode_request(1, Some(client_id), &RequestBody::BrokerHeartbeat(heartbeat), 1).expect("encodes");
+    let mut payload = Vec::new();
+    payload.extend_from_slice(&63i16.to_be_bytes());
+    payload.extend_from_slice(&1i16.to_be_bytes());
+    payload.extend_from_slice(&kafka[4..]);
+    let mut frame = Vec::new();
+    let size = i32::try_from(2 + 2 + 4 + 1 + payload.len()).expect("small");
+    frame.extend_from_slice(&size.to_be_bytes());
+    frame.extend_from_slice(&STRAND_RPC_API_KEY.to_be_bytes());
+    frame.extend_from_slice(&0i16.to_be_bytes());
+    frame.extend_from_slice(&7i32.to_be_bytes());
+    frame.push(1);
+    frame.extend_from_slice(&payload);
+    frame
+}
