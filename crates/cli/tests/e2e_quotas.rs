@@ -5,8 +5,8 @@
 //!
 //! The producer's rate is measured without a clock in the test: the topic stamps each batch with
 //! the broker's `LogAppendTime`, which the Produce response returns. Windows are two of 1 s
-//! (`quota.window.num=2`), so the burst a fresh client may send before its first throttle is
-//! short.
+//! (`quota.window.num=2`, `controller.quota.window.num=2` for the mutation quota), so the burst
+//! a fresh client may send before its first throttle is short.
 
 mod common;
 
@@ -113,7 +113,8 @@ fn producer_byte_rate_holds_within_ten_percent() {
 fn create_topics_flood_hits_the_mutation_quota() {
     let _serial = serial();
     let data = tempfile::tempdir().expect("temp dir");
-    let server = Server::start_with(data, &["quota.window.num=2", "quota.window.size.seconds=1"]);
+    // The mutation quota's window is the controller's (KIP-599), not `quota.window.*`.
+    let server = Server::start_with(data, &["controller.quota.window.num=2", "controller.quota.window.size.seconds=1"]);
     let mut client = server.connect();
     // 2 partitions a second, a burst of 4 credits.
     set_client_quota(&mut client, "controller_mutation_rate", 2.0);
