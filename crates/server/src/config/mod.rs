@@ -419,7 +419,12 @@ impl ServerConfig {
             // A TLS key is either implemented (`tls`) or refused there, never silently unknown.
             // `super.users` admits peers to an SSL CONTROLLER listener (`inter_node::listener`);
             // it and `allow.everyone.if.no.acl.found` configure the authorizer (`security.rs`).
-            if !is_known_key(key) && tls::ssl_base(key).is_none() && !security::is_authorizer_key(key) {
+            // A SASL listener reads its own `listener.name.NAME[.MECHANISM].KEY` forms (`sasl`).
+            let known = is_known_key(key)
+                || tls::ssl_base(key).is_some()
+                || security::is_authorizer_key(key)
+                || sasl::is_listener_key(key);
+            if !known {
                 let warning = format!("The configuration '{key}' was supplied but isn't a known config.");
                 if !warnings.contains(&warning) {
                     warnings.push(warning);
