@@ -12,17 +12,17 @@
 mod common;
 
 use common::{Server, batch, serial};
-use strand_protocol::error::ErrorCode;
 use strand_base::Clock;
+use strand_protocol::error::ErrorCode;
 use strand_protocol::frame::{decode_response, encode_request};
-use strand_protocol::messages::fetch_request::{FetchPartition, FetchTopic};
-use strand_protocol::messages::api::ApiKey;
-use strand_protocol::records::RecordBatches;
 use strand_protocol::messages::alter_client_quotas_request::{EntityData, EntryData, OpData};
+use strand_protocol::messages::api::ApiKey;
 use strand_protocol::messages::api::{RequestBody, ResponseBody};
 use strand_protocol::messages::create_topics_request::{CreatableTopic, CreatableTopicConfig};
+use strand_protocol::messages::fetch_request::{FetchPartition, FetchTopic};
 use strand_protocol::messages::produce_request::{PartitionProduceData, TopicProduceData};
 use strand_protocol::messages::{AlterClientQuotasRequest, CreateTopicsRequest, FetchRequest, ProduceRequest};
+use strand_protocol::records::RecordBatches;
 
 /// The quota the producer is held to, bytes a second.
 const PRODUCER_BYTE_RATE: f64 = 100_000.0;

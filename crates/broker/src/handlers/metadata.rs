@@ -171,7 +171,7 @@ async fn auto_create(broker: &Broker, names: BTreeSet<String>) -> Option<std::sy
         ..Default::default()
     };
     let (_, failure) =
-        super::create_topics::create(broker, &request, super::create_topics::CREATE_TOPICS_VERSION).await;
+        super::create_topics::create(broker, &request, super::create_topics::CREATE_TOPICS_VERSION, None).await;
     match failure {
         None => Some(broker.image()),
         Some(reason) => {
