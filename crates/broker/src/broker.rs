@@ -13,7 +13,7 @@ use strand_security::Session;
 use strand_security::acl::{AclOperation, Action, Authorizer, CLUSTER_NAME, ResourceType};
 use tokio::sync::watch;
 
-use crate::channels::{BrokerReconfiguration, ControllerChannel, NoTxnCoordinator, TxnVerifier, call_controller};
+use crate::channels::{BrokerReconfiguration, ControllerChannel, NoTxnCoordinator, TxnVerifier, call_controller_for};
 use crate::{fetch_session, producer_ids};
 
 /// How long [`Broker::ask_controller`] waits for this node's image to reach the controller's
@@ -260,7 +260,19 @@ impl Broker {
     /// once this node's image holds the records it depends on. `Err`: no controller answered, or
     /// the answer could not be read.
     pub async fn ask_controller<R: Request>(&self, request: &R, version: i16) -> Result<R::Response, String> {
-        let (response, offset) = call_controller(self.controller.as_ref(), request, version).await?;
+        self.ask_controller_for(None, request, version).await
+    }
+
+    /// [`Broker::ask_controller`] for a client's request: the controller authorizes it again for
+    /// `session`'s principal and address, as Kafka's controller does an Envelope's.
+    pub async fn ask_controller_for<R: Request>(
+        &self,
+        session: Option<&Session>,
+        request: &R,
+        version: i16,
+    ) -> Result<R::Response, String> {
+        let requester = session.map(crate::channels::requester);
+        let (response, offset) = call_controller_for(self.controller.as_ref(), request, version, requester).await?;
         let mut image = self.image.clone();
         let caught_up = tokio::time::timeout(IMAGE_CATCH_UP_MAX, image.wait_for(|i| i.provenance().offset >= offset));
         match caught_up.await {

@@ -42,10 +42,11 @@ use tokio::sync::watch;
 
 use crate::BrokerConfigEntry;
 use crate::authorization::{config_resource, operations_field, supported_operations};
+use crate::channels::call_controller_for;
 use crate::handlers::describe_cluster::{ENDPOINT_BROKER, ENDPOINT_CONTROLLER, check_endpoint_type};
 use crate::handlers::describe_configs::{self, NodeConfigs};
 use crate::handlers::{api_versions, describe_quorum, sasl};
-use crate::{ControllerChannel, Outcome, call_controller};
+use crate::{ControllerChannel, Outcome};
 
 /// The APIs the CONTROLLER listener serves to Kafka clients.
 pub const CONTROLLER_SERVED: &[ApiKey] = &[
@@ -230,7 +231,8 @@ impl ControllerApis {
         if !self.authorize(session, AclOperation::Describe) {
             return describe_quorum::error(ErrorCode::ClusterAuthorizationFailed, None);
         }
-        match call_controller(self.controller.as_ref(), &request, version).await {
+        let requester = Some(crate::channels::requester(session));
+        match call_controller_for(self.controller.as_ref(), &request, version, requester).await {
             Ok((response, _)) => response,
             Err(reason) => {
                 tracing::warn!("DescribeQuorum: {reason}");

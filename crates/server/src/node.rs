@@ -288,13 +288,17 @@ impl Starting {
         let quorum = Arc::new(open_quorum(config, &self.cluster_id, clock, peers, tls).await?);
         self.tasks.spawn(METADATA_REPLAY, replay_forever(quorum.subscribe(0), raw_tx, image_tx, handoff_rx));
         let raw_image = raw_rx.clone();
-        let controller = Arc::new(QuorumController::new(
+        let controller = QuorumController::new(
             quorum.clone(),
             raw_rx,
             self.clock.clone(),
             controller_settings(config, &self.cluster_id, sole_voter)?,
             Box::new(strand_broker::handlers::create_topics::random_topic_id),
-        ));
+        );
+        let controller = Arc::new(match &config.authorizer {
+            Some(settings) => controller.with_authorizer(settings.clone()),
+            None => controller,
+        });
         if let Some((address, listener)) = controller_listener {
             info!("Strand node {node_id}: controller listener on {address}");
             let limits = ConnectionLimits::from_config(config);
