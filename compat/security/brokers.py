@@ -15,6 +15,9 @@ CONTROLLER listener; the secured listeners are what the clients test:
   acl    SASL_PLAINTEXT  PLAIN users admin, alice, bob; StandardAuthorizer, super.users
                          User:ANONYMOUS;User:admin (the ACL matrix)
   aclopen                the same with allow.everyone.if.no.acl.found=true
+  jwks   SASL_PLAINTEXT  OAUTHBEARER with Kafka's KIP-768 validator: RS256 tokens checked against
+                         the JWK set the runner's local HTTPS provider serves (oidc.py), with the
+                         expected audience and issuer
 
 A group whose broker does not start records why instead of its addresses, so that the tests of
 that group fail with the broker's own message and the other groups still run.
@@ -109,6 +112,25 @@ def _group_properties(group: str, ports: dict[str, int], certs: dict[str, str]) 
             "super.users": "User:ANONYMOUS;User:admin",
             "allow.everyone.if.no.acl.found": "true" if group == "aclopen" else "false",
         }
+    if group == "jwks":
+        prefix = "listener.name.sasl_plaintext.oauthbearer."
+        return {
+            "listener.security.protocol.map": "PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT,SASL_PLAINTEXT:SASL_PLAINTEXT",
+            "sasl.enabled.mechanisms": "OAUTHBEARER",
+            "listener.name.sasl_plaintext.sasl.enabled.mechanisms": "OAUTHBEARER",
+            # The JWK set is fetched over HTTPS, trusting the test CA (the JAAS options Kafka's
+            # validator reads for its HTTPS client). Kafka's broker also logs in at start-up with
+            # its default (unsecured) login handler, which needs a subject.
+            f"{prefix}sasl.jaas.config":
+                "org.apache.kafka.common.security.oauthbearer.OAuthBearerLoginModule required "
+                f'ssl.truststore.location="{certs["ca.pem"]}" ssl.truststore.type="PEM" '
+                'unsecuredLoginStringClaim_sub="broker";',
+            f"{prefix}sasl.server.callback.handler.class":
+                "org.apache.kafka.common.security.oauthbearer.OAuthBearerValidatorCallbackHandler",
+            f"{prefix}sasl.oauthbearer.jwks.endpoint.url": certs["oidc.jwks_url"],
+            f"{prefix}sasl.oauthbearer.expected.audience": certs["oidc.audience"],
+            f"{prefix}sasl.oauthbearer.expected.issuer": certs["oidc.issuer"],
+        }
     raise ValueError(group)
 
 
@@ -117,7 +139,14 @@ def _group_properties(group: str, ports: dict[str, int], certs: dict[str, str]) 
 ACL_USERS = {"admin": "admin-secret", "alice": "alice-secret", "bob": "bob-secret"}
 
 GROUP_LISTENERS = {"tls": ["SSL", "MTLS"], "sasl": ["SASL_SSL", "SASL_PLAINTEXT", "REAUTH"], "oauth": ["SASL_PLAINTEXT"],
-                   "acl": ["SASL_PLAINTEXT"], "aclopen": ["SASL_PLAINTEXT"]}
+                   "acl": ["SASL_PLAINTEXT"], "aclopen": ["SASL_PLAINTEXT"], "jwks": ["SASL_PLAINTEXT"]}
+
+
+def _jvm_options(group: str, certs: dict[str, str]) -> list[str]:
+    """Kafka 4 fetches only the URLs this system property allows (KIP-1082's allow-list)."""
+    if group != "jwks":
+        return []
+    return [f"-Dorg.apache.kafka.sasl.oauthbearer.allowed.urls={certs['oidc.jwks_url']}"]
 
 
 def _storage_extra(group: str) -> list[str]:
@@ -185,7 +214,7 @@ class GroupBroker:
             properties = self._properties(certs)
             if self.kind == "kafka":
                 fmt = java_command(short_lived=True) + ["kafka.tools.StorageTool"]
-                self.command = java_command() + ["kafka.Kafka", str(properties)]
+                self.command = java_command() + _jvm_options(self.group, certs) + ["kafka.Kafka", str(properties)]
             else:
                 binary = str(_from_repo(os.environ.get("STRAND_BIN", "target/release/strand")))
                 fmt = [binary, "storage"]

@@ -28,6 +28,7 @@ sys.path.insert(0, str(HERE))
 
 import brokers  # noqa: E402
 import certs  # noqa: E402
+import oidc  # noqa: E402
 from compat_broker import REPO, java_command  # noqa: E402
 
 CLIENT_TIMEOUT_S = 240
@@ -87,10 +88,14 @@ def main() -> int:
     wanted = set(filter(None, os.environ.get("STRAND_SEC_CLIENTS", "python,go,node,java").split(",")))
     base = Path(tempfile.mkdtemp(prefix="strand-compat-security-"))
     group_brokers: list[brokers.GroupBroker] = []
+    provider = None
     status = 0
     try:
         started = time.monotonic()
         paths = certs.generate(base / "certs")
+        provider = oidc.Provider(base / "oidc", paths).start()
+        paths.update({"oidc.jwks_url": provider.jwks_url, "oidc.token_url": provider.token_url,
+                      "oidc.issuer": provider.issuer, "oidc.audience": oidc.AUDIENCE})
         group_brokers = brokers.start_all(kind, paths, base)
         print(f"security: certificates and {len(group_brokers)} brokers in {time.monotonic() - started:.1f} s")
         results = base / "results.tsv"
@@ -102,6 +107,13 @@ def main() -> int:
             "groups": {b.group: {"listeners": b.addresses(), "error": b.error, "error_line": b.error_line}
                        for b in group_brokers},
             "acl_users": brokers.ACL_USERS,
+            # Signed by the provider for the jwks group: each client presents these.
+            "jwks_tokens": {
+                "valid": provider.token(brokers.USERS["oauth"][0]),
+                "expired": provider.token(brokers.USERS["oauth"][0], lifetime_s=-60),
+                "untrusted-key": provider.token(brokers.USERS["oauth"][0], key="intruder"),
+                "wrong-audience": provider.token(brokers.USERS["oauth"][0], audience="someone-else"),
+            },
             "reauth_ms": brokers.REAUTH_MS,
             "results": str(results),
             "kafka_libs": str(REPO / os.environ.get("STRAND_KAFKA_LIBS", "target/kafka-libs")),
@@ -133,6 +145,8 @@ def main() -> int:
     finally:
         for b in group_brokers:
             b.stop()
+        if provider is not None:
+            provider.stop()
         if os.environ.get("STRAND_COMPAT_KEEP_DIR") == "1":
             print(f"security: run directory kept: {base}")
         else:

@@ -41,6 +41,9 @@ type config struct {
 	Results string            `json:"results"`
 	// ReauthMs is the REAUTH listener's connections.max.reauth.ms.
 	ReauthMs int64 `json:"reauth_ms"`
+	// JwksTokens are the jwks group's tokens, signed by the runner's identity provider, by kind:
+	// valid, expired, untrusted-key, wrong-audience.
+	JwksTokens map[string]string `json:"jwks_tokens"`
 }
 
 var (

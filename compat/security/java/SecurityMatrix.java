@@ -1,8 +1,9 @@
 // kafka-clients 4.4.0 (target/kafka-libs) over SSL (PKCS12 truststore), mTLS (PEM keystore and
 // truststore), SASL_SSL SCRAM-SHA-512 and -256 (and users managed with Describe/
 // AlterUserScramCredentials), SASL_PLAINTEXT PLAIN and OAUTHBEARER (the client's unsecured login
-// module), KIP-368 re-authentication, and the ways each must fail: the exception
-// Admin.describeCluster fails with.
+// module, and KIP-768's client-credentials login against the runner's token endpoint, its
+// tokens checked by the broker against a JWK set), KIP-368 re-authentication, and the ways each
+// must fail: the exception Admin.describeCluster fails with.
 //
 // Run by ../run.py as a single-file program (java -cp 'target/kafka-libs/*' SecurityMatrix.java)
 // against the brokers STRAND_SEC_CONFIG describes; each case appends its outcome to the results
@@ -68,6 +69,12 @@ public class SecurityMatrix {
         // A token that expired a minute ago: Kafka's validator answers {"status":"invalid_token"}.
         run("oauthbearer-expired-token", () -> refused(listener("oauth", "SASL_PLAINTEXT"),
                 oauth(" unsecuredLoginLifetimeSeconds=\"-60\""), SaslAuthenticationException.class, "invalid_token"));
+        // Kafka 4 fetches only the URLs this property allows.
+        System.setProperty("org.apache.kafka.sasl.oauthbearer.allowed.urls", cert("oidc.token_url"));
+        run("jwks", () -> roundTrip(listener("jwks", "SASL_PLAINTEXT"), clientCredentials(user("oauth", "user"))));
+        // The provider signs the client id "intruder"'s token with a key outside its JWK set.
+        run("jwks-untrusted-key", () -> refused(listener("jwks", "SASL_PLAINTEXT"), clientCredentials("intruder"),
+                SaslAuthenticationException.class, "invalid_token"));
         run("scram-wrong-password", () -> refused(listener("sasl", "SASL_SSL"), scram("wrong"),
                 SaslAuthenticationException.class,
                 "Authentication failed during authentication due to invalid credentials with SASL mechanism SCRAM-SHA-512"));
@@ -239,6 +246,20 @@ public class SecurityMatrix {
         p.put("sasl.mechanism", "OAUTHBEARER");
         p.put("sasl.jaas.config", "org.apache.kafka.common.security.oauthbearer.OAuthBearerLoginModule required "
                 + "unsecuredLoginStringClaim_sub=\"" + user("oauth", "user") + "\"" + options + ";");
+        return p;
+    }
+
+    /** KIP-768's login: a token from the runner's token endpoint for client id {@code clientId}. */
+    static Properties clientCredentials(String clientId) {
+        Properties p = new Properties();
+        p.put("security.protocol", "SASL_PLAINTEXT");
+        p.put("sasl.mechanism", "OAUTHBEARER");
+        p.put("sasl.login.callback.handler.class",
+                "org.apache.kafka.common.security.oauthbearer.OAuthBearerLoginCallbackHandler");
+        p.put("sasl.oauthbearer.token.endpoint.url", cert("oidc.token_url"));
+        p.put("sasl.jaas.config", "org.apache.kafka.common.security.oauthbearer.OAuthBearerLoginModule required "
+                + "clientId=\"" + clientId + "\" clientSecret=\"compat-secret\" ssl.truststore.location=\""
+                + cert("ca.pem") + "\" ssl.truststore.type=\"PEM\";");
         return p;
     }
 

@@ -1,8 +1,8 @@
 // kafkajs over SSL, mTLS (a PKCS12 keystore), SASL_SSL SCRAM-SHA-512, SASL_PLAINTEXT PLAIN and
-// OAUTHBEARER (an unsecured token), and the ways each must fail. Run by ../run.py with
-// `node --test` against the brokers STRAND_SEC_CONFIG describes; kafkajs comes from the node
-// suite's node_modules (compat/node, installed by run.sh). Each test appends its outcome to the
-// runner's results file.
+// OAUTHBEARER (an unsecured token, and signed tokens checked against a JWK set), and the ways
+// each must fail. Run by ../run.py with `node --test` against the brokers STRAND_SEC_CONFIG
+// describes; kafkajs comes from the node suite's node_modules (compat/node, installed by
+// run.sh). Each test appends its outcome to the runner's results file.
 'use strict'
 
 const assert = require('node:assert/strict')
@@ -226,6 +226,18 @@ matrixTest('oauthbearer-expired-token', () => refused(listener('oauth', 'SASL_PL
   sasl: { mechanism: 'oauthbearer', oauthBearerProvider: async () => ({ value: unsecuredJwt(config.users.oauth.user, -60) }) }
 }, /KafkaJSBrokerNotFound|KafkaJSSASLAuthenticationError|KafkaJSConnectionClosedError/,
 /No brokers in the broker pool|invalid_token|Closed connection/))
+
+// The jwks group: tokens the runner's identity provider signed, checked against its JWK set.
+const bearer = (kind) => ({ mechanism: 'oauthbearer', oauthBearerProvider: async () => ({ value: config.jwks_tokens[kind] }) })
+
+matrixTest('jwks', () => roundTrip(listener('jwks', 'SASL_PLAINTEXT'), { sasl: bearer('valid') }))
+
+for (const kind of ['expired-token', 'untrusted-key']) {
+  matrixTest(`jwks-${kind}`, () => refused(listener('jwks', 'SASL_PLAINTEXT'),
+    { sasl: bearer(kind === 'expired-token' ? 'expired' : kind) },
+    /KafkaJSBrokerNotFound|KafkaJSSASLAuthenticationError|KafkaJSConnectionClosedError/,
+    /No brokers in the broker pool|invalid_token|Closed connection/))
+}
 
 matrixTest('scram-wrong-password', () => refused(listener('sasl', 'SASL_SSL'), { ssl: ssl(), sasl: scram('wrong') },
   'KafkaJSSASLAuthenticationError',

@@ -72,6 +72,12 @@ def unsecured_jwt(subject, lifetime_s=3600):
     return f"{b64({'alg': 'none'})}.{b64(claims)}."
 
 
+def jwks_token(kind):
+    """A token the runner's identity provider signed for the jwks group: `valid`, `expired`,
+    `untrusted-key` (signed by a key outside the JWK set) or `wrong-audience`."""
+    return _config()["jwks_tokens"][kind]
+
+
 @pytest.hookimpl(hookwrapper=True)
 def pytest_runtest_makereport(item, call):
     outcome = yield

@@ -1,5 +1,6 @@
 """confluent-kafka (librdkafka) over SSL, mTLS (a PKCS12 keystore), SASL_SSL SCRAM-SHA-512,
-SASL_PLAINTEXT PLAIN and OAUTHBEARER (librdkafka's unsecured JWT), and the ways each must fail.
+SASL_PLAINTEXT PLAIN and OAUTHBEARER (librdkafka's unsecured JWT, and signed tokens checked
+against a JWK set), and the ways each must fail.
 
 librdkafka reports why a connection failed through error_cb (served by poll) with a local error
 code: _AUTHENTICATION for the broker's SASL_AUTHENTICATION_FAILED, _SSL for a certificate the
@@ -16,7 +17,7 @@ import pytest
 from confluent_kafka import Consumer, KafkaError, KafkaException, Producer, TopicPartition
 from confluent_kafka.admin import AdminClient
 
-from conftest import RECORDS, unsecured_jwt
+from conftest import RECORDS, jwks_token, unsecured_jwt
 
 CLIENT = "confluent-kafka"
 
@@ -114,6 +115,30 @@ def test_oauthbearer_expired_token(sec):
         "security.protocol": "SASL_PLAINTEXT", "sasl.mechanisms": "OAUTHBEARER",
         "oauth_cb": lambda _config: (expired, time.time() + 3600, sec.users["oauth"]["user"])},
         KafkaError._AUTHENTICATION, r"invalid_token")
+
+
+def _bearer(token, sec):
+    return {"security.protocol": "SASL_PLAINTEXT", "sasl.mechanisms": "OAUTHBEARER",
+            "oauth_cb": lambda _config: (token, time.time() + 3600, sec.users["oauth"]["user"])}
+
+
+def test_jwks(sec, topic):
+    round_trip(sec.listener("jwks", "SASL_PLAINTEXT"), topic, _bearer(jwks_token("valid"), sec))
+
+
+def test_jwks_expired_token(sec):
+    refused(sec.listener("jwks", "SASL_PLAINTEXT"), _bearer(jwks_token("expired"), sec),
+            KafkaError._AUTHENTICATION, r"invalid_token")
+
+
+def test_jwks_untrusted_key(sec):
+    refused(sec.listener("jwks", "SASL_PLAINTEXT"), _bearer(jwks_token("untrusted-key"), sec),
+            KafkaError._AUTHENTICATION, r"invalid_token")
+
+
+def test_jwks_wrong_audience(sec):
+    refused(sec.listener("jwks", "SASL_PLAINTEXT"), _bearer(jwks_token("wrong-audience"), sec),
+            KafkaError._AUTHENTICATION, r"invalid_token")
 
 
 def test_scram_wrong_password(sec):

@@ -1,5 +1,5 @@
 """kafka-python over SSL, mTLS, SASL_SSL SCRAM-SHA-512, SASL_PLAINTEXT PLAIN and OAUTHBEARER
-(unsecured), and the ways each must fail.
+(unsecured, and signed tokens checked against a JWK set), and the ways each must fail.
 
 kafka-python 3 retries a failed bootstrap until its bootstrap timeout and then raises only
 KafkaTimeoutError("Unable to bootstrap from ..."); the reason (the broker's SaslAuthenticate
@@ -20,11 +20,22 @@ from kafka import KafkaAdminClient, KafkaConsumer, KafkaProducer, TopicPartition
 from kafka.errors import KafkaTimeoutError
 from kafka.net.sasl.oauth import AbstractTokenProvider
 
-from conftest import RECORDS, unsecured_jwt
+from conftest import RECORDS, jwks_token, unsecured_jwt
 
 CLIENT = "kafka-python"
 FAIL_TIMEOUT_MS = 3000
 SASL_FAIL_DEADLINE_S = 30
+
+
+class SignedToken(AbstractTokenProvider):
+    """A token the runner's identity provider signed (conftest.jwks_token)."""
+
+    def __init__(self, kind):
+        super().__init__()
+        self.kind = kind
+
+    def token(self):
+        return jwks_token(self.kind)
 
 
 class UnsecuredToken(AbstractTokenProvider):
@@ -229,6 +240,23 @@ def test_oauthbearer_expired_token(sec, caplog):
     refused(caplog, sec.listener("oauth", "SASL_PLAINTEXT"), r"invalid_token", SASL_FAIL_DEADLINE_S,
             security_protocol="SASL_PLAINTEXT", sasl_mechanism="OAUTHBEARER",
             sasl_oauth_token_provider=UnsecuredToken(lifetime_s=-60))
+
+
+def test_jwks(sec, topic):
+    round_trip(sec.listener("jwks", "SASL_PLAINTEXT"), topic, security_protocol="SASL_PLAINTEXT",
+               sasl_mechanism="OAUTHBEARER", sasl_oauth_token_provider=SignedToken("valid"))
+
+
+def test_jwks_expired_token(sec, caplog):
+    refused(caplog, sec.listener("jwks", "SASL_PLAINTEXT"), r"invalid_token", SASL_FAIL_DEADLINE_S,
+            security_protocol="SASL_PLAINTEXT", sasl_mechanism="OAUTHBEARER",
+            sasl_oauth_token_provider=SignedToken("expired"))
+
+
+def test_jwks_untrusted_key(sec, caplog):
+    refused(caplog, sec.listener("jwks", "SASL_PLAINTEXT"), r"invalid_token", SASL_FAIL_DEADLINE_S,
+            security_protocol="SASL_PLAINTEXT", sasl_mechanism="OAUTHBEARER",
+            sasl_oauth_token_provider=SignedToken("untrusted-key"))
 
 
 def test_scram_wrong_password(sec, caplog):
