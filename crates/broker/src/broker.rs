@@ -13,12 +13,8 @@ use strand_security::Session;
 use strand_security::acl::{AclOperation, Action, Authorizer, CLUSTER_NAME, ResourceType};
 use tokio::sync::watch;
 
-use crate::channels::{BrokerReconfiguration, ControllerChannel, NoTxnCoordinator, TxnVerifier, call_controller};
+use crate::channels::{BrokerReconfiguration, ControllerChannel, NoTxnCoordinator, TxnVerifier, ask_controller};
 use crate::{fetch_session, producer_ids};
-
-/// How long [`Broker::ask_controller`] waits for this node's image to reach the controller's
-/// answer (the records are committed by then; only replay remains).
-const IMAGE_CATCH_UP_MAX: std::time::Duration = std::time::Duration::from_secs(30);
 
 /// The node's identity and what it reports about itself.
 #[derive(Debug, Clone)]
@@ -260,13 +256,6 @@ impl Broker {
     /// once this node's image holds the records it depends on. `Err`: no controller answered, or
     /// the answer could not be read.
     pub async fn ask_controller<R: Request>(&self, request: &R, version: i16) -> Result<R::Response, String> {
-        let (response, offset) = call_controller(self.controller.as_ref(), request, version).await?;
-        let mut image = self.image.clone();
-        let caught_up = tokio::time::timeout(IMAGE_CATCH_UP_MAX, image.wait_for(|i| i.provenance().offset >= offset));
-        match caught_up.await {
-            Ok(Ok(_)) => Ok(response),
-            Ok(Err(_)) => Err("the metadata image stopped updating".to_owned()),
-            Err(_) => Err(format!("this node's metadata did not reach offset {offset} in time")),
-        }
+        ask_controller(self.controller.as_ref(), &self.image, request, version).await
     }
 }

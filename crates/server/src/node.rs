@@ -715,6 +715,7 @@ fn controller_settings(
         session_timeout_ms: i64::from(config.broker_session_timeout_ms),
         bootstrap,
         unfence_on_registration: sole_voter,
+        node_id: config.node_id,
     })
 }
 

@@ -8,6 +8,7 @@ use std::time::Duration;
 use strand_base::{BrokerId, Uuid};
 use strand_broker::{ControllerChannel, call_controller};
 use strand_metadata::controller::ApiMessageAndVersion;
+use strand_metadata::image::SUPPORTED_FEATURES;
 use strand_protocol::codec::Message;
 use strand_protocol::error::ErrorCode;
 use strand_protocol::messages::BrokerRegistrationRequest;
@@ -17,11 +18,6 @@ use tracing::info;
 
 use crate::config::ServerConfig;
 use crate::node::NodeError;
-
-/// The features this broker supports, registered with the controller; ApiVersions reports the
-/// same ranges.
-pub(crate) const SUPPORTED_FEATURES: &[(&str, i16, i16)] =
-    &[("group.version", 0, 1), ("kraft.version", 0, 1), ("metadata.version", 7, 33), ("transaction.version", 0, 2)];
 
 /// The cluster-level `min.insync.replicas` a Kafka 4.4 cluster is formatted with (KIP-966 needs one
 /// cluster-wide value), from the static setting, so tools show it as Kafka's do.

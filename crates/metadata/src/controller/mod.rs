@@ -27,7 +27,8 @@
 //!   reassignment (KIP-455), completed by whichever later change finds the new replicas in sync.
 //! - `partition_change`: one partition's next leader, ISR and replicas (`PartitionChangeBuilder`),
 //!   which every leader, ISR or replica move above goes through.
-//! - [`bootstrap_records`]: the feature levels a new cluster starts with ([`BootstrapFeatures`]).
+//! - [`bootstrap_records`]: the feature levels a new cluster starts with ([`BootstrapFeatures`]);
+//!   [`update_features`]: changing them (`FeatureControlManager`, KIP-584 and KIP-1022).
 //! - [`screening`]: deciding a large client request mostly outside the controller's lock
 //!   (narrowing it to the entries that write records, merging the answers).
 //! - [`topic_configs`]: the topic config table, validation and effective values;
@@ -59,6 +60,7 @@ mod create_partitions;
 mod create_topics;
 mod delete_topics;
 mod elect_leaders;
+mod features;
 mod heartbeat_tracker;
 mod partition_change;
 mod placement;
@@ -94,6 +96,7 @@ pub use delete_topics::delete_topics;
 pub use elect_leaders::{
     ELECTIONS_PER_CALL_MAX, LeaderRebalance, elect_leaders, preferred_leader_moves, unclean_leader_moves,
 };
+pub use features::update_features;
 pub use heartbeat_tracker::BrokerHeartbeatTracker;
 pub use producer_ids::allocate_producer_ids;
 pub use raft_voters::{add_raft_voter, remove_raft_voter, update_raft_voter};

@@ -45,7 +45,8 @@ pub use delta::{MetadataDelta, ReplayError};
 pub use effective_config::{TopicConfig, TopicConfigResolver};
 pub use features::{
     ELIGIBLE_LEADER_REPLICAS_VERSION, FeaturesImage, GROUP_VERSION, KRAFT_VERSION, METADATA_VERSION,
-    METADATA_VERSION_4_4_IV2, METADATA_VERSION_MIN, SHARE_VERSION, STREAMS_VERSION, TRANSACTION_VERSION,
+    METADATA_VERSION_4_4_IV2, METADATA_VERSION_MIN, SHARE_VERSION, STREAMS_VERSION, SUPPORTED_FEATURES,
+    TRANSACTION_VERSION, supported_range,
 };
 pub use producer_ids::{PRODUCER_ID_BLOCK_SIZE, ProducerIdsImage};
 pub use scram::ScramImage;
