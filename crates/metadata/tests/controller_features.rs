@@ -18,8 +18,11 @@ const UNSAFE_DOWNGRADE: i8 = 3;
 const NODE: i32 = 1;
 const FAILED: &str = "The update failed for all features since the following feature had an error: ";
 
-fn request(updates: &[(&str, i16, i8)], validate_only: bool) -> UpdateFeaturesRequest {
-    let key = |&(name, level, upgrade_type): &(&str, i16, i8)| FeatureUpdateKey {
+/// A feature's name, the level asked for and the upgrade type.
+type Update<'a> = (&'a str, i16, i8);
+
+fn request(updates: &[Update], validate_only: bool) -> UpdateFeaturesRequest {
+    let key = |&(name, level, upgrade_type): &Update| FeatureUpdateKey {
         feature: name.to_owned(),
         max_version_level: level,
         upgrade_type,
@@ -29,7 +32,7 @@ fn request(updates: &[(&str, i16, i8)], validate_only: bool) -> UpdateFeaturesRe
 }
 
 /// Decides `updates` (v2) on `cluster`, applies the records and returns (error code, message).
-fn check(cluster: &mut Cluster, updates: &[(&str, i16, i8)], expected: (i16, &str)) -> UpdateFeaturesResponse {
+fn check(cluster: &mut Cluster, updates: &[Update], expected: (i16, &str)) -> UpdateFeaturesResponse {
     let result = update_features(&cluster.image, &request(updates, false), 2, NODE);
     let message = result.response.error_message.as_deref().unwrap_or("");
     let expected_message = if expected.1.is_empty() { String::new() } else { format!("{FAILED}{}", expected.1) };
@@ -47,7 +50,7 @@ fn level(cluster: &Cluster, name: &str) -> i16 {
 #[test]
 fn refusals_are_kafkas() {
     let mut cluster = Cluster::with_brokers(&[1, 2]);
-    let cases: &[(&[(&str, i16, i8)], &str)] = &[
+    let cases: &[(&[Update], &str)] = &[
         (
             &[("transaction.version", 1, UPGRADE)],
             "Invalid update version 1 for feature transaction.version. Can't downgrade the version of this feature \
@@ -96,7 +99,7 @@ fn refusals_are_kafkas() {
         check(&mut cluster, updates, (95, message));
     }
     // `downgrade --release-version 3.9-IV0`: two updates fail; Kafka names kraft.version's.
-    let release_3_9: &[(&str, i16, i8)] = &[
+    let release_3_9: &[Update] = &[
         ("metadata.version", 21, SAFE_DOWNGRADE),
         ("eligible.leader.replicas.version", 0, SAFE_DOWNGRADE),
         ("group.version", 0, SAFE_DOWNGRADE),

@@ -27,8 +27,8 @@ use strand_protocol::messages::{FeatureLevelRecord, UpdateFeaturesRequest, Updat
 
 use super::{ApiMessageAndVersion, ControllerResult};
 use crate::image::{
-    ELIGIBLE_LEADER_REPLICAS_VERSION, GROUP_VERSION, KRAFT_VERSION, METADATA_VERSION, METADATA_VERSION_MIN,
-    MetadataImage, SHARE_VERSION, STREAMS_VERSION, TRANSACTION_VERSION, supported_range,
+    ELIGIBLE_LEADER_REPLICAS_VERSION, GROUP_VERSION, KRAFT_VERSION, METADATA_VERSION, METADATA_VERSION_4_4_IV2,
+    METADATA_VERSION_MIN, MetadataImage, SHARE_VERSION, STREAMS_VERSION, TRANSACTION_VERSION, supported_range,
 };
 
 /// Kafka's `FeatureUpdate.UpgradeType`, by wire code.
@@ -79,6 +79,9 @@ const METADATA_CHANGED: [bool; 27] = [
     true, true, false, false, true, false, true, true, true, false, true, false, false, false, false, false, true,
     false, false, false, false, false, false, true, false, true, true,
 ];
+
+// One entry per level this build supports.
+const _: () = assert!(METADATA_CHANGED.len() as i16 == METADATA_VERSION_4_4_IV2 - METADATA_VERSION_MIN + 1);
 
 /// Decides an UpdateFeatures request of `version` on `image`; `node_id` is this controller's id,
 /// which Kafka's messages name.
@@ -313,7 +316,6 @@ mod tests {
         assert!(!metadata_changed(9, 10));
         assert!(!metadata_changed(8, 10), "3.4-IV0 itself changed, but it is the target");
         assert!(metadata_changed(7, 10));
-        assert_eq!(METADATA_CHANGED.len(), usize::try_from(crate::image::METADATA_VERSION_4_4_IV2 - 6).unwrap());
     }
 
     /// KIP-1022: ELR 1 needs metadata.version 4.0-IV1 (23).
