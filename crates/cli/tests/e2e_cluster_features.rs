@@ -3,7 +3,8 @@
 //! follower controller's CONTROLLER listener (KIP-919), with Kafka's refusals; the new levels as
 //! every node's ApiVersions reports them, with a larger finalized epoch, at once on the node that
 //! answered; IncrementalAlterConfigs of a broker config on the CONTROLLER listener; and the levels
-//! kept across a restart of the whole cluster, since they are records of the metadata log.
+//! kept across a restart of the whole cluster, since they are records of the metadata log. Updates
+//! wait for every voter's registration (KIP-919), as Kafka's do.
 
 mod common;
 
@@ -77,6 +78,22 @@ fn until_levels(client: &mut Client, expected: &[(String, i16)]) -> i64 {
     panic!("levels never {expected:?} within {WAIT_MAX:?}: {:?}", finalized(client))
 }
 
+/// Dry runs through `client` until one passes: until then some voter has not registered with
+/// the active controller yet (KIP-919), and Kafka refuses updates it cannot check.
+fn until_controllers_registered(client: &mut Client) {
+    let poll = Duration::from_millis(100);
+    for _ in 0..WAIT_MAX.as_millis() / poll.as_millis() {
+        let response = update(client, 2, &[("group.version", 1, UPGRADE)], true);
+        if response.error_code == 0 {
+            return;
+        }
+        let message = response.error_message.unwrap_or_default();
+        assert!(message.ends_with("has not registered, and may not support this feature"), "{message}");
+        std::thread::sleep(poll);
+    }
+    panic!("the controllers never registered within {WAIT_MAX:?}")
+}
+
 fn controller_address(cluster: &Cluster, id: i32) -> SocketAddr {
     SocketAddr::from(([127, 0, 0, 1], cluster.controller_port(id)))
 }
@@ -108,6 +125,7 @@ fn features_change_through_both_listeners_and_survive_restarts() {
     let mut broker = cluster.node(4).connect();
     let (at_start, epoch_at_start) = finalized(&mut broker);
     assert_eq!(at_start, formatted, "a static quorum finalizes kraft.version 0, reported by no entry, as Kafka");
+    until_controllers_registered(&mut broker);
 
     // Through the broker-only node (v1: per-feature results), answered once it has the record.
     let downgraded = update(&mut broker, 1, &[("transaction.version", 1, SAFE_DOWNGRADE)], false);

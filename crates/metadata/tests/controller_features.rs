@@ -2,20 +2,23 @@
 //! (recorded with its `kafka-features` tool, `compat/kafka-tools/golden/features-*.txt`): the
 //! supported ranges of this controller and of every registered broker, upgrade types, the
 //! `metadata.version` downgrade refusal, unknown features, `validate_only`, the first failing
-//! update in Kafka's order failing the whole request, and levels replayed into the image.
+//! update in Kafka's order failing the whole request, levels replayed into the image, and
+//! controllers' registrations (KIP-919) bounding the levels too.
 
 mod common;
 
 use common::Cluster;
-use strand_metadata::controller::{InitialFencing, update_features};
+use strand_base::Uuid;
+use strand_metadata::controller::{InitialFencing, LocalController, register_controller, update_features};
 use strand_metadata::testkit::{register, registration};
+use strand_protocol::messages::controller_registration_request::{Feature, Listener};
 use strand_protocol::messages::update_features_request::FeatureUpdateKey;
-use strand_protocol::messages::{UpdateFeaturesRequest, UpdateFeaturesResponse};
+use strand_protocol::messages::{ControllerRegistrationRequest, UpdateFeaturesRequest, UpdateFeaturesResponse};
 
 const UPGRADE: i8 = 1;
 const SAFE_DOWNGRADE: i8 = 2;
 const UNSAFE_DOWNGRADE: i8 = 3;
-const NODE: i32 = 1;
+const NODE: LocalController<'static> = LocalController { node_id: 1, voters: &[] };
 const FAILED: &str = "The update failed for all features since the following feature had an error: ";
 
 /// A feature's name, the level asked for and the upgrade type.
@@ -177,4 +180,63 @@ fn old_versions_answer_per_feature() {
     assert_eq!(results, [("transaction.version", 0, Some("NONE"))]);
     cluster.apply(&result.records);
     assert_eq!(level(&cluster, "transaction.version"), 1);
+}
+
+fn controller_registration(id: i32, group_version_max: i16) -> ControllerRegistrationRequest {
+    let feature = |name: &str, min: i16, max: i16| Feature {
+        name: name.to_owned(),
+        min_supported_version: min,
+        max_supported_version: max,
+        ..Default::default()
+    };
+    ControllerRegistrationRequest {
+        controller_id: id,
+        incarnation_id: Uuid([u8::try_from(id).unwrap_or(0); 16]),
+        listeners: vec![Listener {
+            name: "CONTROLLER".into(),
+            host: format!("c{id}"),
+            port: 9093,
+            ..Default::default()
+        }],
+        features: vec![
+            feature("metadata.version", 7, 33),
+            feature("group.version", 0, group_version_max),
+            feature("transaction.version", 0, 2),
+        ],
+        ..Default::default()
+    }
+}
+
+/// Controllers are checked by their registrations (Kafka's `reasonNotSupported`): a voter that
+/// has not registered fails an update, then one that registered without the level does; the
+/// registrations are records that a snapshot keeps.
+#[test]
+fn every_voter_must_have_registered_and_support_the_level() {
+    let mut cluster = Cluster::with_brokers(&[1]);
+    let local = LocalController { node_id: 1, voters: &[1, 2, 3] };
+    let decide = |cluster: &Cluster, updates: &[Update]| {
+        let response = update_features(&cluster.image, &request(updates, true), 2, local).response;
+        response.error_message.unwrap_or_default().trim_start_matches(FAILED).to_owned()
+    };
+    for (id, group_version_max) in [(1, 1), (2, 1)] {
+        let registered = register_controller(&cluster.image, &controller_registration(id, group_version_max));
+        assert_eq!(registered.response.error_code, 0, "{registered:?}");
+        cluster.apply(&registered.records);
+    }
+    let downgrade: &[Update] = &[("group.version", 0, SAFE_DOWNGRADE)];
+    assert_eq!(
+        decide(&cluster, downgrade),
+        "Invalid update version 0 for feature group.version. controller 3 has not registered, and may not support \
+         this feature"
+    );
+    let registered = register_controller(&cluster.image, &controller_registration(3, 0));
+    cluster.apply(&registered.records);
+    assert_eq!(decide(&cluster, downgrade), "", "every controller supports level 0");
+    assert_eq!(
+        decide(&cluster, &[("group.version", 1, UPGRADE)]),
+        "Invalid update version 1 for feature group.version. Controller 3 does not support this feature."
+    );
+    let registration = cluster.image.cluster().controller(3).expect("registered");
+    assert_eq!((registration.endpoints[0].host.as_str(), registration.endpoints[0].port), ("c3", 9093));
+    assert_eq!(common::from_snapshot_records(&cluster.image), cluster.image, "a snapshot keeps registrations");
 }

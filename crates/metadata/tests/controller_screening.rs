@@ -116,6 +116,7 @@ fn controller_with_ids(
         bootstrap: Vec::new(),
         unfence_on_registration: true,
         node_id: 1,
+        voters: Vec::new(),
     };
     let controller = QuorumController::new(log.clone(), receiver, Arc::new(SystemClock), settings, new_topic_id);
     (Arc::new(controller), log)

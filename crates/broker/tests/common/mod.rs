@@ -224,6 +224,7 @@ impl Node {
             bootstrap: Vec::new(),
             unfence_on_registration: true,
             node_id: NODE.0,
+            voters: Vec::new(),
         };
         let controller = QuorumController::new(
             writer.clone(),

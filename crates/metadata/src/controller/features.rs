@@ -12,11 +12,13 @@
 //! Updates are checked in the order Kafka's controller iterates them (a Java `HashMap` of the
 //! request's names), so a request with several bad updates names the same one Kafka names.
 //!
+//! Other controllers are checked by their registrations (`RegisterControllerRecord`, KIP-919); a
+//! voter that has not registered fails the update, as in Kafka.
+//!
 //! What it is not: the quorum's own `kraft.version`. Strand's quorum is static
 //! (`controller.quorum.voters`), at level 0 as Kafka's static quorums; raising it would make the
 //! voters changeable (KIP-853), which Strand's quorum cannot do, so an upgrade is refused
-//! saying so. Controllers do not register in Strand (no `ControllerRegistrationRecord`): other
-//! controllers are taken to support what this one does (combined nodes are checked as brokers).
+//! saying so.
 
 use std::collections::BTreeMap;
 
@@ -25,10 +27,12 @@ use strand_protocol::messages::records::MetadataRecord;
 use strand_protocol::messages::update_features_response::UpdatableFeatureResult;
 use strand_protocol::messages::{FeatureLevelRecord, UpdateFeaturesRequest, UpdateFeaturesResponse};
 
+use super::controller_registration::METADATA_VERSION_CONTROLLER_REGISTRATION;
 use super::{ApiMessageAndVersion, ControllerResult};
 use crate::image::{
     ELIGIBLE_LEADER_REPLICAS_VERSION, GROUP_VERSION, KRAFT_VERSION, METADATA_VERSION, METADATA_VERSION_4_4_IV2,
-    METADATA_VERSION_MIN, MetadataImage, SHARE_VERSION, STREAMS_VERSION, TRANSACTION_VERSION, supported_range,
+    METADATA_VERSION_MIN, MetadataImage, SHARE_VERSION, STREAMS_VERSION, SupportedFeatureRange, TRANSACTION_VERSION,
+    supported_range,
 };
 
 /// Kafka's `FeatureUpdate.UpgradeType`, by wire code.
@@ -83,13 +87,21 @@ const METADATA_CHANGED: [bool; 27] = [
 // One entry per level this build supports.
 const _: () = assert!(METADATA_CHANGED.len() as i16 == METADATA_VERSION_4_4_IV2 - METADATA_VERSION_MIN + 1);
 
-/// Decides an UpdateFeatures request of `version` on `image`; `node_id` is this controller's id,
-/// which Kafka's messages name.
+/// The controller deciding, as Kafka's `QuorumFeatures` knows it.
+#[derive(Debug, Clone, Copy)]
+pub struct LocalController<'a> {
+    /// This controller's node id, which refusals name.
+    pub node_id: i32,
+    /// Every voter's id (`controller.quorum.voters`): each must have registered.
+    pub voters: &'a [i32],
+}
+
+/// Decides an UpdateFeatures request of `version` on `image`, by the controller `local`.
 pub fn update_features(
     image: &MetadataImage,
     request: &UpdateFeaturesRequest,
     version: i16,
-    node_id: i32,
+    local: LocalController<'_>,
 ) -> ControllerResult<UpdateFeaturesResponse> {
     let mut updates: Vec<(&str, i16, UpgradeType)> = Vec::new();
     for update in &request.feature_updates {
@@ -108,7 +120,7 @@ pub fn update_features(
         image.features().finalized().iter().map(|(n, l)| (n.as_str(), *l)).collect();
     proposed.extend(updates.iter().map(|&(name, level, _)| (name, level)));
     let names: Vec<&str> = updates.iter().map(|(name, _, _)| *name).collect();
-    let decider = Decider { image, node_id, proposed };
+    let decider = Decider { image, local, proposed };
     let mut records = Vec::new();
     for index in java_hash_map_order(&names) {
         let (name, level, upgrade_type) = updates[index];
@@ -146,7 +158,7 @@ fn failed(message: &str) -> UpdateFeaturesResponse {
 
 struct Decider<'a> {
     image: &'a MetadataImage,
-    node_id: i32,
+    local: LocalController<'a>,
     /// Every finalized level as the request would leave it, for dependencies.
     proposed: BTreeMap<&'a str, i16>,
 }
@@ -199,17 +211,32 @@ impl Decider<'_> {
         dependency_refusal(name, level, &self.proposed).map_or(Ok(Some(record(name, level))), |r| Err(invalid(&r)))
     }
 
-    /// Kafka's `reasonNotSupported`: this controller's range, then each registered broker's.
+    /// Kafka's `reasonNotSupported`: this controller's range, each registered broker's, then
+    /// each other registered controller's and every voter registered (once `metadata.version`
+    /// has controller registrations).
     fn reason_not_supported(&self, name: &str, level: i16) -> Option<String> {
         let (min, max) = supported_range(name);
-        let local = format!("Local controller {}", self.node_id);
-        if let Some(reason) = reason_outside(level, &local, min, max) {
+        let node_id = self.local.node_id;
+        if let Some(reason) = reason_outside(level, &format!("Local controller {node_id}"), min, max) {
             return Some(reason);
         }
-        self.image.cluster().brokers().find_map(|broker| {
-            let range = broker.supported_features.get(name).map_or((0, 0), |r| (r.min, r.max));
-            reason_outside(level, &format!("Broker {}", broker.id), range.0, range.1)
-        })
+        let range =
+            |features: &BTreeMap<String, SupportedFeatureRange>| features.get(name).map_or((0, 0), |r| (r.min, r.max));
+        let cluster = self.image.cluster();
+        let mut brokers = cluster.brokers().map(|b| (format!("Broker {}", b.id), range(&b.supported_features)));
+        if let Some(reason) = brokers.find_map(|(what, (min, max))| reason_outside(level, &what, min, max)) {
+            return Some(reason);
+        }
+        if self.image.features().level(METADATA_VERSION) < METADATA_VERSION_CONTROLLER_REGISTRATION {
+            return None;
+        }
+        let others = cluster.controllers().filter(|c| c.id != node_id);
+        let mut controllers = others.map(|c| (format!("Controller {}", c.id), range(&c.supported_features)));
+        if let Some(reason) = controllers.find_map(|(what, (min, max))| reason_outside(level, &what, min, max)) {
+            return Some(reason);
+        }
+        let unregistered = self.local.voters.iter().find(|id| **id != node_id && cluster.controller(**id).is_none());
+        unregistered.map(|id| format!("controller {id} has not registered, and may not support this feature"))
     }
 }
 

@@ -39,7 +39,9 @@ use std::sync::Arc;
 
 pub use acls::{AclsImage, StandardAcl};
 pub use client_quotas::{ClientQuotaEntity, ClientQuotaFilter, ClientQuotasImage};
-pub use cluster::{BrokerEndpoint, BrokerRegistration, ClusterImage, FencingChange, SupportedFeatureRange};
+pub use cluster::{
+    BrokerEndpoint, BrokerRegistration, ClusterImage, ControllerRegistration, FencingChange, SupportedFeatureRange,
+};
 pub use configs::{ConfigResource, ConfigResourceKind, ConfigsImage};
 pub use delta::{MetadataDelta, ReplayError};
 pub use effective_config::{TopicConfig, TopicConfigResolver};
