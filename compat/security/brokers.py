@@ -12,6 +12,9 @@ CONTROLLER listener; the secured listeners are what the clients test:
                          clients must re-authenticate (KIP-368) or be disconnected
          SASL_PLAINTEXT  PLAIN, users in listener.name.sasl_plaintext.plain.sasl.jaas.config
   oauth  SASL_PLAINTEXT  OAUTHBEARER with Kafka's unsecured (alg none) token validator
+  acl    SASL_PLAINTEXT  PLAIN users admin, alice, bob; StandardAuthorizer, super.users
+                         User:ANONYMOUS;User:admin (the ACL matrix)
+  aclopen                the same with allow.everyone.if.no.acl.found=true
 
 A group whose broker does not start records why instead of its addresses, so that the tests of
 that group fail with the broker's own message and the other groups still run.
@@ -93,10 +96,28 @@ def _group_properties(group: str, ports: dict[str, int], certs: dict[str, str]) 
                 "org.apache.kafka.common.security.oauthbearer.OAuthBearerLoginModule required "
                 'unsecuredLoginStringClaim_sub="broker";',
         }
+    if group in ("acl", "aclopen"):
+        users = " ".join(f'user_{name}="{password}"' for name, password in ACL_USERS.items())
+        return {
+            "listener.security.protocol.map": "PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT,SASL_PLAINTEXT:SASL_PLAINTEXT",
+            "sasl.enabled.mechanisms": "PLAIN",
+            "listener.name.sasl_plaintext.sasl.enabled.mechanisms": "PLAIN",
+            "listener.name.sasl_plaintext.plain.sasl.jaas.config":
+                f"org.apache.kafka.common.security.plain.PlainLoginModule required {users};",
+            "authorizer.class.name": "org.apache.kafka.metadata.authorizer.StandardAuthorizer",
+            # PLAINTEXT (inter-broker, controller, the readiness probe) is ANONYMOUS.
+            "super.users": "User:ANONYMOUS;User:admin",
+            "allow.everyone.if.no.acl.found": "true" if group == "aclopen" else "false",
+        }
     raise ValueError(group)
 
 
-GROUP_LISTENERS = {"tls": ["SSL", "MTLS"], "sasl": ["SASL_SSL", "SASL_PLAINTEXT", "REAUTH"], "oauth": ["SASL_PLAINTEXT"]}
+# The ACL matrix's SASL PLAIN users (acl and aclopen groups): admin is a super user, alice is
+# granted what the matrix allows, bob nothing.
+ACL_USERS = {"admin": "admin-secret", "alice": "alice-secret", "bob": "bob-secret"}
+
+GROUP_LISTENERS = {"tls": ["SSL", "MTLS"], "sasl": ["SASL_SSL", "SASL_PLAINTEXT", "REAUTH"], "oauth": ["SASL_PLAINTEXT"],
+                   "acl": ["SASL_PLAINTEXT"], "aclopen": ["SASL_PLAINTEXT"]}
 
 
 def _storage_extra(group: str) -> list[str]:

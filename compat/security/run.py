@@ -45,6 +45,7 @@ def clients(config_path: Path) -> list[tuple[str, list[str], Path]]:
          REPO / "compat/go"),
         ("node", ["node", "--test", "--test-concurrency=1", str(HERE / "node/kafkajs.security.js")], HERE / "node"),
         ("java", java_command(short_lived=True) + [str(HERE / "java/SecurityMatrix.java")], HERE / "java"),
+        ("java", java_command(short_lived=True) + [str(HERE / "java/AclMatrix.java")], HERE / "java"),
     ]
 
 
@@ -100,6 +101,7 @@ def main() -> int:
             "users": {k: {"user": u, "password": p} for k, (u, p) in brokers.USERS.items()},
             "groups": {b.group: {"listeners": b.addresses(), "error": b.error, "error_line": b.error_line}
                        for b in group_brokers},
+            "acl_users": brokers.ACL_USERS,
             "reauth_ms": brokers.REAUTH_MS,
             "results": str(results),
             "kafka_libs": str(REPO / os.environ.get("STRAND_KAFKA_LIBS", "target/kafka-libs")),

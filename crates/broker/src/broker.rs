@@ -256,6 +256,18 @@ impl Broker {
     /// once this node's image holds the records it depends on. `Err`: no controller answered, or
     /// the answer could not be read.
     pub async fn ask_controller<R: Request>(&self, request: &R, version: i16) -> Result<R::Response, String> {
-        ask_controller(self.controller.as_ref(), &self.image, request, version).await
+        self.ask_controller_for(None, request, version).await
+    }
+
+    /// [`Broker::ask_controller`] for a client's request: the controller authorizes it again for
+    /// `session`'s principal and address, as Kafka's controller does an Envelope's.
+    pub async fn ask_controller_for<R: Request>(
+        &self,
+        session: Option<&Session>,
+        request: &R,
+        version: i16,
+    ) -> Result<R::Response, String> {
+        let requester = session.map(crate::channels::requester);
+        ask_controller(self.controller.as_ref(), &self.image, request, version, requester).await
     }
 }

@@ -8,10 +8,12 @@ use std::pin::Pin;
 use std::sync::Arc;
 
 use bytes::Bytes;
+use strand_metadata::controller::authorization::Requester;
 use strand_metadata::image::MetadataImage;
 use strand_protocol::codec::Message;
 use strand_protocol::error::ErrorCode;
 use strand_protocol::messages::api::{ApiKey, Request};
+use strand_security::Session;
 use tokio::sync::watch;
 
 /// A boxed future, as trait objects need.
@@ -22,8 +24,21 @@ pub type BoxFuture<'a, T> = Pin<Box<dyn Future<Output = T> + Send + 'a>>;
 pub trait ControllerChannel: Send + Sync + std::fmt::Debug {
     /// Sends a request (its api key, version and encoded body) to the active controller and
     /// resolves with the encoded response body and the offset of the last metadata record the
-    /// response depends on. `Err`: no controller answered (the reason, for logs and messages).
-    fn call(&self, api: ApiKey, version: i16, body: Bytes) -> BoxFuture<'_, Result<(Bytes, i64), String>>;
+    /// response depends on. `requester`: the client the request is forwarded for, whom the
+    /// controller authorizes it for (Kafka's Envelope principal); `None` for the node's own
+    /// requests. `Err`: no controller answered (the reason, for logs and messages).
+    fn call(
+        &self,
+        api: ApiKey,
+        version: i16,
+        body: Bytes,
+        requester: Option<Requester>,
+    ) -> BoxFuture<'_, Result<(Bytes, i64), String>>;
+}
+
+/// The client `session` is, as a forwarded request names it to the controller.
+pub fn requester(session: &Session) -> Requester {
+    Requester { principal: session.principal.clone(), host: session.peer.ip() }
 }
 
 /// Sends `request` at `version` through `channel`: the controller's response and the offset of
@@ -34,9 +49,19 @@ pub async fn call_controller<R: Request>(
     request: &R,
     version: i16,
 ) -> Result<(R::Response, i64), String> {
+    call_controller_for(channel, request, version, None).await
+}
+
+/// [`call_controller`] for a client's request, which the controller authorizes for `requester`.
+pub async fn call_controller_for<R: Request>(
+    channel: &dyn ControllerChannel,
+    request: &R,
+    version: i16,
+    requester: Option<Requester>,
+) -> Result<(R::Response, i64), String> {
     let mut body = bytes::BytesMut::new();
     request.encode(&mut body, version).map_err(|e| format!("cannot encode {:?}: {e}", R::KEY))?;
-    let (response, offset) = channel.call(R::KEY, version, body.freeze()).await?;
+    let (response, offset) = channel.call(R::KEY, version, body.freeze(), requester).await?;
     let response = <R::Response as Message>::decode_exact(response, version)
         .map_err(|e| format!("unreadable {:?} response from the controller: {e}", R::KEY))?;
     Ok((response, offset))
@@ -46,15 +71,16 @@ pub async fn call_controller<R: Request>(
 /// records are committed by then; only replay remains).
 const IMAGE_CATCH_UP_MAX: std::time::Duration = std::time::Duration::from_secs(30);
 
-/// [`call_controller`], then waits until `image` holds the records the response depends on, so
-/// the client's next request to this node sees them.
+/// [`call_controller_for`], then waits until `image` holds the records the response depends on,
+/// so the client's next request to this node sees them.
 pub async fn ask_controller<R: Request>(
     channel: &dyn ControllerChannel,
     image: &watch::Receiver<Arc<MetadataImage>>,
     request: &R,
     version: i16,
+    requester: Option<Requester>,
 ) -> Result<R::Response, String> {
-    let (response, offset) = call_controller(channel, request, version).await?;
+    let (response, offset) = call_controller_for(channel, request, version, requester).await?;
     let mut image = image.clone();
     let caught_up = tokio::time::timeout(IMAGE_CATCH_UP_MAX, image.wait_for(|i| i.provenance().offset >= offset));
     match caught_up.await {

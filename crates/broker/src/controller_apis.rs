@@ -49,10 +49,11 @@ use tokio::sync::watch;
 
 use crate::BrokerConfigEntry;
 use crate::authorization::{config_resource, operations_field, supported_operations, unique};
+use crate::channels::{ask_controller, call_controller_for, requester};
 use crate::handlers::describe_cluster::{ENDPOINT_BROKER, ENDPOINT_CONTROLLER, check_endpoint_type};
 use crate::handlers::describe_configs::{self, NodeConfigs};
 use crate::handlers::{api_versions, config_preprocess, describe_quorum, sasl, update_features};
-use crate::{ControllerChannel, Outcome, ask_controller, call_controller};
+use crate::{ControllerChannel, Outcome};
 
 /// The APIs the CONTROLLER listener serves to Kafka clients.
 pub const CONTROLLER_SERVED: &[ApiKey] = &[
@@ -245,7 +246,7 @@ impl ControllerApis {
         if !self.authorize(session, AclOperation::Describe) {
             return describe_quorum::error(ErrorCode::ClusterAuthorizationFailed, None);
         }
-        match call_controller(self.controller.as_ref(), &request, version).await {
+        match call_controller_for(self.controller.as_ref(), &request, version, Some(requester(session))).await {
             Ok((response, _)) => response,
             Err(reason) => {
                 tracing::warn!("DescribeQuorum: {reason}");
@@ -280,7 +281,7 @@ impl ControllerApis {
                 ErrorCode::ClusterAuthorizationFailed.message(),
             );
         }
-        match ask_controller(self.controller.as_ref(), &self.image, &request, version).await {
+        match ask_controller(self.controller.as_ref(), &self.image, &request, version, Some(requester(session))).await {
             Ok(response) => response,
             Err(reason) => {
                 tracing::warn!("UpdateFeatures: {reason}");
@@ -314,7 +315,9 @@ impl ControllerApis {
         let forwarded = if request.resources.is_empty() {
             Vec::new()
         } else {
-            match ask_controller(self.controller.as_ref(), &self.image, &request, version).await {
+            match ask_controller(self.controller.as_ref(), &self.image, &request, version, Some(requester(session)))
+                .await
+            {
                 Ok(response) => response.responses,
                 Err(reason) => {
                     tracing::warn!("IncrementalAlterConfigs: {reason}");

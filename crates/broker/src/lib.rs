@@ -69,7 +69,7 @@ pub use authorizer::{DENIAL_LOG_LINES_MAX, ImageAuthorizer};
 pub use broker::{Broker, BrokerConfigEntry, BrokerIdentity, BrokerSettings, InternalTopicSettings, TxnAddRetry};
 pub use channels::{
     BoxFuture, BrokerReconfiguration, ControllerChannel, NoTxnCoordinator, TxnVerification, TxnVerifier,
-    ask_controller, call_controller,
+    ask_controller, call_controller, call_controller_for, requester,
 };
 pub use credentials::ImageCredentials;
 pub use dispatch::{Handled, Outcome, Progress, frame_to_bytes};

@@ -9,6 +9,9 @@
 //! the request handlers; the tests' clusters (`broker/tests/common`, the replication simulation)
 //! drive the same type on every image they replay.
 //!
+//! It also hands the replicas this node's replication throttles (KIP-73): the rates of its
+//! broker configs and the topics' throttled replicas lists.
+//!
 //! What it is not: it decides nothing (the controller did) and reads no config of its own beyond
 //! the static settings it is built with.
 
@@ -20,8 +23,14 @@ use strand_base::topic::{OFFSETS_TOPIC, TRANSACTION_STATE_TOPIC};
 use strand_base::{BrokerId, LeaderEpoch, TopicPartition, Uuid};
 use strand_coordinator::{CoordinatorShards, GroupCoordinator, TopicMetadata, TxnCoordinator};
 use strand_log::producer_state::ProducerStateConfig;
-use strand_metadata::image::{DIRECTORY_UNASSIGNED, MetadataImage, PartitionImage, TopicConfigResolver};
-use strand_replication::{BrokerStatus, PartitionState, ReplicaError, ReplicaManager};
+use strand_metadata::controller::topic_configs::{
+    FOLLOWER_REPLICATION_THROTTLED_RATE, FOLLOWER_REPLICATION_THROTTLED_REPLICAS, LEADER_REPLICATION_THROTTLED_RATE,
+    LEADER_REPLICATION_THROTTLED_REPLICAS,
+};
+use strand_metadata::image::{
+    ConfigResource, ConfigResourceKind, DIRECTORY_UNASSIGNED, MetadataImage, PartitionImage, TopicConfigResolver,
+};
+use strand_replication::{BrokerStatus, PartitionState, ReplicaError, ReplicaManager, ReplicationThrottles};
 use tracing::{error, info, warn};
 
 /// What this node hosts according to the metadata image: partition replicas and, when given,
@@ -121,6 +130,7 @@ impl BrokerMetadataPublisher {
     fn publish_replicas(&self, image: &MetadataImage) -> Vec<NotReconciled> {
         let replicas = &self.replicas;
         replicas.set_broker_statuses(broker_statuses(image));
+        replicas.set_replication_throttles(replication_throttles(image, self.node));
         let mut failed = self.delete_unassigned(image);
         let offline_dirs = replicas.offline_dirs().unwrap_or_default();
         let hosted: BTreeSet<TopicPartition> = replicas.hosted().into_iter().collect();
@@ -217,6 +227,36 @@ fn broker_statuses(image: &MetadataImage) -> BTreeMap<BrokerId, BrokerStatus> {
             (b.id, status)
         })
         .collect()
+}
+
+/// This node's replication throttles (KIP-73) in `image`: its rates from its own broker configs,
+/// else the cluster defaults (Kafka's `BrokerConfigHandler`), and each topic's throttled
+/// replicas lists as they concern it (Kafka's `TopicConfigHandler`).
+fn replication_throttles(image: &MetadataImage, node: BrokerId) -> ReplicationThrottles {
+    let configs = image.configs();
+    let own = ConfigResource::broker(node.0.to_string());
+    let rate = |key: &str| {
+        let value = configs.value(&own, key).or_else(|| configs.value(&ConfigResource::cluster_default(), key));
+        value.and_then(|v| v.trim().parse::<u64>().ok())
+    };
+    let mut throttles = ReplicationThrottles {
+        leader_rate: rate(LEADER_REPLICATION_THROTTLED_RATE),
+        follower_rate: rate(FOLLOWER_REPLICATION_THROTTLED_RATE),
+        ..ReplicationThrottles::default()
+    };
+    for (resource, values) in configs.resources().filter(|(r, _)| r.kind == ConfigResourceKind::Topic) {
+        let listed = |key: &str| values.get(key).filter(|v| !v.trim().is_empty());
+        if let Some(value) = listed(LEADER_REPLICATION_THROTTLED_REPLICAS) {
+            throttles
+                .leader_replicas
+                .insert(resource.name.clone(), ReplicationThrottles::parse_replicas(value, node.0));
+        }
+        if let Some(value) = listed(FOLLOWER_REPLICATION_THROTTLED_REPLICAS) {
+            let replicas = ReplicationThrottles::parse_replicas(value, node.0);
+            throttles.follower_replicas.insert(resource.name.clone(), replicas);
+        }
+    }
+    throttles
 }
 
 /// A partition's registration in the image as its replicas take it, with its topic's effective

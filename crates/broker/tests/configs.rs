@@ -333,3 +333,38 @@ async fn alter_configs_errors_and_effects() {
         assert_eq!(after, [("segment.ms".to_owned(), "5000".to_owned())], "v{version}: retention.ms is gone");
     }
 }
+
+/// The replication throttles' rates (KIP-73) are dynamic broker configs, per broker or cluster
+/// default: a LONG of at least 0 (else INVALID_REQUEST with Kafka's message), described as
+/// DYNAMIC_BROKER_CONFIG, typed LONG, not sensitive, read-only as Kafka reports them. Setting the
+/// log-dir move throttle is refused (Strand moves no replica between log dirs), deleting it is
+/// not (`kafka-reassign-partitions --verify` deletes it on every broker).
+#[tokio::test]
+async fn replication_throttle_rates_are_dynamic_broker_configs() {
+    let mut node = node().await;
+    let rate = "leader.replication.throttled.rate";
+    let ops = [(rate, Some("1000"), SET), ("follower.replication.throttled.rate", Some("2000"), SET)];
+    assert_eq!(incremental(&mut node, vec![set(BROKER, "1", &ops)], false, 1).await, [(0, None)]);
+    let ops = [("follower.replication.throttled.rate", Some("3000"), SET)];
+    assert_eq!(incremental(&mut node, vec![set(BROKER, "", &ops)], false, 1).await, [(0, None)]);
+    let refused = incremental(&mut node, vec![set(BROKER, "1", &[(rate, Some("-1"), SET)])], false, 1).await;
+    let message = "Invalid value -1 for configuration leader.replication.throttled.rate: Value must be at least 0";
+    assert_eq!(refused, [(ErrorCode::InvalidRequest.code(), Some(message.to_owned()))]);
+    let log_dirs = "replica.alter.log.dirs.io.max.bytes.per.second";
+    let refused = incremental(&mut node, vec![set(BROKER, "1", &[(log_dirs, Some("1000"), SET)])], false, 1).await;
+    assert_eq!(refused[0].0, ErrorCode::InvalidRequest.code(), "{refused:?}");
+    let deleted = incremental(&mut node, vec![set(BROKER, "1", &[(log_dirs, None, 1)])], false, 1).await;
+    assert_eq!(deleted, [(0, None)]);
+
+    let results = describe(&mut node, vec![resource(BROKER, "1", None)], true, 4).await;
+    let leader = find(&results[0], rate);
+    assert_eq!(described(leader), expect(rate, Some("1000"), 2, true, &[(rate, Some("1000"), 2)]));
+    assert_eq!((leader.config_type, leader.is_sensitive), (5, false));
+    let follower = find(&results[0], "follower.replication.throttled.rate");
+    let synonyms = [
+        ("follower.replication.throttled.rate", Some("2000"), 2),
+        ("follower.replication.throttled.rate", Some("3000"), 3),
+    ];
+    assert_eq!(described(follower), expect("follower.replication.throttled.rate", Some("2000"), 2, true, &synonyms));
+    assert!(results[0].configs.iter().all(|c| c.name != log_dirs), "never set");
+}

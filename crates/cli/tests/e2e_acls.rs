@@ -254,6 +254,33 @@ fn described_principals(client: &mut Client) -> Vec<String> {
     principals
 }
 
+/// Sends the active controller `controller` a CreateTopics as a broker forwards it, for
+/// `requester` (`None`: the broker's own); the topic's error code.
+fn forward_create_topic(cluster: &Cluster, controller: i32, name: &str, requester: Option<(&str, &str)>) -> i16 {
+    use strand_protocol::codec::Message;
+    use strand_protocol::messages::create_topics_request::CreatableTopic;
+    use strand_protocol::messages::{CreateTopicsRequest, CreateTopicsResponse};
+    let topic = CreatableTopic { name: name.into(), num_partitions: 1, replication_factor: 1, ..Default::default() };
+    let request = CreateTopicsRequest { topics: vec![topic], timeout_ms: 10_000, ..Default::default() };
+    let frame = common::cluster::controller_frame(&RequestBody::CreateTopics(request), 7, requester);
+    let address = std::net::SocketAddr::from(([127, 0, 0, 1], cluster.controller_port(controller)));
+    let mut client = Client::connect(address);
+    client.send_raw(&frame);
+    let reply = common::cluster::controller_reply(client.read_frame().expect("a reply")).expect("answered");
+    let response = CreateTopicsResponse::decode_exact(reply, 7).expect("a CreateTopics response");
+    response.topics[0].error_code
+}
+
+/// The controller authorizes what a broker forwards with the client's principal and address,
+/// not trusting the broker: a CreateTopics forwarded for `User:mallory`, who may create nothing,
+/// is refused by the controller itself (the CONTROLLER listener's caller here is a super user, as
+/// brokers are); the same frame as the broker's own request is decided.
+fn forwarded_requests_are_authorized_by_the_controller(cluster: &Cluster, controller: i32) {
+    let mallory = Some(("User:mallory", "127.0.0.1"));
+    assert_eq!(forward_create_topic(cluster, controller, "forged", mallory), 29, "TOPIC_AUTHORIZATION_FAILED");
+    assert_eq!(forward_create_topic(cluster, controller, "forged", None), 0, "the broker's own request");
+}
+
 /// In a three-node cluster a binding created through one node is described by the others, and
 /// survives the active controller's death: the next controller holds it (creating it again
 /// writes no second copy) and takes new ones.
@@ -277,6 +304,7 @@ fn acls_survive_a_controller_failover() {
         })
     };
     assert!(listed(&cluster, &["User:alice"]), "node {survivor} never described alice's binding");
+    forwarded_requests_are_authorized_by_the_controller(&cluster, first);
 
     cluster.kill(first);
     cluster.wait_for_active_controller(Some(first));

@@ -1,7 +1,7 @@
 //! A cluster's brokers come and go: a broker that dies (`kill -9`) or freezes (SIGSTOP) is
 //! fenced, its leaderships and ISR places moving to the others, and is taken back when it
 //! returns, or unregistered (UnregisterBroker) when decommissioned; a clean stop (SIGTERM) hands
-//! leadership over first; the four-broker demonstration
+//! leadership over first, and is bounded when no controller answers; the four-broker demonstration
 //! from the shipped files shrinks and grows its ISRs as brokers stop and start.
 
 mod common;
@@ -158,7 +158,41 @@ fn a_clean_stop_hands_leadership_over_first() {
     cluster.wait_for_metadata(staying, "listed the restarted broker", |m| brokers(m) == [1, 2, 3]);
 }
 
-/// A broker that stops answering (SIGSTOP) but keeps its sockets is fenced after
+/// A broker-only node whose controller quorum is gone still stops on SIGTERM: the controlled
+/// shutdown is bounded by `broker.session.timeout.ms` (as Kafka's), and nothing after it waits
+/// for a controller, so the node exits cleanly instead of hanging until `kill -9`.
+#[test]
+fn a_broker_stops_cleanly_when_its_controller_is_gone() {
+    let _serial = common::serial();
+    let mut cluster = Cluster::start_with_voters(2, 1);
+    cluster.wait_for_metadata(2, "listed both brokers", |m| brokers(m) == [1, 2]);
+    cluster.kill(1);
+    cluster.terminate(2);
+    let log = cluster.stopped_log(2);
+    assert!(log.contains("shut down cleanly"), "the broker did not stop cleanly:\n{log}");
+}
+
+/// A broker-only node that cannot reach its controller at start-up (so never registers) stops at
+/// once on SIGTERM rather than waiting for a controller that may never come, as Kafka's does.
+#[test]
+fn a_broker_waiting_for_its_controller_stops_on_sigterm() {
+    let _serial = common::serial();
+    let [controller] = free_ports(1)[..] else { unreachable!() };
+    let voters = format!("controller.quorum.voters=1@127.0.0.1:{controller}");
+    let cluster_id = format!("cluster.id={}", common::cluster::CLUSTER_ID);
+    let overrides = [
+        "node.id=2",
+        "process.roles=broker",
+        "listeners=PLAINTEXT://127.0.0.1:0",
+        "controller.listener.names=CONTROLLER",
+        &voters,
+        &cluster_id,
+    ];
+    let node = Server::spawn_with(tempfile::tempdir().expect("temp dir"), &overrides);
+    let log = node.terminate_after("registering with the active controller");
+    assert!(log.contains("shutting down before start-up completed"), "{log}");
+}
+
 /// `broker.session.timeout.ms` and leaves the ISR, so `acks=all` production with
 /// `min.insync.replicas=2` of 3 goes on; after SIGCONT it heartbeats again, is unfenced, catches
 /// up and rejoins the ISR.

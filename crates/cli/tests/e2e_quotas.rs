@@ -1,6 +1,7 @@
 //! Client quotas against a real `strand` process: AlterClientQuotas sets them (through the
 //! controller), a producer past its `producer_byte_rate` is held to it within 10% over a ~10 s
-//! stretch, seeing `throttle_time_ms` and having its connection muted (KIP-219); a CreateTopics
+//! stretch, seeing `throttle_time_ms` and having its connection muted (KIP-219); a consumer is
+//! held to its `consumer_byte_rate` within 10% over ~25 s likewise; a CreateTopics
 //! flood runs into the controller mutation quota (KIP-599).
 //!
 //! The producer's rate is measured without a clock in the test: the topic stamps each batch with
@@ -11,13 +12,17 @@
 mod common;
 
 use common::{Server, batch, serial};
+use strand_base::Clock;
 use strand_protocol::error::ErrorCode;
-use strand_protocol::frame::encode_request;
+use strand_protocol::frame::{decode_response, encode_request};
 use strand_protocol::messages::alter_client_quotas_request::{EntityData, EntryData, OpData};
+use strand_protocol::messages::api::ApiKey;
 use strand_protocol::messages::api::{RequestBody, ResponseBody};
 use strand_protocol::messages::create_topics_request::{CreatableTopic, CreatableTopicConfig};
+use strand_protocol::messages::fetch_request::{FetchPartition, FetchTopic};
 use strand_protocol::messages::produce_request::{PartitionProduceData, TopicProduceData};
-use strand_protocol::messages::{AlterClientQuotasRequest, CreateTopicsRequest, ProduceRequest};
+use strand_protocol::messages::{AlterClientQuotasRequest, CreateTopicsRequest, FetchRequest, ProduceRequest};
+use strand_protocol::records::RecordBatches;
 
 /// The quota the producer is held to, bytes a second.
 const PRODUCER_BYTE_RATE: f64 = 100_000.0;
@@ -137,4 +142,84 @@ fn create_topics_flood_hits_the_mutation_quota() {
         assert_eq!(codes.last(), Some(&throttled), "round {round}: the flood is refused: {codes:?}");
         assert!(response.throttle_time_ms > 0, "round {round}: {response:?}");
     }
+}
+
+/// The quota the consumer is held to, bytes a second.
+const CONSUMER_BYTE_RATE: f64 = 100_000.0;
+/// Batches written before the consumer starts: one Fetch response each, about 10 kB.
+const FETCHED_BATCHES: usize = 280;
+/// Responses with records not measured (a fresh client's burst).
+const FETCH_WARM_UP: usize = 20;
+
+/// A consumer fetching one 10 kB batch at a time as fast as the broker answers is held to its
+/// `consumer_byte_rate` within 10% over ~25 s (its responses' bytes, measured on the monotonic
+/// clock as they arrive); throttled answers carry `throttle_time_ms` and no records.
+#[test]
+fn consumer_byte_rate_holds_within_ten_percent() {
+    let _serial = serial();
+    let data = tempfile::tempdir().expect("temp dir");
+    let server = Server::start_with(data, &["quota.window.num=2", "quota.window.size.seconds=1"]);
+    let mut client = server.connect();
+    common::create_topic(&mut client, "drained", 1);
+    let value = "v".repeat(1_000);
+    let values: Vec<&str> = std::iter::repeat_n(value.as_str(), 10).collect();
+    for _ in 0..FETCHED_BATCHES {
+        assert_eq!(common::produce(&mut client, "drained", 1, batch(&values)).0, 0);
+    }
+    set_client_quota(&mut client, "consumer_byte_rate", CONSUMER_BYTE_RATE);
+
+    let clock = strand_base::SystemClock;
+    let (mut offset, mut received, mut throttled) = (0i64, Vec::new(), 0);
+    while received.len() < FETCHED_BATCHES {
+        let request = RequestBody::Fetch(FetchRequest {
+            max_wait_ms: 500,
+            min_bytes: 1,
+            max_bytes: 10_000,
+            topics: vec![FetchTopic {
+                topic: "drained".into(),
+                partitions: vec![FetchPartition {
+                    partition: 0,
+                    fetch_offset: offset,
+                    partition_max_bytes: 10_000,
+                    ..Default::default()
+                }],
+                ..Default::default()
+            }],
+            ..Default::default()
+        });
+        let frame = encode_request(0, Some("e2e"), &request, 12).expect("encode");
+        client.send_raw(&frame);
+        let response = client.read_frame().expect("a Fetch response");
+        let arrived_ns = clock.monotonic_ns();
+        let bytes = response.len() + 4;
+        let (_, body) = decode_response(ApiKey::Fetch, 12, response).expect("decode");
+        let ResponseBody::Fetch(fetch) = body else { panic!("not a Fetch response") };
+        assert_eq!(fetch.error_code, 0, "{:?}", fetch.error_code);
+        if fetch.throttle_time_ms > 0 {
+            throttled += 1;
+        }
+        let Some(partition) = fetch.responses.first().and_then(|t| t.partitions.first()) else {
+            assert!(fetch.throttle_time_ms > 0, "only a throttled answer is empty");
+            continue;
+        };
+        assert_eq!(partition.error_code, 0);
+        let records = partition.records.as_ref().and_then(|r| r.as_bytes()).cloned().unwrap_or_default();
+        let batches: Vec<_> = RecordBatches::new(records).map(|b| b.expect("whole batch")).collect();
+        let Some(last) = batches.last() else { continue };
+        offset = last.last_offset() + 1;
+        received.push((bytes as f64, arrived_ns));
+    }
+    let measured = &received[FETCH_WARM_UP..];
+    let bytes: f64 = measured[1..].iter().map(|(bytes, _)| bytes).sum();
+    let elapsed_s = (measured[measured.len() - 1].1 - measured[0].1) as f64 / 1e9;
+    let rate = bytes / elapsed_s;
+    eprintln!(
+        "consumer held to {rate:.0} B/s over {elapsed_s:.1} s (quota {CONSUMER_BYTE_RATE}); {throttled} throttled answers"
+    );
+    assert!(throttled > FETCHED_BATCHES / 4, "the client sees throttle_time_ms: {throttled}");
+    assert!(elapsed_s > 20.0, "measured over {elapsed_s} s");
+    assert!(
+        (rate - CONSUMER_BYTE_RATE).abs() <= CONSUMER_BYTE_RATE * 0.1,
+        "{rate:.0} B/s against {CONSUMER_BYTE_RATE}"
+    );
 }

@@ -32,6 +32,8 @@ use strand_protocol::messages::api::{ApiKey, RequestBody, ResponseBody};
 use strand_protocol::messages::{DescribeQuorumRequest, DescribeQuorumResponse};
 use tokio::sync::watch;
 
+use crate::authorizer::AuthorizerSettings;
+use crate::controller::authorization::{self, ForwardedCheck, Requester};
 use crate::controller::screening;
 use crate::controller::{
     self, ApiMessageAndVersion, BrokerHeartbeatTracker, ControllerDefaults, ControllerResult, InitialFencing,
@@ -161,6 +163,9 @@ pub struct QuorumController {
     /// Brokers' sessions, and the leader epoch they were started in: a new leadership starts
     /// afresh, as Kafka's newly active controller does.
     sessions: Mutex<(i32, BrokerHeartbeatTracker)>,
+    /// `super.users` and `allow.everyone.if.no.acl.found` when an authorizer is configured:
+    /// forwarded requests are checked with their client's principal.
+    authorizer: Option<AuthorizerSettings>,
 }
 
 impl std::fmt::Debug for QuorumController {
@@ -188,7 +193,15 @@ impl QuorumController {
             decisions: tokio::sync::Mutex::new(()),
             large_decisions: tokio::sync::Mutex::new(()),
             sessions: Mutex::new((-1, BrokerHeartbeatTracker::new())),
+            authorizer: None,
         }
+    }
+
+    /// Checks forwarded requests with `settings` over the image's bindings
+    /// ([`controller::authorization`]); without it, the brokers' checks are the only ones.
+    pub fn with_authorizer(mut self, settings: AuthorizerSettings) -> QuorumController {
+        self.authorizer = Some(settings);
+        self
     }
 
     /// Whether this node is the active controller now.
@@ -385,6 +398,18 @@ impl QuorumController {
         version: i16,
         body: Bytes,
     ) -> Result<(Bytes, i64), ControllerError> {
+        self.handle_forwarded(api, version, body, None).await
+    }
+
+    /// [`QuorumController::handle_encoded`] for a request a broker forwards for `requester` (a
+    /// client; `None`: the broker itself), which the controller authorizes itself first.
+    pub async fn handle_forwarded(
+        &self,
+        api: ApiKey,
+        version: i16,
+        body: Bytes,
+        requester: Option<&Requester>,
+    ) -> Result<(Bytes, i64), ControllerError> {
         let malformed = |e: &dyn std::fmt::Display| ControllerError::Malformed(format!("{api:?} v{version}: {e}"));
         if !api.versions().contains(version) {
             return Err(malformed(&"unsupported version"));
@@ -393,16 +418,66 @@ impl QuorumController {
         let budget = decode_allocation_max(body.len());
         let request = RequestBody::decode(api, &mut Decoder::with_budget(body, budget), version);
         let request = request.map_err(|e| malformed(&e))?;
-        let (response, offset) = match request {
+        let (response, offset) = match (requester, &self.authorizer) {
+            (Some(requester), Some(settings)) => self.handle_authorized(request, version, settings, requester).await?,
+            _ => self.handle_trusted(request, version).await?,
+        };
+        let mut encoded = BytesMut::new();
+        response.encode(&mut encoded, version).map_err(|e| malformed(&e))?;
+        Ok((encoded.freeze(), offset))
+    }
+
+    /// A forwarded request checked on the controller's image: refused whole, decided with its
+    /// refused entries answered so, or decided as it is.
+    async fn handle_authorized(
+        &self,
+        request: RequestBody,
+        version: i16,
+        settings: &AuthorizerSettings,
+        requester: &Requester,
+    ) -> Result<(ResponseBody, i64), ControllerError> {
+        let image = self.current_image().await?;
+        let check = ForwardedCheck { settings, image: &image, requester };
+        let refused_whole = check.refused_whole(&request);
+        if refused_whole.is_none() && !check.refuses_an_entry(&request) {
+            drop(image);
+            return self.handle_trusted(request, version).await;
+        }
+        let offset = image.provenance().offset;
+        tracing::info!(
+            "controller: refused {:?} (or some of it) from {} forwarded for {}",
+            request.api_key(),
+            requester.principal,
+            requester.host
+        );
+        let mut response = match &request {
+            RequestBody::DescribeQuorum(_) => ResponseBody::DescribeQuorum(DescribeQuorumResponse::default()),
+            request => self.decide_unlocked(&image, request, version).await?.response,
+        };
+        if let Some(code) = refused_whole {
+            authorization::refuse_all(&mut response, code);
+            return Ok((response, offset));
+        }
+        check.refuse_entries(&request, &mut response);
+        drop(image);
+        match screening::narrow(&request, &response) {
+            Some(allowed) => {
+                let (inner, offset) = self.handle(allowed, version).await?;
+                Ok((screening::merge(response, inner), offset))
+            }
+            None => Ok((response, offset)),
+        }
+    }
+
+    /// A request decided as it is.
+    async fn handle_trusted(&self, request: RequestBody, version: i16) -> Result<(ResponseBody, i64), ControllerError> {
+        Ok(match request {
             // The quorum's own state, not a decision: off the decision lock, depending on no record.
             RequestBody::DescribeQuorum(request) => {
                 (ResponseBody::DescribeQuorum(self.quorum.describe(&request).map_err(ControllerError::from)?), -1)
             }
             request => self.handle(request, version).await?,
-        };
-        let mut encoded = BytesMut::new();
-        response.encode(&mut encoded, version).map_err(|e| malformed(&e))?;
-        Ok((encoded.freeze(), offset))
+        })
     }
 
     /// Fences every broker whose last heartbeat is older than `broker.session.timeout.ms`. Does

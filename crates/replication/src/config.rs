@@ -25,6 +25,10 @@ pub struct ReplicationConfig {
     pub replica_fetch_min_bytes: i32,
     /// `replica.fetch.backoff.ms` (1000): the pause after a failed fetch or a partition error.
     pub replica_fetch_backoff_ms: u64,
+    /// `replication.quota.window.num` (11): samples of the replication throttles' rates.
+    pub replication_quota_window_num: u32,
+    /// `replication.quota.window.size.seconds` (1): each sample's span.
+    pub replication_quota_window_size_seconds: u32,
 }
 
 impl ReplicationConfig {
@@ -40,6 +44,8 @@ impl ReplicationConfig {
             replica_fetch_wait_max_ms: 500,
             replica_fetch_min_bytes: 1,
             replica_fetch_backoff_ms: 1000,
+            replication_quota_window_num: 11,
+            replication_quota_window_size_seconds: 1,
         }
     }
 

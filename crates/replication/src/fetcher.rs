@@ -13,6 +13,11 @@
 //! is built only after the last answer was applied and synced, so a fetch offset always means
 //! "durable up to here".
 //!
+//! The follower's replication throttle (KIP-73, `quota.rs`) leaves a throttled partition out of
+//! the fetch while its quota is exceeded, unless it was caught up with the leader's high
+//! watermark at the last answer; a fetch left with no partitions waits
+//! `replica.fetch.backoff.ms`, as Kafka's fetcher does.
+//!
 //! A partition is assigned when this node becomes its follower (a new leader or leader epoch
 //! replaces the assignment) and unassigned when it leads, stops following or the partition
 //! goes; a fetcher left without partitions stops. An answer for a partition whose leader epoch
@@ -52,6 +57,9 @@ struct Assignment {
     leader_epoch: LeaderEpoch,
     /// Backing off until then.
     delayed_until: Option<Instant>,
+    /// How far the log end was behind the leader's high watermark after the last answer
+    /// (Kafka's `PartitionFetchState.lag`); `None` before the first.
+    lag: Option<i64>,
 }
 
 type Assigned = Arc<Mutex<BTreeMap<TopicPartition, Assignment>>>;
@@ -98,7 +106,7 @@ impl Fetchers {
                 entry.insert(FetcherHandle { assigned, wake, task })
             }
         };
-        let assignment = Assignment { topic_id, leader_epoch, delayed_until: None };
+        let assignment = Assignment { topic_id, leader_epoch, delayed_until: None, lag: None };
         assigned_of(&fetcher.assigned).insert(tp.clone(), assignment);
         fetcher.wake.notify_one();
         Ok(())
@@ -145,6 +153,18 @@ pub(crate) struct Sent {
     tp: TopicPartition,
     topic_id: Uuid,
     leader_epoch: LeaderEpoch,
+    /// Caught up with the leader's high watermark at the last answer (Kafka's
+    /// `isReplicaInSync`): the follower's replication throttle never holds it back.
+    in_sync: bool,
+}
+
+/// What an answer did to a partition: what the fetcher does next, and its lag, if the answer
+/// told it.
+#[derive(Debug, Clone)]
+struct Applied {
+    sent: Sent,
+    outcome: FetchOutcome,
+    lag: Option<i64>,
 }
 
 /// The fetcher's loop (see the module doc).
@@ -177,7 +197,9 @@ async fn run(shared: Arc<Shared>, key: FetcherKey, assigned: Assigned, wake: Arc
             }
         };
         if sent.is_empty() {
-            back_off(&assigned, &backoff_all(&ready), Instant::now() + backoff);
+            // Nothing to fetch, or every partition throttled: Kafka's fetcher waits
+            // `replica.fetch.backoff.ms` then.
+            settle(&assigned, &backoff_all(&ready), Instant::now() + backoff);
             continue;
         }
         let outcomes = match links.transport.fetch(key.leader, request).await {
@@ -199,25 +221,28 @@ async fn run(shared: Arc<Shared>, key: FetcherKey, assigned: Assigned, wake: Arc
                 backoff_all(&sent)
             }
         };
-        back_off(&assigned, &outcomes, Instant::now() + backoff);
+        settle(&assigned, &outcomes, Instant::now() + backoff);
     }
 }
 
-/// Holds back, until `until`, the partitions whose outcome says so (if still followed at the
-/// epoch they were fetched at).
-fn back_off(assigned: &Assigned, outcomes: &[(Sent, FetchOutcome)], until: Instant) {
+/// Notes each partition's new lag, and holds back, until `until`, those whose outcome says so
+/// (if still followed at the epoch they were fetched at).
+fn settle(assigned: &Assigned, outcomes: &[Applied], until: Instant) {
     let mut assigned = assigned_of(assigned);
-    for (sent, outcome) in outcomes {
-        if *outcome == FetchOutcome::Backoff
-            && let Some(a) = assigned.get_mut(&sent.tp).filter(|a| a.leader_epoch == sent.leader_epoch)
-        {
+    for applied in outcomes {
+        let sent = &applied.sent;
+        let Some(a) = assigned.get_mut(&sent.tp).filter(|a| a.leader_epoch == sent.leader_epoch) else { continue };
+        if applied.outcome == FetchOutcome::Backoff {
             a.delayed_until = Some(until);
+        }
+        if applied.lag.is_some() {
+            a.lag = applied.lag;
         }
     }
 }
 
-fn backoff_all(sent: &[Sent]) -> Vec<(Sent, FetchOutcome)> {
-    sent.iter().map(|s| (s.clone(), FetchOutcome::Backoff)).collect()
+fn backoff_all(sent: &[Sent]) -> Vec<Applied> {
+    sent.iter().map(|s| Applied { sent: s.clone(), outcome: FetchOutcome::Backoff, lag: None }).collect()
 }
 
 /// The partitions not backing off at `now` (their backoff cleared), and when the next backoff
@@ -231,7 +256,8 @@ fn ready_partitions(assigned: &Assigned, now: Instant) -> (Vec<Sent>, Option<Ins
             Some(until) if until > now => next = Some(next.map_or(until, |n| n.min(until))),
             _ => {
                 a.delayed_until = None;
-                ready.push(Sent { tp: tp.clone(), topic_id: a.topic_id, leader_epoch: a.leader_epoch });
+                let in_sync = a.lag.is_some_and(|lag| lag <= 0);
+                ready.push(Sent { tp: tp.clone(), topic_id: a.topic_id, leader_epoch: a.leader_epoch, in_sync });
             }
         }
     }
@@ -240,11 +266,20 @@ fn ready_partitions(assigned: &Assigned, now: Instant) -> (Vec<Sent>, Option<Ins
 
 impl Shared {
     /// The Fetch for `ready`: each partition from its log end, with its latest epoch. Partitions
-    /// no longer hosted are left out.
+    /// no longer hosted are left out, and so are those the follower's replication throttle holds
+    /// back (Kafka's `shouldFollowerThrottle`: not in sync, throttled, the quota exceeded).
     fn build_fetch_request(&self, ready: &[Sent]) -> (FetchRequest, Vec<Sent>) {
         let mut topics: Vec<FetchTopic> = Vec::new();
         let mut sent = Vec::with_capacity(ready.len());
+        let quota = &self.quotas.follower;
+        let mut exceeded = None;
         for wanted in ready {
+            if !wanted.in_sync
+                && quota.is_throttled(&wanted.tp)
+                && *exceeded.get_or_insert_with(|| quota.is_exceeded(self.clock.now_ms()))
+            {
+                continue;
+            }
             let Ok(partition) = self.partition(&wanted.tp) else { continue };
             let Ok(log) = lock(&partition.log) else { continue };
             let fetch = FetchPartition {
@@ -281,22 +316,32 @@ impl Shared {
         (request, sent)
     }
 
-    /// Applies a leader's answer to the partitions it was for.
-    fn apply_fetch_response(&self, sent: &[Sent], response: &FetchResponse) -> Vec<(Sent, FetchOutcome)> {
+    /// Applies a leader's answer to the partitions it was for; the bytes of throttled partitions
+    /// go on the follower's replication quota (in sync or not, as Kafka records them).
+    fn apply_fetch_response(&self, sent: &[Sent], response: &FetchResponse) -> Vec<Applied> {
         let by_key: BTreeMap<(Uuid, i32), &Sent> = sent.iter().map(|s| ((s.topic_id, s.tp.partition), s)).collect();
         let flush = self.config.flush_on_acks_all;
+        let quota = &self.quotas.follower;
         let mut outcomes = Vec::with_capacity(sent.len());
         for topic in &response.responses {
             for data in &topic.partitions {
                 let Some(&wanted) = by_key.get(&(topic.topic_id, data.partition_index)) else { continue };
-                let outcome = match self.partition(&wanted.tp) {
-                    Ok(partition) => partition.apply_fetched(wanted.leader_epoch, data, flush).unwrap_or_else(|e| {
+                let (mut outcome, mut lag) = (FetchOutcome::Ignored, None);
+                if let Ok(partition) = self.partition(&wanted.tp) {
+                    outcome = partition.apply_fetched(wanted.leader_epoch, data, flush).unwrap_or_else(|e| {
                         tracing::warn!("replicating {}: {e}", wanted.tp);
                         FetchOutcome::Backoff
-                    }),
-                    Err(_) => FetchOutcome::Ignored,
-                };
-                outcomes.push((wanted.clone(), outcome));
+                    });
+                    if outcome == FetchOutcome::Continue && data.error_code == 0 {
+                        let end = partition.with_log(|log, _| Ok(log.log_end_offset())).ok();
+                        lag = end.map(|end| (data.high_watermark - end).max(0));
+                    }
+                }
+                let bytes = data.records.as_ref().map_or(0, |r| r.len() as u64);
+                if bytes > 0 && quota.is_throttled(&wanted.tp) {
+                    quota.record(bytes, self.clock.now_ms());
+                }
+                outcomes.push(Applied { sent: wanted.clone(), outcome, lag });
             }
         }
         outcomes

@@ -17,6 +17,7 @@ use crate::config::ReplicationConfig;
 use crate::error::ReplicaError;
 use crate::isr::{AlterOutcome, AlterPartitionItem, IsrChannel};
 use crate::partition::Partition;
+use crate::quota::ReplicationQuotas;
 use crate::state::BrokerStatuses;
 use crate::transport::ReplicaTransport;
 
@@ -57,6 +58,9 @@ pub(crate) struct Shared {
     pub consumer_reads: std::sync::atomic::AtomicU64,
     /// Record bytes this node served to consumers as a follower (KIP-392).
     pub follower_read_bytes: std::sync::atomic::AtomicU64,
+    /// The replication throttles (KIP-73): what this node sends as leader and fetches as
+    /// follower.
+    pub quotas: ReplicationQuotas,
 }
 
 pub(crate) fn read<T>(lock: &RwLock<T>) -> RwLockReadGuard<'_, T> {

@@ -18,6 +18,10 @@
 //! node is behind the follower's metadata (an unknown topic, not the leader yet, an unknown newer
 //! epoch), which wait like an empty read, for this node to catch up (`leader_behind_follower`).
 //!
+//! The leader's replication throttle (KIP-73, `quota.rs`) answers a partition it throttles with
+//! no records while its quota is exceeded, unless the follower is in the ISR; the bytes of
+//! throttled partitions sent are recorded once the answer is final.
+//!
 //! What it is not: fetch sessions are not kept for followers (a follower's session epoch is
 //! ignored and the answer is sessionless: Strand's own followers fetch sessionless).
 
@@ -119,7 +123,51 @@ impl ReplicaManager {
             let complete = pass.bytes >= min_bytes || pass.urgent || request.topics.is_empty();
             (pass.responses, complete)
         });
-        FetchResponse { responses: answer.await, ..Default::default() }
+        let responses = answer.await;
+        self.record_throttled(&responses, version);
+        FetchResponse { responses, ..Default::default() }
+    }
+
+    /// Kafka's `shouldLeaderThrottle`: a follower not in the ISR fetching a partition this
+    /// leader's quota throttles, while the quota is exceeded (`exceeded` caches that answer for
+    /// the pass).
+    fn leader_throttles(
+        &self,
+        partition: &Partition,
+        replica: BrokerId,
+        now_ms: i64,
+        exceeded: &mut Option<bool>,
+    ) -> bool {
+        let quota = &self.shared.quotas.leader;
+        if !quota.is_throttled(&partition.tp) || partition.has_in_sync(replica) {
+            return false;
+        }
+        *exceeded.get_or_insert_with(|| quota.is_exceeded(now_ms))
+    }
+
+    /// Records on the leader's quota the bytes sent of every throttled partition, in sync or not
+    /// (Kafka's `sizeOfThrottledPartitions`, counting record bytes).
+    fn record_throttled(&self, responses: &[FetchableTopicResponse], version: i16) {
+        let quota = &self.shared.quotas.leader;
+        if !quota.throttles_any() {
+            return;
+        }
+        let mut bytes = 0u64;
+        for topic in responses {
+            let name = if version >= TOPIC_ID_VERSION {
+                self.shared.topic_name(topic.topic_id)
+            } else {
+                Some(topic.topic.clone())
+            };
+            let Some(name) = name else { continue };
+            for data in &topic.partitions {
+                let len = data.records.as_ref().map_or(0, |r| r.len() as u64);
+                if len > 0 && quota.is_throttled(&TopicPartition::new(name.clone(), data.partition_index)) {
+                    bytes += len;
+                }
+            }
+        }
+        quota.record(bytes, self.shared.clock.now_ms());
     }
 
     fn replica_fetch_pass(
@@ -135,6 +183,8 @@ impl ReplicaManager {
         let brokers = self.shared.brokers();
         let mut budget = u64::try_from(request.max_bytes).unwrap_or(0);
         let mut pass = Pass { responses: Vec::with_capacity(request.topics.len()), bytes: 0, urgent: false };
+        // Whether the leader's replication quota is exceeded, looked at once a pass if needed.
+        let mut exceeded = None;
         for topic in &request.topics {
             let name = if version >= TOPIC_ID_VERSION {
                 self.shared.topic_name(topic.topic_id)
@@ -154,8 +204,11 @@ impl ReplicaManager {
                         watch.add(partition.subscribe());
                         let limit = u64::try_from(wanted.partition_max_bytes).unwrap_or(0).min(budget);
                         // KIP-74: only the first partition with data may pass the limits, by its
-                        // first batch.
-                        let (limit, first_batch) = if pass.bytes == 0 {
+                        // first batch. A throttled one reads nothing, its progress still counts.
+                        let (limit, first_batch) = if self.leader_throttles(&partition, replica, now_ms, &mut exceeded)
+                        {
+                            (0, FirstBatch::Limited)
+                        } else if pass.bytes == 0 {
                             (limit.max(1), FirstBatch::Whole)
                         } else {
                             (limit, FirstBatch::Limited)

@@ -30,6 +30,9 @@
 //! - `isr.rs`: ISR changes through an [`IsrChannel`] to the controller (AlterPartition), one in
 //!   flight per partition.
 //! - `delayed_produce.rs`: [`DelayedProduce`], an `acks=all` append waiting for the ISR.
+//! - `quota.rs`: the replication throttles (KIP-73, Kafka's `ReplicationQuotaManager`):
+//!   [`ReplicationThrottles`] from the image, a leader and a follower quota that the leader's
+//!   serving (`leader.rs`) and the fetchers (`fetcher.rs`) check and record.
 //! - `delayed_fetch.rs`: [`DelayedFetch`], the one wait of every Fetch (a consumer's and a
 //!   follower's), woken through a [`FetchWatch`] only by changes of the partitions it reads.
 //! - `types.rs`: the plain values passed between the modules and to callers ([`Acks`],
@@ -38,7 +41,7 @@
 //!   [`PartitionStatus`]; [`ReplicationConfig`]; [`ReplicaError`] and its Kafka error codes.
 //!
 //! Imports run one way, never back (no two modules use each other): `types`, `error`, `state`,
-//! `config`, `delayed_fetch` at the bottom; then `isr`, `transport`, `replica`,
+//! `config`, `delayed_fetch`, `quota` at the bottom; then `isr`, `transport`, `replica`,
 //! `delayed_produce`; `partition`; `follower`, `hosted`; `fetcher`; `manager`; `leader` (which
 //! extends [`ReplicaManager`]) on top.
 //!
@@ -70,6 +73,7 @@ mod isr;
 mod leader;
 mod manager;
 mod partition;
+mod quota;
 mod replica;
 mod state;
 mod transport;
@@ -86,6 +90,7 @@ pub use isr::{AlterPartitionItem, IsrChannel, IsrMember, LeaderAndIsr};
 pub use leader::{REPLICA_FETCH_WAIT_MS_MAX, failed as failed_fetch_partition, fetch_replica, file_records};
 pub use manager::ReplicaManager;
 pub use partition::Appended;
+pub use quota::{ReplicationThrottles, ThrottledReplicas};
 pub use state::{BrokerStatus, FollowerStatus, PartitionState, PartitionStatus, ReplicaRole, RoleChange};
 pub use transport::{REPLICA_FETCH_VERSION, ReplicaTransport, TransportError};
 pub use types::{

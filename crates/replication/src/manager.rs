@@ -11,7 +11,8 @@
 //!   directory's `replication-offset-checkpoint`.
 //!
 //! The shell's duties in a cluster: apply every partition state the metadata image changes,
-//! report the brokers' standing ([`ReplicaManager::set_broker_statuses`]) on every image, call
+//! report the brokers' standing ([`ReplicaManager::set_broker_statuses`]) and the replication
+//! throttles ([`ReplicaManager::set_replication_throttles`]) on every image, call
 //! [`ReplicaManager::maybe_shrink_isr`] every `replica.lag.time.max.ms / 2` and
 //! [`ReplicaManager::checkpoint_high_watermarks`] every
 //! `replica.high.watermark.checkpoint.interval.ms` (5 s), and on shutdown
@@ -39,6 +40,7 @@ use crate::error::ReplicaError;
 use crate::fetcher::Fetchers;
 use crate::hosted::{ReplicaLinks, Shared, read, write};
 use crate::partition::{Appended, Partition};
+use crate::quota::{QuotaWindow, ReplicationQuotas, ReplicationThrottles};
 use crate::replica::ReplicaState;
 use crate::state::{BrokerStatus, FollowerStatus, PartitionState, PartitionStatus, RoleChange};
 use crate::types::{Acks, FirstBatch, Isolation, PartitionOffsets, PartitionRead, PassReport, ReadFrom};
@@ -112,7 +114,12 @@ impl ReplicaManager {
                 (tp, Arc::new(partition))
             })
             .collect();
+        let window = QuotaWindow {
+            samples: config.replication_quota_window_num,
+            sample_ms: i64::from(config.replication_quota_window_size_seconds) * 1000,
+        };
         let shared = Shared {
+            quotas: ReplicationQuotas::new(window),
             config,
             clock,
             links,
@@ -135,6 +142,12 @@ impl ReplicaManager {
 
     pub fn config(&self) -> &ReplicationConfig {
         &self.shared.config
+    }
+
+    /// Takes this node's replication throttles (rates and throttled replicas) as the metadata
+    /// image now sets them; what the quotas recorded so far stays.
+    pub fn set_replication_throttles(&self, throttles: ReplicationThrottles) {
+        self.shared.quotas.update(throttles);
     }
 
     fn fetchers(&self) -> MutexGuard<'_, Fetchers> {

@@ -130,12 +130,31 @@ pub async fn run_until(
     // Resolves once the metadata log failed (never on an observer, which keeps none). It holds
     // the quorum: dropped before a clean shutdown, which needs the quorum's last owner.
     let mut metadata_failed: Halt = Box::pin(metadata_log_failure(metadata.quorum.clone()));
+    let mut shutdown = std::pin::pin!(shutdown);
     if !node.config.process_roles.broker {
         return node.run_controller_only(metadata, metadata_failed, shutdown).await;
     }
     let channel = node.controller_channel(&metadata);
-    let registered = node.register(&channel, &metadata, &mut metadata_failed).await?;
-    let hosted = node.host(&channel, &metadata, &registered).await?;
+    // Registering waits for a controller, and hosting for the metadata: a signal meanwhile stops
+    // the node at once (nothing is served yet, so there is nothing to hand over).
+    let starting = async {
+        let registered = node.register(&channel, &metadata, &mut metadata_failed).await?;
+        let hosted = node.host(&channel, &metadata, &registered).await?;
+        Ok::<_, NodeError>((registered, hosted))
+    };
+    let started = tokio::select! {
+        started = starting => Some(started?),
+        _ = &mut shutdown => None,
+    };
+    let Some((registered, hosted)) = started else {
+        info!("shutting down before start-up completed");
+        node.tasks.stop();
+        drop(metadata_failed);
+        drop(channel);
+        let Metadata { quorum, controller, .. } = metadata;
+        drop(controller);
+        return shut_down_quorum(quorum).await;
+    };
     let all_dirs_failed = node.start_broker_tasks(&channel, &metadata, &registered, &hosted);
     // SCRAM reads the users' credentials from the node's image, as it is replayed.
     let credentials = Arc::new(strand_broker::ImageCredentials::new(metadata.image_rx.clone()));
@@ -143,7 +162,7 @@ pub async fn run_until(
     let broker = node.serve(clients, &channel, &metadata, registered.listeners, registered.broker_epoch, &hosted);
 
     let halted = tokio::select! {
-        signal = shutdown => Ok(signal),
+        signal = &mut shutdown => Ok(signal),
         () = all_dirs_failed.notified() => Err(NodeError::LogDirsFailed(node.config.log_dirs.clone())),
         failure = &mut metadata_failed => Err(failure),
     };
@@ -271,13 +290,17 @@ impl Starting {
         let quorum = Arc::new(open_quorum(config, &self.cluster_id, clock, peers, tls).await?);
         self.tasks.spawn(METADATA_REPLAY, replay_forever(quorum.subscribe(0), raw_tx, image_tx, handoff_rx));
         let raw_image = raw_rx.clone();
-        let controller = Arc::new(QuorumController::new(
+        let controller = QuorumController::new(
             quorum.clone(),
             raw_rx,
             self.clock.clone(),
             controller_settings(config, &self.cluster_id, sole_voter)?,
             Box::new(strand_broker::handlers::create_topics::random_topic_id),
-        ));
+        );
+        let controller = Arc::new(match &config.authorizer {
+            Some(settings) => controller.with_authorizer(settings.clone()),
+            None => controller,
+        });
         let registration = controller_registration(config, controller_listener.as_ref().map(|(address, _)| *address));
         let channel = Arc::new(self.controller_client(&quorum, &controller));
         self.tasks
@@ -409,6 +432,7 @@ impl Starting {
         }
         let listeners = bind_listeners(config).await?;
         let online_ids: Vec<Uuid> = dirs.iter().filter_map(|(_, id)| *id).collect();
+        info!("Strand node {}: registering with the active controller", self.node.0);
         let broker_epoch = tokio::select! {
             registered = register(config, channel.as_ref(), &listeners, online_ids) => registered?,
             failure = &mut *metadata_failed => return Err(failure),

@@ -21,7 +21,7 @@ pub async fn handle(
         let code = ErrorCode::ClusterAuthorizationFailed;
         return all_failed(&request, code, code.message().to_owned());
     }
-    match broker.ask_controller(&request, version).await {
+    match broker.ask_controller_for(Some(session), &request, version).await {
         Ok(response) => response,
         Err(reason) => {
             tracing::warn!("AlterClientQuotas: {reason}");

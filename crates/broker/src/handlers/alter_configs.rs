@@ -50,7 +50,7 @@ pub async fn handle(
     let forwarded = if request.resources.is_empty() {
         Vec::new()
     } else {
-        match broker.ask_controller(&request, version).await {
+        match broker.ask_controller_for(Some(session), &request, version).await {
             Ok(response) => response.responses,
             Err(reason) => {
                 tracing::warn!("AlterConfigs: {reason}");

@@ -44,7 +44,7 @@ pub async fn handle(
             ..Default::default()
         };
     }
-    match broker.ask_controller(&request, version).await {
+    match broker.ask_controller_for(Some(session), &request, version).await {
         Ok(response) => response,
         Err(reason) => {
             tracing::warn!("AlterPartitionReassignments: {reason}");

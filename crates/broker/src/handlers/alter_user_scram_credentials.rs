@@ -33,7 +33,7 @@ pub async fn handle(
             .collect();
         return AlterUserScramCredentialsResponse { results, ..Default::default() };
     }
-    match broker.ask_controller(&request, version).await {
+    match broker.ask_controller_for(Some(session), &request, version).await {
         Ok(response) => response,
         Err(reason) => {
             tracing::warn!("AlterUserScramCredentials: {reason}");

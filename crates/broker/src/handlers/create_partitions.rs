@@ -8,6 +8,8 @@ use strand_protocol::messages::create_partitions_response::CreatePartitionsTopic
 use strand_protocol::messages::{CreatePartitionsRequest, CreatePartitionsResponse};
 use strand_security::acl::{AclOperation, ResourceType};
 
+use strand_security::Session;
+
 use crate::Broker;
 use crate::authorization::unique;
 use crate::dispatch::Client;
@@ -73,8 +75,11 @@ async fn create_within_quota(
             });
         }
     }
-    let mut response =
-        if sizes.is_empty() { CreatePartitionsResponse::default() } else { forward(broker, &request, version).await };
+    let mut response = if sizes.is_empty() {
+        CreatePartitionsResponse::default()
+    } else {
+        forward(broker, &request, version, client.session).await
+    };
     let outcome = |ok: bool| {
         response.results.iter().zip(&sizes).filter(|(t, _)| (t.error_code == 0) == ok).map(|(_, n)| *n).sum()
     };
@@ -84,8 +89,13 @@ async fn create_within_quota(
     response
 }
 
-async fn forward(broker: &Broker, request: &CreatePartitionsRequest, version: i16) -> CreatePartitionsResponse {
-    match broker.ask_controller(request, version).await {
+async fn forward(
+    broker: &Broker,
+    request: &CreatePartitionsRequest,
+    version: i16,
+    session: &Session,
+) -> CreatePartitionsResponse {
+    match broker.ask_controller_for(Some(session), request, version).await {
         Ok(response) => response,
         Err(reason) => {
             tracing::warn!("CreatePartitions: {reason}");

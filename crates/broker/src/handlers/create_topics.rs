@@ -13,6 +13,7 @@ use strand_protocol::error::ErrorCode;
 use strand_protocol::messages::create_topics_request::CreatableTopic;
 use strand_protocol::messages::create_topics_response::CreatableTopicResult;
 use strand_protocol::messages::{CreateTopicsRequest, CreateTopicsResponse};
+use strand_security::Session;
 use strand_security::acl::{AclOperation, ResourceType};
 
 use crate::Broker;
@@ -82,7 +83,7 @@ async fn create_within_quota(
     let mut response = if request.topics.is_empty() {
         CreateTopicsResponse::default()
     } else {
-        let (response, failure) = create(broker, &request, version).await;
+        let (response, failure) = create(broker, &request, version, Some(client.session)).await;
         if let Some(reason) = failure {
             tracing::warn!("CreateTopics: {reason}");
         }
@@ -122,15 +123,16 @@ fn in_request_order(
 /// The metadata log's topic, which no request creates (the controller refuses it).
 const CLUSTER_METADATA_TOPIC: &str = "__cluster_metadata";
 
-/// Asks the controller to create topics at `version` (also those the broker creates itself:
-/// auto-creation, `__consumer_offsets`, at [`CREATE_TOPICS_VERSION`]). The response and, if no controller answered, why (the response then
+/// Asks the controller to create topics at `version` for `session` (also those the broker
+/// creates itself, `None`: auto-creation, `__consumer_offsets`, at [`CREATE_TOPICS_VERSION`]). The response and, if no controller answered, why (the response then
 /// fails every topic); once it returns without a failure the image holds the new topics.
 pub(crate) async fn create(
     broker: &Broker,
     request: &CreateTopicsRequest,
     version: i16,
+    session: Option<&Session>,
 ) -> (CreateTopicsResponse, Option<String>) {
-    match broker.ask_controller(request, version).await {
+    match broker.ask_controller_for(session, request, version).await {
         Ok(response) => (response, None),
         Err(reason) => {
             let topics = request

@@ -33,7 +33,7 @@ pub async fn handle(
     if broker.authorizer.is_none() {
         return Ok(fail_all(ErrorCode::SecurityDisabled, Some("No Authorizer is configured.".to_owned())));
     }
-    match broker.ask_controller(&request, version).await {
+    match broker.ask_controller_for(Some(session), &request, version).await {
         Ok(response) => Ok(response),
         Err(reason) => {
             tracing::warn!("DeleteAcls: {reason}");

@@ -14,6 +14,8 @@ use strand_protocol::messages::delete_topics_response::DeletableTopicResult;
 use strand_protocol::messages::{DeleteTopicsRequest, DeleteTopicsResponse};
 use strand_security::acl::AclOperation;
 
+use strand_security::Session;
+
 use crate::Broker;
 use crate::authorization::unique;
 use crate::dispatch::Client;
@@ -123,8 +125,11 @@ async fn delete_within_quota(
             refused.topics.push(topic);
         }
     }
-    let mut response =
-        if sizes.is_empty() { DeleteTopicsResponse::default() } else { forward(broker, &request, version).await };
+    let mut response = if sizes.is_empty() {
+        DeleteTopicsResponse::default()
+    } else {
+        forward(broker, &request, version, client.session).await
+    };
     let outcome = |ok: bool| {
         response.responses.iter().zip(&sizes).filter(|(t, _)| (t.error_code == 0) == ok).map(|(_, n)| *n).sum()
     };
@@ -138,8 +143,13 @@ async fn delete_within_quota(
     response
 }
 
-async fn forward(broker: &Broker, request: &DeleteTopicsRequest, version: i16) -> DeleteTopicsResponse {
-    match broker.ask_controller(request, version).await {
+async fn forward(
+    broker: &Broker,
+    request: &DeleteTopicsRequest,
+    version: i16,
+    session: &Session,
+) -> DeleteTopicsResponse {
+    match broker.ask_controller_for(Some(session), request, version).await {
         Ok(response) => response,
         Err(reason) => {
             tracing::warn!("DeleteTopics: {reason}");

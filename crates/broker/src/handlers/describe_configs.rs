@@ -21,7 +21,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use strand_base::BrokerId;
 use strand_metadata::controller::listener_tls_store_key;
 use strand_metadata::controller::topic_configs::{
-    ConfigSource, ConfigType, EffectiveConfig, topic_config, topic_config_for_broker_synonym,
+    ConfigSource, ConfigType, EffectiveConfig, broker_quota_config, topic_config, topic_config_for_broker_synonym,
 };
 use strand_metadata::controller::topic_name::validate_topic_name;
 use strand_metadata::image::{ConfigResource, ConfigResourceKind, MetadataImage, TopicConfigResolver};
@@ -203,6 +203,7 @@ impl Describer<'_> {
     fn broker_entry(&self, key: &str, cluster_default: bool) -> DescribeConfigsResourceResult {
         let entry = self.statics.get(key).copied();
         let topic_def = topic_config_for_broker_synonym(key);
+        let quota_def = broker_quota_config(key);
         let synonyms: Vec<DescribeConfigsSynonym> = self
             .broker_synonyms(key)
             .into_iter()
@@ -218,14 +219,15 @@ impl Describer<'_> {
             name: key.to_owned(),
             value,
             // Strand changes only the broker keys that default topic configs, and listeners' TLS
-            // stores, at runtime.
+            // stores, at runtime. The replication throttles' rates are read-only to Kafka too
+            // (they are not among its `DynamicBrokerConfig.AllDynamicConfigs`).
             read_only: topic_def.is_none() && listener_tls_store_key(key).is_none(),
             config_source: synonyms.first().map_or(ConfigSource::DefaultConfig.wire(), |s| s.source),
             is_sensitive: sensitive,
             synonyms: if self.include_synonyms { synonyms } else { Vec::new() },
             config_type: entry
                 .map(|e| e.config_type)
-                .or_else(|| topic_def.map(|d| config_type_id(d.kind)))
+                .or_else(|| topic_def.or(quota_def).map(|d| config_type_id(d.kind)))
                 .or_else(|| listener_tls_store_key(key).map(|_| if sensitive { PASSWORD } else { STRING }))
                 .unwrap_or(0),
             documentation: None,
@@ -281,7 +283,7 @@ impl Describer<'_> {
         }
         match self.statics.get(key) {
             Some(entry) => entry.sensitive || entry.config_type == 0,
-            None => topic_config_for_broker_synonym(key).is_none(),
+            None => topic_config_for_broker_synonym(key).is_none() && broker_quota_config(key).is_none(),
         }
     }
 }

@@ -19,7 +19,7 @@ pub async fn handle(
     if !broker.authorize_cluster(session, AclOperation::Describe) {
         return error(ErrorCode::ClusterAuthorizationFailed, None);
     }
-    match broker.ask_controller(&request, version).await {
+    match broker.ask_controller_for(Some(session), &request, version).await {
         Ok(response) => response,
         Err(reason) => {
             tracing::warn!("DescribeQuorum: {reason}");

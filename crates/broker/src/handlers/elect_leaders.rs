@@ -30,7 +30,7 @@ pub async fn handle(
     let mut response = if !broker.authorize_cluster(session, AclOperation::Alter) {
         failed(&request, ErrorCode::ClusterAuthorizationFailed, "Request is not authorized to elect leaders.")
     } else {
-        match broker.ask_controller(&request, version).await {
+        match broker.ask_controller_for(Some(session), &request, version).await {
             Ok(response) => response,
             Err(reason) => {
                 tracing::warn!("ElectLeaders: {reason}");

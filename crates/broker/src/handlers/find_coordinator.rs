@@ -143,7 +143,7 @@ async fn ensure_internal_topic(broker: &Broker, name: &str) -> Option<std::sync:
     };
     let request = CreateTopicsRequest { topics: vec![topic], timeout_ms: 30_000, ..Default::default() };
     let (response, failure) =
-        super::create_topics::create(broker, &request, super::create_topics::CREATE_TOPICS_VERSION).await;
+        super::create_topics::create(broker, &request, super::create_topics::CREATE_TOPICS_VERSION, None).await;
     if let Some(reason) = failure {
         tracing::warn!("could not create {name}: {reason}");
         return None;

@@ -20,7 +20,7 @@ pub async fn handle(
         let error_message = Some(code.message().to_owned());
         return ListPartitionReassignmentsResponse { error_code: code.code(), error_message, ..Default::default() };
     }
-    match broker.ask_controller(&request, version).await {
+    match broker.ask_controller_for(Some(session), &request, version).await {
         Ok(response) => response,
         Err(reason) => {
             tracing::warn!("ListPartitionReassignments: {reason}");

@@ -62,7 +62,7 @@ pub async fn handle(
             let to_create: BTreeSet<String> =
                 creatable.iter().filter(|(_, allowed)| *allowed).map(|(n, _)| n.clone()).collect();
             if !to_create.is_empty() {
-                image = auto_create(broker, to_create).await.unwrap_or(image);
+                image = auto_create(broker, to_create, session).await.unwrap_or(image);
             }
             (requested.iter())
                 .map(|t| {
@@ -161,7 +161,13 @@ fn denied(topic: &MetadataRequestTopic, name: &str, version: i16, internal: bool
     }
 }
 
-async fn auto_create(broker: &Broker, names: BTreeSet<String>) -> Option<std::sync::Arc<MetadataImage>> {
+/// Creates `names` for `session`, whom the controller authorizes again (Kafka forwards an
+/// auto-creation with the requester's principal too).
+async fn auto_create(
+    broker: &Broker,
+    names: BTreeSet<String>,
+    session: &Session,
+) -> Option<std::sync::Arc<MetadataImage>> {
     let request = CreateTopicsRequest {
         topics: names
             .into_iter()
@@ -171,7 +177,8 @@ async fn auto_create(broker: &Broker, names: BTreeSet<String>) -> Option<std::sy
         ..Default::default()
     };
     let (_, failure) =
-        super::create_topics::create(broker, &request, super::create_topics::CREATE_TOPICS_VERSION).await;
+        super::create_topics::create(broker, &request, super::create_topics::CREATE_TOPICS_VERSION, Some(session))
+            .await;
     match failure {
         None => Some(broker.image()),
         Some(reason) => {

@@ -25,7 +25,7 @@ pub async fn handle(
         // Kafka's `getErrorResponse`: the code alone.
         return failed(ErrorCode::ClusterAuthorizationFailed, None);
     }
-    match broker.ask_controller(&request, version).await {
+    match broker.ask_controller_for(Some(session), &request, version).await {
         Ok(response) => response,
         Err(reason) => {
             tracing::warn!("UnregisterBroker: {reason}");

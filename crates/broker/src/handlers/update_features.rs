@@ -23,7 +23,7 @@ pub async fn handle(
     if !broker.authorize_cluster(session, AclOperation::Alter) {
         return failed(ErrorCode::ClusterAuthorizationFailed, ErrorCode::ClusterAuthorizationFailed.message());
     }
-    match broker.ask_controller(&request, version).await {
+    match broker.ask_controller_for(Some(session), &request, version).await {
         Ok(response) => response,
         Err(reason) => {
             tracing::warn!("UpdateFeatures: {reason}");

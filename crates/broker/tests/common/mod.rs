@@ -22,6 +22,7 @@ use strand_coordinator::{GroupConfig, GroupCoordinator, RandomMemberIds};
 use strand_log::log::ValidatedBatch;
 use strand_log::producer_state::{AppendContext, VerificationGuard};
 use strand_log::{LogConfig, LogManager, NodeIdentity};
+use strand_metadata::controller::authorization::Requester;
 use strand_metadata::controller::{
     ApiMessageAndVersion, BootstrapFeatures, ControllerDefaults, InitialFencing, bootstrap_records,
 };
@@ -175,8 +176,16 @@ impl ControllerLog for ReplayingWriter {
 pub struct LocalController(pub QuorumController);
 
 impl ControllerChannel for LocalController {
-    fn call(&self, api: ApiKey, version: i16, body: Bytes) -> BoxFuture<'_, Result<(Bytes, i64), String>> {
-        Box::pin(async move { self.0.handle_encoded(api, version, body).await.map_err(|e| e.to_string()) })
+    fn call(
+        &self,
+        api: ApiKey,
+        version: i16,
+        body: Bytes,
+        requester: Option<Requester>,
+    ) -> BoxFuture<'_, Result<(Bytes, i64), String>> {
+        Box::pin(async move {
+            self.0.handle_forwarded(api, version, body, requester.as_ref()).await.map_err(|e| e.to_string())
+        })
     }
 }
 
@@ -456,7 +465,7 @@ pub fn publisher(replicas: Arc<ReplicaManager>) -> BrokerMetadataPublisher {
 pub struct NoController;
 
 impl ControllerChannel for NoController {
-    fn call(&self, _: ApiKey, _: i16, _: Bytes) -> BoxFuture<'_, Result<(Bytes, i64), String>> {
+    fn call(&self, _: ApiKey, _: i16, _: Bytes, _: Option<Requester>) -> BoxFuture<'_, Result<(Bytes, i64), String>> {
         Box::pin(async { Err("no controller in this test".to_owned()) })
     }
 }

@@ -404,16 +404,33 @@ impl PartitionableCluster {
 const STRAND_RPC_API_KEY: i16 = 32_000;
 
 /// A Strand controller request frame carrying a BrokerHeartbeat from node `id`, as a broker's
-/// controller client sends it (with `client_id` in the inner Kafka header).
+/// controller client sends it (`client_id` names the frame in the test's logs only).
 pub fn heartbeat_frame(id: i32, client_id: &str) -> Vec<u8> {
-    use strand_protocol::frame::encode_request;
     use strand_protocol::messages::BrokerHeartbeatRequest;
+    let _ = client_id;
     let heartbeat = BrokerHeartbeatRequest { broker_id: BrokerId(id), broker_epoch: 1, ..Default::default() };
-    let kafka = encode_request(1, Some(client_id), &RequestBody::BrokerHeartbeat(heartbeat), 1).expect("encodes");
+    controller_frame(&RequestBody::BrokerHeartbeat(heartbeat), 1, None)
+}
+
+/// A Strand controller request frame (`inter_node::wire`) carrying `request` at `version`,
+/// forwarded for `requester` (a `Type:name` principal and a client address) or, `None`, the
+/// sending node's own.
+pub fn controller_frame(request: &RequestBody, version: i16, requester: Option<(&str, &str)>) -> Vec<u8> {
     let mut payload = Vec::new();
-    payload.extend_from_slice(&63i16.to_be_bytes());
-    payload.extend_from_slice(&1i16.to_be_bytes());
-    payload.extend_from_slice(&kafka[4..]);
+    payload.extend_from_slice(&(request.api_key() as i16).to_be_bytes());
+    payload.extend_from_slice(&version.to_be_bytes());
+    match requester {
+        None => payload.extend_from_slice(&(-1i16).to_be_bytes()),
+        Some((principal, host)) => {
+            for field in [principal, host] {
+                payload.extend_from_slice(&i16::try_from(field.len()).expect("short").to_be_bytes());
+                payload.extend_from_slice(field.as_bytes());
+            }
+        }
+    }
+    let mut body = bytes::BytesMut::new();
+    request.encode(&mut body, version).expect("encodes");
+    payload.extend_from_slice(&body);
     let mut frame = Vec::new();
     let size = i32::try_from(2 + 2 + 4 + 1 + payload.len()).expect("small");
     frame.extend_from_slice(&size.to_be_bytes());
@@ -423,4 +440,14 @@ pub fn heartbeat_frame(id: i32, client_id: &str) -> Vec<u8> {
     frame.push(1);
     frame.extend_from_slice(&payload);
     frame
+}
+
+/// The Kafka response body of a Strand controller reply frame (without its size prefix):
+/// `Err` with the controller's message when it refused.
+pub fn controller_reply(frame: bytes::Bytes) -> Result<bytes::Bytes, String> {
+    let (status, rest) = (frame[4], frame.slice(5..));
+    match status {
+        0 => Ok(rest.slice(8..)),
+        _ => Err(String::from_utf8_lossy(&rest).into_owned()),
+    }
 }

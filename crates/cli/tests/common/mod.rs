@@ -164,13 +164,9 @@ impl Server {
         std::mem::replace(&mut self.data, data)
     }
 
-    /// SIGTERM, then waits for a clean exit. Returns the data directory.
+    /// SIGTERM, then waits (at most [`WAIT_MAX`]) for a clean exit. Returns the data directory.
     pub fn terminate(mut self) -> tempfile::TempDir {
-        let pid = self.child.id().to_string();
-        let _ = Command::new("kill").args(["-TERM", &pid]).status();
-        let status = self.child.wait().expect("wait");
-        let log = self.log.lock().map(|l| l.join("\n")).unwrap_or_default();
-        assert!(status.success(), "strand exited with {status}:\n{log}");
+        terminate_cleanly(&mut self.child, &self.log);
         let data = tempfile::tempdir().expect("placeholder");
         std::mem::replace(&mut self.data, data)
     }
@@ -185,6 +181,28 @@ impl Server {
             .and_then(|v| v.parse().ok())
             .unwrap_or(0)
     }
+}
+
+/// SIGTERM `child`, then waits (at most [`WAIT_MAX`]) for it to exit, which must be cleanly.
+fn terminate_cleanly(child: &mut Child, log: &std::sync::Mutex<Vec<String>>) {
+    let _ = Command::new("kill").args(["-TERM", &child.id().to_string()]).status();
+    let pause = Duration::from_millis(50);
+    let mut status = None;
+    for _ in 0..WAIT_MAX.as_millis() / pause.as_millis() {
+        status = child.try_wait().expect("wait");
+        if status.is_some() {
+            break;
+        }
+        std::thread::sleep(pause);
+    }
+    let Some(status) = status else {
+        let _ = child.kill();
+        let _ = child.wait();
+        let log = log.lock().map(|l| l.join("\n")).unwrap_or_default();
+        panic!("strand did not exit within {WAIT_MAX:?} of SIGTERM:\n{log}")
+    };
+    let log = log.lock().map(|l| l.join("\n")).unwrap_or_default();
+    assert!(status.success(), "strand exited with {status}:\n{log}");
 }
 
 /// A node that was spawned and has not yet said where it serves.
@@ -221,6 +239,24 @@ impl Starting {
     /// server's address is unspecified).
     pub fn controller_ready(self) -> Server {
         self.wait_for(|l| l.contains("controller only").then_some(())).0
+    }
+
+    /// Waits (at most [`WAIT_MAX`]) for a log line holding `marker`, then stops the node with
+    /// SIGTERM, which it must obey at once and cleanly, before serving; its log.
+    pub fn terminate_after(self, marker: &str) -> String {
+        let Starting { mut child, log, lines, reader, .. } = self;
+        let pause = std::time::Duration::from_millis(100);
+        let seen = (0..WAIT_MAX.as_millis() / pause.as_millis())
+            .any(|_| lines.recv_timeout(pause).is_ok_and(|line| line.contains(marker)));
+        if !seen {
+            let _ = child.kill();
+            let _ = child.wait();
+            let log = log.lock().map(|l| l.join("\n")).unwrap_or_default();
+            panic!("no log line with {marker:?} within {WAIT_MAX:?}:\n{log}");
+        }
+        terminate_cleanly(&mut child, &log);
+        let _ = reader.join();
+        log.lock().map(|l| l.join("\n")).unwrap_or_default()
     }
 
     /// Waits (at most [`WAIT_MAX`]) for the node to stop without serving; its log.

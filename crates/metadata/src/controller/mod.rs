@@ -30,6 +30,7 @@
 //!   which every leader, ISR or replica move above goes through.
 //! - [`bootstrap_records`]: the feature levels a new cluster starts with ([`BootstrapFeatures`]);
 //!   [`update_features`]: changing them (`FeatureControlManager`, KIP-584 and KIP-1022).
+//! - [`authorization`]: a forwarded request checked with its client's principal.
 //! - [`screening`]: deciding a large client request mostly outside the controller's lock
 //!   (narrowing it to the entries that write records, merging the answers).
 //! - [`topic_configs`]: the topic config table, validation and effective values;
@@ -45,12 +46,14 @@
 //!
 //! What it is not: no clock (times are inputs, as the heartbeat tracker's `now_ms`), no randomness
 //! (topic ids come from the `new_topic_id` input; placement shuffles with a generator seeded by
-//! the topic name), no I/O, no authorization (the broker filters what a principal may do before
-//! calling here).
+//! the topic name), no I/O. Authorization is not the decisions' business: the broker filters
+//! what a principal may do before forwarding, and the controller checks again with
+//! [`authorization`] before deciding.
 
 mod acls;
 mod alter_partition;
 mod assign_dirs;
+pub mod authorization;
 mod bootstrap;
 mod broker_heartbeat;
 mod broker_lifecycle;

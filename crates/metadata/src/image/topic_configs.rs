@@ -121,9 +121,9 @@ pub const TOPIC_CONFIGS: &[TopicConfigDef] = &[
     def("file.delete.delay.ms", Long, "60000", at_least(0), Some("log.segment.delete.delay.ms")),
     def("flush.messages", Long, LONG_MAX, at_least(1), Some("log.flush.interval.messages")),
     def("flush.ms", Long, LONG_MAX, at_least(0), Some("log.flush.interval.ms")),
-    def("follower.replication.throttled.replicas", List, "", ThrottledReplicas, None),
+    def(FOLLOWER_REPLICATION_THROTTLED_REPLICAS, List, "", ThrottledReplicas, None),
     def("index.interval.bytes", Int, "4096", at_least(0), Some("log.index.interval.bytes")),
-    def("leader.replication.throttled.replicas", List, "", ThrottledReplicas, None),
+    def(LEADER_REPLICATION_THROTTLED_REPLICAS, List, "", ThrottledReplicas, None),
     def("local.retention.bytes", Long, "-2", at_least(-2), Some("log.local.retention.bytes")),
     def("local.retention.ms", Long, "-2", at_least(-2), Some("log.local.retention.ms")),
     def("max.compaction.lag.ms", Long, LONG_MAX, at_least(1), Some("log.cleaner.max.compaction.lag.ms")),
@@ -161,6 +161,27 @@ pub const TOPIC_CONFIGS: &[TopicConfigDef] = &[
     def("segment.ms", Long, "604800000", at_least(1), Some("log.roll.ms")),
     def("unclean.leader.election.enable", Boolean, "false", Any, Some("unclean.leader.election.enable")),
 ];
+
+/// Kafka's broker quota configs (`QuotaConfig.brokerQuotaConfigs`): set only dynamically, per
+/// broker or as the cluster default, in bytes a second. Not topic configs, but checked the same
+/// way.
+pub const BROKER_QUOTA_CONFIGS: &[TopicConfigDef] = &[
+    def(FOLLOWER_REPLICATION_THROTTLED_RATE, Long, LONG_MAX, at_least(0), None),
+    def(LEADER_REPLICATION_THROTTLED_RATE, Long, LONG_MAX, at_least(0), None),
+    def(REPLICA_ALTER_LOG_DIRS_IO_MAX_BYTES_PER_SECOND, Long, LONG_MAX, at_least(0), None),
+];
+
+/// The broker quota configs' and the throttled replicas lists' names.
+pub const LEADER_REPLICATION_THROTTLED_RATE: &str = "leader.replication.throttled.rate";
+pub const FOLLOWER_REPLICATION_THROTTLED_RATE: &str = "follower.replication.throttled.rate";
+pub const REPLICA_ALTER_LOG_DIRS_IO_MAX_BYTES_PER_SECOND: &str = "replica.alter.log.dirs.io.max.bytes.per.second";
+pub const LEADER_REPLICATION_THROTTLED_REPLICAS: &str = "leader.replication.throttled.replicas";
+pub const FOLLOWER_REPLICATION_THROTTLED_REPLICAS: &str = "follower.replication.throttled.replicas";
+
+/// The definition of broker quota config `name`, if it is one.
+pub fn broker_quota_config(name: &str) -> Option<&'static TopicConfigDef> {
+    BROKER_QUOTA_CONFIGS.iter().find(|d| d.name == name)
+}
 
 /// `compression.lz4.level`: Strand's LZ4 compressor (`lz4_flex`) has its fast mode only, Kafka's
 /// level 9; another level is refused rather than ignored.

@@ -116,6 +116,12 @@ impl Partition {
         Ok(())
     }
 
+    /// Whether this node leads the partition with `replica` in its committed ISR (Kafka's
+    /// `inSyncReplicaIds`): the leader's replication throttle never holds such a follower back.
+    pub fn has_in_sync(&self, replica: BrokerId) -> bool {
+        self.lock_state().is_ok_and(|s| s.leader().is_some_and(|l| l.isr.isr().contains(&replica)))
+    }
+
     /// Whether this node takes produces and consumer reads for the partition now.
     pub fn is_leader(&self) -> bool {
         self.lock_state().is_ok_and(|s| self.leads(&s))

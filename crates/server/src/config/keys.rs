@@ -169,6 +169,8 @@ const KEYS: &[KeyDef] = &[
     key("quota.window.size.seconds", int_min(1), Some("1")),
     key("controller.quota.window.num", int_min(1), Some("11")),
     key("controller.quota.window.size.seconds", int_min(1), Some("1")),
+    key("replication.quota.window.num", int_min(1), Some("11")),
+    key("replication.quota.window.size.seconds", int_min(1), Some("1")),
     key("queued.max.request.bytes", LONG, Some("-1")),
     key("num.network.threads", int_min(1), Some("3")),
     key("num.io.threads", int_min(1), Some("8")),

@@ -295,6 +295,10 @@ pub struct ServerConfig {
     /// the controller mutation quota (KIP-599).
     pub controller_quota_window_num: i32,
     pub controller_quota_window_size_seconds: i32,
+    /// `replication.quota.window.num` and `replication.quota.window.size.seconds`: the window of
+    /// the replication throttles (KIP-73).
+    pub replication_quota_window_num: i32,
+    pub replication_quota_window_size_seconds: i32,
     /// `queued.max.requests`: caps each connection's pipeline of unanswered requests.
     pub queued_max_requests: i32,
     /// `queued.max.request.bytes`: the memory pool of requests in flight; -1 (or any value up to
@@ -419,7 +423,12 @@ impl ServerConfig {
             // A TLS key is either implemented (`tls`) or refused there, never silently unknown.
             // `super.users` admits peers to an SSL CONTROLLER listener (`inter_node::listener`);
             // it and `allow.everyone.if.no.acl.found` configure the authorizer (`security.rs`).
-            if !is_known_key(key) && tls::ssl_base(key).is_none() && !security::is_authorizer_key(key) {
+            // A SASL listener reads its own `listener.name.NAME[.MECHANISM].KEY` forms (`sasl`).
+            let known = is_known_key(key)
+                || tls::ssl_base(key).is_some()
+                || security::is_authorizer_key(key)
+                || sasl::is_listener_key(key);
+            if !known {
                 let warning = format!("The configuration '{key}' was supplied but isn't a known config.");
                 if !warnings.contains(&warning) {
                     warnings.push(warning);
@@ -520,6 +529,9 @@ impl ServerConfig {
         config.replica_fetch_wait_max_ms = self.replica_fetch_wait_max_ms;
         config.replica_fetch_min_bytes = self.replica_fetch_min_bytes;
         config.replica_fetch_backoff_ms = u64::try_from(self.replica_fetch_backoff_ms).unwrap_or(0);
+        config.replication_quota_window_num = u32::try_from(self.replication_quota_window_num).unwrap_or(1).max(1);
+        config.replication_quota_window_size_seconds =
+            u32::try_from(self.replication_quota_window_size_seconds).unwrap_or(1).max(1);
         config
     }
 
@@ -628,6 +640,8 @@ impl ServerConfig {
             quota_window_size_seconds: read.int("quota.window.size.seconds")?,
             controller_quota_window_num: read.int("controller.quota.window.num")?,
             controller_quota_window_size_seconds: read.int("controller.quota.window.size.seconds")?,
+            replication_quota_window_num: read.int("replication.quota.window.num")?,
+            replication_quota_window_size_seconds: read.int("replication.quota.window.size.seconds")?,
             queued_max_requests: read.int("queued.max.requests")?,
             queued_max_request_bytes: read.long("queued.max.request.bytes")?,
             max_incremental_fetch_session_cache_slots: read.int("max.incremental.fetch.session.cache.slots")?,

@@ -151,6 +151,25 @@ const SERVED_KEYS: &[&str] = &[
     "sasl.mechanism.controller.protocol",
 ];
 
+/// The keys besides `sasl.*` a SASL listener reads in its own `listener.name.NAME.` form, and
+/// whether each is also read per mechanism (`listener.name.NAME.MECHANISM.KEY`).
+const LISTENER_KEYS: &[(&str, bool)] =
+    &[("connections.max.reauth.ms", true), ("connection.failed.authentication.delay.ms", false)];
+
+/// Whether `key` is a per-listener SASL setting (`listener.name.NAME[.MECHANISM].KEY`) a SASL
+/// listener reads, so it is not reported unknown. Its `sasl.*` ones Strand does not serve are
+/// refused by [`check`].
+pub(super) fn is_listener_key(key: &str) -> bool {
+    let Some((_listener, base)) = key.strip_prefix("listener.name.").and_then(|rest| rest.split_once('.')) else {
+        return false;
+    };
+    let read = |base: &str, per_mechanism: bool| {
+        base.starts_with("sasl.")
+            || LISTENER_KEYS.iter().any(|(key, mechanism)| *key == base && (*mechanism || !per_mechanism))
+    };
+    read(base, false) || base.split_once('.').is_some_and(|(_mechanism, after)| read(after, true))
+}
+
 impl ServerConfig {
     /// The settings of every SASL listener this node binds.
     pub fn sasl_listeners(&self) -> Vec<SaslListenerConfig> {
@@ -458,7 +477,30 @@ mod tests {
         let plain = listener.mechanism_settings.get("PLAIN").and_then(|s| s.get("sasl.jaas.config"));
         assert_eq!(plain.map(String::as_str), Some(USERS.1));
         assert!(listener.mechanism_settings.get("SCRAM-SHA-512").is_some_and(|s| !s.contains_key("sasl.jaas.config")));
+        assert_eq!(config.warnings, Vec::<String>::new(), "a per-listener key read was reported unknown");
         Ok(())
+    }
+
+    /// The per-listener keys a SASL listener reads are known; the forms it does not read are not.
+    #[test]
+    fn per_listener_keys_are_known_in_the_forms_read() {
+        for key in [
+            "listener.name.controller.plain.connections.max.reauth.ms",
+            "listener.name.controller.connections.max.reauth.ms",
+            "listener.name.sasl_ssl.connection.failed.authentication.delay.ms",
+            "listener.name.sasl_ssl.scram-sha-256.sasl.jaas.config",
+            "listener.name.sasl_ssl.sasl.enabled.mechanisms",
+        ] {
+            assert!(is_listener_key(key), "{key} is read but reported unknown");
+        }
+        for key in [
+            "listener.name.sasl_ssl.plain.connection.failed.authentication.delay.ms",
+            "listener.name.sasl_ssl.num.io.threads",
+            "connections.max.reauth.ms",
+            "listener.name.sasl_ssl",
+        ] {
+            assert!(!is_listener_key(key), "{key} is not read per listener");
+        }
     }
 
     #[test]

@@ -9,8 +9,9 @@ use std::collections::BTreeMap;
 use std::sync::Arc;
 use std::time::Duration;
 
-use bytes::{BufMut, Bytes, BytesMut};
+use bytes::Bytes;
 use strand_broker::{BoxFuture, ControllerChannel};
+use strand_metadata::controller::authorization::Requester;
 use strand_metadata::quorum::Leadership;
 use strand_metadata::quorum_controller::{ControllerError, QuorumController};
 use strand_protocol::messages::api::ApiKey;
@@ -65,13 +66,19 @@ impl ControllerClient {
 
     /// One attempt at the leader this node knows of. `Ok(None)`: try again (no leader, not the
     /// leader any more, unreachable).
-    async fn attempt(&self, api: ApiKey, version: i16, body: &Bytes) -> Result<Option<(Bytes, i64)>, String> {
+    async fn attempt(
+        &self,
+        api: ApiKey,
+        version: i16,
+        body: &Bytes,
+        requester: Option<&Requester>,
+    ) -> Result<Option<(Bytes, i64)>, String> {
         let leader = self.leadership.borrow().leader_id;
         match leader {
             None => Ok(None),
             Some(id) if id == self.node_id => {
                 let Some(local) = &self.local else { return Ok(None) };
-                match local.handle_encoded(api, version, body.clone()).await {
+                match local.handle_forwarded(api, version, body.clone(), requester).await {
                     Ok(answer) => Ok(Some(answer)),
                     Err(ControllerError::NotController { .. }) => Ok(None),
                     Err(e) => Err(e.to_string()),
@@ -81,10 +88,7 @@ impl ControllerClient {
                 let Some(address) = self.controllers.get(&id) else {
                     return Err(format!("the active controller {id} is not in controller.quorum.voters"));
                 };
-                let mut payload = BytesMut::with_capacity(4 + body.len());
-                payload.put_i16(api as i16);
-                payload.put_i16(version);
-                payload.put_slice(body);
+                let payload = wire::encode_controller_request(api as i16, version, requester, body)?;
                 let called = self.client.call(address, RpcKind::Controller, &payload, self.attempt_timeout).await;
                 match &called {
                     Ok(_) | Err(CallError::Refused { .. }) => self.peers.reached(id),
@@ -104,13 +108,19 @@ impl ControllerClient {
 }
 
 impl ControllerChannel for ControllerClient {
-    fn call(&self, api: ApiKey, version: i16, body: Bytes) -> BoxFuture<'_, Result<(Bytes, i64), String>> {
+    fn call(
+        &self,
+        api: ApiKey,
+        version: i16,
+        body: Bytes,
+        requester: Option<Requester>,
+    ) -> BoxFuture<'_, Result<(Bytes, i64), String>> {
         Box::pin(async move {
             let mut leadership = self.leadership.clone();
             let attempts = async {
                 loop {
                     leadership.borrow_and_update();
-                    if let Some(answer) = self.attempt(api, version, &body).await? {
+                    if let Some(answer) = self.attempt(api, version, &body, requester.as_ref()).await? {
                         return Ok(answer);
                     }
                     // A new leader, or a pause before asking the same one again.

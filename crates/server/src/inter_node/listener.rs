@@ -349,18 +349,10 @@ async fn metadata_fetch(mut payload: Bytes, quorum: &Quorum) -> Result<Bytes, St
     Ok(wire::encode_metadata_answer(leadership.epoch, leadership.leader_id, &read))
 }
 
-async fn controller_request(
-    mut payload: Bytes,
-    quorum: &Quorum,
-    controller: &QuorumController,
-) -> Result<Bytes, String> {
-    if payload.len() < 4 {
-        return Err("a controller request shorter than its api key and version".into());
-    }
-    let key = payload.get_i16();
-    let version = payload.get_i16();
+async fn controller_request(payload: Bytes, quorum: &Quorum, controller: &QuorumController) -> Result<Bytes, String> {
+    let (key, version, requester, body) = wire::decode_controller_request(payload)?;
     let api = ApiKey::from_i16(key).ok_or_else(|| format!("unknown api key {key}"))?;
-    match controller.handle_encoded(api, version, payload).await {
+    match controller.handle_forwarded(api, version, body, requester.as_ref()).await {
         Ok((response, offset)) => Ok(wire::encode_controller_answer(offset, &response)),
         Err(ControllerError::NotController { leader_id }) => {
             Err(format!("{NOT_CONTROLLER}: node {} does not lead; leader {leader_id:?}", quorum.node_id()))

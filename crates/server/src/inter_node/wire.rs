@@ -8,9 +8,11 @@
 //! error message in UTF-8) and the payload. The payloads:
 //!
 //! - [`RpcKind::Raft`]: a `RaftRpc`, and a `RaftReply` back (the quorum's own bounded encoding).
-//! - [`RpcKind::Controller`]: a Kafka request frame without its size prefix (a broker asking the
-//!   active controller: BrokerRegistration, BrokerHeartbeat, AlterPartition, CreateTopics, ...),
-//!   and back the offset of the last metadata record the answer depends on (`i64`, -1 for none)
+//! - [`RpcKind::Controller`]: a Kafka request (a broker asking the active controller:
+//!   BrokerRegistration, BrokerHeartbeat, AlterPartition, CreateTopics, ...) as `api_key: i16`,
+//!   `api_version: i16`, the client it is forwarded for (Kafka's Envelope principal and client
+//!   address: `i16` length and the UTF-8 `Type:name` principal, -1 for the node's own request,
+//!   then `i16` length and the UTF-8 address), then the request body; and back the offset of the last metadata record the answer depends on (`i64`, -1 for none)
 //!   followed by the Kafka response frame, so the broker can wait until its own image has it.
 //! - [`RpcKind::MetadataFetch`]: an observer (a broker that is not a voter) asks for committed
 //!   metadata from an offset (`i64`), naming itself (`i32` node id, then its metadata log dir's 16-byte directory id); back the voter's leader epoch (`i32`) and leader (`i32`, -1
@@ -22,7 +24,9 @@
 //! the payloads.
 
 use bytes::{Buf, BufMut, Bytes, BytesMut};
+use strand_metadata::controller::authorization::Requester;
 use strand_metadata::quorum::CommittedRead;
+use strand_security::KafkaPrincipal;
 
 /// The API key of Strand's node-to-node requests.
 pub const STRAND_RPC_API_KEY: i16 = 32_000;
@@ -131,6 +135,59 @@ pub fn encode_controller_answer(offset: i64, response: &[u8]) -> Bytes {
     payload.freeze()
 }
 
+/// A controller request's payload: see the module doc.
+pub fn encode_controller_request(
+    api_key: i16,
+    version: i16,
+    requester: Option<&Requester>,
+    body: &[u8],
+) -> Result<Bytes, String> {
+    let text = requester.map(|r| (r.principal.to_string(), r.host.to_string()));
+    let header = text.as_ref().map_or(2, |(p, h)| 4 + p.len() + h.len());
+    let mut payload = BytesMut::with_capacity(4 + header + body.len());
+    payload.put_i16(api_key);
+    payload.put_i16(version);
+    match &text {
+        None => payload.put_i16(-1),
+        Some((principal, host)) => {
+            for field in [principal, host] {
+                let len =
+                    i16::try_from(field.len()).map_err(|_| format!("a requester field of {} bytes", field.len()))?;
+                payload.put_i16(len);
+                payload.put_slice(field.as_bytes());
+            }
+        }
+    }
+    payload.put_slice(body);
+    Ok(payload.freeze())
+}
+
+/// A controller request's api key, version, requester and body.
+pub fn decode_controller_request(mut payload: Bytes) -> Result<(i16, i16, Option<Requester>, Bytes), String> {
+    if payload.len() < 6 {
+        return Err("a controller request shorter than its api key, version and requester".into());
+    }
+    let (api_key, version) = (payload.get_i16(), payload.get_i16());
+    let mut string = |what: &str| -> Result<Option<String>, String> {
+        let len = if payload.len() >= 2 { payload.get_i16() } else { return Err(format!("no {what}")) };
+        let Ok(len) = usize::try_from(len) else { return Ok(None) };
+        if payload.len() < len {
+            return Err(format!("a {what} past the end of the request"));
+        }
+        String::from_utf8(payload.split_to(len).to_vec()).map(Some).map_err(|_| format!("a {what} not in UTF-8"))
+    };
+    let requester = match string("principal")? {
+        None => None,
+        Some(principal) => {
+            let principal = KafkaPrincipal::parse(&principal).ok_or_else(|| format!("a principal {principal:?}"))?;
+            let host = string("client address")?.unwrap_or_default();
+            let host = host.parse().map_err(|_| format!("a client address {host:?}"))?;
+            Some(Requester { principal, host })
+        }
+    };
+    Ok((api_key, version, requester, payload))
+}
+
 /// Splits a controller reply's payload into the offset and the Kafka response frame.
 pub fn decode_controller_answer(mut payload: Bytes) -> Result<(i64, Bytes), String> {
     if payload.len() < 8 {
@@ -219,6 +276,22 @@ mod tests {
         assert!(decode_controller_answer(Bytes::from_static(&[0, 1])).is_err());
         let (offset, response) = decode_controller_answer(encode_controller_answer(42, b"r")).expect("decodes");
         assert_eq!((offset, &response[..]), (42, &b"r"[..]));
+    }
+
+    /// A controller request names the client it is forwarded for, or none; a truncated one is
+    /// refused.
+    #[test]
+    fn controller_requests_round_trip() {
+        let alice = Requester { principal: KafkaPrincipal::user("alice"), host: "10.0.0.1".parse().expect("ip") };
+        for requester in [None, Some(alice)] {
+            let payload = encode_controller_request(19, 7, requester.as_ref(), b"body").expect("encodes");
+            let decoded = decode_controller_request(payload.clone()).expect("decodes");
+            assert_eq!(decoded, (19, 7, requester.clone(), Bytes::from_static(b"body")));
+            if requester.is_some() {
+                assert!(decode_controller_request(payload.slice(..8)).is_err());
+            }
+        }
+        assert!(decode_controller_request(Bytes::from_static(&[0, 19, 0])).is_err());
     }
 
     /// A metadata answer carries batches or a snapshot, and says which.

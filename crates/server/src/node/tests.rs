@@ -18,7 +18,13 @@ use strand_protocol::messages::BrokerHeartbeatRequest;
 struct RecordingController(mpsc::UnboundedSender<BrokerHeartbeatRequest>);
 
 impl ControllerChannel for RecordingController {
-    fn call(&self, api: ApiKey, version: i16, body: Bytes) -> BoxFuture<'_, Result<(Bytes, i64), String>> {
+    fn call(
+        &self,
+        api: ApiKey,
+        version: i16,
+        body: Bytes,
+        _: Option<strand_metadata::controller::authorization::Requester>,
+    ) -> BoxFuture<'_, Result<(Bytes, i64), String>> {
         Box::pin(async move {
             assert_eq!(api, ApiKey::BrokerHeartbeat);
             let request = BrokerHeartbeatRequest::decode_exact(body, version).map_err(|e| e.to_string())?;

@@ -132,11 +132,49 @@ fn pem_key(text: &[u8], what: &str, password: Option<&str>) -> Result<PrivateKey
                 .map_err(|e| format!("{what}: bad encrypted PEM private key: {e}"))?;
             let info = pkcs8::EncryptedPrivateKeyInfoRef::try_from(der.as_slice())
                 .map_err(|e| format!("{what}: bad encrypted PEM private key: {e}"))?;
+            key_derivation_within_bounds(&info.encryption_algorithm).map_err(|e| format!("{what}: {e}"))?;
             let key = info
                 .decrypt(password)
                 .map_err(|e| format!("{what}: the private key cannot be decrypted with ssl.key.password: {e}"))?;
             Ok(PrivateKeyDer::Pkcs8(PrivatePkcs8KeyDer::from(key.as_bytes().to_vec())))
         }
+    }
+}
+
+/// The most PBKDF2 iterations an encrypted key may ask for: far above what `openssl` (2,048),
+/// Java (10,000) or OWASP (600,000) use, and about a second of one core at the limit.
+pub(crate) const PBKDF2_ITERATIONS_MAX: u32 = 2_000_000;
+
+/// The most memory scrypt may ask for to derive a key (`128 · r · N` bytes, plus `p` blocks).
+pub(crate) const SCRYPT_BYTES_MAX: u64 = 256 << 20;
+
+/// Refuses a key derivation whose cost would stall a reload or exhaust memory: the parameters
+/// come from the key file, so a corrupt or hostile one must not decide how long or how much.
+fn key_derivation_within_bounds(scheme: &pkcs8::pkcs5::EncryptionScheme) -> Result<(), String> {
+    use pkcs8::pkcs5::pbes2::Kdf;
+    let pkcs8::pkcs5::EncryptionScheme::Pbes2(parameters) = scheme else {
+        return Ok(()); // PBES1 is refused by the decryption itself.
+    };
+    match &parameters.kdf {
+        Kdf::Pbkdf2(pbkdf2) if pbkdf2.iteration_count > PBKDF2_ITERATIONS_MAX => Err(format!(
+            "the private key asks for {} PBKDF2 iterations, more than the {PBKDF2_ITERATIONS_MAX} Strand derives",
+            pbkdf2.iteration_count
+        )),
+        Kdf::Scrypt(scrypt) => {
+            let block = 128 * u64::from(scrypt.block_size);
+            let bytes = block
+                .checked_mul(scrypt.cost_parameter)
+                .and_then(|memory| memory.checked_add(block * u64::from(scrypt.parallelization)));
+            match bytes {
+                Some(bytes) if bytes <= SCRYPT_BYTES_MAX => Ok(()),
+                _ => Err(format!(
+                    "the private key's scrypt parameters (N={}, r={}, p={}) need more than the {SCRYPT_BYTES_MAX} \
+                     bytes Strand allows",
+                    scrypt.cost_parameter, scrypt.block_size, scrypt.parallelization
+                )),
+            }
+        }
+        _ => Ok(()),
     }
 }
 

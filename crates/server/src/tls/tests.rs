@@ -207,4 +207,23 @@ async fn an_encrypted_pem_key_is_read_with_the_key_password() {
     assert!(missing.contains("encrypted and ssl.key.password is not set"), "{missing}");
     let plain = build(&key, Some("s3cret")).err().unwrap_or_default();
     assert!(plain.contains("ssl.key.password is set but the key is not an encrypted"), "{plain}");
+
+    // A key file that asks for an unbounded derivation is refused before any of it is done: the
+    // cheap key's header is rewritten to ask for one iteration more than the bound.
+    use pkcs8::der::Encode;
+    let cheap = pkcs8::pkcs5::pbes2::Parameters::generate_pbkdf2_sha256_aes256cbc(1, b"saltsaltsaltsalt", [7; 16])
+        .expect("parameters");
+    let encrypted = info.encrypt_with_params(cheap.clone(), "s3cret").expect("encrypt");
+    let parsed = pkcs8::EncryptedPrivateKeyInfoRef::try_from(encrypted.as_bytes()).expect("parsed");
+    let mut costly = cheap;
+    let pkcs8::pkcs5::pbes2::Kdf::Pbkdf2(pbkdf2) = &mut costly.kdf else { unreachable!() };
+    pbkdf2.iteration_count = super::stores::PBKDF2_ITERATIONS_MAX + 1;
+    let forged = pkcs8::EncryptedPrivateKeyInfoRef {
+        encryption_algorithm: pkcs8::pkcs5::EncryptionScheme::Pbes2(costly),
+        encrypted_data: parsed.encrypted_data,
+    };
+    let der = forged.to_der().expect("DER");
+    let pem = pkcs8::der::pem::encode_string("ENCRYPTED PRIVATE KEY", LineEnding::LF, &der).expect("PEM");
+    let refused = build(&pem, Some("s3cret")).err().unwrap_or_default();
+    assert!(refused.contains("PBKDF2 iterations"), "{refused}");
 }
