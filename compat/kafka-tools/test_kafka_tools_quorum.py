@@ -100,3 +100,23 @@ def test_configs_describe_brokers_on_the_controller(tool):
     """kafka-configs --bootstrap-controller --describe --entity-type brokers: the controllers
     from DescribeCluster, then each one's dynamic configs and the cluster-wide defaults, as Kafka's."""
     check("quorum-configs-brokers", tool(CONFIGS, "--describe", "--entity-type", "brokers", controller=True))
+
+
+def test_configs_alter_brokers_on_the_controller(tool):
+    """kafka-configs --bootstrap-controller --alter (IncrementalAlterConfigs on the CONTROLLER
+    listener, decided by the active controller): a broker's own value and the cluster default of
+    log.retention.ms set, described with their synonyms, and deleted again, as Kafka's."""
+    def configs(*args):
+        return tool(CONFIGS, "--entity-type", "brokers", *args, controller=True)
+
+    check("quorum-configs-broker-add", configs("--entity-name", "1", "--alter", "--add-config",
+                                               "log.retention.ms=3600000"))
+    check("quorum-configs-broker-describe", configs("--entity-name", "1", "--describe"))
+    check("quorum-configs-default-add", configs("--entity-default", "--alter", "--add-config",
+                                                "log.retention.ms=7200000"))
+    check("quorum-configs-brokers-both", configs("--describe"))
+    check("quorum-configs-broker-delete", configs("--entity-name", "1", "--alter", "--delete-config",
+                                                  "log.retention.ms"))
+    check("quorum-configs-default-delete", configs("--entity-default", "--alter", "--delete-config",
+                                                   "log.retention.ms"))
+    check("quorum-configs-brokers", configs("--describe"))

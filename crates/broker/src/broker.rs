@@ -13,12 +13,8 @@ use strand_security::Session;
 use strand_security::acl::{AclOperation, Action, Authorizer, CLUSTER_NAME, ResourceType};
 use tokio::sync::watch;
 
-use crate::channels::{BrokerReconfiguration, ControllerChannel, NoTxnCoordinator, TxnVerifier, call_controller_for};
+use crate::channels::{BrokerReconfiguration, ControllerChannel, NoTxnCoordinator, TxnVerifier, ask_controller};
 use crate::{fetch_session, producer_ids};
-
-/// How long [`Broker::ask_controller`] waits for this node's image to reach the controller's
-/// answer (the records are committed by then; only replay remains).
-const IMAGE_CATCH_UP_MAX: std::time::Duration = std::time::Duration::from_secs(30);
 
 /// The node's identity and what it reports about itself.
 #[derive(Debug, Clone)]
@@ -272,13 +268,6 @@ impl Broker {
         version: i16,
     ) -> Result<R::Response, String> {
         let requester = session.map(crate::channels::requester);
-        let (response, offset) = call_controller_for(self.controller.as_ref(), request, version, requester).await?;
-        let mut image = self.image.clone();
-        let caught_up = tokio::time::timeout(IMAGE_CATCH_UP_MAX, image.wait_for(|i| i.provenance().offset >= offset));
-        match caught_up.await {
-            Ok(Ok(_)) => Ok(response),
-            Ok(Err(_)) => Err("the metadata image stopped updating".to_owned()),
-            Err(_) => Err(format!("this node's metadata did not reach offset {offset} in time")),
-        }
+        ask_controller(self.controller.as_ref(), &self.image, request, version, requester).await
     }
 }

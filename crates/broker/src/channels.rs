@@ -5,13 +5,16 @@
 
 use std::future::Future;
 use std::pin::Pin;
+use std::sync::Arc;
 
 use bytes::Bytes;
 use strand_metadata::controller::authorization::Requester;
+use strand_metadata::image::MetadataImage;
 use strand_protocol::codec::Message;
 use strand_protocol::error::ErrorCode;
 use strand_protocol::messages::api::{ApiKey, Request};
 use strand_security::Session;
+use tokio::sync::watch;
 
 /// A boxed future, as trait objects need.
 pub type BoxFuture<'a, T> = Pin<Box<dyn Future<Output = T> + Send + 'a>>;
@@ -62,6 +65,29 @@ pub async fn call_controller_for<R: Request>(
     let response = <R::Response as Message>::decode_exact(response, version)
         .map_err(|e| format!("unreadable {:?} response from the controller: {e}", R::KEY))?;
     Ok((response, offset))
+}
+
+/// How long [`ask_controller`] waits for this node's image to reach the controller's answer (the
+/// records are committed by then; only replay remains).
+const IMAGE_CATCH_UP_MAX: std::time::Duration = std::time::Duration::from_secs(30);
+
+/// [`call_controller_for`], then waits until `image` holds the records the response depends on,
+/// so the client's next request to this node sees them.
+pub async fn ask_controller<R: Request>(
+    channel: &dyn ControllerChannel,
+    image: &watch::Receiver<Arc<MetadataImage>>,
+    request: &R,
+    version: i16,
+    requester: Option<Requester>,
+) -> Result<R::Response, String> {
+    let (response, offset) = call_controller_for(channel, request, version, requester).await?;
+    let mut image = image.clone();
+    let caught_up = tokio::time::timeout(IMAGE_CATCH_UP_MAX, image.wait_for(|i| i.provenance().offset >= offset));
+    match caught_up.await {
+        Ok(Ok(_)) => Ok(response),
+        Ok(Err(_)) => Err("the metadata image stopped updating".to_owned()),
+        Err(_) => Err(format!("this node's metadata did not reach offset {offset} in time")),
+    }
 }
 
 /// One KIP-890 check of a produce request's first transactional writes to some partitions.

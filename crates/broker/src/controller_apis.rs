@@ -4,12 +4,16 @@
 //! `kafka-features`), DescribeCluster (the controllers, and the active one), DescribeQuorum
 //! (forwarded to the quorum's leader when this node does not lead), Add/Remove/UpdateRaftVoter
 //! (refused as a static quorum refuses them), DescribeConfigs (this node's and the cluster's
-//! broker configs, and topics', as a broker describes them, for `kafka-configs`) and the SASL APIs. Anything else closes the
-//! connection, as an unserved API does on a broker; ApiVersions advertises exactly these.
+//! broker configs, and topics', as a broker describes them) and IncrementalAlterConfigs (decided
+//! by the active controller), for `kafka-configs`, UpdateFeatures (decided by the active
+//! controller), for `kafka-features`, and the SASL APIs. Anything else closes the connection, as
+//! an unserved API does on a broker; ApiVersions advertises exactly these. A change is answered
+//! once this node's image holds it, so the next ApiVersions or DescribeConfigs here shows it.
 //!
 //! Each request is authorized as Kafka's controller authorizes it, against the node's image:
-//! DescribeQuorum DESCRIBE on the cluster, DescribeConfigs DESCRIBE_CONFIGS, AddRaftVoter and RemoveRaftVoter ALTER,
-//! UpdateRaftVoter CLUSTER_ACTION.
+//! DescribeQuorum DESCRIBE on the cluster, DescribeConfigs DESCRIBE_CONFIGS and
+//! IncrementalAlterConfigs ALTER_CONFIGS on each resource (brokers' on the cluster), AddRaftVoter,
+//! RemoveRaftVoter and UpdateFeatures ALTER, UpdateRaftVoter CLUSTER_ACTION.
 //!
 //! What it is not: the connection (the server's `inter_node::listener` runs TLS and SASL first),
 //! nor Strand's node-to-node frames.
@@ -30,9 +34,12 @@ use strand_protocol::messages::api::{ApiKey, RequestBody, ResponseBody};
 use strand_protocol::messages::api_versions_response::ApiVersion;
 use strand_protocol::messages::describe_cluster_response::DescribeClusterBroker;
 use strand_protocol::messages::describe_configs_request::DescribeConfigsResource;
+use strand_protocol::messages::incremental_alter_configs_request::AlterConfigsResource;
+use strand_protocol::messages::incremental_alter_configs_response::AlterConfigsResourceResponse;
 use strand_protocol::messages::{
     AddRaftVoterResponse, DescribeClusterRequest, DescribeClusterResponse, DescribeConfigsRequest,
-    DescribeConfigsResponse, DescribeQuorumRequest, DescribeQuorumResponse, RemoveRaftVoterResponse,
+    DescribeConfigsResponse, DescribeQuorumRequest, DescribeQuorumResponse, IncrementalAlterConfigsRequest,
+    IncrementalAlterConfigsResponse, RemoveRaftVoterResponse, UpdateFeaturesRequest, UpdateFeaturesResponse,
     UpdateRaftVoterResponse,
 };
 use strand_protocol::versions::advertised;
@@ -41,11 +48,11 @@ use strand_security::acl::{AclOperation, Action, Authorizer, CLUSTER_NAME, Resou
 use tokio::sync::watch;
 
 use crate::BrokerConfigEntry;
-use crate::authorization::{config_resource, operations_field, supported_operations};
-use crate::channels::call_controller_for;
+use crate::authorization::{config_resource, operations_field, supported_operations, unique};
+use crate::channels::{ask_controller, call_controller_for, requester};
 use crate::handlers::describe_cluster::{ENDPOINT_BROKER, ENDPOINT_CONTROLLER, check_endpoint_type};
 use crate::handlers::describe_configs::{self, NodeConfigs};
-use crate::handlers::{api_versions, describe_quorum, sasl};
+use crate::handlers::{api_versions, config_preprocess, describe_quorum, sasl, update_features};
 use crate::{ControllerChannel, Outcome};
 
 /// The APIs the CONTROLLER listener serves to Kafka clients.
@@ -54,11 +61,13 @@ pub const CONTROLLER_SERVED: &[ApiKey] = &[
     ApiKey::SaslHandshake,
     ApiKey::SaslAuthenticate,
     ApiKey::DescribeConfigs,
+    ApiKey::IncrementalAlterConfigs,
     ApiKey::DescribeCluster,
     ApiKey::DescribeQuorum,
     ApiKey::AddRaftVoter,
     ApiKey::RemoveRaftVoter,
     ApiKey::UpdateRaftVoter,
+    ApiKey::UpdateFeatures,
 ];
 
 /// A controller's endpoint on the CONTROLLER listener, as DescribeCluster lists it.
@@ -134,6 +143,12 @@ impl ControllerApis {
             RequestBody::SaslHandshake(r) => ResponseBody::SaslHandshake(sasl::handshake(&r)),
             RequestBody::SaslAuthenticate(r) => ResponseBody::SaslAuthenticate(sasl::authenticate(&r)),
             RequestBody::DescribeConfigs(r) => ResponseBody::DescribeConfigs(self.describe_configs(&r, session)),
+            RequestBody::IncrementalAlterConfigs(r) => {
+                ResponseBody::IncrementalAlterConfigs(self.incremental_alter_configs(r, version, session).await)
+            }
+            RequestBody::UpdateFeatures(r) => {
+                ResponseBody::UpdateFeatures(self.update_features(r, version, session).await)
+            }
             RequestBody::DescribeCluster(r) => {
                 ResponseBody::DescribeCluster(self.describe_cluster(&r, version, session))
             }
@@ -231,8 +246,7 @@ impl ControllerApis {
         if !self.authorize(session, AclOperation::Describe) {
             return describe_quorum::error(ErrorCode::ClusterAuthorizationFailed, None);
         }
-        let requester = Some(crate::channels::requester(session));
-        match call_controller_for(self.controller.as_ref(), &request, version, requester).await {
+        match call_controller_for(self.controller.as_ref(), &request, version, Some(requester(session))).await {
             Ok((response, _)) => response,
             Err(reason) => {
                 tracing::warn!("DescribeQuorum: {reason}");
@@ -254,6 +268,70 @@ impl ControllerApis {
         describe_configs::describe(&node, &self.image.borrow(), request, refusal)
     }
 
+    /// ALTER on the cluster, then the active controller's decision.
+    async fn update_features(
+        &self,
+        request: UpdateFeaturesRequest,
+        version: i16,
+        session: &Session,
+    ) -> UpdateFeaturesResponse {
+        if !self.authorize(session, AclOperation::Alter) {
+            return update_features::failed(
+                ErrorCode::ClusterAuthorizationFailed,
+                ErrorCode::ClusterAuthorizationFailed.message(),
+            );
+        }
+        match ask_controller(self.controller.as_ref(), &self.image, &request, version, Some(requester(session))).await {
+            Ok(response) => response,
+            Err(reason) => {
+                tracing::warn!("UpdateFeatures: {reason}");
+                update_features::failed(ErrorCode::RequestTimedOut, &reason)
+            }
+        }
+    }
+
+    /// ALTER_CONFIGS on each resource (a repeated one is the controller's to refuse), as Kafka's
+    /// `ControllerApis.handleIncrementalAlterConfigs`; the rest decided by the active controller.
+    /// Responses in request order.
+    async fn incremental_alter_configs(
+        &self,
+        mut request: IncrementalAlterConfigsRequest,
+        version: i16,
+        session: &Session,
+    ) -> IncrementalAlterConfigsResponse {
+        let count = request.resources.len();
+        let unique = unique(request.resources.iter().map(|r| (r.resource_type, r.resource_name.as_str())));
+        let mut refused = BTreeMap::new();
+        for (index, resource) in request.resources.iter().enumerate() {
+            let (resource_type, name) = (resource.resource_type, resource.resource_name.as_str());
+            let Some((acl_resource, acl_name, code)) = config_resource(resource_type, name) else { continue };
+            if unique.contains(&(resource_type, name))
+                && !self.authorize_on(session, AclOperation::AlterConfigs, acl_resource, acl_name)
+            {
+                refused.insert(index, config_answer(resource_type, name, code, code.message().to_owned()));
+            }
+        }
+        request.resources = config_preprocess::unrefused(std::mem::take(&mut request.resources), &refused);
+        let forwarded = if request.resources.is_empty() {
+            Vec::new()
+        } else {
+            match ask_controller(self.controller.as_ref(), &self.image, &request, version, Some(requester(session)))
+                .await
+            {
+                Ok(response) => response.responses,
+                Err(reason) => {
+                    tracing::warn!("IncrementalAlterConfigs: {reason}");
+                    let timed_out = |r: &AlterConfigsResource| {
+                        config_answer(r.resource_type, &r.resource_name, ErrorCode::RequestTimedOut, reason.clone())
+                    };
+                    request.resources.iter().map(timed_out).collect()
+                }
+            }
+        };
+        let responses = config_preprocess::merge(count, refused, forwarded);
+        IncrementalAlterConfigsResponse { responses, ..Default::default() }
+    }
+
     /// Whether `session` may do `operation` on the cluster.
     fn authorize(&self, session: &Session, operation: AclOperation) -> bool {
         self.authorize_on(session, operation, ResourceType::Cluster, CLUSTER_NAME)
@@ -272,6 +350,16 @@ pub fn served_versions() -> Vec<ApiVersion> {
         ApiVersion { api_key: api as i16, min_version: range.min, max_version: range.max, ..Default::default() }
     };
     CONTROLLER_SERVED.iter().map(version).collect()
+}
+
+fn config_answer(resource_type: i8, name: &str, code: ErrorCode, message: String) -> AlterConfigsResourceResponse {
+    AlterConfigsResourceResponse {
+        error_code: code.code(),
+        error_message: Some(message),
+        resource_type,
+        resource_name: name.to_owned(),
+        ..Default::default()
+    }
 }
 
 fn respond(frame: Result<Bytes, strand_protocol::EncodeError>) -> Outcome {

@@ -12,7 +12,7 @@
 //!   `authorization.rs`: what handlers ask the authorizer beyond `Broker::authorize`.
 //! - `channels.rs`: the links the server implements. Handlers that change metadata
 //!   (CreateTopics, DeleteTopics, CreatePartitions, the config APIs, partition reassignments,
-//!   ElectLeaders, UnregisterBroker, AlterUserScramCredentials, CreateAcls, DeleteAcls,
+//!   ElectLeaders, UnregisterBroker, UpdateFeatures, AlterUserScramCredentials, CreateAcls, DeleteAcls,
 //!   InitProducerId's id blocks, Metadata's auto-creation) ask the active controller through
 //!   [`Broker::ask_controller`] (a [`ControllerChannel`]: the controller in this process, or on
 //!   another node), which decides one request at a time; the answer is returned once this node's
@@ -69,7 +69,7 @@ pub use authorizer::{DENIAL_LOG_LINES_MAX, ImageAuthorizer};
 pub use broker::{Broker, BrokerConfigEntry, BrokerIdentity, BrokerSettings, InternalTopicSettings, TxnAddRetry};
 pub use channels::{
     BoxFuture, BrokerReconfiguration, ControllerChannel, NoTxnCoordinator, TxnVerification, TxnVerifier,
-    call_controller, call_controller_for, requester,
+    ask_controller, call_controller, call_controller_for, requester,
 };
 pub use credentials::ImageCredentials;
 pub use dispatch::{Handled, Outcome, Progress, frame_to_bytes};

@@ -18,9 +18,12 @@ use strand_base::Uuid;
 use strand_protocol::messages::api::{ApiKey, RequestBody, ResponseBody};
 use strand_protocol::messages::create_acls_request::AclCreation;
 use strand_protocol::messages::describe_quorum_request::{PartitionData, TopicData};
+use strand_protocol::messages::incremental_alter_configs_request::{AlterConfigsResource, AlterableConfig};
+use strand_protocol::messages::update_features_request::FeatureUpdateKey;
 use strand_protocol::messages::{
     ApiVersionsRequest, CreateAclsRequest, DescribeClusterRequest, DescribeClusterResponse, DescribeQuorumRequest,
-    DescribeQuorumResponse, RemoveRaftVoterRequest, SaslAuthenticateRequest, SaslHandshakeRequest,
+    DescribeQuorumResponse, IncrementalAlterConfigsRequest, RemoveRaftVoterRequest, SaslAuthenticateRequest,
+    SaslHandshakeRequest, UpdateFeaturesRequest,
 };
 
 /// DescribeQuorum v2 for `__cluster_metadata-0`, as the admin client asks it.
@@ -145,8 +148,9 @@ fn describe_quorum_on_both_listeners() {
 }
 
 /// The CONTROLLER listener with SASL and an authorizer: a user that logs in but holds no ACL gets
-/// CLUSTER_AUTHORIZATION_FAILED for DescribeQuorum, the described quorum once DESCRIBE on the
-/// cluster is granted to it, and is still closed for a Strand frame (not in `super.users`).
+/// CLUSTER_AUTHORIZATION_FAILED for DescribeQuorum, UpdateFeatures and a broker config change,
+/// the described quorum once DESCRIBE on the cluster is granted to it, and is still closed for a
+/// Strand frame (not in `super.users`).
 #[test]
 fn the_controller_listener_authorizes_kafka_requests() {
     let _serial = common::serial();
@@ -173,6 +177,26 @@ fn the_controller_listener_authorizes_kafka_requests() {
     login(&mut outsider, "outsider", "outsider-secret");
     let refused = describe_quorum(&mut outsider);
     assert_eq!(refused.error_code, 31, "CLUSTER_AUTHORIZATION_FAILED: {refused:?}");
+    let feature = FeatureUpdateKey {
+        feature: "group.version".into(),
+        max_version_level: 0,
+        upgrade_type: 2,
+        ..Default::default()
+    };
+    let request = UpdateFeaturesRequest { feature_updates: vec![feature], ..Default::default() };
+    let ResponseBody::UpdateFeatures(refused) = outsider.call(RequestBody::UpdateFeatures(request), 1) else {
+        panic!("not an UpdateFeatures response")
+    };
+    assert_eq!((refused.error_code, refused.results.len()), (31, 0), "ALTER on the cluster: {refused:?}");
+    let config = AlterableConfig { name: "log.retention.ms".into(), value: Some("1".into()), ..Default::default() };
+    let resource = AlterConfigsResource { resource_type: 4, configs: vec![config], ..Default::default() };
+    let request = IncrementalAlterConfigsRequest { resources: vec![resource], ..Default::default() };
+    let ResponseBody::IncrementalAlterConfigs(refused) =
+        outsider.call(RequestBody::IncrementalAlterConfigs(request), 1)
+    else {
+        panic!("not an IncrementalAlterConfigs response")
+    };
+    assert_eq!(refused.responses[0].error_code, 31, "ALTER_CONFIGS on the cluster: {refused:?}");
 
     let creation = AclCreation {
         resource_type: 4,

@@ -118,6 +118,10 @@ pub struct ControllerSettings {
     /// Registered brokers start unfenced: only for a node that is its quorum's sole voter (its
     /// own controller and only broker), so a one-node cluster serves at once.
     pub unfence_on_registration: bool,
+    /// This controller's node id, which UpdateFeatures' refusals name ("Local controller N").
+    pub node_id: i32,
+    /// Every voter's id (`controller.quorum.voters`), which UpdateFeatures expects registered.
+    pub voters: Vec<i32>,
 }
 
 /// Why the controller gave no answer.
@@ -640,6 +644,14 @@ impl QuorumController {
                 decided(controller::alter_partition(image, r, version, defaults), Rs::AlterPartition)
             }
             Rq::ElectLeaders(r) => decided(controller::elect_leaders(image, r), Rs::ElectLeaders),
+            Rq::UpdateFeatures(r) => {
+                let local =
+                    controller::LocalController { node_id: self.settings.node_id, voters: &self.settings.voters };
+                decided(controller::update_features(image, r, version, local), Rs::UpdateFeatures)
+            }
+            Rq::ControllerRegistration(r) => {
+                decided(controller::register_controller(image, r), Rs::ControllerRegistration)
+            }
             Rq::UnregisterBroker(r) => decided(controller::unregister_broker(image, r, defaults), Rs::UnregisterBroker),
             Rq::AssignReplicasToDirs(r) => {
                 decided(controller::assign_replicas_to_dirs(image, r, defaults), Rs::AssignReplicasToDirs)
@@ -758,6 +770,11 @@ fn fail_successes(response: &mut ResponseBody, reason: &str) {
         ResponseBody::BrokerHeartbeat(r) => r.error_code = timed_out,
         ResponseBody::AlterPartition(r) => r.error_code = timed_out,
         ResponseBody::ElectLeaders(r) => r.error_code = timed_out,
+        ResponseBody::ControllerRegistration(r) => fail(&mut r.error_code, &mut r.error_message),
+        ResponseBody::UpdateFeatures(r) => {
+            fail(&mut r.error_code, &mut r.error_message);
+            r.results.iter_mut().for_each(|f| fail(&mut f.error_code, &mut f.error_message));
+        }
         ResponseBody::UnregisterBroker(r) => fail(&mut r.error_code, &mut r.error_message),
         ResponseBody::AlterPartitionReassignments(r) => r
             .responses

@@ -75,6 +75,8 @@ fn controller() -> (QuorumController, watch::Receiver<Arc<MetadataImage>>) {
         session_timeout_ms: 9_000,
         bootstrap: Vec::new(),
         unfence_on_registration: true,
+        node_id: 1,
+        voters: vec![1],
     };
     let next = std::sync::atomic::AtomicU8::new(1);
     let ids = Box::new(move || Uuid([next.fetch_add(1, std::sync::atomic::Ordering::Relaxed); 16]));
@@ -173,4 +175,27 @@ async fn forwarded_requests_are_authorized_for_their_client() {
     let codes: Vec<i16> = response.responses.iter().map(|t| t.error_code).collect();
     assert_eq!(codes, [refused]);
     assert!(exists("existing"));
+}
+
+/// UpdateFeatures forwarded for a client without ALTER on the cluster is refused whole, with no
+/// per-feature results and nothing written, even though the broker let it through; the super
+/// user's is decided.
+#[tokio::test]
+async fn forwarded_update_features_needs_alter_on_the_cluster() {
+    use strand_protocol::messages::UpdateFeaturesRequest;
+    use strand_protocol::messages::update_features_request::FeatureUpdateKey;
+    let (controller, images) = controller();
+    let update = FeatureUpdateKey {
+        feature: "transaction.version".into(),
+        max_version_level: 1,
+        upgrade_type: 2,
+        ..Default::default()
+    };
+    let request = UpdateFeaturesRequest { feature_updates: vec![update], ..Default::default() };
+    let refused = forward(&controller, &request, Some(&user("mallory"))).await;
+    assert_eq!(refused.error_code, ErrorCode::ClusterAuthorizationFailed.code(), "{refused:?}");
+    assert_eq!(images.borrow().features().level("transaction.version"), 2, "nothing written");
+    let decided = forward(&controller, &request, Some(&user("admin"))).await;
+    assert_eq!(decided.error_code, 0, "{decided:?}");
+    assert_eq!(images.borrow().features().level("transaction.version"), 1);
 }

@@ -353,6 +353,8 @@ async fn the_active_controller_takes_both_requests_off_the_wire() {
         session_timeout_ms: 9_000,
         bootstrap: Vec::new(),
         unfence_on_registration: false,
+        node_id: 1,
+        voters: Vec::new(),
     };
     let controller = strand_metadata::quorum_controller::QuorumController::new(
         log.clone(),

@@ -115,6 +115,8 @@ fn controller_with_ids(
         session_timeout_ms: 9_000,
         bootstrap: Vec::new(),
         unfence_on_registration: true,
+        node_id: 1,
+        voters: Vec::new(),
     };
     let controller = QuorumController::new(log.clone(), receiver, Arc::new(SystemClock), settings, new_topic_id);
     (Arc::new(controller), log)

@@ -55,7 +55,9 @@ use crate::inter_node::{
 };
 use crate::log_dirs::{DirAssigner, raise_open_files_limit, watch_log_dirs_forever};
 use crate::metadata_replay::{Handoff, replay_forever};
-use crate::registration::{cluster_min_isr, log_dir_ids, register};
+use crate::registration::{
+    cluster_min_isr, controller_registration, log_dir_ids, register, register_controller_forever,
+};
 use crate::shutdown::{controlled_shutdown, shut_down, shut_down_quorum};
 use crate::tasks::{
     Tasks, balance_leaders_forever, checkpoint_forever, compaction_forever, expire_producers_forever,
@@ -299,6 +301,10 @@ impl Starting {
             Some(settings) => controller.with_authorizer(settings.clone()),
             None => controller,
         });
+        let registration = controller_registration(config, controller_listener.as_ref().map(|(address, _)| *address));
+        let channel = Arc::new(self.controller_client(&quorum, &controller));
+        self.tasks
+            .spawn("controller registration", register_controller_forever(registration, channel, raw_image.clone()));
         if let Some((address, listener)) = controller_listener {
             info!("Strand node {node_id}: controller listener on {address}");
             let limits = ConnectionLimits::from_config(config);
@@ -353,17 +359,7 @@ impl Starting {
         controller: &Arc<QuorumController>,
         image: watch::Receiver<Arc<MetadataImage>>,
     ) -> ControllerApis {
-        let timeout = Duration::from_millis(self.config.controller_quorum_request_timeout_ms.max(1) as u64);
-        let leader = ControllerClient::new(
-            self.config.node_id,
-            Some(controller.clone()),
-            quorum.leadership(),
-            controller_addresses(&self.config),
-            timeout,
-            CONTROLLER_CALL_MAX,
-            self.peers.clone(),
-        )
-        .with_link(self.links.controller.clone());
+        let leader = self.controller_client(quorum, controller);
         let controllers = self.config.controller_quorum_voters.iter().map(|voter| ControllerEndpoint {
             id: voter.id,
             host: voter.address.host.clone(),
@@ -384,6 +380,21 @@ impl Starting {
             }
             None => apis,
         }
+    }
+
+    /// How this controller reaches the active one: itself while it leads, another voter otherwise.
+    fn controller_client(&self, quorum: &Arc<Quorum>, controller: &Arc<QuorumController>) -> ControllerClient {
+        let timeout = Duration::from_millis(self.config.controller_quorum_request_timeout_ms.max(1) as u64);
+        ControllerClient::new(
+            self.config.node_id,
+            Some(controller.clone()),
+            quorum.leadership(),
+            controller_addresses(&self.config),
+            timeout,
+            CONTROLLER_CALL_MAX,
+            self.peers.clone(),
+        )
+        .with_link(self.links.controller.clone())
     }
 
     /// How this broker reaches the active controller: the one in this process while it leads,
@@ -739,6 +750,8 @@ fn controller_settings(
         session_timeout_ms: i64::from(config.broker_session_timeout_ms),
         bootstrap,
         unfence_on_registration: sole_voter,
+        node_id: config.node_id,
+        voters: config.controller_quorum_voters.iter().map(|v| v.id).collect(),
     })
 }
 

@@ -1,27 +1,29 @@
 //! Registering this broker with the active controller: its listeners, features, log dirs, rack
 //! (`broker.rack`) and a fresh incarnation id (Kafka's `BrokerLifecycleManager` registration), and the bootstrap
-//! records a new cluster starts with.
+//! records a new cluster starts with; registering this controller (KIP-919, Kafka's
+//! `ControllerRegistrationManager`): its CONTROLLER listeners and supported features.
 
 use std::net::SocketAddr;
+use std::sync::Arc;
 use std::time::Duration;
 
 use strand_base::{BrokerId, Uuid};
 use strand_broker::{ControllerChannel, call_controller};
-use strand_metadata::controller::ApiMessageAndVersion;
+use strand_metadata::controller::{ApiMessageAndVersion, METADATA_VERSION_CONTROLLER_REGISTRATION};
+use strand_metadata::image::{METADATA_VERSION, MetadataImage, SUPPORTED_FEATURES};
 use strand_protocol::codec::Message;
 use strand_protocol::error::ErrorCode;
-use strand_protocol::messages::BrokerRegistrationRequest;
 use strand_protocol::messages::broker_registration_request::{Feature, Listener};
+use strand_protocol::messages::controller_registration_request::{
+    Feature as ControllerFeature, Listener as ControllerListener,
+};
+use strand_protocol::messages::{BrokerRegistrationRequest, ControllerRegistrationRequest};
 use tokio::net::TcpListener;
+use tokio::sync::watch;
 use tracing::info;
 
 use crate::config::ServerConfig;
 use crate::node::NodeError;
-
-/// The features this broker supports, registered with the controller; ApiVersions reports the
-/// same ranges.
-pub(crate) const SUPPORTED_FEATURES: &[(&str, i16, i16)] =
-    &[("group.version", 0, 1), ("kraft.version", 0, 1), ("metadata.version", 7, 33), ("transaction.version", 0, 2)];
 
 /// The cluster-level `min.insync.replicas` a Kafka 4.4 cluster is formatted with (KIP-966 needs one
 /// cluster-wide value), from the static setting, so tools show it as Kafka's do.
@@ -121,4 +123,81 @@ pub(crate) fn log_dir_ids(config: &ServerConfig) -> Result<Vec<(std::path::PathB
 
 pub(crate) fn incarnation_id() -> Uuid {
     strand_broker::handlers::create_topics::random_topic_id()
+}
+
+/// The first wait after a failed controller registration, doubled up to
+/// [`CONTROLLER_REGISTRATION_BACKOFF_MAX`].
+const CONTROLLER_REGISTRATION_BACKOFF_MIN: Duration = Duration::from_millis(100);
+const CONTROLLER_REGISTRATION_BACKOFF_MAX: Duration = Duration::from_secs(5);
+
+/// This controller's registration (KIP-919, Kafka's `ControllerRegistrationManager`): its
+/// CONTROLLER listeners (the bound port where the configured one is 0) and supported features.
+pub(crate) fn controller_registration(
+    config: &ServerConfig,
+    bound: Option<SocketAddr>,
+) -> ControllerRegistrationRequest {
+    let listeners = config.controller_listeners().map(|endpoint| ControllerListener {
+        name: endpoint.listener_name.clone(),
+        host: if endpoint.host.is_empty() { "localhost".into() } else { endpoint.host.clone() },
+        port: match (endpoint.port, bound) {
+            (0, Some(address)) => address.port(),
+            (port, _) => port,
+        },
+        security_protocol: endpoint.security_protocol.id(),
+        ..Default::default()
+    });
+    let features = SUPPORTED_FEATURES.iter().map(|&(name, min, max)| ControllerFeature {
+        name: name.into(),
+        min_supported_version: min,
+        max_supported_version: max,
+        ..Default::default()
+    });
+    ControllerRegistrationRequest {
+        controller_id: config.node_id,
+        incarnation_id: incarnation_id(),
+        zk_migration_ready: false,
+        listeners: listeners.collect(),
+        features: features.collect(),
+        ..Default::default()
+    }
+}
+
+/// Keeps `request` registered with the active controller: sent once `metadata.version` has
+/// controller registrations, and again whenever `image` stops holding this incarnation's
+/// registration; a failure is retried with a growing backoff. Runs until the image stops.
+pub(crate) async fn register_controller_forever(
+    request: ControllerRegistrationRequest,
+    channel: Arc<dyn ControllerChannel>,
+    mut image: watch::Receiver<Arc<MetadataImage>>,
+) {
+    let mut backoff = CONTROLLER_REGISTRATION_BACKOFF_MIN;
+    loop {
+        let current = image.borrow_and_update().clone();
+        let registration = current.cluster().controller(request.controller_id);
+        let registered = registration.is_some_and(|r| r.incarnation_id == request.incarnation_id);
+        let supported = current.features().level(METADATA_VERSION) >= METADATA_VERSION_CONTROLLER_REGISTRATION;
+        if registered || !supported {
+            if image.changed().await.is_err() {
+                return;
+            }
+            continue;
+        }
+        match call_controller(channel.as_ref(), &request, 0).await {
+            Ok((response, offset)) if response.error_code == 0 => {
+                info!("controller {} registered", request.controller_id);
+                backoff = CONTROLLER_REGISTRATION_BACKOFF_MIN;
+                if image.wait_for(|i| i.provenance().offset >= offset).await.is_err() {
+                    return;
+                }
+                continue;
+            }
+            Ok((response, _)) => {
+                let message = response.error_message.unwrap_or_default();
+                info!("controller registration refused ({}: {message}); retrying", response.error_code);
+            }
+            Err(reason) => info!("controller registration: {reason}; retrying"),
+        }
+        tokio::time::sleep(backoff).await;
+        backoff = (backoff * 2).min(CONTROLLER_REGISTRATION_BACKOFF_MAX);
+    }
 }

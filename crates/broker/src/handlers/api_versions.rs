@@ -6,14 +6,10 @@ use strand_protocol::messages::ApiVersionsResponse;
 use strand_protocol::messages::api_versions_response::{ApiVersion, FinalizedFeatureKey, SupportedFeatureKey};
 use strand_protocol::versions::advertised;
 
-use strand_metadata::image::MetadataImage;
+use strand_metadata::image::{MetadataImage, SUPPORTED_FEATURES};
 
 use super::SERVED;
 use crate::Broker;
-
-/// The features this build supports and their level ranges, as Kafka 4.4 reports them.
-const SUPPORTED_FEATURES: &[(&str, i16, i16)] =
-    &[("group.version", 0, 1), ("kraft.version", 0, 1), ("metadata.version", 7, 33), ("transaction.version", 0, 2)];
 
 /// Every served API with the versions advertised for it.
 pub fn served_versions() -> Vec<ApiVersion> {

@@ -12,6 +12,10 @@
 //! - ListGroups: all groups with DESCRIBE on the cluster, else those the session may DESCRIBE.
 //! - DeleteGroups: DELETE on each group, each distinct name answered once.
 //!
+//! ConsumerGroupHeartbeat and ConsumerGroupDescribe are refused with UNSUPPORTED_VERSION, before
+//! any authorization, while the finalized `group.version` is below 1 (`kafka-features disable
+//! --feature group.version`), as Kafka's `isConsumerGroupProtocolEnabled` refuses them.
+//!
 //! The offset APIs are in `group_offsets.rs`; FindCoordinator and TxnOffsetCommit have their own
 //! modules.
 
@@ -20,7 +24,7 @@ use std::sync::Arc;
 
 use strand_base::Uuid;
 use strand_coordinator::{ClientInfo, DescribableTopics, TopicIds};
-use strand_metadata::image::MetadataImage;
+use strand_metadata::image::{GROUP_VERSION, MetadataImage};
 use strand_protocol::error::ErrorCode;
 use strand_protocol::messages::consumer_group_describe_response::DescribedGroup as ConsumerDescribedGroup;
 use strand_protocol::messages::delete_groups_response::DeletableGroupResult;
@@ -138,6 +142,9 @@ pub(crate) async fn consumer_group_heartbeat(
         error_code: code.code(),
         ..ConsumerGroupHeartbeatResponse::default()
     };
+    if !consumer_protocol_enabled(broker) {
+        return refused(ErrorCode::UnsupportedVersion);
+    }
     if !may_read_group(broker, session, &request.group_id) {
         return refused(ErrorCode::GroupAuthorizationFailed);
     }
@@ -156,6 +163,11 @@ pub(crate) async fn consumer_group_heartbeat(
         });
     }
     broker.groups.consumer_group_heartbeat(info, request, version).await
+}
+
+/// Whether the finalized `group.version` enables the KIP-848 consumer protocol (level 1 and up).
+fn consumer_protocol_enabled(broker: &Broker) -> bool {
+    broker.image().features().level(GROUP_VERSION) >= 1
 }
 
 /// The groups of `group_ids` the session may do `operation` on, as a mask in request order.
@@ -208,6 +220,17 @@ pub(crate) async fn consumer_group_describe(
     request: ConsumerGroupDescribeRequest,
     version: i16,
 ) -> ConsumerGroupDescribeResponse {
+    if !consumer_protocol_enabled(broker) {
+        let unsupported = |group_id: &String| ConsumerDescribedGroup {
+            error_code: ErrorCode::UnsupportedVersion.code(),
+            group_id: group_id.clone(),
+            ..ConsumerDescribedGroup::default()
+        };
+        return ConsumerGroupDescribeResponse {
+            groups: request.group_ids.iter().map(unsupported).collect(),
+            ..ConsumerGroupDescribeResponse::default()
+        };
+    }
     let mask = allowed(broker, session, AclOperation::Describe, &request.group_ids);
     let operations = request.include_authorized_operations;
     let requested = request.group_ids.clone();

@@ -6,7 +6,7 @@ pub mod alter_configs;
 pub mod alter_partition_reassignments;
 pub mod alter_user_scram_credentials;
 pub mod api_versions;
-mod config_preprocess;
+pub(crate) mod config_preprocess;
 pub mod create_acls;
 pub mod create_partitions;
 pub mod create_topics;
@@ -39,6 +39,7 @@ pub mod sasl;
 pub mod transactions;
 pub mod txn_offset_commit;
 pub mod unregister_broker;
+pub mod update_features;
 pub mod write_txn_markers;
 
 use strand_base::TopicPartition;
@@ -130,6 +131,7 @@ served_apis! {
         ListPartitionReassignments(r) => list_partition_reassignments::handle(broker, r, version, client.session).await,
         ElectLeaders(r) => elect_leaders::handle(broker, r, version, client.session).await,
         UnregisterBroker(r) => unregister_broker::handle(broker, r, version, client.session).await,
+        UpdateFeatures(r) => update_features::handle(broker, r, version, client.session).await,
         DescribeLogDirs(r) => describe_log_dirs::handle(broker, r, client.session),
         DescribeAcls(r) => describe_acls::handle(broker, r, client.session)?,
         CreateAcls(r) => create_acls::handle(broker, r, version, client.session).await?,

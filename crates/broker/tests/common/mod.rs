@@ -232,6 +232,8 @@ impl Node {
             session_timeout_ms: 9_000,
             bootstrap: Vec::new(),
             unfence_on_registration: true,
+            node_id: NODE.0,
+            voters: Vec::new(),
         };
         let controller = QuorumController::new(
             writer.clone(),

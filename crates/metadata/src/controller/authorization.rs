@@ -85,8 +85,9 @@ impl ForwardedCheck<'_> {
             | ApiKey::BrokerHeartbeat
             | ApiKey::AlterPartition
             | ApiKey::AllocateProducerIds
-            | ApiKey::AssignReplicasToDirs => Op::ClusterAction,
-            // CreateAcls, DeleteAcls, AlterUserScramCredentials, ElectLeaders,
+            | ApiKey::AssignReplicasToDirs
+            | ApiKey::ControllerRegistration => Op::ClusterAction,
+            // CreateAcls, DeleteAcls, AlterUserScramCredentials, ElectLeaders, UpdateFeatures,
             // AlterPartitionReassignments, UnregisterBroker, and anything new: an administrator's.
             _ => Op::Alter,
         };
@@ -224,6 +225,11 @@ pub fn refuse_all(response: &mut ResponseBody, code: ErrorCode) {
             r.topics.clear();
             r.nodes.clear();
         }
+        ResponseBody::UpdateFeatures(r) => {
+            refuse(&mut r.error_code, &mut r.error_message, code, message);
+            r.results.clear();
+        }
+        ResponseBody::ControllerRegistration(r) => refuse(&mut r.error_code, &mut r.error_message, code, message),
         ResponseBody::AllocateProducerIds(r) => r.error_code = code.code(),
         ResponseBody::BrokerRegistration(r) => r.error_code = code.code(),
         ResponseBody::BrokerHeartbeat(r) => r.error_code = code.code(),

@@ -13,8 +13,8 @@ use crate::image::{
 /// The feature levels to finalize at format time. Level 0 leaves a feature off.
 ///
 /// The default is what Strand implements, at Kafka 4.4's levels: `metadata.version` 4.4-IV2 (33),
-/// `kraft.version` 1 (the level Kafka 4.4 formats a dynamic quorum with, which is what openraft's
-/// membership changes are), `transaction.version` 2 and `group.version` 1. Kafka 4.4 also
+/// `kraft.version` 0 (what Kafka 4.4 formats a static `controller.quorum.voters` quorum with, and
+/// Strand's quorum is static), `transaction.version` 2 and `group.version` 1. Kafka 4.4 also
 /// finalizes `eligible.leader.replicas.version` 1, `share.version` 2 and `streams.version` 1
 /// ([`BootstrapFeatures::kafka_4_4`]); Strand leaves them off until it implements ELR, share
 /// groups and the Streams protocol, so that no client is told they work.
@@ -33,7 +33,7 @@ impl Default for BootstrapFeatures {
     fn default() -> Self {
         BootstrapFeatures {
             metadata_version: METADATA_VERSION_4_4_IV2,
-            kraft_version: 1,
+            kraft_version: 0,
             transaction_version: 2,
             group_version: 1,
             eligible_leader_replicas_version: 0,
@@ -59,9 +59,10 @@ impl BootstrapFeatures {
 /// A `FeatureLevelRecord` for `metadata.version`, then one per other feature above level 0 in
 /// name order, as Kafka's `BootstrapMetadata.fromVersions`.
 ///
-/// Unlike Kafka, `kraft.version` gets a `FeatureLevelRecord` too: Kafka keeps it in a Raft
-/// control record (`KRaftVersionRecord`), which openraft has no place for, and the image is where
-/// ApiVersions reads finalized features from.
+/// Unlike Kafka, `kraft.version` above 0 gets a `FeatureLevelRecord` too: Kafka keeps it in a
+/// Raft control record (`KRaftVersionRecord`), which openraft has no place for, and the image is
+/// where ApiVersions reads finalized features from. Clusters formatted before Strand finalized
+/// level 0 keep the level 1 record they were formatted with.
 pub fn bootstrap_records(features: &BootstrapFeatures) -> Vec<ApiMessageAndVersion> {
     let mut others = [
         (KRAFT_VERSION, features.kraft_version),

@@ -12,7 +12,8 @@
 //! - [`create_acls`], [`delete_acls`]: ACL bindings (`AclControlManager`).
 //! - [`alter_client_quotas`]: client and IP quotas (`ClientQuotaControlManager`, KIP-546).
 //! - [`allocate_producer_ids`]: the next block of producer ids (`ProducerIdControlManager`).
-//! - [`register_broker`]: a broker's registration (`ClusterControlManager.registerBroker`).
+//! - [`register_broker`]: a broker's registration (`ClusterControlManager.registerBroker`);
+//!   [`register_controller`]: a controller's (KIP-919).
 //! - [`broker_heartbeat`]: a broker's next [`BrokerControlState`] (unfenced once caught up,
 //!   fenced on request, controlled shutdown) and the records of the move; [`fence_broker`] when
 //!   its session expires, [`unfence_broker`]; [`BrokerHeartbeatTracker`], the sessions' soft state
@@ -27,7 +28,8 @@
 //!   reassignment (KIP-455), completed by whichever later change finds the new replicas in sync.
 //! - `partition_change`: one partition's next leader, ISR and replicas (`PartitionChangeBuilder`),
 //!   which every leader, ISR or replica move above goes through.
-//! - [`bootstrap_records`]: the feature levels a new cluster starts with ([`BootstrapFeatures`]).
+//! - [`bootstrap_records`]: the feature levels a new cluster starts with ([`BootstrapFeatures`]);
+//!   [`update_features`]: changing them (`FeatureControlManager`, KIP-584 and KIP-1022).
 //! - [`authorization`]: a forwarded request checked with its client's principal.
 //! - [`screening`]: deciding a large client request mostly outside the controller's lock
 //!   (narrowing it to the entries that write records, merging the answers).
@@ -58,10 +60,12 @@ mod broker_lifecycle;
 mod client_quotas;
 mod cluster;
 mod configs;
+mod controller_registration;
 mod create_partitions;
 mod create_topics;
 mod delete_topics;
 mod elect_leaders;
+mod features;
 mod heartbeat_tracker;
 mod partition_change;
 mod placement;
@@ -91,12 +95,14 @@ pub use broker_lifecycle::{fence_broker, offline_dir_records, unfence_broker, un
 pub use client_quotas::{IP_QUOTA_KEYS, QuotaKeyType, USER_CLIENT_QUOTA_KEYS, alter_client_quotas};
 pub use cluster::{InitialFencing, PreviousSession, RegisterBrokerInputs, register_broker};
 pub use configs::{LISTENER_TLS_STORE_KEYS, alter_configs, incremental_alter_configs, listener_tls_store_key};
+pub use controller_registration::{METADATA_VERSION_CONTROLLER_REGISTRATION, register_controller};
 pub use create_partitions::create_partitions;
 pub use create_topics::create_topics;
 pub use delete_topics::delete_topics;
 pub use elect_leaders::{
     ELECTIONS_PER_CALL_MAX, LeaderRebalance, elect_leaders, preferred_leader_moves, unclean_leader_moves,
 };
+pub use features::{LocalController, update_features};
 pub use heartbeat_tracker::BrokerHeartbeatTracker;
 pub use producer_ids::allocate_producer_ids;
 pub use raft_voters::{add_raft_voter, remove_raft_voter, update_raft_voter};

@@ -1,12 +1,12 @@
-//! Broker registrations, from `RegisterBrokerRecord` and the fencing records, as Kafka's
-//! `ClusterImage` (brokers only: controller registrations are not pictured yet).
+//! Broker registrations, from `RegisterBrokerRecord` and the fencing records, and controller
+//! registrations, from `RegisterControllerRecord` (KIP-919), as Kafka's `ClusterImage`.
 
 use std::collections::BTreeMap;
 
 use strand_base::{BrokerId, Uuid};
 use strand_protocol::messages::{
-    BrokerRegistrationChangeRecord, FenceBrokerRecord, RegisterBrokerRecord, UnfenceBrokerRecord,
-    UnregisterBrokerRecord,
+    BrokerRegistrationChangeRecord, FenceBrokerRecord, RegisterBrokerRecord, RegisterControllerRecord,
+    UnfenceBrokerRecord, UnregisterBrokerRecord, UnregisterControllerRecord,
 };
 
 use super::ReplayError;
@@ -94,6 +94,35 @@ impl BrokerRegistration {
     }
 }
 
+/// A registered controller: its CONTROLLER listeners and the feature levels it can run.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ControllerRegistration {
+    pub id: i32,
+    pub incarnation_id: Uuid,
+    pub endpoints: Vec<BrokerEndpoint>,
+    pub supported_features: BTreeMap<String, SupportedFeatureRange>,
+}
+
+impl ControllerRegistration {
+    fn from_record(record: &RegisterControllerRecord) -> ControllerRegistration {
+        let endpoints = record.end_points.iter().map(|e| BrokerEndpoint {
+            name: e.name.clone(),
+            host: e.host.clone(),
+            port: e.port,
+            security_protocol: e.security_protocol,
+        });
+        let features = record.features.iter().map(|f| {
+            (f.name.clone(), SupportedFeatureRange { min: f.min_supported_version, max: f.max_supported_version })
+        });
+        ControllerRegistration {
+            id: record.controller_id,
+            incarnation_id: record.incarnation_id,
+            endpoints: endpoints.collect(),
+            supported_features: features.collect(),
+        }
+    }
+}
+
 /// A `BrokerRegistrationChangeRecord`'s `fenced` field: Kafka's `BrokerRegistrationFencingChange`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum FencingChange {
@@ -134,10 +163,11 @@ impl FencingChange {
     }
 }
 
-/// Every registered broker by id.
+/// Every registered broker and controller by id.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct ClusterImage {
     brokers: BTreeMap<BrokerId, BrokerRegistration>,
+    controllers: BTreeMap<i32, ControllerRegistration>,
 }
 
 impl ClusterImage {
@@ -161,8 +191,28 @@ impl ClusterImage {
         self.brokers.get(&id).is_some_and(BrokerRegistration::is_active)
     }
 
+    /// Whether no broker is registered.
     pub fn is_empty(&self) -> bool {
         self.brokers.is_empty()
+    }
+
+    /// The registration of controller `id`, if it registered.
+    pub fn controller(&self, id: i32) -> Option<&ControllerRegistration> {
+        self.controllers.get(&id)
+    }
+
+    /// Every controller registration, by ascending id.
+    pub fn controllers(&self) -> impl Iterator<Item = &ControllerRegistration> {
+        self.controllers.values()
+    }
+
+    /// A controller's new registration replaces its old one whole.
+    pub(super) fn replay_register_controller(&mut self, record: &RegisterControllerRecord) {
+        self.controllers.insert(record.controller_id, ControllerRegistration::from_record(record));
+    }
+
+    pub(super) fn replay_unregister_controller(&mut self, record: &UnregisterControllerRecord) {
+        self.controllers.remove(&record.controller_id);
     }
 
     /// A new registration replaces the old one whole.

@@ -75,6 +75,14 @@ impl MetadataDelta {
             MetadataRecord::FenceBrokerRecord(r) => Arc::make_mut(&mut next.cluster).replay_fence(r),
             MetadataRecord::UnfenceBrokerRecord(r) => Arc::make_mut(&mut next.cluster).replay_unfence(r),
             MetadataRecord::BrokerRegistrationChangeRecord(r) => Arc::make_mut(&mut next.cluster).replay_change(r),
+            MetadataRecord::RegisterControllerRecord(r) => {
+                Arc::make_mut(&mut next.cluster).replay_register_controller(r);
+                Ok(())
+            }
+            MetadataRecord::UnregisterControllerRecord(r) => {
+                Arc::make_mut(&mut next.cluster).replay_unregister_controller(r);
+                Ok(())
+            }
             MetadataRecord::TopicRecord(r) => Arc::make_mut(&mut next.topics).replay_topic(r),
             MetadataRecord::PartitionRecord(r) => Arc::make_mut(&mut next.topics).replay_partition(r),
             MetadataRecord::PartitionChangeRecord(r) => Arc::make_mut(&mut next.topics).replay_partition_change(r),
@@ -104,9 +112,7 @@ impl MetadataDelta {
             | MetadataRecord::ZkMigrationStateRecord(_)
             | MetadataRecord::BeginTransactionRecord(_)
             | MetadataRecord::EndTransactionRecord(_)
-            | MetadataRecord::AbortTransactionRecord(_)
-            | MetadataRecord::RegisterControllerRecord(_)
-            | MetadataRecord::UnregisterControllerRecord(_) => Ok(()),
+            | MetadataRecord::AbortTransactionRecord(_) => Ok(()),
         }
     }
 

@@ -26,6 +26,23 @@ pub const METADATA_VERSION_MIN: i16 = 7;
 /// `metadata.version` 4.4-IV2, Kafka 4.4's `MetadataVersion.LATEST_PRODUCTION`.
 pub const METADATA_VERSION_4_4_IV2: i16 = 33;
 
+/// The features this build supports, with their inclusive level ranges, by name: what a broker
+/// registers and reports in ApiVersions, and what this node's controller accepts in
+/// UpdateFeatures (Kafka's `QuorumFeatures.localSupportedFeatures`). A feature not listed is
+/// supported at level 0 only. Kafka 4.4 also supports `eligible.leader.replicas.version` 0-1,
+/// `share.version` 0-2 and `streams.version` 0-1, which Strand does not implement.
+pub const SUPPORTED_FEATURES: &[(&str, i16, i16)] = &[
+    (GROUP_VERSION, 0, 1),
+    (KRAFT_VERSION, 0, 1),
+    (METADATA_VERSION, METADATA_VERSION_MIN, METADATA_VERSION_4_4_IV2),
+    (TRANSACTION_VERSION, 0, 2),
+];
+
+/// The range of `name` in [`SUPPORTED_FEATURES`]; `(0, 0)` for a feature it does not list.
+pub fn supported_range(name: &str) -> (i16, i16) {
+    SUPPORTED_FEATURES.iter().find(|(n, _, _)| *n == name).map_or((0, 0), |&(_, min, max)| (min, max))
+}
+
 /// The finalized level of each feature. A feature that is absent is at level 0 (off).
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct FeaturesImage {

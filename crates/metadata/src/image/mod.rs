@@ -39,13 +39,16 @@ use std::sync::Arc;
 
 pub use acls::{AclsImage, StandardAcl};
 pub use client_quotas::{ClientQuotaEntity, ClientQuotaFilter, ClientQuotasImage};
-pub use cluster::{BrokerEndpoint, BrokerRegistration, ClusterImage, FencingChange, SupportedFeatureRange};
+pub use cluster::{
+    BrokerEndpoint, BrokerRegistration, ClusterImage, ControllerRegistration, FencingChange, SupportedFeatureRange,
+};
 pub use configs::{ConfigResource, ConfigResourceKind, ConfigsImage};
 pub use delta::{MetadataDelta, ReplayError};
 pub use effective_config::{TopicConfig, TopicConfigResolver};
 pub use features::{
     ELIGIBLE_LEADER_REPLICAS_VERSION, FeaturesImage, GROUP_VERSION, KRAFT_VERSION, METADATA_VERSION,
-    METADATA_VERSION_4_4_IV2, METADATA_VERSION_MIN, SHARE_VERSION, STREAMS_VERSION, TRANSACTION_VERSION,
+    METADATA_VERSION_4_4_IV2, METADATA_VERSION_MIN, SHARE_VERSION, STREAMS_VERSION, SUPPORTED_FEATURES,
+    TRANSACTION_VERSION, supported_range,
 };
 pub use producer_ids::{PRODUCER_ID_BLOCK_SIZE, ProducerIdsImage};
 pub use scram::ScramImage;

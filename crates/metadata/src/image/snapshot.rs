@@ -3,16 +3,18 @@
 //! image (its provenance aside, which the snapshot's offset carries).
 //!
 //! Order, as Kafka's: features (`metadata.version` first, since it says how to read the rest),
-//! brokers, topics each followed by its partitions, configs, client quotas, the producer id block,
+//! brokers, controllers, topics each followed by its partitions, configs, client quotas, the producer id block,
 //! SCRAM credentials, then ACLs. Every record is written at the newest version of its schema.
 
 use strand_base::BrokerId;
 use strand_protocol::messages::records::MetadataRecord;
 use strand_protocol::messages::register_broker_record::{BrokerEndpoint as EndpointRecord, BrokerFeature};
+use strand_protocol::messages::register_controller_record::{ControllerEndpoint, ControllerFeature};
 use strand_protocol::messages::{
-    ConfigRecord, FeatureLevelRecord, ProducerIdsRecord, RegisterBrokerRecord, TopicRecord,
+    ConfigRecord, FeatureLevelRecord, ProducerIdsRecord, RegisterBrokerRecord, RegisterControllerRecord, TopicRecord,
 };
 
+use super::cluster::ControllerRegistration;
 use super::{BrokerRegistration, METADATA_VERSION, MetadataImage};
 
 /// A record at the newest version of its schema.
@@ -33,6 +35,9 @@ impl MetadataImage {
         }
         for broker in self.cluster().brokers() {
             records.push(latest(MetadataRecord::RegisterBrokerRecord(register_record(broker))));
+        }
+        for controller in self.cluster().controllers() {
+            records.push(latest(MetadataRecord::RegisterControllerRecord(controller_record(controller))));
         }
         for topic in self.topics().iter() {
             let record = TopicRecord { name: topic.name.clone(), topic_id: topic.id, ..Default::default() };
@@ -107,6 +112,31 @@ fn register_record(broker: &BrokerRegistration) -> RegisterBrokerRecord {
         fenced: broker.fenced,
         in_controlled_shutdown: broker.in_controlled_shutdown,
         log_dirs: broker.log_dirs.clone(),
+        ..Default::default()
+    }
+}
+
+/// The `RegisterControllerRecord` that recreates a controller's registration.
+fn controller_record(controller: &ControllerRegistration) -> RegisterControllerRecord {
+    let end_points = controller.endpoints.iter().map(|e| ControllerEndpoint {
+        name: e.name.clone(),
+        host: e.host.clone(),
+        port: e.port,
+        security_protocol: e.security_protocol,
+        ..Default::default()
+    });
+    let features = controller.supported_features.iter().map(|(name, range)| ControllerFeature {
+        name: name.clone(),
+        min_supported_version: range.min,
+        max_supported_version: range.max,
+        ..Default::default()
+    });
+    RegisterControllerRecord {
+        controller_id: controller.id,
+        incarnation_id: controller.incarnation_id,
+        zk_migration_ready: false,
+        end_points: end_points.collect(),
+        features: features.collect(),
         ..Default::default()
     }
 }
