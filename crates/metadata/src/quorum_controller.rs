@@ -438,7 +438,7 @@ impl QuorumController {
                 imbalance_per_broker_percentage: 0,
                 elections_max: controller::ELECTIONS_PER_CALL_MAX,
             };
-            let mut records = controller::preferred_leader_moves(&image, &rebalance);
+            let mut records = controller::preferred_leader_moves(&image, &rebalance, &self.settings.defaults);
             if records.is_empty() {
                 records = controller::unclean_leader_moves(
                     &image,
@@ -551,7 +551,7 @@ impl QuorumController {
                     previous_session,
                     initial_fencing,
                 };
-                decided(controller::register_broker(image, r, &inputs), Rs::BrokerRegistration)
+                decided(controller::register_broker(image, r, &inputs, defaults), Rs::BrokerRegistration)
             }
             Rq::BrokerHeartbeat(r) => {
                 let inputs = self.lock_sessions().inputs(image, r.broker_id);
@@ -564,7 +564,7 @@ impl QuorumController {
             Rq::AlterPartition(r) => {
                 decided(controller::alter_partition(image, r, version, defaults), Rs::AlterPartition)
             }
-            Rq::ElectLeaders(r) => decided(controller::elect_leaders(image, r), Rs::ElectLeaders),
+            Rq::ElectLeaders(r) => decided(controller::elect_leaders(image, r, defaults), Rs::ElectLeaders),
             Rq::UnregisterBroker(r) => decided(controller::unregister_broker(image, r, defaults), Rs::UnregisterBroker),
             Rq::AssignReplicasToDirs(r) => {
                 decided(controller::assign_replicas_to_dirs(image, r, defaults), Rs::AssignReplicasToDirs)

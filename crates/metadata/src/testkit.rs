@@ -7,7 +7,8 @@ use strand_protocol::messages::broker_registration_request::{Feature, Listener};
 use strand_protocol::messages::{BrokerRegistrationRequest, BrokerRegistrationResponse};
 
 use crate::controller::{
-    ApiMessageAndVersion, ControllerResult, InitialFencing, PreviousSession, RegisterBrokerInputs, register_broker,
+    ApiMessageAndVersion, ControllerDefaults, ControllerResult, InitialFencing, PreviousSession, RegisterBrokerInputs,
+    register_broker,
 };
 use crate::image::{
     GROUP_VERSION, KRAFT_VERSION, METADATA_VERSION, METADATA_VERSION_4_4_IV2, METADATA_VERSION_MIN, MetadataDelta,
@@ -72,7 +73,7 @@ pub fn register(
         previous_session: PreviousSession::Expired,
         initial_fencing: fencing,
     };
-    let result = register_broker(image, request, &inputs);
+    let result = register_broker(image, request, &inputs, &ControllerDefaults::default());
     assert_eq!(result.response.error_code, 0, "registering broker {}", request.broker_id);
     result
 }

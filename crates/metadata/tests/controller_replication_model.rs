@@ -149,13 +149,13 @@ fn step(cluster: &mut Cluster, op: &Op, brokers: i32, incarnations: &mut u8) -> 
                 }]),
                 ..Default::default()
             };
-            let result = elect_leaders(&cluster.image, &request);
+            let result = elect_leaders(&cluster.image, &request, &ControllerDefaults::default());
             cluster.apply(&result.records);
         }
         Op::Rebalance => {
             let rebalance =
                 LeaderRebalance { imbalance_per_broker_percentage: 0, elections_max: ELECTIONS_PER_CALL_MAX };
-            let records = preferred_leader_moves(&cluster.image, &rebalance);
+            let records = preferred_leader_moves(&cluster.image, &rebalance, &ControllerDefaults::default());
             cluster.apply(&records);
         }
         Op::UncleanMoves => {
