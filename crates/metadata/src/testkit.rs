@@ -11,8 +11,8 @@ use crate::controller::{
     register_broker,
 };
 use crate::image::{
-    GROUP_VERSION, KRAFT_VERSION, METADATA_VERSION, METADATA_VERSION_4_4_IV2, METADATA_VERSION_MIN, MetadataDelta,
-    MetadataImage, MetadataProvenance, TRANSACTION_VERSION,
+    ELIGIBLE_LEADER_REPLICAS_VERSION, GROUP_VERSION, KRAFT_VERSION, METADATA_VERSION, METADATA_VERSION_4_4_IV2,
+    METADATA_VERSION_MIN, MetadataDelta, MetadataImage, MetadataProvenance, TRANSACTION_VERSION,
 };
 
 /// The cluster id tests format their clusters with.
@@ -52,6 +52,7 @@ pub fn registration(id: i32) -> BrokerRegistrationRequest {
             feature(KRAFT_VERSION, 0, 1),
             feature(TRANSACTION_VERSION, 0, 2),
             feature(GROUP_VERSION, 0, 1),
+            feature(ELIGIBLE_LEADER_REPLICAS_VERSION, 0, 1),
         ],
         rack: None,
         log_dirs: vec![ending_in_id(0x22)],

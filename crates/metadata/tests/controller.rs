@@ -549,7 +549,13 @@ fn bootstrap_features() {
             other => panic!("unexpected {other:?}"),
         })
         .collect();
-    let expected = [("metadata.version", 33), ("group.version", 1), ("kraft.version", 1), ("transaction.version", 2)];
+    let expected = [
+        ("metadata.version", 33),
+        ("eligible.leader.replicas.version", 1),
+        ("group.version", 1),
+        ("kraft.version", 1),
+        ("transaction.version", 2),
+    ];
     assert_eq!(levels, expected.map(|(n, l)| (n.to_owned(), l)).to_vec());
     assert_eq!(bootstrap_records(&BootstrapFeatures::kafka_4_4()).len(), 7);
 }

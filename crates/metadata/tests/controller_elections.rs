@@ -140,11 +140,13 @@ fn all_partitions_empty_and_invalid() {
 }
 
 /// Unclean elections: not needed while a leader exists; otherwise an ISR member if one can lead,
-/// else any active replica (ISR = [it], RECOVERING), else ELIGIBLE_LEADERS_NOT_AVAILABLE.
+/// else any active replica (ISR = [it], RECOVERING), else ELIGIBLE_LEADERS_NOT_AVAILABLE
+/// (eligible leader replicas off; with them on, see `controller_elr.rs`).
 #[test]
 fn unclean_elections() {
     use ErrorCode::{ElectionNotNeeded, EligibleLeadersNotAvailable};
     let mut cluster = cluster_in_racks(&[1, 2, 3], |_| None);
+    cluster.set_elr_level(0);
     create_assigned(&mut cluster, "t", &[&[1, 2, 3]]);
     create_assigned(&mut cluster, "s", &[&[3]]);
     assert_eq!(elect(&mut cluster, &request(UNCLEAN, Some(&[("t", &[0])]))), results(&[("t", 0, ElectionNotNeeded)]));
@@ -235,10 +237,12 @@ fn imbalance_percentage() {
     assert_eq!(over(20), 0, "20% is not over 20%");
 }
 
-/// The periodic unclean elections act only on topics that allow them, once turned on.
+/// The periodic unclean elections act only on topics that allow them, once turned on (eligible
+/// leader replicas off, so the ISR keeps its last member).
 #[test]
 fn unclean_leader_moves_follow_the_setting() {
     let mut cluster = cluster_in_racks(&[1, 2], |_| None);
+    cluster.set_elr_level(0);
     create_assigned(&mut cluster, "t", &[&[1, 2]]);
     create_assigned(&mut cluster, "u", &[&[1, 2]]);
     fence(&mut cluster, 2);

@@ -20,8 +20,13 @@ use crate::node::NodeError;
 
 /// The features this broker supports, registered with the controller; ApiVersions reports the
 /// same ranges.
-pub(crate) const SUPPORTED_FEATURES: &[(&str, i16, i16)] =
-    &[("group.version", 0, 1), ("kraft.version", 0, 1), ("metadata.version", 7, 33), ("transaction.version", 0, 2)];
+pub(crate) const SUPPORTED_FEATURES: &[(&str, i16, i16)] = &[
+    ("eligible.leader.replicas.version", 0, 1),
+    ("group.version", 0, 1),
+    ("kraft.version", 0, 1),
+    ("metadata.version", 7, 33),
+    ("transaction.version", 0, 2),
+];
 
 /// The cluster-level `min.insync.replicas` a Kafka 4.4 cluster is formatted with (KIP-966 needs one
 /// cluster-wide value), from the static setting, so tools show it as Kafka's do.

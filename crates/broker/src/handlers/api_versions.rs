@@ -12,8 +12,13 @@ use super::SERVED;
 use crate::Broker;
 
 /// The features this build supports and their level ranges, as Kafka 4.4 reports them.
-const SUPPORTED_FEATURES: &[(&str, i16, i16)] =
-    &[("group.version", 0, 1), ("kraft.version", 0, 1), ("metadata.version", 7, 33), ("transaction.version", 0, 2)];
+const SUPPORTED_FEATURES: &[(&str, i16, i16)] = &[
+    ("eligible.leader.replicas.version", 0, 1),
+    ("group.version", 0, 1),
+    ("kraft.version", 0, 1),
+    ("metadata.version", 7, 33),
+    ("transaction.version", 0, 2),
+];
 
 /// Every served API with the versions advertised for it.
 pub fn served_versions() -> Vec<ApiVersion> {

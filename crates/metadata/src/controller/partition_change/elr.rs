@@ -57,14 +57,17 @@ pub(crate) fn elr_enabled(image: &MetadataImage) -> bool {
 }
 
 /// Kafka's `maybePopulateTargetElr`: the ELR for `target_isr`, from the current ISR and ELR.
-/// Sorted by broker id (Kafka's small-integer hash order).
+/// Sorted by broker id (Kafka's small-integer hash order). Unlike Kafka, only replicas the
+/// partition keeps (`target_replicas`) are eligible: a reassignment that completes below min ISR
+/// would otherwise leave the removed replicas in the ELR, where no election can use them.
 pub(super) fn target_elr(
     rules: ElrRules,
     current_isr: &[BrokerId],
     current_elr: &[BrokerId],
-    target_isr: &[BrokerId],
+    target: (&[BrokerId], &[BrokerId]),
     unclean_shutdown: &[BrokerId],
 ) -> Vec<BrokerId> {
+    let (target_replicas, target_isr) = target;
     if !rules.enabled {
         return current_elr.to_vec();
     }
@@ -75,7 +78,7 @@ pub(super) fn target_elr(
         .iter()
         .chain(current_isr)
         .copied()
-        .filter(|b| !target_isr.contains(b) && !unclean_shutdown.contains(b))
+        .filter(|b| !target_isr.contains(b) && !unclean_shutdown.contains(b) && target_replicas.contains(b))
         .collect();
     elr.sort_unstable();
     elr.dedup();

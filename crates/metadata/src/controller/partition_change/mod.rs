@@ -206,7 +206,13 @@ impl<'a> PartitionChange<'a> {
         let mut target = self.target.completed().unwrap_or_else(|| self.target.clone());
         let mut record =
             PartitionChangeRecord { topic_id: self.topic_id, partition_id: self.partition_id, ..Default::default() };
-        let mut target_elr = elr::target_elr(self.elr, &current.isr, &current.elr, &target.isr, &self.unclean_shutdown);
+        let mut target_elr = elr::target_elr(
+            self.elr,
+            &current.isr,
+            &current.elr,
+            (&target.replicas, &target.isr),
+            &self.unclean_shutdown,
+        );
         let (leader, unclean) = self.elect(&target, &target_elr, acceptable);
         if leader != current.leader {
             if target_elr.contains(&leader) {
