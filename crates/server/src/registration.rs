@@ -50,6 +50,7 @@ pub(crate) async fn register(
     channel: &dyn ControllerChannel,
     bound: &[(String, SocketAddr, TcpListener)],
     log_dirs: Vec<Uuid>,
+    previous_broker_epoch: i64,
 ) -> Result<i64, NodeError> {
     let listeners = config
         .advertised_broker_listeners()
@@ -81,7 +82,7 @@ pub(crate) async fn register(
             .collect(),
         log_dirs,
         rack: config.broker_rack.clone(),
-        previous_broker_epoch: -1,
+        previous_broker_epoch,
         ..Default::default()
     };
     let version = <BrokerRegistrationRequest as Message>::VERSIONS.max;
@@ -122,6 +123,25 @@ pub(crate) fn log_dir_ids(config: &ServerConfig) -> Result<Vec<(std::path::PathB
         ids.push((dir.clone(), id));
     }
     Ok(ids)
+}
+
+/// The broker epoch the last clean shutdown wrote in every log dir's clean-shutdown marker, or
+/// -1 if a dir is offline, lacks the marker (a crash) or holds another epoch (Kafka's
+/// `LogManager.readBrokerEpochFromCleanShutdownFiles`). The controller takes a registration
+/// whose epoch is not the one it last registered as an unclean shutdown, which with eligible
+/// leader replicas (KIP-966) removes the broker from every ELR. Read before the logs are opened,
+/// which consumes the markers.
+pub(crate) fn previous_broker_epoch(dirs: &[(std::path::PathBuf, Option<Uuid>)]) -> i64 {
+    let mut epoch = None;
+    for (path, id) in dirs {
+        let read = id.and_then(|_| strand_log::dir::read_clean_shutdown(path).ok().flatten());
+        match (read, epoch) {
+            (None, _) => return -1,
+            (Some(e), Some(previous)) if e != previous => return -1,
+            (Some(e), _) => epoch = Some(e),
+        }
+    }
+    epoch.unwrap_or(-1)
 }
 
 pub(crate) fn incarnation_id() -> Uuid {
