@@ -147,3 +147,29 @@ pub(crate) fn previous_broker_epoch(dirs: &[(std::path::PathBuf, Option<Uuid>)])
 pub(crate) fn incarnation_id() -> Uuid {
     strand_broker::handlers::create_topics::random_topic_id()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The previous broker epoch is the one every online dir's marker holds; a dir without a
+    /// marker (a crash), offline (no id) or with another epoch makes it -1.
+    #[test]
+    fn previous_broker_epoch_needs_every_dir_clean_alike() {
+        let dirs: Vec<tempfile::TempDir> = (0..2).map(|_| tempfile::tempdir().expect("temp dir")).collect();
+        let online = |i: usize| (dirs[i].path().to_path_buf(), Some(Uuid([7; 16])));
+        let check = |list: &[(std::path::PathBuf, Option<Uuid>)], expected: i64| {
+            assert_eq!(previous_broker_epoch(list), expected, "{list:?}");
+        };
+        check(&[online(0), online(1)], -1);
+        strand_log::dir::write_clean_shutdown(dirs[0].path(), 42).expect("marker");
+        check(&[online(0)], 42);
+        check(&[online(0), online(1)], -1);
+        strand_log::dir::write_clean_shutdown(dirs[1].path(), 41).expect("marker");
+        check(&[online(0), online(1)], -1);
+        strand_log::dir::write_clean_shutdown(dirs[1].path(), 42).expect("marker");
+        check(&[online(0), online(1)], 42);
+        check(&[online(0), (dirs[1].path().to_path_buf(), None)], -1);
+        check(&[], -1);
+    }
+}
