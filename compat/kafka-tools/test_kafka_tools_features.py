@@ -7,9 +7,8 @@ unknown feature, a release version), each compared with Kafka 4.4.0's output (go
 recorded as test_kafka_tools.py describes; both listeners print the same).
 
 `describe` is compared line by line for the features Strand implements: Kafka 4.4 also finalizes
-eligible.leader.replicas.version, share.version and streams.version, which Strand does not
-support (ARCHITECTURE.md), so their lines are left out of the comparison and must be the only ones
-missing. The sequence leaves the levels as it found them (the groups suite needs group.version 1).
+share.version and streams.version, which Strand does not support (ARCHITECTURE.md), so their lines
+are left out of the comparison and must be the only ones missing. The sequence leaves the levels as it found them (the groups suite needs group.version 1).
 """
 
 import os
@@ -21,7 +20,7 @@ from test_kafka_tools import GOLDEN, UPDATE, check
 
 FEATURES = "org.apache.kafka.tools.FeatureCommand"
 # Kafka 4.4 features Strand does not implement: Kafka's describe prints them, Strand's does not.
-UNIMPLEMENTED = ("eligible.leader.replicas.version", "share.version", "streams.version")
+UNIMPLEMENTED = ("share.version", "streams.version")
 LISTENERS = pytest.mark.parametrize("controller", [False, True], ids=["bootstrap-server", "bootstrap-controller"])
 
 

@@ -20,8 +20,8 @@
 //!   and heartbeats (fencing, unfencing, controlled shutdown, unregistration, KIP-858's offline
 //!   log dirs and AssignReplicasToDirs), AlterPartition (KIP-841), ElectLeaders and preferred or
 //!   unclean moves, reassignment (KIP-455), users' SCRAM credentials (KIP-554), all leader and ISR
-//!   moves through `partition_change.rs` (Kafka's
-//!   `PartitionChangeBuilder`, no ELR); striped placement over racks; `screening.rs`, how a
+//!   moves through `partition_change/` (Kafka's `PartitionChangeBuilder`, with eligible leader
+//!   replicas, KIP-966, while `eligible.leader.replicas.version` is 1); striped placement over racks; `screening.rs`, how a
 //!   request whose size the client picks is decided mostly off the controller's lock.
 //! - [`quorum_controller`]: [`quorum_controller::QuorumController`], the active controller (on
 //!   every node with the controller role; only the quorum's leader answers). Requests are decided

@@ -517,7 +517,7 @@ impl QuorumController {
                 imbalance_per_broker_percentage: 0,
                 elections_max: controller::ELECTIONS_PER_CALL_MAX,
             };
-            let mut records = controller::preferred_leader_moves(&image, &rebalance);
+            let mut records = controller::preferred_leader_moves(&image, &rebalance, &self.settings.defaults);
             if records.is_empty() {
                 records = controller::unclean_leader_moves(
                     &image,
@@ -630,7 +630,7 @@ impl QuorumController {
                     previous_session,
                     initial_fencing,
                 };
-                decided(controller::register_broker(image, r, &inputs), Rs::BrokerRegistration)
+                decided(controller::register_broker(image, r, &inputs, defaults), Rs::BrokerRegistration)
             }
             Rq::BrokerHeartbeat(r) => {
                 let inputs = self.lock_sessions().inputs(image, r.broker_id);
@@ -643,7 +643,7 @@ impl QuorumController {
             Rq::AlterPartition(r) => {
                 decided(controller::alter_partition(image, r, version, defaults), Rs::AlterPartition)
             }
-            Rq::ElectLeaders(r) => decided(controller::elect_leaders(image, r), Rs::ElectLeaders),
+            Rq::ElectLeaders(r) => decided(controller::elect_leaders(image, r, defaults), Rs::ElectLeaders),
             Rq::UpdateFeatures(r) => {
                 let local =
                     controller::LocalController { node_id: self.settings.node_id, voters: &self.settings.voters };

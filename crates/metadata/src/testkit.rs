@@ -7,11 +7,12 @@ use strand_protocol::messages::broker_registration_request::{Feature, Listener};
 use strand_protocol::messages::{BrokerRegistrationRequest, BrokerRegistrationResponse};
 
 use crate::controller::{
-    ApiMessageAndVersion, ControllerResult, InitialFencing, PreviousSession, RegisterBrokerInputs, register_broker,
+    ApiMessageAndVersion, ControllerDefaults, ControllerResult, InitialFencing, PreviousSession, RegisterBrokerInputs,
+    register_broker,
 };
 use crate::image::{
-    GROUP_VERSION, KRAFT_VERSION, METADATA_VERSION, METADATA_VERSION_4_4_IV2, METADATA_VERSION_MIN, MetadataDelta,
-    MetadataImage, MetadataProvenance, TRANSACTION_VERSION,
+    ELIGIBLE_LEADER_REPLICAS_VERSION, GROUP_VERSION, KRAFT_VERSION, METADATA_VERSION, METADATA_VERSION_4_4_IV2,
+    METADATA_VERSION_MIN, MetadataDelta, MetadataImage, MetadataProvenance, TRANSACTION_VERSION,
 };
 
 /// The cluster id tests format their clusters with.
@@ -51,6 +52,7 @@ pub fn registration(id: i32) -> BrokerRegistrationRequest {
             feature(KRAFT_VERSION, 0, 1),
             feature(TRANSACTION_VERSION, 0, 2),
             feature(GROUP_VERSION, 0, 1),
+            feature(ELIGIBLE_LEADER_REPLICAS_VERSION, 0, 1),
         ],
         rack: None,
         log_dirs: vec![ending_in_id(0x22)],
@@ -72,7 +74,7 @@ pub fn register(
         previous_session: PreviousSession::Expired,
         initial_fencing: fencing,
     };
-    let result = register_broker(image, request, &inputs);
+    let result = register_broker(image, request, &inputs, &ControllerDefaults::default());
     assert_eq!(result.response.error_code, 0, "registering broker {}", request.broker_id);
     result
 }

@@ -493,7 +493,7 @@ fn register_broker_validation() {
         initial_fencing: InitialFencing::Fenced,
     };
     let check = |request: strand_protocol::messages::BrokerRegistrationRequest, expected: ErrorCode| {
-        let result = register_broker(&cluster.image, &request, &inputs);
+        let result = register_broker(&cluster.image, &request, &inputs, &ControllerDefaults::default());
         assert_eq!(ErrorCode::from_code(result.response.error_code), Some(expected), "{request:?}");
         assert_eq!(result.records.is_empty(), expected != ErrorCode::None);
     };
@@ -517,7 +517,7 @@ fn register_broker_validation() {
     no_mv.features.retain(|f| f.name != "metadata.version");
     check(no_mv, ErrorCode::UnsupportedVersion);
 
-    let result = register_broker(&cluster.image, &registration(1), &inputs);
+    let result = register_broker(&cluster.image, &registration(1), &inputs, &ControllerDefaults::default());
     assert_eq!(result.response.broker_epoch, 42);
     let mut next = Cluster::new();
     next.apply(&result.records);
@@ -527,9 +527,14 @@ fn register_broker_validation() {
     let live = RegisterBrokerInputs { previous_session: PreviousSession::Live, ..inputs.clone() };
     let mut other = registration(1);
     other.incarnation_id = Uuid([0x44; 16]);
-    let duplicate = register_broker(&next.image, &other, &live);
+    let duplicate = register_broker(&next.image, &other, &live, &ControllerDefaults::default());
     assert_eq!(duplicate.response.error_code, ErrorCode::DuplicateBrokerRegistration.code());
-    let again = register_broker(&next.image, &registration(1), &RegisterBrokerInputs { new_broker_epoch: 99, ..live });
+    let again = register_broker(
+        &next.image,
+        &registration(1),
+        &RegisterBrokerInputs { new_broker_epoch: 99, ..live },
+        &ControllerDefaults::default(),
+    );
     assert_eq!(again.response.broker_epoch, 42, "the same incarnation keeps its epoch");
 }
 
@@ -545,7 +550,12 @@ fn bootstrap_features() {
             other => panic!("unexpected {other:?}"),
         })
         .collect();
-    let expected = [("metadata.version", 33), ("group.version", 1), ("transaction.version", 2)];
+    let expected = [
+        ("metadata.version", 33),
+        ("eligible.leader.replicas.version", 1),
+        ("group.version", 1),
+        ("transaction.version", 2),
+    ];
     assert_eq!(levels, expected.map(|(n, l)| (n.to_owned(), l)).to_vec());
     // Kafka 4.4's `kafka-storage format` of a static quorum: metadata.version and five others.
     assert_eq!(bootstrap_records(&BootstrapFeatures::kafka_4_4()).len(), 6);

@@ -93,11 +93,13 @@ fn fence_moves_leaders_and_shrinks_isrs() {
     assert!(fence_broker(&cluster.image, BrokerId(9), &ControllerDefaults::default()).is_empty());
 }
 
-/// The last ISR member stays in the ISR when fenced, and the partition has no leader until it
-/// comes back; unfencing makes it the leader again (Kafka's `handleBrokerUnfenced`).
+/// With eligible leader replicas off, the last ISR member stays in the ISR when fenced, and the
+/// partition has no leader until it comes back; unfencing makes it the leader again (Kafka's
+/// `handleBrokerUnfenced`). (With them on, see `controller_elr.rs`.)
 #[test]
 fn last_isr_member_stays_and_leads_again_when_unfenced() {
     let mut cluster = three_brokers();
+    cluster.set_elr_level(0);
     create_assigned(&mut cluster, "solo", &[&[1]]);
     fence(&mut cluster, 2);
     fence(&mut cluster, 3);
@@ -124,12 +126,14 @@ fn last_isr_member_stays_and_leads_again_when_unfenced() {
     assert!(unfence_broker(&cluster.image, BrokerId(1), &ControllerDefaults::default()).is_empty());
 }
 
-/// With `unclean.leader.election.enable` (topic, cluster default or static default) a fenced last
-/// ISR member hands the leadership to an active out-of-sync replica: ISR = [it], RECOVERING.
+/// With `unclean.leader.election.enable` (topic, cluster default or static default) and eligible
+/// leader replicas off, a fenced last ISR member hands the leadership to an active out-of-sync
+/// replica: ISR = [it], RECOVERING.
 #[test]
 fn unclean_election_when_the_isr_is_gone() {
     for setting in ["topic", "cluster", "static", "off"] {
         let mut cluster = three_brokers();
+        cluster.set_elr_level(0);
         fence(&mut cluster, 2);
         fence(&mut cluster, 3);
         rejoin(&mut cluster, 3);
@@ -157,10 +161,11 @@ fn unclean_election_when_the_isr_is_gone() {
     }
 }
 
-/// A topic's own `false` wins over a cluster-wide `true`.
+/// A topic's own `false` wins over a cluster-wide `true` (eligible leader replicas off).
 #[test]
 fn topic_unclean_setting_overrides_the_cluster() {
     let mut cluster = three_brokers();
+    cluster.set_elr_level(0);
     fence(&mut cluster, 2);
     fence(&mut cluster, 3);
     rejoin(&mut cluster, 2);
@@ -172,10 +177,12 @@ fn topic_unclean_setting_overrides_the_cluster() {
 
 /// Controlled shutdown: the first heartbeat marks the broker shutting down and moves its
 /// leaderships and ISR memberships away; it may stop once it leads nothing and the active
-/// brokers have seen that batch; then it is fenced.
+/// brokers have seen that batch; then it is fenced (eligible leader replicas off: the last ISR
+/// member stays).
 #[test]
 fn controlled_shutdown_moves_leaders_then_stops() {
     let mut cluster = three_brokers();
+    cluster.set_elr_level(0);
     create_assigned(&mut cluster, "solo", &[&[1]]);
     let offset = cluster.image.provenance().offset;
     let (response, records) = heartbeat(&mut cluster, 1, offset, false, true, &CAUGHT_UP);
@@ -206,10 +213,11 @@ fn controlled_shutdown_moves_leaders_then_stops() {
 }
 
 /// A broker that leads nothing, or is fenced, may shut down at once; `want_fence` with
-/// `want_shut_down` also stops an unfenced one at once (fencing it).
+/// `want_shut_down` also stops an unfenced one at once (fencing it). Eligible leader replicas off.
 #[test]
 fn immediate_shutdowns() {
     let mut cluster = cluster_in_racks(&[1, 2, 3], |_| None);
+    cluster.set_elr_level(0);
     create_assigned(&mut cluster, "t", &[&[1, 2]]);
     let offset = cluster.image.provenance().offset;
     let (response, records) = heartbeat(&mut cluster, 3, offset, false, true, &CAUGHT_UP);

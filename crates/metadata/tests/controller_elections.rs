@@ -54,7 +54,7 @@ fn request(election_type: i8, partitions: Option<&[(&str, &[i32])]>) -> ElectLea
 
 /// Decides and applies an ElectLeaders request; returns (topic, partition, error) per result.
 fn elect(cluster: &mut Cluster, request: &ElectLeadersRequest) -> Vec<(String, i32, ErrorCode)> {
-    let result = elect_leaders(&cluster.image, request);
+    let result = elect_leaders(&cluster.image, request, &ControllerDefaults::default());
     cluster.apply(&result.records);
     let elected = result
         .response
@@ -124,14 +124,14 @@ fn all_partitions_empty_and_invalid() {
     create_assigned(&mut cluster, "u", &[&[2, 1]]);
     let got = elect(&mut cluster, &request(PREFERRED, None));
     assert_eq!(got, results(&[("t", 0, ErrorCode::PreferredLeaderNotAvailable)]));
-    let result = elect_leaders(&cluster.image, &request(PREFERRED, None));
+    let result = elect_leaders(&cluster.image, &request(PREFERRED, None), &ControllerDefaults::default());
     let topics: Vec<&str> = result.response.replica_election_results.iter().map(|t| t.topic.as_str()).collect();
     assert_eq!(topics, ["t", "u"], "every topic is listed, even with no partition to report");
 
-    let empty = elect_leaders(&cluster.image, &request(PREFERRED, Some(&[])));
+    let empty = elect_leaders(&cluster.image, &request(PREFERRED, Some(&[])), &ControllerDefaults::default());
     assert!(empty.records.is_empty() && empty.response.replica_election_results.is_empty());
 
-    let invalid = elect_leaders(&cluster.image, &request(5, Some(&[("t", &[0, 1])])));
+    let invalid = elect_leaders(&cluster.image, &request(5, Some(&[("t", &[0, 1])])), &ControllerDefaults::default());
     assert_eq!(invalid.response.error_code, ErrorCode::InvalidRequest.code());
     let codes: Vec<i16> =
         invalid.response.replica_election_results[0].partition_result.iter().map(|p| p.error_code).collect();
@@ -140,11 +140,13 @@ fn all_partitions_empty_and_invalid() {
 }
 
 /// Unclean elections: not needed while a leader exists; otherwise an ISR member if one can lead,
-/// else any active replica (ISR = [it], RECOVERING), else ELIGIBLE_LEADERS_NOT_AVAILABLE.
+/// else any active replica (ISR = [it], RECOVERING), else ELIGIBLE_LEADERS_NOT_AVAILABLE
+/// (eligible leader replicas off; with them on, see `controller_elr.rs`).
 #[test]
 fn unclean_elections() {
     use ErrorCode::{ElectionNotNeeded, EligibleLeadersNotAvailable};
     let mut cluster = cluster_in_racks(&[1, 2, 3], |_| None);
+    cluster.set_elr_level(0);
     create_assigned(&mut cluster, "t", &[&[1, 2, 3]]);
     create_assigned(&mut cluster, "s", &[&[3]]);
     assert_eq!(elect(&mut cluster, &request(UNCLEAN, Some(&[("t", &[0])]))), results(&[("t", 0, ElectionNotNeeded)]));
@@ -191,14 +193,20 @@ fn preferred_leader_moves_back() {
     assert_eq!(leaders(&cluster), [1, 1, 1, 1, 1, 1, 1, 3], "broker 1 leads everything it replicates");
 
     let limited = LeaderRebalance { imbalance_per_broker_percentage: 0, elections_max: 2 };
-    assert_eq!(partition_changes(&preferred_leader_moves(&cluster.image, &limited)).len(), 2);
+    assert_eq!(
+        partition_changes(&preferred_leader_moves(&cluster.image, &limited, &ControllerDefaults::default())).len(),
+        2
+    );
     let strict = LeaderRebalance { imbalance_per_broker_percentage: 100, elections_max: ELECTIONS_PER_CALL_MAX };
-    assert!(preferred_leader_moves(&cluster.image, &strict).is_empty(), "no broker is over 100%");
+    assert!(
+        preferred_leader_moves(&cluster.image, &strict, &ControllerDefaults::default()).is_empty(),
+        "no broker is over 100%"
+    );
     let kraft = LeaderRebalance { imbalance_per_broker_percentage: 0, elections_max: ELECTIONS_PER_CALL_MAX };
-    let records = preferred_leader_moves(&cluster.image, &kraft);
+    let records = preferred_leader_moves(&cluster.image, &kraft, &ControllerDefaults::default());
     cluster.apply(&records);
     assert_eq!(leaders(&cluster), [1, 1, 1, 2, 2, 2, 2, 3]);
-    assert!(preferred_leader_moves(&cluster.image, &kraft).is_empty());
+    assert!(preferred_leader_moves(&cluster.image, &kraft, &ControllerDefaults::default()).is_empty());
 }
 
 /// The ZooKeeper controller's ratio: a broker's partitions move back only once more than the
@@ -223,16 +231,18 @@ fn imbalance_percentage() {
     )]);
     let over = |percentage| {
         let rebalance = LeaderRebalance { imbalance_per_broker_percentage: percentage, elections_max: 10 };
-        partition_changes(&preferred_leader_moves(&cluster.image, &rebalance)).len()
+        partition_changes(&preferred_leader_moves(&cluster.image, &rebalance, &ControllerDefaults::default())).len()
     };
     assert_eq!(over(19), 1, "1 of 5 is 20% > 19%");
     assert_eq!(over(20), 0, "20% is not over 20%");
 }
 
-/// The periodic unclean elections act only on topics that allow them, once turned on.
+/// The periodic unclean elections act only on topics that allow them, once turned on (eligible
+/// leader replicas off, so the ISR keeps its last member).
 #[test]
 fn unclean_leader_moves_follow_the_setting() {
     let mut cluster = cluster_in_racks(&[1, 2], |_| None);
+    cluster.set_elr_level(0);
     create_assigned(&mut cluster, "t", &[&[1, 2]]);
     create_assigned(&mut cluster, "u", &[&[1, 2]]);
     fence(&mut cluster, 2);

@@ -210,10 +210,12 @@ fn repeated_partition_sees_the_first_change() {
 }
 
 /// After an unclean election the leader is RECOVERING: it may not grow the ISR until it reports
-/// RECOVERED, which it may do with the ISR of itself alone.
+/// RECOVERED, which it may do with the ISR of itself alone. (Eligible leader replicas off: with
+/// them on, the replicas that left the ISR are eligible and the election is clean.)
 #[test]
 fn recovering_leader() {
     let (mut cluster, id) = base();
+    cluster.set_elr_level(0);
     Proposal::new(&cluster, id, &[1]).send(&mut cluster);
     set_unclean(&mut cluster, Some("t"), Some("true"));
     fence(&mut cluster, 1);

@@ -9,7 +9,9 @@ mod common;
 mod controller_common;
 
 use common::Cluster;
-use controller_common::{CAUGHT_UP, apply_heartbeat, create_assigned, heartbeat_request, kinds, leader_and_isr};
+use controller_common::{
+    CAUGHT_UP, apply_heartbeat, create_assigned, heartbeat_request, ids, kinds, leader_and_isr, partition,
+};
 use strand_base::{BrokerId, Uuid};
 use strand_metadata::controller::{
     ApiMessageAndVersion, ControllerDefaults, InitialFencing, assign_replicas_to_dirs, offline_dir_records,
@@ -92,8 +94,9 @@ fn cases() -> Vec<Case> {
         Case {
             name: "directory 0: its partitions move, t-1 (directory 1) does not",
             offline: vec![dir(1, 0)],
-            // `u`'s partition has no other replica: broker 1 stays its last ISR member, without a leader.
-            expected: vec![(2, vec![2, 3]), (2, vec![2, 3, 1]), (3, vec![3, 2]), (-1, vec![1])],
+            // `u`'s partition has no other replica: its ISR empties (broker 1 stays eligible, in
+            // its ELR), without a leader.
+            expected: vec![(2, vec![2, 3]), (2, vec![2, 3, 1]), (3, vec![3, 2]), (-1, vec![])],
             kinds: &["PartitionChange", "PartitionChange", "PartitionChange", "BrokerRegistrationChange"],
             dirs_after: vec![dir(1, 1)],
         },
@@ -107,7 +110,7 @@ fn cases() -> Vec<Case> {
         Case {
             name: "both directories: every partition moves, the registration keeps its list",
             offline: vec![dir(1, 0), dir(1, 1)],
-            expected: vec![(2, vec![2, 3]), (2, vec![2, 3]), (3, vec![3, 2]), (-1, vec![1])],
+            expected: vec![(2, vec![2, 3]), (2, vec![2, 3]), (3, vec![3, 2]), (-1, vec![])],
             kinds: &["PartitionChange"; 4],
             dirs_after: vec![dir(1, 0), dir(1, 1)],
         },
@@ -175,7 +178,7 @@ fn leader_epochs_grow_only_where_leaders_move() {
 
 /// A replica in an offline directory is not elected again (Kafka's `LeaderAcceptor` checks the
 /// directory is online): broker 1 is fenced and unfenced, and `u`'s partition, whose only replica
-/// is in its offline directory 0, stays leaderless.
+/// is in its offline directory 0, stays leaderless although broker 1 is in its ELR.
 #[test]
 fn offline_replicas_are_not_elected() {
     let mut cluster = cluster();
@@ -183,7 +186,8 @@ fn offline_replicas_are_not_elected() {
     report(&mut cluster, Vec::new(), true);
     let (response, _) = report(&mut cluster, Vec::new(), false);
     assert!(!response.is_fenced);
-    assert_eq!(leader_and_isr(&cluster, "u", 0), (-1, vec![1]), "its only replica's directory is offline");
+    assert_eq!(leader_and_isr(&cluster, "u", 0), (-1, vec![]), "its only replica's directory is offline");
+    assert_eq!(partition(&cluster, "u", 0).elr, ids(&[1]));
 }
 
 /// A heartbeat that fences the broker and reports an offline directory: the fencing moves come
@@ -409,7 +413,7 @@ async fn the_active_controller_takes_both_requests_off_the_wire() {
         (p.leader.0, p.isr.iter().map(|b| b.0).collect::<Vec<_>>())
     };
     assert_eq!(leader_and_isr("t", 1), (2, vec![2, 3]), "broker 1's replica in dir 1 left the ISR");
-    assert_eq!(leader_and_isr("u", 0), (-1, vec![1]), "u-0, placed in dir 1, lost its only leader");
+    assert_eq!(leader_and_isr("u", 0), (-1, vec![]), "u-0, placed in dir 1, lost its only leader");
     assert_eq!(leader_and_isr("t", 0), (1, vec![1, 2, 3]), "t-0 is in dir 0");
     assert_eq!(image.cluster().broker(BrokerId(1)).expect("registered").log_dirs, [dir(1, 0)]);
 }

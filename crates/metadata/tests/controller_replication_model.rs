@@ -3,12 +3,17 @@
 //! unclean settings, new incarnations, reassignments started, changed and cancelled) on clusters
 //! of 3 to 5 brokers, each decision replayed into the image, which must keep Kafka's invariants
 //! after every step:
-//! - a leader is in its ISR, or there is none (-1); the ISR is a non-empty, repeat-free subset of
-//!   the replicas, and every member is active unless it is the last one (no ELR);
+//! - a leader is in its ISR, or there is none (-1); the ISR is a repeat-free subset of the
+//!   replicas, empty only with eligible leader replicas on, and every member is active unless it
+//!   is the last one;
+//! - eligible leader replicas (KIP-966, run with the feature at 0 and at 1): none with the
+//!   feature off; with it on, a repeat-free subset of the replicas outside the ISR, none while the
+//!   ISR holds `min.insync.replicas`, and a last known ELR of at most one broker;
 //! - fenced brokers and brokers in controlled shutdown lead nothing;
 //! - the replicas are repeat-free, the adding and removing replicas among them; a reassignment
 //!   whose ISR allows completing it has completed (unless an unclean election set the ISR after
-//!   the completion check, as Kafka's builder does: the leader is then RECOVERING);
+//!   the completion check, as Kafka's builder does: the leader is then RECOVERING; or an election
+//!   from the ELR did, leaving the new leader alone in the ISR);
 //! - the leader epoch grows by one exactly when the leader changes or a replica leaves the
 //!   replicas, the partition epoch by one exactly when anything changes;
 //! - responses agree with the replayed image (heartbeat fencing, AlterPartition's echo);
@@ -30,7 +35,9 @@ use strand_metadata::controller::{
     alter_partition_reassignments, broker_heartbeat, elect_leaders, fence_broker, preferred_leader_moves,
     unclean_leader_moves,
 };
-use strand_metadata::image::{LeaderRecoveryState, MetadataImage, NO_LEADER, PartitionImage};
+use strand_metadata::image::{
+    ELIGIBLE_LEADER_REPLICAS_VERSION, LeaderRecoveryState, MetadataImage, NO_LEADER, PartitionImage,
+};
 use strand_protocol::messages::alter_partition_reassignments_request::{ReassignablePartition, ReassignableTopic};
 use strand_protocol::messages::alter_partition_request::{BrokerState, PartitionData, TopicData};
 use strand_protocol::messages::elect_leaders_request::TopicPartitions;
@@ -115,9 +122,10 @@ fn op() -> impl Strategy<Value = Op> {
 
 /// A cluster of `brokers` brokers over two racks, and topics `a` (RF 3), `b` (RF 2), `c` (RF 1),
 /// three partitions each.
-fn cluster(brokers: i32) -> Cluster {
+fn cluster(brokers: i32, elr_level: i16) -> Cluster {
     let ids: Vec<i32> = (1..=brokers).collect();
     let mut cluster = cluster_in_racks(&ids, |id| Some(if id % 2 == 0 { "even" } else { "odd" }));
+    cluster.set_elr_level(elr_level);
     for (name, rf) in TOPICS.iter().zip([3, 2, 1]) {
         cluster.create_topic(name, 3, rf);
     }
@@ -149,13 +157,13 @@ fn step(cluster: &mut Cluster, op: &Op, brokers: i32, incarnations: &mut u8) -> 
                 }]),
                 ..Default::default()
             };
-            let result = elect_leaders(&cluster.image, &request);
+            let result = elect_leaders(&cluster.image, &request, &ControllerDefaults::default());
             cluster.apply(&result.records);
         }
         Op::Rebalance => {
             let rebalance =
                 LeaderRebalance { imbalance_per_broker_percentage: 0, elections_max: ELECTIONS_PER_CALL_MAX };
-            let records = preferred_leader_moves(&cluster.image, &rebalance);
+            let records = preferred_leader_moves(&cluster.image, &rebalance, &ControllerDefaults::default());
             cluster.apply(&records);
         }
         Op::UncleanMoves => {
@@ -279,21 +287,34 @@ fn partitions(image: &MetadataImage) -> BTreeMap<(String, i32), PartitionImage> 
 }
 
 /// The invariants of one partition, alone and against its state before the step.
-fn check_partition(image: &MetadataImage, before: &PartitionImage, p: &PartitionImage) -> Result<(), String> {
+fn check_partition(
+    image: &MetadataImage,
+    before: &PartitionImage,
+    p: &PartitionImage,
+    min_isr: usize,
+) -> Result<(), String> {
     let cluster = image.cluster();
-    let mut distinct = p.isr.clone();
-    distinct.sort();
-    distinct.dedup();
-    if p.isr.is_empty() || distinct.len() != p.isr.len() || !p.isr.iter().all(|b| p.replicas.contains(b)) {
+    let elr_on = image.features().level(ELIGIBLE_LEADER_REPLICAS_VERSION) >= 1;
+    let repeat_free_replicas = |list: &[BrokerId]| {
+        let mut distinct = list.to_vec();
+        distinct.sort();
+        distinct.dedup();
+        distinct.len() == list.len() && list.iter().all(|b| p.replicas.contains(b))
+    };
+    if (p.isr.is_empty() && !elr_on) || !repeat_free_replicas(&p.isr) {
         return Err("ISR empty, repeated, or outside the replicas".to_owned());
     }
+    if p.isr.is_empty() && p.leader != NO_LEADER {
+        return Err("a leader without an ISR".to_owned());
+    }
+    check_elr(p, elr_on, min_isr)?;
     if p.leader != NO_LEADER && !(p.isr.contains(&p.leader) && cluster.is_active(p.leader)) {
         return Err("the leader is out of the ISR, fenced or shutting down".to_owned());
     }
     if p.isr.len() > 1 && !p.isr.iter().all(|b| cluster.is_active(*b)) {
         return Err("an inactive broker is in an ISR with others".to_owned());
     }
-    check_reassignment(p)?;
+    check_reassignment(p, elr_on)?;
     let leader_changed = p.leader != before.leader;
     let replica_left = before.replicas.iter().any(|b| !p.replicas.contains(b));
     if p.leader_epoch != before.leader_epoch + i32::from(leader_changed || replica_left) {
@@ -303,7 +324,8 @@ fn check_partition(image: &MetadataImage, before: &PartitionImage, p: &Partition
         ));
     }
     let unchanged = |x: &PartitionImage| {
-        let lists = [&x.isr, &x.replicas, &x.adding_replicas, &x.removing_replicas].map(|l| l.clone());
+        let lists = [&x.isr, &x.replicas, &x.adding_replicas, &x.removing_replicas, &x.elr, &x.last_known_elr]
+            .map(|l| l.clone());
         (x.leader, x.leader_recovery_state, lists)
     };
     let changed = unchanged(p) != unchanged(before);
@@ -316,9 +338,32 @@ fn check_partition(image: &MetadataImage, before: &PartitionImage, p: &Partition
     Ok(())
 }
 
+/// The ELR rules: none with the feature off; with it on, repeat-free replicas outside the ISR,
+/// none while the ISR holds `min_isr`; the last known ELR names at most the last leader.
+fn check_elr(p: &PartitionImage, elr_on: bool, min_isr: usize) -> Result<(), String> {
+    if !elr_on {
+        return if p.elr.is_empty() { Ok(()) } else { Err("an ELR with the feature off".to_owned()) };
+    }
+    let mut distinct = p.elr.clone();
+    distinct.sort();
+    distinct.dedup();
+    if distinct.len() != p.elr.len() || p.elr.iter().any(|b| p.isr.contains(b) || !p.replicas.contains(b)) {
+        return Err("ELR repeated, in the ISR, or outside the replicas".to_owned());
+    }
+    if p.isr.len() >= min_isr && !p.elr.is_empty() {
+        return Err(format!("an ELR while the ISR holds min.insync.replicas ({min_isr})"));
+    }
+    if p.last_known_elr.len() > 1 {
+        return Err("a last known ELR of more than the last leader".to_owned());
+    }
+    Ok(())
+}
+
 /// Replicas without repeats, adding and removing among them, and no reassignment left that its
-/// ISR would let complete (Kafka's `maybeCompleteReassignment`) but after an unclean election.
-fn check_reassignment(p: &PartitionImage) -> Result<(), String> {
+/// ISR would let complete (Kafka's `maybeCompleteReassignment`) but after an unclean election or
+/// an election from the ELR (whose ISR of the new leader alone is set after the completion check,
+/// as Kafka's builder does; the next change completes it).
+fn check_reassignment(p: &PartitionImage, elr_on: bool) -> Result<(), String> {
     let mut distinct = p.replicas.clone();
     distinct.sort();
     distinct.dedup();
@@ -328,7 +373,8 @@ fn check_reassignment(p: &PartitionImage) -> Result<(), String> {
     if !p.adding_replicas.iter().chain(&p.removing_replicas).all(|b| p.replicas.contains(b)) {
         return Err("an adding or removing replica is not a replica".to_owned());
     }
-    if !p.is_reassigning() || p.leader_recovery_state == LeaderRecoveryState::Recovering {
+    let elected_from_elr = elr_on && p.isr == [p.leader];
+    if !p.is_reassigning() || p.leader_recovery_state == LeaderRecoveryState::Recovering || elected_from_elr {
         return Ok(());
     }
     let staying = |b: &&BrokerId| !p.removing_replicas.contains(b);
@@ -342,9 +388,12 @@ fn check_reassignment(p: &PartitionImage) -> Result<(), String> {
 
 fn check_image(before: &MetadataImage, after: &MetadataImage) -> Result<(), String> {
     let old = partitions(before);
+    let defaults = ControllerDefaults::default();
     for (key, p) in partitions(after) {
         let previous = old.get(&key).ok_or("a partition appeared")?;
-        check_partition(after, previous, &p)
+        let configured = defaults.topic_configs(after).topic(&key.0).long("min.insync.replicas");
+        let min_isr = usize::try_from(configured).unwrap_or(1).min(p.replicas.len()).max(1);
+        check_partition(after, previous, &p, min_isr)
             .map_err(|e| format!("{}-{}: {e}\n  before {previous:?}\n  after  {p:?}", key.0, key.1))?;
     }
     Ok(())
@@ -355,8 +404,12 @@ proptest! {
 
     /// Random decision sequences keep every partition's leader, ISR and epochs consistent.
     #[test]
-    fn random_replication_decisions_keep_invariants(brokers in 3..=5_i32, ops in proptest::collection::vec(op(), 1..80)) {
-        let mut cluster = cluster(brokers);
+    fn random_replication_decisions_keep_invariants(
+        brokers in 3..=5_i32,
+        elr_level in 0..=1_i16,
+        ops in proptest::collection::vec(op(), 1..80),
+    ) {
+        let mut cluster = cluster(brokers, elr_level);
         let mut incarnations = 0_u8;
         prop_assert_eq!(check_image(&cluster.image, &cluster.image), Ok(()));
         for (i, op) in ops.iter().enumerate() {

@@ -25,7 +25,8 @@ pub struct PartitionState {
     pub isr: Vec<BrokerId>,
     /// The topic's `min.insync.replicas` (1 and up).
     pub min_insync_replicas: i32,
-    /// 0 RECOVERED, 1 RECOVERING (KIP-704); carried into AlterPartition unchanged.
+    /// 0 RECOVERED, 1 RECOVERING (KIP-704). A leader takes itself as RECOVERED (Kafka's
+    /// `makeLeader`), which its AlterPartition requests carry.
     pub leader_recovery_state: i8,
 }
 

@@ -56,7 +56,7 @@ use crate::inter_node::{
 use crate::log_dirs::{DirAssigner, raise_open_files_limit, watch_log_dirs_forever};
 use crate::metadata_replay::{Handoff, replay_forever};
 use crate::registration::{
-    cluster_min_isr, controller_registration, log_dir_ids, register, register_controller_forever,
+    cluster_min_isr, controller_registration, log_dir_ids, previous_broker_epoch, register, register_controller_forever,
 };
 use crate::shutdown::{controlled_shutdown, shut_down, shut_down_quorum};
 use crate::tasks::{
@@ -432,9 +432,13 @@ impl Starting {
         }
         let listeners = bind_listeners(config).await?;
         let online_ids: Vec<Uuid> = dirs.iter().filter_map(|(_, id)| *id).collect();
-        info!("Strand node {}: registering with the active controller", self.node.0);
+        let previous_epoch = previous_broker_epoch(&dirs);
+        info!(
+            "Strand node {}: registering with the active controller (previous broker epoch {previous_epoch})",
+            self.node.0
+        );
         let broker_epoch = tokio::select! {
-            registered = register(config, channel.as_ref(), &listeners, online_ids) => registered?,
+            registered = register(config, channel.as_ref(), &listeners, online_ids, previous_epoch) => registered?,
             failure = &mut *metadata_failed => return Err(failure),
         };
         let heartbeat = Duration::from_millis(config.broker_heartbeat_interval_ms.max(1) as u64);

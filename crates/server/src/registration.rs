@@ -47,6 +47,7 @@ pub(crate) async fn register(
     channel: &dyn ControllerChannel,
     bound: &[(String, SocketAddr, TcpListener)],
     log_dirs: Vec<Uuid>,
+    previous_broker_epoch: i64,
 ) -> Result<i64, NodeError> {
     let listeners = config
         .advertised_broker_listeners()
@@ -78,7 +79,7 @@ pub(crate) async fn register(
             .collect(),
         log_dirs,
         rack: config.broker_rack.clone(),
-        previous_broker_epoch: -1,
+        previous_broker_epoch,
         ..Default::default()
     };
     let version = <BrokerRegistrationRequest as Message>::VERSIONS.max;
@@ -119,6 +120,25 @@ pub(crate) fn log_dir_ids(config: &ServerConfig) -> Result<Vec<(std::path::PathB
         ids.push((dir.clone(), id));
     }
     Ok(ids)
+}
+
+/// The broker epoch the last clean shutdown wrote in every log dir's clean-shutdown marker, or
+/// -1 if a dir is offline, lacks the marker (a crash) or holds another epoch (Kafka's
+/// `LogManager.readBrokerEpochFromCleanShutdownFiles`). The controller takes a registration
+/// whose epoch is not the one it last registered as an unclean shutdown, which with eligible
+/// leader replicas (KIP-966) removes the broker from every ELR. Read before the logs are opened,
+/// which consumes the markers.
+pub(crate) fn previous_broker_epoch(dirs: &[(std::path::PathBuf, Option<Uuid>)]) -> i64 {
+    let mut epoch = None;
+    for (path, id) in dirs {
+        let read = id.and_then(|_| strand_log::dir::read_clean_shutdown(path).ok().flatten());
+        match (read, epoch) {
+            (None, _) => return -1,
+            (Some(e), Some(previous)) if e != previous => return -1,
+            (Some(e), _) => epoch = Some(e),
+        }
+    }
+    epoch.unwrap_or(-1)
 }
 
 pub(crate) fn incarnation_id() -> Uuid {
@@ -199,5 +219,31 @@ pub(crate) async fn register_controller_forever(
         }
         tokio::time::sleep(backoff).await;
         backoff = (backoff * 2).min(CONTROLLER_REGISTRATION_BACKOFF_MAX);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The previous broker epoch is the one every online dir's marker holds; a dir without a
+    /// marker (a crash), offline (no id) or with another epoch makes it -1.
+    #[test]
+    fn previous_broker_epoch_needs_every_dir_clean_alike() {
+        let dirs: Vec<tempfile::TempDir> = (0..2).map(|_| tempfile::tempdir().expect("temp dir")).collect();
+        let online = |i: usize| (dirs[i].path().to_path_buf(), Some(Uuid([7; 16])));
+        let check = |list: &[(std::path::PathBuf, Option<Uuid>)], expected: i64| {
+            assert_eq!(previous_broker_epoch(list), expected, "{list:?}");
+        };
+        check(&[online(0), online(1)], -1);
+        strand_log::dir::write_clean_shutdown(dirs[0].path(), 42).expect("marker");
+        check(&[online(0)], 42);
+        check(&[online(0), online(1)], -1);
+        strand_log::dir::write_clean_shutdown(dirs[1].path(), 41).expect("marker");
+        check(&[online(0), online(1)], -1);
+        strand_log::dir::write_clean_shutdown(dirs[1].path(), 42).expect("marker");
+        check(&[online(0), online(1)], 42);
+        check(&[online(0), (dirs[1].path().to_path_buf(), None)], -1);
+        check(&[], -1);
     }
 }

@@ -20,7 +20,7 @@ use strand_protocol::messages::{
 
 use super::broker_lifecycle::partition_record;
 use super::cluster::check_broker_epoch;
-use super::partition_change::{Election, PartitionChange, acceptable_leader};
+use super::partition_change::{Election, ElrRules, PartitionChange, acceptable_leader};
 use super::{ApiMessageAndVersion, ControllerDefaults, ControllerResult};
 use crate::image::{LeaderRecoveryState, MetadataImage, NO_LEADER_CHANGE, PartitionImage, TopicImage};
 
@@ -106,7 +106,8 @@ impl Alteration<'_> {
             Err(code) => return error_result(index, code),
         };
         let election = Election::for_topic(self.image, &topic.name, self.defaults);
-        let change = PartitionChange::new(&current, topic.id, index)
+        let rules = ElrRules::for_topic(self.image, topic, self.defaults);
+        let change = PartitionChange::new(&current, topic.id, index, rules)
             .isr(isr.iter().map(|(id, _)| *id).collect())
             .recovery(recovery)
             .election(election);

@@ -13,7 +13,7 @@ use strand_protocol::messages::{AssignReplicasToDirsRequest, AssignReplicasToDir
 
 use super::broker_lifecycle::{leave_isrs_where, partition_record};
 use super::cluster::check_broker_epoch;
-use super::partition_change::PartitionChange;
+use super::partition_change::{ElrRules, PartitionChange};
 use super::{ControllerDefaults, ControllerResult};
 use crate::image::{MetadataDelta, MetadataImage, PartitionImage};
 
@@ -44,7 +44,7 @@ pub fn assign_replicas_to_dirs(
             let mut partitions = Vec::new();
             for p in &topic.partitions {
                 let index = p.partition_index;
-                let code = match assign(image, broker, topic.topic_id, index, dir.id) {
+                let code = match assign(image, broker, topic.topic_id, index, dir.id, defaults) {
                     Ok(record) => {
                         records.extend(record.map(partition_record));
                         if dir_offline {
@@ -84,13 +84,15 @@ fn assign(
     topic_id: Uuid,
     index: i32,
     dir: Uuid,
+    defaults: &ControllerDefaults,
 ) -> Result<Option<strand_protocol::messages::PartitionChangeRecord>, ErrorCode> {
     let topic = image.topics().by_id(topic_id).ok_or(ErrorCode::UnknownTopicId)?;
     let partition = topic.partitions.get(&index).ok_or(ErrorCode::UnknownTopicOrPartition)?;
     if !partition.replicas.contains(&broker) {
         return Err(ErrorCode::NotLeaderOrFollower);
     }
-    let change = PartitionChange::new(partition, topic_id, index).directory(broker, dir);
+    let rules = ElrRules::for_topic(image, topic, defaults);
+    let change = PartitionChange::new(partition, topic_id, index, rules).directory(broker, dir);
     // Only the directory moves: every replica stays acceptable as it is.
     Ok(change.record(&|b| b == partition.leader))
 }

@@ -3,7 +3,8 @@
 //! `handleBrokerUnfenced` and `handleBrokerInControlledShutdown`.
 //!
 //! - [`fence_broker`]: the broker leaves every ISR (unless it is the last member, which stays so
-//!   the ISR is never empty), its leaderships move to the first active ISR member in replica order
+//!   the ISR is never empty, with eligible leader replicas off; with them on it leaves, and
+//!   stays in the partition's ELR), its leaderships move to the first active ISR member in replica order
 //!   (or to nobody, or with `unclean.leader.election.enable` to any active replica), then the
 //!   `BrokerRegistrationChangeRecord` that fences it. The caller calls it when the broker's
 //!   session expires (`broker.session.timeout.ms`); heartbeats call it too.
@@ -29,7 +30,7 @@ use strand_protocol::messages::{
     BrokerRegistrationChangeRecord, UnregisterBrokerRecord, UnregisterBrokerRequest, UnregisterBrokerResponse,
 };
 
-use super::partition_change::{Election, PartitionChange, acceptable_leader};
+use super::partition_change::{Election, ElrRules, PartitionChange, acceptable_leader, elr_enabled};
 use super::{ApiMessageAndVersion, ControllerDefaults, ControllerResult};
 use crate::image::{FencingChange, MetadataImage, NO_LEADER, PartitionImage, TopicImage};
 
@@ -111,8 +112,9 @@ pub(crate) fn leaderless_elections(
     let mut records = Vec::new();
     for topic in image.topics().iter() {
         let election = Election::for_topic(image, &topic.name, defaults);
+        let rules = ElrRules::for_topic(image, topic, defaults);
         for (index, partition) in topic.partitions.iter().filter(|(_, p)| p.leader == NO_LEADER) {
-            let change = PartitionChange::new(partition, topic.id, *index).election(election);
+            let change = PartitionChange::new(partition, topic.id, *index, rules).election(election);
             records.extend(change.record(&|b| acceptable_leader(image, partition, b, active)).map(partition_record));
         }
     }
@@ -197,8 +199,40 @@ pub(crate) fn leave_isrs_where(
     let mut records = Vec::new();
     for topic in image.topics().iter() {
         let election = Election::for_topic(image, &topic.name, defaults);
+        let rules = ElrRules::for_topic(image, topic, defaults);
         for (index, partition) in partitions_with_isr_member(topic, broker).filter(|(i, p)| selected(topic.id, *i, p)) {
-            let change = PartitionChange::new(partition, topic.id, index).isr_without(broker).election(election);
+            let change = PartitionChange::new(partition, topic.id, index, rules).isr_without(broker).election(election);
+            let acceptable =
+                |b: BrokerId| b != broker && acceptable_leader(image, partition, b, |b| image.cluster().is_active(b));
+            records.extend(change.record(&acceptable).map(partition_record));
+        }
+    }
+    records
+}
+
+/// Kafka's `handleBrokerShutdown` for a broker that registers again: with eligible leader
+/// replicas on and a `previous_broker_epoch` that is not its last registration's (it did not shut
+/// down cleanly, so its log may have lost unflushed records), it leaves every ISR and every ELR
+/// and may not be elected; otherwise it leaves every ISR as when fenced ([`leave_isrs`]).
+pub(crate) fn shutdown_records(
+    image: &MetadataImage,
+    broker: BrokerId,
+    clean: bool,
+    defaults: &ControllerDefaults,
+) -> Vec<ApiMessageAndVersion> {
+    if clean || !elr_enabled(image) {
+        return leave_isrs(image, broker, defaults);
+    }
+    let mut records = Vec::new();
+    for topic in image.topics().iter() {
+        let election = Election::for_topic(image, &topic.name, defaults);
+        let rules = ElrRules::for_topic(image, topic, defaults);
+        let holding = topic.partitions.iter().filter(|(_, p)| p.isr.contains(&broker) || p.elr.contains(&broker));
+        for (index, partition) in holding {
+            let change = PartitionChange::new(partition, topic.id, *index, rules)
+                .isr_without(broker)
+                .unclean_shutdown(broker)
+                .election(election);
             let acceptable =
                 |b: BrokerId| b != broker && acceptable_leader(image, partition, b, |b| image.cluster().is_active(b));
             records.extend(change.record(&acceptable).map(partition_record));

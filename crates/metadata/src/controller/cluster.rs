@@ -12,7 +12,7 @@ use strand_protocol::messages::{
     BrokerRegistrationChangeRecord, BrokerRegistrationRequest, BrokerRegistrationResponse, RegisterBrokerRecord,
 };
 
-use super::broker_lifecycle::leave_isrs;
+use super::broker_lifecycle::shutdown_records;
 use super::{ApiError, ApiMessageAndVersion, ControllerDefaults, ControllerResult};
 use crate::image::{
     BrokerRegistration, FencingChange, METADATA_VERSION, METADATA_VERSION_MIN, MetadataImage, is_reserved_directory,
@@ -51,7 +51,10 @@ pub struct RegisterBrokerInputs {
 /// incarnation gets `new_broker_epoch` and starts fenced; the same incarnation keeps its epoch and
 /// fencing. The response carries the broker epoch. With [`InitialFencing::Fenced`], a new
 /// incarnation of a registered broker also takes the old one out of every ISR and leadership it
-/// still holds (`PartitionChangeRecord`s after the registration, as [`fence_broker`](super::fence_broker)).
+/// still holds (`PartitionChangeRecord`s after the registration, as [`fence_broker`](super::fence_broker));
+/// with eligible leader replicas on, one whose `previous_broker_epoch` is not the registered
+/// epoch (the epoch its clean shutdown wrote; -1 after a crash) leaves every ELR too, as Kafka's
+/// unclean-shutdown handling. `defaults` supplies the static topic configs those moves read.
 ///
 /// Errors, as Kafka: INCONSISTENT_CLUSTER_ID, DUPLICATE_BROKER_REGISTRATION (another live
 /// incarnation), BROKER_ID_NOT_REGISTERED (a ZooKeeper broker), INVALID_REGISTRATION (missing,
@@ -61,8 +64,9 @@ pub fn register_broker(
     image: &MetadataImage,
     request: &BrokerRegistrationRequest,
     inputs: &RegisterBrokerInputs,
+    defaults: &ControllerDefaults,
 ) -> ControllerResult<BrokerRegistrationResponse> {
-    match registration_records(image, request, inputs) {
+    match registration_records(image, request, inputs, defaults) {
         Ok((records, broker_epoch)) => ControllerResult {
             records,
             response: BrokerRegistrationResponse { broker_epoch, ..BrokerRegistrationResponse::default() },
@@ -103,6 +107,7 @@ fn registration_records(
     image: &MetadataImage,
     request: &BrokerRegistrationRequest,
     inputs: &RegisterBrokerInputs,
+    defaults: &ControllerDefaults,
 ) -> Result<(Vec<ApiMessageAndVersion>, i64), ApiError> {
     if request.cluster_id != inputs.cluster_id {
         let message = format!("Expected cluster ID {}, but got cluster ID {}", inputs.cluster_id, request.cluster_id);
@@ -124,12 +129,15 @@ fn registration_records(
     let epoch = record.broker_epoch;
     let fenced = record.fenced;
     let mut records = vec![ApiMessageAndVersion::latest(MetadataRecord::RegisterBrokerRecord(record))];
-    if existing.is_some() && same_incarnation.is_none() && inputs.initial_fencing == InitialFencing::Fenced {
+    if let Some(previous) = existing.filter(|_| same_incarnation.is_none())
+        && inputs.initial_fencing == InitialFencing::Fenced
+    {
         // The previous incarnation may have stopped without being fenced (its session merely
-        // expired): as Kafka's unclean-shutdown handling, it leaves the ISRs and leaderships it
-        // still holds. After the registration record, so that the epoch stays its offset; the
-        // static unclean election default is not known here.
-        records.extend(leave_isrs(image, request.broker_id, &ControllerDefaults::default()));
+        // expired): as Kafka's shutdown handling, it leaves the ISRs and leaderships it still
+        // holds, and after an unclean shutdown the ELRs. After the registration record, so that
+        // the epoch stays its offset.
+        let clean = request.previous_broker_epoch == previous.epoch;
+        records.extend(shutdown_records(image, request.broker_id, clean, defaults));
     }
     if fenced && inputs.initial_fencing == InitialFencing::Unfenced {
         let unfence = BrokerRegistrationChangeRecord {

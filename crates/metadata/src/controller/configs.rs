@@ -13,6 +13,10 @@
 //! A broker id's resource also takes its listeners' TLS stores
 //! (`listener.name.<listener>.ssl.keystore.location`, ...: [`LISTENER_TLS_STORE_KEYS`]), which
 //! the node reloads (it checks they load before the request is forwarded here).
+//! With eligible leader replicas on (KIP-966), a changed `min.insync.replicas` clears the ELRs
+//! computed under the old value (a `ClearElrRecord`: the topic's, or all for the cluster default),
+//! a broker id's own `min.insync.replicas` is refused and the cluster default may not be deleted
+//! (INVALID_CONFIG), as Kafka's `ConfigurationControlManager`.
 //! Group and client-metrics configs are not supported yet; `BROKER_LOGGER` resources are the
 //! broker's own business (log levels are not metadata) and are refused here.
 
@@ -22,10 +26,12 @@ use strand_base::BrokerId;
 use strand_protocol::error::ErrorCode;
 use strand_protocol::messages::records::MetadataRecord;
 use strand_protocol::messages::{
-    AlterConfigsRequest, AlterConfigsResponse, ConfigRecord, IncrementalAlterConfigsRequest,
+    AlterConfigsRequest, AlterConfigsResponse, ClearElrRecord, ConfigRecord, IncrementalAlterConfigsRequest,
     IncrementalAlterConfigsResponse, alter_configs_response, incremental_alter_configs_response,
 };
 
+use super::partition_change::elr_enabled;
+use super::topic_configs::MIN_INSYNC_REPLICAS;
 use super::topic_configs::{
     REPLICA_ALTER_LOG_DIRS_IO_MAX_BYTES_PER_SECOND, broker_quota_config, split_list, topic_config,
     topic_config_for_broker_synonym, validate_topic_configs, validate_value,
@@ -63,6 +69,7 @@ pub fn incremental_alter_configs(
             ..Default::default()
         });
     }
+    records.extend(clear_elr_records(image, &records));
     if request.validate_only {
         records.clear();
     }
@@ -96,6 +103,7 @@ pub fn alter_configs(image: &MetadataImage, request: &AlterConfigsRequest) -> Co
             ..Default::default()
         });
     }
+    records.extend(clear_elr_records(image, &records));
     if request.validate_only {
         records.clear();
     }
@@ -162,6 +170,7 @@ fn alter(
         };
     }
     validate(image, &resource, &next)?;
+    check_min_isr_change(image, &resource, &updates)?;
     Ok(updates.into_iter().map(|(key, value)| config_record(&resource, key, value)).collect())
 }
 
@@ -346,6 +355,51 @@ fn validate_broker(
         return Err(ApiError::new(ErrorCode::BrokerIdNotRegistered, format!("No node with id {id} found.")));
     }
     Ok(())
+}
+
+/// Kafka's `isDisallowedBrokerMinIsrTransition` and `isDisallowedClusterMinIsrTransition`: with
+/// eligible leader replicas on, a broker's own `min.insync.replicas` may not be set or deleted
+/// (the ELR needs one value for the whole cluster), nor the cluster default deleted.
+fn check_min_isr_change(
+    image: &MetadataImage,
+    resource: &ConfigResource,
+    updates: &[(String, Option<String>)],
+) -> Result<(), ApiError> {
+    if resource.kind != ConfigResourceKind::Broker || !elr_enabled(image) {
+        return Ok(());
+    }
+    for (_, value) in updates.iter().filter(|(key, _)| key == MIN_INSYNC_REPLICAS) {
+        if !resource.name.is_empty() {
+            let message = "Broker-level min.insync.replicas cannot be altered while ELR is enabled.";
+            return Err(ApiError::new(ErrorCode::InvalidConfig, message));
+        }
+        if value.is_none() {
+            let message = "Cluster-level min.insync.replicas cannot be removed while ELR is enabled.";
+            return Err(ApiError::new(ErrorCode::InvalidConfig, message));
+        }
+    }
+    Ok(())
+}
+
+/// Kafka's `createClearElrRecordsAsNeeded`: with eligible leader replicas on, a changed
+/// `min.insync.replicas` invalidates the ELRs it was computed for: a `ClearElrRecord` for a
+/// topic's, or for every topic's when a broker-level (cluster default) value changes.
+fn clear_elr_records(image: &MetadataImage, records: &[ApiMessageAndVersion]) -> Vec<ApiMessageAndVersion> {
+    if !elr_enabled(image) {
+        return Vec::new();
+    }
+    records
+        .iter()
+        .filter_map(|r| match &r.record {
+            MetadataRecord::ConfigRecord(c) if c.name == MIN_INSYNC_REPLICAS => {
+                let topic = ConfigResourceKind::from_wire(c.resource_type) == Some(ConfigResourceKind::Topic);
+                let topic_name = if topic { c.resource_name.clone() } else { String::new() };
+                let clear = ClearElrRecord { topic_name, ..ClearElrRecord::default() };
+                Some(ApiMessageAndVersion::latest(MetadataRecord::ClearElrRecord(clear)))
+            }
+            _ => None,
+        })
+        .collect()
 }
 
 fn config_record(resource: &ConfigResource, name: String, value: Option<String>) -> ApiMessageAndVersion {

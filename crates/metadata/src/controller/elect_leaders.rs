@@ -16,7 +16,9 @@ use strand_protocol::messages::elect_leaders_response::{PartitionResult, Replica
 use strand_protocol::messages::{ElectLeadersRequest, ElectLeadersResponse, PartitionChangeRecord};
 
 use super::broker_lifecycle::partition_record;
-use super::partition_change::{Election, PartitionChange, acceptable_leader, unclean_leader_election_enabled};
+use super::partition_change::{
+    Election, ElrRules, PartitionChange, acceptable_leader, unclean_leader_election_enabled,
+};
 use super::{ApiError, ApiMessageAndVersion, ControllerDefaults, ControllerResult};
 use crate::image::{MetadataImage, NO_LEADER, PartitionImage, TopicImage};
 
@@ -47,13 +49,17 @@ pub struct LeaderRebalance {
 /// ELIGIBLE_LEADERS_NOT_AVAILABLE. An unknown election type fails the request with
 /// INVALID_REQUEST. An unclean election takes an ISR member if one can lead, else any active
 /// replica, whatever the topic's `unclean.leader.election.enable`.
-pub fn elect_leaders(image: &MetadataImage, request: &ElectLeadersRequest) -> ControllerResult<ElectLeadersResponse> {
+pub fn elect_leaders(
+    image: &MetadataImage,
+    request: &ElectLeadersRequest,
+    defaults: &ControllerDefaults,
+) -> ControllerResult<ElectLeadersResponse> {
     let election = match request.election_type {
         PREFERRED => Election::Preferred,
         UNCLEAN => Election::Unclean,
         other => return unknown_election_type(request, other),
     };
-    let mut elections = Elections { image, election, records: Vec::new(), changed: BTreeMap::new() };
+    let mut elections = Elections { image, defaults, election, records: Vec::new(), changed: BTreeMap::new() };
     let results = match &request.topic_partitions {
         None => image.topics().iter().map(|topic| elections.all(topic)).collect(),
         Some(topics) => topics
@@ -74,7 +80,11 @@ pub fn elect_leaders(image: &MetadataImage, request: &ElectLeadersRequest) -> Co
 /// preferred replica, among the brokers over `rebalance.imbalance_per_broker_percentage`, at most
 /// `rebalance.elections_max` records. Partitions whose preferred replica cannot lead stay as they
 /// are (a leaderless one may get another ISR member).
-pub fn preferred_leader_moves(image: &MetadataImage, rebalance: &LeaderRebalance) -> Vec<ApiMessageAndVersion> {
+pub fn preferred_leader_moves(
+    image: &MetadataImage,
+    rebalance: &LeaderRebalance,
+    defaults: &ControllerDefaults,
+) -> Vec<ApiMessageAndVersion> {
     let imbalanced = imbalanced_brokers(image, rebalance.imbalance_per_broker_percentage);
     let mut records = Vec::new();
     for topic in image.topics().iter() {
@@ -84,7 +94,9 @@ pub fn preferred_leader_moves(image: &MetadataImage, rebalance: &LeaderRebalance
             }
             let preferred = partition.replicas.first().copied().unwrap_or(NO_LEADER);
             if partition.leader != preferred && imbalanced.contains(&preferred) {
-                records.extend(elect(image, topic.id, *index, partition, Election::Preferred).map(partition_record));
+                let rules = ElrRules::for_topic(image, topic, defaults);
+                let record = elect(image, topic.id, *index, partition, Election::Preferred, rules);
+                records.extend(record.map(partition_record));
             }
         }
     }
@@ -108,7 +120,8 @@ pub fn unclean_leader_moves(
             if records.len() >= elections_max {
                 return records;
             }
-            records.extend(elect(image, topic.id, *index, partition, Election::Unclean).map(partition_record));
+            let rules = ElrRules::for_topic(image, topic, defaults);
+            records.extend(elect(image, topic.id, *index, partition, Election::Unclean, rules).map(partition_record));
         }
     }
     records
@@ -118,6 +131,7 @@ pub fn unclean_leader_moves(
 /// partition is judged on its new state).
 struct Elections<'a> {
     image: &'a MetadataImage,
+    defaults: &'a ControllerDefaults,
     election: Election,
     records: Vec<ApiMessageAndVersion>,
     changed: BTreeMap<(Uuid, i32), PartitionImage>,
@@ -161,7 +175,8 @@ impl Elections<'_> {
         if not_needed {
             return ApiError::with_default_message(ErrorCode::ElectionNotNeeded);
         }
-        let Some(record) = elect(self.image, topic.id, index, &partition, self.election) else {
+        let rules = ElrRules::for_topic(self.image, topic, self.defaults);
+        let Some(record) = elect(self.image, topic.id, index, &partition, self.election, rules) else {
             return ApiError::with_default_message(match self.election {
                 Election::Preferred => ErrorCode::PreferredLeaderNotAvailable,
                 _ => ErrorCode::EligibleLeadersNotAvailable,
@@ -182,8 +197,9 @@ fn elect(
     index: i32,
     partition: &PartitionImage,
     election: Election,
+    rules: ElrRules,
 ) -> Option<PartitionChangeRecord> {
-    let change = PartitionChange::new(partition, topic_id, index).election(election);
+    let change = PartitionChange::new(partition, topic_id, index, rules).election(election);
     change.record(&|b| acceptable_leader(image, partition, b, |b| image.cluster().is_active(b)))
 }
 

@@ -37,7 +37,9 @@ use strand_protocol::messages::{
 };
 
 use super::broker_lifecycle::partition_record;
-use super::partition_change::{Election, PartitionChange, acceptable_leader, unclean_leader_election_enabled};
+use super::partition_change::{
+    Election, ElrRules, PartitionChange, acceptable_leader, unclean_leader_election_enabled,
+};
 use super::placement::validate_manual_assignment;
 use super::{ApiError, ApiMessageAndVersion, ControllerDefaults, ControllerResult};
 use crate::image::{MetadataImage, PartitionImage, TopicImage};
@@ -200,7 +202,8 @@ impl Alteration<'_> {
             ));
         }
         let election = if unclean_allowed { Election::Unclean } else { Election::Online };
-        let change = PartitionChange::new(current, topic.id, index)
+        let rules = ElrRules::for_topic(self.image, topic, self.defaults);
+        let change = PartitionChange::new(current, topic.id, index, rules)
             .isr(revert.isr)
             .replicas(revert.replicas, self.image)
             .removing(Vec::new())
@@ -228,7 +231,8 @@ impl Alteration<'_> {
             }
         }
         let plan = Plan::new(&current.replicas, target);
-        let mut change = PartitionChange::new(current, topic.id, index);
+        let rules = ElrRules::for_topic(self.image, topic, self.defaults);
+        let mut change = PartitionChange::new(current, topic.id, index, rules);
         if plan.replicas != current.replicas {
             change = change.replicas(plan.replicas, self.image);
         }

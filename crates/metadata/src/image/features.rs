@@ -32,6 +32,7 @@ pub const METADATA_VERSION_4_4_IV2: i16 = 33;
 /// supported at level 0 only. Kafka 4.4 also supports `eligible.leader.replicas.version` 0-1,
 /// `share.version` 0-2 and `streams.version` 0-1, which Strand does not implement.
 pub const SUPPORTED_FEATURES: &[(&str, i16, i16)] = &[
+    (ELIGIBLE_LEADER_REPLICAS_VERSION, 0, 1),
     (GROUP_VERSION, 0, 1),
     (KRAFT_VERSION, 0, 1),
     (METADATA_VERSION, METADATA_VERSION_MIN, METADATA_VERSION_4_4_IV2),

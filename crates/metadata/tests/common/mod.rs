@@ -41,6 +41,17 @@ impl Cluster {
         cluster
     }
 
+    /// Finalizes `eligible.leader.replicas.version` at `level` (new clusters start at 1), as
+    /// UpdateFeatures would: level 0 keeps an ISR from emptying and tracks no ELR.
+    pub fn set_elr_level(&mut self, level: i16) {
+        let record = strand_protocol::messages::FeatureLevelRecord {
+            name: strand_metadata::image::ELIGIBLE_LEADER_REPLICAS_VERSION.to_owned(),
+            feature_level: level,
+            ..Default::default()
+        };
+        self.apply(&[ApiMessageAndVersion::latest(MetadataRecord::FeatureLevelRecord(record))]);
+    }
+
     /// Registers broker `id` with one log dir and every finalized feature supported.
     pub fn register(&mut self, id: i32, fencing: InitialFencing) -> ControllerResult<i64> {
         let result = register(&self.image, &registration(id), fencing);

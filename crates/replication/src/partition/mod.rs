@@ -48,6 +48,13 @@ pub struct Appended {
     pub delayed: Option<DelayedProduce>,
 }
 
+/// Whether an ISR of `isr` members is below `min.insync.replicas`, capped at the replica count
+/// (Kafka's `effectiveMinIsr`; a standalone replica, with no replica list, counts as one).
+fn is_under_min_isr(isr: usize, min_insync_replicas: i32, replicas: usize) -> bool {
+    let min = usize::try_from(min_insync_replicas).unwrap_or(1).min(replicas.max(1));
+    isr < min
+}
+
 #[derive(Debug)]
 pub(crate) struct Partition {
     pub tp: TopicPartition,
@@ -205,8 +212,17 @@ impl Partition {
 
     /// Raises the leader's high watermark to the lowest log end offset over the maximal ISR, if
     /// that is higher. Returns whether it moved.
+    ///
+    /// Strict min ISR (KIP-966, Kafka 4's `Partition.maybeIncrementLeaderHW`): never while the
+    /// committed ISR is smaller than the effective `min.insync.replicas` (at most the replica
+    /// count), so no record becomes visible, `acks=1` included, that fewer replicas hold. That is
+    /// what lets the controller elect a replica that left the ISR below that size (its ELR)
+    /// without losing a committed record.
     fn maybe_increment_high_watermark(&self, s: &mut ReplicaState, log: &mut Log) -> bool {
         let Some(leader) = s.leader() else { return false };
+        if is_under_min_isr(leader.isr.isr().len(), s.min_insync_replicas, s.replicas.len()) {
+            return false;
+        }
         let candidate =
             high_watermark_candidate(log.log_end_offset(), &leader.isr.maximal_isr(), self.local, &leader.followers);
         if candidate <= s.high_watermark {

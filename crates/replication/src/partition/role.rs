@@ -56,7 +56,10 @@ impl Partition {
             s.leader_epoch = incoming.leader_epoch;
             s.partition_epoch = incoming.partition_epoch;
             s.replicas = incoming.replicas.clone();
-            s.leader_recovery_state = incoming.leader_recovery_state;
+            // A leader elected uncleanly (RECOVERING, KIP-704) has nothing more to recover than
+            // its own log, opened already: as Kafka's `makeLeader`, it counts itself RECOVERED,
+            // which its next AlterPartition reports (the controller lets it grow the ISR then).
+            s.leader_recovery_state = if leads { 0 } else { incoming.leader_recovery_state };
             self.maybe_increment_high_watermark(&mut s, &mut log);
         }
         self.publish(&s, &log);

@@ -12,7 +12,7 @@ use strand_base::{BrokerId, Clock};
 use strand_broker::BrokerMetadataPublisher;
 use strand_log::{LogConfig, LogManager, NodeIdentity};
 use strand_metadata::controller::{
-    InitialFencing, RegisterBrokerInputs, broker_heartbeat, fence_broker, register_broker,
+    ControllerDefaults, InitialFencing, RegisterBrokerInputs, broker_heartbeat, fence_broker, register_broker,
 };
 use strand_metadata::testkit::CLUSTER_ID;
 use strand_protocol::error::ErrorCode;
@@ -245,7 +245,7 @@ impl Sim {
             previous_session,
             initial_fencing: InitialFencing::Fenced,
         };
-        let result = register_broker(&image, &registration(id.0, incarnation), &inputs);
+        let result = register_broker(&image, &registration(id.0, incarnation), &inputs, &ControllerDefaults::default());
         if result.response.error_code != 0 {
             self.note(format!("node {id} registration refused: error {}", result.response.error_code));
             return;

@@ -6,7 +6,9 @@
 //! again, takes a new acks=all write, and a consumer finds every acknowledged record.
 
 use strand_base::Clock;
-use strand_metadata::controller::{ELECTIONS_PER_CALL_MAX, LeaderRebalance, elect_leaders, preferred_leader_moves};
+use strand_metadata::controller::{
+    ControllerDefaults, ELECTIONS_PER_CALL_MAX, LeaderRebalance, elect_leaders, preferred_leader_moves,
+};
 use strand_metadata::image::NO_LEADER;
 use strand_protocol::messages::ElectLeadersRequest;
 use strand_protocol::messages::elect_leaders_request::TopicPartitions;
@@ -312,7 +314,7 @@ impl Sim {
     /// `auto.leader.rebalance.enable`: every partition whose preferred replica can lead moves back.
     fn rebalance(&mut self) {
         let rebalance = LeaderRebalance { imbalance_per_broker_percentage: 0, elections_max: ELECTIONS_PER_CALL_MAX };
-        let records = preferred_leader_moves(self.controller.image(), &rebalance);
+        let records = preferred_leader_moves(self.controller.image(), &rebalance, &ControllerDefaults::default());
         if !records.is_empty() {
             self.controller.apply(&records);
             self.stats.elections_requested += 1;
@@ -332,7 +334,7 @@ impl Sim {
             }]),
             ..Default::default()
         };
-        let result = elect_leaders(self.controller.image(), &request);
+        let result = elect_leaders(self.controller.image(), &request, &ControllerDefaults::default());
         if !result.records.is_empty() {
             self.controller.apply(&result.records);
             self.stats.elections_requested += 1;

@@ -3,15 +3,17 @@
 //! ElectLeaders, rebalancing) describes the target here and gets back the `PartitionChangeRecord`
 //! that reaches it, or nothing when nothing changes.
 //!
-//! The rules, as Kafka's with eligible leader replicas (KIP-966) off and metadata.version 3.6 or
-//! later:
-//! - a leader is valid if it is in the target ISR and acceptable (the caller's predicate: active,
-//!   and its replica's directory online); an online election keeps a valid current leader, else
-//!   takes the first valid replica in replica order; a preferred election tries the first replica
-//!   before the current leader; an unclean election falls back on any acceptable replica, sets the
-//!   ISR to that replica alone and the leader recovery state to RECOVERING;
-//! - an ISR never becomes empty: a target ISR without members leaves the ISR as it is (so the
-//!   last member stays, and the partition has no leader);
+//! The rules, as Kafka 4.4's with metadata.version 3.6 or later:
+//! - a leader is valid if it is in the target ISR (or, with an empty ISR and eligible leader
+//!   replicas on, in the ELR) and acceptable (the caller's predicate: active, and its replica's
+//!   directory online); an online election keeps a valid current leader, else takes the first
+//!   valid replica in replica order; a preferred election tries the first replica before the
+//!   current leader; an unclean election falls back on any acceptable replica, sets the ISR to
+//!   that replica alone and the leader recovery state to RECOVERING;
+//! - with eligible leader replicas off (`eligible.leader.replicas.version` 0), an ISR never
+//!   becomes empty: a target ISR without members leaves the ISR as it is (so the last member
+//!   stays, and the partition has no leader), and an ELR a change finds is cleared; with them on,
+//!   the ISR may empty and the ELR and last known leader are kept as `elr.rs` describes;
 //! - the leader epoch grows only when the leader changes (the `leader` field is set) or a replica
 //!   leaves the replica list (the leader is set to itself), never for an ISR shrink alone; the
 //!   partition epoch grows with every record (at replay);
@@ -23,13 +25,17 @@
 //!   New replicas get their broker's default directory.
 //!
 //! What it is not: no directory moves between a broker's dirs (only AssignReplicasToDirs'
-//! placements), and no ELR bookkeeping beyond clearing an ELR a
-//! Kafka-written log may have left.
+//! placements), and none of KIP-966 part 2 (no `unclean.recovery.strategy`: the last known ELR
+//! holds the last leader only, as Kafka 4.4 keeps it).
+
+mod elr;
 
 use std::collections::BTreeMap;
 
 use strand_base::{BrokerId, Uuid};
 use strand_protocol::messages::PartitionChangeRecord;
+
+pub(crate) use elr::{ElrRules, elr_enabled};
 
 use super::ControllerDefaults;
 use crate::image::{
@@ -70,6 +76,10 @@ pub(crate) struct PartitionChange<'a> {
     directories: BTreeMap<BrokerId, Uuid>,
     target_recovery: LeaderRecoveryState,
     election: Election,
+    elr: ElrRules,
+    /// Replicas that registered again after an unclean shutdown: never derived into the ELR
+    /// (Kafka's `uncleanShutdownReplicas`).
+    unclean_shutdown: Vec<BrokerId>,
 }
 
 /// Replicas, ISR and reassignment lists: a partition's, or a change's target.
@@ -110,8 +120,14 @@ impl Assignment {
 }
 
 impl<'a> PartitionChange<'a> {
-    /// No change yet: the current ISR, replicas and recovery state, an online election.
-    pub(crate) fn new(partition: &'a PartitionImage, topic_id: Uuid, partition_id: i32) -> PartitionChange<'a> {
+    /// No change yet: the current ISR, replicas and recovery state, an online election, under
+    /// the topic's `elr` rules.
+    pub(crate) fn new(
+        partition: &'a PartitionImage,
+        topic_id: Uuid,
+        partition_id: i32,
+        elr: ElrRules,
+    ) -> PartitionChange<'a> {
         let directories = partition.replicas.iter().copied().zip(partition.directories.iter().copied()).collect();
         PartitionChange {
             partition,
@@ -121,6 +137,8 @@ impl<'a> PartitionChange<'a> {
             directories,
             target_recovery: partition.leader_recovery_state,
             election: Election::Online,
+            elr,
+            unclean_shutdown: Vec::new(),
         }
     }
 
@@ -175,15 +193,33 @@ impl<'a> PartitionChange<'a> {
         self
     }
 
+    /// `broker` registered again after an unclean shutdown: it leaves the ELR too.
+    pub(crate) fn unclean_shutdown(mut self, broker: BrokerId) -> Self {
+        self.unclean_shutdown = vec![broker];
+        self
+    }
+
     /// The record that reaches the target, electing among replicas `acceptable` accepts; `None`
     /// if nothing would change (Kafka's `PartitionChangeBuilder.build`).
     pub(crate) fn record(&self, acceptable: &dyn Fn(BrokerId) -> bool) -> Option<PartitionChangeRecord> {
         let current = self.partition;
-        let target = self.target.completed().unwrap_or_else(|| self.target.clone());
+        let mut target = self.target.completed().unwrap_or_else(|| self.target.clone());
         let mut record =
             PartitionChangeRecord { topic_id: self.topic_id, partition_id: self.partition_id, ..Default::default() };
-        let (leader, unclean) = self.elect(&target, acceptable);
+        let mut target_elr = elr::target_elr(
+            self.elr,
+            &current.isr,
+            &current.elr,
+            (&target.replicas, &target.isr),
+            &self.unclean_shutdown,
+        );
+        let (leader, unclean) = self.elect(&target, &target_elr, acceptable);
         if leader != current.leader {
+            if target_elr.contains(&leader) {
+                // A clean election from the ELR: the new leader is the whole ISR.
+                target.isr = vec![leader];
+                target_elr.retain(|b| *b != leader);
+            }
             record.leader = leader;
             if unclean {
                 // Data written only to the old ISR may be lost: the new leader starts a new history.
@@ -198,12 +234,24 @@ impl<'a> PartitionChange<'a> {
             // `triggerLeaderEpochBumpForReplicaReassignmentIfNeeded`).
             record.leader = current.leader;
         }
-        if !current.elr.is_empty() {
-            record.eligible_leader_replicas = Some(Vec::new());
+        if record.isr.is_some() || !self.elr.enabled {
+            // An unclean election starts a new history; without ELR there is none to keep.
+            target_elr.clear();
         }
-        if record.isr.is_none() && !target.isr.is_empty() && target.isr != current.isr {
+        if target_elr != current.elr {
+            record.eligible_leader_replicas = Some(target_elr);
+        }
+        let may_empty = !target.isr.is_empty() || self.elr.enabled;
+        if record.isr.is_none() && may_empty && target.isr != current.isr {
             record.isr = Some(target.isr.clone());
         }
+        record.last_known_elr = elr::last_known_leader(
+            self.elr,
+            current.leader,
+            &current.last_known_elr,
+            record.isr.as_deref(),
+            record.leader,
+        );
         self.set_assignment_changes(&target, &mut record);
         if self.target_recovery != current.leader_recovery_state {
             record.leader_recovery_state = self.target_recovery.wire();
@@ -236,9 +284,16 @@ impl<'a> PartitionChange<'a> {
         }
     }
 
-    /// The leader the election picks among `target`'s replicas, and whether the pick was unclean.
-    fn elect(&self, target: &Assignment, acceptable: &dyn Fn(BrokerId) -> bool) -> (BrokerId, bool) {
-        let valid = |b: BrokerId| target.isr.contains(&b) && acceptable(b);
+    /// The leader the election picks among `target`'s replicas, and whether the pick was unclean
+    /// (Kafka's `electPreferredLeader` and `electAnyLeader`).
+    fn elect(
+        &self,
+        target: &Assignment,
+        target_elr: &[BrokerId],
+        acceptable: &dyn Fn(BrokerId) -> bool,
+    ) -> (BrokerId, bool) {
+        let in_elr = |b: BrokerId| self.elr.enabled && target.isr.is_empty() && target_elr.contains(&b);
+        let valid = |b: BrokerId| (target.isr.contains(&b) || in_elr(b)) && acceptable(b);
         let replicas = &target.replicas;
         let current = self.partition.leader;
         if self.election == Election::Preferred
@@ -252,12 +307,32 @@ impl<'a> PartitionChange<'a> {
         if let Some(b) = replicas.iter().copied().find(|b| valid(*b)) {
             return (b, false);
         }
+        if let Some(b) = self.last_known_leader(target, target_elr, acceptable) {
+            return (b, true);
+        }
         if self.election == Election::Unclean
             && let Some(b) = replicas.iter().copied().find(|b| acceptable(*b))
         {
             return (b, true);
         }
         (NO_LEADER, false)
+    }
+
+    /// Kafka's `canElectLastKnownLeader`: with ELR on and both the ISR and the ELR empty, the
+    /// last known leader, if it is the last known ELR's only member and acceptable.
+    fn last_known_leader(
+        &self,
+        target: &Assignment,
+        target_elr: &[BrokerId],
+        acceptable: &dyn Fn(BrokerId) -> bool,
+    ) -> Option<BrokerId> {
+        if !self.elr.enabled || !target_elr.is_empty() || !target.isr.is_empty() {
+            return None;
+        }
+        match self.partition.last_known_elr.as_slice() {
+            [only] if acceptable(*only) => Some(*only),
+            _ => None,
+        }
     }
 }
 
@@ -307,108 +382,4 @@ pub(crate) fn unclean_leader_election_enabled(
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn partition(replicas: &[i32], isr: &[i32], leader: i32) -> PartitionImage {
-        PartitionImage {
-            replicas: replicas.iter().copied().map(BrokerId).collect(),
-            directories: vec![DIRECTORY_MIGRATING; replicas.len()],
-            isr: isr.iter().copied().map(BrokerId).collect(),
-            removing_replicas: Vec::new(),
-            adding_replicas: Vec::new(),
-            leader: BrokerId(leader),
-            leader_recovery_state: LeaderRecoveryState::Recovered,
-            leader_epoch: 3,
-            partition_epoch: 7,
-            elr: Vec::new(),
-            last_known_elr: Vec::new(),
-        }
-    }
-
-    fn ids(ids: &[i32]) -> Vec<BrokerId> {
-        ids.iter().copied().map(BrokerId).collect()
-    }
-
-    /// (leader, isr, recovery state) after the change, or None for no record.
-    fn check(
-        change: &PartitionChange<'_>,
-        acceptable: &[i32],
-        expected: Option<(i32, Option<&[i32]>, i8)>,
-    ) -> Option<PartitionChangeRecord> {
-        let record = change.record(&|b: BrokerId| acceptable.contains(&b.0));
-        let got = record.as_ref().map(|r| {
-            (r.leader.0, r.isr.as_ref().map(|i| i.iter().map(|b| b.0).collect::<Vec<_>>()), r.leader_recovery_state)
-        });
-        let expected = expected.map(|(l, i, s)| (l, i.map(<[i32]>::to_vec), s));
-        assert_eq!(got, expected, "{change:?}");
-        record
-    }
-
-    /// Online elections keep a valid leader, else take the first valid replica, else none; the
-    /// ISR never becomes empty.
-    #[test]
-    fn online_elections() {
-        let p = partition(&[1, 2, 3], &[1, 2, 3], 1);
-        let change = |isr: &[i32]| PartitionChange::new(&p, Uuid::ZERO, 0).isr(ids(isr));
-        check(&change(&[1, 2, 3]), &[1, 2, 3], None);
-        check(&change(&[1, 2]), &[1, 2, 3], Some((-2, Some(&[1, 2]), -1)));
-        check(&change(&[2, 3]), &[2, 3], Some((2, Some(&[2, 3]), -1)));
-        check(&change(&[3]), &[2, 3], Some((3, Some(&[3]), -1)));
-        check(&change(&[]), &[1, 2, 3], Some((-1, None, -1)));
-        check(&change(&[2, 3]), &[], Some((-1, Some(&[2, 3]), -1)));
-    }
-
-    /// A preferred election moves to the first replica only when it is valid.
-    #[test]
-    fn preferred_elections() {
-        let p = partition(&[1, 2, 3], &[1, 2, 3], 2);
-        let preferred = PartitionChange::new(&p, Uuid::ZERO, 0).election(Election::Preferred);
-        check(&preferred, &[1, 2, 3], Some((1, None, -1)));
-        check(&preferred, &[2, 3], None);
-        check(&preferred, &[3], Some((3, None, -1)));
-    }
-
-    /// An unclean election takes any acceptable replica, alone in the ISR, as RECOVERING.
-    #[test]
-    fn unclean_elections() {
-        let p = partition(&[1, 2, 3], &[1], 1);
-        let unclean = PartitionChange::new(&p, Uuid::ZERO, 0).isr_without(BrokerId(1)).election(Election::Unclean);
-        check(&unclean, &[3], Some((3, Some(&[3]), 1)));
-        check(&unclean, &[], Some((-1, None, -1)));
-        let online = PartitionChange::new(&p, Uuid::ZERO, 0).isr_without(BrokerId(1));
-        check(&online, &[3], Some((-1, None, -1)));
-    }
-
-    /// Kafka's completion rule: every replica that stays is in the ISR less the removing
-    /// replicas, which must not be empty; the removing replicas then leave both lists.
-    #[test]
-    fn reassignment_completion() {
-        let assignment = |replicas: &[i32], isr: &[i32], removing: &[i32], adding: &[i32]| Assignment {
-            replicas: ids(replicas),
-            isr: ids(isr),
-            removing: ids(removing),
-            adding: ids(adding),
-        };
-        let completed = |a: Assignment| a.completed().map(|c| (c.replicas, c.isr, c.removing, c.adding));
-        assert_eq!(completed(assignment(&[1, 2, 3], &[1, 2, 3], &[], &[])), None, "nothing in progress");
-        assert_eq!(completed(assignment(&[2, 3, 1], &[1, 2], &[1], &[2, 3])), None, "3 not in sync");
-        let done = Some((ids(&[2, 3]), ids(&[2, 3]), Vec::new(), Vec::new()));
-        assert_eq!(completed(assignment(&[2, 3, 1], &[1, 2, 3], &[1], &[2, 3])), done);
-        assert_eq!(completed(assignment(&[1, 2, 3], &[3], &[3], &[])), None, "no staying replica in sync");
-        let grown = Some((ids(&[1, 2, 3]), ids(&[3, 1, 2]), Vec::new(), Vec::new()));
-        assert_eq!(completed(assignment(&[1, 2, 3], &[3, 1, 2], &[], &[3])), grown);
-    }
-
-    /// A recovery state change alone is a record; an ELR left by Kafka is cleared.
-    #[test]
-    fn recovery_and_elr() {
-        let mut p = partition(&[1, 2], &[1], 1);
-        p.leader_recovery_state = LeaderRecoveryState::Recovering;
-        let recovered = PartitionChange::new(&p, Uuid::ZERO, 0).recovery(LeaderRecoveryState::Recovered);
-        check(&recovered, &[1, 2], Some((-2, None, 0)));
-        p.elr = ids(&[2]);
-        let record = check(&PartitionChange::new(&p, Uuid::ZERO, 0), &[1, 2], Some((-2, None, -1)));
-        assert_eq!(record.and_then(|r| r.eligible_leader_replicas), Some(Vec::new()));
-    }
-}
+mod tests;
