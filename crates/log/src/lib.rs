@@ -45,6 +45,7 @@ pub mod config;
 pub mod dir;
 pub mod epoch_cache;
 pub mod file;
+pub mod future_log;
 pub mod index;
 pub mod log;
 pub mod manager;
