@@ -30,6 +30,7 @@ async fn new_apis_are_advertised() {
         (ApiKey::AlterPartitionReassignments, 0, 1),
         (ApiKey::ListPartitionReassignments, 0, 0),
         (ApiKey::ElectLeaders, 0, 2),
+        (ApiKey::AlterReplicaLogDirs, 1, 2),
     ];
     for (api, min, max) in expected {
         let advertised =

@@ -16,7 +16,7 @@
 //! and whose copy resumes, as Kafka's `LogManager.loadLogs` keeps `-future` directories.
 //!
 //! What it is not: who copies when (the replication layer's mover calls [`copy_step`] and the
-//! swap), nor the throttle Kafka's `replica.alter.log.dirs.io.max.bytes.per.second` sets.
+//! swap, and holds the copies to `replica.alter.log.dirs.io.max.bytes.per.second`).
 
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
@@ -35,6 +35,15 @@ pub const FUTURE_DIR_SUFFIX: &str = "-future";
 pub const DELETE_DIR_SUFFIX: &str = "-delete";
 /// The most bytes one [`copy_step`] reads from the current log (the first batch is read whole).
 pub const COPY_STEP_BYTES_MAX: u64 = 1024 * 1024;
+
+/// What one [`copy_step`] did.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct CopyStep {
+    /// The future log's end is the current log's.
+    pub caught_up: bool,
+    /// The bytes read from the current log (what a throttle counts).
+    pub copied_bytes: u64,
+}
 
 /// What [`LogManager::create_future`] did.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -131,7 +140,7 @@ impl LogManager {
         let replaced = {
             let mut current_log = lock(&current)?;
             let mut future_log = lock(future)?;
-            while !copy_step(&current_log, &mut future_log, COPY_STEP_BYTES_MAX)? {}
+            while !copy_step(&current_log, &mut future_log, COPY_STEP_BYTES_MAX)?.caught_up {}
             align_with(&current_log, &mut future_log)?;
             let (mut moved, delete_dir) = swap_dirs(tp, &mut current_log, &mut future_log, &dest_dir)?;
             moved.set_dir_health(Arc::clone(&self.dirs[dest].health));
@@ -151,12 +160,12 @@ impl LogManager {
     }
 }
 
-/// Appends to `future` what `current` has past `future`'s end, at most `max_bytes` of it, and
-/// returns whether `future` has caught up (its end is `current`'s). Like a follower, `future` is
-/// first truncated where it diverges from `current` (the current log was truncated since: this
-/// node follows a leader), and started over at `current`'s log start offset if retention or
-/// DeleteRecords left its end behind it.
-pub fn copy_step(current: &Log, future: &mut Log, max_bytes: u64) -> Result<bool> {
+/// Appends to `future` what `current` has past `future`'s end, at most `max_bytes` of it (the
+/// first batch whole), and says whether `future` has caught up (its end is `current`'s). Like a
+/// follower, `future` is first truncated where it diverges from `current` (the current log was
+/// truncated since: this node follows a leader), and started over at `current`'s log start
+/// offset if retention or DeleteRecords left its end behind it.
+pub fn copy_step(current: &Log, future: &mut Log, max_bytes: u64) -> Result<CopyStep> {
     if let Some(epoch) = future.epoch_cache().latest_epoch() {
         let (_, end) = current.epoch_cache().end_offset_for(epoch, current.log_end_offset());
         if end < 0 {
@@ -173,7 +182,7 @@ pub fn copy_step(current: &Log, future: &mut Log, max_bytes: u64) -> Result<bool
     }
     let from = future.log_end_offset();
     if from == current.log_end_offset() {
-        return Ok(true);
+        return Ok(CopyStep { caught_up: true, copied_bytes: 0 });
     }
     let Some(slice) = current.read(from, max_bytes, None)? else {
         return Err(LogError::Invalid(format!(
@@ -188,7 +197,7 @@ pub fn copy_step(current: &Log, future: &mut Log, max_bytes: u64) -> Result<bool
             future.append_as_follower(&batch)?;
         }
     }
-    Ok(future.log_end_offset() == current.log_end_offset())
+    Ok(CopyStep { caught_up: future.log_end_offset() == current.log_end_offset(), copied_bytes: slice.len })
 }
 
 /// What the future log takes over from the current one beside its batches: the epochs started

@@ -164,6 +164,11 @@ impl LogManager {
         self.logs.get(tp).map(|(_, log)| Arc::clone(log))
     }
 
+    /// The directory holding each partition's (current) log, without locking the logs.
+    pub fn log_dir_paths(&self) -> BTreeMap<TopicPartition, PathBuf> {
+        self.logs.iter().map(|(tp, (index, _))| (tp.clone(), self.dirs[*index].path.clone())).collect()
+    }
+
     /// The partitions with a log here.
     pub fn partitions(&self) -> impl Iterator<Item = &TopicPartition> {
         self.logs.keys()

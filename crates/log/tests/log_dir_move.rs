@@ -108,7 +108,7 @@ fn move_under_concurrent_appends() {
     loop {
         let caught_up = {
             let current = lock(&log).expect("lock");
-            copy_step(&current, &mut lock(&future).expect("lock"), 4096).expect("copy")
+            copy_step(&current, &mut lock(&future).expect("lock"), 4096).expect("copy").caught_up
         };
         steps += 1;
         let contents = manager.dir_contents().expect("contents");
@@ -190,7 +190,7 @@ fn crash_mid_copy_resumes() {
     let future = manager.future(&tp).expect("the future log survives the crash");
     let log = manager.get(&tp).expect("current");
     assert!(lock(&future).expect("lock").log_end_offset() > 0);
-    while !copy_step(&lock(&log).expect("lock"), &mut lock(&future).expect("lock"), 4096).expect("copy") {}
+    while !copy_step(&lock(&log).expect("lock"), &mut lock(&future).expect("lock"), 4096).expect("copy").caught_up {}
     assert!(manager.swap_in_future(&tp, &future).expect("swap"));
     let expected: Vec<(i64, String)> = (0..300).map(|v| (v as i64, format!("record-{v:08}"))).collect();
     assert_eq!(values(&log), expected);
@@ -214,7 +214,7 @@ fn crash_between_swap_renames_completes() {
     }
     manager.create_future(&tp, 1 - source).expect("future");
     let future = manager.future(&tp).expect("future");
-    while !copy_step(&lock(&log).expect("lock"), &mut lock(&future).expect("lock"), 4096).expect("copy") {}
+    while !copy_step(&lock(&log).expect("lock"), &mut lock(&future).expect("lock"), 4096).expect("copy").caught_up {}
     lock(&future).expect("lock").close().expect("close");
     drop((manager, log, future));
     let delete_dir = current_dir.with_file_name("orders-3.0123456789abcdef0123456789abcdef-delete");
