@@ -6,18 +6,30 @@
 //! is swapped every acknowledged record is there, once, in order, the partition's files are in
 //! the new dir only, and the node has told the controller the new dir (AssignReplicasToDirs).
 //! A move to the dir the partition is in is a no-op success; an unknown dir is LOG_DIR_NOT_FOUND.
+//!
+//! And through Apache Kafka 4.4's own tools: `kafka-reassign-partitions --execute` with
+//! `log_dirs` in its JSON and `--replica-alter-log-dirs-throttle` starts the move, `--verify`
+//! reports it completed and clears the throttle, and `kafka-log-dirs --describe` shows the
+//! partition in its new dir. The tools run in Java: the Kafka 4.4.0 jars must be in
+//! `$STRAND_KAFKA_LIBS` (default `<workspace>/target/kafka-libs`, put there by
+//! `compat/kafka/fetch-jars.sh`). Without them the test fails and says so; it never skips.
 
 mod common;
+#[path = "../../../tools/testing/kafka_jars.rs"]
+mod kafka_jars;
 
 use std::path::Path;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, mpsc};
 
 use common::{Client, Server, WAIT_MAX, batch, create_topic, fetch_all, produce, serial};
+use kafka_jars::{kafka_libs, workspace_root};
 use strand_protocol::messages::alter_replica_log_dirs_request::{AlterReplicaLogDir, AlterReplicaLogDirTopic};
 use strand_protocol::messages::api::{RequestBody, ResponseBody};
 use strand_protocol::messages::incremental_alter_configs_request::{AlterConfigsResource, AlterableConfig};
-use strand_protocol::messages::{AlterReplicaLogDirsRequest, DescribeLogDirsRequest, IncrementalAlterConfigsRequest};
+use strand_protocol::messages::{
+    AlterReplicaLogDirsRequest, DescribeLogDirsRequest, IncrementalAlterConfigsRequest, MetadataRequest,
+};
 
 const TOPIC: &str = "moving";
 /// Records of 10 kB: 300 of them (3 MB) take many throttled copy steps.
@@ -227,6 +239,119 @@ fn a_partition_moves_between_log_dirs_under_produce_and_survives_a_crash_mid_mov
         std::thread::sleep(std::time::Duration::from_millis(50));
     }
     assert!(placed_after_move(&server), "the new dir sent to the controller (AssignReplicasToDirs)");
+    drop(client);
+    let _data = server.terminate();
+}
+
+const REASSIGN: &str = "org.apache.kafka.tools.reassign.ReassignPartitionsCommand";
+const LOG_DIRS: &str = "org.apache.kafka.tools.LogDirsCommand";
+const REQUIRED_JARS: [&str; 4] =
+    ["kafka-tools-4.4.0", "kafka-clients-4.4.0", "kafka-server-common-4.4.0", "jopt-simple"];
+
+/// Kafka's tool `class` with `args` against `server`: its exit status and stdout.
+fn kafka_tool(server: &Server, class: &str, args: &[&str]) -> (bool, String) {
+    let libs = kafka_libs(&REQUIRED_JARS);
+    let mut command = std::process::Command::new("java");
+    command
+        .arg("-cp")
+        .arg(format!("{}/*", libs.display()))
+        .arg(format!(
+            "-Dlog4j2.configurationFile={}",
+            workspace_root().join("compat/kafka/log4j2.properties").display()
+        ))
+        .arg(class)
+        .arg("--bootstrap-server")
+        .arg(server.address.to_string())
+        .args(args);
+    let output = command.output().unwrap_or_else(|e| panic!("could not run `java` (a JDK 17+ must be on PATH): {e}"));
+    let stdout = String::from_utf8_lossy(&output.stdout).into_owned();
+    eprintln!("{command:?}: {}\n{stdout}{}", output.status, String::from_utf8_lossy(&output.stderr));
+    (output.status.success(), stdout)
+}
+
+/// `kafka-log-dirs --describe`'s JSON: each log dir of the broker with the partitions of
+/// [`TOPIC`] in it (`<topic>-<partition>`, whether future).
+fn tool_log_dirs(server: &Server) -> Vec<(String, Vec<(String, bool)>)> {
+    let (ok, stdout) = kafka_tool(server, LOG_DIRS, &["--describe", "--topic-list", TOPIC]);
+    assert!(ok, "kafka-log-dirs failed: {stdout}");
+    let json = stdout.lines().find(|l| l.starts_with('{')).expect("the JSON line");
+    let described: serde_json::Value = serde_json::from_str(json).expect("JSON");
+    let dirs = described["brokers"][0]["logDirs"].as_array().expect("logDirs").clone();
+    dirs.iter()
+        .map(|dir| {
+            let partitions = dir["partitions"].as_array().cloned().unwrap_or_default();
+            let partitions = partitions
+                .iter()
+                .map(|p| (p["partition"].as_str().unwrap_or_default().to_owned(), p["isFuture"] == true))
+                .collect();
+            (dir["logDir"].as_str().unwrap_or_default().to_owned(), partitions)
+        })
+        .collect()
+}
+
+/// `kafka-reassign-partitions --execute` with `log_dirs` and a log-dir throttle moves the
+/// partition; `--verify` completes it and clears the throttle; `kafka-log-dirs` shows the move.
+#[test]
+fn kafka_reassign_partitions_moves_a_replica_between_log_dirs() {
+    let _serial = serial();
+    let data = tempfile::tempdir().expect("temp dir");
+    let (a, b) = (data.path().join("a"), data.path().join("b"));
+    let dirs = format!("log.dirs={},{}", a.display(), b.display());
+    let metadata = format!("metadata.log.dir={}", a.display());
+    let server = Server::start_with(data, &[&dirs, &metadata]);
+    let mut client = server.connect();
+    create_topic(&mut client, TOPIC, 1);
+    let values: Vec<String> = (0..20).map(|i| format!("t{i}")).collect();
+    for value in &values {
+        assert_eq!(produce(&mut client, TOPIC, -1, batch(&[value])).0, 0);
+    }
+    let request = MetadataRequest { topics: None, ..Default::default() };
+    let ResponseBody::Metadata(cluster) = client.call(RequestBody::Metadata(request), 12) else { panic!() };
+    let node = cluster.brokers[0].node_id.0;
+    let before = wait_for_dirs(&mut client, "hosted", |r| r.len() == 1);
+    let (from, to) = if before[0].dir == a.display().to_string() { (&a, &b) } else { (&b, &a) };
+    let described = tool_log_dirs(&server);
+    let holding = |dirs: &[(String, Vec<(String, bool)>)], dir: &Path| {
+        dirs.iter().find(|(d, _)| *d == dir.display().to_string()).map(|(_, p)| p.clone()).unwrap_or_default()
+    };
+    assert_eq!(holding(&described, from), [(format!("{TOPIC}-0"), false)], "{described:?}");
+    assert!(holding(&described, to).is_empty(), "{described:?}");
+
+    let plan_file = tempfile::NamedTempFile::new().expect("plan file");
+    let plan = serde_json::json!({"version": 1, "partitions": [
+        {"topic": TOPIC, "partition": 0, "replicas": [node], "log_dirs": [to.display().to_string()]}
+    ]});
+    std::fs::write(plan_file.path(), plan.to_string()).expect("write the plan");
+    let plan_path = plan_file.path().display().to_string();
+    let args = ["--execute", "--reassignment-json-file", &plan_path, "--replica-alter-log-dirs-throttle", "1000000"];
+    let (ok, stdout) = kafka_tool(&server, REASSIGN, &args);
+    assert!(ok, "--execute failed: {stdout}");
+    let started = format!(
+        "Successfully started moving log directory to {} for replica {TOPIC}-0 with broker {node}",
+        to.display()
+    );
+    assert!(stdout.contains(&started), "{stdout}");
+    assert!(stdout.contains("The replica-alter-dir throttle limit was set to 1000000 B/s"), "{stdout}");
+
+    let completed = format!("Reassignment of replica {TOPIC}-0-{node} completed successfully.");
+    let mut verified = String::new();
+    for _ in 0..(WAIT_MAX.as_millis() / 500) {
+        let (ok, stdout) = kafka_tool(&server, REASSIGN, &["--verify", "--reassignment-json-file", &plan_path]);
+        assert!(ok, "--verify failed: {stdout}");
+        verified = stdout;
+        if verified.contains(&completed) {
+            break;
+        }
+    }
+    assert!(verified.contains(&completed), "{verified}");
+    assert!(verified.contains(&format!("Clearing broker-level throttles on broker {node}")), "{verified}");
+
+    let described = tool_log_dirs(&server);
+    assert_eq!(holding(&described, to), [(format!("{TOPIC}-0"), false)], "{described:?}");
+    assert!(holding(&described, from).is_empty(), "{described:?}");
+    assert_eq!(fetch_all(&mut client, TOPIC), values);
+    assert_eq!(topic_entries(to), [format!("{TOPIC}-0")]);
+    assert!(topic_entries(from).is_empty());
     drop(client);
     let _data = server.terminate();
 }
