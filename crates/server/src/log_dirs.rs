@@ -27,8 +27,9 @@ const ASSIGNMENTS_PER_REQUEST_MAX: usize = 2250;
 
 /// Kafka's `AssignmentsManager` (KIP-858): tells the controller which log dir holds each of
 /// this broker's replicas that the image shows in none of its dirs (`UNASSIGNED`, as the
-/// controller leaves them on a broker with several dirs), so that a dir reported offline names
-/// the partitions to move.
+/// controller leaves them on a broker with several dirs) or in another dir than its log's (a
+/// replica moved by AlterReplicaLogDirs), so that a dir reported offline names the partitions
+/// to move, and only those.
 #[derive(Debug)]
 pub(crate) struct DirAssigner {
     pub(crate) channel: Arc<dyn ControllerChannel>,
