@@ -36,6 +36,9 @@ pub const DELETE_DIR_SUFFIX: &str = "-delete";
 /// The most bytes one [`copy_step`] reads from the current log (the first batch is read whole).
 pub const COPY_STEP_BYTES_MAX: u64 = 1024 * 1024;
 
+/// The most partitions not hosted yet whose log dir AlterReplicaLogDirs can remember.
+pub const PREFERRED_DIRS_MAX: usize = 10_000;
+
 /// What one [`copy_step`] did.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct CopyStep {
@@ -103,6 +106,15 @@ impl LogManager {
         }
         self.futures.insert(tp.clone(), (dest, Arc::new(Mutex::new(log))));
         Ok(FutureCreated::Created)
+    }
+
+    /// Remembers `dest` as the directory to create `tp`'s log in when it comes (Kafka's
+    /// `maybeUpdatePreferredLogDir`). Past [`PREFERRED_DIRS_MAX`] partitions, forgets nothing and
+    /// remembers no more.
+    pub fn set_preferred_dir(&mut self, tp: &TopicPartition, dest: usize) {
+        if self.preferred_dirs.len() < PREFERRED_DIRS_MAX || self.preferred_dirs.contains_key(tp) {
+            self.preferred_dirs.insert(tp.clone(), dest);
+        }
     }
 
     /// The future log of `tp`, if it is moving.

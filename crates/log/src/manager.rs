@@ -73,6 +73,9 @@ pub struct LogManager {
     /// The future log of each partition moving to another directory (`crate::future_log`), by
     /// the index of the directory it is in.
     pub(crate) futures: BTreeMap<TopicPartition, (usize, SharedLog)>,
+    /// Where to create the log of a partition not hosted yet that AlterReplicaLogDirs named
+    /// (Kafka's `preferredLogDirs`), at most `crate::future_log::PREFERRED_DIRS_MAX`.
+    pub(crate) preferred_dirs: BTreeMap<TopicPartition, usize>,
     pub(crate) default_config: LogConfig,
     pub(crate) clock: Arc<dyn Clock>,
 }
@@ -86,8 +89,14 @@ impl LogManager {
         clock: Arc<dyn Clock>,
     ) -> Result<LogManager> {
         crate::future_log::finish_interrupted_swaps(log_dirs);
-        let mut manager =
-            LogManager { dirs: Vec::new(), logs: BTreeMap::new(), futures: BTreeMap::new(), default_config, clock };
+        let mut manager = LogManager {
+            dirs: Vec::new(),
+            logs: BTreeMap::new(),
+            futures: BTreeMap::new(),
+            preferred_dirs: BTreeMap::new(),
+            default_config,
+            clock,
+        };
         for path in log_dirs {
             let index = manager.dirs.len();
             manager.dirs.push(LogDir { path: path.clone(), was_clean: false, health: Arc::default() });
@@ -206,13 +215,15 @@ impl LogManager {
         Ok(dirs)
     }
 
-    /// Creates (or returns) the log of `tp`, in the directory holding the fewest logs, with its
-    /// `partition.metadata` naming the topic id.
+    /// Creates (or returns) the log of `tp`, in the directory AlterReplicaLogDirs asked for if it
+    /// is online, else the one holding the fewest logs, with its `partition.metadata` naming the
+    /// topic id.
     pub fn get_or_create(&mut self, tp: &TopicPartition, topic_id: Uuid, config: LogConfig) -> Result<SharedLog> {
         if let Some(log) = self.get(tp) {
             return Ok(log);
         }
-        let index = self.least_loaded_dir();
+        let preferred = self.preferred_dirs.remove(tp).filter(|&i| !self.is_dir_offline(i));
+        let index = preferred.unwrap_or_else(|| self.least_loaded_dir());
         let path = self.dirs[index].path.join(tp.to_string());
         let checkpoints = LogCheckpoints { clean_shutdown: true, ..Default::default() };
         self.dirs[index].health.check(&self.dirs[index].path)?;

@@ -27,13 +27,17 @@ fn open(dirs: &[PathBuf]) -> LogManager {
 }
 
 fn append(log: &SharedLog, value: u64) {
+    append_at_epoch(log, value, 3);
+}
+
+fn append_at_epoch(log: &SharedLog, value: u64, epoch: i32) {
     let value = format!("record-{value:08}");
     let mut builder = RecordBatchBuilder::new();
     let record = NewRecord { timestamp_ms: 5, key: None, value: Some(value.as_bytes()), headers: &[] };
     builder.append(&record).expect("record");
     let batch = ValidatedBatch::validate(BytesMut::from(&builder.build().expect("batch")[..])).expect("valid");
     let context = AppendContext::client(VerificationGuard::SENTINEL);
-    lock(log).expect("lock").append_as_leader(batch, 3, context).expect("append");
+    lock(log).expect("lock").append_as_leader(batch, epoch, context).expect("append");
 }
 
 /// Every record value in the log, in offset order, with its offset.
@@ -227,4 +231,34 @@ fn crash_between_swap_renames_completes() {
     assert!(manager.future(&tp).is_none());
     assert_eq!(partition_dirs(&dirs[1 - source]), vec!["orders-3".to_owned()]);
     assert!(partition_dirs(&dirs[source]).is_empty(), "the -delete directory is gone");
+}
+
+/// The current log truncated under the copy (this node follows a new leader whose log
+/// diverged) and rewritten at a newer epoch: the next copy step truncates the future log where
+/// the two diverge, as a follower does, and the swap leaves exactly the current log's records.
+#[test]
+fn a_truncated_current_log_truncates_the_future() {
+    let root = tempfile::tempdir().expect("dir");
+    let dirs = dirs(root.path());
+    let tp = TopicPartition::new("orders", 4);
+    let mut manager = open(&dirs);
+    let log = manager.get_or_create(&tp, Uuid([7; 16]), config()).expect("create");
+    let source = manager.dir_index(lock(&log).expect("lock").dir().parent().expect("parent")).expect("dir");
+    for value in 0..200 {
+        append(&log, value);
+    }
+    manager.create_future(&tp, 1 - source).expect("future");
+    let future = manager.future(&tp).expect("future");
+    while !copy_step(&lock(&log).expect("lock"), &mut lock(&future).expect("lock"), 4096).expect("copy").caught_up {}
+    lock(&log).expect("lock").truncate_to(120).expect("truncate");
+    for value in 1000..1050 {
+        append_at_epoch(&log, value, 5);
+    }
+    assert!(manager.swap_in_future(&tp, &future).expect("swap"));
+    let expected: Vec<(i64, String)> =
+        (0..120).chain(1000..1050).enumerate().map(|(o, v)| (o as i64, format!("record-{v:08}"))).collect();
+    assert_eq!(values(&log), expected);
+    let epochs: Vec<(i32, i64)> =
+        lock(&log).expect("lock").epoch_cache().entries().iter().map(|e| (e.epoch, e.start_offset)).collect();
+    assert_eq!(epochs, [(3, 0), (5, 120)]);
 }

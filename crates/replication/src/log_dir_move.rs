@@ -13,8 +13,10 @@
 //! a throttled step reads at most a second's worth. The last copy, under the partition's lock
 //! before the swap, is never held back (it is what produce appended since the step before).
 //!
-//! What it is not: no remembered destination for a partition not hosted yet (Kafka's `maybeUpdatePreferredLogDir`): that request is answered REPLICA_NOT_AVAILABLE and
-//! `kafka-reassign-partitions` sends it again once the replica exists.
+//! A partition not hosted yet is answered REPLICA_NOT_AVAILABLE, and its destination remembered:
+//! its log is created there when this node is given it (Kafka's `maybeUpdatePreferredLogDir`).
+//!
+//! What it is not: the copy and swap themselves (`strand_log::future_log`), nor the request.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -57,7 +59,17 @@ impl ReplicaManager {
             Ok(partition) if partition.is_offline() => return ErrorCode::KafkaStorageError,
             Ok(_) => {}
             Err(_) if self.offline().contains(tp) => return ErrorCode::KafkaStorageError,
-            Err(_) => return ErrorCode::ReplicaNotAvailable,
+            Err(_) => {
+                // Its log goes there when this node is given it; the tool asks again until then.
+                let remembered = self.with_logs(|logs| {
+                    logs.set_preferred_dir(tp, dest);
+                    Ok(())
+                });
+                if let Err(e) = remembered {
+                    tracing::warn!("remembering the log dir of {tp}: {e}");
+                }
+                return ErrorCode::ReplicaNotAvailable;
+            }
         }
         let created = self.with_logs(|logs| {
             let created = logs.create_future(tp, dest)?;
