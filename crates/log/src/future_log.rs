@@ -244,8 +244,15 @@ fn swap_dirs(tp: &TopicPartition, current: &mut Log, future: &mut Log, dest_dir:
         rename_synced(&delete_dir, &current_dir)?;
         return Err(e);
     }
-    let moved = Log::open(&moved_dir, future.config().clone(), checkpoints, current.clock().clone())?;
-    Ok((moved, delete_dir))
+    match Log::open(&moved_dir, future.config().clone(), checkpoints, current.clock().clone()) {
+        Ok(moved) => Ok((moved, delete_dir)),
+        Err(e) => {
+            // Both back: the current log, still open on its files, goes on where it was.
+            rename_synced(&moved_dir, future.dir())?;
+            rename_synced(&delete_dir, &current_dir)?;
+            Err(e)
+        }
+    }
 }
 
 /// Renames a directory and syncs the parents of both names, so the rename survives a crash.
