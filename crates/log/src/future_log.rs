@@ -76,7 +76,8 @@ impl LogManager {
 
     /// Starts moving `tp`'s log to the directory at `dest` (Kafka's
     /// `Partition.maybeCreateFutureReplica`): a future log there, empty, with the current log's
-    /// config and topic id. A future log in another directory is removed first.
+    /// config and topic id. A future log in another directory is removed first. A new future
+    /// log is refused (DirOffline) while any directory is offline, as Kafka refuses it.
     pub fn create_future(&mut self, tp: &TopicPartition, dest: usize) -> Result<FutureCreated> {
         let (current_index, current) = match self.logs.get(tp) {
             Some((index, log)) => (*index, Arc::clone(log)),
@@ -90,8 +91,12 @@ impl LogManager {
         if current_index == dest {
             return Ok(FutureCreated::AlreadyThere);
         }
+        // As Kafka's `getOrCreateLog` for a future log: not while a dir is offline, so that no
+        // partition gets future logs in two dirs (one unseen, in the offline dir).
+        if let Some(offline) = self.dirs.iter().find(|d| d.health.is_offline()) {
+            offline.health.check(&offline.path)?;
+        }
         let dir = &self.dirs[dest];
-        dir.health.check(&dir.path)?;
         let (config, metadata) = {
             let log = lock(&current)?;
             (log.config().clone(), PartitionMetadata::read(log.dir())?)

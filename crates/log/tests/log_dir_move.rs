@@ -262,3 +262,21 @@ fn a_truncated_current_log_truncates_the_future() {
         lock(&log).expect("lock").epoch_cache().entries().iter().map(|e| (e.epoch, e.start_offset)).collect();
     assert_eq!(epochs, [(3, 0), (5, 120)]);
 }
+
+/// While a log dir is offline (here dead at start: a file where it should be), no future log is
+/// created, as Kafka refuses one then; a move to where the log already is still succeeds.
+#[test]
+fn no_future_log_while_a_dir_is_offline() {
+    let root = tempfile::tempdir().expect("dir");
+    let dirs = vec![root.path().join("a"), root.path().join("b"), root.path().join("c")];
+    std::fs::write(&dirs[2], b"a dead disk").expect("a file in place of c");
+    let tp = TopicPartition::new("orders", 5);
+    let mut manager = open(&dirs);
+    let log = manager.get_or_create(&tp, Uuid([7; 16]), config()).expect("create");
+    let source = manager.dir_index(lock(&log).expect("lock").dir().parent().expect("parent")).expect("dir");
+    assert!(manager.is_dir_offline(2) && !manager.is_dir_offline(source));
+    let refused = manager.create_future(&tp, 1 - source);
+    assert!(matches!(refused, Err(strand_log::LogError::DirOffline { .. })), "{refused:?}");
+    assert!(manager.future(&tp).is_none());
+    assert_eq!(manager.create_future(&tp, source).expect("same dir"), FutureCreated::AlreadyThere);
+}
