@@ -25,7 +25,7 @@ use strand_coordinator::{CoordinatorShards, GroupCoordinator, TopicMetadata, Txn
 use strand_log::producer_state::ProducerStateConfig;
 use strand_metadata::controller::topic_configs::{
     FOLLOWER_REPLICATION_THROTTLED_RATE, FOLLOWER_REPLICATION_THROTTLED_REPLICAS, LEADER_REPLICATION_THROTTLED_RATE,
-    LEADER_REPLICATION_THROTTLED_REPLICAS,
+    LEADER_REPLICATION_THROTTLED_REPLICAS, REPLICA_ALTER_LOG_DIRS_IO_MAX_BYTES_PER_SECOND,
 };
 use strand_metadata::image::{
     ConfigResource, ConfigResourceKind, DIRECTORY_UNASSIGNED, MetadataImage, PartitionImage, TopicConfigResolver,
@@ -242,6 +242,7 @@ fn replication_throttles(image: &MetadataImage, node: BrokerId) -> ReplicationTh
     let mut throttles = ReplicationThrottles {
         leader_rate: rate(LEADER_REPLICATION_THROTTLED_RATE),
         follower_rate: rate(FOLLOWER_REPLICATION_THROTTLED_RATE),
+        alter_log_dirs_rate: rate(REPLICA_ALTER_LOG_DIRS_IO_MAX_BYTES_PER_SECOND),
         ..ReplicationThrottles::default()
     };
     for (resource, values) in configs.resources().filter(|(r, _)| r.kind == ConfigResourceKind::Topic) {

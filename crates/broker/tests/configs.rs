@@ -351,7 +351,9 @@ async fn replication_throttle_rates_are_dynamic_broker_configs() {
     let message = "Invalid value -1 for configuration leader.replication.throttled.rate: Value must be at least 0";
     assert_eq!(refused, [(ErrorCode::InvalidRequest.code(), Some(message.to_owned()))]);
     let log_dirs = "replica.alter.log.dirs.io.max.bytes.per.second";
-    let refused = incremental(&mut node, vec![set(BROKER, "1", &[(log_dirs, Some("1000"), SET)])], false, 1).await;
+    let set_rate = incremental(&mut node, vec![set(BROKER, "1", &[(log_dirs, Some("1000"), SET)])], false, 1).await;
+    assert_eq!(set_rate, [(0, None)], "log-dir moves are throttled");
+    let refused = incremental(&mut node, vec![set(BROKER, "1", &[(log_dirs, Some("-1"), SET)])], false, 1).await;
     assert_eq!(refused[0].0, ErrorCode::InvalidRequest.code(), "{refused:?}");
     let deleted = incremental(&mut node, vec![set(BROKER, "1", &[(log_dirs, None, 1)])], false, 1).await;
     assert_eq!(deleted, [(0, None)]);
@@ -366,5 +368,5 @@ async fn replication_throttle_rates_are_dynamic_broker_configs() {
         ("follower.replication.throttled.rate", Some("3000"), 3),
     ];
     assert_eq!(described(follower), expect("follower.replication.throttled.rate", Some("2000"), 2, true, &synonyms));
-    assert!(results[0].configs.iter().all(|c| c.name != log_dirs), "never set");
+    assert!(results[0].configs.iter().all(|c| c.name != log_dirs), "deleted");
 }

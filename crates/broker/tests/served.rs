@@ -31,6 +31,7 @@ async fn new_apis_are_advertised() {
         (ApiKey::ListPartitionReassignments, 0, 0),
         (ApiKey::ElectLeaders, 0, 2),
         (ApiKey::UpdateFeatures, 0, 2),
+        (ApiKey::AlterReplicaLogDirs, 1, 2),
     ];
     for (api, min, max) in expected {
         let advertised =

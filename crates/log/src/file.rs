@@ -379,7 +379,14 @@ impl SyncTarget {
                 Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(()),
                 Err(e) => return Err(e),
             },
-            TargetKind::Directory => return sync_dir(&self.path),
+            // Likewise a directory gone by then: its log was deleted or moved to another log dir
+            // (whose swap synced the moved files itself).
+            TargetKind::Directory => {
+                return match sync_dir(&self.path) {
+                    Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(()),
+                    other => other,
+                };
+            }
         }
         synced(&self.path);
         Ok(())

@@ -13,6 +13,8 @@
 //!   tombstones until `delete.retention.ms`, segments swapped in crash-safely.
 //! - [`LogManager`]: every partition's log in the node's `log.dirs`, with the per-directory
 //!   checkpoints, `meta.properties` and the clean-shutdown marker.
+//! - [`future_log`]: moving a partition's log to another log dir (AlterReplicaLogDirs): a
+//!   `-future` log copied in steps, swapped in under the partition's lock, crash-safely.
 //! - [`checkpoint`]: Kafka's text checkpoint files; [`dir`]: `meta.properties`,
 //!   `partition.metadata`, the clean-shutdown marker.
 //! - [`mod@file`]: the one door for writes and syncs: [`file::SegmentFile`] (positioned reads and
@@ -45,6 +47,7 @@ pub mod config;
 pub mod dir;
 pub mod epoch_cache;
 pub mod file;
+pub mod future_log;
 pub mod index;
 pub mod log;
 pub mod manager;

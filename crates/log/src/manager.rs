@@ -41,12 +41,12 @@ pub struct NodeIdentity {
 }
 
 #[derive(Debug)]
-struct LogDir {
-    path: PathBuf,
+pub(crate) struct LogDir {
+    pub(crate) path: PathBuf,
     /// Whether the directory held the clean-shutdown marker at startup.
     was_clean: bool,
     /// Shared with every log in it: one failed sync takes them all offline.
-    health: Arc<crate::file::DirHealth>,
+    pub(crate) health: Arc<crate::file::DirHealth>,
 }
 
 /// One log directory and the partition logs in it, each with its size in bytes.
@@ -54,6 +54,9 @@ struct LogDir {
 pub struct LogDirContents {
     pub path: PathBuf,
     pub partitions: Vec<(TopicPartition, u64)>,
+    /// The future logs in the directory (replicas moving here, AlterReplicaLogDirs): each with
+    /// its size in bytes and how far its end is behind the current log's.
+    pub futures: Vec<(TopicPartition, u64, i64)>,
     /// The space of the file system holding the directory, or why it could not be read.
     pub space: std::result::Result<FileSystemSpace, String>,
 }
@@ -65,10 +68,16 @@ pub type SharedLog = Arc<Mutex<Log>>;
 /// Every partition log of the node, by topic-partition.
 #[derive(Debug)]
 pub struct LogManager {
-    dirs: Vec<LogDir>,
-    logs: BTreeMap<TopicPartition, (usize, SharedLog)>,
-    default_config: LogConfig,
-    clock: Arc<dyn Clock>,
+    pub(crate) dirs: Vec<LogDir>,
+    pub(crate) logs: BTreeMap<TopicPartition, (usize, SharedLog)>,
+    /// The future log of each partition moving to another directory (`crate::future_log`), by
+    /// the index of the directory it is in.
+    pub(crate) futures: BTreeMap<TopicPartition, (usize, SharedLog)>,
+    /// Where to create the log of a partition not hosted yet that AlterReplicaLogDirs named
+    /// (Kafka's `preferredLogDirs`), at most `crate::future_log::PREFERRED_DIRS_MAX`.
+    pub(crate) preferred_dirs: BTreeMap<TopicPartition, usize>,
+    pub(crate) default_config: LogConfig,
+    pub(crate) clock: Arc<dyn Clock>,
 }
 
 impl LogManager {
@@ -79,7 +88,15 @@ impl LogManager {
         default_config: LogConfig,
         clock: Arc<dyn Clock>,
     ) -> Result<LogManager> {
-        let mut manager = LogManager { dirs: Vec::new(), logs: BTreeMap::new(), default_config, clock };
+        crate::future_log::finish_interrupted_swaps(log_dirs);
+        let mut manager = LogManager {
+            dirs: Vec::new(),
+            logs: BTreeMap::new(),
+            futures: BTreeMap::new(),
+            preferred_dirs: BTreeMap::new(),
+            default_config,
+            clock,
+        };
         for path in log_dirs {
             let index = manager.dirs.len();
             manager.dirs.push(LogDir { path: path.clone(), was_clean: false, health: Arc::default() });
@@ -94,6 +111,7 @@ impl LogManager {
             };
             if let Err(e) = loaded {
                 manager.logs.retain(|_, (i, _)| *i != index);
+                manager.futures.retain(|_, (i, _)| *i != index);
                 manager.dirs[index].health.fail(&format!("cannot load log dir {}: {e}", path.display()));
             }
         }
@@ -109,14 +127,19 @@ impl LogManager {
         let mut found = Vec::new();
         for entry in entries {
             let path = entry.map_err(|e| LogError::io(&dir.path, e))?.path();
-            if let Some(tp) = path.is_dir().then(|| parse_partition_dir(&path)).flatten() {
+            if !path.is_dir() {
+                continue;
+            }
+            if let Some(tp) = parse_partition_dir(&path) {
                 // The metadata log belongs to the controller quorum, which opens it itself.
                 if tp.topic != CLUSTER_METADATA_TOPIC {
-                    found.push((tp, path));
+                    found.push((tp, path, false));
                 }
+            } else if let Some(tp) = crate::future_log::parse_future_dir(&path) {
+                found.push((tp, path, true));
             }
         }
-        for (tp, path) in found {
+        for (tp, path, future) in found {
             let checkpoints = LogCheckpoints {
                 recovery_point: recovery_points.get(&tp).copied().unwrap_or(0),
                 log_start_offset: start_offsets.get(&tp).copied().unwrap_or(0),
@@ -124,10 +147,18 @@ impl LogManager {
             };
             let mut log = Log::open(&path, self.default_config.clone(), checkpoints, self.clock.clone())?;
             log.set_dir_health(Arc::clone(&self.dirs[index].health));
-            if let Some(offset) = dirty_offsets.get(&tp) {
+            if let Some(offset) = dirty_offsets.get(&tp).filter(|_| !future) {
                 log.set_first_dirty_offset(*offset);
             }
-            self.logs.insert(tp, (index, Arc::new(Mutex::new(log))));
+            let logs = if future { &mut self.futures } else { &mut self.logs };
+            if let Some((other, _)) = logs.insert(tp.clone(), (index, Arc::new(Mutex::new(log)))) {
+                return Err(LogError::Invalid(format!(
+                    "{tp} has a {}log in both {} and {}: delete one of them",
+                    if future { "future " } else { "" },
+                    self.dirs[other].path.display(),
+                    self.dirs[index].path.display()
+                )));
+            }
         }
         Ok(())
     }
@@ -140,6 +171,11 @@ impl LogManager {
     /// The log of `tp`, if this node has one.
     pub fn get(&self, tp: &TopicPartition) -> Option<SharedLog> {
         self.logs.get(tp).map(|(_, log)| Arc::clone(log))
+    }
+
+    /// The directory holding each partition's (current) log, without locking the logs.
+    pub fn log_dir_paths(&self) -> BTreeMap<TopicPartition, PathBuf> {
+        self.logs.iter().map(|(tp, (index, _))| (tp.clone(), self.dirs[*index].path.clone())).collect()
     }
 
     /// The partitions with a log here.
@@ -156,6 +192,7 @@ impl LogManager {
             .map(|d| LogDirContents {
                 path: d.path.clone(),
                 partitions: Vec::new(),
+                futures: Vec::new(),
                 space: file_system_space(&d.path).map_err(|e| format!("{}: {e}", d.path.display())),
             })
             .collect();
@@ -165,16 +202,28 @@ impl LogManager {
                 dir.partitions.push((tp.clone(), size));
             }
         }
+        for (tp, (index, future)) in &self.futures {
+            let (size, end) = {
+                let future = lock(future)?;
+                (future.size(), future.log_end_offset())
+            };
+            let current_end = self.get(tp).map(|log| lock(&log).map(|l| l.log_end_offset())).transpose()?;
+            if let Some(dir) = dirs.get_mut(*index) {
+                dir.futures.push((tp.clone(), size, current_end.map_or(0, |c| (c - end).max(0))));
+            }
+        }
         Ok(dirs)
     }
 
-    /// Creates (or returns) the log of `tp`, in the directory holding the fewest logs, with its
-    /// `partition.metadata` naming the topic id.
+    /// Creates (or returns) the log of `tp`, in the directory AlterReplicaLogDirs asked for if it
+    /// is online, else the one holding the fewest logs, with its `partition.metadata` naming the
+    /// topic id.
     pub fn get_or_create(&mut self, tp: &TopicPartition, topic_id: Uuid, config: LogConfig) -> Result<SharedLog> {
         if let Some(log) = self.get(tp) {
             return Ok(log);
         }
-        let index = self.least_loaded_dir();
+        let preferred = self.preferred_dirs.remove(tp).filter(|&i| !self.is_dir_offline(i));
+        let index = preferred.unwrap_or_else(|| self.least_loaded_dir());
         let path = self.dirs[index].path.join(tp.to_string());
         let checkpoints = LogCheckpoints { clean_shutdown: true, ..Default::default() };
         self.dirs[index].health.check(&self.dirs[index].path)?;
@@ -188,6 +237,7 @@ impl LogManager {
 
     /// Removes the log of `tp` and deletes its directory (DeleteTopics).
     pub fn delete(&mut self, tp: &TopicPartition) -> Result<()> {
+        self.remove_future(tp)?;
         let Some((_, log)) = self.logs.remove(tp) else { return Ok(()) };
         let dir = {
             let mut log = lock(&log)?;
@@ -221,7 +271,9 @@ impl LogManager {
             let mut recovery_points = BTreeMap::new();
             let mut start_offsets = BTreeMap::new();
             let mut dirty_offsets = BTreeMap::new();
-            for (tp, (_, log)) in self.logs.iter().filter(|(_, (i, _))| *i == index) {
+            // A future log is never in its current log's directory: the keys do not collide.
+            let in_dir = self.logs.iter().chain(&self.futures).filter(|(_, (i, _))| *i == index);
+            for (tp, (_, log)) in in_dir {
                 let log = lock(log)?;
                 recovery_points.insert(tp.clone(), log.recovery_point());
                 start_offsets.insert(tp.clone(), log.log_start_offset());
@@ -276,7 +328,7 @@ impl LogManager {
     /// directory gets none of it: what a failed sync left there is recovered at the next start.
     pub fn shutdown(self, broker_epoch: i64) -> Result<()> {
         let online = |index: usize| !self.dirs[index].health.is_offline();
-        for (_, log) in self.logs.values().filter(|(index, _)| online(*index)) {
+        for (_, log) in self.logs.values().chain(self.futures.values()).filter(|(index, _)| online(*index)) {
             lock(log)?.close()?;
         }
         self.checkpoint()?;
@@ -367,7 +419,7 @@ fn directory_id(path: &Path, identity: &NodeIdentity) -> Uuid {
 }
 
 /// `orders-3` → (orders, 3). Topic names may contain `-`; the partition is after the last one.
-fn parse_partition_dir(path: &Path) -> Option<TopicPartition> {
+pub(crate) fn parse_partition_dir(path: &Path) -> Option<TopicPartition> {
     let name = path.file_name()?.to_str()?;
     let (topic, partition) = name.rsplit_once('-')?;
     let partition = partition.parse::<i32>().ok().filter(|p| *p >= 0)?;

@@ -33,6 +33,9 @@
 //! - `quota.rs`: the replication throttles (KIP-73, Kafka's `ReplicationQuotaManager`):
 //!   [`ReplicationThrottles`] from the image, a leader and a follower quota that the leader's
 //!   serving (`leader.rs`) and the fetchers (`fetcher.rs`) check and record.
+//! - `log_dir_move.rs`: AlterReplicaLogDirs ([`ReplicaManager::alter_log_dir`]): a future log
+//!   copied from the current one by a mover task per moving partition (Kafka's
+//!   `ReplicaAlterLogDirsThread`), swapped in once caught up, and resumed after a restart.
 //! - `delayed_fetch.rs`: [`DelayedFetch`], the one wait of every Fetch (a consumer's and a
 //!   follower's), woken through a [`FetchWatch`] only by changes of the partitions it reads.
 //! - `types.rs`: the plain values passed between the modules and to callers ([`Acks`],
@@ -42,8 +45,8 @@
 //!
 //! Imports run one way, never back (no two modules use each other): `types`, `error`, `state`,
 //! `config`, `delayed_fetch`, `quota` at the bottom; then `isr`, `transport`, `replica`,
-//! `delayed_produce`; `partition`; `follower`, `hosted`; `fetcher`; `manager`; `leader` (which
-//! extends [`ReplicaManager`]) on top.
+//! `delayed_produce`; `partition`; `follower`, `hosted`; `fetcher`; `manager`; `leader` and
+//! `log_dir_move` (which extend [`ReplicaManager`]) on top.
 //!
 //! Durability (design §6): an `acks=all` append is acknowledged once every ISR member has it on
 //! stable storage: the leader syncs before acknowledging (one `Log::flush_to` serves every
@@ -71,6 +74,7 @@ mod follower;
 mod hosted;
 mod isr;
 mod leader;
+mod log_dir_move;
 mod manager;
 mod partition;
 mod quota;

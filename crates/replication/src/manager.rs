@@ -50,7 +50,8 @@ use crate::types::{Acks, FirstBatch, Isolation, PartitionOffsets, PartitionRead,
 #[derive(Debug)]
 pub struct ReplicaManager {
     pub(crate) shared: Arc<Shared>,
-    logs: Mutex<LogManager>,
+    /// `None` once shut down; shared with the log-dir movers (`log_dir_move.rs`).
+    pub(crate) logs: Arc<Mutex<Option<LogManager>>>,
     fetchers: Mutex<Fetchers>,
     /// How many log directories were offline at the last [`ReplicaManager::handle_log_dir_failures`].
     offline_dirs_seen: Mutex<usize>,
@@ -134,7 +135,7 @@ impl ReplicaManager {
         };
         ReplicaManager {
             shared: Arc::new(shared),
-            logs: Mutex::new(logs),
+            logs: Arc::new(Mutex::new(Some(logs))),
             fetchers: Mutex::new(Fetchers::default()),
             offline_dirs_seen: Mutex::new(0),
         }
@@ -323,9 +324,13 @@ impl ReplicaManager {
         read(&self.shared.offline).keys().cloned().collect()
     }
 
-    fn with_logs<T>(&self, f: impl FnOnce(&mut LogManager) -> Result<T, LogError>) -> Result<T, ReplicaError> {
+    pub(crate) fn with_logs<T>(
+        &self,
+        f: impl FnOnce(&mut LogManager) -> Result<T, LogError>,
+    ) -> Result<T, ReplicaError> {
         let mut logs = self.logs.lock().map_err(|_| LogError::Invalid("the log manager's lock is poisoned".into()))?;
-        Ok(f(&mut logs)?)
+        let logs = logs.as_mut().ok_or_else(|| LogError::Invalid("the log manager is shut down".into()))?;
+        Ok(f(logs)?)
     }
 
     /// Appends a validated batch as leader and returns at once. With `acks=all` it checks
@@ -690,9 +695,11 @@ impl ReplicaManager {
         for partition in self.shared.all_partitions() {
             partition.mark_removed();
         }
-        let logs =
-            self.logs.into_inner().map_err(|_| LogError::Invalid("the log manager's lock is poisoned".into()))?;
-        logs.shutdown(broker_epoch)?;
+        // Taken out under the lock: a log-dir mover's next step finds it gone.
+        let logs = self.logs.lock().map_err(|_| LogError::Invalid("the log manager's lock is poisoned".into()))?.take();
+        if let Some(logs) = logs {
+            logs.shutdown(broker_epoch)?;
+        }
         Ok(())
     }
 

@@ -3,7 +3,9 @@
 //! over the replicas its topics list (`leader.replication.throttled.replicas`,
 //! `follower.replication.throttled.replicas`: `*` or `partition:broker` pairs naming this node)
 //! and bounded by this node's `leader.replication.throttled.rate` /
-//! `follower.replication.throttled.rate` (bytes a second; unset: no bound).
+//! `follower.replication.throttled.rate` (bytes a second; unset: no bound); and a third on the
+//! bytes moves between this node's log dirs copy, bounded by
+//! `replica.alter.log.dirs.io.max.bytes.per.second`.
 //!
 //! - [`ReplicationThrottles`]: what the broker's publisher reads from the metadata image, handed
 //!   to [`crate::ReplicaManager::set_replication_throttles`] on every image.
@@ -42,6 +44,9 @@ pub struct ReplicationThrottles {
     pub leader_rate: Option<u64>,
     /// `follower.replication.throttled.rate`, likewise.
     pub follower_rate: Option<u64>,
+    /// `replica.alter.log.dirs.io.max.bytes.per.second`, likewise: the bytes every move between
+    /// this node's log dirs (AlterReplicaLogDirs) copies, together.
+    pub alter_log_dirs_rate: Option<u64>,
     /// Each topic's `leader.replication.throttled.replicas` as it concerns this node.
     pub leader_replicas: BTreeMap<String, ThrottledReplicas>,
     /// Each topic's `follower.replication.throttled.replicas` as it concerns this node.
@@ -126,6 +131,11 @@ impl ReplicationQuota {
         }
     }
 
+    /// The bound, bytes a second; `None`: unbounded.
+    pub fn bound(&self) -> Option<u64> {
+        self.meter().bound.map(|b| b as u64)
+    }
+
     /// Adds `bytes` replicated at `now_ms`, whatever the bound (Kafka's `record`).
     pub fn record(&self, bytes: u64, now_ms: i64) {
         if bytes > 0 {
@@ -138,21 +148,29 @@ impl ReplicationQuota {
     }
 }
 
-/// The node's two replication quotas.
+/// The node's replication quotas: the leader's, the follower's, and the log-dir moves' (Kafka's
+/// `ALTER_LOG_DIRS_REPLICATION` quota, over every moving partition: its throttled list is empty
+/// and unused).
 #[derive(Debug)]
 pub(crate) struct ReplicationQuotas {
     pub leader: ReplicationQuota,
     pub follower: ReplicationQuota,
+    pub alter_log_dirs: ReplicationQuota,
 }
 
 impl ReplicationQuotas {
     pub fn new(window: QuotaWindow) -> ReplicationQuotas {
-        ReplicationQuotas { leader: ReplicationQuota::new(window), follower: ReplicationQuota::new(window) }
+        ReplicationQuotas {
+            leader: ReplicationQuota::new(window),
+            follower: ReplicationQuota::new(window),
+            alter_log_dirs: ReplicationQuota::new(window),
+        }
     }
 
     pub fn update(&self, throttles: ReplicationThrottles) {
         self.leader.update(throttles.leader_rate, throttles.leader_replicas);
         self.follower.update(throttles.follower_rate, throttles.follower_replicas);
+        self.alter_log_dirs.update(throttles.alter_log_dirs_rate, BTreeMap::new());
     }
 }
 

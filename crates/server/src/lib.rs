@@ -41,7 +41,7 @@
 //!   calls failed for 2 s (30 s for one never reached; at once for a refused login), a reminder
 //!   at most every 30 s, one INFO when it returns.
 //! - [`log_dirs`]: KIP-858's `DirAssigner` (AssignReplicasToDirs for hosted replicas the image
-//!   places in none of this broker's dirs), the offline-dir watcher (every 100 ms: the partitions
+//!   places in none of this broker's dirs, or in the dir a replica moved away from), the offline-dir watcher (every 100 ms: the partitions
 //!   of a dir a failed sync took offline stop being served, its id goes into every heartbeat, and
 //!   the node stops once every dir or the metadata log's dir is offline), and the open-files
 //!   limit (the soft limit raised to the hard one; a WARN when the hosted partitions may need

@@ -8,6 +8,7 @@
 //! the offline dirs' ids (`node::heartbeat_forever`).
 
 use std::collections::BTreeMap;
+use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -26,8 +27,9 @@ const ASSIGNMENTS_PER_REQUEST_MAX: usize = 2250;
 
 /// Kafka's `AssignmentsManager` (KIP-858): tells the controller which log dir holds each of
 /// this broker's replicas that the image shows in none of its dirs (`UNASSIGNED`, as the
-/// controller leaves them on a broker with several dirs), so that a dir reported offline names
-/// the partitions to move.
+/// controller leaves them on a broker with several dirs) or in another dir than its log's (a
+/// replica moved by AlterReplicaLogDirs), so that a dir reported offline names the partitions
+/// to move, and only those.
 #[derive(Debug)]
 pub(crate) struct DirAssigner {
     pub(crate) channel: Arc<dyn ControllerChannel>,
@@ -38,35 +40,65 @@ pub(crate) struct DirAssigner {
 }
 
 impl DirAssigner {
-    /// On every published image: the replicas to place, sent; a failed request is sent again
-    /// after `retry`.
+    /// On every published image, and every change of the replicas hosted here (a replica moved
+    /// to another dir, AlterReplicaLogDirs): the replicas to place, sent; a failed request is
+    /// sent again after `retry`.
     pub(crate) async fn assign_forever(
         self,
         mut image: watch::Receiver<Arc<MetadataImage>>,
         replicas: Arc<ReplicaManager>,
         retry: Duration,
     ) {
+        let mut hosting = replicas.subscribe_hosting();
         loop {
             let current = image.borrow_and_update().clone();
-            let unplaced = self.unplaced(&current);
-            let sent = unplaced.is_empty() || self.send(&unplaced, &replicas).await;
+            hosting.borrow_and_update();
+            let sent = match replicas.replica_dirs() {
+                Ok(located) => {
+                    let unplaced = self.unplaced(&current, &located);
+                    unplaced.is_empty() || self.send(&unplaced, &located).await
+                }
+                Err(e) => {
+                    warn!("reading the log dirs for AssignReplicasToDirs: {e}");
+                    false
+                }
+            };
             if !sent {
                 tokio::time::sleep(retry).await;
-            } else if image.changed().await.is_err() {
+                continue;
+            }
+            let changed = tokio::select! {
+                changed = image.changed() => changed,
+                changed = hosting.changed() => changed,
+            };
+            if changed.is_err() {
                 return;
             }
         }
     }
 
-    /// This broker's replicas the image places in none of its dirs.
-    pub(crate) fn unplaced(&self, image: &MetadataImage) -> Vec<(Uuid, TopicPartition)> {
+    /// This broker's hosted replicas the image places in another dir than the one `located`
+    /// finds their log in (none of its dirs, as the controller leaves them on a broker with
+    /// several, or the dir a replica moved away from), and those the image places in none of
+    /// its dirs that have no log yet (sent once they have one).
+    pub(crate) fn unplaced(
+        &self,
+        image: &MetadataImage,
+        located: &BTreeMap<TopicPartition, PathBuf>,
+    ) -> Vec<(Uuid, TopicPartition)> {
         let mut unplaced = Vec::new();
         for topic in image.topics().iter() {
             for (&index, p) in &topic.partitions {
                 let Some(at) = p.replicas.iter().position(|b| *b == self.node) else { continue };
                 let dir = p.directories.get(at).copied().unwrap_or_default();
-                if !self.dirs.iter().any(|(_, id)| *id == dir) {
-                    unplaced.push((topic.id, TopicPartition::new(topic.name.clone(), index)));
+                let tp = TopicPartition::new(topic.name.clone(), index);
+                let hosted_in = located.get(&tp).and_then(|path| self.dirs.iter().find(|(p, _)| p == path));
+                let placed = match hosted_in {
+                    Some((_, id)) => *id == dir,
+                    None => self.dirs.iter().any(|(_, id)| *id == dir),
+                };
+                if !placed {
+                    unplaced.push((topic.id, tp));
                 }
             }
         }
@@ -74,19 +106,8 @@ impl DirAssigner {
     }
 
     /// Sends where the hosted logs of the unplaced replicas are; whether the controller took it.
-    async fn send(&self, unplaced: &[(Uuid, TopicPartition)], replicas: &ReplicaManager) -> bool {
-        let hosted = match replicas.log_dirs() {
-            Ok(dirs) => dirs,
-            Err(e) => {
-                warn!("reading the log dirs for AssignReplicasToDirs: {e}");
-                return false;
-            }
-        };
-        let located: BTreeMap<TopicPartition, &std::path::Path> = hosted
-            .iter()
-            .flat_map(|d| d.partitions.iter().map(move |(tp, _)| (tp.clone(), d.path.as_path())))
-            .collect();
-        let Some(request) = self.request(unplaced, &located) else { return true };
+    async fn send(&self, unplaced: &[(Uuid, TopicPartition)], located: &BTreeMap<TopicPartition, PathBuf>) -> bool {
+        let Some(request) = self.request(unplaced, located) else { return true };
         let version = <AssignReplicasToDirsRequest as Message>::VERSIONS.max;
         let placed: usize =
             request.directories.iter().flat_map(|d| &d.topics).map(|topic| topic.partitions.len()).sum();
@@ -111,7 +132,7 @@ impl DirAssigner {
     pub(crate) fn request(
         &self,
         unplaced: &[(Uuid, TopicPartition)],
-        located: &BTreeMap<TopicPartition, &std::path::Path>,
+        located: &BTreeMap<TopicPartition, PathBuf>,
     ) -> Option<AssignReplicasToDirsRequest> {
         use strand_protocol::messages::assign_replicas_to_dirs_request::{DirectoryData, PartitionData, TopicData};
         let mut by_dir: BTreeMap<Uuid, BTreeMap<Uuid, Vec<i32>>> = BTreeMap::new();

@@ -507,6 +507,8 @@ impl Starting {
             ReplicaManager::with_config(logs, config.replication_config(), links, self.clock.clone())
                 .map_err(|e| NodeError::Startup(format!("replication: {e}")))?,
         );
+        // A move between log dirs a stop or a crash interrupted goes on (Kafka keeps `-future` logs).
+        replicas.resume_log_dir_moves();
         let txn_verifier = Arc::new(CoordinatorTxnVerifier::new(
             image.clone(),
             inter_broker.clone(),

@@ -1,8 +1,9 @@
 //! DescribeLogDirs (`kafka-log-dirs.sh`, and `kafka-reassign-partitions.sh --generate`, which
 //! reads where each replica lives): this node's log directories and the partitions in each, with
 //! their sizes, as Kafka's `ReplicaManager.describeLogDirs`. A null topic list means every
-//! partition. Offset lag is 0: there are no future replicas (no AlterReplicaLogDirs), and a
-//! current replica's lag is Kafka's high watermark less log end, never positive. Total and usable
+//! partition. A replica moving here (AlterReplicaLogDirs) shows as its future replica
+//! (`is_future_key`), with how far its log end is behind the current log's as its offset lag; a
+//! current replica's lag is Kafka's high watermark less log end, never positive: 0. Total and usable
 //! bytes (v4+) are those of the file system holding each directory, as Java's `FileStore` reports
 //! them to Kafka (`statvfs`: all blocks, and the free blocks a non-root process may use). A
 //! directory a failed sync took offline, or whose file system cannot be read, is answered
@@ -73,12 +74,14 @@ fn describe_dir(dir: LogDirContents, wanted: &impl Fn(&TopicPartition) -> bool) 
         }
     };
     let mut topics: BTreeMap<String, Vec<DescribeLogDirsPartition>> = BTreeMap::new();
-    for (tp, size) in dir.partitions.into_iter().filter(|(tp, _)| wanted(tp)) {
+    let current = dir.partitions.into_iter().map(|(tp, size)| (tp, size, 0, false));
+    let futures = dir.futures.into_iter().map(|(tp, size, lag)| (tp, size, lag, true));
+    for (tp, size, offset_lag, is_future_key) in current.chain(futures).filter(|(tp, ..)| wanted(tp)) {
         topics.entry(tp.topic).or_default().push(DescribeLogDirsPartition {
             partition_index: tp.partition,
             partition_size: i64::try_from(size).unwrap_or(i64::MAX),
-            offset_lag: 0,
-            is_future_key: false,
+            offset_lag,
+            is_future_key,
             ..Default::default()
         });
     }

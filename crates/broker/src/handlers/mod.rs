@@ -4,6 +4,7 @@
 pub mod alter_client_quotas;
 pub mod alter_configs;
 pub mod alter_partition_reassignments;
+pub mod alter_replica_log_dirs;
 pub mod alter_user_scram_credentials;
 pub mod api_versions;
 pub(crate) mod config_preprocess;
@@ -133,6 +134,7 @@ served_apis! {
         UnregisterBroker(r) => unregister_broker::handle(broker, r, version, client.session).await,
         UpdateFeatures(r) => update_features::handle(broker, r, version, client.session).await,
         DescribeLogDirs(r) => describe_log_dirs::handle(broker, r, client.session),
+        AlterReplicaLogDirs(r) => alter_replica_log_dirs::handle(broker, r, client.session),
         DescribeAcls(r) => describe_acls::handle(broker, r, client.session)?,
         CreateAcls(r) => create_acls::handle(broker, r, version, client.session).await?,
         DeleteAcls(r) => delete_acls::handle(broker, r, version, client.session).await?,

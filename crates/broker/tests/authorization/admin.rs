@@ -7,6 +7,7 @@ use strand_base::Uuid;
 use strand_protocol::error::ErrorCode;
 use strand_protocol::messages::alter_configs_request::{AlterConfigsResource, AlterableConfig};
 use strand_protocol::messages::alter_partition_reassignments_request::{ReassignablePartition, ReassignableTopic};
+use strand_protocol::messages::alter_replica_log_dirs_request::{AlterReplicaLogDir, AlterReplicaLogDirTopic};
 use strand_protocol::messages::api::{RequestBody, ResponseBody};
 use strand_protocol::messages::create_partitions_request::CreatePartitionsTopic;
 use strand_protocol::messages::create_topics_request::CreatableTopic;
@@ -14,10 +15,10 @@ use strand_protocol::messages::delete_topics_request::DeleteTopicState;
 use strand_protocol::messages::describe_configs_request::DescribeConfigsResource;
 use strand_protocol::messages::incremental_alter_configs_request as incremental;
 use strand_protocol::messages::{
-    AlterConfigsRequest, AlterPartitionReassignmentsRequest, CreatePartitionsRequest, CreateTopicsRequest,
-    DeleteTopicsRequest, DescribeClientQuotasRequest, DescribeConfigsRequest, DescribeLogDirsRequest,
-    DescribeUserScramCredentialsRequest, IncrementalAlterConfigsRequest, ListPartitionReassignmentsRequest,
-    UnregisterBrokerRequest,
+    AlterConfigsRequest, AlterPartitionReassignmentsRequest, AlterReplicaLogDirsRequest, CreatePartitionsRequest,
+    CreateTopicsRequest, DeleteTopicsRequest, DescribeClientQuotasRequest, DescribeConfigsRequest,
+    DescribeLogDirsRequest, DescribeUserScramCredentialsRequest, IncrementalAlterConfigsRequest,
+    ListPartitionReassignmentsRequest, UnregisterBrokerRequest,
 };
 use strand_security::acl::{AclOperation, CLUSTER_NAME, ResourceType};
 
@@ -216,6 +217,19 @@ async fn cluster_apis_need_their_cluster_operation() {
     let refused = call!(node, "alice", DescribeLogDirs(dirs()), 4);
     assert_eq!((refused.error_code, refused.results.len()), (CLUSTER_DENIED, 0));
     assert_eq!(call!(node, "carol", DescribeLogDirs(dirs()), 4).error_code, 0);
+
+    let move_dirs = || AlterReplicaLogDirsRequest {
+        dirs: vec![AlterReplicaLogDir {
+            path: "/not/a/log/dir".into(),
+            topics: vec![AlterReplicaLogDirTopic { name: "orders".into(), partitions: vec![0], ..Default::default() }],
+            ..Default::default()
+        }],
+        ..Default::default()
+    };
+    let refused = call!(node, "alice", AlterReplicaLogDirs(move_dirs()), 2);
+    assert_eq!(refused.results[0].partitions[0].error_code, CLUSTER_DENIED);
+    let answered = call!(node, "carol", AlterReplicaLogDirs(move_dirs()), 2);
+    assert_eq!(answered.results[0].partitions[0].error_code, ErrorCode::LogDirNotFound.code());
 
     let scram = || DescribeUserScramCredentialsRequest { users: None, ..Default::default() };
     assert_eq!(call!(node, "alice", DescribeUserScramCredentials(scram()), 0).error_code, CLUSTER_DENIED);

@@ -4,7 +4,8 @@
 //! the partitions to move. A replica assigned to a dir the broker no longer reports online loses
 //! its ISR place and leadership at once.
 //!
-//! What it is not: no directory moves between dirs (AlterReplicaLogDirs).
+//! What it is not: the moves between dirs themselves (AlterReplicaLogDirs, done by the broker,
+//! which then sends the replica's new dir here).
 
 use strand_base::{BrokerId, Uuid};
 use strand_protocol::error::ErrorCode;

@@ -6,9 +6,8 @@
 //! (INVALID_CONFIG); a missing topic is UNKNOWN_TOPIC_OR_PARTITION. Broker resources are the
 //! cluster default (empty name) or a registered broker's id, and accept the broker synonyms of
 //! topic configs (`log.retention.ms`, `message.max.bytes`, ...) and the replication throttles'
-//! rates (`leader.replication.throttled.rate`, `follower.replication.throttled.rate`; setting
-//! `replica.alter.log.dirs.io.max.bytes.per.second` is refused: no log-dir moves yet, though
-//! deleting it is not); any other broker key, or a bad
+//! rates (`leader.replication.throttled.rate`, `follower.replication.throttled.rate`,
+//! `replica.alter.log.dirs.io.max.bytes.per.second`); any other broker key, or a bad
 //! value, is INVALID_REQUEST, as Kafka answers a broker config it cannot apply (KAFKA-13609).
 //! A broker id's resource also takes its listeners' TLS stores
 //! (`listener.name.<listener>.ssl.keystore.location`, ...: [`LISTENER_TLS_STORE_KEYS`]), which
@@ -33,8 +32,8 @@ use strand_protocol::messages::{
 use super::partition_change::elr_enabled;
 use super::topic_configs::MIN_INSYNC_REPLICAS;
 use super::topic_configs::{
-    REPLICA_ALTER_LOG_DIRS_IO_MAX_BYTES_PER_SECOND, broker_quota_config, split_list, topic_config,
-    topic_config_for_broker_synonym, validate_topic_configs, validate_value,
+    broker_quota_config, split_list, topic_config, topic_config_for_broker_synonym, validate_topic_configs,
+    validate_value,
 };
 use super::topic_name::validate_topic_name;
 use super::{ApiError, ApiMessageAndVersion, ControllerResult};
@@ -341,10 +340,6 @@ fn validate_broker(
                 format!("Cannot update these configs dynamically: Set({key}){why}"),
             )
         };
-        if key == REPLICA_ALTER_LOG_DIRS_IO_MAX_BYTES_PER_SECOND {
-            // Deleting it is fine (`kafka-reassign-partitions --verify` does, on every broker).
-            return Err(cannot(": Strand does not move replicas between log dirs (AlterReplicaLogDirs) yet"));
-        }
         let def =
             topic_config_for_broker_synonym(key).or_else(|| broker_quota_config(key)).ok_or_else(|| cannot(""))?;
         validate_value(def, key, value).map_err(|m| ApiError::new(ErrorCode::InvalidRequest, m))?;

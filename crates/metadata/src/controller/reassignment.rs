@@ -18,7 +18,8 @@
 //! election and allowed only where `unclean.leader.election.enable` is.
 //!
 //! What it is not: no throttles (`leader.replication.throttled.replicas` is the tool's business,
-//! and Strand does not throttle), no log directory moves (AlterReplicaLogDirs).
+//! and Strand does not throttle), nor moves between a broker's log dirs (AlterReplicaLogDirs, on
+//! the broker itself, which then tells the controller with AssignReplicasToDirs).
 
 use std::collections::BTreeMap;
 

@@ -62,7 +62,8 @@ async fn heartbeats_report_offline_dirs_at_once() {
 }
 
 /// Broker 1 with dirs A and B: its replica the image leaves `UNASSIGNED` is placed in the
-/// dir its log is in; one already in A, another broker's, and one not hosted yet are not.
+/// dir its log is in, and so is one the image places in A whose log moved to B; one already in
+/// A, another broker's, and one not hosted yet are not.
 #[test]
 fn assignments_name_the_dir_of_each_unplaced_hosted_replica() {
     use strand_metadata::image::DIRECTORY_UNASSIGNED;
@@ -93,6 +94,7 @@ fn assignments_name_the_dir_of_each_unplaced_hosted_replica() {
         partition(1, 1, a),
         partition(2, 2, DIRECTORY_UNASSIGNED),
         partition(3, 1, DIRECTORY_UNASSIGNED),
+        partition(4, 1, a),
     ];
     let empty = MetadataImage::empty();
     let mut delta = MetadataDelta::new(&empty);
@@ -107,13 +109,14 @@ fn assignments_name_the_dir_of_each_unplaced_hosted_replica() {
         broker_epoch: 5,
         dirs: vec![("/data/a".into(), a), ("/data/b".into(), b)],
     };
-    let unplaced = assigner.unplaced(&image);
-    let names: Vec<String> = unplaced.iter().map(|(_, tp)| tp.to_string()).collect();
-    assert_eq!(names, ["t-0", "t-3"]);
     let located = BTreeMap::from([
-        (TopicPartition::new("t", 0), std::path::Path::new("/data/b")),
-        (TopicPartition::new("t", 1), std::path::Path::new("/data/a")),
+        (TopicPartition::new("t", 0), std::path::PathBuf::from("/data/b")),
+        (TopicPartition::new("t", 1), std::path::PathBuf::from("/data/a")),
+        (TopicPartition::new("t", 4), std::path::PathBuf::from("/data/b")),
     ]);
+    let unplaced = assigner.unplaced(&image, &located);
+    let names: Vec<String> = unplaced.iter().map(|(_, tp)| tp.to_string()).collect();
+    assert_eq!(names, ["t-0", "t-3", "t-4"], "t-4 moved from a to b (AlterReplicaLogDirs)");
     let request = assigner.request(&unplaced, &located).expect("a request");
     assert_eq!((request.broker_id, request.broker_epoch), (BrokerId(1), 5));
     let placed: Vec<(Uuid, Uuid, Vec<i32>)> = request
@@ -123,6 +126,6 @@ fn assignments_name_the_dir_of_each_unplaced_hosted_replica() {
             d.topics.iter().map(|t| (d.id, t.topic_id, t.partitions.iter().map(|p| p.partition_index).collect()))
         })
         .collect();
-    assert_eq!(placed, [(b, topic_id, vec![0])], "t-3 has no log yet");
-    assert!(assigner.request(&unplaced[1..], &located).is_none());
+    assert_eq!(placed, [(b, topic_id, vec![0, 4])], "t-3 has no log yet");
+    assert!(assigner.request(&unplaced[1..2], &located).is_none());
 }
