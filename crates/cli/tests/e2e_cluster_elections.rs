@@ -11,43 +11,11 @@
 //! test fails and says so; it never skips.
 
 mod common;
-#[path = "../../../tools/testing/kafka_jars.rs"]
-mod kafka_jars;
 
-use std::process::Command;
-
-use common::cluster::{Cluster, partitions};
-use kafka_jars::{kafka_libs, workspace_root};
-use strand_base::BrokerId;
-use strand_protocol::messages::CreateTopicsRequest;
-use strand_protocol::messages::api::{RequestBody, ResponseBody};
-use strand_protocol::messages::create_topics_request::{CreatableReplicaAssignment, CreatableTopic};
+use common::cluster::{Cluster, create_assigned_topic, partitions};
+use common::kafka_tool::kafka_tool;
 
 const LEADER_ELECTION: &str = "org.apache.kafka.tools.LeaderElectionCommand";
-const REQUIRED_JARS: [&str; 4] =
-    ["kafka-tools-4.4.0", "kafka-clients-4.4.0", "kafka-server-common-4.4.0", "jopt-simple"];
-
-/// `kafka-leader-election` with `args` against `bootstrap`: its exit status and stdout.
-fn leader_election(bootstrap: std::net::SocketAddr, args: &[&str]) -> (bool, String) {
-    let libs = kafka_libs(&REQUIRED_JARS);
-    let mut command = Command::new("java");
-    command
-        .arg("-cp")
-        .arg(format!("{}/*", libs.display()))
-        .arg(format!(
-            "-Dlog4j2.configurationFile={}",
-            workspace_root().join("compat/kafka/log4j2.properties").display()
-        ))
-        .arg(LEADER_ELECTION)
-        .arg("--bootstrap-server")
-        .arg(bootstrap.to_string())
-        .args(args);
-    let output = command.output().unwrap_or_else(|e| panic!("could not run `java` (a JDK 17+ must be on PATH): {e}"));
-    let stdout = String::from_utf8_lossy(&output.stdout).into_owned();
-    let stderr = String::from_utf8_lossy(&output.stderr);
-    eprintln!("{command:?}: {}\n{stdout}{stderr}", output.status);
-    (output.status.success(), stdout)
-}
 
 /// (partition, leader, isr) of each partition of `topic` as node `asked` sees it, once `done`
 /// holds for them.
@@ -56,31 +24,6 @@ fn wait_for(cluster: &Cluster, asked: i32, what: &str, done: impl Fn(&[(i32, i32
         partitions(m, "elect").into_iter().map(|(p, leader, _, isr)| (p, leader, isr)).collect()
     };
     cluster.wait_for_metadata(asked, what, |m| done(&shape(m)));
-}
-
-/// `elect` with partitions 0 (replicas 1, 2, 3) and 1 (2, 3, 1), created through node 2.
-fn create_elect_topic(cluster: &Cluster) {
-    let assignment = |partition_index: i32, ids: [i32; 3]| CreatableReplicaAssignment {
-        partition_index,
-        broker_ids: ids.into_iter().map(BrokerId).collect(),
-        ..Default::default()
-    };
-    let request = CreateTopicsRequest {
-        topics: vec![CreatableTopic {
-            name: "elect".into(),
-            num_partitions: -1,
-            replication_factor: -1,
-            assignments: vec![assignment(0, [1, 2, 3]), assignment(1, [2, 3, 1])],
-            ..Default::default()
-        }],
-        timeout_ms: 10_000,
-        ..Default::default()
-    };
-    let ResponseBody::CreateTopics(created) = cluster.node(2).connect().call(RequestBody::CreateTopics(request), 7)
-    else {
-        panic!("not a CreateTopics response")
-    };
-    assert_eq!(created.topics[0].error_code, 0, "{:?}", created.topics[0]);
 }
 
 /// Broker 1, the preferred leader of `elect-0`, stops (controlled shutdown) and comes back: with
@@ -93,7 +36,7 @@ fn create_elect_topic(cluster: &Cluster) {
 fn kafka_leader_election_moves_a_preferred_leader_back() {
     let _serial = common::serial();
     let mut cluster = Cluster::start_configured(3, 3, &["auto.leader.rebalance.enable=false"]);
-    create_elect_topic(&cluster);
+    create_assigned_topic(&cluster, 2, "elect", &[&[1, 2, 3], &[2, 3, 1]], &[]);
     wait_for(&cluster, 2, "led elect by its preferred replicas", |p| {
         p.len() == 2 && p.iter().all(|(_, _, isr)| isr.len() == 3) && p[0].1 == 1 && p[1].1 == 2
     });
@@ -107,25 +50,25 @@ fn kafka_leader_election_moves_a_preferred_leader_back() {
     let bootstrap = cluster.node(2).address;
     let preferred_all = ["--election-type", "preferred", "--all-topic-partitions"];
     assert_eq!(
-        leader_election(bootstrap, &preferred_all),
+        kafka_tool(LEADER_ELECTION, bootstrap, &preferred_all),
         (true, "Successfully completed leader election (PREFERRED) for partitions elect-0\n".to_owned())
     );
     wait_for(&cluster, 3, "led elect-0 by broker 1 again", |p| p.len() == 2 && p[0].1 == 1);
 
     let by_name = ["--election-type", "preferred", "--topic", "elect", "--partition", "0"];
     assert_eq!(
-        leader_election(bootstrap, &by_name),
+        kafka_tool(LEADER_ELECTION, bootstrap, &by_name),
         (true, "Valid replica already elected for partitions elect-0\n".to_owned())
     );
     let unclean_all = ["--election-type", "unclean", "--all-topic-partitions"];
-    assert_eq!(leader_election(bootstrap, &unclean_all), (true, String::new()));
+    assert_eq!(kafka_tool(LEADER_ELECTION, bootstrap, &unclean_all), (true, String::new()));
 
     let file = tempfile::NamedTempFile::new().expect("temp file");
     let json = r#"{"partitions": [{"topic": "elect", "partition": 1}, {"topic": "elect", "partition": 9}]}"#;
     std::fs::write(file.path(), json).expect("write the JSON file");
     let path = file.path().to_str().expect("a UTF-8 path");
     let (succeeded, stdout) =
-        leader_election(bootstrap, &["--election-type", "preferred", "--path-to-json-file", path]);
+        kafka_tool(LEADER_ELECTION, bootstrap, &["--election-type", "preferred", "--path-to-json-file", path]);
     assert!(!succeeded, "an unknown partition fails the tool");
     assert_eq!(
         stdout,

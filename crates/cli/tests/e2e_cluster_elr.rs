@@ -22,23 +22,17 @@
 //! `<workspace>/target/kafka-libs`), put there by `compat/kafka/fetch-jars.sh`.
 
 mod common;
-#[path = "../../../tools/testing/kafka_jars.rs"]
-mod kafka_jars;
 
-use std::process::Command;
 use std::time::Duration;
 
-use common::cluster::Cluster;
+use common::cluster::{Cluster, create_assigned_topic};
+use common::kafka_tool::{kafka_tool, workspace_root};
 use common::{Client, WAIT_MAX, batch, fetch_all, produce};
-use kafka_jars::{kafka_libs, workspace_root};
 use strand_base::BrokerId;
 use strand_protocol::error::ErrorCode;
+use strand_protocol::messages::DescribeTopicPartitionsRequest;
 use strand_protocol::messages::api::{RequestBody, ResponseBody};
-use strand_protocol::messages::create_topics_request::{
-    CreatableReplicaAssignment, CreatableTopic, CreatableTopicConfig,
-};
 use strand_protocol::messages::describe_topic_partitions_request::TopicRequest;
-use strand_protocol::messages::{CreateTopicsRequest, DescribeTopicPartitionsRequest};
 
 const TOPIC: &str = "elr";
 const ACKS_ALL: i16 = -1;
@@ -119,54 +113,6 @@ fn wait_for(cluster: &Cluster, what: &str, expected: Elr) {
     panic!("{what}: partition 0 stayed {seen:?}, expected {expected:?}; node 1 logged:\n{log}");
 }
 
-fn create_topic(cluster: &Cluster) {
-    let request = CreateTopicsRequest {
-        topics: vec![CreatableTopic {
-            name: TOPIC.into(),
-            num_partitions: -1,
-            replication_factor: -1,
-            assignments: vec![CreatableReplicaAssignment {
-                partition_index: 0,
-                broker_ids: vec![BrokerId(3), BrokerId(4), BrokerId(5)],
-                ..Default::default()
-            }],
-            configs: vec![CreatableTopicConfig {
-                name: "min.insync.replicas".into(),
-                value: Some("2".into()),
-                ..Default::default()
-            }],
-            ..Default::default()
-        }],
-        timeout_ms: 10_000,
-        ..Default::default()
-    };
-    let ResponseBody::CreateTopics(created) = cluster.node(1).connect().call(RequestBody::CreateTopics(request), 7)
-    else {
-        panic!("not a CreateTopics response")
-    };
-    assert_eq!(created.topics[0].error_code, 0, "{:?}", created.topics[0]);
-}
-
-/// Kafka 4.4's `kafka-topics --describe --topic elr` against node `bootstrap`: its stdout.
-fn kafka_topics_describe(bootstrap: std::net::SocketAddr) -> String {
-    let libs = kafka_libs(&["kafka-tools-4.4.0", "kafka-clients-4.4.0", "kafka-server-common-4.4.0", "jopt-simple"]);
-    let mut command = Command::new("java");
-    command
-        .arg("-cp")
-        .arg(format!("{}/*", libs.display()))
-        .arg(format!(
-            "-Dlog4j2.configurationFile={}",
-            workspace_root().join("compat/kafka/log4j2.properties").display()
-        ))
-        .arg("org.apache.kafka.tools.TopicCommand")
-        .args(["--bootstrap-server", &bootstrap.to_string(), "--describe", "--topic", TOPIC]);
-    let output = command.output().unwrap_or_else(|e| panic!("could not run `java` (a JDK 17+ must be on PATH): {e}"));
-    let stdout = String::from_utf8_lossy(&output.stdout).into_owned();
-    eprintln!("{command:?}: {}\n{stdout}{}", output.status, String::from_utf8_lossy(&output.stderr));
-    assert!(output.status.success(), "kafka-topics --describe failed");
-    stdout
-}
-
 /// Produces `values` to partition 0 through `client`'s node once it leads the partition (its
 /// metadata may reach it a moment after the controller's): (error code, base offset).
 fn produce_once_led(client: &mut Client, acks: i16, values: &[&str]) -> (i16, i64) {
@@ -193,7 +139,7 @@ fn registration_line(cluster: &Cluster, id: i32) -> String {
 fn eligible_leader_replicas_keep_a_partition_electable_without_loss() {
     let steps = kafka_steps();
     let mut cluster = Cluster::start_configured(5, 2, &["auto.leader.rebalance.enable=false"]);
-    create_topic(&cluster);
+    create_assigned_topic(&cluster, 1, TOPIC, &[&[3, 4, 5]], &[("min.insync.replicas", "2")]);
     wait_for_kafka_step(&cluster, &steps, "created");
     let mut leader = cluster.node(3).connect();
     assert_eq!(produce_once_led(&mut leader, ACKS_ALL, &["a0", "a1", "a2"]), (0, 0));
@@ -213,7 +159,9 @@ fn eligible_leader_replicas_keep_a_partition_electable_without_loss() {
     let leaderless = "3, the last ISR member, stopped (SIGTERM)";
     cluster.terminate(3);
     wait_for_kafka_step(&cluster, &steps, leaderless);
-    let described = kafka_topics_describe(cluster.node(1).address);
+    let (ok, described) =
+        kafka_tool("org.apache.kafka.tools.TopicCommand", cluster.node(1).address, &["--describe", "--topic", TOPIC]);
+    assert!(ok, "kafka-topics --describe failed");
     let topic_id = described.split("TopicId: ").nth(1).and_then(|rest| rest.split('\t').next()).unwrap_or_default();
     let described = described.replace(topic_id, "<TOPIC_ID>");
     let kafka = &steps.iter().find(|(t, _)| t == leaderless).expect("the leaderless step").1;

@@ -6,14 +6,14 @@ mod common;
 
 use std::time::Duration;
 
-use common::cluster::{Cluster, PartitionableCluster, create_topic, index, leader_of, partitions, read_committed};
+use common::cluster::{
+    Cluster, PartitionableCluster, create_assigned_topic, create_topic, index, leader_of, partitions, read_committed,
+};
 use common::{WAIT_MAX, batch, produce};
 use strand_base::BrokerId;
 use strand_protocol::messages::alter_partition_reassignments_request::{ReassignablePartition, ReassignableTopic};
 use strand_protocol::messages::api::{RequestBody, ResponseBody};
-use strand_protocol::messages::create_topics_request::{
-    CreatableReplicaAssignment, CreatableTopic, CreatableTopicConfig,
-};
+use strand_protocol::messages::create_topics_request::{CreatableTopic, CreatableTopicConfig};
 use strand_protocol::messages::{
     AlterPartitionReassignmentsRequest, CreateTopicsRequest, ListPartitionReassignmentsRequest, MetadataResponse,
 };
@@ -155,26 +155,7 @@ fn a_partitioned_leader_cannot_acknowledge_and_loses_nothing_acknowledged() {
 fn a_reassigned_partition_takes_its_data_and_leaves_no_replica_behind() {
     let _serial = common::serial();
     let cluster = Cluster::start(3);
-    let request = CreateTopicsRequest {
-        topics: vec![CreatableTopic {
-            name: "moved".into(),
-            num_partitions: -1,
-            replication_factor: -1,
-            assignments: vec![CreatableReplicaAssignment {
-                partition_index: 0,
-                broker_ids: vec![BrokerId(1)],
-                ..Default::default()
-            }],
-            ..Default::default()
-        }],
-        timeout_ms: 10_000,
-        ..Default::default()
-    };
-    let ResponseBody::CreateTopics(created) = cluster.node(2).connect().call(RequestBody::CreateTopics(request), 7)
-    else {
-        panic!("not a CreateTopics response")
-    };
-    assert_eq!(created.topics[0].error_code, 0, "{:?}", created.topics[0]);
+    create_assigned_topic(&cluster, 2, "moved", &[&[1]], &[]);
     cluster.wait_for_metadata(1, "hosted the topic", |m| partitions(m, "moved") == [(0, 1, vec![1], vec![1])]);
     let mut old_leader = cluster.node(1).connect();
     let values: Vec<String> = (0..20).map(|i| format!("record-{i}")).collect();

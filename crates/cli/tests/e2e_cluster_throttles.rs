@@ -15,27 +15,21 @@
 //! test fails and says so; it never skips.
 
 mod common;
-#[path = "../../../tools/testing/kafka_jars.rs"]
-mod kafka_jars;
 
-use std::process::Command;
 use std::time::{Duration, SystemTime};
 
-use common::cluster::{Cluster, partitions};
+use common::cluster::{Cluster, create_assigned_topic, partitions};
+use common::kafka_tool::kafka_tool;
 use common::{WAIT_MAX, batch, produce};
-use kafka_jars::{kafka_libs, workspace_root};
 use strand_base::BrokerId;
 use strand_protocol::messages::alter_partition_reassignments_request::{ReassignablePartition, ReassignableTopic};
 use strand_protocol::messages::api::{RequestBody, ResponseBody};
-use strand_protocol::messages::create_topics_request::{CreatableReplicaAssignment, CreatableTopic};
 use strand_protocol::messages::describe_configs_request::DescribeConfigsResource;
 use strand_protocol::messages::{
-    AlterPartitionReassignmentsRequest, CreateTopicsRequest, DescribeConfigsRequest, ListPartitionReassignmentsRequest,
+    AlterPartitionReassignmentsRequest, DescribeConfigsRequest, ListPartitionReassignmentsRequest,
 };
 
 const REASSIGN: &str = "org.apache.kafka.tools.reassign.ReassignPartitionsCommand";
-const REQUIRED_JARS: [&str; 4] =
-    ["kafka-tools-4.4.0", "kafka-clients-4.4.0", "kafka-server-common-4.4.0", "jopt-simple"];
 
 /// The throttle, bytes a second.
 const THROTTLE: u64 = 256 * 1024;
@@ -53,52 +47,6 @@ const DYNAMIC_BROKER_CONFIG: i8 = 2;
 const DEFAULT_CONFIG: i8 = 5;
 const BROKER: i8 = 4;
 const TOPIC: i8 = 2;
-
-/// `kafka-reassign-partitions` with `args` against `bootstrap`: its exit status and stdout.
-fn reassign(bootstrap: std::net::SocketAddr, args: &[&str]) -> (bool, String) {
-    let libs = kafka_libs(&REQUIRED_JARS);
-    let mut command = Command::new("java");
-    command
-        .arg("-cp")
-        .arg(format!("{}/*", libs.display()))
-        .arg(format!(
-            "-Dlog4j2.configurationFile={}",
-            workspace_root().join("compat/kafka/log4j2.properties").display()
-        ))
-        .arg(REASSIGN)
-        .arg("--bootstrap-server")
-        .arg(bootstrap.to_string())
-        .args(args);
-    let output = command.output().unwrap_or_else(|e| panic!("could not run `java` (a JDK 17+ must be on PATH): {e}"));
-    let stdout = String::from_utf8_lossy(&output.stdout).into_owned();
-    let stderr = String::from_utf8_lossy(&output.stderr);
-    eprintln!("{command:?}: {}\n{stdout}{stderr}", output.status);
-    (output.status.success(), stdout)
-}
-
-/// Creates `name`, one partition on `replicas`, through node 2.
-fn create_assigned(cluster: &Cluster, name: &str, replicas: &[i32]) {
-    let request = CreateTopicsRequest {
-        topics: vec![CreatableTopic {
-            name: name.into(),
-            num_partitions: -1,
-            replication_factor: -1,
-            assignments: vec![CreatableReplicaAssignment {
-                partition_index: 0,
-                broker_ids: replicas.iter().copied().map(BrokerId).collect(),
-                ..Default::default()
-            }],
-            ..Default::default()
-        }],
-        timeout_ms: 10_000,
-        ..Default::default()
-    };
-    let ResponseBody::CreateTopics(created) = cluster.node(2).connect().call(RequestBody::CreateTopics(request), 7)
-    else {
-        panic!("not a CreateTopics response")
-    };
-    assert_eq!(created.topics[0].error_code, 0, "{:?}", created.topics[0]);
-}
 
 /// The bytes of partition 0 of `topic` in `node`'s segment files.
 fn replica_bytes(cluster: &Cluster, node: i32, topic: &str) -> u64 {
@@ -160,8 +108,8 @@ fn wait_until(what: &str, mut done: impl FnMut() -> bool) {
 fn a_throttled_reassignment_copies_no_faster_than_its_throttle() {
     let _serial = common::serial();
     let cluster = Cluster::start(3);
-    create_assigned(&cluster, "throttled", &[1]);
-    create_assigned(&cluster, "free", &[1]);
+    create_assigned_topic(&cluster, 2, "throttled", &[&[1]], &[]);
+    create_assigned_topic(&cluster, 2, "free", &[&[1]], &[]);
     cluster.wait_for_metadata(1, "hosted the topics", |m| {
         partitions(m, "throttled") == [(0, 1, vec![1], vec![1])] && partitions(m, "free") == [(0, 1, vec![1], vec![1])]
     });
@@ -181,7 +129,8 @@ fn a_throttled_reassignment_copies_no_faster_than_its_throttle() {
     let plan = plan.path().to_str().expect("a UTF-8 path");
     let bootstrap = cluster.node(2).address;
     let throttle = THROTTLE.to_string();
-    let (ok, out) = reassign(bootstrap, &["--execute", "--reassignment-json-file", plan, "--throttle", &throttle]);
+    let (ok, out) =
+        kafka_tool(REASSIGN, bootstrap, &["--execute", "--reassignment-json-file", plan, "--throttle", &throttle]);
     let started = now();
     assert!(ok, "{out}");
     assert!(out.contains(&format!("The inter-broker throttle limit was set to {THROTTLE} B/s")), "{out}");
@@ -236,7 +185,7 @@ fn a_throttled_reassignment_copies_no_faster_than_its_throttle() {
     assert!(copied > 0, "the throttled replica copies, slowly");
     assert!(copied < total, "the throttled replica has not caught up");
 
-    let (ok, out) = reassign(bootstrap, &["--verify", "--reassignment-json-file", plan]);
+    let (ok, out) = kafka_tool(REASSIGN, bootstrap, &["--verify", "--reassignment-json-file", plan]);
     assert!(ok, "{out}");
     assert!(out.contains("Reassignment of partition throttled-0 is still in progress."), "{out}");
     assert!(!out.contains("Clearing"), "throttles stay while the reassignment runs: {out}");
@@ -245,7 +194,7 @@ fn a_throttled_reassignment_copies_no_faster_than_its_throttle() {
     // Raised, as Kafka's documentation says to, the copy completes.
     let raised = (1024 * 1024 * 1024).to_string();
     let args = ["--execute", "--additional", "--reassignment-json-file", plan, "--throttle", &raised];
-    let (ok, out) = reassign(bootstrap, &args);
+    let (ok, out) = kafka_tool(REASSIGN, bootstrap, &args);
     assert!(ok, "{out}");
     wait_until("the reassignment completed", || {
         let request = ListPartitionReassignmentsRequest { topics: None, ..Default::default() };
@@ -261,7 +210,7 @@ fn a_throttled_reassignment_copies_no_faster_than_its_throttle() {
     });
     assert_eq!(replica_bytes(&cluster, 3, "throttled"), total, "the new replica holds every byte");
 
-    let (ok, out) = reassign(bootstrap, &["--verify", "--reassignment-json-file", plan]);
+    let (ok, out) = kafka_tool(REASSIGN, bootstrap, &["--verify", "--reassignment-json-file", plan]);
     assert!(ok, "{out}");
     assert!(out.contains("Reassignment of partition throttled-0 is completed."), "{out}");
     assert!(out.contains("Clearing broker-level throttles on brokers 1,2,3"), "{out}");

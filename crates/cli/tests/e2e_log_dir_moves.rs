@@ -15,15 +15,13 @@
 //! `compat/kafka/fetch-jars.sh`). Without them the test fails and says so; it never skips.
 
 mod common;
-#[path = "../../../tools/testing/kafka_jars.rs"]
-mod kafka_jars;
 
 use std::path::Path;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, mpsc};
 
+use common::kafka_tool::kafka_tool;
 use common::{Client, Server, WAIT_MAX, batch, create_topic, fetch_all, produce, serial};
-use kafka_jars::{kafka_libs, workspace_root};
 use strand_protocol::messages::alter_replica_log_dirs_request::{AlterReplicaLogDir, AlterReplicaLogDirTopic};
 use strand_protocol::messages::api::{RequestBody, ResponseBody};
 use strand_protocol::messages::incremental_alter_configs_request::{AlterConfigsResource, AlterableConfig};
@@ -245,34 +243,11 @@ fn a_partition_moves_between_log_dirs_under_produce_and_survives_a_crash_mid_mov
 
 const REASSIGN: &str = "org.apache.kafka.tools.reassign.ReassignPartitionsCommand";
 const LOG_DIRS: &str = "org.apache.kafka.tools.LogDirsCommand";
-const REQUIRED_JARS: [&str; 4] =
-    ["kafka-tools-4.4.0", "kafka-clients-4.4.0", "kafka-server-common-4.4.0", "jopt-simple"];
-
-/// Kafka's tool `class` with `args` against `server`: its exit status and stdout.
-fn kafka_tool(server: &Server, class: &str, args: &[&str]) -> (bool, String) {
-    let libs = kafka_libs(&REQUIRED_JARS);
-    let mut command = std::process::Command::new("java");
-    command
-        .arg("-cp")
-        .arg(format!("{}/*", libs.display()))
-        .arg(format!(
-            "-Dlog4j2.configurationFile={}",
-            workspace_root().join("compat/kafka/log4j2.properties").display()
-        ))
-        .arg(class)
-        .arg("--bootstrap-server")
-        .arg(server.address.to_string())
-        .args(args);
-    let output = command.output().unwrap_or_else(|e| panic!("could not run `java` (a JDK 17+ must be on PATH): {e}"));
-    let stdout = String::from_utf8_lossy(&output.stdout).into_owned();
-    eprintln!("{command:?}: {}\n{stdout}{}", output.status, String::from_utf8_lossy(&output.stderr));
-    (output.status.success(), stdout)
-}
 
 /// `kafka-log-dirs --describe`'s JSON: each log dir of the broker with the partitions of
 /// [`TOPIC`] in it (`<topic>-<partition>`, whether future).
 fn tool_log_dirs(server: &Server) -> Vec<(String, Vec<(String, bool)>)> {
-    let (ok, stdout) = kafka_tool(server, LOG_DIRS, &["--describe", "--topic-list", TOPIC]);
+    let (ok, stdout) = kafka_tool(LOG_DIRS, server.address, &["--describe", "--topic-list", TOPIC]);
     assert!(ok, "kafka-log-dirs failed: {stdout}");
     let json = stdout.lines().find(|l| l.starts_with('{')).expect("the JSON line");
     let described: serde_json::Value = serde_json::from_str(json).expect("JSON");
@@ -324,7 +299,7 @@ fn kafka_reassign_partitions_moves_a_replica_between_log_dirs() {
     std::fs::write(plan_file.path(), plan.to_string()).expect("write the plan");
     let plan_path = plan_file.path().display().to_string();
     let args = ["--execute", "--reassignment-json-file", &plan_path, "--replica-alter-log-dirs-throttle", "1000000"];
-    let (ok, stdout) = kafka_tool(&server, REASSIGN, &args);
+    let (ok, stdout) = kafka_tool(REASSIGN, server.address, &args);
     assert!(ok, "--execute failed: {stdout}");
     let started = format!(
         "Successfully started moving log directory to {} for replica {TOPIC}-0 with broker {node}",
@@ -336,7 +311,7 @@ fn kafka_reassign_partitions_moves_a_replica_between_log_dirs() {
     let completed = format!("Reassignment of replica {TOPIC}-0-{node} completed successfully.");
     let mut verified = String::new();
     for _ in 0..(WAIT_MAX.as_millis() / 500) {
-        let (ok, stdout) = kafka_tool(&server, REASSIGN, &["--verify", "--reassignment-json-file", &plan_path]);
+        let (ok, stdout) = kafka_tool(REASSIGN, server.address, &["--verify", "--reassignment-json-file", &plan_path]);
         assert!(ok, "--verify failed: {stdout}");
         verified = stdout;
         if verified.contains(&completed) {

@@ -8,7 +8,9 @@ use std::time::Duration;
 
 use strand_base::BrokerId;
 use strand_protocol::messages::api::{RequestBody, ResponseBody};
-use strand_protocol::messages::create_topics_request::{CreatableTopic, CreatableTopicConfig};
+use strand_protocol::messages::create_topics_request::{
+    CreatableReplicaAssignment, CreatableTopic, CreatableTopicConfig,
+};
 use strand_protocol::messages::{CreateTopicsRequest, MetadataRequest, MetadataResponse};
 
 use super::{Client, Proxy, Server, Starting, WAIT_MAX, fetch_all};
@@ -260,7 +262,40 @@ pub fn create_topic(cluster: &Cluster, through: i32, name: &str, partitions: i32
 /// Creates `name` with replication factor 3 and the topic configs `configs`, through node
 /// `through`.
 pub fn create_topic_with(cluster: &Cluster, through: i32, name: &str, partitions: i32, configs: &[(&str, &str)]) {
-    let configs = configs
+    let topic =
+        CreatableTopic { name: name.into(), num_partitions: partitions, replication_factor: 3, ..Default::default() };
+    create(cluster, through, topic, configs);
+}
+
+/// Creates `name` with partition `i` on the brokers `replicas[i]` (the first the preferred
+/// leader) and the topic configs `configs`, through node `through`.
+pub fn create_assigned_topic(
+    cluster: &Cluster,
+    through: i32,
+    name: &str,
+    replicas: &[&[i32]],
+    configs: &[(&str, &str)],
+) {
+    let assignments = (0..)
+        .zip(replicas)
+        .map(|(partition_index, ids)| CreatableReplicaAssignment {
+            partition_index,
+            broker_ids: ids.iter().copied().map(BrokerId).collect(),
+            ..Default::default()
+        })
+        .collect();
+    let topic = CreatableTopic {
+        name: name.into(),
+        num_partitions: -1,
+        replication_factor: -1,
+        assignments,
+        ..Default::default()
+    };
+    create(cluster, through, topic, configs);
+}
+
+fn create(cluster: &Cluster, through: i32, mut topic: CreatableTopic, configs: &[(&str, &str)]) {
+    topic.configs = configs
         .iter()
         .map(|(name, value)| CreatableTopicConfig {
             name: (*name).to_owned(),
@@ -268,17 +303,7 @@ pub fn create_topic_with(cluster: &Cluster, through: i32, name: &str, partitions
             ..Default::default()
         })
         .collect();
-    let request = CreateTopicsRequest {
-        topics: vec![CreatableTopic {
-            name: name.into(),
-            num_partitions: partitions,
-            replication_factor: 3,
-            configs,
-            ..Default::default()
-        }],
-        timeout_ms: 10_000,
-        ..Default::default()
-    };
+    let request = CreateTopicsRequest { topics: vec![topic], timeout_ms: 10_000, ..Default::default() };
     let ResponseBody::CreateTopics(created) =
         cluster.node(through).connect().call(RequestBody::CreateTopics(request), 7)
     else {

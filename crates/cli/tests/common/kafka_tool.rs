@@ -1,0 +1,37 @@
+//! Apache Kafka 4.4's own command-line tools, run in Java from the jars `compat/kafka/fetch-jars.sh`
+//! puts in `$STRAND_KAFKA_LIBS` (default `<workspace>/target/kafka-libs`): the oracle for the
+//! output of the tools against Strand. Without the jars (or a JDK) the calling test fails, saying
+//! how to fetch them.
+
+#[path = "../../../../tools/testing/kafka_jars.rs"]
+mod kafka_jars;
+
+use std::process::Command;
+
+pub use kafka_jars::{kafka_libs, workspace_root};
+
+/// The jars every tool in `kafka-tools` needs.
+const TOOL_JARS: [&str; 4] = ["kafka-tools-4.4.0", "kafka-clients-4.4.0", "kafka-server-common-4.4.0", "jopt-simple"];
+
+/// Kafka's tool `class` (such as `org.apache.kafka.tools.TopicCommand`) with
+/// `--bootstrap-server bootstrap` and `args`: its exit status and stdout (both streams are
+/// echoed to the test's output).
+pub fn kafka_tool(class: &str, bootstrap: impl std::fmt::Display, args: &[&str]) -> (bool, String) {
+    let libs = kafka_libs(&TOOL_JARS);
+    let mut command = Command::new("java");
+    command
+        .arg("-cp")
+        .arg(format!("{}/*", libs.display()))
+        .arg(format!(
+            "-Dlog4j2.configurationFile={}",
+            workspace_root().join("compat/kafka/log4j2.properties").display()
+        ))
+        .arg(class)
+        .arg("--bootstrap-server")
+        .arg(bootstrap.to_string())
+        .args(args);
+    let output = command.output().unwrap_or_else(|e| panic!("could not run `java` (a JDK 17+ must be on PATH): {e}"));
+    let stdout = String::from_utf8_lossy(&output.stdout).into_owned();
+    eprintln!("{command:?}: {}\n{stdout}{}", output.status, String::from_utf8_lossy(&output.stderr));
+    (output.status.success(), stdout)
+}
