@@ -218,6 +218,15 @@ impl Broker {
         authorizer.authorize(session, &Action::new(operation, resource_type, name))
     }
 
+    /// What the ACL APIs need of this node.
+    pub fn acl_apis(&self) -> crate::handlers::acl_apis::AclApis<'_> {
+        crate::handlers::acl_apis::AclApis {
+            authorizer: self.authorizer.as_deref(),
+            image: &self.image,
+            controller: self.controller.as_ref(),
+        }
+    }
+
     /// Whether `session` may do `operation` on the cluster.
     pub fn authorize_cluster(&self, session: &Session, operation: AclOperation) -> bool {
         self.authorize(session, operation, ResourceType::Cluster, CLUSTER_NAME)

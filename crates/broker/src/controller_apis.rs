@@ -6,14 +6,16 @@
 //! (refused as a static quorum refuses them), DescribeConfigs (this node's and the cluster's
 //! broker configs, and topics', as a broker describes them) and IncrementalAlterConfigs (decided
 //! by the active controller), for `kafka-configs`, UpdateFeatures (decided by the active
-//! controller), for `kafka-features`, and the SASL APIs. Anything else closes the connection, as
+//! controller), for `kafka-features`, DescribeAcls, CreateAcls and DeleteAcls (Kafka's `AclApis`,
+//! as a broker serves them), for `kafka-acls`, and the SASL APIs. Anything else closes the connection, as
 //! an unserved API does on a broker; ApiVersions advertises exactly these. A change is answered
 //! once this node's image holds it, so the next ApiVersions or DescribeConfigs here shows it.
 //!
 //! Each request is authorized as Kafka's controller authorizes it, against the node's image:
 //! DescribeQuorum DESCRIBE on the cluster, DescribeConfigs DESCRIBE_CONFIGS and
 //! IncrementalAlterConfigs ALTER_CONFIGS on each resource (brokers' on the cluster), AddRaftVoter,
-//! RemoveRaftVoter and UpdateFeatures ALTER, UpdateRaftVoter CLUSTER_ACTION.
+//! RemoveRaftVoter, UpdateFeatures, CreateAcls and DeleteAcls ALTER, DescribeAcls DESCRIBE,
+//! UpdateRaftVoter CLUSTER_ACTION.
 //!
 //! What it is not: the connection (the server's `inter_node::listener` runs TLS and SASL first),
 //! nor Strand's node-to-node frames.
@@ -50,9 +52,12 @@ use tokio::sync::watch;
 use crate::BrokerConfigEntry;
 use crate::authorization::{config_resource, operations_field, supported_operations, unique};
 use crate::channels::{ask_controller, call_controller_for, requester};
+use crate::handlers::acl_apis::AclApis;
 use crate::handlers::describe_cluster::{ENDPOINT_BROKER, ENDPOINT_CONTROLLER, check_endpoint_type};
 use crate::handlers::describe_configs::{self, NodeConfigs};
-use crate::handlers::{api_versions, config_preprocess, describe_quorum, sasl, update_features};
+use crate::handlers::{
+    api_versions, config_preprocess, create_acls, delete_acls, describe_acls, describe_quorum, sasl, update_features,
+};
 use crate::{ControllerChannel, Outcome};
 
 /// The APIs the CONTROLLER listener serves to Kafka clients.
@@ -68,15 +73,10 @@ pub const CONTROLLER_SERVED: &[ApiKey] = &[
     ApiKey::RemoveRaftVoter,
     ApiKey::UpdateRaftVoter,
     ApiKey::UpdateFeatures,
+    ApiKey::DescribeAcls,
+    ApiKey::CreateAcls,
+    ApiKey::DeleteAcls,
 ];
-
-/// A controller's endpoint on the CONTROLLER listener, as DescribeCluster lists it.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct ControllerEndpoint {
-    pub id: i32,
-    pub host: String,
-    pub port: u16,
-}
 
 /// What a controller's Kafka requests reach.
 #[derive(Debug)]
@@ -84,8 +84,6 @@ pub struct ControllerApis {
     cluster_id: String,
     image: watch::Receiver<Arc<MetadataImage>>,
     leadership: watch::Receiver<Leadership>,
-    /// Every voter's CONTROLLER endpoint (`controller.quorum.voters`).
-    controllers: Vec<ControllerEndpoint>,
     /// The quorum's leader: this node's controller or another's.
     controller: Arc<dyn ControllerChannel>,
     authorizer: Option<Arc<dyn Authorizer>>,
@@ -106,11 +104,10 @@ impl ControllerApis {
         cluster_id: String,
         image: watch::Receiver<Arc<MetadataImage>>,
         leadership: watch::Receiver<Leadership>,
-        controllers: Vec<ControllerEndpoint>,
         controller: Arc<dyn ControllerChannel>,
         configs: NodeStatics,
     ) -> ControllerApis {
-        ControllerApis { cluster_id, image, leadership, controllers, controller, authorizer: None, configs }
+        ControllerApis { cluster_id, image, leadership, controller, authorizer: None, configs }
     }
 
     /// Checks every request against `authorizer` (without one, everything is allowed).
@@ -155,6 +152,18 @@ impl ControllerApis {
             RequestBody::DescribeQuorum(r) => {
                 ResponseBody::DescribeQuorum(self.describe_quorum(r, version, session).await)
             }
+            RequestBody::DescribeAcls(r) => match describe_acls::handle(&self.acl_apis(), r, session) {
+                Ok(response) => ResponseBody::DescribeAcls(response),
+                Err(reason) => return Outcome::Close(reason),
+            },
+            RequestBody::CreateAcls(r) => match create_acls::handle(&self.acl_apis(), r, version, session).await {
+                Ok(response) => ResponseBody::CreateAcls(response),
+                Err(reason) => return Outcome::Close(reason),
+            },
+            RequestBody::DeleteAcls(r) => match delete_acls::handle(&self.acl_apis(), r, version, session).await {
+                Ok(response) => ResponseBody::DeleteAcls(response),
+                Err(reason) => return Outcome::Close(reason),
+            },
             voters @ (RequestBody::AddRaftVoter(_)
             | RequestBody::RemoveRaftVoter(_)
             | RequestBody::UpdateRaftVoter(_)) => self.raft_voters(voters, session),
@@ -196,28 +205,38 @@ impl ControllerApis {
         }
     }
 
-    /// Kafka's `AuthHelper.computeDescribeClusterResponse` with CONTROLLER endpoints: the
-    /// controllers and the active one (-1 while none is known).
+    /// Kafka's `ControllerApis.handleDescribeCluster`: ALTER on the cluster (a controller's
+    /// DescribeCluster asks more than a broker's DESCRIBE), then `computeDescribeClusterResponse`
+    /// with CONTROLLER endpoints: the registered controllers (KIP-919) with an endpoint on the
+    /// listener the request came in on, and the active one (-1 while none is known).
     fn describe_cluster(
         &self,
         request: &DescribeClusterRequest,
         version: i16,
         session: &Session,
     ) -> DescribeClusterResponse {
-        if let Err((code, message)) = check_endpoint_type(request.endpoint_type, ENDPOINT_CONTROLLER) {
-            let code = if version == 0 { ErrorCode::InvalidRequest } else { code };
-            return DescribeClusterResponse {
-                error_code: code.code(),
-                error_message: Some(message),
-                endpoint_type: ENDPOINT_BROKER,
-                ..DescribeClusterResponse::default()
-            };
+        let refused = |code: ErrorCode, message: String| DescribeClusterResponse {
+            error_code: code.code(),
+            error_message: Some(message),
+            endpoint_type: ENDPOINT_BROKER,
+            ..DescribeClusterResponse::default()
+        };
+        if !self.authorize(session, AclOperation::Alter) {
+            let denied = ErrorCode::ClusterAuthorizationFailed;
+            return refused(denied, denied.message().to_owned());
         }
-        let brokers = self.controllers.iter().map(|controller| DescribeClusterBroker {
-            broker_id: BrokerId(controller.id),
-            host: controller.host.clone(),
-            port: i32::from(controller.port),
-            ..DescribeClusterBroker::default()
+        if let Err((code, message)) = check_endpoint_type(request.endpoint_type, ENDPOINT_CONTROLLER) {
+            return refused(if version == 0 { ErrorCode::InvalidRequest } else { code }, message);
+        }
+        let image = self.image.borrow().clone();
+        let brokers = image.cluster().controllers().filter_map(|controller| {
+            let endpoint = controller.endpoints.iter().find(|e| e.name.eq_ignore_ascii_case(&session.listener))?;
+            Some(DescribeClusterBroker {
+                broker_id: BrokerId(controller.id),
+                host: endpoint.host.clone(),
+                port: i32::from(endpoint.port),
+                ..DescribeClusterBroker::default()
+            })
         });
         let cluster_authorized_operations = if !request.include_cluster_authorized_operations {
             i32::MIN
@@ -330,6 +349,10 @@ impl ControllerApis {
         };
         let responses = config_preprocess::merge(count, refused, forwarded);
         IncrementalAlterConfigsResponse { responses, ..Default::default() }
+    }
+
+    fn acl_apis(&self) -> AclApis<'_> {
+        AclApis { authorizer: self.authorizer.as_deref(), image: &self.image, controller: self.controller.as_ref() }
     }
 
     /// Whether `session` may do `operation` on the cluster.

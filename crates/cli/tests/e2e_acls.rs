@@ -51,6 +51,16 @@ fn kafka_libs() -> PathBuf {
 
 /// Runs `kafka-acls --bootstrap-server bootstrap ARGS` (with `--command-config config` if set).
 fn kafka_acls(bootstrap: &str, config: Option<&Path>, args: &[&str]) -> Output {
+    kafka_acls_at(&Target::Broker(bootstrap), config, args)
+}
+
+/// Where `kafka-acls` connects: a broker's listener or a controller's (`--bootstrap-controller`).
+enum Target<'a> {
+    Broker(&'a str),
+    Controller(&'a str),
+}
+
+fn kafka_acls_at(target: &Target, config: Option<&Path>, args: &[&str]) -> Output {
     let java = std::env::var_os("JAVA_HOME").map_or(PathBuf::from("java"), |home| Path::new(&home).join("bin/java"));
     let log4j = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../compat/kafka/log4j2.properties");
     let mut command = Command::new(java);
@@ -59,7 +69,11 @@ fn kafka_acls(bootstrap: &str, config: Option<&Path>, args: &[&str]) -> Output {
         .arg(format!("-Dlog4j2.configurationFile={}", log4j.display()))
         .arg("-cp")
         .arg(format!("{}/*", kafka_libs().display()))
-        .args(["org.apache.kafka.tools.AclCommand", "--bootstrap-server", bootstrap]);
+        .arg("org.apache.kafka.tools.AclCommand")
+        .args(match target {
+            Target::Broker(address) => ["--bootstrap-server", address],
+            Target::Controller(address) => ["--bootstrap-controller", address],
+        });
     if let Some(config) = config {
         command.arg("--command-config").arg(config);
     }
@@ -89,8 +103,8 @@ fn sorted(text: &str) -> Vec<Vec<String>> {
 }
 
 /// Runs one recorded step and compares its output with Kafka's.
-fn check(bootstrap: &str, name: &str, args: &[&str]) {
-    let output = kafka_acls(bootstrap, None, args);
+fn check(target: &Target, name: &str, args: &[&str]) {
+    let output = kafka_acls_at(target, None, args);
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("tests/data/kafka-acls/{name}.txt"));
     let expected = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
     let actual = printed(&output);
@@ -115,7 +129,7 @@ fn snapshots(server: &Server) -> Vec<String> {
 }
 
 /// The recorded session: what each command prints is what Kafka 4.4 printed.
-fn recorded_session(bootstrap: &str) {
+fn recorded_session(bootstrap: &Target) {
     check(
         bootstrap,
         "add-alice",
@@ -177,7 +191,7 @@ fn kafka_acls_round_trip_and_bindings_survive_a_restart() {
     let _serial = common::serial();
     let server = Server::start_with(tempfile::tempdir().expect("temp dir"), SETTINGS);
     let bootstrap = server.address.to_string();
-    recorded_session(&bootstrap);
+    recorded_session(&Target::Broker(&bootstrap));
 
     // alice (SASL) may not list ACLs until she may DESCRIBE the cluster.
     let alice = server.data.path().join("alice.properties");
@@ -224,7 +238,35 @@ fn kafka_acls_round_trip_and_bindings_survive_a_restart() {
     let restarted = Server::start_with(server.terminate(), SETTINGS);
     let log = restarted.log.lock().map(|l| l.join("\n")).unwrap_or_default();
     assert!(log.contains("metadata image loaded from the snapshot ending at offset"), "{log}");
-    check(&restarted.address.to_string(), "list-all-after", &["--list"]);
+    check(&Target::Broker(&restarted.address.to_string()), "list-all-after", &["--list"]);
+}
+
+/// `kafka-acls --bootstrap-controller` (KIP-919): the CONTROLLER listener serves the ACL APIs as
+/// a broker does, and the recorded session prints what Kafka printed; a binding made there
+/// decides on the broker's listeners.
+#[test]
+fn kafka_acls_on_the_controller_listener() {
+    let _serial = common::serial();
+    let mut settings = SETTINGS.to_vec();
+    settings[0] = "listeners=PLAINTEXT://127.0.0.1:0,SASL_PLAINTEXT://127.0.0.1:0,CONTROLLER://127.0.0.1:0";
+    settings.push("controller.listener.names=CONTROLLER");
+    let server = Server::start_with(tempfile::tempdir().expect("temp dir"), &settings);
+    let controller = server.logged_address("controller listener on ").to_string();
+    recorded_session(&Target::Controller(&controller));
+
+    let alice = server.data.path().join("alice.properties");
+    let jaas = "org.apache.kafka.common.security.plain.PlainLoginModule required username=\"alice\" \
+                password=\"alice-secret\";";
+    let config = format!("security.protocol=SASL_PLAINTEXT\nsasl.mechanism=PLAIN\nsasl.jaas.config={jaas}\n");
+    std::fs::write(&alice, config).expect("write alice.properties");
+    let sasl = server.listener_address("SASL_PLAINTEXT").to_string();
+    let denial = "ClusterAuthorizationException: Cluster authorization failed.";
+    assert!(printed(&kafka_acls(&sasl, Some(&alice), &["--list"])).contains(denial));
+    let grant = ["--add", "--allow-principal", "User:alice", "--operation", "Describe", "--cluster"];
+    let granted = kafka_acls_at(&Target::Controller(&controller), None, &grant);
+    assert_eq!(granted.status.code(), Some(0), "{}", printed(&granted));
+    let allowed = printed(&kafka_acls(&sasl, Some(&alice), &["--list", "--cluster"]));
+    assert!(allowed.contains("(principal=User:alice, host=*, operation=DESCRIBE, permissionType=ALLOW)"), "{allowed}");
 }
 
 /// Creates one ALLOW binding for `principal` to READ topic `topic`; the result's error code.

@@ -29,7 +29,7 @@ use std::time::Duration;
 
 use strand_base::topic::CLUSTER_METADATA_TOPIC;
 use strand_base::{BrokerId, Clock, SystemClock, Uuid};
-use strand_broker::controller_apis::{ControllerApis, ControllerEndpoint, NodeStatics};
+use strand_broker::controller_apis::{ControllerApis, NodeStatics};
 use strand_broker::producer_ids::ControllerProducerIds;
 use strand_broker::{Broker, BrokerIdentity, BrokerMetadataPublisher, ControllerChannel, ImageAuthorizer};
 use strand_coordinator::{GroupCoordinator, RandomMemberIds, TxnCoordinator};
@@ -360,11 +360,6 @@ impl Starting {
         image: watch::Receiver<Arc<MetadataImage>>,
     ) -> ControllerApis {
         let leader = self.controller_client(quorum, controller);
-        let controllers = self.config.controller_quorum_voters.iter().map(|voter| ControllerEndpoint {
-            id: voter.id,
-            host: voter.address.host.clone(),
-            port: voter.address.port,
-        });
         let settings = broker_settings(&self.config);
         let statics = NodeStatics {
             node_id: self.node,
@@ -372,8 +367,8 @@ impl Starting {
             static_topic_configs: settings.controller_defaults.static_topic_configs,
         };
         let leadership = quorum.leadership();
-        let (cluster_id, controllers) = (self.cluster_id.clone(), controllers.collect());
-        let apis = ControllerApis::new(cluster_id, image.clone(), leadership, controllers, Arc::new(leader), statics);
+        let cluster_id = self.cluster_id.clone();
+        let apis = ControllerApis::new(cluster_id, image.clone(), leadership, Arc::new(leader), statics);
         match &self.config.authorizer {
             Some(settings) => {
                 apis.with_authorizer(Arc::new(ImageAuthorizer::new(image, settings.clone(), self.clock.clone())))

@@ -9,12 +9,12 @@ use strand_protocol::messages::{CreateAclsRequest, CreateAclsResponse};
 use strand_security::Session;
 use strand_security::acl::{AclOperation, AclPermissionType, PatternType, ResourceType};
 
-use crate::Broker;
+use super::acl_apis::AclApis;
 
 /// `Err`: a creation holds a code Kafka does not define, which Kafka refuses when it parses the
 /// request (the connection is closed).
 pub async fn handle(
-    broker: &Broker,
+    apis: &AclApis<'_>,
     request: CreateAclsRequest,
     version: i16,
     session: &Session,
@@ -31,13 +31,13 @@ pub async fn handle(
         let result = AclCreationResult { error_code: code.code(), error_message: message, ..Default::default() };
         CreateAclsResponse { results: vec![result; request.creations.len()], ..Default::default() }
     };
-    if !broker.authorize_cluster(session, AclOperation::Alter) {
+    if !apis.authorize_cluster(session, AclOperation::Alter) {
         return Ok(fail_all(ErrorCode::ClusterAuthorizationFailed, None));
     }
-    if broker.authorizer.is_none() {
+    if apis.authorizer.is_none() {
         return Ok(fail_all(ErrorCode::SecurityDisabled, Some("No Authorizer is configured.".to_owned())));
     }
-    match broker.ask_controller_for(Some(session), &request, version).await {
+    match apis.ask_controller(session, &request, version).await {
         Ok(response) => Ok(response),
         Err(reason) => {
             tracing::warn!("CreateAcls: {reason}");

@@ -11,12 +11,12 @@ use strand_protocol::messages::{DescribeAclsRequest, DescribeAclsResponse};
 use strand_security::Session;
 use strand_security::acl::{AclOperation, PatternType, ResourceType};
 
-use crate::Broker;
+use super::acl_apis::AclApis;
 
 /// `Err`: the filter holds a code Kafka does not define, which Kafka refuses when it parses the
 /// request (the connection is closed).
 pub fn handle(
-    broker: &Broker,
+    apis: &AclApis<'_>,
     request: DescribeAclsRequest,
     session: &Session,
 ) -> Result<DescribeAclsResponse, String> {
@@ -29,13 +29,13 @@ pub fn handle(
         error_message: message.map(str::to_owned),
         ..Default::default()
     };
-    if !broker.authorize_cluster(session, AclOperation::Describe) {
+    if !apis.authorize_cluster(session, AclOperation::Describe) {
         return Ok(error(ErrorCode::ClusterAuthorizationFailed, None));
     }
-    if broker.authorizer.is_none() {
+    if apis.authorizer.is_none() {
         return Ok(error(ErrorCode::SecurityDisabled, Some("No Authorizer is configured on the broker")));
     }
-    let image = broker.image();
+    let image = apis.image.borrow().clone();
     let mut resources: BTreeMap<(ResourceType, &str, PatternType), Vec<AclDescription>> = BTreeMap::new();
     for (_, acl) in image.acls().by_resource().filter(|(_, acl)| filter.matches(acl)) {
         let key = (acl.resource_type, acl.resource_name.as_str(), acl.pattern_type);

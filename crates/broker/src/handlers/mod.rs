@@ -1,6 +1,7 @@
 //! One module per API, and the table of the APIs this node serves (`served_apis!`): ApiVersions
 //! advertises exactly those, so a client never negotiates an API that is not there.
 
+pub mod acl_apis;
 pub mod alter_client_quotas;
 pub mod alter_configs;
 pub mod alter_partition_reassignments;
@@ -135,9 +136,9 @@ served_apis! {
         UpdateFeatures(r) => update_features::handle(broker, r, version, client.session).await,
         DescribeLogDirs(r) => describe_log_dirs::handle(broker, r, client.session),
         AlterReplicaLogDirs(r) => alter_replica_log_dirs::handle(broker, r, client.session),
-        DescribeAcls(r) => describe_acls::handle(broker, r, client.session)?,
-        CreateAcls(r) => create_acls::handle(broker, r, version, client.session).await?,
-        DeleteAcls(r) => delete_acls::handle(broker, r, version, client.session).await?,
+        DescribeAcls(r) => describe_acls::handle(&broker.acl_apis(), r, client.session)?,
+        CreateAcls(r) => create_acls::handle(&broker.acl_apis(), r, version, client.session).await?,
+        DeleteAcls(r) => delete_acls::handle(&broker.acl_apis(), r, version, client.session).await?,
         DescribeClientQuotas(r) => describe_client_quotas::handle(broker, &r, client.session),
         AlterClientQuotas(r) => alter_client_quotas::handle(broker, r, version, client.session).await,
         DescribeQuorum(r) => describe_quorum::handle(broker, r, version, client.session).await,

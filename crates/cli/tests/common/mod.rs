@@ -143,7 +143,12 @@ impl Server {
 
     /// The address of listener `name` (`SASL_PLAINTEXT`, ...), from its "listening on" line.
     pub fn listener_address(&self, name: &str) -> SocketAddr {
-        let prefix = format!("listening on {name}://");
+        self.logged_address(&format!("listening on {name}://"))
+    }
+
+    /// The address the node logged after `prefix` (such as its CONTROLLER listener's, after
+    /// "controller listener on "), once it has.
+    pub fn logged_address(&self, prefix: &str) -> SocketAddr {
         let pause = std::time::Duration::from_millis(20);
         for _ in 0..WAIT_MAX.as_millis() / pause.as_millis() {
             let found = self.log.lock().ok().and_then(|lines| {
@@ -154,7 +159,7 @@ impl Server {
             }
             std::thread::park_timeout(pause);
         }
-        panic!("no listener {name} in the log")
+        panic!("no address after {prefix:?} in the log")
     }
 
     /// `kill -9`: no flush, no checkpoint, no clean-shutdown marker. Returns the data directory.
