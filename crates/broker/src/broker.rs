@@ -218,9 +218,9 @@ impl Broker {
         authorizer.authorize(session, &Action::new(operation, resource_type, name))
     }
 
-    /// What the ACL APIs need of this node.
-    pub fn acl_apis(&self) -> crate::handlers::acl_apis::AclApis<'_> {
-        crate::handlers::acl_apis::AclApis {
+    /// What the admin APIs a controller also serves need of this node.
+    pub fn admin_apis(&self) -> crate::handlers::admin_apis::AdminApis<'_> {
+        crate::handlers::admin_apis::AdminApis {
             authorizer: self.authorizer.as_deref(),
             image: &self.image,
             controller: self.controller.as_ref(),

@@ -7,15 +7,20 @@
 //! broker configs, and topics', as a broker describes them) and IncrementalAlterConfigs (decided
 //! by the active controller), for `kafka-configs`, UpdateFeatures (decided by the active
 //! controller), for `kafka-features`, DescribeAcls, CreateAcls and DeleteAcls (Kafka's `AclApis`,
-//! as a broker serves them), for `kafka-acls`, and the SASL APIs. Anything else closes the connection, as
+//! as a broker serves them), for `kafka-acls`, the requests a broker forwards to the active
+//! controller (ElectLeaders, Alter/ListPartitionReassignments, UnregisterBroker,
+//! AlterClientQuotas, AlterUserScramCredentials; DescribeUserScramCredentials from the image),
+//! handled as a broker handles them, and the SASL APIs. Anything else closes the connection, as
 //! an unserved API does on a broker; ApiVersions advertises exactly these. A change is answered
 //! once this node's image holds it, so the next ApiVersions or DescribeConfigs here shows it.
 //!
-//! Each request is authorized as Kafka's controller authorizes it, against the node's image:
-//! DescribeQuorum DESCRIBE on the cluster, DescribeConfigs DESCRIBE_CONFIGS and
-//! IncrementalAlterConfigs ALTER_CONFIGS on each resource (brokers' on the cluster), AddRaftVoter,
-//! RemoveRaftVoter, UpdateFeatures, CreateAcls and DeleteAcls ALTER, DescribeAcls DESCRIBE,
-//! UpdateRaftVoter CLUSTER_ACTION.
+//! Each request is authorized as Kafka's controller authorizes it, against the node's image, on
+//! the cluster unless said: DescribeQuorum, DescribeAcls, ListPartitionReassignments and
+//! DescribeUserScramCredentials DESCRIBE; DescribeConfigs DESCRIBE_CONFIGS and
+//! IncrementalAlterConfigs ALTER_CONFIGS on each resource (brokers' on the cluster);
+//! AlterClientQuotas ALTER_CONFIGS; DescribeCluster, AddRaftVoter, RemoveRaftVoter,
+//! UpdateFeatures, CreateAcls, DeleteAcls, ElectLeaders, AlterPartitionReassignments,
+//! UnregisterBroker and AlterUserScramCredentials ALTER; UpdateRaftVoter CLUSTER_ACTION.
 //!
 //! What it is not: the connection (the server's `inter_node::listener` runs TLS and SASL first),
 //! nor Strand's node-to-node frames.
@@ -52,11 +57,13 @@ use tokio::sync::watch;
 use crate::BrokerConfigEntry;
 use crate::authorization::{config_resource, operations_field, supported_operations, unique};
 use crate::channels::{ask_controller, call_controller_for, requester};
-use crate::handlers::acl_apis::AclApis;
+use crate::handlers::admin_apis::AdminApis;
 use crate::handlers::describe_cluster::{ENDPOINT_BROKER, ENDPOINT_CONTROLLER, check_endpoint_type};
 use crate::handlers::describe_configs::{self, NodeConfigs};
 use crate::handlers::{
-    api_versions, config_preprocess, create_acls, delete_acls, describe_acls, describe_quorum, sasl, update_features,
+    alter_client_quotas, alter_partition_reassignments, alter_user_scram_credentials, api_versions, config_preprocess,
+    create_acls, delete_acls, describe_acls, describe_quorum, describe_user_scram_credentials, elect_leaders,
+    list_partition_reassignments, sasl, unregister_broker, update_features,
 };
 use crate::{ControllerChannel, Outcome};
 
@@ -76,6 +83,13 @@ pub const CONTROLLER_SERVED: &[ApiKey] = &[
     ApiKey::DescribeAcls,
     ApiKey::CreateAcls,
     ApiKey::DeleteAcls,
+    ApiKey::ElectLeaders,
+    ApiKey::AlterPartitionReassignments,
+    ApiKey::ListPartitionReassignments,
+    ApiKey::UnregisterBroker,
+    ApiKey::AlterClientQuotas,
+    ApiKey::DescribeUserScramCredentials,
+    ApiKey::AlterUserScramCredentials,
 ];
 
 /// What a controller's Kafka requests reach.
@@ -152,18 +166,39 @@ impl ControllerApis {
             RequestBody::DescribeQuorum(r) => {
                 ResponseBody::DescribeQuorum(self.describe_quorum(r, version, session).await)
             }
-            RequestBody::DescribeAcls(r) => match describe_acls::handle(&self.acl_apis(), r, session) {
+            RequestBody::DescribeAcls(r) => match describe_acls::handle(&self.admin_apis(), r, session) {
                 Ok(response) => ResponseBody::DescribeAcls(response),
                 Err(reason) => return Outcome::Close(reason),
             },
-            RequestBody::CreateAcls(r) => match create_acls::handle(&self.acl_apis(), r, version, session).await {
+            RequestBody::CreateAcls(r) => match create_acls::handle(&self.admin_apis(), r, version, session).await {
                 Ok(response) => ResponseBody::CreateAcls(response),
                 Err(reason) => return Outcome::Close(reason),
             },
-            RequestBody::DeleteAcls(r) => match delete_acls::handle(&self.acl_apis(), r, version, session).await {
+            RequestBody::DeleteAcls(r) => match delete_acls::handle(&self.admin_apis(), r, version, session).await {
                 Ok(response) => ResponseBody::DeleteAcls(response),
                 Err(reason) => return Outcome::Close(reason),
             },
+            RequestBody::ElectLeaders(r) => {
+                ResponseBody::ElectLeaders(elect_leaders::handle(&self.admin_apis(), r, version, session).await)
+            }
+            RequestBody::AlterPartitionReassignments(r) => ResponseBody::AlterPartitionReassignments(
+                alter_partition_reassignments::handle(&self.admin_apis(), r, version, session).await,
+            ),
+            RequestBody::ListPartitionReassignments(r) => ResponseBody::ListPartitionReassignments(
+                list_partition_reassignments::handle(&self.admin_apis(), r, version, session).await,
+            ),
+            RequestBody::UnregisterBroker(r) => {
+                ResponseBody::UnregisterBroker(unregister_broker::handle(&self.admin_apis(), r, version, session).await)
+            }
+            RequestBody::AlterClientQuotas(r) => ResponseBody::AlterClientQuotas(
+                alter_client_quotas::handle(&self.admin_apis(), r, version, session).await,
+            ),
+            RequestBody::DescribeUserScramCredentials(r) => ResponseBody::DescribeUserScramCredentials(
+                describe_user_scram_credentials::handle(&self.admin_apis(), r, session),
+            ),
+            RequestBody::AlterUserScramCredentials(r) => ResponseBody::AlterUserScramCredentials(
+                alter_user_scram_credentials::handle(&self.admin_apis(), r, version, session).await,
+            ),
             voters @ (RequestBody::AddRaftVoter(_)
             | RequestBody::RemoveRaftVoter(_)
             | RequestBody::UpdateRaftVoter(_)) => self.raft_voters(voters, session),
@@ -351,8 +386,8 @@ impl ControllerApis {
         IncrementalAlterConfigsResponse { responses, ..Default::default() }
     }
 
-    fn acl_apis(&self) -> AclApis<'_> {
-        AclApis { authorizer: self.authorizer.as_deref(), image: &self.image, controller: self.controller.as_ref() }
+    fn admin_apis(&self) -> AdminApis<'_> {
+        AdminApis { authorizer: self.authorizer.as_deref(), image: &self.image, controller: self.controller.as_ref() }
     }
 
     /// Whether `session` may do `operation` on the cluster.

@@ -16,9 +16,11 @@ use std::process::{Command, Output};
 use std::time::Duration;
 
 use common::cluster::Cluster;
+use common::kafka_tool::kafka_tool_at;
 use common::{Client, Server, WAIT_MAX, create_topic};
-use strand_protocol::messages::DescribeAclsRequest;
 use strand_protocol::messages::api::{RequestBody, ResponseBody};
+use strand_protocol::messages::elect_leaders_request::TopicPartitions;
+use strand_protocol::messages::{DescribeAclsRequest, ElectLeadersRequest};
 
 const JAAS: &str = "listener.name.sasl_plaintext.plain.sasl.jaas.config=org.apache.kafka.common.security.plain.\
                     PlainLoginModule required user_alice=\"alice-secret\";";
@@ -243,9 +245,11 @@ fn kafka_acls_round_trip_and_bindings_survive_a_restart() {
 
 /// `kafka-acls --bootstrap-controller` (KIP-919): the CONTROLLER listener serves the ACL APIs as
 /// a broker does, and the recorded session prints what Kafka printed; a binding made there
-/// decides on the broker's listeners.
+/// decides on the broker's listeners. The requests a broker forwards are served there too:
+/// `kafka-reassign-partitions --bootstrap-controller --list`, and an ElectLeaders decided by the
+/// active controller.
 #[test]
-fn kafka_acls_on_the_controller_listener() {
+fn admin_tools_on_the_controller_listener() {
     let _serial = common::serial();
     let mut settings = SETTINGS.to_vec();
     settings[0] = "listeners=PLAINTEXT://127.0.0.1:0,SASL_PLAINTEXT://127.0.0.1:0,CONTROLLER://127.0.0.1:0";
@@ -267,6 +271,24 @@ fn kafka_acls_on_the_controller_listener() {
     assert_eq!(granted.status.code(), Some(0), "{}", printed(&granted));
     let allowed = printed(&kafka_acls(&sasl, Some(&alice), &["--list", "--cluster"]));
     assert!(allowed.contains("(principal=User:alice, host=*, operation=DESCRIBE, permissionType=ALLOW)"), "{allowed}");
+
+    let reassign = "org.apache.kafka.tools.reassign.ReassignPartitionsCommand";
+    let listed = kafka_tool_at(reassign, "--bootstrap-controller", &controller, &["--list"]);
+    assert_eq!(listed, (true, "No partition reassignments found.\n".to_owned()));
+    create_topic(&mut server.connect(), "elect", 1);
+    let partitions = vec![TopicPartitions { topic: "elect".into(), partitions: vec![0], ..Default::default() }];
+    let preferred = ElectLeadersRequest {
+        election_type: 0,
+        topic_partitions: Some(partitions),
+        timeout_ms: 10_000,
+        ..Default::default()
+    };
+    let mut client = Client::connect(controller.parse().expect("an address"));
+    let ResponseBody::ElectLeaders(elected) = client.call(RequestBody::ElectLeaders(preferred), 2) else {
+        panic!("not an ElectLeaders response")
+    };
+    let result = &elected.replica_election_results[0].partition_result[0];
+    assert_eq!((elected.error_code, result.error_code), (0, 84), "ELECTION_NOT_NEEDED: {elected:?}");
 }
 
 /// Creates one ALLOW binding for `principal` to READ topic `topic`; the result's error code.

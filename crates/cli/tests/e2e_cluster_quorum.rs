@@ -119,12 +119,24 @@ fn describe_quorum_on_both_listeners() {
     }
     assert!(!advertised.contains(&(ApiKey::Produce as i16)), "only what the controller serves");
     assert!(versions.finalized_features.iter().any(|f| f.name == "metadata.version"), "{versions:?}");
-    let controllers = describe_cluster(&mut controller, 2);
+    // The registered controllers (KIP-919): each registers once it runs, as Kafka's do.
+    let registered: Vec<(i32, i32)> = (1..=3).map(|id| (id, i32::from(cluster.controller_port(id)))).collect();
+    let poll = Duration::from_millis(100);
+    let mut controllers = describe_cluster(&mut controller, 2);
+    for _ in 0..WAIT_MAX.as_millis() / poll.as_millis() {
+        let mut listed: Vec<(i32, i32)> = controllers.brokers.iter().map(|b| (b.broker_id.0, b.port)).collect();
+        listed.sort_unstable();
+        if listed == registered {
+            break;
+        }
+        std::thread::sleep(poll);
+        controllers = describe_cluster(&mut controller, 2);
+    }
     assert_eq!((controllers.error_code, controllers.endpoint_type), (0, 2), "{controllers:?}");
     assert_eq!(controllers.controller_id.0, leader);
     let mut listed: Vec<(i32, i32)> = controllers.brokers.iter().map(|b| (b.broker_id.0, b.port)).collect();
     listed.sort_unstable();
-    assert_eq!(listed, (1..=3).map(|id| (id, i32::from(cluster.controller_port(id)))).collect::<Vec<_>>());
+    assert_eq!(listed, registered, "every controller's CONTROLLER endpoint");
     let mismatched = describe_cluster(&mut controller, 1);
     assert_eq!(mismatched.error_code, 114, "MISMATCHED_ENDPOINT_TYPE: {mismatched:?}");
 

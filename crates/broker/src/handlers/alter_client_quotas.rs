@@ -9,19 +9,19 @@ use strand_protocol::messages::{AlterClientQuotasRequest, AlterClientQuotasRespo
 use strand_security::Session;
 use strand_security::acl::AclOperation;
 
-use crate::Broker;
+use super::admin_apis::AdminApis;
 
 pub async fn handle(
-    broker: &Broker,
+    apis: &AdminApis<'_>,
     request: AlterClientQuotasRequest,
     version: i16,
     session: &Session,
 ) -> AlterClientQuotasResponse {
-    if !broker.authorize_cluster(session, AclOperation::AlterConfigs) {
+    if !apis.authorize_cluster(session, AclOperation::AlterConfigs) {
         let code = ErrorCode::ClusterAuthorizationFailed;
         return all_failed(&request, code, code.message().to_owned());
     }
-    match broker.ask_controller_for(Some(session), &request, version).await {
+    match apis.ask_controller(session, &request, version).await {
         Ok(response) => response,
         Err(reason) => {
             tracing::warn!("AlterClientQuotas: {reason}");

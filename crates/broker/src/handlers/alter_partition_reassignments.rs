@@ -11,16 +11,16 @@ use strand_protocol::messages::{AlterPartitionReassignmentsRequest, AlterPartiti
 use strand_security::Session;
 use strand_security::acl::AclOperation;
 
-use crate::Broker;
+use super::admin_apis::AdminApis;
 
 pub async fn handle(
-    broker: &Broker,
+    apis: &AdminApis<'_>,
     request: AlterPartitionReassignmentsRequest,
     version: i16,
     session: &Session,
 ) -> AlterPartitionReassignmentsResponse {
     // Only ALTER on the cluster (Kafka's `getErrorResponse`: every partition and the request).
-    if !broker.authorize_cluster(session, AclOperation::Alter) {
+    if !apis.authorize_cluster(session, AclOperation::Alter) {
         let code = ErrorCode::ClusterAuthorizationFailed;
         let message = Some(code.message().to_owned());
         let responses = (request.topics.iter())
@@ -44,7 +44,7 @@ pub async fn handle(
             ..Default::default()
         };
     }
-    match broker.ask_controller_for(Some(session), &request, version).await {
+    match apis.ask_controller(session, &request, version).await {
         Ok(response) => response,
         Err(reason) => {
             tracing::warn!("AlterPartitionReassignments: {reason}");

@@ -8,17 +8,17 @@ use strand_protocol::messages::{AlterUserScramCredentialsRequest, AlterUserScram
 use strand_security::Session;
 use strand_security::acl::AclOperation;
 
-use crate::Broker;
+use super::admin_apis::AdminApis;
 
 pub async fn handle(
-    broker: &Broker,
+    apis: &AdminApis<'_>,
     request: AlterUserScramCredentialsRequest,
     version: i16,
     session: &Session,
 ) -> AlterUserScramCredentialsResponse {
     // Only ALTER on the cluster; refused, each user named answers the error once, in name order
     // (Kafka's `getErrorResponse`).
-    if !broker.authorize_cluster(session, AclOperation::Alter) {
+    if !apis.authorize_cluster(session, AclOperation::Alter) {
         let code = ErrorCode::ClusterAuthorizationFailed;
         let deleted = request.deletions.iter().map(|d| d.name.clone());
         let users: std::collections::BTreeSet<String> =
@@ -33,7 +33,7 @@ pub async fn handle(
             .collect();
         return AlterUserScramCredentialsResponse { results, ..Default::default() };
     }
-    match broker.ask_controller_for(Some(session), &request, version).await {
+    match apis.ask_controller(session, &request, version).await {
         Ok(response) => response,
         Err(reason) => {
             tracing::warn!("AlterUserScramCredentials: {reason}");

@@ -9,12 +9,12 @@ use strand_protocol::messages::{CreateAclsRequest, CreateAclsResponse};
 use strand_security::Session;
 use strand_security::acl::{AclOperation, AclPermissionType, PatternType, ResourceType};
 
-use super::acl_apis::AclApis;
+use super::admin_apis::AdminApis;
 
 /// `Err`: a creation holds a code Kafka does not define, which Kafka refuses when it parses the
 /// request (the connection is closed).
 pub async fn handle(
-    apis: &AclApis<'_>,
+    apis: &AdminApis<'_>,
     request: CreateAclsRequest,
     version: i16,
     session: &Session,

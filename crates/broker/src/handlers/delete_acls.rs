@@ -10,12 +10,12 @@ use strand_protocol::messages::{DeleteAclsRequest, DeleteAclsResponse};
 use strand_security::Session;
 use strand_security::acl::AclOperation;
 
-use super::acl_apis::AclApis;
+use super::admin_apis::AdminApis;
 
 /// `Err`: a filter holds a code Kafka does not define, which Kafka refuses when it parses the
 /// request (the connection is closed).
 pub async fn handle(
-    apis: &AclApis<'_>,
+    apis: &AdminApis<'_>,
     request: DeleteAclsRequest,
     version: i16,
     session: &Session,

@@ -11,12 +11,12 @@ use strand_protocol::messages::{DescribeAclsRequest, DescribeAclsResponse};
 use strand_security::Session;
 use strand_security::acl::{AclOperation, PatternType, ResourceType};
 
-use super::acl_apis::AclApis;
+use super::admin_apis::AdminApis;
 
 /// `Err`: the filter holds a code Kafka does not define, which Kafka refuses when it parses the
 /// request (the connection is closed).
 pub fn handle(
-    apis: &AclApis<'_>,
+    apis: &AdminApis<'_>,
     request: DescribeAclsRequest,
     session: &Session,
 ) -> Result<DescribeAclsResponse, String> {
@@ -35,7 +35,7 @@ pub fn handle(
     if apis.authorizer.is_none() {
         return Ok(error(ErrorCode::SecurityDisabled, Some("No Authorizer is configured on the broker")));
     }
-    let image = apis.image.borrow().clone();
+    let image = apis.image();
     let mut resources: BTreeMap<(ResourceType, &str, PatternType), Vec<AclDescription>> = BTreeMap::new();
     for (_, acl) in image.acls().by_resource().filter(|(_, acl)| filter.matches(acl)) {
         let key = (acl.resource_type, acl.resource_name.as_str(), acl.pattern_type);

@@ -17,7 +17,7 @@ use strand_protocol::messages::{DescribeUserScramCredentialsRequest, DescribeUse
 use strand_security::Session;
 use strand_security::acl::AclOperation;
 
-use crate::Broker;
+use super::admin_apis::AdminApis;
 
 /// Kafka's `ScramImage.DESCRIBE_USER_THAT_DOES_NOT_EXIST`, followed by the user's name.
 const USER_NOT_FOUND: &str = "Attempt to describe a user credential that does not exist: ";
@@ -26,16 +26,16 @@ const USER_REPEATED: &str = "Cannot describe SCRAM credentials for the same user
 
 /// Needs DESCRIBE on the cluster (CLUSTER_AUTHORIZATION_FAILED for the request).
 pub fn handle(
-    broker: &Broker,
+    apis: &AdminApis<'_>,
     request: DescribeUserScramCredentialsRequest,
     session: &Session,
 ) -> DescribeUserScramCredentialsResponse {
-    if !broker.authorize_cluster(session, AclOperation::Describe) {
+    if !apis.authorize_cluster(session, AclOperation::Describe) {
         let code = ErrorCode::ClusterAuthorizationFailed;
         let error_message = Some(code.message().to_owned());
         return DescribeUserScramCredentialsResponse { error_code: code.code(), error_message, ..Default::default() };
     }
-    describe(&broker.image(), &request)
+    describe(&apis.image(), &request)
 }
 
 /// The answer to `request` from `image`.

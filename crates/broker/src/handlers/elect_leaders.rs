@@ -16,21 +16,21 @@ use strand_protocol::messages::{ElectLeadersRequest, ElectLeadersResponse};
 use strand_security::Session;
 use strand_security::acl::AclOperation;
 
-use crate::Broker;
+use super::admin_apis::AdminApis;
 
 /// The first version with a top-level error code.
 const TOP_LEVEL_ERROR_VERSION_MIN: i16 = 1;
 
 pub async fn handle(
-    broker: &Broker,
+    apis: &AdminApis<'_>,
     request: ElectLeadersRequest,
     version: i16,
     session: &Session,
 ) -> ElectLeadersResponse {
-    let mut response = if !broker.authorize_cluster(session, AclOperation::Alter) {
+    let mut response = if !apis.authorize_cluster(session, AclOperation::Alter) {
         failed(&request, ErrorCode::ClusterAuthorizationFailed, "Request is not authorized to elect leaders.")
     } else {
-        match broker.ask_controller_for(Some(session), &request, version).await {
+        match apis.ask_controller(session, &request, version).await {
             Ok(response) => response,
             Err(reason) => {
                 tracing::warn!("ElectLeaders: {reason}");

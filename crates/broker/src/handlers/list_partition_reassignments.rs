@@ -7,20 +7,20 @@ use strand_protocol::messages::{ListPartitionReassignmentsRequest, ListPartition
 use strand_security::Session;
 use strand_security::acl::AclOperation;
 
-use crate::Broker;
+use super::admin_apis::AdminApis;
 
 pub async fn handle(
-    broker: &Broker,
+    apis: &AdminApis<'_>,
     request: ListPartitionReassignmentsRequest,
     version: i16,
     session: &Session,
 ) -> ListPartitionReassignmentsResponse {
-    if !broker.authorize_cluster(session, AclOperation::Describe) {
+    if !apis.authorize_cluster(session, AclOperation::Describe) {
         let code = ErrorCode::ClusterAuthorizationFailed;
         let error_message = Some(code.message().to_owned());
         return ListPartitionReassignmentsResponse { error_code: code.code(), error_message, ..Default::default() };
     }
-    match broker.ask_controller_for(Some(session), &request, version).await {
+    match apis.ask_controller(session, &request, version).await {
         Ok(response) => response,
         Err(reason) => {
             tracing::warn!("ListPartitionReassignments: {reason}");

@@ -1,7 +1,7 @@
 //! One module per API, and the table of the APIs this node serves (`served_apis!`): ApiVersions
 //! advertises exactly those, so a client never negotiates an API that is not there.
 
-pub mod acl_apis;
+pub mod admin_apis;
 pub mod alter_client_quotas;
 pub mod alter_configs;
 pub mod alter_partition_reassignments;
@@ -129,23 +129,23 @@ served_apis! {
         WriteTxnMarkers(r) => write_txn_markers::handle(broker, r, client.session).await,
         DescribeTransactions(r) => transactions::describe_transactions(broker, r, version, client.session).await,
         ListTransactions(r) => transactions::list_transactions(broker, r, version, client.session).await,
-        AlterPartitionReassignments(r) => alter_partition_reassignments::handle(broker, r, version, client.session).await,
-        ListPartitionReassignments(r) => list_partition_reassignments::handle(broker, r, version, client.session).await,
-        ElectLeaders(r) => elect_leaders::handle(broker, r, version, client.session).await,
-        UnregisterBroker(r) => unregister_broker::handle(broker, r, version, client.session).await,
+        AlterPartitionReassignments(r) => alter_partition_reassignments::handle(&broker.admin_apis(), r, version, client.session).await,
+        ListPartitionReassignments(r) => list_partition_reassignments::handle(&broker.admin_apis(), r, version, client.session).await,
+        ElectLeaders(r) => elect_leaders::handle(&broker.admin_apis(), r, version, client.session).await,
+        UnregisterBroker(r) => unregister_broker::handle(&broker.admin_apis(), r, version, client.session).await,
         UpdateFeatures(r) => update_features::handle(broker, r, version, client.session).await,
         DescribeLogDirs(r) => describe_log_dirs::handle(broker, r, client.session),
         AlterReplicaLogDirs(r) => alter_replica_log_dirs::handle(broker, r, client.session),
-        DescribeAcls(r) => describe_acls::handle(&broker.acl_apis(), r, client.session)?,
-        CreateAcls(r) => create_acls::handle(&broker.acl_apis(), r, version, client.session).await?,
-        DeleteAcls(r) => delete_acls::handle(&broker.acl_apis(), r, version, client.session).await?,
+        DescribeAcls(r) => describe_acls::handle(&broker.admin_apis(), r, client.session)?,
+        CreateAcls(r) => create_acls::handle(&broker.admin_apis(), r, version, client.session).await?,
+        DeleteAcls(r) => delete_acls::handle(&broker.admin_apis(), r, version, client.session).await?,
         DescribeClientQuotas(r) => describe_client_quotas::handle(broker, &r, client.session),
-        AlterClientQuotas(r) => alter_client_quotas::handle(broker, r, version, client.session).await,
+        AlterClientQuotas(r) => alter_client_quotas::handle(&broker.admin_apis(), r, version, client.session).await,
         DescribeQuorum(r) => describe_quorum::handle(broker, r, version, client.session).await,
         AddRaftVoter(r) => raft_voters::add(broker, &r, client.session),
         RemoveRaftVoter(r) => raft_voters::remove(broker, &r, client.session),
-        DescribeUserScramCredentials(r) => describe_user_scram_credentials::handle(broker, r, client.session),
-        AlterUserScramCredentials(r) => alter_user_scram_credentials::handle(broker, r, version, client.session).await,
+        DescribeUserScramCredentials(r) => describe_user_scram_credentials::handle(&broker.admin_apis(), r, client.session),
+        AlterUserScramCredentials(r) => alter_user_scram_credentials::handle(&broker.admin_apis(), r, version, client.session).await,
         SaslHandshake(r) => sasl::handshake(&r),
         SaslAuthenticate(r) => sasl::authenticate(&r),
     }

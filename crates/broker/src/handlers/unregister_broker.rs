@@ -8,10 +8,10 @@ use strand_protocol::messages::{UnregisterBrokerRequest, UnregisterBrokerRespons
 use strand_security::Session;
 use strand_security::acl::AclOperation;
 
-use crate::Broker;
+use super::admin_apis::AdminApis;
 
 pub async fn handle(
-    broker: &Broker,
+    apis: &AdminApis<'_>,
     request: UnregisterBrokerRequest,
     version: i16,
     session: &Session,
@@ -21,11 +21,11 @@ pub async fn handle(
         error_message: message,
         ..Default::default()
     };
-    if !broker.authorize_cluster(session, AclOperation::Alter) {
+    if !apis.authorize_cluster(session, AclOperation::Alter) {
         // Kafka's `getErrorResponse`: the code alone.
         return failed(ErrorCode::ClusterAuthorizationFailed, None);
     }
-    match broker.ask_controller_for(Some(session), &request, version).await {
+    match apis.ask_controller(session, &request, version).await {
         Ok(response) => response,
         Err(reason) => {
             tracing::warn!("UnregisterBroker: {reason}");

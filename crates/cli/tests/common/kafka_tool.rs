@@ -17,6 +17,11 @@ const TOOL_JARS: [&str; 4] = ["kafka-tools-4.4.0", "kafka-clients-4.4.0", "kafka
 /// `--bootstrap-server bootstrap` and `args`: its exit status and stdout (both streams are
 /// echoed to the test's output).
 pub fn kafka_tool(class: &str, bootstrap: impl std::fmt::Display, args: &[&str]) -> (bool, String) {
+    kafka_tool_at(class, "--bootstrap-server", bootstrap, args)
+}
+
+/// [`kafka_tool`] connecting with `flag` (`--bootstrap-server` or `--bootstrap-controller`).
+pub fn kafka_tool_at(class: &str, flag: &str, bootstrap: impl std::fmt::Display, args: &[&str]) -> (bool, String) {
     let libs = kafka_libs(&TOOL_JARS);
     let mut command = Command::new("java");
     command
@@ -27,7 +32,7 @@ pub fn kafka_tool(class: &str, bootstrap: impl std::fmt::Display, args: &[&str])
             workspace_root().join("compat/kafka/log4j2.properties").display()
         ))
         .arg(class)
-        .arg("--bootstrap-server")
+        .arg(flag)
         .arg(bootstrap.to_string())
         .args(args);
     let output = command.output().unwrap_or_else(|e| panic!("could not run `java` (a JDK 17+ must be on PATH): {e}"));

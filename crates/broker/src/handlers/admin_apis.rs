@@ -1,6 +1,8 @@
-//! What the ACL APIs (CreateAcls, DeleteAcls, DescribeAcls) need, on a broker's listeners and on a
-//! controller's CONTROLLER listener alike (Kafka's `AclApis`, shared by its `KafkaApis` and
-//! `ControllerApis`): the authorizer, the node's image and the way to the active controller.
+//! What the admin APIs a broker and a controller's CONTROLLER listener both serve need (the ACL
+//! APIs, as Kafka's `AclApis` is shared by its `KafkaApis` and `ControllerApis`, and the requests
+//! the active controller decides: ElectLeaders, partition reassignments, client quotas, SCRAM
+//! credentials, UnregisterBroker): the authorizer, the node's image and the way to the active
+//! controller.
 
 use std::sync::Arc;
 
@@ -13,18 +15,24 @@ use crate::ControllerChannel;
 use crate::channels::{ask_controller, requester};
 
 #[derive(Debug)]
-pub struct AclApis<'a> {
-    /// `authorizer.class.name`'s authorizer; without one the ACL APIs answer SECURITY_DISABLED.
+pub struct AdminApis<'a> {
+    /// `authorizer.class.name`'s authorizer; without one everything is allowed and the ACL APIs
+    /// answer SECURITY_DISABLED.
     pub authorizer: Option<&'a dyn Authorizer>,
     pub image: &'a watch::Receiver<Arc<MetadataImage>>,
     pub controller: &'a dyn ControllerChannel,
 }
 
-impl AclApis<'_> {
+impl AdminApis<'_> {
     /// Whether `session` may do `operation` on the cluster (always, without an authorizer).
     pub fn authorize_cluster(&self, session: &Session, operation: AclOperation) -> bool {
         let Some(authorizer) = self.authorizer else { return true };
         authorizer.authorize(session, &Action::new(operation, ResourceType::Cluster, CLUSTER_NAME))
+    }
+
+    /// The node's current metadata image.
+    pub fn image(&self) -> Arc<MetadataImage> {
+        self.image.borrow().clone()
     }
 
     /// The active controller's answer to `request`, once this node's image holds its effect.
