@@ -645,8 +645,14 @@ impl QuorumController {
             }
             Rq::ElectLeaders(r) => decided(controller::elect_leaders(image, r, defaults), Rs::ElectLeaders),
             Rq::UpdateFeatures(r) => {
-                let local =
-                    controller::LocalController { node_id: self.settings.node_id, voters: &self.settings.voters };
+                let static_min_isr =
+                    defaults.static_topic_configs.get(crate::image::topic_configs::MIN_INSYNC_REPLICAS);
+                let local = controller::LocalController {
+                    node_id: self.settings.node_id,
+                    voters: &self.settings.voters,
+                    // Kafka's default when the controller's configuration sets none.
+                    static_min_insync_replicas: static_min_isr.and_then(|v| v.parse().ok()).unwrap_or(1),
+                };
                 decided(controller::update_features(image, r, version, local), Rs::UpdateFeatures)
             }
             Rq::ControllerRegistration(r) => {

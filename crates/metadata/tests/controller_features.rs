@@ -18,7 +18,7 @@ use strand_protocol::messages::{ControllerRegistrationRequest, UpdateFeaturesReq
 const UPGRADE: i8 = 1;
 const SAFE_DOWNGRADE: i8 = 2;
 const UNSAFE_DOWNGRADE: i8 = 3;
-const NODE: LocalController<'static> = LocalController { node_id: 1, voters: &[] };
+const NODE: LocalController<'static> = LocalController { node_id: 1, voters: &[], static_min_insync_replicas: 1 };
 const FAILED: &str = "The update failed for all features since the following feature had an error: ";
 
 /// A feature's name, the level asked for and the upgrade type.
@@ -213,7 +213,7 @@ fn controller_registration(id: i32, group_version_max: i16) -> ControllerRegistr
 #[test]
 fn every_voter_must_have_registered_and_support_the_level() {
     let mut cluster = Cluster::with_brokers(&[1]);
-    let local = LocalController { node_id: 1, voters: &[1, 2, 3] };
+    let local = LocalController { node_id: 1, voters: &[1, 2, 3], static_min_insync_replicas: 1 };
     let decide = |cluster: &Cluster, updates: &[Update]| {
         let response = update_features(&cluster.image, &request(updates, true), 2, local).response;
         response.error_message.unwrap_or_default().trim_start_matches(FAILED).to_owned()
@@ -239,4 +239,67 @@ fn every_voter_must_have_registered_and_support_the_level() {
     let registration = cluster.image.cluster().controller(3).expect("registered");
     assert_eq!((registration.endpoints[0].host.as_str(), registration.endpoints[0].port), ("c3", 9093));
     assert_eq!(common::from_snapshot_records(&cluster.image), cluster.image, "a snapshot keeps registrations");
+}
+
+/// Turning eligible leader replicas on writes Kafka's `maybeGenerateElrSafetyRecords` first, in
+/// the same batch: the cluster-level `min.insync.replicas` (the controller's static value) when
+/// none is set, and every broker's own one deleted; a cluster that already has them gets only the
+/// feature record, and a validate-only request writes nothing.
+#[test]
+fn enabling_elr_writes_its_safety_records_first() {
+    use strand_metadata::image::ConfigResource;
+    use strand_protocol::messages::ConfigRecord;
+    use strand_protocol::messages::records::MetadataRecord;
+
+    let mut cluster = Cluster::with_brokers(&[1, 2]);
+    cluster.set_elr_level(0);
+    let broker_min_isr = |node: &str, value: &str| {
+        let record = ConfigRecord {
+            resource_type: 4,
+            resource_name: node.to_owned(),
+            name: "min.insync.replicas".to_owned(),
+            value: Some(value.to_owned()),
+            ..Default::default()
+        };
+        strand_metadata::controller::ApiMessageAndVersion::latest(MetadataRecord::ConfigRecord(record))
+    };
+    // Broker 1's own value, and one left by broker 7, which never registered here.
+    cluster.apply(&[broker_min_isr("1", "2"), broker_min_isr("7", "3")]);
+    let enable: &[Update] = &[("eligible.leader.replicas.version", 1, UPGRADE)];
+    let local = LocalController { static_min_insync_replicas: 2, ..NODE };
+    let dry = update_features(&cluster.image, &request(enable, true), 2, local);
+    assert_eq!((dry.response.error_code, dry.records.len()), (0, 0), "{dry:?}");
+
+    let result = update_features(&cluster.image, &request(enable, false), 2, local);
+    assert_eq!(result.response.error_code, 0, "{result:?}");
+    let written: Vec<String> = result
+        .records
+        .iter()
+        .map(|r| match &r.record {
+            MetadataRecord::ConfigRecord(c) => {
+                format!("config {}:{} {}={:?}", c.resource_type, c.resource_name, c.name, c.value)
+            }
+            MetadataRecord::FeatureLevelRecord(f) => format!("feature {}={}", f.name, f.feature_level),
+            other => format!("{other:?}"),
+        })
+        .collect();
+    assert_eq!(
+        written,
+        [
+            "config 4: min.insync.replicas=Some(\"2\")",
+            "config 4:1 min.insync.replicas=None",
+            "config 4:7 min.insync.replicas=None",
+            "feature eligible.leader.replicas.version=1",
+        ]
+    );
+    cluster.apply(&result.records);
+    let configs = cluster.image.configs();
+    assert_eq!(configs.value(&ConfigResource::cluster_default(), "min.insync.replicas"), Some("2"));
+    assert_eq!(configs.value(&ConfigResource::broker("1"), "min.insync.replicas"), None);
+    assert_eq!(level(&cluster, "eligible.leader.replicas.version"), 1);
+
+    // Off and on again: the cluster-level value stays and nothing else needs removing.
+    check(&mut cluster, &[("eligible.leader.replicas.version", 0, SAFE_DOWNGRADE)], (0, ""));
+    let again = update_features(&cluster.image, &request(enable, false), 2, local);
+    assert_eq!(again.records.len(), 1, "only the feature record: {again:?}");
 }

@@ -376,6 +376,28 @@ fn check_min_isr_change(
     Ok(())
 }
 
+/// Kafka's `ConfigurationControlManager.maybeGenerateElrSafetyRecords`: the records that make it
+/// safe to turn eligible leader replicas on, which need one `min.insync.replicas` for the whole
+/// cluster: a cluster-level one (the controller's static value) when none is set, and every
+/// broker's own one deleted, a departed broker's too. Nothing when both hold already.
+pub fn elr_safety_records(image: &MetadataImage, static_min_insync_replicas: i32) -> Vec<ApiMessageAndVersion> {
+    let mut records = Vec::new();
+    let cluster = ConfigResource::cluster_default();
+    if image.configs().value(&cluster, MIN_INSYNC_REPLICAS).is_none() {
+        let value = static_min_insync_replicas.to_string();
+        records.push(config_record(&cluster, MIN_INSYNC_REPLICAS.to_owned(), Some(value)));
+    }
+    let brokers = image.configs().resources().filter(|(resource, configs)| {
+        resource.kind == ConfigResourceKind::Broker
+            && !resource.name.is_empty()
+            && configs.contains_key(MIN_INSYNC_REPLICAS)
+    });
+    for (resource, _) in brokers {
+        records.push(config_record(resource, MIN_INSYNC_REPLICAS.to_owned(), None));
+    }
+    records
+}
+
 /// Kafka's `createClearElrRecordsAsNeeded`: with eligible leader replicas on, a changed
 /// `min.insync.replicas` invalidates the ELRs it was computed for: a `ClearElrRecord` for a
 /// topic's, or for every topic's when a broker-level (cluster default) value changes.

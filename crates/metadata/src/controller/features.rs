@@ -27,7 +27,9 @@ use strand_protocol::messages::records::MetadataRecord;
 use strand_protocol::messages::update_features_response::UpdatableFeatureResult;
 use strand_protocol::messages::{FeatureLevelRecord, UpdateFeaturesRequest, UpdateFeaturesResponse};
 
+use super::configs::elr_safety_records;
 use super::controller_registration::METADATA_VERSION_CONTROLLER_REGISTRATION;
+use super::partition_change::elr_enabled;
 use super::{ApiMessageAndVersion, ControllerResult};
 use crate::image::{
     ELIGIBLE_LEADER_REPLICAS_VERSION, GROUP_VERSION, KRAFT_VERSION, METADATA_VERSION, METADATA_VERSION_4_4_IV2,
@@ -94,6 +96,9 @@ pub struct LocalController<'a> {
     pub node_id: i32,
     /// Every voter's id (`controller.quorum.voters`): each must have registered.
     pub voters: &'a [i32],
+    /// The `min.insync.replicas` of the controller's own configuration (Kafka's default 1): the
+    /// cluster-level value written when an update turns eligible leader replicas on.
+    pub static_min_insync_replicas: i32,
 }
 
 /// Decides an UpdateFeatures request of `version` on `image`, by the controller `local`.
@@ -142,7 +147,17 @@ pub fn update_features(
         Vec::new()
     };
     let response = UpdateFeaturesResponse { error_message: None, results, ..Default::default() };
-    ControllerResult { records: if request.validate_only { Vec::new() } else { records }, response }
+    if request.validate_only {
+        return ControllerResult { records: Vec::new(), response };
+    }
+    // Kafka's `QuorumController.updateFeatures`: turning eligible leader replicas on writes
+    // `maybeGenerateElrSafetyRecords` ahead of the feature records, in the same batch.
+    if !elr_enabled(image) && decider.proposed.get(ELIGIBLE_LEADER_REPLICAS_VERSION).is_some_and(|&l| l >= 1) {
+        let mut safety = elr_safety_records(image, local.static_min_insync_replicas);
+        safety.extend(records);
+        records = safety;
+    }
+    ControllerResult { records, response }
 }
 
 /// The whole request refused for one update's error, as Kafka's `QuorumController.updateFeatures`.
