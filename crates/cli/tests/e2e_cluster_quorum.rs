@@ -3,7 +3,7 @@
 //! leader, epoch, high watermark, voters and observers and their fetch times as Kafka reports
 //! them; the CONTROLLER listener's ApiVersions and DescribeCluster; the raft voter APIs refused
 //! as a static quorum refuses them; and the CONTROLLER listener authorizing Kafka requests by the
-//! ACLs while Strand's own frames stay for `super.users`.
+//! ACLs while Strand's own frames need CLUSTER_ACTION (`super.users`, or an ACL).
 
 mod common;
 
@@ -162,7 +162,7 @@ fn describe_quorum_on_both_listeners() {
 /// The CONTROLLER listener with SASL and an authorizer: a user that logs in but holds no ACL gets
 /// CLUSTER_AUTHORIZATION_FAILED for DescribeQuorum, UpdateFeatures and a broker config change,
 /// the described quorum once DESCRIBE on the cluster is granted to it, and is still closed for a
-/// Strand frame (not in `super.users`).
+/// Strand frame (not in `super.users`) until an ACL grants it CLUSTER_ACTION.
 #[test]
 fn the_controller_listener_authorizes_kafka_requests() {
     let _serial = common::serial();
@@ -220,7 +220,7 @@ fn the_controller_listener_authorizes_kafka_requests() {
         permission_type: 3,
         ..Default::default()
     };
-    let request = CreateAclsRequest { creations: vec![creation], ..Default::default() };
+    let request = CreateAclsRequest { creations: vec![creation.clone()], ..Default::default() };
     let ResponseBody::CreateAcls(created) = cluster.node(1).connect().call(RequestBody::CreateAcls(request), 3) else {
         panic!("not a CreateAcls response")
     };
@@ -228,7 +228,32 @@ fn the_controller_listener_authorizes_kafka_requests() {
     let described = until(&mut outsider, "the grant reached the controller", |r| r.error_code == 0);
     assert_eq!(described.topics[0].partitions[0].leader_id.0, leader);
 
-    // Strand's own frames are for super users only: the connection closes unanswered.
+    // Strand's own frames need CLUSTER_ACTION on the cluster, which super users have and
+    // outsider does not: the connection closes unanswered.
+    assert!(!answers_a_strand_frame(&mut outsider), "no metadata without CLUSTER_ACTION");
+    // Granted CLUSTER_ACTION, a new connection of outsider is served, as Kafka's controllers
+    // authorize their peers' RPCs by the ACLs.
+    let creation = AclCreation { operation: 9, ..creation };
+    let request = CreateAclsRequest { creations: vec![creation], ..Default::default() };
+    let ResponseBody::CreateAcls(created) = cluster.node(1).connect().call(RequestBody::CreateAcls(request), 3) else {
+        panic!("not a CreateAcls response")
+    };
+    assert_eq!(created.results[0].error_code, 0, "{created:?}");
+    let poll = Duration::from_millis(100);
+    let served = (0..WAIT_MAX.as_millis() / poll.as_millis()).any(|_| {
+        let mut peer = Client::connect(controller_address(&cluster, leader));
+        login(&mut peer, "outsider", "outsider-secret");
+        let served = answers_a_strand_frame(&mut peer);
+        if !served {
+            std::thread::sleep(poll);
+        }
+        served
+    });
+    assert!(served, "CLUSTER_ACTION granted by an ACL admits Strand's frames");
+}
+
+/// Sends a Strand metadata fetch on `client`: whether any answer comes back.
+fn answers_a_strand_frame(client: &mut Client) -> bool {
     let mut frame = Vec::new();
     frame.extend_from_slice(&17i32.to_be_bytes());
     frame.extend_from_slice(&32_000i16.to_be_bytes());
@@ -236,10 +261,10 @@ fn the_controller_listener_authorizes_kafka_requests() {
     frame.extend_from_slice(&9i32.to_be_bytes());
     frame.push(2);
     frame.extend_from_slice(&0i64.to_be_bytes());
-    let _ = outsider.stream.write_all(&frame);
-    let _ = outsider.stream.flush();
+    let _ = client.stream.write_all(&frame);
+    let _ = client.stream.flush();
     let mut byte = [0u8; 1];
-    assert!(!matches!(outsider.stream.read(&mut byte), Ok(n) if n > 0), "no metadata for a non-super user");
+    matches!(client.stream.read(&mut byte), Ok(n) if n > 0)
 }
 
 /// PLAIN's exchange on `client`.

@@ -198,7 +198,7 @@ fn a_cluster_links_over_tls() {
     let _ = outsider.stream.write_all(&common::cluster::heartbeat_frame(1, "outsider"));
     let _ = outsider.stream.flush();
     assert!(outsider.is_closed_by_server(), "a principal outside super.users is closed on a Strand frame");
-    let refused = "User:CN=client,OU=eng,O=acme is not in super.users";
+    let refused = "User:CN=client,OU=eng,O=acme may not CLUSTER_ACTION on the cluster";
     assert!(logged(cluster.node(1), refused), "the refusal is logged");
 }
 

@@ -39,6 +39,7 @@ use strand_metadata::image::MetadataImage;
 use strand_metadata::quorum::{Leadership, Quorum};
 use strand_metadata::quorum_controller::{ControllerSettings, QuorumController};
 use strand_replication::{ReplicaLinks, ReplicaManager};
+use strand_security::acl::Authorizer;
 use tokio::net::TcpListener;
 use tokio::sync::{mpsc, oneshot, watch};
 use tracing::{info, warn};
@@ -308,7 +309,8 @@ impl Starting {
         if let Some((address, listener)) = controller_listener {
             info!("Strand node {node_id}: controller listener on {address}");
             let limits = ConnectionLimits::from_config(config);
-            let access = self.links.controller_access(config).map_err(NodeError::Startup)?;
+            let mut access = self.links.controller_access(config).map_err(NodeError::Startup)?;
+            access.authorizer = self.image_authorizer(raw_image.clone());
             let apis = Arc::new(self.controller_apis(&quorum, &controller, raw_image));
             let (quorum, controller, peers) = (quorum.clone(), controller.clone(), self.peers.clone());
             let serving = serve_controller_listener(listener, quorum, controller, limits, peers, access, apis);
@@ -369,12 +371,16 @@ impl Starting {
         let leadership = quorum.leadership();
         let cluster_id = self.cluster_id.clone();
         let apis = ControllerApis::new(cluster_id, image.clone(), leadership, Arc::new(leader), statics);
-        match &self.config.authorizer {
-            Some(settings) => {
-                apis.with_authorizer(Arc::new(ImageAuthorizer::new(image, settings.clone(), self.clock.clone())))
-            }
+        match self.image_authorizer(image) {
+            Some(authorizer) => apis.with_authorizer(authorizer),
             None => apis,
         }
+    }
+
+    /// `authorizer.class.name`'s authorizer over `image`, when one is configured.
+    fn image_authorizer(&self, image: watch::Receiver<Arc<MetadataImage>>) -> Option<Arc<dyn Authorizer>> {
+        let settings = self.config.authorizer.as_ref()?;
+        Some(Arc::new(ImageAuthorizer::new(image, settings.clone(), self.clock.clone())))
     }
 
     /// How this controller reaches the active one: itself while it leads, another voter otherwise.

@@ -11,12 +11,14 @@
 //! An SSL or SASL_SSL CONTROLLER listener runs the TLS handshake first, a SASL one then the SASL
 //! exchange of client listeners (`connection::authenticate`, Kafka's SaslHandshake and
 //! SaslAuthenticate before any other frame but ApiVersions, KIP-368 sessions); a failure of either
-//! is one line and a closed connection. Then Strand's frames are served only to the principals of
-//! `super.users` when it is set (the SASL principal on a SASL listener, the certificate's
-//! otherwise): Kafka's controllers authorize their peers' RPCs as CLUSTER_ACTION on the cluster,
-//! which Kafka's brokers and controllers get by being super users; a Strand frame from anyone
-//! else closes the connection. Without `super.users` every peer that authenticated is served, as
-//! Kafka does without an authorizer. Kafka requests are authorized one by one, by the ACLs.
+//! is one line and a closed connection. With an authorizer, Strand's frames are then served only
+//! to a principal (the SASL one on a SASL listener, the certificate's otherwise) it allows
+//! CLUSTER_ACTION on the cluster, as Kafka's controllers authorize their peers' RPCs: `super.users`
+//! (as Kafka's brokers and controllers usually are) or a principal an ACL grants it, decided when
+//! the connection is made; a Strand frame from anyone else closes the connection. Without an
+//! authorizer, `super.users` alone decides when set (stricter than Kafka, which ignores it
+//! then), and every peer that authenticated is served when not, as Kafka does. Kafka requests are
+//! authorized one by one, by the ACLs.
 
 use std::net::SocketAddr;
 use std::sync::Arc;
@@ -29,6 +31,7 @@ use strand_metadata::quorum::{Quorum, RaftRpc};
 use strand_metadata::quorum_controller::{ControllerError, QuorumController};
 use strand_protocol::frame::ResponseFrame;
 use strand_protocol::messages::api::ApiKey;
+use strand_security::acl::{AclOperation, Action, Authorizer, CLUSTER_NAME, ResourceType};
 use strand_security::{KafkaPrincipal, SecurityProtocol, Session};
 use tokio::io::{AsyncRead, AsyncWrite, ReadHalf, WriteHalf};
 use tokio::net::{TcpListener, TcpStream};
@@ -49,7 +52,11 @@ pub struct ControllerAccess {
     pub tls: Option<ListenerTls>,
     /// The listener's SASL exchange when it is SASL.
     pub sasl: Option<Arc<SaslListener>>,
-    /// `super.users`; empty admits every peer that authenticated.
+    /// `authorizer.class.name`'s authorizer: Strand's frames need CLUSTER_ACTION on the cluster
+    /// (which `super.users` have).
+    pub authorizer: Option<Arc<dyn Authorizer>>,
+    /// `super.users`, which alone decide without an authorizer; empty admits every peer that
+    /// authenticated.
     pub super_users: Vec<KafkaPrincipal>,
     /// The listener's name and protocol, for Kafka requests' sessions.
     pub listener_name: String,
@@ -185,7 +192,13 @@ async fn authenticate_and_serve<S: AsyncRead + AsyncWrite + Unpin + Send>(
     if let Some(sasl_session) = &sasl_session {
         session.principal = sasl_session.principal().clone();
     }
-    let is_node = access.super_users.is_empty() || access.super_users.contains(&session.principal);
+    let is_node = match &access.authorizer {
+        Some(authorizer) => {
+            let action = Action::new(AclOperation::ClusterAction, ResourceType::Cluster, CLUSTER_NAME);
+            authorizer.authorize(&session, &action)
+        }
+        None => access.super_users.is_empty() || access.super_users.contains(&session.principal),
+    };
     serve((reader, writer), sasl_session, Peer { session, node: is_node }, node, limits).await;
 }
 
@@ -220,7 +233,7 @@ async fn serve<S: AsyncRead + AsyncWrite + Unpin + Send>(
             Some(outcome) => conclude(&mut writer, outcome, peer).await,
             None if wire::is_strand_rpc(&frame) && !who.node => {
                 let principal = &who.session.principal;
-                refuse(peer, &format!("{principal} is not in super.users (CLUSTER_ACTION)"));
+                refuse(peer, &format!("{principal} may not CLUSTER_ACTION on the cluster (super.users or an ACL)"));
                 false
             }
             None if wire::is_strand_rpc(&frame) => serve_request(frame, &mut writer, peer, &node).await,

@@ -105,6 +105,7 @@ impl LinkSecurity {
         Ok(ControllerAccess {
             tls: self.controller.tls.clone(),
             sasl,
+            authorizer: None,
             super_users: super_users.split(';').filter_map(KafkaPrincipal::parse).collect(),
             protocol: protocol.unwrap_or(strand_security::SecurityProtocol::Plaintext),
             listener_name,
