@@ -54,6 +54,8 @@ struct Network {
     cut: Mutex<BTreeSet<(i32, i32)>>,
     /// Every leadership any voter reported: (voter, leadership).
     history: Mutex<Vec<(i32, Leadership)>>,
+    /// How many calls each voter made into a cut link.
+    dropped: Mutex<BTreeMap<i32, usize>>,
     changes: watch::Sender<u64>,
 }
 
@@ -83,6 +85,8 @@ impl QuorumTransport for InProcess {
         Box::pin(async move {
             let unreachable = |reason: &str| TransportError::Unreachable { target, reason: reason.to_owned() };
             if self.network.is_cut(self.source, target) {
+                *self.network.dropped.lock().expect("lock").entry(self.source).or_default() += 1;
+                self.network.changed();
                 return Err(unreachable("link cut"));
             }
             let quorum = self.network.node(target).ok_or_else(|| unreachable("not running"))?;
@@ -110,6 +114,7 @@ impl Cluster {
             nodes: Mutex::default(),
             cut: Mutex::default(),
             history: Mutex::default(),
+            dropped: Mutex::default(),
             changes: watch::channel(0).0,
         });
         let dirs = VOTERS.iter().map(|&id| (id, tempfile::tempdir().expect("tempdir"))).collect();
@@ -410,6 +415,34 @@ async fn partitioned_leader_cannot_commit() {
     assert!(matches!(result, Err(QuorumError::NotLeader { .. })), "{result:?}");
     let lists = vec![topic("first"), topic("kept")];
     check_feeds(&cluster, &VOTERS, &lists).await;
+    cluster.check_one_leader_per_epoch();
+    cluster.stop_all().await;
+}
+
+/// Pre-Vote (KIP-996): a follower cut off from the others for several election timeouts asks
+/// for votes nobody can give, so its epoch stays; when the link heals it follows the leader it
+/// had, which was never deposed, and the cluster commits in the same epoch.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_cut_off_follower_neither_raises_its_epoch_nor_deposes_the_leader() {
+    let cluster = Cluster::new();
+    cluster.start_all().await;
+    cluster.append(&VOTERS, topic("first")).await;
+    let (epoch, leader) = cluster.agreed_leader(&VOTERS).await;
+    let follower = VOTERS.into_iter().find(|&id| id != leader).expect("a follower");
+
+    cluster.isolate(follower);
+    // Three rounds of asking both others (a follower sends nothing else): without Pre-Vote each
+    // would be an election in a new epoch.
+    let dropped = |cluster: &Cluster| cluster.network.dropped.lock().expect("lock").get(&follower).copied();
+    let before = dropped(&cluster).unwrap_or(0);
+    cluster.wait_until("three rounds of the cut-off voter", |c| (dropped(c)? >= before + 6).then_some(())).await;
+    assert_eq!(cluster.quorum(follower).leader_epoch(), epoch, "a cut-off voter's epoch stays");
+    assert!(cluster.quorum(leader).is_leader(), "the majority kept its leader");
+
+    cluster.heal();
+    cluster.append(&VOTERS, topic("after")).await;
+    assert_eq!(cluster.agreed_leader(&VOTERS).await, (epoch, leader), "the leader was not deposed");
+    check_feeds(&cluster, &VOTERS, &[topic("first"), topic("after")]).await;
     cluster.check_one_leader_per_epoch();
     cluster.stop_all().await;
 }

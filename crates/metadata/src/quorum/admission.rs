@@ -86,7 +86,7 @@ impl Admission {
             .filter(|source| self.voters.contains(source) && rpc.source() != self.node_id)
             .ok_or_else(|| format!("node {} is not another voter of this cluster", rpc.source()))?;
         match rpc.body() {
-            RpcBody::Vote(request) => {
+            RpcBody::Vote(request) | RpcBody::PreVote(request) => {
                 let term = check_vote(&request.vote, source)?;
                 check_log_id("last_log_id", request.last_log_id.as_ref(), term)
             }

@@ -18,6 +18,10 @@
 //! mapped to the fetch timeout in `config`), so a voter that still hears its leader is not
 //! disrupted by one that does not.
 //!
+//! Before it stands, a voter asks the others in a Pre-Vote (`pre_vote`, KIP-996) and stands only
+//! when a majority would vote for it; otherwise its term stays and it asks again after the
+//! election timeout plus a random part of it.
+//!
 //! A voter never stands in a term past `admission::TERM_MAX` (just below `i32::MAX`, Kafka's
 //! epoch type), the highest other voters accept: at that term it logs an ERROR once and follows.
 //!
@@ -37,6 +41,7 @@ use tokio::time::Instant;
 
 use super::admission::TERM_MAX;
 use super::entry::TypeConfig;
+use super::pre_vote::PreVoter;
 
 /// How long the lowest voter of a new quorum waits before standing, and between attempts while
 /// the others are not yet reachable (see the module doc).
@@ -80,7 +85,7 @@ struct Observed {
 }
 
 /// Starts the timer; it ends when Raft stops. Abort the handle to end it sooner.
-pub(super) fn spawn(raft: Raft<TypeConfig>, timeouts: ElectionTimeouts) -> JoinHandle<()> {
+pub(super) fn spawn(raft: Raft<TypeConfig>, timeouts: ElectionTimeouts, pre_voter: PreVoter) -> JoinHandle<()> {
     tokio::spawn(async move {
         let mut jitter = timeouts.draw();
         let started = Instant::now();
@@ -126,16 +131,28 @@ pub(super) fn spawn(raft: Raft<TypeConfig>, timeouts: ElectionTimeouts) -> JoinH
                 tokio::time::sleep(timeouts.election).await;
                 continue;
             }
-            tracing::info!(
-                "metadata quorum: standing for election after {} ms without {}",
-                now.saturating_duration_since(observed.since.unwrap_or(now)).as_millis(),
-                if observed.has_leader { "hearing from the leader" } else { "a leader" }
-            );
+            let silence = now.saturating_duration_since(observed.since.unwrap_or(now)).as_millis();
+            let without = if observed.has_leader { "hearing from the leader" } else { "a leader" };
+            let tally = pre_voter.round(&raft).await;
+            last_stand = Instant::now();
+            jitter = timeouts.draw();
+            if !tally.won() {
+                // KIP-996: no majority would vote for this voter; its term stays, and it asks
+                // again an election timeout later (sooner if a leader's heartbeat arrives).
+                tracing::info!(
+                    "metadata quorum: not standing for election after {silence} ms without {without}: \
+                     {} of {} voters would vote for this one",
+                    tally.granted,
+                    tally.voters
+                );
+                let retry = if first_election { FIRST_STAND_DELAY } else { timeouts.due(false, jitter) };
+                tokio::time::sleep(retry).await;
+                continue;
+            }
+            tracing::info!("metadata quorum: standing for election after {silence} ms without {without}");
             if raft.trigger().elect().await.is_err() {
                 return;
             }
-            last_stand = Instant::now();
-            jitter = timeouts.draw();
         }
     })
 }

@@ -233,7 +233,7 @@ impl MetadataLog {
         usize::try_from(position).ok().and_then(|i| self.batches.get(i)).copied()
     }
 
-    fn last_log_id(&self) -> Option<LogId<u64>> {
+    pub(crate) fn last_log_id(&self) -> Option<LogId<u64>> {
         let Some(last) = self.batches.last() else { return self.last_purged };
         Some(LogId::new(CommittedLeaderId::new(last.term, 0), self.next_index() - 1))
     }

@@ -74,6 +74,7 @@ mod election;
 mod entry;
 mod log_store;
 mod observer;
+mod pre_vote;
 mod progress;
 mod quorum_state;
 mod snapshot;
@@ -238,6 +239,9 @@ pub struct Quorum {
     node_id: i32,
     /// What other voters' RPCs must be to reach Raft.
     admission: Admission,
+    /// How long a voter keeps following a leader it no longer hears (the fetch timeout): it
+    /// grants no Pre-Vote before.
+    leader_silence: Duration,
     clock: Arc<dyn Clock>,
     /// Each replica's fetches as this voter, when it leads, saw them (DescribeQuorum).
     progress: Arc<describe::QuorumProgress>,
@@ -305,13 +309,21 @@ impl Quorum {
         let log_store = LogStore::new(Arc::clone(&log));
         let backoff = Duration::from_millis(config.heartbeat_interval_ms());
         let progress = Arc::new(describe::QuorumProgress::new(Arc::clone(&log), Arc::clone(&clock)));
+        let timeouts = config.election_timeouts(never_voted);
+        let pre_voter = pre_vote::PreVoter {
+            transport: Arc::clone(&transport),
+            cluster_id: config.cluster_id.clone(),
+            node_id: config.node_id,
+            log: Arc::clone(&log),
+            timeout: timeouts.election,
+        };
         let network = QuorumNetwork::new(transport, &config.cluster_id, config.node_id, backoff, Arc::clone(&progress));
         let raft = Raft::new(voter, raft_config(&config)?, network, log_store, state_machine)
             .await
             .map_err(QuorumError::raft)?;
         let metrics = raft.metrics();
         let (leadership, failure) = leadership_feed(metrics.clone(), Arc::clone(&log));
-        let election_timer = election::spawn(raft.clone(), config.election_timeouts(never_voted));
+        let election_timer = election::spawn(raft.clone(), timeouts, pre_voter);
         let snapshot_trigger = snapshot_trigger::spawn(raft.clone(), config.snapshots, bytes_since_snapshot);
         let quorum = Quorum {
             raft,
@@ -322,6 +334,7 @@ impl Quorum {
             failure,
             node_id: config.node_id,
             admission: Admission::new(&config.cluster_id, config.node_id, members.keys().copied().collect()),
+            leader_silence: timeouts.leader_silence,
             clock,
             progress,
             shut_down: AtomicBool::new(false),
@@ -523,7 +536,7 @@ impl Quorum {
     /// node that is not another voter, or that no voter of this cluster would send (see
     /// `admission`) are refused in the reply ([`RaftReply::is_refused`]) before Raft sees them.
     pub async fn handle_rpc(&self, rpc: RaftRpc) -> RaftReply {
-        transport::handle(&self.raft, &self.admission, rpc).await
+        transport::handle(&self.raft, &self.admission, rpc, (&self.log, self.leader_silence)).await
     }
 
     pub fn node_id(&self) -> i32 {

@@ -45,6 +45,7 @@ use super::QuorumError;
 use super::admission::{Admission, SnapshotChunk};
 use super::describe::QuorumProgress;
 use super::entry::{TypeConfig, VoterNode, node_id_to_wire};
+use super::log_store::SharedLog;
 use super::state_machine::check_received;
 
 /// The largest encoded [`RaftRpc`] or [`RaftReply`] accepted (and sent).
@@ -90,6 +91,8 @@ pub(crate) enum RpcBody {
     AppendEntries(AppendEntriesRequest<TypeConfig>),
     Vote(VoteRequest<u64>),
     InstallSnapshot(InstallSnapshotRequest<TypeConfig>),
+    /// KIP-996's Pre-Vote (`pre_vote`): the vote the sender would ask for in its next term.
+    PreVote(VoteRequest<u64>),
 }
 
 /// The answer to a [`RaftRpc`].
@@ -103,6 +106,8 @@ enum ReplyBody {
     AppendEntries(Result<AppendEntriesResponse<u64>, RaftError<u64>>),
     Vote(Result<VoteResponse<u64>, RaftError<u64>>),
     InstallSnapshot(Result<InstallSnapshotResponse<u64>, RaftError<u64, InstallSnapshotError>>),
+    /// Whether the receiver would grant the vote asked in a Pre-Vote.
+    PreVote(bool),
     /// Not handled: another cluster's RPC, or one meant for another node.
     Refused(String),
 }
@@ -131,6 +136,11 @@ impl RaftRpc {
         &self.body
     }
 
+    /// A Pre-Vote from `source` to `target`.
+    pub(crate) fn pre_vote(cluster_id: &str, source: i32, target: i32, request: VoteRequest<u64>) -> RaftRpc {
+        RaftRpc { cluster_id: cluster_id.to_owned(), source, target, body: RpcBody::PreVote(request) }
+    }
+
     pub fn encode(&self) -> Result<Vec<u8>, QuorumError> {
         encode(self)
     }
@@ -149,6 +159,11 @@ impl RaftReply {
     /// Reads an encoded reply, refusing more than [`RAFT_RPC_BYTES_MAX`] bytes.
     pub fn decode(bytes: &[u8]) -> Result<RaftReply, QuorumError> {
         decode(bytes)
+    }
+
+    /// Whether this answers a Pre-Vote with a grant.
+    pub(crate) fn grants_pre_vote(&self) -> bool {
+        matches!(self.body, ReplyBody::PreVote(true))
     }
 
     /// Whether the receiver refused the request (see [`super::Quorum::handle_rpc`]).
@@ -182,7 +197,13 @@ fn decode<T: for<'de> Deserialize<'de>>(bytes: &[u8]) -> Result<T, QuorumError> 
 
 /// Answers `rpc` through `raft`, after `admission` let it through (see `admission`): anything it
 /// refuses is answered [`RaftReply::is_refused`] without openraft seeing it.
-pub(crate) async fn handle(raft: &Raft<TypeConfig>, admission: &Admission, rpc: RaftRpc) -> RaftReply {
+/// A Pre-Vote is answered by `pre_vote::answer`, from `log` and `leader_silence`.
+pub(crate) async fn handle(
+    raft: &Raft<TypeConfig>,
+    admission: &Admission,
+    rpc: RaftRpc,
+    (log, leader_silence): (&SharedLog, Duration),
+) -> RaftReply {
     if let Err(reason) = admission.check(&rpc) {
         return RaftReply { body: ReplyBody::Refused(reason) };
     }
@@ -193,6 +214,9 @@ pub(crate) async fn handle(raft: &Raft<TypeConfig>, admission: &Admission, rpc: 
             Ok(reply) => ReplyBody::InstallSnapshot(reply),
             Err(reason) => ReplyBody::Refused(reason),
         },
+        RpcBody::PreVote(request) => {
+            ReplyBody::PreVote(super::pre_vote::answer(raft, log, &request, leader_silence).await)
+        }
     };
     RaftReply { body }
 }
@@ -317,6 +341,7 @@ impl VoterClient {
             ReplyBody::AppendEntries(_) => "append-entries",
             ReplyBody::Vote(_) => "vote",
             ReplyBody::InstallSnapshot(_) => "install-snapshot",
+            ReplyBody::PreVote(_) => "pre-vote",
             ReplyBody::Refused(_) => "refusal",
         };
         let e = TransportError::Failed { target: self.target, reason: format!("unexpected {kind} reply") };
