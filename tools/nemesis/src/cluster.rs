@@ -45,8 +45,12 @@ pub struct Cluster {
     pub bootstrap: Vec<String>,
 }
 
-fn free_port() -> anyhow::Result<u16> {
-    Ok(std::net::TcpListener::bind("127.0.0.1:0")?.local_addr()?.port())
+/// A free port, held until the returned listener is dropped.
+fn free_port(held: &mut Vec<std::net::TcpListener>) -> anyhow::Result<u16> {
+    let listener = std::net::TcpListener::bind("127.0.0.1:0")?;
+    let port = listener.local_addr()?.port();
+    held.push(listener);
+    Ok(port)
 }
 
 fn local(port: u16) -> SocketAddr {
@@ -58,8 +62,10 @@ impl Cluster {
     pub fn start(bin: &Path, dir: &Path, runtime: &tokio::runtime::Runtime, net: Arc<Net>) -> anyhow::Result<Cluster> {
         let ids: Vec<u8> = (1..=NODES).collect();
         let mut real = BTreeMap::new(); // id → (client, replication, controller)
+        // The nodes' ports stay taken while the proxies pick theirs, so no proxy lands on one.
+        let mut held = Vec::new();
         for id in &ids {
-            real.insert(*id, (free_port()?, free_port()?, free_port()?));
+            real.insert(*id, (free_port(&mut held)?, free_port(&mut held)?, free_port(&mut held)?));
         }
         let start = |node: u8, source: Source, port: u16| runtime.block_on(proxy::start(net.clone(), node, source, local(port)));
         let mut client_proxy = BTreeMap::new();
@@ -72,6 +78,7 @@ impl Cluster {
                 controller_proxy.insert((from, id), start(id, Source::Fixed(End::Node(from)), controller)?);
             }
         }
+        drop(held);
         let mut nodes = Vec::new();
         for (&id, &(client, replication, controller)) in &real {
             let node_dir = dir.join(format!("node-{id}"));
@@ -110,6 +117,7 @@ impl Cluster {
                 "transaction.state.log.replication.factor=3".to_owned(),
                 "transaction.state.log.min.isr=2".to_owned(),
                 "group.initial.rebalance.delay.ms=0".to_owned(),
+                "auto.create.topics.enable=false".to_owned(),
                 "leader.imbalance.check.interval.seconds=10".to_owned(),
             ];
             let mut args = vec!["server".to_owned()];
@@ -235,7 +243,8 @@ impl Cluster {
         let mut stream = TcpStream::connect_timeout(&local(port), Duration::from_secs(2))?;
         stream.set_read_timeout(Some(Duration::from_secs(5)))?;
         let topics = topic.map(|t| vec![MetadataRequestTopic { name: Some(t.to_owned()), ..Default::default() }]);
-        let request = RequestBody::Metadata(MetadataRequest { topics, ..Default::default() });
+        let request =
+            RequestBody::Metadata(MetadataRequest { topics, allow_auto_topic_creation: false, ..Default::default() });
         stream.write_all(&encode_request(1, Some("nemesis"), &request, 12)?)?;
         let mut prefix = [0u8; SIZE_PREFIX_BYTES];
         stream.read_exact(&mut prefix)?;

@@ -119,6 +119,11 @@ func createTopic(base []kgo.Opt) {
 			if lerr == nil && len(listed[*topic].Partitions) == *partitions && allInSync(listed[*topic]) {
 				return
 			}
+			if lerr != nil {
+				err = lerr
+			} else {
+				err = fmt.Errorf("partitions %+v (topic error %v)", listed[*topic].Partitions, listed[*topic].Err)
+			}
 		} else {
 			cancel()
 		}
