@@ -67,7 +67,9 @@ impl Cluster {
         for id in &ids {
             real.insert(*id, (free_port(&mut held)?, free_port(&mut held)?, free_port(&mut held)?));
         }
-        let start = |node: u8, source: Source, port: u16| runtime.block_on(proxy::start(net.clone(), node, source, local(port)));
+        let start = |node: u8, source: Source, port: u16| {
+            runtime.block_on(proxy::start(net.clone(), node, source, local(port)))
+        };
         let mut client_proxy = BTreeMap::new();
         let mut replication_proxy = BTreeMap::new();
         let mut controller_proxy = BTreeMap::new(); // (from, to) → port
@@ -100,7 +102,8 @@ impl Cluster {
                     "advertised.listeners=PLAINTEXT://127.0.0.1:{},REPLICATION://127.0.0.1:{}",
                     client_proxy[&id], replication_proxy[&id]
                 ),
-                "listener.security.protocol.map=PLAINTEXT:PLAINTEXT,REPLICATION:PLAINTEXT,CONTROLLER:PLAINTEXT".to_owned(),
+                "listener.security.protocol.map=PLAINTEXT:PLAINTEXT,REPLICATION:PLAINTEXT,CONTROLLER:PLAINTEXT"
+                    .to_owned(),
                 "inter.broker.listener.name=REPLICATION".to_owned(),
                 "controller.listener.names=CONTROLLER".to_owned(),
                 format!("controller.quorum.voters={}", voters.join(",")),
@@ -234,11 +237,7 @@ impl Cluster {
     }
 
     /// A Metadata request straight to node `id`'s own client port (no proxy).
-    pub fn metadata(
-        &self,
-        id: u8,
-        topic: Option<&str>,
-    ) -> anyhow::Result<strand_protocol::messages::MetadataResponse> {
+    pub fn metadata(&self, id: u8, topic: Option<&str>) -> anyhow::Result<strand_protocol::messages::MetadataResponse> {
         let port = self.nodes[usize::from(id - 1)].client_port;
         let mut stream = TcpStream::connect_timeout(&local(port), Duration::from_secs(2))?;
         stream.set_read_timeout(Some(Duration::from_secs(5)))?;
@@ -262,7 +261,9 @@ impl Cluster {
             if let Ok(m) = self.metadata(node.id, Some(topic)) {
                 let partitions = m.topics.iter().flat_map(|t| &t.partitions);
                 let leaders: BTreeMap<i32, u8> = partitions
-                    .filter_map(|p| u8::try_from(p.leader_id.0).ok().filter(|l| *l >= 1).map(|l| (p.partition_index, l)))
+                    .filter_map(|p| {
+                        u8::try_from(p.leader_id.0).ok().filter(|l| *l >= 1).map(|l| (p.partition_index, l))
+                    })
                     .collect();
                 if !leaders.is_empty() {
                     return leaders;

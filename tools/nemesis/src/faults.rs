@@ -44,6 +44,9 @@ pub fn now_ns() -> i64 {
     SystemTime::now().duration_since(UNIX_EPOCH).map_or(0, |d| d.as_nanos() as i64)
 }
 
+/// A network fault: the links it sets, their mode, and what it is.
+type LinkFault = (Vec<(End, End)>, Mode, String);
+
 /// What runs the faults.
 pub struct Nemesis<'a> {
     pub cluster: &'a mut Cluster,
@@ -162,14 +165,14 @@ impl Nemesis<'_> {
     }
 
     /// The links a network fault around node `id` affects, their mode, and a description.
-    fn network_fault(&mut self, kind: &str, id: u8) -> anyhow::Result<(Vec<(End, End)>, Mode, String)> {
+    fn network_fault(&mut self, kind: &str, id: u8) -> anyhow::Result<LinkFault> {
         let node = End::Node(id);
         let peers = || others(id).map(End::Node);
         Ok(match kind {
             // From every other node and from the clients.
             "isolate" => (between(node, peers().chain([End::Clients])), Mode::Drop, format!("node {id} alone")),
             // From the other nodes; clients still reach every node.
-            "split" => (between(node, peers()), Mode::Drop, format!("node {id} | the other two")),
+            "split" => (between(node, peers()), Mode::Drop, format!("node {id} apart from the other two")),
             "bridge" => {
                 let ends: Vec<u8> = others(id).collect();
                 let links = between(End::Node(ends[0]), [End::Node(ends[1])].into_iter());
@@ -199,7 +202,8 @@ impl Nemesis<'_> {
             let in_sync = (1..=NODES).filter(|id| self.cluster.is_up(*id)).any(|id| {
                 self.cluster.metadata(id, Some(self.topic)).is_ok_and(|m| {
                     let parts: Vec<_> = m.topics.iter().flat_map(|t| &t.partitions).collect();
-                    !parts.is_empty() && parts.iter().all(|p| p.leader_id.0 >= 1 && p.isr_nodes.len() == usize::from(NODES))
+                    !parts.is_empty()
+                        && parts.iter().all(|p| p.leader_id.0 >= 1 && p.isr_nodes.len() == usize::from(NODES))
                 })
             });
             if in_sync {

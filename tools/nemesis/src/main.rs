@@ -18,10 +18,10 @@ use std::time::{Duration, Instant};
 
 use anyhow::Context;
 use clap::{Parser, Subcommand};
+use rand::Rng;
 use rand::SeedableRng;
 use rand::rngs::StdRng;
 use rand::seq::SliceRandom;
-use rand::Rng;
 use rustix::process::Signal;
 
 use crate::cluster::{Cluster, NODES};
@@ -174,8 +174,14 @@ fn run(args: RunArgs) -> anyhow::Result<bool> {
     let mut faults_file = std::fs::File::create(dir.join("faults.jsonl"))?;
     {
         let duration = if args.smoke { (4, 6) } else { (5, 20) };
-        let mut nemesis =
-            Nemesis { cluster: &mut cluster, net: &net, bin: &bin, topic: TOPIC, rng: StdRng::seed_from_u64(seed), duration };
+        let mut nemesis = Nemesis {
+            cluster: &mut cluster,
+            net: &net,
+            bin: &bin,
+            topic: TOPIC,
+            rng: StdRng::seed_from_u64(seed),
+            duration,
+        };
         // The workload creates the topic; faults start once it is in sync.
         let ready = wait_for_topic(&nemesis, &mut workload);
         if let Err(e) = ready {

@@ -53,7 +53,11 @@ pub struct Net {
 
 impl Net {
     pub fn new() -> Arc<Net> {
-        Arc::new(Net { modes: Mutex::new(HashMap::new()), changed: watch::channel(0).0, pids: Mutex::new(HashMap::new()) })
+        Arc::new(Net {
+            modes: Mutex::new(HashMap::new()),
+            changed: watch::channel(0).0,
+            pids: Mutex::new(HashMap::new()),
+        })
     }
 
     pub fn mode(&self, from: End, to: End) -> Mode {
@@ -119,14 +123,9 @@ pub async fn start(net: Arc<Net>, node: u8, source: Source, target: SocketAddr) 
 async fn serve(net: Arc<Net>, inbound: TcpStream, from: End, to: End, target: SocketAddr) {
     let mut changed = net.changed.subscribe();
     // A new connection over a link that is not passing is accepted and left unanswered.
-    loop {
-        match (net.mode(from, to), net.mode(to, from)) {
-            (Mode::Stall | Mode::Drop, _) | (_, Mode::Stall) => {
-                if changed.changed().await.is_err() {
-                    return;
-                }
-            }
-            _ => break,
+    while let (Mode::Stall | Mode::Drop, _) | (_, Mode::Stall) = (net.mode(from, to), net.mode(to, from)) {
+        if changed.changed().await.is_err() {
+            return;
         }
     }
     let Ok(outbound) = TcpStream::connect(target).await else { return };
@@ -236,4 +235,98 @@ fn owner(peer_port: u16, proxy_port: u16, pids: &HashMap<u8, u32>) -> Option<u8>
             .any(|fd| std::fs::read_link(fd.path()).is_ok_and(|l| l.as_os_str() == wanted.as_str()))
             .then_some(*id)
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// An echo server on a free loopback port.
+    async fn echo() -> SocketAddr {
+        let listener = TcpListener::bind(("127.0.0.1", 0)).await.expect("bind");
+        let address = listener.local_addr().expect("address");
+        tokio::spawn(async move {
+            while let Ok((mut socket, _)) = listener.accept().await {
+                tokio::spawn(async move {
+                    let (mut r, mut w) = socket.split();
+                    let _ = tokio::io::copy(&mut r, &mut w).await;
+                });
+            }
+        });
+        address
+    }
+
+    async fn round_trip(stream: &mut TcpStream, within: Duration) -> Option<Vec<u8>> {
+        stream.write_all(b"ping").await.expect("write");
+        let mut buf = [0u8; 4];
+        match tokio::time::timeout(within, stream.read_exact(&mut buf)).await {
+            Ok(Ok(_)) => Some(buf.to_vec()),
+            _ => None,
+        }
+    }
+
+    /// How long a test waits to be sure nothing arrives.
+    const QUIET: Duration = Duration::from_millis(300);
+    const PATIENCE: Duration = Duration::from_secs(10);
+    const LINK: (End, End) = (End::Clients, End::Node(1));
+
+    async fn proxied(net: &Arc<Net>) -> TcpStream {
+        let port = start(net.clone(), 1, Source::Fixed(End::Clients), echo().await).await.expect("proxy");
+        TcpStream::connect(("127.0.0.1", port)).await.expect("connect")
+    }
+
+    #[tokio::test]
+    async fn a_dropped_link_loses_bytes_and_its_connection_closes_at_the_heal() {
+        let net = Net::new();
+        let mut stream = proxied(&net).await;
+        assert_eq!(round_trip(&mut stream, PATIENCE).await.as_deref(), Some(&b"ping"[..]));
+        net.set(&[LINK], Mode::Drop);
+        assert_eq!(round_trip(&mut stream, QUIET).await, None);
+        net.heal();
+        let mut buf = [0u8; 1];
+        let closed = tokio::time::timeout(PATIENCE, stream.read(&mut buf)).await.expect("closed within patience");
+        assert!(matches!(closed, Ok(0) | Err(_)), "the broken connection was closed: {closed:?}");
+    }
+
+    #[tokio::test]
+    async fn a_stalled_link_holds_bytes_and_delivers_them_at_the_heal() {
+        let net = Net::new();
+        let mut stream = proxied(&net).await;
+        net.set(&[LINK], Mode::Stall);
+        assert_eq!(round_trip(&mut stream, QUIET).await, None);
+        net.heal();
+        let mut buf = [0u8; 4];
+        tokio::time::timeout(PATIENCE, stream.read_exact(&mut buf)).await.expect("in time").expect("read");
+        assert_eq!(&buf, b"ping");
+        // A connection made during a stall is accepted and answered only after the heal.
+        net.set(&[(End::Node(1), End::Clients)], Mode::Stall);
+        let port = start(net.clone(), 1, Source::Fixed(End::Clients), echo().await).await.expect("proxy");
+        let mut late = TcpStream::connect(("127.0.0.1", port)).await.expect("accepted during the stall");
+        assert_eq!(round_trip(&mut late, QUIET).await, None);
+        net.heal();
+        let mut buf = [0u8; 4];
+        tokio::time::timeout(PATIENCE, late.read_exact(&mut buf)).await.expect("in time").expect("read");
+    }
+
+    #[tokio::test]
+    async fn a_delayed_link_forwards_later() {
+        let net = Net::new();
+        let mut stream = proxied(&net).await;
+        let delay = Duration::from_millis(200);
+        net.set(&[LINK, (End::Node(1), End::Clients)], Mode::Delay(delay));
+        let sent = Instant::now();
+        assert!(round_trip(&mut stream, PATIENCE).await.is_some());
+        assert!(sent.elapsed() >= 2 * delay, "answered after {:?}", sent.elapsed());
+    }
+
+    #[test]
+    fn a_connection_is_traced_to_the_process_that_owns_its_socket() {
+        let listener = std::net::TcpListener::bind("127.0.0.1:0").expect("bind");
+        let port = listener.local_addr().expect("address").port();
+        let stream = std::net::TcpStream::connect(("127.0.0.1", port)).expect("connect");
+        let local = stream.local_addr().expect("address").port();
+        let mine = HashMap::from([(2, 1), (7, std::process::id())]); // pid 1 owns no such socket
+        assert_eq!(owner(local, port, &mine), Some(7));
+        assert_eq!(owner(local, port, &HashMap::from([(2, 1)])), None);
+    }
 }

@@ -83,7 +83,8 @@ pub fn markdown(info: &RunInfo, verdict: &Verdict, faults: &[Fault], avail: &[Av
     let mut out = String::new();
     let _ = writeln!(out, "# Nemesis run, seed {}\n", info.seed);
     let _ = writeln!(out, "Command: `{}`  ", info.command);
-    let _ = writeln!(out, "Length: {:.1} min; {} faults; {} run errors.\n", info.minutes, faults.len(), info.errors.len());
+    let _ =
+        writeln!(out, "Length: {:.1} min; {} faults; {} run errors.\n", info.minutes, faults.len(), info.errors.len());
     let _ = writeln!(
         out,
         "Cluster: 3 `strand` nodes (broker and controller each), RF 3, `min.insync.replicas=2`, \
@@ -112,7 +113,8 @@ pub fn markdown(info: &RunInfo, verdict: &Verdict, faults: &[Fault], avail: &[Av
          start to the first success after its heal; recovery: from the heal to the first success. Writes: \
          acknowledged acks=all sends; polls: group polls that returned records.\n"
     );
-    let _ = writeln!(out, "| # | at s | fault | target | lasted | write gap | write recovery | poll gap | poll recovery |");
+    let _ =
+        writeln!(out, "| # | at s | fault | target | lasted | write gap | write recovery | poll gap | poll recovery |");
     let _ = writeln!(out, "|---|---|---|---|---|---|---|---|---|");
     for (i, (f, a)) in faults.iter().zip(avail).enumerate() {
         let _ = writeln!(
