@@ -5,6 +5,10 @@ use std::fmt::Write;
 use crate::checker::{ANOMALIES, Op, Verdict};
 use crate::faults::Fault;
 
+/// Acks=all writes should resume within this of a heal: twice the cluster's
+/// `broker.session.timeout.ms` (2 s) plus one `controller.quorum.election.timeout.ms` (1 s).
+const RECOVERY_TARGET_MS: i64 = 2 * 2_000 + 1_000;
+
 /// How the clients fared around one fault (milliseconds).
 #[derive(Debug, Clone)]
 pub struct Availability {
@@ -131,6 +135,22 @@ pub fn markdown(info: &RunInfo, verdict: &Verdict, faults: &[Fault], avail: &[Av
             ms(a.poll_recovery)
         );
     }
+    let slow: Vec<String> = faults
+        .iter()
+        .zip(avail)
+        .enumerate()
+        .filter(|(_, (_, a))| a.write_recovery.is_none_or(|r| r > RECOVERY_TARGET_MS))
+        .map(|(i, (f, _))| format!("#{} {}", i + 1, f.kind))
+        .collect();
+    let _ = writeln!(
+        out,
+        "\nWrites resumed later than issue 20's target ({RECOVERY_TARGET_MS} ms: twice `broker.session.timeout.ms` \
+         plus an election timeout) after {} of {} heals{}{}",
+        slow.len(),
+        faults.len(),
+        if slow.is_empty() { "" } else { ": " },
+        slow.join(", ")
+    );
     let _ = writeln!(out, "\n## Percentiles over faults (ms)\n\n| kind | faults | measure | p50 | p90 | p99 | max |");
     let _ = writeln!(out, "|---|---|---|---|---|---|---|");
     let mut kinds: Vec<&str> = faults.iter().map(|f| f.kind.as_str()).collect();

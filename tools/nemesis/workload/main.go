@@ -231,7 +231,15 @@ func consume(h *History, process, group string, base, opts []kgo.Opt, stop *atom
 		})
 		if len(polled) > 0 {
 			commitCtx, cancelCommit := context.WithTimeout(context.Background(), 10*time.Second)
-			client.CommitRecords(commitCtx, polled...)
+			offsets := map[int32]int64{}
+			for _, r := range polled {
+				offsets[r.Partition] = max(offsets[r.Partition], r.Offset+1)
+			}
+			op := map[string]any{"process": process, "type": "ok", "f": "commit", "offsets": offsets}
+			if err := client.CommitRecords(commitCtx, polled...); err != nil {
+				op["type"], op["error"] = "fail", err.Error()
+			}
+			h.log(op)
 			cancelCommit()
 		}
 		client.AllowRebalance()
