@@ -289,12 +289,31 @@ fn run(args: RunArgs) -> anyhow::Result<bool> {
         faults.len(),
         if clean { "PASS" } else { "FAIL" }
     );
+    if !clean {
+        print_tails(&dir);
+    }
     match (clean, scratch) {
         (true, Some(t)) => drop(t),
         (_, Some(t)) => eprintln!("nemesis: kept the run directory {}", t.keep().display()),
         _ => {}
     }
     Ok(clean)
+}
+
+/// The last lines of each node's log and of the workload's, to stderr (CI deletes the run
+/// directory with its scratch space).
+fn print_tails(dir: &std::path::Path) {
+    const LINES: usize = 40;
+    let mut files: Vec<PathBuf> = (1..=NODES).map(|id| dir.join(format!("node-{id}")).join("stderr")).collect();
+    files.push(dir.join("workload.log"));
+    for file in files {
+        let text = std::fs::read_to_string(&file).unwrap_or_default();
+        let lines: Vec<&str> = text.lines().collect();
+        eprintln!("--- the last {LINES} lines of {}:", file.display());
+        for line in &lines[lines.len().saturating_sub(LINES)..] {
+            eprintln!("{line}");
+        }
+    }
 }
 
 /// Waits until the workload's topic exists with every partition in sync.
