@@ -1,0 +1,310 @@
+//! Three `strand` processes, each broker and controller, on free 127.0.0.1 ports with a data dir
+//! each under the run's directory: RF 3, `min.insync.replicas=2`, unclean elections off. Every
+//! node advertises its proxies (`proxy.rs`): clients reach it through its client proxy, followers
+//! through its replication proxy (`inter.broker.listener.name=REPLICATION`), each other voter
+//! through a controller proxy of its own.
+
+use std::collections::BTreeMap;
+use std::io::{Read, Write};
+use std::net::{SocketAddr, TcpStream};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use anyhow::{Context, bail};
+use rustix::process::{Pid, Signal, kill_process};
+use strand_protocol::frame::{SIZE_PREFIX_BYTES, decode_response, encode_request};
+use strand_protocol::messages::MetadataRequest;
+use strand_protocol::messages::api::{RequestBody, ResponseBody};
+use strand_protocol::messages::metadata_request::MetadataRequestTopic;
+
+use crate::proxy::{self, End, Net, Source};
+
+pub const NODES: u8 = 3;
+const CLUSTER_ID: &str = "TmVtZXNpc0NsdXN0ZXIwMQ";
+/// How long a node may take to serve after it is started.
+const READY_MAX: Duration = Duration::from_secs(60);
+/// How long a clean shutdown may take before the node is killed.
+const SHUTDOWN_MAX: Duration = Duration::from_secs(30);
+
+#[derive(Debug)]
+struct Node {
+    id: u8,
+    dir: PathBuf,
+    client_port: u16,
+    args: Vec<String>,
+    child: Option<Child>,
+}
+
+#[derive(Debug)]
+pub struct Cluster {
+    nodes: Vec<Node>,
+    net: Arc<Net>,
+    /// The client proxies' addresses, for the workload.
+    pub bootstrap: Vec<String>,
+}
+
+/// A free port, held until the returned listener is dropped.
+fn free_port(held: &mut Vec<std::net::TcpListener>) -> anyhow::Result<u16> {
+    let listener = std::net::TcpListener::bind("127.0.0.1:0")?;
+    let port = listener.local_addr()?.port();
+    held.push(listener);
+    Ok(port)
+}
+
+fn local(port: u16) -> SocketAddr {
+    SocketAddr::from(([127, 0, 0, 1], port))
+}
+
+impl Cluster {
+    /// Starts the proxies and the nodes and waits until each serves and lists every node.
+    pub fn start(bin: &Path, dir: &Path, runtime: &tokio::runtime::Runtime, net: Arc<Net>) -> anyhow::Result<Cluster> {
+        let ids: Vec<u8> = (1..=NODES).collect();
+        let mut real = BTreeMap::new(); // id → (client, replication, controller)
+        // The nodes' ports stay taken while the proxies pick theirs, so no proxy lands on one.
+        let mut held = Vec::new();
+        for id in &ids {
+            real.insert(*id, (free_port(&mut held)?, free_port(&mut held)?, free_port(&mut held)?));
+        }
+        let start = |node: u8, source: Source, port: u16| {
+            runtime.block_on(proxy::start(net.clone(), node, source, local(port)))
+        };
+        let mut client_proxy = BTreeMap::new();
+        let mut replication_proxy = BTreeMap::new();
+        let mut controller_proxy = BTreeMap::new(); // (from, to) → port
+        for (&id, &(client, replication, controller)) in &real {
+            client_proxy.insert(id, start(id, Source::Fixed(End::Clients), client)?);
+            replication_proxy.insert(id, start(id, Source::AnyNode, replication)?);
+            for &from in ids.iter().filter(|f| **f != id) {
+                controller_proxy.insert((from, id), start(id, Source::Fixed(End::Node(from)), controller)?);
+            }
+        }
+        drop(held);
+        let mut nodes = Vec::new();
+        for (&id, &(client, replication, controller)) in &real {
+            let node_dir = dir.join(format!("node-{id}"));
+            std::fs::create_dir_all(node_dir.join("data"))?;
+            let voters: Vec<String> = ids
+                .iter()
+                .map(|&to| match to == id {
+                    true => format!("{to}@127.0.0.1:{controller}"),
+                    false => format!("{to}@127.0.0.1:{}", controller_proxy[&(id, to)]),
+                })
+                .collect();
+            let settings = [
+                format!("node.id={id}"),
+                "process.roles=broker,controller".to_owned(),
+                format!(
+                    "listeners=PLAINTEXT://127.0.0.1:{client},REPLICATION://127.0.0.1:{replication},CONTROLLER://127.0.0.1:{controller}"
+                ),
+                format!(
+                    "advertised.listeners=PLAINTEXT://127.0.0.1:{},REPLICATION://127.0.0.1:{}",
+                    client_proxy[&id], replication_proxy[&id]
+                ),
+                "listener.security.protocol.map=PLAINTEXT:PLAINTEXT,REPLICATION:PLAINTEXT,CONTROLLER:PLAINTEXT"
+                    .to_owned(),
+                "inter.broker.listener.name=REPLICATION".to_owned(),
+                "controller.listener.names=CONTROLLER".to_owned(),
+                format!("controller.quorum.voters={}", voters.join(",")),
+                format!("cluster.id={CLUSTER_ID}"),
+                format!("log.dirs={}", node_dir.join("data").display()),
+                // Lowered as the e2e cluster tests lower them, so faults heal within a run's patience.
+                "broker.session.timeout.ms=2000".to_owned(),
+                "broker.heartbeat.interval.ms=250".to_owned(),
+                "replica.lag.time.max.ms=5000".to_owned(),
+                "default.replication.factor=3".to_owned(),
+                "min.insync.replicas=2".to_owned(),
+                "unclean.leader.election.enable=false".to_owned(),
+                "offsets.topic.replication.factor=3".to_owned(),
+                "transaction.state.log.replication.factor=3".to_owned(),
+                "transaction.state.log.min.isr=2".to_owned(),
+                "group.initial.rebalance.delay.ms=0".to_owned(),
+                "auto.create.topics.enable=false".to_owned(),
+                "leader.imbalance.check.interval.seconds=10".to_owned(),
+            ];
+            let mut args = vec!["server".to_owned()];
+            for setting in settings {
+                args.push("--override".to_owned());
+                args.push(setting);
+            }
+            let mut command_line = vec![bin.display().to_string()];
+            command_line.extend(args.iter().cloned());
+            std::fs::write(node_dir.join("command"), command_line.join(" ") + "\n")?;
+            nodes.push(Node { id, dir: node_dir, client_port: client, args, child: None });
+        }
+        let bootstrap = client_proxy.values().map(|p| format!("127.0.0.1:{p}")).collect();
+        let mut cluster = Cluster { nodes, net, bootstrap };
+        for id in ids.clone() {
+            cluster.spawn(bin, id)?;
+        }
+        for id in ids {
+            cluster.await_ready(id)?;
+        }
+        Ok(cluster)
+    }
+
+    fn node(&mut self, id: u8) -> &mut Node {
+        &mut self.nodes[usize::from(id - 1)]
+    }
+
+    /// Starts node `id` (its data dir kept), appending to its stdout and stderr files.
+    pub fn spawn(&mut self, bin: &Path, id: u8) -> anyhow::Result<()> {
+        let node = self.node(id);
+        let open = |name: &str| std::fs::OpenOptions::new().create(true).append(true).open(node.dir.join(name));
+        let child = Command::new(bin)
+            .args(&node.args)
+            .stdin(Stdio::null())
+            .stdout(open("stdout")?)
+            .stderr(open("stderr")?)
+            .spawn()
+            .with_context(|| format!("starting node {id} ({})", bin.display()))?;
+        let pid = child.id();
+        node.child = Some(child);
+        if let Ok(mut pids) = self.net.pids.lock() {
+            pids.insert(id, pid);
+        }
+        Ok(())
+    }
+
+    fn pid(&self, id: u8) -> anyhow::Result<Pid> {
+        let child = self.nodes[usize::from(id - 1)].child.as_ref().context("the node is down")?;
+        Pid::from_raw(child.id() as i32).context("a process id")
+    }
+
+    pub fn signal(&self, id: u8, signal: Signal) -> anyhow::Result<()> {
+        Ok(kill_process(self.pid(id)?, signal)?)
+    }
+
+    /// `kill -9`, and the process reaped.
+    pub fn kill(&mut self, id: u8) -> anyhow::Result<()> {
+        self.signal(id, Signal::KILL)?;
+        if let Some(mut child) = self.node(id).child.take() {
+            child.wait()?;
+        }
+        Ok(())
+    }
+
+    /// SIGTERM (a controlled shutdown), waiting for the exit; killed after `SHUTDOWN_MAX`.
+    pub fn terminate(&mut self, id: u8) -> anyhow::Result<()> {
+        self.signal(id, Signal::TERM)?;
+        let mut child = self.node(id).child.take().context("the node is down")?;
+        let deadline = Instant::now() + SHUTDOWN_MAX;
+        while child.try_wait()?.is_none() {
+            if Instant::now() > deadline {
+                eprintln!("nemesis: node {id} did not stop within {SHUTDOWN_MAX:?} of SIGTERM; killing it");
+                child.kill()?;
+                child.wait()?;
+                break;
+            }
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        Ok(())
+    }
+
+    /// Whether each node still runs (a node that exited by itself is an error of the run).
+    pub fn exited(&mut self) -> Vec<(u8, String)> {
+        let mut out = Vec::new();
+        for node in &mut self.nodes {
+            if let Some(child) = node.child.as_mut()
+                && let Ok(Some(status)) = child.try_wait()
+            {
+                out.push((node.id, status.to_string()));
+                node.child = None;
+            }
+        }
+        out
+    }
+
+    /// Waits until node `id` answers Metadata on its own port listing every node.
+    pub fn await_ready(&mut self, id: u8) -> anyhow::Result<()> {
+        let deadline = Instant::now() + READY_MAX;
+        let mut last = String::from("never answered");
+        while Instant::now() < deadline {
+            if let Some(child) = self.node(id).child.as_mut()
+                && let Some(status) = child.try_wait()?
+            {
+                bail!("node {id} exited before it served ({status}); see {}", self.node(id).dir.display());
+            }
+            match self.metadata(id, None) {
+                Ok(m) if m.brokers.len() == usize::from(NODES) => return Ok(()),
+                Ok(m) => last = format!("it listed {} brokers", m.brokers.len()),
+                Err(e) => last = e.to_string(),
+            }
+            std::thread::sleep(Duration::from_millis(200));
+        }
+        bail!("node {id} did not serve within {READY_MAX:?}: {last}")
+    }
+
+    /// A Metadata request straight to node `id`'s own client port (no proxy).
+    pub fn metadata(&self, id: u8, topic: Option<&str>) -> anyhow::Result<strand_protocol::messages::MetadataResponse> {
+        let port = self.nodes[usize::from(id - 1)].client_port;
+        let mut stream = TcpStream::connect_timeout(&local(port), Duration::from_secs(2))?;
+        stream.set_read_timeout(Some(Duration::from_secs(5)))?;
+        let topics = topic.map(|t| vec![MetadataRequestTopic { name: Some(t.to_owned()), ..Default::default() }]);
+        let request =
+            RequestBody::Metadata(MetadataRequest { topics, allow_auto_topic_creation: false, ..Default::default() });
+        stream.write_all(&encode_request(1, Some("nemesis"), &request, 12)?)?;
+        let mut prefix = [0u8; SIZE_PREFIX_BYTES];
+        stream.read_exact(&mut prefix)?;
+        let mut frame = vec![0u8; u32::from_be_bytes(prefix) as usize];
+        stream.read_exact(&mut frame)?;
+        match decode_response(request.api_key(), 12, bytes::Bytes::from(frame))?.1 {
+            ResponseBody::Metadata(m) => Ok(m),
+            _ => bail!("not a Metadata response"),
+        }
+    }
+
+    /// The leader of each partition of `topic` as a running node sees it.
+    pub fn leaders(&self, topic: &str) -> BTreeMap<i32, u8> {
+        for node in self.nodes.iter().filter(|n| n.child.is_some()) {
+            if let Ok(m) = self.metadata(node.id, Some(topic)) {
+                let partitions = m.topics.iter().flat_map(|t| &t.partitions);
+                let leaders: BTreeMap<i32, u8> = partitions
+                    .filter_map(|p| {
+                        u8::try_from(p.leader_id.0).ok().filter(|l| *l >= 1).map(|l| (p.partition_index, l))
+                    })
+                    .collect();
+                if !leaders.is_empty() {
+                    return leaders;
+                }
+            }
+        }
+        BTreeMap::new()
+    }
+
+    /// The node that last logged that it is the active controller and has not since said it stopped.
+    pub fn active_controller(&self) -> Option<u8> {
+        self.nodes.iter().filter(|n| n.child.is_some()).map(|n| n.id).find(|id| {
+            let log = std::fs::read_to_string(self.nodes[usize::from(id - 1)].dir.join("stderr")).unwrap_or_default();
+            log.lines().rev().find(|l| l.contains("active controller")).is_some_and(|l| l.contains(" is the active"))
+        })
+    }
+
+    pub fn is_up(&self, id: u8) -> bool {
+        self.nodes[usize::from(id - 1)].child.is_some()
+    }
+
+    /// Stops every node (SIGCONT first, in case one is paused) and kills what does not stop.
+    pub fn stop(&mut self) {
+        for id in 1..=NODES {
+            if self.is_up(id) {
+                let _ = self.signal(id, Signal::CONT);
+                if self.terminate(id).is_err() {
+                    let _ = self.kill(id);
+                }
+            }
+        }
+    }
+}
+
+impl Drop for Cluster {
+    fn drop(&mut self) {
+        for node in &mut self.nodes {
+            if let Some(mut child) = node.child.take() {
+                let _ = child.kill();
+                let _ = child.wait();
+            }
+        }
+    }
+}
