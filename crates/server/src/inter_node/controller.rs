@@ -2,7 +2,8 @@
 //! controller in this process when this node is the quorum's leader, the leader's CONTROLLER
 //! listener otherwise. A call follows leadership changes: a node that is no longer the leader
 //! (NOT_CONTROLLER), an unknown leader or an unreachable one is retried, at the leader this node
-//! learns of next, until the call's deadline.
+//! learns of next, until the call's deadline; an attempt under way when another leader is learnt
+//! of is given up and made again there.
 
 use super::Link;
 use std::collections::BTreeMap;
@@ -89,7 +90,16 @@ impl ControllerClient {
                     return Err(format!("the active controller {id} is not in controller.quorum.voters"));
                 };
                 let payload = wire::encode_controller_request(api as i16, version, requester, body)?;
-                let called = self.client.call(address, RpcKind::Controller, &payload, self.attempt_timeout).await;
+                // Kafka's channel to the controller drops its connection when the controller
+                // changes: an attempt at a controller that no longer leads (a paused one, say)
+                // is given up at once instead of running out its timeout (which a heartbeat
+                // cannot afford: the broker's session would end meanwhile).
+                let mut leadership = self.leadership.clone();
+                let deposed = leadership.wait_for(|now| now.leader_id != Some(id));
+                let called = tokio::select! {
+                    called = self.client.call(address, RpcKind::Controller, &payload, self.attempt_timeout) => called,
+                    _ = deposed => return Ok(None),
+                };
                 match &called {
                     Ok(_) | Err(CallError::Refused { .. }) => self.peers.reached(id),
                     Err(e) => self.peers.call_failed(id, "controller", e),
@@ -132,5 +142,61 @@ impl ControllerChannel for ControllerClient {
                 Err(_) => Err(format!("no active controller answered {api:?} within {} ms", self.deadline.as_millis())),
             }
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    use tokio::net::TcpListener;
+
+    /// A controller on a free loopback port: answers every request with `answer` at offset 7,
+    /// or (`None`) reads it and never answers, as a paused process. `received` fires at the
+    /// first request.
+    async fn controller(answer: Option<&'static [u8]>, received: tokio::sync::oneshot::Sender<()>) -> String {
+        let listener = TcpListener::bind("127.0.0.1:0").await.expect("bind");
+        let address = listener.local_addr().expect("address").to_string();
+        tokio::spawn(async move {
+            let mut received = Some(received);
+            let (mut stream, _) = listener.accept().await.expect("accept");
+            loop {
+                let size = stream.read_i32().await.expect("size");
+                let mut frame = vec![0; usize::try_from(size).expect("size")];
+                stream.read_exact(&mut frame).await.expect("frame");
+                if let Some(received) = received.take() {
+                    let _ = received.send(());
+                }
+                let Some(answer) = answer else { continue };
+                let request = wire::decode_request(Bytes::from(frame)).expect("a strand request");
+                let payload = wire::encode_controller_answer(7, answer);
+                let reply = wire::encode_reply(request.correlation_id, Ok(&payload)).expect("reply");
+                stream.write_all(&reply).await.expect("write");
+            }
+        });
+        address
+    }
+
+    /// A call at a controller that stops answering moves to the next leader as soon as it is
+    /// known, long before the attempt's timeout.
+    #[tokio::test]
+    async fn an_attempt_at_a_deposed_controller_is_given_up() {
+        let (paused_got, paused_received) = tokio::sync::oneshot::channel();
+        let (next_got, _) = tokio::sync::oneshot::channel();
+        let paused = controller(None, paused_got).await;
+        let next = controller(Some(b"answered"), next_got).await;
+        let (leadership, watched) = watch::channel(Leadership { epoch: 1, leader_id: Some(2) });
+        let attempt_timeout = Duration::from_secs(60);
+        let controllers = BTreeMap::from([(2, paused), (3, next)]);
+        let peers = Arc::new(PeerHealth::new());
+        let client = ControllerClient::new(1, None, watched, controllers, attempt_timeout, attempt_timeout * 2, peers);
+        let call = tokio::spawn(async move {
+            client.call(ApiKey::BrokerHeartbeat, 1, Bytes::from_static(b"heartbeat"), None).await
+        });
+        paused_received.await.expect("the paused controller got the request");
+        leadership.send_replace(Leadership { epoch: 2, leader_id: Some(3) });
+        let answered = tokio::time::timeout(Duration::from_secs(10), call).await;
+        let answer = answered.expect("answered before the attempt's timeout").expect("the task");
+        assert_eq!(answer, Ok((Bytes::from_static(b"answered"), 7)));
     }
 }
