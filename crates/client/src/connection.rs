@@ -75,7 +75,8 @@ impl Connection {
             let name = tls::server_name(address)?;
             match tokio::time::timeout(config.connect_timeout, connector.connect(name, tcp)).await {
                 Ok(Ok(stream)) => Box::new(stream),
-                Ok(Err(e)) => return Err(connect(format!("SSL handshake failed: {e}"))),
+                // As Kafka's SslAuthenticationException: a configuration to fix, never retried.
+                Ok(Err(e)) => return Err(ClientError::Authentication(format!("SSL handshake failed: {e}"))),
                 Err(_) => return Err(connect("no SSL handshake in time".into())),
             }
         } else {
