@@ -152,8 +152,21 @@ fn joined(ids: &[i32]) -> String {
     ids.iter().map(ToString::to_string).collect::<Vec<_>>().join(",")
 }
 
+/// The overridden configs in the order Kafka's `Config` (a `HashMap` of every entry) gives them.
 fn overrides(configs: &[ConfigEntry]) -> impl Iterator<Item = &ConfigEntry> {
-    configs.iter().filter(|c| !c.is_default())
+    java_hash_map_order(configs.iter().map(Entry).collect(), configs.len())
+        .into_iter()
+        .map(|e| e.0)
+        .filter(|c| !c.is_default())
+}
+
+/// A config entry keyed, for the HashMap order, by its name.
+struct Entry<'a>(&'a ConfigEntry);
+
+impl AsRef<str> for Entry<'_> {
+    fn as_ref(&self) -> &str {
+        &self.0.name
+    }
 }
 
 fn print_topic(
