@@ -131,3 +131,26 @@ fn json_output_for_list_and_describe() {
     assert_eq!(topic["partitions"][1]["isr"], serde_json::json!([1]));
     assert_eq!(topic["topicId"].as_str().map(str::len), Some(22));
 }
+
+/// `bin/kafka-topics.sh` runs `strand topics` (here the binary under test, through `STRAND_BIN`)
+/// with the user's arguments, so the seeds' commands run verbatim; `--help` shows an example.
+#[test]
+fn the_kafka_topics_shim_runs_strand_topics() {
+    let _serial = common::serial();
+    let server = Server::start();
+    let shim = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../bin/kafka-topics.sh");
+    let run = |args: &[&str]| {
+        Command::new(&shim).args(args).env("STRAND_BIN", env!("CARGO_BIN_EXE_strand")).output().expect("run the shim")
+    };
+    let bootstrap = server.address.to_string();
+    let created = run(&["--bootstrap-server", &bootstrap, "--create", "--topic", "orders", "--partitions", "3"]);
+    assert_eq!(String::from_utf8_lossy(&created.stdout), "Created topic orders.\n");
+    let listed = run(&["--bootstrap-server", &bootstrap, "--list"]);
+    assert_eq!(
+        (listed.status.code(), String::from_utf8_lossy(&listed.stdout).into_owned()),
+        (Some(0), "orders\n".into())
+    );
+    let help = run(&["--help"]);
+    assert_eq!(help.status.code(), Some(0));
+    assert!(String::from_utf8_lossy(&help.stdout).contains("strand topics --bootstrap-server localhost:9092 --create"));
+}
