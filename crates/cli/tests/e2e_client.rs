@@ -10,7 +10,7 @@ use std::collections::BTreeMap;
 
 use common::Server;
 use common::tls::{Pki, pem};
-use strand_client::admin::{NewTopic, RESOURCE_TOPIC};
+use strand_client::admin::{NewTopic, PartitionIncrease, RESOURCE_TOPIC};
 use strand_client::{Admin, Client, ClientConfig, ClientError};
 use strand_protocol::error::ErrorCode;
 use strand_protocol::messages::api::ApiKey;
@@ -26,6 +26,10 @@ fn config(pairs: &[(&str, String)]) -> ClientConfig {
 
 fn admin(pairs: &[(&str, String)]) -> Result<Admin, ClientError> {
     block_on(Client::connect(config(pairs))).map(Admin::new)
+}
+
+fn increase(topic: &str, total_count: i32) -> PartitionIncrease {
+    PartitionIncrease { topic: topic.to_owned(), total_count, assignments: None }
 }
 
 fn code(error: &ClientError) -> Option<ErrorCode> {
@@ -70,11 +74,11 @@ fn admin_calls_answer_as_kafka_s_admin_client() {
         assert_eq!((retention.value.as_deref(), retention.is_default()), (Some("1000"), false));
         assert!(configs[0].iter().find(|c| c.name == "segment.bytes").is_some_and(|c| c.is_default()));
 
-        let shrink = admin.create_partitions(&[("orders".into(), 2, None)]).await.expect("answered");
+        let shrink = admin.create_partitions(&[increase("orders", 2)]).await.expect("answered");
         let Err(shrink) = &shrink[0] else { panic!("shrank") };
         assert_eq!(code(shrink), Some(ErrorCode::InvalidPartitions));
         assert_eq!(shrink.to_string(), "The topic orders currently has 3 partition(s); 2 would not be an increase.");
-        assert_eq!(admin.create_partitions(&[("orders".into(), 5, None)]).await.expect("answered"), [Ok(())]);
+        assert_eq!(admin.create_partitions(&[increase("orders", 5)]).await.expect("answered"), [Ok(())]);
 
         let cluster = admin.describe_cluster().await.expect("cluster");
         assert_eq!(cluster.nodes.iter().map(|n| n.id).collect::<Vec<_>>(), [1]);

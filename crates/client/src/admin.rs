@@ -114,6 +114,15 @@ impl NewTopic {
     }
 }
 
+/// A topic's partitions raised to `total_count` (Kafka's `NewPartitions.increaseTo`), the new
+/// partitions on `assignments` (one replica list each) if given, else placed by the controller.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PartitionIncrease {
+    pub topic: String,
+    pub total_count: i32,
+    pub assignments: Option<Vec<Vec<i32>>>,
+}
+
 /// A partition's reassignment in progress.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Reassignment {
@@ -384,18 +393,18 @@ impl Admin {
         Ok(names.iter().map(|name| outcomes.remove(name).unwrap_or(Ok(()))).collect())
     }
 
-    /// Raises each `(topic, new total count, replicas of each new partition)`; each outcome.
+    /// Raises each topic's partition count; each topic's outcome, in order.
     pub async fn create_partitions(
         &self,
-        increases: &[(String, i32, Option<Vec<Vec<i32>>>)],
+        increases: &[PartitionIncrease],
     ) -> Result<Vec<Result<(), ClientError>>, ClientError> {
         let request = RequestBody::CreatePartitions(CreatePartitionsRequest {
             topics: increases
                 .iter()
-                .map(|(name, count, assignments)| CreatePartitionsTopic {
-                    name: name.clone(),
-                    count: *count,
-                    assignments: assignments.as_ref().map(|all| {
+                .map(|increase| CreatePartitionsTopic {
+                    name: increase.topic.clone(),
+                    count: increase.total_count,
+                    assignments: increase.assignments.as_ref().map(|all| {
                         all.iter()
                             .map(|replicas| CreatePartitionsAssignment {
                                 broker_ids: replicas.iter().copied().map(BrokerId).collect(),
@@ -416,7 +425,7 @@ impl Admin {
             .into_iter()
             .map(|t| (t.name, ClientError::from_response(t.error_code, t.error_message.as_deref()).map_or(Ok(()), Err)))
             .collect();
-        Ok(increases.iter().map(|(name, ..)| outcomes.remove(name).unwrap_or(Ok(()))).collect())
+        Ok(increases.iter().map(|increase| outcomes.remove(&increase.topic).unwrap_or(Ok(()))).collect())
     }
 
     /// Reassignments in progress among `partitions` (topic, partition); an empty map from a

@@ -21,7 +21,7 @@ use std::process::ExitCode;
 
 use clap::{Args, ValueEnum};
 use strand_client::Admin;
-use strand_client::admin::NewTopic;
+use strand_client::admin::{NewTopic, PartitionIncrease};
 
 use crate::tool::{self, Failure};
 
@@ -363,7 +363,7 @@ async fn alter(admin: &Admin, args: &TopicsArgs) -> Result<(), Failure> {
             let existing = described.iter().find(|d| &d.name == topic).map_or(0, |d| d.partitions.len());
             assignment.values().skip(existing).cloned().collect::<Vec<_>>()
         });
-        increases.push((topic.clone(), count, new_replicas));
+        increases.push(PartitionIncrease { topic: topic.clone(), total_count: count, assignments: new_replicas });
     }
     for outcome in admin.create_partitions(&increases).await? {
         outcome?;
