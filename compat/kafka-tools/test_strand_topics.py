@@ -1,4 +1,5 @@
 """`strand topics` (Strand's kafka-topics.sh) run with the seeds' sequence of test_kafka_tools.py
+(and `strand console-producer` / `console-consumer` with its console steps)
 against this suite's broker (Strand, or Apache Kafka 4.4.0 with STRAND_COMPAT_BROKER=kafka), its
 exit status and stdout compared with the same golden files: what Kafka's own tool printed, with
 the same normalisation (topic ids masked). The strand binary is STRAND_BIN, else
@@ -86,3 +87,24 @@ def test_strand_topics_and_kafka_topics_agree_on_many_topics(own_broker, topics)
         actual = topics(*args)
         assert (actual.returncode, actual.stdout) == (expected.returncode, expected.stdout), \
             f"{args}: strand differs from Kafka's tool\n--- kafka\n{expected.stdout}\n--- strand\n{actual.stdout}"
+
+
+def test_strand_console_tools_print_what_kafka_s_print(own_broker):
+    """strand console-producer (keyed lines) and console-consumer (--offset earliest, then from
+    offset 1 with keys, partitions and offsets): exit status and stdout as Kafka's tools."""
+    def strand(tool, *args, input=None):
+        command = [str(STRAND), tool, "--bootstrap-server", own_broker.bootstrap, *args]
+        return subprocess.run(command, input=input, capture_output=True, text=True, timeout=60,
+                              stdin=None if input is not None else subprocess.DEVNULL)
+    created = strand("topics", "--create", "--topic", "console", "--partitions", "1", "--replication-factor", "1")
+    assert created.returncode == 0, created.stdout + created.stderr
+    check("console-producer", strand("console-producer", "--topic", "console", "--reader-property", "parse.key=true",
+                                     "--reader-property", "key.separator=:", input="a:one\nb:two\nc:three\n"))
+    consumed = strand("console-consumer", "--topic", "console", "--partition", "0", "--offset", "earliest",
+                      "--max-messages", "3", "--timeout-ms", "15000")
+    check("console-consumer-earliest", consumed)
+    assert "Processed a total of 3 messages" in consumed.stderr
+    from_offset = strand("console-consumer", "--topic", "console", "--partition", "0", "--offset", "1",
+                         "--max-messages", "2", "--timeout-ms", "15000", "--formatter-property", "print.key=true",
+                         "--formatter-property", "print.offset=true", "--formatter-property", "print.partition=true")
+    check("console-consumer-offset-1", from_offset)

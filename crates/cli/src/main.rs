@@ -8,7 +8,8 @@
 //!   first-start formatting `server` uses.
 //!
 //! - `strand topics ...` ([`topics`]): Kafka's `kafka-topics.sh`, its flags and output, over
-//!   `strand-client` ([`tool`] holds what every such tool shares).
+//!   `strand-client` ([`tool`] holds what every such tool shares); `strand console-producer`
+//!   and `strand console-consumer` ([`console_producer`], [`console_consumer`]) likewise.
 //!
 //! A build with failpoints (the binary Cargo builds for this package's tests, where the
 //! `fail/failpoints` dev-dependency feature unifies in) sets them from `FAILPOINTS` and, while
@@ -19,6 +20,8 @@
 //! (a message on stderr, exit code 1).
 
 mod add_scram;
+mod console_consumer;
+mod console_producer;
 mod server;
 mod storage;
 mod tool;
@@ -45,6 +48,10 @@ enum Command {
     Storage(storage::StorageCommand),
     /// Create, delete, describe, or change a topic (Kafka's kafka-topics.sh).
     Topics(topics::TopicsArgs),
+    /// Read lines from stdin and produce them (Kafka's kafka-console-producer.sh).
+    ConsoleProducer(console_producer::ConsoleProducerArgs),
+    /// Print records of a topic (Kafka's kafka-console-consumer.sh).
+    ConsoleConsumer(console_consumer::ConsoleConsumerArgs),
 }
 
 fn main() -> ExitCode {
@@ -56,6 +63,8 @@ fn main() -> ExitCode {
         Command::Server(args) => server::run(args),
         Command::Storage(command) => storage::run(command),
         Command::Topics(args) => return topics::run(args),
+        Command::ConsoleProducer(args) => return console_producer::run(args),
+        Command::ConsoleConsumer(args) => return console_consumer::run(args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

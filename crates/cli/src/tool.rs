@@ -43,6 +43,17 @@ pub fn report(name: &str, outcome: Result<(), Failure>, help_hint: &str) -> Exit
     }
 }
 
+/// Prints `failure` as Kafka's console tools do (everything on stderr) and returns the exit code.
+pub fn report_plain(outcome: Result<(), Failure>) -> ExitCode {
+    match outcome {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(Failure::Usage(reason) | Failure::Operation(reason)) => {
+            eprintln!("{reason}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
 /// The client configuration a tool runs with: the `--command-config` file's properties, with
 /// `bootstrap.servers` from `--bootstrap-server`.
 pub fn client_config(bootstrap: &str, command_config: Option<&Path>) -> Result<ClientConfig, Failure> {

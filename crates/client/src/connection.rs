@@ -151,6 +151,30 @@ impl Connection {
         Ok(response)
     }
 
+    /// Sends `body` at `version` without waiting for an answer (a Produce with acks=0, which
+    /// Kafka's brokers never answer).
+    pub async fn send_only(&self, body: &RequestBody, version: i16) -> Result<(), ClientError> {
+        let io = |reason: String| ClientError::Io { address: self.address.clone(), reason };
+        let mut state = self.state.lock().await;
+        let mut open = state.take().ok_or_else(|| io("closed after an earlier failure".into()))?;
+        let correlation_id = open.next_correlation_id;
+        open.next_correlation_id = correlation_id.wrapping_add(1);
+        let frame = encode_request(correlation_id, Some(&self.client_id), body, version)
+            .map_err(|e| io(format!("cannot encode {:?} v{version}: {e}", body.api_key())))?;
+        let write = async {
+            open.stream.write_all(&frame).await?;
+            open.stream.flush().await
+        };
+        match tokio::time::timeout(self.request_timeout, write).await {
+            Ok(Ok(())) => {
+                *state = Some(open);
+                Ok(())
+            }
+            Ok(Err(e)) => Err(io(format!("write: {e}"))),
+            Err(_) => Err(io("write timed out".into())),
+        }
+    }
+
     async fn api_versions(&self) -> Result<HashMap<i16, (i16, i16)>, ClientError> {
         let request = RequestBody::ApiVersions(ApiVersionsRequest {
             client_software_name: "strand".to_owned(),

@@ -13,15 +13,21 @@
 //!   exponential backoff until `default.api.timeout.ms`.
 //! - [`admin`]: [`Admin`], Kafka's `Admin` calls the tools need: list, describe, create and
 //!   delete topics, create partitions, describe configs, the cluster and reassignments.
+//! - [`producer`]: [`producer::Producer`], records to leaders with acks and Kafka's key
+//!   partitioner (no idempotence, compression or linger yet).
+//! - [`consumer`]: [`consumer::PartitionConsumer`], assigned partitions read from an offset
+//!   (no group yet).
 //! - `tls`: rustls client contexts from PEM or PKCS12 stores.
 //!
-//! What it is not (yet): no producer or consumer, no pipelining, no OAUTHBEARER or GSSAPI.
+//! What it is not (yet): no consumer groups, no pipelining, no OAUTHBEARER or GSSAPI.
 
 pub mod admin;
 pub mod cluster;
 pub mod config;
 pub mod connection;
+pub mod consumer;
 mod error;
+pub mod producer;
 mod tls;
 
 pub use admin::Admin;
