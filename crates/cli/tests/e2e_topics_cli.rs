@@ -67,6 +67,9 @@ fn the_seeds_topic_commands_print_what_kafka_s_tool_prints() {
     check("alter-first-2", &topics(&server, &["--alter", "--topic", "first", "--partitions", "2"]));
     check("alter-first-5", &topics(&server, &["--alter", "--topic", "first", "--partitions", "5"]));
     check("describe-first-5", &topics(&server, &["--describe", "--topic", "first"]));
+    // The same description, gathered two partitions per DescribeTopicPartitions answer.
+    let paged = ["--describe", "--topic", "first", "--partition-size-limit-per-response", "2"];
+    check("describe-first-5", &topics(&server, &paged));
     check(
         "create-lines",
         &topics(&server, &["--create", "--topic", "lines", "--partitions", "1", "--replication-factor", "1"]),

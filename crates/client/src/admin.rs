@@ -169,11 +169,21 @@ impl Admin {
     /// `allTopicNames()` does.
     /// A topic's own error (UNKNOWN_TOPIC_OR_PARTITION, say) is not retried, as in Kafka.
     pub async fn describe_topics(&self, names: &[String]) -> Result<Vec<TopicDescription>, ClientError> {
+        self.describe_topics_paged(names, DESCRIBE_PARTITIONS_PER_RESPONSE_MAX).await
+    }
+
+    /// [`Admin::describe_topics`] with at most `partitions_per_response` partitions in each
+    /// DescribeTopicPartitions answer (Kafka's `partitionSizeLimitPerResponse`).
+    pub async fn describe_topics_paged(
+        &self,
+        names: &[String],
+        partitions_per_response: i32,
+    ) -> Result<Vec<TopicDescription>, ClientError> {
         self.client
             .retrying("describeTopics", || async {
                 let connection = self.client.any_connection().await?;
                 if connection.supports(ApiKey::DescribeTopicPartitions) {
-                    self.describe_topic_partitions(&connection, names).await
+                    self.describe_topic_partitions(&connection, names, partitions_per_response).await
                 } else {
                     self.describe_through_metadata(names).await
                 }
@@ -185,13 +195,14 @@ impl Admin {
         &self,
         connection: &crate::Connection,
         names: &[String],
+        partitions_per_response: i32,
     ) -> Result<Result<Vec<TopicDescription>, ClientError>, ClientError> {
         let mut described: BTreeMap<String, TopicDescription> = BTreeMap::new();
         let mut cursor: Option<Cursor> = None;
         loop {
             let request = RequestBody::DescribeTopicPartitions(DescribeTopicPartitionsRequest {
                 topics: names.iter().map(|name| TopicRequest { name: name.clone(), ..Default::default() }).collect(),
-                response_partition_limit: DESCRIBE_PARTITIONS_PER_RESPONSE_MAX,
+                response_partition_limit: partitions_per_response,
                 cursor: cursor.take(),
                 ..Default::default()
             });

@@ -16,7 +16,9 @@ use std::fmt::Write as _;
 use serde_json::json;
 use strand_base::Uuid;
 use strand_client::Admin;
-use strand_client::admin::{ConfigEntry, PartitionInfo, RESOURCE_TOPIC, Reassignment, TopicDescription};
+use strand_client::admin::{
+    ConfigEntry, DESCRIBE_PARTITIONS_PER_RESPONSE_MAX, PartitionInfo, RESOURCE_TOPIC, Reassignment, TopicDescription,
+};
 
 use super::{Output, TopicsArgs, ensure_exists, matching_topics};
 use crate::tool::{Failure, java_hash_map_order};
@@ -49,7 +51,8 @@ pub async fn run(admin: &Admin, args: &TopicsArgs) -> Result<(), Failure> {
         None => {
             let topics = matching_topics(admin, args.topic.as_deref(), args.exclude_internal).await?;
             ensure_exists(&topics, args.topic.as_deref(), !args.if_exists)?;
-            if topics.is_empty() { Vec::new() } else { admin.describe_topics(&topics).await? }
+            let limit = args.partition_size_limit_per_response.unwrap_or(DESCRIBE_PARTITIONS_PER_RESPONSE_MAX);
+            if topics.is_empty() { Vec::new() } else { admin.describe_topics_paged(&topics, limit).await? }
         }
     };
     // Kafka collects the descriptions in a HashMap of futures, then in another of results.
