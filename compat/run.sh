@@ -75,7 +75,8 @@ fail_all() { # DETAIL: a shared prerequisite failed, so every suite did
 }
 
 # --- shared prerequisites -------------------------------------------------------------------------
-if [[ $STRAND_COMPAT_BROKER == strand ]]; then
+# The kafka-tools suite runs `strand topics` against either broker.
+if [[ $STRAND_COMPAT_BROKER == strand || " ${suites[*]} " == *" kafka-tools "* ]]; then
   log "building strand (cargo build --release -p strand-cli)"
   (cd "$repo" && cargo build --release -p strand-cli) || fail_all "cargo build --release -p strand-cli failed"
 fi

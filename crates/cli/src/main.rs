@@ -7,6 +7,10 @@
 //!   ([`storage`], [`add_scram`]): Kafka's `kafka-storage.sh`; [`storage`] also holds the
 //!   first-start formatting `server` uses.
 //!
+//! - `strand topics ...` ([`topics`]): Kafka's `kafka-topics.sh`, its flags and output, over
+//!   `strand-client` ([`tool`] holds what every such tool shares); `strand console-producer`
+//!   and `strand console-consumer` ([`console_producer`], [`console_consumer`]) likewise.
+//!
 //! A build with failpoints (the binary Cargo builds for this package's tests, where the
 //! `fail/failpoints` dev-dependency feature unifies in) sets them from `FAILPOINTS` and, while
 //! once it appears, from the file `STRAND_FAILPOINTS_FILE` names; a release build reads neither.
@@ -16,8 +20,12 @@
 //! (a message on stderr, exit code 1).
 
 mod add_scram;
+mod console_consumer;
+mod console_producer;
 mod server;
 mod storage;
+mod tool;
+mod topics;
 
 use std::process::ExitCode;
 
@@ -38,13 +46,25 @@ enum Command {
     /// Format log directories and make cluster ids (Kafka's kafka-storage.sh).
     #[command(subcommand)]
     Storage(storage::StorageCommand),
+    /// Create, delete, describe, or change a topic (Kafka's kafka-topics.sh).
+    Topics(topics::TopicsArgs),
+    /// Read lines from stdin and produce them (Kafka's kafka-console-producer.sh).
+    ConsoleProducer(console_producer::ConsoleProducerArgs),
+    /// Print records of a topic (Kafka's kafka-console-consumer.sh).
+    ConsoleConsumer(console_consumer::ConsoleConsumerArgs),
 }
 
 fn main() -> ExitCode {
-    let cli = Cli::parse();
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(error) => return bad_command_line(&error),
+    };
     let result = match cli.command {
         Command::Server(args) => server::run(args),
         Command::Storage(command) => storage::run(command),
+        Command::Topics(args) => return topics::run(args),
+        Command::ConsoleProducer(args) => return console_producer::run(args),
+        Command::ConsoleConsumer(args) => return console_consumer::run(args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -53,4 +73,15 @@ fn main() -> ExitCode {
             ExitCode::FAILURE
         }
     }
+}
+
+/// Prints clap's message; help and version exit 0. A wrong command line of one of Kafka's tools
+/// exits 1, as Kafka's do; of `server` and `storage`, clap's 2.
+fn bad_command_line(error: &clap::Error) -> ExitCode {
+    let _ = error.print();
+    if !error.use_stderr() {
+        return ExitCode::SUCCESS;
+    }
+    let kafka_tool = std::env::args().nth(1).is_some_and(|command| !matches!(command.as_str(), "server" | "storage"));
+    ExitCode::from(if kafka_tool { 1 } else { 2 })
 }

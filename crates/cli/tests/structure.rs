@@ -10,6 +10,7 @@ const LAYERS: &[(&str, u8)] = &[
     ("base", 0),
     ("protocol", 1),
     ("security", 1),
+    ("client", 2),
     ("log", 2),
     ("metadata", 3),
     ("replication", 4),

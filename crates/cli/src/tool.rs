@@ -1,0 +1,155 @@
+//! What every Kafka tool subcommand shares: the admin client from `--bootstrap-server` and
+//! `--command-config`, a small runtime, Kafka's failure lines and exit codes, and the order in
+//! which Kafka's tools print what they gathered in a `java.util.HashMap`.
+//!
+//! Kafka's tools report two kinds of failure, both with exit code 1: a bad command line (the
+//! reason on stderr, nothing on stdout) and a failed operation (`Error while executing <tool>
+//! command : <message>` on stdout). [`Failure`] carries which.
+
+use std::collections::BTreeMap;
+use std::path::Path;
+use std::process::ExitCode;
+
+use strand_client::{Admin, Client, ClientConfig, ClientError};
+
+/// Why a tool stopped.
+#[derive(Debug)]
+pub enum Failure {
+    /// The command line is wrong: the reason goes to stderr.
+    Usage(String),
+    /// The operation failed: Kafka's message, printed after the tool's prefix on stdout.
+    Operation(String),
+}
+
+impl From<ClientError> for Failure {
+    fn from(error: ClientError) -> Failure {
+        Failure::Operation(error.to_string())
+    }
+}
+
+/// Prints `failure` as Kafka's tool `name` does and returns its exit code.
+pub fn report(name: &str, outcome: Result<(), Failure>, help_hint: &str) -> ExitCode {
+    match outcome {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(Failure::Usage(reason)) => {
+            eprintln!("{reason}");
+            eprintln!("(see {help_hint} --help)");
+            ExitCode::FAILURE
+        }
+        Err(Failure::Operation(message)) => {
+            println!("Error while executing {name} command : {message}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+/// Prints `failure` as Kafka's console tools do (everything on stderr) and returns the exit code.
+pub fn report_plain(outcome: Result<(), Failure>) -> ExitCode {
+    match outcome {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(Failure::Usage(reason) | Failure::Operation(reason)) => {
+            eprintln!("{reason}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+/// The client configuration a tool runs with: the `--command-config` file's properties, with
+/// `bootstrap.servers` from `--bootstrap-server`.
+pub fn client_config(bootstrap: &str, command_config: Option<&Path>) -> Result<ClientConfig, Failure> {
+    let mut properties = match command_config {
+        Some(path) => ClientConfig::read_properties(path).map_err(|e| Failure::Operation(e.to_string()))?,
+        None => BTreeMap::new(),
+    };
+    properties.insert("bootstrap.servers".to_owned(), bootstrap.to_owned());
+    ClientConfig::from_properties(&properties).map_err(|e| Failure::Operation(e.to_string()))
+}
+
+/// Runs `work` on a single-threaded runtime (a tool makes a few calls; threads would only slow
+/// its start).
+pub fn block_on<T>(work: impl std::future::Future<Output = Result<T, Failure>>) -> Result<T, Failure> {
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .map_err(|e| Failure::Operation(format!("cannot start the async runtime: {e}")))?;
+    runtime.block_on(work)
+}
+
+/// An admin client connected to the cluster.
+pub async fn admin(config: ClientConfig) -> Result<Admin, Failure> {
+    Ok(Admin::new(Client::connect(config).await?))
+}
+
+/// Java's `String.hashCode`.
+fn java_hash(text: &str) -> i32 {
+    text.encode_utf16().fold(0i32, |hash, unit| hash.wrapping_mul(31).wrapping_add(i32::from(unit)))
+}
+
+/// The order in which a `java.util.HashMap` made with `new HashMap<>(expected)` iterates over
+/// `keys` put into it in the given order: bucket by bucket (the spread hash masked by the table
+/// size), within a bucket in insertion order, the table doubling as Java's does. Kafka's tools
+/// print what they collected in such maps in this order. (A bucket of 8 keys or more in a table
+/// of 64 or more becomes a tree in Java, whose order this does not follow: with String keys that
+/// takes deliberate collisions.)
+pub fn java_hash_map_order<T: AsRef<str>>(keys: Vec<T>, expected: usize) -> Vec<T> {
+    const TREEIFY_THRESHOLD: usize = 8;
+    const TREEIFY_CAPACITY_MIN: usize = 64;
+    let spread = |key: &T| {
+        let hash = java_hash(key.as_ref()) as u32;
+        (hash ^ (hash >> 16)) as usize
+    };
+    let threshold_of = |capacity: usize| (capacity as f32 * 0.75) as usize;
+    let mut capacity = expected.max(1).next_power_of_two();
+    let mut threshold = threshold_of(capacity);
+    let mut buckets: Vec<Vec<T>> = (0..capacity).map(|_| Vec::new()).collect();
+    let mut size = 0;
+    let resize = |buckets: &mut Vec<Vec<T>>, capacity: &mut usize, threshold: &mut usize| {
+        let doubled = *capacity * 2;
+        *threshold = if *capacity >= 16 { *threshold * 2 } else { threshold_of(doubled) };
+        *capacity = doubled;
+        let mut next: Vec<Vec<T>> = (0..doubled).map(|_| Vec::new()).collect();
+        for key in buckets.drain(..).flatten() {
+            next[spread(&key) & (doubled - 1)].push(key);
+        }
+        *buckets = next;
+    };
+    for key in keys {
+        let index = spread(&key) & (capacity - 1);
+        buckets[index].push(key);
+        if buckets[index].len() >= TREEIFY_THRESHOLD && capacity < TREEIFY_CAPACITY_MIN {
+            resize(&mut buckets, &mut capacity, &mut threshold);
+        }
+        size += 1;
+        if size > threshold {
+            resize(&mut buckets, &mut capacity, &mut threshold);
+        }
+    }
+    buckets.into_iter().flatten().collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Java's `String.hashCode` and a HashMap's iteration order, as a JVM prints them
+    /// (`new HashMap<>(n)`, then `keySet()`).
+    #[test]
+    fn hash_map_order_is_java_s() {
+        assert_eq!(java_hash("first"), 97_440_432);
+        assert_eq!(java_hash(""), 0);
+        let keys = vec!["a", "b", "c"];
+        assert_eq!(java_hash_map_order(keys, 3), ["a", "b", "c"]);
+        // "Aa" and "BB" collide in Java: insertion order holds within the bucket.
+        assert_eq!(java_hash_map_order(vec!["BB", "Aa"], 2), ["BB", "Aa"]);
+        assert_eq!(java_hash_map_order(vec!["Aa", "BB"], 2), ["Aa", "BB"]);
+        // As Java 17 prints them.
+        let keys = vec!["first", "lines", "orders", "payments"];
+        assert_eq!(java_hash_map_order(keys, 4), ["orders", "lines", "first", "payments"]);
+        // 1,000 sorted names put into one map, then its keys into another (Kafka's describe).
+        let mut names: Vec<String> = (0..1000).map(|i| format!("topic-{i}")).collect();
+        names.sort();
+        let twice = java_hash_map_order(java_hash_map_order(names, 1000), 1000);
+        let expected = ["topic-720", "topic-962", "topic-961", "topic-960", "topic-724", "topic-966", "topic-723"];
+        assert_eq!(twice[..7], expected);
+    }
+}

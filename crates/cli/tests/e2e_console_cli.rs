@@ -1,0 +1,142 @@
+//! `strand console-producer` and `strand console-consumer` against a real node, compared with
+//! what Kafka 4.4's own console tools printed for the same sequence (the golden files of
+//! `compat/kafka-tools/golden/`, recorded by `compat/kafka-tools/test_kafka_tools.py`): keyed
+//! lines in, the values back from the earliest offset, then keys, partitions and offsets from
+//! offset 1; and headers, timestamps and null markers through the formatter's properties.
+
+mod common;
+
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::{Command, Output, Stdio};
+
+use common::Server;
+
+fn golden(name: &str) -> String {
+    let path =
+        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../compat/kafka-tools/golden").join(format!("{name}.txt"));
+    std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+}
+
+fn strand(server: &Server, tool: &str, args: &[&str], input: Option<&str>) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_strand"))
+        .arg(tool)
+        .args(["--bootstrap-server", &server.address.to_string()])
+        .args(args)
+        .stdin(if input.is_some() { Stdio::piped() } else { Stdio::null() })
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("run strand");
+    if let (Some(text), Some(mut stdin)) = (input, child.stdin.take()) {
+        stdin.write_all(text.as_bytes()).expect("stdin");
+    }
+    child.wait_with_output().expect("strand's output")
+}
+
+fn check(name: &str, done: &Output) {
+    let actual = format!("exit: {}\n{}", done.status.code().unwrap_or(-1), String::from_utf8_lossy(&done.stdout));
+    assert_eq!(
+        actual,
+        golden(name),
+        "{name}: differs from Kafka 4.4's; stderr:\n{}",
+        String::from_utf8_lossy(&done.stderr)
+    );
+}
+
+/// The seeds' console sequence: byte for byte Kafka's stdout and exit codes, and Kafka's count
+/// on stderr.
+#[test]
+fn the_seeds_console_commands_print_what_kafka_s_tools_print() {
+    let _serial = common::serial();
+    let server = Server::start();
+    let created = strand(&server, "topics", &["--create", "--topic", "lines", "--partitions", "1"], None);
+    assert!(created.status.success());
+    let keyed = ["--topic", "lines", "--reader-property", "parse.key=true", "--reader-property", "key.separator=:"];
+    check("console-producer", &strand(&server, "console-producer", &keyed, Some("a:one\nb:two\nc:three\n")));
+
+    let earliest = [
+        "--topic",
+        "lines",
+        "--partition",
+        "0",
+        "--offset",
+        "earliest",
+        "--max-messages",
+        "3",
+        "--timeout-ms",
+        "15000",
+    ];
+    let consumed = strand(&server, "console-consumer", &earliest, None);
+    check("console-consumer-earliest", &consumed);
+    assert!(String::from_utf8_lossy(&consumed.stderr).contains("Processed a total of 3 messages"));
+    let from_one = [
+        "--topic",
+        "lines",
+        "--partition",
+        "0",
+        "--offset",
+        "1",
+        "--max-messages",
+        "2",
+        "--timeout-ms",
+        "15000",
+        "--formatter-property",
+        "print.key=true",
+        "--formatter-property",
+        "print.offset=true",
+        "--formatter-property",
+        "print.partition=true",
+    ];
+    let consumed = strand(&server, "console-consumer", &from_one, None);
+    check("console-consumer-offset-1", &consumed);
+    assert!(String::from_utf8_lossy(&consumed.stderr).contains("Processed a total of 2 messages"));
+}
+
+/// Headers, null markers and the formatter's other columns; `--group` is refused in one line.
+#[test]
+fn headers_nulls_and_the_formatter_s_columns() {
+    let _serial = common::serial();
+    let server = Server::start();
+    assert!(strand(&server, "topics", &["--create", "--topic", "h", "--partitions", "1"], None).status.success());
+    let reader = [
+        "--topic",
+        "h",
+        "--reader-property",
+        "parse.key=true",
+        "--reader-property",
+        "parse.headers=true",
+        "--reader-property",
+        "null.marker=NULL",
+    ];
+    let produced = strand(&server, "console-producer", &reader, Some("a:1,b:NULL\tk\tv\nc:3\tNULL\tw\n"));
+    assert!(produced.status.success(), "{}", String::from_utf8_lossy(&produced.stderr));
+    let formatter = [
+        "--topic",
+        "h",
+        "--partition",
+        "0",
+        "--offset",
+        "earliest",
+        "--max-messages",
+        "2",
+        "--formatter-property",
+        "print.headers=true",
+        "--formatter-property",
+        "print.key=true",
+        "--formatter-property",
+        "print.timestamp=true",
+        "--formatter-property",
+        "key.separator= | ",
+    ];
+    let consumed = strand(&server, "console-consumer", &formatter, None);
+    let stdout = String::from_utf8_lossy(&consumed.stdout);
+    let lines: Vec<&str> = stdout.lines().collect();
+    assert_eq!(lines.len(), 2, "{stdout}");
+    assert!(lines[0].starts_with("CreateTime:") && lines[0].ends_with(" | a:1,b:null | k | v"), "{stdout}");
+    assert!(lines[1].ends_with(" | c:3 | null | w"), "{stdout}");
+
+    let grouped = strand(&server, "console-consumer", &["--topic", "h", "--group", "g"], None);
+    assert_eq!(grouped.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&grouped.stderr).contains("--group is not supported by this version of Strand"));
+}
