@@ -27,7 +27,7 @@ use std::time::Duration;
 
 use common::cluster::{Cluster, create_assigned_topic};
 use common::kafka_tool::{kafka_tool, workspace_root};
-use common::{Client, WAIT_MAX, batch, fetch_all, produce};
+use common::{Client, WAIT_MAX, batch, fetch_all, produce, produce_when_led};
 use strand_base::BrokerId;
 use strand_protocol::error::ErrorCode;
 use strand_protocol::messages::DescribeTopicPartitionsRequest;
@@ -113,21 +113,6 @@ fn wait_for(cluster: &Cluster, what: &str, expected: Elr) {
     panic!("{what}: partition 0 stayed {seen:?}, expected {expected:?}; node 1 logged:\n{log}");
 }
 
-/// Produces `values` to partition 0 through `client`'s node once it leads the partition (its
-/// metadata may reach it a moment after the controller's): (error code, base offset).
-fn produce_once_led(client: &mut Client, acks: i16, values: &[&str]) -> (i16, i64) {
-    let not_yet = [ErrorCode::UnknownTopicOrPartition.code(), ErrorCode::NotLeaderOrFollower.code()];
-    let mut answer = produce(client, TOPIC, acks, batch(values));
-    for _ in 0..WAIT_MAX.as_millis() / 100 {
-        if !not_yet.contains(&answer.0) {
-            break;
-        }
-        std::thread::sleep(Duration::from_millis(100));
-        answer = produce(client, TOPIC, acks, batch(values));
-    }
-    answer
-}
-
 /// The line node `id`'s last registration logged, naming its previous broker epoch.
 fn registration_line(cluster: &Cluster, id: i32) -> String {
     let log = cluster.node(id).log.lock().map(|l| l.clone()).unwrap_or_default();
@@ -142,7 +127,7 @@ fn eligible_leader_replicas_keep_a_partition_electable_without_loss() {
     create_assigned_topic(&cluster, 1, TOPIC, &[&[3, 4, 5]], &[("min.insync.replicas", "2")]);
     wait_for_kafka_step(&cluster, &steps, "created");
     let mut leader = cluster.node(3).connect();
-    assert_eq!(produce_once_led(&mut leader, ACKS_ALL, &["a0", "a1", "a2"]), (0, 0));
+    assert_eq!(produce_when_led(&mut leader, TOPIC, ACKS_ALL, &["a0", "a1", "a2"]), (0, 0));
 
     cluster.terminate(5);
     wait_for_kafka_step(&cluster, &steps, "5 stopped (SIGTERM)");
@@ -178,5 +163,5 @@ fn eligible_leader_replicas_keep_a_partition_electable_without_loss() {
     let mut leader = cluster.node(3).connect();
     let values = common::cluster::read_committed(&mut leader, TOPIC, 5);
     assert_eq!(values, ["a0", "a1", "a2", "b", "c"], "nothing acknowledged is lost; c is exposed at min ISR");
-    assert_eq!(produce_once_led(&mut leader, ACKS_ALL, &["d"]), (0, 5));
+    assert_eq!(produce_when_led(&mut leader, TOPIC, ACKS_ALL, &["d"]), (0, 5));
 }

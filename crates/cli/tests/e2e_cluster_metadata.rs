@@ -7,7 +7,7 @@ mod common;
 use std::time::Duration;
 
 use common::cluster::{Cluster, brokers, create_topic, leader_of, partitions, read_committed};
-use common::{WAIT_MAX, batch, produce};
+use common::{WAIT_MAX, batch, produce, produce_when_led};
 use strand_protocol::messages::CreateTopicsRequest;
 use strand_protocol::messages::api::{RequestBody, ResponseBody};
 use strand_protocol::messages::create_topics_request::CreatableTopic;
@@ -93,7 +93,8 @@ fn a_restarted_observer_loads_the_metadata_from_a_snapshot() {
     });
     let leader = partitions(&response, "snap-a")[0].1;
     let mut client = cluster.node(leader).connect();
-    assert_eq!(produce(&mut client, "snap-a", -1, batch(&["kept"])), (0, 0));
+    // Node 4 lists the topic; its leader may learn of it a moment later.
+    assert_eq!(produce_when_led(&mut client, "snap-a", -1, &["kept"]), (0, 0));
     drop(client);
     const POLL: Duration = Duration::from_millis(100);
     let snapshotted = (0..WAIT_MAX.as_millis() / POLL.as_millis()).any(|_| {

@@ -486,6 +486,24 @@ pub fn produce(client: &mut Client, topic: &str, acks: i16, records: Bytes) -> (
     (partition.error_code, partition.base_offset)
 }
 
+/// Produces `values` to partition 0 of `topic` through `client`'s node once it leads the
+/// partition (its metadata may reach it a moment after another node's lists the topic): (error
+/// code, base offset) of the first answer that is neither UNKNOWN_TOPIC_OR_PARTITION nor
+/// NOT_LEADER_OR_FOLLOWER, or of the last try after [`WAIT_MAX`].
+pub fn produce_when_led(client: &mut Client, topic: &str, acks: i16, values: &[&str]) -> (i16, i64) {
+    const NOT_YET: [i16; 2] = [3, 6];
+    let pause = Duration::from_millis(100);
+    let mut answer = produce(client, topic, acks, batch(values));
+    for _ in 0..WAIT_MAX.as_millis() / pause.as_millis() {
+        if !NOT_YET.contains(&answer.0) {
+            break;
+        }
+        std::thread::sleep(pause);
+        answer = produce(client, topic, acks, batch(values));
+    }
+    answer
+}
+
 /// Every record value in partition 0 below its high watermark, in offset order.
 pub fn fetch_all(client: &mut Client, topic: &str) -> Vec<String> {
     let request = FetchRequest {
