@@ -213,9 +213,20 @@ impl ControllerApis {
                 ..DescribeClusterResponse::default()
             };
         }
-        let brokers = self.controllers.iter().map(|controller| DescribeClusterBroker {
+        // A dynamic quorum's controllers change: they are the registrations in the image, as
+        // Kafka's describe them.
+        let registered = || {
+            let image = self.image.borrow();
+            let registrations = image.cluster().controllers();
+            let endpoint = |c: &strand_metadata::image::ControllerRegistration| {
+                c.endpoints.first().map(|e| ControllerEndpoint { id: c.id, host: e.host.clone(), port: e.port })
+            };
+            registrations.filter_map(endpoint).collect::<Vec<_>>()
+        };
+        let controllers = if self.controllers.is_empty() { registered() } else { self.controllers.clone() };
+        let brokers = controllers.into_iter().map(|controller| DescribeClusterBroker {
             broker_id: BrokerId(controller.id),
-            host: controller.host.clone(),
+            host: controller.host,
             port: i32::from(controller.port),
             ..DescribeClusterBroker::default()
         });

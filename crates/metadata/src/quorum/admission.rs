@@ -45,8 +45,9 @@ pub(crate) const SNAPSHOT_BYTES_MAX: u64 = 1 << 30;
 pub(crate) struct Admission {
     cluster_id: String,
     node_id: i32,
-    /// The configured voters, as openraft numbers them.
-    voters: BTreeSet<u64>,
+    /// The configured voters, as openraft numbers them; `None` in a dynamic quorum, whose voters
+    /// change (any other node may then send, and a membership may name any voters).
+    voters: Option<BTreeSet<u64>>,
     receiving: Mutex<Option<ReceivingSnapshot>>,
 }
 
@@ -69,7 +70,7 @@ pub(crate) enum SnapshotChunk {
 }
 
 impl Admission {
-    pub(crate) fn new(cluster_id: &str, node_id: i32, voters: BTreeSet<u64>) -> Admission {
+    pub(crate) fn new(cluster_id: &str, node_id: i32, voters: Option<BTreeSet<u64>>) -> Admission {
         Admission { cluster_id: cluster_id.to_owned(), node_id, voters, receiving: Mutex::new(None) }
     }
 
@@ -83,7 +84,7 @@ impl Admission {
         }
         let source = u64::try_from(rpc.source())
             .ok()
-            .filter(|source| self.voters.contains(source) && rpc.source() != self.node_id)
+            .filter(|source| self.voters.as_ref().is_none_or(|v| v.contains(source)) && rpc.source() != self.node_id)
             .ok_or_else(|| format!("node {} is not another voter of this cluster", rpc.source()))?;
         match rpc.body() {
             RpcBody::Vote(request) => {
@@ -146,8 +147,14 @@ impl Admission {
     pub(crate) fn check_membership(&self, membership: &Membership<u64, VoterNode>) -> Result<(), String> {
         let configs = membership.get_joint_config();
         let learners = membership.learner_ids().count();
-        if configs.len() != 1 || configs[0] != self.voters || learners > 0 {
-            return Err(format!("a membership of {configs:?} ({learners} learners), not the voters {:?}", self.voters));
+        let Some(voters) = &self.voters else {
+            if configs.iter().any(BTreeSet::is_empty) {
+                return Err(format!("a membership of {configs:?} with an empty voter set"));
+            }
+            return Ok(());
+        };
+        if configs.len() != 1 || configs[0] != *voters || learners > 0 {
+            return Err(format!("a membership of {configs:?} ({learners} learners), not the voters {voters:?}"));
         }
         Ok(())
     }
@@ -220,7 +227,7 @@ mod tests {
 
     /// Voter 2 of voters 1, 2, 3.
     fn admission() -> Admission {
-        Admission::new(CLUSTER, 2, [1, 2, 3].into())
+        Admission::new(CLUSTER, 2, Some([1, 2, 3].into()))
     }
 
     fn log_id(term: u64, index: u64) -> LogId<u64> {
@@ -335,7 +342,10 @@ mod tests {
             leader_commit: None,
         };
         assert!(admission.check(&RaftRpc::new("another", 1, 2, RpcBody::AppendEntries(request))).is_err());
-        assert!(Admission::new(CLUSTER, 3, [1, 2, 3].into()).check(&append(3, Vec::new())).is_err(), "for node 2");
+        assert!(
+            Admission::new(CLUSTER, 3, Some([1, 2, 3].into())).check(&append(3, Vec::new())).is_err(),
+            "for node 2"
+        );
     }
 
     /// Entries a leader never sends are refused: gaps, terms going back, records that cannot be

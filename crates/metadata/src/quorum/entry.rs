@@ -34,6 +34,7 @@ use strand_protocol::records::{ControlRecordType, NewRecord, RecordBatch, Record
 use strand_protocol::{Decoder, Message};
 
 use super::QuorumError;
+use super::config::QuorumVoters;
 
 openraft::declare_raft_types!(
     /// The openraft types of the controller quorum. Node ids are Kafka's `node.id`s (as `u64`).
@@ -84,7 +85,7 @@ pub(crate) struct VoterEndpoint {
 /// Kafka's `AbstractApiMessageSerde` frame version.
 const FRAME_VERSION: u32 = 1;
 /// The `kraft.version` a log with `VotersRecord`s has (KIP-853).
-const KRAFT_VERSION: i16 = 1;
+pub(crate) const KRAFT_VERSION: i16 = 1;
 /// `ControlRecordUtils.LEADER_CHANGE_CURRENT_VERSION`: Kafka reads leader-change values at this
 /// version whatever they say, so it is the only one written.
 const LEADER_CHANGE_VERSION: i16 = 0;
@@ -202,6 +203,42 @@ pub(crate) fn membership_records(
         records.push((Some(ControlRecordType::KraftVoters.encode_key()), value.to_vec()));
     }
     Ok(records)
+}
+
+/// Each voter of `voters` as openraft's membership holds it.
+pub(crate) fn voter_nodes(voters: &QuorumVoters) -> Result<BTreeMap<u64, VoterNode>, QuorumError> {
+    let mut members = BTreeMap::new();
+    for voter in voters.iter() {
+        let id = u64::try_from(voter.id).map_err(|_| QuorumError::InvalidNodeId(voter.id))?;
+        let endpoints =
+            voter.address.map(|(host, port)| VoterEndpoint { name: voters.listener_name().to_owned(), host, port });
+        let node =
+            VoterNode { directory_id: voters.directory_id(voter.id).0, endpoints: endpoints.into_iter().collect() };
+        members.insert(id, node);
+    }
+    Ok(members)
+}
+
+/// The `VotersRecord` of `voters` (the bootstrap file's initial voters).
+pub(crate) fn voters_record(voters: &QuorumVoters) -> VotersRecord {
+    let nodes = voter_nodes(voters).unwrap_or_default();
+    let voters = nodes.into_iter().map(|(id, node)| voter(id, node)).collect();
+    VotersRecord { version: 0, voters, unknown_tagged_fields: Vec::new() }
+}
+
+/// The voter set a `VotersRecord` names (each voter's first endpoint).
+pub(crate) fn voters_from_record(record: VotersRecord) -> Result<QuorumVoters, QuorumError> {
+    let listener_name =
+        record.voters.iter().find_map(|v| v.endpoints.first()).map(|e| e.name.clone()).unwrap_or_default();
+    let mut voters = QuorumVoters::none(&listener_name);
+    for voter in record.voters {
+        if voter.voter_id.0 < 0 {
+            return Err(QuorumError::CorruptLog(format!("voter id {} is negative", voter.voter_id)));
+        }
+        let address = voter.endpoints.into_iter().next().map(|e| (e.host, e.port));
+        voters.insert(voter.voter_id.0, address, voter.voter_directory_id);
+    }
+    Ok(voters)
 }
 
 fn voter(id: u64, node: VoterNode) -> Voter {

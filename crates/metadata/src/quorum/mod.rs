@@ -98,13 +98,15 @@ use strand_protocol::messages::records::MetadataRecord;
 use tokio::sync::{mpsc, watch};
 
 use self::admission::Admission;
-pub use self::bootstrap::{BOOTSTRAP_FILE, decode_bootstrap, encode_bootstrap, read_bootstrap, write_bootstrap};
+pub use self::bootstrap::{
+    BOOTSTRAP_FILE, Bootstrap, decode_bootstrap, encode_bootstrap, read_bootstrap, write_bootstrap,
+};
 pub use self::config::{
     ELECTION_TIMEOUT_MS_DEFAULT, FETCH_TIMEOUT_MS_DEFAULT, QuorumConfig, QuorumVoter, QuorumVoters,
     SNAPSHOT_ENTRIES_KEPT_DEFAULT, SNAPSHOT_INTERVAL_MS_DEFAULT, SNAPSHOT_MAX_BYTES_BETWEEN_DEFAULT, SnapshotSettings,
     VOTERS_MAX,
 };
-use self::entry::{MetadataFrames, TypeConfig, VoterEndpoint, VoterNode, encode_frame, node_id_to_wire};
+use self::entry::{MetadataFrames, TypeConfig, VoterNode, encode_frame, node_id_to_wire};
 use self::log_store::{LogStore, MetadataLog, SharedLog, lock};
 pub use self::observer::{MetadataFetch, MetadataFetcher, ObserverError, observe};
 pub use self::progress::{OBSERVER_SESSION_TIMEOUT_MS, OBSERVERS_MAX};
@@ -283,12 +285,18 @@ impl Quorum {
         let logged = metadata_log.voters();
         let saved_term = metadata_log.vote_term().unwrap_or_default();
         // A lone voter stands at every start; others may still follow a leader of the last term.
-        let last_term = if config.is_lone_voter() { admission::TERM_MAX - 1 } else { admission::TERM_MAX };
+        // A dynamic quorum's voters are the log's, once it has some.
+        let lone = match &logged {
+            Some(logged) if config.dynamic => logged.iter().eq([&voter]),
+            _ => config.is_lone_voter(),
+        };
+        let last_term = if lone { admission::TERM_MAX - 1 } else { admission::TERM_MAX };
         if saved_term > last_term {
             return Err(QuorumError::EpochsExhausted { epoch: saved_term });
         }
         let never_voted = metadata_log.vote_term().is_none();
         if let Some(logged) = &logged
+            && !config.dynamic
             && !logged.iter().eq(members.keys())
         {
             return Err(QuorumError::VotersMismatch {
@@ -321,14 +329,19 @@ impl Quorum {
             leadership,
             failure,
             node_id: config.node_id,
-            admission: Admission::new(&config.cluster_id, config.node_id, members.keys().copied().collect()),
+            admission: Admission::new(
+                &config.cluster_id,
+                config.node_id,
+                (!config.dynamic).then(|| members.keys().copied().collect()),
+            ),
             clock,
             progress,
             shut_down: AtomicBool::new(false),
             election_timer,
             snapshot_trigger,
         };
-        if let Err(e) = quorum.start(&config, members, logged.is_some(), saved_term).await {
+        let start = Start { lone, initialized: logged.is_some(), saved_term };
+        if let Err(e) = quorum.start(members, start).await {
             // The Raft task runs until told to stop; a failed open must not leave it behind.
             if let Err(shutdown) = quorum.raft.shutdown().await {
                 tracing::warn!("stopping the metadata quorum after a failed open: {shutdown}");
@@ -349,18 +362,15 @@ impl Quorum {
     /// Waits for Raft to have loaded the saved vote (so [`Quorum::leadership`] starts from it),
     /// initializes the membership if the log has none; a lone voter then leads (electing itself
     /// in a new term after a restart) and waits until everything in its log is applied.
-    async fn start(
-        &self,
-        config: &QuorumConfig,
-        members: BTreeMap<u64, VoterNode>,
-        initialized: bool,
-        saved_term: u64,
-    ) -> Result<(), QuorumError> {
+    /// A dynamic quorum's node that is not one of the initial voters initializes nothing: it
+    /// learns the membership from the leader once it is added.
+    async fn start(&self, members: BTreeMap<u64, VoterNode>, start: Start) -> Result<(), QuorumError> {
+        let Start { lone, initialized, saved_term } = start;
         let wait = || self.raft.wait(Some(Duration::from_millis(OPEN_WAIT_MS_MAX)));
         let loaded = |m: &RaftMetrics<u64, VoterNode>| m.current_term >= saved_term;
         wait().metrics(loaded, "raft has loaded the saved vote").await.map_err(QuorumError::raft)?;
-        let lone = config.is_lone_voter();
-        if !initialized {
+        let member = u64::try_from(self.node_id).is_ok_and(|id| members.contains_key(&id));
+        if !initialized && member {
             match self.raft.initialize(members).await {
                 Ok(()) => {}
                 // Another voter's candidate or leader reached this one first: the membership
@@ -617,23 +627,22 @@ impl Drop for Quorum {
     }
 }
 
-/// This node's Raft id and the initial membership, checked against the config.
+/// How [`Quorum::start`] begins: whether this voter is the only one (it elects itself), whether
+/// its log has a membership already, and the term of its saved vote.
+struct Start {
+    lone: bool,
+    initialized: bool,
+    saved_term: u64,
+}
+
+/// This node's Raft id and the initial membership, checked against the config: a static
+/// quorum's node must be one of its voters; a dynamic quorum's need not (it waits to be added).
 fn membership(config: &QuorumConfig) -> Result<(u64, BTreeMap<u64, VoterNode>), QuorumError> {
     let voter = u64::try_from(config.node_id).map_err(|_| QuorumError::InvalidNodeId(config.node_id))?;
-    if !config.voters.contains(config.node_id) {
+    if !config.dynamic && !config.voters.contains(config.node_id) {
         return Err(QuorumError::NotAVoter { node_id: config.node_id, voters: config.voters.ids().collect() });
     }
-    let mut members = BTreeMap::new();
-    for voter in config.voters.iter() {
-        let id = u64::try_from(voter.id).map_err(|_| QuorumError::InvalidNodeId(voter.id))?;
-        let endpoints = voter.address.map(|(host, port)| VoterEndpoint {
-            name: config.voters.listener_name().to_owned(),
-            host,
-            port,
-        });
-        members.insert(id, VoterNode { directory_id: [0; 16], endpoints: endpoints.into_iter().collect() });
-    }
-    Ok((voter, members))
+    Ok((voter, entry::voter_nodes(&config.voters)?))
 }
 
 /// Follows openraft's metrics and publishes the epoch and leader whenever they change; if Raft's

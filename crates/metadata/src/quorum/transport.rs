@@ -61,6 +61,12 @@ pub type TransportFuture<'a> = Pin<Box<dyn Future<Output = Result<RaftReply, Tra
 /// votes) and retries; a call need not retry.
 pub trait QuorumTransport: Send + Sync + fmt::Debug + 'static {
     fn call(&self, target: i32, rpc: RaftRpc) -> TransportFuture<'_>;
+
+    /// [`QuorumTransport::call`] with the target's CONTROLLER endpoint as the voter set in the
+    /// log names it (a dynamic quorum's voters and learners are known only there).
+    fn call_at(&self, target: i32, _endpoint: Option<(&str, u16)>, rpc: RaftRpc) -> TransportFuture<'_> {
+        self.call(target, rpc)
+    }
 }
 
 /// Why a [`QuorumTransport::call`] brought no reply.
@@ -272,6 +278,8 @@ pub(crate) struct VoterClient {
     cluster_id: String,
     source: i32,
     target: i32,
+    /// The target's first endpoint in the membership, if it has one.
+    endpoint: Option<(String, u16)>,
     backoff: Duration,
     progress: Arc<QuorumProgress>,
 }
@@ -279,8 +287,9 @@ pub(crate) struct VoterClient {
 impl RaftNetworkFactory<TypeConfig> for QuorumNetwork {
     type Network = VoterClient;
 
-    async fn new_client(&mut self, target: u64, _node: &VoterNode) -> VoterClient {
+    async fn new_client(&mut self, target: u64, node: &VoterNode) -> VoterClient {
         VoterClient {
+            endpoint: node.endpoints.first().map(|e| (e.host.clone(), e.port)),
             transport: Arc::clone(&self.transport),
             cluster_id: self.cluster_id.clone(),
             source: self.source,
@@ -301,7 +310,8 @@ impl VoterClient {
 
     /// Sends `rpc` and returns the reply's body, or the error openraft should see.
     async fn call<E: std::error::Error>(&self, rpc: RaftRpc) -> Result<ReplyBody, CallError<E>> {
-        match self.transport.call(self.target, rpc).await {
+        let endpoint = self.endpoint.as_ref().map(|(host, port)| (host.as_str(), *port));
+        match self.transport.call_at(self.target, endpoint, rpc).await {
             Ok(RaftReply { body: ReplyBody::Refused(reason) }) => {
                 let refused = TransportError::Unreachable { target: self.target, reason };
                 Err(RPCError::Unreachable(Unreachable::new(&refused)))

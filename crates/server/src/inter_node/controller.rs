@@ -5,7 +5,6 @@
 //! learns of next, until the call's deadline.
 
 use super::Link;
-use std::collections::BTreeMap;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -18,6 +17,7 @@ use strand_protocol::messages::api::ApiKey;
 use tokio::sync::watch;
 
 use super::client::{CallError, NodeClient};
+use super::controllers::ControllerAddresses;
 use super::peers::PeerHealth;
 use super::wire::{self, RpcKind};
 
@@ -35,7 +35,7 @@ pub struct ControllerClient {
     /// Who leads the quorum, as this node knows it.
     leadership: watch::Receiver<Leadership>,
     /// Each controller's CONTROLLER listener, `host:port`.
-    controllers: BTreeMap<i32, String>,
+    controllers: ControllerAddresses,
     client: NodeClient,
     peers: Arc<PeerHealth>,
     /// `controller.quorum.request.timeout.ms`: one attempt.
@@ -49,7 +49,7 @@ impl ControllerClient {
         node_id: i32,
         local: Option<Arc<QuorumController>>,
         leadership: watch::Receiver<Leadership>,
-        controllers: BTreeMap<i32, String>,
+        controllers: ControllerAddresses,
         attempt_timeout: Duration,
         deadline: Duration,
         peers: Arc<PeerHealth>,
@@ -85,9 +85,9 @@ impl ControllerClient {
                 }
             }
             Some(id) => {
-                let Some(address) = self.controllers.get(&id) else {
-                    return Err(format!("the active controller {id} is not in controller.quorum.voters"));
-                };
+                // A dynamic quorum's new leader may not have registered its listener yet.
+                let Some(address) = self.controllers.get(id) else { return Ok(None) };
+                let address = &address;
                 let payload = wire::encode_controller_request(api as i16, version, requester, body)?;
                 let called = self.client.call(address, RpcKind::Controller, &payload, self.attempt_timeout).await;
                 match &called {

@@ -9,6 +9,7 @@
 //!   goes, a reminder every 30 s, one INFO when it returns); every client below reports to it.
 //! - `raft`: [`TcpQuorumTransport`], the metadata quorum's transport.
 //! - `controller`: [`ControllerClient`], the broker's way to the active controller.
+//! - `controllers`: [`ControllerAddresses`], the controllers' CONTROLLER listeners by node id.
 //! - `replica`: replication's links: followers' Fetch to leaders ([`BrokerFetchTransport`]) and
 //!   leaders' AlterPartition to the controller ([`ControllerIsrChannel`]).
 //! - `txn`: [`CoordinatorTxnVerifier`], leaders' KIP-890 checks with transaction coordinators, and
@@ -22,6 +23,7 @@
 mod brokers;
 mod client;
 mod controller;
+mod controllers;
 mod listener;
 mod login;
 mod observer;
@@ -32,6 +34,7 @@ mod txn;
 mod wire;
 
 pub use controller::ControllerClient;
+pub use controllers::{ControllerAddresses, follow_controller_registrations};
 pub use listener::{ControllerAccess, serve_controller_listener};
 pub use observer::VoterMetadataFetcher;
 pub use peers::{PeerHealth, follow_registrations};

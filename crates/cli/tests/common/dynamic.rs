@@ -1,0 +1,147 @@
+//! Dynamic controller quorums (KIP-853) of `strand` processes for the `e2e_cluster_dynamic_*`
+//! tests: each node's `server.properties` with `controller.quorum.bootstrap.servers`, formatted
+//! by `strand storage format` with the test's flags, started and stopped by the test; and
+//! Kafka 4.4's `kafka-metadata-quorum` run against them.
+//!
+//! Kafka's tool runs in Java: the Kafka 4.4.0 jars must be in `$STRAND_KAFKA_LIBS` (default
+//! `<workspace>/target/kafka-libs`), put there by `compat/kafka/fetch-jars.sh`.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+use super::cluster::{CLUSTER_ID, HEARTBEAT_INTERVAL_MS, SESSION_TIMEOUT_MS};
+use super::{Server, Starting};
+
+#[path = "../../../../tools/testing/kafka_jars.rs"]
+mod kafka_jars;
+
+const METADATA_QUORUM: &str = "org.apache.kafka.tools.MetadataQuorumCommand";
+const REQUIRED_JARS: [&str; 4] =
+    ["kafka-tools-4.4.0", "kafka-clients-4.4.0", "kafka-server-common-4.4.0", "argparse4j"];
+
+/// One node of a dynamic quorum: its id, CONTROLLER port (if a controller), properties file and
+/// data directory (while it is down).
+pub struct DynamicNode {
+    pub id: i32,
+    pub controller_port: Option<u16>,
+    pub properties: PathBuf,
+    /// Holds the properties file.
+    _config_dir: tempfile::TempDir,
+    pub data: Option<tempfile::TempDir>,
+}
+
+impl DynamicNode {
+    /// A node (`broker,controller` when `controller_port` is given, else `broker`) whose
+    /// quorum is found through `bootstrap_ports`, with `extra` settings.
+    pub fn new(id: i32, controller_port: Option<u16>, bootstrap_ports: &[u16], extra: &[&str]) -> DynamicNode {
+        let config_dir = tempfile::tempdir().expect("temp dir");
+        let data = tempfile::tempdir().expect("temp dir");
+        let bootstrap: Vec<String> = bootstrap_ports.iter().map(|port| format!("127.0.0.1:{port}")).collect();
+        let mut lines = vec![
+            format!("node.id={id}"),
+            "controller.listener.names=CONTROLLER".to_owned(),
+            format!("controller.quorum.bootstrap.servers={}", bootstrap.join(",")),
+            format!("log.dirs={}", data.path().display()),
+            format!("broker.session.timeout.ms={SESSION_TIMEOUT_MS}"),
+            format!("broker.heartbeat.interval.ms={HEARTBEAT_INTERVAL_MS}"),
+            // Kafka's lowest legal Raft timeouts, so a failover takes well under a second.
+            "controller.quorum.election.timeout.ms=200".to_owned(),
+            "controller.quorum.fetch.timeout.ms=400".to_owned(),
+        ];
+        lines.push(format!("listeners={}", listeners(controller_port)));
+        lines.push(format!("process.roles={}", if controller_port.is_some() { "broker,controller" } else { "broker" }));
+        lines.extend(extra.iter().map(|s| (*s).to_owned()));
+        let properties = config_dir.path().join("server.properties");
+        std::fs::write(&properties, lines.join("\n") + "\n").expect("write server.properties");
+        DynamicNode { id, controller_port, properties, _config_dir: config_dir, data: Some(data) }
+    }
+
+    /// `strand storage format -t CLUSTER_ID -c <properties> <args>`.
+    pub fn format(&self, args: &[&str]) -> Output {
+        let config = self.properties.display().to_string();
+        let output = Command::new(env!("CARGO_BIN_EXE_strand"))
+            .args(["storage", "format", "-t", CLUSTER_ID, "-c", &config])
+            .args(args)
+            .output()
+            .expect("run strand storage format");
+        eprintln!(
+            "format {args:?}: {}\n{}{}",
+            output.status,
+            String::from_utf8_lossy(&output.stdout),
+            String::from_utf8_lossy(&output.stderr)
+        );
+        output
+    }
+
+    /// The `directory.id` of this node's metadata log dir.
+    pub fn directory_id(&self) -> String {
+        let path = self.data.as_ref().expect("the node is down").path().join("meta.properties");
+        let text = std::fs::read_to_string(&path).expect("meta.properties");
+        text.lines().find_map(|l| l.strip_prefix("directory.id=")).expect("a directory id").to_owned()
+    }
+
+    /// Starts the node from its properties (it serves once the quorum has a leader).
+    pub fn spawn(&mut self) -> Starting {
+        let data = self.data.take().expect("the node is down");
+        let listeners = format!("listeners={}", listeners(self.controller_port));
+        Server::spawn_from(Some(&self.properties), data, &[&listeners])
+    }
+
+    /// Its `--initial-controllers` entry, with `directory_id`.
+    pub fn initial_controller(&self, directory_id: &str) -> String {
+        format!("{}@127.0.0.1:{}:{directory_id}", self.id, self.controller_port.expect("a controller"))
+    }
+
+    pub fn data_dir(&self) -> &Path {
+        self.data.as_ref().expect("the node is down").path()
+    }
+}
+
+fn listeners(controller_port: Option<u16>) -> String {
+    match controller_port {
+        Some(port) => format!("PLAINTEXT://127.0.0.1:0,CONTROLLER://127.0.0.1:{port}"),
+        None => "PLAINTEXT://127.0.0.1:0".to_owned(),
+    }
+}
+
+/// `kafka-metadata-quorum <args>`: its exit status, stdout and stderr.
+pub fn metadata_quorum(args: &[&str]) -> (bool, String, String) {
+    let libs = kafka_jars::kafka_libs(&REQUIRED_JARS);
+    let mut command = Command::new("java");
+    command
+        .arg("-cp")
+        .arg(format!("{}/*", libs.display()))
+        .arg(format!(
+            "-Dlog4j2.configurationFile={}",
+            kafka_jars::workspace_root().join("compat/kafka/log4j2.properties").display()
+        ))
+        .arg(METADATA_QUORUM)
+        .args(args);
+    let output = command.output().unwrap_or_else(|e| panic!("could not run `java` (a JDK 17+ must be on PATH): {e}"));
+    let stdout = String::from_utf8_lossy(&output.stdout).into_owned();
+    let stderr = String::from_utf8_lossy(&output.stderr).into_owned();
+    eprintln!("{command:?}: {}\n{stdout}{stderr}", output.status);
+    (output.status.success(), stdout, stderr)
+}
+
+/// Asks `client`'s node for all topics' metadata until `done` holds (at most [`WAIT_MAX`]).
+pub fn wait_for_metadata(
+    client: &mut super::Client,
+    what: &str,
+    done: impl Fn(&strand_protocol::messages::MetadataResponse) -> bool,
+) -> strand_protocol::messages::MetadataResponse {
+    use strand_protocol::messages::MetadataRequest;
+    use strand_protocol::messages::api::{RequestBody, ResponseBody};
+    const POLL: std::time::Duration = std::time::Duration::from_millis(100);
+    for _ in 0..super::WAIT_MAX.as_millis() / POLL.as_millis() {
+        let request = MetadataRequest { topics: None, ..Default::default() };
+        let ResponseBody::Metadata(response) = client.call(RequestBody::Metadata(request), 12) else {
+            panic!("not a Metadata response")
+        };
+        if done(&response) {
+            return response;
+        }
+        std::thread::sleep(POLL);
+    }
+    panic!("never {what} within {:?}", super::WAIT_MAX)
+}
