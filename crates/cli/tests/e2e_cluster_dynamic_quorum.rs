@@ -4,12 +4,16 @@
 //! `--initial-controllers` forming a quorum whose voters (ids, directory ids, endpoints) are
 //! what Kafka 4.4's `kafka-metadata-quorum --bootstrap-controller` describes, with
 //! `kraft.version` 1 finalized, a broker-only node following it through
-//! `controller.quorum.bootstrap.servers`, and writes served.
+//! `controller.quorum.bootstrap.servers`, and writes served. Then Kafka's `kafka-metadata-quorum
+//! add-controller` adds a fourth controller (formatted with `--no-initial-controllers`) and
+//! `remove-controller` removes the active one while a producer writes with acks=all: every
+//! acknowledged record is there afterwards, and Kafka's refusals (DUPLICATE_VOTER,
+//! VOTER_NOT_FOUND) come back word for word.
 
 mod common;
 
 use common::cluster::{free_ports, index, partitions};
-use common::dynamic::{DynamicNode, metadata_quorum, wait_for_metadata};
+use common::dynamic::{DynamicNode, described_voters, metadata_quorum, wait_for_metadata};
 use common::{Server, batch, create_replicated_topic, fetch_all, produce};
 
 const DIRECTORY_IDS: [&str; 3] = ["K90IZ-0DRNazJ49kCZ1EMQ", "aUARLskQTCW4qCZDtS_cwA", "2ggvsS4kQb-fSJ_-zC_Ang"];
@@ -65,6 +69,122 @@ fn format_flags_work_as_kafka() {
     assert_eq!(controller.directory_id(), DIRECTORY_IDS[0], "the voter's directory id is the one given");
     let formatted = broker.format(&[]);
     assert!(formatted.status.success(), "a broker needs none of the flags: {}", stderr(&formatted));
+}
+
+/// Three controllers formatted with the same `--initial-controllers`, controller 4 formatted
+/// with `--no-initial-controllers` (all controller-only), brokers 5 and 6; the topic `writes`
+/// (two replicas) in sync, and its leader.
+struct Quorum {
+    ports: Vec<u16>,
+    controllers: Vec<Option<Server>>,
+    fourth: DynamicNode,
+    brokers: Vec<Server>,
+    leader: i32,
+}
+
+fn start_quorum_and_fourth_controller() -> Quorum {
+    let ports = free_ports(4);
+    let initial_ports = &ports[..3];
+    let mut nodes: Vec<DynamicNode> =
+        (0..4).map(|i| DynamicNode::controller_only(i as i32 + 1, ports[i], initial_ports, &[])).collect();
+    let initial: Vec<String> = nodes.iter().zip(DIRECTORY_IDS).map(|(n, d)| n.initial_controller(d)).collect();
+    for node in &nodes[..3] {
+        assert!(node.format(&["--initial-controllers", &initial.join(",")]).status.success());
+    }
+    assert!(nodes[3].format(&["--no-initial-controllers"]).status.success());
+    let mut brokers: Vec<DynamicNode> = (5..=6).map(|id| DynamicNode::new(id, None, initial_ports, &[])).collect();
+    for broker in &brokers {
+        assert!(broker.format(&[]).status.success());
+    }
+    let starting: Vec<_> = nodes.iter_mut().map(DynamicNode::spawn).collect();
+    let controllers: Vec<Option<Server>> = starting.into_iter().map(|s| Some(s.controller_ready())).collect();
+    let brokers: Vec<Server> =
+        brokers.iter_mut().map(|b| b.spawn()).collect::<Vec<_>>().into_iter().map(|s| s.ready()).collect();
+    let mut client = brokers[0].connect();
+    create_replicated_topic(&mut client, "writes", 1, 2);
+    let in_sync =
+        |m: &_| partitions(m, "writes").first().is_some_and(|(_, l, _, isr)| (5..=6).contains(l) && isr.len() == 2);
+    let leader = partitions(&wait_for_metadata(&mut client, "the topic in sync", in_sync), "writes")[0].1;
+    let leads = |m: &_| partitions(m, "writes").first().is_some_and(|(_, l, _, _)| *l == leader);
+    wait_for_metadata(&mut brokers[index(leader - 4)].connect(), "the leader hosting the topic", leads);
+    let fourth = nodes.pop().expect("four controllers");
+    Quorum { ports, controllers, fourth, brokers, leader }
+}
+
+/// Kafka's `add-controller` makes the fourth controller a voter and `remove-controller` removes
+/// the active controller, while acks=all writes go on: none acknowledged is lost, the quorum
+/// elects a new leader, and Kafka's refusals of a duplicate and a missing voter are Kafka's.
+#[test]
+fn add_and_remove_controllers_while_producing() {
+    let _serial = common::serial();
+    let mut quorum = start_quorum_and_fourth_controller();
+    let bootstrap = format!("127.0.0.1:{}", quorum.ports[0]);
+    let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let mut producer = quorum.brokers[index(quorum.leader - 4)].connect();
+    let stopping = stop.clone();
+    let writer = std::thread::spawn(move || {
+        let mut acknowledged = Vec::new();
+        for i in 0.. {
+            if stopping.load(std::sync::atomic::Ordering::SeqCst) && i > 20 {
+                break;
+            }
+            let value = format!("v{i}");
+            if produce(&mut producer, "writes", -1, batch(&[&value])).0 == 0 {
+                acknowledged.push(value);
+            }
+        }
+        acknowledged
+    });
+
+    let config = quorum.fourth.properties.display().to_string();
+    let add = ["--bootstrap-controller", &bootstrap, "--command-config", &config, "add-controller"];
+    let (ok, added, _) = metadata_quorum(&add);
+    let directory_id = quorum.fourth.directory_id_of_running();
+    let expected = format!(
+        "Added controller 4 with directory id {directory_id} and endpoints: CONTROLLER://127.0.0.1:{}\n",
+        quorum.ports[3]
+    );
+    assert!(ok && added == expected, "{added}");
+    assert_eq!(described_voters(&bootstrap).0, [1, 2, 3, 4]);
+    let (ok, _, refused) = metadata_quorum(&add);
+    assert!(!ok);
+    let duplicate = format!(
+        "DuplicateVoterException: The voter id for ReplicaKey(id=4, directoryId={directory_id}) is already part of \
+         the set of voters"
+    );
+    assert!(refused.contains(&duplicate), "{refused}");
+
+    let (_, active) = described_voters(&bootstrap);
+    let removed_id = active.to_string();
+    let removed_dir = DIRECTORY_IDS[index(active)];
+    let asked = format!("127.0.0.1:{}", quorum.ports[3]);
+    let remove = ["--bootstrap-controller", &asked, "remove-controller", "--controller-id", &removed_id];
+    let remove = [&remove[..], &["--controller-directory-id", removed_dir]].concat();
+    let (ok, removed, _) = metadata_quorum(&remove);
+    assert!(
+        ok && removed == format!("Removed KRaft controller {active} with directory id {removed_dir}\n"),
+        "{removed}"
+    );
+    let (voters, leader) = described_voters(&asked);
+    let remaining: Vec<i32> = [1, 2, 3, 4].into_iter().filter(|id| *id != active).collect();
+    assert_eq!(voters, remaining);
+    assert!(remaining.contains(&leader), "a remaining voter leads: {leader}");
+    // As Kafka's documentation says, the removed controller is then shut down.
+    quorum.controllers[index(active)].take();
+    let (ok, _, refused) = metadata_quorum(&remove);
+    assert!(!ok);
+    let not_found =
+        format!("VoterNotFoundException: Cannot remove voter ReplicaKey(id={active}, directoryId={removed_dir})");
+    assert!(refused.contains(&not_found), "{refused}");
+
+    // The cluster still serves metadata changes through the new quorum.
+    create_replicated_topic(&mut quorum.brokers[0].connect(), "after", 1, 2);
+    wait_for_metadata(&mut quorum.brokers[1].connect(), "the new topic", |m| !partitions(m, "after").is_empty());
+    stop.store(true, std::sync::atomic::Ordering::SeqCst);
+    let acknowledged = writer.join().expect("the producer");
+    let stored = fetch_all(&mut quorum.brokers[index(quorum.leader - 4)].connect(), "writes");
+    let missing: Vec<&String> = acknowledged.iter().filter(|v| !stored.contains(v)).collect();
+    assert!(missing.is_empty(), "{} acknowledged, lost: {missing:?}", acknowledged.len());
 }
 
 /// Three controllers formatted with the same `--initial-controllers` form one quorum: Kafka's

@@ -24,6 +24,8 @@ const REQUIRED_JARS: [&str; 4] =
 pub struct DynamicNode {
     pub id: i32,
     pub controller_port: Option<u16>,
+    /// `process.roles=controller`: no broker listener.
+    controller_only: bool,
     pub properties: PathBuf,
     /// Holds the properties file.
     _config_dir: tempfile::TempDir,
@@ -34,6 +36,21 @@ impl DynamicNode {
     /// A node (`broker,controller` when `controller_port` is given, else `broker`) whose
     /// quorum is found through `bootstrap_ports`, with `extra` settings.
     pub fn new(id: i32, controller_port: Option<u16>, bootstrap_ports: &[u16], extra: &[&str]) -> DynamicNode {
+        DynamicNode::with_roles(id, controller_port, false, bootstrap_ports, extra)
+    }
+
+    /// A node with the controller role only, on `controller_port`.
+    pub fn controller_only(id: i32, controller_port: u16, bootstrap_ports: &[u16], extra: &[&str]) -> DynamicNode {
+        DynamicNode::with_roles(id, Some(controller_port), true, bootstrap_ports, extra)
+    }
+
+    fn with_roles(
+        id: i32,
+        controller_port: Option<u16>,
+        controller_only: bool,
+        bootstrap_ports: &[u16],
+        extra: &[&str],
+    ) -> DynamicNode {
         let config_dir = tempfile::tempdir().expect("temp dir");
         let data = tempfile::tempdir().expect("temp dir");
         let bootstrap: Vec<String> = bootstrap_ports.iter().map(|port| format!("127.0.0.1:{port}")).collect();
@@ -48,12 +65,17 @@ impl DynamicNode {
             "controller.quorum.election.timeout.ms=200".to_owned(),
             "controller.quorum.fetch.timeout.ms=400".to_owned(),
         ];
-        lines.push(format!("listeners={}", listeners(controller_port)));
-        lines.push(format!("process.roles={}", if controller_port.is_some() { "broker,controller" } else { "broker" }));
+        lines.push(format!("listeners={}", listeners(controller_port, controller_only)));
+        let roles = match (controller_port, controller_only) {
+            (Some(_), true) => "controller",
+            (Some(_), false) => "broker,controller",
+            (None, _) => "broker",
+        };
+        lines.push(format!("process.roles={roles}"));
         lines.extend(extra.iter().map(|s| (*s).to_owned()));
         let properties = config_dir.path().join("server.properties");
         std::fs::write(&properties, lines.join("\n") + "\n").expect("write server.properties");
-        DynamicNode { id, controller_port, properties, _config_dir: config_dir, data: Some(data) }
+        DynamicNode { id, controller_port, controller_only, properties, _config_dir: config_dir, data: Some(data) }
     }
 
     /// `strand storage format -t CLUSTER_ID -c <properties> <args>`.
@@ -80,11 +102,21 @@ impl DynamicNode {
         text.lines().find_map(|l| l.strip_prefix("directory.id=")).expect("a directory id").to_owned()
     }
 
+    /// The `directory.id` of this node's metadata log dir while it runs (from its
+    /// `log.dirs`, which the properties name).
+    pub fn directory_id_of_running(&self) -> String {
+        let text = std::fs::read_to_string(&self.properties).expect("server.properties");
+        let dir = text.lines().find_map(|l| l.strip_prefix("log.dirs=")).expect("log.dirs");
+        let meta = std::fs::read_to_string(Path::new(dir).join("meta.properties")).expect("meta.properties");
+        meta.lines().find_map(|l| l.strip_prefix("directory.id=")).expect("a directory id").to_owned()
+    }
+
     /// Starts the node from its properties (it serves once the quorum has a leader).
     pub fn spawn(&mut self) -> Starting {
         let data = self.data.take().expect("the node is down");
-        let listeners = format!("listeners={}", listeners(self.controller_port));
-        Server::spawn_from(Some(&self.properties), data, &[&listeners])
+        let listeners = format!("listeners={}", listeners(self.controller_port, self.controller_only));
+        let advertised = format!("advertised.listeners={}", listeners.trim_start_matches("listeners="));
+        Server::spawn_from(Some(&self.properties), data, &[&listeners, &advertised])
     }
 
     /// Its `--initial-controllers` entry, with `directory_id`.
@@ -97,11 +129,25 @@ impl DynamicNode {
     }
 }
 
-fn listeners(controller_port: Option<u16>) -> String {
-    match controller_port {
-        Some(port) => format!("PLAINTEXT://127.0.0.1:0,CONTROLLER://127.0.0.1:{port}"),
-        None => "PLAINTEXT://127.0.0.1:0".to_owned(),
+fn listeners(controller_port: Option<u16>, controller_only: bool) -> String {
+    match (controller_port, controller_only) {
+        (Some(port), true) => format!("CONTROLLER://127.0.0.1:{port}"),
+        (Some(port), false) => format!("PLAINTEXT://127.0.0.1:0,CONTROLLER://127.0.0.1:{port}"),
+        (None, _) => "PLAINTEXT://127.0.0.1:0".to_owned(),
     }
+}
+
+/// The `CurrentVoters` ids and the leader `kafka-metadata-quorum describe --status` prints
+/// through `bootstrap` (`host:port` of a controller).
+pub fn described_voters(bootstrap: &str) -> (Vec<i32>, i32) {
+    let (ok, status, _) = metadata_quorum(&["--bootstrap-controller", bootstrap, "describe", "--status"]);
+    assert!(ok, "{status}");
+    let field =
+        |name: &str| status.lines().find_map(|l| l.strip_prefix(name)).map(str::trim).unwrap_or_default().to_owned();
+    let leader = field("LeaderId:").parse().unwrap_or(-1);
+    let voters = field("CurrentVoters:");
+    let ids = voters.split("{\"id\": ").skip(1).filter_map(|v| v.split(',').next()?.parse().ok()).collect();
+    (ids, leader)
 }
 
 /// `kafka-metadata-quorum <args>`: its exit status, stdout and stderr.

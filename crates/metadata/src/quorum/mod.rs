@@ -29,6 +29,7 @@
 //! - `bootstrap`: `bootstrap.checkpoint`, the records `strand storage format` chose for the
 //!   first leader to commit ([`write_bootstrap`], [`read_bootstrap`]).
 //! - `subscriber`: the committed-batch feed.
+//! - `voters`: a dynamic quorum's voter changes (AddRaftVoter, RemoveRaftVoter).
 //!
 //! **Forming a quorum.** Every voter whose log has no membership yet initializes it with the
 //! configured voter set: a first entry (index 0, epoch 0) holding `KRaftVersionRecord` and
@@ -81,6 +82,7 @@ mod snapshot_trigger;
 mod state_machine;
 mod subscriber;
 mod transport;
+mod voters;
 
 use std::collections::BTreeMap;
 use std::fmt;
@@ -117,6 +119,7 @@ use self::transport::QuorumNetwork;
 pub use self::transport::{
     LoneVoterTransport, QuorumTransport, RAFT_RPC_BYTES_MAX, RaftReply, RaftRpc, TransportError, TransportFuture,
 };
+pub use self::voters::{CurrentVoter, NewVoter, VoterChangeError};
 
 /// The most records one [`Quorum::append`] may hold (Kafka's `MAX_RECORDS_PER_USER_OP`).
 pub const APPEND_RECORDS_MAX: usize = 10_000;
@@ -238,6 +241,8 @@ pub struct Quorum {
     /// Why Raft stopped on an error, once it did.
     failure: watch::Receiver<Option<String>>,
     node_id: i32,
+    /// A dynamic quorum (KIP-853): its voters change (`voters`).
+    dynamic: bool,
     /// What other voters' RPCs must be to reach Raft.
     admission: Admission,
     clock: Arc<dyn Clock>,
@@ -329,6 +334,7 @@ impl Quorum {
             leadership,
             failure,
             node_id: config.node_id,
+            dynamic: config.dynamic,
             admission: Admission::new(
                 &config.cluster_id,
                 config.node_id,
