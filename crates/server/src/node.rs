@@ -48,7 +48,7 @@ use crate::group_writer::ReplicaPartitionWriter;
 use crate::inter_node::{
     BrokerFetchTransport, ControllerAddresses, ControllerClient, ControllerIsrChannel, CoordinatorTxnVerifier,
     LeaderTxnMarkerSender, LinkSecurity, PeerHealth, VoterMetadataFetcher, follow_controller_registrations,
-    follow_registrations, serve_controller_listener,
+    follow_registrations, join_forever, serve_controller_listener,
 };
 use crate::log_dirs::{DirAssigner, raise_open_files_limit, watch_log_dirs_forever};
 use crate::metadata_replay::{Handoff, replay_forever};
@@ -295,6 +295,12 @@ impl Starting {
         let controllers = self.controllers.clone();
         let quorum = Arc::new(quorum::open_quorum(config, &self.cluster_id, clock, peers, tls, controllers).await?);
         self.tasks.spawn(METADATA_REPLAY, replay_forever(quorum.subscribe(0), raw_tx, image_tx, handoff_rx));
+        if config.controller_quorum_auto_join_enable && quorum.is_dynamic() {
+            let (joining, controllers) = (quorum::joining(config, &self.cluster_id), self.controllers.clone());
+            let join =
+                join_forever(quorum.clone(), joining, controllers, self.peers.clone(), self.links.controller.clone());
+            self.tasks.spawn("controller auto join", join);
+        }
         let raw_image = raw_rx.clone();
         let controller = QuorumController::new(
             quorum.clone(),

@@ -6,7 +6,9 @@
 //! voter of this cluster would send:
 //!
 //! - **Who.** The sender must be another configured voter, and the vote it carries must name it
-//!   (a candidate's own vote, a leader's own leadership).
+//!   (a candidate's own vote, a leader's own leadership). An RPC naming another metadata log
+//!   directory for this node than its own is for the voter this node replaced (a failed disk
+//!   formatted anew under the same id) and is refused: its empty log is not that voter's.
 //! - **Terms.** Every term (the vote's, each log id's) must be at most [`TERM_MAX`]: a Kafka
 //!   epoch is an `i32`, and a voter that accepts a term must still be able to stand in the next.
 //! - **Entries.** Consecutive indexes right after `prev_log_id`, terms never going back and never
@@ -45,6 +47,8 @@ pub(crate) const SNAPSHOT_BYTES_MAX: u64 = 1 << 30;
 pub(crate) struct Admission {
     cluster_id: String,
     node_id: i32,
+    /// This node's metadata log directory id (all zeros: unknown, not checked).
+    directory_id: [u8; 16],
     /// The configured voters, as openraft numbers them; `None` in a dynamic quorum, whose voters
     /// change (any other node may then send, and a membership may name any voters).
     voters: Option<BTreeSet<u64>>,
@@ -71,7 +75,19 @@ pub(crate) enum SnapshotChunk {
 
 impl Admission {
     pub(crate) fn new(cluster_id: &str, node_id: i32, voters: Option<BTreeSet<u64>>) -> Admission {
-        Admission { cluster_id: cluster_id.to_owned(), node_id, voters, receiving: Mutex::new(None) }
+        Admission {
+            cluster_id: cluster_id.to_owned(),
+            node_id,
+            directory_id: [0; 16],
+            voters,
+            receiving: Mutex::new(None),
+        }
+    }
+
+    /// Checks the directory id senders name for this node too (see [`RaftRpc`]).
+    pub(crate) fn with_directory_id(mut self, directory_id: [u8; 16]) -> Admission {
+        self.directory_id = directory_id;
+        self
     }
 
     /// Why `rpc` must not reach openraft, if it must not.
@@ -81,6 +97,15 @@ impl Admission {
         }
         if rpc.target() != self.node_id {
             return Err(format!("an rpc for node {} reached node {}", rpc.target(), self.node_id));
+        }
+        let (meant, own) = (rpc.target_directory_id(), self.directory_id);
+        if meant != [0; 16] && own != [0; 16] && meant != own {
+            return Err(format!(
+                "an rpc for node {}'s directory {} reached its directory {}",
+                self.node_id,
+                strand_base::Uuid(meant),
+                strand_base::Uuid(own)
+            ));
         }
         let source = u64::try_from(rpc.source())
             .ok()

@@ -80,6 +80,9 @@ pub struct QuorumConfig {
     /// metadata log's `VotersRecord`s are the voter set from then on, and this node need not be
     /// a voter (it waits to be added).
     pub dynamic: bool,
+    /// This node's metadata log directory id (`meta.properties`), which other voters' RPCs must
+    /// name when their voter set has one for it; zero: not checked.
+    pub directory_id: Uuid,
 }
 
 impl QuorumConfig {
@@ -93,6 +96,7 @@ impl QuorumConfig {
             fetch_timeout_ms: FETCH_TIMEOUT_MS_DEFAULT,
             snapshots: SnapshotSettings::default(),
             dynamic: false,
+            directory_id: Uuid::ZERO,
         }
     }
 

@@ -339,7 +339,8 @@ impl Quorum {
                 &config.cluster_id,
                 config.node_id,
                 (!config.dynamic).then(|| members.keys().copied().collect()),
-            ),
+            )
+            .with_directory_id(config.directory_id.0),
             clock,
             progress,
             shut_down: AtomicBool::new(false),

@@ -88,6 +88,12 @@ pub struct RaftRpc {
     cluster_id: String,
     source: i32,
     target: i32,
+    /// The metadata log directory id the sender's voter set names for the target (KIP-853's
+    /// replica key); all zeros when it names none (a static quorum). A node formatted anew under
+    /// the same id (a replaced disk) refuses RPCs meant for its old directory, so a leader never
+    /// mistakes its empty log for the old voter's.
+    #[serde(default)]
+    target_directory_id: [u8; 16],
     body: RpcBody,
 }
 
@@ -116,7 +122,7 @@ enum ReplyBody {
 impl RaftRpc {
     #[cfg(test)]
     pub(crate) fn new(cluster_id: &str, source: i32, target: i32, body: RpcBody) -> RaftRpc {
-        RaftRpc { cluster_id: cluster_id.to_owned(), source, target, body }
+        RaftRpc { cluster_id: cluster_id.to_owned(), source, target, target_directory_id: [0; 16], body }
     }
 
     /// The node id of the voter that sent it.
@@ -131,6 +137,11 @@ impl RaftRpc {
 
     pub fn cluster_id(&self) -> &str {
         &self.cluster_id
+    }
+
+    /// See the field's doc.
+    pub(crate) fn target_directory_id(&self) -> [u8; 16] {
+        self.target_directory_id
     }
 
     pub(crate) fn body(&self) -> &RpcBody {
@@ -280,6 +291,8 @@ pub(crate) struct VoterClient {
     target: i32,
     /// The target's first endpoint in the membership, if it has one.
     endpoint: Option<(String, u16)>,
+    /// The target's directory id in the membership.
+    directory_id: [u8; 16],
     backoff: Duration,
     progress: Arc<QuorumProgress>,
 }
@@ -290,6 +303,7 @@ impl RaftNetworkFactory<TypeConfig> for QuorumNetwork {
     async fn new_client(&mut self, target: u64, node: &VoterNode) -> VoterClient {
         VoterClient {
             endpoint: node.endpoints.first().map(|e| (e.host.clone(), e.port)),
+            directory_id: node.directory_id,
             transport: Arc::clone(&self.transport),
             cluster_id: self.cluster_id.clone(),
             source: self.source,
@@ -305,7 +319,13 @@ type CallError<E> = RPCError<u64, VoterNode, E>;
 
 impl VoterClient {
     fn rpc(&self, body: RpcBody) -> RaftRpc {
-        RaftRpc { cluster_id: self.cluster_id.clone(), source: self.source, target: self.target, body }
+        RaftRpc {
+            cluster_id: self.cluster_id.clone(),
+            source: self.source,
+            target: self.target,
+            target_directory_id: self.directory_id,
+            body,
+        }
     }
 
     /// Sends `rpc` and returns the reply's body, or the error openraft should see.

@@ -19,7 +19,7 @@ use strand_metadata::quorum::{
 
 use super::NodeError;
 use crate::config::ServerConfig;
-use crate::inter_node::{ControllerAddresses, Link, PeerHealth, TcpQuorumTransport};
+use crate::inter_node::{ControllerAddresses, JoiningController, Link, PeerHealth, TcpQuorumTransport};
 
 /// A dynamic quorum's initial voters, as `bootstrap.checkpoint` records them; `None` for a
 /// static quorum (or a node without the file).
@@ -55,8 +55,10 @@ pub(super) async fn open_quorum(
     };
     let (quorum_config, transport): (QuorumConfig, Arc<dyn QuorumTransport>) =
         if let Some(voters) = dynamic_voters(config)? {
-            let quorum_config =
-                QuorumConfig { voters, dynamic: true, ..QuorumConfig::lone_voter(config.node_id, cluster_id) };
+            let meta = strand_log::dir::MetaProperties::read(&config.metadata_log_dir).ok().flatten();
+            let directory_id = meta.and_then(|meta| meta.directory_id).unwrap_or_default();
+            let lone = QuorumConfig::lone_voter(config.node_id, cluster_id);
+            let quorum_config = QuorumConfig { voters, dynamic: true, directory_id, ..lone };
             (timeouts(quorum_config), Arc::new(TcpQuorumTransport::new(controllers, connect_timeout, peers, link)))
         } else if config.is_sole_voter() {
             let mut lone = QuorumConfig { snapshots, ..QuorumConfig::lone_voter(config.node_id, cluster_id) };
@@ -104,5 +106,24 @@ pub(super) fn observed_voters(config: &ServerConfig) -> Vec<i32> {
         (0..config.controller_quorum_bootstrap_servers.len()).map(ControllerAddresses::bootstrap_id).collect()
     } else {
         config.controller_quorum_voters.iter().map(|v| v.id).collect()
+    }
+}
+
+/// What this controller asks to join a dynamic quorum with (`controller.quorum.auto.join.enable`):
+/// its id, its metadata log dir's directory id, its CONTROLLER listeners (as it registers them).
+pub(super) fn joining(config: &ServerConfig, cluster_id: &str) -> JoiningController {
+    let meta = strand_log::dir::MetaProperties::read(&config.metadata_log_dir).ok().flatten();
+    let listeners = config.controller_listeners().map(|endpoint| {
+        let host = if endpoint.host.is_empty() { "localhost".to_owned() } else { endpoint.host.clone() };
+        (endpoint.listener_name.clone(), host, endpoint.port)
+    });
+    JoiningController {
+        cluster_id: cluster_id.to_owned(),
+        node_id: config.node_id,
+        directory_id: meta.and_then(|meta| meta.directory_id).unwrap_or_default(),
+        listeners: listeners.collect(),
+        bootstrap_ids: (0..config.controller_quorum_bootstrap_servers.len())
+            .map(ControllerAddresses::bootstrap_id)
+            .collect(),
     }
 }
