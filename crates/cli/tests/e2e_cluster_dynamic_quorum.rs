@@ -8,15 +8,58 @@
 //! add-controller` adds a fourth controller (formatted with `--no-initial-controllers`) and
 //! `remove-controller` removes the active one while a producer writes with acks=all: every
 //! acknowledged record is there afterwards, and Kafka's refusals (DUPLICATE_VOTER,
-//! VOTER_NOT_FOUND) come back word for word.
+//! VOTER_NOT_FOUND) come back word for word. Last, Kafka's procedure for a controller whose disk
+//! failed: it is formatted anew (a new directory id, `--no-initial-controllers`) with
+//! `controller.quorum.auto.join.enable`, the old voter is removed, the controller joins by
+//! itself, and writes are served throughout.
 
 mod common;
+#[path = "../../../tools/testing/kafka_jars.rs"]
+mod kafka_jars;
 
 use common::cluster::{free_ports, index, partitions};
-use common::dynamic::{DynamicNode, described_voters, metadata_quorum, wait_for_metadata};
+use common::dynamic::{DynamicNode, wait_for_metadata};
 use common::{Server, batch, create_replicated_topic, fetch_all, produce};
+use std::process::Command;
+
+const METADATA_QUORUM: &str = "org.apache.kafka.tools.MetadataQuorumCommand";
+const REQUIRED_JARS: [&str; 4] =
+    ["kafka-tools-4.4.0", "kafka-clients-4.4.0", "kafka-server-common-4.4.0", "argparse4j"];
 
 const DIRECTORY_IDS: [&str; 3] = ["K90IZ-0DRNazJ49kCZ1EMQ", "aUARLskQTCW4qCZDtS_cwA", "2ggvsS4kQb-fSJ_-zC_Ang"];
+
+/// `kafka-metadata-quorum <args>`: its exit status, stdout and stderr.
+pub fn metadata_quorum(args: &[&str]) -> (bool, String, String) {
+    let libs = kafka_jars::kafka_libs(&REQUIRED_JARS);
+    let mut command = Command::new("java");
+    command
+        .arg("-cp")
+        .arg(format!("{}/*", libs.display()))
+        .arg(format!(
+            "-Dlog4j2.configurationFile={}",
+            kafka_jars::workspace_root().join("compat/kafka/log4j2.properties").display()
+        ))
+        .arg(METADATA_QUORUM)
+        .args(args);
+    let output = command.output().unwrap_or_else(|e| panic!("could not run `java` (a JDK 17+ must be on PATH): {e}"));
+    let stdout = String::from_utf8_lossy(&output.stdout).into_owned();
+    let stderr = String::from_utf8_lossy(&output.stderr).into_owned();
+    eprintln!("{command:?}: {}\n{stdout}{stderr}", output.status);
+    (output.status.success(), stdout, stderr)
+}
+
+/// The `CurrentVoters` ids and the leader `kafka-metadata-quorum describe --status` prints
+/// through `bootstrap` (`host:port` of a controller).
+pub fn described_voters(bootstrap: &str) -> (Vec<i32>, i32) {
+    let (ok, status, _) = metadata_quorum(&["--bootstrap-controller", bootstrap, "describe", "--status"]);
+    assert!(ok, "{status}");
+    let field =
+        |name: &str| status.lines().find_map(|l| l.strip_prefix(name)).map(str::trim).unwrap_or_default().to_owned();
+    let leader = field("LeaderId:").parse().unwrap_or(-1);
+    let voters = field("CurrentVoters:");
+    let ids = voters.split("{\"id\": ").skip(1).filter_map(|v| v.split(',').next()?.parse().ok()).collect();
+    (ids, leader)
+}
 
 fn stderr(output: &std::process::Output) -> String {
     String::from_utf8_lossy(&output.stderr).into_owned()
@@ -240,4 +283,76 @@ fn initial_controllers_form_a_dynamic_quorum() {
     let (code, _) = produce(&mut leader_client, "dynamic", -1, batch(&["a", "b"]));
     assert_eq!(code, 0);
     assert_eq!(fetch_all(&mut leader_client, "dynamic"), ["a", "b"]);
+}
+
+/// acks=all writes of `v0`, `v1`, ... to `writes` until `stop` (and at least 20): those
+/// acknowledged, and how many were not.
+fn write_until(
+    mut producer: common::Client,
+    stop: std::sync::Arc<std::sync::atomic::AtomicBool>,
+) -> std::thread::JoinHandle<(Vec<String>, usize)> {
+    std::thread::spawn(move || {
+        let (mut acknowledged, mut failed) = (Vec::new(), 0);
+        for i in 0.. {
+            if stop.load(std::sync::atomic::Ordering::SeqCst) && i > 20 {
+                break;
+            }
+            let value = format!("v{i}");
+            match produce(&mut producer, "writes", -1, batch(&[&value])).0 {
+                0 => acknowledged.push(value),
+                _ => failed += 1,
+            }
+        }
+        (acknowledged, failed)
+    })
+}
+
+/// Kafka's procedure for a controller whose disk failed: controller 3 dies, its new disk is
+/// formatted with `--no-initial-controllers` (a new directory id) and it starts with
+/// `controller.quorum.auto.join.enable=true`; it cannot join while its old self votes
+/// (DUPLICATE_VOTER), `remove-controller` removes the old voter, and it joins by itself. Writes
+/// are acknowledged throughout, none lost, and the quorum keeps committing metadata.
+#[test]
+fn a_failed_controller_is_replaced_on_a_new_disk() {
+    let _serial = common::serial();
+    let mut quorum = start_quorum_and_fourth_controller();
+    let bootstrap = format!("127.0.0.1:{}", quorum.ports[0]);
+    let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let writer = write_until(quorum.brokers[index(quorum.leader - 4)].connect(), stop.clone());
+
+    quorum.controllers[2].take().expect("controller 3").kill();
+    let initial_ports = &quorum.ports[..3];
+    let auto_join = "controller.quorum.auto.join.enable=true";
+    let mut replacement = DynamicNode::controller_only(3, quorum.ports[2], initial_ports, &[auto_join]);
+    assert!(replacement.format(&["--no-initial-controllers"]).status.success());
+    let new_directory_id = replacement.directory_id();
+    assert_ne!(new_directory_id, DIRECTORY_IDS[2], "a new disk, a new directory id");
+    let replacement_server = replacement.spawn().controller_ready();
+    assert_eq!(described_voters(&bootstrap).0, [1, 2, 3], "the old voter 3 still votes");
+
+    let remove = ["--bootstrap-controller", &bootstrap, "remove-controller", "--controller-id", "3"];
+    let remove = [&remove[..], &["--controller-directory-id", DIRECTORY_IDS[2]]].concat();
+    let (ok, removed, _) = metadata_quorum(&remove);
+    assert!(ok, "{removed}");
+    let joined = |status: &str| status.contains(&format!("{{\"id\": 3, \"directoryId\": \"{new_directory_id}\""));
+    let poll = std::time::Duration::from_millis(200);
+    let rejoined = (0..common::WAIT_MAX.as_millis() / poll.as_millis()).any(|_| {
+        let (_, status, _) = metadata_quorum(&["--bootstrap-controller", &bootstrap, "describe", "--status"]);
+        joined(&status) || {
+            std::thread::sleep(poll);
+            false
+        }
+    });
+    assert!(rejoined, "controller 3 never joined with directory {new_directory_id}");
+    assert_eq!(described_voters(&bootstrap).0, [1, 2, 3]);
+
+    create_replicated_topic(&mut quorum.brokers[0].connect(), "after", 1, 2);
+    wait_for_metadata(&mut quorum.brokers[1].connect(), "the new topic", |m| !partitions(m, "after").is_empty());
+    stop.store(true, std::sync::atomic::Ordering::SeqCst);
+    let (acknowledged, failed) = writer.join().expect("the producer");
+    assert_eq!(failed, 0, "every write was acknowledged while the controller was replaced");
+    let stored = fetch_all(&mut quorum.brokers[index(quorum.leader - 4)].connect(), "writes");
+    let missing: Vec<&String> = acknowledged.iter().filter(|v| !stored.contains(v)).collect();
+    assert!(missing.is_empty(), "{} acknowledged, lost: {missing:?}", acknowledged.len());
+    drop(replacement_server);
 }

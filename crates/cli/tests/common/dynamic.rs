@@ -1,23 +1,13 @@
 //! Dynamic controller quorums (KIP-853) of `strand` processes for the `e2e_cluster_dynamic_*`
 //! tests: each node's `server.properties` with `controller.quorum.bootstrap.servers`, formatted
 //! by `strand storage format` with the test's flags, started and stopped by the test; and
-//! Kafka 4.4's `kafka-metadata-quorum` run against them.
-//!
-//! Kafka's tool runs in Java: the Kafka 4.4.0 jars must be in `$STRAND_KAFKA_LIBS` (default
-//! `<workspace>/target/kafka-libs`), put there by `compat/kafka/fetch-jars.sh`.
+//! the metadata questions the tests ask of them.
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
 use super::cluster::{CLUSTER_ID, HEARTBEAT_INTERVAL_MS, SESSION_TIMEOUT_MS};
 use super::{Server, Starting};
-
-#[path = "../../../../tools/testing/kafka_jars.rs"]
-mod kafka_jars;
-
-const METADATA_QUORUM: &str = "org.apache.kafka.tools.MetadataQuorumCommand";
-const REQUIRED_JARS: [&str; 4] =
-    ["kafka-tools-4.4.0", "kafka-clients-4.4.0", "kafka-server-common-4.4.0", "argparse4j"];
 
 /// One node of a dynamic quorum: its id, CONTROLLER port (if a controller), properties file and
 /// data directory (while it is down).
@@ -135,39 +125,6 @@ fn listeners(controller_port: Option<u16>, controller_only: bool) -> String {
         (Some(port), false) => format!("PLAINTEXT://127.0.0.1:0,CONTROLLER://127.0.0.1:{port}"),
         (None, _) => "PLAINTEXT://127.0.0.1:0".to_owned(),
     }
-}
-
-/// The `CurrentVoters` ids and the leader `kafka-metadata-quorum describe --status` prints
-/// through `bootstrap` (`host:port` of a controller).
-pub fn described_voters(bootstrap: &str) -> (Vec<i32>, i32) {
-    let (ok, status, _) = metadata_quorum(&["--bootstrap-controller", bootstrap, "describe", "--status"]);
-    assert!(ok, "{status}");
-    let field =
-        |name: &str| status.lines().find_map(|l| l.strip_prefix(name)).map(str::trim).unwrap_or_default().to_owned();
-    let leader = field("LeaderId:").parse().unwrap_or(-1);
-    let voters = field("CurrentVoters:");
-    let ids = voters.split("{\"id\": ").skip(1).filter_map(|v| v.split(',').next()?.parse().ok()).collect();
-    (ids, leader)
-}
-
-/// `kafka-metadata-quorum <args>`: its exit status, stdout and stderr.
-pub fn metadata_quorum(args: &[&str]) -> (bool, String, String) {
-    let libs = kafka_jars::kafka_libs(&REQUIRED_JARS);
-    let mut command = Command::new("java");
-    command
-        .arg("-cp")
-        .arg(format!("{}/*", libs.display()))
-        .arg(format!(
-            "-Dlog4j2.configurationFile={}",
-            kafka_jars::workspace_root().join("compat/kafka/log4j2.properties").display()
-        ))
-        .arg(METADATA_QUORUM)
-        .args(args);
-    let output = command.output().unwrap_or_else(|e| panic!("could not run `java` (a JDK 17+ must be on PATH): {e}"));
-    let stdout = String::from_utf8_lossy(&output.stdout).into_owned();
-    let stderr = String::from_utf8_lossy(&output.stderr).into_owned();
-    eprintln!("{command:?}: {}\n{stdout}{stderr}", output.status);
-    (output.status.success(), stdout, stderr)
 }
 
 /// Asks `client`'s node for all topics' metadata until `done` holds (at most [`WAIT_MAX`]).

@@ -323,6 +323,31 @@ mod tests {
         assert_eq!(admission.check(&RaftRpc::new(CLUSTER, 1, 2, RpcBody::InstallSnapshot(install))), Ok(()));
     }
 
+    /// A dynamic quorum's node refuses an rpc naming another directory of its id (the voter a
+    /// new disk replaced), takes one naming its own or none, and any sender and voter set.
+    #[test]
+    fn an_rpc_for_a_replaced_directory_is_refused() {
+        let admission = Admission::new(CLUSTER, 2, None).with_directory_id([7; 16]);
+        let mut rpc = append(3, good_entries(3));
+        assert_eq!(admission.check(&rpc), Ok(()), "no directory named");
+        rpc.target_directory_id = [7; 16];
+        assert_eq!(admission.check(&rpc), Ok(()), "its own directory");
+        rpc.target_directory_id = [8; 16];
+        assert!(admission.check(&rpc).is_err(), "another directory of node 2");
+        let from_new_voter = RaftRpc::new(
+            CLUSTER,
+            9,
+            2,
+            RpcBody::AppendEntries(AppendEntriesRequest {
+                vote: Vote::new_committed(3, 9),
+                prev_log_id: None,
+                entries: Vec::new(),
+                leader_commit: None,
+            }),
+        );
+        assert_eq!(admission.check(&from_new_voter), Ok(()), "a dynamic quorum's sender may be any node");
+    }
+
     /// A term no Kafka epoch (with one more after it) holds is refused wherever it is: these are
     /// the terms that stopped every voter's Raft core for good.
     #[test]

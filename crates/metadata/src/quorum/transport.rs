@@ -93,7 +93,7 @@ pub struct RaftRpc {
     /// the same id (a replaced disk) refuses RPCs meant for its old directory, so a leader never
     /// mistakes its empty log for the old voter's.
     #[serde(default)]
-    target_directory_id: [u8; 16],
+    pub(crate) target_directory_id: [u8; 16],
     body: RpcBody,
 }
 
@@ -436,7 +436,13 @@ mod tests {
             entries: vec![entry],
             leader_commit: None,
         };
-        RaftRpc { cluster_id: "c".into(), source: 1, target: 2, body: RpcBody::AppendEntries(request) }
+        RaftRpc {
+            cluster_id: "c".into(),
+            source: 1,
+            target: 2,
+            target_directory_id: [0; 16],
+            body: RpcBody::AppendEntries(request),
+        }
     }
 
     /// Requests and replies survive their encoding, routing fields included.
