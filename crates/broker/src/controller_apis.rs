@@ -30,7 +30,6 @@ use std::sync::Arc;
 
 use bytes::Bytes;
 use strand_base::BrokerId;
-use strand_metadata::controller::{add_raft_voter, remove_raft_voter, update_raft_voter};
 use strand_metadata::image::MetadataImage;
 use strand_metadata::quorum::Leadership;
 use strand_protocol::error::ErrorCode;
@@ -201,37 +200,54 @@ impl ControllerApis {
             ),
             voters @ (RequestBody::AddRaftVoter(_)
             | RequestBody::RemoveRaftVoter(_)
-            | RequestBody::UpdateRaftVoter(_)) => self.raft_voters(voters, session),
+            | RequestBody::UpdateRaftVoter(_)) => self.raft_voters(voters, version, session).await,
             other => return Outcome::Close(format!("{:?} has no handler on the controller listener", other.api_key())),
         };
         respond(encode_response(correlation_id, &response, version))
     }
 
     /// The raft voter APIs: ALTER on the cluster to add or remove one, CLUSTER_ACTION to update
-    /// one, then the static quorum's answer.
-    fn raft_voters(&self, request: RequestBody, session: &Session) -> ResponseBody {
-        let image = self.image.borrow().clone();
+    /// one, then the quorum leader's answer (a static quorum's refusal, or a dynamic quorum's
+    /// change); REQUEST_TIMED_OUT when no leader answers.
+    async fn raft_voters(&self, request: RequestBody, version: i16, session: &Session) -> ResponseBody {
         let denied = ErrorCode::ClusterAuthorizationFailed;
         let message = || Some(denied.message().to_owned());
+        let channel = self.controller.as_ref();
+        let timed_out = |reason: String| {
+            tracing::warn!("{:?}: {reason}", request.api_key());
+            (ErrorCode::RequestTimedOut.code(), Some(reason))
+        };
         match request {
-            RequestBody::AddRaftVoter(r) if self.authorize(session, AclOperation::Alter) => {
-                ResponseBody::AddRaftVoter(add_raft_voter(&image, &self.cluster_id, &r))
+            RequestBody::AddRaftVoter(ref r) if self.authorize(session, AclOperation::Alter) => {
+                let answer = ask_controller(channel, &self.image, r, version, None).await;
+                ResponseBody::AddRaftVoter(answer.unwrap_or_else(|reason| {
+                    let (error_code, error_message) = timed_out(reason);
+                    AddRaftVoterResponse { error_code, error_message, ..Default::default() }
+                }))
             }
             RequestBody::AddRaftVoter(_) => ResponseBody::AddRaftVoter(AddRaftVoterResponse {
                 error_code: denied.code(),
                 error_message: message(),
                 ..Default::default()
             }),
-            RequestBody::RemoveRaftVoter(r) if self.authorize(session, AclOperation::Alter) => {
-                ResponseBody::RemoveRaftVoter(remove_raft_voter(&image, &self.cluster_id, &r))
+            RequestBody::RemoveRaftVoter(ref r) if self.authorize(session, AclOperation::Alter) => {
+                let answer = ask_controller(channel, &self.image, r, version, None).await;
+                ResponseBody::RemoveRaftVoter(answer.unwrap_or_else(|reason| {
+                    let (error_code, error_message) = timed_out(reason);
+                    RemoveRaftVoterResponse { error_code, error_message, ..Default::default() }
+                }))
             }
             RequestBody::RemoveRaftVoter(_) => ResponseBody::RemoveRaftVoter(RemoveRaftVoterResponse {
                 error_code: denied.code(),
                 error_message: message(),
                 ..Default::default()
             }),
-            RequestBody::UpdateRaftVoter(r) if self.authorize(session, AclOperation::ClusterAction) => {
-                ResponseBody::UpdateRaftVoter(update_raft_voter(&image, &self.cluster_id, &r))
+            RequestBody::UpdateRaftVoter(ref r) if self.authorize(session, AclOperation::ClusterAction) => {
+                let answer = ask_controller(channel, &self.image, r, version, None).await;
+                ResponseBody::UpdateRaftVoter(answer.unwrap_or_else(|reason| {
+                    let (error_code, _) = timed_out(reason);
+                    UpdateRaftVoterResponse { error_code, ..Default::default() }
+                }))
             }
             _ => ResponseBody::UpdateRaftVoter(UpdateRaftVoterResponse {
                 error_code: denied.code(),

@@ -7,7 +7,9 @@
 //!   ...` lines, and the bootstrap records (the finalized features, then one
 //!   `UserScramCredentialRecord` per `--add-scram`, see [`crate::add_scram`]) into the metadata log
 //!   dir's `bootstrap.checkpoint`, which the first leader commits before anything else; an
-//!   already formatted dir is refused unless `--ignore-formatted`.
+//!   already formatted dir is refused unless `--ignore-formatted`. `--standalone`,
+//!   `--initial-controllers` and `--no-initial-controllers` format a dynamic quorum (KIP-853):
+//!   `kraft.version` 1 and the initial voters' `VotersRecord` in the bootstrap file.
 //! - [`ensure_formatted`]: what `strand server` does first (design §1). All dirs empty: format
 //!   them with `cluster.id`, or with a fresh random id if the node is its quorum's sole voter;
 //!   otherwise refuse and say how to set one. Formatted: every dir must name the same cluster
@@ -26,6 +28,7 @@ use clap::{Args, Subcommand};
 use strand_base::Uuid;
 use strand_log::dir::MetaProperties;
 use strand_metadata::controller::{BootstrapFeatures, bootstrap_records};
+use strand_metadata::quorum::{Bootstrap, QuorumVoters};
 use strand_protocol::messages::records::MetadataRecord;
 use strand_server::config::ServerConfig;
 
@@ -51,10 +54,22 @@ pub struct FormatArgs {
     /// Skip directories that are already formatted rather than failing.
     #[arg(short = 'g', long = "ignore-formatted")]
     ignore_formatted: bool,
-    /// Accepted for Kafka's quickstart: the node must be its quorum's only voter, which needs
-    /// nothing more than its meta.properties in Strand.
-    #[arg(short = 's', long = "standalone")]
+    /// Used to initialize a controller as a single-node dynamic quorum. When setting this flag,
+    /// the controller.quorum.voters config must not be set, and controller.quorum.bootstrap.servers
+    /// is set instead.
+    #[arg(short = 's', long = "standalone", conflicts_with_all = ["initial_controllers", "no_initial_controllers"])]
     standalone: bool,
+    /// Used to initialize a server without specifying a dynamic quorum. When setting this flag,
+    /// the controller.quorum.voters config should not be set, and
+    /// controller.quorum.bootstrap.servers is set instead.
+    #[arg(short = 'N', long = "no-initial-controllers", conflicts_with = "initial_controllers")]
+    no_initial_controllers: bool,
+    /// Used to initialize a server with the specified dynamic quorum: a comma-separated list of
+    /// id@hostname:port:directory, the same on every node. When setting this flag, the
+    /// controller.quorum.voters config must not be set, and controller.quorum.bootstrap.servers
+    /// is set instead.
+    #[arg(short = 'I', long = "initial-controllers")]
+    initial_controllers: Option<String>,
     /// A SCRAM credential to write into the metadata log, e.g.
     /// 'SCRAM-SHA-256=[name=alice,password=alice-secret]' or
     /// 'SCRAM-SHA-512=[name=alice,iterations=8192,salt="N3E=",saltedpassword="YCE="]'.
@@ -70,23 +85,79 @@ pub fn run(command: StorageCommand) -> anyhow::Result<()> {
         }
         StorageCommand::Format(args) => {
             let config = ServerConfig::load(Some(&args.config), &[])?;
-            if args.standalone && !config.is_sole_voter() {
-                bail!(
-                    "--standalone needs a node that is its quorum's only voter, and {} is not",
-                    args.config.display()
-                );
-            }
+            let dynamic_voters = dynamic_voters(&config, &args)?;
+            let features = BootstrapFeatures {
+                kraft_version: if dynamic_voters.is_some() { 1 } else { 0 },
+                ..BootstrapFeatures::default()
+            };
             let mut random_salt = || Ok(crate::add_scram::salt_from_random(random_bytes()?));
-            let mut bootstrap: Vec<(MetadataRecord, i16)> =
-                bootstrap_records(&BootstrapFeatures::default()).into_iter().map(|r| (r.record, r.version)).collect();
+            let mut records: Vec<(MetadataRecord, i16)> =
+                bootstrap_records(&features).into_iter().map(|r| (r.record, r.version)).collect();
             for argument in &args.add_scram {
                 let record = crate::add_scram::parse(argument, &mut random_salt)?;
-                bootstrap.push((MetadataRecord::UserScramCredentialRecord(record), 0));
+                records.push((MetadataRecord::UserScramCredentialRecord(record), 0));
             }
             let out = &mut std::io::stdout().lock();
+            let bootstrap = Bootstrap { records, dynamic_voters };
             format(&config, &args.cluster_id, args.ignore_formatted, &bootstrap, out)
         }
     }
+}
+
+/// The dynamic quorum `--standalone`, `--initial-controllers` or `--no-initial-controllers` asks
+/// for (`None`: a static quorum), with Kafka's `StorageTool` refusals.
+fn dynamic_voters(config: &ServerConfig, args: &FormatArgs) -> anyhow::Result<Option<QuorumVoters>> {
+    let static_voters = !config.controller_quorum_voters.is_empty();
+    if static_voters && (args.initial_controllers.is_some() || args.standalone) {
+        bail!(
+            "You cannot specify controller.quorum.voters and format the node with --initial-controllers or \
+             --standalone. If you want to use dynamic quorum, please remove controller.quorum.voters and specify \
+             controller.quorum.bootstrap.servers instead."
+        );
+    }
+    let listener_name = config.controller_listener_names.first().cloned().unwrap_or_default();
+    let mut voters = match &args.initial_controllers {
+        Some(text) => Some(QuorumVoters::parse_dynamic(text, &listener_name).map_err(anyhow::Error::msg)?),
+        None => None,
+    };
+    if args.standalone {
+        voters = Some(standalone_voter(config, &listener_name)?);
+    }
+    // Strand's one-node cluster names no quorum at all (design §1): it stays static, as Kafka
+    // refuses such a configuration outright.
+    let quorum_named = static_voters || !config.controller_quorum_bootstrap_servers.is_empty();
+    if !args.no_initial_controllers
+        && config.process_roles.controller
+        && quorum_named
+        && !static_voters
+        && voters.is_none()
+    {
+        bail!(
+            "Because controller.quorum.voters is not set on this controller, you must specify one of the following: \
+             --standalone, --initial-controllers, or --no-initial-controllers."
+        );
+    }
+    if args.no_initial_controllers && !static_voters {
+        return Ok(Some(QuorumVoters::none(&listener_name)));
+    }
+    Ok(voters)
+}
+
+/// Kafka's `createStandaloneDynamicVoters`: this controller at its first advertised controller
+/// listener (`localhost` for an empty host), with a new directory id.
+fn standalone_voter(config: &ServerConfig, listener_name: &str) -> anyhow::Result<QuorumVoters> {
+    if !config.process_roles.controller {
+        bail!("You can only use --standalone on a controller.");
+    }
+    let advertised =
+        config.advertised_listeners.iter().filter(|l| config.controller_listener_names.contains(&l.listener_name));
+    let Some(listener) = advertised.chain(config.controller_listeners()).next() else {
+        bail!("No controller listeners found.");
+    };
+    let host = if listener.host.is_empty() { "localhost".to_owned() } else { listener.host.clone() };
+    let mut voters = QuorumVoters::none(listener_name);
+    voters.insert(config.node_id, Some((host, listener.port)), random_uuid()?);
+    Ok(voters)
 }
 
 /// `N` bytes from `/dev/urandom`.
@@ -114,14 +185,14 @@ pub fn random_uuid() -> anyhow::Result<Uuid> {
 }
 
 /// `kafka-storage.sh format`: writes `meta.properties` with `cluster_id` into every empty log dir
-/// of `config`, printing one `Formatting ...` line per directory to `out`, and `bootstrap` (each
-/// record at its version) as the metadata log dir's `bootstrap.checkpoint` if that dir is one of
-/// them.
+/// of `config`, printing one `Formatting ...` line per directory to `out`, and `bootstrap` as the
+/// metadata log dir's `bootstrap.checkpoint` if that dir is one of them. A dynamic quorum's
+/// initial voter takes the directory id `--initial-controllers` gave it for its metadata log dir.
 pub fn format(
     config: &ServerConfig,
     cluster_id: &str,
     ignore_formatted: bool,
-    bootstrap: &[(MetadataRecord, i16)],
+    bootstrap: &Bootstrap,
     out: &mut dyn Write,
 ) -> anyhow::Result<()> {
     if cluster_id.is_empty() {
@@ -147,12 +218,19 @@ pub fn format(
         return Ok(());
     }
     for dir in empty {
-        writeln!(
-            out,
-            "Formatting {} {} with metadata.version {METADATA_VERSION}.",
-            dir_kind(config, &dir.path),
-            dir.path.display()
-        )?;
+        let voter_directory_id = bootstrap
+            .dynamic_voters
+            .as_ref()
+            .filter(|voters| dir.path == config.metadata_log_dir && voters.contains(config.node_id))
+            .map(|voters| voters.directory_id(config.node_id));
+        let kind = match (&bootstrap.dynamic_voters, voter_directory_id) {
+            (_, Some(_)) => "dynamic metadata voter directory",
+            (Some(voters), None) if !voters.is_empty() && dir.path == config.metadata_log_dir => {
+                "dynamic metadata directory"
+            }
+            _ => dir_kind(config, &dir.path),
+        };
+        writeln!(out, "Formatting {kind} {} with metadata.version {METADATA_VERSION}.", dir.path.display())?;
         if dir.path == config.metadata_log_dir {
             // Before meta.properties, which marks the dir formatted: a failure here leaves it not.
             std::fs::create_dir_all(&dir.path)
@@ -161,7 +239,7 @@ pub fn format(
             strand_metadata::quorum::write_bootstrap(&dir.path, bootstrap, now_ms)
                 .with_context(|| format!("cannot write the bootstrap metadata into {}", dir.path.display()))?;
         }
-        write_meta_properties(&dir.path, cluster_id, config.node_id, &dirs)?;
+        write_meta_properties(&dir.path, cluster_id, config.node_id, &dirs, voter_directory_id)?;
     }
     Ok(())
 }
@@ -204,7 +282,7 @@ pub fn ensure_formatted(
     };
     preflight(config)?;
     for dir in &dirs {
-        write_meta_properties(&dir.path, &cluster_id, config.node_id, &dirs)?;
+        write_meta_properties(&dir.path, &cluster_id, config.node_id, &dirs, None)?;
         tracing::info!(
             "Formatted {} {} for cluster {cluster_id} (first start)",
             dir_kind(config, &dir.path),
@@ -310,11 +388,20 @@ fn cluster_mismatch(file: &Path, expected: &str, origin: Origin, read: &str) -> 
     }
 }
 
-/// Writes version-1 `meta.properties` into `dir` (created if missing), with a random directory id
-/// no other dir of the node has.
-fn write_meta_properties(dir: &Path, cluster_id: &str, node_id: i32, dirs: &[LogDir]) -> anyhow::Result<()> {
+/// Writes version-1 `meta.properties` into `dir` (created if missing), with `directory_id` or a
+/// random directory id no other dir of the node has.
+fn write_meta_properties(
+    dir: &Path,
+    cluster_id: &str,
+    node_id: i32,
+    dirs: &[LogDir],
+    directory_id: Option<Uuid>,
+) -> anyhow::Result<()> {
     let taken: Vec<Uuid> = dirs.iter().filter_map(|d| d.meta.as_ref().and_then(|meta| meta.directory_id)).collect();
-    let mut directory_id = random_uuid()?;
+    let mut directory_id = match directory_id {
+        Some(id) => id,
+        None => random_uuid()?,
+    };
     while taken.contains(&directory_id) {
         directory_id = random_uuid()?;
     }

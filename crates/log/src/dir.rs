@@ -284,7 +284,7 @@ fn split_field(line: &str) -> Option<&str> {
 
 /// Parses Kafka's uuid text, as `Uuid.fromString` does: URL-safe base64 of 16 bytes, 22
 /// characters without padding or 24 with `==`.
-fn parse_uuid(text: &str) -> Option<Uuid> {
+pub fn parse_uuid(text: &str) -> Option<Uuid> {
     let digits = match text.len() {
         22 => text,
         24 => text.strip_suffix("==")?,

@@ -40,7 +40,12 @@ use crate::controller::{
     PreviousSession, RegisterBrokerInputs,
 };
 use crate::image::MetadataImage;
-use crate::quorum::{Quorum, QuorumError};
+#[cfg(doc)]
+use crate::quorum::Quorum;
+use crate::quorum::QuorumError;
+
+mod raft_voters;
+pub use raft_voters::DynamicVoters;
 
 /// How long a new leader may take to commit and apply its log before it answers anything.
 const LEADER_CATCH_UP_MAX: Duration = Duration::from_secs(30);
@@ -74,31 +79,9 @@ pub trait ControllerLog: Send + Sync + 'static {
     fn describe(&self, _request: &DescribeQuorumRequest) -> Result<DescribeQuorumResponse, QuorumError> {
         Err(QuorumError::Unsupported("DescribeQuorum".into()))
     }
-}
-
-impl ControllerLog for Quorum {
-    fn append(&self, records: Vec<ApiMessageAndVersion>) -> BoxFuture<'_, Result<i64, QuorumError>> {
-        Box::pin(Quorum::append(self, records.into_iter().map(|r| (r.record, r.version)).collect()))
-    }
-
-    fn leader_caught_up(&self, timeout: Duration) -> BoxFuture<'_, Result<i64, QuorumError>> {
-        Box::pin(Quorum::leader_caught_up(self, timeout))
-    }
-
-    fn is_leader(&self) -> bool {
-        Quorum::is_leader(self)
-    }
-
-    fn leader_epoch(&self) -> i32 {
-        Quorum::leader_epoch(self)
-    }
-
-    fn next_offset(&self) -> i64 {
-        self.high_watermark()
-    }
-
-    fn describe(&self, request: &DescribeQuorumRequest) -> Result<DescribeQuorumResponse, QuorumError> {
-        Quorum::describe(self, request)
+    /// The voter changes of a dynamic quorum (see `raft_voters`); none elsewhere.
+    fn voters(&self) -> Option<&dyn DynamicVoters> {
+        None
     }
 }
 
@@ -419,6 +402,8 @@ impl QuorumController {
         let request = RequestBody::decode(api, &mut Decoder::with_budget(body, budget), version);
         let request = request.map_err(|e| malformed(&e))?;
         let (response, offset) = match (requester, &self.authorizer) {
+            // Authorized where they arrived (the CONTROLLER listener, a broker's handler).
+            _ if raft_voters::is_voter_change(&request) => self.handle_trusted(request, version).await?,
             (Some(requester), Some(settings)) => self.handle_authorized(request, version, settings, requester).await?,
             _ => self.handle_trusted(request, version).await?,
         };
@@ -476,6 +461,9 @@ impl QuorumController {
             RequestBody::DescribeQuorum(request) => {
                 (ResponseBody::DescribeQuorum(self.quorum.describe(&request).map_err(ControllerError::from)?), -1)
             }
+            request @ (RequestBody::AddRaftVoter(_)
+            | RequestBody::RemoveRaftVoter(_)
+            | RequestBody::UpdateRaftVoter(_)) => (self.raft_voters(request).await, -1),
             request => self.handle(request, version).await?,
         })
     }

@@ -136,6 +136,8 @@ impl Cluster {
             fetch_timeout_ms: 400,
             // Snapshots only when a test asks; each purges everything it holds.
             snapshots: SnapshotSettings { interval_ms: 0, entries_kept: 0, ..SnapshotSettings::default() },
+            dynamic: false,
+            directory_id: strand_base::Uuid::ZERO,
         }
     }
 

@@ -135,7 +135,8 @@ fn kafka_decodes_the_bootstrap_file() {
         ..Default::default()
     };
     let records = vec![(MetadataRecord::UserScramCredentialRecord(credential), 0)];
-    strand_metadata::quorum::write_bootstrap(dir.path(), &records, 1_700_000_000_000).expect("write");
+    let bootstrap = strand_metadata::quorum::Bootstrap { records, dynamic_voters: None };
+    strand_metadata::quorum::write_bootstrap(dir.path(), &bootstrap, 1_700_000_000_000).expect("write");
 
     let stdout = dump(&dir.path().join(strand_metadata::quorum::BOOTSTRAP_FILE));
     assert!(stdout.contains("KRaft bootstrap snapshot"), "{stdout}");

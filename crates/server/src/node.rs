@@ -20,14 +20,11 @@
 //! start-up is offline from the start (registered without it, its partitions not recreated
 //! elsewhere: `may_be_in_an_offline_dir`) and the node runs on the others, as Kafka does.
 
-use crate::inter_node::Link;
 use crate::tls::DynamicTls;
-use std::collections::BTreeMap;
 use std::net::SocketAddr;
 use std::sync::Arc;
 use std::time::Duration;
 
-use strand_base::topic::CLUSTER_METADATA_TOPIC;
 use strand_base::{BrokerId, Clock, SystemClock, Uuid};
 use strand_broker::controller_apis::{ControllerApis, NodeStatics};
 use strand_broker::producer_ids::ControllerProducerIds;
@@ -50,9 +47,9 @@ use crate::connection::ConnectionLimits;
 use crate::connection::acceptor::ClientConnections;
 use crate::group_writer::ReplicaPartitionWriter;
 use crate::inter_node::{
-    BrokerFetchTransport, ControllerClient, ControllerIsrChannel, CoordinatorTxnVerifier, LeaderTxnMarkerSender,
-    LinkSecurity, PeerHealth, TcpQuorumTransport, VoterMetadataFetcher, follow_registrations,
-    serve_controller_listener,
+    BrokerFetchTransport, ControllerAddresses, ControllerClient, ControllerIsrChannel, CoordinatorTxnVerifier,
+    LeaderTxnMarkerSender, LinkSecurity, PeerHealth, VoterMetadataFetcher, follow_controller_registrations,
+    follow_registrations, join_forever, serve_controller_listener,
 };
 use crate::log_dirs::{DirAssigner, raise_open_files_limit, watch_log_dirs_forever};
 use crate::metadata_replay::{Handoff, replay_forever};
@@ -113,6 +110,7 @@ pub async fn run_until(
     let mut node = Starting {
         links,
         node: BrokerId(config.node_id),
+        controllers: quorum::controller_addresses(&config)?,
         config,
         cluster_id,
         clock: Arc::new(SystemClock),
@@ -215,6 +213,8 @@ struct Starting {
     node: BrokerId,
     clock: Arc<dyn Clock>,
     peers: Arc<PeerHealth>,
+    /// Where the controllers' CONTROLLER listeners are (see `quorum`).
+    controllers: ControllerAddresses,
     tasks: Tasks,
 }
 
@@ -261,16 +261,21 @@ impl Starting {
         let (image_tx, image_rx) = watch::channel(Arc::new(MetadataImage::empty()));
         let (handoff_tx, handoff_rx) = mpsc::channel(1);
         self.tasks.spawn("peer registrations", follow_registrations(self.peers.clone(), image_rx.clone(), node_id));
+        if config.controller_quorum_voters.is_empty() {
+            let listener_name = config.controller_listener_names.first().cloned().unwrap_or_default();
+            let follow = follow_controller_registrations(self.controllers.clone(), raw_rx.clone(), listener_name);
+            self.tasks.spawn("controller registrations", follow);
+        }
         if !config.process_roles.controller {
             // An observer: the committed log comes from the voters.
-            let voters = config.controller_quorum_voters.iter().map(|v| v.id).collect();
+            let voters = quorum::observed_voters(config);
             let timeout = Duration::from_millis(config.controller_quorum_request_timeout_ms.max(1) as u64);
             // Kafka's replica key of an observer: its id and its metadata log dir's directory id.
             let meta = strand_log::dir::MetaProperties::read(&config.metadata_log_dir).ok().flatten();
             let directory_id = meta.and_then(|meta| meta.directory_id).unwrap_or_default();
             let fetcher = Arc::new(VoterMetadataFetcher::new(
                 (node_id, directory_id),
-                controller_addresses(config),
+                self.controllers.clone(),
                 timeout,
                 self.peers.clone(),
                 self.links.controller.clone(),
@@ -288,8 +293,15 @@ impl Starting {
             Some(bind_controller_listener(config).await?)
         };
         let (clock, peers, tls) = (self.clock.clone(), self.peers.clone(), self.links.controller.clone());
-        let quorum = Arc::new(open_quorum(config, &self.cluster_id, clock, peers, tls).await?);
+        let controllers = self.controllers.clone();
+        let quorum = Arc::new(quorum::open_quorum(config, &self.cluster_id, clock, peers, tls, controllers).await?);
         self.tasks.spawn(METADATA_REPLAY, replay_forever(quorum.subscribe(0), raw_tx, image_tx, handoff_rx));
+        if config.controller_quorum_auto_join_enable && quorum.is_dynamic() {
+            let (joining, controllers) = (quorum::joining(config, &self.cluster_id), self.controllers.clone());
+            let join =
+                join_forever(quorum.clone(), joining, controllers, self.peers.clone(), self.links.controller.clone());
+            self.tasks.spawn("controller auto join", join);
+        }
         let raw_image = raw_rx.clone();
         let controller = QuorumController::new(
             quorum.clone(),
@@ -390,7 +402,7 @@ impl Starting {
             self.config.node_id,
             Some(controller.clone()),
             quorum.leadership(),
-            controller_addresses(&self.config),
+            self.controllers.clone(),
             timeout,
             CONTROLLER_CALL_MAX,
             self.peers.clone(),
@@ -407,7 +419,7 @@ impl Starting {
                 self.config.node_id,
                 metadata.controller.clone(),
                 metadata.leadership.clone(),
-                controller_addresses(&self.config),
+                self.controllers.clone(),
                 timeout,
                 CONTROLLER_CALL_MAX,
                 self.peers.clone(),
@@ -665,55 +677,6 @@ async fn metadata_log_failure(quorum: Option<Arc<Quorum>>) -> NodeError {
 /// The longest a request to the active controller may take, retries at new leaders included.
 const CONTROLLER_CALL_MAX: Duration = Duration::from_secs(30);
 
-/// Opens this node's voter of the metadata quorum: alone, or with the voters of
-/// `controller.quorum.voters` reached over their CONTROLLER listeners.
-async fn open_quorum(
-    config: &ServerConfig,
-    cluster_id: &str,
-    clock: Arc<dyn Clock>,
-    peers: Arc<PeerHealth>,
-    link: Link,
-) -> Result<Quorum, NodeError> {
-    use strand_metadata::quorum::{LoneVoterTransport, QuorumConfig, QuorumTransport, QuorumVoters, SnapshotSettings};
-    let metadata_dir = config.metadata_log_dir.join(format!("{CLUSTER_METADATA_TOPIC}-0"));
-    let snapshots = SnapshotSettings {
-        max_bytes_between: config.metadata_log_max_record_bytes_between_snapshots.max(1) as u64,
-        interval_ms: config.metadata_log_max_snapshot_interval_ms.max(0) as u64,
-        ..SnapshotSettings::default()
-    };
-    let (quorum_config, transport): (QuorumConfig, Arc<dyn QuorumTransport>) = if config.is_sole_voter() {
-        let mut lone = QuorumConfig { snapshots, ..QuorumConfig::lone_voter(config.node_id, cluster_id) };
-        if let Some(listener_name) = config.controller_listener_names.first()
-            && config.controller_listeners().next().is_some()
-            && !config.controller_quorum_voters.is_empty()
-        {
-            // Its own CONTROLLER endpoint goes into the voter set, as Kafka's DescribeQuorum shows it.
-            let text = config.controller_quorum_voters.iter().map(ToString::to_string).collect::<Vec<_>>().join(",");
-            lone.voters = QuorumVoters::parse(&text, listener_name)?;
-        }
-        (lone, Arc::new(LoneVoterTransport))
-    } else {
-        let text = config.controller_quorum_voters.iter().map(ToString::to_string).collect::<Vec<_>>().join(",");
-        let listener_name = config.controller_listener_names.first().cloned().unwrap_or_default();
-        let quorum_config = QuorumConfig {
-            node_id: config.node_id,
-            cluster_id: cluster_id.to_owned(),
-            voters: QuorumVoters::parse(&text, &listener_name)?,
-            election_timeout_ms: config.controller_quorum_election_timeout_ms.max(1) as u64,
-            fetch_timeout_ms: config.controller_quorum_fetch_timeout_ms.max(1) as u64,
-            snapshots,
-        };
-        let connect_timeout = Duration::from_millis(config.controller_quorum_request_timeout_ms.max(1) as u64);
-        (quorum_config, Arc::new(TcpQuorumTransport::new(controller_addresses(config), connect_timeout, peers, link)))
-    };
-    Ok(Quorum::open(&metadata_dir, quorum_config, transport, clock).await?)
-}
-
-/// Each voter's CONTROLLER listener, from `controller.quorum.voters`.
-fn controller_addresses(config: &ServerConfig) -> BTreeMap<i32, String> {
-    config.controller_quorum_voters.iter().map(|voter| (voter.id, voter.address.to_string())).collect()
-}
-
 /// Binds this node's CONTROLLER listener (the first listener named in `controller.listener.names`).
 async fn bind_controller_listener(config: &ServerConfig) -> Result<(SocketAddr, TcpListener), NodeError> {
     let endpoint = config.controller_listeners().next().ok_or_else(|| {
@@ -738,9 +701,11 @@ fn controller_settings(
     cluster_id: &str,
     sole_voter: bool,
 ) -> Result<ControllerSettings, NodeError> {
-    let mut bootstrap = match strand_metadata::quorum::read_bootstrap(&config.metadata_log_dir)? {
-        Some(records) => {
-            records.into_iter().map(|(record, version)| ApiMessageAndVersion { record, version }).collect()
+    let file = strand_metadata::quorum::read_bootstrap(&config.metadata_log_dir)?;
+    let initial_voters = file.as_ref().and_then(|file| file.dynamic_voters.as_ref()).map(|v| v.ids().collect());
+    let mut bootstrap = match file {
+        Some(file) => {
+            file.records.into_iter().map(|(record, version)| ApiMessageAndVersion { record, version }).collect()
         }
         None => bootstrap_records(&BootstrapFeatures::default()),
     };
@@ -758,7 +723,7 @@ fn controller_settings(
         bootstrap,
         unfence_on_registration: sole_voter,
         node_id: config.node_id,
-        voters: config.controller_quorum_voters.iter().map(|v| v.id).collect(),
+        voters: initial_voters.unwrap_or_else(|| config.controller_quorum_voters.iter().map(|v| v.id).collect()),
     })
 }
 
@@ -777,5 +742,6 @@ async fn bind_listeners(config: &ServerConfig) -> Result<Vec<(String, SocketAddr
     }
     Ok(bound)
 }
+mod quorum;
 #[cfg(test)]
 mod tests;

@@ -1,8 +1,9 @@
 //! AddRaftVoter and RemoveRaftVoter (KIP-853, `kafka-metadata-quorum add-controller` and
-//! `remove-controller`): ALTER on the cluster, then the static quorum's answer
-//! (`strand_metadata::controller::raft_voters`: Kafka's refusal while `kraft.version` is 0).
+//! `remove-controller`) on a broker listener: ALTER on the cluster, then forwarded to the active
+//! controller as Kafka's brokers forward them (a static quorum's refusal, or a dynamic quorum's
+//! change, `strand_metadata::quorum_controller::raft_voters`); REQUEST_TIMED_OUT when no
+//! controller answers.
 
-use strand_metadata::controller::{add_raft_voter, remove_raft_voter};
 use strand_protocol::error::ErrorCode;
 use strand_protocol::messages::{
     AddRaftVoterRequest, AddRaftVoterResponse, RemoveRaftVoterRequest, RemoveRaftVoterResponse,
@@ -12,26 +13,44 @@ use strand_security::acl::AclOperation;
 
 use crate::Broker;
 
-pub fn add(broker: &Broker, request: &AddRaftVoterRequest, session: &Session) -> AddRaftVoterResponse {
+pub async fn add(
+    broker: &Broker,
+    request: &AddRaftVoterRequest,
+    version: i16,
+    session: &Session,
+) -> AddRaftVoterResponse {
+    let refused = |code: ErrorCode, message: String| AddRaftVoterResponse {
+        error_code: code.code(),
+        error_message: Some(message),
+        ..Default::default()
+    };
     if !broker.authorize_cluster(session, AclOperation::Alter) {
         let code = ErrorCode::ClusterAuthorizationFailed;
-        return AddRaftVoterResponse {
-            error_code: code.code(),
-            error_message: Some(code.message().to_owned()),
-            ..Default::default()
-        };
+        return refused(code, code.message().to_owned());
     }
-    add_raft_voter(&broker.image(), &broker.identity().cluster_id, request)
+    match broker.ask_controller(request, version).await {
+        Ok(response) => response,
+        Err(reason) => refused(ErrorCode::RequestTimedOut, reason),
+    }
 }
 
-pub fn remove(broker: &Broker, request: &RemoveRaftVoterRequest, session: &Session) -> RemoveRaftVoterResponse {
+pub async fn remove(
+    broker: &Broker,
+    request: &RemoveRaftVoterRequest,
+    version: i16,
+    session: &Session,
+) -> RemoveRaftVoterResponse {
+    let refused = |code: ErrorCode, message: String| RemoveRaftVoterResponse {
+        error_code: code.code(),
+        error_message: Some(message),
+        ..Default::default()
+    };
     if !broker.authorize_cluster(session, AclOperation::Alter) {
         let code = ErrorCode::ClusterAuthorizationFailed;
-        return RemoveRaftVoterResponse {
-            error_code: code.code(),
-            error_message: Some(code.message().to_owned()),
-            ..Default::default()
-        };
+        return refused(code, code.message().to_owned());
     }
-    remove_raft_voter(&broker.image(), &broker.identity().cluster_id, request)
+    match broker.ask_controller(request, version).await {
+        Ok(response) => response,
+        Err(reason) => refused(ErrorCode::RequestTimedOut, reason),
+    }
 }

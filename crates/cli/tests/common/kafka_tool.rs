@@ -10,8 +10,9 @@ use std::process::Command;
 
 pub use kafka_jars::{kafka_libs, workspace_root};
 
-/// The jars every tool in `kafka-tools` needs.
-const TOOL_JARS: [&str; 4] = ["kafka-tools-4.4.0", "kafka-clients-4.4.0", "kafka-server-common-4.4.0", "jopt-simple"];
+/// The jars every tool in `kafka-tools` needs (each also needs its argument parser's, which
+/// `fetch-jars.sh` fetches with them).
+const TOOL_JARS: [&str; 3] = ["kafka-tools-4.4.0", "kafka-clients-4.4.0", "kafka-server-common-4.4.0"];
 
 /// Kafka's tool `class` (such as `org.apache.kafka.tools.TopicCommand`) with
 /// `--bootstrap-server bootstrap` and `args`: its exit status and stdout (both streams are
@@ -22,6 +23,15 @@ pub fn kafka_tool(class: &str, bootstrap: impl std::fmt::Display, args: &[&str])
 
 /// [`kafka_tool`] connecting with `flag` (`--bootstrap-server` or `--bootstrap-controller`).
 pub fn kafka_tool_at(class: &str, flag: &str, bootstrap: impl std::fmt::Display, args: &[&str]) -> (bool, String) {
+    let bootstrap = bootstrap.to_string();
+    let all: Vec<&str> = [flag, bootstrap.as_str()].into_iter().chain(args.iter().copied()).collect();
+    let (ok, stdout, _) = kafka_command(class, &all);
+    (ok, stdout)
+}
+
+/// Kafka's tool `class` with exactly `args`: its exit status, stdout and stderr (echoed to the
+/// test's output).
+pub fn kafka_command(class: &str, args: &[&str]) -> (bool, String, String) {
     let libs = kafka_libs(&TOOL_JARS);
     let mut command = Command::new("java");
     command
@@ -32,11 +42,10 @@ pub fn kafka_tool_at(class: &str, flag: &str, bootstrap: impl std::fmt::Display,
             workspace_root().join("compat/kafka/log4j2.properties").display()
         ))
         .arg(class)
-        .arg(flag)
-        .arg(bootstrap.to_string())
         .args(args);
     let output = command.output().unwrap_or_else(|e| panic!("could not run `java` (a JDK 17+ must be on PATH): {e}"));
     let stdout = String::from_utf8_lossy(&output.stdout).into_owned();
-    eprintln!("{command:?}: {}\n{stdout}{}", output.status, String::from_utf8_lossy(&output.stderr));
-    (output.status.success(), stdout)
+    let stderr = String::from_utf8_lossy(&output.stderr).into_owned();
+    eprintln!("{command:?}: {}\n{stdout}{stderr}", output.status);
+    (output.status.success(), stdout, stderr)
 }

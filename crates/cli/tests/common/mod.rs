@@ -4,6 +4,7 @@
 #![allow(dead_code)]
 
 pub mod cluster;
+pub mod dynamic;
 pub mod kafka_tool;
 pub mod tls;
 pub mod txn;

@@ -1,9 +1,11 @@
-//! AddRaftVoter, RemoveRaftVoter and UpdateRaftVoter (KIP-853) on a static quorum
-//! (`controller.quorum.voters`, `kraft.version` 0): refused as Kafka 4.4's leader refuses them,
+//! AddRaftVoter, RemoveRaftVoter and UpdateRaftVoter (KIP-853): the checks of every request
+//! ([`check_add`] and its kin), and on a static quorum
+//! (`controller.quorum.voters`, `kraft.version` 0) the refusal as Kafka 4.4's leader refuses them,
 //! after the same checks of the request (another cluster's id: INCONSISTENT_CLUSTER_ID; a voter
 //! without a directory id, or added without a listener: INVALID_REQUEST), then
 //! UNSUPPORTED_VERSION naming the `kraft.version` level (Kafka's sentence at level 0; at the level
-//! 1 Strand finalizes, that the voters are static). Changing the voters is not done here.
+//! 1, that the voters are static). A dynamic quorum's changes are the quorum's
+//! (`quorum::voters`), asked by `quorum_controller::raft_voters`.
 
 use strand_base::Uuid;
 use strand_protocol::error::ErrorCode;
@@ -48,6 +50,40 @@ pub fn update_raft_voter(
     UpdateRaftVoterResponse { error_code: code.code(), ..UpdateRaftVoterResponse::default() }
 }
 
+/// The checks of an AddRaftVoter Kafka makes before anything else: another cluster's id, a voter
+/// without a directory id or listeners.
+pub fn check_add(cluster_id: &str, request: &AddRaftVoterRequest) -> Result<(), (ErrorCode, String)> {
+    let valid = request.voter_directory_id != Uuid::default() && !request.listeners.is_empty();
+    check(cluster_id, request.cluster_id.as_deref(), valid, "add")
+}
+
+/// As [`check_add`], for RemoveRaftVoter.
+pub fn check_remove(cluster_id: &str, request: &RemoveRaftVoterRequest) -> Result<(), (ErrorCode, String)> {
+    check(cluster_id, request.cluster_id.as_deref(), request.voter_directory_id != Uuid::default(), "remove")
+}
+
+/// As [`check_add`], for UpdateRaftVoter.
+pub fn check_update(cluster_id: &str, request: &UpdateRaftVoterRequest) -> Result<(), (ErrorCode, String)> {
+    let valid = request.voter_directory_id != Uuid::default() && !request.listeners.is_empty();
+    check(cluster_id, request.cluster_id.as_deref(), valid, "update")
+}
+
+fn check(
+    cluster_id: &str,
+    asked_cluster_id: Option<&str>,
+    valid_voter: bool,
+    verb: &str,
+) -> Result<(), (ErrorCode, String)> {
+    if asked_cluster_id.is_some_and(|asked| asked != cluster_id) {
+        return Err((ErrorCode::InconsistentClusterId, ErrorCode::InconsistentClusterId.message().to_owned()));
+    }
+    if !valid_voter {
+        let verb = verb[..1].to_uppercase() + &verb[1..];
+        return Err((ErrorCode::InvalidRequest, format!("{verb} voter request didn't include a valid voter")));
+    }
+    Ok(())
+}
+
 fn refusal(
     image: &MetadataImage,
     cluster_id: &str,
@@ -56,12 +92,8 @@ fn refusal(
     verb: &str,
     gerund: &str,
 ) -> (ErrorCode, String) {
-    if asked_cluster_id.is_some_and(|asked| asked != cluster_id) {
-        return (ErrorCode::InconsistentClusterId, ErrorCode::InconsistentClusterId.message().to_owned());
-    }
-    if !valid_voter {
-        let verb = verb[..1].to_uppercase() + &verb[1..];
-        return (ErrorCode::InvalidRequest, format!("{verb} voter request didn't include a valid voter"));
+    if let Err(refused) = check(cluster_id, asked_cluster_id, valid_voter, verb) {
+        return refused;
     }
     let level = image.features().level(KRAFT_VERSION);
     let message = if level == 0 {

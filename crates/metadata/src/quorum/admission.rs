@@ -6,7 +6,9 @@
 //! voter of this cluster would send:
 //!
 //! - **Who.** The sender must be another configured voter, and the vote it carries must name it
-//!   (a candidate's own vote, a leader's own leadership).
+//!   (a candidate's own vote, a leader's own leadership). An RPC naming another metadata log
+//!   directory for this node than its own is for the voter this node replaced (a failed disk
+//!   formatted anew under the same id) and is refused: its empty log is not that voter's.
 //! - **Terms.** Every term (the vote's, each log id's) must be at most [`TERM_MAX`]: a Kafka
 //!   epoch is an `i32`, and a voter that accepts a term must still be able to stand in the next.
 //! - **Entries.** Consecutive indexes right after `prev_log_id`, terms never going back and never
@@ -45,8 +47,11 @@ pub(crate) const SNAPSHOT_BYTES_MAX: u64 = 1 << 30;
 pub(crate) struct Admission {
     cluster_id: String,
     node_id: i32,
-    /// The configured voters, as openraft numbers them.
-    voters: BTreeSet<u64>,
+    /// This node's metadata log directory id (all zeros: unknown, not checked).
+    directory_id: [u8; 16],
+    /// The configured voters, as openraft numbers them; `None` in a dynamic quorum, whose voters
+    /// change (any other node may then send, and a membership may name any voters).
+    voters: Option<BTreeSet<u64>>,
     receiving: Mutex<Option<ReceivingSnapshot>>,
 }
 
@@ -69,8 +74,20 @@ pub(crate) enum SnapshotChunk {
 }
 
 impl Admission {
-    pub(crate) fn new(cluster_id: &str, node_id: i32, voters: BTreeSet<u64>) -> Admission {
-        Admission { cluster_id: cluster_id.to_owned(), node_id, voters, receiving: Mutex::new(None) }
+    pub(crate) fn new(cluster_id: &str, node_id: i32, voters: Option<BTreeSet<u64>>) -> Admission {
+        Admission {
+            cluster_id: cluster_id.to_owned(),
+            node_id,
+            directory_id: [0; 16],
+            voters,
+            receiving: Mutex::new(None),
+        }
+    }
+
+    /// Checks the directory id senders name for this node too (see [`RaftRpc`]).
+    pub(crate) fn with_directory_id(mut self, directory_id: [u8; 16]) -> Admission {
+        self.directory_id = directory_id;
+        self
     }
 
     /// Why `rpc` must not reach openraft, if it must not.
@@ -81,9 +98,18 @@ impl Admission {
         if rpc.target() != self.node_id {
             return Err(format!("an rpc for node {} reached node {}", rpc.target(), self.node_id));
         }
+        let (meant, own) = (rpc.target_directory_id(), self.directory_id);
+        if meant != [0; 16] && own != [0; 16] && meant != own {
+            return Err(format!(
+                "an rpc for node {}'s directory {} reached its directory {}",
+                self.node_id,
+                strand_base::Uuid(meant),
+                strand_base::Uuid(own)
+            ));
+        }
         let source = u64::try_from(rpc.source())
             .ok()
-            .filter(|source| self.voters.contains(source) && rpc.source() != self.node_id)
+            .filter(|source| self.voters.as_ref().is_none_or(|v| v.contains(source)) && rpc.source() != self.node_id)
             .ok_or_else(|| format!("node {} is not another voter of this cluster", rpc.source()))?;
         match rpc.body() {
             RpcBody::Vote(request) | RpcBody::PreVote(request) => {
@@ -146,8 +172,14 @@ impl Admission {
     pub(crate) fn check_membership(&self, membership: &Membership<u64, VoterNode>) -> Result<(), String> {
         let configs = membership.get_joint_config();
         let learners = membership.learner_ids().count();
-        if configs.len() != 1 || configs[0] != self.voters || learners > 0 {
-            return Err(format!("a membership of {configs:?} ({learners} learners), not the voters {:?}", self.voters));
+        let Some(voters) = &self.voters else {
+            if configs.iter().any(BTreeSet::is_empty) {
+                return Err(format!("a membership of {configs:?} with an empty voter set"));
+            }
+            return Ok(());
+        };
+        if configs.len() != 1 || configs[0] != *voters || learners > 0 {
+            return Err(format!("a membership of {configs:?} ({learners} learners), not the voters {voters:?}"));
         }
         Ok(())
     }
@@ -220,7 +252,7 @@ mod tests {
 
     /// Voter 2 of voters 1, 2, 3.
     fn admission() -> Admission {
-        Admission::new(CLUSTER, 2, [1, 2, 3].into())
+        Admission::new(CLUSTER, 2, Some([1, 2, 3].into()))
     }
 
     fn log_id(term: u64, index: u64) -> LogId<u64> {
@@ -291,6 +323,31 @@ mod tests {
         assert_eq!(admission.check(&RaftRpc::new(CLUSTER, 1, 2, RpcBody::InstallSnapshot(install))), Ok(()));
     }
 
+    /// A dynamic quorum's node refuses an rpc naming another directory of its id (the voter a
+    /// new disk replaced), takes one naming its own or none, and any sender and voter set.
+    #[test]
+    fn an_rpc_for_a_replaced_directory_is_refused() {
+        let admission = Admission::new(CLUSTER, 2, None).with_directory_id([7; 16]);
+        let mut rpc = append(3, good_entries(3));
+        assert_eq!(admission.check(&rpc), Ok(()), "no directory named");
+        rpc.target_directory_id = [7; 16];
+        assert_eq!(admission.check(&rpc), Ok(()), "its own directory");
+        rpc.target_directory_id = [8; 16];
+        assert!(admission.check(&rpc).is_err(), "another directory of node 2");
+        let from_new_voter = RaftRpc::new(
+            CLUSTER,
+            9,
+            2,
+            RpcBody::AppendEntries(AppendEntriesRequest {
+                vote: Vote::new_committed(3, 9),
+                prev_log_id: None,
+                entries: Vec::new(),
+                leader_commit: None,
+            }),
+        );
+        assert_eq!(admission.check(&from_new_voter), Ok(()), "a dynamic quorum's sender may be any node");
+    }
+
     /// A term no Kafka epoch (with one more after it) holds is refused wherever it is: these are
     /// the terms that stopped every voter's Raft core for good.
     #[test]
@@ -335,7 +392,10 @@ mod tests {
             leader_commit: None,
         };
         assert!(admission.check(&RaftRpc::new("another", 1, 2, RpcBody::AppendEntries(request))).is_err());
-        assert!(Admission::new(CLUSTER, 3, [1, 2, 3].into()).check(&append(3, Vec::new())).is_err(), "for node 2");
+        assert!(
+            Admission::new(CLUSTER, 3, Some([1, 2, 3].into())).check(&append(3, Vec::new())).is_err(),
+            "for node 2"
+        );
     }
 
     /// Entries a leader never sends are refused: gaps, terms going back, records that cannot be

@@ -18,6 +18,8 @@
 use std::collections::BTreeMap;
 use std::time::Duration;
 
+use strand_base::Uuid;
+
 use super::QuorumError;
 use super::election::ElectionTimeouts;
 
@@ -73,6 +75,14 @@ pub struct QuorumConfig {
     /// `controller.quorum.fetch.timeout.ms`.
     pub fetch_timeout_ms: u64,
     pub snapshots: SnapshotSettings,
+    /// A dynamic quorum (KIP-853, `kraft.version` 1): `voters` are the initial voters
+    /// `strand storage format` recorded (none when formatted with `--no-initial-controllers`), the
+    /// metadata log's `VotersRecord`s are the voter set from then on, and this node need not be
+    /// a voter (it waits to be added).
+    pub dynamic: bool,
+    /// This node's metadata log directory id (`meta.properties`), which other voters' RPCs must
+    /// name when their voter set has one for it; zero: not checked.
+    pub directory_id: Uuid,
 }
 
 impl QuorumConfig {
@@ -85,6 +95,8 @@ impl QuorumConfig {
             election_timeout_ms: ELECTION_TIMEOUT_MS_DEFAULT,
             fetch_timeout_ms: FETCH_TIMEOUT_MS_DEFAULT,
             snapshots: SnapshotSettings::default(),
+            dynamic: false,
+            directory_id: Uuid::ZERO,
         }
     }
 
@@ -127,18 +139,65 @@ pub struct QuorumVoter {
     pub address: Option<(String, u16)>,
 }
 
-/// The static voter set, ordered by id, with the name of the listener the voters' addresses
-/// belong to (the first of `controller.listener.names`), as the log's `VotersRecord` names it.
+/// A voter set, ordered by id, with the name of the listener the voters' addresses belong to
+/// (the first of `controller.listener.names`), as the log's `VotersRecord` names it: the static
+/// `controller.quorum.voters`, or a dynamic quorum's initial voters with their directory ids.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct QuorumVoters {
     voters: BTreeMap<i32, Option<(String, u16)>>,
+    /// Each voter's metadata log directory id (KIP-853); absent: Kafka's zero uuid.
+    directory_ids: BTreeMap<i32, Uuid>,
     listener_name: String,
 }
 
 impl QuorumVoters {
     /// A quorum of one voter without a listener.
     pub fn lone(node_id: i32) -> QuorumVoters {
-        QuorumVoters { voters: BTreeMap::from([(node_id, None)]), listener_name: String::new() }
+        QuorumVoters {
+            voters: BTreeMap::from([(node_id, None)]),
+            directory_ids: BTreeMap::new(),
+            listener_name: String::new(),
+        }
+    }
+
+    /// No voters: a dynamic quorum's node formatted with `--no-initial-controllers`.
+    pub fn none(listener_name: &str) -> QuorumVoters {
+        QuorumVoters {
+            voters: BTreeMap::new(),
+            directory_ids: BTreeMap::new(),
+            listener_name: listener_name.to_owned(),
+        }
+    }
+
+    /// Parses `--initial-controllers` as Kafka's `DynamicVoters.parse` does: comma-separated
+    /// `id@host:port:directory-id` entries (IPv6 hosts in brackets), with Kafka's messages.
+    pub fn parse_dynamic(text: &str, listener_name: &str) -> Result<QuorumVoters, String> {
+        let mut parsed = QuorumVoters::none(listener_name);
+        for entry in text.split(',').map(str::trim).filter(|e| !e.is_empty()) {
+            let (id, host, port, directory_id) = parse_dynamic_voter(entry)?;
+            if parsed.voters.insert(id, Some((host, port))).is_some() {
+                return Err(format!("Node id {id} was specified more than once."));
+            }
+            parsed.directory_ids.insert(id, directory_id);
+        }
+        if parsed.voters.is_empty() {
+            return Err("No voters given.".into());
+        }
+        if parsed.voters.len() > VOTERS_MAX {
+            return Err(format!("{} voters, at most {VOTERS_MAX}", parsed.voters.len()));
+        }
+        Ok(parsed)
+    }
+
+    /// Adds (or replaces) a voter with its directory id.
+    pub fn insert(&mut self, id: i32, address: Option<(String, u16)>, directory_id: Uuid) {
+        self.voters.insert(id, address);
+        self.directory_ids.insert(id, directory_id);
+    }
+
+    /// A voter's directory id (Kafka's zero uuid when it has none).
+    pub fn directory_id(&self, id: i32) -> Uuid {
+        self.directory_ids.get(&id).copied().unwrap_or_default()
     }
 
     /// Parses `controller.quorum.voters`: comma-separated `id@host:port` entries (IPv6 hosts in
@@ -168,7 +227,7 @@ impl QuorumVoters {
         if voters.len() > VOTERS_MAX {
             return Err(QuorumError::InvalidVoters(format!("{} voters, at most {VOTERS_MAX}", voters.len())));
         }
-        Ok(QuorumVoters { voters, listener_name: listener_name.to_owned() })
+        Ok(QuorumVoters { voters, directory_ids: BTreeMap::new(), listener_name: listener_name.to_owned() })
     }
 
     /// The voter ids, ascending.
@@ -196,6 +255,34 @@ impl QuorumVoters {
     pub fn listener_name(&self) -> &str {
         &self.listener_name
     }
+}
+
+/// One `id@host:port:directory-id` of `--initial-controllers`, as Kafka's `DynamicVoter.parse`.
+fn parse_dynamic_voter(entry: &str) -> Result<(i32, String, u16, Uuid), String> {
+    let (id, rest) = entry.split_once('@').ok_or("No @ found in dynamic voter string.")?;
+    if id.is_empty() {
+        return Err("Invalid @ at beginning of dynamic voter string.".into());
+    }
+    let id: i32 = id.parse().map_err(|_| "Failed to parse node id in dynamic voter string.")?;
+    if id < 0 {
+        return Err(format!("Invalid negative node id {id} in dynamic voter string."));
+    }
+    if rest.is_empty() {
+        return Err("No hostname found after node id.".into());
+    }
+    let (host, rest) = if let Some(bracketed) = rest.strip_prefix('[') {
+        bracketed.split_once(']').ok_or("Hostname began with left bracket, but no right bracket was found.")?
+    } else {
+        let colon = rest.find(':').ok_or("No colon following hostname could be found.")?;
+        (&rest[..colon], &rest[colon..])
+    };
+    let rest = rest.strip_prefix(':').ok_or("Port section must start with a colon.")?;
+    let (port, directory_id) = rest.split_once(':').ok_or("No colon following port could be found.")?;
+    let port: i64 = port.parse().map_err(|_| "Failed to parse port in dynamic voter string.")?;
+    let port = u16::try_from(port).map_err(|_| format!("Invalid port {port} in dynamic voter string."))?;
+    let directory_id =
+        strand_log::dir::parse_uuid(directory_id).ok_or("Failed to parse directory ID in dynamic voter string.")?;
+    Ok((id, host.to_owned(), port, directory_id))
 }
 
 #[cfg(test)]
@@ -227,6 +314,31 @@ mod tests {
         }
         let many: Vec<String> = (0..=VOTERS_MAX).map(|i| format!("{i}@h:1")).collect();
         check(&many.join(","), Err(()));
+    }
+
+    /// `--initial-controllers` parses as Kafka's `DynamicVoters`, with Kafka's refusals.
+    #[test]
+    fn parses_initial_controllers() {
+        let voters = QuorumVoters::parse_dynamic(
+            "0@localhost:8020:K90IZ-0DRNazJ49kCZ1EMQ,1@[::1]:8030:aUARLskQTCW4qCZDtS_cwA",
+            "CONTROLLER",
+        )
+        .expect("parses");
+        assert_eq!(voters.ids().collect::<Vec<_>>(), [0, 1]);
+        assert_eq!(voters.directory_id(1).to_string(), "aUARLskQTCW4qCZDtS_cwA");
+        assert_eq!(voters.iter().nth(1).and_then(|v| v.address), Some(("::1".to_owned(), 8030)));
+        for (bad, message) in [
+            ("", "No voters given."),
+            ("0localhost:1:K90IZ-0DRNazJ49kCZ1EMQ", "No @ found in dynamic voter string."),
+            ("@h:1:K90IZ-0DRNazJ49kCZ1EMQ", "Invalid @ at beginning of dynamic voter string."),
+            ("-1@h:1:K90IZ-0DRNazJ49kCZ1EMQ", "Invalid negative node id -1 in dynamic voter string."),
+            ("0@h:1", "No colon following port could be found."),
+            ("0@h:x:K90IZ-0DRNazJ49kCZ1EMQ", "Failed to parse port in dynamic voter string."),
+            ("0@h:1:nope", "Failed to parse directory ID in dynamic voter string."),
+            ("0@h:1:K90IZ-0DRNazJ49kCZ1EMQ,0@h:2:aUARLskQTCW4qCZDtS_cwA", "Node id 0 was specified more than once."),
+        ] {
+            assert_eq!(QuorumVoters::parse_dynamic(bad, "C"), Err(message.to_owned()), "{bad}");
+        }
     }
 
     /// A lone voter's config says so; a three-voter one does not.

@@ -89,15 +89,22 @@ impl Quorum {
         let table = self.progress.lock();
         let mut voter_ids = Vec::new();
         let mut voters = Vec::new();
+        let mut learners = Vec::new();
         let mut nodes = Vec::new();
-        for (id, node) in membership.nodes() {
-            let id = node_id_to_wire(*id);
-            voter_ids.push(id);
+        let voting: std::collections::BTreeSet<u64> = membership.voter_ids().collect();
+        for (raft_id, node) in membership.nodes() {
+            let id = node_id_to_wire(*raft_id);
             let progress = if id == self.node_id {
                 ReplicaProgress::leader(self.progress.leader_end_offset(), now)
             } else {
                 table.voter(term, id)
             };
+            // A learner (a controller being added, catching up) is an observer, as in Kafka.
+            if !voting.contains(raft_id) {
+                learners.push(replica_state(id, Uuid(node.directory_id), progress));
+                continue;
+            }
+            voter_ids.push(id);
             voters.push(replica_state(id, Uuid(node.directory_id), progress));
             let listeners = node.endpoints.iter().map(|endpoint| Listener {
                 name: endpoint.name.clone(),
@@ -108,8 +115,12 @@ impl Quorum {
             nodes.push(Node { node_id: BrokerId(id), listeners: listeners.collect(), ..Node::default() });
         }
         let observers = table.observers(term, now, &voter_ids);
-        let observers =
-            observers.into_iter().map(|(id, directory_id, progress)| replica_state(id, directory_id, progress));
+        let learner_ids: Vec<i32> = learners.iter().map(|l| l.replica_id.0).collect();
+        let observers = observers
+            .into_iter()
+            .filter(|(id, _, _)| !learner_ids.contains(id))
+            .map(|(id, directory_id, progress)| replica_state(id, directory_id, progress))
+            .chain(learners);
         let partition = PartitionData {
             partition_index: 0,
             leader_id: BrokerId(self.node_id),

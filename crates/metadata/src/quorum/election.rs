@@ -22,6 +22,10 @@
 //! when a majority would vote for it; otherwise its term stays and it asks again after the
 //! election timeout plus a random part of it.
 //!
+//! A node that is not a voter (a dynamic quorum's controller not yet added, or removed) never
+//! stands: it waits for a change of Raft's metrics (a membership naming it), at most an election
+//! timeout.
+//!
 //! A voter never stands in a term past `admission::TERM_MAX` (just below `i32::MAX`, Kafka's
 //! epoch type), the highest other voters accept: at that term it logs an ERROR once and follows.
 //!
@@ -102,6 +106,15 @@ pub(super) fn spawn(raft: Raft<TypeConfig>, timeouts: ElectionTimeouts, pre_vote
                 })
                 .await;
             let Ok(observed) = observed else { return };
+            let mut metrics = raft.metrics();
+            let voter = {
+                let m = metrics.borrow_and_update();
+                m.membership_config.membership().voter_ids().any(|id| id == m.id)
+            };
+            if !voter {
+                let _ = tokio::time::timeout(timeouts.election, metrics.changed()).await;
+                continue;
+            }
             if observed.leader {
                 // Leaders do not stand; look again when a follower would have.
                 tokio::time::sleep(timeouts.election).await;

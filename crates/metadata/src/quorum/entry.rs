@@ -16,8 +16,10 @@
 //!
 //! Membership: each config of openraft's (joint) membership is one `VotersRecord` (a joint
 //! config, during a change of voters, writes the old then the new one, and Kafka readers take the
-//! last). Learners have no place in a `VotersRecord` (Kafka's observers are not in the log
-//! either), so a membership with learners is refused until the cluster issue gives them one.
+//! last). Learners (a controller being added to a dynamic quorum, catching up before it votes)
+//! have no place in a `VotersRecord` (Kafka's observers are not in the log), so the last
+//! `VotersRecord` carries them in a tagged field of Strand's ([`LEARNERS_TAG`]): a `VotersRecord`
+//! of the learners, which Kafka's readers skip as an unknown tag.
 
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -25,6 +27,7 @@ use bytes::{Bytes, BytesMut};
 use openraft::{CommittedLeaderId, Entry, EntryPayload, LogId, Membership};
 use serde::{Deserialize, Serialize};
 use strand_base::{BrokerId, Uuid};
+use strand_protocol::codec::RawTaggedField;
 use strand_protocol::codec::varint::put_unsigned_varint;
 use strand_protocol::messages::kraft_version_record::KRaftVersionRecord;
 use strand_protocol::messages::leader_change_message::{LeaderChangeMessage, Voter as LeaderChangeVoter};
@@ -34,6 +37,7 @@ use strand_protocol::records::{ControlRecordType, NewRecord, RecordBatch, Record
 use strand_protocol::{Decoder, Message};
 
 use super::QuorumError;
+use super::config::QuorumVoters;
 
 openraft::declare_raft_types!(
     /// The openraft types of the controller quorum. Node ids are Kafka's `node.id`s (as `u64`).
@@ -81,10 +85,13 @@ pub(crate) struct VoterEndpoint {
     pub port: u16,
 }
 
+/// The tag of Strand's learners in a membership's last `VotersRecord`, far above Kafka's own.
+pub(crate) const LEARNERS_TAG: u32 = 10_000;
+
 /// Kafka's `AbstractApiMessageSerde` frame version.
 const FRAME_VERSION: u32 = 1;
 /// The `kraft.version` a log with `VotersRecord`s has (KIP-853).
-const KRAFT_VERSION: i16 = 1;
+pub(crate) const KRAFT_VERSION: i16 = 1;
 /// `ControlRecordUtils.LEADER_CHANGE_CURRENT_VERSION`: Kafka reads leader-change values at this
 /// version whatever they say, so it is the only one written.
 const LEADER_CHANGE_VERSION: i16 = 0;
@@ -186,22 +193,63 @@ pub(crate) fn membership_records(
     membership: &Membership<u64, VoterNode>,
     bootstrap: bool,
 ) -> Result<Vec<KeyValue>, QuorumError> {
-    if membership.learner_ids().next().is_some() {
-        return Err(QuorumError::Encode("learners have no representation in the metadata log yet".into()));
-    }
     let mut records = Vec::new();
     if bootstrap {
         let record = KRaftVersionRecord { version: 0, kraft_version: KRAFT_VERSION, unknown_tagged_fields: Vec::new() };
         let value = record.encode_to_bytes(0).map_err(|e| QuorumError::Encode(e.to_string()))?;
         records.push((Some(ControlRecordType::KraftVersion.encode_key()), value.to_vec()));
     }
-    for config in membership.get_joint_config() {
-        let voters = config.iter().map(|id| voter(*id, membership.get_node(id).cloned().unwrap_or_default()));
-        let record = VotersRecord { version: 0, voters: voters.collect(), unknown_tagged_fields: Vec::new() };
+    let node = |id: &u64| voter(*id, membership.get_node(id).cloned().unwrap_or_default());
+    let configs = membership.get_joint_config();
+    for (i, config) in configs.iter().enumerate() {
+        let mut record =
+            VotersRecord { version: 0, voters: config.iter().map(node).collect(), ..VotersRecord::default() };
+        let learners: Vec<Voter> = membership.learner_ids().map(|id| node(&id)).collect();
+        if i + 1 == configs.len() && !learners.is_empty() {
+            let learners = VotersRecord { version: 0, voters: learners, ..VotersRecord::default() };
+            let data = learners.encode_to_bytes(0).map_err(|e| QuorumError::Encode(e.to_string()))?;
+            record.unknown_tagged_fields.push(RawTaggedField { tag: LEARNERS_TAG, data });
+        }
         let value = record.encode_to_bytes(0).map_err(|e| QuorumError::Encode(e.to_string()))?;
         records.push((Some(ControlRecordType::KraftVoters.encode_key()), value.to_vec()));
     }
     Ok(records)
+}
+
+/// Each voter of `voters` as openraft's membership holds it.
+pub(crate) fn voter_nodes(voters: &QuorumVoters) -> Result<BTreeMap<u64, VoterNode>, QuorumError> {
+    let mut members = BTreeMap::new();
+    for voter in voters.iter() {
+        let id = u64::try_from(voter.id).map_err(|_| QuorumError::InvalidNodeId(voter.id))?;
+        let endpoints =
+            voter.address.map(|(host, port)| VoterEndpoint { name: voters.listener_name().to_owned(), host, port });
+        let node =
+            VoterNode { directory_id: voters.directory_id(voter.id).0, endpoints: endpoints.into_iter().collect() };
+        members.insert(id, node);
+    }
+    Ok(members)
+}
+
+/// The `VotersRecord` of `voters` (the bootstrap file's initial voters).
+pub(crate) fn voters_record(voters: &QuorumVoters) -> VotersRecord {
+    let nodes = voter_nodes(voters).unwrap_or_default();
+    let voters = nodes.into_iter().map(|(id, node)| voter(id, node)).collect();
+    VotersRecord { version: 0, voters, unknown_tagged_fields: Vec::new() }
+}
+
+/// The voter set a `VotersRecord` names (each voter's first endpoint).
+pub(crate) fn voters_from_record(record: VotersRecord) -> Result<QuorumVoters, QuorumError> {
+    let listener_name =
+        record.voters.iter().find_map(|v| v.endpoints.first()).map(|e| e.name.clone()).unwrap_or_default();
+    let mut voters = QuorumVoters::none(&listener_name);
+    for voter in record.voters {
+        if voter.voter_id.0 < 0 {
+            return Err(QuorumError::CorruptLog(format!("voter id {} is negative", voter.voter_id)));
+        }
+        let address = voter.endpoints.into_iter().next().map(|e| (e.host, e.port));
+        voters.insert(voter.voter_id.0, address, voter.voter_directory_id);
+    }
+    Ok(voters)
 }
 
 fn voter(id: u64, node: VoterNode) -> Voter {
@@ -228,6 +276,7 @@ pub(crate) fn batch_entry(batch: &RecordBatch, index: u64) -> Result<Entry<TypeC
     let mut frames = Vec::new();
     let mut blank = false;
     let mut configs = Vec::new();
+    let mut learners = Vec::new();
     for record in records.iter() {
         let record = record.map_err(|e| corrupt_batch(batch, &e.to_string()))?;
         let value = record.value().unwrap_or_default();
@@ -242,6 +291,12 @@ pub(crate) fn batch_entry(batch: &RecordBatch, index: u64) -> Result<Entry<TypeC
             ControlRecordType::KraftVoters => {
                 let record = VotersRecord::decode_exact(Bytes::copy_from_slice(value), 0)
                     .map_err(|e| corrupt_batch(batch, &e.to_string()))?;
+                learners.clear();
+                for field in record.unknown_tagged_fields.iter().filter(|f| f.tag == LEARNERS_TAG) {
+                    let these = VotersRecord::decode_exact(field.data.clone(), 0)
+                        .map_err(|e| corrupt_batch(batch, &format!("learners: {e}")))?;
+                    learners.extend(these.voters);
+                }
                 configs.push(record.voters);
             }
             other => return Err(corrupt_batch(batch, &format!("unexpected control record {other:?}"))),
@@ -250,16 +305,16 @@ pub(crate) fn batch_entry(batch: &RecordBatch, index: u64) -> Result<Entry<TypeC
     let payload = match (batch.attributes().is_control(), blank, configs.is_empty()) {
         (false, _, _) => EntryPayload::Normal(MetadataFrames { append_time_ms: batch.max_timestamp(), frames }),
         (true, true, true) => EntryPayload::Blank,
-        (true, false, false) => EntryPayload::Membership(membership(configs)?),
+        (true, false, false) => EntryPayload::Membership(membership(configs, learners)?),
         (true, _, _) => return Err(corrupt_batch(batch, "a control batch is either a leader change or voters")),
     };
     Ok(Entry { log_id, payload })
 }
 
-fn membership(configs: Vec<Vec<Voter>>) -> Result<Membership<u64, VoterNode>, QuorumError> {
+fn membership(configs: Vec<Vec<Voter>>, learners: Vec<Voter>) -> Result<Membership<u64, VoterNode>, QuorumError> {
     let mut nodes = BTreeMap::new();
     let mut joint = Vec::new();
-    for voters in configs {
+    for (voters, is_config) in configs.into_iter().map(|c| (c, true)).chain([(learners, false)]) {
         let mut config = BTreeSet::new();
         for voter in voters {
             let id = u64::try_from(voter.voter_id.0)
@@ -272,7 +327,9 @@ fn membership(configs: Vec<Vec<Voter>>) -> Result<Membership<u64, VoterNode>, Qu
             nodes.insert(id, node);
             config.insert(id);
         }
-        joint.push(config);
+        if is_config {
+            joint.push(config);
+        }
     }
     Ok(Membership::new(joint, nodes))
 }
@@ -366,6 +423,14 @@ mod tests {
         check_round_trip(EntryPayload::Membership(one), 0);
         let joint = Membership::new(vec![BTreeSet::from([1]), BTreeSet::from([1, 2, 3])], ());
         check_round_trip(EntryPayload::Membership(joint), 9);
+        let node = |port| VoterNode {
+            directory_id: [port as u8; 16],
+            endpoints: vec![VoterEndpoint { name: "CONTROLLER".into(), host: "h".into(), port }],
+        };
+        let nodes = BTreeMap::from([(1, node(1)), (2, node(2)), (4, node(4))]);
+        let learning = Membership::new(vec![BTreeSet::from([1, 2])], nodes);
+        assert_eq!(learning.learner_ids().collect::<Vec<_>>(), [4]);
+        check_round_trip(EntryPayload::Membership(learning), 10);
     }
 
     /// A record's frame is Kafka's: frame version 1, type, version, then the record.

@@ -2,8 +2,9 @@
 //! the `__cluster_metadata-0` partition by Strand's own [`strand_log::Log`], in Kafka's KRaft
 //! layout, so Kafka's `DumpLogSegments --cluster-metadata-decoder` reads it.
 //!
-//! A quorum is a static set of voters (Kafka's `controller.quorum.voters`); a one-node cluster is
-//! a quorum of one, the same code. Every voter stores the whole log, votes, and fsyncs what it
+//! A quorum is a static set of voters (Kafka's `controller.quorum.voters`), or a dynamic one
+//! (KIP-853, `QuorumConfig::dynamic`) whose voters change through openraft's membership changes
+//! (`voters`); a one-node cluster is a quorum of one, the same code. Every voter stores the whole log, votes, and fsyncs what it
 //! appends before acknowledging it; a leader (one per epoch) appends, and a batch commits once a
 //! majority of voters has it durably.
 //!
@@ -29,6 +30,7 @@
 //! - `bootstrap`: `bootstrap.checkpoint`, the records `strand storage format` chose for the
 //!   first leader to commit ([`write_bootstrap`], [`read_bootstrap`]).
 //! - `subscriber`: the committed-batch feed.
+//! - `voters`: a dynamic quorum's voter changes (AddRaftVoter, RemoveRaftVoter).
 //!
 //! **Forming a quorum.** Every voter whose log has no membership yet initializes it with the
 //! configured voter set: a first entry (index 0, epoch 0) holding `KRaftVersionRecord` and
@@ -82,6 +84,7 @@ mod snapshot_trigger;
 mod state_machine;
 mod subscriber;
 mod transport;
+mod voters;
 
 use std::collections::BTreeMap;
 use std::fmt;
@@ -99,13 +102,15 @@ use strand_protocol::messages::records::MetadataRecord;
 use tokio::sync::{mpsc, watch};
 
 use self::admission::Admission;
-pub use self::bootstrap::{BOOTSTRAP_FILE, decode_bootstrap, encode_bootstrap, read_bootstrap, write_bootstrap};
+pub use self::bootstrap::{
+    BOOTSTRAP_FILE, Bootstrap, decode_bootstrap, encode_bootstrap, read_bootstrap, write_bootstrap,
+};
 pub use self::config::{
     ELECTION_TIMEOUT_MS_DEFAULT, FETCH_TIMEOUT_MS_DEFAULT, QuorumConfig, QuorumVoter, QuorumVoters,
     SNAPSHOT_ENTRIES_KEPT_DEFAULT, SNAPSHOT_INTERVAL_MS_DEFAULT, SNAPSHOT_MAX_BYTES_BETWEEN_DEFAULT, SnapshotSettings,
     VOTERS_MAX,
 };
-use self::entry::{MetadataFrames, TypeConfig, VoterEndpoint, VoterNode, encode_frame, node_id_to_wire};
+use self::entry::{MetadataFrames, TypeConfig, VoterNode, encode_frame, node_id_to_wire};
 use self::log_store::{LogStore, MetadataLog, SharedLog, lock};
 pub use self::observer::{MetadataFetch, MetadataFetcher, ObserverError, observe};
 pub use self::progress::{OBSERVER_SESSION_TIMEOUT_MS, OBSERVERS_MAX};
@@ -116,6 +121,7 @@ use self::transport::QuorumNetwork;
 pub use self::transport::{
     LoneVoterTransport, QuorumTransport, RAFT_RPC_BYTES_MAX, RaftReply, RaftRpc, TransportError, TransportFuture,
 };
+pub use self::voters::{CurrentVoter, NewVoter, VoterChangeError};
 
 /// The most records one [`Quorum::append`] may hold (Kafka's `MAX_RECORDS_PER_USER_OP`).
 pub const APPEND_RECORDS_MAX: usize = 10_000;
@@ -237,6 +243,8 @@ pub struct Quorum {
     /// Why Raft stopped on an error, once it did.
     failure: watch::Receiver<Option<String>>,
     node_id: i32,
+    /// A dynamic quorum (KIP-853): its voters change (`voters`).
+    dynamic: bool,
     /// What other voters' RPCs must be to reach Raft.
     admission: Admission,
     /// How long a voter keeps following a leader it no longer hears (the fetch timeout): it
@@ -287,12 +295,18 @@ impl Quorum {
         let logged = metadata_log.voters();
         let saved_term = metadata_log.vote_term().unwrap_or_default();
         // A lone voter stands at every start; others may still follow a leader of the last term.
-        let last_term = if config.is_lone_voter() { admission::TERM_MAX - 1 } else { admission::TERM_MAX };
+        // A dynamic quorum's voters are the log's, once it has some.
+        let lone = match &logged {
+            Some(logged) if config.dynamic => logged.iter().eq([&voter]),
+            _ => config.is_lone_voter(),
+        };
+        let last_term = if lone { admission::TERM_MAX - 1 } else { admission::TERM_MAX };
         if saved_term > last_term {
             return Err(QuorumError::EpochsExhausted { epoch: saved_term });
         }
         let never_voted = metadata_log.vote_term().is_none();
         if let Some(logged) = &logged
+            && !config.dynamic
             && !logged.iter().eq(members.keys())
         {
             return Err(QuorumError::VotersMismatch {
@@ -333,7 +347,13 @@ impl Quorum {
             leadership,
             failure,
             node_id: config.node_id,
-            admission: Admission::new(&config.cluster_id, config.node_id, members.keys().copied().collect()),
+            dynamic: config.dynamic,
+            admission: Admission::new(
+                &config.cluster_id,
+                config.node_id,
+                (!config.dynamic).then(|| members.keys().copied().collect()),
+            )
+            .with_directory_id(config.directory_id.0),
             leader_silence: timeouts.leader_silence,
             clock,
             progress,
@@ -341,7 +361,8 @@ impl Quorum {
             election_timer,
             snapshot_trigger,
         };
-        if let Err(e) = quorum.start(&config, members, logged.is_some(), saved_term).await {
+        let start = Start { lone, initialized: logged.is_some(), saved_term };
+        if let Err(e) = quorum.start(members, start).await {
             // The Raft task runs until told to stop; a failed open must not leave it behind.
             if let Err(shutdown) = quorum.raft.shutdown().await {
                 tracing::warn!("stopping the metadata quorum after a failed open: {shutdown}");
@@ -362,18 +383,15 @@ impl Quorum {
     /// Waits for Raft to have loaded the saved vote (so [`Quorum::leadership`] starts from it),
     /// initializes the membership if the log has none; a lone voter then leads (electing itself
     /// in a new term after a restart) and waits until everything in its log is applied.
-    async fn start(
-        &self,
-        config: &QuorumConfig,
-        members: BTreeMap<u64, VoterNode>,
-        initialized: bool,
-        saved_term: u64,
-    ) -> Result<(), QuorumError> {
+    /// A dynamic quorum's node that is not one of the initial voters initializes nothing: it
+    /// learns the membership from the leader once it is added.
+    async fn start(&self, members: BTreeMap<u64, VoterNode>, start: Start) -> Result<(), QuorumError> {
+        let Start { lone, initialized, saved_term } = start;
         let wait = || self.raft.wait(Some(Duration::from_millis(OPEN_WAIT_MS_MAX)));
         let loaded = |m: &RaftMetrics<u64, VoterNode>| m.current_term >= saved_term;
         wait().metrics(loaded, "raft has loaded the saved vote").await.map_err(QuorumError::raft)?;
-        let lone = config.is_lone_voter();
-        if !initialized {
+        let member = u64::try_from(self.node_id).is_ok_and(|id| members.contains_key(&id));
+        if !initialized && member {
             match self.raft.initialize(members).await {
                 Ok(()) => {}
                 // Another voter's candidate or leader reached this one first: the membership
@@ -630,23 +648,22 @@ impl Drop for Quorum {
     }
 }
 
-/// This node's Raft id and the initial membership, checked against the config.
+/// How [`Quorum::start`] begins: whether this voter is the only one (it elects itself), whether
+/// its log has a membership already, and the term of its saved vote.
+struct Start {
+    lone: bool,
+    initialized: bool,
+    saved_term: u64,
+}
+
+/// This node's Raft id and the initial membership, checked against the config: a static
+/// quorum's node must be one of its voters; a dynamic quorum's need not (it waits to be added).
 fn membership(config: &QuorumConfig) -> Result<(u64, BTreeMap<u64, VoterNode>), QuorumError> {
     let voter = u64::try_from(config.node_id).map_err(|_| QuorumError::InvalidNodeId(config.node_id))?;
-    if !config.voters.contains(config.node_id) {
+    if !config.dynamic && !config.voters.contains(config.node_id) {
         return Err(QuorumError::NotAVoter { node_id: config.node_id, voters: config.voters.ids().collect() });
     }
-    let mut members = BTreeMap::new();
-    for voter in config.voters.iter() {
-        let id = u64::try_from(voter.id).map_err(|_| QuorumError::InvalidNodeId(voter.id))?;
-        let endpoints = voter.address.map(|(host, port)| VoterEndpoint {
-            name: config.voters.listener_name().to_owned(),
-            host,
-            port,
-        });
-        members.insert(id, VoterNode { directory_id: [0; 16], endpoints: endpoints.into_iter().collect() });
-    }
-    Ok((voter, members))
+    Ok((voter, entry::voter_nodes(&config.voters)?))
 }
 
 /// Follows openraft's metrics and publishes the epoch and leader whenever they change; if Raft's

@@ -51,6 +51,13 @@ pub trait MetadataFetcher: Send + Sync + std::fmt::Debug + 'static {
         voter: i32,
         from_offset: i64,
     ) -> Pin<Box<dyn Future<Output = Result<MetadataFetch, ObserverError>> + Send + 'static>>;
+
+    /// Whether this fetcher can reach `voter` although it is not one of the voters the observer
+    /// was given (a dynamic quorum's leader, known by its registration): the observer then
+    /// fetches from the leader, as Kafka's observers do.
+    fn reaches(&self, _voter: i32) -> bool {
+        false
+    }
 }
 
 /// Starts following the committed log from `from_offset`: the committed batches in order (the
@@ -91,7 +98,7 @@ async fn follow(
 ) {
     let mut turn = 0usize;
     loop {
-        let leader = leadership.borrow().leader_id.filter(|id| voters.contains(id));
+        let leader = leadership.borrow().leader_id.filter(|id| voters.contains(id) || fetcher.reaches(*id));
         let Some(voter) = leader.or_else(|| voters.get(turn % voters.len().max(1)).copied()) else {
             tracing::error!("no voters to follow the metadata log from");
             return;

@@ -26,7 +26,7 @@ use openraft::raft::VoteRequest;
 use openraft::{Raft, ServerState, Vote};
 use tokio::task::JoinSet;
 
-use super::entry::{TypeConfig, node_id_to_wire};
+use super::entry::{TypeConfig, VoterNode, node_id_to_wire};
 use super::log_store::{SharedLog, lock};
 use super::transport::{QuorumTransport, RaftRpc};
 
@@ -61,20 +61,28 @@ impl PreVoter {
         let own = u64::try_from(self.node_id).unwrap_or_default();
         let state = raft
             .with_raft_state(|state| {
-                let voters: Vec<u64> = state.membership_state.effective().voter_ids().collect();
+                let membership = state.membership_state.effective();
+                let voters: Vec<(u64, Option<VoterNode>)> =
+                    membership.voter_ids().map(|id| (id, membership.get_node(&id).cloned())).collect();
                 (voters, state.vote_ref().leader_id.term)
             })
             .await;
         let Ok((voters, term)) = state else { return Tally { granted: 0, voters: 1 } };
-        let mut tally = Tally { granted: usize::from(voters.contains(&own)), voters: voters.len() };
+        let own_vote = voters.iter().any(|(id, _)| *id == own);
+        let mut tally = Tally { granted: usize::from(own_vote), voters: voters.len() };
         let last_log_id = lock(&self.log).last_log_id();
         let request = VoteRequest { vote: Vote::new(term.saturating_add(1), own), last_log_id };
         let mut asked = JoinSet::new();
-        for voter in voters.into_iter().filter(|voter| *voter != own) {
+        for (voter, node) in voters.into_iter().filter(|(voter, _)| *voter != own) {
             let target = node_id_to_wire(voter);
-            let rpc = RaftRpc::pre_vote(&self.cluster_id, self.node_id, target, request.clone());
+            let directory_id = node.as_ref().map_or([0; 16], |n| n.directory_id);
+            let endpoint = node.and_then(|n| n.endpoints.first().map(|e| (e.host.clone(), e.port)));
+            let rpc = RaftRpc::pre_vote(&self.cluster_id, self.node_id, (target, directory_id), request.clone());
             let transport = std::sync::Arc::clone(&self.transport);
-            asked.spawn(async move { transport.call(target, rpc).await.is_ok_and(|reply| reply.grants_pre_vote()) });
+            asked.spawn(async move {
+                let endpoint = endpoint.as_ref().map(|(host, port)| (host.as_str(), *port));
+                transport.call_at(target, endpoint, rpc).await.is_ok_and(|reply| reply.grants_pre_vote())
+            });
         }
         let deadline = tokio::time::sleep(self.timeout);
         tokio::pin!(deadline);

@@ -62,6 +62,12 @@ pub type TransportFuture<'a> = Pin<Box<dyn Future<Output = Result<RaftReply, Tra
 /// votes) and retries; a call need not retry.
 pub trait QuorumTransport: Send + Sync + fmt::Debug + 'static {
     fn call(&self, target: i32, rpc: RaftRpc) -> TransportFuture<'_>;
+
+    /// [`QuorumTransport::call`] with the target's CONTROLLER endpoint as the voter set in the
+    /// log names it (a dynamic quorum's voters and learners are known only there).
+    fn call_at(&self, target: i32, _endpoint: Option<(&str, u16)>, rpc: RaftRpc) -> TransportFuture<'_> {
+        self.call(target, rpc)
+    }
 }
 
 /// Why a [`QuorumTransport::call`] brought no reply.
@@ -83,6 +89,12 @@ pub struct RaftRpc {
     cluster_id: String,
     source: i32,
     target: i32,
+    /// The metadata log directory id the sender's voter set names for the target (KIP-853's
+    /// replica key); all zeros when it names none (a static quorum). A node formatted anew under
+    /// the same id (a replaced disk) refuses RPCs meant for its old directory, so a leader never
+    /// mistakes its empty log for the old voter's.
+    #[serde(default)]
+    pub(crate) target_directory_id: [u8; 16],
     body: RpcBody,
 }
 
@@ -115,7 +127,7 @@ enum ReplyBody {
 impl RaftRpc {
     #[cfg(test)]
     pub(crate) fn new(cluster_id: &str, source: i32, target: i32, body: RpcBody) -> RaftRpc {
-        RaftRpc { cluster_id: cluster_id.to_owned(), source, target, body }
+        RaftRpc { cluster_id: cluster_id.to_owned(), source, target, target_directory_id: [0; 16], body }
     }
 
     /// The node id of the voter that sent it.
@@ -132,13 +144,30 @@ impl RaftRpc {
         &self.cluster_id
     }
 
+    /// See the field's doc.
+    pub(crate) fn target_directory_id(&self) -> [u8; 16] {
+        self.target_directory_id
+    }
+
     pub(crate) fn body(&self) -> &RpcBody {
         &self.body
     }
 
-    /// A Pre-Vote from `source` to `target`.
-    pub(crate) fn pre_vote(cluster_id: &str, source: i32, target: i32, request: VoteRequest<u64>) -> RaftRpc {
-        RaftRpc { cluster_id: cluster_id.to_owned(), source, target, body: RpcBody::PreVote(request) }
+    /// A Pre-Vote from `source` to `target`, whose directory the voter set names
+    /// `target_directory_id`.
+    pub(crate) fn pre_vote(
+        cluster_id: &str,
+        source: i32,
+        (target, target_directory_id): (i32, [u8; 16]),
+        request: VoteRequest<u64>,
+    ) -> RaftRpc {
+        RaftRpc {
+            cluster_id: cluster_id.to_owned(),
+            source,
+            target,
+            target_directory_id,
+            body: RpcBody::PreVote(request),
+        }
     }
 
     pub fn encode(&self) -> Result<Vec<u8>, QuorumError> {
@@ -296,6 +325,10 @@ pub(crate) struct VoterClient {
     cluster_id: String,
     source: i32,
     target: i32,
+    /// The target's first endpoint in the membership, if it has one.
+    endpoint: Option<(String, u16)>,
+    /// The target's directory id in the membership.
+    directory_id: [u8; 16],
     backoff: Duration,
     progress: Arc<QuorumProgress>,
 }
@@ -303,8 +336,10 @@ pub(crate) struct VoterClient {
 impl RaftNetworkFactory<TypeConfig> for QuorumNetwork {
     type Network = VoterClient;
 
-    async fn new_client(&mut self, target: u64, _node: &VoterNode) -> VoterClient {
+    async fn new_client(&mut self, target: u64, node: &VoterNode) -> VoterClient {
         VoterClient {
+            endpoint: node.endpoints.first().map(|e| (e.host.clone(), e.port)),
+            directory_id: node.directory_id,
             transport: Arc::clone(&self.transport),
             cluster_id: self.cluster_id.clone(),
             source: self.source,
@@ -320,12 +355,19 @@ type CallError<E> = RPCError<u64, VoterNode, E>;
 
 impl VoterClient {
     fn rpc(&self, body: RpcBody) -> RaftRpc {
-        RaftRpc { cluster_id: self.cluster_id.clone(), source: self.source, target: self.target, body }
+        RaftRpc {
+            cluster_id: self.cluster_id.clone(),
+            source: self.source,
+            target: self.target,
+            target_directory_id: self.directory_id,
+            body,
+        }
     }
 
     /// Sends `rpc` and returns the reply's body, or the error openraft should see.
     async fn call<E: std::error::Error>(&self, rpc: RaftRpc) -> Result<ReplyBody, CallError<E>> {
-        match self.transport.call(self.target, rpc).await {
+        let endpoint = self.endpoint.as_ref().map(|(host, port)| (host.as_str(), *port));
+        match self.transport.call_at(self.target, endpoint, rpc).await {
             Ok(RaftReply { body: ReplyBody::Refused(reason) }) => {
                 let refused = TransportError::Unreachable { target: self.target, reason };
                 Err(RPCError::Unreachable(Unreachable::new(&refused)))
@@ -431,7 +473,13 @@ mod tests {
             entries: vec![entry],
             leader_commit: None,
         };
-        RaftRpc { cluster_id: "c".into(), source: 1, target: 2, body: RpcBody::AppendEntries(request) }
+        RaftRpc {
+            cluster_id: "c".into(),
+            source: 1,
+            target: 2,
+            target_directory_id: [0; 16],
+            body: RpcBody::AppendEntries(request),
+        }
     }
 
     /// Requests and replies survive their encoding, routing fields included.

@@ -124,6 +124,7 @@ const KEYS: &[KeyDef] = &[
     key("controller.listener.names", Kind::Str, None),
     key("controller.quorum.voters", Kind::List, Some("")),
     key("controller.quorum.bootstrap.servers", Kind::List, Some("")),
+    key("controller.quorum.auto.join.enable", Kind::Bool, Some("false")),
     key("controller.quorum.election.timeout.ms", INT, Some("1000")),
     key("controller.quorum.fetch.timeout.ms", INT, Some("2000")),
     key("controller.quorum.election.backoff.max.ms", INT, Some("1000")),

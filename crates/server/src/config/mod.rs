@@ -189,6 +189,9 @@ pub struct ServerConfig {
     pub controller_listener_names: Vec<String>,
     pub controller_quorum_voters: Vec<QuorumVoter>,
     pub controller_quorum_bootstrap_servers: Vec<HostPort>,
+    /// `controller.quorum.auto.join.enable`: a dynamic quorum's controller that is not a voter
+    /// adds itself (AddRaftVoter to the leader, through the bootstrap servers).
+    pub controller_quorum_auto_join_enable: bool,
     /// `controller.quorum.election.timeout.ms` and `controller.quorum.fetch.timeout.ms`: the Raft
     /// timeouts (see `strand_metadata::quorum::QuorumConfig`).
     pub controller_quorum_election_timeout_ms: i32,
@@ -571,6 +574,7 @@ impl ServerConfig {
             controller_listener_names: quorum.controller_listener_names,
             controller_quorum_voters: quorum.voters,
             controller_quorum_bootstrap_servers: quorum.bootstrap_servers,
+            controller_quorum_auto_join_enable: read.bool("controller.quorum.auto.join.enable")?,
             controller_quorum_election_timeout_ms: read.int("controller.quorum.election.timeout.ms")?,
             controller_quorum_fetch_timeout_ms: read.int("controller.quorum.fetch.timeout.ms")?,
             controller_quorum_request_timeout_ms: read.int("controller.quorum.request.timeout.ms")?,

@@ -6,7 +6,6 @@
 //! of is given up and made again there.
 
 use super::Link;
-use std::collections::BTreeMap;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -19,6 +18,7 @@ use strand_protocol::messages::api::ApiKey;
 use tokio::sync::watch;
 
 use super::client::{CallError, NodeClient};
+use super::controllers::ControllerAddresses;
 use super::peers::PeerHealth;
 use super::wire::{self, RpcKind};
 
@@ -36,7 +36,7 @@ pub struct ControllerClient {
     /// Who leads the quorum, as this node knows it.
     leadership: watch::Receiver<Leadership>,
     /// Each controller's CONTROLLER listener, `host:port`.
-    controllers: BTreeMap<i32, String>,
+    controllers: ControllerAddresses,
     client: NodeClient,
     peers: Arc<PeerHealth>,
     /// `controller.quorum.request.timeout.ms`: one attempt.
@@ -50,7 +50,7 @@ impl ControllerClient {
         node_id: i32,
         local: Option<Arc<QuorumController>>,
         leadership: watch::Receiver<Leadership>,
-        controllers: BTreeMap<i32, String>,
+        controllers: ControllerAddresses,
         attempt_timeout: Duration,
         deadline: Duration,
         peers: Arc<PeerHealth>,
@@ -86,9 +86,9 @@ impl ControllerClient {
                 }
             }
             Some(id) => {
-                let Some(address) = self.controllers.get(&id) else {
-                    return Err(format!("the active controller {id} is not in controller.quorum.voters"));
-                };
+                // A dynamic quorum's new leader may not have registered its listener yet.
+                let Some(address) = self.controllers.get(id) else { return Ok(None) };
+                let address = &address;
                 let payload = wire::encode_controller_request(api as i16, version, requester, body)?;
                 // Kafka's channel to the controller drops its connection when the controller
                 // changes: an attempt at a controller that no longer leads (a paused one, say)
@@ -187,7 +187,7 @@ mod tests {
         let next = controller(Some(b"answered"), next_got).await;
         let (leadership, watched) = watch::channel(Leadership { epoch: 1, leader_id: Some(2) });
         let attempt_timeout = Duration::from_secs(60);
-        let controllers = BTreeMap::from([(2, paused), (3, next)]);
+        let controllers = ControllerAddresses::new(std::collections::BTreeMap::from([(2, paused), (3, next)]));
         let peers = Arc::new(PeerHealth::new());
         let client = ControllerClient::new(1, None, watched, controllers, attempt_timeout, attempt_timeout * 2, peers);
         let call = tokio::spawn(async move {

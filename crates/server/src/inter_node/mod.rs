@@ -9,6 +9,8 @@
 //!   goes, a reminder every 30 s, one INFO when it returns); every client below reports to it.
 //! - `raft`: [`TcpQuorumTransport`], the metadata quorum's transport.
 //! - `controller`: [`ControllerClient`], the broker's way to the active controller.
+//! - `auto_join`: [`join_forever`], `controller.quorum.auto.join.enable`.
+//! - `controllers`: [`ControllerAddresses`], the controllers' CONTROLLER listeners by node id.
 //! - `replica`: replication's links: followers' Fetch to leaders ([`BrokerFetchTransport`]) and
 //!   leaders' AlterPartition to the controller ([`ControllerIsrChannel`]).
 //! - `txn`: [`CoordinatorTxnVerifier`], leaders' KIP-890 checks with transaction coordinators, and
@@ -19,9 +21,11 @@
 //! - `login`: this node logging in on a SASL link.
 //! - [`LinkSecurity`]: the TLS and SASL login of every link above, from its listener's protocol.
 
+mod auto_join;
 mod brokers;
 mod client;
 mod controller;
+mod controllers;
 mod listener;
 mod login;
 mod observer;
@@ -31,7 +35,9 @@ mod replica;
 mod txn;
 mod wire;
 
+pub use auto_join::{JoiningController, join_forever};
 pub use controller::ControllerClient;
+pub use controllers::{ControllerAddresses, follow_controller_registrations};
 pub use listener::{ControllerAccess, serve_controller_listener};
 pub use observer::VoterMetadataFetcher;
 pub use peers::{PeerHealth, follow_registrations};

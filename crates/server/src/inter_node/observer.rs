@@ -2,7 +2,6 @@
 //! CONTROLLER listener (see `strand_metadata::quorum::observe`).
 
 use super::Link;
-use std::collections::BTreeMap;
 use std::future::Future;
 use std::pin::Pin;
 use std::sync::Arc;
@@ -13,6 +12,7 @@ use strand_metadata::quorum::{CommittedRead, Leadership, MetadataFetch, Metadata
 use strand_protocol::records::RecordBatches;
 
 use super::client::{CallError, NodeClient};
+use super::controllers::ControllerAddresses;
 use super::peers::PeerHealth;
 use super::wire::{self, RpcKind};
 
@@ -23,7 +23,7 @@ const FETCH_SLACK: Duration = Duration::from_millis(1_500);
 #[derive(Debug)]
 pub struct VoterMetadataFetcher {
     /// Each voter's `host:port`.
-    voters: BTreeMap<i32, String>,
+    voters: ControllerAddresses,
     client: Arc<NodeClient>,
     peers: Arc<PeerHealth>,
     timeout: Duration,
@@ -35,7 +35,7 @@ pub struct VoterMetadataFetcher {
 impl VoterMetadataFetcher {
     pub fn new(
         replica: (i32, strand_base::Uuid),
-        voters: BTreeMap<i32, String>,
+        voters: ControllerAddresses,
         request_timeout: Duration,
         peers: Arc<PeerHealth>,
         link: Link,
@@ -46,12 +46,16 @@ impl VoterMetadataFetcher {
 }
 
 impl MetadataFetcher for VoterMetadataFetcher {
+    fn reaches(&self, voter: i32) -> bool {
+        self.voters.get(voter).is_some()
+    }
+
     fn fetch(
         &self,
         voter: i32,
         from_offset: i64,
     ) -> Pin<Box<dyn Future<Output = Result<MetadataFetch, ObserverError>> + Send + 'static>> {
-        let address = self.voters.get(&voter).cloned();
+        let address = self.voters.get(voter);
         let (client, peers, timeout, (node_id, directory_id)) =
             (self.client.clone(), self.peers.clone(), self.timeout, self.replica);
         Box::pin(async move {

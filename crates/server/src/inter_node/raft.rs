@@ -1,14 +1,15 @@
 //! The metadata quorum's transport over TCP: each Raft RPC goes to the target voter's CONTROLLER
-//! listener (its address from `controller.quorum.voters`) as a Strand request.
+//! listener (its address from `controller.quorum.voters`, or in a dynamic quorum the endpoint
+//! the voter set in the log names) as a Strand request.
 
 use super::Link;
-use std::collections::BTreeMap;
 use std::sync::Arc;
 use std::time::Duration;
 
 use strand_metadata::quorum::{QuorumTransport, RaftReply, RaftRpc, TransportError, TransportFuture};
 
 use super::client::{CallError, NodeClient};
+use super::controllers::ControllerAddresses;
 use super::peers::PeerHealth;
 use super::wire::RpcKind;
 
@@ -23,15 +24,15 @@ const RAFT_CALL_TIMEOUT: Duration = Duration::from_secs(10);
 /// Raft over the voters' CONTROLLER listeners.
 #[derive(Debug)]
 pub struct TcpQuorumTransport {
-    /// Each voter's `host:port`.
-    voters: BTreeMap<i32, String>,
+    /// Each known controller's `host:port`.
+    voters: ControllerAddresses,
     client: NodeClient,
     peers: Arc<PeerHealth>,
 }
 
 impl TcpQuorumTransport {
     pub fn new(
-        voters: BTreeMap<i32, String>,
+        voters: ControllerAddresses,
         connect_timeout: Duration,
         peers: Arc<PeerHealth>,
         link: Link,
@@ -43,11 +44,17 @@ impl TcpQuorumTransport {
 
 impl QuorumTransport for TcpQuorumTransport {
     fn call(&self, target: i32, rpc: RaftRpc) -> TransportFuture<'_> {
+        self.call_at(target, None, rpc)
+    }
+
+    fn call_at(&self, target: i32, endpoint: Option<(&str, u16)>, rpc: RaftRpc) -> TransportFuture<'_> {
+        let address = endpoint.map(|(host, port)| format!("{host}:{port}")).or_else(|| self.voters.get(target));
         Box::pin(async move {
             let failed = |reason: String| TransportError::Failed { target, reason };
-            let Some(address) = self.voters.get(&target) else {
-                return Err(TransportError::Unreachable { target, reason: "not a configured voter".into() });
+            let Some(address) = address else {
+                return Err(TransportError::Unreachable { target, reason: "not a known voter".into() });
             };
+            let address = &address;
             let payload = rpc.encode().map_err(|e| failed(e.to_string()))?;
             // openraft drops a call it gives up on: that counts as a failure too.
             let mut outcome = Outcome { peers: &self.peers, target, answered: None };

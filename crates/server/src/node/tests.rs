@@ -1,5 +1,7 @@
 //! Heartbeats' report of offline dirs and the dir assigner, against a recording controller.
 
+use std::collections::BTreeMap;
+
 use bytes::Bytes;
 use strand_broker::BoxFuture;
 use strand_protocol::codec::Struct;

@@ -1,0 +1,177 @@
+//! The controller's side of AddRaftVoter, RemoveRaftVoter and UpdateRaftVoter (KIP-853): Kafka's
+//! checks of the request, then a static quorum's refusal (`controller::raft_voters`) or a dynamic
+//! quorum's change ([`DynamicVoters`], the quorum's `voters`). They are the quorum's state, not
+//! decisions on the image: they take no decision lock and commit no metadata records of their own.
+
+use std::time::Duration;
+
+use strand_protocol::messages::api::{RequestBody, ResponseBody};
+use strand_protocol::messages::{
+    AddRaftVoterRequest, AddRaftVoterResponse, DescribeQuorumRequest, DescribeQuorumResponse, RemoveRaftVoterRequest,
+    RemoveRaftVoterResponse, UpdateRaftVoterRequest, UpdateRaftVoterResponse,
+};
+
+use super::{BoxFuture, ControllerLog, QuorumController};
+use crate::controller::{self, ApiMessageAndVersion};
+use crate::quorum::{CurrentVoter, NewVoter, Quorum, QuorumError, VoterChangeError};
+
+/// The longest a voter change may wait for the new voter to catch up or the change to commit
+/// (AddRaftVoter's own timeout is used when shorter).
+const VOTER_CHANGE_WAIT_MAX: Duration = Duration::from_secs(30);
+
+/// A dynamic quorum's voter changes, as the controller asks them.
+pub trait DynamicVoters: Send + Sync {
+    /// See [`Quorum::add_voter`].
+    fn add_voter(&self, voter: NewVoter, timeout: Duration) -> BoxFuture<'_, Result<(), VoterChangeError>>;
+    /// See [`Quorum::remove_voter`].
+    fn remove_voter(
+        &self,
+        id: i32,
+        directory_id: strand_base::Uuid,
+        timeout: Duration,
+    ) -> BoxFuture<'_, Result<(), VoterChangeError>>;
+    /// See [`Quorum::current_voters`].
+    fn current_voters(&self) -> Vec<CurrentVoter>;
+}
+
+impl DynamicVoters for Quorum {
+    fn add_voter(&self, voter: NewVoter, timeout: Duration) -> BoxFuture<'_, Result<(), VoterChangeError>> {
+        Box::pin(Quorum::add_voter(self, voter, timeout))
+    }
+
+    fn remove_voter(
+        &self,
+        id: i32,
+        directory_id: strand_base::Uuid,
+        timeout: Duration,
+    ) -> BoxFuture<'_, Result<(), VoterChangeError>> {
+        Box::pin(Quorum::remove_voter(self, id, directory_id, timeout))
+    }
+
+    fn current_voters(&self) -> Vec<CurrentVoter> {
+        Quorum::current_voters(self)
+    }
+}
+
+impl ControllerLog for Quorum {
+    fn append(&self, records: Vec<ApiMessageAndVersion>) -> BoxFuture<'_, Result<i64, QuorumError>> {
+        Box::pin(Quorum::append(self, records.into_iter().map(|r| (r.record, r.version)).collect()))
+    }
+
+    fn leader_caught_up(&self, timeout: Duration) -> BoxFuture<'_, Result<i64, QuorumError>> {
+        Box::pin(Quorum::leader_caught_up(self, timeout))
+    }
+
+    fn is_leader(&self) -> bool {
+        Quorum::is_leader(self)
+    }
+
+    fn leader_epoch(&self) -> i32 {
+        Quorum::leader_epoch(self)
+    }
+
+    fn next_offset(&self) -> i64 {
+        self.high_watermark()
+    }
+
+    fn describe(&self, request: &DescribeQuorumRequest) -> Result<DescribeQuorumResponse, QuorumError> {
+        Quorum::describe(self, request)
+    }
+
+    fn voters(&self) -> Option<&dyn DynamicVoters> {
+        self.is_dynamic().then_some(self as &dyn DynamicVoters)
+    }
+}
+
+/// Whether `request` changes or updates a voter.
+pub(super) fn is_voter_change(request: &RequestBody) -> bool {
+    matches!(request, RequestBody::AddRaftVoter(_) | RequestBody::RemoveRaftVoter(_) | RequestBody::UpdateRaftVoter(_))
+}
+
+impl QuorumController {
+    /// Answers a voter request (see the module doc).
+    pub(super) async fn raft_voters(&self, request: RequestBody) -> ResponseBody {
+        let image = self.images.borrow().clone();
+        let cluster_id = self.settings.cluster_id.as_str();
+        let Some(voters) = self.quorum.voters() else {
+            return match request {
+                RequestBody::AddRaftVoter(r) => {
+                    ResponseBody::AddRaftVoter(controller::add_raft_voter(&image, cluster_id, &r))
+                }
+                RequestBody::RemoveRaftVoter(r) => {
+                    ResponseBody::RemoveRaftVoter(controller::remove_raft_voter(&image, cluster_id, &r))
+                }
+                RequestBody::UpdateRaftVoter(r) => {
+                    ResponseBody::UpdateRaftVoter(controller::update_raft_voter(&image, cluster_id, &r))
+                }
+                other => unreachable!("not a voter request: {:?}", other.api_key()),
+            };
+        };
+        match request {
+            RequestBody::AddRaftVoter(r) => ResponseBody::AddRaftVoter(add(voters, cluster_id, r).await),
+            RequestBody::RemoveRaftVoter(r) => ResponseBody::RemoveRaftVoter(remove(voters, cluster_id, r).await),
+            RequestBody::UpdateRaftVoter(r) => ResponseBody::UpdateRaftVoter(update(voters, cluster_id, &r)),
+            other => unreachable!("not a voter request: {:?}", other.api_key()),
+        }
+    }
+}
+
+async fn add(voters: &dyn DynamicVoters, cluster_id: &str, request: AddRaftVoterRequest) -> AddRaftVoterResponse {
+    let answer = |code: i16, message: Option<String>| AddRaftVoterResponse {
+        error_code: code,
+        error_message: message,
+        ..AddRaftVoterResponse::default()
+    };
+    if let Err((code, message)) = controller::check_add(cluster_id, &request) {
+        return answer(code.code(), Some(message));
+    }
+    let timeout = u64::try_from(request.timeout_ms).map_or(VOTER_CHANGE_WAIT_MAX, Duration::from_millis);
+    let voter = NewVoter {
+        id: request.voter_id,
+        directory_id: request.voter_directory_id,
+        listeners: request.listeners.into_iter().map(|l| (l.name, l.host, l.port)).collect(),
+    };
+    match voters.add_voter(voter, timeout.min(VOTER_CHANGE_WAIT_MAX)).await {
+        Ok(()) => answer(0, None),
+        Err(e) => answer(e.code.code(), Some(e.message)),
+    }
+}
+
+async fn remove(
+    voters: &dyn DynamicVoters,
+    cluster_id: &str,
+    request: RemoveRaftVoterRequest,
+) -> RemoveRaftVoterResponse {
+    let answer = |code: i16, message: Option<String>| RemoveRaftVoterResponse {
+        error_code: code,
+        error_message: message,
+        ..RemoveRaftVoterResponse::default()
+    };
+    if let Err((code, message)) = controller::check_remove(cluster_id, &request) {
+        return answer(code.code(), Some(message));
+    }
+    match voters.remove_voter(request.voter_id, request.voter_directory_id, VOTER_CHANGE_WAIT_MAX).await {
+        Ok(()) => answer(0, None),
+        Err(e) => answer(e.code.code(), Some(e.message)),
+    }
+}
+
+/// A voter telling the leader its endpoints: accepted from a voter the quorum knows by id and
+/// directory id (its endpoints are those it was added with), VOTER_NOT_FOUND otherwise.
+fn update(voters: &dyn DynamicVoters, cluster_id: &str, request: &UpdateRaftVoterRequest) -> UpdateRaftVoterResponse {
+    let code = match controller::check_update(cluster_id, request) {
+        Err((code, _)) => code,
+        Ok(()) => {
+            let known = voters
+                .current_voters()
+                .iter()
+                .any(|v| v.id == request.voter_id && v.directory_id == request.voter_directory_id);
+            if known {
+                strand_protocol::error::ErrorCode::None
+            } else {
+                strand_protocol::error::ErrorCode::VoterNotFound
+            }
+        }
+    };
+    UpdateRaftVoterResponse { error_code: code.code(), ..UpdateRaftVoterResponse::default() }
+}
