@@ -54,6 +54,8 @@ fn racks_are_registered_and_spread_replicas() {
     let racks: BTreeMap<i32, Option<String>> = metadata.brokers.iter().map(|b| (b.node_id.0, b.rack.clone())).collect();
     let expected: BTreeMap<i32, Option<String>> = (1..=4).map(|id| (id, Some(rack_of(id).to_owned()))).collect();
     assert_eq!(racks, expected, "Metadata");
+    // DescribeCluster is asked of node 4, whose image may be a moment behind node 1's.
+    cluster.wait_for_metadata(4, "listed four brokers", |m| m.brokers.len() == 4);
     let request = DescribeClusterRequest { endpoint_type: 1, ..Default::default() };
     let ResponseBody::DescribeCluster(described) =
         cluster.node(4).connect().call(RequestBody::DescribeCluster(request), 1)
