@@ -127,11 +127,7 @@ impl Connection {
     pub async fn call_at(&self, body: &RequestBody, version: i16) -> Result<ResponseBody, ClientError> {
         let io = |reason: String| ClientError::Io { address: self.address.clone(), reason };
         let mut state = self.state.lock().await;
-        let mut open = state.take().ok_or_else(|| io("closed after an earlier failure".into()))?;
-        let correlation_id = open.next_correlation_id;
-        open.next_correlation_id = correlation_id.wrapping_add(1);
-        let frame = encode_request(correlation_id, Some(&self.client_id), body, version)
-            .map_err(|e| io(format!("cannot encode {:?} v{version}: {e}", body.api_key())))?;
+        let (mut open, correlation_id, frame) = self.next_request(&mut state, body, version)?;
         let exchange = async {
             open.stream.write_all(&frame).await.map_err(|e| format!("write: {e}"))?;
             open.stream.flush().await.map_err(|e| format!("write: {e}"))?;
@@ -156,11 +152,7 @@ impl Connection {
     pub async fn send_only(&self, body: &RequestBody, version: i16) -> Result<(), ClientError> {
         let io = |reason: String| ClientError::Io { address: self.address.clone(), reason };
         let mut state = self.state.lock().await;
-        let mut open = state.take().ok_or_else(|| io("closed after an earlier failure".into()))?;
-        let correlation_id = open.next_correlation_id;
-        open.next_correlation_id = correlation_id.wrapping_add(1);
-        let frame = encode_request(correlation_id, Some(&self.client_id), body, version)
-            .map_err(|e| io(format!("cannot encode {:?} v{version}: {e}", body.api_key())))?;
+        let (mut open, _, frame) = self.next_request(&mut state, body, version)?;
         let write = async {
             open.stream.write_all(&frame).await?;
             open.stream.flush().await
@@ -173,6 +165,23 @@ impl Connection {
             Ok(Err(e)) => Err(io(format!("write: {e}"))),
             Err(_) => Err(io("write timed out".into())),
         }
+    }
+
+    /// Takes the open connection out of `state` (a failure leaves it closed) with the next
+    /// correlation id and `body`'s frame at `version`.
+    fn next_request(
+        &self,
+        state: &mut Option<Open>,
+        body: &RequestBody,
+        version: i16,
+    ) -> Result<(Open, i32, Bytes), ClientError> {
+        let io = |reason: String| ClientError::Io { address: self.address.clone(), reason };
+        let mut open = state.take().ok_or_else(|| io("closed after an earlier failure".into()))?;
+        let correlation_id = open.next_correlation_id;
+        open.next_correlation_id = correlation_id.wrapping_add(1);
+        let frame = encode_request(correlation_id, Some(&self.client_id), body, version)
+            .map_err(|e| io(format!("cannot encode {:?} v{version}: {e}", body.api_key())))?;
+        Ok((open, correlation_id, frame))
     }
 
     async fn api_versions(&self) -> Result<HashMap<i16, (i16, i16)>, ClientError> {
