@@ -161,6 +161,13 @@ def fetch_v11(topic: str, partitions: int, session_epoch: int, partition_max_byt
     return head + topics + array([]) + string("")
 
 
+def alter_client_quotas_v0(client_id: str, quotas: dict[str, float]) -> bytes:
+    """AlterClientQuotas v0 setting `quotas` for the client id `client_id`."""
+    entity = array([string("client-id") + string(client_id)])
+    ops = array([string(k) + struct.pack(">db", v, 0) for k, v in quotas.items()])
+    return array([entity + ops]) + struct.pack(">b", 0)
+
+
 class Flood:
     """CreateTopics requests of topics never created before: request `n` names `flood-<n>-<i>`."""
 
@@ -235,6 +242,9 @@ def main() -> None:
     parser.add_argument("--flood-topics", type=int, default=1_000, help="topics per flood request")
     parser.add_argument("--flood-partitions", type=int, default=1, help="partitions per flood topic")
     parser.add_argument("--flood-clients", type=int, default=1, help="connections sending flood requests")
+    parser.add_argument("--attacker-quota", action="append", default=[], metavar="KEY=VALUE",
+                        help="a client quota for the attacking connections' client id `attacker` "
+                             "(e.g. request_percentage=10, controller_mutation_rate=100); repeatable")
     parser.add_argument("--log", help="file for the node's log (its RUST_LOG is this one's)")
     args = parser.parse_args()
 
@@ -242,7 +252,15 @@ def main() -> None:
         port = free_port()
         node = start(args.binary, data, port, args.log)
         try:
-            Connection(port, "setup").call(19, 4, create_topics_v4([TOPIC], 1))
+            setup = Connection(port, "setup")
+            setup.call(19, 4, create_topics_v4([TOPIC], 1))
+            if args.attacker_quota:
+                quotas = {k: float(v) for k, v in (q.split("=", 1) for q in args.attacker_quota)}
+                answer = setup.call(49, 0, alter_client_quotas_v0("attacker", quotas))
+                (code,) = struct.unpack_from(">h", answer, 8)
+                if code != 0:
+                    raise SystemExit(f"AlterClientQuotas failed: error code {code}")
+                print(f"attacker quotas: {quotas}")
             if args.attack == "flood":
                 next_request = Flood(args.flood_topics, args.flood_partitions)
                 clients = args.flood_clients
