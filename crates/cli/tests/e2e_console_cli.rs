@@ -6,43 +6,8 @@
 
 mod common;
 
-use std::io::Write;
-use std::path::PathBuf;
-use std::process::{Command, Output, Stdio};
-
 use common::Server;
-
-fn golden(name: &str) -> String {
-    let path =
-        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../compat/kafka-tools/golden").join(format!("{name}.txt"));
-    std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
-}
-
-fn strand(server: &Server, tool: &str, args: &[&str], input: Option<&str>) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_strand"))
-        .arg(tool)
-        .args(["--bootstrap-server", &server.address.to_string()])
-        .args(args)
-        .stdin(if input.is_some() { Stdio::piped() } else { Stdio::null() })
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("run strand");
-    if let (Some(text), Some(mut stdin)) = (input, child.stdin.take()) {
-        stdin.write_all(text.as_bytes()).expect("stdin");
-    }
-    child.wait_with_output().expect("strand's output")
-}
-
-fn check(name: &str, done: &Output) {
-    let actual = format!("exit: {}\n{}", done.status.code().unwrap_or(-1), String::from_utf8_lossy(&done.stdout));
-    assert_eq!(
-        actual,
-        golden(name),
-        "{name}: differs from Kafka 4.4's; stderr:\n{}",
-        String::from_utf8_lossy(&done.stderr)
-    );
-}
+use common::goldens::{check, strand_tool as strand};
 
 /// The seeds' console sequence: byte for byte Kafka's stdout and exit codes, and Kafka's count
 /// on stderr.

@@ -10,46 +10,10 @@ use std::path::PathBuf;
 use std::process::{Command, Output};
 
 use common::Server;
-
-fn golden(name: &str) -> String {
-    let path =
-        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../compat/kafka-tools/golden").join(format!("{name}.txt"));
-    std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
-}
+use common::goldens::{check, strand_tool};
 
 fn topics(server: &Server, args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_strand"))
-        .arg("topics")
-        .args(["--bootstrap-server", &server.address.to_string()])
-        .args(args)
-        .env_remove("RUST_LOG")
-        .output()
-        .expect("run strand topics")
-}
-
-/// Kafka's masking: `TopicId: <22 characters>` becomes `TopicId: <TOPIC_ID>`.
-fn masked(stdout: &str) -> String {
-    let mut out = String::new();
-    let mut rest = stdout;
-    while let Some(at) = rest.find("TopicId: ") {
-        let (before, after) = rest.split_at(at + "TopicId: ".len());
-        out.push_str(before);
-        out.push_str("<TOPIC_ID>");
-        rest = after.get(22..).unwrap_or_default();
-    }
-    out + rest
-}
-
-/// Exit status and stdout against golden/NAME.txt.
-fn check(name: &str, done: &Output) {
-    let actual =
-        format!("exit: {}\n{}", done.status.code().unwrap_or(-1), masked(&String::from_utf8_lossy(&done.stdout)));
-    assert_eq!(
-        actual,
-        golden(name),
-        "{name}: differs from Kafka 4.4's; stderr:\n{}",
-        String::from_utf8_lossy(&done.stderr)
-    );
+    strand_tool(server, "topics", args, None)
 }
 
 /// The seeds' topic commands, as `compat/kafka-tools/test_kafka_tools.py` runs Kafka's tool:

@@ -5,6 +5,7 @@
 
 pub mod cluster;
 pub mod dynamic;
+pub mod goldens;
 pub mod kafka_tool;
 pub mod tls;
 pub mod txn;
