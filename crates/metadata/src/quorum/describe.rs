@@ -81,7 +81,7 @@ impl Quorum {
         }
         let metrics = self.metrics.borrow().clone();
         if metrics.state != openraft::ServerState::Leader {
-            let leader_id = metrics.current_leader.map(node_id_to_wire).filter(|id| *id != self.node_id);
+            let leader_id = super::voting_leader(&metrics).filter(|id| *id != self.node_id);
             return Err(QuorumError::NotLeader { leader_id });
         }
         let (term, now) = (metrics.current_term, self.clock.now_ms());

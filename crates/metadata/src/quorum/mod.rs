@@ -574,7 +574,7 @@ impl Quorum {
 
     /// The leader of the current epoch, if known.
     pub fn leader_id(&self) -> Option<i32> {
-        self.metrics.borrow().current_leader.map(node_id_to_wire)
+        voting_leader(&self.metrics.borrow())
     }
 
     /// Epoch and leader now, and each change after (the channel closes after a shutdown).
@@ -666,6 +666,15 @@ fn membership(config: &QuorumConfig) -> Result<(u64, BTreeMap<u64, VoterNode>), 
     Ok((voter, entry::voter_nodes(&config.voters)?))
 }
 
+/// The leader openraft's metrics name, if it is a voter. openraft names the node its committed
+/// vote is for, even once that node is no longer a voter: a removed leader, still running, went
+/// on naming itself at its last epoch, and observers that asked it followed it and its frozen log
+/// instead of the new leader.
+fn voting_leader(m: &RaftMetrics<u64, VoterNode>) -> Option<i32> {
+    let leader = m.current_leader?;
+    m.membership_config.membership().voter_ids().any(|voter| voter == leader).then(|| node_id_to_wire(leader))
+}
+
 /// Follows openraft's metrics and publishes the epoch and leader whenever they change; if Raft's
 /// core stops on an error, publishes why (the first storage error the log kept, else Raft's own
 /// words) as the second channel and says so once, at ERROR, naming the metadata log's directory
@@ -677,7 +686,7 @@ fn leadership_feed(
 ) -> (watch::Receiver<Leadership>, watch::Receiver<Option<String>>) {
     let leadership_of = |m: &RaftMetrics<u64, VoterNode>| Leadership {
         epoch: i32::try_from(m.current_term).unwrap_or(i32::MAX),
-        leader_id: m.current_leader.map(node_id_to_wire),
+        leader_id: voting_leader(m),
     };
     let (tx, rx) = watch::channel(leadership_of(&metrics.borrow_and_update()));
     let (failure_tx, failure_rx) = watch::channel(None);

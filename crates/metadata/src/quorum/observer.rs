@@ -124,6 +124,12 @@ async fn follow(
             }
             adopted
         });
+        if leadership.borrow().leader_id.is_none() {
+            // Still no leader known: the next voter may know it. A voter that was removed from the
+            // quorum answers from its frozen log and knows no leader; asking it forever would
+            // never reach the new leader.
+            turn = turn.wrapping_add(1);
+        }
         let batches = match fetch.read {
             CommittedRead::Batches(batches) => batches,
             CommittedRead::Snapshot { end_offset, epoch, bytes } => {
