@@ -9,7 +9,8 @@
 //!
 //! - `strand topics ...` ([`topics`]): Kafka's `kafka-topics.sh`, its flags and output, over
 //!   `strand-client` ([`tool`] holds what every such tool shares); `strand console-producer`
-//!   and `strand console-consumer` ([`console_producer`], [`console_consumer`]) likewise.
+//!   and `strand console-consumer` ([`console_producer`], [`console_consumer`]) and
+//!   `strand configs` ([`configs`], Kafka's `kafka-configs.sh`) likewise.
 //!
 //! A build with failpoints (the binary Cargo builds for this package's tests, where the
 //! `fail/failpoints` dev-dependency feature unifies in) sets them from `FAILPOINTS` and, while
@@ -20,6 +21,7 @@
 //! (a message on stderr, exit code 1).
 
 mod add_scram;
+mod configs;
 mod console_consumer;
 mod console_producer;
 mod server;
@@ -48,6 +50,8 @@ enum Command {
     Storage(storage::StorageCommand),
     /// Create, delete, describe, or change a topic (Kafka's kafka-topics.sh).
     Topics(topics::TopicsArgs),
+    /// Describe or change configs and quotas (Kafka's kafka-configs.sh).
+    Configs(configs::ConfigsArgs),
     /// Read lines from stdin and produce them (Kafka's kafka-console-producer.sh).
     ConsoleProducer(console_producer::ConsoleProducerArgs),
     /// Print records of a topic (Kafka's kafka-console-consumer.sh).
@@ -63,6 +67,7 @@ fn main() -> ExitCode {
         Command::Server(args) => server::run(args),
         Command::Storage(command) => storage::run(command),
         Command::Topics(args) => return topics::run(args),
+        Command::Configs(args) => return configs::run(args),
         Command::ConsoleProducer(args) => return console_producer::run(args),
         Command::ConsoleConsumer(args) => return console_consumer::run(args),
     };

@@ -161,7 +161,7 @@ fn standalone_voter(config: &ServerConfig, listener_name: &str) -> anyhow::Resul
 }
 
 /// `N` bytes from `/dev/urandom`.
-fn random_bytes<const N: usize>() -> anyhow::Result<[u8; N]> {
+pub(crate) fn random_bytes<const N: usize>() -> anyhow::Result<[u8; N]> {
     let mut urandom = File::open("/dev/urandom").context("cannot open /dev/urandom")?;
     let mut bytes = [0u8; N];
     urandom.read_exact(&mut bytes).context("cannot read /dev/urandom")?;

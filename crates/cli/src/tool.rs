@@ -81,7 +81,7 @@ pub async fn admin(config: ClientConfig) -> Result<Admin, Failure> {
 }
 
 /// Java's `String.hashCode`.
-fn java_hash(text: &str) -> i32 {
+pub fn java_hash(text: &str) -> i32 {
     text.encode_utf16().fold(0i32, |hash, unit| hash.wrapping_mul(31).wrapping_add(i32::from(unit)))
 }
 
@@ -92,10 +92,15 @@ fn java_hash(text: &str) -> i32 {
 /// of 64 or more becomes a tree in Java, whose order this does not follow: with String keys that
 /// takes deliberate collisions.)
 pub fn java_hash_map_order<T: AsRef<str>>(keys: Vec<T>, expected: usize) -> Vec<T> {
+    java_hash_map_order_by(keys, expected, |key| java_hash(key.as_ref()))
+}
+
+/// [`java_hash_map_order`] of keys whose Java `hashCode` is `hash`.
+pub fn java_hash_map_order_by<T>(keys: Vec<T>, expected: usize, hash: impl Fn(&T) -> i32) -> Vec<T> {
     const TREEIFY_THRESHOLD: usize = 8;
     const TREEIFY_CAPACITY_MIN: usize = 64;
     let spread = |key: &T| {
-        let hash = java_hash(key.as_ref()) as u32;
+        let hash = hash(key) as u32;
         (hash ^ (hash >> 16)) as usize
     };
     let threshold_of = |capacity: usize| (capacity as f32 * 0.75) as usize;

@@ -12,7 +12,8 @@
 //!   partitions to leaders, a connection per node, and retries of retriable failures with
 //!   exponential backoff until `default.api.timeout.ms`.
 //! - [`admin`]: [`Admin`], Kafka's `Admin` calls the tools need: list, describe, create and
-//!   delete topics, create partitions, describe configs, the cluster and reassignments.
+//!   delete topics, create partitions, describe configs, the cluster and reassignments;
+//!   [`admin_configs`]: the config, client-quota and SCRAM-credential calls of `kafka-configs`.
 //! - [`producer`]: [`producer::Producer`], records to leaders with acks and Kafka's key
 //!   partitioner (no idempotence, compression or linger yet).
 //! - [`consumer`]: [`consumer::PartitionConsumer`], assigned partitions read from an offset
@@ -22,6 +23,7 @@
 //! What it is not (yet): no consumer groups, no pipelining, no OAUTHBEARER or GSSAPI.
 
 pub mod admin;
+pub mod admin_configs;
 pub mod cluster;
 pub mod config;
 pub mod connection;
