@@ -2,7 +2,8 @@
 //! controller), a producer past its `producer_byte_rate` is held to it within 10% over a ~10 s
 //! stretch, seeing `throttle_time_ms` and having its connection muted (KIP-219); a consumer is
 //! held to its `consumer_byte_rate` within 10% over ~25 s likewise; a CreateTopics
-//! flood runs into the controller mutation quota (KIP-599).
+//! flood runs into the controller mutation quota (KIP-599); a request flood into
+//! `request_percentage` (KIP-124).
 //!
 //! The producer's rate is measured without a clock in the test: the topic stamps each batch with
 //! the broker's `LogAppendTime`, which the Produce response returns. Windows are two of 1 s
@@ -222,4 +223,39 @@ fn consumer_byte_rate_holds_within_ten_percent() {
         (rate - CONSUMER_BYTE_RATE).abs() <= CONSUMER_BYTE_RATE * 0.1,
         "{rate:.0} B/s against {CONSUMER_BYTE_RATE}"
     );
+}
+
+/// KIP-124: a client past its `request_percentage` (its requests' handling time, in percent of
+/// one second) gets `throttle_time_ms` in its answers and is muted for it; another client id,
+/// without a quota, is not.
+#[test]
+fn request_percentage_throttles_a_request_flood() {
+    let _serial = serial();
+    let data = tempfile::tempdir().expect("temp dir");
+    let server = Server::start_with(data, &["quota.window.num=2", "quota.window.size.seconds=1"]);
+    let mut client = server.connect();
+    // 0.01 % of a second: 100 microseconds of handling a second.
+    set_client_quota(&mut client, "request_percentage", 0.01);
+    let metadata = |client: &mut common::Client| {
+        let request = strand_protocol::messages::MetadataRequest { topics: None, ..Default::default() };
+        let ResponseBody::Metadata(response) = client.call(RequestBody::Metadata(request), 12) else {
+            panic!("not a Metadata response")
+        };
+        response.throttle_time_ms
+    };
+    // The quota reaches the node through the metadata log a moment after the answer: a few
+    // hundred Metadata requests take far more than 100 microseconds of handling each second.
+    let throttled = (0..2_000).map(|_| metadata(&mut client)).find(|ms| *ms > 0);
+    let throttle_ms = throttled.expect("no answer of 2,000 carried a throttle");
+    assert!(throttle_ms <= 1_000, "capped at one window: {throttle_ms}");
+    // Another client id has no quota: its answers carry none.
+    let mut other = server.connect();
+    let request = strand_protocol::messages::MetadataRequest { topics: None, ..Default::default() };
+    let frame = encode_request(1, Some("other"), &RequestBody::Metadata(request), 12).expect("encode");
+    other.send_raw(&frame);
+    let answer = other.read_frame().expect("a Metadata response");
+    let (_, ResponseBody::Metadata(response)) = decode_response(ApiKey::Metadata, 12, answer).expect("decode") else {
+        panic!("not a Metadata response")
+    };
+    assert_eq!(response.throttle_time_ms, 0);
 }
