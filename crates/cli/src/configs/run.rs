@@ -137,10 +137,13 @@ fn quota_components(command: &Command) -> Result<Vec<(String, QuotaMatch)>, Fail
 async fn describe_quotas(admin: &Admin, command: &Command) -> Result<(), Failure> {
     let found = admin.describe_client_quotas(&quota_components(command)?).await?;
     let count = found.len();
-    // DescribeClientQuotasResponse fills a HashMap keyed by entity (its hash: the sum over its
-    // entries of key hash ^ value hash), each entity's values a HashMap of their own.
+    // DescribeClientQuotasResponse fills a HashMap keyed by entity (`ClientQuotaEntity.hashCode`
+    // is `Objects.hash(entries)`: 31 plus the map's hash, the sum over its entries of key hash ^
+    // value hash), each entity's values a HashMap of their own.
     let entity_hash = |(entity, _): &(QuotaEntity, Vec<(String, f64)>)| {
-        entity.iter().fold(0i32, |sum, (t, n)| sum.wrapping_add(java_hash(t) ^ n.as_deref().map_or(0, java_hash)))
+        let entries =
+            entity.iter().fold(0i32, |sum, (t, n)| sum.wrapping_add(java_hash(t) ^ n.as_deref().map_or(0, java_hash)));
+        entries.wrapping_add(31)
     };
     for (entity, values) in java_hash_map_order_by(found, count, entity_hash) {
         let describe = |label: &str, name: &Option<String>| match name.as_deref() {
