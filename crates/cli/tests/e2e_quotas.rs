@@ -1,9 +1,9 @@
 //! Client quotas against a real `strand` process: AlterClientQuotas sets them (through the
-//! controller), a producer past its `producer_byte_rate` is held to it within 10% over a ~10 s
-//! stretch, seeing `throttle_time_ms` and having its connection muted (KIP-219); a consumer is
-//! held to its `consumer_byte_rate` within 10% over ~25 s likewise; a CreateTopics
-//! flood runs into the controller mutation quota (KIP-599); a request flood into
-//! `request_percentage` (KIP-124).
+//! controller), a producer past its `producer_byte_rate` is held to it within 10% over ~31 s,
+//! seeing `throttle_time_ms` and having its connection muted (KIP-219); a consumer is held to its
+//! `consumer_byte_rate` within 10% over ~31 s likewise (issue 18 asks 30 s); a CreateTopics flood
+//! runs into the controller mutation quota (KIP-599); a request flood into `request_percentage`
+//! (KIP-124).
 //!
 //! The producer's rate is measured without a clock in the test: the topic stamps each batch with
 //! the broker's `LogAppendTime`, which the Produce response returns. Windows are two of 1 s
@@ -28,7 +28,7 @@ use strand_protocol::records::RecordBatches;
 /// The quota the producer is held to, bytes a second.
 const PRODUCER_BYTE_RATE: f64 = 100_000.0;
 /// Produce requests sent; the first [`WARM_UP`] are not measured (a fresh client's burst).
-const REQUESTS: usize = 130;
+const REQUESTS: usize = 330;
 const WARM_UP: usize = 20;
 
 /// Sets `key=value` for the e2e client's client id (the test client sends `e2e`).
@@ -148,12 +148,12 @@ fn create_topics_flood_hits_the_mutation_quota() {
 /// The quota the consumer is held to, bytes a second.
 const CONSUMER_BYTE_RATE: f64 = 100_000.0;
 /// Batches written before the consumer starts: one Fetch response each, about 10 kB.
-const FETCHED_BATCHES: usize = 280;
+const FETCHED_BATCHES: usize = 330;
 /// Responses with records not measured (a fresh client's burst).
 const FETCH_WARM_UP: usize = 20;
 
 /// A consumer fetching one 10 kB batch at a time as fast as the broker answers is held to its
-/// `consumer_byte_rate` within 10% over ~25 s (its responses' bytes, measured on the monotonic
+/// `consumer_byte_rate` within 10% over ~31 s (its responses' bytes, measured on the monotonic
 /// clock as they arrive); throttled answers carry `throttle_time_ms` and no records.
 #[test]
 fn consumer_byte_rate_holds_within_ten_percent() {
