@@ -73,6 +73,9 @@ struct RunArgs {
     rate: u32,
     #[arg(long, default_value_t = 4)]
     partitions: u32,
+    /// Also run the transactional workload (producers, an exactly-once chain, read_committed reads).
+    #[arg(long)]
+    txn: bool,
 }
 
 const TOPIC: &str = "nemesis";
@@ -109,6 +112,7 @@ fn check_dir(dir: &std::path::Path) -> anyhow::Result<bool> {
         started: faults.first().map_or(0, |f| f.start),
         minutes: 0.0,
         errors: Vec::new(),
+        txn: ops.iter().any(|o| o.f == "txn"),
     };
     println!("{}", report::markdown(&info, &verdict, &faults, &avail));
     Ok(verdict.total() == 0)
@@ -162,6 +166,7 @@ fn run(args: RunArgs) -> anyhow::Result<bool> {
         .arg(format!("--rate={}", args.rate))
         .arg(format!("--history={}", dir.join("history.jsonl").display()))
         .arg(format!("--stop-file={}", stop_file.display()))
+        .args(args.txn.then_some("--txn"))
         .stdin(Stdio::null())
         .stdout(workload_log.try_clone()?)
         .stderr(workload_log)
@@ -273,6 +278,7 @@ fn run(args: RunArgs) -> anyhow::Result<bool> {
         started,
         minutes: begun.elapsed().as_secs_f64() / 60.0,
         errors: errors.clone(),
+        txn: args.txn,
     };
     let text = report::markdown(&info, &verdict, &faults, &avail);
     std::fs::write(dir.join("report.md"), &text)?;
