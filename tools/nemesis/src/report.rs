@@ -94,6 +94,8 @@ pub struct RunInfo {
     pub errors: Vec<String>,
     /// Whether the transactional workload ran.
     pub txn: bool,
+    /// The fault kinds drawn from, and the binary.
+    pub kinds: String,
 }
 
 pub fn markdown(info: &RunInfo, verdict: &Verdict, faults: &[Fault], avail: &[Availability]) -> String {
@@ -117,6 +119,7 @@ pub fn markdown(info: &RunInfo, verdict: &Verdict, faults: &[Fault], avail: &[Av
             ""
         }
     );
+    let _ = writeln!(out, "Fault kinds drawn from: {}.\n", info.kinds);
     for e in &info.errors {
         let _ = writeln!(out, "- **run error**: {e}");
     }
