@@ -43,6 +43,38 @@ pub fn has_failpoints(bin: &Path) -> anyhow::Result<bool> {
     Ok(bytes.windows(needle.len()).any(|w| w == needle))
 }
 
+/// Copies a file leaving its all-zero blocks as holes: an active segment's index files are
+/// preallocated (10 MiB each, nearly all of it a hole) and a plain copy would fill them in.
+fn copy_sparse(from: &Path, to: &Path) -> std::io::Result<()> {
+    use std::io::{Seek, SeekFrom};
+    const BLOCK: usize = 64 * 1024;
+    let mut source = std::fs::File::open(from)?;
+    let mut target = std::fs::File::create(to)?;
+    let mut block = vec![0u8; BLOCK];
+    let mut length = 0u64;
+    loop {
+        let mut filled = 0;
+        while filled < BLOCK {
+            match source.read(&mut block[filled..])? {
+                0 => break,
+                n => filled += n,
+            }
+        }
+        if filled == 0 {
+            break;
+        }
+        if block[..filled].iter().any(|b| *b != 0) {
+            target.seek(SeekFrom::Start(length))?;
+            target.write_all(&block[..filled])?;
+        }
+        length += filled as u64;
+        if filled < BLOCK {
+            break;
+        }
+    }
+    target.set_len(length)
+}
+
 /// Copies the directory tree `from` to `to` (regular files and directories), skipping `skip`.
 fn copy_tree(from: &Path, to: &Path, skip: Option<&str>) -> anyhow::Result<()> {
     std::fs::create_dir_all(to)?;
@@ -55,7 +87,7 @@ fn copy_tree(from: &Path, to: &Path, skip: Option<&str>) -> anyhow::Result<()> {
         if kind.is_dir() {
             copy_tree(&entry.path(), &to.join(entry.file_name()), None)?;
         } else if kind.is_file() {
-            match std::fs::copy(entry.path(), to.join(entry.file_name())) {
+            match copy_sparse(&entry.path(), &to.join(entry.file_name())) {
                 // A file the node deleted while it was copied (a rolled or cleaned segment).
                 Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
                 other => {
@@ -424,5 +456,26 @@ impl Drop for Cluster {
                 let _ = child.wait();
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::os::unix::fs::{FileExt, MetadataExt};
+
+    use super::*;
+
+    #[test]
+    fn a_sparse_copy_keeps_the_contents_and_the_holes() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let (from, to) = (dir.path().join("from"), dir.path().join("to"));
+        let file = std::fs::File::create(&from).expect("create");
+        file.set_len(10 << 20).expect("set_len");
+        file.write_all_at(b"head", 0).expect("write");
+        file.write_all_at(b"middle", 5 << 20).expect("write");
+        copy_sparse(&from, &to).expect("copy");
+        assert_eq!(std::fs::read(&from).expect("read"), std::fs::read(&to).expect("read"));
+        let allocated = std::fs::metadata(&to).expect("metadata").blocks() * 512;
+        assert!(allocated < 1 << 20, "{allocated} bytes allocated for two written blocks");
     }
 }
