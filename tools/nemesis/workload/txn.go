@@ -259,31 +259,47 @@ func chain(h *History, process string, base []kgo.Opt, stop *atomic.Bool) {
 		h.log(map[string]any{"process": process, "type": "invoke", "f": "chain", "txn": id})
 		op := map[string]any{"process": process, "f": "chain", "txn": id, "inputs": inputs}
 		outputs := make([][3]int64, len(inputs))
+		committed := false
 		err := session.Begin()
 		if err == nil {
 			ctx, cancel := context.WithTimeout(context.Background(), txnOpTimeout)
 			var wg sync.WaitGroup
+			var mu sync.Mutex
+			var produceErr error
 			for i, input := range inputs {
 				outputs[i] = [3]int64{input[0], input[2], -1}
 				wg.Add(1)
 				record := &kgo.Record{Topic: out, Partition: int32(input[0]), Value: []byte(strconv.FormatInt(input[2], 10))}
 				session.Produce(ctx, record, func(r *kgo.Record, err error) {
 					defer wg.Done()
+					mu.Lock()
+					defer mu.Unlock()
 					if err == nil {
 						outputs[i][2] = r.Offset
+					} else if produceErr == nil {
+						produceErr = err
 					}
 				})
 			}
-			var committed bool
-			committed, err = session.End(ctx, kgo.TryCommit)
+			// End flushes before it commits; a copy that failed must abort the transaction
+			// (franz-go leaves that to the caller, as its EOS example's AbortingFirstErrPromise).
+			if err = session.Client().Flush(ctx); err == nil {
+				wg.Wait()
+				try := kgo.TryCommit
+				if produceErr != nil {
+					op["produce_error"] = produceErr.Error()
+					try = kgo.TryAbort
+				}
+				committed, err = session.End(ctx, try)
+				if err == nil && committed && try == kgo.TryAbort {
+					err = errors.New("End(TryAbort) reported a commit")
+				}
+			}
 			wg.Wait()
 			cancel()
 			op["outputs"] = outputs
-			if err == nil && committed {
-				op["type"] = "ok"
-			} else if err == nil {
-				op["type"] = "fail" // aborted (a rebalance, a failed produce or offset commit)
-			}
+			// Not committed with no error: aborted (a failed copy, a rebalance, a failed offset commit).
+			op["type"] = map[bool]string{true: "ok", false: "fail"}[committed]
 		}
 		if err != nil {
 			// No error End returns is retryable: the outcome is unknown and the session starts over.
