@@ -122,7 +122,7 @@ run() { # SUITE: its test command, run from its directory (pipefail: a pipeline 
     kafka-tools) cd "$here/kafka-tools" && exec ../python/.venv/bin/python -m pytest -v ;;
     security) cd "$here/security" && exec ../python/.venv/bin/python -u run.py ;;
     # Every fault kind once, zero anomalies required (STRAND_NEMESIS_SEED picks another schedule).
-    nemesis) cd "$here/.." && exec target/release/nemesis run --smoke --seed "${STRAND_NEMESIS_SEED:-1}" \
+    nemesis) cd "$here/.." && exec target/release/nemesis run --smoke --txn --seed "${STRAND_NEMESIS_SEED:-1}" \
       --bin target/release/strand --workload target/nemesis-workload ;;
   esac
 }

@@ -84,9 +84,10 @@ const FAILPOINTS_FILE_POLL: std::time::Duration = std::time::Duration::from_mill
 
 /// Failpoints set from outside, for the e2e tests: a build of `strand` made for tests has the
 /// `fail` crate's failpoints compiled in (the `failpoints` feature its dev-dependency turns on),
-/// and sets them from `FAILPOINTS` at start and, once it appears, from the file
-/// `STRAND_FAILPOINTS_FILE` names (`name=actions` lines), so a test can make a running node's
-/// syncs fail; it logs what it set. A release build has no failpoints: this does nothing there.
+/// and sets them from `FAILPOINTS` at start and, once it appears and each time its text changes,
+/// from the file `STRAND_FAILPOINTS_FILE` names (`name=actions` lines, `name=off` to clear one),
+/// so a test or the nemesis can make a running node's syncs fail or slow and heal them; it logs
+/// what it set. A release build has no failpoints: this does nothing there.
 fn test_failpoints() {
     if !fail::has_failpoints() {
         return;
@@ -104,10 +105,13 @@ fn test_failpoints() {
     }
     let Some(file) = std::env::var_os("STRAND_FAILPOINTS_FILE").map(PathBuf::from) else { return };
     std::thread::spawn(move || {
+        let mut applied: Option<String> = None;
         loop {
-            if let Ok(text) = std::fs::read_to_string(&file) {
+            if let Ok(text) = std::fs::read_to_string(&file)
+                && applied.as_deref() != Some(text.as_str())
+            {
                 set(&text);
-                return;
+                applied = Some(text);
             }
             std::thread::sleep(FAILPOINTS_FILE_POLL);
         }

@@ -3,7 +3,8 @@
 //! `STRAND_FAILPOINTS_FILE` names appears. A failed sync of the metadata log stops the node with
 //! exit code 1 and one ERROR line naming the directory, acknowledging nothing; a failed sync of
 //! the only data dir stops it too (Kafka halts once every log dir failed), the acks=all produce
-//! unacknowledged. Either way the next start recovers what was acknowledged.
+//! unacknowledged. Either way the next start recovers what was acknowledged. The file is applied
+//! again whenever its text changes (a fault healed with `name=off`).
 
 mod common;
 
@@ -133,5 +134,24 @@ fn a_failed_data_log_sync_stops_the_process() {
     let mut client = server.connect();
     let values = fetch_all(&mut client, "t");
     assert_eq!(values.first().map(String::as_str), Some("acknowledged"), "{values:?}");
+    server.terminate();
+}
+
+/// The failpoints file is applied again each time its text changes, so a fault set through it can
+/// be healed while the node runs (the nemesis's slow disk): syncs slowed, then back to normal,
+/// and an acks=all produce acknowledged after each.
+#[test]
+fn a_changed_failpoints_file_is_applied_again() {
+    let _serial = serial();
+    let server = start(&["log.flush.interval.messages=1"]);
+    let mut client = server.connect();
+    create_topic(&mut client, "t", 1);
+    set_failpoints(&server, "log::sync=sleep(20)");
+    wait_for_line(&server, "failpoint log::sync set to sleep(20)");
+    assert_eq!(produce(&mut client, "t", -1, batch(&["slow"])).0, 0);
+    set_failpoints(&server, "log::sync=off");
+    wait_for_line(&server, "failpoint log::sync set to off");
+    assert_eq!(produce(&mut client, "t", -1, batch(&["healed"])).0, 0);
+    assert_eq!(fetch_all(&mut client, "t"), vec!["slow".to_owned(), "healed".to_owned()]);
     server.terminate();
 }

@@ -27,6 +27,77 @@ const CLUSTER_ID: &str = "TmVtZXNpc0NsdXN0ZXIwMQ";
 const READY_MAX: Duration = Duration::from_secs(60);
 /// How long a clean shutdown may take before the node is killed.
 const SHUTDOWN_MAX: Duration = Duration::from_secs(30);
+/// The file in a node's directory whose `name=actions` lines a test build of `strand` applies
+/// as failpoints each time it changes (`STRAND_FAILPOINTS_FILE`).
+const FAILPOINTS_FILE: &str = "failpoints";
+/// How long a node may take to say it set a failpoint (it looks at the file every 20 ms).
+const FAILPOINT_SET_MAX: Duration = Duration::from_secs(10);
+/// The metadata log's directory, which a simulated loss of unsynced data leaves alone.
+const METADATA_DIR: &str = "__cluster_metadata-0";
+
+/// Whether `bin` is a build of `strand` with failpoints compiled in (a test build): only such a
+/// build carries the injected sync failure's message.
+pub fn has_failpoints(bin: &Path) -> anyhow::Result<bool> {
+    let bytes = std::fs::read(bin).with_context(|| format!("reading {}", bin.display()))?;
+    let needle = b"injected fdatasync failure";
+    Ok(bytes.windows(needle.len()).any(|w| w == needle))
+}
+
+/// Copies a file leaving its all-zero blocks as holes: an active segment's index files are
+/// preallocated (10 MiB each, nearly all of it a hole) and a plain copy would fill them in.
+fn copy_sparse(from: &Path, to: &Path) -> std::io::Result<()> {
+    use std::io::{Seek, SeekFrom};
+    const BLOCK: usize = 64 * 1024;
+    let mut source = std::fs::File::open(from)?;
+    let mut target = std::fs::File::create(to)?;
+    let mut block = vec![0u8; BLOCK];
+    let mut length = 0u64;
+    loop {
+        let mut filled = 0;
+        while filled < BLOCK {
+            match source.read(&mut block[filled..])? {
+                0 => break,
+                n => filled += n,
+            }
+        }
+        if filled == 0 {
+            break;
+        }
+        if block[..filled].iter().any(|b| *b != 0) {
+            target.seek(SeekFrom::Start(length))?;
+            target.write_all(&block[..filled])?;
+        }
+        length += filled as u64;
+        if filled < BLOCK {
+            break;
+        }
+    }
+    target.set_len(length)
+}
+
+/// Copies the directory tree `from` to `to` (regular files and directories), skipping `skip`.
+fn copy_tree(from: &Path, to: &Path, skip: Option<&str>) -> anyhow::Result<()> {
+    std::fs::create_dir_all(to)?;
+    for entry in std::fs::read_dir(from)? {
+        let entry = entry?;
+        if skip.is_some_and(|s| entry.file_name() == s) {
+            continue;
+        }
+        let kind = entry.file_type()?;
+        if kind.is_dir() {
+            copy_tree(&entry.path(), &to.join(entry.file_name()), None)?;
+        } else if kind.is_file() {
+            match copy_sparse(&entry.path(), &to.join(entry.file_name())) {
+                // A file the node deleted while it was copied (a rolled or cleaned segment).
+                Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+                other => {
+                    other?;
+                }
+            }
+        }
+    }
+    Ok(())
+}
 
 #[derive(Debug)]
 struct Node {
@@ -152,8 +223,15 @@ impl Cluster {
     pub fn spawn(&mut self, bin: &Path, id: u8) -> anyhow::Result<()> {
         let node = self.node(id);
         let open = |name: &str| std::fs::OpenOptions::new().create(true).append(true).open(node.dir.join(name));
+        // A node starts with no failpoint set; a disk fault sets them through this file.
+        let failpoints = node.dir.join(FAILPOINTS_FILE);
+        match std::fs::remove_file(&failpoints) {
+            Err(e) if e.kind() != std::io::ErrorKind::NotFound => return Err(e.into()),
+            _ => {}
+        }
         let child = Command::new(bin)
             .args(&node.args)
+            .env("STRAND_FAILPOINTS_FILE", &failpoints)
             .stdin(Stdio::null())
             .stdout(open("stdout")?)
             .stderr(open("stderr")?)
@@ -199,6 +277,78 @@ impl Cluster {
             }
             std::thread::sleep(Duration::from_millis(50));
         }
+        Ok(())
+    }
+
+    /// Sets failpoints in node `id` (`name=actions` lines) and waits until it logs that it did;
+    /// an error if it never does (a build of `strand` without failpoints).
+    pub fn set_failpoints(&mut self, id: u8, actions: &str) -> anyhow::Result<()> {
+        let node = self.node(id);
+        let count = || {
+            let log = std::fs::read_to_string(node.dir.join("stderr")).unwrap_or_default();
+            log.lines().filter(|l| l.contains("failpoint ")).count()
+        };
+        let before = count();
+        let tmp = node.dir.join("failpoints.tmp");
+        std::fs::write(&tmp, actions)?;
+        std::fs::rename(&tmp, node.dir.join(FAILPOINTS_FILE))?;
+        let deadline = Instant::now() + FAILPOINT_SET_MAX;
+        while count() == before {
+            if Instant::now() > deadline {
+                bail!(
+                    "node {id} did not set the failpoints {actions:?} within {FAILPOINT_SET_MAX:?} (a strand without failpoints?)"
+                );
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        Ok(())
+    }
+
+    /// Waits (at most `max`) for node `id` to exit by itself, and reaps it.
+    pub fn await_exit(&mut self, id: u8, max: Duration) -> anyhow::Result<std::process::ExitStatus> {
+        let deadline = Instant::now() + max;
+        let child = self.node(id).child.as_mut().context("the node is down")?;
+        loop {
+            if let Some(status) = child.try_wait()? {
+                self.node(id).child = None;
+                return Ok(status);
+            }
+            if Instant::now() > deadline {
+                bail!("node {id} still ran {max:?} after its syncs began to fail");
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    }
+
+    /// Copies node `id`'s data dir, the metadata log's directory excepted, to `<node>/snapshot`.
+    pub fn snapshot_data(&mut self, id: u8) -> anyhow::Result<()> {
+        let node = self.node(id);
+        let snapshot = node.dir.join("snapshot");
+        if snapshot.exists() {
+            std::fs::remove_dir_all(&snapshot)?;
+        }
+        copy_tree(&node.dir.join("data"), &snapshot, Some(METADATA_DIR))
+    }
+
+    /// Puts node `id`'s (stopped) data dir back as [`Cluster::snapshot_data`] copied it: every
+    /// partition's log as it was then, the metadata log as it is now.
+    pub fn restore_data(&mut self, id: u8) -> anyhow::Result<()> {
+        let node = self.node(id);
+        anyhow::ensure!(node.child.is_none(), "node {id} still runs");
+        let data = node.dir.join("data");
+        for entry in std::fs::read_dir(&data)? {
+            let entry = entry?;
+            if entry.file_name() == METADATA_DIR {
+                continue;
+            }
+            match entry.file_type()?.is_dir() {
+                true => std::fs::remove_dir_all(entry.path())?,
+                false => std::fs::remove_file(entry.path())?,
+            }
+        }
+        let snapshot = node.dir.join("snapshot");
+        copy_tree(&snapshot, &data, None)?;
+        std::fs::remove_dir_all(&snapshot)?;
         Ok(())
     }
 
@@ -306,5 +456,26 @@ impl Drop for Cluster {
                 let _ = child.wait();
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::os::unix::fs::{FileExt, MetadataExt};
+
+    use super::*;
+
+    #[test]
+    fn a_sparse_copy_keeps_the_contents_and_the_holes() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let (from, to) = (dir.path().join("from"), dir.path().join("to"));
+        let file = std::fs::File::create(&from).expect("create");
+        file.set_len(10 << 20).expect("set_len");
+        file.write_all_at(b"head", 0).expect("write");
+        file.write_all_at(b"middle", 5 << 20).expect("write");
+        copy_sparse(&from, &to).expect("copy");
+        assert_eq!(std::fs::read(&from).expect("read"), std::fs::read(&to).expect("read"));
+        let allocated = std::fs::metadata(&to).expect("metadata").blocks() * 512;
+        assert!(allocated < 1 << 20, "{allocated} bytes allocated for two written blocks");
     }
 }

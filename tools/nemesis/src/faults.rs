@@ -14,7 +14,7 @@ use crate::cluster::{Cluster, NODES};
 use crate::proxy::{End, Mode, Net};
 
 /// Every fault kind, by the name `--faults` takes.
-pub const KINDS: [&str; 11] = [
+pub const KINDS: [&str; 14] = [
     "kill",
     "pause-leader",
     "pause-controller",
@@ -26,7 +26,17 @@ pub const KINDS: [&str; 11] = [
     "one-way",
     "latency",
     "stall",
+    "disk-fail",
+    "slow-disk",
+    "lost-unsynced",
 ];
+
+/// The kinds that need a `strand` built with failpoints (`cargo test -p strand-cli --no-run`
+/// builds one: `target/debug/strand`).
+pub const DISK_KINDS: [&str; 3] = ["disk-fail", "slow-disk", "lost-unsynced"];
+
+/// How long a node whose syncs fail may take to stop (it syncs within ms under the workload).
+const DISK_FAIL_EXIT_MAX: Duration = Duration::from_secs(30);
 
 /// How long the cluster may take to have every partition in sync again after a fault.
 const RESYNC_MAX: Duration = Duration::from_secs(60);
@@ -145,6 +155,42 @@ impl Nemesis<'_> {
                     self.cluster.await_ready(id)?;
                     self.await_in_sync()?;
                 }
+            }
+            // Every sync fails: the node's only log dir goes offline and the node stops (Kafka
+            // halts once every log dir failed); restarted healthy after the fault's time.
+            "disk-fail" => {
+                let id = self.victim();
+                start = now_ns();
+                self.cluster.set_failpoints(id, "log::sync=return")?;
+                let status = self.cluster.await_exit(id, DISK_FAIL_EXIT_MAX)?;
+                target = format!("node {id}: every sync fails (it stopped: {status})");
+                self.sleep_fault();
+                self.cluster.spawn(self.bin, id)?;
+            }
+            "slow-disk" => {
+                let id = self.victim();
+                let ms: u32 = self.rng.gen_range(50..=500);
+                target = format!("node {id}: every sync takes {ms} ms more");
+                start = now_ns();
+                self.cluster.set_failpoints(id, &format!("log::sync=sleep({ms})"))?;
+                self.sleep_fault();
+                self.cluster.set_failpoints(id, "log::sync=off")?;
+            }
+            // A node that loses what it never synced: its syncs are skipped (claiming success)
+            // for the fault's time, then it is killed and each of its partition logs put back as
+            // it was when the syncs stopped (a power cut; its metadata log is left as it is, the
+            // quorum's own promise being another matter). Design §6: an acks=all write has a
+            // synced copy on another in-sync replica, so nothing acknowledged may be lost.
+            "lost-unsynced" => {
+                let id = self.victim();
+                target = format!("node {id}: syncs skipped, then killed and its partition logs rolled back");
+                start = now_ns();
+                self.cluster.set_failpoints(id, "log::sync_skipped=return")?;
+                self.cluster.snapshot_data(id)?;
+                self.sleep_fault();
+                self.cluster.kill(id)?;
+                self.cluster.restore_data(id)?;
+                self.cluster.spawn(self.bin, id)?;
             }
             _ => {
                 let id = self.victim();

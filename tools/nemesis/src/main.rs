@@ -25,7 +25,7 @@ use rand::seq::SliceRandom;
 use rustix::process::Signal;
 
 use crate::cluster::{Cluster, NODES};
-use crate::faults::{Fault, KINDS, Nemesis, now_ns};
+use crate::faults::{DISK_KINDS, Fault, KINDS, Nemesis, now_ns};
 
 #[derive(Parser, Debug)]
 #[command(about = "A Jepsen-style fault harness for a three-node strand cluster")]
@@ -73,6 +73,9 @@ struct RunArgs {
     rate: u32,
     #[arg(long, default_value_t = 4)]
     partitions: u32,
+    /// Also run the transactional workload (producers, an exactly-once chain, read_committed reads).
+    #[arg(long)]
+    txn: bool,
 }
 
 const TOPIC: &str = "nemesis";
@@ -109,6 +112,8 @@ fn check_dir(dir: &std::path::Path) -> anyhow::Result<bool> {
         started: faults.first().map_or(0, |f| f.start),
         minutes: 0.0,
         errors: Vec::new(),
+        txn: ops.iter().any(|o| o.f == "txn"),
+        kinds: "as in faults.jsonl".to_owned(),
     };
     println!("{}", report::markdown(&info, &verdict, &faults, &avail));
     Ok(verdict.total() == 0)
@@ -121,12 +126,22 @@ fn read_faults(dir: &std::path::Path) -> anyhow::Result<Vec<Fault>> {
 
 fn run(args: RunArgs) -> anyhow::Result<bool> {
     let seed = args.seed.unwrap_or_else(|| rand::thread_rng().r#gen::<u32>().into());
+    let bin = std::fs::canonicalize(&args.bin).with_context(|| format!("the strand binary {}", args.bin.display()))?;
+    let failpoints = cluster::has_failpoints(&bin)?;
+    // `all`: the disk faults too when the binary has failpoints.
     let kinds: Vec<&str> = match args.faults.as_str() {
-        "all" => KINDS.to_vec(),
+        "all" => KINDS.iter().copied().filter(|k| failpoints || !DISK_KINDS.contains(k)).collect(),
         list => list.split(',').map(str::trim).collect(),
     };
     if let Some(bad) = kinds.iter().find(|k| !KINDS.contains(k)) {
         anyhow::bail!("unknown fault kind '{bad}' (kinds: {}, or all)", KINDS.join(", "));
+    }
+    if let Some(disk) = kinds.iter().find(|k| DISK_KINDS.contains(k) && !failpoints) {
+        anyhow::bail!(
+            "the fault '{disk}' needs a strand with failpoints (a test build: cargo test -p strand-cli --no-run \
+             makes target/debug/strand); {} has none",
+            bin.display()
+        );
     }
     if !args.smoke && args.minutes.is_none() {
         anyhow::bail!("give --minutes N or --smoke");
@@ -134,7 +149,6 @@ fn run(args: RunArgs) -> anyhow::Result<bool> {
     let command: Vec<String> = std::env::args().collect();
     let command = format!("{} (seed {seed})", command.join(" "));
     eprintln!("nemesis: seed {seed}");
-    let bin = std::fs::canonicalize(&args.bin).with_context(|| format!("the strand binary {}", args.bin.display()))?;
     let workload = std::fs::canonicalize(&args.workload).context("the workload binary")?;
     let (dir, scratch) = match &args.dir {
         Some(d) => (d.clone(), None),
@@ -162,6 +176,7 @@ fn run(args: RunArgs) -> anyhow::Result<bool> {
         .arg(format!("--rate={}", args.rate))
         .arg(format!("--history={}", dir.join("history.jsonl").display()))
         .arg(format!("--stop-file={}", stop_file.display()))
+        .args(args.txn.then_some("--txn"))
         .stdin(Stdio::null())
         .stdout(workload_log.try_clone()?)
         .stderr(workload_log)
@@ -273,6 +288,13 @@ fn run(args: RunArgs) -> anyhow::Result<bool> {
         started,
         minutes: begun.elapsed().as_secs_f64() / 60.0,
         errors: errors.clone(),
+        txn: args.txn,
+        kinds: format!(
+            "{} (strand {}, {})",
+            kinds.join(", "),
+            bin.display(),
+            if failpoints { "with failpoints" } else { "no failpoints: no disk faults" }
+        ),
     };
     let text = report::markdown(&info, &verdict, &faults, &avail);
     std::fs::write(dir.join("report.md"), &text)?;

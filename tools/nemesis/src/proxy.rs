@@ -128,7 +128,12 @@ async fn serve(net: Arc<Net>, inbound: TcpStream, from: End, to: End, target: So
             return;
         }
     }
-    let Ok(outbound) = TcpStream::connect(target).await else { return };
+    let Ok(outbound) = TcpStream::connect(target).await else {
+        // The node is down: reset the connection, as a refused one would be, rather than close
+        // it (a client takes a clean close at once for a TLS mismatch and gives up).
+        let _ = inbound.set_zero_linger();
+        return;
+    };
     let _ = inbound.set_nodelay(true);
     let _ = outbound.set_nodelay(true);
     let (in_read, in_write) = inbound.into_split();

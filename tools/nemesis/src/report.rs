@@ -20,6 +20,9 @@ pub struct Availability {
     /// The same for polls that returned records (the groups' consumers).
     pub poll_gap: Option<i64>,
     pub poll_recovery: Option<i64>,
+    /// The same for committed producer transactions (the transactional workload).
+    pub txn_gap: Option<i64>,
+    pub txn_recovery: Option<i64>,
 }
 
 /// The longest stretch of [`from`, the first time after `heal`] with none of `times` in it
@@ -49,8 +52,14 @@ pub fn availability(ops: &[Op], faults: &[Fault]) -> Vec<Availability> {
         .filter(|o| o.f == "poll" && o.kind == "ok" && !o.records.is_empty() && o.process != "final")
         .map(|o| o.time)
         .collect();
+    let mut txns: Vec<i64> = ops
+        .iter()
+        .filter(|o| o.f == "txn" && o.kind == "ok" && o.outcome.as_deref() == Some("commit"))
+        .map(|o| o.time)
+        .collect();
     acks.sort_unstable();
     polls.sort_unstable();
+    txns.sort_unstable();
     faults
         .iter()
         .map(|f| Availability {
@@ -58,6 +67,8 @@ pub fn availability(ops: &[Op], faults: &[Fault]) -> Vec<Availability> {
             write_recovery: recovery(&acks, f.heal),
             poll_gap: longest_gap(&polls, f.start, f.heal),
             poll_recovery: recovery(&polls, f.heal),
+            txn_gap: longest_gap(&txns, f.start, f.heal),
+            txn_recovery: recovery(&txns, f.heal),
         })
         .collect()
 }
@@ -81,6 +92,10 @@ pub struct RunInfo {
     pub started: i64,
     pub minutes: f64,
     pub errors: Vec<String>,
+    /// Whether the transactional workload ran.
+    pub txn: bool,
+    /// The fault kinds drawn from, and the binary.
+    pub kinds: String,
 }
 
 pub fn markdown(info: &RunInfo, verdict: &Verdict, faults: &[Fault], avail: &[Availability]) -> String {
@@ -94,8 +109,17 @@ pub fn markdown(info: &RunInfo, verdict: &Verdict, faults: &[Fault], avail: &[Av
         "Cluster: 3 `strand` nodes (broker and controller each), RF 3, `min.insync.replicas=2`, \
          `unclean.leader.election.enable=false`, every listener behind the harness's proxies. Workload: franz-go, \
          one idempotent acks=all producer, two consumers in a classic group and two in a KIP-848 group \
-         committing offsets, a final reader of every partition.\n"
+         committing offsets, a final reader of every partition.{}\n",
+        if info.txn {
+            " With `--txn`: two transactional producers (1-4 writes over 4 partitions a transaction, one in four \
+             aborted on purpose), a consume-transform-produce chain of two (GroupTransactSession, read_committed, \
+             offsets in the transaction), and a read_committed final reader of both topics up to a sentinel \
+             transaction."
+        } else {
+            ""
+        }
     );
+    let _ = writeln!(out, "Fault kinds drawn from: {}.\n", info.kinds);
     for e in &info.errors {
         let _ = writeln!(out, "- **run error**: {e}");
     }
@@ -105,6 +129,15 @@ pub fn markdown(info: &RunInfo, verdict: &Verdict, faults: &[Fault], avail: &[Av
         "sends {}, acknowledged {}, indeterminate {}, records polled {}, distinct values polled {}\n",
         verdict.sends, verdict.acked, verdict.indeterminate, verdict.polled_records, verdict.polled_values
     );
+    if info.txn {
+        let t = verdict.txn;
+        let _ = writeln!(
+            out,
+            "transactions committed {}, aborted {}, unknown outcome {}; chain transactions committed {}, aborted {}, \
+             unknown {}; records read read_committed {}\n",
+            t.committed, t.aborted, t.unknown, t.chain_committed, t.chain_aborted, t.chain_unknown, t.read_records
+        );
+    }
     let _ = writeln!(out, "## Anomalies\n\n| anomaly | count | examples |\n|---|---|---|");
     for name in ANOMALIES {
         let found = verdict.anomalies.get(name).map(Vec::as_slice).unwrap_or_default();
@@ -115,15 +148,18 @@ pub fn markdown(info: &RunInfo, verdict: &Verdict, faults: &[Fault], avail: &[Av
         out,
         "\n## Faults and availability\n\nTimes in ms. Gap: the longest time without a success from the fault's \
          start to the first success after its heal; recovery: from the heal to the first success. Writes: \
-         acknowledged acks=all sends; polls: group polls that returned records.\n"
+         acknowledged acks=all sends; polls: group polls that returned records; txns: committed producer \
+         transactions.\n"
     );
-    let _ =
-        writeln!(out, "| # | at s | fault | target | lasted | write gap | write recovery | poll gap | poll recovery |");
-    let _ = writeln!(out, "|---|---|---|---|---|---|---|---|---|");
+    let _ = writeln!(
+        out,
+        "| # | at s | fault | target | lasted | write gap | write recovery | poll gap | poll recovery | txn gap | txn recovery |"
+    );
+    let _ = writeln!(out, "|---|---|---|---|---|---|---|---|---|---|---|");
     for (i, (f, a)) in faults.iter().zip(avail).enumerate() {
         let _ = writeln!(
             out,
-            "| {} | {:.1} | {} | {} | {} | {} | {} | {} | {} |",
+            "| {} | {:.1} | {} | {} | {} | {} | {} | {} | {} | {} | {} |",
             i + 1,
             (f.start - info.started) as f64 / 1e9,
             f.kind,
@@ -132,7 +168,9 @@ pub fn markdown(info: &RunInfo, verdict: &Verdict, faults: &[Fault], avail: &[Av
             ms(a.write_gap),
             ms(a.write_recovery),
             ms(a.poll_gap),
-            ms(a.poll_recovery)
+            ms(a.poll_recovery),
+            ms(a.txn_gap),
+            ms(a.txn_recovery)
         );
     }
     let slow: Vec<String> = faults
@@ -161,13 +199,15 @@ pub fn markdown(info: &RunInfo, verdict: &Verdict, faults: &[Fault], avail: &[Av
         let chosen: Vec<&Availability> =
             faults.iter().zip(avail).filter(|(f, _)| kind == "all" || f.kind == kind).map(|(_, a)| a).collect();
         type Measure = fn(&Availability) -> Option<i64>;
-        let measures: [(&str, Measure); 4] = [
+        let measures: [(&str, Measure); 6] = [
             ("write gap", |a| a.write_gap),
             ("write recovery", |a| a.write_recovery),
             ("poll gap", |a| a.poll_gap),
             ("poll recovery", |a| a.poll_recovery),
+            ("txn gap", |a| a.txn_gap),
+            ("txn recovery", |a| a.txn_recovery),
         ];
-        for (name, measure) in measures {
+        for (name, measure) in measures.into_iter().filter(|(n, _)| info.txn || !n.starts_with("txn")) {
             let mut values: Vec<i64> = chosen.iter().filter_map(|a| measure(a)).collect();
             let never = chosen.len() - values.len();
             let row: Vec<String> = [0.5, 0.9, 0.99, 1.0].iter().map(|q| ms(percentile(&mut values, *q))).collect();

@@ -33,6 +33,7 @@ var (
 	history    = flag.String("history", "history.jsonl", "the history file")
 	drain      = flag.Int("drain-seconds", 90, "the limit for flushing, the groups' catching up and the final read")
 	stopFile   = flag.String("stop-file", "", "the producer stops early once this file exists")
+	txn        = flag.Bool("txn", false, "also run the transactional workload (txn.go)")
 )
 
 // History is the JSON-lines history; each line is one operation or its completion.
@@ -62,7 +63,12 @@ func main() {
 	seeds := strings.Split(*brokers, ",")
 	base := []kgo.Opt{kgo.SeedBrokers(seeds...), kgo.RequestTimeoutOverhead(5 * time.Second),
 		kgo.RetryTimeout(30 * time.Second), kgo.DialTimeout(3 * time.Second), kgo.MetadataMinAge(250 * time.Millisecond)}
-	createTopic(base)
+	createTopicNamed(base, *topic)
+	var txnStop atomic.Bool
+	txnDone := make(chan error, 1)
+	if *txn {
+		go func() { txnDone <- txnWorkload(h, base, &txnStop) }()
+	}
 
 	var stop atomic.Bool
 	var groups sync.WaitGroup
@@ -82,6 +88,7 @@ func main() {
 	}
 
 	produce(h, base)
+	txnStop.Store(true)
 	// The groups catch up for a while after the last ack, then leave; the final reader is the
 	// one that must see everything.
 	time.Sleep(5 * time.Second)
@@ -90,6 +97,11 @@ func main() {
 	if err := finalRead(h, base); err != nil {
 		fatal("final read: %v", err)
 	}
+	if *txn {
+		if err := <-txnDone; err != nil {
+			fatal("transactional workload: %v", err)
+		}
+	}
 }
 
 func fatal(format string, args ...any) {
@@ -97,7 +109,7 @@ func fatal(format string, args ...any) {
 	os.Exit(1)
 }
 
-func createTopic(base []kgo.Opt) {
+func createTopicNamed(base []kgo.Opt, name string) {
 	client, err := kgo.NewClient(base...)
 	if err != nil {
 		fatal("client: %v", err)
@@ -108,27 +120,27 @@ func createTopic(base []kgo.Opt) {
 	deadline := time.Now().Add(60 * time.Second)
 	for {
 		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-		created, err := adm.CreateTopic(ctx, int32(*partitions), 3, configs, *topic)
+		created, err := adm.CreateTopic(ctx, int32(*partitions), 3, configs, name)
 		if err == nil {
 			err = created.Err
 		}
 		if err == nil || strings.Contains(err.Error(), "TOPIC_ALREADY_EXISTS") {
 			// Every partition led, with an ISR of 3.
-			listed, lerr := adm.ListTopics(ctx, *topic)
+			listed, lerr := adm.ListTopics(ctx, name)
 			cancel()
-			if lerr == nil && len(listed[*topic].Partitions) == *partitions && allInSync(listed[*topic]) {
+			if lerr == nil && len(listed[name].Partitions) == *partitions && allInSync(listed[name]) {
 				return
 			}
 			if lerr != nil {
 				err = lerr
 			} else {
-				err = fmt.Errorf("partitions %+v (topic error %v)", listed[*topic].Partitions, listed[*topic].Err)
+				err = fmt.Errorf("partitions %+v (topic error %v)", listed[name].Partitions, listed[name].Err)
 			}
 		} else {
 			cancel()
 		}
 		if time.Now().After(deadline) {
-			fatal("topic %s not ready within 60 s (last: %v)", *topic, err)
+			fatal("topic %s not ready within 60 s (last: %v)", name, err)
 		}
 		time.Sleep(200 * time.Millisecond)
 	}

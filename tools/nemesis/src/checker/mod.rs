@@ -13,6 +13,8 @@
 //!   the partition between them.
 //! - `poll-skip` / `int-poll-skip`: a consumer's two successive offsets in a partition with a
 //!   known record (acknowledged or polled by anyone) between them, across two polls / within one.
+//!
+//! The transactional workload's anomalies are in [`txn`].
 
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 
@@ -20,6 +22,9 @@ use serde::Deserialize;
 
 #[cfg(test)]
 mod tests;
+mod txn;
+#[cfg(test)]
+mod txn_tests;
 
 /// One line of the history.
 #[derive(Debug, Clone, Deserialize)]
@@ -41,11 +46,30 @@ pub struct Op {
     /// An assignment's partitions.
     #[serde(default)]
     pub partitions: Option<Vec<i32>>,
+    /// The transactional workload's topic of a `tpoll` or assignment: `in` or `out`.
+    #[serde(default)]
+    pub topic: Option<String>,
+    /// A transaction's id (`txn` and `chain` operations).
+    #[serde(default)]
+    pub txn: Option<String>,
+    /// A producer transaction's end: `commit` or `abort` (with type `ok`).
+    #[serde(default)]
+    pub outcome: Option<String>,
+    /// A producer transaction's writes to the input topic: `[partition, value, offset]`, offset -1
+    /// when the write was not acknowledged.
+    #[serde(default)]
+    pub writes: Vec<[i64; 3]>,
+    /// A chain transaction's inputs: `[partition, offset, value]`.
+    #[serde(default)]
+    pub inputs: Vec<[i64; 3]>,
+    /// A chain transaction's outputs, as `writes`.
+    #[serde(default)]
+    pub outputs: Vec<[i64; 3]>,
     pub time: i64,
 }
 
 /// Every anomaly name the checker knows, in report order.
-pub const ANOMALIES: [&str; 10] = [
+pub const ANOMALIES: [&str; 15] = [
     "lost-write",
     "unseen",
     "duplicate",
@@ -55,6 +79,11 @@ pub const ANOMALIES: [&str; 10] = [
     "int-nonmonotonic-poll",
     "poll-skip",
     "int-poll-skip",
+    "aborted-read",
+    "intermediate-read",
+    "partial-transaction",
+    "chain-duplicate",
+    "chain-lost",
     "unreadable-history",
 ];
 
@@ -70,6 +99,8 @@ pub struct Verdict {
     pub polled_records: usize,
     /// Distinct values any poll saw.
     pub polled_values: usize,
+    /// The transactional workload's counts (all zero without it).
+    pub txn: txn::Counts,
 }
 
 impl Verdict {
@@ -197,6 +228,7 @@ pub fn check(ops: &[Op]) -> Verdict {
         }
     }
     check_polls(ops, &order, &mut v);
+    txn::check(ops, &mut v);
     v
 }
 
