@@ -229,7 +229,8 @@ impl LogManager {
         self.dirs[index].health.check(&self.dirs[index].path)?;
         let mut log = Log::open(&path, config, checkpoints, self.clock.clone())?;
         log.set_dir_health(Arc::clone(&self.dirs[index].health));
-        PartitionMetadata::new(topic_id).write(&path)?;
+        PartitionMetadata::new(topic_id).write_replacing(&path)?;
+        log.note_dir_changed();
         let log = Arc::new(Mutex::new(log));
         self.logs.insert(tp.clone(), (index, Arc::clone(&log)));
         Ok(log)
