@@ -191,8 +191,8 @@ impl PartitionMetadata {
     }
 
     /// Writes `<partition_dir>/partition.metadata` atomically but leaves its directory's sync to
-    /// the caller ([`crate::file::write_replacing`]): the partition's log syncs it with its first
-    /// flush ([`crate::Log::note_dir_changed`]).
+    /// the caller ([`crate::file::write_replacing`]): the partition's log syncs it with its next
+    /// flush ([`crate::Log::defer_partition_metadata`]).
     pub fn write_replacing(&self, partition_dir: &Path) -> Result<()> {
         let path = Self::path(partition_dir);
         write_replacing(&path, self.to_text().as_bytes()).map_err(|e| LogError::io(&path, e))

@@ -83,14 +83,32 @@ impl LeaderEpochCache {
     /// Panics on a negative epoch or start offset: callers assign only the epochs of stored
     /// batches, which are never negative.
     pub fn assign(&mut self, epoch: LeaderEpoch, start_offset: Offset) -> Result<bool> {
-        assert!(epoch >= 0 && start_offset >= 0, "invalid leader epoch entry ({epoch}, {start_offset})");
-        if !assign_entry(&mut self.entries, EpochEntry::new(epoch, start_offset)) {
-            return Ok(false);
+        let changed = self.assign_unwritten(epoch, start_offset);
+        self.write_pending()?;
+        Ok(changed)
+    }
+
+    /// Writes an entry [`LeaderEpochCache::assign_unwritten`] left in memory, if any, as
+    /// [`LeaderEpochCache::assign`] writes (the directory's sync left to the log's flush).
+    pub fn write_pending(&mut self) -> Result<()> {
+        if self.dirty {
+            self.checkpoint.write_replacing(&self.entries)?;
+            self.dirty = false;
+            self.unsynced_writes += 1;
         }
-        self.checkpoint.write_replacing(&self.entries)?;
-        self.dirty = false;
-        self.unsynced_writes += 1;
-        Ok(true)
+        Ok(())
+    }
+
+    /// [`LeaderEpochCache::assign`]'s change in memory only, written by the next append
+    /// ([`Self::write_pending`]), `assign` or [`Self::flush`]: a new
+    /// leader's epoch on an empty log, which no batch depends on yet, so that hosting a new
+    /// partition writes no checkpoint. A crash before then loses an entry that no batch has, and
+    /// becoming leader again assigns it again. Returns whether it changed anything.
+    pub fn assign_unwritten(&mut self, epoch: LeaderEpoch, start_offset: Offset) -> bool {
+        assert!(epoch >= 0 && start_offset >= 0, "invalid leader epoch entry ({epoch}, {start_offset})");
+        let changed = assign_entry(&mut self.entries, EpochEntry::new(epoch, start_offset));
+        self.dirty |= changed;
+        changed
     }
 
     /// How many assignments replaced the file without a directory sync so far.

@@ -239,3 +239,55 @@ fn a_file_in_place_of_a_dir_is_offline() {
     manager.shutdown(9).expect("a clean stop");
     assert_eq!(std::fs::read(&dirs[1]).expect("the file"), b"not a directory");
 }
+
+/// The files in `dir`, by name.
+fn file_names(dir: &std::path::Path) -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(dir)
+        .expect("list")
+        .map(|entry| entry.expect("entry").file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    names
+}
+
+/// Hosting a new partition as leader creates its segment's files only: `partition.metadata` and
+/// the leader-epoch checkpoint follow with its first batch, or at a clean close of a partition
+/// that never got one (a CreateTopics of thousands of partitions paid two synced atomic writes
+/// for each).
+#[test]
+fn a_new_partition_writes_its_state_files_with_its_first_batch_or_its_close() {
+    let root = tempfile::tempdir().expect("dir");
+    let mut manager = open(&[root.path().to_owned()], "cluster-x").expect("open");
+    let segment_files = ["00000000000000000000.index", "00000000000000000000.log", "00000000000000000000.timeindex"];
+    let state_files = ["leader-epoch-checkpoint", "partition.metadata"];
+    let expected = |with_state: bool| {
+        let mut names: Vec<String> = segment_files.iter().map(|n| n.to_string()).collect();
+        if with_state {
+            names.extend(state_files.iter().map(|n| n.to_string()));
+            names.sort();
+        }
+        names
+    };
+    for (partition, written) in [(0, true), (1, false)] {
+        let tp = TopicPartition::new("fresh", partition);
+        let log = manager.get_or_create(&tp, Uuid([9; 16]), LogConfig::default()).expect("create");
+        let mut log = strand_log::manager::lock(&log).expect("lock");
+        log.maybe_assign_epoch_start_offset(2, 0).expect("epoch");
+        let dir = log.dir().to_owned();
+        assert_eq!(file_names(&dir), expected(false), "{tp} just hosted");
+        if written {
+            log.append_as_leader(batch(), 2, AppendContext::client(VerificationGuard::SENTINEL)).expect("append");
+            assert_eq!(file_names(&dir), expected(true), "{tp} after its first batch");
+        }
+    }
+    manager.shutdown(1).expect("shutdown");
+    for partition in 0..2 {
+        let dir = root.path().join(format!("fresh-{partition}"));
+        let names = file_names(&dir);
+        assert!(state_files.iter().all(|f| names.contains(&f.to_string())), "fresh-{partition} closed: {names:?}");
+        let metadata = PartitionMetadata::read(&dir).expect("read").expect("partition.metadata");
+        assert_eq!(metadata.topic_id, Uuid([9; 16]));
+        let epochs = strand_log::epoch_cache::LeaderEpochCache::open(&dir).expect("epochs");
+        assert_eq!(epochs.latest_epoch(), Some(2), "fresh-{partition}");
+    }
+}

@@ -37,11 +37,12 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use strand_base::{Clock, Offset};
+use strand_base::{Clock, Offset, Uuid};
 
 use self::append::replay_batch;
 use crate::cleaner::CleaningAbort;
 use crate::config::LogConfig;
+use crate::dir::PartitionMetadata;
 use crate::epoch_cache::LeaderEpochCache;
 use crate::file::DirHealth;
 use crate::producer_state::ProducerStateManager;
@@ -103,6 +104,9 @@ pub struct Log {
     /// once cost no log-dir sync each, and none acknowledges a batch before its directory is
     /// durable.
     parent_entry_unsynced: bool,
+    /// The topic id for `partition.metadata`, while the file is not written: it is written with
+    /// the first batch ([`Log::defer_partition_metadata`]).
+    partition_metadata: Option<Uuid>,
     /// The log directory's health, shared with the other logs in it ([`Log::set_dir_health`]).
     health: Arc<DirHealth>,
 }
@@ -154,6 +158,7 @@ impl Log {
             dir_synced: 0,
             epoch_writes_synced: 0,
             parent_entry_unsynced: created,
+            partition_metadata: None,
             health: Arc::default(),
         };
         if !checkpoints.clean_shutdown && !created {
@@ -221,11 +226,27 @@ impl Log {
         self.health = health;
     }
 
-    /// Records that an entry of the partition directory changed outside the log (a file written
-    /// with [`crate::file::write_replacing`], such as `partition.metadata`): the next flush syncs
-    /// the directory before it acknowledges anything.
-    pub fn note_dir_changed(&mut self) {
-        self.dir_generation += 1;
+    /// Has `partition.metadata` name `topic_id`, written before the first batch is appended
+    /// (its directory synced by the flush that acknowledges it) or at the close, whichever comes
+    /// first, not now: hosting thousands of new partitions writes none, as Kafka writes it from
+    /// a scheduled task. A crash before then leaves none, and the partition's next hosting names
+    /// its topic again.
+    pub fn defer_partition_metadata(&mut self, topic_id: Uuid) {
+        self.partition_metadata = Some(topic_id);
+    }
+
+    /// The topic id `partition.metadata` is to name, while it is not written yet.
+    pub fn pending_partition_metadata(&self) -> Option<Uuid> {
+        self.partition_metadata
+    }
+
+    /// Writes the deferred `partition.metadata`, if any; the next flush syncs the directory.
+    fn write_partition_metadata(&mut self) -> Result<()> {
+        if let Some(topic_id) = self.partition_metadata.take() {
+            PartitionMetadata::new(topic_id).write_replacing(&self.dir)?;
+            self.dir_generation += 1;
+        }
+        Ok(())
     }
 
     /// An error if the log's directory is offline.
@@ -309,6 +330,9 @@ impl Log {
     /// caller then writes the checkpoints and the clean-shutdown marker.
     pub fn close(&mut self) -> Result<()> {
         self.abort_cleaning();
+        if let Some(topic_id) = self.partition_metadata.take() {
+            PartitionMetadata::new(topic_id).write(&self.dir)?;
+        }
         self.flush_to(self.log_end_offset())?;
         if let Some(active) = self.segments.values_mut().next_back() {
             active.close()?;
