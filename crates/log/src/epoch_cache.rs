@@ -100,7 +100,7 @@ impl LeaderEpochCache {
     }
 
     /// [`LeaderEpochCache::assign`]'s change in memory only, written by the next append
-    /// ([`Self::write_pending`]), `assign` or [`Self::flush`]: a new
+    /// ([`Self::write_pending`]), `assign` or [`Self::flush`] (not by an empty log's close): a new
     /// leader's epoch on an empty log, which no batch depends on yet, so that hosting a new
     /// partition writes no checkpoint. A crash before then loses an entry that no batch has, and
     /// becoming leader again assigns it again. Returns whether it changed anything.
