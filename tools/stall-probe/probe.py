@@ -225,6 +225,19 @@ def probe(port: int, name: str, call, until: list[bool], samples: list[tuple[flo
         samples.append((started, time.monotonic() - started))
 
 
+def hosted_time(data: str, expected: int, since: float) -> str:
+    """When the node held a directory for each of `expected` flood partitions (polled every
+    50 ms, for at most 300 s), in seconds since `since`, and the creation rate that makes."""
+    deadline = time.monotonic() + 300
+    while True:
+        count = sum(1 for name in os.listdir(data) if name.startswith("flood-"))
+        now = time.monotonic()
+        if count >= expected or now > deadline:
+            rate = count / max(now - since, 1e-9)
+            return f"{count} partition directories after {now - since:.2f} s ({rate:.0f} partitions/s)"
+        time.sleep(0.05)
+
+
 def percentiles(latencies: list[float]) -> str:
     if not latencies:
         return "no samples"
@@ -242,6 +255,9 @@ def main() -> None:
     parser.add_argument("--flood-topics", type=int, default=1_000, help="topics per flood request")
     parser.add_argument("--flood-partitions", type=int, default=1, help="partitions per flood topic")
     parser.add_argument("--flood-clients", type=int, default=1, help="connections sending flood requests")
+    parser.add_argument("--flood-requests", type=int, default=0,
+                        help="stop after this many flood requests in all (0: send until --seconds pass); "
+                             "the run then also reports when every flood partition's directory existed")
     parser.add_argument("--attacker-quota", action="append", default=[], metavar="KEY=VALUE",
                         help="a client quota for the attacking connections' client id `attacker` "
                              "(e.g. request_percentage=10, controller_mutation_rate=100); repeatable")
@@ -283,9 +299,20 @@ def main() -> None:
             attack_start = time.monotonic()
             durations, errors = [], {}
 
+            cap = args.flood_requests if args.attack == "flood" else 0
+            sent = [0]
+            sent_lock = threading.Lock()
+
+            def take() -> bool:
+                with sent_lock:
+                    if cap and sent[0] >= cap:
+                        return False
+                    sent[0] += 1
+                    return True
+
             def attack() -> None:
                 attacker = Connection(port, "attacker")
-                while time.monotonic() - attack_start < args.seconds:
+                while (cap or time.monotonic() - attack_start < args.seconds) and take():
                     api, version, body = next_request()
                     started = time.monotonic()
                     response = attacker.call(api, version, body)
@@ -300,6 +327,11 @@ def main() -> None:
             for t in attackers:
                 t.join()
             attack_end = time.monotonic()
+            if cap:
+                expected = cap * args.flood_topics * args.flood_partitions
+                hosted = hosted_time(data, expected, attack_start)
+                print(f"flood: {expected} partitions requested; last response after {attack_end - attack_start:.2f} s; "
+                      f"{hosted}")
             stop[0] = True
             for t in threads:
                 t.join()

@@ -74,5 +74,5 @@ pub use channels::{
 pub use credentials::ImageCredentials;
 pub use dispatch::{Handled, Outcome, Progress, frame_to_bytes};
 pub(crate) use leadership::LeaderHints;
-pub use publisher::{BrokerMetadataPublisher, NotReconciled};
+pub use publisher::{BrokerMetadataPublisher, NEW_REPLICAS_PER_PASS_MAX, NotReconciled, PassOutcome};
 pub use replica_selector::ReplicaSelector;

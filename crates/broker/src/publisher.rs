@@ -48,6 +48,27 @@ pub struct BrokerMetadataPublisher {
     dirs: Vec<(PathBuf, Option<Uuid>)>,
     groups: Option<Arc<GroupCoordinator>>,
     transactions: Option<Arc<TxnCoordinator>>,
+    /// The partitions the last pass left for later, with the offset of its image: a pass over
+    /// that same image visits only them (everything else is already in line with it).
+    resume: std::sync::Mutex<Option<(i64, BTreeSet<TopicPartition>)>>,
+}
+
+/// The most partitions one [`BrokerMetadataPublisher::publish_within`] pass hosts for the first
+/// time (creating each one's directory and files, a few milliseconds each on a busy disk); the
+/// others wait for the next pass, which the caller runs after publishing the image. So an image
+/// reaches the request handlers, and a CreateTopics its answer, after at most this many
+/// creations, however many partitions it adds (as Kafka's broker publishes an image to its
+/// metadata cache before its replica manager creates the logs).
+pub const NEW_REPLICAS_PER_PASS_MAX: usize = 100;
+
+/// What a [`BrokerMetadataPublisher::publish_within`] pass did not do.
+#[derive(Debug, Default)]
+pub struct PassOutcome {
+    /// The partitions that could not be hosted or deleted.
+    pub failed: Vec<NotReconciled>,
+    /// The partitions this node is a replica of but did not host yet, past the pass's budget of
+    /// new ones: a later pass hosts them. Until then they answer as partitions not hosted here.
+    pub deferred: BTreeSet<TopicPartition>,
 }
 
 /// A partition this node is a replica of but could not host (it answers KAFKA_STORAGE_ERROR until
@@ -76,6 +97,7 @@ impl BrokerMetadataPublisher {
             dirs: Vec::new(),
             groups: None,
             transactions: None,
+            resume: std::sync::Mutex::default(),
         }
     }
 
@@ -104,40 +126,64 @@ impl BrokerMetadataPublisher {
     /// its partition's log), then the coordinators' leaderships. Each partition that could not be
     /// hosted or deleted is logged and returned; the others are reconciled regardless.
     pub fn publish(&self, image: &MetadataImage) -> Vec<NotReconciled> {
+        self.publish_within(image, usize::MAX).failed
+    }
+
+    /// [`Self::publish`], hosting at most `new_replicas_max` partitions not hosted yet (see
+    /// [`NEW_REPLICAS_PER_PASS_MAX`]); the coordinators lead none of those it leaves for later.
+    pub fn publish_within(&self, image: &MetadataImage, new_replicas_max: usize) -> PassOutcome {
         let started = tokio::time::Instant::now();
-        let failed = self.publish_replicas(image);
+        let outcome = self.publish_replicas(image, new_replicas_max);
         let replicas = started.elapsed();
+        let led = |topic: &str| {
+            let mut led = self.led(image, topic);
+            led.retain(|&index, _| !outcome.deferred.contains(&TopicPartition::new(topic, index)));
+            led
+        };
         if let Some(groups) = &self.groups {
-            lead_exactly(groups.shards(), &self.led(image, OFFSETS_TOPIC));
+            lead_exactly(groups.shards(), &led(OFFSETS_TOPIC));
             groups.on_metadata_update(topic_metadata(image));
         }
         if let Some(transactions) = &self.transactions {
-            lead_exactly(transactions.shards(), &self.led(image, TRANSACTION_STATE_TOPIC));
+            lead_exactly(transactions.shards(), &led(TRANSACTION_STATE_TOPIC));
         }
         tracing::debug!(
             "reconciled: replicas in {:.3} ms, coordinators in {:.3} ms",
             replicas.as_secs_f64() * 1e3,
             (started.elapsed() - replicas).as_secs_f64() * 1e3
         );
-        failed
+        outcome
     }
 
     /// Hosts every partition this node is a replica of in `image`, as its leader or a follower of
     /// the leader the image names, with the brokers' standing (who may join an ISR), once every
     /// replica `image` does not give this node is gone ([`Self::delete_unassigned`]). While a log
     /// dir is offline, a replica not hosted yet whose log may be in it is left offline rather than
-    /// created empty elsewhere ([`may_be_in_an_offline_dir`]).
-    fn publish_replicas(&self, image: &MetadataImage) -> Vec<NotReconciled> {
+    /// created empty elsewhere ([`may_be_in_an_offline_dir`]). At most `new_replicas_max`
+    /// partitions not hosted yet are hosted; the rest are returned as deferred.
+    fn publish_replicas(&self, image: &MetadataImage, new_replicas_max: usize) -> PassOutcome {
         let replicas = &self.replicas;
-        replicas.set_broker_statuses(broker_statuses(image));
-        replicas.set_replication_throttles(replication_throttles(image, self.node));
-        let mut failed = self.delete_unassigned(image);
+        let offset = image.provenance().offset;
+        let mut resume = self.resume.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        let only = resume.take().filter(|(at, _)| *at == offset).map(|(_, left)| left);
+        let only_topics: Option<BTreeSet<&str>> = only.as_ref().map(|left| left.iter().map(|tp| &*tp.topic).collect());
+        let mut failed = Vec::new();
+        if only.is_none() {
+            replicas.set_broker_statuses(broker_statuses(image));
+            replicas.set_replication_throttles(replication_throttles(image, self.node));
+            failed = self.delete_unassigned(image);
+        }
+        let (mut deferred, mut new_replicas) = (BTreeSet::new(), 0usize);
         let offline_dirs = replicas.offline_dirs().unwrap_or_default();
         let hosted: BTreeSet<TopicPartition> = replicas.hosted().into_iter().collect();
+        let offline: BTreeSet<TopicPartition> = replicas.offline().into_iter().collect();
         let resolver = TopicConfigResolver::new(image, Some(self.node), &self.static_topic_configs);
         let started = tokio::time::Instant::now();
         let (mut visited, mut slowest) = (0usize, std::time::Duration::ZERO);
         for topic in image.topics().iter() {
+            if only_topics.as_ref().is_some_and(|topics| !topics.contains(topic.name.as_str())) {
+                continue;
+            }
             let configs = resolver.topic(&topic.name);
             let log_config = configs.log_config(self.producer_state);
             let min_insync_replicas = i32::try_from(configs.long("min.insync.replicas")).unwrap_or(i32::MAX).max(1);
@@ -146,12 +192,24 @@ impl BrokerMetadataPublisher {
                     continue;
                 }
                 let tp = TopicPartition::new(topic.name.clone(), index);
+                if only.as_ref().is_some_and(|left| !left.contains(&tp)) {
+                    continue;
+                }
                 if !hosted.contains(&tp) && may_be_in_an_offline_dir(partition, self.node, &self.dirs, &offline_dirs) {
                     let reason = format!("its log may be in an offline log dir ({offline_dirs:?})");
                     if replicas.keep_offline(&tp, reason) {
                         warn!("{tp} is not hosted: its log may be in an offline log dir ({offline_dirs:?})");
                     }
                     continue;
+                }
+                // One that failed before is tried again on every pass, as it always was: only
+                // first attempts count against the budget, so a pass always makes progress.
+                if !hosted.contains(&tp) && !offline.contains(&tp) {
+                    if new_replicas >= new_replicas_max {
+                        deferred.insert(tp);
+                        continue;
+                    }
+                    new_replicas += 1;
                 }
                 let state = partition_state(partition, min_insync_replicas);
                 let one = tokio::time::Instant::now();
@@ -164,11 +222,15 @@ impl BrokerMetadataPublisher {
             }
         }
         tracing::debug!(
-            "reconcile: {visited} partitions in {:.3} ms (slowest {:.3} ms)",
+            "reconcile: {visited} partitions ({new_replicas} new, {} left for the next pass) in {:.3} ms (slowest {:.3} ms)",
+            deferred.len(),
             started.elapsed().as_secs_f64() * 1e3,
             slowest.as_secs_f64() * 1e3
         );
-        failed
+        if !deferred.is_empty() {
+            *resume = Some((offset, deferred.clone()));
+        }
+        PassOutcome { failed, deferred }
     }
 
     /// Stops hosting and deletes the log of every replica `image` does not give this node: of a

@@ -34,7 +34,7 @@ use std::path::{Path, PathBuf};
 
 use strand_base::{LeaderEpoch, Offset, TopicPartition};
 
-use crate::file::write_atomically;
+use crate::file::{write_atomically, write_replacing};
 use crate::{LogError, Result};
 
 /// The log directory's file of per-partition recovery points: below each, the log is known to be
@@ -85,6 +85,13 @@ impl<T: CheckpointEntry> CheckpointFile<T> {
     pub fn write(&self, entries: &[T]) -> Result<()> {
         let text = encode(self.version, entries);
         write_atomically(&self.path, text.as_bytes()).map_err(|e| LogError::io(&self.path, e))
+    }
+
+    /// Replaces the file with `entries` atomically; durable once the caller syncs its directory
+    /// ([`crate::file::write_replacing`]).
+    pub fn write_replacing(&self, entries: &[T]) -> Result<()> {
+        let text = encode(self.version, entries);
+        write_replacing(&self.path, text.as_bytes()).map_err(|e| LogError::io(&self.path, e))
     }
 
     /// The file's entries, in file order. A missing file reads as no entries: Kafka creates an
@@ -242,6 +249,11 @@ impl LeaderEpochCheckpointFile {
 
     pub fn write(&self, entries: &[EpochEntry]) -> Result<()> {
         self.file.write(entries)
+    }
+
+    /// [`CheckpointFile::write_replacing`]: the partition directory's sync is the caller's.
+    pub fn write_replacing(&self, entries: &[EpochEntry]) -> Result<()> {
+        self.file.write_replacing(entries)
     }
 
     pub fn read(&self) -> Result<Vec<EpochEntry>> {

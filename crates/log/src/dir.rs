@@ -31,7 +31,7 @@ use std::path::{Path, PathBuf};
 
 use strand_base::Uuid;
 
-use crate::file::write_atomically;
+use crate::file::{write_atomically, write_replacing};
 use crate::{LogError, Result};
 
 /// The log directory's identity file.
@@ -188,6 +188,14 @@ impl PartitionMetadata {
     pub fn write(&self, partition_dir: &Path) -> Result<()> {
         let path = Self::path(partition_dir);
         write_atomically(&path, self.to_text().as_bytes()).map_err(|e| LogError::io(&path, e))
+    }
+
+    /// Writes `<partition_dir>/partition.metadata` atomically but leaves its directory's sync to
+    /// the caller ([`crate::file::write_replacing`]): the partition's log syncs it with its next
+    /// flush ([`crate::Log::defer_partition_metadata`]).
+    pub fn write_replacing(&self, partition_dir: &Path) -> Result<()> {
+        let path = Self::path(partition_dir);
+        write_replacing(&path, self.to_text().as_bytes()).map_err(|e| LogError::io(&path, e))
     }
 
     /// `version: 0\ntopic_id: <id>`, without a final newline, as Kafka's `PartitionMetadata.encode`.

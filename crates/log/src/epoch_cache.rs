@@ -38,9 +38,19 @@ pub struct LeaderEpochCache {
     entries: Vec<EpochEntry>,
     /// Changes not yet written to the checkpoint.
     dirty: bool,
+    /// How many times [`LeaderEpochCache::assign`] replaced the file without syncing its
+    /// directory: the owning log's next flush syncs the partition directory while this is ahead
+    /// of what it synced.
+    unsynced_writes: u64,
 }
 
 impl LeaderEpochCache {
+    /// The empty cache of a partition directory just created: there is no file to read.
+    pub(crate) fn empty(partition_dir: &Path) -> LeaderEpochCache {
+        let checkpoint = LeaderEpochCheckpointFile::in_dir(partition_dir);
+        LeaderEpochCache { checkpoint, entries: Vec::new(), dirty: false, unsynced_writes: 0 }
+    }
+
     /// Loads the cache of the partition directory `partition_dir`. A missing file is an empty
     /// cache. Entries are replayed through [`LeaderEpochCache::assign`]'s rule, as Kafka's
     /// constructor does, so a file with non-monotonic entries loads as the entries that rule
@@ -54,11 +64,14 @@ impl LeaderEpochCache {
             }
             assign_entry(&mut entries, entry);
         }
-        Ok(LeaderEpochCache { checkpoint, entries, dirty: false })
+        Ok(LeaderEpochCache { checkpoint, entries, dirty: false, unsynced_writes: 0 })
     }
 
     /// Records that `epoch` starts at `start_offset`, and writes the file if that changed
-    /// anything. Returns whether it did.
+    /// anything (without syncing the partition directory: [`LeaderEpochCache::unsynced_writes`]
+    /// tells the log's next flush to, as Kafka since KAFKA-15046 leaves an assignment's
+    /// checkpoint to the log's flush: until then recovery rebuilds the entries from the batches
+    /// above the recovery point, which only a flush moves). Returns whether it changed anything.
     ///
     /// The rule (Kafka's `assign`): nothing changes when `epoch` is the latest epoch and
     /// `start_offset` is not below its start offset. Otherwise every entry at the end whose epoch
@@ -70,13 +83,37 @@ impl LeaderEpochCache {
     /// Panics on a negative epoch or start offset: callers assign only the epochs of stored
     /// batches, which are never negative.
     pub fn assign(&mut self, epoch: LeaderEpoch, start_offset: Offset) -> Result<bool> {
-        assert!(epoch >= 0 && start_offset >= 0, "invalid leader epoch entry ({epoch}, {start_offset})");
-        if !assign_entry(&mut self.entries, EpochEntry::new(epoch, start_offset)) {
-            return Ok(false);
+        let changed = self.assign_unwritten(epoch, start_offset);
+        self.write_pending()?;
+        Ok(changed)
+    }
+
+    /// Writes an entry [`LeaderEpochCache::assign_unwritten`] left in memory, if any, as
+    /// [`LeaderEpochCache::assign`] writes (the directory's sync left to the log's flush).
+    pub fn write_pending(&mut self) -> Result<()> {
+        if self.dirty {
+            self.checkpoint.write_replacing(&self.entries)?;
+            self.dirty = false;
+            self.unsynced_writes += 1;
         }
-        self.dirty = true;
-        self.flush()?;
-        Ok(true)
+        Ok(())
+    }
+
+    /// [`LeaderEpochCache::assign`]'s change in memory only, written by the next append
+    /// ([`Self::write_pending`]), `assign` or [`Self::flush`] (not by an empty log's close): a new
+    /// leader's epoch on an empty log, which no batch depends on yet, so that hosting a new
+    /// partition writes no checkpoint. A crash before then loses an entry that no batch has, and
+    /// becoming leader again assigns it again. Returns whether it changed anything.
+    pub fn assign_unwritten(&mut self, epoch: LeaderEpoch, start_offset: Offset) -> bool {
+        assert!(epoch >= 0 && start_offset >= 0, "invalid leader epoch entry ({epoch}, {start_offset})");
+        let changed = assign_entry(&mut self.entries, EpochEntry::new(epoch, start_offset));
+        self.dirty |= changed;
+        changed
+    }
+
+    /// How many assignments replaced the file without a directory sync so far.
+    pub(crate) fn unsynced_writes(&self) -> u64 {
+        self.unsynced_writes
     }
 
     /// The entries, in epoch (and start offset) order.

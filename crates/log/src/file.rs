@@ -85,6 +85,19 @@ impl SegmentFile {
         Self::open_closed(path, create, Residency::PerOperation)
     }
 
+    /// A new index file at `path`, emptied if it exists, and extended to `preallocated` bytes
+    /// (sparse, as [`SegmentFile::preallocate`]) through the one descriptor that creates it: a
+    /// new segment's index costs one `openat` and one `ftruncate`, not a probe, a create and a
+    /// reopen. Held open for no operation after, as [`SegmentFile::open_index`].
+    pub fn create_index(path: &Path, preallocated: u64) -> io::Result<SegmentFile> {
+        let file = OpenOptions::new().read(true).write(true).create(true).truncate(true).open(path)?;
+        if preallocated > 0 {
+            file.set_len(preallocated)?;
+        }
+        let id = NEXT_FILE_ID.fetch_add(1, Ordering::Relaxed);
+        Ok(SegmentFile { path: path.to_owned(), len: 0, residency: Residency::PerOperation, held: None, id })
+    }
+
     fn open_closed(path: &Path, create: bool, residency: Residency) -> io::Result<SegmentFile> {
         let len = open_file(path, create)?.metadata()?.len();
         let id = NEXT_FILE_ID.fetch_add(1, Ordering::Relaxed);
@@ -401,6 +414,16 @@ impl SyncTarget {
 /// Writes `contents` to `path` atomically: a temporary file, `fsync`, rename over, directory
 /// `fsync`. Checkpoint and metadata files are always whole, old or new, after a crash.
 pub fn write_atomically(path: &Path, contents: &[u8]) -> io::Result<()> {
+    write_replacing(path, contents)?;
+    sync_dir(path.parent().unwrap_or(Path::new(".")))
+}
+
+/// [`write_atomically`] without its directory `fsync`: the file is whole, old or new, after a
+/// crash, but which one (or, for a new file, whether it is there at all) is durable only once
+/// its directory is synced, which the caller owes before anything depends on it (a partition's
+/// files written when it is created or its leader changes: its log's next flush syncs the
+/// partition directory, `crate::log::Log::begin_flush`, before the flush acknowledges anything).
+pub fn write_replacing(path: &Path, contents: &[u8]) -> io::Result<()> {
     let tmp = temporary_path(path);
     {
         let file = OpenOptions::new().write(true).create(true).truncate(true).open(&tmp)?;
@@ -411,7 +434,6 @@ pub fn write_atomically(path: &Path, contents: &[u8]) -> io::Result<()> {
         file.sync_all()?;
     }
     std::fs::rename(&tmp, path)?;
-    sync_dir(path.parent().unwrap_or(Path::new(".")))?;
     synced(path);
     Ok(())
 }

@@ -99,7 +99,8 @@ impl LogManager {
         let dir = &self.dirs[dest];
         let (config, metadata) = {
             let log = lock(&current)?;
-            (log.config().clone(), PartitionMetadata::read(log.dir())?)
+            let pending = log.pending_partition_metadata().map(PartitionMetadata::new);
+            (log.config().clone(), pending.map_or_else(|| PartitionMetadata::read(log.dir()), |m| Ok(Some(m)))?)
         };
         let name = format!("{tp}.{}{FUTURE_DIR_SUFFIX}", unique_suffix(tp, self.clock.now_ms()));
         let path = dir.path.join(name);

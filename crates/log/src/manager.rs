@@ -28,7 +28,7 @@ use crate::checkpoint::{
     CLEANER_OFFSET_CHECKPOINT_FILE, LOG_START_OFFSET_CHECKPOINT_FILE, OffsetCheckpointFile,
     RECOVERY_POINT_CHECKPOINT_FILE, REPLICATION_OFFSET_CHECKPOINT_FILE,
 };
-use crate::dir::{self, MetaProperties, PartitionMetadata};
+use crate::dir::{self, MetaProperties};
 use crate::file::{FileSystemSpace, file_system_space};
 use crate::log::{Log, LogCheckpoints};
 use crate::{LogConfig, LogError, Result};
@@ -229,7 +229,7 @@ impl LogManager {
         self.dirs[index].health.check(&self.dirs[index].path)?;
         let mut log = Log::open(&path, config, checkpoints, self.clock.clone())?;
         log.set_dir_health(Arc::clone(&self.dirs[index].health));
-        PartitionMetadata::new(topic_id).write(&path)?;
+        log.defer_partition_metadata(topic_id);
         let log = Arc::new(Mutex::new(log));
         self.logs.insert(tp.clone(), (index, Arc::clone(&log)));
         Ok(log)

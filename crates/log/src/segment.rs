@@ -103,6 +103,19 @@ impl Segment {
         Self::with_log(dir, base_offset, log, config, now_ms, suffix)
     }
 
+    /// Creates the first segment of a partition directory just created: nothing there to probe
+    /// or replace, so each index file costs one `openat` (and one `ftruncate` to preallocate it)
+    /// and the transaction index none until its first entry.
+    pub fn create_in_new_dir(dir: &Path, base: Offset, config: &LogConfig, now_ms: i64) -> Result<Segment> {
+        let path = |extension: &str| dir.join(file_name(base, extension));
+        let log_path = path(".log");
+        let log = SegmentFile::open_log(&log_path, true).map_err(|e| LogError::io(&log_path, e))?;
+        let offset_index = OffsetIndex::create(&path(".index"), base, config.segment_index_bytes)?;
+        let time_index = TimeIndex::create(&path(".timeindex"), base, config.segment_index_bytes)?;
+        let txn_index = TxnIndex::absent(&path(".txnindex"), base);
+        Ok(Self::assemble(base, log, (offset_index, time_index, txn_index), config, now_ms))
+    }
+
     /// Renames every file of the segment from `<name><from>` to `<name><to>`: the indexes first,
     /// the `.log` last, so that a `.log` bearing the new suffix means every index bears it too
     /// (the log cleaner's `.cleaned` → `.swap` → final renames). The caller syncs the directory.
@@ -159,7 +172,17 @@ impl Segment {
         let offset_index = OffsetIndex::open(&path(".index"), base, config.segment_index_bytes)?;
         let time_index = TimeIndex::open(&path(".timeindex"), base, config.segment_index_bytes)?;
         let txn_index = TxnIndex::open(&path(".txnindex"), base)?;
-        Ok(Segment {
+        Ok(Self::assemble(base, log, (offset_index, time_index, txn_index), config, now_ms))
+    }
+
+    fn assemble(
+        base: Offset,
+        log: SegmentFile,
+        (offset_index, time_index, txn_index): (OffsetIndex, TimeIndex, TxnIndex),
+        config: &LogConfig,
+        now_ms: i64,
+    ) -> Segment {
+        Segment {
             base_offset: base,
             log,
             offset_index,
@@ -171,7 +194,7 @@ impl Segment {
             next_offset: base,
             rolling_timestamp: None,
             created_ms: now_ms,
-        })
+        }
     }
 
     pub fn base_offset(&self) -> Offset {

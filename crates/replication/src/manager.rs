@@ -162,9 +162,15 @@ impl ReplicaManager {
             write(&self.shared.topic_names).insert(topic_id, tp.topic.clone());
         }
         if let Ok(partition) = self.shared.partition(tp) {
+            // A log loaded from disk learns its topic id here: one that never got a batch has
+            // no `partition.metadata` yet, written with its first.
+            let loaded = topic_id != Uuid::ZERO && partition.topic_id()? == Uuid::ZERO;
             let mut log = lock(&partition.log)?;
             if *log.config() != config {
                 log.set_config(config);
+            }
+            if loaded {
+                log.defer_partition_metadata_if_missing(topic_id);
             }
             drop(log);
             if topic_id != Uuid::ZERO {

@@ -11,10 +11,20 @@
 //!   with the whole image), so the images that arrive while one is reconciled are folded into the
 //!   next pass, as Kafka's broker folds the deltas it has not published yet.
 //!
+//! A pass hosts a bounded number of new partitions (the publisher's
+//! `NEW_REPLICAS_PER_PASS_MAX`): when it leaves some for later, its image is published all the
+//! same and the next pass follows at once, so a CreateTopics of thousands of partitions (whose
+//! answer waits for the published image) is answered after the first hundred exist, and the
+//! rest are hosted pass after pass, each over the newest image. Until its pass, such a partition
+//! answers as one not hosted here (NOT_LEADER_OR_FOLLOWER, a fetch waits), as a Kafka broker's
+//! does between its metadata cache and its replica manager; one that cannot be hosted answers
+//! KAFKA_STORAGE_ERROR.
+//!
 //! One task that replayed and reconciled each batch in turn made a CreateTopics of 1,000 topics
 //! (seconds of directory and file creation on a busy disk) hold up the next batch's replay, and
 //! with it the controller's decision lock, for as long
-//! (`bench/results/2026-12-02-createtopics-stall.md`).
+//! (`bench/results/2026-12-02-createtopics-stall.md`); the answer itself waited for every
+//! partition's files (`bench/results/2026-12-03-create-rate.md`).
 
 use std::sync::Arc;
 
@@ -26,7 +36,18 @@ use tracing::{debug, error, info};
 /// What brings the node's hosted replicas and coordinators in line with an image (the node's
 /// `BrokerMetadataPublisher`; a stand-in in tests).
 pub trait Reconcile: Send + Sync + 'static {
-    fn reconcile(&self, image: &MetadataImage);
+    /// One pass over `image`; whether it is done, or left work (partitions to host) for a next
+    /// pass.
+    fn reconcile(&self, image: &MetadataImage) -> Reconciled;
+}
+
+/// What a [`Reconcile`] pass did.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Reconciled {
+    /// The hosts are in line with the image.
+    Done,
+    /// Work is left for a next pass, which follows at once.
+    Partly,
 }
 
 /// The node's hosts, handed to [`replay_forever`] once the node can host partitions;
@@ -110,17 +131,24 @@ async fn reconcile<R: Reconcile>(
     let mut reconciled: Option<oneshot::Sender<()>> = None;
     loop {
         let next = raw.borrow_and_update().clone();
+        let mut pass = Reconciled::Done;
         if let Some(hosts) = &hosts {
             let (hosts, image) = (hosts.clone(), next.clone());
             let started = tokio::time::Instant::now();
-            if let Err(e) = tokio::task::spawn_blocking(move || hosts.reconcile(&image)).await {
-                error!("stopping metadata replay: reconciling the hosted partitions failed: {e}");
-                return;
+            match tokio::task::spawn_blocking(move || hosts.reconcile(&image)).await {
+                Ok(done) => pass = done,
+                Err(e) => {
+                    error!("stopping metadata replay: reconciling the hosted partitions failed: {e}");
+                    return;
+                }
             }
             let ms = started.elapsed().as_secs_f64() * 1e3;
-            debug!("hosts reconciled with the image at offset {} in {ms:.3} ms", next.provenance().offset);
+            debug!("hosts reconciled ({pass:?}) with the image at offset {} in {ms:.3} ms", next.provenance().offset);
         }
         published.send_replace(next);
+        if pass == Reconciled::Partly {
+            continue;
+        }
         if let Some(done) = reconciled.take() {
             let _ = done.send(());
         }
@@ -162,13 +190,69 @@ mod tests {
     }
 
     impl Reconcile for SlowHosts {
-        fn reconcile(&self, image: &MetadataImage) {
+        fn reconcile(&self, image: &MetadataImage) -> Reconciled {
             let offset = image.provenance().offset;
             let _ = self.entered.send(offset);
             if offset == self.blocked_offset {
                 let _ = self.release.lock().map(|release| release.recv());
             }
+            Reconciled::Done
         }
+    }
+
+    /// Hosts whose first pass over the image at `offset` leaves work for later (as a CreateTopics
+    /// of thousands of partitions does), and whose next pass reports that it started and then
+    /// holds its thread until the test releases it.
+    struct PartlyHosts {
+        offset: i64,
+        passes: std::sync::atomic::AtomicUsize,
+        entered: mpsc::UnboundedSender<i64>,
+        release: Mutex<std::sync::mpsc::Receiver<()>>,
+    }
+
+    impl Reconcile for PartlyHosts {
+        fn reconcile(&self, image: &MetadataImage) -> Reconciled {
+            if image.provenance().offset != self.offset {
+                return Reconciled::Done;
+            }
+            let pass = self.passes.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+            let _ = self.entered.send(image.provenance().offset);
+            if pass == 0 {
+                return Reconciled::Partly;
+            }
+            let _ = self.release.lock().map(|release| release.recv());
+            Reconciled::Done
+        }
+    }
+
+    /// A pass that leaves partitions for later publishes its image all the same (a CreateTopics
+    /// waiting for it is answered), and the next pass over the same image follows without a new
+    /// batch.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn an_image_is_published_before_its_last_partitions_are_hosted() {
+        let (committed_tx, committed) = mpsc::channel(16);
+        let (raw_tx, _raw) = watch::channel(Arc::new(MetadataImage::empty()));
+        let (published_tx, mut published) = watch::channel(Arc::new(MetadataImage::empty()));
+        let (handoff_tx, handoff) = mpsc::channel(1);
+        let replay = tokio::spawn(replay_forever(committed, raw_tx, published_tx, handoff));
+        let (entered_tx, mut entered) = mpsc::unbounded_channel();
+        let (release, release_rx) = std::sync::mpsc::channel();
+        let passes = std::sync::atomic::AtomicUsize::new(0);
+        let hosts = PartlyHosts { offset: 0, passes, entered: entered_tx, release: Mutex::new(release_rx) };
+        let (reconciled_tx, reconciled) = oneshot::channel();
+        handoff_tx.send(Handoff { hosts, reconciled: reconciled_tx }).await.expect("handoff");
+        tokio::time::timeout(EVENT_WAIT_MAX, reconciled).await.expect("first reconcile in time").expect("reconciled");
+
+        committed_tx.send(topic_batch(0)).await.expect("batch 0");
+        for pass in 0..2 {
+            let entered = tokio::time::timeout(EVENT_WAIT_MAX, entered.recv()).await;
+            assert_eq!(entered.expect("a pass in time"), Some(0), "pass {pass} over the image at offset 0");
+        }
+        let seen = tokio::time::timeout(EVENT_WAIT_MAX, published.wait_for(|i| i.provenance().offset >= 0)).await;
+        let image = seen.expect("published while the second pass holds its thread").expect("replay running").clone();
+        assert!(image.topics().by_name("t0").is_some());
+        release.send(()).expect("release the second pass");
+        replay.abort();
     }
 
     /// A batch at `offset` creating one topic.

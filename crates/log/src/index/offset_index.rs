@@ -69,6 +69,12 @@ impl OffsetIndex {
         Ok(OffsetIndex { base_offset, index: IndexFile::open(path, max_index_size_bytes)? })
     }
 
+    /// A new, empty index at `path` (emptied if it exists), preallocated as [`OffsetIndex::open`]
+    /// creates one, in one `openat` and one `ftruncate`.
+    pub fn create(path: &Path, base_offset: Offset, max_index_size_bytes: u64) -> Result<OffsetIndex> {
+        Ok(OffsetIndex { base_offset, index: IndexFile::create(path, max_index_size_bytes)? })
+    }
+
     /// The entry with the largest offset at or below `target_offset`, or (base offset, 0) if there
     /// is none: where a scan for `target_offset` starts.
     pub fn lookup(&self, target_offset: Offset) -> OffsetPosition {
@@ -289,12 +295,7 @@ pub(crate) struct IndexFile<E> {
 impl<E: Slot> IndexFile<E> {
     /// Opens and loads `path`, or creates it preallocated. See [`OffsetIndex::open`].
     pub(crate) fn open(path: &Path, max_index_size_bytes: u64) -> Result<IndexFile<E>> {
-        let size = E::SIZE as u64;
-        if max_index_size_bytes < size {
-            let reason = format!("index size {max_index_size_bytes} cannot hold one {size}-byte entry");
-            return Err(LogError::Invalid(format!("{}: {reason}", path.display())));
-        }
-        let max_index_size_bytes = max_index_size_bytes / size * size;
+        let max_index_size_bytes = Self::whole_entries(path, max_index_size_bytes)?;
         let (mut file, created) = match SegmentFile::open_index(path, false) {
             Ok(file) => (file, false),
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
@@ -303,7 +304,7 @@ impl<E: Slot> IndexFile<E> {
             Err(e) => return Err(LogError::io(path, e)),
         };
         let (entries, load_problem) = if created { (Vec::new(), None) } else { load(&file)? };
-        let written = entries.len() as u64 * size;
+        let written = entries.len() as u64 * E::SIZE as u64;
         let preallocated = created || file.len() > written;
         if file.len() != written {
             file.truncate(written).map_err(|e| LogError::io(path, e))?;
@@ -313,6 +314,23 @@ impl<E: Slot> IndexFile<E> {
             index.preallocate()?;
         }
         Ok(index)
+    }
+
+    /// A new, empty file at `path`, preallocated. See [`OffsetIndex::create`].
+    pub(crate) fn create(path: &Path, max_index_size_bytes: u64) -> Result<IndexFile<E>> {
+        let max_index_size_bytes = Self::whole_entries(path, max_index_size_bytes)?;
+        let file = SegmentFile::create_index(path, max_index_size_bytes).map_err(|e| LogError::io(path, e))?;
+        Ok(IndexFile { file, entries: Vec::new(), max_index_size_bytes, preallocated: true, load_problem: None })
+    }
+
+    /// `max_index_size_bytes` rounded down to whole entries; an error if not even one fits.
+    fn whole_entries(path: &Path, max_index_size_bytes: u64) -> Result<u64> {
+        let size = E::SIZE as u64;
+        if max_index_size_bytes < size {
+            let reason = format!("index size {max_index_size_bytes} cannot hold one {size}-byte entry");
+            return Err(LogError::Invalid(format!("{}: {reason}", path.display())));
+        }
+        Ok(max_index_size_bytes / size * size)
     }
 
     pub(crate) fn entries(&self) -> &[E] {

@@ -66,6 +66,12 @@ impl TxnIndex {
     /// The entry version this code writes and reads.
     pub const VERSION: i16 = 0;
 
+    /// The empty index of a segment in a directory just created: no file to look for (it is
+    /// created on the first append).
+    pub fn absent(path: &Path, base_offset: Offset) -> TxnIndex {
+        TxnIndex { base_offset, path: path.to_owned(), file: None, entries: Vec::new(), load_problem: None }
+    }
+
     /// Opens the index at `path` for the segment starting at `base_offset`, loading its entries;
     /// a missing file is an empty index, created on the first append.
     pub fn open(path: &Path, base_offset: Offset) -> Result<TxnIndex> {

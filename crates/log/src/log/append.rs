@@ -82,6 +82,9 @@ impl Log {
     }
 
     fn append_batch(&mut self, batch: &RecordBatch, records: i64) -> Result<AppendInfo> {
+        // What hosting a new partition left unwritten, before its first batch.
+        self.epoch_cache.write_pending()?;
+        self.write_partition_metadata()?;
         let now = self.clock.now_ms();
         self.maybe_roll(batch, now)?;
         let Some(active) = self.segments.values_mut().next_back() else {

@@ -17,8 +17,10 @@ pub struct LogFlush {
     end: Offset,
     rewrites: u64,
     files: Vec<SyncTarget>,
-    /// The directory generation its files include a sync of, if they include the directory.
-    dir_generation: Option<u64>,
+    /// The directory generation and the epoch cache's unsynced writes its files include a sync
+    /// of, if they include the directory; and whether they include the log dir holding it.
+    dir_generation: Option<(u64, u64)>,
+    parent: bool,
     /// Taken offline if a sync fails.
     health: Arc<DirHealth>,
 }
@@ -34,7 +36,12 @@ impl LogFlush {
                 return Err(e);
             }
         }
-        Ok(SyncedFlush { end: self.end, rewrites: self.rewrites, dir_generation: self.dir_generation })
+        Ok(SyncedFlush {
+            end: self.end,
+            rewrites: self.rewrites,
+            dir_generation: self.dir_generation,
+            parent: self.parent,
+        })
     }
 
     /// What it syncs, in order (the directory last, once the files in it are written).
@@ -48,7 +55,8 @@ impl LogFlush {
 pub struct SyncedFlush {
     end: Offset,
     rewrites: u64,
-    dir_generation: Option<u64>,
+    dir_generation: Option<(u64, u64)>,
+    parent: bool,
 }
 
 impl Log {
@@ -83,19 +91,29 @@ impl Log {
         let from = self.segments.range(..=self.recovery_point).next_back().map(|(b, _)| *b).unwrap_or(Offset::MIN);
         let mut files: Vec<SyncTarget> = self.segments.range(from..).flat_map(|(_, s)| s.sync_targets()).collect();
         let mut dir_generation = None;
-        if self.dir_synced != self.dir_generation {
+        let epoch_writes = self.epoch_cache.unsynced_writes();
+        if self.dir_synced != self.dir_generation || self.epoch_writes_synced != epoch_writes {
             files.push(SyncTarget::directory(&self.dir));
-            dir_generation = Some(self.dir_generation);
+            dir_generation = Some((self.dir_generation, epoch_writes));
         }
-        Some(LogFlush { end, rewrites: self.rewrites, files, dir_generation, health: Arc::clone(&self.health) })
+        let parent = self.parent_entry_unsynced;
+        if parent {
+            files.push(SyncTarget::directory(self.dir.parent().unwrap_or(Path::new("."))));
+        }
+        let health = Arc::clone(&self.health);
+        Some(LogFlush { end, rewrites: self.rewrites, files, dir_generation, parent, health })
     }
 
     /// The last step: advances the recovery point to what `synced` covered, unless the log was
     /// truncated or had segments replaced since the flush began, or a later flush got further.
     pub fn complete_flush(&mut self, synced: SyncedFlush) {
-        let SyncedFlush { end, rewrites, dir_generation } = synced;
-        if let Some(generation) = dir_generation {
+        let SyncedFlush { end, rewrites, dir_generation, parent } = synced;
+        if let Some((generation, epoch_writes)) = dir_generation {
             self.dir_synced = self.dir_synced.max(generation);
+            self.epoch_writes_synced = self.epoch_writes_synced.max(epoch_writes);
+        }
+        if parent {
+            self.parent_entry_unsynced = false;
         }
         if rewrites != self.rewrites || end <= self.recovery_point {
             return;

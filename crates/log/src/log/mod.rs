@@ -37,11 +37,12 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use strand_base::{Clock, Offset};
+use strand_base::{Clock, Offset, Uuid};
 
 use self::append::replay_batch;
 use crate::cleaner::CleaningAbort;
 use crate::config::LogConfig;
+use crate::dir::PartitionMetadata;
 use crate::epoch_cache::LeaderEpochCache;
 use crate::file::DirHealth;
 use crate::producer_state::ProducerStateManager;
@@ -95,6 +96,17 @@ pub struct Log {
     /// syncs the directory after a roll the same way).
     dir_generation: u64,
     dir_synced: u64,
+    /// The epoch cache's unsynced writes a flush has synced the directory after
+    /// ([`LeaderEpochCache::unsynced_writes`]).
+    epoch_writes_synced: u64,
+    /// Whether the log dir's entry for this partition directory, created by [`Log::open`], is not
+    /// yet known durable: the first flush syncs the log dir too, so many partitions created at
+    /// once cost no log-dir sync each, and none acknowledges a batch before its directory is
+    /// durable.
+    parent_entry_unsynced: bool,
+    /// The topic id for `partition.metadata`, while the file is not written: it is written with
+    /// the first batch ([`Log::defer_partition_metadata`]).
+    partition_metadata: Option<Uuid>,
     /// The log directory's health, shared with the other logs in it ([`Log::set_dir_health`]).
     health: Arc<DirHealth>,
 }
@@ -103,28 +115,35 @@ impl Log {
     /// Opens the log in `dir` (created if missing). After an unclean shutdown, every segment from
     /// the one holding the recovery point on is scanned, CRC-checked and truncated at the first
     /// invalid batch, and later segments are removed; after a clean one the indexes are trusted.
+    ///
+    /// A directory it creates holds nothing to load, so it reads nothing there (no listing, no
+    /// checkpoint), and neither it nor the log dir holding it is synced now: the first flush
+    /// syncs both (design §6: the directory is durable before anything in it is acknowledged).
+    /// Creating thousands of partitions at once then costs a `mkdir` and each new file's
+    /// `openat` per partition, not a sync of the log dir each.
     pub fn open(dir: &Path, config: LogConfig, checkpoints: LogCheckpoints, clock: Arc<dyn Clock>) -> Result<Log> {
-        if !dir.exists() {
-            std::fs::create_dir_all(dir).map_err(|e| LogError::io(dir, e))?;
-            // The new directory's own entry, in its parent (the log dir), is made durable now; the
-            // files created in it are covered by the first flush.
-            let parent = dir.parent().unwrap_or(Path::new("."));
-            crate::file::sync_dir(parent).map_err(|e| LogError::io(parent, e))?;
-        }
-        crate::cleaner::swap::complete_interrupted_swaps(dir)?;
+        let created = create_partition_dir(dir)?;
         let now = clock.now_ms();
         let mut segments = BTreeMap::new();
-        for base in segment_base_offsets(dir)? {
-            segments.insert(base, Segment::open(dir, base, &config, now)?);
+        if !created {
+            crate::cleaner::swap::complete_interrupted_swaps(dir)?;
+            for base in segment_base_offsets(dir)? {
+                segments.insert(base, Segment::open(dir, base, &config, now)?);
+            }
         }
         let producer_config = config.producer_state;
+        let (epoch_cache, producer_state) = if created {
+            (LeaderEpochCache::empty(dir), ProducerStateManager::empty(dir, producer_config))
+        } else {
+            (LeaderEpochCache::open(dir)?, ProducerStateManager::open(dir, producer_config)?)
+        };
         let mut log = Log {
             dir: dir.to_owned(),
             config,
             clock,
             segments,
-            epoch_cache: LeaderEpochCache::open(dir)?,
-            producer_state: ProducerStateManager::open(dir, producer_config)?,
+            epoch_cache,
+            producer_state,
             log_start_offset: checkpoints.log_start_offset,
             recovery_point: checkpoints.recovery_point,
             unflushed_records: 0,
@@ -137,14 +156,22 @@ impl Log {
             roll_flush: None,
             dir_generation: 0,
             dir_synced: 0,
+            epoch_writes_synced: 0,
+            parent_entry_unsynced: created,
+            partition_metadata: None,
             health: Arc::default(),
         };
-        if !checkpoints.clean_shutdown {
+        if !checkpoints.clean_shutdown && !created {
             log.recover_from(checkpoints.recovery_point)?;
         }
         if log.segments.is_empty() {
             let base = log.log_start_offset;
-            log.segments.insert(base, Segment::create(dir, base, &log.config, now)?);
+            let segment = if created {
+                Segment::create_in_new_dir(dir, base, &log.config, now)?
+            } else {
+                Segment::create(dir, base, &log.config, now)?
+            };
+            log.segments.insert(base, segment);
             log.dir_generation += 1;
         }
         let first = log.segments.keys().next().copied().unwrap_or_default();
@@ -197,6 +224,37 @@ impl Log {
     /// log of the directory offline.
     pub fn set_dir_health(&mut self, health: Arc<DirHealth>) {
         self.health = health;
+    }
+
+    /// Has `partition.metadata` name `topic_id`, written before the first batch is appended
+    /// (its directory synced by the flush that acknowledges it), not now: hosting thousands of
+    /// new partitions writes none, as Kafka writes it from a scheduled task. Nor does a close
+    /// (thousands of synced writes held a clean stop past 30 s): a log loaded without the file
+    /// is given its topic id again when hosted ([`Log::defer_partition_metadata_if_missing`]).
+    pub fn defer_partition_metadata(&mut self, topic_id: Uuid) {
+        self.partition_metadata = Some(topic_id);
+    }
+
+    /// [`Log::defer_partition_metadata`] for a log loaded from disk without the file (closed
+    /// before its first batch).
+    pub fn defer_partition_metadata_if_missing(&mut self, topic_id: Uuid) {
+        if self.partition_metadata.is_none() && !PartitionMetadata::path(&self.dir).exists() {
+            self.partition_metadata = Some(topic_id);
+        }
+    }
+
+    /// The topic id `partition.metadata` is to name, while it is not written yet.
+    pub fn pending_partition_metadata(&self) -> Option<Uuid> {
+        self.partition_metadata
+    }
+
+    /// Writes the deferred `partition.metadata`, if any; the next flush syncs the directory.
+    fn write_partition_metadata(&mut self) -> Result<()> {
+        if let Some(topic_id) = self.partition_metadata.take() {
+            PartitionMetadata::new(topic_id).write_replacing(&self.dir)?;
+            self.dir_generation += 1;
+        }
+        Ok(())
     }
 
     /// An error if the log's directory is offline.
@@ -285,7 +343,22 @@ impl Log {
             active.close()?;
         }
         self.producer_state.take_snapshot()?;
-        self.epoch_cache.flush()
+        // An empty log's entry left unwritten stays so: becoming leader again assigns it.
+        if self.log_end_offset() == self.log_start_offset { Ok(()) } else { self.epoch_cache.flush() }
+    }
+}
+
+/// Creates the partition directory `dir` (and its parents, in tests that name a fresh path)
+/// unless it exists; whether it did. One `mkdir` in the common cases.
+fn create_partition_dir(dir: &Path) -> Result<bool> {
+    match std::fs::create_dir(dir) {
+        Ok(()) => Ok(true),
+        Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => Ok(false),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            std::fs::create_dir_all(dir).map_err(|e| LogError::io(dir, e))?;
+            Ok(true)
+        }
+        Err(e) => Err(LogError::io(dir, e)),
     }
 }
 

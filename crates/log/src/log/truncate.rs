@@ -74,9 +74,17 @@ impl Log {
     /// that epoch or a later one (Kafka's `maybeAssignEpochStartOffset`): a new leader records its
     /// epoch at its log end offset before it writes anything, so a replica that asks where the
     /// epoch before it ended gets an answer even while the new epoch holds no batch.
+    ///
+    /// On an empty log the entry is written with the first batch (or a flush, or the close)
+    /// rather than now ([`crate::epoch_cache::LeaderEpochCache::assign_unwritten`]): a partition
+    /// hosted for the first time writes no checkpoint.
     pub fn maybe_assign_epoch_start_offset(&mut self, epoch: LeaderEpoch, start_offset: Offset) -> Result<()> {
         if self.epoch_cache.latest_epoch().is_none_or(|latest| epoch > latest) {
-            self.epoch_cache.assign(epoch, start_offset)?;
+            if self.log_end_offset() == self.log_start_offset {
+                self.epoch_cache.assign_unwritten(epoch, start_offset);
+            } else {
+                self.epoch_cache.assign(epoch, start_offset)?;
+            }
         }
         Ok(())
     }

@@ -148,18 +148,24 @@ impl ProducerStateManager {
     /// The manager of the partition directory `dir`, with no producers and the snapshot files
     /// found there (not yet read: see [`ProducerStateManager::truncate_and_reload`]).
     pub fn open(dir: &Path, config: ProducerStateConfig) -> Result<ProducerStateManager> {
-        Ok(ProducerStateManager {
+        let snapshots = list_snapshots(dir)?.into_iter().collect();
+        Ok(ProducerStateManager { snapshots, ..Self::empty(dir, config) })
+    }
+
+    /// The manager of a partition directory just created: no snapshot to look for.
+    pub(crate) fn empty(dir: &Path, config: ProducerStateConfig) -> ProducerStateManager {
+        ProducerStateManager {
             dir: dir.to_owned(),
             config,
             producers: BTreeMap::new(),
             verifications: BTreeMap::new(),
             ongoing_txns: BTreeMap::new(),
             unreplicated_txns: BTreeMap::new(),
-            snapshots: list_snapshots(dir)?.into_iter().collect(),
+            snapshots: Default::default(),
             map_end_offset: 0,
             last_snap_offset: 0,
             last_guard: 0,
-        })
+        }
     }
 
     pub fn config(&self) -> ProducerStateConfig {
