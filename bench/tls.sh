@@ -221,6 +221,7 @@ printf 'finished=%s\nloadavg_finish=%s\n' "$(date -Is)" "$(cut -d' ' -f1-3 /proc
 set -e
 
 mkdir -p "$results"
-report="$results/$date-tls$( ((pin)) && echo -pinned).md"
+report="$results/$date-tls.md"
+if ((pin)); then report="$results/$date-tls-pinned.md"; fi
 python3 "$here/tls_report.py" "$out" > "$report"
 log "report: $report (raw output in $out)"
