@@ -6,13 +6,15 @@
 # acks=all), librdkafka consume of what was produced, then many short connections (TLS handshake,
 # ApiVersions, SCRAM for SASL_SSL: bench/handshakes.py). Certificates are made at run time.
 #
-# Usage: bench/tls.sh [--runs N] [--only REGEX] [--records N] [--connections N] [--results DIR]
-#                     [--date YYYY-MM-DD]
+# Usage: bench/tls.sh [--runs N] [--only REGEX] [--records N] [--connections N] [--pin]
+#                     [--results DIR] [--date YYYY-MM-DD]
 #   --runs N         runs per broker (default 3); medians over them
 #   --only REGEX     only the measurements whose "kind-PROTOCOL" id matches (grep -E), e.g.
 #                    'produce|handshakes-SSL'; kinds: produce, consume, handshakes
 #   --records N      records per produce and consume (default 400000)
 #   --connections N  connections per handshake measurement (default 2000, after 200 unmeasured)
+#   --pin            the broker on CPU 0, every client on CPU 1 (taskset), for both brokers: each
+#                    side gets a core of its own instead of sharing both (report DATE-tls-pinned.md)
 #   --results DIR    where the report goes (default bench/results), as DATE-tls.md
 # Environment: STRAND_BIN (skip the build), JAVA_HOME, TMPDIR, STRAND_BENCH_QUIET_WAIT_S and
 #   STRAND_BENCH_QUIET_BUDGET_S (wait for a quiet machine: up to 60 s each time, 600 s in all).
@@ -24,13 +26,14 @@ repo="$(cd "$here/.." && pwd)"
 # shellcheck source=bench/lib.sh
 source "$here/lib.sh"
 
-runs=3 only= records=400000 connections=2000 results="$here/results" date="$(date +%F)"
+runs=3 only= records=400000 connections=2000 results="$here/results" date="$(date +%F)" pin=0
 while (($#)); do
   case "$1" in
     --runs) runs="$2"; shift ;;
     --only) only="$2"; shift ;;
     --records) records="$2"; shift ;;
     --connections) connections="$2"; shift ;;
+    --pin) pin=1 ;;
     --results) results="$2"; shift ;;
     --date) date="$2"; shift ;;
     -h | --help) sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
@@ -41,6 +44,9 @@ done
 protocols=(PLAINTEXT SSL SASL_SSL)
 client_limit_s=300 quiet_busy_pct=20 quiet_wait_s="${STRAND_BENCH_QUIET_WAIT_S:-60}" quiet_budget_s="${STRAND_BENCH_QUIET_BUDGET_S:-600}"
 selected() { [[ -z $only ]] || grep -qE -- "$only" <<< "$1"; }
+# With --pin: what runs the broker (CPU 0) and every client (CPU 1); nothing without.
+broker_cpu=() client_cpu=()
+if ((pin)); then broker_cpu=(taskset -c 0) client_cpu=(taskset -c 1); fi
 
 java="${JAVA_HOME:+$JAVA_HOME/bin/}java"
 libs="$repo/target/kafka-libs"
@@ -76,6 +82,8 @@ client_sets() { local s; for s in ${client_settings[$1]}; do printf -- '--set\n%
   echo "records=$records"
   echo "connections=$connections"
   echo "started=$(date -Is)"
+  echo "pinned=$pin"
+  echo "loadavg_start=$(cut -d' ' -f1-3 /proc/loadavg)"
   echo "cpu=$(awk -F': ' '/^model name/ { print $2; exit }' /proc/cpuinfo)"
   echo "cores=$(nproc)"
   echo "memory_gib=$(awk '/^MemTotal:/ { printf "%.0f", $2 / 1048576 }' /proc/meminfo)"
@@ -129,14 +137,14 @@ start_tls_broker() { # BROKER DIR KV
   fi
   if [[ $broker == kafka ]]; then
     kafka_broker_java "$dir"
-    command=("${broker_java[@]}" kafka.Kafka "$dir/server.properties")
+    command=("${broker_cpu[@]}" "${broker_java[@]}" kafka.Kafka "$dir/server.properties")
   else
-    command=("$strand_bin" server "$dir/server.properties")
+    command=("${broker_cpu[@]}" "$strand_bin" server "$dir/server.properties")
   fi
   started="$(date +%s%N)"
   "${command[@]}" < /dev/null > "$dir/broker.stdout" 2> "$dir/broker.stderr" &
   broker_pids=($!)
-  if ! "$client_bin" first-ack --bootstrap "${addr[PLAINTEXT]}" --topic bench-startup --since-unix-ns "$started" \
+  if ! "${client_cpu[@]}" "$client_bin" first-ack --bootstrap "${addr[PLAINTEXT]}" --topic bench-startup --since-unix-ns "$started" \
     --timeout-s 120 > "$dir/first-ack.out" 2> "$dir/first-ack.err"; then
     echo "error=$broker did not start: $(tail_line "$dir/first-ack.err" 2) | $(tail_line "$dir/broker.stderr" 3)" >> "$kv"
     stop_broker
@@ -153,14 +161,14 @@ measure_tls() { # BROKER RUN KIND PROTOCOL DIR
   printf 'broker=%s\nrun=%s\nkind=%s\nprotocol=%s\n' "$broker" "$run" "$kind" "$protocol" > "$kv"
   mapfile -t sets < <(client_sets "$protocol")
   case "$kind" in
-    produce) cmd=("$client_bin" produce --bootstrap "${addr[$protocol]}" --topic "bench-$protocol" \
+    produce) cmd=("${client_cpu[@]}" "$client_bin" produce --bootstrap "${addr[$protocol]}" --topic "bench-$protocol" \
       --records "$records" --record-size 1024 --acks all "${sets[@]}") ;;
-    consume) cmd=("$client_bin" consume --bootstrap "${addr[$protocol]}" --topic "bench-$protocol" \
+    consume) cmd=("${client_cpu[@]}" "$client_bin" consume --bootstrap "${addr[$protocol]}" --topic "bench-$protocol" \
       --records "$records" --partitions 8 "${sets[@]}") ;;
     handshakes)
-      python3 "$here/handshakes.py" --bootstrap "${addr[$protocol]}" --protocol "$protocol" --ca "$certs/ca.pem" \
+      "${client_cpu[@]}" python3 "$here/handshakes.py" --bootstrap "${addr[$protocol]}" --protocol "$protocol" --ca "$certs/ca.pem" \
         --password "$scram_password" --connections 200 > "$dir/$kind-$protocol.warmup" 2>&1 || true
-      cmd=(python3 "$here/handshakes.py" --bootstrap "${addr[$protocol]}" --protocol "$protocol"
+      cmd=("${client_cpu[@]}" python3 "$here/handshakes.py" --bootstrap "${addr[$protocol]}" --protocol "$protocol"
         --ca "$certs/ca.pem" --password "$scram_password" --connections "$connections") ;;
   esac
   log "  run $run $broker: $kind over $protocol"
@@ -194,7 +202,7 @@ for ((run = 1; run <= runs; run++)); do
         --topic "bench-$protocol" --partitions 8 --replication-factor 1 > "$dir/create-$protocol.out" 2>&1
       # Unmeasured warm-up: a tenth of the records over this listener, to a topic of its own.
       mapfile -t sets < <(client_sets "$protocol")
-      "$client_bin" produce --bootstrap "${addr[$protocol]}" --topic "warmup-$protocol" --records $((records / 10)) \
+      "${client_cpu[@]}" "$client_bin" produce --bootstrap "${addr[$protocol]}" --topic "warmup-$protocol" --records $((records / 10)) \
         --record-size 1024 --acks all "${sets[@]}" > "$dir/warmup-$protocol.out" 2>&1
     done
     for kind in produce consume handshakes; do
@@ -209,9 +217,11 @@ for ((run = 1; run <= runs; run++)); do
     rm -rf "$dir/data"
   done
 done
-echo "finished=$(date -Is)" >> "$out/machine.kv"
+printf 'finished=%s\nloadavg_finish=%s\n' "$(date -Is)" "$(cut -d' ' -f1-3 /proc/loadavg)" >> "$out/machine.kv"
 set -e
 
 mkdir -p "$results"
-python3 "$here/tls_report.py" "$out" > "$results/$date-tls.md"
-log "report: $results/$date-tls.md (raw output in $out)"
+report="$results/$date-tls.md"
+if ((pin)); then report="$results/$date-tls-pinned.md"; fi
+python3 "$here/tls_report.py" "$out" > "$report"
+log "report: $report (raw output in $out)"

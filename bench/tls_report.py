@@ -43,6 +43,9 @@ def main() -> int:
     run_dir = run_dirs[0]
     machine = read_kv(run_dir / "machine.kv")
     machine["finished"] = read_kv(run_dirs[-1] / "machine.kv").get("finished", "?")
+    loads = [(kv.get("loadavg_start", "?"), kv.get("loadavg_finish", "?"))
+             for kv in (read_kv(d / "machine.kv") for d in run_dirs)]
+    pinned = {read_kv(d / "machine.kv").get("pinned", "0") for d in run_dirs}
     rows, brokers, offset = [], {}, 0
     for d in run_dirs:
         runs_here = int(read_kv(d / "machine.kv").get("runs", 0))
@@ -81,7 +84,15 @@ def main() -> int:
       f"Linux {machine.get('kernel')}")
     w(f"- {machine.get('java')}; {machine.get('openssl')}; Python {machine.get('python')}")
     w(f"- Strand commit {machine.get('strand_commit')}; started {machine.get('started')}, "
-      f"finished {machine.get('finished')}\n")
+      f"finished {machine.get('finished')}")
+    w("- load average (1, 5, 15 min) at each invocation's start and finish: "
+      + "; ".join(f"{a} / {b}" for a, b in loads))
+    if pinned == {"1"}:
+        w("- **pinned** (`--pin`): each broker on CPU 0, every client on CPU 1 (`taskset`); other work on "
+          "the machine is not pinned")
+    elif "1" in pinned:
+        w("- **mixed**: some invocations pinned (`--pin`), some not")
+    w("")
 
     w("## Issue 17's targets\n")
     w("| target | Kafka | Strand | met |")
@@ -138,14 +149,15 @@ def main() -> int:
         w(f"| {kind} | {cells[0]} | {cells[1]} | {cells[2]} | {cells[3]} |")
     w("")
 
-    w("## Where the CPU goes: broker CPU ms per MiB, and the client's cores\n")
+    w("## Where the CPU goes: CPU ms per MiB, the brokers' and the client's\n")
     w("Broker CPU ms per MiB moved (its CPU seconds during the client run over the MiB produced or "
-      "consumed): the brokers' own cost of each protocol, whatever limits the rate. Client cores: "
-      "the librdkafka client's CPU seconds over its wall time; broker and client share 2 cores, and "
-      "librdkafka encrypts and decrypts each broker connection on one thread of its own.\n")
-    w("| kind | protocol | Kafka broker ms/MiB | Strand broker ms/MiB | Kafka client cores | "
-      "Strand client cores |")
-    w("|---|---|---|---|---|---|")
+      "consumed): the brokers' own cost of each protocol, whatever limits the rate. Client ms/MiB and "
+      "cores: the librdkafka client's CPU seconds over the MiB and over its wall time; broker and "
+      "client share the cores (unless pinned), and librdkafka encrypts and decrypts each broker "
+      "connection on one thread of its own.\n")
+    w("| kind | protocol | Kafka broker ms/MiB | Strand broker ms/MiB | Kafka client ms/MiB | "
+      "Strand client ms/MiB | Kafka client cores | Strand client cores |")
+    w("|---|---|---|---|---|---|---|---|")
 
     def per(broker, kind, p, num, den, scale):
         pairs = [(float(r[num]), float(r[den])) for r in ok if r["broker"] == broker and r["kind"] == kind
@@ -157,8 +169,26 @@ def main() -> int:
         for p in PROTOCOLS:
             w(f"| {kind} | {p} | {fmt(med('kafka', kind, p, 'broker_cpu_s') and med('kafka', kind, p, 'broker_cpu_s') * 1e3 / mib, 2)} | "
               f"{fmt(med('strand', kind, p, 'broker_cpu_s') and med('strand', kind, p, 'broker_cpu_s') * 1e3 / mib, 2)} | "
+              f"{fmt(med('kafka', kind, p, 'client_cpu_s') and med('kafka', kind, p, 'client_cpu_s') * 1e3 / mib, 2)} | "
+              f"{fmt(med('strand', kind, p, 'client_cpu_s') and med('strand', kind, p, 'client_cpu_s') * 1e3 / mib, 2)} | "
               f"{fmt(per('kafka', kind, p, 'client_cpu_s', 'client_wall_s', 1), 2)} | "
               f"{fmt(per('strand', kind, p, 'client_cpu_s', 'client_wall_s', 1), 2)} |")
+    w("")
+
+    w("What TLS adds per MiB, each broker's own CPU (its SSL or SASL_SSL ms/MiB less its PLAINTEXT "
+      "ms/MiB; lower is cheaper), beside the client's on the same broker: the CPU side of the cost "
+      "of TLS, which the throughput ratios above mix with whichever side limits the rate.\n")
+    w("| kind | protocol | Kafka broker +ms/MiB | Strand broker +ms/MiB | client +ms/MiB with Kafka | "
+      "client +ms/MiB with Strand |")
+    w("|---|---|---|---|---|---|")
+    for kind in ["produce", "consume"]:
+        for p in ["SSL", "SASL_SSL"]:
+            cells = []
+            for key in ["broker_cpu_s", "client_cpu_s"]:
+                for b in BROKERS:
+                    tls, plain = med(b, kind, p, key), med(b, kind, "PLAINTEXT", key)
+                    cells.append(None if tls is None or plain is None else (tls - plain) * 1e3 / mib)
+            w(f"| {kind} | {p} | " + " | ".join(fmt(c, 2) for c in cells) + " |")
     w("")
 
     w("## Connection set-up: new connections per second\n")

@@ -32,8 +32,8 @@
 //!
 //! Responses are written chunk by chunk ([`write`]): the encoded bytes with `write`, and the record
 //! sets of a Fetch from their segment files with `sendfile` on PLAINTEXT, so record bytes never
-//! pass through user space; TLS reads them in bounded chunks and encrypts them. The pipeline is
-//! the same for both: generic over the reading half and the [`FrameSink`].
+//! pass through user space; TLS gathers a frame into 64 KiB pieces, each encrypted and written in
+//! one go. The pipeline is the same for both: generic over the reading half and the [`FrameSink`].
 //!
 //! Submodules: [`acceptor`] (the broker listeners' accept loops, TLS handshakes), [`quotas`]
 //! (Kafka's `ConnectionQuotas`), [`memory_pool`] (Kafka's `MemoryPool`), [`write`], `activity`.

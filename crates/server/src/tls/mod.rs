@@ -178,7 +178,16 @@ impl ListenerTls {
             Ok(Err(e)) => return Err(format!("TLS handshake failed: {e}")),
             Err(_) => return Err(format!("no TLS handshake within {} ms", handshake_max.as_millis())),
         };
-        let principal = principal(&current.settings, stream.get_ref().1.peer_certificates())?;
+        let connection = stream.get_ref().1;
+        // What the benchmark compares with Kafka's (whose SslTransportLayer logs it at DEBUG too).
+        tracing::debug!(
+            %peer,
+            listener = %listener,
+            "TLS handshake completed: {:?} {:?}",
+            connection.protocol_version(),
+            connection.negotiated_cipher_suite().map(|suite| suite.suite())
+        );
+        let principal = principal(&current.settings, connection.peer_certificates())?;
         let session = Session { principal, peer, listener: listener.clone(), protocol: SecurityProtocol::Ssl };
         Ok((stream, session))
     }
