@@ -17,7 +17,9 @@
 //!
 //! A request a node sends for itself (registration, heartbeats, ISR changes, internal topics)
 //! carries no requester and is not checked here: the CONTROLLER listener serves Strand's frames
-//! only to `super.users`, as Kafka's controllers ask CLUSTER_ACTION of an Envelope's sender.
+//! only to a peer with CLUSTER_ACTION on the cluster (the authorizer's decision, `super.users`
+//! or an ACL; without an authorizer, `super.users` when set), as Kafka's controllers ask
+//! CLUSTER_ACTION of an Envelope's sender.
 //!
 //! Pure: no I/O, no clock.
 
