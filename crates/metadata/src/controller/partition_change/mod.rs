@@ -319,7 +319,8 @@ impl<'a> PartitionChange<'a> {
     }
 
     /// Kafka's `canElectLastKnownLeader`: with ELR on and both the ISR and the ELR empty, the
-    /// last known leader, if it is the last known ELR's only member and acceptable.
+    /// last known leader, if it is the last known ELR's only member, still a replica (a
+    /// reassignment may have moved the partition off it while it was leaderless) and acceptable.
     fn last_known_leader(
         &self,
         target: &Assignment,
@@ -330,7 +331,7 @@ impl<'a> PartitionChange<'a> {
             return None;
         }
         match self.partition.last_known_elr.as_slice() {
-            [only] if acceptable(*only) => Some(*only),
+            [only] if target.replicas.contains(only) && acceptable(*only) => Some(*only),
             _ => None,
         }
     }
