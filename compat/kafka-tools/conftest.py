@@ -32,18 +32,24 @@ def list_topics(broker):
         raise RuntimeError(f"kafka-topics --list exited with {done.returncode}: {done.stdout}{done.stderr}".strip())
 
 
-@pytest.fixture(scope="session")
-def broker():
-    """The broker every test talks to; started once, stopped at the end of the session."""
-    signal.signal(signal.SIGTERM, _interrupt)
+def running_broker(name):
+    """A broker named `name` (with its CONTROLLER listener) for the span of a fixture: started,
+    yielded, stopped. Files whose sequence needs a cluster state of its own use one per module."""
     try:
-        started = Broker.start("kafka-tools", probe=list_topics, controller=True)
+        started = Broker.start(name, probe=list_topics, controller=True)
     except BrokerNotReady as e:
         pytest.exit(str(e), returncode=1)
     try:
         yield started
     finally:
         started.stop()
+
+
+@pytest.fixture(scope="session")
+def broker():
+    """The broker every test talks to; started once, stopped at the end of the session."""
+    signal.signal(signal.SIGTERM, _interrupt)
+    yield from running_broker("kafka-tools")
 
 
 class Tool:

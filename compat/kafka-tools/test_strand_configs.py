@@ -11,25 +11,16 @@ describes list.
 import subprocess
 
 import pytest
-from test_strand_topics import STRAND  # noqa: I001 (first: it puts compat/python on the path)
-
-from compat_broker import Broker, BrokerNotReady  # noqa: E402
-from conftest import Tool, list_topics  # noqa: E402
-from test_kafka_tools import check, eventually  # noqa: E402
+from conftest import Tool, running_broker
+from test_kafka_tools import check, eventually
+from test_strand_topics import STRAND
 
 CONFIGS = "org.apache.kafka.tools.ConfigCommand"
 
 
 @pytest.fixture(scope="module")
 def own_broker():
-    try:
-        started = Broker.start("strand-configs", probe=list_topics, controller=True)
-    except BrokerNotReady as e:
-        pytest.exit(str(e), returncode=1)
-    try:
-        yield started
-    finally:
-        started.stop()
+    yield from running_broker("strand-configs")
 
 
 @pytest.fixture(scope="module")

@@ -18,8 +18,8 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "python"))
 
-from compat_broker import REPO, Broker, BrokerNotReady  # noqa: E402
-from conftest import list_topics  # noqa: E402
+from compat_broker import REPO  # noqa: E402
+from conftest import running_broker  # noqa: E402
 from test_kafka_tools import check, eventually  # noqa: E402
 
 STRAND = Path(os.environ.get("STRAND_BIN", "target/release/strand"))
@@ -28,14 +28,7 @@ STRAND = STRAND if STRAND.is_absolute() else REPO / STRAND
 
 @pytest.fixture(scope="module")
 def own_broker():
-    try:
-        started = Broker.start("strand-topics", probe=list_topics, controller=True)
-    except BrokerNotReady as e:
-        pytest.exit(str(e), returncode=1)
-    try:
-        yield started
-    finally:
-        started.stop()
+    yield from running_broker("strand-topics")
 
 
 @pytest.fixture(scope="module")

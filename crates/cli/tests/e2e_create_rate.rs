@@ -12,11 +12,9 @@ use std::net::TcpStream;
 use std::time::Duration;
 
 use common::{Client, Server};
-use strand_protocol::error::ErrorCode;
+use strand_protocol::messages::CreateTopicsRequest;
 use strand_protocol::messages::api::{RequestBody, ResponseBody};
 use strand_protocol::messages::create_topics_request::CreatableTopic;
-use strand_protocol::messages::produce_request::{PartitionProduceData, TopicProduceData};
-use strand_protocol::messages::{CreateTopicsRequest, ProduceRequest};
 
 /// One-partition topics in the one request: 4,000 records, under the 10,000 a controller
 /// decision may hold.
@@ -39,36 +37,6 @@ fn impatient_client(server: &Server) -> Client {
     Client::over(stream)
 }
 
-/// Produces one record to partition 0 of `topic` with acks=all, again while the partition is not
-/// hosted yet (NOT_LEADER_OR_FOLLOWER, as a client retries); the last try's error code.
-fn produce(client: &mut Client, topic: &str) -> i16 {
-    let mut code = -1;
-    let pause = Duration::from_millis(50);
-    for _ in 0..common::WAIT_MAX.as_millis() / pause.as_millis() {
-        let request = ProduceRequest {
-            acks: -1,
-            timeout_ms: 10_000,
-            topic_data: vec![TopicProduceData {
-                name: topic.into(),
-                partition_data: vec![PartitionProduceData {
-                    index: 0,
-                    records: Some(common::batch(&["created"])),
-                    ..Default::default()
-                }],
-                ..Default::default()
-            }],
-            ..Default::default()
-        };
-        let ResponseBody::Produce(response) = client.call(RequestBody::Produce(request), 9) else { panic!() };
-        code = response.responses[0].partition_responses[0].error_code;
-        if code != ErrorCode::NotLeaderOrFollower.code() {
-            return code;
-        }
-        std::thread::sleep(pause);
-    }
-    code
-}
-
 /// 2,000 partitions in one CreateTopics with a 3 s `timeout_ms`: every topic NONE within it, then
 /// the first and the last topic take a produce, and the node stops cleanly.
 #[test]
@@ -89,7 +57,8 @@ fn thousands_of_partitions_are_answered_within_the_timeout_and_served() {
 
     let mut client = server.connect();
     for name in [topic(0), topic(TOPICS - 1)] {
-        assert_eq!(produce(&mut client, &name), 0, "a produce to {name}");
+        // Retried while the partition is not hosted yet (NOT_LEADER_OR_FOLLOWER), as a client does.
+        assert_eq!(common::produce_when_led(&mut client, &name, -1, &["created"]).0, 0, "a produce to {name}");
     }
     // And a clean stop of a node holding them is prompt (writing each unwritten partition's
     // state files at its close held it past 30 s).
