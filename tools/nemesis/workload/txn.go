@@ -148,27 +148,7 @@ func runTxn(h *History, client *kgo.Client, id, process, topicName string, write
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), txnOpTimeout)
 	defer cancel()
-	done := make([][3]int64, len(writes))
-	var produceErr error
-	var mu sync.Mutex
-	var wg sync.WaitGroup
-	for i, w := range writes {
-		done[i] = [3]int64{w[0], w[1], -1}
-		wg.Add(1)
-		record := &kgo.Record{Topic: topicName, Partition: int32(w[0]), Value: []byte(strconv.FormatInt(w[1], 10))}
-		client.Produce(ctx, record, func(r *kgo.Record, err error) {
-			defer wg.Done()
-			mu.Lock()
-			defer mu.Unlock()
-			if err != nil {
-				produceErr = err
-			} else {
-				done[i][2] = r.Offset
-			}
-		})
-	}
-	flushErr := client.Flush(ctx)
-	wg.Wait()
+	done, produceErr, flushErr := produceAll(ctx, client, client, topicName, writes)
 	op["writes"] = done
 	if flushErr != nil && produceErr == nil {
 		produceErr = flushErr
@@ -263,28 +243,14 @@ func chain(h *History, process string, base []kgo.Opt, stop *atomic.Bool) {
 		err := session.Begin()
 		if err == nil {
 			ctx, cancel := context.WithTimeout(context.Background(), txnOpTimeout)
-			var wg sync.WaitGroup
-			var mu sync.Mutex
-			var produceErr error
+			copies := make([][2]int64, len(inputs))
 			for i, input := range inputs {
-				outputs[i] = [3]int64{input[0], input[2], -1}
-				wg.Add(1)
-				record := &kgo.Record{Topic: out, Partition: int32(input[0]), Value: []byte(strconv.FormatInt(input[2], 10))}
-				session.Produce(ctx, record, func(r *kgo.Record, err error) {
-					defer wg.Done()
-					mu.Lock()
-					defer mu.Unlock()
-					if err == nil {
-						outputs[i][2] = r.Offset
-					} else if produceErr == nil {
-						produceErr = err
-					}
-				})
+				copies[i] = [2]int64{input[0], input[2]}
 			}
+			var produceErr error
 			// End flushes before it commits; a copy that failed must abort the transaction
 			// (franz-go leaves that to the caller, as its EOS example's AbortingFirstErrPromise).
-			if err = session.Client().Flush(ctx); err == nil {
-				wg.Wait()
+			if outputs, produceErr, err = produceAll(ctx, session, session.Client(), out, copies); err == nil {
 				try := kgo.TryCommit
 				if produceErr != nil {
 					op["produce_error"] = produceErr.Error()
@@ -295,7 +261,6 @@ func chain(h *History, process string, base []kgo.Opt, stop *atomic.Bool) {
 					err = errors.New("End(TryAbort) reported a commit")
 				}
 			}
-			wg.Wait()
 			cancel()
 			op["outputs"] = outputs
 			// Not committed with no error: aborted (a failed copy, a rebalance, a failed offset commit).
@@ -355,4 +320,37 @@ func finalTxnRead(h *History, base []kgo.Opt, sentinels map[int32]int64) error {
 		})
 	}
 	return nil
+}
+
+// producer is how a kgo.Client and a kgo.GroupTransactSession both produce.
+type producer interface {
+	Produce(ctx context.Context, r *kgo.Record, promise func(*kgo.Record, error))
+}
+
+// produceAll produces one record per (partition, value) of writes to topic within the open
+// transaction, flushes and waits for every answer: (partition, value, offset) per write, the
+// offset -1 where it failed; the first produce error; the flush's error.
+func produceAll(ctx context.Context, p producer, client *kgo.Client, topic string, writes [][2]int64) ([][3]int64, error, error) {
+	done := make([][3]int64, len(writes))
+	var produceErr error
+	var mu sync.Mutex
+	var wg sync.WaitGroup
+	for i, w := range writes {
+		done[i] = [3]int64{w[0], w[1], -1}
+		wg.Add(1)
+		record := &kgo.Record{Topic: topic, Partition: int32(w[0]), Value: []byte(strconv.FormatInt(w[1], 10))}
+		p.Produce(ctx, record, func(r *kgo.Record, err error) {
+			defer wg.Done()
+			mu.Lock()
+			defer mu.Unlock()
+			if err == nil {
+				done[i][2] = r.Offset
+			} else if produceErr == nil {
+				produceErr = err
+			}
+		})
+	}
+	flushErr := client.Flush(ctx)
+	wg.Wait()
+	return done, produceErr, flushErr
 }
