@@ -1,6 +1,7 @@
 //! Strand's vocabulary: the identifiers and units every other crate speaks in, the [`Clock`] that
 //! keeps the cores deterministic, the named limits the broker enforces ([`limits`]) and the
-//! internal topics' names ([`topic`]). With feature `testkit` (tests only), [`testkit`]: a clock
+//! internal topics' names ([`topic`]), and [`background`]: a large request's work at a lower
+//! priority than everyone else's. With feature `testkit` (tests only), [`testkit`]: a clock
 //! the test moves.
 //!
 //! This crate is layer 0: it depends on nothing in the workspace and does no I/O. It never reads the
@@ -9,6 +10,7 @@
 //! Wire integers keep their wire types (`i32` broker ids, `i64` offsets and producer ids, `i32`
 //! epochs) so that conversions at the protocol boundary are free and lossless.
 
+pub mod background;
 pub mod limits;
 #[cfg(feature = "testkit")]
 pub mod testkit;

@@ -138,6 +138,9 @@ pub struct Broker {
     pub(crate) reconfiguration: Option<Arc<dyn BrokerReconfiguration>>,
     /// Client quotas' sensors (`quotas`).
     pub(crate) quotas: crate::quotas::ClientQuotas,
+    /// Places for large requests handled at lowered priority (`dispatch`), at most
+    /// [`crate::dispatch::BACKGROUND_REQUESTS_MAX`] at a time.
+    pub(crate) background: tokio::sync::Semaphore,
 }
 
 impl Broker {
@@ -171,6 +174,7 @@ impl Broker {
             producer_ids,
             authorizer: None,
             reconfiguration: None,
+            background: tokio::sync::Semaphore::new(crate::dispatch::BACKGROUND_REQUESTS_MAX),
         }
     }
 

@@ -5,10 +5,11 @@ use std::net::SocketAddr;
 use std::sync::Arc;
 
 use bytes::Bytes;
+use strand_base::background::{BACKGROUND_FRAME_BYTES, in_background};
 use strand_protocol::frame::{
     FrameChunk, RequestError, ResponseFrame, api_versions_fallback, decode_request_body, parse_request,
 };
-use strand_protocol::messages::api::{ApiKey, ResponseBody};
+use strand_protocol::messages::api::{ApiKey, RequestBody, ResponseBody};
 use strand_security::Session;
 
 use crate::channels::BoxFuture;
@@ -121,7 +122,10 @@ impl Broker {
         if !handlers::SERVED.contains(&request.api_key) {
             return Progress::Done(Outcome::Close(format!("{:?} is not served by this node", request.api_key)));
         }
-        let mut body = match decode_request_body(&request) {
+        let large = frame_bytes > BACKGROUND_FRAME_BYTES && request.api_key != ApiKey::Produce;
+        let decoded =
+            if large { in_background(|| decode_request_body(&request)) } else { decode_request_body(&request) };
+        let mut body = match decoded {
             Ok(body) => body,
             Err(e) => return Progress::Done(Outcome::Close(e.to_string())),
         };
@@ -134,7 +138,13 @@ impl Broker {
             listener: &session.listener,
             session,
         };
-        let dispatched = self.dispatch(body, version, client).await;
+        // A follower's fetch is replication: never lowered (a consumer's of > 1 MiB is).
+        let follower = matches!(&body, RequestBody::Fetch(f) if strand_replication::fetch_replica(f, version).0.0 >= 0);
+        let dispatched = if large && !follower {
+            self.dispatch_in_background(body, version, client).await
+        } else {
+            self.dispatch(body, version, client).await
+        };
         self.quota_handled(&mut quota);
         match dispatched {
             Ok(Progress::Done(body)) => Progress::Done(self.quota_finish(&quota, body, correlation_id, version)),
@@ -142,7 +152,34 @@ impl Broker {
             Err(reason) => Progress::Done(Outcome::Close(reason)),
         }
     }
+
+    /// [`Broker::dispatch`] of a large request (a frame over [`BACKGROUND_FRAME_BYTES`] but a
+    /// Produce or a follower's Fetch: an admin request or a consumer's Fetch naming tens of
+    /// thousands of topics, partitions or groups) on a thread of lowered
+    /// priority, so that its work (sets of names, authorization, copies, the answer) does not
+    /// take the CPU from other clients' requests; at most [`BACKGROUND_REQUESTS_MAX`] at a time,
+    /// the others waiting for a place. Inline on a current-thread runtime (tests), which cannot
+    /// lend its thread.
+    async fn dispatch_in_background(
+        &self,
+        body: RequestBody,
+        version: i16,
+        client: Client<'_>,
+    ) -> Result<Progress<Option<ResponseBody>, handlers::produce::ReplicaWait>, String> {
+        let runtime = tokio::runtime::Handle::current();
+        if runtime.runtime_flavor() != tokio::runtime::RuntimeFlavor::MultiThread {
+            return self.dispatch(body, version, client).await;
+        }
+        // The semaphore is never closed.
+        let _place = self.background.acquire().await.map_err(|e| e.to_string())?;
+        in_background(|| runtime.block_on(self.dispatch(body, version, client)))
+    }
 }
+
+/// How many large requests ([`Broker::dispatch_in_background`]) a node handles at once: each
+/// holds a thread while it waits (for the controller, say), and a client sending them back to
+/// back from many connections would otherwise keep every core busy with them.
+pub const BACKGROUND_REQUESTS_MAX: usize = 2;
 
 /// Who sent a request.
 #[derive(Debug, Clone, Copy)]

@@ -25,6 +25,7 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use bytes::{Bytes, BytesMut};
+use strand_base::background::{BACKGROUND_FRAME_BYTES, in_background};
 use strand_base::{Clock, Uuid};
 use strand_protocol::codec::Decoder;
 use strand_protocol::frame::decode_allocation_max;
@@ -350,8 +351,9 @@ impl QuorumController {
     }
 
     /// [`QuorumController::decide`] off the lock; a large request's decision runs with the worker
-    /// thread's other tasks handed to the runtime meanwhile (`block_in_place`), so that deciding
-    /// it does not hold up other connections' requests, and one at a time: Kafka's controller
+    /// thread's other tasks handed to the runtime meanwhile (`block_in_place`), on a thread of
+    /// lower priority ([`strand_base::background::run_niced`]), so that deciding it does not hold up other connections'
+    /// requests, and one at a time: Kafka's controller
     /// decides on one thread, and clients sending large requests back to back otherwise keep
     /// every core deciding.
     async fn decide_unlocked(
@@ -360,17 +362,11 @@ impl QuorumController {
         request: &RequestBody,
         version: i16,
     ) -> Result<Decided, ControllerError> {
-        let multi_thread = tokio::runtime::Handle::try_current()
-            .is_ok_and(|h| h.runtime_flavor() == tokio::runtime::RuntimeFlavor::MultiThread);
         if screening::entries(request) <= INLINE_DECISION_ENTRIES_MAX {
             return self.decide(image, request, version);
         }
         let _one_large_at_a_time = self.large_decisions.lock().await;
-        if multi_thread {
-            tokio::task::block_in_place(|| self.decide(image, request, version))
-        } else {
-            self.decide(image, request, version)
-        }
+        in_background(|| self.decide(image, request, version))
     }
 
     /// [`QuorumController::handle`] for a request as bytes: its api key, version and body, and
@@ -398,8 +394,9 @@ impl QuorumController {
             return Err(malformed(&"unsupported version"));
         }
         // Within a client request's allocation budget: this listener, too, hears strangers.
-        let budget = decode_allocation_max(body.len());
-        let request = RequestBody::decode(api, &mut Decoder::with_budget(body, budget), version);
+        let (budget, large) = (decode_allocation_max(body.len()), body.len() > BACKGROUND_FRAME_BYTES);
+        let decode = move || RequestBody::decode(api, &mut Decoder::with_budget(body, budget), version);
+        let request = if large { in_background(decode) } else { decode() };
         let request = request.map_err(|e| malformed(&e))?;
         let (response, offset) = match (requester, &self.authorizer) {
             // Authorized where they arrived (the CONTROLLER listener, a broker's handler).
