@@ -70,8 +70,11 @@ async fn list_offsets_refuses_repeated_partitions() {
     let ResponseBody::ListOffsets(response) = node.call(RequestBody::ListOffsets(request), 7).await else {
         panic!("not a ListOffsets response");
     };
+    // One answer for the topic named twice, one for the partition named twice (Kafka 4.4's, as
+    // `e2e_kafka_answers.rs` recorded it: its answers are keyed by partition).
+    assert_eq!(response.topics.len(), 1);
     let codes: Vec<(i32, i16)> =
         response.topics.iter().flat_map(|t| &t.partitions).map(|p| (p.partition_index, p.error_code)).collect();
     let invalid = ErrorCode::InvalidRequest.code();
-    assert_eq!(codes, [(0, invalid), (1, 0), (0, invalid)]);
+    assert_eq!(codes, [(0, invalid), (1, 0)]);
 }

@@ -3,9 +3,11 @@
 //! the offset of the largest timestamp (-3), the latest tiered offset (-5: none, -1, without tiered
 //! storage), or the first record at or after a timestamp.
 //!
+//! As Kafka's `KafkaApis` builds the answer: the topics the session may not DESCRIBE first, each
+//! partition as named TOPIC_AUTHORIZATION_FAILED; then the others, a topic named twice answered
+//! as one and a partition named twice answered once (Kafka keys its answers by partition).
 //! Per partition, in Kafka's order (`ReplicaManager.fetchOffset`, `Partition.fetchOffsetForTimestamp`):
-//! - a topic the session may not DESCRIBE: TOPIC_AUTHORIZATION_FAILED;
-//! - a partition named more than once: INVALID_REQUEST for each mention;
+//! - a partition named more than once: INVALID_REQUEST (once);
 //! - a negative timestamp the version does not know: UNSUPPORTED_VERSION (-3 from v7, -4 from v8,
 //!   -5 from v9, any other never);
 //! - a partition the image does not know: UNKNOWN_TOPIC_OR_PARTITION; one not hosted here:
@@ -22,7 +24,7 @@
 //!   fetchable offset; the earliest offsets are answered as usual. The old leader's last records
 //!   may not be committed yet, so the latest offset it would answer could still go back.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
 
 use strand_base::TopicPartition;
@@ -44,8 +46,8 @@ const MAX_TIMESTAMP: i64 = -3;
 const EARLIEST_LOCAL_TIMESTAMP: i64 = -4;
 const LATEST_TIERED_TIMESTAMP: i64 = -5;
 
-/// The partitions the request names more than once: each mention is answered INVALID_REQUEST
-/// and none is looked up, as Kafka's `ReplicaManager.fetchOffset` does.
+/// The partitions the request names more than once: answered INVALID_REQUEST and not looked up,
+/// as Kafka's `ReplicaManager.fetchOffset` does.
 fn duplicate_partitions(request: &ListOffsetsRequest) -> BTreeSet<(&str, i32)> {
     let mut seen = BTreeSet::new();
     let named =
@@ -78,14 +80,27 @@ pub async fn handle(
     let duplicates = duplicate_partitions(&request);
     let names = request.topics.iter().map(|t| t.name.as_str());
     let describable = broker.authorized_names(session, AclOperation::Describe, ResourceType::Topic, names);
-    let mut topics = Vec::with_capacity(request.topics.len());
+    let mut unauthorized = Vec::new();
+    let mut topics: Vec<ListOffsetsTopicResponse> = Vec::new();
+    let mut topic_places: BTreeMap<&str, usize> = BTreeMap::new();
+    let mut answered = BTreeSet::new();
     for topic in &request.topics {
+        if !describable.contains(&topic.name) {
+            let partitions =
+                topic.partitions.iter().map(|p| failed(p.partition_index, ErrorCode::TopicAuthorizationFailed));
+            unauthorized.push(ListOffsetsTopicResponse {
+                name: topic.name.clone(),
+                partitions: partitions.collect(),
+                ..Default::default()
+            });
+            continue;
+        }
         let found = image.topics().by_name(&topic.name);
-        let mut partitions = Vec::with_capacity(topic.partitions.len());
         for p in &topic.partitions {
-            let answer = if !describable.contains(&topic.name) {
-                failed(p.partition_index, ErrorCode::TopicAuthorizationFailed)
-            } else if duplicates.contains(&(topic.name.as_str(), p.partition_index)) {
+            if !answered.insert((topic.name.as_str(), p.partition_index)) {
+                continue;
+            }
+            let answer = if duplicates.contains(&(topic.name.as_str(), p.partition_index)) {
                 failed(p.partition_index, ErrorCode::InvalidRequest)
             } else if timestamp_unsupported(p.timestamp, version) {
                 failed(p.partition_index, ErrorCode::UnsupportedVersion)
@@ -95,10 +110,15 @@ pub async fn handle(
                 let tp = TopicPartition::new(topic.name.clone(), p.partition_index);
                 lookup(broker, &image, &tp, p, &request, version).await
             };
-            partitions.push(answer);
+            let place = *topic_places.entry(topic.name.as_str()).or_insert_with(|| {
+                topics.push(ListOffsetsTopicResponse { name: topic.name.clone(), ..Default::default() });
+                topics.len() - 1
+            });
+            topics[place].partitions.push(answer);
         }
-        topics.push(ListOffsetsTopicResponse { name: topic.name.clone(), partitions, ..Default::default() });
     }
+    unauthorized.extend(topics);
+    let topics = unauthorized;
     ListOffsetsResponse { topics, ..Default::default() }
 }
 
