@@ -147,6 +147,9 @@ impl ControllerApis {
         };
         let (correlation_id, version) = (request.correlation_id(), request.api_version());
         let response = match body {
+            RequestBody::ApiVersions(r) if !api_versions::software_named(&r, version) => {
+                ResponseBody::ApiVersions(api_versions::invalid())
+            }
             RequestBody::ApiVersions(_) => {
                 ResponseBody::ApiVersions(api_versions::response(served_versions(), &self.image.borrow()))
             }

@@ -14,9 +14,8 @@ use strand_protocol::messages::api::{ApiKey, RequestBody, ResponseBody};
 use strand_protocol::messages::describe_client_quotas_request::ComponentData;
 use strand_protocol::messages::describe_user_scram_credentials_request::UserName;
 use strand_protocol::messages::{
-    AlterUserScramCredentialsRequest, AlterUserScramCredentialsResponse, ApiVersionsRequest,
-    DescribeClientQuotasRequest, DescribeClientQuotasResponse, DescribeUserScramCredentialsRequest,
-    DescribeUserScramCredentialsResponse,
+    AlterUserScramCredentialsRequest, AlterUserScramCredentialsResponse, DescribeClientQuotasRequest,
+    DescribeClientQuotasResponse, DescribeUserScramCredentialsRequest, DescribeUserScramCredentialsResponse,
 };
 use strand_security::sasl::CredentialStore;
 use strand_security::scram::ScramMechanism;
@@ -88,7 +87,7 @@ fn ok(user: &str, infos: &[(i8, i32)]) -> Described {
 async fn scram_apis_are_advertised() {
     let mut node = Node::new();
     let ResponseBody::ApiVersions(response) =
-        node.call(RequestBody::ApiVersions(ApiVersionsRequest::default()), 3).await
+        node.call(RequestBody::ApiVersions(common::api_versions_request()), 3).await
     else {
         panic!("not an ApiVersions response");
     };

@@ -48,7 +48,7 @@ async fn sasl_requests_on_a_plaintext_listener_get_illegal_sasl_state() {
     use strand_protocol::error::ErrorCode;
     use strand_protocol::messages::{SaslAuthenticateRequest, SaslHandshakeRequest};
     let mut node = Node::new();
-    let request = ApiVersionsRequest::default();
+    let request = common::api_versions_request();
     let ResponseBody::ApiVersions(versions) = node.call(RequestBody::ApiVersions(request), 3).await else {
         panic!("not an ApiVersions response");
     };

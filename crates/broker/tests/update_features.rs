@@ -13,8 +13,7 @@ use strand_protocol::error::ErrorCode;
 use strand_protocol::messages::api::{RequestBody, ResponseBody};
 use strand_protocol::messages::update_features_request::FeatureUpdateKey;
 use strand_protocol::messages::{
-    ApiVersionsRequest, ConsumerGroupDescribeRequest, ConsumerGroupHeartbeatRequest, UpdateFeaturesRequest,
-    UpdateFeaturesResponse,
+    ConsumerGroupDescribeRequest, ConsumerGroupHeartbeatRequest, UpdateFeaturesRequest, UpdateFeaturesResponse,
 };
 use strand_security::Session;
 use strand_security::acl::{AclOperation, CLUSTER_NAME, ResourceType};
@@ -38,7 +37,7 @@ async fn downgrade(node: &mut Node, session: &Session, level: i16) -> UpdateFeat
 /// transaction.version's finalized level and the finalized epoch, as ApiVersions reports them.
 async fn transaction_version(node: &mut Node) -> (Option<i16>, i64) {
     let ResponseBody::ApiVersions(versions) =
-        node.call(RequestBody::ApiVersions(ApiVersionsRequest::default()), 3).await
+        node.call(RequestBody::ApiVersions(common::api_versions_request()), 3).await
     else {
         panic!("not an ApiVersions response")
     };

@@ -18,8 +18,8 @@ use strand_protocol::messages::describe_configs_request::DescribeConfigsResource
 use strand_protocol::messages::incremental_alter_configs_request::{AlterConfigsResource, AlterableConfig};
 use strand_protocol::messages::update_features_request::FeatureUpdateKey;
 use strand_protocol::messages::{
-    ApiVersionsRequest, ApiVersionsResponse, DescribeConfigsRequest, IncrementalAlterConfigsRequest,
-    UpdateFeaturesRequest, UpdateFeaturesResponse,
+    ApiVersionsResponse, DescribeConfigsRequest, IncrementalAlterConfigsRequest, UpdateFeaturesRequest,
+    UpdateFeaturesResponse,
 };
 
 const UPGRADE: i8 = 1;
@@ -29,7 +29,7 @@ const BROKER_RESOURCE: i8 = 4;
 
 /// The finalized levels `client`'s node reports (a feature at level 0 is absent), and their epoch.
 fn finalized(client: &mut Client) -> (Vec<(String, i16)>, i64) {
-    let ResponseBody::ApiVersions(versions) = client.call(RequestBody::ApiVersions(ApiVersionsRequest::default()), 3)
+    let ResponseBody::ApiVersions(versions) = client.call(RequestBody::ApiVersions(common::api_versions_request()), 3)
     else {
         panic!("not an ApiVersions response")
     };

@@ -21,9 +21,9 @@ use strand_protocol::messages::describe_quorum_request::{PartitionData, TopicDat
 use strand_protocol::messages::incremental_alter_configs_request::{AlterConfigsResource, AlterableConfig};
 use strand_protocol::messages::update_features_request::FeatureUpdateKey;
 use strand_protocol::messages::{
-    ApiVersionsRequest, CreateAclsRequest, DescribeClusterRequest, DescribeClusterResponse, DescribeQuorumRequest,
-    DescribeQuorumResponse, IncrementalAlterConfigsRequest, RemoveRaftVoterRequest, SaslAuthenticateRequest,
-    SaslHandshakeRequest, UpdateFeaturesRequest,
+    CreateAclsRequest, DescribeClusterRequest, DescribeClusterResponse, DescribeQuorumRequest, DescribeQuorumResponse,
+    IncrementalAlterConfigsRequest, RemoveRaftVoterRequest, SaslAuthenticateRequest, SaslHandshakeRequest,
+    UpdateFeaturesRequest,
 };
 
 /// DescribeQuorum v2 for `__cluster_metadata-0`, as the admin client asks it.
@@ -109,7 +109,7 @@ fn describe_quorum_on_both_listeners() {
     let follower = (1..=3).find(|id| *id != leader).expect("a follower");
     let mut controller = Client::connect(controller_address(&cluster, follower));
     let ResponseBody::ApiVersions(versions) =
-        controller.call(RequestBody::ApiVersions(ApiVersionsRequest::default()), 3)
+        controller.call(RequestBody::ApiVersions(common::api_versions_request()), 3)
     else {
         panic!("not an ApiVersions response")
     };
@@ -181,7 +181,8 @@ fn the_controller_listener_authorizes_kafka_requests() {
     let cluster = Cluster::start_configured(3, 3, &settings);
     let leader = cluster.wait_for_active_controller(None);
     let mut outsider = Client::connect(controller_address(&cluster, leader));
-    let ResponseBody::ApiVersions(versions) = outsider.call(RequestBody::ApiVersions(ApiVersionsRequest::default()), 3)
+    let ResponseBody::ApiVersions(versions) =
+        outsider.call(RequestBody::ApiVersions(common::api_versions_request()), 3)
     else {
         panic!("not an ApiVersions response")
     };

@@ -107,6 +107,12 @@ fn answer(entries: &[(&str, i16)]) -> Answer {
 fn cases(client: &mut Client) -> Vec<(&'static str, Answer, Answer)> {
     let mut out = Vec::new();
 
+    // ApiVersions v3 not naming the client's software (KIP-511): INVALID_REQUEST, no versions.
+    let unnamed = strand_protocol::messages::ApiVersionsRequest::default();
+    let ResponseBody::ApiVersions(response) = client.call(RequestBody::ApiVersions(unnamed), 3) else { panic!() };
+    let got = vec![(format!("{} api keys", response.api_keys.len()), response.error_code)];
+    out.push(("ApiVersions v3 with an empty software name", got, answer(&[("0 api keys", 42)])));
+
     // A name given twice in one CreateTopics: INVALID_REQUEST once for the name, the others decided.
     let (a, b) = (fresh("twice"), fresh("once"));
     let got = create_topics(client, vec![creatable(&a, 1), creatable(&a, 1), creatable(&b, 1)], &[&a, &b]);

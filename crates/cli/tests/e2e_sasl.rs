@@ -14,7 +14,7 @@ use strand_protocol::messages::AlterUserScramCredentialsRequest;
 use strand_protocol::messages::alter_user_scram_credentials_request::ScramCredentialUpsertion;
 use strand_protocol::messages::api::{RequestBody, ResponseBody};
 use strand_protocol::messages::{
-    ApiVersionsRequest, MetadataRequest, SaslAuthenticateRequest, SaslAuthenticateResponse, SaslHandshakeRequest,
+    MetadataRequest, SaslAuthenticateRequest, SaslAuthenticateResponse, SaslHandshakeRequest,
 };
 use strand_security::sasl::plain::PlainClient;
 use strand_security::sasl::scram::ScramClient;
@@ -89,7 +89,7 @@ fn nothing_is_served_before_authentication() {
     // ApiVersions is answered, then only the handshake is.
     let mut client = Client::connect(address);
     assert!(matches!(
-        client.call(RequestBody::ApiVersions(ApiVersionsRequest::default()), 3),
+        client.call(RequestBody::ApiVersions(common::api_versions_request()), 3),
         ResponseBody::ApiVersions(_)
     ));
     client.send_raw(&encode(RequestBody::Metadata(MetadataRequest::default()), 12));

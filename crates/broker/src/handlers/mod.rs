@@ -96,7 +96,7 @@ served_apis! {
         Fetch(r) => fetch::handle(broker, r, version, client.session).await,
         ListOffsets(r) => list_offsets::handle(broker, r, version, client.session).await,
         Metadata(r) => metadata::handle(broker, r, version, client.listener, client.session).await,
-        ApiVersions(r) => api_versions::handle(broker, &r),
+        ApiVersions(r) => api_versions::handle(broker, &r, version),
         CreateTopics(r) => create_topics::handle(broker, r, version, client).await,
         DeleteTopics(r) => delete_topics::handle(broker, r, version, client).await,
         DeleteRecords(r) => delete_records::handle(broker, r, client.session),

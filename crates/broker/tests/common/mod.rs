@@ -490,3 +490,13 @@ impl IsrChannel for NoPeers {
         Box::pin(async { Err(ErrorCode::OperationNotAttempted) })
     }
 }
+
+/// An ApiVersions request as a client sends it from v3: naming its software (KIP-511; Kafka
+/// answers INVALID_REQUEST to one that does not).
+pub fn api_versions_request() -> strand_protocol::messages::ApiVersionsRequest {
+    strand_protocol::messages::ApiVersionsRequest {
+        client_software_name: "strand-test".to_owned(),
+        client_software_version: "1.0".to_owned(),
+        ..Default::default()
+    }
+}

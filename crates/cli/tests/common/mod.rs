@@ -611,3 +611,13 @@ impl Proxy {
         self.cut.store(false, std::sync::atomic::Ordering::SeqCst);
     }
 }
+
+/// An ApiVersions request as a client sends it from v3: naming its software (KIP-511; Kafka
+/// answers INVALID_REQUEST to one that does not).
+pub fn api_versions_request() -> strand_protocol::messages::ApiVersionsRequest {
+    strand_protocol::messages::ApiVersionsRequest {
+        client_software_name: "strand-e2e".to_owned(),
+        client_software_version: "1.0".to_owned(),
+        ..Default::default()
+    }
+}
