@@ -5,8 +5,9 @@
 //! [`RaftRpc`] is checked here first, and refused whole if any part of it is not something a
 //! voter of this cluster would send:
 //!
-//! - **Who.** The sender must be another configured voter, and the vote it carries must name it
-//!   (a candidate's own vote, a leader's own leadership). An RPC naming another metadata log
+//! - **Who.** The sender must be another voter (the configured ones; in a dynamic quorum those
+//!   of this node's newest membership, anyone while it has none), and the vote it carries must
+//!   name it (a candidate's own vote, a leader's own leadership). An RPC naming another metadata log
 //!   directory for this node than its own is for the voter this node replaced (a failed disk
 //!   formatted anew under the same id) and is refused: its empty log is not that voter's.
 //! - **Terms.** Every term (the vote's, each log id's) must be at most [`TERM_MAX`]: a Kafka
@@ -50,7 +51,7 @@ pub(crate) struct Admission {
     /// This node's metadata log directory id (all zeros: unknown, not checked).
     directory_id: [u8; 16],
     /// The configured voters, as openraft numbers them; `None` in a dynamic quorum, whose voters
-    /// change (any other node may then send, and a membership may name any voters).
+    /// change (the caller passes the current ones, and a membership may name any voters).
     voters: Option<BTreeSet<u64>>,
     receiving: Mutex<Option<ReceivingSnapshot>>,
 }
@@ -90,8 +91,10 @@ impl Admission {
         self
     }
 
-    /// Why `rpc` must not reach openraft, if it must not.
-    pub(crate) fn check(&self, rpc: &RaftRpc) -> Result<(), String> {
+    /// Why `rpc` must not reach openraft, if it must not. `current_voters`: in a dynamic quorum,
+    /// the voters of this node's newest membership (empty before it has one: a new node learns
+    /// them from whoever leads).
+    pub(crate) fn check(&self, rpc: &RaftRpc, current_voters: &BTreeSet<u64>) -> Result<(), String> {
         if rpc.cluster_id() != self.cluster_id {
             return Err(format!("cluster id {:?} is not this cluster's ({:?})", rpc.cluster_id(), self.cluster_id));
         }
@@ -107,9 +110,10 @@ impl Admission {
                 strand_base::Uuid(own)
             ));
         }
+        let voters = self.voters.as_ref().or((!current_voters.is_empty()).then_some(current_voters));
         let source = u64::try_from(rpc.source())
             .ok()
-            .filter(|source| self.voters.as_ref().is_none_or(|v| v.contains(source)) && rpc.source() != self.node_id)
+            .filter(|source| voters.is_none_or(|v| v.contains(source)) && rpc.source() != self.node_id)
             .ok_or_else(|| format!("node {} is not another voter of this cluster", rpc.source()))?;
         match rpc.body() {
             RpcBody::Vote(request) | RpcBody::PreVote(request) => {
@@ -250,6 +254,12 @@ mod tests {
 
     const CLUSTER: &str = "MkU3OEVBNTcwNTJENDM2Qg";
 
+    /// `admission`'s check with no current membership (static quorums, and a dynamic quorum's
+    /// node before it learns its voters).
+    fn check(admission: &Admission, rpc: &RaftRpc) -> Result<(), String> {
+        admission.check(rpc, &BTreeSet::new())
+    }
+
     /// Voter 2 of voters 1, 2, 3.
     fn admission() -> Admission {
         Admission::new(CLUSTER, 2, Some([1, 2, 3].into()))
@@ -314,13 +324,13 @@ mod tests {
     #[test]
     fn a_voters_rpcs_pass() {
         let admission = admission();
-        assert_eq!(admission.check(&append(3, good_entries(3))), Ok(()));
-        assert_eq!(admission.check(&append(3, Vec::new())), Ok(()));
-        assert_eq!(admission.check(&append(TERM_MAX, good_entries(TERM_MAX))), Ok(()));
+        assert_eq!(check(&admission, &append(3, good_entries(3))), Ok(()));
+        assert_eq!(check(&admission, &append(3, Vec::new())), Ok(()));
+        assert_eq!(check(&admission, &append(TERM_MAX, good_entries(TERM_MAX))), Ok(()));
         let vote = VoteRequest::new(Vote::new(4, 3), Some(log_id(2, 4)));
-        assert_eq!(admission.check(&RaftRpc::new(CLUSTER, 3, 2, RpcBody::Vote(vote))), Ok(()));
+        assert_eq!(check(&admission, &RaftRpc::new(CLUSTER, 3, 2, RpcBody::Vote(vote))), Ok(()));
         let install = snapshot(Vote::new_committed(3, 1), &[1, 2, 3], 0, b"x", false);
-        assert_eq!(admission.check(&RaftRpc::new(CLUSTER, 1, 2, RpcBody::InstallSnapshot(install))), Ok(()));
+        assert_eq!(check(&admission, &RaftRpc::new(CLUSTER, 1, 2, RpcBody::InstallSnapshot(install))), Ok(()));
     }
 
     /// A dynamic quorum's node refuses an rpc naming another directory of its id (the voter a
@@ -329,11 +339,11 @@ mod tests {
     fn an_rpc_for_a_replaced_directory_is_refused() {
         let admission = Admission::new(CLUSTER, 2, None).with_directory_id([7; 16]);
         let mut rpc = append(3, good_entries(3));
-        assert_eq!(admission.check(&rpc), Ok(()), "no directory named");
+        assert_eq!(check(&admission, &rpc), Ok(()), "no directory named");
         rpc.target_directory_id = [7; 16];
-        assert_eq!(admission.check(&rpc), Ok(()), "its own directory");
+        assert_eq!(check(&admission, &rpc), Ok(()), "its own directory");
         rpc.target_directory_id = [8; 16];
-        assert!(admission.check(&rpc).is_err(), "another directory of node 2");
+        assert!(check(&admission, &rpc).is_err(), "another directory of node 2");
         let from_new_voter = RaftRpc::new(
             CLUSTER,
             9,
@@ -345,7 +355,30 @@ mod tests {
                 leader_commit: None,
             }),
         );
-        assert_eq!(admission.check(&from_new_voter), Ok(()), "a dynamic quorum's sender may be any node");
+        assert_eq!(check(&admission, &from_new_voter), Ok(()), "a node with no membership yet hears any node");
+    }
+
+    /// In a dynamic quorum a sender must be a voter of the receiver's newest membership: a node
+    /// that was never added, or was removed, is refused (issue 15, finding 7).
+    #[test]
+    fn a_dynamic_quorums_sender_must_be_a_current_voter() {
+        let admission = Admission::new(CLUSTER, 2, None);
+        let from = |source: i32| {
+            let request = AppendEntriesRequest {
+                vote: Vote::new_committed(3, source as u64),
+                prev_log_id: None,
+                entries: Vec::new(),
+                leader_commit: None,
+            };
+            RaftRpc::new(CLUSTER, source, 2, RpcBody::AppendEntries(request))
+        };
+        let voters: BTreeSet<u64> = [1, 2, 3].into();
+        assert_eq!(admission.check(&from(3), &voters), Ok(()));
+        let stranger = admission.check(&from(9), &voters).expect_err("a node outside the membership");
+        assert!(stranger.contains("node 9 is not another voter"), "{stranger}");
+        let removed: BTreeSet<u64> = [1, 2].into();
+        assert!(admission.check(&from(3), &removed).is_err(), "a removed voter");
+        assert_eq!(admission.check(&from(9), &BTreeSet::new()), Ok(()), "no membership known yet");
     }
 
     /// A term no Kafka epoch (with one more after it) holds is refused wherever it is: these are
@@ -354,16 +387,16 @@ mod tests {
     fn terms_past_an_epoch_are_refused() {
         let admission = admission();
         for term in [TERM_MAX + 1, 1 << 31, 1 << 62, u64::MAX] {
-            let refused = admission.check(&append(term, Vec::new())).expect_err("refused");
+            let refused = check(&admission, &append(term, Vec::new())).expect_err("refused");
             assert!(refused.contains(&format!("term {term} exceeds")), "{refused}");
             let vote = VoteRequest::new(Vote::new(term, 1), None);
-            assert!(admission.check(&RaftRpc::new(CLUSTER, 1, 2, RpcBody::Vote(vote))).is_err(), "vote at {term}");
+            assert!(check(&admission, &RaftRpc::new(CLUSTER, 1, 2, RpcBody::Vote(vote))).is_err(), "vote at {term}");
             let install = snapshot(Vote::new_committed(term, 1), &[1, 2, 3], 0, b"", false);
-            assert!(admission.check(&RaftRpc::new(CLUSTER, 1, 2, RpcBody::InstallSnapshot(install))).is_err());
+            assert!(check(&admission, &RaftRpc::new(CLUSTER, 1, 2, RpcBody::InstallSnapshot(install))).is_err());
             // A log id later than the rpc's own term.
-            assert!(admission.check(&append(3, vec![normal(term, 5, vec![frame()])])).is_err(), "entry at {term}");
+            assert!(check(&admission, &append(3, vec![normal(term, 5, vec![frame()])])).is_err(), "entry at {term}");
             let vote = VoteRequest::new(Vote::new(4, 1), Some(log_id(term, 4)));
-            assert!(admission.check(&RaftRpc::new(CLUSTER, 1, 2, RpcBody::Vote(vote))).is_err());
+            assert!(check(&admission, &RaftRpc::new(CLUSTER, 1, 2, RpcBody::Vote(vote))).is_err());
         }
     }
 
@@ -373,7 +406,7 @@ mod tests {
         let admission = admission();
         let from = |source: i32, vote: Vote<u64>| {
             let request = AppendEntriesRequest { vote, prev_log_id: None, entries: Vec::new(), leader_commit: None };
-            admission.check(&RaftRpc::new(CLUSTER, source, 2, RpcBody::AppendEntries(request)))
+            check(&admission, &RaftRpc::new(CLUSTER, source, 2, RpcBody::AppendEntries(request)))
         };
         assert_eq!(from(1, Vote::new_committed(3, 1)), Ok(()));
         for (source, vote) in [
@@ -391,9 +424,9 @@ mod tests {
             entries: Vec::new(),
             leader_commit: None,
         };
-        assert!(admission.check(&RaftRpc::new("another", 1, 2, RpcBody::AppendEntries(request))).is_err());
+        assert!(check(&admission, &RaftRpc::new("another", 1, 2, RpcBody::AppendEntries(request))).is_err());
         assert!(
-            Admission::new(CLUSTER, 3, Some([1, 2, 3].into())).check(&append(3, Vec::new())).is_err(),
+            Admission::new(CLUSTER, 3, Some([1, 2, 3].into())).check(&append(3, Vec::new()), &BTreeSet::new()).is_err(),
             "for node 2"
         );
     }
@@ -426,7 +459,7 @@ mod tests {
             ),
         ];
         for (what, entries) in cases {
-            assert!(admission.check(&append(3, entries)).is_err(), "{what} was let through");
+            assert!(check(&admission, &append(3, entries)).is_err(), "{what} was let through");
         }
         let request = AppendEntriesRequest {
             vote: Vote::new_committed(3, 1),
@@ -434,7 +467,7 @@ mod tests {
             entries: vec![normal(3, 0, vec![frame()])],
             leader_commit: None,
         };
-        assert!(admission.check(&RaftRpc::new(CLUSTER, 1, 2, RpcBody::AppendEntries(request))).is_err());
+        assert!(check(&admission, &RaftRpc::new(CLUSTER, 1, 2, RpcBody::AppendEntries(request))).is_err());
     }
 
     /// A snapshot naming other voters, or nothing, is refused.
@@ -442,10 +475,10 @@ mod tests {
     fn snapshots_of_other_voters_are_refused() {
         let admission = admission();
         let install = snapshot(Vote::new_committed(3, 1), &[1, 2, 9], 0, b"", false);
-        assert!(admission.check(&RaftRpc::new(CLUSTER, 1, 2, RpcBody::InstallSnapshot(install))).is_err());
+        assert!(check(&admission, &RaftRpc::new(CLUSTER, 1, 2, RpcBody::InstallSnapshot(install))).is_err());
         let mut install = snapshot(Vote::new_committed(3, 1), &[1, 2, 3], 0, b"", false);
         install.meta.last_log_id = None;
-        assert!(admission.check(&RaftRpc::new(CLUSTER, 1, 2, RpcBody::InstallSnapshot(install))).is_err());
+        assert!(check(&admission, &RaftRpc::new(CLUSTER, 1, 2, RpcBody::InstallSnapshot(install))).is_err());
     }
 
     /// Chunks assemble in order (a resent one replaces what it covers); a chunk past the received

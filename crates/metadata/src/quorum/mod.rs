@@ -554,7 +554,12 @@ impl Quorum {
     /// node that is not another voter, or that no voter of this cluster would send (see
     /// `admission`) are refused in the reply ([`RaftReply::is_refused`]) before Raft sees them.
     pub async fn handle_rpc(&self, rpc: RaftRpc) -> RaftReply {
-        transport::handle(&self.raft, &self.admission, rpc, (&self.log, self.leader_silence)).await
+        let current_voters: std::collections::BTreeSet<u64> = if self.dynamic {
+            self.metrics.borrow().membership_config.membership().voter_ids().collect()
+        } else {
+            std::collections::BTreeSet::new()
+        };
+        transport::handle(&self.raft, &self.admission, rpc, (&self.log, self.leader_silence), &current_voters).await
     }
 
     pub fn node_id(&self) -> i32 {

@@ -23,6 +23,7 @@
 //! [`LoneVoterTransport`] is the network of a one-voter quorum: no peers, every call unreachable
 //! (openraft never calls it: its lone voter votes for itself and replicates to no one).
 
+use std::collections::BTreeSet;
 use std::fmt;
 use std::future::Future;
 use std::pin::Pin;
@@ -232,8 +233,9 @@ pub(crate) async fn handle(
     admission: &Admission,
     rpc: RaftRpc,
     (log, leader_silence): (&SharedLog, Duration),
+    current_voters: &BTreeSet<u64>,
 ) -> RaftReply {
-    if let Err(reason) = admission.check(&rpc) {
+    if let Err(reason) = admission.check(&rpc, current_voters) {
         return RaftReply { body: ReplyBody::Refused(reason) };
     }
     let body = match rpc.body {
