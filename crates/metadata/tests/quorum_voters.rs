@@ -35,3 +35,43 @@ async fn a_removed_leader_no_longer_names_itself_the_leader() {
     cluster.check_one_leader_per_epoch();
     cluster.stop_all().await;
 }
+
+/// UpdateRaftVoter (KIP-853): the leader gives a voter the CONTROLLER listeners it now names,
+/// and every voter's membership holds them once the change commits; the quorum goes on
+/// committing. An unknown voter, or a known id with another directory, is VOTER_NOT_FOUND; a
+/// follower answers NOT_LEADER_OR_FOLLOWER.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_voter_update_changes_its_endpoints_everywhere() {
+    use strand_metadata::quorum::NewVoter;
+    use strand_protocol::error::ErrorCode;
+    let cluster = Cluster::dynamic();
+    cluster.start_all().await;
+    let (_, leader) = cluster.agreed_leader(&VOTERS).await;
+    let updated = VOTERS.into_iter().find(|&id| id != leader).expect("a follower");
+    let listeners = vec![("CONTROLLER".to_owned(), "localhost".to_owned(), 19_093)];
+    let voter = |id: i32, directory_id| NewVoter { id, directory_id, listeners: listeners.clone() };
+    let quorum = cluster.quorum(leader);
+    bounded("the update", quorum.update_voter(voter(updated, Cluster::directory_id(updated)), WAIT))
+        .await
+        .expect("the leader updates the voter");
+    for id in VOTERS {
+        cluster
+            .wait_until("every voter to hold the new endpoints", |c| {
+                let voters = c.quorum(id).current_voters();
+                voters.iter().any(|v| v.id == updated && v.listeners == listeners).then_some(())
+            })
+            .await;
+    }
+    cluster.append(&VOTERS, topic("after the update")).await;
+
+    let unknown = quorum.update_voter(voter(9, Cluster::directory_id(9)), WAIT).await.expect_err("an unknown voter");
+    assert_eq!(unknown.code, ErrorCode::VoterNotFound);
+    let other_disk =
+        quorum.update_voter(voter(updated, Cluster::directory_id(9)), WAIT).await.expect_err("another directory");
+    assert_eq!(other_disk.code, ErrorCode::VoterNotFound);
+    let follower = cluster.quorum(updated);
+    let refused = follower.update_voter(voter(updated, Cluster::directory_id(updated)), WAIT).await;
+    assert_eq!(refused.expect_err("a follower").code, ErrorCode::NotLeaderOrFollower);
+    cluster.check_one_leader_per_epoch();
+    cluster.stop_all().await;
+}

@@ -1,5 +1,5 @@
-//! Changing a dynamic quorum's voters (KIP-853's AddRaftVoter and RemoveRaftVoter) through
-//! openraft's membership changes.
+//! Changing a dynamic quorum's voters (KIP-853's AddRaftVoter, RemoveRaftVoter and
+//! UpdateRaftVoter) through openraft's membership changes.
 //!
 //! **Adding** a controller: the leader first makes it a learner (it replicates the log without
 //! voting, as Kafka's observer does) and waits until it has caught up with the leader's log end
@@ -14,7 +14,7 @@
 //! and directory id) not voting, or the last one, VOTER_NOT_FOUND; a static quorum
 //! UNSUPPORTED_VERSION.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 use std::time::Duration;
 
 use openraft::ChangeMembers;
@@ -83,12 +83,7 @@ impl Quorum {
             return Err(VoterChangeError::new(ErrorCode::DuplicateVoter, message));
         }
         let id = u64::try_from(voter.id).map_err(|_| VoterChangeError::new(ErrorCode::InvalidRequest, "bad id"))?;
-        let endpoints = voter.listeners.iter().map(|(name, host, port)| VoterEndpoint {
-            name: name.clone(),
-            host: host.clone(),
-            port: *port,
-        });
-        let node = VoterNode { directory_id: voter.directory_id.0, endpoints: endpoints.collect() };
+        let node = voter_node(&voter);
         let key = replica_key(voter.id, voter.directory_id);
         let lagging = || {
             let message = format!("Aborted add voter operation for {key} since it is lagging behind");
@@ -145,6 +140,34 @@ impl Quorum {
         }
     }
 
+    /// Updates voter `id`'s CONTROLLER listeners (KIP-853's UpdateRaftVoter: a voter telling the
+    /// leader the endpoints it now listens on), written as a new `VotersRecord` once committed.
+    /// VOTER_NOT_FOUND unless `id` votes with `directory_id`; nothing is written when the
+    /// endpoints are those the voter already has.
+    pub async fn update_voter(&self, voter: NewVoter, timeout: Duration) -> Result<(), VoterChangeError> {
+        let voters = self.check_voter_change("updating")?;
+        let key = replica_key(voter.id, voter.directory_id);
+        let Some(current) = voters.iter().find(|v| v.id == voter.id && v.directory_id == voter.directory_id) else {
+            let message = format!("Updated voter {key} is not part of the set of voters {}.", keys(&voters));
+            return Err(VoterChangeError::new(ErrorCode::VoterNotFound, message));
+        };
+        if current.listeners == voter.listeners {
+            return Ok(());
+        }
+        let id = u64::try_from(voter.id).map_err(|_| VoterChangeError::new(ErrorCode::InvalidRequest, "bad id"))?;
+        let node = voter_node(&voter);
+        tracing::info!("metadata quorum: {key} now listens on {:?}", voter.listeners);
+        let change = self.raft.change_membership(ChangeMembers::SetNodes(BTreeMap::from([(id, node)])), false);
+        match tokio::time::timeout(timeout, change).await {
+            Ok(Ok(_)) => Ok(()),
+            Ok(Err(e)) => Err(change_failed(e)),
+            Err(_) => Err(VoterChangeError::new(
+                ErrorCode::RequestTimedOut,
+                "Request timed out waiting for voters to commit the latest voter change",
+            )),
+        }
+    }
+
     /// The voters, once this node is found to lead a dynamic quorum with no change in flight.
     fn check_voter_change(&self, gerund: &str) -> Result<Vec<CurrentVoter>, VoterChangeError> {
         if !self.dynamic {
@@ -164,6 +187,16 @@ impl Quorum {
         drop(metrics);
         Ok(self.current_voters())
     }
+}
+
+/// `voter` as the membership holds it.
+fn voter_node(voter: &NewVoter) -> VoterNode {
+    let endpoints = voter.listeners.iter().map(|(name, host, port)| VoterEndpoint {
+        name: name.clone(),
+        host: host.clone(),
+        port: *port,
+    });
+    VoterNode { directory_id: voter.directory_id.0, endpoints: endpoints.collect() }
 }
 
 fn current_voter(id: u64, node: &VoterNode) -> CurrentVoter {

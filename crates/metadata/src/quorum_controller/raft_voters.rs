@@ -30,6 +30,8 @@ pub trait DynamicVoters: Send + Sync {
         directory_id: strand_base::Uuid,
         timeout: Duration,
     ) -> BoxFuture<'_, Result<(), VoterChangeError>>;
+    /// See [`Quorum::update_voter`].
+    fn update_voter(&self, voter: NewVoter, timeout: Duration) -> BoxFuture<'_, Result<(), VoterChangeError>>;
     /// See [`Quorum::current_voters`].
     fn current_voters(&self) -> Vec<CurrentVoter>;
 }
@@ -46,6 +48,10 @@ impl DynamicVoters for Quorum {
         timeout: Duration,
     ) -> BoxFuture<'_, Result<(), VoterChangeError>> {
         Box::pin(Quorum::remove_voter(self, id, directory_id, timeout))
+    }
+
+    fn update_voter(&self, voter: NewVoter, timeout: Duration) -> BoxFuture<'_, Result<(), VoterChangeError>> {
+        Box::pin(Quorum::update_voter(self, voter, timeout))
     }
 
     fn current_voters(&self) -> Vec<CurrentVoter> {
@@ -110,7 +116,7 @@ impl QuorumController {
         match request {
             RequestBody::AddRaftVoter(r) => ResponseBody::AddRaftVoter(add(voters, cluster_id, r).await),
             RequestBody::RemoveRaftVoter(r) => ResponseBody::RemoveRaftVoter(remove(voters, cluster_id, r).await),
-            RequestBody::UpdateRaftVoter(r) => ResponseBody::UpdateRaftVoter(update(voters, cluster_id, &r)),
+            RequestBody::UpdateRaftVoter(r) => ResponseBody::UpdateRaftVoter(update(voters, cluster_id, r).await),
             other => unreachable!("not a voter request: {:?}", other.api_key()),
         }
     }
@@ -156,22 +162,27 @@ async fn remove(
     }
 }
 
-/// A voter telling the leader its endpoints: accepted from a voter the quorum knows by id and
-/// directory id (its endpoints are those it was added with), VOTER_NOT_FOUND otherwise.
-fn update(voters: &dyn DynamicVoters, cluster_id: &str, request: &UpdateRaftVoterRequest) -> UpdateRaftVoterResponse {
-    let code = match controller::check_update(cluster_id, request) {
-        Err((code, _)) => code,
-        Ok(()) => {
-            let known = voters
-                .current_voters()
-                .iter()
-                .any(|v| v.id == request.voter_id && v.directory_id == request.voter_directory_id);
-            if known {
-                strand_protocol::error::ErrorCode::None
-            } else {
-                strand_protocol::error::ErrorCode::VoterNotFound
-            }
-        }
+/// A voter telling the leader its endpoints: its voter entry (found by id and directory id,
+/// VOTER_NOT_FOUND otherwise) takes them ([`DynamicVoters::update_voter`]).
+async fn update(
+    voters: &dyn DynamicVoters,
+    cluster_id: &str,
+    request: UpdateRaftVoterRequest,
+) -> UpdateRaftVoterResponse {
+    let answer = |code: i16| UpdateRaftVoterResponse { error_code: code, ..UpdateRaftVoterResponse::default() };
+    if let Err((code, _)) = controller::check_update(cluster_id, &request) {
+        return answer(code.code());
+    }
+    let voter = NewVoter {
+        id: request.voter_id,
+        directory_id: request.voter_directory_id,
+        listeners: request.listeners.into_iter().map(|l| (l.name, l.host, l.port)).collect(),
     };
-    UpdateRaftVoterResponse { error_code: code.code(), ..UpdateRaftVoterResponse::default() }
+    match voters.update_voter(voter, VOTER_CHANGE_WAIT_MAX).await {
+        Ok(()) => answer(0),
+        Err(e) => {
+            tracing::info!("UpdateRaftVoter refused: {e}");
+            answer(e.code.code())
+        }
+    }
 }
