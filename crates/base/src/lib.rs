@@ -1,6 +1,6 @@
 //! Strand's vocabulary: the identifiers and units every other crate speaks in, the [`Clock`] that
 //! keeps the cores deterministic, the named limits the broker enforces ([`limits`]) and the
-//! internal topics' names ([`topic`]). With feature `testkit` (tests only), [`testkit`]: a clock
+//! internal topics' names ([`topic`]), the metrics' names ([`metric_names`]). With feature `testkit` (tests only), [`testkit`]: a clock
 //! the test moves.
 //!
 //! This crate is layer 0: it depends on nothing in the workspace and does no I/O. It never reads the
@@ -10,6 +10,7 @@
 //! epochs) so that conversions at the protocol boundary are free and lossless.
 
 pub mod limits;
+pub mod metric_names;
 #[cfg(feature = "testkit")]
 pub mod testkit;
 pub mod topic;

@@ -70,6 +70,9 @@ struct ProduceWait {
     correlation_id: i32,
     version: i16,
     quota: crate::quotas::QuotaCharge,
+    /// When the frame reached the broker (the clock's monotonic reading), for the request's
+    /// total time.
+    started_ns: u64,
 }
 
 impl Broker {
@@ -78,8 +81,9 @@ impl Broker {
     pub async fn handle(&self, frame: Bytes, session: &Session) -> Outcome {
         match self.start(frame, session).await {
             Progress::Done(outcome) => outcome,
-            Progress::Waiting(ProduceWait { wait, correlation_id, version, quota }) => {
+            Progress::Waiting(ProduceWait { wait, correlation_id, version, quota, started_ns }) => {
                 let body = ResponseBody::Produce(wait.finish(self).await);
+                self.request_answered(ApiKey::Produce, version, started_ns);
                 self.quota_finish(&quota, Some(body), correlation_id, version)
             }
         }
@@ -93,14 +97,18 @@ impl Broker {
             Progress::Done(outcome) => Handled::Done(outcome),
             // A throttled producer is not pipelined: the connection reads nothing more until
             // its answer and mute (Kafka reads one request at a time and mutes after it).
-            Progress::Waiting(ProduceWait { wait, correlation_id, version, quota }) if quota.throttle_ms > 0 => {
+            Progress::Waiting(ProduceWait { wait, correlation_id, version, quota, started_ns })
+                if quota.throttle_ms > 0 =>
+            {
                 let body = ResponseBody::Produce(wait.finish(self).await);
+                self.request_answered(ApiKey::Produce, version, started_ns);
                 Handled::Done(self.quota_finish(&quota, Some(body), correlation_id, version))
             }
-            Progress::Waiting(ProduceWait { wait, correlation_id, version, quota }) => {
+            Progress::Waiting(ProduceWait { wait, correlation_id, version, quota, started_ns }) => {
                 let broker = Arc::clone(self);
                 Handled::Waiting(Box::pin(async move {
                     let body = ResponseBody::Produce(wait.finish(&broker).await);
+                    broker.request_answered(ApiKey::Produce, version, started_ns);
                     broker.quota_finish(&quota, Some(body), correlation_id, version)
                 }))
             }
@@ -109,6 +117,7 @@ impl Broker {
 
     /// Parses, checks and dispatches a request, up to an acks=all Produce's wait.
     async fn start(&self, frame: Bytes, session: &Session) -> Progress<Outcome, ProduceWait> {
+        let started_ns = self.clock.monotonic_ns();
         let frame_bytes = frame.len();
         let request = match parse_request(frame) {
             Ok(request) => request,
@@ -134,13 +143,26 @@ impl Broker {
             listener: &session.listener,
             session,
         };
+        let api = request.api_key;
         let dispatched = self.dispatch(body, version, client).await;
         self.quota_handled(&mut quota);
         match dispatched {
-            Ok(Progress::Done(body)) => Progress::Done(self.quota_finish(&quota, body, correlation_id, version)),
-            Ok(Progress::Waiting(wait)) => Progress::Waiting(ProduceWait { wait, correlation_id, version, quota }),
+            Ok(Progress::Done(body)) => {
+                self.request_answered(api, version, started_ns);
+                Progress::Done(self.quota_finish(&quota, body, correlation_id, version))
+            }
+            Ok(Progress::Waiting(wait)) => {
+                Progress::Waiting(ProduceWait { wait, correlation_id, version, quota, started_ns })
+            }
             Err(reason) => Progress::Done(Outcome::Close(reason)),
         }
+    }
+
+    /// Counts a request of `api` at `version` whose answer is ready (or, acks=0, needs none), and
+    /// its total time since `started_ns`. A request that closes its connection is not counted.
+    fn request_answered(&self, api: ApiKey, version: i16, started_ns: u64) {
+        let elapsed_ns = self.clock.monotonic_ns().saturating_sub(started_ns);
+        self.metrics.requests.record(api, version, elapsed_ns);
     }
 }
 
