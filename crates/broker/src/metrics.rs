@@ -142,3 +142,58 @@ impl RequestMetrics {
         total_time_ms.record(elapsed_ns as f64 / 1_000_000.0);
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use metrics_exporter_prometheus::PrometheusBuilder;
+    use strand_protocol::messages::api::ApiKey;
+
+    use super::BrokerMetrics;
+
+    /// The lines of `name` in `text`.
+    fn lines<'a>(text: &'a str, name: &'a str) -> Vec<&'a str> {
+        text.lines().filter(|l| l.strip_prefix(name).is_some_and(|rest| rest.starts_with(['{', ' ']))).collect()
+    }
+
+    /// Traffic counts over all topics and by topic, but only the first `topics_max` topics get
+    /// series of their own; requests count by API and version, their times by API; an API the
+    /// node does not serve records nothing.
+    #[test]
+    fn series_are_counted_and_topics_bounded() {
+        let recorder = PrometheusBuilder::new().build_recorder();
+        let handle = recorder.handle();
+        metrics::with_local_recorder(&recorder, || {
+            let metrics = BrokerMetrics::new(2);
+            metrics.topics.record_in("a", 3, 100);
+            metrics.topics.record_in("b", 1, 10);
+            metrics.topics.record_in("c", 2, 50);
+            metrics.topics.record_in("a", 1, 7);
+            metrics.topics.record_out("c", 5);
+            metrics.topics.record_out("a", 40);
+            metrics.requests.record(ApiKey::Produce, 9, 2_000_000);
+            metrics.requests.record(ApiKey::Produce, 9, 1_000);
+            metrics.requests.record(ApiKey::Produce, 11, 1_000);
+            metrics.requests.record(ApiKey::Produce, i16::MAX, 1_000);
+            metrics.requests.record(ApiKey::Fetch, 17, 3_000_000);
+        });
+        let text = handle.render();
+        let messages_in = lines(&text, strand_base::metric_names::MESSAGES_IN);
+        let mut expected = vec![
+            "kafka_server_brokertopicmetrics_messagesin_total 7",
+            "kafka_server_brokertopicmetrics_messagesin_total{topic=\"a\"} 4",
+            "kafka_server_brokertopicmetrics_messagesin_total{topic=\"b\"} 1",
+        ];
+        let mut found = messages_in.clone();
+        found.sort_unstable();
+        expected.sort_unstable();
+        assert_eq!(found, expected, "{text}");
+        assert!(text.contains("kafka_server_brokertopicmetrics_bytesin_total 167\n"), "{text}");
+        assert!(text.contains("kafka_server_brokertopicmetrics_bytesout_total 45\n"), "{text}");
+        assert!(text.contains("kafka_server_brokertopicmetrics_bytesout_total{topic=\"a\"} 40\n"), "{text}");
+        let produce_9 = "kafka_network_requestmetrics_requests_total{request=\"Produce\",version=\"9\"} 2\n";
+        assert!(text.contains(produce_9), "{text}");
+        assert!(text.contains("requests_total{request=\"Produce\",version=\"11\"} 1\n"), "{text}");
+        assert!(text.contains("kafka_network_requestmetrics_totaltimems_count{request=\"Produce\"} 4\n"), "{text}");
+        assert!(text.contains("kafka_network_requestmetrics_totaltimems_count{request=\"Fetch\"} 1\n"), "{text}");
+    }
+}

@@ -85,3 +85,52 @@ impl PartitionCounts {
         counts
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use strand_base::{BrokerId, Uuid};
+    use strand_metadata::image::{MetadataDelta, MetadataImage, MetadataProvenance};
+    use strand_protocol::messages::records::MetadataRecord;
+    use strand_protocol::messages::{PartitionRecord, TopicRecord};
+
+    use super::PartitionCounts;
+
+    /// One partition of topic `[7; 16]`: (replicas, adding, ISR, leader).
+    fn partition(id: i32, replicas: &[i32], adding: &[i32], isr: &[i32], leader: i32) -> MetadataRecord {
+        let ids = |list: &[i32]| list.iter().copied().map(BrokerId).collect();
+        MetadataRecord::PartitionRecord(PartitionRecord {
+            partition_id: id,
+            topic_id: Uuid([7; 16]),
+            replicas: ids(replicas),
+            adding_replicas: ids(adding),
+            isr: isr.to_vec(),
+            leader: BrokerId(leader),
+            ..Default::default()
+        })
+    }
+
+    /// Node 1's gauges: partitions with a replica here, led here, led here with a short ISR
+    /// (a replica being added does not count as missing), and leaderless anywhere.
+    #[test]
+    fn the_gauges_count_partitions_as_kafka_does() {
+        let topic = TopicRecord { name: "t".into(), topic_id: Uuid([7; 16]), ..Default::default() };
+        let records = [
+            MetadataRecord::TopicRecord(topic),
+            partition(0, &[1, 2, 3], &[], &[1, 2, 3], 1),
+            partition(1, &[1, 2, 3], &[], &[1, 2], 1),
+            partition(2, &[2, 3, 1], &[], &[2], 2),
+            partition(3, &[2, 3], &[], &[], -1),
+            partition(4, &[1, 2, 3, 4], &[4], &[1, 2, 3], 1),
+        ];
+        let empty = MetadataImage::empty();
+        let mut delta = MetadataDelta::new(&empty);
+        for record in &records {
+            delta.replay(record).expect("replays");
+        }
+        let image = delta.apply(MetadataProvenance { offset: 6, epoch: 1 });
+        let expected = PartitionCounts { hosted: 4, led: 3, under_replicated: 1, offline: 1 };
+        assert_eq!(PartitionCounts::of(&image, BrokerId(1)), expected);
+        let elsewhere = PartitionCounts { hosted: 0, led: 0, under_replicated: 0, offline: 1 };
+        assert_eq!(PartitionCounts::of(&image, BrokerId(9)), elsewhere);
+    }
+}
