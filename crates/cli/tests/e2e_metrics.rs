@@ -186,14 +186,20 @@ fn check_histograms(scrape: &Scrape) -> Result<(), String> {
     Ok(())
 }
 
-/// The address of `server`'s HTTP listener, from its start-up line.
+/// The address of `server`'s HTTP listener, from its start-up line (once the log has it: the
+/// line may reach the log a moment after the node is seen ready).
 fn metrics_address(server: &Server) -> SocketAddr {
-    let lines = server.log.lock().expect("log").clone();
-    let found = lines.iter().find_map(|l| l.split("metrics at http://").nth(1)?.split('/').next().map(str::to_owned));
-    found
-        .unwrap_or_else(|| panic!("no metrics address in the start-up line:\n{}", lines.join("\n")))
-        .parse()
-        .expect("address")
+    let pause = Duration::from_millis(20);
+    for _ in 0..WAIT_MAX.as_millis() / pause.as_millis() {
+        let lines = server.log.lock().expect("log").clone();
+        let found =
+            lines.iter().find_map(|l| l.split("metrics at http://").nth(1)?.split('/').next().map(str::to_owned));
+        if let Some(address) = found {
+            return address.parse().expect("address");
+        }
+        std::thread::park_timeout(pause);
+    }
+    panic!("no metrics address in the start-up line:\n{}", server.log.lock().expect("log").join("\n"))
 }
 
 /// `GET path` over HTTP/1.1: the status code, the Content-Type, the body.
