@@ -98,7 +98,8 @@ def start_strand(binary: str, data: str, overrides: list[str]) -> tuple[subproce
     port = free_port()
     args = [binary, "server", "--override", f"log.dirs={data}",
             "--override", f"listeners=PLAINTEXT://127.0.0.1:{port}",
-            "--override", f"advertised.listeners=PLAINTEXT://127.0.0.1:{port}"]
+            "--override", f"advertised.listeners=PLAINTEXT://127.0.0.1:{port}",
+            "--override", "http.listeners="]
     for override in overrides:
         args += ["--override", override]
     log = open(os.path.join(data, "..", "strand.log"), "w")

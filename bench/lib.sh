@@ -232,7 +232,8 @@ broker_command() {
     return
   fi
   local listener="PLAINTEXT://127.0.0.1:$port"
-  command=("$strand_bin" server --override "node.id=$node")
+  # http.listeners= : without a file every node would serve HTTP on localhost:8080.
+  command=("$strand_bin" server --override "node.id=$node" --override "http.listeners=")
   if ((nodes == 1)); then
     command+=(--override "listeners=$listener")
   else

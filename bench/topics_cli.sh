@@ -25,7 +25,7 @@ libs="$repo/target/kafka-libs"
 port="$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')"
 data="$(mktemp -d)"
 "$strand" server --override "log.dirs=$data" --override "listeners=PLAINTEXT://127.0.0.1:$port" \
-  --override "advertised.listeners=PLAINTEXT://127.0.0.1:$port" 2> "$data.log" &
+  --override "advertised.listeners=PLAINTEXT://127.0.0.1:$port" --override "http.listeners=" 2> "$data.log" &
 server=$!
 trap 'kill "$server" 2> /dev/null; wait "$server" 2> /dev/null; rm -rf "$data" "$data.log"' EXIT
 bootstrap="127.0.0.1:$port"

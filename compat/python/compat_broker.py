@@ -158,6 +158,7 @@ class Broker:
                 *controller,
                 "--override", f"advertised.listeners={listener}",
                 "--override", f"log.dirs={data_dir}",
+                "--override", "http.listeners=",
                 "--override", "group.initial.rebalance.delay.ms=0",
                 "--override", "group.consumer.heartbeat.interval.ms=500",
                 "--override", "group.consumer.min.heartbeat.interval.ms=500"]

@@ -127,6 +127,7 @@ class Cluster:
             f"controller.quorum.voters={voters}",
             f"cluster.id={self.cluster_id}",
             f"log.dirs={n.data}",
+            "http.listeners=",  # else every node would want localhost:8080
             f"broker.session.timeout.ms={self.session_ms}",
             f"broker.heartbeat.interval.ms={self.heartbeat_ms}",
             *self.extra,

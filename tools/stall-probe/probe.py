@@ -200,7 +200,7 @@ def free_port() -> int:
 
 def start(binary: str, data: str, port: int, log: str | None) -> subprocess.Popen:
     overrides = [f"log.dirs={data}", f"listeners=PLAINTEXT://127.0.0.1:{port}",
-                 f"advertised.listeners=PLAINTEXT://127.0.0.1:{port}"]
+                 f"advertised.listeners=PLAINTEXT://127.0.0.1:{port}", "http.listeners="]
     args = [binary, "server"] + [a for o in overrides for a in ("--override", o)]
     stderr = open(log, "w") if log else subprocess.DEVNULL
     node = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=stderr)

@@ -1,7 +1,8 @@
 //! Strand's vocabulary: the identifiers and units every other crate speaks in, the [`Clock`] that
 //! keeps the cores deterministic, the named limits the broker enforces ([`limits`]) and the
-//! internal topics' names ([`topic`]), and [`background`]: a large request's work at a lower
-//! priority than everyone else's. With feature `testkit` (tests only), [`testkit`]: a clock
+//! internal topics' names ([`topic`]), the metrics' names ([`metric_names`]), and [`background`]:
+//! a large request's work at a lower priority than everyone else's. With feature `testkit`
+//! (tests only), [`testkit`]: a clock
 //! the test moves.
 //!
 //! This crate is layer 0: it depends on nothing in the workspace and does no I/O. It never reads the
@@ -12,6 +13,7 @@
 
 pub mod background;
 pub mod limits;
+pub mod metric_names;
 #[cfg(feature = "testkit")]
 pub mod testkit;
 pub mod topic;

@@ -58,6 +58,9 @@ pub struct BrokerSettings {
     pub transaction_topic: InternalTopicSettings,
     /// `replica.selector.class`: none keeps every consumer on the leader (KIP-392).
     pub replica_selector: Option<crate::ReplicaSelector>,
+    /// `http.metrics.topics.max` (a Strand setting): the most topics with series of their own
+    /// in `/metrics` (`metrics.rs`).
+    pub metrics_topics_max: usize,
 }
 
 /// How a transactions-V2 write retries adding its partition while the coordinator answers
@@ -141,6 +144,8 @@ pub struct Broker {
     /// Places for large requests handled at lowered priority (`dispatch`), at most
     /// [`crate::dispatch::BACKGROUND_REQUESTS_MAX`] at a time.
     pub(crate) background: tokio::sync::Semaphore,
+    /// Clients' traffic by topic and requests by API, for `/metrics`.
+    pub(crate) metrics: crate::metrics::BrokerMetrics,
 }
 
 impl Broker {
@@ -161,6 +166,7 @@ impl Broker {
         ));
         Broker {
             quotas: crate::quotas::ClientQuotas::new(settings.quota_window, settings.controller_quota_window),
+            metrics: crate::metrics::BrokerMetrics::new(settings.metrics_topics_max),
             fetch_sessions,
             identity,
             settings,

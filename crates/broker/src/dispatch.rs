@@ -71,6 +71,9 @@ struct ProduceWait {
     correlation_id: i32,
     version: i16,
     quota: crate::quotas::QuotaCharge,
+    /// When the frame reached the broker (the clock's monotonic reading), for the request's
+    /// total time.
+    started_ns: u64,
 }
 
 impl Broker {
@@ -79,8 +82,9 @@ impl Broker {
     pub async fn handle(&self, frame: Bytes, session: &Session) -> Outcome {
         match self.start(frame, session).await {
             Progress::Done(outcome) => outcome,
-            Progress::Waiting(ProduceWait { wait, correlation_id, version, quota }) => {
+            Progress::Waiting(ProduceWait { wait, correlation_id, version, quota, started_ns }) => {
                 let body = ResponseBody::Produce(wait.finish(self).await);
+                self.request_answered(ApiKey::Produce, version, started_ns);
                 self.quota_finish(&quota, Some(body), correlation_id, version)
             }
         }
@@ -94,14 +98,18 @@ impl Broker {
             Progress::Done(outcome) => Handled::Done(outcome),
             // A throttled producer is not pipelined: the connection reads nothing more until
             // its answer and mute (Kafka reads one request at a time and mutes after it).
-            Progress::Waiting(ProduceWait { wait, correlation_id, version, quota }) if quota.throttle_ms > 0 => {
+            Progress::Waiting(ProduceWait { wait, correlation_id, version, quota, started_ns })
+                if quota.throttle_ms > 0 =>
+            {
                 let body = ResponseBody::Produce(wait.finish(self).await);
+                self.request_answered(ApiKey::Produce, version, started_ns);
                 Handled::Done(self.quota_finish(&quota, Some(body), correlation_id, version))
             }
-            Progress::Waiting(ProduceWait { wait, correlation_id, version, quota }) => {
+            Progress::Waiting(ProduceWait { wait, correlation_id, version, quota, started_ns }) => {
                 let broker = Arc::clone(self);
                 Handled::Waiting(Box::pin(async move {
                     let body = ResponseBody::Produce(wait.finish(&broker).await);
+                    broker.request_answered(ApiKey::Produce, version, started_ns);
                     broker.quota_finish(&quota, Some(body), correlation_id, version)
                 }))
             }
@@ -110,6 +118,7 @@ impl Broker {
 
     /// Parses, checks and dispatches a request, up to an acks=all Produce's wait.
     async fn start(&self, frame: Bytes, session: &Session) -> Progress<Outcome, ProduceWait> {
+        let started_ns = self.clock.monotonic_ns();
         let frame_bytes = frame.len();
         let request = match parse_request(frame) {
             Ok(request) => request,
@@ -138,6 +147,7 @@ impl Broker {
             listener: &session.listener,
             session,
         };
+        let api = request.api_key;
         // A follower's fetch is replication: never lowered (a consumer's of > 1 MiB is).
         let follower = matches!(&body, RequestBody::Fetch(f) if strand_replication::fetch_replica(f, version).0.0 >= 0);
         let dispatched = if large && !follower {
@@ -147,8 +157,13 @@ impl Broker {
         };
         self.quota_handled(&mut quota);
         match dispatched {
-            Ok(Progress::Done(body)) => Progress::Done(self.quota_finish(&quota, body, correlation_id, version)),
-            Ok(Progress::Waiting(wait)) => Progress::Waiting(ProduceWait { wait, correlation_id, version, quota }),
+            Ok(Progress::Done(body)) => {
+                self.request_answered(api, version, started_ns);
+                Progress::Done(self.quota_finish(&quota, body, correlation_id, version))
+            }
+            Ok(Progress::Waiting(wait)) => {
+                Progress::Waiting(ProduceWait { wait, correlation_id, version, quota, started_ns })
+            }
             Err(reason) => Progress::Done(Outcome::Close(reason)),
         }
     }
@@ -173,6 +188,13 @@ impl Broker {
         // The semaphore is never closed.
         let _place = self.background.acquire().await.map_err(|e| e.to_string())?;
         in_background(|| runtime.block_on(self.dispatch(body, version, client)))
+    }
+
+    /// Counts a request of `api` at `version` whose answer is ready (or, acks=0, needs none), and
+    /// its total time since `started_ns`. A request that closes its connection is not counted.
+    fn request_answered(&self, api: ApiKey, version: i16, started_ns: u64) {
+        let elapsed_ns = self.clock.monotonic_ns().saturating_sub(started_ns);
+        self.metrics.requests.record(api, version, elapsed_ns);
     }
 }
 

@@ -32,6 +32,8 @@
 //! - [`producer_ids`]: the node's blocks of producer ids, drawn from the controller.
 //! - [`quotas`]: client quotas (byte rates, request time, controller mutations) measured and
 //!   turned into throttle times; dispatch writes them into `throttle_time_ms` (KIP-219).
+//! - `metrics.rs`: clients' records and bytes by topic (bounded), requests and their total time
+//!   by API, through the `metrics` facade under Kafka's names; recording is an atomic add.
 //! - `publisher.rs`: [`BrokerMetadataPublisher`] (Kafka's name), what each new metadata image
 //!   means on this node: the replicas it hosts, leads or follows, and the coordinator shards it
 //!   leads. The server's metadata replay and the tests' clusters drive it alike.
@@ -59,6 +61,7 @@ mod dispatch;
 pub mod fetch_session;
 pub mod handlers;
 mod leadership;
+mod metrics;
 pub mod producer_ids;
 mod publisher;
 pub mod quotas;

@@ -4,17 +4,22 @@
 //! be, is left to the node, which runs without it as Kafka does), checks that its listeners' ports are free, formats empty log dirs on first start
 //! ([`crate::storage::ensure_formatted`]), then runs the node on a multi-threaded tokio runtime
 //! until it stops. Everything that can refuse a start runs before the formatting, so a refused
-//! first start leaves no directory formatted with a cluster id nobody will use.
+//! first start leaves no directory formatted with a cluster id nobody will use. With
+//! `http.listeners`, it installs the metrics recorder, binds them (before the formatting too) and
+//! serves `/metrics` on the same runtime ([`strand_http`]), the scrape reading the node's gauges.
 //!
 //! Logs go to stderr (so the operator commands' stdout stays clean for their output), filtered by
 //! `RUST_LOG` (default `info`, without openraft's own lines).
 
 use std::io::IsTerminal;
 use std::path::PathBuf;
+use std::sync::Arc;
 
 use anyhow::Context;
 use clap::Args;
+use strand_http::{HttpListener, MetricsRegistry};
 use strand_server::config::{ServerConfig, parse_override};
+use strand_server::metrics::NodeGauges;
 use tracing_subscriber::EnvFilter;
 
 use crate::storage;
@@ -39,14 +44,51 @@ pub fn run(args: ServerArgs) -> anyhow::Result<()> {
     }
     // Held until the process exits.
     let (_locks, unusable) = lock_log_dirs(&config)?;
-    config.cluster_id = Some(storage::ensure_formatted(&config, &unusable, check_listener_ports)?);
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .thread_name("strand")
         .build()
         .context("cannot start the async runtime")?;
-    runtime.block_on(strand_server::node::run(config))?;
+    // Bound before the log dirs are formatted, like the other listeners' ports are checked.
+    let http = runtime.block_on(bind_http(&mut config))?;
+    config.cluster_id = Some(storage::ensure_formatted(&config, &unusable, check_listener_ports)?);
+    let gauges = Arc::new(NodeGauges::default());
+    if let Some((registry, listeners)) = http {
+        runtime.spawn(registry.clone().upkeep_forever());
+        for listener in listeners {
+            let scrape = Arc::new(ScrapeNode(gauges.clone()));
+            runtime.spawn(strand_http::serve_forever(listener, registry.clone(), scrape));
+        }
+    }
+    runtime.block_on(strand_server::node::run(config, gauges))?;
     Ok(())
+}
+
+/// Installs the metrics recorder (before the node takes any handle) and binds `http.listeners`,
+/// which then name the addresses bound, for the start-up line; `None` without HTTP listeners.
+async fn bind_http(config: &mut ServerConfig) -> anyhow::Result<Option<(MetricsRegistry, Vec<HttpListener>)>> {
+    if config.http.listeners.is_empty() {
+        return Ok(None);
+    }
+    let registry = MetricsRegistry::install().map_err(anyhow::Error::msg)?;
+    let mut listeners = Vec::new();
+    for endpoint in &mut config.http.listeners {
+        let listener = HttpListener::bind(&endpoint.host, endpoint.port)
+            .await
+            .with_context(|| format!("cannot listen on {endpoint} (http.listeners)"))?;
+        (endpoint.host, endpoint.port) = (listener.address.ip().to_string(), listener.address.port());
+        listeners.push(listener);
+    }
+    Ok(Some((registry, listeners)))
+}
+
+/// The node's gauges brought up to date at each scrape.
+struct ScrapeNode(Arc<NodeGauges>);
+
+impl strand_http::Scrape for ScrapeNode {
+    fn before_scrape(&self) {
+        self.0.record();
+    }
 }
 
 /// Locks every log dir and the metadata log dir, as Kafka does with its `.lock` files. Another

@@ -17,6 +17,10 @@ type TestResult = Result<(), Box<dyn std::error::Error>>;
 /// The longest a test waits for a server's log line.
 const LOG_LINE_WAIT: Duration = Duration::from_secs(60);
 
+/// Without a file the node serves HTTP on localhost:8080; nodes of tests running side by side
+/// turn it off.
+const NO_HTTP: &str = "http.listeners=";
+
 fn strand(args: &[&str]) -> std::io::Result<Output> {
     Command::new(env!("CARGO_BIN_EXE_strand")).args(args).output()
 }
@@ -240,7 +244,8 @@ fn server_warns_about_unknown_keys() -> TestResult {
     let dir = tempfile::tempdir()?;
     let data = dir.path().join("data");
     let log_dirs = format!("log.dirs={}", data.display());
-    let args = ["server", "--override", "listeners=PLAINTEXT://localhost:0", "--override", &log_dirs];
+    let args =
+        ["server", "--override", "listeners=PLAINTEXT://localhost:0", "--override", &log_dirs, "--override", NO_HTTP];
     let lines = server_until(&[&args[..], &["--override", "no.such.key=1"]].concat(), "Formatted")?;
     let warning = "The configuration 'no.such.key' was supplied but isn't a known config.";
     assert!(lines.iter().any(|line| line.contains("WARN") && line.contains(warning)), "{lines:#?}");
@@ -254,7 +259,8 @@ fn server_formats_on_first_start() -> TestResult {
     let dir = tempfile::tempdir()?;
     let data = dir.path().join("data");
     let log_dirs = format!("log.dirs={}", data.display());
-    let args = ["server", "--override", "listeners=PLAINTEXT://localhost:0", "--override", &log_dirs];
+    let args =
+        ["server", "--override", "listeners=PLAINTEXT://localhost:0", "--override", &log_dirs, "--override", NO_HTTP];
     let lines = server_until(&args, "Formatted")?;
     assert!(lines.iter().any(|line| line.contains("Formatted metadata directory")), "{lines:#?}");
     let meta = meta_properties(&data);
@@ -264,7 +270,15 @@ fn server_formats_on_first_start() -> TestResult {
 
     let chosen = dir.path().join("chosen");
     let chosen_dirs = format!("log.dirs={}", chosen.display());
-    let args = ["server", "--override", &chosen_dirs, "--override", "cluster.id=4L6g3nShT-eMCtK--X86sw"];
+    let args = [
+        "server",
+        "--override",
+        &chosen_dirs,
+        "--override",
+        "cluster.id=4L6g3nShT-eMCtK--X86sw",
+        "--override",
+        NO_HTTP,
+    ];
     server_until(&[&args[..], &["--override", "listeners=PLAINTEXT://localhost:0"]].concat(), "Formatted")?;
     assert!(meta_properties(&chosen).contains("cluster.id=4L6g3nShT-eMCtK--X86sw\n"));
     Ok(())
@@ -311,7 +325,15 @@ fn a_second_server_on_the_same_dirs_is_refused() -> TestResult {
     let data = dir.path().join("data");
     let log_dirs = format!("log.dirs={}", data.display());
     let mut first = Command::new(env!("CARGO_BIN_EXE_strand"))
-        .args(["server", "--override", "listeners=PLAINTEXT://127.0.0.1:0", "--override", &log_dirs])
+        .args([
+            "server",
+            "--override",
+            "listeners=PLAINTEXT://127.0.0.1:0",
+            "--override",
+            &log_dirs,
+            "--override",
+            NO_HTTP,
+        ])
         .stdin(Stdio::null())
         .stdout(Stdio::null())
         .stderr(Stdio::piped())
@@ -320,7 +342,15 @@ fn a_second_server_on_the_same_dirs_is_refused() -> TestResult {
     let mut lines = BufReader::new(stderr).lines();
     let ready = lines.by_ref().map_while(Result::ok).any(|line| line.contains("listening on"));
     let second = Command::new(env!("CARGO_BIN_EXE_strand"))
-        .args(["server", "--override", "listeners=PLAINTEXT://127.0.0.1:0", "--override", &log_dirs])
+        .args([
+            "server",
+            "--override",
+            "listeners=PLAINTEXT://127.0.0.1:0",
+            "--override",
+            &log_dirs,
+            "--override",
+            NO_HTTP,
+        ])
         .stdin(Stdio::null())
         .stdout(Stdio::null())
         .stderr(Stdio::piped())
@@ -349,7 +379,7 @@ fn a_refused_first_start_formats_nothing() -> TestResult {
     let data = dir.path().join("data");
     let log_dirs = format!("log.dirs={}", data.display());
     let listeners = format!("listeners=PLAINTEXT://127.0.0.1:{port}");
-    let output = strand(&["server", "--override", &listeners, "--override", &log_dirs])?;
+    let output = strand(&["server", "--override", &listeners, "--override", &log_dirs, "--override", NO_HTTP])?;
     assert_eq!(output.status.code(), Some(1));
     let message = text(&output.stderr);
     assert!(message.contains(&format!("cannot listen on 127.0.0.1:{port}")), "{message}");

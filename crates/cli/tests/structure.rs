@@ -17,6 +17,7 @@ const LAYERS: &[(&str, u8)] = &[
     ("coordinator", 4),
     ("broker", 5),
     ("server", 6),
+    ("http", 6),
     ("cli", 7),
 ];
 

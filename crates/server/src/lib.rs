@@ -46,6 +46,8 @@
 //!   the node stops once every dir or the metadata log's dir is offline), and the open-files
 //!   limit (the soft limit raised to the hard one; a WARN when the hosted partitions may need
 //!   more, again only once they grew by a tenth).
+//! - [`metrics`]: [`metrics::NodeGauges`], the gauges `/metrics` computes from the image and the
+//!   controller when scraped (the HTTP listener is `strand-http`'s, started by the CLI).
 //! - [`group_writer`]: the coordinators' `PartitionWriter` over the replica manager: appends as
 //!   leader at the coordinator's epoch with `acks=all`, transactional batches verified first.
 //!
@@ -86,6 +88,7 @@ pub mod jwks;
 pub mod listen;
 pub mod log_dirs;
 pub mod metadata_replay;
+pub mod metrics;
 pub mod node;
 pub mod publisher;
 mod registration;

@@ -53,6 +53,7 @@ use crate::inter_node::{
 };
 use crate::log_dirs::{DirAssigner, raise_open_files_limit, watch_log_dirs_forever};
 use crate::metadata_replay::{Handoff, replay_forever};
+use crate::metrics::NodeGauges;
 use crate::registration::{
     cluster_min_isr, controller_registration, log_dir_ids, previous_broker_epoch, register, register_controller_forever,
 };
@@ -79,8 +80,8 @@ pub enum NodeError {
     MetadataLogFailed(strand_metadata::quorum::QuorumError),
 }
 
-/// Runs a node until SIGTERM or SIGINT, then shuts it down cleanly.
-pub async fn run(config: ServerConfig) -> Result<(), NodeError> {
+/// Runs a node until SIGTERM or SIGINT, then shuts it down cleanly; `gauges` follow its state.
+pub async fn run(config: ServerConfig, gauges: Arc<NodeGauges>) -> Result<(), NodeError> {
     use tokio::signal::unix::{SignalKind, signal};
     // Taken over now, not when the wait for them is first polled (once the listeners serve): a
     // SIGTERM in between would otherwise kill the process without a clean shutdown.
@@ -92,7 +93,7 @@ pub async fn run(config: ServerConfig) -> Result<(), NodeError> {
         }
         Ok::<(), std::io::Error>(())
     };
-    run_until(config, shutdown).await
+    run_gauged_until(config, gauges, shutdown).await
 }
 
 /// Runs a node until `shutdown` resolves: the start-up order of the module doc, then serving
@@ -100,6 +101,14 @@ pub async fn run(config: ServerConfig) -> Result<(), NodeError> {
 /// failed: no clean shutdown).
 pub async fn run_until(
     config: ServerConfig,
+    shutdown: impl std::future::Future<Output = std::io::Result<()>>,
+) -> Result<(), NodeError> {
+    run_gauged_until(config, Arc::default(), shutdown).await
+}
+
+async fn run_gauged_until(
+    config: ServerConfig,
+    gauges: Arc<NodeGauges>,
     shutdown: impl std::future::Future<Output = std::io::Result<()>>,
 ) -> Result<(), NodeError> {
     let cluster_id = config.cluster_id.clone().ok_or_else(|| NodeError::Startup("no cluster.id".into()))?;
@@ -126,6 +135,7 @@ pub async fn run_until(
         node.tasks.spawn("jwks refresh", feed.refresh_forever());
     }
     let metadata = node.start_metadata().await?;
+    gauges.attach(node.node, metadata.image_rx.clone(), metadata.controller.clone());
     // Resolves once the metadata log failed (never on an observer, which keeps none). It holds
     // the quorum: dropped before a clean shutdown, which needs the quorum's last owner.
     let mut metadata_failed: Halt = Box::pin(metadata_log_failure(metadata.quorum.clone()));
@@ -652,9 +662,13 @@ impl Starting {
         }
         let broker = Arc::new(broker);
         for (name, address, listener) in listeners {
+            let http = self.config.http.listeners.iter().map(|l| format!(", metrics at {l}/metrics"));
             info!(
-                "Strand node {} listening on {name}://{address}, data in {:?}, cluster id {}",
-                self.node.0, self.config.log_dirs, self.cluster_id
+                "Strand node {} listening on {name}://{address}, data in {:?}, cluster id {}{}",
+                self.node.0,
+                self.config.log_dirs,
+                self.cluster_id,
+                http.collect::<String>()
             );
             self.tasks.spawn("client listener", clients.clone().accept_forever(listener, name, broker.clone()));
         }

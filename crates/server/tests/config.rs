@@ -555,3 +555,33 @@ fn connection_limit_settings() -> TestResult {
     assert!(message.is_some_and(|m| m.contains("not supported")), "the refusal says why");
     Ok(())
 }
+
+/// `http.listeners` (a Strand setting): on at `http://localhost:8080` without a file, off with
+/// one unless set, off when set empty; several entries; `https://` refused naming the setting;
+/// `http.metrics.topics.max` at 1000 unless set, never negative.
+#[test]
+fn http_settings() -> TestResult {
+    let listeners = |config: &ServerConfig| config.http.listeners.iter().map(ToString::to_string).collect::<Vec<_>>();
+    let embedded_default = embedded(&[])?;
+    assert_eq!(listeners(&embedded_default), ["http://localhost:8080"]);
+    assert_eq!(
+        value(&embedded_default, "http.listeners"),
+        Some(("http://localhost:8080", ConfigSource::StrandDefault))
+    );
+    assert_eq!(embedded_default.http.metrics_topics_max, 1000);
+    assert!(from_file(CLUSTER_NODE, &[])?.http.listeners.is_empty());
+    assert!(embedded(&[("http.listeners", "")])?.http.listeners.is_empty());
+    let two = from_file(CLUSTER_NODE, &[("http.listeners", "http://0.0.0.0:8080, http://[::1]:0")])?;
+    assert_eq!(listeners(&two), ["http://0.0.0.0:8080", "http://[::1]:0"]);
+    let set = embedded(&[("http.metrics.topics.max", "5")])?;
+    assert_eq!(set.http.metrics_topics_max, 5);
+    for (key, bad, said) in [
+        ("http.listeners", "https://localhost:8443", "https:// is not implemented yet"),
+        ("http.listeners", "localhost:8080", "expected http://host:port"),
+        ("http.metrics.topics.max", "-1", "http.metrics.topics.max"),
+    ] {
+        let error = embedded(&[(key, bad)]).err().map(|e| e.to_string()).unwrap_or_default();
+        assert!(error.contains(key) && error.contains(said), "{key}={bad}: {error}");
+    }
+    Ok(())
+}

@@ -193,6 +193,8 @@ impl Cluster {
                 "group.initial.rebalance.delay.ms=0".to_owned(),
                 "auto.create.topics.enable=false".to_owned(),
                 "leader.imbalance.check.interval.seconds=10".to_owned(),
+                // Without a file the node would serve HTTP on localhost:8080, one port for all.
+                "http.listeners=".to_owned(),
             ];
             let mut args = vec!["server".to_owned()];
             for setting in settings {

@@ -160,7 +160,28 @@ async fn consumer_fetch(broker: &Broker, mut request: FetchRequest, version: i16
             (responses, complete)
         })
         .await;
-    close(broker, context, &topics, responses, version)
+    let response = close(broker, context, &topics, responses, version);
+    record_bytes_out(broker, &response);
+    response
+}
+
+/// Kafka's bytes out: the record bytes a consumer's response carries, by topic.
+fn record_bytes_out(broker: &Broker, response: &FetchResponse) {
+    let mut image = None;
+    for topic in &response.responses {
+        let bytes: usize = topic.partitions.iter().filter_map(|p| p.records.as_ref()).map(|r| r.len()).sum();
+        if bytes == 0 {
+            continue;
+        }
+        if !topic.topic.is_empty() {
+            broker.metrics.topics.record_out(&topic.topic, bytes as u64);
+            continue;
+        }
+        let image = image.get_or_insert_with(|| broker.image());
+        if let Some(found) = image.topics().by_id(topic.topic_id) {
+            broker.metrics.topics.record_out(&found.name, bytes as u64);
+        }
+    }
 }
 
 /// The topics among `topics` the consumer may READ, asked once per fetch (not per pass of the

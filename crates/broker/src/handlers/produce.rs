@@ -400,6 +400,9 @@ struct Prepared {
     guard: VerificationGuard,
     /// The producer whose first transactional write here awaits the coordinator's check.
     verifying: Option<(ProducerId, i16)>,
+    /// The record set's size as the request carried it (before any recompression): Kafka's
+    /// bytes in.
+    request_bytes: u64,
 }
 
 /// Validates one partition's record set; for a transactional producer's first write here,
@@ -433,6 +436,7 @@ async fn prepare(
         now_ms: now,
         guard: VerificationGuard::SENTINEL,
         verifying: None,
+        request_bytes: records.len() as u64,
     };
     let producer = prepared.batch.producer();
     if producer.transactional && !producer.control {
@@ -458,12 +462,16 @@ async fn prepare(
 
 /// Appends one partition's validated batch; with `acks=all`, also what to wait on.
 fn append(broker: &Broker, prepared: Prepared, acks: Acks) -> (PartitionProduceResponse, Option<DelayedProduce>) {
-    let Prepared { index, tp, leader_epoch, batch, guard, log_append_time, now_ms, .. } = prepared;
+    let Prepared { index, tp, leader_epoch, batch, guard, log_append_time, now_ms, request_bytes, .. } = prepared;
     let context = AppendContext::client(guard);
     let appended = match broker.replicas.append_as_leader(&tp, batch, leader_epoch, acks, context) {
         Ok(appended) => appended,
         Err(e) => return (failed(index, e.code(), Some(e.to_string())), None),
     };
+    if !appended.info.duplicate {
+        let records = appended.info.last_offset.saturating_sub(appended.info.first_offset).saturating_add(1);
+        broker.metrics.topics.record_in(&tp.topic, u64::try_from(records).unwrap_or(0), request_bytes);
+    }
     let response = PartitionProduceResponse {
         index,
         error_code: 0,

@@ -401,6 +401,7 @@ pub fn settings() -> BrokerSettings {
             min_insync_replicas: Some(1),
         },
         replica_selector: None,
+        metrics_topics_max: 1000,
     }
 }
 

@@ -111,6 +111,8 @@ impl Server {
             .args(["--override", &format!("log.dirs={dir}")])
             .args(["--override", "listeners=PLAINTEXT://127.0.0.1:0"])
             .args(["--override", "advertised.listeners=PLAINTEXT://127.0.0.1:0"])
+            // Off (the embedded defaults serve localhost:8080); `e2e_metrics` turns it on.
+            .args(["--override", "http.listeners="])
             .args(overrides.iter().flat_map(|o| ["--override", o]))
             // The default filter: tests see the lines an operator sees.
             .env_remove("RUST_LOG")

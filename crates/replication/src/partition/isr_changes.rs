@@ -2,6 +2,7 @@
 //! a time) and taking the controller's answers.
 
 use strand_base::BrokerId;
+use strand_base::metric_names::{ISR_EXPANDS, ISR_SHRINKS};
 use strand_log::manager::lock;
 
 use super::Partition;
@@ -111,6 +112,12 @@ impl Partition {
                 AlterOutcome::AwaitMetadata
             }
             Ok(new) => {
+                // Kafka's IsrShrinksPerSec and IsrExpandsPerSec count committed changes.
+                match new.isr.len().cmp(&leader.isr.isr().len()) {
+                    std::cmp::Ordering::Less => metrics::counter!(ISR_SHRINKS).increment(1),
+                    std::cmp::Ordering::Greater => metrics::counter!(ISR_EXPANDS).increment(1),
+                    std::cmp::Ordering::Equal => {}
+                }
                 leader.isr = IsrState::Committed { isr: new.isr };
                 s.partition_epoch = new.partition_epoch;
                 s.leader_recovery_state = new.leader_recovery_state;

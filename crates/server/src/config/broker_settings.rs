@@ -61,5 +61,6 @@ pub(crate) fn broker_settings(config: &ServerConfig) -> BrokerSettings {
             min_insync_replicas: Some(config.transaction_state_log_min_isr),
         },
         replica_selector: config.replica_selector,
+        metrics_topics_max: config.http.metrics_topics_max,
     }
 }

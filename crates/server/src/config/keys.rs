@@ -1,7 +1,7 @@
 //! Every broker setting Strand knows: Kafka's name, Kafka's type and Kafka's default (Apache Kafka
 //! 4.x `KafkaConfig`, `ServerLogConfigs`, `SocketServerConfigs`, `KRaftConfigs`, `QuorumConfig`,
 //! `ReplicationConfigs`, `GroupCoordinatorConfig`, `TransactionLogConfig`), plus Strand's own
-//! settings (`cluster.id`, `log.flush.on.acks.all`).
+//! settings (`cluster.id`, `log.flush.on.acks.all`, `http.*`).
 //!
 //! A key in this table is *known*: it is accepted without a warning, validated against its type,
 //! and reported (with its default) by DescribeConfigs; those Strand does not act on are refused
@@ -121,6 +121,8 @@ const KEYS: &[KeyDef] = &[
     key("broker.id", INT, Some("-1")),
     key("broker.rack", Kind::Str, None),
     key("cluster.id", Kind::Str, None),
+    key("http.listeners", Kind::List, Some("")),
+    key("http.metrics.topics.max", int_min(0), Some("1000")),
     key("controller.listener.names", Kind::Str, None),
     key("controller.quorum.voters", Kind::List, Some("")),
     key("controller.quorum.bootstrap.servers", Kind::List, Some("")),

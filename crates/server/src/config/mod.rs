@@ -14,7 +14,7 @@
 //!
 //! Precedence, later wins: Kafka's defaults; Strand's embedded one-node defaults (only when no
 //! file is given: `node.id=1`, both roles, `listeners=PLAINTEXT://localhost:9092`,
-//! `log.dirs=./strand-data`); the file; the overrides in order. Then, only on a node that is its
+//! `log.dirs=./strand-data`, `http.listeners=http://localhost:8080`); the file; the overrides in order. Then, only on a node that is its
 //! quorum's sole voter ([`ServerConfig::is_sole_voter`]), the internal topics' replication
 //! settings nobody set drop to what one node can hold (`offsets.topic.replication.factor`,
 //! `transaction.state.log.replication.factor`, `transaction.state.log.min.isr` = 1). Then Kafka's
@@ -25,6 +25,7 @@
 //! CLI's), opens no sockets and resolves no host names.
 
 pub(crate) mod broker_settings;
+pub mod http;
 mod keys;
 pub mod listeners;
 pub mod oauthbearer;
@@ -153,6 +154,7 @@ const EMBEDDED_DEFAULTS: &[(&str, &str)] = &[
     ("process.roles", "broker,controller"),
     ("listeners", "PLAINTEXT://localhost:9092"),
     ("log.dirs", "./strand-data"),
+    ("http.listeners", "http://localhost:8080"),
 ];
 
 /// The internal topics' settings a sole voter lowers when nobody set them.
@@ -344,6 +346,8 @@ pub struct ServerConfig {
     pub producer_id_expiration_ms: i32,
     pub producer_id_expiration_check_interval_ms: i32,
     pub transaction_partition_verification_enable: bool,
+    /// `http.listeners` and `http.metrics.topics.max` (Strand settings, `http.rs`).
+    pub http: http::HttpSettings,
     /// The TLS settings of every listener this node serves or dials with TLS, by listener name.
     pub tls: BTreeMap<String, tls::TlsSettings>,
     /// `authorizer.class.name=...StandardAuthorizer`'s `super.users` and
@@ -567,6 +571,7 @@ impl ServerConfig {
             replica_selector: read.replica_selector()?,
             process_roles: quorum.process_roles,
             cluster_id: read.cluster_id()?,
+            http: http::read(&read)?,
             listeners: quorum.listeners,
             advertised_listeners: quorum.advertised_listeners,
             listener_security_protocol_map: quorum.protocol_map,

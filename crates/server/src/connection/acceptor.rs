@@ -1,6 +1,7 @@
 //! The broker listeners' accept loops (Kafka's `Acceptor`): each waits for the creation rate and a
 //! slot under `max.connections`, accepts, counts the connection against its address's maximum
-//! (closing it at once past that), and serves it on a task of its own.
+//! (closing it at once past that), and serves it on a task of its own, counted in the listener's
+//! `connection-count` while it lasts.
 //!
 //! [`ClientConnections`] is what the loops of one node share: the connection limits, the memory
 //! pool and the [`ConnectionQuotas`]. Building it resolves `max.connections.per.ip.overrides`'s
@@ -15,6 +16,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use strand_base::SystemClock;
+use strand_base::metric_names::CONNECTION_COUNT;
 use strand_broker::Broker;
 use strand_security::sasl::CredentialStore;
 use strand_security::{SecurityProtocol, Session};
@@ -139,6 +141,7 @@ impl ClientConnections {
         let handshake_max = self.limits.connection.request_arrival_max.unwrap_or(HANDSHAKE_MAX_DEFAULT);
         let protocol = self.protocols.get(&name).copied().unwrap_or(SecurityProtocol::Plaintext);
         let mut connections = JoinSet::new();
+        let open = metrics::gauge!(CONNECTION_COUNT, "listener" => name.clone());
         loop {
             let slot = reaping(&mut connections, self.quotas.wait_for_slot(protected)).await;
             let (stream, peer) = match reaping(&mut connections, listener.accept()).await {
@@ -169,8 +172,9 @@ impl ClientConnections {
                         warn!(%peer, "closing connection: {protocol} listener {name} is not set up");
                         continue;
                     }
+                    let counted = Counted::new(open.clone());
                     connections.spawn(async move {
-                        let _permit = permit;
+                        let (_permit, _counted) = (permit, counted);
                         let Some(tls) = tls else {
                             let mut session = Session::anonymous(peer, name);
                             session.protocol = protocol;
@@ -190,6 +194,23 @@ impl ClientConnections {
                 Err(refused) => info!(%peer, "{refused}"),
             }
         }
+    }
+}
+
+/// A connection counted in its listener's `connection-count` until it is dropped (served to the
+/// end, or aborted at shutdown).
+struct Counted(metrics::Gauge);
+
+impl Counted {
+    fn new(gauge: metrics::Gauge) -> Counted {
+        gauge.increment(1.0);
+        Counted(gauge)
+    }
+}
+
+impl Drop for Counted {
+    fn drop(&mut self) {
+        self.0.decrement(1.0);
     }
 }
 

@@ -1,0 +1,25 @@
+//! The node's HTTP surface (design §10): the `http.listeners` a node serves beside its Kafka
+//! listeners, on the node's own tokio runtime. Today it serves `GET /metrics`; the console, the
+//! REST gateway, WebSockets, `https://` and authentication are later slices.
+//!
+//! Map:
+//! - [`MetricsRegistry`] (`registry.rs`): the process's `metrics` recorder (the Prometheus
+//!   exporter, installed once, before any handle is taken), its histogram buckets, its upkeep, and
+//!   [`KAFKA_METRICS`], every series Strand records with the Kafka MBean it stands for, named as
+//!   the Prometheus JMX exporter's standard Kafka rules (`kafka-2_0_0.yml`) name that MBean.
+//! - `process.rs`: the process's own series (RSS, CPU seconds, open files), read from `/proc`
+//!   at each scrape, named as Prometheus clients name them.
+//! - [`HttpListener`], [`serve_forever`] (`serve.rs`): binding and the accept loop, with at most
+//!   [`HTTP_CONNECTIONS_MAX`] connections and [`HTTP_HEADER_READ_MAX`] to send a request's head.
+//!
+//! What it is not: it never reads the node's state itself. The series that are a view of that
+//! state (under-replicated partitions, the active controller) are set by the caller's
+//! [`Scrape::before_scrape`] hook, run at each scrape; counters are set where things happen, in
+//! the crates below, through the `metrics` facade (lock-free atomics once a handle is held).
+
+mod process;
+mod registry;
+mod serve;
+
+pub use registry::{KAFKA_METRICS, MetricsRegistry, REQUEST_TIME_MS_BUCKETS, UPKEEP_INTERVAL};
+pub use serve::{HTTP_CONNECTIONS_MAX, HTTP_HEADER_READ_MAX, HttpListener, Scrape, serve_forever};

@@ -1,0 +1,98 @@
+//! Binding an HTTP listener and serving it: HTTP/1.1 by hyper, routed by axum, on the caller's
+//! tokio runtime.
+
+use std::net::SocketAddr;
+use std::sync::Arc;
+use std::time::Duration;
+
+use axum::Router;
+use axum::extract::State;
+use axum::http::header::CONTENT_TYPE;
+use axum::response::IntoResponse;
+use axum::routing::get;
+use hyper_util::rt::{TokioIo, TokioTimer};
+use hyper_util::service::TowerToHyperService;
+use tokio::net::TcpListener;
+use tokio::sync::Semaphore;
+use tracing::{debug, warn};
+
+use crate::registry::MetricsRegistry;
+
+/// The most HTTP connections one listener holds open; more wait in the kernel's accept queue
+/// until one closes.
+pub const HTTP_CONNECTIONS_MAX: usize = 64;
+
+/// How long a client has to send a request's head (hyper's `header_read_timeout`, also the idle
+/// limit of a kept-alive connection): a connection that sends nothing gives its slot back.
+pub const HTTP_HEADER_READ_MAX: Duration = Duration::from_secs(30);
+
+/// The pause after a failed accept (out of descriptors) before the next.
+const ACCEPT_RETRY_PAUSE: Duration = Duration::from_millis(100);
+
+/// What the node does at each scrape before the registry is rendered: sets the gauges that are a
+/// view of its state (Kafka computes those gauges when they are read, too).
+pub trait Scrape: Send + Sync + 'static {
+    fn before_scrape(&self);
+}
+
+/// A bound HTTP listener.
+#[derive(Debug)]
+pub struct HttpListener {
+    listener: TcpListener,
+    /// The address bound (the port chosen when `0` was asked for).
+    pub address: SocketAddr,
+}
+
+impl HttpListener {
+    /// Binds `host:port` (an empty host is every interface).
+    pub async fn bind(host: &str, port: u16) -> std::io::Result<HttpListener> {
+        let host = if host.is_empty() { "0.0.0.0" } else { host };
+        let listener = TcpListener::bind((host, port)).await?;
+        let address = listener.local_addr()?;
+        Ok(HttpListener { listener, address })
+    }
+}
+
+/// What every request handler shares.
+struct Surface {
+    registry: MetricsRegistry,
+    scrape: Arc<dyn Scrape>,
+}
+
+/// Serves `listener` forever: `GET /metrics`, 404 elsewhere.
+pub async fn serve_forever(listener: HttpListener, registry: MetricsRegistry, scrape: Arc<dyn Scrape>) {
+    let router = Router::new().route("/metrics", get(metrics)).with_state(Arc::new(Surface { registry, scrape }));
+    let slots = Arc::new(Semaphore::new(HTTP_CONNECTIONS_MAX));
+    loop {
+        // The semaphore is never closed.
+        let Ok(slot) = slots.clone().acquire_owned().await else { return };
+        let (stream, peer) = match listener.listener.accept().await {
+            Ok(accepted) => accepted,
+            Err(e) => {
+                warn!("HTTP listener {}: accept failed: {e}", listener.address);
+                tokio::time::sleep(ACCEPT_RETRY_PAUSE).await;
+                continue;
+            }
+        };
+        let service = TowerToHyperService::new(router.clone());
+        tokio::spawn(async move {
+            let connection = hyper::server::conn::http1::Builder::new()
+                .timer(TokioTimer::new())
+                .header_read_timeout(HTTP_HEADER_READ_MAX)
+                .serve_connection(TokioIo::new(stream), service);
+            if let Err(e) = connection.await {
+                debug!("HTTP connection from {peer}: {e}");
+            }
+            drop(slot);
+        });
+    }
+}
+
+/// `GET /metrics`: the node's gauges brought up to date, then every series in Prometheus's text
+/// format, the process's own last.
+async fn metrics(State(surface): State<Arc<Surface>>) -> impl IntoResponse {
+    surface.scrape.before_scrape();
+    let mut body = surface.registry.render();
+    crate::process::render(&mut body);
+    ([(CONTENT_TYPE, "text/plain; version=0.0.4; charset=utf-8")], body)
+}

@@ -1,0 +1,113 @@
+//! The HTTP surface's settings, Strand's own (design §10; served by `strand-http`, started by the
+//! CLI beside the node):
+//! - `http.listeners`: a comma-separated list of `http://host:port` (an empty host is every
+//!   interface, `[::1]` an IPv6 literal); empty, Kafka-style, is no HTTP listener. On at
+//!   `http://localhost:8080` in the embedded one-node defaults, off unless set in a file.
+//!   `https://` is refused at start-up: TLS and authentication on HTTP are not implemented yet.
+//! - `http.metrics.topics.max`: the most topics with series of their own in `/metrics` (default
+//!   1000); traffic of further topics counts only in the all-topics series.
+
+use std::fmt;
+
+use super::reader::Reader;
+use super::{ConfigError, invalid};
+
+/// One `http.listeners` entry.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct HttpEndpoint {
+    /// As written, without brackets; empty is every interface.
+    pub host: String,
+    pub port: u16,
+}
+
+impl fmt::Display for HttpEndpoint {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.host.contains(':') {
+            write!(f, "http://[{}]:{}", self.host, self.port)
+        } else {
+            write!(f, "http://{}:{}", self.host, self.port)
+        }
+    }
+}
+
+/// The HTTP surface's settings.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct HttpSettings {
+    /// `http.listeners`; empty is none.
+    pub listeners: Vec<HttpEndpoint>,
+    /// `http.metrics.topics.max`.
+    pub metrics_topics_max: usize,
+}
+
+const LISTENERS: &str = "http.listeners";
+const METRICS_TOPICS_MAX: &str = "http.metrics.topics.max";
+
+/// Reads the HTTP settings; the error names the key and the entry at fault.
+pub(super) fn read(read: &Reader<'_>) -> Result<HttpSettings, ConfigError> {
+    let text = read.text(LISTENERS).unwrap_or_default();
+    let listeners = text
+        .split(',')
+        .map(str::trim)
+        .filter(|entry| !entry.is_empty())
+        .map(|entry| parse_endpoint(entry).map_err(|reason| invalid(LISTENERS, text, reason)))
+        .collect::<Result<Vec<_>, _>>()?;
+    let metrics_topics_max = usize::try_from(read.int(METRICS_TOPICS_MAX)?).unwrap_or(0);
+    Ok(HttpSettings { listeners, metrics_topics_max })
+}
+
+fn parse_endpoint(entry: &str) -> Result<HttpEndpoint, String> {
+    if entry.len() >= 8 && entry[..8].eq_ignore_ascii_case("https://") {
+        return Err(format!(
+            "{entry}: https:// is not implemented yet (TLS and authentication on the HTTP listener come \
+             later); use http://"
+        ));
+    }
+    let Some(address) = entry.get(..7).filter(|scheme| scheme.eq_ignore_ascii_case("http://")).map(|_| &entry[7..])
+    else {
+        return Err(format!("{entry}: expected http://host:port"));
+    };
+    let (host, port) = match address.strip_prefix('[') {
+        Some(bracketed) => bracketed.split_once("]:").ok_or_else(|| format!("{entry}: expected http://[ipv6]:port"))?,
+        None => address.rsplit_once(':').ok_or_else(|| format!("{entry}: expected http://host:port"))?,
+    };
+    let port = port.parse::<u16>().map_err(|_| format!("{entry}: {port:?} is not a port (0 to 65535)"))?;
+    if host.contains(['/', ' ']) || (host.contains(':') && !address.starts_with('[')) {
+        return Err(format!("{entry}: expected http://host:port"));
+    }
+    Ok(HttpEndpoint { host: host.to_owned(), port })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{HttpEndpoint, parse_endpoint};
+
+    fn check(entry: &str, expected: Result<(&str, u16), &str>) {
+        let parsed = parse_endpoint(entry).map(|e| (e.host, e.port));
+        match expected {
+            Ok((host, port)) => assert_eq!(parsed, Ok((host.to_owned(), port)), "{entry}"),
+            Err(part) => assert!(parsed.as_ref().is_err_and(|e| e.contains(part)), "{entry}: {parsed:?}"),
+        }
+    }
+
+    /// `http.listeners` entries: hosts, ports, IPv6, and what is refused, with why.
+    #[test]
+    fn listener_entries_parse_or_say_why_not() {
+        check("http://localhost:8080", Ok(("localhost", 8080)));
+        check("HTTP://0.0.0.0:0", Ok(("0.0.0.0", 0)));
+        check("http://:9090", Ok(("", 9090)));
+        check("http://[::1]:8080", Ok(("::1", 8080)));
+        check("https://localhost:8443", Err("https:// is not implemented yet"));
+        check("localhost:8080", Err("expected http://host:port"));
+        check("http://localhost", Err("expected http://host:port"));
+        check("http://localhost:99999", Err("is not a port"));
+        check("http://::1:8080", Err("expected http://host:port"));
+        check("http://a/b:80", Err("expected http://host:port"));
+    }
+
+    /// An endpoint prints as it is written in `http.listeners`.
+    #[test]
+    fn endpoints_print_as_urls() {
+        assert_eq!(HttpEndpoint { host: "::1".into(), port: 80 }.to_string(), "http://[::1]:80");
+        assert_eq!(HttpEndpoint { host: "localhost".into(), port: 8080 }.to_string(), "http://localhost:8080");
+    }
+}
