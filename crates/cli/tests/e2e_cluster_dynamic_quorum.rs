@@ -251,7 +251,8 @@ fn initial_controllers_form_a_dynamic_quorum() {
     assert_eq!(line.trim_start_matches("CurrentVoters:").trim(), format!("[{}]", voters.join(", ")), "{status}");
 
     let mut client = broker.connect();
-    let versions = client.call(strand_protocol::messages::api::RequestBody::ApiVersions(common::api_versions_request()), 3);
+    let versions =
+        client.call(strand_protocol::messages::api::RequestBody::ApiVersions(common::api_versions_request()), 3);
     let strand_protocol::messages::api::ResponseBody::ApiVersions(versions) = versions else { panic!("ApiVersions") };
     let kraft = versions.finalized_features.iter().find(|f| f.name == "kraft.version").map(|f| f.max_version_level);
     assert_eq!(kraft, Some(1), "a dynamic quorum finalizes kraft.version 1");
