@@ -66,7 +66,9 @@ mod replica_selector;
 pub mod validation;
 
 pub use authorizer::{DENIAL_LOG_LINES_MAX, ImageAuthorizer};
-pub use broker::{Broker, BrokerConfigEntry, BrokerIdentity, BrokerSettings, InternalTopicSettings, TxnAddRetry};
+pub use broker::{
+    Broker, BrokerConfigEntry, BrokerIdentity, BrokerSettings, InternalTopicSettings, ShareSettings, TxnAddRetry,
+};
 pub use channels::{
     BoxFuture, BrokerReconfiguration, ControllerChannel, NoTxnCoordinator, TxnVerification, TxnVerifier,
     ask_controller, call_controller, call_controller_for, requester,
