@@ -181,6 +181,8 @@ pub struct Broker {
     pub(crate) reconfiguration: Option<Arc<dyn BrokerReconfiguration>>,
     /// Client quotas' sensors (`quotas`).
     pub(crate) quotas: crate::quotas::ClientQuotas,
+    /// Share groups, share-partitions and share sessions, in memory (`share.rs`).
+    pub(crate) share: crate::share::ShareState,
 }
 
 impl Broker {
@@ -200,6 +202,7 @@ impl Broker {
             identity.broker_epoch,
         ));
         Broker {
+            share: crate::share::ShareState::new(&settings.share),
             quotas: crate::quotas::ClientQuotas::new(settings.quota_window, settings.controller_quota_window),
             fetch_sessions,
             identity,
