@@ -33,7 +33,7 @@ impl ShareState {
             settings: *settings,
             groups: Mutex::new(ShareGroups::new(config)),
             partitions: Mutex::new(HashMap::new()),
-            sessions: Mutex::new(ShareSessions::new(settings.max_share_sessions)),
+            sessions: Mutex::new(ShareSessions::new(settings.max_share_sessions, settings.session_timeout_ms)),
         }
     }
 

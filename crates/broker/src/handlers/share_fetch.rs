@@ -79,15 +79,16 @@ pub(crate) async fn share_fetch(broker: &Broker, request: ShareFetchRequest, ses
         request.forgotten_topics_data.iter().flat_map(|t| t.partitions.iter().map(move |&p| (t.topic_id, p))).collect();
     let epoch = request.share_session_epoch;
     let has_acks = checked.acks.values().any(|b| !b.is_empty());
+    let now_ms = broker.clock.now_ms();
     let sessions = {
         let mut sessions = broker.share.sessions();
         match epoch {
             INITIAL_EPOCH if has_acks => return refused(ErrorCode::InvalidRequest),
             INITIAL_EPOCH => {
-                sessions.open(&checked.group_id, &checked.member_id, requested.clone()).map(|()| requested)
+                sessions.open(&checked.group_id, &checked.member_id, requested.clone(), now_ms).map(|()| requested)
             }
             FINAL_EPOCH => sessions.close(&checked.group_id, &checked.member_id),
-            _ => sessions.advance(&checked.group_id, &checked.member_id, epoch, &requested, &forgotten),
+            _ => sessions.advance(&checked.group_id, &checked.member_id, epoch, &requested, &forgotten, now_ms),
         }
     };
     let partitions = match sessions {
@@ -142,12 +143,13 @@ pub(crate) async fn share_acknowledge(
     };
     let epoch = request.share_session_epoch;
     let none = BTreeSet::new();
+    let now_ms = broker.clock.now_ms();
     let sessions = {
         let mut sessions = broker.share.sessions();
         match epoch {
             INITIAL_EPOCH => Err(SessionError::InvalidEpoch),
             FINAL_EPOCH => sessions.close(&checked.group_id, &checked.member_id),
-            _ => sessions.advance(&checked.group_id, &checked.member_id, epoch, &none, &none),
+            _ => sessions.advance(&checked.group_id, &checked.member_id, epoch, &none, &none, now_ms),
         }
     };
     let partitions = match sessions {

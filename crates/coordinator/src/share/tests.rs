@@ -182,20 +182,29 @@ fn members_expire_and_leave() {
     assert_eq!((group.state(), group.group_epoch), ("Empty", 4));
 }
 
-/// Sessions: epochs must follow on, partitions are added and forgotten, the limit holds.
+/// Sessions: epochs must follow on, partitions are added and forgotten, the limit holds but for
+/// sessions unused past the idle time.
 #[test]
 fn share_sessions_follow_epochs() {
     let topic = Uuid([7; 16]);
-    let mut sessions = ShareSessions::new(1);
+    let clock = ManualClock::new(0);
+    let mut sessions = ShareSessions::new(1, 1_000);
     let none = BTreeSet::new();
-    assert_eq!(sessions.advance("g", "a", 1, &none, &none), Err(SessionError::NotFound));
-    sessions.open("g", "a", BTreeSet::from([(topic, 0)])).expect("accepted");
-    assert_eq!(sessions.open("g", "b", BTreeSet::new()), Err(SessionError::LimitReached));
-    assert_eq!(sessions.advance("g", "a", 2, &none, &none), Err(SessionError::InvalidEpoch));
+    assert_eq!(sessions.advance("g", "a", 1, &none, &none, clock.now_ms()), Err(SessionError::NotFound));
+    sessions.open("g", "a", BTreeSet::from([(topic, 0)]), clock.now_ms()).expect("opened");
+    assert_eq!(sessions.open("g", "b", BTreeSet::new(), clock.now_ms()), Err(SessionError::LimitReached));
+    assert_eq!(sessions.advance("g", "a", 2, &none, &none, clock.now_ms()), Err(SessionError::InvalidEpoch));
     let added = BTreeSet::from([(topic, 1)]);
     let forgotten = BTreeSet::from([(topic, 0)]);
-    assert_eq!(sessions.advance("g", "a", 1, &added, &forgotten), Ok(added.clone()));
-    assert_eq!(sessions.advance("g", "a", 2, &none, &none), Ok(added.clone()));
+    assert_eq!(sessions.advance("g", "a", 1, &added, &forgotten, clock.now_ms()), Ok(added.clone()));
+    clock.set(900);
+    assert_eq!(sessions.advance("g", "a", 2, &none, &none, clock.now_ms()), Ok(added.clone()));
+    clock.set(1_800);
+    assert_eq!(sessions.open("g", "b", BTreeSet::new(), clock.now_ms()), Err(SessionError::LimitReached));
     assert_eq!(sessions.close("g", "a"), Ok(added));
     assert!(sessions.is_empty());
+    sessions.open("g", "a", BTreeSet::new(), clock.now_ms()).expect("opened");
+    clock.set(2_801);
+    sessions.open("g", "b", BTreeSet::new(), clock.now_ms()).expect("the idle session evicted");
+    assert_eq!(sessions.len(), 1);
 }
