@@ -5,7 +5,8 @@
 //! not hold are INVALID_RECORD_STATE per partition, a RELEASE makes the record come back with
 //! delivery count 2, an ACCEPT finishes it; ShareAcknowledge at epoch 0 or for an unknown session
 //! is refused; epoch -1 closes the session and releases what the member held. ShareGroupDescribe
-//! shows the member; a classic JoinGroup of the share group's id is INCONSISTENT_GROUP_PROTOCOL.
+//! shows the member, ListGroups lists the group as type `share`; a classic JoinGroup of the share
+//! group's id is INCONSISTENT_GROUP_PROTOCOL.
 
 mod common;
 
@@ -17,8 +18,8 @@ use strand_protocol::messages::share_acknowledge_request::{AcknowledgePartition,
 use strand_protocol::messages::share_fetch_request::{AcknowledgementBatch, FetchPartition, FetchTopic};
 use strand_protocol::messages::share_fetch_response::PartitionData;
 use strand_protocol::messages::{
-    FindCoordinatorRequest, JoinGroupRequest, ShareAcknowledgeRequest, ShareAcknowledgeResponse, ShareFetchRequest,
-    ShareFetchResponse, ShareGroupDescribeRequest, ShareGroupHeartbeatRequest,
+    FindCoordinatorRequest, JoinGroupRequest, ListGroupsRequest, ShareAcknowledgeRequest, ShareAcknowledgeResponse,
+    ShareFetchRequest, ShareFetchResponse, ShareGroupDescribeRequest, ShareGroupHeartbeatRequest,
 };
 
 const TOPIC: &str = "queue";
@@ -154,6 +155,18 @@ async fn a_member_joins_fetches_and_acknowledges() {
     let group = &described.groups[0];
     assert_eq!((group.error_code, group.group_state.as_str(), group.members.len()), (0, "Stable", 1), "{group:?}");
     assert_eq!(group.members[0].assignment.topic_partitions[0].topic_name, TOPIC);
+    for (types, listed) in [("share", true), ("Share", true), ("consumer", false)] {
+        let list = ListGroupsRequest { types_filter: vec![types.into()], ..Default::default() };
+        let ResponseBody::ListGroups(groups) = node.call(RequestBody::ListGroups(list), 5).await else {
+            panic!("not a ListGroups response")
+        };
+        let found: Vec<_> = groups
+            .groups
+            .iter()
+            .map(|g| (g.group_id.as_str(), g.group_type.as_str(), g.group_state.as_str()))
+            .collect();
+        assert_eq!(found, if listed { vec![(GROUP, "share", "Stable")] } else { vec![] }, "{types}");
+    }
     let join_classic = JoinGroupRequest {
         group_id: GROUP.into(),
         session_timeout_ms: 10_000,

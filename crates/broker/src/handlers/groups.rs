@@ -9,7 +9,8 @@
 //!   DESCRIBE on all of them (TOPIC_AUTHORIZATION_FAILED).
 //! - DescribeGroups, ConsumerGroupDescribe: DESCRIBE on each group (GROUP_AUTHORIZATION_FAILED
 //!   for that group); `include_authorized_operations` reports the session's operations.
-//! - ListGroups: all groups with DESCRIBE on the cluster, else those the session may DESCRIBE.
+//! - ListGroups: all groups with DESCRIBE on the cluster, else those the session may DESCRIBE;
+//!   share groups (`share_groups.rs`) after the coordinator's groups.
 //! - DeleteGroups: DELETE on each group, each distinct name answered once.
 //!
 //! An id a share group holds (`share.rs`) is refused to JoinGroup (INCONSISTENT_GROUP_PROTOCOL)
@@ -279,7 +280,9 @@ pub(crate) async fn list_groups(
     version: i16,
 ) -> ListGroupsResponse {
     let every_group = broker.authorize_cluster(session, AclOperation::Describe);
+    let share_groups = super::share_groups::listed(broker, &request);
     let mut response = broker.groups.list_groups(request, version).await;
+    response.groups.extend(share_groups);
     if !every_group {
         response.groups.retain(|g| broker.authorize(session, AclOperation::Describe, ResourceType::Group, &g.group_id));
     }

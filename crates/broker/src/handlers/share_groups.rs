@@ -7,17 +7,19 @@
 //! names (TOPIC_AUTHORIZATION_FAILED); a describe needs DESCRIBE on each group. The group
 //! coordinator is asked about the id first: NOT_COORDINATOR (and its other errors) come from it,
 //! and an id a consumer or classic group holds is GROUP_ID_NOT_FOUND ("not a share group").
+//! ListGroups lists share groups too ([`listed`]).
 
 use strand_coordinator::share::{Heartbeat, HeartbeatError};
 use strand_metadata::image::SHARE_VERSION;
 use strand_protocol::error::ErrorCode;
+use strand_protocol::messages::list_groups_response::ListedGroup;
 use strand_protocol::messages::share_group_describe_response::{
     Assignment as DescribedAssignment, DescribedGroup, Member, TopicPartitions as DescribedTopicPartitions,
 };
 use strand_protocol::messages::share_group_heartbeat_response::{Assignment, TopicPartitions};
 use strand_protocol::messages::{
-    DescribeGroupsRequest, ShareGroupDescribeRequest, ShareGroupDescribeResponse, ShareGroupHeartbeatRequest,
-    ShareGroupHeartbeatResponse,
+    DescribeGroupsRequest, ListGroupsRequest, ShareGroupDescribeRequest, ShareGroupDescribeResponse,
+    ShareGroupHeartbeatRequest, ShareGroupHeartbeatResponse,
 };
 use strand_security::acl::{AclOperation, ResourceType};
 
@@ -26,6 +28,8 @@ use crate::dispatch::Client;
 
 /// DescribeGroups' first version that answers an unknown group GROUP_ID_NOT_FOUND.
 const DESCRIBE_GROUPS_VERSION: i16 = 6;
+/// Share groups' protocol and group type in ListGroups.
+const SHARE: &str = "share";
 /// The assignor share groups use.
 const ASSIGNOR: &str = "simple";
 /// `authorized_operations` when not asked for (Kafka's `Integer.MIN_VALUE`).
@@ -116,6 +120,31 @@ async fn coordinated_here(broker: &Broker, group_id: &str) -> Result<(), (ErrorC
         ErrorCode::None => Err((ErrorCode::GroupIdNotFound, Some(format!("Group {group_id} is not a share group.")))),
         other => Err((other, None)),
     }
+}
+
+/// The share groups as ListGroups lists them (protocol and group type `share`), within the
+/// request's state and type filters (case-insensitive, as Kafka compares them).
+pub(crate) fn listed(broker: &Broker, request: &ListGroupsRequest) -> Vec<ListedGroup> {
+    let wanted =
+        |filter: &[String], value: &str| filter.is_empty() || filter.iter().any(|f| f.eq_ignore_ascii_case(value));
+    if !share_groups_enabled(broker) || !wanted(&request.types_filter, SHARE) {
+        return Vec::new();
+    }
+    let image = broker.image();
+    let partitions =
+        |topic: &str| image.topics().by_name(topic).map(|t| i32::try_from(t.partitions.len()).unwrap_or(i32::MAX));
+    let groups = broker.share.groups().list(&partitions, broker.clock.now_ms());
+    groups
+        .into_iter()
+        .filter(|(_, state)| wanted(&request.states_filter, state))
+        .map(|(group_id, state)| ListedGroup {
+            group_id,
+            protocol_type: SHARE.to_owned(),
+            group_state: state.to_owned(),
+            group_type: SHARE.to_owned(),
+            ..Default::default()
+        })
+        .collect()
 }
 
 pub(crate) async fn describe(

@@ -117,6 +117,15 @@ impl ShareGroups {
         self.groups.get(group_id)
     }
 
+    /// Every group's id and state (ListGroups), expired members removed first.
+    pub fn list(&mut self, partitions: &dyn Fn(&str) -> Option<i32>, now_ms: i64) -> Vec<(String, &'static str)> {
+        let ids: Vec<String> = self.groups.keys().cloned().collect();
+        for id in &ids {
+            self.expire(id, partitions, now_ms);
+        }
+        self.groups.iter().map(|(id, group)| (id.clone(), group.state())).collect()
+    }
+
     /// Whether a share group `group_id` exists (a consumer group may not take its id).
     pub fn contains(&self, group_id: &str) -> bool {
         self.groups.contains_key(group_id)
