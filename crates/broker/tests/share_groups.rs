@@ -209,3 +209,17 @@ async fn a_member_joins_fetches_and_acknowledges() {
     assert_eq!(closed.error_code, 0, "{closed:?}");
     assert_eq!(acquired(&share_fetch(&mut node, id, "m2", 0, &[]).await), [(1, 1, 3)]);
 }
+
+/// A partition led by another broker is NOT_LEADER_OR_FOLLOWER with that leader and its
+/// endpoint (KIP-951), so the share consumer goes there at once.
+#[tokio::test]
+async fn a_partition_led_elsewhere_names_its_leader() {
+    let mut node = Node::new();
+    node.register(2, strand_metadata::controller::InitialFencing::Unfenced);
+    let id = node.create_assigned("elsewhere", &[&[2]]).await;
+    let response = share_fetch(&mut node, id, "m1", 0, &[]).await;
+    let data = partition(&response);
+    assert_eq!(data.error_code, ErrorCode::NotLeaderOrFollower.code());
+    assert_eq!(data.current_leader.leader_id, 2);
+    assert_eq!(response.node_endpoints.iter().map(|e| e.node_id.0).collect::<Vec<_>>(), [2]);
+}

@@ -13,6 +13,9 @@
 //! `error_code`): INVALID_RECORD_STATE for a record the member does not hold, INVALID_REQUEST for
 //! a malformed batch. A RENEW-only request (`is_renew_ack`) fetches nothing.
 //!
+//! A partition led elsewhere is NOT_LEADER_OR_FOLLOWER with its current leader and that
+//! leader's endpoint on the client's listener (KIP-951), as Kafka answers both APIs.
+//!
 //! A fetch reads each session partition led here from the share-partition's fetch offset (its
 //! first available record, else its end), acquires at most `max_records` records in all (KIP-1206,
 //! strictly) and answers the whole batches holding them with the acquired ranges; with nothing
@@ -23,16 +26,20 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::time::Duration;
 
 use bytes::{Bytes, BytesMut};
-use strand_base::{TopicPartition, Uuid};
+use strand_base::{BrokerId, TopicPartition, Uuid};
 use strand_coordinator::share::{
     AckError, FINAL_EPOCH, INITIAL_EPOCH, LogBatch, SessionError, SessionPartition, SharePartition,
 };
 use strand_protocol::codec::Records;
 use strand_protocol::error::ErrorCode;
 use strand_protocol::messages::share_acknowledge_response::{
-    PartitionData as AckPartitionData, ShareAcknowledgeTopicResponse,
+    LeaderIdAndEpoch as AckLeader, NodeEndpoint as AckEndpoint, PartitionData as AckPartitionData,
+    ShareAcknowledgeTopicResponse,
 };
-use strand_protocol::messages::share_fetch_response::{AcquiredRecords, PartitionData, ShareFetchableTopicResponse};
+use strand_protocol::messages::share_fetch_response::{
+    AcquiredRecords, LeaderIdAndEpoch as FetchLeader, NodeEndpoint as FetchEndpoint, PartitionData,
+    ShareFetchableTopicResponse,
+};
 use strand_protocol::messages::{
     ShareAcknowledgeRequest, ShareAcknowledgeResponse, ShareFetchRequest, ShareFetchResponse,
 };
@@ -42,6 +49,7 @@ use strand_security::acl::{AclOperation, ResourceType};
 
 use super::share_groups::share_groups_enabled;
 use crate::Broker;
+use crate::leadership::LeaderHints;
 
 /// The longest a share fetch waits for records, whatever the client asks.
 const SHARE_FETCH_WAIT_MS_MAX: i32 = 30_000;
@@ -113,8 +121,25 @@ pub(crate) async fn share_fetch(broker: &Broker, request: ShareFetchRequest, ses
             answers.insert(key, data);
         }
     }
+    let mut hints = LeaderHints::new(broker, &session.listener);
+    for (key, data) in &mut answers {
+        if data.error_code == ErrorCode::NotLeaderOrFollower.code() {
+            let (leader_id, leader_epoch) = hint(&mut hints, *key);
+            data.current_leader = FetchLeader { leader_id: leader_id.0, leader_epoch, ..Default::default() };
+        }
+    }
     ShareFetchResponse {
         acquisition_lock_timeout_ms: broker.share.settings.record_lock_duration_ms,
+        node_endpoints: hints
+            .endpoints()
+            .map(|e| FetchEndpoint {
+                node_id: e.node_id,
+                host: e.host,
+                port: e.port,
+                rack: e.rack,
+                ..Default::default()
+            })
+            .collect(),
         responses: group_by_topic(answers, |topic_id, partitions| ShareFetchableTopicResponse {
             topic_id,
             partitions,
@@ -160,14 +185,24 @@ pub(crate) async fn share_acknowledge(
     if epoch == FINAL_EPOCH {
         release(broker, &checked, &partitions);
     }
+    let mut hints = LeaderHints::new(broker, &session.listener);
     let answers: BTreeMap<SessionPartition, AckPartitionData> = codes
         .into_iter()
         .map(|(key, code)| {
-            (key, AckPartitionData { partition_index: key.1, error_code: code.code(), ..Default::default() })
+            let mut data = AckPartitionData { partition_index: key.1, error_code: code.code(), ..Default::default() };
+            if code == ErrorCode::NotLeaderOrFollower {
+                let (leader_id, leader_epoch) = hint(&mut hints, key);
+                data.current_leader = AckLeader { leader_id: leader_id.0, leader_epoch, ..Default::default() };
+            }
+            (key, data)
         })
         .collect();
     ShareAcknowledgeResponse {
         acquisition_lock_timeout_ms: broker.share.settings.record_lock_duration_ms,
+        node_endpoints: hints
+            .endpoints()
+            .map(|e| AckEndpoint { node_id: e.node_id, host: e.host, port: e.port, rack: e.rack, ..Default::default() })
+            .collect(),
         responses: group_by_topic(answers, |topic_id, partitions| ShareAcknowledgeTopicResponse {
             topic_id,
             partitions,
@@ -197,6 +232,15 @@ fn check(
         return Err(ErrorCode::GroupAuthorizationFailed);
     }
     Ok(Checked { group_id, member_id, acks })
+}
+
+/// The current leader of a partition answered NOT_LEADER_OR_FOLLOWER (KIP-951), its endpoint
+/// noted in `hints`.
+fn hint(hints: &mut LeaderHints<'_>, key: SessionPartition) -> (BrokerId, i32) {
+    match hints.topic_name(key.0) {
+        Some(name) => hints.leader_of(&TopicPartition::new(name, key.1)),
+        None => (BrokerId::NONE, -1),
+    }
 }
 
 fn session_error(error: SessionError) -> ErrorCode {
