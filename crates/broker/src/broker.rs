@@ -61,6 +61,49 @@ pub struct BrokerSettings {
     /// `http.metrics.topics.max` (a Strand setting): the most topics with series of their own
     /// in `/metrics` (`metrics.rs`).
     pub metrics_topics_max: usize,
+    /// Share groups' settings (KIP-932).
+    pub share: ShareSettings,
+}
+
+/// Share groups' broker settings (Kafka's names in the field docs), Kafka's defaults by default.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ShareSettings {
+    /// `group.share.session.timeout.ms`.
+    pub session_timeout_ms: i64,
+    /// `group.share.heartbeat.interval.ms`.
+    pub heartbeat_interval_ms: i32,
+    /// `group.share.max.size`.
+    pub max_size: usize,
+    /// `group.share.record.lock.duration.ms`.
+    pub record_lock_duration_ms: i32,
+    /// `group.share.delivery.count.limit`.
+    pub delivery_count_limit: i16,
+    /// `group.share.partition.max.record.locks`.
+    pub partition_max_record_locks: i64,
+    /// `group.share.max.share.sessions`.
+    pub max_share_sessions: usize,
+    /// How `__share_group_state` is created on first use (`share.coordinator.state.topic.*`).
+    pub state_topic: InternalTopicSettings,
+}
+
+impl Default for ShareSettings {
+    fn default() -> Self {
+        ShareSettings {
+            session_timeout_ms: 45_000,
+            heartbeat_interval_ms: 5_000,
+            max_size: 200,
+            record_lock_duration_ms: 30_000,
+            delivery_count_limit: 5,
+            partition_max_record_locks: 2_000,
+            max_share_sessions: 2_000,
+            state_topic: InternalTopicSettings {
+                partitions: 50,
+                replication_factor: 3,
+                segment_bytes: 104_857_600,
+                min_insync_replicas: Some(2),
+            },
+        }
+    }
 }
 
 /// How a transactions-V2 write retries adding its partition while the coordinator answers
@@ -146,6 +189,8 @@ pub struct Broker {
     pub(crate) background: tokio::sync::Semaphore,
     /// Clients' traffic by topic and requests by API, for `/metrics`.
     pub(crate) metrics: crate::metrics::BrokerMetrics,
+    /// Share groups, share-partitions and share sessions, in memory (`share.rs`).
+    pub(crate) share: crate::share::ShareState,
 }
 
 impl Broker {
@@ -165,6 +210,7 @@ impl Broker {
             identity.broker_epoch,
         ));
         Broker {
+            share: crate::share::ShareState::new(&settings.share),
             quotas: crate::quotas::ClientQuotas::new(settings.quota_window, settings.controller_quota_window),
             metrics: crate::metrics::BrokerMetrics::new(settings.metrics_topics_max),
             fetch_sessions,

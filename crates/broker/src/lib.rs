@@ -27,6 +27,9 @@
 //!   ACLs, logging denials at a bounded rate. CreateAcls and DeleteAcls go to the controller,
 //!   DescribeAcls reads the image.
 //! - [`fetch_session`]: the node's bounded KIP-227 [`fetch_session::FetchSessionCache`].
+//! - `share.rs`: share groups (KIP-932) as this node holds them in memory: the groups it
+//!   coordinates, its share-partitions and share sessions (`handlers/share_groups.rs` and
+//!   `handlers/share_fetch.rs` serve them).
 //! - `replica_selector.rs`: KIP-392's [`ReplicaSelector`], the follower a consumer should read.
 //! - [`validation`]: produced record sets checked as Kafka's `LogValidator` checks them.
 //! - [`producer_ids`]: the node's blocks of producer ids, drawn from the controller.
@@ -66,10 +69,13 @@ pub mod producer_ids;
 mod publisher;
 pub mod quotas;
 mod replica_selector;
+mod share;
 pub mod validation;
 
 pub use authorizer::{DENIAL_LOG_LINES_MAX, ImageAuthorizer};
-pub use broker::{Broker, BrokerConfigEntry, BrokerIdentity, BrokerSettings, InternalTopicSettings, TxnAddRetry};
+pub use broker::{
+    Broker, BrokerConfigEntry, BrokerIdentity, BrokerSettings, InternalTopicSettings, ShareSettings, TxnAddRetry,
+};
 pub use channels::{
     BoxFuture, BrokerReconfiguration, ControllerChannel, NoTxnCoordinator, TxnVerification, TxnVerifier,
     ask_controller, call_controller, call_controller_for, requester,

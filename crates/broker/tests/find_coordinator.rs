@@ -1,7 +1,9 @@
 //! FindCoordinator creates a coordinator's internal topic on first use, with Kafka's configs for
 //! it, and names the leader of the key's partition: `__consumer_offsets` for groups,
 //! `__transaction_state` (with `transaction.state.log.min.isr` as its `min.insync.replicas`) for
-//! transactional ids. Unknown key types are INVALID_REQUEST; share coordinators are not here yet.
+//! transactional ids, `__share_group_state` (cleanup by deletion, kept forever) for
+//! share-partitions' state keys (`groupId:topicId:partition`, hashed whole). Unknown key types and
+//! share keys of another form are INVALID_REQUEST.
 
 mod common;
 
@@ -42,6 +44,17 @@ async fn each_key_type_has_its_internal_topic() {
     assert_eq!(configs.get("compression.type").map(String::as_str), Some("producer"));
     assert_eq!(configs.get("min.insync.replicas"), None, "the broker's default applies");
 
-    assert_eq!(find(&mut node, 2, "share").await.error_code, ErrorCode::CoordinatorNotAvailable.code());
+    let share = find(&mut node, 2, "my-group:AAAAAAAAAAAAAAAAAAAAAQ:3").await;
+    assert_eq!((share.error_code, share.node_id.0), (0, 1), "{share:?}");
+    let image = node.broker.image();
+    let configs = image.configs().resource(&ConfigResource::topic("__share_group_state")).expect("configs");
+    let config = |key: &str| configs.get(key).map(String::as_str);
+    assert_eq!(config("cleanup.policy"), Some("delete"));
+    assert_eq!(config("retention.ms"), Some("-1"));
+    assert_eq!(config("min.insync.replicas"), Some("1"));
+    for malformed in ["share", "my-group:AAAAAAAAAAAAAAAAAAAAAQ", "my-group:not-a-uuid:0", ":AAAAAAAAAAAAAAAAAAAAAQ:0"]
+    {
+        assert_eq!(find(&mut node, 2, malformed).await.error_code, ErrorCode::InvalidRequest.code(), "{malformed}");
+    }
     assert_eq!(find(&mut node, 7, "what").await.error_code, ErrorCode::InvalidRequest.code());
 }

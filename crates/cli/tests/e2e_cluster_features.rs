@@ -124,7 +124,13 @@ fn features_change_through_both_listeners_and_survive_restarts() {
     let _serial = common::serial();
     let mut cluster = Cluster::start_with_voters(4, 3);
     let leader = cluster.wait_for_active_controller(None);
-    let formatted = levels(&[(ELR, 1), ("group.version", 1), ("metadata.version", 33), ("transaction.version", 2)]);
+    let formatted = levels(&[
+        (ELR, 1),
+        ("group.version", 1),
+        ("metadata.version", 33),
+        ("share.version", 1),
+        ("transaction.version", 2),
+    ]);
     let mut broker = cluster.node(4).connect();
     let (at_start, epoch_at_start) = finalized(&mut broker);
     assert_eq!(at_start, formatted, "a static quorum finalizes kraft.version 0, reported by no entry, as Kafka");
@@ -136,7 +142,16 @@ fn features_change_through_both_listeners_and_survive_restarts() {
     let results: Vec<_> = downgraded.results.iter().map(|r| (r.feature.as_str(), r.error_code)).collect();
     assert_eq!(results, [("transaction.version", 0)]);
     let (after, epoch) = finalized(&mut broker);
-    assert_eq!(after, levels(&[(ELR, 1), ("group.version", 1), ("metadata.version", 33), ("transaction.version", 1)]));
+    assert_eq!(
+        after,
+        levels(&[
+            (ELR, 1),
+            ("group.version", 1),
+            ("metadata.version", 33),
+            ("share.version", 1),
+            ("transaction.version", 1)
+        ])
+    );
     assert!(epoch > epoch_at_start, "the finalized epoch moves with the metadata: {epoch} after {epoch_at_start}");
     let refused = update(&mut broker, 2, &[("group.version", 2, UPGRADE)], false);
     assert_eq!(refused.error_code, INVALID_UPDATE_VERSION, "{refused:?}");
@@ -158,7 +173,7 @@ fn features_change_through_both_listeners_and_survive_restarts() {
     assert_eq!(dry.error_code, 0, "{dry:?}");
     let disabled = update(&mut controller, 2, &[("group.version", 0, SAFE_DOWNGRADE)], false);
     assert_eq!(disabled.error_code, 0, "{disabled:?}");
-    let changed = levels(&[(ELR, 1), ("metadata.version", 33), ("transaction.version", 1)]);
+    let changed = levels(&[(ELR, 1), ("metadata.version", 33), ("share.version", 1), ("transaction.version", 1)]);
     assert_eq!(finalized(&mut controller).0, changed, "the answering controller has the record");
     for id in 1..=4 {
         until_levels(&mut cluster.node(id).connect(), &changed);

@@ -54,12 +54,14 @@
 //! What it is not: no request decoding or authorization (the broker's handlers), no
 //! FindCoordinator (the broker answers it from [`GroupCoordinator::partition_for`] and the
 //! metadata), no creation of `__consumer_offsets` (the broker creates it on first use), no share
-//! groups or streams groups yet.
+//! coordinator over `__share_group_state` and no streams groups yet; [`share`] holds share groups'
+//! membership, share-partitions and share sessions in memory (KIP-932).
 
 pub mod config;
 pub mod group;
 pub mod member_id;
 pub mod runtime;
+pub mod share;
 pub mod txn;
 pub mod writer;
 

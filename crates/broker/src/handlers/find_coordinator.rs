@@ -8,14 +8,20 @@
 //! A key needs DESCRIBE on its group (GROUP_AUTHORIZATION_FAILED) or transactional id
 //! (TRANSACTIONAL_ID_AUTHORIZATION_FAILED), asked before anything is looked up or created.
 //!
-//! v0-3 ask for one key; v4+ batch them (`coordinator_keys`) and answer per key. Share
-//! coordinators (2) come later: their keys get COORDINATOR_NOT_AVAILABLE, which clients treat
-//! as "retry".
+//! Key type 2 names a share-partition's state for the share coordinator (KIP-932):
+//! `groupId:topicId:partition`, placed on the partition of `__share_group_state` the whole key
+//! hashes to (Kafka's `ShareCoordinatorService.partitionFor`). Only brokers ask for it: it needs
+//! CLUSTER_ACTION on the cluster (CLUSTER_AUTHORIZATION_FAILED), a key of another form is
+//! INVALID_REQUEST, and with `share.version` below 1 it is INVALID_REQUEST too, as Kafka answers.
+//! `__share_group_state` is created like the others, with `share.coordinator.state.topic.*` and
+//! Kafka's configs for it (`cleanup.policy=delete`, `retention.ms=-1`).
+//!
+//! v0-3 ask for one key; v4+ batch them (`coordinator_keys`) and answer per key.
 
 use strand_base::BrokerId;
-use strand_base::topic::{OFFSETS_TOPIC, TRANSACTION_STATE_TOPIC};
+use strand_base::topic::{OFFSETS_TOPIC, SHARE_GROUP_STATE_TOPIC, TRANSACTION_STATE_TOPIC};
 use strand_coordinator::group::hash::partition_for;
-use strand_metadata::image::MetadataImage;
+use strand_metadata::image::{MetadataImage, SHARE_VERSION};
 use strand_protocol::error::ErrorCode;
 use strand_protocol::messages::create_topics_request::{CreatableTopic, CreatableTopicConfig};
 use strand_protocol::messages::find_coordinator_response::Coordinator;
@@ -30,6 +36,8 @@ use crate::Broker;
 const KEY_TYPE_GROUP: i8 = 0;
 /// FindCoordinator's key type for transactional ids.
 const KEY_TYPE_TRANSACTION: i8 = 1;
+/// FindCoordinator's key type for share-partitions' state.
+const KEY_TYPE_SHARE: i8 = 2;
 
 /// The first version that batches keys.
 const BATCHED_VERSION_MIN: i16 = 4;
@@ -47,6 +55,7 @@ pub async fn handle(
     let topic = match request.key_type {
         KEY_TYPE_GROUP => Some(OFFSETS_TOPIC),
         KEY_TYPE_TRANSACTION => Some(TRANSACTION_STATE_TOPIC),
+        KEY_TYPE_SHARE if broker.image().features().level(SHARE_VERSION) >= 1 => Some(SHARE_GROUP_STATE_TOPIC),
         _ => None,
     };
     let refusals: Vec<Option<ErrorCode>> =
@@ -72,7 +81,14 @@ pub async fn handle(
             },
             (Some(image), Some(topic), _) => locate(listener, image, topic, key),
             (None, Some(_), _) => unavailable(key, "The coordinator is not available."),
-            (_, None, 2) => unavailable(key, "This node has no coordinator of that type yet."),
+            (_, None, KEY_TYPE_SHARE) => Coordinator {
+                key,
+                node_id: BrokerId::NONE,
+                port: -1,
+                error_code: ErrorCode::InvalidRequest.code(),
+                error_message: Some("Share groups are not enabled.".to_owned()),
+                ..Default::default()
+            },
             (_, None, other) => Coordinator {
                 key,
                 node_id: BrokerId::NONE,
@@ -99,12 +115,31 @@ pub async fn handle(
 
 /// Why the session may not look up `key`: DESCRIBE on the group or transactional id it names.
 fn refusal(broker: &Broker, session: &Session, key_type: i8, key: &str) -> Option<ErrorCode> {
+    if key_type == KEY_TYPE_SHARE {
+        if !broker.authorize_cluster(session, AclOperation::ClusterAction) {
+            return Some(ErrorCode::ClusterAuthorizationFailed);
+        }
+        return (!is_share_partition_key(key)).then_some(ErrorCode::InvalidRequest);
+    }
     let (resource_type, code) = match key_type {
         KEY_TYPE_GROUP => (ResourceType::Group, ErrorCode::GroupAuthorizationFailed),
         KEY_TYPE_TRANSACTION => (ResourceType::TransactionalId, ErrorCode::TransactionalIdAuthorizationFailed),
         _ => return None,
     };
     (!broker.authorize(session, AclOperation::Describe, resource_type, key)).then_some(code)
+}
+
+/// Kafka's `SharePartitionKey.validate`: `groupId:topicId:partition`, each part non-empty, the
+/// topic id a Kafka uuid and the partition a number.
+fn is_share_partition_key(key: &str) -> bool {
+    let parts: Vec<&str> = key.split(':').collect();
+    let [group, topic_id, partition] = parts.as_slice() else { return false };
+    !group.trim().is_empty() && is_kafka_uuid(topic_id) && partition.trim().parse::<i32>().is_ok_and(|p| p >= 0)
+}
+
+/// Kafka's uuid text: 16 bytes in URL-safe base64 without padding, 22 characters.
+fn is_kafka_uuid(text: &str) -> bool {
+    text.len() == 22 && text.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_')
 }
 
 /// The image once the internal topic `name` (`__consumer_offsets` or `__transaction_state`)
@@ -120,16 +155,19 @@ async fn ensure_internal_topic(broker: &Broker, name: &str) -> Option<std::sync:
         ..Default::default()
     };
     // Kafka's `GroupCoordinator.groupMetadataTopicConfigs` and `TransactionLog`'s topic configs.
-    let (settings, compression) = if name == TRANSACTION_STATE_TOPIC {
-        (&broker.settings.transaction_topic, "uncompressed")
-    } else {
-        (&broker.settings.offsets_topic, "producer")
+    let (settings, compression, cleanup) = match name {
+        TRANSACTION_STATE_TOPIC => (&broker.settings.transaction_topic, "uncompressed", "compact"),
+        SHARE_GROUP_STATE_TOPIC => (&broker.settings.share.state_topic, "producer", "delete"),
+        _ => (&broker.settings.offsets_topic, "producer", "compact"),
     };
     let mut configs = vec![
-        config("cleanup.policy", "compact".into()),
+        config("cleanup.policy", cleanup.into()),
         config("compression.type", compression.into()),
         config("segment.bytes", settings.segment_bytes.to_string()),
     ];
+    if name == SHARE_GROUP_STATE_TOPIC {
+        configs.push(config("retention.ms", "-1".into()));
+    }
     if let Some(min_isr) = settings.min_insync_replicas {
         configs.push(config("min.insync.replicas", min_isr.to_string()));
         configs.push(config("unclean.leader.election.enable", "false".into()));

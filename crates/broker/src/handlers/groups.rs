@@ -9,8 +9,12 @@
 //!   DESCRIBE on all of them (TOPIC_AUTHORIZATION_FAILED).
 //! - DescribeGroups, ConsumerGroupDescribe: DESCRIBE on each group (GROUP_AUTHORIZATION_FAILED
 //!   for that group); `include_authorized_operations` reports the session's operations.
-//! - ListGroups: all groups with DESCRIBE on the cluster, else those the session may DESCRIBE.
+//! - ListGroups: all groups with DESCRIBE on the cluster, else those the session may DESCRIBE;
+//!   share groups (`share_groups.rs`) after the coordinator's groups.
 //! - DeleteGroups: DELETE on each group, each distinct name answered once.
+//!
+//! An id a share group holds (`share.rs`) is refused to JoinGroup (INCONSISTENT_GROUP_PROTOCOL)
+//! and ConsumerGroupHeartbeat (GROUP_ID_NOT_FOUND), as Kafka refuses them.
 //!
 //! ConsumerGroupHeartbeat and ConsumerGroupDescribe are refused with UNSUPPORTED_VERSION, before
 //! any authorization, while the finalized `group.version` is below 1 (`kafka-features disable
@@ -88,6 +92,16 @@ pub(crate) async fn join_group(
             ..JoinGroupResponse::default()
         };
     }
+    if broker.share.groups().contains(&request.group_id) {
+        // Kafka's `classicGroupJoin`: a share group holds the id.
+        return JoinGroupResponse {
+            error_code: ErrorCode::InconsistentGroupProtocol.code(),
+            generation_id: UNKNOWN_GENERATION_ID,
+            member_id: request.member_id,
+            protocol_name: (version < JOIN_NULL_PROTOCOL_VERSION_MIN).then(String::new),
+            ..JoinGroupResponse::default()
+        };
+    }
     broker.groups.join_group(self::client(client.id, client.peer), request, version).await
 }
 
@@ -154,6 +168,13 @@ pub(crate) async fn consumer_group_heartbeat(
         if names.into_iter().any(|name| !describable.contains(name)) {
             return refused(ErrorCode::TopicAuthorizationFailed);
         }
+    }
+    if broker.share.groups().contains(&request.group_id) {
+        return ConsumerGroupHeartbeatResponse {
+            error_code: ErrorCode::GroupIdNotFound.code(),
+            error_message: Some(format!("Group {} is not a consumer group.", request.group_id)),
+            ..ConsumerGroupHeartbeatResponse::default()
+        };
     }
     let mut info = self::client(client.id, client.peer);
     if let Some(authorizer) = broker.authorizer.clone() {
@@ -259,7 +280,9 @@ pub(crate) async fn list_groups(
     version: i16,
 ) -> ListGroupsResponse {
     let every_group = broker.authorize_cluster(session, AclOperation::Describe);
+    let share_groups = super::share_groups::listed(broker, &request);
     let mut response = broker.groups.list_groups(request, version).await;
+    response.groups.extend(share_groups);
     if !every_group {
         response.groups.retain(|g| broker.authorize(session, AclOperation::Describe, ResourceType::Group, &g.group_id));
     }

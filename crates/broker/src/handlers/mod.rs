@@ -38,6 +38,8 @@ pub mod offset_for_leader_epoch;
 pub mod produce;
 pub mod raft_voters;
 pub mod sasl;
+pub mod share_fetch;
+pub mod share_groups;
 pub mod transactions;
 pub mod txn_offset_commit;
 pub mod unregister_broker;
@@ -146,6 +148,10 @@ served_apis! {
         RemoveRaftVoter(r) => raft_voters::remove(broker, &r, version, client.session).await,
         DescribeUserScramCredentials(r) => describe_user_scram_credentials::handle(&broker.admin_apis(), r, client.session),
         AlterUserScramCredentials(r) => alter_user_scram_credentials::handle(&broker.admin_apis(), r, version, client.session).await,
+        ShareGroupHeartbeat(r) => share_groups::heartbeat(broker, &client, r).await,
+        ShareGroupDescribe(r) => share_groups::describe(broker, &client, r).await,
+        ShareFetch(r) => share_fetch::share_fetch(broker, r, client.session).await,
+        ShareAcknowledge(r) => share_fetch::share_acknowledge(broker, r, client.session).await,
         SaslHandshake(r) => sasl::handshake(&r),
         SaslAuthenticate(r) => sasl::authenticate(&r),
     }

@@ -402,6 +402,15 @@ pub fn settings() -> BrokerSettings {
         },
         replica_selector: None,
         metrics_topics_max: 1000,
+        share: strand_broker::ShareSettings {
+            state_topic: InternalTopicSettings {
+                partitions: 50,
+                replication_factor: 1,
+                segment_bytes: 104_857_600,
+                min_insync_replicas: Some(1),
+            },
+            ..strand_broker::ShareSettings::default()
+        },
     }
 }
 

@@ -15,10 +15,11 @@ use crate::image::{
 /// The default is what Strand implements, at Kafka 4.4's levels: `metadata.version` 4.4-IV2 (33),
 /// `kraft.version` 0 (what Kafka 4.4 formats a static `controller.quorum.voters` quorum with, and
 /// Strand's quorum is static), `transaction.version` 2, `group.version` 1 and
-/// `eligible.leader.replicas.version` 1 (KIP-966, on for new clusters as in Kafka 4.1 and later).
-/// Kafka 4.4 also finalizes `share.version` 2 and `streams.version` 1
-/// ([`BootstrapFeatures::kafka_4_4`]); Strand leaves them off until it implements share groups
-/// and the Streams protocol, so that no client is told they work.
+/// `eligible.leader.replicas.version` 1 (KIP-966, on for new clusters as in Kafka 4.1 and later)
+/// and `share.version` 1 (KIP-932 share groups). Kafka 4.4 finalizes `share.version` 2 and
+/// `streams.version` 1 ([`BootstrapFeatures::kafka_4_4`]); Strand stays at share groups' level 1
+/// and leaves the Streams protocol off until it implements them, so that no client is told they
+/// work.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct BootstrapFeatures {
     pub metadata_version: i16,
@@ -38,7 +39,7 @@ impl Default for BootstrapFeatures {
             transaction_version: 2,
             group_version: 1,
             eligible_leader_replicas_version: 1,
-            share_version: 0,
+            share_version: 1,
             streams_version: 0,
         }
     }

@@ -62,5 +62,20 @@ pub(crate) fn broker_settings(config: &ServerConfig) -> BrokerSettings {
         },
         replica_selector: config.replica_selector,
         metrics_topics_max: config.http.metrics_topics_max,
+        share: strand_broker::ShareSettings {
+            session_timeout_ms: i64::from(config.share.session_timeout_ms),
+            heartbeat_interval_ms: config.share.heartbeat_interval_ms,
+            max_size: usize::try_from(config.share.max_size).unwrap_or(1),
+            record_lock_duration_ms: config.share.record_lock_duration_ms,
+            delivery_count_limit: i16::try_from(config.share.delivery_count_limit).unwrap_or(i16::MAX),
+            partition_max_record_locks: i64::from(config.share.partition_max_record_locks),
+            max_share_sessions: usize::try_from(config.share.max_share_sessions).unwrap_or(1),
+            state_topic: InternalTopicSettings {
+                partitions: config.share.state_topic_num_partitions,
+                replication_factor: config.share.state_topic_replication_factor,
+                segment_bytes: config.share.state_topic_segment_bytes,
+                min_insync_replicas: Some(i32::from(config.share.state_topic_min_isr)),
+            },
+        },
     }
 }

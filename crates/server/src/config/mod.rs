@@ -33,6 +33,7 @@ mod reader;
 mod rules;
 pub mod sasl;
 mod security;
+pub mod share;
 pub mod tls;
 mod topic_defaults;
 mod unimplemented;
@@ -176,6 +177,8 @@ pub struct ServerConfig {
     pub broker_rack: Option<String>,
     /// `replica.selector.class`: only Kafka's `RackAwareReplicaSelector` (anything else refused).
     pub replica_selector: Option<strand_broker::ReplicaSelector>,
+    /// Share groups' settings (`group.share.*`, `share.coordinator.state.topic.*`).
+    pub share: share::ShareConfig,
     pub process_roles: ProcessRoles,
     /// `cluster.id` (a Strand setting): the cluster id to format empty log dirs with on first
     /// start. `strand server` sets it to the id in `meta.properties` before the node runs.
@@ -569,6 +572,7 @@ impl ServerConfig {
             node_id: quorum.node_id,
             broker_rack: read.text("broker.rack").map(str::to_owned),
             replica_selector: read.replica_selector()?,
+            share: share::read(&read)?,
             process_roles: quorum.process_roles,
             cluster_id: read.cluster_id()?,
             http: http::read(&read)?,

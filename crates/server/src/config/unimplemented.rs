@@ -46,6 +46,15 @@ const UNIMPLEMENTED: &[(&str, &str)] = &[
     ("log.cleaner.io.max.bytes.per.second", "the log cleaner's I/O is not throttled"),
     ("compression.lz4.level", "LZ4 is compressed at Kafka's default level 9 only (lz4_flex's fast mode)"),
     ("replica.socket.receive.buffer.bytes", "replica fetches use the operating system's socket buffers"),
+    ("group.share.assignors", "share groups are assigned by Kafka's simple assignor only"),
+    ("group.share.assignment.interval.ms", "a share group's assignment is computed at once on every change"),
+    ("group.share.persister.class.name", "share state is kept in memory; __share_group_state comes next"),
+    ("group.share.dlq.manager.class.name", "share groups have no dead-letter topics yet"),
+    ("group.share.initialize.retry.interval.ms", "share state is kept in memory; nothing is initialized remotely"),
+    ("share.coordinator.snapshot.update.records.per.snapshot", "the share coordinator writes no state yet"),
+    ("share.coordinator.write.timeout.ms", "the share coordinator writes no state yet"),
+    ("share.coordinator.state.topic.prune.interval.ms", "the share coordinator writes no state yet"),
+    ("share.coordinator.cold.partition.snapshot.interval.ms", "the share coordinator writes no state yet"),
 ];
 
 /// Kafka's internal tuning settings, accepted at any valid value (see the module notes), and
@@ -65,8 +74,11 @@ const KNOBS: &[&str] = &[
     "log.cleaner.io.buffer.size",
     "log.flush.offset.checkpoint.interval.ms",
     "log.flush.start.offset.checkpoint.interval.ms",
-    "share.coordinator.state.topic.replication.factor",
-    "share.coordinator.state.topic.min.isr",
+    "group.share.assignor.offload.enable",
+    "share.fetch.purgatory.purge.interval.requests",
+    "share.coordinator.threads",
+    "share.coordinator.load.buffer.size",
+    "share.coordinator.append.linger.ms",
 ];
 
 /// Kafka features switched on by a key Strand's table does not know: (key, the value that turns

@@ -232,7 +232,11 @@ public final class Broker implements AutoCloseable {
             "--override", "log.dirs=" + dataDir,
             "--override", "group.initial.rebalance.delay.ms=0",
             "--override", "group.consumer.heartbeat.interval.ms=500",
-            "--override", "group.consumer.min.heartbeat.interval.ms=500");
+            "--override", "group.consumer.min.heartbeat.interval.ms=500",
+            "--override", "group.share.record.lock.duration.ms=3000",
+            "--override", "group.share.min.record.lock.duration.ms=1000",
+            "--override", "group.share.heartbeat.interval.ms=1000",
+            "--override", "group.share.min.heartbeat.interval.ms=1000");
     }
 
     /** Writes server.properties from the shared template and formats the data dir. */

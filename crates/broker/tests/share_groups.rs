@@ -1,0 +1,225 @@
+//! Share groups (KIP-932) through `Broker::handle`: a member joins with ShareGroupHeartbeat and is
+//! assigned the partition; ShareFetch opens a share session at epoch 0 (acknowledgements there are
+//! INVALID_REQUEST), starts the share-partition at the log's end, acquires what is appended after
+//! with delivery count 1, and refuses a stale epoch; acknowledgements of records the member does
+//! not hold are INVALID_RECORD_STATE per partition, a RELEASE makes the record come back with
+//! delivery count 2, an ACCEPT finishes it; ShareAcknowledge at epoch 0 or for an unknown session
+//! is refused; epoch -1 closes the session and releases what the member held. ShareGroupDescribe
+//! shows the member, ListGroups lists the group as type `share`; a classic JoinGroup of the share
+//! group's id is INCONSISTENT_GROUP_PROTOCOL.
+
+mod common;
+
+use common::Node;
+use strand_base::{TopicPartition, Uuid};
+use strand_protocol::error::ErrorCode;
+use strand_protocol::messages::api::{RequestBody, ResponseBody};
+use strand_protocol::messages::share_acknowledge_request::{AcknowledgePartition, AcknowledgeTopic};
+use strand_protocol::messages::share_fetch_request::{AcknowledgementBatch, FetchPartition, FetchTopic};
+use strand_protocol::messages::share_fetch_response::PartitionData;
+use strand_protocol::messages::{
+    FindCoordinatorRequest, JoinGroupRequest, ListGroupsRequest, ShareAcknowledgeRequest, ShareAcknowledgeResponse,
+    ShareFetchRequest, ShareFetchResponse, ShareGroupDescribeRequest, ShareGroupHeartbeatRequest,
+};
+
+const TOPIC: &str = "queue";
+const GROUP: &str = "workers";
+const ACCEPT: i8 = 1;
+const RELEASE: i8 = 2;
+/// How many times the test asks a coordinator that is still loading its partition.
+const LOAD_ATTEMPTS_MAX: usize = 1000;
+
+/// A ShareFetch of partition 0 by `member` at `epoch`, with acknowledgement batches `acks`; it
+/// does not wait.
+async fn share_fetch(
+    node: &mut Node,
+    id: Uuid,
+    member: &str,
+    epoch: i32,
+    acks: &[(i64, i64, i8)],
+) -> ShareFetchResponse {
+    let acknowledgement_batches = acks
+        .iter()
+        .map(|&(first_offset, last_offset, ack)| AcknowledgementBatch {
+            first_offset,
+            last_offset,
+            acknowledge_types: vec![ack],
+            ..Default::default()
+        })
+        .collect();
+    let partition = FetchPartition { partition_index: 0, acknowledgement_batches, ..Default::default() };
+    let request = ShareFetchRequest {
+        group_id: Some(GROUP.into()),
+        member_id: Some(member.into()),
+        share_session_epoch: epoch,
+        max_wait_ms: 0,
+        max_records: 100,
+        batch_size: 100,
+        topics: vec![FetchTopic { topic_id: id, partitions: vec![partition], ..Default::default() }],
+        ..Default::default()
+    };
+    let ResponseBody::ShareFetch(response) = node.call(RequestBody::ShareFetch(request), 1).await else {
+        panic!("not a ShareFetch response")
+    };
+    response
+}
+
+async fn share_acknowledge(
+    node: &mut Node,
+    id: Uuid,
+    member: &str,
+    epoch: i32,
+    acks: &[(i64, i64, i8)],
+) -> ShareAcknowledgeResponse {
+    let acknowledgement_batches = acks
+        .iter()
+        .map(|&(first_offset, last_offset, ack)| {
+            strand_protocol::messages::share_acknowledge_request::AcknowledgementBatch {
+                first_offset,
+                last_offset,
+                acknowledge_types: vec![ack],
+                ..Default::default()
+            }
+        })
+        .collect();
+    let partition = AcknowledgePartition { partition_index: 0, acknowledgement_batches, ..Default::default() };
+    let request = ShareAcknowledgeRequest {
+        group_id: Some(GROUP.into()),
+        member_id: Some(member.into()),
+        share_session_epoch: epoch,
+        topics: vec![AcknowledgeTopic { topic_id: id, partitions: vec![partition], ..Default::default() }],
+        ..Default::default()
+    };
+    let ResponseBody::ShareAcknowledge(response) = node.call(RequestBody::ShareAcknowledge(request), 1).await else {
+        panic!("not a ShareAcknowledge response")
+    };
+    response
+}
+
+fn partition(response: &ShareFetchResponse) -> &PartitionData {
+    assert_eq!(response.error_code, 0, "{response:?}");
+    &response.responses[0].partitions[0]
+}
+
+/// The acquired ranges as (first, last, delivery count).
+fn acquired(response: &ShareFetchResponse) -> Vec<(i64, i64, i16)> {
+    partition(response).acquired_records.iter().map(|r| (r.first_offset, r.last_offset, r.delivery_count)).collect()
+}
+
+#[tokio::test]
+async fn a_member_joins_fetches_and_acknowledges() {
+    let mut node = Node::new();
+    let id = node.create_topic(TOPIC, 1).await;
+    let tp = TopicPartition::new(TOPIC, 0);
+    node.append(&tp, 0);
+
+    let join = ShareGroupHeartbeatRequest {
+        group_id: GROUP.into(),
+        member_id: "m1".into(),
+        member_epoch: 0,
+        subscribed_topic_names: Some(vec![TOPIC.into()]),
+        ..Default::default()
+    };
+    // As a client does: find the group's coordinator (creating __consumer_offsets), then join
+    // once its shard has loaded.
+    let find = FindCoordinatorRequest { key_type: 0, coordinator_keys: vec![GROUP.into()], ..Default::default() };
+    node.call(RequestBody::FindCoordinator(find), 4).await;
+    let loading = [ErrorCode::CoordinatorLoadInProgress.code(), ErrorCode::NotCoordinator.code()];
+    let mut attempts = 0;
+    let joined = loop {
+        let ResponseBody::ShareGroupHeartbeat(joined) =
+            node.call(RequestBody::ShareGroupHeartbeat(join.clone()), 1).await
+        else {
+            panic!("not a ShareGroupHeartbeat response")
+        };
+        if !loading.contains(&joined.error_code) {
+            break joined;
+        }
+        attempts += 1;
+        assert!(attempts < LOAD_ATTEMPTS_MAX, "the coordinator never loaded: {joined:?}");
+        tokio::task::yield_now().await;
+    };
+    assert_eq!((joined.error_code, joined.member_epoch), (0, 1), "{joined:?}");
+    let assignment = joined.assignment.expect("assigned");
+    assert_eq!(
+        (assignment.topic_partitions[0].topic_id, assignment.topic_partitions[0].partitions.clone()),
+        (id, vec![0])
+    );
+
+    // The group describes with its member; a classic JoinGroup may not take its id.
+    let describe = ShareGroupDescribeRequest { group_ids: vec![GROUP.into()], ..Default::default() };
+    let ResponseBody::ShareGroupDescribe(described) = node.call(RequestBody::ShareGroupDescribe(describe), 1).await
+    else {
+        panic!("not a ShareGroupDescribe response")
+    };
+    let group = &described.groups[0];
+    assert_eq!((group.error_code, group.group_state.as_str(), group.members.len()), (0, "Stable", 1), "{group:?}");
+    assert_eq!(group.members[0].assignment.topic_partitions[0].topic_name, TOPIC);
+    for (types, listed) in [("share", true), ("Share", true), ("consumer", false)] {
+        let list = ListGroupsRequest { types_filter: vec![types.into()], ..Default::default() };
+        let ResponseBody::ListGroups(groups) = node.call(RequestBody::ListGroups(list), 5).await else {
+            panic!("not a ListGroups response")
+        };
+        let found: Vec<_> = groups
+            .groups
+            .iter()
+            .map(|g| (g.group_id.as_str(), g.group_type.as_str(), g.group_state.as_str()))
+            .collect();
+        assert_eq!(found, if listed { vec![(GROUP, "share", "Stable")] } else { vec![] }, "{types}");
+    }
+    let join_classic = JoinGroupRequest {
+        group_id: GROUP.into(),
+        session_timeout_ms: 10_000,
+        rebalance_timeout_ms: 10_000,
+        protocol_type: "consumer".into(),
+        ..Default::default()
+    };
+    let ResponseBody::JoinGroup(classic) = node.call(RequestBody::JoinGroup(join_classic), 9).await else {
+        panic!("not a JoinGroup response")
+    };
+    assert_eq!(classic.error_code, ErrorCode::InconsistentGroupProtocol.code());
+
+    let early_acks = share_fetch(&mut node, id, "m1", 0, &[(0, 0, ACCEPT)]).await;
+    assert_eq!(early_acks.error_code, ErrorCode::InvalidRequest.code());
+    // The first fetch starts the share-partition at the log's end: offset 0 is never delivered.
+    assert_eq!(acquired(&share_fetch(&mut node, id, "m1", 0, &[]).await), []);
+    node.append(&tp, 0);
+    node.append(&tp, 0);
+    let fetched = share_fetch(&mut node, id, "m1", 1, &[]).await;
+    assert_eq!(acquired(&fetched), [(1, 2, 1)]);
+    assert_eq!(fetched.acquisition_lock_timeout_ms, 30_000);
+    assert!(partition(&fetched).records.as_ref().is_some_and(|r| !r.is_empty()), "the batches holding them");
+    let stale = share_fetch(&mut node, id, "m1", 1, &[]).await;
+    assert_eq!(stale.error_code, ErrorCode::InvalidShareSessionEpoch.code());
+
+    // Offset 0 was never acquired; release 1, accept 2: 1 comes back with delivery count 2.
+    let refused = share_acknowledge(&mut node, id, "m1", 2, &[(0, 0, ACCEPT)]).await;
+    assert_eq!(refused.responses[0].partitions[0].error_code, ErrorCode::InvalidRecordState.code());
+    let acked = share_fetch(&mut node, id, "m1", 3, &[(1, 1, RELEASE), (2, 2, ACCEPT)]).await;
+    assert_eq!(partition(&acked).acknowledge_error_code, 0);
+    assert_eq!(acquired(&acked), [(1, 1, 2)]);
+
+    let initial = share_acknowledge(&mut node, id, "m1", 0, &[]).await;
+    assert_eq!(initial.error_code, ErrorCode::InvalidShareSessionEpoch.code());
+    let unknown = share_acknowledge(&mut node, id, "m2", 1, &[]).await;
+    assert_eq!(unknown.error_code, ErrorCode::ShareSessionNotFound.code());
+
+    // Closing the session releases offset 1: another member gets it, delivered a third time.
+    let closed = share_acknowledge(&mut node, id, "m1", -1, &[]).await;
+    assert_eq!(closed.error_code, 0, "{closed:?}");
+    assert_eq!(acquired(&share_fetch(&mut node, id, "m2", 0, &[]).await), [(1, 1, 3)]);
+}
+
+/// A partition led by another broker is NOT_LEADER_OR_FOLLOWER with that leader and its
+/// endpoint (KIP-951), so the share consumer goes there at once.
+#[tokio::test]
+async fn a_partition_led_elsewhere_names_its_leader() {
+    let mut node = Node::new();
+    node.register(2, strand_metadata::controller::InitialFencing::Unfenced);
+    let id = node.create_assigned("elsewhere", &[&[2]]).await;
+    let response = share_fetch(&mut node, id, "m1", 0, &[]).await;
+    let data = partition(&response);
+    assert_eq!(data.error_code, ErrorCode::NotLeaderOrFollower.code());
+    assert_eq!(data.current_leader.leader_id, 2);
+    assert_eq!(response.node_endpoints.iter().map(|e| e.node_id.0).collect::<Vec<_>>(), [2]);
+}

@@ -1,0 +1,17 @@
+//! Share groups (KIP-932), the first slice: membership and assignment ([`group`]), the
+//! share-partition state machine a partition leader runs per share group ([`partition`]) and
+//! share sessions ([`session`]). All three are deterministic (a clock reading goes in) and held
+//! in memory by the broker; the share coordinator over `__share_group_state` (ShareSnapshot,
+//! ShareUpdate and the *ShareGroupState RPCs) is not here yet, so share state does not survive a
+//! restart or a leader change.
+
+pub mod group;
+pub mod partition;
+pub mod session;
+
+#[cfg(test)]
+mod tests;
+
+pub use group::{Heartbeat, HeartbeatAnswer, HeartbeatError, ShareGroup, ShareGroupConfig, ShareGroups};
+pub use partition::{AckError, AckType, AcquiredRange, LogBatch, RecordState, SharePartition, SharePartitionConfig};
+pub use session::{FINAL_EPOCH, INITIAL_EPOCH, SessionError, SessionPartition, ShareSessions};

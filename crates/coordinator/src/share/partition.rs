@@ -1,0 +1,338 @@
+//! One share-partition's in-flight records (KIP-932), as the partition leader keeps them for one
+//! share group: the share-partition start offset (SPSO), the end of what was ever acquired (SPEO),
+//! and between them each record's state, delivery count, owner and acquisition lock.
+//!
+//! States and their legal moves (Kafka's `RecordState`):
+//! - `Available` -> `Acquired` (a fetch; the delivery count goes up by one).
+//! - `Acquired` -> `Acknowledged` (ACCEPT), `Archived` (REJECT, or a gap), `Available` (RELEASE, its
+//!   lock expiring, or its member's session closing), or `Archived` instead of `Available` once
+//!   the delivery count reached `group.share.delivery.count.limit`. RENEW keeps it `Acquired` with
+//!   a fresh lock.
+//! - `Acknowledged` and `Archived` are final; the SPSO moves past them as soon as every record
+//!   below is final too, and they are forgotten.
+//!
+//! Deterministic: every operation takes the clock reading (`now_ms`); locks are checked when the
+//! partition is next touched, which is what a fetch or an acknowledgement can observe. Bounded:
+//! SPEO - SPSO never exceeds `max_record_locks` (Kafka's `group.share.partition.max.record.locks`),
+//! so at most that many records are tracked. Not persisted yet: the state lives as long as the
+//! leader's process (ARCHITECTURE.md, differences).
+
+use std::collections::BTreeMap;
+
+/// A record's state in a share-partition.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RecordState {
+    Available,
+    Acquired,
+    Acknowledged,
+    Archived,
+}
+
+/// An acknowledgement type as the wire carries it (ShareFetch/ShareAcknowledge, KIP-932 and
+/// KIP-1222).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum AckType {
+    /// 0: the offset holds no record (a gap the client saw in the batch).
+    Gap,
+    /// 1: processed.
+    Accept,
+    /// 2: give it back for another delivery.
+    Release,
+    /// 3: never deliver again.
+    Reject,
+    /// 4: keep it, with a fresh acquisition lock (KIP-1222).
+    Renew,
+}
+
+impl AckType {
+    /// The type for wire value `value`; `None` for a value Kafka does not define.
+    pub fn from_wire(value: i8) -> Option<AckType> {
+        Some(match value {
+            0 => AckType::Gap,
+            1 => AckType::Accept,
+            2 => AckType::Release,
+            3 => AckType::Reject,
+            4 => AckType::Renew,
+            _ => return None,
+        })
+    }
+}
+
+/// Why an acknowledgement was refused; the handler answers INVALID_RECORD_STATE or
+/// INVALID_REQUEST.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum AckError {
+    /// An offset of the batch is not acquired by this member (never fetched, already
+    /// acknowledged, or its lock expired): INVALID_RECORD_STATE.
+    NotAcquired,
+    /// The batch itself is malformed (last before first, a type count that fits neither one type
+    /// nor one per offset, an unknown type): INVALID_REQUEST.
+    Malformed,
+}
+
+/// The share group's settings a share-partition applies.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SharePartitionConfig {
+    /// `group.share.record.lock.duration.ms`.
+    pub lock_duration_ms: i64,
+    /// `group.share.delivery.count.limit`.
+    pub delivery_count_limit: i16,
+    /// `group.share.partition.max.record.locks`: the most records between SPSO and SPEO.
+    pub max_record_locks: i64,
+}
+
+/// A batch of the log as a fetch read it: its offsets and whether it is a control batch (a
+/// transaction marker, never delivered).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct LogBatch {
+    pub base_offset: i64,
+    pub last_offset: i64,
+    pub control: bool,
+}
+
+/// Offsets acquired by one fetch, with the delivery count they all share (ShareFetch's
+/// `AcquiredRecords`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct AcquiredRange {
+    pub first_offset: i64,
+    pub last_offset: i64,
+    pub delivery_count: i16,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct InFlight {
+    state: RecordState,
+    delivery_count: i16,
+    /// The member holding it while `Acquired`.
+    member_id: Option<String>,
+    /// When an `Acquired` record's lock runs out.
+    lock_expiry_ms: i64,
+}
+
+/// The in-flight records of one share-partition (see the module doc).
+#[derive(Debug, Clone)]
+pub struct SharePartition {
+    config: SharePartitionConfig,
+    /// SPSO: every record below it is final.
+    start_offset: i64,
+    /// SPEO: the first offset never acquired.
+    end_offset: i64,
+    /// Records in [SPSO, SPEO) by offset; an offset with no entry holds no deliverable record
+    /// (a control record, or one removed before it was read) and counts as final.
+    records: BTreeMap<i64, InFlight>,
+}
+
+impl SharePartition {
+    /// A share-partition starting at `start_offset` (from `share.auto.offset.reset`).
+    pub fn new(config: SharePartitionConfig, start_offset: i64) -> SharePartition {
+        SharePartition { config, start_offset, end_offset: start_offset, records: BTreeMap::new() }
+    }
+
+    pub fn start_offset(&self) -> i64 {
+        self.start_offset
+    }
+
+    pub fn end_offset(&self) -> i64 {
+        self.end_offset
+    }
+
+    /// The state and delivery count of the record at `offset`, if it is tracked.
+    pub fn record(&self, offset: i64) -> Option<(RecordState, i16)> {
+        self.records.get(&offset).map(|r| (r.state, r.delivery_count))
+    }
+
+    /// Records tracked (at most `max_record_locks`).
+    pub fn in_flight(&self) -> usize {
+        self.records.len()
+    }
+
+    /// Where the next fetch must read from: the first `Available` record, else SPEO; `None` when
+    /// nothing is available and the window is full. Expired locks are released first.
+    pub fn fetch_offset(&mut self, now_ms: i64) -> Option<i64> {
+        self.expire_locks(now_ms);
+        if let Some((&offset, _)) = self.records.iter().find(|(_, r)| r.state == RecordState::Available) {
+            return Some(offset);
+        }
+        (self.end_offset - self.start_offset < self.config.max_record_locks).then_some(self.end_offset)
+    }
+
+    /// Moves SPSO up to `log_start_offset` if the log no longer holds the records below it
+    /// (retention or DeleteRecords): they can never be delivered.
+    pub fn advance_to_log_start(&mut self, log_start_offset: i64) {
+        if log_start_offset > self.start_offset {
+            self.records = self.records.split_off(&log_start_offset);
+            self.start_offset = log_start_offset;
+            self.end_offset = self.end_offset.max(log_start_offset);
+        }
+    }
+
+    /// Acquires for `member_id`, in offset order, up to `max_records` records of `batches` (what
+    /// the fetch read from [`SharePartition::fetch_offset`]) that are `Available` or new, within
+    /// the window; returns the acquired ranges.
+    pub fn acquire(
+        &mut self,
+        member_id: &str,
+        batches: &[LogBatch],
+        max_records: i64,
+        now_ms: i64,
+    ) -> Vec<AcquiredRange> {
+        self.expire_locks(now_ms);
+        let mut acquired: Vec<AcquiredRange> = Vec::new();
+        let mut count = 0i64;
+        let expiry = now_ms.saturating_add(self.config.lock_duration_ms);
+        'batches: for batch in batches {
+            if batch.control {
+                // Transaction markers are never delivered; past SPEO they just move it on.
+                if batch.last_offset >= self.end_offset && self.window_left_at(batch.base_offset.max(self.end_offset)) {
+                    self.end_offset = batch.last_offset + 1;
+                }
+                continue;
+            }
+            for offset in batch.base_offset.max(self.start_offset)..=batch.last_offset {
+                if count >= max_records {
+                    break 'batches;
+                }
+                let delivery_count = if offset < self.end_offset {
+                    match self.records.get_mut(&offset) {
+                        Some(record) if record.state == RecordState::Available => {
+                            record.state = RecordState::Acquired;
+                            record.delivery_count = record.delivery_count.saturating_add(1);
+                            record.member_id = Some(member_id.to_owned());
+                            record.lock_expiry_ms = expiry;
+                            record.delivery_count
+                        }
+                        _ => continue,
+                    }
+                } else {
+                    if !self.window_left_at(offset) {
+                        break 'batches;
+                    }
+                    // Offsets skipped between SPEO and this one hold nothing deliverable.
+                    self.end_offset = offset + 1;
+                    let record = InFlight {
+                        state: RecordState::Acquired,
+                        delivery_count: 1,
+                        member_id: Some(member_id.to_owned()),
+                        lock_expiry_ms: expiry,
+                    };
+                    self.records.insert(offset, record);
+                    1
+                };
+                count += 1;
+                match acquired.last_mut() {
+                    Some(last) if last.last_offset + 1 == offset && last.delivery_count == delivery_count => {
+                        last.last_offset = offset;
+                    }
+                    _ => acquired.push(AcquiredRange { first_offset: offset, last_offset: offset, delivery_count }),
+                }
+            }
+        }
+        acquired
+    }
+
+    /// Applies one acknowledgement batch of `member_id`: `types` holds one type for the whole
+    /// range or one per offset. Nothing changes unless every offset may take its type.
+    pub fn acknowledge(
+        &mut self,
+        member_id: &str,
+        first_offset: i64,
+        last_offset: i64,
+        types: &[i8],
+        now_ms: i64,
+    ) -> Result<(), AckError> {
+        self.expire_locks(now_ms);
+        let len = last_offset.checked_sub(first_offset).and_then(|d| d.checked_add(1)).unwrap_or(0);
+        if len <= 0 || (types.len() != 1 && i64::try_from(types.len()).ok() != Some(len)) {
+            return Err(AckError::Malformed);
+        }
+        let types: Vec<AckType> =
+            types.iter().map(|&t| AckType::from_wire(t)).collect::<Option<_>>().ok_or(AckError::Malformed)?;
+        let type_at = |offset: i64| if types.len() == 1 { types[0] } else { types[(offset - first_offset) as usize] };
+        for offset in first_offset..=last_offset {
+            let held = self
+                .records
+                .get(&offset)
+                .is_some_and(|r| r.state == RecordState::Acquired && r.member_id.as_deref() == Some(member_id));
+            // A gap may name an offset that holds nothing; anything else must be held.
+            let untracked_gap = type_at(offset) == AckType::Gap
+                && !self.records.contains_key(&offset)
+                && offset >= self.start_offset
+                && offset < self.end_offset;
+            if !held && !untracked_gap {
+                return Err(AckError::NotAcquired);
+            }
+        }
+        let expiry = now_ms.saturating_add(self.config.lock_duration_ms);
+        for offset in first_offset..=last_offset {
+            let ack = type_at(offset);
+            let limit = self.config.delivery_count_limit;
+            let Some(record) = self.records.get_mut(&offset) else { continue };
+            match ack {
+                AckType::Accept => record.finish(RecordState::Acknowledged),
+                AckType::Reject | AckType::Gap => record.finish(RecordState::Archived),
+                AckType::Release => record.release(limit),
+                AckType::Renew => record.lock_expiry_ms = expiry,
+            }
+        }
+        self.advance_start();
+        Ok(())
+    }
+
+    /// Releases every record `member_id` holds (its share session closed), as RELEASE would.
+    pub fn release_member(&mut self, member_id: &str) {
+        let limit = self.config.delivery_count_limit;
+        for record in self.records.values_mut() {
+            if record.state == RecordState::Acquired && record.member_id.as_deref() == Some(member_id) {
+                record.release(limit);
+            }
+        }
+        self.advance_start();
+    }
+
+    /// Releases the records whose lock ran out by `now_ms`.
+    fn expire_locks(&mut self, now_ms: i64) {
+        let limit = self.config.delivery_count_limit;
+        let mut changed = false;
+        for record in self.records.values_mut() {
+            if record.state == RecordState::Acquired && record.lock_expiry_ms <= now_ms {
+                record.release(limit);
+                changed = true;
+            }
+        }
+        if changed {
+            self.advance_start();
+        }
+    }
+
+    /// Whether `offset` may enter the window.
+    fn window_left_at(&self, offset: i64) -> bool {
+        offset - self.start_offset < self.config.max_record_locks
+    }
+
+    /// Moves SPSO past every final record at its bottom, forgetting them.
+    fn advance_start(&mut self) {
+        while self.start_offset < self.end_offset {
+            match self.records.get(&self.start_offset) {
+                Some(record) if !matches!(record.state, RecordState::Acknowledged | RecordState::Archived) => break,
+                Some(_) => {
+                    self.records.remove(&self.start_offset);
+                }
+                None => {}
+            }
+            self.start_offset += 1;
+        }
+    }
+}
+
+impl InFlight {
+    fn finish(&mut self, state: RecordState) {
+        self.state = state;
+        self.member_id = None;
+    }
+
+    /// Back to `Available`, or `Archived` once delivered `limit` times.
+    fn release(&mut self, limit: i16) {
+        let state = if self.delivery_count >= limit { RecordState::Archived } else { RecordState::Available };
+        self.finish(state);
+    }
+}
