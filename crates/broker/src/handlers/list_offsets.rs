@@ -3,9 +3,9 @@
 //! the offset of the largest timestamp (-3), the latest tiered offset (-5: none, -1, without tiered
 //! storage), or the first record at or after a timestamp.
 //!
-//! As Kafka's `KafkaApis` builds the answer: the topics the session may not DESCRIBE first, each
-//! partition as named TOPIC_AUTHORIZATION_FAILED; then the others, a topic named twice answered
-//! as one and a partition named twice answered once (Kafka keys its answers by partition).
+//! As Kafka's `KafkaApis` builds the answer: the topics the session may DESCRIBE, a topic named
+//! twice answered as one and a partition named twice answered once (Kafka keys its answers by
+//! partition); then the others, each partition as named TOPIC_AUTHORIZATION_FAILED.
 //! Per partition, in Kafka's order (`ReplicaManager.fetchOffset`, `Partition.fetchOffsetForTimestamp`):
 //! - a partition named more than once: INVALID_REQUEST (once);
 //! - a negative timestamp the version does not know: UNSUPPORTED_VERSION (-3 from v7, -4 from v8,
@@ -117,8 +117,7 @@ pub async fn handle(
             topics[place].partitions.push(answer);
         }
     }
-    unauthorized.extend(topics);
-    let topics = unauthorized;
+    topics.extend(unauthorized);
     ListOffsetsResponse { topics, ..Default::default() }
 }
 
