@@ -33,7 +33,7 @@ use strand_log::log::ValidatedBatch;
 use strand_log::manager::{SharedLog, flush_unlocked, lock};
 use strand_log::producer_state::{AppendContext, VerificationGuard};
 use strand_log::{LogConfig, LogManager, NodeIdentity};
-use strand_protocol::records::{NewRecord, RecordBatchBuilder, RecordBatches};
+use strand_protocol::records::{NewRecord, RecordBatch, RecordBatchBuilder, RecordBatches};
 
 use super::{Disk, Dropped, Rng, tempdir, watch};
 
@@ -43,6 +43,9 @@ pub enum Op {
     /// The leader appends a batch of `records` records of `pad` more bytes each; if
     /// `idempotent`, from an idempotent producer of its own (sequence 0).
     Append { records: usize, pad: usize, idempotent: bool },
+    /// A follower appends a batch of `records` records the leader wrote at its log end
+    /// (`Log::append_as_follower`).
+    Replicate { records: usize, pad: usize },
     /// A flush to the log end (`acks=all`): through `Log::flush_to`, or as the broker flushes,
     /// without the log's lock (`manager::flush_unlocked`).
     Flush { unlocked: bool },
@@ -53,6 +56,9 @@ pub enum Op {
     /// Retention or DeleteRecords: the log start offset `forward` offsets on
     /// (`Log::advance_log_start_offset`), deleting the segments wholly below it.
     DeleteBefore { forward: i64 },
+    /// Retention by size (`Log::apply_retention`, `retention.bytes` of two segments), below the
+    /// acknowledged offset (the high watermark).
+    Retention,
     /// A producer-state snapshot (`ProducerStateManager::take_snapshot`).
     Snapshot,
     /// The log manager's recovery-point, log-start-offset and cleaner-offset checkpoints.
@@ -71,9 +77,11 @@ pub fn op() -> impl Strategy<Value = Op> {
     prop_oneof![
         10 => (1..5usize, 0..80usize, any::<bool>())
             .prop_map(|(records, pad, idempotent)| Op::Append { records, pad, idempotent }),
+        3 => (1..5usize, 0..80usize).prop_map(|(records, pad)| Op::Replicate { records, pad }),
         4 => any::<bool>().prop_map(|unlocked| Op::Flush { unlocked }),
         2 => (0..40i64).prop_map(|back| Op::Truncate { back }),
         1 => (0..40i64).prop_map(|forward| Op::DeleteBefore { forward }),
+        1 => Just(Op::Retention),
         1 => Just(Op::Snapshot),
         2 => Just(Op::Checkpoint),
         1 => Just(Op::NewEpoch),
@@ -87,9 +95,15 @@ pub fn ops() -> impl Strategy<Value = Vec<Op>> {
     proptest::collection::vec(op(), 1..80)
 }
 
-/// Small segments, so runs roll often.
+/// Small segments, so runs roll often; retention by size keeps two of them.
 pub fn config() -> LogConfig {
-    LogConfig { segment_bytes: 700, segment_index_bytes: 1024, index_interval_bytes: 64, ..LogConfig::default() }
+    LogConfig {
+        segment_bytes: 700,
+        segment_index_bytes: 1024,
+        index_interval_bytes: 64,
+        retention_bytes: 1400,
+        ..LogConfig::default()
+    }
 }
 
 fn identity() -> NodeIdentity {
@@ -194,12 +208,7 @@ impl Run {
         pad: usize,
         producer: Option<ProducerId>,
     ) -> strand_log::Result<Option<Offset>> {
-        let values: Vec<String> = (0..records)
-            .map(|_| {
-                self.next_value += 1;
-                format!("v{} {}", self.next_value, "x".repeat(pad))
-            })
-            .collect();
+        let values: Vec<String> = (0..records).map(|_| self.value(pad)).collect();
         let context = AppendContext::client(VerificationGuard::SENTINEL);
         let info = lock(&self.log)?.append_as_leader(batch(&values, producer), self.epoch, context)?;
         if info.duplicate {
@@ -215,6 +224,12 @@ impl Run {
             self.current.insert(offset, value);
         }
         Ok(None)
+    }
+
+    /// A value never appended before, of `pad` more bytes.
+    fn value(&mut self, pad: usize) -> String {
+        self.next_value += 1;
+        format!("v{} {}", self.next_value, "x".repeat(pad))
     }
 
     fn manager(&self) -> Result<&LogManager, String> {
@@ -264,6 +279,33 @@ impl Run {
                 let mut log = lock(&self.log).map_err(error)?;
                 let target = (log.log_start_offset() + forward).min(log.log_end_offset());
                 log.advance_log_start_offset(target).map_err(error)?;
+                let start = log.log_start_offset();
+                self.current = self.current.split_off(&start);
+                self.floor = self.floor.max(start);
+            }
+            Op::Replicate { records, pad } => {
+                let values: Vec<String> = (0..records).map(|_| self.value(pad)).collect();
+                let mut log = lock(&self.log).map_err(error)?;
+                let mut builder =
+                    RecordBatchBuilder::new().base_offset(log.log_end_offset()).partition_leader_epoch(self.epoch);
+                let timestamp_ms = now_ms();
+                for value in &values {
+                    let record = NewRecord { timestamp_ms, key: None, value: Some(value.as_bytes()), headers: &[] };
+                    builder.append(&record).expect("record");
+                }
+                let batch = RecordBatch::parse(builder.build().expect("batch")).expect("batch");
+                let info = log.append_as_follower(&batch).map_err(error)?;
+                drop(log);
+                self.batches.insert(info.first_offset);
+                for (i, value) in values.into_iter().enumerate() {
+                    let offset = info.first_offset + i as i64;
+                    self.appended_at.insert(value.clone(), offset);
+                    self.current.insert(offset, value);
+                }
+            }
+            Op::Retention => {
+                let mut log = lock(&self.log).map_err(error)?;
+                log.apply_retention(self.acked).map_err(error)?;
                 let start = log.log_start_offset();
                 self.current = self.current.split_off(&start);
                 self.floor = self.floor.max(start);
