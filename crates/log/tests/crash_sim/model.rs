@@ -18,8 +18,15 @@
 //! (as in Kafka); below `floor` segments retention deleted may come back (their deletion is not
 //! synced, as in Kafka; the log start offset checkpoint hides them once written). An idempotent
 //! producer's batch the recovered log holds is known to its producer state too: a retry of it is
-//! a duplicate, never a second copy. What the recovered log holds is then the new `current`
-//! (it is on disk now), and the run goes on from it.
+//! a duplicate, never a second copy; and a retry of one the log lost is never taken for a
+//! duplicate (its producer would count as written what the log does not hold). What the
+//! recovered log holds is then the new `current` (it is on disk now), and the run goes on from
+//! it.
+//!
+//! A power cut falls between two operations, never inside one (a flush's syncs are all made or
+//! none); the page cache writes back a prefix of each file's unsynced bytes, and a directory's
+//! entries change only when it is synced (a real file system may persist a rename or an unlink
+//! earlier; that is not drawn).
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::path::Path;
