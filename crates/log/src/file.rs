@@ -200,9 +200,7 @@ impl SegmentFile {
 
     /// `fdatasync`: the written bytes survive a power cut once this returns.
     pub fn sync_data(&self) -> io::Result<()> {
-        self.handle()?.sync_data()?;
-        synced(&self.path);
-        Ok(())
+        sync_through_door(&*self.handle()?, &self.path, SyncKind::Data)
     }
 
     /// A handle to `fdatasync` this file with, away from whoever owns it (see
@@ -377,32 +375,27 @@ impl SyncTarget {
     }
 
     fn sync_io(&self) -> io::Result<()> {
-        // Tests make a flush's sync fail here (`fail::cfg("log::sync", "return")`), or skip it
-        // while claiming success (`log::sync_skipped`), to show that the crash tests notice.
+        // Tests make a flush's sync fail here (`fail::cfg("log::sync", "return")`); skipping one
+        // (`log::sync_skipped`) is the door's, below, for every sync.
         fail::fail_point!("log::sync", |_| Err(io::Error::other("injected fdatasync failure")));
-        fail::fail_point!("log::sync_skipped", |_| Ok(()));
         // Only the metadata log's syncs (a test of the quorum's failure beside healthy data logs).
         fail::fail_point!("log::sync_metadata", in_metadata_log(&self.path), |_| {
             Err(io::Error::other("injected fsync failure of the metadata log"))
         });
         match &self.kind {
-            TargetKind::Open(file) => file.sync_data()?,
+            TargetKind::Open(file) => sync_through_door(file, &self.path, SyncKind::Data),
             TargetKind::File => match File::open(&self.path) {
-                Ok(file) => file.sync_data()?,
-                Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(()),
-                Err(e) => return Err(e),
+                Ok(file) => sync_through_door(&file, &self.path, SyncKind::Data),
+                Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(()),
+                Err(e) => Err(e),
             },
             // Likewise a directory gone by then: its log was deleted or moved to another log dir
             // (whose swap synced the moved files itself).
-            TargetKind::Directory => {
-                return match sync_dir(&self.path) {
-                    Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(()),
-                    other => other,
-                };
-            }
+            TargetKind::Directory => match sync_dir(&self.path) {
+                Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(()),
+                other => other,
+            },
         }
-        synced(&self.path);
-        Ok(())
     }
 
     /// The path it syncs.
@@ -431,11 +424,9 @@ pub fn write_replacing(path: &Path, contents: &[u8]) -> io::Result<()> {
         fail::fail_point!("log::sync_metadata", in_metadata_log(path), |_| {
             Err(io::Error::other("injected fsync failure of the metadata log"))
         });
-        file.sync_all()?;
+        sync_through_door(&file, &tmp, SyncKind::Replacement)?;
     }
-    std::fs::rename(&tmp, path)?;
-    synced(path);
-    Ok(())
+    std::fs::rename(&tmp, path)
 }
 
 /// Whether `path` is in the KRaft metadata log's directory (`__cluster_metadata-0`), for the
@@ -477,14 +468,38 @@ pub fn file_system_space(path: &Path) -> io::Result<FileSystemSpace> {
 
 /// `fsync` of a directory, so that created, renamed and deleted entries survive a crash.
 pub fn sync_dir(dir: &Path) -> io::Result<()> {
-    File::open(dir)?.sync_all()?;
-    synced(dir);
+    sync_through_door(&File::open(dir)?, dir, SyncKind::Directory)
+}
+
+/// What a sync makes durable, as the crash-simulation tests tell syncs apart.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SyncKind {
+    /// `fdatasync` of a segment's `.log` or index file: the bytes written to it.
+    Data,
+    /// `fsync` of a directory: the entries created, renamed or deleted in it.
+    Directory,
+    /// `fsync` of a file [`write_replacing`] staged (`<name>.tmp`), before it is renamed over
+    /// `<name>`: the new contents, whole.
+    Replacement,
+}
+
+/// The one door every sync of the log goes through: the `log::sync_skipped` failpoint (claims
+/// success without syncing, to show that the crash tests notice a missing sync), the sync
+/// itself, then the watcher ([`watch_syncs`]).
+fn sync_through_door(file: &File, path: &Path, kind: SyncKind) -> io::Result<()> {
+    fail::fail_point!("log::sync_skipped", |_| Ok(()));
+    match kind {
+        SyncKind::Data => file.sync_data()?,
+        SyncKind::Directory | SyncKind::Replacement => file.sync_all()?,
+    }
+    synced(path, kind);
     Ok(())
 }
 
-/// Watches every sync the log makes, by path (a file's data or a directory's entries), once it
-/// succeeded: what a crash-simulation test needs to know what a power cut would keep. `None`
-/// stops watching. Process-wide; nothing watches outside tests.
+/// Watches every sync the log makes, by path (a file's data, a staged replacement or a
+/// directory's entries) and kind, once it succeeded: what a crash-simulation test needs to know
+/// what a power cut would keep. `None` stops watching. Process-wide; nothing watches outside
+/// tests.
 pub fn watch_syncs(watcher: Option<SyncWatcher>) {
     if let Ok(mut current) = SYNC_WATCHER.write() {
         *current = watcher;
@@ -492,14 +507,14 @@ pub fn watch_syncs(watcher: Option<SyncWatcher>) {
 }
 
 /// A watcher of syncs ([`watch_syncs`]).
-pub type SyncWatcher = Arc<dyn Fn(&Path) + Send + Sync>;
+pub type SyncWatcher = Arc<dyn Fn(&Path, SyncKind) + Send + Sync>;
 
 static SYNC_WATCHER: std::sync::RwLock<Option<SyncWatcher>> = std::sync::RwLock::new(None);
 
-fn synced(path: &Path) {
+fn synced(path: &Path, kind: SyncKind) {
     let watcher = SYNC_WATCHER.read().ok().and_then(|w| w.clone());
     if let Some(watcher) = watcher {
-        watcher(path);
+        watcher(path, kind);
     }
 }
 

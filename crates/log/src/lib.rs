@@ -20,7 +20,8 @@
 //! - [`mod@file`]: the one door for writes and syncs: [`file::SegmentFile`] (positioned reads and
 //!   appends, `fdatasync`, truncation, preallocation), `write_atomically` (tmp, fsync, rename,
 //!   directory fsync) for checkpoints and state files, `SyncTarget` (with the `log::sync` and
-//!   `log::sync_metadata` failpoints), `DirHealth` (a failed sync takes the directory offline
+//!   `log::sync_metadata` failpoints); every sync passes one function (the `log::sync_skipped`
+//!   failpoint, the tests' sync watcher), `DirHealth` (a failed sync takes the directory offline
 //!   until a restart, Kafka's `LogDirFailureChannel`) and `DirLock` (Kafka's `.lock`). Other
 //!   modules use `std::fs` directly only to read small files whole, list, create and remove
 //!   directories, and rename or remove files.

@@ -189,6 +189,8 @@ impl Log {
         self.segments.insert(base_offset, segment);
         self.dir_generation += 1;
         // Recovery of the new segment starts from this snapshot instead of the log's beginning.
+        // It is durable once the next flush synced the segments below it, then the directory
+        // (the new segment's entry is owed the same sync).
         self.producer_state.update_map_end_offset(base_offset);
         self.producer_state.take_snapshot()?;
         Ok(())

@@ -164,6 +164,20 @@ impl Log {
         if !checkpoints.clean_shutdown && !created {
             log.recover_from(checkpoints.recovery_point)?;
         }
+        if !checkpoints.clean_shutdown
+            && !created
+            && let Some(gap) = log.first_gap()
+        {
+            // A segment's tail lost while a later segment was kept: the producer snapshots past
+            // the gap may hold the lost batches' producers.
+            log.producer_state.delete_snapshots_after(gap)?;
+        }
+        if !log.segments.is_empty() && log.log_end_offset() < checkpoints.log_start_offset {
+            // A power cut took records up to and past the log start offset (none acknowledged,
+            // all deleted): start over there, as Kafka's `LogLoader` does, rather than reuse
+            // offsets below it, which the checkpointed log start offset would hide again.
+            log.truncate_fully_and_start_at(checkpoints.log_start_offset)?;
+        }
         if log.segments.is_empty() {
             let base = log.log_start_offset;
             let segment = if created {
@@ -204,12 +218,17 @@ impl Log {
                 Ok(aborted)
             })?;
             if cut > 0 {
-                // Everything after a torn batch is unreachable: drop the later segments.
+                // Everything after a torn batch is unreachable: drop the later segments, and make
+                // the cut durable at once, as a truncation does.
                 for later in &bases[i + 1..] {
                     if let Some(segment) = self.segments.remove(later) {
                         segment.delete()?;
                     }
                 }
+                let base = *base;
+                self.sync_truncation(|log| log.segments.get(&base).map_or(Ok(()), Segment::flush))?;
+                let dir = self.dir.clone();
+                self.sync_truncation(|_| crate::file::sync_dir(&dir).map_err(|e| LogError::io(&dir, e)))?;
                 break;
             }
         }
@@ -218,6 +237,20 @@ impl Log {
 
     pub fn dir(&self) -> &Path {
         &self.dir
+    }
+
+    /// Where the first segment that ends before the next one begins ends, if any (a power cut
+    /// took its tail, or the cleaner its last records).
+    fn first_gap(&self) -> Option<Offset> {
+        let mut segments = self.segments.values().peekable();
+        while let Some(segment) = segments.next() {
+            if let Some(next) = segments.peek()
+                && segment.next_offset() < next.base_offset()
+            {
+                return Some(segment.next_offset());
+            }
+        }
+        None
     }
 
     /// Shares the health of the log directory this log lives in, so one failed sync takes every

@@ -28,13 +28,14 @@ impl Log {
                 segment.delete()?;
             }
         }
-        if let Some((_, segment)) = self.segments.range_mut(..=offset).next_back() {
-            segment.truncate_to(offset)?;
+        if let Some((_, segment)) = self.segments.range_mut(..=offset).next_back()
+            && segment.truncate_to(offset)? > 0
+        {
+            self.sync_truncation(|log| log.segments.range(..=offset).next_back().map_or(Ok(()), |(_, s)| s.flush()))?;
         }
         if self.segments.is_empty() {
             let now = self.clock.now_ms();
             self.segments.insert(offset, Segment::create(&self.dir, offset, &self.config, now)?);
-            self.dir_generation += 1;
             self.dir_generation += 1;
         }
         let end = self.log_end_offset();
@@ -43,7 +44,20 @@ impl Log {
         if self.epoch_cache.truncate_from_end(end) {
             self.epoch_cache.flush()?;
         }
-        self.reload_producer_state(end)
+        self.reload_producer_state(end)?;
+        let dir = self.dir.clone();
+        self.sync_truncation(|_| crate::file::sync_dir(&dir).map_err(|e| LogError::io(&dir, e)))
+    }
+
+    /// A truncation is made durable at once, the segment cut short synced, then the directory
+    /// (the segments and producer snapshots it deleted): until then a power cut may bring back
+    /// an old tail or a deleted segment, overlapping the records appended from here on, even
+    /// those a later flush acknowledges (it syncs only what was written since the recovery
+    /// point, and any directory sync may make a new segment durable first). Truncations are rare
+    /// (a follower's after a leader change, a recovery's torn tail), two syncs are cheap there.
+    /// A failed sync takes the directory offline, as a flush's does.
+    pub(super) fn sync_truncation(&self, sync: impl FnOnce(&Log) -> Result<()>) -> Result<()> {
+        sync(self).inspect_err(|e| self.health.fail(&e.to_string()))
     }
 
     /// Empties the log and starts it over at `offset`: every segment deleted, a new empty one at

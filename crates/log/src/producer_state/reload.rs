@@ -64,6 +64,28 @@ impl ProducerStateManager {
         self.load_from_latest_snapshot(log_start_offset, now_ms)
     }
 
+    /// Deletes the snapshots past `offset` and forgets the state, which the next
+    /// [`ProducerStateManager::truncate_and_reload`] rebuilds from an older snapshot: after a
+    /// power cut that took records below them (a segment's tail lost, a later segment kept),
+    /// they would claim producers' batches the log no longer holds, and a retry of such a batch
+    /// would be taken for a duplicate.
+    pub fn delete_snapshots_after(&mut self, offset: Offset) -> Result<()> {
+        let above: Vec<Offset> = self.snapshots.range(offset.saturating_add(1)..).copied().collect();
+        if above.is_empty() {
+            return Ok(());
+        }
+        for snapshot in above {
+            self.remove_and_delete_snapshot(snapshot)?;
+        }
+        self.producers.clear();
+        self.ongoing_txns.clear();
+        self.unreplicated_txns.clear();
+        self.last_snap_offset = self.latest_snapshot_offset().unwrap_or(0);
+        // No log ends here: the next reload reads the snapshots again.
+        self.map_end_offset = -1;
+        Ok(())
+    }
+
     /// Empties the state, deletes every snapshot, and starts over at `offset`.
     pub fn truncate_fully_and_start_at(&mut self, offset: Offset) -> Result<()> {
         self.producers.clear();

@@ -13,7 +13,7 @@ use std::path::{Path, PathBuf};
 use strand_base::{Offset, ProducerId};
 
 use super::entry::{BatchMetadata, ProducerStateEntry};
-use crate::file::write_atomically;
+use crate::file::write_replacing;
 use crate::{LogError, Result};
 
 /// The producer snapshot format version written and read.
@@ -74,10 +74,13 @@ pub fn list_snapshots(dir: &Path) -> Result<Vec<Offset>> {
 }
 
 /// Writes `entries` (in producer id order if they come from the manager) as a snapshot file,
-/// atomically.
+/// whole or not at all after a crash, but not durable until its directory is synced
+/// ([`write_replacing`]): the log's next flush syncs it after the segments below the snapshot's
+/// offset, so a power cut never keeps a snapshot of records it lost (Kafka too flushes a
+/// snapshot only after the log it covers). Recovery rebuilds from an older snapshot meanwhile.
 pub fn write_snapshot<'a>(path: &Path, entries: impl IntoIterator<Item = &'a ProducerStateEntry>) -> Result<()> {
     let entries: Vec<ProducerSnapshotEntry> = entries.into_iter().map(ProducerStateEntry::to_snapshot_entry).collect();
-    write_atomically(path, &encode_snapshot(&entries)).map_err(|e| LogError::io(path, e))
+    write_replacing(path, &encode_snapshot(&entries)).map_err(|e| LogError::io(path, e))
 }
 
 /// Reads a snapshot file's producers.
