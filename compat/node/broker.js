@@ -87,6 +87,7 @@ class Broker {
       '--override', `log.dirs=${dataDir}`,
       '--override', 'group.initial.rebalance.delay.ms=0',
       '--override', 'group.consumer.heartbeat.interval.ms=500',
+      '--override', 'http.listeners=',
       '--override', 'group.consumer.min.heartbeat.interval.ms=500']
   }
 

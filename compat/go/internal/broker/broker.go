@@ -244,7 +244,8 @@ func strandCommand(repo string, port int, dataDir string) []string {
 		"--override", "log.dirs=" + dataDir,
 		"--override", "group.initial.rebalance.delay.ms=0",
 		"--override", "group.consumer.heartbeat.interval.ms=500",
-		"--override", "group.consumer.min.heartbeat.interval.ms=500"}
+		"--override", "group.consumer.min.heartbeat.interval.ms=500",
+		"--override", "http.listeners="}
 }
 
 // kafkaCommand writes server.properties from the shared template and formats the data dir.

@@ -196,6 +196,8 @@ func strandClusterCommand(repo string, node *Node, voters, clusterID string, own
 		"group.initial.rebalance.delay.ms=0",
 		"group.consumer.heartbeat.interval.ms=500",
 		"group.consumer.min.heartbeat.interval.ms=500",
+		// No metrics listener: three nodes would all take the default localhost:8080.
+		"http.listeners=",
 	} {
 		command = append(command, "--override", setting)
 	}

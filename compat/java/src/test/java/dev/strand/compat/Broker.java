@@ -236,7 +236,8 @@ public final class Broker implements AutoCloseable {
             "--override", "group.share.record.lock.duration.ms=3000",
             "--override", "group.share.min.record.lock.duration.ms=1000",
             "--override", "group.share.heartbeat.interval.ms=1000",
-            "--override", "group.share.min.heartbeat.interval.ms=1000");
+            "--override", "group.share.min.heartbeat.interval.ms=1000",
+            "--override", "http.listeners=");
     }
 
     /** Writes server.properties from the shared template and formats the data dir. */

@@ -345,7 +345,9 @@ final class Cluster implements AutoCloseable {
                 // As the suite's single broker is started (compat/README.md, the launcher contract).
                 "group.initial.rebalance.delay.ms=0",
                 "group.consumer.heartbeat.interval.ms=500",
-                "group.consumer.min.heartbeat.interval.ms=500")) {
+                "group.consumer.min.heartbeat.interval.ms=500",
+                // No metrics listener: three nodes would all take the default localhost:8080.
+                "http.listeners=")) {
             command.add("--override");
             command.add(setting);
         }
