@@ -149,8 +149,8 @@ impl Broker {
         };
         let api = request.api_key;
         // A follower's fetch is replication: never lowered (a consumer's of > 1 MiB is).
-        let follower = matches!(&body, RequestBody::Fetch(f) if strand_replication::fetch_replica(f, version).0.0 >= 0);
-        let dispatched = if large && !follower {
+        let follower = |body: &RequestBody| matches!(body, RequestBody::Fetch(f) if strand_replication::fetch_replica(f, version).0.0 >= 0);
+        let dispatched = if large && !follower(&body) {
             self.dispatch_in_background(body, version, client).await
         } else {
             self.dispatch(body, version, client).await

@@ -103,15 +103,7 @@ impl Quorum {
             }
         }
         tracing::info!("metadata quorum: {key} caught up; making it a voter");
-        let change = self.raft.change_membership(ChangeMembers::AddVoterIds(BTreeSet::from([id])), false);
-        match tokio::time::timeout(timeout, change).await {
-            Ok(Ok(_)) => Ok(()),
-            Ok(Err(e)) => Err(change_failed(e)),
-            Err(_) => Err(VoterChangeError::new(
-                ErrorCode::RequestTimedOut,
-                "Request timed out waiting for voters to commit the latest voter change",
-            )),
-        }
+        self.commit_change(ChangeMembers::AddVoterIds(BTreeSet::from([id])), timeout).await
     }
 
     /// Removes the voter `id` whose metadata log directory is `directory_id`, waiting at most
@@ -129,15 +121,7 @@ impl Quorum {
         }
         let raft_id = u64::try_from(id).unwrap_or_default();
         tracing::info!("metadata quorum: removing voter {}", replica_key(id, directory_id));
-        let change = self.raft.change_membership(ChangeMembers::RemoveVoters(BTreeSet::from([raft_id])), false);
-        match tokio::time::timeout(timeout, change).await {
-            Ok(Ok(_)) => Ok(()),
-            Ok(Err(e)) => Err(change_failed(e)),
-            Err(_) => Err(VoterChangeError::new(
-                ErrorCode::RequestTimedOut,
-                "Request timed out waiting for voters to commit the latest voter change",
-            )),
-        }
+        self.commit_change(ChangeMembers::RemoveVoters(BTreeSet::from([raft_id])), timeout).await
     }
 
     /// Updates voter `id`'s CONTROLLER listeners (KIP-853's UpdateRaftVoter: a voter telling the
@@ -157,8 +141,16 @@ impl Quorum {
         let id = u64::try_from(voter.id).map_err(|_| VoterChangeError::new(ErrorCode::InvalidRequest, "bad id"))?;
         let node = voter_node(&voter);
         tracing::info!("metadata quorum: {key} now listens on {:?}", voter.listeners);
-        let change = self.raft.change_membership(ChangeMembers::SetNodes(BTreeMap::from([(id, node)])), false);
-        match tokio::time::timeout(timeout, change).await {
+        self.commit_change(ChangeMembers::SetNodes(BTreeMap::from([(id, node)])), timeout).await
+    }
+
+    /// Makes `change` and waits at most `timeout` for it to commit.
+    async fn commit_change(
+        &self,
+        change: ChangeMembers<u64, VoterNode>,
+        timeout: Duration,
+    ) -> Result<(), VoterChangeError> {
+        match tokio::time::timeout(timeout, self.raft.change_membership(change, false)).await {
             Ok(Ok(_)) => Ok(()),
             Ok(Err(e)) => Err(change_failed(e)),
             Err(_) => Err(VoterChangeError::new(
