@@ -5,7 +5,9 @@
 //! A request (a broker's registration or heartbeat, CreateTopics forwarded by a broker, ...) is
 //! decided against the node's image, one decision at a time, and its records are appended
 //! through the [`Quorum`]; the answer is released once they are committed and replayed into the
-//! image, so the next decision sees them (the decisions' contract). A newly elected leader first
+//! image. The next decision does not wait for that: it is made on the image with the records
+//! not yet committed (`pipeline`, as Kafka's controller does), so the decision lock is held
+//! while deciding, not through the metadata log's fsync. A newly elected leader first
 //! waits until its image covers everything its log holds, which includes everything any earlier
 //! leader committed.
 //!
@@ -30,7 +32,7 @@ use strand_base::{Clock, Uuid};
 use strand_protocol::codec::Decoder;
 use strand_protocol::frame::decode_allocation_max;
 use strand_protocol::messages::api::{ApiKey, RequestBody, ResponseBody};
-use strand_protocol::messages::{DescribeQuorumRequest, DescribeQuorumResponse};
+use strand_protocol::messages::{BrokerHeartbeatRequest, DescribeQuorumRequest, DescribeQuorumResponse};
 use tokio::sync::watch;
 
 use crate::authorizer::AuthorizerSettings;
@@ -45,7 +47,11 @@ use crate::image::MetadataImage;
 use crate::quorum::Quorum;
 use crate::quorum::QuorumError;
 
+mod answers;
+mod pipeline;
 mod raft_voters;
+use answers::{fail_successes, merged, too_large};
+use pipeline::{Base, Pipeline};
 pub use raft_voters::DynamicVoters;
 
 /// How long a new leader may take to commit and apply its log before it answers anything.
@@ -62,6 +68,8 @@ const CHUNK_RECORDS_MAX: usize = 500;
 
 /// A boxed future, as the [`ControllerLog`] trait object needs.
 pub type BoxFuture<'a, T> = Pin<Box<dyn Future<Output = T> + Send + 'a>>;
+/// A batch handed to the log: resolves with its last offset once committed.
+pub type Committing = BoxFuture<'static, Result<i64, QuorumError>>;
 
 /// The metadata log as the controller uses it: the [`Quorum`] in a node, an in-memory log that
 /// replays at once in tests.
@@ -69,6 +77,15 @@ pub trait ControllerLog: Send + Sync + 'static {
     /// Appends `records` as one batch (leader only); resolves with the last one's offset once
     /// committed.
     fn append(&self, records: Vec<ApiMessageAndVersion>) -> BoxFuture<'_, Result<i64, QuorumError>>;
+    /// [`ControllerLog::append`] in two steps: resolves once the batch is handed to the log
+    /// (batches are logged in the order these resolve) with what resolves once it is committed.
+    /// By default the whole append happens in the first step.
+    fn submit(&self, records: Vec<ApiMessageAndVersion>) -> BoxFuture<'_, Result<Committing, QuorumError>> {
+        Box::pin(async move {
+            let committed = self.append(records).await;
+            Ok(Box::pin(std::future::ready(committed)) as Committing)
+        })
+    }
     /// See [`Quorum::leader_caught_up`].
     fn leader_caught_up(&self, timeout: Duration) -> BoxFuture<'_, Result<i64, QuorumError>>;
     fn is_leader(&self) -> bool;
@@ -109,7 +126,7 @@ pub struct ControllerSettings {
 }
 
 /// Why the controller gave no answer.
-#[derive(Debug, thiserror::Error)]
+#[derive(Debug, Clone, thiserror::Error)]
 pub enum ControllerError {
     /// This node does not lead the quorum (Kafka's NOT_CONTROLLER); the leader if known.
     #[error("this node is not the active controller (leader: {leader_id:?})")]
@@ -140,8 +157,10 @@ pub struct QuorumController {
     clock: Arc<dyn Clock>,
     settings: ControllerSettings,
     new_topic_id: Box<dyn Fn() -> Uuid + Send + Sync>,
-    /// Held from a decision until its records are in the image.
+    /// Held from a decision until its records are handed to the quorum.
     decisions: tokio::sync::Mutex<()>,
+    /// The batches handed to the quorum and not yet committed, and the image with them.
+    pipeline: Pipeline,
     /// Held while a large request is decided off the decision lock.
     large_decisions: tokio::sync::Mutex<()>,
     /// Brokers' sessions, and the leader epoch they were started in: a new leadership starts
@@ -175,6 +194,7 @@ impl QuorumController {
             settings,
             new_topic_id,
             decisions: tokio::sync::Mutex::new(()),
+            pipeline: Pipeline::new(),
             large_decisions: tokio::sync::Mutex::new(()),
             sessions: Mutex::new((-1, BrokerHeartbeatTracker::new())),
             authorizer: None,
@@ -209,10 +229,10 @@ impl QuorumController {
             }
             return Ok((response, offset));
         }
-        let _one_at_a_time = self.lock_decisions(request.api_key()).await;
-        let image = self.current_image().await?;
-        let decided = self.decide(&image, &request, version)?;
-        self.commit_decided(&image, decided).await
+        let one_at_a_time = self.lock_decisions(request.api_key()).await;
+        let base = self.decision_base().await?;
+        let decided = self.decide(&base.image, &request, version)?;
+        self.commit_decided(one_at_a_time, &base, decided).await
     }
 
     /// A large CreateTopics: decided whole off the lock first (what fails, or is refused whole for
@@ -225,18 +245,18 @@ impl QuorumController {
         request: RequestBody,
         version: i16,
     ) -> Result<(ResponseBody, i64), ControllerError> {
-        let Some(image) = self.screening_image().await? else { return self.handle_screened(request, version).await };
-        let decided = self.decide_unlocked(&image, &request, version).await?;
-        let mut offset = image.provenance().offset;
+        let Some(base) = self.screening_image().await? else { return self.handle_screened(request, version).await };
+        let decided = self.decide_unlocked(&base.image, &request, version).await?;
         if decided.records.is_empty() {
-            return Ok((decided.response, offset));
+            return Ok((decided.response, base.settled().await?));
         }
         if decided.records.len() > controller::RECORDS_PER_REQUEST_MAX {
-            return Ok((too_large(decided.response), offset));
+            return Ok((too_large(decided.response), base.settled().await?));
         }
         let Some(narrowed) = screening::narrow(&request, &decided.response) else {
-            return Ok((decided.response, offset));
+            return Ok((decided.response, base.settled().await?));
         };
+        let mut offset = base.image.provenance().offset;
         let mut answers = Vec::new();
         for chunk in screening::split(narrowed, CHUNK_RECORDS_MAX) {
             let (answer, at) = self.handle_screened(chunk, version).await?;
@@ -263,19 +283,18 @@ impl QuorumController {
         let mut answered: Vec<ResponseBody> = Vec::new();
         let mut request = request;
         for _ in 0..SCREENING_ATTEMPTS_MAX {
-            let Some(image) = self.screening_image().await? else { break };
-            let decided = self.decide_unlocked(&image, &request, version).await?;
-            let offset = image.provenance().offset;
+            let Some(screened) = self.screening_image().await? else { break };
+            let decided = self.decide_unlocked(&screened.image, &request, version).await?;
             if decided.records.is_empty() {
-                return Ok((merged(answered, decided.response), offset));
+                return Ok((merged(answered, decided.response), screened.settled().await?));
             }
             if decided.records.len() > controller::RECORDS_PER_REQUEST_MAX {
-                return Ok((merged(answered, too_large(decided.response)), offset));
+                return Ok((merged(answered, too_large(decided.response)), screened.settled().await?));
             }
             let one_at_a_time = self.lock_decisions(request.api_key()).await;
-            let current = self.current_image().await?;
-            if current.provenance().offset == offset {
-                let (response, offset) = self.commit_decided(&current, decided).await?;
+            let current = self.decision_base().await?;
+            if current.same(&screened) {
+                let (response, offset) = self.commit_decided(one_at_a_time, &current, decided).await?;
                 return Ok((merged(answered, response), offset));
             }
             let Some(narrowed) = screening::narrow(&request, &decided.response) else {
@@ -287,67 +306,107 @@ impl QuorumController {
             if screening::entries(&request) <= CHUNK_RECORDS_MAX {
                 // Small enough to decide again at once under the lock, rather than race for the
                 // lock again with a stream of others (a large creation's chunks).
-                let (response, offset) = self.decide_and_commit(&current, &request, version).await?;
+                let (response, offset) = self.decide_and_commit(one_at_a_time, &current, &request, version).await?;
                 return Ok((merged(answered, response), offset));
             }
             drop(one_at_a_time);
         }
-        let _one_at_a_time = self.lock_decisions(request.api_key()).await;
-        let image = self.current_image().await?;
-        let (response, offset) = self.decide_and_commit(&image, &request, version).await?;
+        let one_at_a_time = self.lock_decisions(request.api_key()).await;
+        let base = self.decision_base().await?;
+        let (response, offset) = self.decide_and_commit(one_at_a_time, &base, &request, version).await?;
         Ok((merged(answered, response), offset))
     }
 
-    /// Decides `request` on `image` (refused whole past the record bound) and commits it. Called
-    /// under the lock.
+    /// Decides `request` on `base` (refused whole past the record bound) and commits it. Called
+    /// under the lock, which it releases once the records are handed to the quorum.
     async fn decide_and_commit(
         &self,
-        image: &MetadataImage,
+        one_at_a_time: DecisionGuard<'_>,
+        base: &Base,
         request: &RequestBody,
         version: i16,
     ) -> Result<(ResponseBody, i64), ControllerError> {
-        let mut decided = self.decide(image, request, version)?;
+        let mut decided = self.decide(&base.image, request, version)?;
         if decided.records.len() > controller::RECORDS_PER_REQUEST_MAX {
             decided = Decided { records: Vec::new(), response: too_large(decided.response), heartbeat: None };
         }
-        self.commit_decided(image, decided).await
+        self.commit_decided(one_at_a_time, base, decided).await
     }
 
-    /// Commits a decision's records (if any) and returns its response and the offset it depends
-    /// on; a failed commit turns its successes into REQUEST_TIMED_OUT. Called under the lock.
+    /// Hands a decision's records (if any) to the quorum, releases the lock and returns the
+    /// decision's response once they are committed, with the offset it depends on (a decision
+    /// writing nothing on an uncommitted image waits for that image's records). A failed commit
+    /// turns its successes into REQUEST_TIMED_OUT. An accepted heartbeat is recorded in the
+    /// broker's session with the image it made, as Kafka's controller records it when deciding.
     async fn commit_decided(
         &self,
-        image: &MetadataImage,
+        one_at_a_time: DecisionGuard<'_>,
+        base: &Base,
         decided: Decided,
     ) -> Result<(ResponseBody, i64), ControllerError> {
-        let offset = if decided.records.is_empty() {
-            image.provenance().offset
+        let Decided { records, response, heartbeat } = decided;
+        let after = if records.is_empty() {
+            base.image.clone()
         } else {
-            match self.commit(decided.records).await {
-                Ok(offset) => offset,
-                Err(e @ (ControllerError::NotController { .. } | ControllerError::ImageStopped)) => return Err(e),
-                Err(e) => {
-                    tracing::warn!("{:?}: {e}", decided.response.api_key());
-                    let mut response = decided.response;
-                    fail_successes(&mut response, &e.to_string());
-                    return Ok((response, image.provenance().offset));
+            match self.submit(base, records).await {
+                Ok((after, committing)) => {
+                    self.record_heartbeat(&after.image, heartbeat.as_ref());
+                    drop(one_at_a_time);
+                    return match committing.await {
+                        Ok(offset) => Ok((response, offset)),
+                        Err(e) => self.not_committed(response, e),
+                    };
                 }
+                Err(e) => return self.not_committed(response, e),
             }
         };
-        if let Some(heartbeat) = decided.heartbeat {
-            let after = self.image_at(offset).await?;
-            self.lock_sessions().heartbeat(&after, &heartbeat, self.clock.now_ms());
+        self.record_heartbeat(&after, heartbeat.as_ref());
+        drop(one_at_a_time);
+        match base.settled().await {
+            Ok(offset) => Ok((response, offset)),
+            Err(e) => self.not_committed(response, e),
         }
-        Ok((decided.response, offset))
+    }
+
+    fn record_heartbeat(&self, image: &MetadataImage, heartbeat: Option<&BrokerHeartbeatRequest>) {
+        if let Some(heartbeat) = heartbeat {
+            self.lock_sessions().heartbeat(image, heartbeat, self.clock.now_ms());
+        }
+    }
+
+    /// The answer to a decision whose records (or those it was decided on) did not commit.
+    fn not_committed(
+        &self,
+        mut response: ResponseBody,
+        e: ControllerError,
+    ) -> Result<(ResponseBody, i64), ControllerError> {
+        if let ControllerError::NotController { .. } | ControllerError::ImageStopped = e {
+            return Err(e);
+        }
+        tracing::warn!("{:?}: {e}", response.api_key());
+        fail_successes(&mut response, &e.to_string());
+        Ok((response, self.images.borrow().provenance().offset))
     }
 
     /// The image to screen a request on, without the lock: this node must lead and its image
     /// cover its log. `None` before the cluster is bootstrapped (the locked path bootstraps).
-    async fn screening_image(&self) -> Result<Option<Arc<MetadataImage>>, ControllerError> {
+    async fn screening_image(&self) -> Result<Option<Base>, ControllerError> {
+        if let Some(uncommitted) = self.pipeline.newest(self.quorum.leader_epoch()) {
+            return Ok(Some(uncommitted));
+        }
         let end = self.quorum.leader_caught_up(LEADER_CATCH_UP_MAX).await?;
         let image = self.image_at(end - 1).await?;
         let bootstrapped = image.features().metadata_version().is_some() || self.settings.bootstrap.is_empty();
-        Ok(bootstrapped.then_some(image))
+        Ok(bootstrapped.then(|| Base::committed(image)))
+    }
+
+    /// The image to decide on under the lock: the newest uncommitted one while this leadership's
+    /// records are in flight ([`pipeline`]), else the committed image covering the whole log.
+    async fn decision_base(&self) -> Result<Base, ControllerError> {
+        match self.pipeline.newest(self.quorum.leader_epoch()) {
+            Some(uncommitted) => Ok(uncommitted),
+            None => Ok(Base::committed(self.current_image().await?)),
+        }
     }
 
     /// [`QuorumController::decide`] off the lock; a large request's decision runs with the worker
@@ -471,17 +530,23 @@ impl QuorumController {
         if !self.is_active() {
             return Ok(());
         }
-        let _one_at_a_time = self.lock_decisions(ApiKey::BrokerHeartbeat).await;
-        let image = self.current_image().await?;
+        let one_at_a_time = self.lock_decisions(ApiKey::BrokerHeartbeat).await;
+        let mut base = self.decision_base().await?;
         let now = self.clock.now_ms();
-        let expired = self.lock_sessions().expired(&image, now, self.settings.session_timeout_ms);
+        let expired = self.lock_sessions().expired(&base.image, now, self.settings.session_timeout_ms);
+        let mut committing = Vec::new();
         for broker in expired {
             tracing::info!("fencing broker {broker}: no heartbeat for {} ms", self.settings.session_timeout_ms);
-            let image = self.images.borrow().clone();
-            let records = controller::fence_broker(&image, broker, &self.settings.defaults);
+            let records = controller::fence_broker(&base.image, broker, &self.settings.defaults);
             if !records.is_empty() {
-                self.commit(records).await?;
+                let (after, committed) = self.submit(&base, records).await?;
+                base = after;
+                committing.push(committed);
             }
+        }
+        drop(one_at_a_time);
+        for committed in committing {
+            committed.await?;
         }
         Ok(())
     }
@@ -494,10 +559,12 @@ impl QuorumController {
         if !self.is_active() {
             return Ok(0);
         }
-        let _one_at_a_time = self.lock_decisions(ApiKey::ElectLeaders).await;
+        let one_at_a_time = self.lock_decisions(ApiKey::ElectLeaders).await;
         let mut moved = 0;
+        let mut base = self.decision_base().await?;
+        let mut committing = Vec::new();
         loop {
-            let image = self.current_image().await?;
+            let image = base.image.clone();
             let rebalance = controller::LeaderRebalance {
                 imbalance_per_broker_percentage: 0,
                 elections_max: controller::ELECTIONS_PER_CALL_MAX,
@@ -511,15 +578,22 @@ impl QuorumController {
                 );
             }
             if records.is_empty() {
-                return Ok(moved);
+                break;
             }
             let batch = records.len();
             moved += batch;
-            self.commit(records).await?;
+            let (after, committed) = self.submit(&base, records).await?;
+            base = after;
+            committing.push(committed);
             if batch < controller::ELECTIONS_PER_CALL_MAX {
-                return Ok(moved);
+                break;
             }
         }
+        drop(one_at_a_time);
+        for committed in committing {
+            committed.await?;
+        }
+        Ok(moved)
     }
 
     /// The image to decide on: once this node leads and its image covers its whole log.
@@ -530,8 +604,8 @@ impl QuorumController {
             return Ok(image);
         }
         tracing::info!("bootstrapping the cluster's metadata");
-        let offset = self.commit(self.settings.bootstrap.clone()).await?;
-        self.image_at(offset).await
+        let (_, committing) = self.submit(&Base::committed(image), self.settings.bootstrap.clone()).await?;
+        self.image_at(committing.await?).await
     }
 
     async fn image_at(&self, offset: i64) -> Result<Arc<MetadataImage>, ControllerError> {
@@ -540,20 +614,14 @@ impl QuorumController {
         image.map(|i| i.clone()).map_err(|_| ControllerError::ImageStopped)
     }
 
-    /// Appends `records` as one batch and waits until the image has them; their last offset.
-    async fn commit(&self, records: Vec<ApiMessageAndVersion>) -> Result<i64, ControllerError> {
-        let count = records.len();
-        let started = self.clock.monotonic_ns();
-        let offset = self.quorum.append(records).await?;
-        let committed = self.clock.monotonic_ns();
-        self.image_at(offset).await?;
-        let ms = |from: u64, to: u64| to.saturating_sub(from) as f64 / 1e6;
-        tracing::debug!(
-            "controller commit of {count} records: {:.3} ms to commit, {:.3} ms more to reach the image",
-            ms(started, committed),
-            ms(committed, self.clock.monotonic_ns())
-        );
-        Ok(offset)
+    /// Hands `records`, decided on `base`, to the quorum ([`Pipeline::submit`]): the image with
+    /// them, and what resolves once they are committed. Called under the lock.
+    async fn submit(
+        &self,
+        base: &Base,
+        records: Vec<ApiMessageAndVersion>,
+    ) -> Result<(Base, impl Future<Output = Result<i64, ControllerError>> + use<>), ControllerError> {
+        self.pipeline.submit(self.quorum.as_ref(), self.images.clone(), base, records).await
     }
 
     /// Takes the decision lock; how long it is held is logged (debug) when released.
@@ -611,7 +679,8 @@ impl QuorumController {
                 };
                 let inputs = RegisterBrokerInputs {
                     cluster_id: self.settings.cluster_id.clone(),
-                    new_broker_epoch: self.quorum.next_offset(),
+                    // Past the batches in flight when decided on an uncommitted image.
+                    new_broker_epoch: self.quorum.next_offset().max(image.provenance().offset + 1),
                     previous_session,
                     initial_fencing,
                 };
@@ -691,19 +760,6 @@ impl std::ops::DerefMut for SessionsGuard<'_> {
     }
 }
 
-/// The answers of a screened request's rounds, outermost first, with the last round's folded in.
-fn merged(answered: Vec<ResponseBody>, last: ResponseBody) -> ResponseBody {
-    answered.into_iter().rev().fold(last, |inner, outer| screening::merge(outer, inner))
-}
-
-/// A decision refused whole for writing more than a batch may hold, as Kafka's controller
-/// refuses an operation past its bounded record list.
-fn too_large(mut response: ResponseBody) -> ResponseBody {
-    let message = "Unable to perform excessively large batch operation.";
-    screening::fail_all(&mut response, strand_protocol::error::ErrorCode::PolicyViolation, message);
-    response
-}
-
 /// A decision with its response made a [`ResponseBody`].
 struct Decided {
     records: Vec<ApiMessageAndVersion>,
@@ -714,64 +770,4 @@ struct Decided {
 
 fn decided<R>(result: ControllerResult<R>, wrap: impl FnOnce(R) -> ResponseBody) -> Decided {
     Decided { records: result.records, response: wrap(result.response), heartbeat: None }
-}
-
-/// A decision whose records could not be committed: every entry that succeeded becomes
-/// REQUEST_TIMED_OUT with `reason`, the others keep their own errors (as Kafka's controller
-/// answers an operation that timed out). Responses of other APIs are left as they are.
-fn fail_successes(response: &mut ResponseBody, reason: &str) {
-    let timed_out = strand_protocol::error::ErrorCode::RequestTimedOut.code();
-    let fail = |code: &mut i16, message: &mut Option<String>| {
-        if *code == 0 {
-            *code = timed_out;
-            *message = Some(reason.to_owned());
-        }
-    };
-    match response {
-        ResponseBody::CreateTopics(r) => {
-            r.topics.iter_mut().for_each(|t| fail(&mut t.error_code, &mut t.error_message))
-        }
-        ResponseBody::DeleteTopics(r) => {
-            r.responses.iter_mut().for_each(|t| fail(&mut t.error_code, &mut t.error_message));
-        }
-        ResponseBody::CreatePartitions(r) => {
-            r.results.iter_mut().for_each(|t| fail(&mut t.error_code, &mut t.error_message));
-        }
-        ResponseBody::AlterConfigs(r) => {
-            r.responses.iter_mut().for_each(|t| fail(&mut t.error_code, &mut t.error_message));
-        }
-        ResponseBody::IncrementalAlterConfigs(r) => {
-            r.responses.iter_mut().for_each(|t| fail(&mut t.error_code, &mut t.error_message));
-        }
-        ResponseBody::AlterUserScramCredentials(r) => {
-            r.results.iter_mut().for_each(|u| fail(&mut u.error_code, &mut u.error_message));
-        }
-        ResponseBody::CreateAcls(r) => r.results.iter_mut().for_each(|a| fail(&mut a.error_code, &mut a.error_message)),
-        ResponseBody::DeleteAcls(r) => {
-            for filter in &mut r.filter_results {
-                fail(&mut filter.error_code, &mut filter.error_message);
-                filter.matching_acls.clear();
-            }
-        }
-        ResponseBody::AlterClientQuotas(r) => {
-            r.entries.iter_mut().for_each(|e| fail(&mut e.error_code, &mut e.error_message));
-        }
-        ResponseBody::AllocateProducerIds(r) => r.error_code = timed_out,
-        ResponseBody::BrokerRegistration(r) => r.error_code = timed_out,
-        ResponseBody::BrokerHeartbeat(r) => r.error_code = timed_out,
-        ResponseBody::AlterPartition(r) => r.error_code = timed_out,
-        ResponseBody::ElectLeaders(r) => r.error_code = timed_out,
-        ResponseBody::ControllerRegistration(r) => fail(&mut r.error_code, &mut r.error_message),
-        ResponseBody::UpdateFeatures(r) => {
-            fail(&mut r.error_code, &mut r.error_message);
-            r.results.iter_mut().for_each(|f| fail(&mut f.error_code, &mut f.error_message));
-        }
-        ResponseBody::UnregisterBroker(r) => fail(&mut r.error_code, &mut r.error_message),
-        ResponseBody::AlterPartitionReassignments(r) => r
-            .responses
-            .iter_mut()
-            .flat_map(|t| t.partitions.iter_mut())
-            .for_each(|p| fail(&mut p.error_code, &mut p.error_message)),
-        _ => {}
-    }
 }

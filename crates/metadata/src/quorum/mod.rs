@@ -427,6 +427,16 @@ impl Quorum {
     /// Kafka's NOT_CONTROLLER, or to forward). A leader cut off from a majority never commits:
     /// its append waits until it learns of a new leader (then fails) or the caller gives up.
     pub async fn append(&self, records: Vec<(MetadataRecord, i16)>) -> Result<i64, QuorumError> {
+        self.submit(records).await?.await
+    }
+
+    /// [`Quorum::append`] in two steps: hands the batch to Raft (batches are logged in the order
+    /// of the calls that return) and returns what resolves once it is committed and applied. The
+    /// controller decides its next request meanwhile.
+    pub async fn submit(
+        &self,
+        records: Vec<(MetadataRecord, i16)>,
+    ) -> Result<impl Future<Output = Result<i64, QuorumError>> + Send + 'static, QuorumError> {
         if records.is_empty() {
             return Err(QuorumError::EmptyAppend);
         }
@@ -437,13 +447,18 @@ impl Quorum {
             return Err(QuorumError::AppendTooLarge { records: records.len(), bytes });
         }
         let payload = MetadataFrames { append_time_ms: self.clock.now_ms(), frames };
-        match self.raft.client_write(payload).await {
-            Ok(response) => Ok(response.data.last_offset),
-            Err(RaftError::APIError(ClientWriteError::ForwardToLeader(forward))) => {
-                Err(QuorumError::NotLeader { leader_id: forward.leader_id.map(node_id_to_wire) })
+        let committed = self.raft.client_write_ff(payload).await.map_err(QuorumError::raft)?;
+        Ok(async move {
+            match committed.await {
+                Ok(Ok(response)) => Ok(response.data.last_offset),
+                Ok(Err(ClientWriteError::ForwardToLeader(forward))) => {
+                    Err(QuorumError::NotLeader { leader_id: forward.leader_id.map(node_id_to_wire) })
+                }
+                Ok(Err(e)) => Err(QuorumError::raft(e)),
+                // Raft stopped (shut down or failed) before it answered.
+                Err(_) => Err(QuorumError::NotLeader { leader_id: None }),
             }
-            Err(e) => Err(QuorumError::raft(e)),
-        }
+        })
     }
 
     /// Every committed metadata record from the batch holding `from_offset` on, batch by
