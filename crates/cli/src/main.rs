@@ -10,7 +10,8 @@
 //! - `strand topics ...` ([`topics`]): Kafka's `kafka-topics.sh`, its flags and output, over
 //!   `strand-client` ([`tool`] holds what every such tool shares); `strand console-producer`
 //!   and `strand console-consumer` ([`console_producer`], [`console_consumer`]) and
-//!   `strand configs` ([`configs`], Kafka's `kafka-configs.sh`) likewise.
+//!   `strand configs` ([`configs`], Kafka's `kafka-configs.sh`) and `strand consumer-groups`
+//!   ([`groups`], Kafka's `kafka-consumer-groups.sh`) likewise.
 //!
 //! A build with failpoints (the binary Cargo builds for this package's tests, where the
 //! `fail/failpoints` dev-dependency feature unifies in) sets them from `FAILPOINTS` and, while
@@ -24,6 +25,7 @@ mod add_scram;
 mod configs;
 mod console_consumer;
 mod console_producer;
+mod groups;
 mod server;
 mod storage;
 mod tool;
@@ -56,6 +58,8 @@ enum Command {
     ConsoleProducer(console_producer::ConsoleProducerArgs),
     /// Print records of a topic (Kafka's kafka-console-consumer.sh).
     ConsoleConsumer(console_consumer::ConsoleConsumerArgs),
+    /// List, describe and delete consumer groups, reset their offsets (Kafka's kafka-consumer-groups.sh).
+    ConsumerGroups(groups::GroupsArgs),
 }
 
 fn main() -> ExitCode {
@@ -70,6 +74,7 @@ fn main() -> ExitCode {
         Command::Configs(args) => return configs::run(args),
         Command::ConsoleProducer(args) => return console_producer::run(args),
         Command::ConsoleConsumer(args) => return console_consumer::run(args),
+        Command::ConsumerGroups(args) => return groups::run(args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

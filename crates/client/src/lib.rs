@@ -24,6 +24,7 @@
 
 pub mod admin;
 pub mod admin_configs;
+pub mod admin_groups;
 pub mod cluster;
 pub mod config;
 pub mod connection;

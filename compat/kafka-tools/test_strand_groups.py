@@ -1,0 +1,54 @@
+"""`strand consumer-groups` (Strand's kafka-consumer-groups.sh) run with the sequence of
+test_kafka_tools_groups.py on a broker of its own (Strand, or Apache Kafka 4.4.0 with
+STRAND_COMPAT_BROKER=kafka): every kafka-consumer-groups step is `strand consumer-groups`, every
+other step (topics, console producer and consumer) Kafka's own tool, and each step's exit status
+and stdout are compared with the same golden files (what Kafka's tool printed against Kafka), with
+the same normalisation. The strand binary is STRAND_BIN, else target/release/strand.
+"""
+
+import os
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from compat_broker import REPO
+from conftest import Tool, running_broker
+# The steps, in the order they run (pytest runs a module's tests in the order they appear).
+from test_kafka_tools_groups import (  # noqa: F401
+    GROUPS,
+    test_console_consumer_with_a_group,
+    test_describe_shows_committed_offsets_and_lag,
+    test_console_consumer_resumes_from_the_commit,
+    test_describe_an_active_group,
+    test_reset_offsets,
+    test_delete_the_group,
+)
+
+STRAND = Path(os.environ.get("STRAND_BIN", "target/release/strand"))
+STRAND = STRAND if STRAND.is_absolute() else REPO / STRAND
+
+
+@pytest.fixture(scope="module")
+def own_broker():
+    yield from running_broker("strand-groups")
+
+
+class MixedTool:
+    """Kafka's tool classes, but `strand consumer-groups` for kafka-consumer-groups."""
+
+    def __init__(self, broker):
+        self.broker = broker
+        self.kafka = Tool(broker)
+
+    def __call__(self, tool_class, *args, input=None, timeout=60, controller=False):
+        if tool_class != GROUPS:
+            return self.kafka(tool_class, *args, input=input, timeout=timeout, controller=controller)
+        command = [str(STRAND), "consumer-groups", "--bootstrap-server", self.broker.bootstrap, *args]
+        return subprocess.run(command, capture_output=True, text=True, timeout=timeout,
+                              input=input, stdin=None if input is not None else subprocess.DEVNULL)
+
+
+@pytest.fixture(scope="module")
+def tool(own_broker):
+    return MixedTool(own_broker)
