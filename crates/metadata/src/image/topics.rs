@@ -4,6 +4,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
 
+use imbl::OrdMap;
 use strand_base::{BrokerId, Uuid};
 use strand_protocol::messages::{PartitionChangeRecord, PartitionRecord, TopicRecord};
 
@@ -212,15 +213,17 @@ pub struct TopicImage {
     pub partitions: BTreeMap<i32, PartitionImage>,
 }
 
-/// Every topic, by id and by name. Topics are shared between images one by one (`Arc`), so a
+/// Every topic, by id and by name. The maps are persistent (`imbl`): the next image shares
+/// them with this one and copies only the paths to what a delta changes, so replaying a batch
+/// costs what it changes, not the number of topics. Topics are shared one by one (`Arc`), so a
 /// delta copies only the topics it changes.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct TopicsImage {
-    by_id: BTreeMap<Uuid, Arc<TopicImage>>,
-    by_name: BTreeMap<String, Uuid>,
+    by_id: OrdMap<Uuid, Arc<TopicImage>>,
+    by_name: OrdMap<String, Uuid>,
     /// The names holding `.` or `_`, by their spelling with every `.` read as `_` (Kafka's
     /// `topicsWithCollisionChars`): the collision check is a lookup, not a scan of every topic.
-    by_unified_name: BTreeMap<String, BTreeSet<String>>,
+    by_unified_name: OrdMap<String, BTreeSet<String>>,
 }
 
 impl TopicsImage {
@@ -247,7 +250,7 @@ impl TopicsImage {
     }
 
     /// Topic names and their ids, by name.
-    pub fn names(&self) -> &BTreeMap<String, Uuid> {
+    pub fn names(&self) -> &OrdMap<String, Uuid> {
         &self.by_name
     }
 
