@@ -57,6 +57,7 @@ use crate::metrics::NodeGauges;
 use crate::registration::{
     cluster_min_isr, controller_registration, log_dir_ids, previous_broker_epoch, register, register_controller_forever,
 };
+use crate::served::ServedBroker;
 use crate::shutdown::{controlled_shutdown, shut_down, shut_down_quorum};
 use crate::tasks::{
     Tasks, balance_leaders_forever, checkpoint_forever, compaction_forever, expire_producers_forever,
@@ -80,8 +81,9 @@ pub enum NodeError {
     MetadataLogFailed(strand_metadata::quorum::QuorumError),
 }
 
-/// Runs a node until SIGTERM or SIGINT, then shuts it down cleanly; `gauges` follow its state.
-pub async fn run(config: ServerConfig, gauges: Arc<NodeGauges>) -> Result<(), NodeError> {
+/// Runs a node until SIGTERM or SIGINT, then shuts it down cleanly; `gauges` follow its state,
+/// `served` holds its handlers while it serves.
+pub async fn run(config: ServerConfig, gauges: Arc<NodeGauges>, served: Arc<ServedBroker>) -> Result<(), NodeError> {
     use tokio::signal::unix::{SignalKind, signal};
     // Taken over now, not when the wait for them is first polled (once the listeners serve): a
     // SIGTERM in between would otherwise kill the process without a clean shutdown.
@@ -93,7 +95,7 @@ pub async fn run(config: ServerConfig, gauges: Arc<NodeGauges>) -> Result<(), No
         }
         Ok::<(), std::io::Error>(())
     };
-    run_gauged_until(config, gauges, shutdown).await
+    run_gauged_until(config, gauges, served, shutdown).await
 }
 
 /// Runs a node until `shutdown` resolves: the start-up order of the module doc, then serving
@@ -103,12 +105,13 @@ pub async fn run_until(
     config: ServerConfig,
     shutdown: impl std::future::Future<Output = std::io::Result<()>>,
 ) -> Result<(), NodeError> {
-    run_gauged_until(config, Arc::default(), shutdown).await
+    run_gauged_until(config, Arc::default(), Arc::default(), shutdown).await
 }
 
 async fn run_gauged_until(
     config: ServerConfig,
     gauges: Arc<NodeGauges>,
+    served: Arc<ServedBroker>,
     shutdown: impl std::future::Future<Output = std::io::Result<()>>,
 ) -> Result<(), NodeError> {
     let cluster_id = config.cluster_id.clone().ok_or_else(|| NodeError::Startup("no cluster.id".into()))?;
@@ -169,6 +172,7 @@ async fn run_gauged_until(
     let credentials = Arc::new(strand_broker::ImageCredentials::new(metadata.image_rx.clone()));
     clients.authenticate_with(credentials).map_err(NodeError::Startup)?;
     let broker = node.serve(clients, &channel, &metadata, registered.listeners, registered.broker_epoch, &hosted);
+    served.set(&broker);
 
     let halted = tokio::select! {
         signal = &mut shutdown => Ok(signal),
