@@ -245,6 +245,12 @@ fn admin_routes_answer_as_confluent_documents() {
     let replicas = get(http_at, &format!("{c}/topics/rest-orders/partitions/2/replicas")).json();
     assert_eq!(replicas["data"][0], replica);
 
+    // Growing a topic (CreatePartitions); shrinking is Kafka's INVALID_PARTITIONS.
+    let grown = http(http_at, "PATCH", &format!("{c}/topics/rest-orders"), r#"{"partitions_count": 5}"#, None);
+    assert_eq!((grown.status, &grown.json()["partitions_count"]), (200, &json!(5)), "{}", grown.body);
+    assert_eq!(kafka_partitions(&mut client, "rest-orders"), Ok(5));
+    http(http_at, "PATCH", &format!("{c}/topics/rest-orders"), r#"{"partitions_count": 2}"#, None).error(400, 40002);
+
     // Topic configs: listed, read, set, altered in a batch, reset; Kafka agrees at each step.
     let configs = get(http_at, &format!("{c}/topics/rest-orders/configs")).json();
     assert_eq!(configs["kind"], "KafkaTopicConfigList");

@@ -121,6 +121,11 @@ impl Ctx {
         }
     }
 
+    /// This node's id.
+    pub fn node_id(&self) -> i32 {
+        self.broker.identity().node_id.0
+    }
+
     pub fn now_ms(&self) -> i64 {
         self.gateway.clock.now_ms()
     }

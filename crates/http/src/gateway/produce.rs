@@ -9,7 +9,9 @@
 //! batch per partition in one Produce request (`acks=all`) to the node's own handlers, as a
 //! producer's batch would. Without a partition, a keyed record goes where Kafka's default
 //! partitioner sends its key (murmur2), the others stick to one partition per request,
-//! round-robin. Memory is bounded: a record's JSON by [`RECORD_JSON_BYTES_MAX`], a request by
+//! round-robin over the partitions this node leads (the gateway writes through this node's
+//! handlers: a keyed or numbered record whose partition another node leads gets Kafka's
+//! NOT_LEADER_OR_FOLLOWER, 500/50003, until the gateway forwards). Memory is bounded: a record's JSON by [`RECORD_JSON_BYTES_MAX`], a request by
 //! [`BATCH_RECORDS_MAX`], and reports waiting for a slow reader by [`REPORTS_QUEUED_MAX`] (then
 //! the gateway stops reading records).
 
@@ -210,6 +212,8 @@ where
 struct Target {
     topic: String,
     partitions: Vec<i32>,
+    /// The partitions key-less records go to, in turn: those led by this node (all, if none).
+    led: Vec<i32>,
     sticky: AtomicUsize,
 }
 
@@ -225,6 +229,15 @@ pub async fn produce(
     let described = one_topic(&ctx, &topic).await?;
     let mut partitions: Vec<i32> = described.partitions.iter().map(|p| p.partition_index).collect();
     partitions.sort_unstable();
+    // Key-less records stick to partitions this node leads, when it leads any: the gateway
+    // writes through this node's handlers.
+    let node = ctx.node_id();
+    let mut led: Vec<i32> =
+        described.partitions.iter().filter(|p| p.leader_id.0 == node).map(|p| p.partition_index).collect();
+    led.sort_unstable();
+    if led.is_empty() {
+        led.clone_from(&partitions);
+    }
     let mut reader = RecordReader { chunks: body.into_data_stream(), buffer: Vec::new(), done: false };
     let first = match reader.next().await {
         None => {
@@ -238,7 +251,7 @@ pub async fn produce(
         Some(Ok(first)) => first,
     };
     let (reports, receiver) = tokio::sync::mpsc::channel::<Bytes>(REPORTS_QUEUED_MAX);
-    let target = Arc::new(Target { topic, partitions, sticky: AtomicUsize::new(0) });
+    let target = Arc::new(Target { topic, partitions, led, sticky: AtomicUsize::new(0) });
     tokio::spawn(produce_all(ctx, target, reader, first, reports));
     let stream = futures::stream::unfold(receiver, |mut receiver| async move {
         receiver.recv().await.map(|bytes| (Ok::<_, std::convert::Infallible>(bytes), receiver))
@@ -292,7 +305,8 @@ async fn produce_batch(ctx: &Ctx, target: &Target, batch: Vec<Result<Value, Rest
         })
         .collect();
     let count = target.partitions.len().max(1);
-    let sticky = target.partitions.get(target.sticky.fetch_add(1, Ordering::Relaxed) % count).copied().unwrap_or(0);
+    let turn = target.sticky.fetch_add(1, Ordering::Relaxed) % target.led.len().max(1);
+    let sticky = target.led.get(turn).copied().unwrap_or(0);
     let partition_of = |p: &Prepared| match (p.partition, &p.key) {
         (Some(partition), _) => partition,
         (None, Some((key, _))) => {

@@ -36,7 +36,10 @@ pub(crate) fn router(gateway: Arc<Gateway>) -> Router {
         ("{C}/brokers/{broker_id}/configs", get(clusters::list_broker_configs)),
         ("{C}/brokers/{broker_id}/configs/{name}", get(clusters::get_broker_config)),
         ("{C}/topics", get(topics::list_topics).post(topics::create_topic)),
-        ("{C}/topics/{topic_name}", get(topics::get_topic).delete(topics::delete_topic)),
+        (
+            "{C}/topics/{topic_name}",
+            get(topics::get_topic).patch(topics::update_partition_count).delete(topics::delete_topic),
+        ),
         ("{C}/topics/{topic_name}/configs", get(configs::list_topic_configs)),
         ("{C}/topics/{topic_name}/configs:alter", post(configs::alter_topic_configs)),
         (

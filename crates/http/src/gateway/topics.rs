@@ -7,13 +7,14 @@ use axum::http::{HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
 use serde_json::{Value, json};
 use strand_base::BrokerId;
+use strand_protocol::messages::create_partitions_request::CreatePartitionsTopic;
 use strand_protocol::messages::create_topics_request::{
     CreatableReplicaAssignment, CreatableTopic, CreatableTopicConfig,
 };
 use strand_protocol::messages::delete_topics_request::DeleteTopicState;
 use strand_protocol::messages::metadata_request::MetadataRequestTopic;
 use strand_protocol::messages::metadata_response::{MetadataResponsePartition, MetadataResponseTopic};
-use strand_protocol::messages::{CreateTopicsRequest, DeleteTopicsRequest, MetadataRequest};
+use strand_protocol::messages::{CreatePartitionsRequest, CreateTopicsRequest, DeleteTopicsRequest, MetadataRequest};
 
 use super::error::check;
 use super::json::{body_object, collection, flag, ok, optional_int, related, required_str, resource, with_status};
@@ -139,6 +140,35 @@ pub async fn create_topic(
         topic_json(&ctx, &name, false, i64::from(result.replication_factor), i64::from(result.num_partitions));
     let status = if validate_only { StatusCode::OK } else { StatusCode::CREATED };
     Ok(with_status(status, created))
+}
+
+/// `PATCH /v3/clusters/{cluster_id}/topics/{topic_name}` with `{"partitions_count": N}`: grows
+/// the topic (CreatePartitions); 200 with the topic.
+pub async fn update_partition_count(
+    ctx: Ctx,
+    Path((cluster, topic)): Path<(String, String)>,
+    headers: HeaderMap,
+    body: Bytes,
+) -> Result<Response, RestError> {
+    ctx.check_cluster(&cluster)?;
+    let object = body_object(&headers, &body)?;
+    let count = optional_int(&object, "partitions_count", 1, i64::from(i32::MAX))?;
+    let count = count.ok_or_else(|| RestError::bad_request("partitions_count is required"))?;
+    let request = CreatePartitionsRequest {
+        topics: vec![CreatePartitionsTopic {
+            name: topic.clone(),
+            count: count as i32,
+            assignments: None,
+            ..Default::default()
+        }],
+        timeout_ms: ADMIN_TIMEOUT_MS,
+        ..Default::default()
+    };
+    let response = answer!(ctx, CreatePartitions, request, 3);
+    let result = response.results.into_iter().next().ok_or_else(|| RestError::internal("no topic result"))?;
+    check(result.error_code, result.error_message.as_deref())?;
+    let found = one_topic(&ctx, &topic).await?;
+    Ok(ok(described_topic_json(&ctx, &found)))
 }
 
 /// `DELETE /v3/clusters/{cluster_id}/topics/{topic_name}`: 204.
