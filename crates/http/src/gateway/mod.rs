@@ -35,9 +35,9 @@ use axum::http::HeaderMap;
 use axum::http::header::HOST;
 use bytes::Bytes;
 use strand_base::{Clock, SystemClock};
-use strand_broker::{Broker, Outcome};
+use strand_broker::{BoxFuture, Broker, Handled, Outcome};
 use strand_protocol::frame::{decode_response, encode_request};
-use strand_protocol::messages::api::{RequestBody, ResponseBody};
+use strand_protocol::messages::api::{ApiKey, RequestBody, ResponseBody};
 use strand_security::Session;
 
 pub use error::RestError;
@@ -134,29 +134,50 @@ impl Ctx {
     /// returns the decoded answer. A throttled answer is held back for its throttle time, as the
     /// connection mutes a throttled client.
     pub async fn call(&self, body: RequestBody, version: i16) -> Result<ResponseBody, RestError> {
+        self.start(body, version).await?.await
+    }
+
+    /// [`Ctx::call`] in two steps, as a connection pipelines: returns once the node has done what
+    /// the request changes (an acks=all Produce: appended), with the wait for the rest (its
+    /// replicas) and the answer. Requests started one after another apply in that order.
+    pub async fn start(
+        &self,
+        body: RequestBody,
+        version: i16,
+    ) -> Result<BoxFuture<'static, Result<ResponseBody, RestError>>, RestError> {
         let correlation_id = self.gateway.correlation_id.fetch_add(1, Ordering::Relaxed);
         let api = body.api_key();
         let frame = encode_request(correlation_id, Some(GATEWAY_CLIENT_ID), &body, version)
             .map_err(|e| RestError::internal(format!("cannot encode {api:?}: {e}")))?;
-        let response = match self.broker.handle(frame.slice(4..), &self.session).await {
-            Outcome::Respond(frame) => frame,
-            Outcome::Throttled(Some(frame), pause) => {
-                tokio::time::sleep(pause).await;
-                frame
-            }
-            Outcome::RespondAndClose(_, reason) | Outcome::Close(reason) => {
-                return Err(RestError::internal(format!("{api:?} refused: {reason}")));
-            }
-            Outcome::NoResponse | Outcome::Throttled(None, _) => {
-                return Err(RestError::internal(format!("{api:?} had no answer")));
-            }
-        };
-        let bytes: Bytes = strand_broker::frame_to_bytes(&response)
-            .map_err(|e| RestError::internal(format!("cannot read the {api:?} answer: {e}")))?;
-        let (_, body) = decode_response(api, version, bytes.slice(4..))
-            .map_err(|e| RestError::internal(format!("cannot decode the {api:?} answer: {e}")))?;
-        Ok(body)
+        let outcome: BoxFuture<'static, Outcome> =
+            match self.broker.handle_pipelined(frame.slice(4..), &self.session).await {
+                Handled::Done(outcome) => Box::pin(std::future::ready(outcome)),
+                Handled::Waiting(wait) => wait,
+            };
+        Ok(Box::pin(async move { answer_of(api, version, outcome.await).await }))
     }
+}
+
+/// The decoded answer of an outcome.
+async fn answer_of(api: ApiKey, version: i16, outcome: Outcome) -> Result<ResponseBody, RestError> {
+    let response = match outcome {
+        Outcome::Respond(frame) => frame,
+        Outcome::Throttled(Some(frame), pause) => {
+            tokio::time::sleep(pause).await;
+            frame
+        }
+        Outcome::RespondAndClose(_, reason) | Outcome::Close(reason) => {
+            return Err(RestError::internal(format!("{api:?} refused: {reason}")));
+        }
+        Outcome::NoResponse | Outcome::Throttled(None, _) => {
+            return Err(RestError::internal(format!("{api:?} had no answer")));
+        }
+    };
+    let bytes: Bytes = strand_broker::frame_to_bytes(&response)
+        .map_err(|e| RestError::internal(format!("cannot read the {api:?} answer: {e}")))?;
+    let (_, body) = decode_response(api, version, bytes.slice(4..))
+        .map_err(|e| RestError::internal(format!("cannot decode the {api:?} answer: {e}")))?;
+    Ok(body)
 }
 
 /// Unwraps the answer of a [`Ctx::call`] to the response type of its request.

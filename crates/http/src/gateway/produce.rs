@@ -5,19 +5,23 @@
 //! HTTP 200 once the topic is known. Keys and values are `BINARY` (base64), `JSON` (its text)
 //! or `STRING`; a record may name its partition, headers (base64 values) and timestamp.
 //!
-//! Records already read when the previous Produce was answered go out together: one magic-2
-//! batch per partition in one Produce request (`acks=all`) to the node's own handlers, as a
-//! producer's batch would. Without a partition, a keyed record goes where Kafka's default
-//! partitioner sends its key (murmur2), the others stick to one partition per request,
-//! round-robin over the partitions this node leads (the gateway writes through this node's
-//! handlers: a keyed or numbered record whose partition another node leads gets Kafka's
-//! NOT_LEADER_OR_FOLLOWER, 500/50003, until the gateway forwards). Memory is bounded: a record's JSON by [`RECORD_JSON_BYTES_MAX`], a request by
-//! [`BATCH_RECORDS_MAX`], and reports waiting for a slow reader by [`REPORTS_QUEUED_MAX`] (then
-//! the gateway stops reading records).
+//! Records already read when a batch goes out go together: one magic-2 batch per partition in
+//! one Produce request (`acks=all`) to the node's own handlers, as a producer's batch would, and,
+//! as a connection pipelines, the next batch is appended while earlier ones wait for their
+//! replicas. Without a partition, a keyed record goes where Kafka's default partitioner sends its
+//! key (murmur2), the others stick to one partition per request, round-robin over the partitions
+//! this node leads (the gateway writes through this node's handlers: a keyed or numbered record
+//! whose partition another node leads gets Kafka's NOT_LEADER_OR_FOLLOWER, 500/50003, until the
+//! gateway forwards). Memory is bounded: a record's JSON by [`RECORD_JSON_BYTES_MAX`], a Produce
+//! by [`BATCH_RECORDS_MAX`] records, those waiting for replicas by [`PRODUCES_IN_FLIGHT_MAX`],
+//! and reports waiting for a slow reader by [`REPORT_BYTES_QUEUED_MAX`] (then the gateway stops
+//! reading records).
 
 use std::collections::BTreeMap;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
+
+use tokio::sync::Semaphore;
 
 use axum::body::{Body, Bytes};
 use axum::extract::Path;
@@ -26,15 +30,18 @@ use axum::http::{HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
 use base64::Engine;
 use base64::engine::general_purpose::STANDARD;
+use futures::stream::FuturesOrdered;
 use futures::{FutureExt, Stream, StreamExt};
 use serde_json::{Map, Value, json};
+use strand_broker::BoxFuture;
 use strand_protocol::messages::ProduceRequest;
+use strand_protocol::messages::api::{RequestBody, ResponseBody};
 use strand_protocol::messages::produce_request::{PartitionProduceData, TopicProduceData};
 use strand_protocol::records::{Header, NewRecord, RecordBatchBuilder};
 
 use super::json::{check_json_type, iso_timestamp, parse_timestamp};
 use super::topics::one_topic;
-use super::{Ctx, RestError, answer};
+use super::{Ctx, RestError};
 
 /// The most bytes one record's JSON may take (Kafka's default `message.max.bytes` is 1 MiB; a
 /// base64 value is a third larger).
@@ -43,9 +50,13 @@ pub const RECORD_JSON_BYTES_MAX: usize = 4 * 1024 * 1024;
 /// The most records one Produce request made from a body holds.
 pub const BATCH_RECORDS_MAX: usize = 500;
 
-/// The most delivery reports (in batches of up to [`BATCH_RECORDS_MAX`]) waiting for the client
-/// to read them before the gateway stops reading its records.
-pub const REPORTS_QUEUED_MAX: usize = 16;
+/// The most bytes of delivery reports (about 200 bytes each) waiting for the client to read them
+/// before the gateway stops reading its records: a client that sends a whole body before reading
+/// the answer (most do) gets about 150,000 records through; a streaming client reads as it sends.
+pub const REPORT_BYTES_QUEUED_MAX: usize = 32 << 20;
+
+/// The most Produce requests of one HTTP request waiting for their replicas at once.
+pub const PRODUCES_IN_FLIGHT_MAX: usize = 4;
 
 /// How long a Produce may wait for its replicas (Kafka's `request.timeout.ms` default).
 const PRODUCE_TIMEOUT_MS: i32 = 30_000;
@@ -250,52 +261,102 @@ pub async fn produce(
         Some(Err(e)) => return Err(e),
         Some(Ok(first)) => first,
     };
-    let (reports, receiver) = tokio::sync::mpsc::channel::<Bytes>(REPORTS_QUEUED_MAX);
+    let (sender, receiver) = tokio::sync::mpsc::unbounded_channel::<Bytes>();
+    let queued = Arc::new(Semaphore::new(REPORT_BYTES_QUEUED_MAX));
+    let reports = Reports { sender, queued: queued.clone() };
     let target = Arc::new(Target { topic, partitions, led, sticky: AtomicUsize::new(0) });
     tokio::spawn(produce_all(ctx, target, reader, first, reports));
-    let stream = futures::stream::unfold(receiver, |mut receiver| async move {
-        receiver.recv().await.map(|bytes| (Ok::<_, std::convert::Infallible>(bytes), receiver))
+    let stream = futures::stream::unfold((receiver, queued), |(mut receiver, queued)| async move {
+        let bytes = receiver.recv().await?;
+        queued.add_permits(bytes.len());
+        Some((Ok::<_, std::convert::Infallible>(bytes), (receiver, queued)))
     });
     Ok(([(CONTENT_TYPE, "application/json")], Body::from_stream(stream)).into_response())
 }
 
-/// Produces the body's records in batches of those already read, sending their reports in order,
-/// until the body ends, a record cannot be read, or the client stops listening.
-async fn produce_all<S, E>(
-    ctx: Ctx,
-    target: Arc<Target>,
-    mut reader: RecordReader<S>,
-    first: Value,
-    reports: tokio::sync::mpsc::Sender<Bytes>,
-) where
-    S: Stream<Item = Result<Bytes, E>> + Unpin,
-    E: std::fmt::Display,
-{
-    let mut next = Some(Ok(first));
-    while let Some(record) = next.take() {
-        let mut batch = vec![record];
-        while batch.len() < BATCH_RECORDS_MAX {
-            match reader.next().now_or_never() {
-                Some(Some(record)) => batch.push(record),
-                Some(None) => break,
-                None => break,
-            }
+/// Where delivery reports go: the answer's body, at most [`REPORT_BYTES_QUEUED_MAX`] bytes
+/// ahead of the client.
+struct Reports {
+    sender: tokio::sync::mpsc::UnboundedSender<Bytes>,
+    /// Permits for the bytes not queued; the answer's body gives them back as it sends.
+    queued: Arc<Semaphore>,
+}
+
+impl Reports {
+    /// Queues `text`, waiting while too much is queued; false once the client is gone.
+    async fn send(&self, text: Bytes) -> bool {
+        let wanted = u32::try_from(text.len().min(REPORT_BYTES_QUEUED_MAX)).unwrap_or(u32::MAX);
+        match self.queued.acquire_many(wanted).await {
+            Ok(permits) => permits.forget(),
+            Err(_) => return false,
         }
-        let out = produce_batch(&ctx, &target, batch).await;
-        let mut text = String::new();
-        for report in out {
-            text.push_str(&report.to_string());
-            text.push('\n');
-        }
-        if reports.send(Bytes::from(text)).await.is_err() {
-            return;
-        }
-        next = reader.next().await;
+        self.sender.send(text).is_ok()
     }
 }
 
-/// Produces one batch of read records: their reports, in order.
-async fn produce_batch(ctx: &Ctx, target: &Target, batch: Vec<Result<Value, RestError>>) -> Vec<Value> {
+/// Produces the body's records in batches of those already read, sending their reports in order,
+/// until the body ends, a record cannot be read, or the client stops listening. Like a
+/// connection, it pipelines: a batch is appended before the next is read, and up to
+/// [`PRODUCES_IN_FLIGHT_MAX`] wait for their replicas at once.
+async fn produce_all<S, E>(ctx: Ctx, target: Arc<Target>, mut reader: RecordReader<S>, first: Value, reports: Reports)
+where
+    S: Stream<Item = Result<Bytes, E>> + Unpin,
+    E: std::fmt::Display,
+{
+    let mut in_flight = FuturesOrdered::new();
+    let mut next = Some(Ok(first));
+    let mut ended = false;
+    loop {
+        if let Some(record) = next.take() {
+            let mut batch = vec![record];
+            while batch.len() < BATCH_RECORDS_MAX {
+                match reader.next().now_or_never() {
+                    Some(Some(record)) => batch.push(record),
+                    Some(None) => {
+                        ended = true;
+                        break;
+                    }
+                    None => break,
+                }
+            }
+            in_flight.push_back(start_batch(&ctx, &target, batch).await);
+        }
+        if ended && in_flight.is_empty() {
+            return;
+        }
+        tokio::select! {
+            biased;
+            Some(out) = in_flight.next(), if !in_flight.is_empty() => {
+                if !reports.send(report_text(out)).await {
+                    return;
+                }
+            }
+            // Cancel safe: what the reader holds stays in its buffer.
+            record = reader.next(), if !ended && in_flight.len() < PRODUCES_IN_FLIGHT_MAX => match record {
+                Some(record) => next = Some(record),
+                None => ended = true,
+            },
+        }
+    }
+}
+
+/// Reports as the answer's text: one JSON object a line.
+fn report_text(out: Vec<Value>) -> Bytes {
+    let mut text = String::new();
+    for report in out {
+        text.push_str(&report.to_string());
+        text.push('\n');
+    }
+    Bytes::from(text)
+}
+
+/// Appends one batch of read records (one Produce request) and returns the wait for their
+/// reports, in order.
+async fn start_batch(
+    ctx: &Ctx,
+    target: &Target,
+    batch: Vec<Result<Value, RestError>>,
+) -> BoxFuture<'static, Vec<Value>> {
     let now_ms = ctx.now_ms();
     let prepared: Vec<Result<Prepared, RestError>> = batch
         .into_iter()
@@ -340,47 +401,49 @@ async fn produce_batch(ctx: &Ctx, target: &Target, batch: Vec<Result<Value, Rest
         });
     }
     let results = send(ctx, target, by_partition).await;
-    prepared
-        .iter()
-        .zip(placed)
-        .map(|(record, place)| {
-            let (record, (partition, position)) = match (record, place) {
-                (Err(e), _) => return e.to_json(),
-                (Ok(_), Err(e)) => return e.to_json(),
-                (Ok(record), Ok(place)) => (record, place),
-            };
-            match results.get(&partition) {
-                Some(Ok((base_offset, append_time))) => {
-                    let timestamp = if *append_time >= 0 { *append_time } else { record.timestamp_ms };
-                    let mut report = json!({
-                        "error_code": 200,
-                        "cluster_id": ctx.cluster_id,
-                        "topic_name": target.topic,
-                        "partition_id": partition,
-                        "offset": base_offset + position,
-                        "timestamp": iso_timestamp(timestamp),
-                    });
-                    for (field, data) in [("key", &record.key), ("value", &record.value)] {
-                        if let Some((bytes, kind)) = data {
-                            report[field] = json!({ "type": kind, "size": bytes.len() });
+    let (cluster_id, topic) = (ctx.cluster_id.clone(), target.topic.clone());
+    Box::pin(async move {
+        let results = results.await;
+        prepared
+            .iter()
+            .zip(placed)
+            .map(|(record, place)| {
+                let (record, (partition, position)) = match (record, place) {
+                    (Err(e), _) => return e.to_json(),
+                    (Ok(_), Err(e)) => return e.to_json(),
+                    (Ok(record), Ok(place)) => (record, place),
+                };
+                match results.get(&partition) {
+                    Some(Ok((base_offset, append_time))) => {
+                        let timestamp = if *append_time >= 0 { *append_time } else { record.timestamp_ms };
+                        let mut report = json!({
+                            "error_code": 200,
+                            "cluster_id": cluster_id,
+                            "topic_name": topic,
+                            "partition_id": partition,
+                            "offset": base_offset + position,
+                            "timestamp": iso_timestamp(timestamp),
+                        });
+                        for (field, data) in [("key", &record.key), ("value", &record.value)] {
+                            if let Some((bytes, kind)) = data {
+                                report[field] = json!({ "type": kind, "size": bytes.len() });
+                            }
                         }
+                        report
                     }
-                    report
+                    Some(Err(e)) => e.to_json(),
+                    None => RestError::internal("the partition had no answer").to_json(),
                 }
-                Some(Err(e)) => e.to_json(),
-                None => RestError::internal("the partition had no answer").to_json(),
-            }
-        })
-        .collect()
+            })
+            .collect()
+    })
 }
 
-/// One Produce request with a batch per partition: each partition's base offset and log append
-/// time, or its error.
-async fn send(
-    ctx: &Ctx,
-    target: &Target,
-    batches: BTreeMap<i32, RecordBatchBuilder>,
-) -> BTreeMap<i32, Result<(i64, i64), RestError>> {
+/// Each partition's base offset and log append time, or its error.
+type Results = BTreeMap<i32, Result<(i64, i64), RestError>>;
+
+/// Appends one Produce request with a batch per partition; the wait for its results.
+async fn send(ctx: &Ctx, target: &Target, batches: BTreeMap<i32, RecordBatchBuilder>) -> BoxFuture<'static, Results> {
     let mut results = BTreeMap::new();
     let mut partition_data = Vec::new();
     for (partition, builder) in batches {
@@ -396,7 +459,7 @@ async fn send(
         }
     }
     if partition_data.is_empty() {
-        return results;
+        return Box::pin(std::future::ready(results));
     }
     let indexes: Vec<i32> = partition_data.iter().map(|p| p.index).collect();
     let request = ProduceRequest {
@@ -405,24 +468,31 @@ async fn send(
         topic_data: vec![TopicProduceData { name: target.topic.clone(), partition_data, ..Default::default() }],
         ..Default::default()
     };
-    let answered = async { Ok::<_, RestError>(answer!(ctx, Produce, request, PRODUCE_VERSION)) }.await;
-    match answered {
-        Ok(response) => {
-            for p in response.responses.into_iter().flat_map(|t| t.partition_responses) {
-                let result = match RestError::kafka(p.error_code, p.error_message.as_deref()) {
-                    None => Ok((p.base_offset, p.log_append_time_ms)),
-                    Some(e) => Err(e),
-                };
-                results.insert(p.index, result);
+    let started = ctx.start(RequestBody::Produce(request), PRODUCE_VERSION).await;
+    Box::pin(async move {
+        let answered = match started {
+            Ok(wait) => wait.await,
+            Err(e) => Err(e),
+        };
+        match answered {
+            Ok(ResponseBody::Produce(response)) => {
+                for p in response.responses.into_iter().flat_map(|t| t.partition_responses) {
+                    let result = match RestError::kafka(p.error_code, p.error_message.as_deref()) {
+                        None => Ok((p.base_offset, p.log_append_time_ms)),
+                        Some(e) => Err(e),
+                    };
+                    results.insert(p.index, result);
+                }
+            }
+            other => {
+                let e = other.err().unwrap_or_else(|| RestError::internal("Produce had another answer"));
+                for index in indexes {
+                    results.insert(index, Err(e.clone()));
+                }
             }
         }
-        Err(e) => {
-            for index in indexes {
-                results.insert(index, Err(e.clone()));
-            }
-        }
-    }
-    results
+        results
+    })
 }
 
 #[cfg(test)]
