@@ -195,6 +195,18 @@ fn admin_routes_answer_as_confluent_documents() {
     assert_eq!(threads["kind"], "KafkaBrokerConfig");
     assert_eq!(get(http_at, &format!("{c}/brokers/1/configs/num.io.threads")).json(), *threads);
 
+    // Cluster-wide broker configs (Kafka's dynamic defaults): set, listed, reset.
+    let cluster_config = format!("{c}/broker-configs/compression.type");
+    assert_eq!(http(http_at, "PUT", &cluster_config, r#"{"value": "gzip"}"#, None).status, 204);
+    let set = get(http_at, &cluster_config).json();
+    assert_eq!(
+        (&set["kind"], &set["value"], &set["source"]),
+        (&json!("KafkaClusterConfig"), &json!("gzip"), &json!("DYNAMIC_DEFAULT_BROKER_CONFIG"))
+    );
+    assert!(get(http_at, &format!("{c}/broker-configs")).json()["data"].as_array().expect("configs").contains(&set));
+    assert_eq!(http(http_at, "DELETE", &cluster_config, "", None).status, 204);
+    get(http_at, &cluster_config).error(404, 404);
+
     // Topics: created with partitions, replication factor and configs, as Kafka then sees it.
     let create = r#"{"topic_name": "rest-orders", "partitions_count": 3, "replication_factor": 1,
         "configs": [{"name": "cleanup.policy", "value": "compact"}, {"name": "compression.type", "value": "gzip"}]}"#;
@@ -244,6 +256,15 @@ fn admin_routes_answer_as_confluent_documents() {
     assert_eq!((&replica["is_leader"], &replica["is_in_sync"]), (&json!(true), &json!(true)));
     let replicas = get(http_at, &format!("{c}/topics/rest-orders/partitions/2/replicas")).json();
     assert_eq!(replicas["data"][0], replica);
+
+    let held = get(http_at, &format!("{c}/brokers/1/partition-replicas")).json();
+    let held: Vec<(&str, u64)> = held["data"]
+        .as_array()
+        .expect("replicas")
+        .iter()
+        .filter_map(|r| Some((r["topic_name"].as_str()?, r["partition_id"].as_u64()?)))
+        .collect();
+    assert_eq!(held, [("rest-orders", 0), ("rest-orders", 1), ("rest-orders", 2)]);
 
     // Growing a topic (CreatePartitions); shrinking is Kafka's INVALID_PARTITIONS.
     let grown = http(http_at, "PATCH", &format!("{c}/topics/rest-orders"), r#"{"partitions_count": 5}"#, None);
@@ -454,6 +475,16 @@ fn one_chunked_request_streams_records_and_reports() {
     assert_eq!(offsets, [0, 1, 2, 3, 4], "{text}");
     let values: Vec<Vec<u8>> = fetch(&mut client, "rest-stream", 0).into_iter().filter_map(|f| f.value).collect();
     assert_eq!(values, (0..5).map(|i| format!("streamed-{i}").into_bytes()).collect::<Vec<_>>());
+
+    // A body of many records goes out as several pipelined Produce requests: every record lands
+    // once, in order, and the reports say where.
+    let body: String = (0..3000).map(|i| format!(r#"{{"value": {{"type": "STRING", "data": "bulk-{i}"}}}}"#)).collect();
+    let answer = http(http_at, "POST", &format!("{c}/topics/rest-stream/records"), &body, None);
+    let offsets: Vec<i64> = answer.values().iter().map(|r| r["offset"].as_i64().expect("an offset")).collect();
+    assert_eq!(offsets, (5..3005).collect::<Vec<_>>());
+    let values: Vec<Vec<u8>> =
+        fetch(&mut client, "rest-stream", 0).into_iter().skip(5).filter_map(|f| f.value).collect();
+    assert_eq!(values, (0..3000).map(|i| format!("bulk-{i}").into_bytes()).collect::<Vec<_>>());
 }
 
 /// A consumer's assignment in Kafka's ConsumerProtocol: version 0, topics with partitions.

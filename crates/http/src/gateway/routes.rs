@@ -33,8 +33,19 @@ pub(crate) fn router(gateway: Arc<Gateway>) -> Router {
         (C, get(clusters::get_cluster)),
         ("{C}/brokers", get(clusters::list_brokers)),
         ("{C}/brokers/{broker_id}", get(clusters::get_broker)),
+        ("{C}/broker-configs", get(configs::list_cluster_configs)),
+        ("{C}/broker-configs:alter", post(configs::alter_cluster_configs)),
+        (
+            "{C}/broker-configs/{name}",
+            get(configs::get_cluster_config).put(configs::update_cluster_config).delete(configs::reset_cluster_config),
+        ),
         ("{C}/brokers/{broker_id}/configs", get(clusters::list_broker_configs)),
-        ("{C}/brokers/{broker_id}/configs/{name}", get(clusters::get_broker_config)),
+        ("{C}/brokers/{broker_id}/configs:alter", post(configs::alter_broker_configs)),
+        (
+            "{C}/brokers/{broker_id}/configs/{name}",
+            get(clusters::get_broker_config).put(configs::update_broker_config).delete(configs::reset_broker_config),
+        ),
+        ("{C}/brokers/{broker_id}/partition-replicas", get(topics::list_broker_replicas)),
         ("{C}/topics", get(topics::list_topics).post(topics::create_topic)),
         (
             "{C}/topics/{topic_name}",

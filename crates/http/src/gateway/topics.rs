@@ -265,3 +265,26 @@ pub async fn get_replica(
     }
     Ok(ok(replica_json(&ctx, &topic, &found, id)))
 }
+
+/// `GET /v3/clusters/{cluster_id}/brokers/{broker_id}/partition-replicas`: the replicas the broker
+/// holds, by topic and partition.
+pub async fn list_broker_replicas(
+    ctx: Ctx,
+    Path((cluster, broker)): Path<(String, String)>,
+) -> Result<Response, RestError> {
+    ctx.check_cluster(&cluster)?;
+    let id = super::clusters::broker_id(&broker)?;
+    let mut topics = metadata(&ctx, None).await?;
+    topics.retain(|t| t.error_code == 0);
+    topics.sort_by(|a, b| a.name.cmp(&b.name));
+    let mut data = Vec::new();
+    for topic in &topics {
+        let name = topic.name.as_deref().unwrap_or_default();
+        let mut partitions: Vec<&MetadataResponsePartition> =
+            topic.partitions.iter().filter(|p| p.replica_nodes.contains(&BrokerId(id))).collect();
+        partitions.sort_by_key(|p| p.partition_index);
+        data.extend(partitions.into_iter().map(|p| replica_json(&ctx, name, p, id)));
+    }
+    let url = format!("{}/brokers/{id}/partition-replicas", ctx.cluster_url());
+    Ok(ok(collection("KafkaReplicaList", &url, data)))
+}
