@@ -666,7 +666,7 @@ impl Starting {
         }
         let broker = Arc::new(broker);
         for (name, address, listener) in listeners {
-            let http = self.config.http.listeners.iter().map(|l| format!(", metrics at {l}/metrics"));
+            let http = self.config.http.listeners.iter().map(|l| format!(", metrics at {l}/metrics, REST at {l}/v3"));
             info!(
                 "Strand node {} listening on {name}://{address}, data in {:?}, cluster id {}{}",
                 self.node.0,
