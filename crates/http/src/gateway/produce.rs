@@ -266,12 +266,26 @@ pub async fn produce(
     let reports = Reports { sender, queued: queued.clone() };
     let target = Arc::new(Target { topic, partitions, led, sticky: AtomicUsize::new(0) });
     tokio::spawn(produce_all(ctx, target, reader, first, reports));
-    let stream = futures::stream::unfold((receiver, queued), |(mut receiver, queued)| async move {
-        let bytes = receiver.recv().await?;
-        queued.add_permits(bytes.len());
-        Some((Ok::<_, std::convert::Infallible>(bytes), (receiver, queued)))
+    let queue = ReportQueue { receiver, queued };
+    let stream = futures::stream::unfold(queue, |mut queue| async move {
+        let bytes = queue.receiver.recv().await?;
+        queue.queued.add_permits(bytes.len().min(REPORT_BYTES_QUEUED_MAX));
+        Some((Ok::<_, std::convert::Infallible>(bytes), queue))
     });
     Ok(([(CONTENT_TYPE, "application/json")], Body::from_stream(stream)).into_response())
+}
+
+/// The answer's end of the reports: dropped with the answer (the client gone), it closes the
+/// queue, so a producing task waiting for room stops.
+struct ReportQueue {
+    receiver: tokio::sync::mpsc::UnboundedReceiver<Bytes>,
+    queued: Arc<Semaphore>,
+}
+
+impl Drop for ReportQueue {
+    fn drop(&mut self) {
+        self.queued.close();
+    }
 }
 
 /// Where delivery reports go: the answer's body, at most [`REPORT_BYTES_QUEUED_MAX`] bytes
