@@ -129,6 +129,7 @@ async fn run_gauged_until(
         // What this node says about peers it cannot reach, shared by every node-to-node client.
         peers: Arc::new(PeerHealth::new()),
         tasks: Tasks::default(),
+        served,
     };
     let links = [node.links.controller.tls.clone(), node.links.inter_broker.tls.clone()];
     for tls in clients.tls_listeners().into_iter().chain(links.into_iter().flatten()) {
@@ -172,7 +173,6 @@ async fn run_gauged_until(
     let credentials = Arc::new(strand_broker::ImageCredentials::new(metadata.image_rx.clone()));
     clients.authenticate_with(credentials).map_err(NodeError::Startup)?;
     let broker = node.serve(clients, &channel, &metadata, registered.listeners, registered.broker_epoch, &hosted);
-    served.set(&broker);
 
     let halted = tokio::select! {
         signal = &mut shutdown => Ok(signal),
@@ -230,6 +230,8 @@ struct Starting {
     /// Where the controllers' CONTROLLER listeners are (see `quorum`).
     controllers: ControllerAddresses,
     tasks: Tasks,
+    /// Where the handlers go once they serve (the REST gateway's way in).
+    served: Arc<ServedBroker>,
 }
 
 /// The metadata side: the quorum (a voter) or the voters' feed (an observer), the active
@@ -628,7 +630,8 @@ impl Starting {
         all_dirs_failed
     }
 
-    /// Builds the request handlers and accepts clients on every broker listener.
+    /// Builds the request handlers, hands them to `self.served`, and accepts clients on every broker
+    /// listener.
     fn serve(
         &mut self,
         clients: ClientConnections,
@@ -665,6 +668,8 @@ impl Starting {
                 broker.with_authorizer(Arc::new(ImageAuthorizer::new(image, settings.clone(), self.clock.clone())));
         }
         let broker = Arc::new(broker);
+        // Before the start-up line: whoever saw it may use the gateway at once.
+        self.served.set(&broker);
         for (name, address, listener) in listeners {
             let http = self.config.http.listeners.iter().map(|l| format!(", metrics at {l}/metrics, REST at {l}/v3"));
             info!(
