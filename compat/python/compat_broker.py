@@ -104,10 +104,16 @@ class Broker:
     probe: Callable[["Broker"], None] | None = field(default=None, repr=False)
     # The CONTROLLER listener's port: Kafka's always has one; Strand's only when asked for.
     controller_port: int | None = None
+    # Strand's http.listeners port (metrics and the REST gateway), when asked for.
+    http_port: int | None = None
 
     @property
     def bootstrap(self) -> str:
         return f"127.0.0.1:{self.port}"
+
+    @property
+    def http_url(self) -> str:
+        return f"http://127.0.0.1:{self.http_port}"
 
     @property
     def bootstrap_controller(self) -> str:
@@ -115,7 +121,7 @@ class Broker:
 
     @classmethod
     def start(cls, suite: str, probe: Callable[["Broker"], None] | None = None,
-              controller: bool = False) -> "Broker":
+              controller: bool = False, http: bool = False) -> "Broker":
         """Starts the broker; suite names the run directory. probe(broker) must send a Metadata
         request with the suite's own client and raise unless it lists a broker (default:
         metadata_lists_a_broker, through kafka-python). controller: Strand too gets a CONTROLLER
@@ -132,6 +138,10 @@ class Broker:
             broker.controller_port = _free_port()
             while broker.controller_port == port:
                 broker.controller_port = _free_port()
+        if http and kind == "strand":
+            broker.http_port = _free_port()
+            while broker.http_port in (port, broker.controller_port):
+                broker.http_port = _free_port()
         broker.probe = probe or (lambda b: metadata_lists_a_broker(b.bootstrap))
         try:
             broker.command = broker._strand_command(data_dir) if kind == "strand" else broker._kafka_command(data_dir)
@@ -158,7 +168,7 @@ class Broker:
                 *controller,
                 "--override", f"advertised.listeners={listener}",
                 "--override", f"log.dirs={data_dir}",
-                "--override", "http.listeners=",
+                "--override", f"http.listeners={self.http_url if self.http_port else ''}",
                 "--override", "group.initial.rebalance.delay.ms=0",
                 "--override", "group.consumer.heartbeat.interval.ms=500",
                 "--override", "group.consumer.min.heartbeat.interval.ms=500"]

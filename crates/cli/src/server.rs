@@ -6,7 +6,8 @@
 //! until it stops. Everything that can refuse a start runs before the formatting, so a refused
 //! first start leaves no directory formatted with a cluster id nobody will use. With
 //! `http.listeners`, it installs the metrics recorder, binds them (before the formatting too) and
-//! serves `/metrics` on the same runtime ([`strand_http`]), the scrape reading the node's gauges.
+//! serves `/metrics` and the REST gateway on the same runtime ([`strand_http`]), the scrape
+//! reading the node's gauges, the gateway sending its requests to the node's handlers.
 //!
 //! Logs go to stderr (so the operator commands' stdout stays clean for their output), filtered by
 //! `RUST_LOG` (default `info`, without openraft's own lines).
@@ -17,9 +18,11 @@ use std::sync::Arc;
 
 use anyhow::Context;
 use clap::Args;
+use strand_http::gateway::Gateway;
 use strand_http::{HttpListener, MetricsRegistry};
 use strand_server::config::{ServerConfig, parse_override};
 use strand_server::metrics::NodeGauges;
+use strand_server::served::ServedBroker;
 use tracing_subscriber::EnvFilter;
 
 use crate::storage;
@@ -53,14 +56,16 @@ pub fn run(args: ServerArgs) -> anyhow::Result<()> {
     let http = runtime.block_on(bind_http(&mut config))?;
     config.cluster_id = Some(storage::ensure_formatted(&config, &unusable, check_listener_ports)?);
     let gauges = Arc::new(NodeGauges::default());
+    let served = Arc::new(ServedBroker::default());
     if let Some((registry, listeners)) = http {
         runtime.spawn(registry.clone().upkeep_forever());
+        let gateway = Arc::new(Gateway::new(Arc::new(ServedNode(served.clone())), anonymous_listener(&config)));
         for listener in listeners {
             let scrape = Arc::new(ScrapeNode(gauges.clone()));
-            runtime.spawn(strand_http::serve_forever(listener, registry.clone(), scrape));
+            runtime.spawn(strand_http::serve_forever(listener, registry.clone(), scrape, Some(gateway.clone())));
         }
     }
-    runtime.block_on(strand_server::node::run(config, gauges))?;
+    runtime.block_on(strand_server::node::run(config, gauges, served))?;
     Ok(())
 }
 
@@ -80,6 +85,25 @@ async fn bind_http(config: &mut ServerConfig) -> anyhow::Result<Option<(MetricsR
         listeners.push(listener);
     }
     Ok(Some((registry, listeners)))
+}
+
+/// The broker listener whose clients need not authenticate (the first PLAINTEXT one): the REST
+/// gateway's requests act as `User:ANONYMOUS` there. `None` when every broker listener
+/// authenticates its clients: the gateway then refuses every request (401), since HTTP
+/// authentication is not implemented yet.
+fn anonymous_listener(config: &ServerConfig) -> Option<String> {
+    let brokers = config.listeners.iter().filter(|l| !config.controller_listener_names.contains(&l.listener_name));
+    let mut plaintext = brokers.filter(|l| l.security_protocol == strand_security::SecurityProtocol::Plaintext);
+    plaintext.next().map(|l| l.listener_name.clone())
+}
+
+/// The node's handlers, for the REST gateway.
+struct ServedNode(Arc<ServedBroker>);
+
+impl strand_http::gateway::Brokers for ServedNode {
+    fn broker(&self) -> Option<Arc<strand_broker::Broker>> {
+        self.0.get()
+    }
 }
 
 /// The node's gauges brought up to date at each scrape.

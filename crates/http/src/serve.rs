@@ -5,17 +5,18 @@ use std::net::SocketAddr;
 use std::sync::Arc;
 use std::time::Duration;
 
-use axum::Router;
 use axum::extract::State;
 use axum::http::header::CONTENT_TYPE;
 use axum::response::IntoResponse;
 use axum::routing::get;
+use axum::{Extension, Router};
 use hyper_util::rt::{TokioIo, TokioTimer};
 use hyper_util::service::TowerToHyperService;
 use tokio::net::TcpListener;
 use tokio::sync::Semaphore;
 use tracing::{debug, warn};
 
+use crate::gateway::{Gateway, Peer};
 use crate::registry::MetricsRegistry;
 
 /// The most HTTP connections one listener holds open; more wait in the kernel's accept queue
@@ -59,9 +60,18 @@ struct Surface {
     scrape: Arc<dyn Scrape>,
 }
 
-/// Serves `listener` forever: `GET /metrics`, 404 elsewhere.
-pub async fn serve_forever(listener: HttpListener, registry: MetricsRegistry, scrape: Arc<dyn Scrape>) {
-    let router = Router::new().route("/metrics", get(metrics)).with_state(Arc::new(Surface { registry, scrape }));
+/// Serves `listener` forever: `GET /metrics`, the REST gateway's `/v3` routes when there is a
+/// `gateway`, 404 elsewhere.
+pub async fn serve_forever(
+    listener: HttpListener,
+    registry: MetricsRegistry,
+    scrape: Arc<dyn Scrape>,
+    gateway: Option<Arc<Gateway>>,
+) {
+    let mut router = Router::new().route("/metrics", get(metrics)).with_state(Arc::new(Surface { registry, scrape }));
+    if let Some(gateway) = gateway {
+        router = router.merge(crate::gateway::router(gateway));
+    }
     let slots = Arc::new(Semaphore::new(HTTP_CONNECTIONS_MAX));
     loop {
         // The semaphore is never closed.
@@ -74,7 +84,7 @@ pub async fn serve_forever(listener: HttpListener, registry: MetricsRegistry, sc
                 continue;
             }
         };
-        let service = TowerToHyperService::new(router.clone());
+        let service = TowerToHyperService::new(router.clone().layer(Extension(Peer(peer))));
         tokio::spawn(async move {
             let connection = hyper::server::conn::http1::Builder::new()
                 .timer(TokioTimer::new())

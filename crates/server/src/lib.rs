@@ -47,7 +47,8 @@
 //!   limit (the soft limit raised to the hard one; a WARN when the hosted partitions may need
 //!   more, again only once they grew by a tenth).
 //! - [`metrics`]: [`metrics::NodeGauges`], the gauges `/metrics` computes from the image and the
-//!   controller when scraped (the HTTP listener is `strand-http`'s, started by the CLI).
+//!   controller when scraped (the HTTP listener is `strand-http`'s, started by the CLI);
+//!   [`served::ServedBroker`], the node's handlers for its REST gateway.
 //! - [`group_writer`]: the coordinators' `PartitionWriter` over the replica manager: appends as
 //!   leader at the coordinator's epoch with `acks=all`, transactional batches verified first.
 //!
@@ -92,6 +93,7 @@ pub mod metrics;
 pub mod node;
 pub mod publisher;
 mod registration;
+pub mod served;
 mod shutdown;
 mod tasks;
 pub mod tls;

@@ -57,6 +57,7 @@ use crate::metrics::NodeGauges;
 use crate::registration::{
     cluster_min_isr, controller_registration, log_dir_ids, previous_broker_epoch, register, register_controller_forever,
 };
+use crate::served::ServedBroker;
 use crate::shutdown::{controlled_shutdown, shut_down, shut_down_quorum};
 use crate::tasks::{
     Tasks, balance_leaders_forever, checkpoint_forever, compaction_forever, expire_producers_forever,
@@ -80,8 +81,9 @@ pub enum NodeError {
     MetadataLogFailed(strand_metadata::quorum::QuorumError),
 }
 
-/// Runs a node until SIGTERM or SIGINT, then shuts it down cleanly; `gauges` follow its state.
-pub async fn run(config: ServerConfig, gauges: Arc<NodeGauges>) -> Result<(), NodeError> {
+/// Runs a node until SIGTERM or SIGINT, then shuts it down cleanly; `gauges` follow its state,
+/// `served` holds its handlers while it serves.
+pub async fn run(config: ServerConfig, gauges: Arc<NodeGauges>, served: Arc<ServedBroker>) -> Result<(), NodeError> {
     use tokio::signal::unix::{SignalKind, signal};
     // Taken over now, not when the wait for them is first polled (once the listeners serve): a
     // SIGTERM in between would otherwise kill the process without a clean shutdown.
@@ -93,7 +95,7 @@ pub async fn run(config: ServerConfig, gauges: Arc<NodeGauges>) -> Result<(), No
         }
         Ok::<(), std::io::Error>(())
     };
-    run_gauged_until(config, gauges, shutdown).await
+    run_gauged_until(config, gauges, served, shutdown).await
 }
 
 /// Runs a node until `shutdown` resolves: the start-up order of the module doc, then serving
@@ -103,12 +105,13 @@ pub async fn run_until(
     config: ServerConfig,
     shutdown: impl std::future::Future<Output = std::io::Result<()>>,
 ) -> Result<(), NodeError> {
-    run_gauged_until(config, Arc::default(), shutdown).await
+    run_gauged_until(config, Arc::default(), Arc::default(), shutdown).await
 }
 
 async fn run_gauged_until(
     config: ServerConfig,
     gauges: Arc<NodeGauges>,
+    served: Arc<ServedBroker>,
     shutdown: impl std::future::Future<Output = std::io::Result<()>>,
 ) -> Result<(), NodeError> {
     let cluster_id = config.cluster_id.clone().ok_or_else(|| NodeError::Startup("no cluster.id".into()))?;
@@ -126,6 +129,7 @@ async fn run_gauged_until(
         // What this node says about peers it cannot reach, shared by every node-to-node client.
         peers: Arc::new(PeerHealth::new()),
         tasks: Tasks::default(),
+        served,
     };
     let links = [node.links.controller.tls.clone(), node.links.inter_broker.tls.clone()];
     for tls in clients.tls_listeners().into_iter().chain(links.into_iter().flatten()) {
@@ -226,6 +230,8 @@ struct Starting {
     /// Where the controllers' CONTROLLER listeners are (see `quorum`).
     controllers: ControllerAddresses,
     tasks: Tasks,
+    /// Where the handlers go once they serve (the REST gateway's way in).
+    served: Arc<ServedBroker>,
 }
 
 /// The metadata side: the quorum (a voter) or the voters' feed (an observer), the active
@@ -624,7 +630,8 @@ impl Starting {
         all_dirs_failed
     }
 
-    /// Builds the request handlers and accepts clients on every broker listener.
+    /// Builds the request handlers, hands them to `self.served`, and accepts clients on every broker
+    /// listener.
     fn serve(
         &mut self,
         clients: ClientConnections,
@@ -661,8 +668,10 @@ impl Starting {
                 broker.with_authorizer(Arc::new(ImageAuthorizer::new(image, settings.clone(), self.clock.clone())));
         }
         let broker = Arc::new(broker);
+        // Before the start-up line: whoever saw it may use the gateway at once.
+        self.served.set(&broker);
         for (name, address, listener) in listeners {
-            let http = self.config.http.listeners.iter().map(|l| format!(", metrics at {l}/metrics"));
+            let http = self.config.http.listeners.iter().map(|l| format!(", metrics at {l}/metrics, REST at {l}/v3"));
             info!(
                 "Strand node {} listening on {name}://{address}, data in {:?}, cluster id {}{}",
                 self.node.0,
