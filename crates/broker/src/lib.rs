@@ -77,8 +77,8 @@ pub use broker::{
     Broker, BrokerConfigEntry, BrokerIdentity, BrokerSettings, InternalTopicSettings, ShareSettings, TxnAddRetry,
 };
 pub use channels::{
-    BoxFuture, BrokerReconfiguration, ControllerChannel, NoTxnCoordinator, TxnVerification, TxnVerifier,
-    ask_controller, call_controller, call_controller_for, requester,
+    BoxFuture, BrokerReconfiguration, ControllerChannel, NoTxnCoordinator, SharePersister, TxnVerification,
+    TxnVerifier, ask_controller, call_controller, call_controller_for, requester,
 };
 pub use credentials::ImageCredentials;
 pub use dispatch::{Handled, Outcome, Progress, frame_to_bytes};

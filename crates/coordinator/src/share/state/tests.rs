@@ -23,10 +23,10 @@ fn snapshot_record_has_kafkas_layout() {
     let state = PersistedState { state_epoch: 1, leader_epoch: 2, start_offset: 5, batches: vec![batch(5, 6, 1, 1)] };
     let meta = SnapshotMeta { snapshot_epoch: 0, create_timestamp: 9, write_timestamp: 9 };
     let record = ShareRecord { key: key(), value: ShareValue::Snapshot(meta, state.clone()) };
-    let key_bytes = record.encode_key().unwrap();
+    let key_bytes = record.encode_key().expect("test");
     // Type 0, then ShareSnapshotKey v0 (not flexible): group id (i16 length), topic id, partition.
     assert_eq!(hex(&key_bytes), format!("000000016707{}00000003", "07".repeat(15)));
-    let value_bytes = record.encode_value().unwrap().unwrap();
+    let value_bytes = record.encode_value().expect("test").expect("test");
     // Version 0, then the flexible ShareSnapshotValue: epochs, start offset, timestamps, batches
     // (compact array of 1 + 1), each with its tag buffer, then the value's tag buffer.
     assert_eq!(
@@ -46,7 +46,7 @@ fn snapshot_record_has_kafkas_layout() {
          00\
          00"
     );
-    let decoded = ShareRecord::decode(key_bytes, Some(value_bytes)).unwrap();
+    let decoded = ShareRecord::decode(key_bytes, Some(value_bytes)).expect("test");
     assert_eq!(decoded, record);
 }
 
@@ -54,14 +54,14 @@ fn snapshot_record_has_kafkas_layout() {
 fn update_and_tombstone_round_trip() {
     let state = PersistedState { state_epoch: 0, leader_epoch: 4, start_offset: -1, batches: vec![batch(8, 9, 2, 1)] };
     let update = ShareRecord { key: key(), value: ShareValue::Update { snapshot_epoch: 3, state } };
-    let key_bytes = update.encode_key().unwrap();
+    let key_bytes = update.encode_key().expect("test");
     assert_eq!(&key_bytes[..2], &[0, 1]);
-    let decoded = ShareRecord::decode(key_bytes, update.encode_value().unwrap()).unwrap();
+    let decoded = ShareRecord::decode(key_bytes, update.encode_value().expect("test")).expect("test");
     assert_eq!(decoded, update);
     let tombstone = ShareRecord { key: key(), value: ShareValue::Tombstone };
-    assert_eq!(tombstone.encode_value().unwrap(), None);
-    assert_eq!(ShareRecord::decode(tombstone.encode_key().unwrap(), None).unwrap(), tombstone);
-    let unknown = ShareRecord::decode(bytes::Bytes::from_static(&[0, 9, 0, 0]), None).unwrap_err();
+    assert_eq!(tombstone.encode_value().expect("test"), None);
+    assert_eq!(ShareRecord::decode(tombstone.encode_key().expect("test"), None).expect("test"), tombstone);
+    let unknown = ShareRecord::decode(bytes::Bytes::from_static(&[0, 9, 0, 0]), None).expect_err("an unknown type");
     assert!(unknown.is_unknown_version());
 }
 
@@ -97,7 +97,7 @@ fn merge_replaces_what_a_batch_overlaps_and_drops_below_the_start() {
 fn shard_fences_old_epochs_and_recovers_by_replay() {
     let mut shard = ShareStateShard::new();
     let mut log = Vec::new();
-    log.extend(shard.initialize(&key(), 1, 10, 100).unwrap());
+    log.extend(shard.initialize(&key(), 1, 10, 100).expect("test"));
     assert_eq!(shard.initialize(&key(), 1, 10, 100), Err(ErrorCode::FencedStateEpoch));
     let write = PersistedState {
         state_epoch: 1,
@@ -105,26 +105,26 @@ fn shard_fences_old_epochs_and_recovers_by_replay() {
         start_offset: 12,
         batches: vec![batch(12, 14, STATE_ACQUIRED, 2), batch(15, 15, STATE_ACKNOWLEDGED, 1)],
     };
-    log.extend(shard.write(&key(), &write, 200).unwrap());
+    log.extend(shard.write(&key(), &write, 200).expect("test"));
     let stale = PersistedState { leader_epoch: 4, ..write.clone() };
     assert_eq!(shard.write(&key(), &stale, 300), Err(ErrorCode::FencedLeaderEpoch));
     assert_eq!(shard.read(&key(), 4, 300), Err(ErrorCode::FencedLeaderEpoch));
-    let (state, records) = shard.read(&key(), 6, 300).unwrap();
+    let (state, records) = shard.read(&key(), 6, 300).expect("test");
     assert_eq!(state.as_ref().map(|s| s.leader_epoch), Some(6));
     log.extend(records);
     // What a restarted coordinator loads: the same batches replayed from the log's bytes.
-    let bytes = build_batch(&log, 300).unwrap();
-    let batch_read = RecordBatch::parse(bytes).unwrap();
+    let bytes = build_batch(&log, 300).expect("test");
+    let batch_read = RecordBatch::parse(bytes).expect("test");
     let mut reloaded = ShareStateShard::new();
-    let records = batch_read.records().unwrap();
+    let records = batch_read.records().expect("test");
     for record in &records {
-        let record = record.unwrap();
-        let key = bytes::Bytes::copy_from_slice(record.key().unwrap());
+        let record = record.expect("test");
+        let key = bytes::Bytes::copy_from_slice(record.key().expect("test"));
         let value = record.value().map(bytes::Bytes::copy_from_slice);
-        reloaded.replay(&ShareRecord::decode(key, value).unwrap());
+        reloaded.replay(&ShareRecord::decode(key, value).expect("test"));
     }
     assert_eq!(reloaded.state(&key()), shard.state(&key()));
-    let state = reloaded.state(&key()).unwrap();
+    let state = reloaded.state(&key()).expect("test");
     assert_eq!((state.state_epoch, state.leader_epoch, state.start_offset), (1, 6, 12));
     assert_eq!(state.batches, write.batches);
     // A delete leaves nothing to read.
