@@ -147,6 +147,15 @@ pub trait SharePersister: Send + Sync + std::fmt::Debug {
         key: strand_coordinator::share::state::ShareKey,
         state: strand_coordinator::share::state::PersistedState,
     ) -> BoxFuture<'_, Result<(), ErrorCode>>;
+
+    /// The state's start offset and epochs; `None` if it was never initialized.
+    fn summary(
+        &self,
+        key: strand_coordinator::share::state::ShareKey,
+    ) -> BoxFuture<'_, Result<Option<strand_coordinator::share::state::StateSummary>, ErrorCode>>;
+
+    /// Deletes the state.
+    fn delete(&self, key: strand_coordinator::share::state::ShareKey) -> BoxFuture<'_, Result<(), ErrorCode>>;
 }
 
 /// Checks a change of this node's own dynamic broker configs that the server applies itself (a

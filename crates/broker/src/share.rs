@@ -140,5 +140,16 @@ pub(crate) async fn persist(
     let leader_epoch = leader_epoch(broker, tp);
     let Some(state) = broker.share.partitions().get(&key).map(|p| p.persisted(leader_epoch)) else { return Ok(()) };
     let share_key = ShareKey { group_id: group_id.to_owned(), topic_id, partition: tp.partition };
-    persister.write(share_key, state).await
+    let written = persister.write(share_key, state).await;
+    if let Err(ErrorCode::FencedStateEpoch | ErrorCode::FencedLeaderEpoch) = written {
+        // Its offsets were reset, or another leader took over: reload it before the next use.
+        broker.share.partitions().remove(&key);
+    }
+    written
+}
+
+/// Forgets this leader's copy of `group_id`'s share-partition of `tp` (its state was reset or
+/// deleted), so that the next fetch loads it again.
+pub(crate) fn forget(broker: &Broker, group_id: &str, tp: &TopicPartition) {
+    broker.share.partitions().remove(&(group_id.to_owned(), tp.clone()));
 }

@@ -111,7 +111,7 @@ pub(crate) async fn heartbeat(
 
 /// Asks the group coordinator about `group_id`: an error if this node does not coordinate it or
 /// a consumer or classic group holds the id.
-async fn coordinated_here(broker: &Broker, group_id: &str) -> Result<(), (ErrorCode, Option<String>)> {
+pub(crate) async fn coordinated_here(broker: &Broker, group_id: &str) -> Result<(), (ErrorCode, Option<String>)> {
     let request = DescribeGroupsRequest { groups: vec![group_id.to_owned()], ..Default::default() };
     let response = broker.groups.describe_groups(request, DESCRIBE_GROUPS_VERSION).await;
     let code = response.groups.first().map_or(ErrorCode::CoordinatorNotAvailable.code(), |g| g.error_code);

@@ -234,6 +234,7 @@ pub(crate) async fn summary(
                 answer.state_epoch = state.state_epoch;
                 answer.leader_epoch = state.leader_epoch;
                 answer.start_offset = state.start_offset;
+                answer.delivery_complete_count = i32::try_from(state.delivery_complete_count()).unwrap_or(i32::MAX);
             }
             partitions.push(answer);
         }

@@ -14,14 +14,15 @@ use strand_base::BrokerId;
 use strand_base::topic::SHARE_GROUP_STATE_TOPIC;
 use strand_broker::{BoxFuture, SharePersister};
 use strand_coordinator::group::hash::partition_for;
-use strand_coordinator::share::state::{PersistedBatch, PersistedState, ShareKey};
+use strand_coordinator::share::state::{PersistedBatch, PersistedState, ShareKey, StateSummary};
 use strand_metadata::image::MetadataImage;
 use strand_protocol::error::ErrorCode;
 use strand_protocol::messages::api::{RequestBody, ResponseBody};
 use strand_protocol::messages::{
-    InitializeShareGroupStateRequest, ReadShareGroupStateRequest, WriteShareGroupStateRequest,
+    DeleteShareGroupStateRequest, InitializeShareGroupStateRequest, ReadShareGroupStateRequest,
+    ReadShareGroupStateSummaryRequest, WriteShareGroupStateRequest, delete_share_group_state_request as delete,
     initialize_share_group_state_request as init, read_share_group_state_request as read,
-    write_share_group_state_request as write,
+    read_share_group_state_summary_request as summary, write_share_group_state_request as write,
 };
 use tokio::sync::watch;
 
@@ -30,6 +31,9 @@ use super::client::NodeClient;
 
 /// How long a call waits before trying a coordinator again.
 pub const RETRY_BACKOFF: Duration = Duration::from_millis(50);
+
+/// ReadShareGroupStateSummary's version with `delivery_complete_count`.
+const SUMMARY_VERSION: i16 = 1;
 
 /// The share coordinator over TCP.
 #[derive(Debug)]
@@ -103,7 +107,12 @@ impl CoordinatorSharePersister {
             tracing::debug!("share state: {reason}");
             ErrorCode::CoordinatorNotAvailable
         })?;
-        match self.client.call_kafka(&address, request, 0, self.timeout).await {
+        let version = if request.api_key() == strand_protocol::messages::api::ApiKey::ReadShareGroupStateSummary {
+            SUMMARY_VERSION
+        } else {
+            0
+        };
+        match self.client.call_kafka(&address, request, version, self.timeout).await {
             Ok(response) => {
                 let api = response.api_key();
                 answer(response).ok_or_else(|| {
@@ -218,6 +227,56 @@ impl SharePersister for CoordinatorSharePersister {
             });
             self.call(&key, request, |response| {
                 let ResponseBody::WriteShareGroupState(response) = response else { return None };
+                let p = response.results.into_iter().next()?.partitions.into_iter().next()?;
+                Some((code(p.error_code), ()))
+            })
+            .await
+        })
+    }
+
+    fn summary(&self, key: ShareKey) -> BoxFuture<'_, Result<Option<StateSummary>, ErrorCode>> {
+        Box::pin(async move {
+            let request = RequestBody::ReadShareGroupStateSummary(ReadShareGroupStateSummaryRequest {
+                group_id: key.group_id.clone(),
+                topics: vec![summary::ReadStateSummaryData {
+                    topic_id: key.topic_id,
+                    partitions: vec![summary::PartitionData {
+                        partition: key.partition,
+                        leader_epoch: -1,
+                        ..Default::default()
+                    }],
+                    ..Default::default()
+                }],
+                ..Default::default()
+            });
+            self.call(&key, request, |response| {
+                let ResponseBody::ReadShareGroupStateSummary(response) = response else { return None };
+                let p = response.results.into_iter().next()?.partitions.into_iter().next()?;
+                let summary = (p.start_offset >= 0).then_some(StateSummary {
+                    state_epoch: p.state_epoch,
+                    leader_epoch: p.leader_epoch,
+                    start_offset: p.start_offset,
+                    delivery_complete_count: i64::from(p.delivery_complete_count),
+                });
+                Some((code(p.error_code), summary))
+            })
+            .await
+        })
+    }
+
+    fn delete(&self, key: ShareKey) -> BoxFuture<'_, Result<(), ErrorCode>> {
+        Box::pin(async move {
+            let request = RequestBody::DeleteShareGroupState(DeleteShareGroupStateRequest {
+                group_id: key.group_id.clone(),
+                topics: vec![delete::DeleteStateData {
+                    topic_id: key.topic_id,
+                    partitions: vec![delete::PartitionData { partition: key.partition, ..Default::default() }],
+                    ..Default::default()
+                }],
+                ..Default::default()
+            });
+            self.call(&key, request, |response| {
+                let ResponseBody::DeleteShareGroupState(response) = response else { return None };
                 let p = response.results.into_iter().next()?.partitions.into_iter().next()?;
                 Some((code(p.error_code), ()))
             })

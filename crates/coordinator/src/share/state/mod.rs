@@ -43,3 +43,26 @@ pub struct PersistedState {
     pub start_offset: i64,
     pub batches: Vec<PersistedBatch>,
 }
+
+impl PersistedState {
+    /// Records above the start offset that are delivered for good (acknowledged or archived):
+    /// Kafka's `deliveryCompleteCount`, which the lag leaves out.
+    pub fn delivery_complete_count(&self) -> i64 {
+        self.batches
+            .iter()
+            .filter(|b| matches!(b.delivery_state, STATE_ACKNOWLEDGED | STATE_ARCHIVED))
+            .map(|b| b.last_offset - b.first_offset.max(self.start_offset) + 1)
+            .filter(|&n| n > 0)
+            .sum()
+    }
+}
+
+/// What ReadShareGroupStateSummary tells of a share-partition.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct StateSummary {
+    pub state_epoch: i32,
+    pub leader_epoch: i32,
+    pub start_offset: i64,
+    /// -1 when the coordinator does not say (ReadShareGroupStateSummary v0).
+    pub delivery_complete_count: i64,
+}
