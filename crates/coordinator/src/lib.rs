@@ -53,9 +53,10 @@
 //!
 //! What it is not: no request decoding or authorization (the broker's handlers), no
 //! FindCoordinator (the broker answers it from [`GroupCoordinator::partition_for`] and the
-//! metadata), no creation of `__consumer_offsets` (the broker creates it on first use), no share
-//! coordinator over `__share_group_state` and no streams groups yet; [`share`] holds share groups'
-//! membership, share-partitions and share sessions in memory (KIP-932).
+//! metadata), no creation of `__consumer_offsets` (the broker creates it on first use) and no
+//! streams groups yet; [`share`] holds share groups' membership, share-partitions and share
+//! sessions in memory (KIP-932), and [`share::state`] is the share coordinator, which persists
+//! share-partitions' state in `__share_group_state` on the [`runtime`].
 
 pub mod config;
 pub mod group;
