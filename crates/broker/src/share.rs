@@ -16,6 +16,7 @@ use std::sync::{Arc, Mutex, MutexGuard};
 
 use strand_base::topic::SHARE_GROUP_STATE_TOPIC;
 use strand_base::{TopicPartition, Uuid};
+use strand_coordinator::group::share_meta::PersistedShareGroup;
 use strand_coordinator::share::state::ShareKey;
 use strand_coordinator::share::{ShareGroupConfig, ShareGroups, SharePartition, SharePartitionConfig, ShareSessions};
 use strand_protocol::error::ErrorCode;
@@ -34,6 +35,8 @@ pub(crate) struct ShareState {
     sessions: Mutex<ShareSessions>,
     /// Orders each share-partition's loads and writes (one entry per share-partition held).
     persist_locks: Mutex<HashMap<PartitionKey, Arc<tokio::sync::Mutex<()>>>>,
+    /// Orders each share group's metadata writes (one entry per share group held).
+    group_locks: Mutex<HashMap<String, Arc<tokio::sync::Mutex<()>>>>,
 }
 
 impl ShareState {
@@ -49,6 +52,7 @@ impl ShareState {
             partitions: Mutex::new(HashMap::new()),
             sessions: Mutex::new(ShareSessions::new(settings.max_share_sessions, settings.session_timeout_ms)),
             persist_locks: Mutex::new(HashMap::new()),
+            group_locks: Mutex::new(HashMap::new()),
         }
     }
 
@@ -58,6 +62,11 @@ impl ShareState {
 
     pub(crate) fn sessions(&self) -> MutexGuard<'_, ShareSessions> {
         self.sessions.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+
+    fn group_lock(&self, group_id: &str) -> Arc<tokio::sync::Mutex<()>> {
+        let mut locks = self.group_locks.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+        locks.entry(group_id.to_owned()).or_default().clone()
     }
 
     fn persist_lock(&self, key: &PartitionKey) -> Arc<tokio::sync::Mutex<()>> {
@@ -152,4 +161,37 @@ pub(crate) async fn persist(
 /// deleted), so that the next fetch loads it again.
 pub(crate) fn forget(broker: &Broker, group_id: &str, tp: &TopicPartition) {
     broker.share.partitions().remove(&(group_id.to_owned(), tp.clone()));
+}
+
+/// Takes back `group_id` from `__consumer_offsets` if this node does not hold it (it restarted,
+/// or the coordinator moved here): its epoch and initialized partitions, without members.
+pub(crate) async fn hydrate(broker: &Broker, group_id: &str) {
+    if broker.share.groups().contains(group_id) {
+        return;
+    }
+    let Ok(Some(persisted)) = broker.groups.share_group(group_id).await else { return };
+    let image = broker.image();
+    let initialized = persisted
+        .initialized
+        .iter()
+        .filter_map(|(id, (_, partitions))| Some((image.topics().by_id(*id)?.name.clone(), partitions.clone())))
+        .collect();
+    broker.share.groups().restore(group_id, persisted.group_epoch, initialized);
+}
+
+/// Writes `group_id`'s epoch and initialized partitions to `__consumer_offsets` (tombstones if
+/// the group is gone), in the order of the changes.
+pub(crate) async fn save(broker: &Broker, group_id: &str) -> Result<(), ErrorCode> {
+    let lock = broker.share.group_lock(group_id);
+    let _ordered = lock.lock().await;
+    let snapshot = broker.share.groups().persisted(group_id);
+    let image = broker.image();
+    let group = snapshot.map(|(group_epoch, initialized)| PersistedShareGroup {
+        group_epoch,
+        initialized: initialized
+            .into_iter()
+            .filter_map(|(name, partitions)| Some((image.topics().by_name(&name)?.id, (name, partitions))))
+            .collect(),
+    });
+    broker.groups.write_share_group(group_id, group).await
 }

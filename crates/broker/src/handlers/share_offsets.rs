@@ -56,6 +56,7 @@ async fn check(broker: &Broker, session: &Session, group_id: &str, operation: Ac
     if broker.share_persister.is_none() {
         return Err(ErrorCode::CoordinatorNotAvailable);
     }
+    crate::share::hydrate(broker, group_id).await;
     Ok(())
 }
 
@@ -227,6 +228,12 @@ pub(crate) async fn alter(
         }
         if !done.is_empty() {
             broker.share.groups().mark_initialized(&group_id, &topic.topic_name, &done);
+            if let Err(code) = crate::share::save(broker, &group_id).await {
+                for partition in partitions.iter_mut().filter(|p| p.error_code == 0) {
+                    partition.error_code = code.code();
+                    partition.error_message = Some(code.message().to_owned());
+                }
+            }
         }
         responses.push(AlterShareGroupOffsetsResponseTopic {
             topic_name: topic.topic_name,
@@ -268,7 +275,7 @@ pub(crate) async fn delete(
             match delete_states(broker, &group_id, &topic.topic_name, topic_id, &partitions).await {
                 Ok(()) => {
                     broker.share.groups().forget_initialized(&group_id, &topic.topic_name);
-                    ErrorCode::None
+                    crate::share::save(broker, &group_id).await.err().unwrap_or(ErrorCode::None)
                 }
                 Err(code) => code,
             }
@@ -312,6 +319,7 @@ pub(crate) async fn delete_group(broker: &Broker, group_id: &str) -> Option<Dele
         error_code: code.code(),
         ..Default::default()
     };
+    crate::share::hydrate(broker, group_id).await;
     match check_empty(broker, group_id) {
         Err(ErrorCode::GroupIdNotFound) => return None,
         Err(code) => return Some(result(code)),
@@ -325,5 +333,5 @@ pub(crate) async fn delete_group(broker: &Broker, group_id: &str) -> Option<Dele
         }
     }
     broker.share.groups().remove(group_id);
-    Some(result(ErrorCode::None))
+    Some(result(crate::share::save(broker, group_id).await.err().unwrap_or(ErrorCode::None)))
 }

@@ -130,6 +130,22 @@ impl ShareGroups {
         self.groups.iter().map(|(id, group)| (id.clone(), group.state())).collect()
     }
 
+    /// Takes back a group `__consumer_offsets` keeps (after a restart), without members: they
+    /// join again. A group already held is left as it is.
+    pub fn restore(&mut self, group_id: &str, group_epoch: i32, initialized: BTreeMap<String, BTreeSet<i32>>) {
+        self.groups.entry(group_id.to_owned()).or_insert_with(|| ShareGroup {
+            group_epoch,
+            assignment_epoch: group_epoch,
+            members: BTreeMap::new(),
+            initialized,
+        });
+    }
+
+    /// What `__consumer_offsets` keeps of `group_id`: its epoch and initialized partitions.
+    pub fn persisted(&self, group_id: &str) -> Option<(i32, BTreeMap<String, BTreeSet<i32>>)> {
+        self.groups.get(group_id).map(|g| (g.group_epoch, g.initialized.clone()))
+    }
+
     /// Whether `group_id` has no members: `None` if there is no such share group.
     pub fn is_empty_group(&self, group_id: &str) -> Option<bool> {
         self.groups.get(group_id).map(|g| g.members.is_empty())

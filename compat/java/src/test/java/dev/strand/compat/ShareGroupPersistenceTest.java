@@ -2,6 +2,8 @@ package dev.strand.compat;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
 import java.time.Duration;
@@ -12,6 +14,8 @@ import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.ListShareGroupOffsetsSpec;
+import org.apache.kafka.clients.admin.SharePartitionOffsetInfo;
 import org.apache.kafka.clients.consumer.AcknowledgeType;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -19,6 +23,7 @@ import org.apache.kafka.clients.consumer.KafkaShareConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.junit.jupiter.api.Test;
 
@@ -27,7 +32,9 @@ import org.junit.jupiter.api.Test;
  * {@code __share_group_state}): a consumer accepts some records, releases one and still holds the
  * rest when the broker gets SIGKILL; after the restart a new consumer of the same group gets
  * exactly the records not accepted, each once, the released one with its delivery count raised
- * and the held ones as first deliveries (acquisitions are not persisted), never an accepted one. Its own broker (Strand or Kafka 4.4, as the suite runs), so the kill disturbs no
+ * and the held ones as first deliveries (acquisitions are not persisted), never an accepted one;
+ * before that, listShareGroupOffsets finds the group's offsets (its metadata in
+ * {@code __consumer_offsets}). Its own broker (Strand or Kafka 4.4, as the suite runs), so the kill disturbs no
  * other test.
  */
 class ShareGroupPersistenceTest {
@@ -43,6 +50,7 @@ class ShareGroupPersistenceTest {
             for (int i = 0; i < 10; i++) {
                 sent.add("r" + i);
             }
+            long firstOffset;
             KafkaShareConsumer<String, String> first = consumer(own, group);
             try {
                 first.subscribe(List.of(topic));
@@ -75,9 +83,20 @@ class ShareGroupPersistenceTest {
                 own.restart(Broker.Stop.KILL);
                 System.out.printf("share persistence (%s): broker killed and serving again after %d ms%n",
                     own.kind(), TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started));
+                firstOffset = held.get(0).offset();
             } finally {
                 first.close(Duration.ofSeconds(1));
             }
+
+            // The restarted coordinator knows the group and its offsets: r4..r9 are not delivered
+            // for good (Kafka may report the start offset an acknowledgement found, r0's).
+            TopicPartition tp = new TopicPartition(topic, 0);
+            SharePartitionOffsetInfo info = admin.listShareGroupOffsets(Map.of(group, new ListShareGroupOffsetsSpec()))
+                .partitionsToOffsetInfo(group).get(Clients.WAIT.toSeconds(), TimeUnit.SECONDS).get(tp);
+            System.out.printf("share persistence (%s): offsets after the restart: %s%n", own.kind(), info);
+            assertNotNull(info, "the group's offsets after the restart");
+            assertEquals(6, info.lag().orElse(-1L), "lag after the restart: " + info);
+            assertTrue(info.startOffset() >= firstOffset && info.startOffset() <= firstOffset + 4, "start offset: " + info);
 
             Map<String, Short> counts = new TreeMap<>();
             List<String> got = new ArrayList<>();
