@@ -3,7 +3,8 @@
 //! compute the records to append and replay them; loading is the same replay. Checks as Kafka's
 //! `ShareCoordinatorShard` makes them: a leader epoch below the stored one is
 //! FENCED_LEADER_EPOCH, a state epoch below it FENCED_STATE_EPOCH; a read with a newer leader
-//! epoch records it.
+//! epoch records it. A write of more than [`STATE_BATCHES_MAX`] batches, or one that would
+//! leave more, is INVALID_REQUEST.
 
 use std::collections::BTreeMap;
 
@@ -11,6 +12,11 @@ use strand_protocol::error::ErrorCode;
 
 use super::records::{ShareKey, ShareRecord, ShareValue, SnapshotMeta};
 use super::{PersistedBatch, PersistedState, UNINITIALIZED_START_OFFSET};
+
+/// The most state batches one write may carry, and one share-partition's state may hold: a
+/// leader writes at most `group.share.partition.max.record.locks` (4000 at most) records, so
+/// this many runs is far beyond any it sends, and it bounds the merge's work.
+pub const STATE_BATCHES_MAX: usize = 16_384;
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 struct Stored {
@@ -90,6 +96,9 @@ impl ShareStateShard {
         write: &PersistedState,
         now_ms: i64,
     ) -> Result<Vec<ShareRecord>, ErrorCode> {
+        if write.batches.len() > STATE_BATCHES_MAX {
+            return Err(ErrorCode::InvalidRequest);
+        }
         let state = match self.states.get(key) {
             None => PersistedState {
                 start_offset: if write.start_offset < 0 { 0 } else { write.start_offset },
@@ -103,6 +112,9 @@ impl ShareStateShard {
                     return Err(ErrorCode::FencedStateEpoch);
                 }
                 let mut state = merged(&stored.state, write);
+                if state.batches.len() > STATE_BATCHES_MAX {
+                    return Err(ErrorCode::InvalidRequest);
+                }
                 state.state_epoch = stored.state.state_epoch;
                 state
             }

@@ -132,3 +132,12 @@ fn shard_fences_old_epochs_and_recovers_by_replay() {
     assert_eq!(tombstone.len(), 1);
     assert_eq!(reloaded.read(&key(), 6, 400), Ok((None, Vec::new())));
 }
+
+#[test]
+fn a_write_of_too_many_batches_is_refused() {
+    let mut shard = ShareStateShard::new();
+    let batches = (0..=super::shard::STATE_BATCHES_MAX as i64).map(|o| batch(o, o, STATE_AVAILABLE, 1)).collect();
+    let write = PersistedState { state_epoch: 0, leader_epoch: 0, start_offset: 0, batches };
+    assert!(matches!(shard.write(&key(), &write, 0), Err(ErrorCode::InvalidRequest)), "a write of too many batches");
+    assert_eq!(shard.state(&key()), None);
+}
