@@ -15,7 +15,7 @@
 //!   [`group::migration`] online migration between the two protocols, [`group::metadata`] the
 //!   cluster's topics as they see them, [`group::offsets`] the committed offsets,
 //!   [`group::txn_offsets`] transactional offset commits, [`group::admin`] the administrative
-//!   APIs. [`group::coordinator`]: [`GroupCoordinator`], which drives a shard for each
+//!   APIs, [`group::share_meta`] share groups' epochs and partitions. [`group::coordinator`]: [`GroupCoordinator`], which drives a shard for each
 //!   partition this node leads on the [`runtime`], parking JoinGroup and SyncGroup and following
 //!   the topic metadata. Its methods ([`group::api`]) take a generated request and its version
 //!   and return the generated response; [`GroupCoordinator::on_metadata_update`] takes each new
