@@ -1,6 +1,6 @@
 //! The share-group offsets admin APIs (KIP-932), served by the group's coordinator:
 //! DescribeShareGroupOffsets, AlterShareGroupOffsets, DeleteShareGroupOffsets, and DeleteGroups of
-//! a share group ([`delete_group`], which `groups::delete_groups` calls for ids only a share group
+//! a share group (`delete_group`, which `groups::delete_groups` calls for ids only a share group
 //! holds). The offsets are the share-partitions' state at the share coordinator, reached through
 //! the broker's [`crate::SharePersister`]: a describe reads each state's summary (start offset;
 //! lag = the log's end - the start offset - the records above it already delivered for good,
