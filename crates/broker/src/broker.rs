@@ -191,6 +191,13 @@ pub struct Broker {
     pub(crate) metrics: crate::metrics::BrokerMetrics,
     /// Share groups, share-partitions and share sessions, in memory (`share.rs`).
     pub(crate) share: crate::share::ShareState,
+    /// The share coordinator: share-partitions' state in `__share_group_state`, served to
+    /// partition leaders with the *ShareGroupState RPCs; without one they answer
+    /// COORDINATOR_NOT_AVAILABLE.
+    pub(crate) share_coordinator: Option<Arc<strand_coordinator::share::state::ShareCoordinator>>,
+    /// Where share-partitions led here persist their state; without one it is held in memory
+    /// only.
+    pub(crate) share_persister: Option<Arc<dyn crate::channels::SharePersister>>,
 }
 
 impl Broker {
@@ -221,6 +228,8 @@ impl Broker {
             groups,
             controller,
             transactions: None,
+            share_coordinator: None,
+            share_persister: None,
             txn_verifier: Arc::new(NoTxnCoordinator),
             clock,
             producer_ids,
@@ -238,6 +247,21 @@ impl Broker {
     /// Serves the transaction APIs with `coordinator`.
     pub fn with_txn_coordinator(mut self, coordinator: Arc<TxnCoordinator>) -> Self {
         self.transactions = Some(coordinator);
+        self
+    }
+
+    /// Serves the *ShareGroupState RPCs with `coordinator`.
+    pub fn with_share_coordinator(
+        mut self,
+        coordinator: Arc<strand_coordinator::share::state::ShareCoordinator>,
+    ) -> Self {
+        self.share_coordinator = Some(coordinator);
+        self
+    }
+
+    /// Persists the state of share-partitions led here through `persister`.
+    pub fn with_share_persister(mut self, persister: Arc<dyn crate::channels::SharePersister>) -> Self {
+        self.share_persister = Some(persister);
         self
     }
 

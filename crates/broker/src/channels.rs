@@ -122,6 +122,42 @@ impl TxnVerifier for NoTxnCoordinator {
     }
 }
 
+/// Partition leaders' link to the share coordinator (Kafka's `Persister`): a share-partition's
+/// state read, initialized and written with the *ShareGroupState RPCs at the coordinator of its
+/// key (the leader of its `__share_group_state` partition).
+pub trait SharePersister: Send + Sync + std::fmt::Debug {
+    /// The persisted state; `None` if it was never initialized.
+    fn read(
+        &self,
+        key: strand_coordinator::share::state::ShareKey,
+        leader_epoch: i32,
+    ) -> BoxFuture<'_, Result<Option<strand_coordinator::share::state::PersistedState>, ErrorCode>>;
+
+    /// Initializes the state at `start_offset`.
+    fn initialize(
+        &self,
+        key: strand_coordinator::share::state::ShareKey,
+        state_epoch: i32,
+        start_offset: i64,
+    ) -> BoxFuture<'_, Result<(), ErrorCode>>;
+
+    /// Writes the state (its batches merged over the stored ones).
+    fn write(
+        &self,
+        key: strand_coordinator::share::state::ShareKey,
+        state: strand_coordinator::share::state::PersistedState,
+    ) -> BoxFuture<'_, Result<(), ErrorCode>>;
+
+    /// The state's start offset and epochs; `None` if it was never initialized.
+    fn summary(
+        &self,
+        key: strand_coordinator::share::state::ShareKey,
+    ) -> BoxFuture<'_, Result<Option<strand_coordinator::share::state::StateSummary>, ErrorCode>>;
+
+    /// Deletes the state.
+    fn delete(&self, key: strand_coordinator::share::state::ShareKey) -> BoxFuture<'_, Result<(), ErrorCode>>;
+}
+
 /// Checks a change of this node's own dynamic broker configs that the server applies itself (a
 /// listener's TLS key and trust stores) before the request goes to the controller: Kafka's
 /// `DynamicBrokerConfig.validate`, run by the broker the request names.

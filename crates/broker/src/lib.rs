@@ -27,9 +27,11 @@
 //!   ACLs, logging denials at a bounded rate. CreateAcls and DeleteAcls go to the controller,
 //!   DescribeAcls reads the image.
 //! - [`fetch_session`]: the node's bounded KIP-227 [`fetch_session::FetchSessionCache`].
-//! - `share.rs`: share groups (KIP-932) as this node holds them in memory: the groups it
-//!   coordinates, its share-partitions and share sessions (`handlers/share_groups.rs` and
-//!   `handlers/share_fetch.rs` serve them).
+//! - `share.rs`: share groups (KIP-932) as this node holds them: the groups it coordinates (in
+//!   memory), its share-partitions (loaded from and persisted to the share coordinator through
+//!   the [`SharePersister`]) and share sessions (`handlers/share_groups.rs`,
+//!   `handlers/share_fetch.rs` and `handlers/share_offsets.rs` serve them;
+//!   `handlers/share_state.rs` serves the share coordinator's RPCs).
 //! - `replica_selector.rs`: KIP-392's [`ReplicaSelector`], the follower a consumer should read.
 //! - [`validation`]: produced record sets checked as Kafka's `LogValidator` checks them.
 //! - [`producer_ids`]: the node's blocks of producer ids, drawn from the controller.
@@ -77,8 +79,8 @@ pub use broker::{
     Broker, BrokerConfigEntry, BrokerIdentity, BrokerSettings, InternalTopicSettings, ShareSettings, TxnAddRetry,
 };
 pub use channels::{
-    BoxFuture, BrokerReconfiguration, ControllerChannel, NoTxnCoordinator, TxnVerification, TxnVerifier,
-    ask_controller, call_controller, call_controller_for, requester,
+    BoxFuture, BrokerReconfiguration, ControllerChannel, NoTxnCoordinator, SharePersister, TxnVerification,
+    TxnVerifier, ask_controller, call_controller, call_controller_for, requester,
 };
 pub use credentials::ImageCredentials;
 pub use dispatch::{Handled, Outcome, Progress, frame_to_bytes};

@@ -48,6 +48,7 @@ pub struct BrokerMetadataPublisher {
     dirs: Vec<(PathBuf, Option<Uuid>)>,
     groups: Option<Arc<GroupCoordinator>>,
     transactions: Option<Arc<TxnCoordinator>>,
+    share_states: Option<Arc<strand_coordinator::share::state::ShareCoordinator>>,
     /// The partitions the last pass left for later, with the offset of its image: a pass over
     /// that same image visits only them (everything else is already in line with it).
     resume: std::sync::Mutex<Option<(i64, BTreeSet<TopicPartition>)>>,
@@ -97,6 +98,7 @@ impl BrokerMetadataPublisher {
             dirs: Vec::new(),
             groups: None,
             transactions: None,
+            share_states: None,
             resume: std::sync::Mutex::default(),
         }
     }
@@ -116,6 +118,12 @@ impl BrokerMetadataPublisher {
     /// led here.
     pub fn with_transactions(self, transactions: Arc<TxnCoordinator>) -> Self {
         BrokerMetadataPublisher { transactions: Some(transactions), ..self }
+    }
+
+    /// Also leads the share coordinator's shards of the `__share_group_state` partitions led
+    /// here.
+    pub fn with_share_states(self, share_states: Arc<strand_coordinator::share::state::ShareCoordinator>) -> Self {
+        BrokerMetadataPublisher { share_states: Some(share_states), ..self }
     }
 
     pub fn replicas(&self) -> &Arc<ReplicaManager> {
@@ -146,6 +154,9 @@ impl BrokerMetadataPublisher {
         }
         if let Some(transactions) = &self.transactions {
             lead_exactly(transactions.shards(), &led(TRANSACTION_STATE_TOPIC));
+        }
+        if let Some(share_states) = &self.share_states {
+            lead_exactly(share_states.shards(), &led(strand_base::topic::SHARE_GROUP_STATE_TOPIC));
         }
         tracing::debug!(
             "reconciled: replicas in {:.3} ms, coordinators in {:.3} ms",

@@ -15,7 +15,7 @@
 //!   [`group::migration`] online migration between the two protocols, [`group::metadata`] the
 //!   cluster's topics as they see them, [`group::offsets`] the committed offsets,
 //!   [`group::txn_offsets`] transactional offset commits, [`group::admin`] the administrative
-//!   APIs. [`group::coordinator`]: [`GroupCoordinator`], which drives a shard for each
+//!   APIs, [`group::share_meta`] share groups' epochs and partitions. [`group::coordinator`]: [`GroupCoordinator`], which drives a shard for each
 //!   partition this node leads on the [`runtime`], parking JoinGroup and SyncGroup and following
 //!   the topic metadata. Its methods ([`group::api`]) take a generated request and its version
 //!   and return the generated response; [`GroupCoordinator::on_metadata_update`] takes each new
@@ -53,9 +53,10 @@
 //!
 //! What it is not: no request decoding or authorization (the broker's handlers), no
 //! FindCoordinator (the broker answers it from [`GroupCoordinator::partition_for`] and the
-//! metadata), no creation of `__consumer_offsets` (the broker creates it on first use), no share
-//! coordinator over `__share_group_state` and no streams groups yet; [`share`] holds share groups'
-//! membership, share-partitions and share sessions in memory (KIP-932).
+//! metadata), no creation of `__consumer_offsets` (the broker creates it on first use) and no
+//! streams groups yet; [`share`] holds share groups' membership, share-partitions and share
+//! sessions in memory (KIP-932), and [`share::state`] is the share coordinator, which persists
+//! share-partitions' state in `__share_group_state` on the [`runtime`].
 
 pub mod config;
 pub mod group;

@@ -29,6 +29,7 @@ use strand_base::{BrokerId, Clock, SystemClock, Uuid};
 use strand_broker::controller_apis::{ControllerApis, NodeStatics};
 use strand_broker::producer_ids::ControllerProducerIds;
 use strand_broker::{Broker, BrokerIdentity, BrokerMetadataPublisher, ControllerChannel, ImageAuthorizer};
+use strand_coordinator::share::state::ShareCoordinator;
 use strand_coordinator::{GroupCoordinator, RandomMemberIds, TxnCoordinator};
 use strand_log::{LogManager, NodeIdentity};
 use strand_metadata::controller::{ApiMessageAndVersion, BootstrapFeatures, bootstrap_records};
@@ -47,9 +48,9 @@ use crate::connection::ConnectionLimits;
 use crate::connection::acceptor::ClientConnections;
 use crate::group_writer::ReplicaPartitionWriter;
 use crate::inter_node::{
-    BrokerFetchTransport, ControllerAddresses, ControllerClient, ControllerIsrChannel, CoordinatorTxnVerifier,
-    LeaderTxnMarkerSender, LinkSecurity, PeerHealth, VoterMetadataFetcher, follow_controller_registrations,
-    follow_registrations, join_forever, serve_controller_listener,
+    BrokerFetchTransport, ControllerAddresses, ControllerClient, ControllerIsrChannel, CoordinatorSharePersister,
+    CoordinatorTxnVerifier, LeaderTxnMarkerSender, LinkSecurity, PeerHealth, VoterMetadataFetcher,
+    follow_controller_registrations, follow_registrations, join_forever, serve_controller_listener,
 };
 use crate::log_dirs::{DirAssigner, raise_open_files_limit, watch_log_dirs_forever};
 use crate::metadata_replay::{Handoff, replay_forever};
@@ -200,13 +201,15 @@ async fn run_gauged_until(
         controlled_shutdown(channel.as_ref(), image, node.node, epoch, registered.heartbeat, limit).await;
     }
     node.tasks.stop();
-    let Hosted { replicas, groups, transactions, .. } = hosted;
+    let Hosted { replicas, groups, transactions, share_states, .. } = hosted;
     replicas.stop_fetchers().await;
     drop(broker);
     groups.shards().shutdown().await;
     drop(groups);
     transactions.shards().shutdown().await;
     drop(transactions);
+    share_states.shards().shutdown().await;
+    drop(share_states);
     let Metadata { quorum, controller, .. } = metadata;
     drop(controller);
     drop(metadata_failed);
@@ -264,6 +267,8 @@ struct Hosted {
     groups: Arc<GroupCoordinator>,
     transactions: Arc<TxnCoordinator>,
     txn_verifier: Arc<CoordinatorTxnVerifier>,
+    share_states: Arc<ShareCoordinator>,
+    share_persister: Arc<CoordinatorSharePersister>,
 }
 
 impl Starting {
@@ -545,6 +550,17 @@ impl Starting {
             request_timeout,
             tls.clone(),
         ));
+        let share_persister = Arc::new(CoordinatorSharePersister::new(
+            image.clone(),
+            inter_broker.clone(),
+            request_max,
+            request_timeout,
+            tls.clone(),
+        ));
+        let share_states = Arc::new(ShareCoordinator::new(
+            Arc::new(ReplicaPartitionWriter::new(replicas.clone(), image.clone(), node)),
+            self.clock.clone(),
+        ));
         // TxnOffsetCommit's transactional batches are verified with the transaction coordinator.
         let group_writer = ReplicaPartitionWriter::new(replicas.clone(), image.clone(), node)
             .with_txn_verifier(txn_verifier.clone(), self.clock.clone());
@@ -577,13 +593,14 @@ impl Starting {
         )
         .with_log_dirs(registered.dirs.clone())
         .with_groups(groups.clone())
-        .with_transactions(transactions.clone());
+        .with_transactions(transactions.clone())
+        .with_share_states(share_states.clone());
         let (reconciled_tx, reconciled) = oneshot::channel();
         let handoff = Handoff { hosts: publisher, reconciled: reconciled_tx };
         if metadata.handoff_tx.send(handoff).await.is_err() || reconciled.await.is_err() {
             return Err(NodeError::Startup("the metadata replay stopped".into()));
         }
-        Ok(Hosted { replicas, groups, transactions, txn_verifier })
+        Ok(Hosted { replicas, groups, transactions, txn_verifier, share_states, share_persister })
     }
 
     /// The broker's loops (ISR shrinking, checkpoints, retention, producer expiry, the cleaner,
@@ -661,6 +678,8 @@ impl Starting {
         )
         .with_txn_coordinator(hosted.transactions.clone())
         .with_txn_verifier(hosted.txn_verifier.clone())
+        .with_share_coordinator(hosted.share_states.clone())
+        .with_share_persister(hosted.share_persister.clone())
         .with_reconfiguration(Arc::new(dynamic_tls));
         if let Some(settings) = &self.config.authorizer {
             let image = metadata.image_rx.clone();

@@ -144,7 +144,7 @@ fn is_kafka_uuid(text: &str) -> bool {
 
 /// The image once the internal topic `name` (`__consumer_offsets` or `__transaction_state`)
 /// exists, creating it if needed with Kafka's configs for it; `None` if it could not be.
-async fn ensure_internal_topic(broker: &Broker, name: &str) -> Option<std::sync::Arc<MetadataImage>> {
+pub(crate) async fn ensure_internal_topic(broker: &Broker, name: &str) -> Option<std::sync::Arc<MetadataImage>> {
     let image = broker.image();
     if image.topics().by_name(name).is_some() {
         return Some(image);

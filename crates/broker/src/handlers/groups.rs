@@ -313,5 +313,13 @@ pub(crate) async fn delete_groups(
         ..DeletableGroupResult::default()
     };
     response.results = merge(&mask, response.results, refused);
+    // An id no consumer or classic group holds may be a share group's.
+    for result in &mut response.results {
+        if result.error_code == ErrorCode::GroupIdNotFound.code()
+            && let Some(share) = super::share_offsets::delete_group(broker, &result.group_id).await
+        {
+            *result = share;
+        }
+    }
     response
 }

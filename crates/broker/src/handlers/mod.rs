@@ -40,6 +40,8 @@ pub mod raft_voters;
 pub mod sasl;
 pub mod share_fetch;
 pub mod share_groups;
+pub mod share_offsets;
+pub mod share_state;
 pub mod transactions;
 pub mod txn_offset_commit;
 pub mod unregister_broker;
@@ -152,6 +154,14 @@ served_apis! {
         ShareGroupDescribe(r) => share_groups::describe(broker, &client, r).await,
         ShareFetch(r) => share_fetch::share_fetch(broker, r, client.session).await,
         ShareAcknowledge(r) => share_fetch::share_acknowledge(broker, r, client.session).await,
+        DescribeShareGroupOffsets(r) => share_offsets::describe(broker, r, client.session).await,
+        AlterShareGroupOffsets(r) => share_offsets::alter(broker, r, client.session).await,
+        DeleteShareGroupOffsets(r) => share_offsets::delete(broker, r, client.session).await,
+        InitializeShareGroupState(r) => share_state::initialize(broker, r, client.session).await,
+        ReadShareGroupState(r) => share_state::read(broker, r, client.session).await,
+        WriteShareGroupState(r) => share_state::write(broker, r, client.session).await,
+        DeleteShareGroupState(r) => share_state::delete(broker, r, client.session).await,
+        ReadShareGroupStateSummary(r) => share_state::summary(broker, r, client.session).await,
         SaslHandshake(r) => sasl::handshake(&r),
         SaslAuthenticate(r) => sasl::authenticate(&r),
     }

@@ -19,8 +19,10 @@
 //! A fetch reads each session partition led here from the share-partition's fetch offset (its
 //! first available record, else its end), acquires at most `max_records` records in all (KIP-1206,
 //! strictly) and answers the whole batches holding them with the acquired ranges; with nothing
-//! acquired it waits up to `max_wait_ms` for an append. A share-partition starts at the log's end
-//! (`share.auto.offset.reset`'s default, latest) when it is first fetched.
+//! acquired it waits up to `max_wait_ms` for an append. A share-partition is loaded from its
+//! persisted state, or started at the log's end (`share.auto.offset.reset`'s default, latest),
+//! when this leader first needs it (`crate::share::load`); acknowledgements and releases are
+//! persisted before they are answered (`crate::share::persist`).
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::time::Duration;
@@ -103,7 +105,7 @@ pub(crate) async fn share_fetch(broker: &Broker, request: ShareFetchRequest, ses
         Ok(partitions) => partitions,
         Err(error) => return refused(session_error(error)),
     };
-    let ack_codes = acknowledge(broker, &checked, session);
+    let ack_codes = acknowledge(broker, &checked, session).await;
     let mut answers: BTreeMap<SessionPartition, PartitionData> = ack_codes
         .iter()
         .map(|(&key, &code)| {
@@ -111,7 +113,7 @@ pub(crate) async fn share_fetch(broker: &Broker, request: ShareFetchRequest, ses
         })
         .collect();
     if epoch == FINAL_EPOCH {
-        release(broker, &checked, &partitions);
+        release(broker, &checked, &partitions).await;
     } else if !request.is_renew_ack {
         let fetched = fetch(broker, &checked, &request, &partitions, session).await;
         for (key, mut data) in fetched {
@@ -181,9 +183,9 @@ pub(crate) async fn share_acknowledge(
         Ok(partitions) => partitions,
         Err(error) => return refused(session_error(error)),
     };
-    let codes = acknowledge(broker, &checked, session);
+    let codes = acknowledge(broker, &checked, session).await;
     if epoch == FINAL_EPOCH {
-        release(broker, &checked, &partitions);
+        release(broker, &checked, &partitions).await;
     }
     let mut hints = LeaderHints::new(broker, &session.listener);
     let answers: BTreeMap<SessionPartition, AckPartitionData> = codes
@@ -266,44 +268,65 @@ fn locate(broker: &Broker, key: SessionPartition, session: &Session) -> Result<T
     Ok(tp)
 }
 
-/// Applies the acknowledgements; returns each acknowledged partition's code.
-fn acknowledge(broker: &Broker, checked: &Checked, session: &Session) -> BTreeMap<SessionPartition, ErrorCode> {
-    let now_ms = broker.clock.now_ms();
+/// Applies the acknowledgements and persists the share-partitions they changed; returns each
+/// acknowledged partition's code.
+async fn acknowledge(broker: &Broker, checked: &Checked, session: &Session) -> BTreeMap<SessionPartition, ErrorCode> {
     let mut codes = BTreeMap::new();
     for (&key, batches) in checked.acks.iter().filter(|(_, b)| !b.is_empty()) {
         let code = match locate(broker, key, session) {
             Err(code) => code,
-            Ok(tp) => {
-                let mut partitions = broker.share.partitions();
-                match partitions.get_mut(&(checked.group_id.clone(), tp)) {
-                    None => ErrorCode::InvalidRecordState,
-                    Some(share_partition) => batches
-                        .iter()
-                        .map(|(first, last, types)| {
-                            share_partition.acknowledge(&checked.member_id, *first, *last, types, now_ms)
-                        })
-                        .find_map(Result::err)
-                        .map_or(ErrorCode::None, |error| match error {
-                            AckError::NotAcquired => ErrorCode::InvalidRecordState,
-                            AckError::Malformed => ErrorCode::InvalidRequest,
-                        }),
-                }
-            }
+            Ok(tp) => match crate::share::load(broker, &checked.group_id, &tp, key.0).await {
+                Err(code) => code,
+                Ok(()) => match apply_acks(broker, checked, &tp, batches) {
+                    ErrorCode::None => crate::share::persist(broker, &checked.group_id, &tp, key.0)
+                        .await
+                        .err()
+                        .unwrap_or(ErrorCode::None),
+                    code => code,
+                },
+            },
         };
         codes.insert(key, code);
     }
     codes
 }
 
-/// Releases what the member holds on the session's partitions (its session closed).
-fn release(broker: &Broker, checked: &Checked, partitions: &BTreeSet<SessionPartition>) {
+/// Applies one partition's acknowledgement batches, each all or nothing.
+fn apply_acks(broker: &Broker, checked: &Checked, tp: &TopicPartition, batches: &[AckBatch]) -> ErrorCode {
+    let now_ms = broker.clock.now_ms();
+    let mut partitions = broker.share.partitions();
+    let Some(share_partition) = partitions.get_mut(&(checked.group_id.clone(), tp.clone())) else {
+        return ErrorCode::InvalidRecordState;
+    };
+    batches
+        .iter()
+        .map(|(first, last, types)| share_partition.acknowledge(&checked.member_id, *first, *last, types, now_ms))
+        .find_map(Result::err)
+        .map_or(ErrorCode::None, |error| match error {
+            AckError::NotAcquired => ErrorCode::InvalidRecordState,
+            AckError::Malformed => ErrorCode::InvalidRequest,
+        })
+}
+
+/// Releases what the member holds on the session's partitions (its session closed), and
+/// persists them.
+async fn release(broker: &Broker, checked: &Checked, partitions: &BTreeSet<SessionPartition>) {
     let image = broker.image();
-    let mut share_partitions = broker.share.partitions();
-    for key in partitions {
-        let Some(topic) = image.topics().by_id(key.0) else { continue };
-        let tp = TopicPartition::new(topic.name.clone(), key.1);
-        if let Some(share_partition) = share_partitions.get_mut(&(checked.group_id.clone(), tp)) {
-            share_partition.release_member(&checked.member_id);
+    let mut released = Vec::new();
+    {
+        let mut share_partitions = broker.share.partitions();
+        for key in partitions {
+            let Some(topic) = image.topics().by_id(key.0) else { continue };
+            let tp = TopicPartition::new(topic.name.clone(), key.1);
+            if let Some(share_partition) = share_partitions.get_mut(&(checked.group_id.clone(), tp.clone())) {
+                share_partition.release_member(&checked.member_id);
+                released.push((tp, key.0));
+            }
+        }
+    }
+    for (tp, topic_id) in released {
+        if let Err(code) = crate::share::persist(broker, &checked.group_id, &tp, topic_id).await {
+            tracing::debug!("could not persist {tp} of share group {} after a release: {code:?}", checked.group_id);
         }
     }
 }
@@ -319,6 +342,14 @@ async fn fetch(
     let wait = Duration::from_millis(request.max_wait_ms.clamp(0, SHARE_FETCH_WAIT_MS_MAX) as u64);
     let max_bytes = request.max_bytes.clamp(0, broker.settings.fetch_max_bytes.max(0)) as u64;
     let max_records = if request.max_records > 0 { i64::from(request.max_records) } else { i64::MAX };
+    let mut not_loaded = BTreeMap::new();
+    for &key in partitions {
+        if let Ok(tp) = locate(broker, key, session)
+            && let Err(code) = crate::share::load(broker, &checked.group_id, &tp, key.0).await
+        {
+            not_loaded.insert(key, code);
+        }
+    }
     DelayedFetch::new(wait)
         .run(|watch| {
             let mut answers = BTreeMap::new();
@@ -327,6 +358,7 @@ async fn fetch(
             for &key in partitions {
                 let data = match locate(broker, key, session) {
                     Err(code) => failed(key.1, code),
+                    Ok(_) if let Some(&code) = not_loaded.get(&key) => failed(key.1, code),
                     Ok(tp) => fetch_partition(broker, checked, &tp, key.1, &mut budget, watch),
                 };
                 complete |= data.error_code != 0 || !data.acquired_records.is_empty();

@@ -80,10 +80,19 @@ pub(crate) async fn heartbeat(
         client_id: info.client_id,
         client_host: info.client_host,
     };
+    crate::share::hydrate(broker, &heartbeat.group_id).await;
     let now_ms = broker.clock.now_ms();
-    let mut groups = broker.share.groups();
-    let heartbeat_interval_ms = groups.config().heartbeat_interval_ms;
-    match groups.heartbeat(heartbeat, &partitions, now_ms) {
+    let group_id = heartbeat.group_id.clone();
+    let (answer, changed, heartbeat_interval_ms) = {
+        let mut groups = broker.share.groups();
+        let before = groups.persisted(&group_id);
+        let answer = groups.heartbeat(heartbeat, &partitions, now_ms);
+        (answer, groups.persisted(&group_id) != before, groups.config().heartbeat_interval_ms)
+    };
+    if changed && let Err(code) = crate::share::save(broker, &group_id).await {
+        return refused(code, None);
+    }
+    match answer {
         Ok(answer) => ShareGroupHeartbeatResponse {
             member_id: Some(request.member_id),
             member_epoch: answer.member_epoch,
@@ -111,7 +120,7 @@ pub(crate) async fn heartbeat(
 
 /// Asks the group coordinator about `group_id`: an error if this node does not coordinate it or
 /// a consumer or classic group holds the id.
-async fn coordinated_here(broker: &Broker, group_id: &str) -> Result<(), (ErrorCode, Option<String>)> {
+pub(crate) async fn coordinated_here(broker: &Broker, group_id: &str) -> Result<(), (ErrorCode, Option<String>)> {
     let request = DescribeGroupsRequest { groups: vec![group_id.to_owned()], ..Default::default() };
     let response = broker.groups.describe_groups(request, DESCRIBE_GROUPS_VERSION).await;
     let code = response.groups.first().map_or(ErrorCode::CoordinatorNotAvailable.code(), |g| g.error_code);
@@ -180,6 +189,7 @@ pub(crate) async fn describe(
             }
             Ok(()) => {}
         }
+        crate::share::hydrate(broker, &group_id).await;
         let mut described = describe_one(broker, &group_id)
             .unwrap_or_else(|| failed(ErrorCode::GroupIdNotFound, Some(format!("Group {group_id} not found."))));
         if request.include_authorized_operations && described.error_code == 0 {

@@ -625,3 +625,27 @@ fn single_group_fetch_response(
     let error_code = if version >= 2 { error } else { ErrorCode::None.code() };
     OffsetFetchResponse { topics, error_code, ..OffsetFetchResponse::default() }
 }
+
+impl GroupCoordinator {
+    /// The share group `group_id` as `__consumer_offsets` keeps it (`share_meta`).
+    pub async fn share_group(
+        &self,
+        group_id: &str,
+    ) -> Result<Option<super::share_meta::PersistedShareGroup>, ErrorCode> {
+        let partition = self.partition_for(group_id);
+        let id = group_id.to_owned();
+        self.shards.read(partition, move |shard, _now_ms| shard.share_group(&id).cloned()).await
+    }
+
+    /// Stores the share group `group_id` in `__consumer_offsets` (`None`: deletes it); returns
+    /// once the records are committed.
+    pub async fn write_share_group(
+        &self,
+        group_id: &str,
+        group: Option<super::share_meta::PersistedShareGroup>,
+    ) -> Result<(), ErrorCode> {
+        let partition = self.partition_for(group_id);
+        let id = group_id.to_owned();
+        self.write(partition, move |shard, _now_ms| shard.write_share_group(&id, group)).await
+    }
+}

@@ -49,6 +49,7 @@ pub mod metadata;
 pub mod migration;
 pub mod offsets;
 pub mod records;
+pub mod share_meta;
 mod shell;
 pub mod timer;
 pub mod txn_offsets;
@@ -225,6 +226,8 @@ pub struct GroupShard {
     /// Soft state: when and at which metadata version each consumer group's regular expressions
     /// were last resolved.
     regex_refresh: HashMap<String, (i64, i64)>,
+    /// Share groups' epochs and initialized partitions (`share_meta`).
+    share_groups: BTreeMap<String, share_meta::PersistedShareGroup>,
 }
 
 impl GroupShard {
@@ -235,6 +238,7 @@ impl GroupShard {
             groups: BTreeMap::new(),
             offsets: OffsetStore::default(),
             pending: PendingOffsets::default(),
+            share_groups: BTreeMap::new(),
             position: 0,
             timer: Timer::default(),
             next_pending_id: 0,
@@ -285,6 +289,9 @@ impl GroupShard {
 
     /// Applies one record, of `producer_id`'s transaction if given.
     fn replay_record(&mut self, record: &CoordinatorRecord, producer_id: Option<ProducerId>) {
+        if self.replay_share(record) {
+            return;
+        }
         match record.view() {
             RecordView::OffsetCommit { group, topic, partition, offset } => {
                 let key = (group.to_owned(), topic.to_owned(), partition);

@@ -65,6 +65,10 @@ pub struct ShareGroup {
     pub group_epoch: i32,
     pub assignment_epoch: i32,
     pub members: BTreeMap<String, ShareMember>,
+    /// The partitions whose share-partition state the group has (Kafka's
+    /// `ShareGroupStatePartitionMetadata` initialized topics): every partition ever assigned,
+    /// and those an offsets reset named, until their offsets are deleted.
+    pub initialized: BTreeMap<String, BTreeSet<i32>>,
 }
 
 impl ShareGroup {
@@ -124,6 +128,51 @@ impl ShareGroups {
             self.expire(id, partitions, now_ms);
         }
         self.groups.iter().map(|(id, group)| (id.clone(), group.state())).collect()
+    }
+
+    /// Takes back a group `__consumer_offsets` keeps (after a restart), without members: they
+    /// join again. A group already held is left as it is.
+    pub fn restore(&mut self, group_id: &str, group_epoch: i32, initialized: BTreeMap<String, BTreeSet<i32>>) {
+        self.groups.entry(group_id.to_owned()).or_insert_with(|| ShareGroup {
+            group_epoch,
+            assignment_epoch: group_epoch,
+            members: BTreeMap::new(),
+            initialized,
+        });
+    }
+
+    /// What `__consumer_offsets` keeps of `group_id`: its epoch and initialized partitions.
+    pub fn persisted(&self, group_id: &str) -> Option<(i32, BTreeMap<String, BTreeSet<i32>>)> {
+        self.groups.get(group_id).map(|g| (g.group_epoch, g.initialized.clone()))
+    }
+
+    /// Whether `group_id` has no members: `None` if there is no such share group.
+    pub fn is_empty_group(&self, group_id: &str) -> Option<bool> {
+        self.groups.get(group_id).map(|g| g.members.is_empty())
+    }
+
+    /// The partitions with share-partition state of `group_id`, by topic name.
+    pub fn initialized(&self, group_id: &str) -> BTreeMap<String, BTreeSet<i32>> {
+        self.groups.get(group_id).map(|g| g.initialized.clone()).unwrap_or_default()
+    }
+
+    /// Notes that `group_id` has state for `topic`'s `partitions` (an offsets reset); the group is
+    /// created, empty, if need be, as Kafka's AlterShareGroupOffsets does.
+    pub fn mark_initialized(&mut self, group_id: &str, topic: &str, partitions: &[i32]) {
+        let group = self.groups.entry(group_id.to_owned()).or_default();
+        group.initialized.entry(topic.to_owned()).or_default().extend(partitions.iter().copied());
+    }
+
+    /// Forgets `group_id`'s state for `topic` (its offsets were deleted).
+    pub fn forget_initialized(&mut self, group_id: &str, topic: &str) {
+        if let Some(group) = self.groups.get_mut(group_id) {
+            group.initialized.remove(topic);
+        }
+    }
+
+    /// Removes `group_id` (DeleteGroups); it must have no members.
+    pub fn remove(&mut self, group_id: &str) {
+        self.groups.remove(group_id);
     }
 
     /// Whether a share group `group_id` exists (a consumer group may not take its id).
@@ -237,6 +286,9 @@ impl ShareGroups {
         let mut target = assign(&group.members, partitions);
         for (id, member) in &mut group.members {
             member.assignment = target.remove(id).unwrap_or_default();
+            for (topic, assigned) in &member.assignment {
+                group.initialized.entry(topic.clone()).or_default().extend(assigned.iter().copied());
+            }
         }
     }
 }

@@ -1,13 +1,13 @@
 //! Share groups (KIP-932), the first slice: membership and assignment ([`group`]), the
 //! share-partition state machine a partition leader runs per share group ([`partition`]) and
 //! share sessions ([`session`]). All three are deterministic (a clock reading goes in) and held
-//! in memory by the broker; the share coordinator over `__share_group_state` (ShareSnapshot,
-//! ShareUpdate and the *ShareGroupState RPCs) is not here yet, so share state does not survive a
-//! restart or a leader change.
+//! in memory by the broker; [`state`] is the share coordinator over `__share_group_state`
+//! (ShareSnapshot, ShareUpdate), where partition leaders persist share-partitions' state.
 
 pub mod group;
 pub mod partition;
 pub mod session;
+pub mod state;
 
 #[cfg(test)]
 mod tests;

@@ -14,10 +14,13 @@
 //! Deterministic: every operation takes the clock reading (`now_ms`); locks are checked when the
 //! partition is next touched, which is what a fetch or an acknowledgement can observe. Bounded:
 //! SPEO - SPSO never exceeds `max_record_locks` (Kafka's `group.share.partition.max.record.locks`),
-//! so at most that many records are tracked. Not persisted yet: the state lives as long as the
-//! leader's process (ARCHITECTURE.md, differences).
+//! so at most that many records are tracked. [`SharePartition::persisted`] is the state the
+//! leader writes to the share coordinator ([`super::state`]) after each acknowledgement, and
+//! [`SharePartition::restore`] the share-partition a leader resumes from it.
 
 use std::collections::BTreeMap;
+
+use super::state::{PersistedBatch, PersistedState, STATE_ACKNOWLEDGED, STATE_ARCHIVED, STATE_AVAILABLE};
 
 /// A record's state in a share-partition.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -120,12 +123,79 @@ pub struct SharePartition {
     /// Records in [SPSO, SPEO) by offset; an offset with no entry holds no deliverable record
     /// (a control record, or one removed before it was read) and counts as final.
     records: BTreeMap<i64, InFlight>,
+    /// The state epoch of the persisted state it was restored from (0 for a new one).
+    state_epoch: i32,
 }
 
 impl SharePartition {
     /// A share-partition starting at `start_offset` (from `share.auto.offset.reset`).
     pub fn new(config: SharePartitionConfig, start_offset: i64) -> SharePartition {
-        SharePartition { config, start_offset, end_offset: start_offset, records: BTreeMap::new() }
+        SharePartition { config, start_offset, end_offset: start_offset, records: BTreeMap::new(), state_epoch: 0 }
+    }
+
+    /// The share-partition a leader resumes from its persisted state: records persisted as
+    /// available (or as acquired, which Kafka's coordinator may hold) are available with their
+    /// delivery count, or archived once they reached the delivery limit; offsets within the
+    /// state that no batch names hold nothing deliverable.
+    pub fn restore(config: SharePartitionConfig, state: &PersistedState) -> SharePartition {
+        let mut partition = SharePartition::new(config, state.start_offset);
+        partition.state_epoch = state.state_epoch;
+        for batch in &state.batches {
+            let first = batch.first_offset.max(state.start_offset);
+            let last = batch.last_offset.min(state.start_offset.saturating_add(config.max_record_locks - 1));
+            let record_state = match batch.delivery_state {
+                STATE_ACKNOWLEDGED => RecordState::Acknowledged,
+                STATE_ARCHIVED => RecordState::Archived,
+                _ if batch.delivery_count >= config.delivery_count_limit => RecordState::Archived,
+                _ => RecordState::Available,
+            };
+            for offset in first..=last {
+                let record = InFlight {
+                    state: record_state,
+                    delivery_count: batch.delivery_count,
+                    member_id: None,
+                    lock_expiry_ms: 0,
+                };
+                partition.records.insert(offset, record);
+                partition.end_offset = partition.end_offset.max(offset + 1);
+            }
+        }
+        partition.advance_start();
+        partition
+    }
+
+    /// The state to persist: SPSO and every tracked record, in runs of one state and delivery
+    /// count; an acquired record as it was before its acquisition, so that after a crash it
+    /// comes back with the delivery count its last acknowledgement, release or expiry left, as
+    /// with Kafka.
+    pub fn persisted(&self, leader_epoch: i32) -> PersistedState {
+        let mut batches: Vec<PersistedBatch> = Vec::new();
+        for (&offset, record) in &self.records {
+            // An acquisition is not persisted (Kafka's leader writes only what acknowledgements,
+            // releases and expiries settle): an acquired record is written as it was before.
+            let (delivery_state, delivery_count) = match record.state {
+                RecordState::Available => (STATE_AVAILABLE, record.delivery_count),
+                RecordState::Acquired => (STATE_AVAILABLE, record.delivery_count.saturating_sub(1).max(0)),
+                RecordState::Acknowledged => (STATE_ACKNOWLEDGED, record.delivery_count),
+                RecordState::Archived => (STATE_ARCHIVED, record.delivery_count),
+            };
+            match batches.last_mut() {
+                Some(last)
+                    if last.last_offset + 1 == offset
+                        && last.delivery_state == delivery_state
+                        && last.delivery_count == delivery_count =>
+                {
+                    last.last_offset = offset;
+                }
+                _ => batches.push(PersistedBatch {
+                    first_offset: offset,
+                    last_offset: offset,
+                    delivery_state,
+                    delivery_count,
+                }),
+            }
+        }
+        PersistedState { state_epoch: self.state_epoch, leader_epoch, start_offset: self.start_offset, batches }
     }
 
     pub fn start_offset(&self) -> i64 {

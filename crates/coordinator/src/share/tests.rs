@@ -120,6 +120,38 @@ fn the_window_is_bounded() {
     assert_eq!((sp.start_offset(), sp.in_flight()), (6, 4));
 }
 
+/// What a leader persists and a new leader restores: acknowledged records stay final, a
+/// released one comes back with its delivery count, and one still acquired comes back as it was
+/// before its acquisition (acquisitions are not persisted, as with Kafka); the start offset holds.
+#[test]
+fn a_restored_partition_resumes_where_the_persisted_one_was() {
+    let clock = ManualClock::new(0);
+    let mut sp = SharePartition::new(CONFIG, 0);
+    assert_eq!(sp.acquire("a", &[batch(0, 5)], 10, clock.now_ms()), vec![range(0, 5, 1)]);
+    sp.acknowledge("a", 0, 1, &[1], clock.now_ms()).expect("held");
+    sp.acknowledge("a", 3, 3, &[1], clock.now_ms()).expect("held");
+    sp.acknowledge("a", 4, 4, &[2], clock.now_ms()).expect("held");
+    let persisted = sp.persisted(7);
+    assert_eq!(persisted.start_offset, 2);
+    assert_eq!(persisted.leader_epoch, 7);
+    let states: Vec<(i64, i64, i8, i16)> =
+        persisted.batches.iter().map(|b| (b.first_offset, b.last_offset, b.delivery_state, b.delivery_count)).collect();
+    assert_eq!(states, vec![(2, 2, 0, 0), (3, 3, 2, 1), (4, 4, 0, 1), (5, 5, 0, 0)]);
+    let mut restored = SharePartition::restore(CONFIG, &persisted);
+    assert_eq!((restored.start_offset(), restored.end_offset()), (2, 6));
+    assert_eq!(restored.fetch_offset(clock.now_ms()), Some(2));
+    assert_eq!(
+        restored.acquire("b", &[batch(0, 7)], 10, clock.now_ms()),
+        vec![range(2, 2, 1), range(4, 4, 2), range(5, 7, 1)]
+    );
+    // At the delivery limit a persisted record comes back archived.
+    let mut limited = persisted.clone();
+    limited.batches[0].delivery_count = CONFIG.delivery_count_limit;
+    let restored = SharePartition::restore(CONFIG, &limited);
+    assert_eq!(restored.record(2), None);
+    assert_eq!(restored.start_offset(), 4);
+}
+
 fn partitions(topic: &str) -> Option<i32> {
     match topic {
         "one" => Some(1),

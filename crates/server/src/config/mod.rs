@@ -17,7 +17,8 @@
 //! `log.dirs=./strand-data`, `http.listeners=http://localhost:8080`); the file; the overrides in order. Then, only on a node that is its
 //! quorum's sole voter ([`ServerConfig::is_sole_voter`]), the internal topics' replication
 //! settings nobody set drop to what one node can hold (`offsets.topic.replication.factor`,
-//! `transaction.state.log.replication.factor`, `transaction.state.log.min.isr` = 1). Then Kafka's
+//! `transaction.state.log.replication.factor`, `transaction.state.log.min.isr`,
+//! `share.coordinator.state.topic.replication.factor` and `.min.isr` = 1). Then Kafka's
 //! cross-key rules are checked (`rules`), with one relaxation: a sole voter needs no
 //! CONTROLLER listener.
 //!
@@ -163,6 +164,8 @@ const SOLE_VOTER_DEFAULTS: &[(&str, &str)] = &[
     ("offsets.topic.replication.factor", "1"),
     ("transaction.state.log.replication.factor", "1"),
     ("transaction.state.log.min.isr", "1"),
+    ("share.coordinator.state.topic.replication.factor", "1"),
+    ("share.coordinator.state.topic.min.isr", "1"),
 ];
 
 /// The settings a node runs with, as [`ServerConfig::load`] and [`ServerConfig::from_properties`]

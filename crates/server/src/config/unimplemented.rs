@@ -48,13 +48,25 @@ const UNIMPLEMENTED: &[(&str, &str)] = &[
     ("replica.socket.receive.buffer.bytes", "replica fetches use the operating system's socket buffers"),
     ("group.share.assignors", "share groups are assigned by Kafka's simple assignor only"),
     ("group.share.assignment.interval.ms", "a share group's assignment is computed at once on every change"),
-    ("group.share.persister.class.name", "share state is kept in memory; __share_group_state comes next"),
+    (
+        "group.share.persister.class.name",
+        "share state is persisted by Strand's own share coordinator; persisters are Java plug-ins",
+    ),
     ("group.share.dlq.manager.class.name", "share groups have no dead-letter topics yet"),
-    ("group.share.initialize.retry.interval.ms", "share state is kept in memory; nothing is initialized remotely"),
-    ("share.coordinator.snapshot.update.records.per.snapshot", "the share coordinator writes no state yet"),
-    ("share.coordinator.write.timeout.ms", "the share coordinator writes no state yet"),
-    ("share.coordinator.state.topic.prune.interval.ms", "the share coordinator writes no state yet"),
-    ("share.coordinator.cold.partition.snapshot.interval.ms", "the share coordinator writes no state yet"),
+    (
+        "group.share.initialize.retry.interval.ms",
+        "a share-partition's state is initialized by its leader when first fetched, not retried by the group coordinator",
+    ),
+    (
+        "share.coordinator.snapshot.update.records.per.snapshot",
+        "the share coordinator writes a ShareSnapshot every time",
+    ),
+    ("share.coordinator.write.timeout.ms", "a share state write waits as long as the leader's request.timeout.ms"),
+    ("share.coordinator.state.topic.prune.interval.ms", "__share_group_state is not pruned yet"),
+    (
+        "share.coordinator.cold.partition.snapshot.interval.ms",
+        "the share coordinator writes a ShareSnapshot every time",
+    ),
 ];
 
 /// Kafka's internal tuning settings, accepted at any valid value (see the module notes), and

@@ -15,6 +15,7 @@
 //!   leaders' AlterPartition to the controller ([`ControllerIsrChannel`]).
 //! - `txn`: [`CoordinatorTxnVerifier`], leaders' KIP-890 checks with transaction coordinators, and
 //!   [`LeaderTxnMarkerSender`], coordinators' transaction markers to partition leaders.
+//! - `share`: [`CoordinatorSharePersister`], leaders' share-partition state at share coordinators.
 //! - `observer`: [`VoterMetadataFetcher`], a broker-only node's fetches of the committed metadata log.
 //! - `listener`: serving the CONTROLLER listener, Kafka's admin requests too
 //!   (`strand_broker::controller_apis`).
@@ -32,6 +33,7 @@ mod observer;
 mod peers;
 mod raft;
 mod replica;
+mod share;
 mod txn;
 mod wire;
 
@@ -43,6 +45,7 @@ pub use observer::VoterMetadataFetcher;
 pub use peers::{PeerHealth, follow_registrations};
 pub use raft::TcpQuorumTransport;
 pub use replica::{BrokerFetchTransport, ControllerIsrChannel};
+pub use share::CoordinatorSharePersister;
 pub use txn::{CoordinatorTxnVerifier, LeaderTxnMarkerSender};
 
 use std::sync::Arc;
