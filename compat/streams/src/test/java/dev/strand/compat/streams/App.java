@@ -51,6 +51,12 @@ final class App implements AutoCloseable {
 
     /** Starts an instance of application {@code applicationId} on {@code broker}. */
     static App start(Broker broker, String applicationId, String guarantee, Topology topology) throws IOException {
+        return start(broker, applicationId, guarantee, topology, new Properties());
+    }
+
+    /** The same, with {@code overrides} on top of the scenario defaults. */
+    static App start(Broker broker, String applicationId, String guarantee, Topology topology, Properties overrides)
+        throws IOException {
         Path stateDir = Files.createTempDirectory(Io.tempRoot(), "strand-compat-streams-state-");
         Properties config = new Properties();
         config.put(StreamsConfig.APPLICATION_ID_CONFIG, applicationId);
@@ -67,6 +73,7 @@ final class App implements AutoCloseable {
         config.put(StreamsConfig.consumerPrefix(ConsumerConfig.HEARTBEAT_INTERVAL_MS_CONFIG), 1000);
         config.put(StreamsConfig.consumerPrefix(ConsumerConfig.METADATA_MAX_AGE_CONFIG), 1000);
         config.put(StreamsConfig.RETRY_BACKOFF_MS_CONFIG, 100);
+        config.putAll(overrides);
         App app = new App(topology, config, stateDir);
         app.streams.start();
         return app;

@@ -4,12 +4,14 @@ import dev.strand.compat.Broker;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Properties;
 import java.util.TreeMap;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.common.serialization.LongDeserializer;
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.streams.StreamsBuilder;
+import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.ThreadMetadata;
 import org.apache.kafka.streams.kstream.Materialized;
 import org.apache.kafka.streams.kstream.Produced;
@@ -18,10 +20,10 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * Two instances of one application rebalance while processing a per-key count, under a steady
- * input ({@link Feeder}): the first runs alone, the second joins and takes over some tasks, then the
- * first leaves (LeaveGroup) and the second takes them all, restoring their counts from the
- * changelog. Every key's outputs must be exactly 1, 2, ..., its acknowledged record count: nothing
+ * Two instances of one application ({@code num.standby.replicas=1}) rebalance while processing a
+ * per-key count, under a steady input ({@link Feeder}): the first runs alone, the second joins and
+ * takes over some tasks, each keeping a standby of the other's, then the first leaves (LeaveGroup)
+ * and the second takes them all, from its standbys' copy of the changelog. Every key's outputs must be exactly 1, 2, ..., its acknowledged record count: nothing
  * lost, nothing counted twice.
  */
 @ExtendWith(Brokers.Extension.class)
@@ -62,6 +64,14 @@ class RebalanceTest {
         return tasks;
     }
 
+    private static int standbyTasks(App instance) {
+        int tasks = 0;
+        for (ThreadMetadata thread : instance.streams().metadataForLocalThreads()) {
+            tasks += thread.standbyTasks().size();
+        }
+        return tasks;
+    }
+
     private static void awaitFed(Feeder feeder, int target) throws InterruptedException {
         Io.await(target + " records acknowledged", () -> feeder.acknowledged() >= target);
     }
@@ -77,19 +87,23 @@ class RebalanceTest {
             .count(Materialized.as("per-key"))
             .toStream()
             .to(output, Produced.with(Serdes.String(), Serdes.Long()));
-        App first = App.start(broker, app, guarantee, builder.build());
+        // Each instance keeps a standby of the other's tasks: the survivor takes them over warm.
+        Properties standby = new Properties();
+        standby.put(StreamsConfig.NUM_STANDBY_REPLICAS_CONFIG, 1);
+        App first = App.start(broker, app, guarantee, builder.build(), standby);
         App second = null;
         try (Feeder feeder = new Feeder(broker, input, RebalanceTest::key)) {
             first.awaitRunning(Io.PATIENCE);
             awaitFed(feeder, feeder.allow(STEP));
             int fed = feeder.allow(STEP);
-            App joined = App.start(broker, app, guarantee, builder.build());
+            App joined = App.start(broker, app, guarantee, builder.build(), standby);
             second = joined;
-            Io.await("both instances own active tasks", () -> {
+            Io.await("both instances own active tasks and standbys of the other's", () -> {
                 first.checkHealthy();
                 joined.checkHealthy();
                 return activeTasks(first) > 0 && activeTasks(joined) > 0
-                    && activeTasks(first) + activeTasks(joined) == PARTITIONS;
+                    && activeTasks(first) + activeTasks(joined) == PARTITIONS
+                    && standbyTasks(first) == activeTasks(joined) && standbyTasks(joined) == activeTasks(first);
             });
             awaitFed(feeder, fed);
             fed = feeder.allow(STEP);
