@@ -25,9 +25,10 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * Word count: lines split into words, regrouped by word (a repartition topic), counted in a state
- * store (its changelog topic compacted), every count update written to the output. Each word's
- * outputs must be exactly 1, 2, ..., its count (no update lost or repeated), and the internal topics
- * must exist with Kafka Streams' cleanup policies.
+ * store (its changelog topic compacted), every count update written to the output; halfway the
+ * instance stops and a new one, its state directory empty, restores the store from the changelog.
+ * Each word's outputs must be exactly 1, 2, ..., its count (no update lost or repeated), the internal
+ * topics must exist with Kafka Streams' cleanup policies, and the repartition topic gets purged.
  */
 @ExtendWith(Brokers.Extension.class)
 class WordCountTest {
@@ -44,12 +45,7 @@ class WordCountTest {
         String app = "wordcount-" + guarantee.replace('_', '-');
         List<String> lines = lines();
         Map<String, List<Long>> counts = new TreeMap<>();
-        Map<String, Long> totals = new TreeMap<>();
-        for (String line : lines) {
-            for (String word : line.split(" ")) {
-                totals.merge(word, 1L, Long::sum);
-            }
-        }
+        Map<String, Long> totals = totals(lines);
         totals.forEach((word, total) -> {
             List<Long> updates = new ArrayList<>();
             for (long i = 1; i <= total; i++) {
@@ -77,13 +73,20 @@ class WordCountTest {
             .count(Materialized.as("counts"))
             .toStream()
             .to(output, Produced.with(Serdes.String(), Serdes.Long()));
+        // First half on one instance; then it stops and a new one with an empty state directory
+        // restores the counts from the changelog and counts the second half on top of them.
+        int half = lines.size() / 2;
+        Map<String, Long> halfway = totals(lines.subList(0, half));
         try (App instance = App.start(broker, app, guarantee, builder.build())) {
             instance.awaitRunning(Io.PATIENCE);
-            List<ProducerRecord<String, String>> records = new ArrayList<>();
-            for (int i = 0; i < lines.size(); i++) {
-                records.add(new ProducerRecord<>(input, "line-" + i, lines.get(i)));
-            }
-            Io.produce(broker, records);
+            Io.produce(broker, records(input, lines, 0, half));
+            Io.readUntil(broker, output, new StringDeserializer(), new LongDeserializer(),
+                got -> reachedTotals(got, halfway), instance::checkHealthy);
+            instance.closeLeavingGroup();
+        }
+        try (App instance = App.start(broker, app, guarantee, builder.build())) {
+            instance.awaitRunning(Io.PATIENCE);
+            Io.produce(broker, records(input, lines, half, lines.size()));
             List<ConsumerRecord<String, Long>> read = Io.readUntil(broker, output, new StringDeserializer(),
                 new LongDeserializer(), got -> reachedTotals(got, totals), instance::checkHealthy);
             Map<String, List<Long>> counts = new TreeMap<>();
@@ -95,6 +98,24 @@ class WordCountTest {
             Map<String, String> policies = new TreeMap<>(Io.cleanupPolicies(broker, internalTopics));
             return new Matrix.Observation<>(new Output(counts, policies), Io.brokerSide(broker, app));
         }
+    }
+
+    private static List<ProducerRecord<String, String>> records(String topic, List<String> lines, int from, int to) {
+        List<ProducerRecord<String, String>> records = new ArrayList<>();
+        for (int i = from; i < to; i++) {
+            records.add(new ProducerRecord<>(topic, "line-" + i, lines.get(i)));
+        }
+        return records;
+    }
+
+    static Map<String, Long> totals(List<String> lines) {
+        Map<String, Long> totals = new TreeMap<>();
+        for (String line : lines) {
+            for (String word : line.split(" ")) {
+                totals.merge(word, 1L, Long::sum);
+            }
+        }
+        return totals;
     }
 
     static boolean reachedTotals(List<ConsumerRecord<String, Long>> read, Map<String, Long> totals) {
