@@ -64,6 +64,27 @@ class RebalanceTest {
         return tasks;
     }
 
+    /** Keys whose outputs in {@code read} are not exactly 1, 2, ..., their total, with what they were. */
+    static List<String> anomalies(List<ConsumerRecord<String, Long>> read, Map<String, Long> totals) {
+        Map<String, List<Long>> counts = new TreeMap<>();
+        for (ConsumerRecord<String, Long> record : read) {
+            counts.computeIfAbsent(record.key(), k -> new ArrayList<>()).add(record.value());
+        }
+        List<String> anomalies = new ArrayList<>();
+        for (Map.Entry<String, Long> total : totals.entrySet()) {
+            List<Long> updates = counts.getOrDefault(total.getKey(), List.of());
+            List<Long> expected = new ArrayList<>();
+            for (long n = 1; n <= total.getValue(); n++) {
+                expected.add(n);
+            }
+            if (!updates.equals(expected)) {
+                anomalies.add(total.getKey() + ": expected 1.." + total.getValue() + ", got " + updates.size()
+                    + " updates " + updates);
+            }
+        }
+        return anomalies;
+    }
+
     private static int standbyTasks(App instance) {
         int tasks = 0;
         for (ThreadMetadata thread : instance.streams().metadataForLocalThreads()) {
@@ -120,23 +141,7 @@ class RebalanceTest {
                     joined.checkHealthy();
                     feeder.checkHealthy();
                 });
-            Map<String, List<Long>> counts = new TreeMap<>();
-            for (ConsumerRecord<String, Long> record : read) {
-                counts.computeIfAbsent(record.key(), k -> new ArrayList<>()).add(record.value());
-            }
-            List<String> anomalies = new ArrayList<>();
-            for (Map.Entry<String, Long> total : totals.entrySet()) {
-                List<Long> updates = counts.getOrDefault(total.getKey(), List.of());
-                List<Long> expected = new ArrayList<>();
-                for (long n = 1; n <= total.getValue(); n++) {
-                    expected.add(n);
-                }
-                if (!updates.equals(expected)) {
-                    anomalies.add(total.getKey() + ": expected 1.." + total.getValue() + ", got " + updates.size()
-                        + " updates " + updates);
-                }
-            }
-            return new Matrix.Observation<>(new Output(anomalies, true, survivorTasks), Io.brokerSide(broker, app));
+            return new Matrix.Observation<>(new Output(anomalies(read, totals), true, survivorTasks), Io.brokerSide(broker, app));
         } finally {
             first.close();
             if (second != null) {
