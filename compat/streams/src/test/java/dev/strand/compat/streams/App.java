@@ -57,10 +57,16 @@ final class App implements AutoCloseable {
     /** The same, with {@code overrides} on top of the scenario defaults. */
     static App start(Broker broker, String applicationId, String guarantee, Topology topology, Properties overrides)
         throws IOException {
+        return start(broker.bootstrap(), applicationId, guarantee, topology, overrides);
+    }
+
+    /** The same against {@code bootstrap} (a child JVM has no {@link Broker}). */
+    static App start(String bootstrap, String applicationId, String guarantee, Topology topology, Properties overrides)
+        throws IOException {
         Path stateDir = Files.createTempDirectory(Io.tempRoot(), "strand-compat-streams-state-");
         Properties config = new Properties();
         config.put(StreamsConfig.APPLICATION_ID_CONFIG, applicationId);
-        config.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrap());
+        config.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
         config.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, guarantee);
         config.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.toString());
         config.put(StreamsConfig.NUM_STREAM_THREADS_CONFIG, 1);
@@ -77,6 +83,10 @@ final class App implements AutoCloseable {
         App app = new App(topology, config, stateDir);
         app.streams.start();
         return app;
+    }
+
+    Path stateDir() {
+        return stateDir;
     }
 
     KafkaStreams streams() {

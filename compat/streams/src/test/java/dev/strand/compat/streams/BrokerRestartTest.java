@@ -7,11 +7,7 @@ import java.util.Map;
 import java.util.TreeMap;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.common.serialization.LongDeserializer;
-import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.common.serialization.StringDeserializer;
-import org.apache.kafka.streams.StreamsBuilder;
-import org.apache.kafka.streams.kstream.Materialized;
-import org.apache.kafka.streams.kstream.Produced;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -52,13 +48,7 @@ class BrokerRestartTest {
         String input = app + "-input";
         String output = app + "-counts";
         Io.createTopics(broker, PARTITIONS, input, output);
-        StreamsBuilder builder = new StreamsBuilder();
-        builder.<String, String>stream(input)
-            .groupByKey()
-            .count(Materialized.as("per-key"))
-            .toStream()
-            .to(output, Produced.with(Serdes.String(), Serdes.Long()));
-        try (App instance = App.start(broker, app, guarantee, builder.build());
+        try (App instance = App.start(broker, app, guarantee, CountingMember.topology(input, output));
             Feeder feeder = new Feeder(broker, input, BrokerRestartTest::key)) {
             instance.awaitRunning(Io.PATIENCE);
             int fed = feeder.allow(STEP);

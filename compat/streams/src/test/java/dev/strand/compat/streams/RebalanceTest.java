@@ -8,13 +8,9 @@ import java.util.Properties;
 import java.util.TreeMap;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.common.serialization.LongDeserializer;
-import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.common.serialization.StringDeserializer;
-import org.apache.kafka.streams.StreamsBuilder;
 import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.ThreadMetadata;
-import org.apache.kafka.streams.kstream.Materialized;
-import org.apache.kafka.streams.kstream.Produced;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -102,22 +98,16 @@ class RebalanceTest {
         String input = app + "-input";
         String output = app + "-counts";
         Io.createTopics(broker, PARTITIONS, input, output);
-        StreamsBuilder builder = new StreamsBuilder();
-        builder.<String, String>stream(input)
-            .groupByKey()
-            .count(Materialized.as("per-key"))
-            .toStream()
-            .to(output, Produced.with(Serdes.String(), Serdes.Long()));
         // Each instance keeps a standby of the other's tasks: the survivor takes them over warm.
         Properties standby = new Properties();
         standby.put(StreamsConfig.NUM_STANDBY_REPLICAS_CONFIG, 1);
-        App first = App.start(broker, app, guarantee, builder.build(), standby);
+        App first = App.start(broker, app, guarantee, CountingMember.topology(input, output), standby);
         App second = null;
         try (Feeder feeder = new Feeder(broker, input, RebalanceTest::key)) {
             first.awaitRunning(Io.PATIENCE);
             awaitFed(feeder, feeder.allow(STEP));
             int fed = feeder.allow(STEP);
-            App joined = App.start(broker, app, guarantee, builder.build(), standby);
+            App joined = App.start(broker, app, guarantee, CountingMember.topology(input, output), standby);
             second = joined;
             Io.await("both instances own active tasks and standbys of the other's", () -> {
                 first.checkHealthy();
