@@ -32,9 +32,13 @@ final class Feeder implements AutoCloseable {
     private final Thread thread;
 
     Feeder(Broker broker, String topic, IntFunction<String> keyOf) {
+        this(broker.bootstrap(), topic, keyOf);
+    }
+
+    Feeder(String bootstrap, String topic, IntFunction<String> keyOf) {
         thread = new Thread(() -> {
             try (KafkaProducer<String, String> producer = new KafkaProducer<>(Map.of(
-                ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrap(),
+                ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap,
                 ProducerConfig.ACKS_CONFIG, "all",
                 ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true,
                 ProducerConfig.LINGER_MS_CONFIG, 1), new StringSerializer(), new StringSerializer())) {

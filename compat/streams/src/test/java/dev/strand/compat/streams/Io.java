@@ -37,17 +37,26 @@ final class Io {
     private Io() {}
 
     static Admin admin(Broker broker) {
+        return admin(broker.bootstrap());
+    }
+
+    static Admin admin(String bootstrap) {
         return Admin.create(Map.of(
-            AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrap(),
+            AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap,
             AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, 30000));
     }
 
     static void createTopics(Broker broker, int partitions, String... names) throws Exception {
+        createTopics(broker.bootstrap(), partitions, (short) 1, Map.of(), names);
+    }
+
+    static void createTopics(String bootstrap, int partitions, short replicas, Map<String, String> configs,
+        String... names) throws Exception {
         List<NewTopic> topics = new ArrayList<>();
         for (String name : names) {
-            topics.add(new NewTopic(name, partitions, (short) 1));
+            topics.add(new NewTopic(name, partitions, replicas).configs(configs));
         }
-        try (Admin admin = admin(broker)) {
+        try (Admin admin = admin(bootstrap)) {
             admin.createTopics(topics).all().get(30, TimeUnit.SECONDS);
         }
     }
@@ -75,9 +84,14 @@ final class Io {
      */
     static <K, V> List<ConsumerRecord<K, V>> readUntil(Broker broker, String topic, Deserializer<K> keys,
         Deserializer<V> values, Predicate<List<ConsumerRecord<K, V>>> done, Runnable healthy) {
+        return readUntil(broker.bootstrap(), topic, keys, values, done, healthy);
+    }
+
+    static <K, V> List<ConsumerRecord<K, V>> readUntil(String bootstrap, String topic, Deserializer<K> keys,
+        Deserializer<V> values, Predicate<List<ConsumerRecord<K, V>>> done, Runnable healthy) {
         List<ConsumerRecord<K, V>> read = new ArrayList<>();
         try (KafkaConsumer<K, V> consumer = new KafkaConsumer<>(Map.of(
-            ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrap(),
+            ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap,
             ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed",
             ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false), keys, values)) {
             List<TopicPartition> partitions = new ArrayList<>();
