@@ -1,7 +1,6 @@
 package dev.strand.compat.streams;
 
 import dev.strand.compat.Broker;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;

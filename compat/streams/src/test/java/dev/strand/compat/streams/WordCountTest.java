@@ -1,7 +1,6 @@
 package dev.strand.compat.streams;
 
 import dev.strand.compat.Broker;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
