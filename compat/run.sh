@@ -2,16 +2,18 @@
 # Runs the compatibility suites (compat/README.md): real Kafka clients and Kafka's own tools against
 # a broker each suite starts for itself.
 #
-# Usage: compat/run.sh [SUITE...]   SUITE: java spring go python node kafka-tools security nemesis (default:
-#                                          all, in that order; security: TLS and SASL, security/README.md;
-#                                          nemesis: the fault harness's smoke, tools/nemesis/README.md,
-#                                          Strand only)
+# Usage: compat/run.sh [SUITE...]   SUITE: java spring streams go python node kafka-tools security nemesis
+#                                          (default: all, in that order; streams: Kafka Streams on Strand
+#                                          and on Kafka 4.4 side by side; security: TLS and SASL,
+#                                          security/README.md; nemesis: the fault harness's smoke,
+#                                          tools/nemesis/README.md, Strand only)
 #
 #   STRAND_COMPAT_BROKER=strand (default)  build target/release/strand (cargo build --release -p
 #                                          strand-cli) and test it
 #   STRAND_COMPAT_BROKER=kafka             test Apache Kafka 4.4.0 instead (the oracle)
 #   STRAND_COMPAT_SUITE_TIMEOUT_S          one suite's limit, installation excluded (default 600)
 #   STRAND_COMPAT_UPDATE_GOLDEN=1          kafka-tools: record Kafka's output as the golden files
+#   STRAND_COMPAT_STREAMS_REFERENCE=0      streams: run on Strand alone, without Kafka's reference run
 #
 # Steps: build Strand (unless kafka), fetch Kafka's jars (compat/kafka/fetch-jars.sh), then for each
 # suite in turn (2 cores: never two at once) install its dependencies and run it. Prints a line per
@@ -20,7 +22,7 @@ set -uo pipefail
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 repo="$(cd "$here/.." && pwd)"
-all_suites=(java spring go python node kafka-tools security nemesis)
+all_suites=(java spring streams go python node kafka-tools security nemesis)
 # Suites that run only when named.
 extra_suites=()
 suite_timeout="${STRAND_COMPAT_SUITE_TIMEOUT_S:-600}"
@@ -97,7 +99,7 @@ python_venv() {
 
 install() { # SUITE: fetch what it needs
   case $1 in
-    java | spring) need mvn && need java && mvn -B -ntp -q -Dstyle.color=never -f "$here/$1/pom.xml" test-compile 2>&1 | decolor ;;
+    java | spring | streams) need mvn && need java && mvn -B -ntp -q -Dstyle.color=never -f "$here/$1/pom.xml" test-compile 2>&1 | decolor ;;
     go) need go && (cd "$here/go" && go mod download) ;;
     python | kafka-tools) need java && python_venv ;;
     node) need node && need npm && (cd "$here/node" && npm ci --no-audit --no-fund --loglevel=error) ;;
@@ -114,7 +116,7 @@ decolor() { sed -u $'s/\e\\[[0-9;]*m//g'; }
 
 run() { # SUITE: its test command, run from its directory (pipefail: a pipeline fails with its command)
   case $1 in
-    java | spring) cd "$here/$1" && mvn -B -ntp -Dstyle.color=never test 2>&1 | decolor ;;
+    java | spring | streams) cd "$here/$1" && mvn -B -ntp -Dstyle.color=never test 2>&1 | decolor ;;
     # go test's own -timeout panics without cleanup: let run.sh's SIGTERM come first.
     go) cd "$here/go" && exec go test -count=1 -timeout "$((suite_timeout + 60))s" -v ./... ;;
     python) cd "$here/python" && exec .venv/bin/python -m pytest -v ;;

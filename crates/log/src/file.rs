@@ -198,6 +198,17 @@ impl SegmentFile {
         Ok(buf)
     }
 
+    /// The first position at or after `from` the file system holds as data (`lseek` with
+    /// `SEEK_DATA`), or `None` when only holes follow (read, they are zeros). A file system that
+    /// does not track holes answers `from` itself.
+    pub fn next_data(&self, from: u64) -> io::Result<Option<u64>> {
+        match rustix::fs::seek(&*self.handle()?, rustix::fs::SeekFrom::Data(from)) {
+            Ok(data) => Ok(Some(data)),
+            Err(e) if e == rustix::io::Errno::NXIO => Ok(None),
+            Err(e) => Err(e.into()),
+        }
+    }
+
     /// `fdatasync`: the written bytes survive a power cut once this returns.
     pub fn sync_data(&self) -> io::Result<()> {
         sync_through_door(&*self.handle()?, &self.path, SyncKind::Data)

@@ -303,7 +303,7 @@ impl<E: Slot> IndexFile<E> {
             }
             Err(e) => return Err(LogError::io(path, e)),
         };
-        let (entries, load_problem) = if created { (Vec::new(), None) } else { load(&file)? };
+        let (entries, load_problem) = if created { (Vec::new(), None) } else { load(&file)?.into() };
         let written = entries.len() as u64 * E::SIZE as u64;
         let preallocated = created || file.len() > written;
         if file.len() != written {
@@ -411,9 +411,26 @@ impl<E: Slot> IndexFile<E> {
     }
 }
 
-/// Reads the entries of an existing file by the load rule of [`IndexFile`]; returns them and, if
-/// the file is damaged, why.
-fn load<E: Slot>(file: &SegmentFile) -> Result<(Vec<E>, Option<String>)> {
+/// What [`load`] found: the entries, why the file is damaged if it is, and how many bytes it read.
+struct Loaded<E> {
+    entries: Vec<E>,
+    problem: Option<String>,
+    #[cfg_attr(not(test), expect(dead_code, reason = "the tests check what loading read"))]
+    bytes_read: u64,
+}
+
+impl<E> From<Loaded<E>> for (Vec<E>, Option<String>) {
+    fn from(loaded: Loaded<E>) -> Self {
+        (loaded.entries, loaded.problem)
+    }
+}
+
+/// Reads the entries of an existing file by the load rule of [`IndexFile`]. Past the entries it
+/// reads only what the file system holds as data: the holes a preallocation left (the whole tail
+/// of an index whose broker was killed: `segment.index.bytes`, 10 MiB by default, per index) read
+/// as zeros, so skipping them keeps a restart after a crash from reading every partition's full
+/// preallocation, while garbage written further on is still found.
+fn load<E: Slot>(file: &SegmentFile) -> Result<Loaded<E>> {
     let size = E::SIZE as u64;
     let slots = file.len() / size;
     let chunk_slots = (LOAD_CHUNK_BYTES / E::SIZE) as u64;
@@ -421,9 +438,20 @@ fn load<E: Slot>(file: &SegmentFile) -> Result<(Vec<E>, Option<String>)> {
     let mut stopped = false;
     let mut problem = None;
     let mut slot = 0;
+    let mut bytes_read = 0;
     'chunks: while slot < slots {
+        if stopped {
+            match file.next_data(slot * size).map_err(|e| LogError::io(file.path(), e))? {
+                Some(data) => slot = slot.max(data / size),
+                None => break,
+            }
+            if slot >= slots {
+                break;
+            }
+        }
         let count = (slots - slot).min(chunk_slots);
         let bytes = file.read_at(slot * size, (count * size) as usize).map_err(|e| LogError::io(file.path(), e))?;
+        bytes_read += bytes.len() as u64;
         for raw in bytes.chunks_exact(E::SIZE) {
             let entry = E::read(raw);
             if !stopped && entry.follows(entries.last()) {
@@ -445,7 +473,7 @@ fn load<E: Slot>(file: &SegmentFile) -> Result<(Vec<E>, Option<String>)> {
     if problem.is_none() && !file.len().is_multiple_of(size) {
         problem = Some(format!("length {} is not a multiple of {size}", file.len()));
     }
-    Ok((entries, problem))
+    Ok(Loaded { entries, problem, bytes_read })
 }
 
 #[cfg(test)]
@@ -526,6 +554,36 @@ mod tests {
         assert!(index.is_full());
         index.trim()?;
         assert_eq!(std::fs::metadata(&path).expect("stat").len(), 32);
+        Ok(())
+    }
+
+    /// A crashed segment's index: three entries, then the rest of its preallocation as it left it
+    /// (a hole), and maybe garbage at the far end. Loading reads the entries and what is written
+    /// after the hole, not the hole: a restart after `kill -9` does not read every index's
+    /// `segment.index.bytes` (it read all 64 MiB here before).
+    #[test]
+    fn load_skips_the_hole_a_crash_leaves() -> Result<()> {
+        const PREALLOCATED: u64 = 64 << 20;
+        let dir = tempfile::tempdir().expect("tempdir");
+        for garbage in [false, true] {
+            let path = dir.path().join(format!("crashed-{garbage}.index"));
+            let mut written = Vec::new();
+            for (relative_offset, position) in [(1, 10), (2, 20), (4, 30)] {
+                OffsetSlot { relative_offset, position }.write(&mut written);
+            }
+            std::fs::write(&path, &written).expect("write");
+            let file = std::fs::OpenOptions::new().write(true).open(&path).expect("open");
+            file.set_len(PREALLOCATED).expect("preallocate");
+            if garbage {
+                std::os::unix::fs::FileExt::write_all_at(&file, &[0, 0, 0, 9, 0, 0, 0, 99], PREALLOCATED - 8)
+                    .expect("garbage");
+            }
+            drop(file);
+            let loaded = load::<OffsetSlot>(&SegmentFile::open_index(&path, false).expect("open"))?;
+            assert_eq!(loaded.entries.len(), 3, "garbage: {garbage}");
+            assert_eq!(loaded.problem.is_some(), garbage, "{:?}", loaded.problem);
+            assert!(loaded.bytes_read <= 4 * LOAD_CHUNK_BYTES as u64, "read {} bytes", loaded.bytes_read);
+        }
         Ok(())
     }
 

@@ -68,8 +68,12 @@ public final class Broker implements AutoCloseable {
 
     /** Starts the broker selected by the environment and waits until it serves Metadata. */
     public static Broker start() throws Exception {
+        return start(kindFromEnv());
+    }
+
+    /** Starts the given broker, whatever the environment selects (compat/streams runs both). */
+    public static Broker start(Kind kind) throws Exception {
         Path repo = repoRoot();
-        Kind kind = kindFromEnv();
         Path runDir = Files.createTempDirectory(tempRoot(), "strand-compat-java-");
         Path dataDir = Files.createDirectory(runDir.resolve("data"));
         int port = freePort();

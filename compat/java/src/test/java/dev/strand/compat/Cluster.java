@@ -133,8 +133,14 @@ final class Cluster implements AutoCloseable {
      * ({@code broker.rack}, say), on Strand and Kafka alike.
      */
     static Cluster start(int size, java.util.function.IntFunction<Map<String, String>> nodeSettings) throws Exception {
+        return start(Broker.kindFromEnv(), size, nodeSettings);
+    }
+
+    /** As {@link #start(int, java.util.function.IntFunction)}, of {@code kind} whatever the environment says. */
+    static Cluster start(Broker.Kind kind, int size, java.util.function.IntFunction<Map<String, String>> nodeSettings)
+            throws Exception {
         Path repo = Broker.repoRoot();
-        Cluster cluster = new Cluster(Broker.kindFromEnv(), Files.createTempDirectory(Broker.tempRoot(), "strand-compat-cluster-"));
+        Cluster cluster = new Cluster(kind, Files.createTempDirectory(Broker.tempRoot(), "strand-compat-cluster-"));
         Runtime.getRuntime().addShutdownHook(cluster.shutdownHook);
         try {
             Set<Integer> ports = new HashSet<>();
