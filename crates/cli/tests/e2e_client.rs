@@ -13,7 +13,8 @@ use common::tls::{Pki, pem};
 use strand_client::admin::{NewTopic, PartitionIncrease, RESOURCE_TOPIC};
 use strand_client::{Admin, Client, ClientConfig, ClientError};
 use strand_protocol::error::ErrorCode;
-use strand_protocol::messages::api::ApiKey;
+use strand_protocol::messages::FindCoordinatorRequest;
+use strand_protocol::messages::api::{ApiKey, RequestBody};
 
 fn block_on<T>(work: impl std::future::Future<Output = T>) -> T {
     tokio::runtime::Builder::new_current_thread().enable_all().build().expect("runtime").block_on(work)
@@ -47,6 +48,14 @@ fn admin_calls_answer_as_kafka_s_admin_client() {
     block_on(async {
         let connection = admin.client().any_connection().await.expect("a connection");
         assert_eq!(connection.version(ApiKey::Metadata), Ok(13), "the highest version both speak");
+        // A request that cannot be encoded at the version spoken (FindCoordinator's single `key`
+        // is gone from v4) fails at once for good, and the connection goes on.
+        let unencodable =
+            RequestBody::FindCoordinator(FindCoordinatorRequest { key: "g".into(), ..Default::default() });
+        let refused = connection.call(&unencodable).await.expect_err("not encodable at v6");
+        assert!(matches!(refused, ClientError::Config(_)) && !refused.is_retriable(), "{refused:?}");
+        let listed = admin.list_topics(true).await.expect("the connection still answers");
+        assert!(listed.is_empty(), "{listed:?}");
 
         let mut topic = NewTopic::new("orders", 3, 1);
         topic.configs.push(("retention.ms".into(), "1000".into()));

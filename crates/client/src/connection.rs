@@ -179,9 +179,16 @@ impl Connection {
         let mut open = state.take().ok_or_else(|| io("closed after an earlier failure".into()))?;
         let correlation_id = open.next_correlation_id;
         open.next_correlation_id = correlation_id.wrapping_add(1);
-        let frame = encode_request(correlation_id, Some(&self.client_id), body, version)
-            .map_err(|e| io(format!("cannot encode {:?} v{version}: {e}", body.api_key())))?;
-        Ok((open, correlation_id, frame))
+        match encode_request(correlation_id, Some(&self.client_id), body, version) {
+            Ok(frame) => Ok((open, correlation_id, frame)),
+            // A request this client cannot encode at this version fails the same way every time:
+            // never retried (an I/O error would be, until `default.api.timeout.ms`), and the
+            // connection, which sent nothing, stays open.
+            Err(e) => {
+                *state = Some(open);
+                Err(ClientError::Config(format!("cannot encode {:?} v{version}: {e}", body.api_key())))
+            }
+        }
     }
 
     async fn api_versions(&self) -> Result<HashMap<i16, (i16, i16)>, ClientError> {
