@@ -112,12 +112,7 @@ impl Partition {
                 AlterOutcome::AwaitMetadata
             }
             Ok(new) => {
-                // Kafka's IsrShrinksPerSec and IsrExpandsPerSec count committed changes.
-                match new.isr.len().cmp(&leader.isr.isr().len()) {
-                    std::cmp::Ordering::Less => metrics::counter!(ISR_SHRINKS).increment(1),
-                    std::cmp::Ordering::Greater => metrics::counter!(ISR_EXPANDS).increment(1),
-                    std::cmp::Ordering::Equal => {}
-                }
+                count_isr_change(leader.isr.isr().len(), new.isr.len());
                 leader.isr = IsrState::Committed { isr: new.isr };
                 s.partition_epoch = new.partition_epoch;
                 s.leader_recovery_state = new.leader_recovery_state;
@@ -142,5 +137,15 @@ impl Partition {
     /// Whether `sent` is still this partition's AlterPartition in flight.
     pub fn is_in_flight(&self, sent: &AlterPartitionItem) -> bool {
         self.lock_state().is_ok_and(|s| s.leader().and_then(|l| l.isr.in_flight()) == Some(sent))
+    }
+}
+
+/// Kafka's IsrShrinksPerSec and IsrExpandsPerSec: a committed change of this leader's ISR from
+/// `from` members to `to`.
+pub(crate) fn count_isr_change(from: usize, to: usize) {
+    match to.cmp(&from) {
+        std::cmp::Ordering::Less => metrics::counter!(ISR_SHRINKS).increment(1),
+        std::cmp::Ordering::Greater => metrics::counter!(ISR_EXPANDS).increment(1),
+        std::cmp::Ordering::Equal => {}
     }
 }

@@ -104,6 +104,17 @@ impl Partition {
 /// A newer partition epoch in the same leader epoch: the committed ISR is replaced (any pending
 /// change ends) and followers are added or dropped with the replica set.
 fn replace_assignment(leader: &mut LeaderState, incoming: &PartitionState, local: BrokerId, now_ms: i64) {
+    // This leader's own ISR change, committed and seen here before the controller's answer
+    // (which will then be ignored): counted now.
+    if let Some(sent) = leader.isr.in_flight() {
+        let mut proposed: Vec<BrokerId> = sent.new_isr.iter().map(|m| m.broker_id).collect();
+        let mut committed = incoming.isr.clone();
+        proposed.sort_unstable();
+        committed.sort_unstable();
+        if proposed == committed {
+            super::isr_changes::count_isr_change(leader.isr.isr().len(), committed.len());
+        }
+    }
     leader.isr = IsrState::Committed { isr: incoming.isr.clone() };
     leader.followers.retain(|id, _| incoming.replicas.contains(id));
     for id in incoming.replicas.iter().filter(|id| **id != local) {
