@@ -1,6 +1,7 @@
 """pytest fixtures for the Kafka tools suite: one broker for the session, started by the Python
 suite's launcher (compat/python/compat_broker.py), and a runner for Kafka's CLI tool classes."""
 
+import os
 import signal
 import subprocess
 import sys
@@ -10,7 +11,11 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "python"))
 
-from compat_broker import Broker, BrokerNotReady, java_command  # noqa: E402
+from compat_broker import REPO, Broker, BrokerNotReady, java_command  # noqa: E402
+
+# The strand binary the test_strand_* files run: STRAND_BIN, else target/release/strand.
+STRAND = Path(os.environ.get("STRAND_BIN", "target/release/strand"))
+STRAND = STRAND if STRAND.is_absolute() else REPO / STRAND
 
 
 def _interrupt(signum, frame):
@@ -70,3 +75,20 @@ class Tool:
 @pytest.fixture(scope="session")
 def tool(broker):
     return Tool(broker)
+
+
+class MixedTool:
+    """Kafka's tool classes, but the `strand` subcommand `strand_tools` names for a class."""
+
+    def __init__(self, broker, strand_tools):
+        self.broker = broker
+        self.kafka = Tool(broker)
+        self.strand_tools = strand_tools
+
+    def __call__(self, tool_class, *args, input=None, timeout=60, controller=False):
+        subcommand = self.strand_tools.get(tool_class)
+        if subcommand is None:
+            return self.kafka(tool_class, *args, input=input, timeout=timeout, controller=controller)
+        command = [str(STRAND), subcommand, "--bootstrap-server", self.broker.bootstrap, *args]
+        return subprocess.run(command, capture_output=True, text=True, timeout=timeout,
+                              input=input, stdin=None if input is not None else subprocess.DEVNULL)

@@ -11,9 +11,8 @@ describes list.
 import subprocess
 
 import pytest
-from conftest import Tool, running_broker
+from conftest import STRAND, Tool, running_broker
 from test_kafka_tools import check, eventually
-from test_strand_topics import STRAND
 
 CONFIGS = "org.apache.kafka.tools.ConfigCommand"
 

@@ -6,14 +6,9 @@ and stdout are compared with the same golden files (what Kafka's tool printed ag
 the same normalisation. The strand binary is STRAND_BIN, else target/release/strand.
 """
 
-import os
-import subprocess
-from pathlib import Path
-
 import pytest
 
-from compat_broker import REPO
-from conftest import Tool, running_broker
+from conftest import MixedTool, running_broker
 # The steps, in the order they run (pytest runs a module's tests in the order they appear).
 from test_kafka_tools_groups import (  # noqa: F401
     GROUPS,
@@ -25,30 +20,12 @@ from test_kafka_tools_groups import (  # noqa: F401
     test_delete_the_group,
 )
 
-STRAND = Path(os.environ.get("STRAND_BIN", "target/release/strand"))
-STRAND = STRAND if STRAND.is_absolute() else REPO / STRAND
-
 
 @pytest.fixture(scope="module")
 def own_broker():
     yield from running_broker("strand-groups")
 
 
-class MixedTool:
-    """Kafka's tool classes, but `strand consumer-groups` for kafka-consumer-groups."""
-
-    def __init__(self, broker):
-        self.broker = broker
-        self.kafka = Tool(broker)
-
-    def __call__(self, tool_class, *args, input=None, timeout=60, controller=False):
-        if tool_class != GROUPS:
-            return self.kafka(tool_class, *args, input=input, timeout=timeout, controller=controller)
-        command = [str(STRAND), "consumer-groups", "--bootstrap-server", self.broker.bootstrap, *args]
-        return subprocess.run(command, capture_output=True, text=True, timeout=timeout,
-                              input=input, stdin=None if input is not None else subprocess.DEVNULL)
-
-
 @pytest.fixture(scope="module")
 def tool(own_broker):
-    return MixedTool(own_broker)
+    return MixedTool(own_broker, {GROUPS: "consumer-groups"})

@@ -9,7 +9,6 @@ The sequence runs on a broker of its own (module scope): the session's broker ha
 the other files by then, and `--list` must see only this sequence's.
 """
 
-import os
 import subprocess
 import sys
 from pathlib import Path
@@ -18,12 +17,8 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "python"))
 
-from compat_broker import REPO  # noqa: E402
-from conftest import running_broker  # noqa: E402
+from conftest import STRAND, running_broker  # noqa: E402
 from test_kafka_tools import check, eventually  # noqa: E402
-
-STRAND = Path(os.environ.get("STRAND_BIN", "target/release/strand"))
-STRAND = STRAND if STRAND.is_absolute() else REPO / STRAND
 
 
 @pytest.fixture(scope="module")

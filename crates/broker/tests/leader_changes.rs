@@ -491,7 +491,8 @@ async fn new_leader_answers_offset_not_available_until_its_high_watermark_reache
 }
 
 /// Timestamp specs the version does not know are UNSUPPORTED_VERSION (Kafka's
-/// `isListOffsetsTimestampUnsupported`); -5 (latest tiered) without tiered storage is -1.
+/// `isListOffsetsTimestampUnsupported`); -5 (latest tiered) and -6 (earliest pending upload,
+/// v11) without tiered storage are -1.
 #[tokio::test]
 async fn list_offsets_timestamp_specs_by_version() {
     let mut member = Member::new();
@@ -505,4 +506,7 @@ async fn list_offsets_timestamp_specs_by_version() {
     assert_eq!(member.list_offsets(8, -1, -5, -1).await.0, ErrorCode::UnsupportedVersion);
     assert_eq!(member.list_offsets(9, -1, -5, -1).await, (ErrorCode::None, -1, -1));
     assert_eq!(member.list_offsets(9, -1, -6, -1).await.0, ErrorCode::UnsupportedVersion);
+    assert_eq!(member.list_offsets(10, -1, -6, -1).await.0, ErrorCode::UnsupportedVersion);
+    assert_eq!(member.list_offsets(11, -1, -6, -1).await, (ErrorCode::None, -1, -1));
+    assert_eq!(member.list_offsets(11, -1, -7, -1).await.0, ErrorCode::UnsupportedVersion);
 }

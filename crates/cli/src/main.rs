@@ -11,7 +11,8 @@
 //!   `strand-client` ([`tool`] holds what every such tool shares); `strand console-producer`
 //!   and `strand console-consumer` ([`console_producer`], [`console_consumer`]) and
 //!   `strand configs` ([`configs`], Kafka's `kafka-configs.sh`) and `strand consumer-groups`
-//!   ([`groups`], Kafka's `kafka-consumer-groups.sh`) likewise.
+//!   ([`groups`], Kafka's `kafka-consumer-groups.sh`) and `strand get-offsets` ([`get_offsets`])
+//!   likewise.
 //!
 //! A build with failpoints (the binary Cargo builds for this package's tests, where the
 //! `fail/failpoints` dev-dependency feature unifies in) sets them from `FAILPOINTS` and, while
@@ -25,6 +26,7 @@ mod add_scram;
 mod configs;
 mod console_consumer;
 mod console_producer;
+mod get_offsets;
 mod groups;
 mod server;
 mod storage;
@@ -60,6 +62,8 @@ enum Command {
     ConsoleConsumer(console_consumer::ConsoleConsumerArgs),
     /// List, describe and delete consumer groups, reset their offsets (Kafka's kafka-consumer-groups.sh).
     ConsumerGroups(groups::GroupsArgs),
+    /// Print the offsets of topic partitions for a time (Kafka's kafka-get-offsets.sh).
+    GetOffsets(get_offsets::GetOffsetsArgs),
 }
 
 fn main() -> ExitCode {
@@ -75,6 +79,7 @@ fn main() -> ExitCode {
         Command::ConsoleProducer(args) => return console_producer::run(args),
         Command::ConsoleConsumer(args) => return console_consumer::run(args),
         Command::ConsumerGroups(args) => return groups::run(args),
+        Command::GetOffsets(args) => return get_offsets::run(args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -1,7 +1,8 @@
 //! ListOffsets: the earliest offset (-2, and -4 the earliest local one: the same without tiered
 //! storage), the latest (-1: the high watermark, or the last stable offset under read_committed),
-//! the offset of the largest timestamp (-3), the latest tiered offset (-5: none, -1, without tiered
-//! storage), or the first record at or after a timestamp.
+//! the offset of the largest timestamp (-3), the latest tiered offset (-5) and the earliest one
+//! pending upload (-6, KIP-1023) (none, -1, without tiered storage), or the first record at or
+//! after a timestamp.
 //!
 //! As Kafka's `KafkaApis` builds the answer: the topics the session may DESCRIBE, a topic named
 //! twice answered as one and a partition named twice answered once (Kafka keys its answers by
@@ -9,7 +10,7 @@
 //! Per partition, in Kafka's order (`ReplicaManager.fetchOffset`, `Partition.fetchOffsetForTimestamp`):
 //! - a partition named more than once: INVALID_REQUEST (once);
 //! - a negative timestamp the version does not know: UNSUPPORTED_VERSION (-3 from v7, -4 from v8,
-//!   -5 from v9, any other never);
+//!   -5 from v9, -6 from v11, any other never);
 //! - a partition the image does not know: UNKNOWN_TOPIC_OR_PARTITION; one not hosted here:
 //!   NOT_LEADER_OR_FOLLOWER; a `current_leader_epoch` (v4+, -1 unchecked) older than this
 //!   replica's: FENCED_LEADER_EPOCH, newer: UNKNOWN_LEADER_EPOCH (KIP-320); then, unless the
@@ -45,6 +46,7 @@ const EARLIEST_TIMESTAMP: i64 = -2;
 const MAX_TIMESTAMP: i64 = -3;
 const EARLIEST_LOCAL_TIMESTAMP: i64 = -4;
 const LATEST_TIERED_TIMESTAMP: i64 = -5;
+const EARLIEST_PENDING_UPLOAD_TIMESTAMP: i64 = -6;
 
 /// The partitions the request names more than once: answered INVALID_REQUEST and not looked up,
 /// as Kafka's `ReplicaManager.fetchOffset` does.
@@ -129,6 +131,7 @@ fn timestamp_unsupported(timestamp: i64, version: i16) -> bool {
         MAX_TIMESTAMP => 7,
         EARLIEST_LOCAL_TIMESTAMP => 8,
         LATEST_TIERED_TIMESTAMP => 9,
+        EARLIEST_PENDING_UPLOAD_TIMESTAMP => 11,
         _ => return true,
     };
     version < version_min
@@ -179,8 +182,8 @@ async fn lookup(
         EARLIEST_TIMESTAMP | EARLIEST_LOCAL_TIMESTAMP => {
             return answer(index, -1, offsets.log_start_offset, leader_epoch);
         }
-        // Nothing is tiered: Kafka answers -1 (with leader epoch -1).
-        LATEST_TIERED_TIMESTAMP => return answer(index, -1, -1, NO_LEADER_EPOCH),
+        // Nothing is tiered or waiting to be (KIP-1023): Kafka answers -1 (with leader epoch -1).
+        LATEST_TIERED_TIMESTAMP | EARLIEST_PENDING_UPLOAD_TIMESTAMP => return answer(index, -1, -1, NO_LEADER_EPOCH),
         MAX_TIMESTAMP => broker.replicas.max_timestamp(tp),
         // The lookup may decompress a batch to find the record: a blocking thread's work.
         timestamp => {
