@@ -1,15 +1,22 @@
-"""Apache Kafka's kafka-get-offsets (GetOffsetShell, 4.4.0) on a broker of its own: the latest and
+"""Apache Kafka's kafka-get-offsets (GetOffsetShell, 4.4.0), then kafka-delete-records
+(DeleteRecordsCommand), on a broker of its own: the latest and
 earliest offsets of every partition of a topic, the partitions chosen by --topic (a regular
 expression) with --partitions, or by --topic-partitions rules; offsets by time (a time before
 every record, one after all of them: no line), max-timestamp, and the refusals (no match, a
-malformed time, --topic-partitions with --topic). Each step's exit status and stdout are compared
+malformed time, --topic-partitions with --topic); records deleted before an offset, before the high
+watermark (-1) and past the end (an error line), and the offset files Kafka's tool refuses (a
+partition twice, not JSON, another version). Each step's exit status and stdout are compared
 with golden/offsets-*.txt, Kafka 4.4.0's output against the Kafka broker (record them again with
 STRAND_COMPAT_BROKER=kafka STRAND_COMPAT_UPDATE_GOLDEN=1 compat/run.sh kafka-tools); the refusals'
-stderr line too. test_strand_get_offsets.py runs the same steps with `strand get-offsets`.
+stderr line too. test_strand_offsets.py runs the same steps with `strand get-offsets` and
+`strand delete-records`.
 
 The records are placed by their keys (the console producer's murmur2 partitioner), the same way
 on any broker: topic `offsets` (3 partitions) gets 9 records, `offsets-other` 2, `single` 1.
 """
+
+import json
+import subprocess
 
 import pytest
 
@@ -19,6 +26,7 @@ from test_kafka_tools import check
 TOPICS = "org.apache.kafka.tools.TopicCommand"
 PRODUCER = "org.apache.kafka.tools.ConsoleProducer"
 GET_OFFSETS = "org.apache.kafka.tools.GetOffsetShell"
+DELETE_RECORDS = "org.apache.kafka.tools.DeleteRecordsCommand"
 
 
 @pytest.fixture(scope="module")
@@ -103,5 +111,45 @@ def test_refusals(tool):
     }
     for name, (args, reason) in cases.items():
         done = offsets(tool, *args)
+        check(name, done)
+        assert done.stderr.splitlines()[0] == reason, done.stderr
+
+
+def delete_records(tool, directory, partitions, version=1, text=None):
+    """kafka-delete-records with an offset file of (topic, partition, offset) entries."""
+    path = directory / "offsets.json"
+    entries = [{"topic": t, "partition": p, "offset": o} for t, p, o in partitions]
+    path.write_text(text if text is not None else json.dumps({"partitions": entries, "version": version}))
+    return tool(DELETE_RECORDS, "--offset-json-file", str(path))
+
+
+def sorted_partitions(done):
+    """Kafka's tool prints the partitions in the order of an immutable map, which changes from run
+    to run: the lines after the two headers are compared sorted."""
+    lines = done.stdout.splitlines(keepends=True)
+    return subprocess.CompletedProcess(done.args, done.returncode, "".join(lines[:2] + sorted(lines[2:])), done.stderr)
+
+
+def test_delete_records(tool, tmp_path):
+    """Each partition's new low watermark; -1 deletes up to the high watermark; past the end is the
+    partition's error line; get-offsets --time earliest shows the new starts."""
+    check("delete-records", sorted_partitions(delete_records(tool, tmp_path, [("offsets", 0, 1), ("offsets", 1, -1), ("offsets", 2, 1),
+                                                             ("offsets-other", 0, 1)])))
+    check("delete-records-earliest-after", offsets(tool, "--topic", "offsets.*", "--time", "earliest"))
+    check("delete-records-past-the-end",
+          sorted_partitions(delete_records(tool, tmp_path, [("offsets", 0, 100), ("single", 0, 0)])))
+
+
+def test_delete_records_refusals(tool, tmp_path):
+    """Offset files Kafka's tool refuses before asking anything: exit 1, the reason on stderr."""
+    cases = {
+        "delete-records-duplicate": (dict(partitions=[("offsets", 0, 1), ("offsets", 0, 2)]),
+                                     "Offset json file contains duplicate topic partitions: offsets-0"),
+        "delete-records-not-json": (dict(partitions=[], text="{not json"), "The input string is not a valid JSON"),
+        "delete-records-version-2": (dict(partitions=[("offsets", 0, 1)], version=2),
+                                     "Not supported version field value 2"),
+    }
+    for name, (file, reason) in cases.items():
+        done = delete_records(tool, tmp_path, **file)
         check(name, done)
         assert done.stderr.splitlines()[0] == reason, done.stderr

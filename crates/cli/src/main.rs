@@ -11,8 +11,8 @@
 //!   `strand-client` ([`tool`] holds what every such tool shares); `strand console-producer`
 //!   and `strand console-consumer` ([`console_producer`], [`console_consumer`]) and
 //!   `strand configs` ([`configs`], Kafka's `kafka-configs.sh`) and `strand consumer-groups`
-//!   ([`groups`], Kafka's `kafka-consumer-groups.sh`) and `strand get-offsets` ([`get_offsets`])
-//!   likewise.
+//!   ([`groups`], Kafka's `kafka-consumer-groups.sh`), `strand get-offsets` ([`get_offsets`])
+//!   and `strand delete-records` ([`delete_records`]) likewise.
 //!
 //! A build with failpoints (the binary Cargo builds for this package's tests, where the
 //! `fail/failpoints` dev-dependency feature unifies in) sets them from `FAILPOINTS` and, while
@@ -26,6 +26,7 @@ mod add_scram;
 mod configs;
 mod console_consumer;
 mod console_producer;
+mod delete_records;
 mod get_offsets;
 mod groups;
 mod server;
@@ -64,6 +65,8 @@ enum Command {
     ConsumerGroups(groups::GroupsArgs),
     /// Print the offsets of topic partitions for a time (Kafka's kafka-get-offsets.sh).
     GetOffsets(get_offsets::GetOffsetsArgs),
+    /// Delete the records of partitions before an offset (Kafka's kafka-delete-records.sh).
+    DeleteRecords(delete_records::DeleteRecordsArgs),
 }
 
 fn main() -> ExitCode {
@@ -80,6 +83,7 @@ fn main() -> ExitCode {
         Command::ConsoleConsumer(args) => return console_consumer::run(args),
         Command::ConsumerGroups(args) => return groups::run(args),
         Command::GetOffsets(args) => return get_offsets::run(args),
+        Command::DeleteRecords(args) => return delete_records::run(args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

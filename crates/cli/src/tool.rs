@@ -11,6 +11,7 @@ use std::path::Path;
 use std::process::ExitCode;
 
 use strand_client::{Admin, Client, ClientConfig, ClientError};
+use strand_protocol::error::ErrorCode;
 
 /// Why a tool stopped.
 #[derive(Debug)]
@@ -73,6 +74,19 @@ pub fn block_on<T>(work: impl std::future::Future<Output = Result<T, Failure>>) 
         .build()
         .map_err(|e| Failure::Operation(format!("cannot start the async runtime: {e}")))?;
     runtime.block_on(work)
+}
+
+/// A failed call as Kafka's tool prints the exception: its class, then its message.
+pub fn exception(error: ClientError) -> String {
+    let Some(code) = error.code() else { return error.to_string() };
+    let class = match code {
+        ErrorCode::NonEmptyGroup => "GroupNotEmptyException".to_owned(),
+        ErrorCode::GroupAuthorizationFailed => "GroupAuthorizationException".to_owned(),
+        ErrorCode::TopicAuthorizationFailed => "TopicAuthorizationException".to_owned(),
+        ErrorCode::ClusterAuthorizationFailed => "ClusterAuthorizationException".to_owned(),
+        other => format!("{other:?}Exception"),
+    };
+    format!("org.apache.kafka.common.errors.{class}: {error}")
 }
 
 /// An admin client connected to the cluster.

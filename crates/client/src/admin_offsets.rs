@@ -1,15 +1,17 @@
-//! [`Admin::list_offsets`]: Kafka's `Admin.listOffsets`. The partitions are grouped by leader,
-//! one ListOffsets goes to each leader, and each partition gets its own answer: an offset, or
-//! the error that partition met. A partition whose leader is unknown or moved (a retriable
-//! error) is asked again after a fresh Metadata, with backoff, until `default.api.timeout.ms`.
+//! [`Admin::list_offsets`] and [`Admin::delete_records`]: Kafka's `Admin.listOffsets` and
+//! `deleteRecords`, one request to each leader ([`per_leader`]); each partition gets its own
+//! answer, or the error that partition met.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::BTreeMap;
 
 use strand_base::BrokerId;
-use strand_protocol::messages::ListOffsetsRequest;
 use strand_protocol::messages::api::{ApiKey, RequestBody, ResponseBody};
+use strand_protocol::messages::delete_records_request::{DeleteRecordsPartition, DeleteRecordsTopic};
 use strand_protocol::messages::list_offsets_request::{ListOffsetsPartition, ListOffsetsTopic};
+use strand_protocol::messages::{DeleteRecordsRequest, ListOffsetsRequest};
 
+use crate::admin_groups::TopicPartition;
+use crate::by_leader::{LeaderAnswers, per_leader};
 use crate::{Admin, ClientError};
 
 /// Which offset of a partition to look up (Kafka's `OffsetSpec`).
@@ -65,166 +67,103 @@ pub struct ListedOffset {
     pub leader_epoch: i32,
 }
 
-type Answers = Vec<Option<Result<ListedOffset, ClientError>>>;
+/// How long a leader may wait for its followers to move their log start (DeleteRecords'
+/// `timeout_ms`; Kafka's admin client sends its `request.timeout.ms`).
+const DELETE_RECORDS_TIMEOUT_MS: i32 = 30_000;
 
 impl Admin {
     /// The offset `spec` names of each of `partitions` (topic, index), in their order.
-    /// `isolation_level`: 0 read_uncommitted, 1 read_committed. Fails as a whole only when no
-    /// Metadata can be had at all.
+    /// `isolation_level`: 0 read_uncommitted, 1 read_committed.
     pub async fn list_offsets(
         &self,
-        partitions: &[(String, i32)],
+        partitions: &[TopicPartition],
         spec: OffsetSpec,
         isolation_level: i8,
     ) -> Result<Vec<Result<ListedOffset, ClientError>>, ClientError> {
-        let client = self.client();
-        let config = client.config();
-        let deadline = tokio::time::Instant::now() + config.api_timeout;
-        let mut backoff = config.retry_backoff;
-        let mut answers: Answers = vec![None; partitions.len()];
-        let mut topics: Vec<String> = partitions.iter().map(|(topic, _)| topic.clone()).collect();
-        topics.sort();
-        topics.dedup();
-        loop {
-            let mut last_failure = None;
-            match client.refresh_metadata(Some(&topics)).await {
-                Ok(metadata) => {
-                    let leaders = leaders_of(&metadata);
-                    let by_leader = self.pending_by_leader(partitions, &mut answers, &leaders);
-                    for (leader, indexes) in by_leader {
-                        let request = request(partitions, &indexes, spec, isolation_level);
-                        match self.ask(leader, &request, spec).await {
-                            Ok(found) => record(partitions, &indexes, &found, &mut answers),
-                            Err(error) if error.is_retriable() => last_failure = Some(error),
-                            Err(error) => indexes.iter().for_each(|&i| answers[i] = Some(Err(error.clone()))),
-                        }
-                    }
-                }
-                Err(error) if !error.is_retriable() => return Err(error),
-                Err(error) => last_failure = Some(error),
+        per_leader(self.client(), partitions, "listOffsets", |leader, indexes| async move {
+            let connection = self.client().node_connection(leader).await?;
+            if connection.version(ApiKey::ListOffsets)? < spec.min_version() {
+                return Err(ClientError::UnsupportedVersion(ApiKey::ListOffsets));
             }
-            if answers.iter().all(Option::is_some) {
-                break;
+            let mut topics: BTreeMap<&str, Vec<ListOffsetsPartition>> = BTreeMap::new();
+            for index in indexes {
+                let (topic, partition) = &partitions[index];
+                topics.entry(topic).or_default().push(ListOffsetsPartition {
+                    partition_index: *partition,
+                    current_leader_epoch: -1,
+                    timestamp: spec.timestamp(),
+                    ..Default::default()
+                });
             }
-            if tokio::time::Instant::now() + backoff >= deadline {
-                let timeout = last_failure.unwrap_or_else(|| ClientError::Timeout("listOffsets".into()));
-                answers.iter_mut().filter(|a| a.is_none()).for_each(|a| *a = Some(Err(timeout.clone())));
-                break;
-            }
-            tokio::time::sleep(backoff).await;
-            backoff = (backoff * 2).min(config.retry_backoff_max);
-        }
-        Ok(answers.into_iter().map(|a| a.unwrap_or_else(|| Err(ClientError::Timeout("listOffsets".into())))).collect())
-    }
-
-    /// The partitions still unanswered, by leader. One whose leader is unknown waits for the
-    /// next round; one that the fresh Metadata does not know, or reports with a lasting error,
-    /// gets that error as its answer.
-    fn pending_by_leader(
-        &self,
-        partitions: &[(String, i32)],
-        answers: &mut Answers,
-        leaders: &HashMap<(String, i32), Result<i32, i16>>,
-    ) -> BTreeMap<i32, Vec<usize>> {
-        const UNKNOWN_TOPIC_OR_PARTITION: i16 = 3;
-        let mut by_leader: BTreeMap<i32, Vec<usize>> = BTreeMap::new();
-        for (index, key) in partitions.iter().enumerate() {
-            if answers[index].is_some() {
-                continue;
-            }
-            let code = match leaders.get(key) {
-                Some(Ok(leader)) => {
-                    by_leader.entry(*leader).or_default().push(index);
-                    continue;
-                }
-                Some(Err(code)) => *code,
-                None => UNKNOWN_TOPIC_OR_PARTITION,
+            let request = RequestBody::ListOffsets(ListOffsetsRequest {
+                replica_id: BrokerId(-1),
+                isolation_level,
+                topics: topics
+                    .into_iter()
+                    .map(|(name, partitions)| ListOffsetsTopic {
+                        name: name.to_owned(),
+                        partitions,
+                        ..Default::default()
+                    })
+                    .collect(),
+                ..Default::default()
+            });
+            let ResponseBody::ListOffsets(response) = connection.call(&request).await? else {
+                return Err(ClientError::Config("not a ListOffsets response".into()));
             };
-            match ClientError::from_response(code, None) {
-                Some(error) if code == UNKNOWN_TOPIC_OR_PARTITION || !error.is_retriable() => {
-                    answers[index] = Some(Err(error))
+            let mut found = LeaderAnswers::new();
+            for topic in response.topics {
+                for p in topic.partitions {
+                    let listed =
+                        ListedOffset { offset: p.offset, timestamp: p.timestamp, leader_epoch: p.leader_epoch };
+                    found.insert((topic.name.clone(), p.partition_index), (p.error_code, listed));
                 }
-                _ => {}
             }
-        }
-        by_leader
+            Ok(found)
+        })
+        .await
     }
 
-    /// Sends one leader its ListOffsets, refusing a spec its version cannot carry.
-    async fn ask(
+    /// Deletes the records of each partition before its offset (-1: the high watermark), in
+    /// the order given; each answer is the partition's new low watermark.
+    pub async fn delete_records(
         &self,
-        leader: i32,
-        request: &RequestBody,
-        spec: OffsetSpec,
-    ) -> Result<HashMap<(String, i32), (i16, ListedOffset)>, ClientError> {
-        let connection = self.client().node_connection(leader).await?;
-        if connection.version(ApiKey::ListOffsets)? < spec.min_version() {
-            return Err(ClientError::UnsupportedVersion(ApiKey::ListOffsets));
-        }
-        let ResponseBody::ListOffsets(response) = connection.call(request).await? else {
-            return Err(ClientError::Config("not a ListOffsets response".into()));
-        };
-        let mut found = HashMap::new();
-        for topic in response.topics {
-            for p in topic.partitions {
-                let listed = ListedOffset { offset: p.offset, timestamp: p.timestamp, leader_epoch: p.leader_epoch };
-                found.insert((topic.name.clone(), p.partition_index), (p.error_code, listed));
+        before: &[(TopicPartition, i64)],
+    ) -> Result<Vec<Result<i64, ClientError>>, ClientError> {
+        let partitions: Vec<TopicPartition> = before.iter().map(|(tp, _)| tp.clone()).collect();
+        per_leader(self.client(), &partitions, "deleteRecords", |leader, indexes| async move {
+            let mut topics: BTreeMap<&str, Vec<DeleteRecordsPartition>> = BTreeMap::new();
+            for index in indexes {
+                let ((topic, partition), offset) = &before[index];
+                topics.entry(topic).or_default().push(DeleteRecordsPartition {
+                    partition_index: *partition,
+                    offset: *offset,
+                    ..Default::default()
+                });
             }
-        }
-        Ok(found)
-    }
-}
-
-/// Each partition's leader from a Metadata answer, or the error its topic or partition has.
-fn leaders_of(metadata: &strand_protocol::messages::MetadataResponse) -> HashMap<(String, i32), Result<i32, i16>> {
-    let mut leaders = HashMap::new();
-    for topic in &metadata.topics {
-        let Some(name) = &topic.name else { continue };
-        for partition in &topic.partitions {
-            let leader = partition.leader_id.0;
-            let answer = if partition.error_code == 0 && leader >= 0 { Ok(leader) } else { Err(partition.error_code) };
-            leaders.insert((name.clone(), partition.partition_index), answer);
-        }
-    }
-    leaders
-}
-
-fn request(partitions: &[(String, i32)], indexes: &[usize], spec: OffsetSpec, isolation_level: i8) -> RequestBody {
-    let mut topics: BTreeMap<&str, Vec<ListOffsetsPartition>> = BTreeMap::new();
-    for &index in indexes {
-        let (topic, partition) = &partitions[index];
-        topics.entry(topic).or_default().push(ListOffsetsPartition {
-            partition_index: *partition,
-            current_leader_epoch: -1,
-            timestamp: spec.timestamp(),
-            ..Default::default()
-        });
-    }
-    RequestBody::ListOffsets(ListOffsetsRequest {
-        replica_id: BrokerId(-1),
-        isolation_level,
-        topics: topics
-            .into_iter()
-            .map(|(name, partitions)| ListOffsetsTopic { name: name.to_owned(), partitions, ..Default::default() })
-            .collect(),
-        ..Default::default()
-    })
-}
-
-/// Stores the leader's answers: an offset, a final error, or nothing (a retriable error or a
-/// partition the leader left out: asked again next round).
-fn record(
-    partitions: &[(String, i32)],
-    indexes: &[usize],
-    found: &HashMap<(String, i32), (i16, ListedOffset)>,
-    answers: &mut Answers,
-) {
-    for &index in indexes {
-        let Some((code, listed)) = found.get(&partitions[index]) else { continue };
-        answers[index] = match ClientError::from_response(*code, None) {
-            None => Some(Ok(*listed)),
-            Some(error) if error.is_retriable() => None,
-            Some(error) => Some(Err(error)),
-        };
+            let request = RequestBody::DeleteRecords(DeleteRecordsRequest {
+                topics: topics
+                    .into_iter()
+                    .map(|(name, partitions)| DeleteRecordsTopic {
+                        name: name.to_owned(),
+                        partitions,
+                        ..Default::default()
+                    })
+                    .collect(),
+                timeout_ms: DELETE_RECORDS_TIMEOUT_MS,
+                ..Default::default()
+            });
+            let ResponseBody::DeleteRecords(response) = self.client().call_node(leader, &request).await? else {
+                return Err(ClientError::Config("not a DeleteRecords response".into()));
+            };
+            let mut found = LeaderAnswers::new();
+            for topic in response.topics {
+                for p in topic.partitions {
+                    found.insert((topic.name.clone(), p.partition_index), (p.error_code, p.low_watermark));
+                }
+            }
+            Ok(found)
+        })
+        .await
     }
 }

@@ -15,7 +15,7 @@
 //!   delete topics, create partitions, describe configs, the cluster and reassignments;
 //!   [`admin_configs`]: the config, client-quota and SCRAM-credential calls of `kafka-configs`;
 //!   [`admin_groups`]: the group calls of `kafka-consumer-groups`; [`admin_offsets`]:
-//!   `listOffsets`, one request per leader.
+//!   `listOffsets` and `deleteRecords`, one request per leader ([`by_leader`]).
 //! - [`producer`]: [`producer::Producer`], records to leaders with acks and Kafka's key
 //!   partitioner (no idempotence, compression or linger yet).
 //! - [`consumer`]: [`consumer::PartitionConsumer`], assigned partitions read from an offset
@@ -28,6 +28,7 @@ pub mod admin;
 pub mod admin_configs;
 pub mod admin_groups;
 pub mod admin_offsets;
+pub mod by_leader;
 pub mod cluster;
 pub mod config;
 pub mod connection;

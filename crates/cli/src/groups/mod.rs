@@ -22,7 +22,7 @@ use clap::Args;
 use strand_client::{Admin, ClientError};
 use strand_protocol::error::ErrorCode;
 
-use crate::tool::{self, Failure};
+use crate::tool::{self, Failure, exception};
 
 const EXAMPLES: &str = "Examples:
   strand consumer-groups --bootstrap-server localhost:9092 --describe --group orders-app
@@ -417,19 +417,6 @@ async fn delete_offsets(admin: &Admin, args: &GroupsArgs) -> Result<(), Failure>
     }
     println!();
     Ok(())
-}
-
-/// A failed call as Kafka's tool prints the exception: its class, then its message.
-fn exception(error: ClientError) -> String {
-    let Some(code) = error.code() else { return error.to_string() };
-    let class = match code {
-        ErrorCode::NonEmptyGroup => "GroupNotEmptyException".to_owned(),
-        ErrorCode::GroupAuthorizationFailed => "GroupAuthorizationException".to_owned(),
-        ErrorCode::TopicAuthorizationFailed => "TopicAuthorizationException".to_owned(),
-        ErrorCode::ClusterAuthorizationFailed => "ClusterAuthorizationException".to_owned(),
-        other => format!("{other:?}Exception"),
-    };
-    format!("org.apache.kafka.common.errors.{class}: {error}")
 }
 
 /// Reports `failure` of a call as Kafka's tool reports an exception it did not expect.

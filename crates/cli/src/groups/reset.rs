@@ -11,8 +11,8 @@ use strand_client::admin_groups::TopicPartition;
 use strand_client::consumer::{EARLIEST, LATEST, PartitionConsumer};
 use strand_protocol::error::ErrorCode;
 
-use super::{GroupsArgs, exception, failed, print_error};
-use crate::tool::{self, Failure};
+use super::{GroupsArgs, failed, print_error};
+use crate::tool::{self, Failure, exception};
 
 /// The plan for one group: partitions in the order Kafka's tool prints them, with new offsets.
 type Plan = Vec<(TopicPartition, i64)>;
