@@ -12,7 +12,8 @@
 //!   and `strand console-consumer` ([`console_producer`], [`console_consumer`]) and
 //!   `strand configs` ([`configs`], Kafka's `kafka-configs.sh`) and `strand consumer-groups`
 //!   ([`groups`], Kafka's `kafka-consumer-groups.sh`), `strand get-offsets` ([`get_offsets`])
-//!   and `strand delete-records` ([`delete_records`]) likewise.
+//!   and `strand delete-records` ([`delete_records`]) and `strand cluster` ([`cluster`])
+//!   likewise.
 //!
 //! A build with failpoints (the binary Cargo builds for this package's tests, where the
 //! `fail/failpoints` dev-dependency feature unifies in) sets them from `FAILPOINTS` and, while
@@ -23,6 +24,7 @@
 //! (a message on stderr, exit code 1).
 
 mod add_scram;
+mod cluster;
 mod configs;
 mod console_consumer;
 mod console_producer;
@@ -67,6 +69,8 @@ enum Command {
     GetOffsets(get_offsets::GetOffsetsArgs),
     /// Delete the records of partitions before an offset (Kafka's kafka-delete-records.sh).
     DeleteRecords(delete_records::DeleteRecordsArgs),
+    /// The cluster's id, endpoints and API versions; unregister nodes (Kafka's kafka-cluster.sh).
+    Cluster(cluster::ClusterArgs),
 }
 
 fn main() -> ExitCode {
@@ -84,6 +88,7 @@ fn main() -> ExitCode {
         Command::ConsumerGroups(args) => return groups::run(args),
         Command::GetOffsets(args) => return get_offsets::run(args),
         Command::DeleteRecords(args) => return delete_records::run(args),
+        Command::Cluster(args) => return cluster::run(args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

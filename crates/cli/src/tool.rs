@@ -66,6 +66,35 @@ pub fn client_config(bootstrap: &str, command_config: Option<&Path>) -> Result<C
     ClientConfig::from_properties(&properties).map_err(|e| Failure::Operation(e.to_string()))
 }
 
+/// The client configuration of a tool that takes `--bootstrap-server` or
+/// `--bootstrap-controller` (KIP-919), exactly one, as Kafka's `initializeBootstrapProperties`.
+pub fn client_config_either(
+    server: Option<&str>,
+    controller: Option<&str>,
+    command_config: Option<&Path>,
+) -> Result<ClientConfig, Failure> {
+    let (key, value) = match (server, controller) {
+        (Some(server), None) => ("bootstrap.servers", server),
+        (None, Some(controller)) => ("bootstrap.controllers", controller),
+        (Some(_), Some(_)) => {
+            return Err(Failure::Usage(
+                "You must specify either --bootstrap-controller or --bootstrap-server but not both.".into(),
+            ));
+        }
+        (None, None) => {
+            return Err(Failure::Usage("You must specify either --bootstrap-controller or --bootstrap-server.".into()));
+        }
+    };
+    let mut properties = match command_config {
+        Some(path) => ClientConfig::read_properties(path).map_err(|e| Failure::Operation(e.to_string()))?,
+        None => BTreeMap::new(),
+    };
+    properties.remove("bootstrap.servers");
+    properties.remove("bootstrap.controllers");
+    properties.insert(key.to_owned(), value.to_owned());
+    ClientConfig::from_properties(&properties).map_err(|e| Failure::Operation(e.to_string()))
+}
+
 /// Runs `work` on a single-threaded runtime (a tool makes a few calls; threads would only slow
 /// its start).
 pub fn block_on<T>(work: impl std::future::Future<Output = Result<T, Failure>>) -> Result<T, Failure> {

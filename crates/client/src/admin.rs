@@ -24,7 +24,7 @@ use strand_protocol::messages::{
     DescribeTopicPartitionsRequest, ListPartitionReassignmentsRequest,
 };
 
-use crate::cluster::Node;
+use crate::cluster::{ENDPOINT_TYPE_BROKER, ENDPOINT_TYPE_CONTROLLER, Node};
 use crate::{Client, ClientError};
 
 /// Kafka's `ConfigResource.Type.TOPIC` and `BROKER`.
@@ -326,9 +326,13 @@ impl Admin {
         Ok(resources.iter().map(|key| by_resource.remove(key).unwrap_or_default()).collect())
     }
 
-    /// The cluster's id, controller and live brokers (`describeCluster`).
+    /// The cluster's id, controller and live brokers (`describeCluster`); the controllers when
+    /// the client talks to them.
     pub async fn describe_cluster(&self) -> Result<ClusterDescription, ClientError> {
-        let request = RequestBody::DescribeCluster(DescribeClusterRequest::default());
+        let request = RequestBody::DescribeCluster(DescribeClusterRequest {
+            endpoint_type: if self.client.to_controllers() { ENDPOINT_TYPE_CONTROLLER } else { ENDPOINT_TYPE_BROKER },
+            ..Default::default()
+        });
         let response = self.client.retrying("describeCluster", || self.client.call_any(&request)).await?;
         let ResponseBody::DescribeCluster(response) = response else { return Err(unexpected("DescribeCluster")) };
         if let Some(error) = ClientError::from_response(response.error_code, response.error_message.as_deref()) {

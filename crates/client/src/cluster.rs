@@ -2,7 +2,9 @@
 //! first address that answers), learns the brokers, the controller id and partitions' leaders
 //! from Metadata, keeps one [`Connection`] per node, and routes a call to any node, to a given
 //! node, to the controller (`Metadata.controller_id`, which on KRaft brokers forwards) or to a
-//! partition's leader.
+//! partition's leader. With `bootstrap.controllers` instead (KIP-919) its nodes are the
+//! controllers, learnt from DescribeCluster (endpoint type controller), and the controller is
+//! the active one.
 //!
 //! Retries: [`Client::retrying`] runs an operation again after a retriable failure (a connection
 //! lost, a retriable error code) with exponential backoff from `retry.backoff.ms` to
@@ -13,13 +15,17 @@ use std::collections::HashMap;
 use std::future::Future;
 use std::sync::{Arc, Mutex, PoisonError};
 
-use strand_protocol::messages::MetadataRequest;
 use strand_protocol::messages::api::{RequestBody, ResponseBody};
 use strand_protocol::messages::metadata_request::MetadataRequestTopic;
-use strand_protocol::messages::metadata_response::MetadataResponse;
+use strand_protocol::messages::metadata_response::{MetadataResponse, MetadataResponseBroker};
+use strand_protocol::messages::{DescribeClusterRequest, MetadataRequest};
 
 use crate::config::ClientConfig;
 use crate::{ClientError, Connection};
+
+/// DescribeCluster's endpoint types (KIP-919).
+pub const ENDPOINT_TYPE_BROKER: i8 = 1;
+pub const ENDPOINT_TYPE_CONTROLLER: i8 = 2;
 
 /// A node id and its address.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -60,7 +66,7 @@ struct View {
 impl Client {
     /// Connects to the first bootstrap address that answers and learns the cluster's brokers.
     pub async fn connect(config: ClientConfig) -> Result<Client, ClientError> {
-        if config.bootstrap_servers.is_empty() {
+        if config.bootstrap_servers.is_empty() && config.bootstrap_controllers.is_empty() {
             return Err(ClientError::Config("No resolvable bootstrap urls given in bootstrap.servers".into()));
         }
         let client = Client {
@@ -89,9 +95,18 @@ impl Client {
         self.view.lock().unwrap_or_else(PoisonError::into_inner)
     }
 
+    /// Whether this client talks to the controllers (`bootstrap.controllers`).
+    pub fn to_controllers(&self) -> bool {
+        !self.config.bootstrap_controllers.is_empty()
+    }
+
     /// Sends Metadata for `topics` (`None`: every topic; `Some(&[])`: none) to any node and
-    /// updates the brokers and the controller from its answer.
+    /// updates the brokers and the controller from its answer. Talking to the controllers, it
+    /// asks DescribeCluster for them instead and answers as a Metadata without topics would.
     pub async fn refresh_metadata(&self, topics: Option<&[String]>) -> Result<MetadataResponse, ClientError> {
+        if self.to_controllers() {
+            return self.refresh_controllers().await;
+        }
         let request = RequestBody::Metadata(MetadataRequest {
             topics: topics.map(|names| {
                 names
@@ -116,6 +131,44 @@ impl Client {
         Ok(response)
     }
 
+    /// The controllers from DescribeCluster (endpoint type controller, KIP-919).
+    async fn refresh_controllers(&self) -> Result<MetadataResponse, ClientError> {
+        let request = RequestBody::DescribeCluster(DescribeClusterRequest {
+            endpoint_type: ENDPOINT_TYPE_CONTROLLER,
+            ..Default::default()
+        });
+        let ResponseBody::DescribeCluster(response) = self.call_any(&request).await? else {
+            return Err(ClientError::Config("not a DescribeCluster response".into()));
+        };
+        if let Some(error) = ClientError::from_response(response.error_code, response.error_message.as_deref()) {
+            return Err(error);
+        }
+        let mut view = self.view();
+        view.nodes = response
+            .brokers
+            .iter()
+            .map(|b| Node { id: b.broker_id.0, host: b.host.clone(), port: b.port, rack: b.rack.clone() })
+            .collect();
+        view.controller_id = (response.controller_id.0 >= 0).then_some(response.controller_id.0);
+        view.cluster_id = Some(response.cluster_id.clone());
+        Ok(MetadataResponse {
+            brokers: response
+                .brokers
+                .into_iter()
+                .map(|b| MetadataResponseBroker {
+                    node_id: b.broker_id,
+                    host: b.host,
+                    port: b.port,
+                    rack: b.rack,
+                    ..Default::default()
+                })
+                .collect(),
+            cluster_id: Some(response.cluster_id),
+            controller_id: response.controller_id,
+            ..Default::default()
+        })
+    }
+
     /// Sends `body` to any node: a known broker, else a bootstrap address.
     pub async fn call_any(&self, body: &RequestBody) -> Result<ResponseBody, ClientError> {
         self.any_connection().await?.call(body).await
@@ -127,7 +180,7 @@ impl Client {
             return Ok(open.clone());
         }
         let mut candidates: Vec<String> = self.nodes().iter().map(Node::address).collect();
-        candidates.extend(self.config.bootstrap_servers.iter().cloned());
+        candidates.extend(self.config.bootstrap_servers.iter().chain(&self.config.bootstrap_controllers).cloned());
         let mut last = None;
         for address in candidates {
             match self.connection(&address).await {

@@ -90,6 +90,9 @@ impl SaslConfig {
 pub struct ClientConfig {
     /// `bootstrap.servers`: `host:port` addresses.
     pub bootstrap_servers: Vec<String>,
+    /// `bootstrap.controllers` (KIP-919): the controllers' addresses, for an admin client that
+    /// talks to the controller quorum instead of brokers.
+    pub bootstrap_controllers: Vec<String>,
     pub client_id: String,
     pub security_protocol: SecurityProtocol,
     pub tls: TlsConfig,
@@ -112,6 +115,7 @@ impl Default for ClientConfig {
     fn default() -> ClientConfig {
         ClientConfig {
             bootstrap_servers: Vec::new(),
+            bootstrap_controllers: Vec::new(),
             client_id: "strand".to_owned(),
             security_protocol: SecurityProtocol::Plaintext,
             tls: TlsConfig { verify_host_name: true, ..TlsConfig::default() },
@@ -144,9 +148,15 @@ impl ClientConfig {
     pub fn from_properties(properties: &BTreeMap<String, String>) -> Result<ClientConfig, ClientError> {
         let mut config = ClientConfig::default();
         let get = |key: &str| properties.get(key).map(|v| v.trim()).filter(|v| !v.is_empty());
+        let addresses = |text: &str| text.split(',').map(|s| s.trim().to_owned()).filter(|s| !s.is_empty()).collect();
         if let Some(servers) = get("bootstrap.servers") {
-            config.bootstrap_servers =
-                servers.split(',').map(|s| s.trim().to_owned()).filter(|s| !s.is_empty()).collect();
+            config.bootstrap_servers = addresses(servers);
+        }
+        if let Some(controllers) = get("bootstrap.controllers") {
+            config.bootstrap_controllers = addresses(controllers);
+        }
+        if !config.bootstrap_servers.is_empty() && !config.bootstrap_controllers.is_empty() {
+            return Err(ClientError::Config("You cannot set both bootstrap.servers and bootstrap.controllers.".into()));
         }
         if let Some(id) = get("client.id") {
             config.client_id = id.to_owned();
@@ -246,6 +256,9 @@ mod tests {
         assert_eq!(plain.request_timeout, Duration::from_millis(500));
         assert_eq!(plain.api_timeout, Duration::from_millis(60_000));
         assert_eq!(plain.security_protocol, SecurityProtocol::Plaintext);
+        let controllers = config(&[("bootstrap.controllers", "c:1,d:2")]).expect("config");
+        assert!(controllers.bootstrap_servers.is_empty());
+        assert_eq!(controllers.bootstrap_controllers, ["c:1", "d:2"]);
 
         let jaas = r#"org.apache.kafka.common.security.scram.ScramLoginModule required username="u" password="p";"#;
         let sasl = config(&[
@@ -269,6 +282,7 @@ mod tests {
             (vec![("security.protocol", "BOGUS")], "security.protocol"),
             (vec![("request.timeout.ms", "soon")], "request.timeout.ms"),
             (vec![("security.protocol", "SASL_PLAINTEXT"), ("sasl.mechanism", "PLAIN")], "sasl.jaas.config"),
+            (vec![("bootstrap.servers", "a:1"), ("bootstrap.controllers", "b:2")], "bootstrap.controllers"),
         ] {
             let error = config(&pairs).expect_err("refused").to_string();
             assert!(error.contains(expected), "{error}");

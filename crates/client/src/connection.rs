@@ -112,6 +112,11 @@ impl Connection {
         Ok(version)
     }
 
+    /// Every API the node advertised in ApiVersions, by key: its (min, max) versions.
+    pub fn advertised_versions(&self) -> &HashMap<i16, (i16, i16)> {
+        &self.versions
+    }
+
     /// Whether the node serves `api` at some version this client speaks.
     pub fn supports(&self, api: ApiKey) -> bool {
         self.version(api).is_ok()

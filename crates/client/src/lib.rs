@@ -13,6 +13,7 @@
 //!   exponential backoff until `default.api.timeout.ms`.
 //! - [`admin`]: [`Admin`], Kafka's `Admin` calls the tools need: list, describe, create and
 //!   delete topics, create partitions, describe configs, the cluster and reassignments;
+//!   [`admin_cluster`]: endpoints, unregistering nodes and ApiVersions (`kafka-cluster`);
 //!   [`admin_configs`]: the config, client-quota and SCRAM-credential calls of `kafka-configs`;
 //!   [`admin_groups`]: the group calls of `kafka-consumer-groups`; [`admin_offsets`]:
 //!   `listOffsets` and `deleteRecords`, one request per leader ([`by_leader`]).
@@ -25,6 +26,7 @@
 //! What it is not (yet): no consumer groups, no pipelining, no OAUTHBEARER or GSSAPI.
 
 pub mod admin;
+pub mod admin_cluster;
 pub mod admin_configs;
 pub mod admin_groups;
 pub mod admin_offsets;

@@ -1,0 +1,106 @@
+//! The cluster calls of Kafka's `Admin` that `kafka-cluster` makes: the nodes' endpoints
+//! (`describeCluster` with an endpoint type, KIP-919), `unregisterBroker`,
+//! `unregisterController`, and each node's ApiVersions.
+
+use std::collections::HashMap;
+
+use strand_protocol::messages::api::{ApiKey, RequestBody, ResponseBody};
+use strand_protocol::messages::{DescribeClusterRequest, UnregisterBrokerRequest, UnregisterControllerRequest};
+
+use crate::cluster::{ENDPOINT_TYPE_BROKER, ENDPOINT_TYPE_CONTROLLER, Node};
+use crate::{Admin, ClientError};
+
+/// A node as `describeCluster` lists it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Endpoint {
+    pub node: Node,
+    /// A broker that is fenced (always false for a controller).
+    pub fenced: bool,
+    /// Whether the node is a controller (the client talks to the controllers).
+    pub controller: bool,
+}
+
+impl Admin {
+    /// The brokers (fenced ones too with `include_fenced`), or the controllers when the client
+    /// talks to them, in the order the node answered.
+    pub async fn describe_endpoints(&self, include_fenced: bool) -> Result<Vec<Endpoint>, ClientError> {
+        let controller = self.client().to_controllers();
+        let request = RequestBody::DescribeCluster(DescribeClusterRequest {
+            endpoint_type: if controller { ENDPOINT_TYPE_CONTROLLER } else { ENDPOINT_TYPE_BROKER },
+            include_fenced_brokers: include_fenced,
+            ..Default::default()
+        });
+        let response = self.client().retrying("describeCluster", || self.client().call_any(&request)).await?;
+        let ResponseBody::DescribeCluster(response) = response else {
+            return Err(ClientError::Config("not a DescribeCluster response".into()));
+        };
+        if let Some(error) = ClientError::from_response(response.error_code, response.error_message.as_deref()) {
+            return Err(error);
+        }
+        Ok(response
+            .brokers
+            .into_iter()
+            .map(|b| Endpoint {
+                node: Node { id: b.broker_id.0, host: b.host, port: b.port, rack: b.rack },
+                fenced: b.is_fenced,
+                controller,
+            })
+            .collect())
+    }
+
+    /// Unregisters broker `id` (`unregisterBroker`): sent to any broker, which forwards it, or
+    /// to the active controller.
+    pub async fn unregister_broker(&self, id: i32) -> Result<(), ClientError> {
+        let request = RequestBody::UnregisterBroker(UnregisterBrokerRequest {
+            broker_id: strand_base::BrokerId(id),
+            ..Default::default()
+        });
+        let response = self.client().retrying("unregisterBroker", || self.call_either(&request)).await?;
+        let ResponseBody::UnregisterBroker(response) = response else {
+            return Err(ClientError::Config("not an UnregisterBroker response".into()));
+        };
+        ClientError::from_response(response.error_code, response.error_message.as_deref()).map_or(Ok(()), Err)
+    }
+
+    /// Unregisters controller `id` (`unregisterController`, Kafka 4.4).
+    pub async fn unregister_controller(&self, id: i32) -> Result<(), ClientError> {
+        let request =
+            RequestBody::UnregisterController(UnregisterControllerRequest { controller_id: id, ..Default::default() });
+        let response = self.client().retrying("unregisterController", || self.call_either(&request)).await?;
+        let ResponseBody::UnregisterController(response) = response else {
+            return Err(ClientError::Config("not an UnregisterController response".into()));
+        };
+        ClientError::from_response(response.error_code, response.error_message.as_deref()).map_or(Ok(()), Err)
+    }
+
+    /// Each node's advertised ApiVersions (the brokers, or the controllers when the client talks
+    /// to them), in node order.
+    pub async fn node_api_versions(&self) -> Result<Vec<(Endpoint, HashMap<i16, (i16, i16)>)>, ClientError> {
+        let mut nodes = Vec::new();
+        for endpoint in self.describe_endpoints(false).await? {
+            let connection = self.client().node_connection(endpoint.node.id).await?;
+            let versions = connection.advertised_versions().clone();
+            nodes.push((endpoint, versions));
+        }
+        Ok(nodes)
+    }
+
+    /// Sends `request` as Kafka's `LeastLoadedBrokerOrActiveKController` does: to any broker,
+    /// or to the active controller.
+    async fn call_either(&self, request: &RequestBody) -> Result<ResponseBody, ClientError> {
+        let connection = if self.client().to_controllers() {
+            self.client().controller_connection().await?
+        } else {
+            self.client().any_connection().await?
+        };
+        if !connection.supports(request.api_key()) {
+            return Err(ClientError::UnsupportedVersion(request.api_key()));
+        }
+        connection.call(request).await
+    }
+}
+
+/// Whether `api` is one Kafka's clients know on a broker listener (`ApiKeys.clientApis()`).
+pub fn client_api(api: ApiKey) -> bool {
+    api.listeners().contains(&strand_protocol::messages::api::Listener::Broker)
+}
