@@ -89,6 +89,8 @@ class MixedTool:
         subcommand = self.strand_tools.get(tool_class)
         if subcommand is None:
             return self.kafka(tool_class, *args, input=input, timeout=timeout, controller=controller)
-        command = [str(STRAND), subcommand, "--bootstrap-server", self.broker.bootstrap, *args]
+        bootstrap = ["--bootstrap-controller", self.broker.bootstrap_controller] if controller else [
+            "--bootstrap-server", self.broker.bootstrap]
+        command = [str(STRAND), subcommand, *bootstrap, *args]
         return subprocess.run(command, capture_output=True, text=True, timeout=timeout,
                               input=input, stdin=None if input is not None else subprocess.DEVNULL)

@@ -12,8 +12,8 @@
 //!   and `strand console-consumer` ([`console_producer`], [`console_consumer`]) and
 //!   `strand configs` ([`configs`], Kafka's `kafka-configs.sh`) and `strand consumer-groups`
 //!   ([`groups`], Kafka's `kafka-consumer-groups.sh`), `strand get-offsets` ([`get_offsets`])
-//!   and `strand delete-records` ([`delete_records`]) and `strand cluster` ([`cluster`])
-//!   likewise.
+//!   and `strand delete-records` ([`delete_records`]), `strand cluster` ([`cluster`]) and
+//!   `strand features` ([`features`]) likewise.
 //!
 //! A build with failpoints (the binary Cargo builds for this package's tests, where the
 //! `fail/failpoints` dev-dependency feature unifies in) sets them from `FAILPOINTS` and, while
@@ -29,6 +29,7 @@ mod configs;
 mod console_consumer;
 mod console_producer;
 mod delete_records;
+mod features;
 mod get_offsets;
 mod groups;
 mod server;
@@ -71,6 +72,8 @@ enum Command {
     DeleteRecords(delete_records::DeleteRecordsArgs),
     /// The cluster's id, endpoints and API versions; unregister nodes (Kafka's kafka-cluster.sh).
     Cluster(cluster::ClusterArgs),
+    /// Describe and change feature levels (Kafka's kafka-features.sh).
+    Features(features::FeaturesArgs),
 }
 
 fn main() -> ExitCode {
@@ -89,6 +92,7 @@ fn main() -> ExitCode {
         Command::GetOffsets(args) => return get_offsets::run(args),
         Command::DeleteRecords(args) => return delete_records::run(args),
         Command::Cluster(args) => return cluster::run(args),
+        Command::Features(args) => return features::run(args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

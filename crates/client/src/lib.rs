@@ -14,6 +14,7 @@
 //! - [`admin`]: [`Admin`], Kafka's `Admin` calls the tools need: list, describe, create and
 //!   delete topics, create partitions, describe configs, the cluster and reassignments;
 //!   [`admin_cluster`]: endpoints, unregistering nodes and ApiVersions (`kafka-cluster`);
+//!   [`admin_features`]: describing and updating feature levels (`kafka-features`);
 //!   [`admin_configs`]: the config, client-quota and SCRAM-credential calls of `kafka-configs`;
 //!   [`admin_groups`]: the group calls of `kafka-consumer-groups`; [`admin_offsets`]:
 //!   `listOffsets` and `deleteRecords`, one request per leader ([`by_leader`]).
@@ -28,6 +29,7 @@
 pub mod admin;
 pub mod admin_cluster;
 pub mod admin_configs;
+pub mod admin_features;
 pub mod admin_groups;
 pub mod admin_offsets;
 pub mod by_leader;
