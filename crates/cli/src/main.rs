@@ -13,7 +13,8 @@
 //!   `strand configs` ([`configs`], Kafka's `kafka-configs.sh`) and `strand consumer-groups`
 //!   ([`groups`], Kafka's `kafka-consumer-groups.sh`), `strand get-offsets` ([`get_offsets`])
 //!   and `strand delete-records` ([`delete_records`]), `strand cluster` ([`cluster`]) and
-//!   `strand features` ([`features`]) likewise.
+//!   `strand features` ([`features`]) and `strand metadata-quorum` ([`metadata_quorum`])
+//!   likewise.
 //!
 //! A build with failpoints (the binary Cargo builds for this package's tests, where the
 //! `fail/failpoints` dev-dependency feature unifies in) sets them from `FAILPOINTS` and, while
@@ -32,6 +33,7 @@ mod delete_records;
 mod features;
 mod get_offsets;
 mod groups;
+mod metadata_quorum;
 mod server;
 mod storage;
 mod tool;
@@ -74,6 +76,8 @@ enum Command {
     Cluster(cluster::ClusterArgs),
     /// Describe and change feature levels (Kafka's kafka-features.sh).
     Features(features::FeaturesArgs),
+    /// Describe the KRaft metadata quorum, remove controllers (Kafka's kafka-metadata-quorum.sh).
+    MetadataQuorum(metadata_quorum::MetadataQuorumArgs),
 }
 
 fn main() -> ExitCode {
@@ -93,6 +97,7 @@ fn main() -> ExitCode {
         Command::DeleteRecords(args) => return delete_records::run(args),
         Command::Cluster(args) => return cluster::run(args),
         Command::Features(args) => return features::run(args),
+        Command::MetadataQuorum(args) => return metadata_quorum::run(args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -87,7 +87,7 @@ impl Admin {
 
     /// Sends `request` as Kafka's `LeastLoadedBrokerOrActiveKController` does: to any broker,
     /// or to the active controller.
-    async fn call_either(&self, request: &RequestBody) -> Result<ResponseBody, ClientError> {
+    pub(crate) async fn call_either(&self, request: &RequestBody) -> Result<ResponseBody, ClientError> {
         let connection = if self.client().to_controllers() {
             self.client().controller_connection().await?
         } else {

@@ -15,6 +15,7 @@
 //!   delete topics, create partitions, describe configs, the cluster and reassignments;
 //!   [`admin_cluster`]: endpoints, unregistering nodes and ApiVersions (`kafka-cluster`);
 //!   [`admin_features`]: describing and updating feature levels (`kafka-features`);
+//!   [`admin_quorum`]: describing the metadata quorum, removing voters (`kafka-metadata-quorum`);
 //!   [`admin_configs`]: the config, client-quota and SCRAM-credential calls of `kafka-configs`;
 //!   [`admin_groups`]: the group calls of `kafka-consumer-groups`; [`admin_offsets`]:
 //!   `listOffsets` and `deleteRecords`, one request per leader ([`by_leader`]).
@@ -32,6 +33,7 @@ pub mod admin_configs;
 pub mod admin_features;
 pub mod admin_groups;
 pub mod admin_offsets;
+pub mod admin_quorum;
 pub mod by_leader;
 pub mod cluster;
 pub mod config;
