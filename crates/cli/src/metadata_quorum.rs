@@ -139,7 +139,7 @@ fn execute(args: MetadataQuorumArgs) -> Result<(), Failure> {
 }
 
 fn now_ms() -> i64 {
-    std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_millis() as i64)
+    strand_base::Clock::now_ms(&strand_base::SystemClock)
 }
 
 /// Kafka's `Uuid.fromString`: URL-safe base64 of 16 bytes (decoded as leniently as Java's
