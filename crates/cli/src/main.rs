@@ -13,8 +13,8 @@
 //!   `strand configs` ([`configs`], Kafka's `kafka-configs.sh`) and `strand consumer-groups`
 //!   ([`groups`], Kafka's `kafka-consumer-groups.sh`), `strand get-offsets` ([`get_offsets`])
 //!   and `strand delete-records` ([`delete_records`]), `strand cluster` ([`cluster`]) and
-//!   `strand features` ([`features`]) and `strand metadata-quorum` ([`metadata_quorum`])
-//!   likewise.
+//!   `strand features` ([`features`]), `strand metadata-quorum` ([`metadata_quorum`]) and
+//!   `strand log-dirs` ([`log_dirs`]) likewise.
 //!
 //! A build with failpoints (the binary Cargo builds for this package's tests, where the
 //! `fail/failpoints` dev-dependency feature unifies in) sets them from `FAILPOINTS` and, while
@@ -33,6 +33,7 @@ mod delete_records;
 mod features;
 mod get_offsets;
 mod groups;
+mod log_dirs;
 mod metadata_quorum;
 mod server;
 mod storage;
@@ -78,6 +79,8 @@ enum Command {
     Features(features::FeaturesArgs),
     /// Describe the KRaft metadata quorum, remove controllers (Kafka's kafka-metadata-quorum.sh).
     MetadataQuorum(metadata_quorum::MetadataQuorumArgs),
+    /// Describe the brokers' log directories and the replicas in them (Kafka's kafka-log-dirs.sh).
+    LogDirs(log_dirs::LogDirsArgs),
 }
 
 fn main() -> ExitCode {
@@ -98,6 +101,7 @@ fn main() -> ExitCode {
         Command::Cluster(args) => return cluster::run(args),
         Command::Features(args) => return features::run(args),
         Command::MetadataQuorum(args) => return metadata_quorum::run(args),
+        Command::LogDirs(args) => return log_dirs::run(args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -1,11 +1,13 @@
 //! The cluster calls of Kafka's `Admin` that `kafka-cluster` makes: the nodes' endpoints
 //! (`describeCluster` with an endpoint type, KIP-919), `unregisterBroker`,
-//! `unregisterController`, and each node's ApiVersions.
+//! `unregisterController`, each node's ApiVersions, and `describeLogDirs`.
 
 use std::collections::HashMap;
 
 use strand_protocol::messages::api::{ApiKey, RequestBody, ResponseBody};
-use strand_protocol::messages::{DescribeClusterRequest, UnregisterBrokerRequest, UnregisterControllerRequest};
+use strand_protocol::messages::{
+    DescribeClusterRequest, DescribeLogDirsRequest, UnregisterBrokerRequest, UnregisterControllerRequest,
+};
 
 use crate::cluster::{ENDPOINT_TYPE_BROKER, ENDPOINT_TYPE_CONTROLLER, Node};
 use crate::{Admin, ClientError};
@@ -20,7 +22,61 @@ pub struct Endpoint {
     pub controller: bool,
 }
 
+/// One log directory of a broker, as `describeLogDirs` returns it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LogDirDescription {
+    pub path: String,
+    /// The directory's error code (0: none), e.g. KAFKA_STORAGE_ERROR for an offline one.
+    pub error_code: i16,
+    /// Each replica in it, in the order the broker listed them.
+    pub replicas: Vec<ReplicaInfo>,
+}
+
+/// A replica in a log directory (Kafka's `ReplicaInfo`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ReplicaInfo {
+    pub topic: String,
+    pub partition: i32,
+    pub size: i64,
+    pub offset_lag: i64,
+    pub is_future: bool,
+}
+
 impl Admin {
+    /// Each log directory of broker `id` and the replicas in it (`describeLogDirs`).
+    pub async fn describe_log_dirs(&self, id: i32) -> Result<Vec<LogDirDescription>, ClientError> {
+        let request = RequestBody::DescribeLogDirs(DescribeLogDirsRequest { topics: None, ..Default::default() });
+        let response = self.client().retrying("describeLogDirs", || self.client().call_node(id, &request)).await?;
+        let ResponseBody::DescribeLogDirs(response) = response else {
+            return Err(ClientError::Config("not a DescribeLogDirs response".into()));
+        };
+        if let Some(error) = ClientError::from_response(response.error_code, None) {
+            return Err(error);
+        }
+        Ok(response
+            .results
+            .into_iter()
+            .map(|dir| LogDirDescription {
+                path: dir.log_dir,
+                error_code: dir.error_code,
+                replicas: dir
+                    .topics
+                    .into_iter()
+                    .flat_map(|t| {
+                        let topic = t.name;
+                        t.partitions.into_iter().map(move |p| ReplicaInfo {
+                            topic: topic.clone(),
+                            partition: p.partition_index,
+                            size: p.partition_size,
+                            offset_lag: p.offset_lag,
+                            is_future: p.is_future_key,
+                        })
+                    })
+                    .collect(),
+            })
+            .collect())
+    }
+
     /// The brokers (fenced ones too with `include_fenced`), or the controllers when the client
     /// talks to them, in the order the node answered.
     pub async fn describe_endpoints(&self, include_fenced: bool) -> Result<Vec<Endpoint>, ClientError> {
