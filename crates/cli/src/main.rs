@@ -13,8 +13,9 @@
 //!   `strand configs` ([`configs`], Kafka's `kafka-configs.sh`) and `strand consumer-groups`
 //!   ([`groups`], Kafka's `kafka-consumer-groups.sh`), `strand get-offsets` ([`get_offsets`])
 //!   and `strand delete-records` ([`delete_records`]), `strand cluster` ([`cluster`]) and
-//!   `strand features` ([`features`]), `strand metadata-quorum` ([`metadata_quorum`]) and
-//!   `strand log-dirs` ([`log_dirs`]) likewise.
+//!   `strand features` ([`features`]), `strand metadata-quorum` ([`metadata_quorum`]),
+//!   `strand log-dirs` ([`log_dirs`]) and `strand leader-election` ([`leader_election`])
+//!   likewise.
 //!
 //! A build with failpoints (the binary Cargo builds for this package's tests, where the
 //! `fail/failpoints` dev-dependency feature unifies in) sets them from `FAILPOINTS` and, while
@@ -33,6 +34,7 @@ mod delete_records;
 mod features;
 mod get_offsets;
 mod groups;
+mod leader_election;
 mod log_dirs;
 mod metadata_quorum;
 mod server;
@@ -81,6 +83,8 @@ enum Command {
     MetadataQuorum(metadata_quorum::MetadataQuorumArgs),
     /// Describe the brokers' log directories and the replicas in them (Kafka's kafka-log-dirs.sh).
     LogDirs(log_dirs::LogDirsArgs),
+    /// Elect preferred or unclean leaders (Kafka's kafka-leader-election.sh).
+    LeaderElection(leader_election::LeaderElectionArgs),
 }
 
 fn main() -> ExitCode {
@@ -102,6 +106,7 @@ fn main() -> ExitCode {
         Command::Features(args) => return features::run(args),
         Command::MetadataQuorum(args) => return metadata_quorum::run(args),
         Command::LogDirs(args) => return log_dirs::run(args),
+        Command::LeaderElection(args) => return leader_election::run(args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -1,16 +1,22 @@
 //! The cluster calls of Kafka's `Admin` that `kafka-cluster` makes: the nodes' endpoints
 //! (`describeCluster` with an endpoint type, KIP-919), `unregisterBroker`,
-//! `unregisterController`, each node's ApiVersions, and `describeLogDirs`.
+//! `unregisterController`, each node's ApiVersions, `describeLogDirs` and `electLeaders`.
 
 use std::collections::HashMap;
 
 use strand_protocol::messages::api::{ApiKey, RequestBody, ResponseBody};
+use strand_protocol::messages::elect_leaders_request::TopicPartitions;
 use strand_protocol::messages::{
-    DescribeClusterRequest, DescribeLogDirsRequest, UnregisterBrokerRequest, UnregisterControllerRequest,
+    DescribeClusterRequest, DescribeLogDirsRequest, ElectLeadersRequest, UnregisterBrokerRequest,
+    UnregisterControllerRequest,
 };
 
+use crate::admin_groups::TopicPartition;
 use crate::cluster::{ENDPOINT_TYPE_BROKER, ENDPOINT_TYPE_CONTROLLER, Node};
 use crate::{Admin, ClientError};
+
+/// How long the controller may take to elect (Kafka's admin sends its request timeout).
+const ELECT_LEADERS_TIMEOUT_MS: i32 = 30_000;
 
 /// A node as `describeCluster` lists it.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -43,6 +49,55 @@ pub struct ReplicaInfo {
 }
 
 impl Admin {
+    /// Elects leaders (`electLeaders`; `election_type` 0 preferred, 1 unclean) for `partitions`,
+    /// or for every partition that needs it when `None`: each partition's outcome in the order
+    /// the controller answered.
+    pub async fn elect_leaders(
+        &self,
+        election_type: i8,
+        partitions: Option<&[TopicPartition]>,
+    ) -> Result<Vec<(TopicPartition, Result<(), ClientError>)>, ClientError> {
+        let topic_partitions = partitions.map(|partitions| {
+            let mut by_topic: std::collections::BTreeMap<&str, Vec<i32>> = std::collections::BTreeMap::new();
+            for (topic, partition) in partitions {
+                by_topic.entry(topic).or_default().push(*partition);
+            }
+            by_topic
+                .into_iter()
+                .map(|(topic, partitions)| TopicPartitions {
+                    topic: topic.to_owned(),
+                    partitions,
+                    ..Default::default()
+                })
+                .collect()
+        });
+        let request = RequestBody::ElectLeaders(ElectLeadersRequest {
+            election_type,
+            topic_partitions,
+            timeout_ms: ELECT_LEADERS_TIMEOUT_MS,
+            ..Default::default()
+        });
+        let response = self.client().retrying("electLeaders", || self.client().call_controller(&request)).await?;
+        let ResponseBody::ElectLeaders(response) = response else {
+            return Err(ClientError::Config("not an ElectLeaders response".into()));
+        };
+        if let Some(error) = ClientError::from_response(response.error_code, None) {
+            return Err(error);
+        }
+        Ok(response
+            .replica_election_results
+            .into_iter()
+            .flat_map(|t| {
+                let topic = t.topic;
+                t.partition_result.into_iter().map(move |p| {
+                    let outcome =
+                        ClientError::from_response(p.error_code, p.error_message.as_deref()).map_or(Ok(()), Err);
+                    ((topic.clone(), p.partition_id), outcome)
+                })
+            })
+            .collect())
+    }
+
     /// Each log directory of broker `id` and the replicas in it (`describeLogDirs`).
     pub async fn describe_log_dirs(&self, id: i32) -> Result<Vec<LogDirDescription>, ClientError> {
         let request = RequestBody::DescribeLogDirs(DescribeLogDirsRequest { topics: None, ..Default::default() });
