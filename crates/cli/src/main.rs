@@ -14,8 +14,8 @@
 //!   ([`groups`], Kafka's `kafka-consumer-groups.sh`), `strand get-offsets` ([`get_offsets`])
 //!   and `strand delete-records` ([`delete_records`]), `strand cluster` ([`cluster`]) and
 //!   `strand features` ([`features`]), `strand metadata-quorum` ([`metadata_quorum`]),
-//!   `strand log-dirs` ([`log_dirs`]) and `strand leader-election` ([`leader_election`])
-//!   likewise.
+//!   `strand log-dirs` ([`log_dirs`]), `strand leader-election` ([`leader_election`]) and
+//!   `strand transactions` ([`transactions`]) likewise.
 //!
 //! A build with failpoints (the binary Cargo builds for this package's tests, where the
 //! `fail/failpoints` dev-dependency feature unifies in) sets them from `FAILPOINTS` and, while
@@ -41,6 +41,7 @@ mod server;
 mod storage;
 mod tool;
 mod topics;
+mod transactions;
 
 use std::process::ExitCode;
 
@@ -85,6 +86,8 @@ enum Command {
     LogDirs(log_dirs::LogDirsArgs),
     /// Elect preferred or unclean leaders (Kafka's kafka-leader-election.sh).
     LeaderElection(leader_election::LeaderElectionArgs),
+    /// List, describe and abort transactions (Kafka's kafka-transactions.sh).
+    Transactions(transactions::TransactionsArgs),
 }
 
 fn main() -> ExitCode {
@@ -107,6 +110,7 @@ fn main() -> ExitCode {
         Command::MetadataQuorum(args) => return metadata_quorum::run(args),
         Command::LogDirs(args) => return log_dirs::run(args),
         Command::LeaderElection(args) => return leader_election::run(args),
+        Command::Transactions(args) => return transactions::run(args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

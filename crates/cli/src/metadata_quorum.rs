@@ -236,18 +236,10 @@ fn replication_table(quorum: &QuorumInfo, now: Option<i64>) -> Result<String, Fa
     };
     let headers =
         ["NodeId", "DirectoryId", "LogEndOffset", "Lag", "LastFetchTimestamp", "LastCaughtUpTimestamp", "Status"];
-    let mut rows = vec![headers.map(str::to_owned).to_vec(), row(leader, "Leader")];
+    let mut rows = vec![row(leader, "Leader")];
     rows.extend(quorum.voters.iter().filter(|v| v.id != leader.id).map(|v| row(v, "Follower")));
     rows.extend(quorum.observers.iter().map(|o| row(o, "Observer")));
-    let widths: Vec<usize> =
-        (0..headers.len()).map(|i| rows.iter().map(|r| r[i].chars().count()).max().unwrap_or(0)).collect();
-    let mut table = String::new();
-    for row in rows {
-        for (cell, width) in row.iter().zip(&widths) {
-            table += &format!("{cell:<width$}\t");
-        }
-        table.push('\n');
-    }
+    let table = tool::pretty_table(&headers, &rows);
     Ok(table)
 }
 

@@ -123,6 +123,22 @@ pub async fn admin(config: ClientConfig) -> Result<Admin, Failure> {
     Ok(Admin::new(Client::connect(config).await?))
 }
 
+/// Kafka's `ToolsUtils.prettyPrintTable`: each cell padded to its column's widest (headers
+/// included), each followed by a tab, a line per row.
+pub fn pretty_table(headers: &[&str], rows: &[Vec<String>]) -> String {
+    let width = |i: usize| rows.iter().map(|r| r[i].chars().count()).chain([headers[i].chars().count()]).max();
+    let widths: Vec<usize> = (0..headers.len()).map(|i| width(i).unwrap_or(0)).collect();
+    let mut table = String::new();
+    let header_row: Vec<String> = headers.iter().map(|h| (*h).to_owned()).collect();
+    for row in std::iter::once(&header_row).chain(rows) {
+        for (cell, width) in row.iter().zip(&widths) {
+            table += &format!("{cell:<width$}\t");
+        }
+        table.push('\n');
+    }
+    table
+}
+
 /// Java's `String.hashCode`.
 pub fn java_hash(text: &str) -> i32 {
     text.encode_utf16().fold(0i32, |hash, unit| hash.wrapping_mul(31).wrapping_add(i32::from(unit)))

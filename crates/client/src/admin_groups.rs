@@ -113,13 +113,19 @@ impl Admin {
 
     /// The node coordinating `group` (FindCoordinator).
     pub async fn group_coordinator(&self, group: &str) -> Result<Node, ClientError> {
+        self.coordinator(GROUP_KEY, group).await
+    }
+
+    /// The coordinator of `key` (FindCoordinator's `key_type`: 0 a group, 1 a transactional id,
+    /// 2 a share-group partition).
+    pub async fn coordinator(&self, key_type: i8, key: &str) -> Result<Node, ClientError> {
         let client = self.client();
         client
             .retrying("findCoordinator", || async {
                 // Batched keys (v4 and later: every broker of Kafka 3.0 on, and Strand).
                 let request = RequestBody::FindCoordinator(FindCoordinatorRequest {
-                    key_type: GROUP_KEY,
-                    coordinator_keys: vec![group.to_owned()],
+                    key_type,
+                    coordinator_keys: vec![key.to_owned()],
                     ..Default::default()
                 });
                 let ResponseBody::FindCoordinator(response) = client.call_any(&request).await? else {

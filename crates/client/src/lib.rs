@@ -16,6 +16,7 @@
 //!   [`admin_cluster`]: endpoints, unregistering nodes and ApiVersions (`kafka-cluster`);
 //!   [`admin_features`]: describing and updating feature levels (`kafka-features`);
 //!   [`admin_quorum`]: describing the metadata quorum, removing voters (`kafka-metadata-quorum`);
+//!   [`admin_transactions`]: listing, describing and aborting transactions (`kafka-transactions`);
 //!   [`admin_configs`]: the config, client-quota and SCRAM-credential calls of `kafka-configs`;
 //!   [`admin_groups`]: the group calls of `kafka-consumer-groups`; [`admin_offsets`]:
 //!   `listOffsets` and `deleteRecords`, one request per leader ([`by_leader`]).
@@ -34,6 +35,7 @@ pub mod admin_features;
 pub mod admin_groups;
 pub mod admin_offsets;
 pub mod admin_quorum;
+pub mod admin_transactions;
 pub mod by_leader;
 pub mod cluster;
 pub mod config;
