@@ -15,7 +15,7 @@
 //!   and `strand delete-records` ([`delete_records`]), `strand cluster` ([`cluster`]) and
 //!   `strand features` ([`features`]), `strand metadata-quorum` ([`metadata_quorum`]),
 //!   `strand log-dirs` ([`log_dirs`]), `strand leader-election` ([`leader_election`]) and
-//!   `strand transactions` ([`transactions`]) likewise.
+//!   `strand transactions` ([`transactions`]) and `strand acls` ([`acls`]) likewise.
 //!
 //! A build with failpoints (the binary Cargo builds for this package's tests, where the
 //! `fail/failpoints` dev-dependency feature unifies in) sets them from `FAILPOINTS` and, while
@@ -25,6 +25,7 @@
 //! parses arguments, sets up logging and the runtime, prepares storage and reports failures
 //! (a message on stderr, exit code 1).
 
+mod acls;
 mod add_scram;
 mod cluster;
 mod configs;
@@ -88,6 +89,8 @@ enum Command {
     LeaderElection(leader_election::LeaderElectionArgs),
     /// List, describe and abort transactions (Kafka's kafka-transactions.sh).
     Transactions(transactions::TransactionsArgs),
+    /// Add, remove and list ACLs (Kafka's kafka-acls.sh).
+    Acls(acls::AclsArgs),
 }
 
 fn main() -> ExitCode {
@@ -111,6 +114,7 @@ fn main() -> ExitCode {
         Command::LogDirs(args) => return log_dirs::run(args),
         Command::LeaderElection(args) => return leader_election::run(args),
         Command::Transactions(args) => return transactions::run(args),
+        Command::Acls(args) => return acls::run(args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -56,6 +56,26 @@ fn kafka_acls(bootstrap: &str, config: Option<&Path>, args: &[&str]) -> Output {
     kafka_acls_at(&Target::Broker(bootstrap), config, args)
 }
 
+/// Which `kafka-acls` runs a recorded step: Kafka's, or `strand acls`.
+#[derive(Clone, Copy)]
+enum Tool {
+    Kafka,
+    Strand,
+}
+
+/// Runs `strand acls` as [`kafka_acls_at`] runs Kafka's.
+fn strand_acls_at(target: &Target, args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_strand"))
+        .arg("acls")
+        .args(match target {
+            Target::Broker(address) => ["--bootstrap-server", address],
+            Target::Controller(address) => ["--bootstrap-controller", address],
+        })
+        .args(args)
+        .output()
+        .expect("run strand")
+}
+
 /// Where `kafka-acls` connects: a broker's listener or a controller's (`--bootstrap-controller`).
 enum Target<'a> {
     Broker(&'a str),
@@ -105,8 +125,11 @@ fn sorted(text: &str) -> Vec<Vec<String>> {
 }
 
 /// Runs one recorded step and compares its output with Kafka's.
-fn check(target: &Target, name: &str, args: &[&str]) {
-    let output = kafka_acls_at(target, None, args);
+fn check(target: &Target, tool: Tool, name: &str, args: &[&str]) {
+    let output = match tool {
+        Tool::Kafka => kafka_acls_at(target, None, args),
+        Tool::Strand => strand_acls_at(target, args),
+    };
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("tests/data/kafka-acls/{name}.txt"));
     let expected = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
     let actual = printed(&output);
@@ -131,9 +154,10 @@ fn snapshots(server: &Server) -> Vec<String> {
 }
 
 /// The recorded session: what each command prints is what Kafka 4.4 printed.
-fn recorded_session(bootstrap: &Target) {
+fn recorded_session(bootstrap: &Target, tool: Tool) {
     check(
         bootstrap,
+        tool,
         "add-alice",
         &[
             "--add",
@@ -149,6 +173,7 @@ fn recorded_session(bootstrap: &Target) {
     );
     check(
         bootstrap,
+        tool,
         "add-producer",
         &[
             "--add",
@@ -163,27 +188,35 @@ fn recorded_session(bootstrap: &Target) {
     );
     check(
         bootstrap,
+        tool,
         "add-consumer",
         &["--add", "--allow-principal", "User:carol", "--consumer", "--topic", "orders", "--group", "readers"],
     );
     check(
         bootstrap,
+        tool,
         "add-deny",
         &["--add", "--deny-principal", "User:mallory", "--deny-host", "10.0.0.1", "--operation", "All", "--group", "*"],
     );
-    check(bootstrap, "list-all", &["--list"]);
-    check(bootstrap, "list-orders", &["--list", "--topic", "orders"]);
-    check(bootstrap, "list-pay-prefixed", &["--list", "--topic", "pay", "--resource-pattern-type", "prefixed"]);
-    check(bootstrap, "list-match", &["--list", "--topic", "payments", "--resource-pattern-type", "match"]);
-    check(bootstrap, "list-carol", &["--list", "--principal", "User:carol"]);
+    check(bootstrap, tool, "list-all", &["--list"]);
+    check(bootstrap, tool, "list-orders", &["--list", "--topic", "orders"]);
+    check(bootstrap, tool, "list-pay-prefixed", &["--list", "--topic", "pay", "--resource-pattern-type", "prefixed"]);
+    check(bootstrap, tool, "list-match", &["--list", "--topic", "payments", "--resource-pattern-type", "match"]);
+    check(bootstrap, tool, "list-carol", &["--list", "--principal", "User:carol"]);
     check(
         bootstrap,
+        tool,
         "remove-alice-write",
         &["--remove", "--allow-principal", "User:alice", "--operation", "Write", "--topic", "orders", "--force"],
     );
-    check(bootstrap, "list-orders-after", &["--list", "--topic", "orders"]);
-    check(bootstrap, "remove-pay", &["--remove", "--topic", "pay", "--resource-pattern-type", "prefixed", "--force"]);
-    check(bootstrap, "list-all-after", &["--list"]);
+    check(bootstrap, tool, "list-orders-after", &["--list", "--topic", "orders"]);
+    check(
+        bootstrap,
+        tool,
+        "remove-pay",
+        &["--remove", "--topic", "pay", "--resource-pattern-type", "prefixed", "--force"],
+    );
+    check(bootstrap, tool, "list-all-after", &["--list"]);
 }
 
 /// kafka-acls works unchanged and prints what Kafka prints; a non-super user is refused the
@@ -193,7 +226,7 @@ fn kafka_acls_round_trip_and_bindings_survive_a_restart() {
     let _serial = common::serial();
     let server = Server::start_with(tempfile::tempdir().expect("temp dir"), SETTINGS);
     let bootstrap = server.address.to_string();
-    recorded_session(&Target::Broker(&bootstrap));
+    recorded_session(&Target::Broker(&bootstrap), Tool::Kafka);
 
     // alice (SASL) may not list ACLs until she may DESCRIBE the cluster.
     let alice = server.data.path().join("alice.properties");
@@ -240,7 +273,7 @@ fn kafka_acls_round_trip_and_bindings_survive_a_restart() {
     let restarted = Server::start_with(server.terminate(), SETTINGS);
     let log = restarted.log.lock().map(|l| l.join("\n")).unwrap_or_default();
     assert!(log.contains("metadata image loaded from the snapshot ending at offset"), "{log}");
-    check(&Target::Broker(&restarted.address.to_string()), "list-all-after", &["--list"]);
+    check(&Target::Broker(&restarted.address.to_string()), Tool::Kafka, "list-all-after", &["--list"]);
 }
 
 /// `kafka-acls --bootstrap-controller` (KIP-919): the CONTROLLER listener serves the ACL APIs as
@@ -256,7 +289,7 @@ fn admin_tools_on_the_controller_listener() {
     settings.push("controller.listener.names=CONTROLLER");
     let server = Server::start_with(tempfile::tempdir().expect("temp dir"), &settings);
     let controller = server.logged_address("controller listener on ").to_string();
-    recorded_session(&Target::Controller(&controller));
+    recorded_session(&Target::Controller(&controller), Tool::Kafka);
 
     let alice = server.data.path().join("alice.properties");
     let jaas = "org.apache.kafka.common.security.plain.PlainLoginModule required username=\"alice\" \
@@ -289,6 +322,48 @@ fn admin_tools_on_the_controller_listener() {
     };
     let result = &elected.replica_election_results[0].partition_result[0];
     assert_eq!((elected.error_code, result.error_code), (0, 84), "ELECTION_NOT_NEEDED: {elected:?}");
+}
+
+/// `strand acls` (Strand's kafka-acls.sh) prints what Kafka's tool printed for the recorded
+/// session, through a broker's listener and through the CONTROLLER listener.
+#[test]
+fn strand_acls_prints_what_kafka_acls_printed() {
+    let _serial = common::serial();
+    let mut settings = SETTINGS.to_vec();
+    settings[0] = "listeners=PLAINTEXT://127.0.0.1:0,SASL_PLAINTEXT://127.0.0.1:0,CONTROLLER://127.0.0.1:0";
+    settings.push("controller.listener.names=CONTROLLER");
+    let server = Server::start_with(tempfile::tempdir().expect("temp dir"), &settings);
+    let bootstrap = server.address.to_string();
+    recorded_session(&Target::Broker(&bootstrap), Tool::Strand);
+    let controller = server.logged_address("controller listener on ").to_string();
+    // The session ends with the bindings it made removed but for alice's READ, carol's and
+    // mallory's: add bob's again so that it can be removed through the controller.
+    let again = [
+        "--add",
+        "--allow-principal",
+        "User:bob",
+        "--producer",
+        "--topic",
+        "pay",
+        "--resource-pattern-type",
+        "prefixed",
+    ];
+    check(&Target::Controller(&controller), Tool::Strand, "add-producer", &again);
+    check(
+        &Target::Controller(&controller),
+        Tool::Strand,
+        "list-pay-prefixed",
+        &["--list", "--topic", "pay", "--resource-pattern-type", "prefixed"],
+    );
+    let remove = ["--remove", "--topic", "pay", "--resource-pattern-type", "prefixed", "--force"];
+    check(&Target::Controller(&controller), Tool::Strand, "remove-pay", &remove);
+    check(&Target::Controller(&controller), Tool::Strand, "list-all-after", &["--list"]);
+    let refused = strand_acls_at(&Target::Broker(&bootstrap), &["--add", "--operation", "Read", "--topic", "t"]);
+    assert_eq!(refused.status.code(), Some(1));
+    assert_eq!(
+        String::from_utf8_lossy(&refused.stderr).lines().next(),
+        Some("You must specify one of: --allow-principal, --deny-principal when trying to add ACLs.")
+    );
 }
 
 /// Creates one ALLOW binding for `principal` to READ topic `topic`; the result's error code.

@@ -13,6 +13,7 @@
 //!   exponential backoff until `default.api.timeout.ms`.
 //! - [`admin`]: [`Admin`], Kafka's `Admin` calls the tools need: list, describe, create and
 //!   delete topics, create partitions, describe configs, the cluster and reassignments;
+//!   [`admin_acls`]: creating, describing and deleting ACL bindings (`kafka-acls`);
 //!   [`admin_cluster`]: endpoints, unregistering nodes and ApiVersions (`kafka-cluster`);
 //!   [`admin_features`]: describing and updating feature levels (`kafka-features`);
 //!   [`admin_quorum`]: describing the metadata quorum, removing voters (`kafka-metadata-quorum`);
@@ -29,6 +30,7 @@
 //! What it is not (yet): no consumer groups, no pipelining, no OAUTHBEARER or GSSAPI.
 
 pub mod admin;
+pub mod admin_acls;
 pub mod admin_cluster;
 pub mod admin_configs;
 pub mod admin_features;
