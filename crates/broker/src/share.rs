@@ -84,6 +84,9 @@ impl ShareState {
             lock_duration_ms: i64::from(self.settings.record_lock_duration_ms),
             delivery_count_limit: self.settings.delivery_count_limit,
             max_record_locks: self.settings.partition_max_record_locks,
+            dead_letter: false,
+            release_backoff_ms: 0,
+            release_backoff_max_ms: 0,
         }
     }
 }
