@@ -151,6 +151,20 @@ class ShareGroupDeadLetterTest {
         s.assertOnlyLetters(List.of());
     }
 
+    /**
+     * A dead-letter topic without the broker's errors.deadletterqueue.topic.name.prefix ("dlq.")
+     * is accepted as a group config but gets nothing, opted in or not.
+     */
+    @Test
+    void topicWithoutThePrefixGetsNothing() throws Exception {
+        Scenario s = scenario("dlq-unprefixed", false, true, "");
+        s.send("k7", "reject-me");
+        s.consumeActing(r -> r.value().equals("reject-me") ? AcknowledgeType.REJECT : AcknowledgeType.ACCEPT, "reject-me");
+        s.send("k8", "after");
+        s.consumeActing(r -> AcknowledgeType.ACCEPT, "after");
+        s.assertOnlyLetters(List.of());
+    }
+
     /** The group configs as kafka-configs --entity-type groups sets and describes them. */
     @Test
     void groupConfigsAlterAndDescribe() throws Exception {
@@ -219,9 +233,13 @@ class ShareGroupDeadLetterTest {
 
     /** One source topic, its group with a dead-letter topic, a consumer delivering already. */
     private static Scenario scenario(String name, boolean copy, boolean optIn) throws Exception {
+        return scenario(name, copy, optIn, "dlq.");
+    }
+
+    private static Scenario scenario(String name, boolean copy, boolean optIn, String prefix) throws Exception {
         String topic = Clients.topic(name);
         String group = Clients.topic(name + "-group");
-        String dlq = "dlq." + topic;
+        String dlq = prefix + "letters-" + topic;
         Clients.createTopic(admin, topic, 1);
         NewTopic dlqTopic = new NewTopic(dlq, 1, (short) 1);
         if (optIn) {
