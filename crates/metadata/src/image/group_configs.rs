@@ -136,7 +136,7 @@ mod tests {
             ("no.such.key", "1", "Unknown group config name: no.such.key"),
         ];
         for (key, value, why) in refused {
-            let error = validate_group_configs(&configs(&[(key, value)])).unwrap_err();
+            let error = validate_group_configs(&configs(&[(key, value)])).expect_err("refused");
             assert!(error.contains(why), "{key}={value}: {error}");
         }
     }
