@@ -21,6 +21,7 @@ import org.apache.kafka.clients.admin.AlterConfigOp;
 import org.apache.kafka.clients.admin.Config;
 import org.apache.kafka.clients.admin.ConfigEntry;
 import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.admin.OffsetSpec;
 import org.apache.kafka.clients.consumer.AcknowledgeType;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -163,6 +164,82 @@ class ShareGroupDeadLetterTest {
         s.send("k8", "after");
         s.consumeActing(r -> AcknowledgeType.ACCEPT, "after");
         s.assertOnlyLetters(List.of());
+    }
+
+    /**
+     * Exactly once across a kill: the dead-letter topic refuses writes (min.insync.replicas=2 on
+     * one replica: NOT_ENOUGH_REPLICAS) while five records are REJECTed, so they stay Archiving,
+     * persisted so; the broker is killed (SIGKILL), the topic fixed, and once a new consumer
+     * fetches, each of the five is written once, none redelivered. Its own broker.
+     */
+    @Test
+    void deadLettersPendingAtAKillAreWrittenOnceAfterIt() throws Exception {
+        try (Broker own = Broker.start(); Admin ownAdmin = Clients.admin(own);
+             KafkaProducer<String, String> ownProducer = Clients.producer(own, Map.of())) {
+            String topic = Clients.topic("dlq-kill");
+            String group = Clients.topic("dlq-kill-group");
+            String dlq = "dlq.letters-" + topic;
+            Clients.createTopic(ownAdmin, topic, 1);
+            Clients.createTopic(ownAdmin, new NewTopic(dlq, 1, (short) 1)
+                .configs(Map.of("errors.deadletterqueue.group.enable", "true", "min.insync.replicas", "2")));
+            ConfigResource groupResource = new ConfigResource(ConfigResource.Type.GROUP, group);
+            ownAdmin.incrementalAlterConfigs(Map.of(groupResource, List.of(new AlterConfigOp(
+                new ConfigEntry("errors.deadletterqueue.topic.name", dlq), AlterConfigOp.OpType.SET))))
+                .all().get(Clients.WAIT.toSeconds(), TimeUnit.SECONDS);
+            List<Long> rejected = new ArrayList<>();
+            try (KafkaShareConsumer<String, String> first = shareConsumer(own, group)) {
+                first.subscribe(List.of(topic));
+                awaitDelivering(ownProducer, topic, first);
+                for (int i = 0; i < 5; i++) {
+                    rejected.add(ownProducer.send(new ProducerRecord<>(topic, "k" + i, "reject-" + i))
+                        .get(Clients.WAIT.toSeconds(), TimeUnit.SECONDS).offset());
+                }
+                Scenario s = new Scenario(topic, group, dlq, first);
+                s.consumeActing(r -> r.value().startsWith("reject-") ? AcknowledgeType.REJECT : AcknowledgeType.ACCEPT, "reject-4");
+                // The rejections are answered, and nothing could be written.
+                TopicPartition dlqPartition = new TopicPartition(dlq, 0);
+                long written = ownAdmin.listOffsets(Map.of(dlqPartition, OffsetSpec.latest())).partitionResult(dlqPartition)
+                    .get(Clients.WAIT.toSeconds(), TimeUnit.SECONDS).offset();
+                assertEquals(0, written, "dead letters written while the topic refused them");
+                own.restart(Broker.Stop.KILL);
+            }
+            ConfigResource dlqResource = new ConfigResource(ConfigResource.Type.TOPIC, dlq);
+            ownAdmin.incrementalAlterConfigs(Map.of(dlqResource, List.of(new AlterConfigOp(
+                new ConfigEntry("min.insync.replicas", ""), AlterConfigOp.OpType.DELETE))))
+                .all().get(Clients.WAIT.toSeconds(), TimeUnit.SECONDS);
+            List<String> seen = new ArrayList<>();
+            List<Long> letters = new ArrayList<>();
+            try (KafkaShareConsumer<String, String> second = shareConsumer(own, group);
+                 KafkaConsumer<String, String> reader = Clients.consumer(own, Map.of())) {
+                second.subscribe(List.of(topic));
+                ownProducer.send(new ProducerRecord<>(topic, "after")).get(Clients.WAIT.toSeconds(), TimeUnit.SECONDS);
+                TopicPartition tp = new TopicPartition(dlq, 0);
+                reader.assign(List.of(tp));
+                reader.seekToBeginning(List.of(tp));
+                long deadline = System.nanoTime() + Clients.WAIT.toNanos() * 2;
+                while ((letters.size() < rejected.size() || !seen.contains("after")) && System.nanoTime() < deadline) {
+                    for (ConsumerRecord<String, String> record : second.poll(Duration.ofMillis(200))) {
+                        seen.add(record.value());
+                        second.acknowledge(record, AcknowledgeType.ACCEPT);
+                    }
+                    second.commitSync();
+                    for (ConsumerRecord<String, String> letter : reader.poll(Duration.ofMillis(100))) {
+                        letters.add(Long.parseLong(headers(letter).get("__dlq.errors.offset")));
+                    }
+                }
+                // Nothing more arrives once the partition moved past them.
+                long end = reader.endOffsets(List.of(tp)).get(tp);
+                while (reader.position(tp) < end && System.nanoTime() < deadline) {
+                    for (ConsumerRecord<String, String> letter : reader.poll(Duration.ofMillis(100))) {
+                        letters.add(Long.parseLong(headers(letter).get("__dlq.errors.offset")));
+                    }
+                }
+            }
+            System.out.printf("dead letters across a kill (%s): rejected %s, written %s, delivered after %s%n",
+                own.kind(), rejected, letters, seen);
+            assertEquals(rejected, letters, "each rejected record dead-lettered once");
+            assertTrue(seen.stream().noneMatch(v -> v.startsWith("reject-")), "a rejected record redelivered: " + seen);
+        }
     }
 
     /** The group configs as kafka-configs --entity-type groups sets and describes them. */
@@ -342,8 +419,12 @@ class ShareGroupDeadLetterTest {
     }
 
     private static KafkaShareConsumer<String, String> shareConsumer(String group) {
+        return shareConsumer(broker, group);
+    }
+
+    private static KafkaShareConsumer<String, String> shareConsumer(Broker on, String group) {
         Map<String, Object> config = new HashMap<>();
-        config.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrap());
+        config.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, on.bootstrap());
         config.put(ConsumerConfig.GROUP_ID_CONFIG, group);
         config.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class);
         config.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class);
@@ -357,6 +438,11 @@ class ShareGroupDeadLetterTest {
 
     /** Produces markers until the consumer gets one (accepting it). */
     private static void awaitDelivering(String topic, KafkaShareConsumer<String, String> consumer) throws Exception {
+        awaitDelivering(producer, topic, consumer);
+    }
+
+    private static void awaitDelivering(KafkaProducer<String, String> producer, String topic,
+            KafkaShareConsumer<String, String> consumer) throws Exception {
         long deadline = System.nanoTime() + Clients.WAIT.toNanos();
         while (System.nanoTime() < deadline) {
             producer.send(new ProducerRecord<>(topic, MARKER)).get(Clients.WAIT.toSeconds(), TimeUnit.SECONDS);
