@@ -55,10 +55,10 @@ const WRITE_BACKOFF: Duration = Duration::from_millis(100);
 /// Writes the dead-letter records of `group_id`'s share-partition of `tp` (see the module doc).
 pub(crate) async fn drain(broker: &Broker, group_id: &str, tp: &TopicPartition, topic_id: Uuid) {
     let key = (group_id.to_owned(), tp.clone());
-    let pending = |broker: &Broker| broker.share.partitions().get(&key).map(|p| p.dead_letters()).unwrap_or_default();
-    if pending(broker).is_empty() {
+    if !broker.share.partitions().get(&key).is_some_and(|p| p.has_dead_letters()) {
         return;
     }
+    let pending = |broker: &Broker| broker.share.partitions().get(&key).map(|p| p.dead_letters()).unwrap_or_default();
     let lock = broker.share.dead_letter_lock(&key);
     let _one_at_a_time = lock.lock().await;
     let letters = pending(broker);

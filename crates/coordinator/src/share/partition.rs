@@ -282,6 +282,11 @@ impl SharePartition {
         &self.config
     }
 
+    /// Whether any record waits for its dead-letter write.
+    pub fn has_dead_letters(&self) -> bool {
+        self.records.values().any(|r| r.state == RecordState::Archiving)
+    }
+
     /// The records waiting for their dead-letter write, in offset order.
     pub fn dead_letters(&self) -> Vec<DeadLetter> {
         self.records

@@ -262,6 +262,7 @@ fn rejected_record_waits_for_its_dead_letter_write() {
     assert_eq!(sp.start_offset(), 0);
     let letter = DeadLetter { offset: 0, delivery_count: 1, cause: DeadLetterCause::Rejected };
     assert_eq!(sp.dead_letters(), vec![letter]);
+    assert!(sp.has_dead_letters());
     let persisted = sp.persisted(0);
     assert_eq!(persisted.batches[0].delivery_state, state::STATE_ARCHIVING);
     // A new leader resumes the write.
