@@ -63,6 +63,8 @@ pub struct BrokerSettings {
     pub metrics_topics_max: usize,
     /// Share groups' settings (KIP-932).
     pub share: ShareSettings,
+    /// `errors.deadletterqueue.topic.name.prefix` (KIP-1191); empty for none.
+    pub dlq_topic_prefix: String,
 }
 
 /// Share groups' broker settings (Kafka's names in the field docs), Kafka's defaults by default.
@@ -198,6 +200,8 @@ pub struct Broker {
     /// Where share-partitions led here persist their state; without one it is held in memory
     /// only.
     pub(crate) share_persister: Option<Arc<dyn crate::channels::SharePersister>>,
+    /// Writes share groups' dead-letter records (KIP-1191); without one they are archived unwritten.
+    pub(crate) dead_letter_writer: Option<Arc<dyn crate::channels::DeadLetterWriter>>,
 }
 
 impl Broker {
@@ -230,6 +234,7 @@ impl Broker {
             transactions: None,
             share_coordinator: None,
             share_persister: None,
+            dead_letter_writer: None,
             txn_verifier: Arc::new(NoTxnCoordinator),
             clock,
             producer_ids,
@@ -267,6 +272,11 @@ impl Broker {
 
     /// Checks transactional writes through `verifier` (without one, they cannot be verified and
     /// are refused with a retriable error).
+    pub fn with_dead_letter_writer(mut self, writer: Arc<dyn crate::channels::DeadLetterWriter>) -> Self {
+        self.dead_letter_writer = Some(writer);
+        self
+    }
+
     pub fn with_txn_verifier(mut self, verifier: Arc<dyn TxnVerifier>) -> Self {
         self.txn_verifier = verifier;
         self

@@ -122,6 +122,15 @@ impl TxnVerifier for NoTxnCoordinator {
     }
 }
 
+/// How a share-partition's leader writes a batch of dead-letter records (KIP-1191) to a partition
+/// of its group's dead-letter topic, wherever that partition's leader is. Implemented by the
+/// server (a Produce with acks=all to the leader) and by tests.
+pub trait DeadLetterWriter: Send + Sync + std::fmt::Debug {
+    /// Appends `batch` (one magic-2 batch) to `tp`; `Err`: the partition's error, or
+    /// NETWORK_EXCEPTION when no answer came (the write may then have happened).
+    fn write(&self, tp: strand_base::TopicPartition, batch: Bytes) -> BoxFuture<'_, Result<(), ErrorCode>>;
+}
+
 /// Partition leaders' link to the share coordinator (Kafka's `Persister`): a share-partition's
 /// state read, initialized and written with the *ShareGroupState RPCs at the coordinator of its
 /// key (the leader of its `__share_group_state` partition).

@@ -72,6 +72,7 @@ mod publisher;
 pub mod quotas;
 mod replica_selector;
 mod share;
+mod share_dlq;
 pub mod validation;
 
 pub use authorizer::{DENIAL_LOG_LINES_MAX, ImageAuthorizer};
@@ -79,8 +80,8 @@ pub use broker::{
     Broker, BrokerConfigEntry, BrokerIdentity, BrokerSettings, InternalTopicSettings, ShareSettings, TxnAddRetry,
 };
 pub use channels::{
-    BoxFuture, BrokerReconfiguration, ControllerChannel, NoTxnCoordinator, SharePersister, TxnVerification,
-    TxnVerifier, ask_controller, call_controller, call_controller_for, requester,
+    BoxFuture, BrokerReconfiguration, ControllerChannel, DeadLetterWriter, NoTxnCoordinator, SharePersister,
+    TxnVerification, TxnVerifier, ask_controller, call_controller, call_controller_for, requester,
 };
 pub use credentials::ImageCredentials;
 pub use dispatch::{Handled, Outcome, Progress, frame_to_bytes};

@@ -19,6 +19,8 @@ use strand_base::{TopicPartition, Uuid};
 use strand_coordinator::group::share_meta::PersistedShareGroup;
 use strand_coordinator::share::state::ShareKey;
 use strand_coordinator::share::{ShareGroupConfig, ShareGroups, SharePartition, SharePartitionConfig, ShareSessions};
+use strand_metadata::image::MetadataImage;
+use strand_metadata::image::group_configs::GroupConfig;
 use strand_protocol::error::ErrorCode;
 
 use crate::{Broker, ShareSettings};
@@ -37,6 +39,8 @@ pub(crate) struct ShareState {
     persist_locks: Mutex<HashMap<PartitionKey, Arc<tokio::sync::Mutex<()>>>>,
     /// Orders each share group's metadata writes (one entry per share group held).
     group_locks: Mutex<HashMap<String, Arc<tokio::sync::Mutex<()>>>>,
+    /// One dead-letter drain at a time per share-partition (`crate::share_dlq`).
+    dead_letter_locks: Mutex<HashMap<PartitionKey, Arc<tokio::sync::Mutex<()>>>>,
 }
 
 impl ShareState {
@@ -53,6 +57,7 @@ impl ShareState {
             sessions: Mutex::new(ShareSessions::new(settings.max_share_sessions, settings.session_timeout_ms)),
             persist_locks: Mutex::new(HashMap::new()),
             group_locks: Mutex::new(HashMap::new()),
+            dead_letter_locks: Mutex::new(HashMap::new()),
         }
     }
 
@@ -74,16 +79,26 @@ impl ShareState {
         locks.entry(key.clone()).or_default().clone()
     }
 
+    pub(crate) fn dead_letter_lock(&self, key: &PartitionKey) -> Arc<tokio::sync::Mutex<()>> {
+        let mut locks = self.dead_letter_locks.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+        locks.entry(key.clone()).or_default().clone()
+    }
+
     pub(crate) fn partitions(&self) -> MutexGuard<'_, HashMap<PartitionKey, SharePartition>> {
         self.partitions.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
     }
 
-    /// The configuration a new share-partition starts with.
-    pub(crate) fn partition_config(&self) -> SharePartitionConfig {
+    /// The configuration `group_id`'s share-partitions apply: the broker's settings and the
+    /// group's own configs in `image` (its dead-letter topic and release backoff).
+    pub(crate) fn partition_config(&self, image: &MetadataImage, group_id: &str) -> SharePartitionConfig {
+        let group = GroupConfig::of(image.configs(), group_id);
         SharePartitionConfig {
             lock_duration_ms: i64::from(self.settings.record_lock_duration_ms),
             delivery_count_limit: self.settings.delivery_count_limit,
             max_record_locks: self.settings.partition_max_record_locks,
+            dead_letter: group.dlq_topic.is_some(),
+            release_backoff_ms: group.release_backoff_ms,
+            release_backoff_max_ms: group.release_backoff_max_ms,
         }
     }
 }
@@ -107,7 +122,7 @@ pub(crate) async fn load(
     if broker.share.partitions().contains_key(&key) {
         return Ok(());
     }
-    let config = broker.share.partition_config();
+    let config = broker.share.partition_config(&broker.image(), group_id);
     let high_watermark = || broker.replicas.offsets(tp).map(|o| o.high_watermark).map_err(|e| e.code());
     let Some(persister) = broker.share_persister.clone() else {
         let start = high_watermark()?;

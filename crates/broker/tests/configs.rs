@@ -274,7 +274,7 @@ async fn describe_errors() {
         ),
         (resource(BROKER, "x", None), invalid, Some("Broker id must be an integer, but it is: x")),
         (resource(BROKER_LOGGER, "1", None), invalid, Some("Broker loggers are not supported.")),
-        (resource(GROUP, "g", None), invalid, Some("Configs of resource type 32 are not supported yet.")),
+        (resource(GROUP, "", None), invalid, Some("Default group resources are not allowed.")),
     ];
     for (asked, code, message) in cases {
         let label = format!("{asked:?}");
@@ -285,6 +285,26 @@ async fn describe_errors() {
     let results = describe(&mut node, vec![resource(TOPIC, "first", None), resource(0, "x", None)], false, 4).await;
     let codes: Vec<i16> = results.iter().map(|r| r.error_code).collect();
     assert_eq!(codes, [invalid, invalid]);
+}
+
+/// A group's configs: the keys Strand applies (KIP-1191's dead-letter settings and its own
+/// release backoff), each at its default for a group that set none.
+#[tokio::test]
+async fn describe_group_configs_defaults() {
+    let mut node = node().await;
+    let results = describe(&mut node, vec![resource(GROUP, "g", None)], false, 4).await;
+    assert_eq!(results[0].error_code, 0);
+    let configs: Vec<(&str, Option<&str>, i8)> =
+        results[0].configs.iter().map(|c| (c.name.as_str(), c.value.as_deref(), c.config_source)).collect();
+    assert_eq!(
+        configs,
+        [
+            ("errors.deadletterqueue.topic.name", Some(""), 5),
+            ("errors.deadletterqueue.copy.record.enable", Some("false"), 5),
+            ("share.release.backoff.ms", Some("0"), 5),
+            ("share.release.backoff.max.ms", Some("0"), 5),
+        ]
+    );
 }
 
 /// IncrementalAlterConfigs (v0-1) and AlterConfigs (v0-2): Kafka's error codes, `validate_only`

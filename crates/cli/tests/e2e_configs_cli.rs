@@ -2,7 +2,8 @@
 //! printed for the same sequences (the golden files of `compat/kafka-tools/golden/`, recorded by
 //! `test_kafka_tools_configs.py`, `_quotas.py` and `_scram.py` from Kafka against Kafka): a
 //! topic's configs, the cluster-wide broker default, client quotas of users, client ids, a
-//! (user, client id) pair and IPs, and users' SCRAM credentials; and the command-line checks.
+//! (user, client id) pair and IPs, users' SCRAM credentials and a group's configs; and the
+//! command-line checks.
 
 mod common;
 
@@ -185,4 +186,29 @@ fn command_line_checks_are_kafka_s() {
         String::from_utf8_lossy(&done.stdout),
         "The topic 'missing' doesn't exist and doesn't have dynamic config.\n"
     );
+}
+
+/// `--entity-type groups` (KIP-1191's dead-letter keys): the lines Kafka 4.4's own
+/// `kafka-configs.sh` printed for this sequence against a Strand node, and a refused value on
+/// stderr with exit 1.
+#[test]
+fn group_configs_print_what_kafka_s_tool_prints() {
+    let server = Server::start();
+    let group = ["--entity-type", "groups", "--entity-name", "g1"];
+    let keys = "errors.deadletterqueue.topic.name=dlq.orders,errors.deadletterqueue.copy.record.enable=true";
+    let done = configs(&server, &[&group[..], &["--alter", "--add-config", keys]].concat());
+    assert_eq!(String::from_utf8_lossy(&done.stdout), "Completed updating config for group g1.\n", "{}", stderr(&done));
+    let describe = [&group[..], &["--describe"]].concat();
+    let done = eventually(&server, &describe, |out| out.contains("dlq.orders"));
+    assert_eq!(
+        String::from_utf8_lossy(&done.stdout),
+        "Dynamic configs for group g1 are:\n  errors.deadletterqueue.copy.record.enable=true sensitive=false \
+         synonyms={DYNAMIC_GROUP_CONFIG:errors.deadletterqueue.copy.record.enable=true}\n  \
+         errors.deadletterqueue.topic.name=dlq.orders sensitive=false \
+         synonyms={DYNAMIC_GROUP_CONFIG:errors.deadletterqueue.topic.name=dlq.orders}\n"
+    );
+    let refused =
+        configs(&server, &[&group[..], &["--alter", "--add-config", "errors.deadletterqueue.topic.name=__x"]].concat());
+    assert_eq!(refused.status.code(), Some(1));
+    assert!(stderr(&refused).contains("DLQ topic name must not start with '__'"), "{}", stderr(&refused));
 }

@@ -388,7 +388,12 @@ fn incremental_alter_configs_validation() {
     check_alter(vec![alter(BROKER, "one", &[("message.max.bytes", SET, Some("2000"))])], &[InvalidRequest]);
     check_alter(vec![alter(BROKER, "", &[("num.io.threads", SET, Some("8"))])], &[InvalidRequest]);
     check_alter(vec![alter(BROKER, "", &[("message.max.bytes", SET, Some("big"))])], &[InvalidRequest]);
-    check_alter(vec![alter(32, "group", &[("x", SET, Some("1"))])], &[InvalidRequest]);
+    // Group configs (KIP-848's GROUP resource): the keys Strand applies, validated as Kafka does.
+    check_alter(vec![alter(32, "group", &[("x", SET, Some("1"))])], &[InvalidConfig]);
+    check_alter(vec![alter(32, "", &[("share.release.backoff.ms", SET, Some("1"))])], &[InvalidRequest]);
+    check_alter(vec![alter(32, "group", &[("errors.deadletterqueue.topic.name", SET, Some("dlq.g"))])], &[OK]);
+    check_alter(vec![alter(32, "group", &[("errors.deadletterqueue.topic.name", SET, Some("__x"))])], &[InvalidConfig]);
+    check_alter(vec![alter(32, "group", &[("share.auto.offset.reset", SET, Some("earliest"))])], &[InvalidConfig]);
     // A listener's TLS stores change per broker only, as Kafka's per-broker configs do.
     let keystore = "listener.name.ssl.ssl.keystore.location";
     check_alter(vec![alter(BROKER, "1", &[(keystore, SET, Some("/etc/new.p12"))])], &[OK]);

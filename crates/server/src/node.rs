@@ -49,8 +49,9 @@ use crate::connection::acceptor::ClientConnections;
 use crate::group_writer::ReplicaPartitionWriter;
 use crate::inter_node::{
     BrokerFetchTransport, ControllerAddresses, ControllerClient, ControllerIsrChannel, CoordinatorSharePersister,
-    CoordinatorTxnVerifier, LeaderTxnMarkerSender, LinkSecurity, PeerHealth, VoterMetadataFetcher,
-    follow_controller_registrations, follow_registrations, join_forever, serve_controller_listener,
+    CoordinatorTxnVerifier, LeaderTxnMarkerSender, LinkSecurity, PeerHealth, ProduceDeadLetterWriter,
+    VoterMetadataFetcher, follow_controller_registrations, follow_registrations, join_forever,
+    serve_controller_listener,
 };
 use crate::log_dirs::{DirAssigner, raise_open_files_limit, watch_log_dirs_forever};
 use crate::metadata_replay::{Handoff, replay_forever};
@@ -269,6 +270,7 @@ struct Hosted {
     txn_verifier: Arc<CoordinatorTxnVerifier>,
     share_states: Arc<ShareCoordinator>,
     share_persister: Arc<CoordinatorSharePersister>,
+    dead_letter_writer: Arc<ProduceDeadLetterWriter>,
 }
 
 impl Starting {
@@ -557,6 +559,13 @@ impl Starting {
             request_timeout,
             tls.clone(),
         ));
+        let dead_letter_writer = Arc::new(ProduceDeadLetterWriter::new(
+            image.clone(),
+            inter_broker.clone(),
+            request_max,
+            request_timeout,
+            tls.clone(),
+        ));
         let share_states = Arc::new(ShareCoordinator::new(
             Arc::new(ReplicaPartitionWriter::new(replicas.clone(), image.clone(), node)),
             self.clock.clone(),
@@ -600,7 +609,7 @@ impl Starting {
         if metadata.handoff_tx.send(handoff).await.is_err() || reconciled.await.is_err() {
             return Err(NodeError::Startup("the metadata replay stopped".into()));
         }
-        Ok(Hosted { replicas, groups, transactions, txn_verifier, share_states, share_persister })
+        Ok(Hosted { replicas, groups, transactions, txn_verifier, share_states, share_persister, dead_letter_writer })
     }
 
     /// The broker's loops (ISR shrinking, checkpoints, retention, producer expiry, the cleaner,
@@ -680,6 +689,7 @@ impl Starting {
         .with_txn_verifier(hosted.txn_verifier.clone())
         .with_share_coordinator(hosted.share_states.clone())
         .with_share_persister(hosted.share_persister.clone())
+        .with_dead_letter_writer(hosted.dead_letter_writer.clone())
         .with_reconfiguration(Arc::new(dynamic_tls));
         if let Some(settings) = &self.config.authorizer {
             let image = metadata.image_rx.clone();

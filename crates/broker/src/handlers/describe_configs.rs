@@ -1,4 +1,4 @@
-//! DescribeConfigs for TOPIC and BROKER resources, as Kafka's `ConfigHelper.describeConfigs`.
+//! DescribeConfigs for TOPIC, BROKER and GROUP resources, as Kafka's `ConfigHelper.describeConfigs`.
 //!
 //! - TOPIC: every topic config with its effective value and source, as the node's
 //!   [`TopicConfigResolver`](strand_metadata::image::TopicConfigResolver) resolves them. An
@@ -24,6 +24,7 @@ use strand_metadata::controller::topic_configs::{
     ConfigSource, ConfigType, EffectiveConfig, broker_quota_config, topic_config, topic_config_for_broker_synonym,
 };
 use strand_metadata::controller::topic_name::validate_topic_name;
+use strand_metadata::image::group_configs::GROUP_CONFIGS;
 use strand_metadata::image::{ConfigResource, ConfigResourceKind, MetadataImage, TopicConfigResolver};
 use strand_protocol::error::ErrorCode;
 use strand_protocol::messages::describe_configs_request::DescribeConfigsResource;
@@ -114,6 +115,7 @@ impl Describer<'_> {
         let described = match ConfigResourceKind::from_wire(resource.resource_type) {
             Some(ConfigResourceKind::Topic) => self.topic(name),
             Some(ConfigResourceKind::Broker) => self.broker(name),
+            Some(ConfigResourceKind::Group) => self.group(name),
             Some(ConfigResourceKind::BrokerLogger) => {
                 Err((ErrorCode::InvalidRequest, Some("Broker loggers are not supported.".to_owned())))
             }
@@ -140,6 +142,39 @@ impl Describer<'_> {
             configs,
             ..DescribeConfigsResult::default()
         }
+    }
+
+    /// A group's configs (`strand_metadata::image::group_configs`): its own values, defaults
+    /// for the rest. Any group name is described, as with Kafka, but the empty one.
+    fn group(&self, name: &str) -> Result<Vec<DescribeConfigsResourceResult>, Failure> {
+        if name.is_empty() {
+            return Err((ErrorCode::InvalidRequest, Some("Default group resources are not allowed.".to_owned())));
+        }
+        let resource = ConfigResource { kind: ConfigResourceKind::Group, name: name.to_owned() };
+        let overrides = self.image.configs().resource(&resource);
+        Ok(GROUP_CONFIGS
+            .iter()
+            .map(|def| {
+                let set = overrides.and_then(|o| o.get(def.name));
+                let source = if set.is_some() { ConfigSource::GroupConfig } else { ConfigSource::DefaultConfig };
+                let value = set.cloned().unwrap_or_else(|| def.default.to_owned());
+                DescribeConfigsResourceResult {
+                    name: def.name.to_owned(),
+                    value: Some(value.clone()),
+                    read_only: false,
+                    config_source: source.wire(),
+                    is_sensitive: false,
+                    synonyms: if self.include_synonyms {
+                        vec![synonym(def.name, Some(value), source)]
+                    } else {
+                        Vec::new()
+                    },
+                    config_type: config_type_id(def.kind),
+                    documentation: None,
+                    ..DescribeConfigsResourceResult::default()
+                }
+            })
+            .collect())
     }
 
     fn topic(&self, name: &str) -> Result<Vec<DescribeConfigsResourceResult>, Failure> {
@@ -271,7 +306,7 @@ impl Describer<'_> {
             ConfigSource::StaticBrokerConfig | ConfigSource::DefaultConfig => {
                 self.statics.get(name).filter(|e| e.source == source.wire()).and_then(|e| e.value.clone())
             }
-            ConfigSource::TopicConfig => None,
+            ConfigSource::TopicConfig | ConfigSource::GroupConfig => None,
         }
     }
 

@@ -116,6 +116,8 @@ pub(crate) async fn share_fetch(broker: &Broker, request: ShareFetchRequest, ses
         release(broker, &checked, &partitions).await;
     } else if !request.is_renew_ack {
         let fetched = fetch(broker, &checked, &request, &partitions, session).await;
+        // Records whose lock ran out at the delivery limit go to the dead-letter topic.
+        drain_dead_letters(broker, &checked.group_id, &partitions, session).await;
         for (key, mut data) in fetched {
             if let Some(acked) = answers.get(&key) {
                 data.acknowledge_error_code = acked.acknowledge_error_code;
@@ -278,10 +280,13 @@ async fn acknowledge(broker: &Broker, checked: &Checked, session: &Session) -> B
             Ok(tp) => match crate::share::load(broker, &checked.group_id, &tp, key.0).await {
                 Err(code) => code,
                 Ok(()) => match apply_acks(broker, checked, &tp, batches) {
-                    ErrorCode::None => crate::share::persist(broker, &checked.group_id, &tp, key.0)
-                        .await
-                        .err()
-                        .unwrap_or(ErrorCode::None),
+                    ErrorCode::None => match crate::share::persist(broker, &checked.group_id, &tp, key.0).await {
+                        Ok(()) => {
+                            crate::share_dlq::drain(broker, &checked.group_id, &tp, key.0).await;
+                            ErrorCode::None
+                        }
+                        Err(code) => code,
+                    },
                     code => code,
                 },
             },
@@ -294,10 +299,12 @@ async fn acknowledge(broker: &Broker, checked: &Checked, session: &Session) -> B
 /// Applies one partition's acknowledgement batches, each all or nothing.
 fn apply_acks(broker: &Broker, checked: &Checked, tp: &TopicPartition, batches: &[AckBatch]) -> ErrorCode {
     let now_ms = broker.clock.now_ms();
+    let config = broker.share.partition_config(&broker.image(), &checked.group_id);
     let mut partitions = broker.share.partitions();
     let Some(share_partition) = partitions.get_mut(&(checked.group_id.clone(), tp.clone())) else {
         return ErrorCode::InvalidRecordState;
     };
+    share_partition.set_config(config);
     batches
         .iter()
         .map(|(first, last, types)| share_partition.acknowledge(&checked.member_id, *first, *last, types, now_ms))
@@ -312,6 +319,7 @@ fn apply_acks(broker: &Broker, checked: &Checked, tp: &TopicPartition, batches: 
 /// persists them.
 async fn release(broker: &Broker, checked: &Checked, partitions: &BTreeSet<SessionPartition>) {
     let image = broker.image();
+    let config = broker.share.partition_config(&image, &checked.group_id);
     let mut released = Vec::new();
     {
         let mut share_partitions = broker.share.partitions();
@@ -319,6 +327,7 @@ async fn release(broker: &Broker, checked: &Checked, partitions: &BTreeSet<Sessi
             let Some(topic) = image.topics().by_id(key.0) else { continue };
             let tp = TopicPartition::new(topic.name.clone(), key.1);
             if let Some(share_partition) = share_partitions.get_mut(&(checked.group_id.clone(), tp.clone())) {
+                share_partition.set_config(config);
                 share_partition.release_member(&checked.member_id);
                 released.push((tp, key.0));
             }
@@ -327,6 +336,21 @@ async fn release(broker: &Broker, checked: &Checked, partitions: &BTreeSet<Sessi
     for (tp, topic_id) in released {
         if let Err(code) = crate::share::persist(broker, &checked.group_id, &tp, topic_id).await {
             tracing::debug!("could not persist {tp} of share group {} after a release: {code:?}", checked.group_id);
+        }
+        crate::share_dlq::drain(broker, &checked.group_id, &tp, topic_id).await;
+    }
+}
+
+/// Writes the dead-letter records of the session's share-partitions led here, if any wait.
+async fn drain_dead_letters(
+    broker: &Broker,
+    group_id: &str,
+    partitions: &BTreeSet<SessionPartition>,
+    session: &Session,
+) {
+    for &key in partitions {
+        if let Ok(tp) = locate(broker, key, session) {
+            crate::share_dlq::drain(broker, group_id, &tp, key.0).await;
         }
     }
 }
@@ -395,10 +419,11 @@ fn fetch_partition(
     let key = (checked.group_id.clone(), tp.clone());
     // The lock is not held while the segment is read: `acquire` takes only what is still free.
     let fetch_offset = {
-        let config = broker.share.partition_config();
+        let config = broker.share.partition_config(&broker.image(), &checked.group_id);
         let mut share_partitions = broker.share.partitions();
         let share_partition =
             share_partitions.entry(key.clone()).or_insert_with(|| SharePartition::new(config, offsets.high_watermark));
+        share_partition.set_config(config);
         share_partition.advance_to_log_start(offsets.log_start_offset);
         share_partition.fetch_offset(now_ms)
     };

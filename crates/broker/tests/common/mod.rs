@@ -402,6 +402,7 @@ pub fn settings() -> BrokerSettings {
         },
         replica_selector: None,
         metrics_topics_max: 1000,
+        dlq_topic_prefix: "dlq.".to_owned(),
         share: strand_broker::ShareSettings {
             state_topic: InternalTopicSettings {
                 partitions: 50,

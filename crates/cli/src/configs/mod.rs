@@ -4,14 +4,14 @@
 //! - This file: the flags (clap, long options abbreviable as joptsimple allows), the entity
 //!   types and names they make (`--entity-type`/`--entity-name`/`--entity-default` or the
 //!   shortcuts `--topic`, `--broker-defaults`, ...), and Kafka's checks of their combinations.
-//! - [`run`]: `--describe` and `--alter` of topic and broker configs, client quotas
+//! - [`run`]: `--describe` and `--alter` of topic, broker and group configs, client quotas
 //!   (users, clients, ips) and users' SCRAM credentials.
 //!
 //! As Kafka's tool: a wrong command line or a refused value prints the reason on stderr and
 //! exits 1; a failed call prints "Error while executing config command with args '...'" and the
 //! cause on stderr and exits 1; nothing reaches stdout but what succeeded.
 //!
-//! What it is not (yet): `--bootstrap-controller` and the `groups`, `client-metrics` and
+//! What it is not (yet): `--bootstrap-controller` and the `client-metrics` and
 //! `broker-loggers` entity types are refused with a message saying so.
 
 mod run;
@@ -29,8 +29,9 @@ pub const USERS: &str = "users";
 pub const BROKERS: &str = "brokers";
 pub const IPS: &str = "ips";
 pub const BROKER_LOGGERS: &str = "broker-loggers";
+pub const GROUPS: &str = "groups";
 /// Kafka's `BROKER_SUPPORTED_CONFIG_TYPES`, in its order.
-const ENTITY_TYPES: [&str; 8] = [BROKER_LOGGERS, TOPICS, CLIENTS, USERS, BROKERS, IPS, "client-metrics", "groups"];
+const ENTITY_TYPES: [&str; 8] = [BROKER_LOGGERS, TOPICS, CLIENTS, USERS, BROKERS, IPS, "client-metrics", GROUPS];
 
 const EXAMPLES: &str = "Examples:
   strand configs --bootstrap-server localhost:9092 --entity-type topics --entity-name orders --alter --add-config retention.ms=86400000
@@ -327,8 +328,7 @@ fn check(args: &ConfigsArgs, order: &[bool]) -> Result<Command, Failure> {
             return Err(usage("An entity name must be specified for every entity type"));
         }
     }
-    if let Some(unsupported) = types.iter().find(|t| matches!(t.as_str(), "groups" | "client-metrics" | BROKER_LOGGERS))
-    {
+    if let Some(unsupported) = types.iter().find(|t| matches!(t.as_str(), "client-metrics" | BROKER_LOGGERS)) {
         return Err(usage(format!("strand configs does not support the entity type {unsupported} yet")));
     }
     Ok(Command { types, names })

@@ -7,11 +7,16 @@ use std::net::ToSocketAddrs;
 
 use strand_client::Admin;
 use strand_client::admin::{RESOURCE_BROKER, RESOURCE_TOPIC};
+
+/// ConfigResource type GROUP (KIP-848).
+const RESOURCE_GROUP: i8 = 32;
+/// DescribeConfigs' `GROUP_CONFIG` source: a group's own value.
+const GROUP_CONFIG: i8 = 8;
 use strand_client::admin_configs::{AlterOp, QuotaEntity, QuotaMatch, ScramUpsertion};
 use strand_client::config::ClientConfig;
 use strand_security::scram::ScramMechanism;
 
-use super::{BROKERS, CLIENTS, Command, ConfigsArgs, IPS, TOPICS, USERS};
+use super::{BROKERS, CLIENTS, Command, ConfigsArgs, GROUPS, IPS, TOPICS, USERS};
 use crate::tool::{self, Failure, java_hash, java_hash_map_order, java_hash_map_order_by};
 
 /// Kafka's client and user quota keys (`QuotaConfig.isClientOrUserQuotaConfig`).
@@ -46,7 +51,7 @@ pub fn resolvable(host: &str) -> bool {
 async fn describe(admin: &Admin, all: bool, command: &Command) -> Result<(), Failure> {
     let entity_type = command.types[0].as_str();
     match entity_type {
-        TOPICS | BROKERS => describe_resources(admin, entity_type, command.names.first(), all).await,
+        TOPICS | BROKERS | GROUPS => describe_resources(admin, entity_type, command.names.first(), all).await,
         USERS | CLIENTS => {
             describe_quotas(admin, command).await?;
             let is_default = command.names.iter().any(String::is_empty);
@@ -64,6 +69,10 @@ async fn describe_resources(admin: &Admin, entity_type: &str, name: Option<&Stri
         let exists = if entity_type == TOPICS {
             validate_topic(name)?;
             admin.list_topics(true).await?.iter().any(|t| &t.name == name)
+        } else if entity_type == GROUPS {
+            // A group, or a name with configs of its own (Kafka's ListConfigResources).
+            admin.list_groups(&[], &[]).await?.iter().any(|g| &g.group_id == name)
+                || admin.describe_config(RESOURCE_GROUP, name).await?.iter().any(|c| c.entry.source == GROUP_CONFIG)
         } else {
             name.is_empty() || admin.describe_cluster().await?.nodes.iter().any(|n| n.id.to_string() == *name)
         };
@@ -77,6 +86,7 @@ async fn describe_resources(admin: &Admin, entity_type: &str, name: Option<&Stri
         None if entity_type == TOPICS => {
             java_hash_map_order(admin.list_topics(true).await?.into_iter().map(|t| t.name).collect(), 16)
         }
+        None if entity_type == GROUPS => admin.list_groups(&[], &[]).await?.into_iter().map(|g| g.group_id).collect(),
         None => {
             let mut ids: Vec<String> = admin.describe_cluster().await?.nodes.iter().map(|n| n.id.to_string()).collect();
             ids.push(String::new());
@@ -86,6 +96,7 @@ async fn describe_resources(admin: &Admin, entity_type: &str, name: Option<&Stri
     for entity in &entities {
         let (resource_type, dynamic_source) = match (entity_type, entity.is_empty()) {
             (TOPICS, _) => (RESOURCE_TOPIC, 1),
+            (GROUPS, _) => (RESOURCE_GROUP, GROUP_CONFIG),
             (_, true) => (RESOURCE_BROKER, 3),
             (_, false) => (RESOURCE_BROKER, 2),
         };
@@ -191,8 +202,12 @@ async fn alter(admin: &Admin, args: &ConfigsArgs, command: &Command) -> Result<(
     let added = configs_to_add(args)?;
     let deleted: Vec<String> = args.delete_config.iter().map(|k| k.trim().to_owned()).collect();
     match entity_type {
-        TOPICS | BROKERS => {
-            let resource_type = if entity_type == TOPICS { RESOURCE_TOPIC } else { RESOURCE_BROKER };
+        TOPICS | BROKERS | GROUPS => {
+            let resource_type = match entity_type {
+                TOPICS => RESOURCE_TOPIC,
+                GROUPS => RESOURCE_GROUP,
+                _ => RESOURCE_BROKER,
+            };
             let deletes = deleted.iter().map(|k| (k.clone(), AlterOp::Delete, Some(String::new())));
             let sets = added.iter().map(|(k, v)| (k.clone(), AlterOp::Set, Some(v.clone())));
             let ops: Vec<_> = deletes.chain(sets).collect();

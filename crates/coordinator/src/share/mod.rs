@@ -13,5 +13,8 @@ pub mod state;
 mod tests;
 
 pub use group::{Heartbeat, HeartbeatAnswer, HeartbeatError, ShareGroup, ShareGroupConfig, ShareGroups};
-pub use partition::{AckError, AckType, AcquiredRange, LogBatch, RecordState, SharePartition, SharePartitionConfig};
+pub use partition::{
+    AckError, AckType, AcquiredRange, DeadLetter, DeadLetterCause, LogBatch, RecordState, SharePartition,
+    SharePartitionConfig,
+};
 pub use session::{FINAL_EPOCH, INITIAL_EPOCH, SessionError, SessionPartition, ShareSessions};

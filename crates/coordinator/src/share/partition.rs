@@ -10,6 +10,12 @@
 //!   a fresh lock.
 //! - `Acknowledged` and `Archived` are final; the SPSO moves past them as soon as every record
 //!   below is final too, and they are forgotten.
+//! - With a dead-letter topic (KIP-1191, [`SharePartitionConfig::dead_letter`]) a record is
+//!   `Archiving` instead of `Archived` when REJECTed or at the delivery limit: persisted so (state
+//!   3) before its dead-letter record is written, and `Archived` once the write is done
+//!   ([`SharePartition::dead_lettered`]); the SPSO stops below it until then.
+//! - Strand's release backoff (`share.release.backoff.ms`, `share.release.backoff.max.ms`): a
+//!   RELEASEd record is `Available` but not acquired before its backoff has passed.
 //!
 //! Deterministic: every operation takes the clock reading (`now_ms`); locks are checked when the
 //! partition is next touched, which is what a fetch or an acknowledgement can observe. Bounded:
@@ -20,7 +26,9 @@
 
 use std::collections::BTreeMap;
 
-use super::state::{PersistedBatch, PersistedState, STATE_ACKNOWLEDGED, STATE_ARCHIVED, STATE_AVAILABLE};
+use super::state::{
+    PersistedBatch, PersistedState, STATE_ACKNOWLEDGED, STATE_ARCHIVED, STATE_ARCHIVING, STATE_AVAILABLE,
+};
 
 /// A record's state in a share-partition.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -28,7 +36,36 @@ pub enum RecordState {
     Available,
     Acquired,
     Acknowledged,
+    /// Waiting for its dead-letter record to be written (KIP-1191).
+    Archiving,
     Archived,
+}
+
+/// Why a record goes to the dead-letter topic; [`DeadLetterCause::message`] is Kafka's
+/// `__dlq.errors.message` header.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum DeadLetterCause {
+    /// A consumer REJECTed it.
+    Rejected,
+    /// It reached `group.share.delivery.count.limit`.
+    DeliveryCountExceeded,
+}
+
+impl DeadLetterCause {
+    pub fn message(self) -> &'static str {
+        match self {
+            DeadLetterCause::Rejected => "Offset rejected by client.",
+            DeadLetterCause::DeliveryCountExceeded => "Offset delivery count exceeded the threshold.",
+        }
+    }
+}
+
+/// A record in `Archiving`: what its dead-letter record says.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct DeadLetter {
+    pub offset: i64,
+    pub delivery_count: i16,
+    pub cause: DeadLetterCause,
 }
 
 /// An acknowledgement type as the wire carries it (ShareFetch/ShareAcknowledge, KIP-932 and
@@ -82,6 +119,26 @@ pub struct SharePartitionConfig {
     pub delivery_count_limit: i16,
     /// `group.share.partition.max.record.locks`: the most records between SPSO and SPEO.
     pub max_record_locks: i64,
+    /// The group has a dead-letter topic (`errors.deadletterqueue.topic.name`, KIP-1191).
+    pub dead_letter: bool,
+    /// `share.release.backoff.ms` (Strand's): how long a RELEASEd record waits before it can be
+    /// acquired again; 0 for none.
+    pub release_backoff_ms: i64,
+    /// `share.release.backoff.max.ms` (Strand's): above 0, the backoff doubles with each
+    /// delivery (`release_backoff_ms * 2^(delivery count - 1)`) up to this cap.
+    pub release_backoff_max_ms: i64,
+}
+
+impl SharePartitionConfig {
+    /// The backoff after a RELEASE of a record delivered `delivery_count` times.
+    pub fn release_backoff(&self, delivery_count: i16) -> i64 {
+        let base = self.release_backoff_ms.max(0);
+        if self.release_backoff_max_ms <= 0 || base == 0 {
+            return base;
+        }
+        let doublings = u32::try_from(delivery_count.saturating_sub(1).max(0)).unwrap_or(0).min(62);
+        base.saturating_mul(1i64 << doublings).min(self.release_backoff_max_ms.max(base))
+    }
 }
 
 /// A batch of the log as a fetch read it: its offsets and whether it is a control batch (a
@@ -110,6 +167,10 @@ struct InFlight {
     member_id: Option<String>,
     /// When an `Acquired` record's lock runs out.
     lock_expiry_ms: i64,
+    /// When an `Available` record may be acquired again (a release backoff), else 0.
+    available_at_ms: i64,
+    /// Why an `Archiving` record is being dead-lettered.
+    cause: Option<DeadLetterCause>,
 }
 
 /// The in-flight records of one share-partition (see the module doc).
@@ -146,15 +207,28 @@ impl SharePartition {
             let record_state = match batch.delivery_state {
                 STATE_ACKNOWLEDGED => RecordState::Acknowledged,
                 STATE_ARCHIVED => RecordState::Archived,
+                // Its dead-letter write may not have happened: done again, unless the group has
+                // no dead-letter topic any more.
+                STATE_ARCHIVING if config.dead_letter => RecordState::Archiving,
+                STATE_ARCHIVING => RecordState::Archived,
                 _ if batch.delivery_count >= config.delivery_count_limit => RecordState::Archived,
                 _ => RecordState::Available,
             };
             for offset in first..=last {
+                let cause = (record_state == RecordState::Archiving).then_some(
+                    if batch.delivery_count >= config.delivery_count_limit {
+                        DeadLetterCause::DeliveryCountExceeded
+                    } else {
+                        DeadLetterCause::Rejected
+                    },
+                );
                 let record = InFlight {
                     state: record_state,
                     delivery_count: batch.delivery_count,
                     member_id: None,
                     lock_expiry_ms: 0,
+                    available_at_ms: 0,
+                    cause,
                 };
                 partition.records.insert(offset, record);
                 partition.end_offset = partition.end_offset.max(offset + 1);
@@ -177,6 +251,7 @@ impl SharePartition {
                 RecordState::Available => (STATE_AVAILABLE, record.delivery_count),
                 RecordState::Acquired => (STATE_AVAILABLE, record.delivery_count.saturating_sub(1).max(0)),
                 RecordState::Acknowledged => (STATE_ACKNOWLEDGED, record.delivery_count),
+                RecordState::Archiving => (STATE_ARCHIVING, record.delivery_count),
                 RecordState::Archived => (STATE_ARCHIVED, record.delivery_count),
             };
             match batches.last_mut() {
@@ -196,6 +271,45 @@ impl SharePartition {
             }
         }
         PersistedState { state_epoch: self.state_epoch, leader_epoch, start_offset: self.start_offset, batches }
+    }
+
+    /// The group's settings changed (they are read from the metadata on each use).
+    pub fn set_config(&mut self, config: SharePartitionConfig) {
+        self.config = config;
+    }
+
+    pub fn config(&self) -> &SharePartitionConfig {
+        &self.config
+    }
+
+    /// Whether any record waits for its dead-letter write.
+    pub fn has_dead_letters(&self) -> bool {
+        self.records.values().any(|r| r.state == RecordState::Archiving)
+    }
+
+    /// The records waiting for their dead-letter write, in offset order.
+    pub fn dead_letters(&self) -> Vec<DeadLetter> {
+        self.records
+            .iter()
+            .filter(|(_, r)| r.state == RecordState::Archiving)
+            .map(|(&offset, r)| DeadLetter {
+                offset,
+                delivery_count: r.delivery_count,
+                cause: r.cause.unwrap_or(DeadLetterCause::Rejected),
+            })
+            .collect()
+    }
+
+    /// The dead-letter record of `offset` is written (or will never be: the topic is refused):
+    /// it is `Archived`. Returns whether it was `Archiving`.
+    pub fn dead_lettered(&mut self, offset: i64) -> bool {
+        let Some(record) = self.records.get_mut(&offset).filter(|r| r.state == RecordState::Archiving) else {
+            return false;
+        };
+        record.state = RecordState::Archived;
+        record.cause = None;
+        self.advance_start();
+        true
     }
 
     pub fn start_offset(&self) -> i64 {
@@ -220,7 +334,7 @@ impl SharePartition {
     /// nothing is available and the window is full. Expired locks are released first.
     pub fn fetch_offset(&mut self, now_ms: i64) -> Option<i64> {
         self.expire_locks(now_ms);
-        if let Some((&offset, _)) = self.records.iter().find(|(_, r)| r.state == RecordState::Available) {
+        if let Some((&offset, _)) = self.records.iter().find(|(_, r)| r.acquirable(now_ms)) {
             return Some(offset);
         }
         (self.end_offset - self.start_offset < self.config.max_record_locks).then_some(self.end_offset)
@@ -264,7 +378,7 @@ impl SharePartition {
                 }
                 let delivery_count = if offset < self.end_offset {
                     match self.records.get_mut(&offset) {
-                        Some(record) if record.state == RecordState::Available => {
+                        Some(record) if record.acquirable(now_ms) => {
                             record.state = RecordState::Acquired;
                             record.delivery_count = record.delivery_count.saturating_add(1);
                             record.member_id = Some(member_id.to_owned());
@@ -284,6 +398,8 @@ impl SharePartition {
                         delivery_count: 1,
                         member_id: Some(member_id.to_owned()),
                         lock_expiry_ms: expiry,
+                        available_at_ms: 0,
+                        cause: None,
                     };
                     self.records.insert(offset, record);
                     1
@@ -333,14 +449,20 @@ impl SharePartition {
             }
         }
         let expiry = now_ms.saturating_add(self.config.lock_duration_ms);
+        let config = self.config;
         for offset in first_offset..=last_offset {
             let ack = type_at(offset);
-            let limit = self.config.delivery_count_limit;
             let Some(record) = self.records.get_mut(&offset) else { continue };
             match ack {
                 AckType::Accept => record.finish(RecordState::Acknowledged),
-                AckType::Reject | AckType::Gap => record.finish(RecordState::Archived),
-                AckType::Release => record.release(limit),
+                AckType::Gap => record.finish(RecordState::Archived),
+                AckType::Reject => record.archive(&config, DeadLetterCause::Rejected),
+                AckType::Release => {
+                    record.release(&config);
+                    if record.state == RecordState::Available {
+                        record.available_at_ms = now_ms.saturating_add(config.release_backoff(record.delivery_count));
+                    }
+                }
                 AckType::Renew => record.lock_expiry_ms = expiry,
             }
         }
@@ -350,10 +472,10 @@ impl SharePartition {
 
     /// Releases every record `member_id` holds (its share session closed), as RELEASE would.
     pub fn release_member(&mut self, member_id: &str) {
-        let limit = self.config.delivery_count_limit;
+        let config = self.config;
         for record in self.records.values_mut() {
             if record.state == RecordState::Acquired && record.member_id.as_deref() == Some(member_id) {
-                record.release(limit);
+                record.release(&config);
             }
         }
         self.advance_start();
@@ -361,11 +483,11 @@ impl SharePartition {
 
     /// Releases the records whose lock ran out by `now_ms`.
     fn expire_locks(&mut self, now_ms: i64) {
-        let limit = self.config.delivery_count_limit;
+        let config = self.config;
         let mut changed = false;
         for record in self.records.values_mut() {
             if record.state == RecordState::Acquired && record.lock_expiry_ms <= now_ms {
-                record.release(limit);
+                record.release(&config);
                 changed = true;
             }
         }
@@ -400,9 +522,29 @@ impl InFlight {
         self.member_id = None;
     }
 
-    /// Back to `Available`, or `Archived` once delivered `limit` times.
-    fn release(&mut self, limit: i16) {
-        let state = if self.delivery_count >= limit { RecordState::Archived } else { RecordState::Available };
-        self.finish(state);
+    /// Whether a fetch at `now_ms` may acquire it.
+    fn acquirable(&self, now_ms: i64) -> bool {
+        self.state == RecordState::Available && self.available_at_ms <= now_ms
+    }
+
+    /// Never delivered again: `Archiving` for its dead-letter write when the group has a
+    /// dead-letter topic, else `Archived`.
+    fn archive(&mut self, config: &SharePartitionConfig, cause: DeadLetterCause) {
+        if config.dead_letter {
+            self.finish(RecordState::Archiving);
+            self.cause = Some(cause);
+        } else {
+            self.finish(RecordState::Archived);
+        }
+    }
+
+    /// Back to `Available`, or archived once delivered `delivery_count_limit` times.
+    fn release(&mut self, config: &SharePartitionConfig) {
+        self.available_at_ms = 0;
+        if self.delivery_count >= config.delivery_count_limit {
+            self.archive(config, DeadLetterCause::DeliveryCountExceeded);
+        } else {
+            self.finish(RecordState::Available);
+        }
     }
 }

@@ -7,8 +7,17 @@ use strand_base::{Clock, Uuid};
 
 use super::*;
 
-const CONFIG: SharePartitionConfig =
-    SharePartitionConfig { lock_duration_ms: 1_000, delivery_count_limit: 3, max_record_locks: 10 };
+const CONFIG: SharePartitionConfig = SharePartitionConfig {
+    lock_duration_ms: 1_000,
+    delivery_count_limit: 3,
+    max_record_locks: 10,
+    dead_letter: false,
+    release_backoff_ms: 0,
+    release_backoff_max_ms: 0,
+};
+
+/// A group with a dead-letter topic.
+const DLQ: SharePartitionConfig = SharePartitionConfig { dead_letter: true, ..CONFIG };
 
 fn batch(base_offset: i64, last_offset: i64) -> LogBatch {
     LogBatch { base_offset, last_offset, control: false }
@@ -239,4 +248,108 @@ fn share_sessions_follow_epochs() {
     clock.set(2_801);
     sessions.open("g", "b", BTreeSet::new(), clock.now_ms()).expect("the idle session evicted");
     assert_eq!(sessions.len(), 1);
+}
+
+/// KIP-1191: with a dead-letter topic a REJECTed record is Archiving (persisted as state 3) and
+/// holds the start offset until its dead-letter write is done; then it is Archived.
+#[test]
+fn rejected_record_waits_for_its_dead_letter_write() {
+    let clock = ManualClock::new(0);
+    let mut sp = SharePartition::new(DLQ, 0);
+    sp.acquire("a", &[batch(0, 1)], 10, clock.now_ms());
+    assert_eq!(sp.acknowledge("a", 0, 1, &[3, 1], clock.now_ms()), Ok(()));
+    assert_eq!(sp.record(0), Some((RecordState::Archiving, 1)));
+    assert_eq!(sp.start_offset(), 0);
+    let letter = DeadLetter { offset: 0, delivery_count: 1, cause: DeadLetterCause::Rejected };
+    assert_eq!(sp.dead_letters(), vec![letter]);
+    assert!(sp.has_dead_letters());
+    let persisted = sp.persisted(0);
+    assert_eq!(persisted.batches[0].delivery_state, state::STATE_ARCHIVING);
+    // A new leader resumes the write.
+    let restored = SharePartition::restore(DLQ, &persisted);
+    assert_eq!(restored.dead_letters(), vec![letter]);
+    assert!(sp.dead_lettered(0));
+    assert!(!sp.dead_lettered(0), "a second completion changes nothing");
+    assert_eq!((sp.start_offset(), sp.in_flight()), (2, 0));
+    assert!(sp.dead_letters().is_empty());
+}
+
+/// At the delivery limit a released or expired record is dead-lettered with the cause Kafka
+/// names; without a dead-letter topic it is Archived at once, as before.
+#[test]
+fn delivery_limit_dead_letters_once() {
+    let clock = ManualClock::new(0);
+    let mut sp = SharePartition::new(DLQ, 0);
+    for delivery in 1..=3 {
+        assert_eq!(sp.acquire("a", &[batch(0, 0)], 10, clock.now_ms()), vec![range(0, 0, delivery)]);
+        if delivery < 3 {
+            assert_eq!(sp.acknowledge("a", 0, 0, &[2], clock.now_ms()), Ok(()));
+        }
+    }
+    clock.advance(1_000);
+    assert_eq!(sp.fetch_offset(clock.now_ms()), Some(1), "the lock expired at the limit");
+    let letter = DeadLetter { offset: 0, delivery_count: 3, cause: DeadLetterCause::DeliveryCountExceeded };
+    assert_eq!(sp.dead_letters(), vec![letter]);
+    assert_eq!(letter.cause.message(), "Offset delivery count exceeded the threshold.");
+    assert_eq!(SharePartition::restore(DLQ, &sp.persisted(0)).dead_letters(), vec![letter]);
+    // A group whose dead-letter topic was removed archives the record on restore.
+    let plain = SharePartition::restore(CONFIG, &sp.persisted(0));
+    assert!(plain.dead_letters().is_empty());
+    assert_eq!(plain.start_offset(), 1);
+
+    let mut sp = SharePartition::new(CONFIG, 0);
+    sp.acquire("a", &[batch(0, 0)], 10, clock.now_ms());
+    assert_eq!(sp.acknowledge("a", 0, 0, &[3], clock.now_ms()), Ok(()));
+    assert!(sp.dead_letters().is_empty());
+    assert_eq!(sp.start_offset(), 1);
+}
+
+/// `share.release.backoff.ms`: a RELEASEd record is acquired again only once the backoff has
+/// passed; records behind it are not held up, and a lock expiry has no backoff.
+#[test]
+fn released_record_waits_out_its_backoff() {
+    let clock = ManualClock::new(0);
+    let config = SharePartitionConfig { release_backoff_ms: 500, ..CONFIG };
+    let mut sp = SharePartition::new(config, 0);
+    sp.acquire("a", &[batch(0, 0)], 10, clock.now_ms());
+    assert_eq!(sp.acknowledge("a", 0, 0, &[2], clock.now_ms()), Ok(()));
+    assert_eq!(sp.fetch_offset(clock.now_ms()), Some(1), "nothing available before the backoff");
+    assert_eq!(sp.acquire("a", &[batch(0, 1)], 10, clock.now_ms()), vec![range(1, 1, 1)]);
+    clock.advance(499);
+    assert_eq!(sp.acquire("a", &[batch(0, 0)], 10, clock.now_ms()), vec![]);
+    clock.advance(1);
+    assert_eq!(sp.fetch_offset(clock.now_ms()), Some(0));
+    assert_eq!(sp.acquire("a", &[batch(0, 0)], 10, clock.now_ms()), vec![range(0, 0, 2)]);
+    // Offset 1's lock (taken at 0) runs out at 1_000: available at once, with no backoff.
+    clock.set(1_000);
+    assert_eq!(sp.fetch_offset(clock.now_ms()), Some(1));
+}
+
+/// `share.release.backoff.max.ms`: the backoff doubles per delivery up to the cap.
+#[test]
+fn release_backoff_doubles_up_to_its_cap() {
+    let config = SharePartitionConfig {
+        release_backoff_ms: 100,
+        release_backoff_max_ms: 350,
+        delivery_count_limit: 10,
+        ..CONFIG
+    };
+    let backoffs: Vec<i64> = (1..=5).map(|n| config.release_backoff(n)).collect();
+    assert_eq!(backoffs, vec![100, 200, 350, 350, 350]);
+    assert_eq!(SharePartitionConfig { release_backoff_max_ms: 0, ..config }.release_backoff(4), 100);
+    assert_eq!(SharePartitionConfig { release_backoff_ms: 0, ..config }.release_backoff(4), 0);
+
+    let clock = ManualClock::new(0);
+    let mut sp = SharePartition::new(config, 0);
+    let mut waited = Vec::new();
+    for delivery in 1..=4 {
+        assert_eq!(sp.acquire("a", &[batch(0, 0)], 10, clock.now_ms()), vec![range(0, 0, delivery)]);
+        let released_at = clock.now_ms();
+        assert_eq!(sp.acknowledge("a", 0, 0, &[2], clock.now_ms()), Ok(()));
+        while sp.fetch_offset(clock.now_ms()) != Some(0) {
+            clock.advance(10);
+        }
+        waited.push(clock.now_ms() - released_at);
+    }
+    assert_eq!(waited, vec![100, 200, 350, 350]);
 }

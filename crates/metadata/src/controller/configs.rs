@@ -16,7 +16,8 @@
 //! computed under the old value (a `ClearElrRecord`: the topic's, or all for the cluster default),
 //! a broker id's own `min.insync.replicas` is refused and the cluster default may not be deleted
 //! (INVALID_CONFIG), as Kafka's `ConfigurationControlManager`.
-//! Group and client-metrics configs are not supported yet; `BROKER_LOGGER` resources are the
+//! Group configs are the keys of `crate::image::group_configs` (any group name but the empty one);
+//! client-metrics configs are not supported yet; `BROKER_LOGGER` resources are the
 //! broker's own business (log levels are not metadata) and are refused here.
 
 use std::collections::{BTreeMap, BTreeSet};
@@ -37,6 +38,7 @@ use super::topic_configs::{
 };
 use super::topic_name::validate_topic_name;
 use super::{ApiError, ApiMessageAndVersion, ControllerResult};
+use crate::image::group_configs::validate_group_configs;
 use crate::image::{ConfigResource, ConfigResourceKind, MetadataImage};
 
 /// Applies SET, DELETE, APPEND and SUBTRACT operations to each resource: a `ConfigRecord` per
@@ -190,7 +192,13 @@ fn supported_resource(kind: i8, name: &str) -> Result<ConfigResource, ApiError> 
             }
             Ok(ConfigResource::broker(name))
         }
-        Some(ConfigResourceKind::Group | ConfigResourceKind::ClientMetrics) => {
+        Some(ConfigResourceKind::Group) if name.is_empty() => {
+            Err(invalid("Default group resources are not allowed.".to_owned()))
+        }
+        Some(ConfigResourceKind::Group) => {
+            Ok(ConfigResource { kind: ConfigResourceKind::Group, name: name.to_owned() })
+        }
+        Some(ConfigResourceKind::ClientMetrics) => {
             Err(invalid(format!("Configs of resource type {kind} are not supported yet.")))
         }
         _ => Err(invalid(format!("Unknown resource type {kind}"))),
@@ -291,6 +299,9 @@ fn validate(image: &MetadataImage, resource: &ConfigResource, next: &BTreeMap<St
                 return Err(ApiError::new(ErrorCode::UnknownTopicOrPartition, message));
             }
             Ok(())
+        }
+        ConfigResourceKind::Group => {
+            validate_group_configs(next).map_err(|m| ApiError::new(ErrorCode::InvalidConfig, m))
         }
         _ => validate_broker(image, resource, next),
     }

@@ -29,6 +29,7 @@ mod configs;
 mod delta;
 mod effective_config;
 mod features;
+pub mod group_configs;
 mod producer_ids;
 mod scram;
 mod snapshot;

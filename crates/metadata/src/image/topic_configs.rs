@@ -338,6 +338,8 @@ pub enum ConfigSource {
     DynamicDefaultBrokerConfig,
     StaticBrokerConfig,
     DefaultConfig,
+    /// A group's own value (KIP-848's `GROUP_CONFIG`).
+    GroupConfig,
 }
 
 impl ConfigSource {
@@ -349,6 +351,7 @@ impl ConfigSource {
             ConfigSource::DynamicDefaultBrokerConfig => 3,
             ConfigSource::StaticBrokerConfig => 4,
             ConfigSource::DefaultConfig => 5,
+            ConfigSource::GroupConfig => 8,
         }
     }
 }

@@ -62,6 +62,7 @@ pub(crate) fn broker_settings(config: &ServerConfig) -> BrokerSettings {
         },
         replica_selector: config.replica_selector,
         metrics_topics_max: config.http.metrics_topics_max,
+        dlq_topic_prefix: config.dlq_topic_name_prefix.clone(),
         share: strand_broker::ShareSettings {
             session_timeout_ms: i64::from(config.share.session_timeout_ms),
             heartbeat_interval_ms: config.share.heartbeat_interval_ms,

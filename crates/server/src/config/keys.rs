@@ -304,6 +304,8 @@ const KEYS: &[KeyDef] = &[
     key("group.share.max.partition.max.record.locks", int_min(100), Some("4000")),
     key("group.share.max.share.sessions", int_min(1), Some("2000")),
     key("group.share.persister.class.name", Kind::Str, Some("org.apache.kafka.server.share.persister.DefaultStatePersister")),
+    key("errors.deadletterqueue.topic.name.prefix", Kind::Str, Some("dlq.")),
+    key("errors.deadletterqueue.auto.create.topics.enable", Kind::Bool, Some("false")),
     key("group.share.dlq.manager.class.name", Kind::Str, Some("org.apache.kafka.server.share.dlq.DefaultShareGroupDLQManager")),
     key("share.fetch.purgatory.purge.interval.requests", INT, Some("1000")),
     key("share.coordinator.state.topic.num.partitions", int_min(1), Some("50")),

@@ -182,6 +182,9 @@ pub struct ServerConfig {
     pub replica_selector: Option<strand_broker::ReplicaSelector>,
     /// Share groups' settings (`group.share.*`, `share.coordinator.state.topic.*`).
     pub share: share::ShareConfig,
+    /// `errors.deadletterqueue.topic.name.prefix` (KIP-1191): the prefix a share group's
+    /// dead-letter topic must have; empty for none.
+    pub dlq_topic_name_prefix: String,
     pub process_roles: ProcessRoles,
     /// `cluster.id` (a Strand setting): the cluster id to format empty log dirs with on first
     /// start. `strand server` sets it to the id in `meta.properties` before the node runs.
@@ -576,6 +579,7 @@ impl ServerConfig {
             broker_rack: read.text("broker.rack").map(str::to_owned),
             replica_selector: read.replica_selector()?,
             share: share::read(&read)?,
+            dlq_topic_name_prefix: read.text("errors.deadletterqueue.topic.name.prefix").unwrap_or("dlq.").to_owned(),
             process_roles: quorum.process_roles,
             cluster_id: read.cluster_id()?,
             http: http::read(&read)?,

@@ -52,7 +52,14 @@ const UNIMPLEMENTED: &[(&str, &str)] = &[
         "group.share.persister.class.name",
         "share state is persisted by Strand's own share coordinator; persisters are Java plug-ins",
     ),
-    ("group.share.dlq.manager.class.name", "share groups have no dead-letter topics yet"),
+    (
+        "group.share.dlq.manager.class.name",
+        "dead-letter records are written by Strand's broker itself; DLQ managers are Java plug-ins",
+    ),
+    (
+        "errors.deadletterqueue.auto.create.topics.enable",
+        "dead-letter topics are not created automatically; create one with errors.deadletterqueue.group.enable=true",
+    ),
     (
         "group.share.initialize.retry.interval.ms",
         "a share-partition's state is initialized by its leader when first fetched, not retried by the group coordinator",

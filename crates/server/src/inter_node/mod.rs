@@ -16,6 +16,7 @@
 //! - `txn`: [`CoordinatorTxnVerifier`], leaders' KIP-890 checks with transaction coordinators, and
 //!   [`LeaderTxnMarkerSender`], coordinators' transaction markers to partition leaders.
 //! - `share`: [`CoordinatorSharePersister`], leaders' share-partition state at share coordinators.
+//! - `dead_letter`: [`ProduceDeadLetterWriter`], share groups' dead-letter records (KIP-1191).
 //! - `observer`: [`VoterMetadataFetcher`], a broker-only node's fetches of the committed metadata log.
 //! - `listener`: serving the CONTROLLER listener, Kafka's admin requests too
 //!   (`strand_broker::controller_apis`).
@@ -27,6 +28,7 @@ mod brokers;
 mod client;
 mod controller;
 mod controllers;
+mod dead_letter;
 mod listener;
 mod login;
 mod observer;
@@ -40,6 +42,7 @@ mod wire;
 pub use auto_join::{JoiningController, join_forever};
 pub use controller::ControllerClient;
 pub use controllers::{ControllerAddresses, follow_controller_registrations};
+pub use dead_letter::ProduceDeadLetterWriter;
 pub use listener::{ControllerAccess, serve_controller_listener};
 pub use observer::VoterMetadataFetcher;
 pub use peers::{PeerHealth, follow_registrations};

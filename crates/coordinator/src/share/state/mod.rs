@@ -22,6 +22,8 @@ pub const UNINITIALIZED_START_OFFSET: i64 = -1;
 pub const STATE_AVAILABLE: i8 = 0;
 pub const STATE_ACQUIRED: i8 = 1;
 pub const STATE_ACKNOWLEDGED: i8 = 2;
+/// KIP-1191: archived once its dead-letter record is written.
+pub const STATE_ARCHIVING: i8 = 3;
 pub const STATE_ARCHIVED: i8 = 4;
 
 /// Records `first_offset..=last_offset` of a share-partition, all in one delivery state with one
