@@ -200,6 +200,23 @@ async fn acks_all_below_min_insync_is_refused_before_appending() {
     assert_eq!(cluster.node(1).log_end_offset(&tp()).expect("end"), 1);
 }
 
+/// `min.insync.replicas` above the replica count asks for every replica, not more (Kafka's
+/// `Partition.effectiveMinIsr`): a one-replica partition with `min.insync.replicas=2` takes
+/// `acks=all` and acknowledges it; a two-replica one with 3 takes it with both in sync.
+#[tokio::test]
+async fn min_insync_above_the_replica_count_asks_for_every_replica() {
+    let cluster = Cluster::new(&[1, 2]);
+    cluster.create(&tp(), &[1], 2);
+    let appended = cluster.append(1, &tp(), "a", Acks::All).expect("one replica of one is enough");
+    appended.delayed.expect("acks=all").wait(EVENT_WAIT).await.expect("acknowledged");
+
+    let other = TopicPartition::new("pairs", 0);
+    cluster.create(&other, &[1, 2], 3);
+    cluster.until(1, &other, "ISR of two", |s| s.isr.len() == 2).await;
+    let appended = cluster.append(1, &other, "b", Acks::All).expect("two in sync of two");
+    appended.delayed.expect("acks=all").wait(EVENT_WAIT).await.expect("acknowledged once the follower has it");
+}
+
 /// Strict min ISR (KIP-966, as Kafka 4): once the ISR shrinks below `min.insync.replicas` the
 /// high watermark stops, for `acks=1` records too, so an `acks=all` produce waiting meanwhile
 /// times out (REQUEST_TIMED_OUT) rather than being acknowledged; with the ISR back at the

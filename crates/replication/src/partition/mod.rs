@@ -48,11 +48,15 @@ pub struct Appended {
     pub delayed: Option<DelayedProduce>,
 }
 
-/// Whether an ISR of `isr` members is below `min.insync.replicas`, capped at the replica count
-/// (Kafka's `effectiveMinIsr`; a standalone replica, with no replica list, counts as one).
+/// `min.insync.replicas` capped at the replica count (Kafka's `effectiveMinIsr`; a standalone
+/// replica, with no replica list, counts as one).
+pub(crate) fn effective_min_isr(min_insync_replicas: i32, replicas: usize) -> i32 {
+    min_insync_replicas.min(i32::try_from(replicas.max(1)).unwrap_or(i32::MAX))
+}
+
+/// Whether an ISR of `isr` members is below the effective `min.insync.replicas`.
 fn is_under_min_isr(isr: usize, min_insync_replicas: i32, replicas: usize) -> bool {
-    let min = usize::try_from(min_insync_replicas).unwrap_or(1).min(replicas.max(1));
-    isr < min
+    i32::try_from(isr).unwrap_or(i32::MAX) < effective_min_isr(min_insync_replicas, replicas)
 }
 
 #[derive(Debug)]
@@ -92,7 +96,7 @@ impl Partition {
             leads: standalone,
             high_watermark: state.high_watermark,
             isr_len: usize::from(standalone),
-            min_insync_replicas: state.min_insync_replicas,
+            min_insync_replicas: effective_min_isr(state.min_insync_replicas, state.replicas.len()),
         };
         Partition {
             tp,
@@ -163,7 +167,7 @@ impl Partition {
             leads: self.leads(s),
             high_watermark: self.high_watermark_of(s, log),
             isr_len: self.isr_len(s),
-            min_insync_replicas: s.min_insync_replicas,
+            min_insync_replicas: effective_min_isr(s.min_insync_replicas, s.replicas.len()),
         };
         if self.progress.send_if_modified(|p| std::mem::replace(p, progress) != progress) {
             self.notify();

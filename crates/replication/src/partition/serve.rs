@@ -36,8 +36,9 @@ impl Partition {
             _ => return Err(ReplicaError::NotLeaderOrFollower(self.tp.clone())),
         };
         let isr = self.isr_len(&s);
-        if acks == Acks::All && i32::try_from(isr).unwrap_or(i32::MAX) < s.min_insync_replicas {
-            return Err(ReplicaError::NotEnoughReplicas { tp: self.tp.clone(), isr, min: s.min_insync_replicas });
+        let min = super::effective_min_isr(s.min_insync_replicas, s.replicas.len());
+        if acks == Acks::All && i32::try_from(isr).unwrap_or(i32::MAX) < min {
+            return Err(ReplicaError::NotEnoughReplicas { tp: self.tp.clone(), isr, min });
         }
         let mut log = lock(&self.log)?;
         let info = log.append_as_leader(batch, epoch, context)?;
