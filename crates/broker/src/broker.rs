@@ -198,6 +198,9 @@ pub struct Broker {
     /// Where share-partitions led here persist their state; without one it is held in memory
     /// only.
     pub(crate) share_persister: Option<Arc<dyn crate::channels::SharePersister>>,
+    /// `delegation.token.*` when `delegation.token.secret.key` is set; without it the token
+    /// APIs answer DELEGATION_TOKEN_AUTH_DISABLED.
+    pub(crate) delegation_tokens: Option<strand_security::delegation_token::DelegationTokenSettings>,
 }
 
 impl Broker {
@@ -234,6 +237,7 @@ impl Broker {
             clock,
             producer_ids,
             authorizer: None,
+            delegation_tokens: None,
             reconfiguration: None,
             background: tokio::sync::Semaphore::new(crate::dispatch::BACKGROUND_REQUESTS_MAX),
         }
@@ -282,6 +286,15 @@ impl Broker {
     /// Checks every request against `authorizer` (without one, everything is allowed).
     pub fn with_authorizer(mut self, authorizer: Arc<dyn Authorizer>) -> Self {
         self.authorizer = Some(authorizer);
+        self
+    }
+
+    /// Serves delegation tokens with `settings` (KIP-48).
+    pub fn with_delegation_tokens(
+        mut self,
+        settings: strand_security::delegation_token::DelegationTokenSettings,
+    ) -> Self {
+        self.delegation_tokens = Some(settings);
         self
     }
 

@@ -101,9 +101,9 @@ fn unsupported(key: &str) -> Option<&'static str> {
         | "delegation.token.max.lifetime.ms"
         | "delegation.token.expiry.time.ms"
         | "delegation.token.expiry.check.interval.ms" => None,
-        base if base.starts_with("delegation.token.") => {
-            Some("Kafka 4 knows no such delegation token setting (delegation.token.master.key became delegation.token.secret.key)")
-        }
+        base if base.starts_with("delegation.token.") => Some(
+            "Kafka 4 knows no such delegation token setting (delegation.token.master.key became delegation.token.secret.key)",
+        ),
         _ => None,
     }
 }

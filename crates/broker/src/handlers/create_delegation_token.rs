@@ -1,0 +1,64 @@
+//! CreateDelegationToken (KIP-48; v3's owner, KIP-373): checked here as Kafka checks it, then
+//! decided by the active controller, which writes the token's record; the answer comes once
+//! this node's image holds it. A token-authenticated or unauthenticated connection is refused
+//! (DELEGATION_TOKEN_REQUEST_NOT_ALLOWED, [`allows_token_requests`]); a token for another owner
+//! needs CREATE_TOKENS on that owner's User resource (DELEGATION_TOKEN_AUTHORIZATION_FAILED).
+
+use strand_protocol::error::ErrorCode;
+use strand_protocol::messages::{CreateDelegationTokenRequest, CreateDelegationTokenResponse};
+use strand_security::acl::{AclOperation, ResourceType};
+use strand_security::{KafkaPrincipal, SecurityProtocol, Session};
+
+use crate::Broker;
+use crate::channels::{ask_controller, requester};
+
+/// Kafka's `allowTokenRequests`: not on a session that authenticated with a token, nor on a
+/// PLAINTEXT connection, nor on an SSL connection whose client sent no certificate (1-way SSL).
+pub(crate) fn allows_token_requests(session: &Session) -> bool {
+    let refused = session.principal.token_authenticated
+        || session.protocol == SecurityProtocol::Plaintext
+        || (session.protocol == SecurityProtocol::Ssl && session.principal == KafkaPrincipal::anonymous());
+    !refused
+}
+
+pub async fn handle(
+    broker: &Broker,
+    request: CreateDelegationTokenRequest,
+    version: i16,
+    session: &Session,
+) -> CreateDelegationTokenResponse {
+    let requester_principal = &session.principal;
+    let owner = match (&request.owner_principal_type, &request.owner_principal_name) {
+        (owner_type, Some(name)) if !name.is_empty() => {
+            KafkaPrincipal::new(owner_type.clone().unwrap_or_default(), name.clone())
+        }
+        _ => requester_principal.clone(),
+    };
+    let refused = |code: ErrorCode| CreateDelegationTokenResponse {
+        error_code: code.code(),
+        principal_type: owner.principal_type.clone(),
+        principal_name: owner.name.clone(),
+        token_requester_principal_type: requester_principal.principal_type.clone(),
+        token_requester_principal_name: requester_principal.name.clone(),
+        issue_timestamp_ms: -1,
+        expiry_timestamp_ms: -1,
+        max_timestamp_ms: -1,
+        ..Default::default()
+    };
+    if !allows_token_requests(session) {
+        return refused(ErrorCode::DelegationTokenRequestNotAllowed);
+    }
+    if owner != *requester_principal
+        && !broker.authorize(session, AclOperation::CreateTokens, ResourceType::User, &owner.to_string())
+    {
+        return refused(ErrorCode::DelegationTokenAuthorizationFailed);
+    }
+    let image = &broker.image;
+    match ask_controller(broker.controller.as_ref(), image, &request, version, Some(requester(session))).await {
+        Ok(response) => response,
+        Err(reason) => {
+            tracing::warn!("CreateDelegationToken: {reason}");
+            refused(ErrorCode::RequestTimedOut)
+        }
+    }
+}
