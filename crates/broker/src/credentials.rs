@@ -1,11 +1,15 @@
 //! [`ImageCredentials`]: the SCRAM mechanisms' [`CredentialStore`] over this node's live
 //! metadata image, so a credential altered through the controller (or written at format time)
-//! authenticates as soon as the image holds it, and a deleted one stops at once.
+//! authenticates as soon as the image holds it, and a deleted one stops at once. Delegation
+//! tokens likewise: a token authenticates once the image holds it and stops when its removal
+//! (an expiry) arrives; its password is derived from `delegation.token.secret.key`.
 
 use std::sync::Arc;
 
 use strand_metadata::image::MetadataImage;
-use strand_security::sasl::{CredentialStore, ScramCredential};
+use strand_security::KafkaPrincipal;
+use strand_security::delegation_token::DelegationTokenSettings;
+use strand_security::sasl::{CredentialStore, ScramCredential, TokenCredential};
 use strand_security::scram::ScramMechanism;
 use tokio::sync::watch;
 
@@ -14,11 +18,19 @@ use tokio::sync::watch;
 #[derive(Debug, Clone)]
 pub struct ImageCredentials {
     image: watch::Receiver<Arc<MetadataImage>>,
+    /// Set when delegation tokens are enabled.
+    delegation_tokens: Option<DelegationTokenSettings>,
 }
 
 impl ImageCredentials {
     pub fn new(image: watch::Receiver<Arc<MetadataImage>>) -> ImageCredentials {
-        ImageCredentials { image }
+        ImageCredentials { image, delegation_tokens: None }
+    }
+
+    /// Authenticates delegation tokens too (SCRAM's `tokenauth` extension).
+    pub fn with_delegation_tokens(mut self, settings: DelegationTokenSettings) -> ImageCredentials {
+        self.delegation_tokens = Some(settings);
+        self
     }
 }
 
@@ -26,5 +38,16 @@ impl CredentialStore for ImageCredentials {
     fn scram_credential(&self, user: &str, mechanism: &str) -> Option<ScramCredential> {
         let mechanism = ScramMechanism::from_name(mechanism)?;
         self.image.borrow().scram().credential(user, mechanism).cloned()
+    }
+
+    /// The token's owner, as a `User` whatever type the token names (Kafka's SCRAM server makes
+    /// the owner's name the authorization id). The credential is derived per exchange (PBKDF2
+    /// at 4096 iterations, a few milliseconds), off the image's lock.
+    fn token_credential(&self, token_id: &str, mechanism: &str) -> Option<TokenCredential> {
+        let settings = self.delegation_tokens.as_ref()?;
+        let mechanism = ScramMechanism::from_name(mechanism)?;
+        let owner = self.image.borrow().delegation_tokens().token(token_id)?.owner.name.clone();
+        let credential = settings.scram_credential(token_id, mechanism);
+        Some(TokenCredential { credential, owner: KafkaPrincipal::user(owner) })
     }
 }

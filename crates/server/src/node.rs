@@ -171,9 +171,13 @@ async fn run_gauged_until(
         return shut_down_quorum(quorum).await;
     };
     let all_dirs_failed = node.start_broker_tasks(&channel, &metadata, &registered, &hosted);
-    // SCRAM reads the users' credentials from the node's image, as it is replayed.
-    let credentials = Arc::new(strand_broker::ImageCredentials::new(metadata.image_rx.clone()));
-    clients.authenticate_with(credentials).map_err(NodeError::Startup)?;
+    // SCRAM reads the users' credentials (and delegation tokens) from the node's image, as replayed.
+    let credentials = strand_broker::ImageCredentials::new(metadata.image_rx.clone());
+    let credentials = match node.config.delegation_tokens.clone() {
+        Some(settings) => credentials.with_delegation_tokens(settings),
+        None => credentials,
+    };
+    clients.authenticate_with(Arc::new(credentials)).map_err(NodeError::Startup)?;
     let broker = node.serve(clients, &channel, &metadata, registered.listeners, registered.broker_epoch, &hosted);
 
     let halted = tokio::select! {
