@@ -54,6 +54,7 @@ mod tokens;
 use answers::{fail_successes, merged, too_large};
 use pipeline::{Base, Pipeline};
 pub use raft_voters::DynamicVoters;
+pub use tokens::TOKEN_REQUESTER_VERSION;
 
 /// How long a new leader may take to commit and apply its log before it answers anything.
 const LEADER_CATCH_UP_MAX: Duration = Duration::from_secs(30);
@@ -463,7 +464,7 @@ impl QuorumController {
         let request = request.map_err(|e| malformed(&e))?;
         let (response, offset) = match (requester, &self.authorizer) {
             // Decided with their requester; the broker made Kafka's checks.
-            _ if Self::is_token_request(&request) => self.handle_token_request(request, requester).await?,
+            _ if Self::is_token_request(&request) => self.handle_token_request(request, version, requester).await?,
             // Authorized where they arrived (the CONTROLLER listener, a broker's handler).
             _ if raft_voters::is_voter_change(&request) => self.handle_trusted(request, version).await?,
             (Some(requester), Some(settings)) => self.handle_authorized(request, version, settings, requester).await?,

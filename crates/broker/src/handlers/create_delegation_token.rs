@@ -9,6 +9,8 @@ use strand_protocol::messages::{CreateDelegationTokenRequest, CreateDelegationTo
 use strand_security::acl::{AclOperation, ResourceType};
 use strand_security::{KafkaPrincipal, SecurityProtocol, Session};
 
+use strand_metadata::quorum_controller::TOKEN_REQUESTER_VERSION;
+
 use crate::Broker;
 use crate::channels::{ask_controller, requester};
 
@@ -34,12 +36,14 @@ pub async fn handle(
         }
         _ => requester_principal.clone(),
     };
+    // KIP-373's requester is in the response from v3 on.
+    let named = version >= TOKEN_REQUESTER_VERSION;
     let refused = |code: ErrorCode| CreateDelegationTokenResponse {
         error_code: code.code(),
         principal_type: owner.principal_type.clone(),
         principal_name: owner.name.clone(),
-        token_requester_principal_type: requester_principal.principal_type.clone(),
-        token_requester_principal_name: requester_principal.name.clone(),
+        token_requester_principal_type: if named { requester_principal.principal_type.clone() } else { String::new() },
+        token_requester_principal_name: if named { requester_principal.name.clone() } else { String::new() },
         issue_timestamp_ms: -1,
         expiry_timestamp_ms: -1,
         max_timestamp_ms: -1,

@@ -7,6 +7,7 @@
 //! DESCRIBE_TOKENS on the owner's User resource (KIP-373). Each carries its HMAC.
 
 use strand_metadata::image::TokenInformation;
+use strand_metadata::quorum_controller::TOKEN_REQUESTER_VERSION;
 use strand_protocol::error::ErrorCode;
 use strand_protocol::messages::describe_delegation_token_response::{
     DescribedDelegationToken, DescribedDelegationTokenRenewer,
@@ -22,6 +23,7 @@ use crate::Broker;
 pub fn handle(
     broker: &Broker,
     request: &DescribeDelegationTokenRequest,
+    version: i16,
     session: &Session,
 ) -> DescribeDelegationTokenResponse {
     let refused = |code: ErrorCode| DescribeDelegationTokenResponse { error_code: code.code(), ..Default::default() };
@@ -42,7 +44,7 @@ pub fn handle(
         .delegation_tokens()
         .tokens()
         .filter(|token| describable(broker, session, owners.as_deref(), token))
-        .map(|token| described(settings, token))
+        .map(|token| described(settings, token, version >= TOKEN_REQUESTER_VERSION))
         .collect();
     DescribeDelegationTokenResponse { tokens, ..Default::default() }
 }
@@ -62,7 +64,12 @@ fn describable(
         || broker.authorize(session, AclOperation::DescribeTokens, ResourceType::User, &token.owner.to_string())
 }
 
-fn described(settings: &DelegationTokenSettings, token: &TokenInformation) -> DescribedDelegationToken {
+/// `token` as described; `with_requester` from v3 on (KIP-373).
+fn described(
+    settings: &DelegationTokenSettings,
+    token: &TokenInformation,
+    with_requester: bool,
+) -> DescribedDelegationToken {
     let renewers = (token.renewers.iter())
         .map(|renewer| DescribedDelegationTokenRenewer {
             principal_type: renewer.principal_type.clone(),
@@ -70,11 +77,12 @@ fn described(settings: &DelegationTokenSettings, token: &TokenInformation) -> De
             ..Default::default()
         })
         .collect();
+    let requester = |part: &String| if with_requester { part.clone() } else { String::new() };
     DescribedDelegationToken {
         principal_type: token.owner.principal_type.clone(),
         principal_name: token.owner.name.clone(),
-        token_requester_principal_type: token.requester.principal_type.clone(),
-        token_requester_principal_name: token.requester.name.clone(),
+        token_requester_principal_type: requester(&token.requester.principal_type),
+        token_requester_principal_name: requester(&token.requester.name),
         issue_timestamp: token.issue_timestamp_ms,
         expiry_timestamp: token.expiry_timestamp_ms,
         max_timestamp: token.max_timestamp_ms,

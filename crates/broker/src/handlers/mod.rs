@@ -157,7 +157,7 @@ served_apis! {
         CreateDelegationToken(r) => create_delegation_token::handle(broker, r, version, client.session).await,
         RenewDelegationToken(r) => renew_delegation_token::handle(broker, r, version, client.session).await,
         ExpireDelegationToken(r) => expire_delegation_token::handle(broker, r, version, client.session).await,
-        DescribeDelegationToken(r) => describe_delegation_token::handle(broker, &r, client.session),
+        DescribeDelegationToken(r) => describe_delegation_token::handle(broker, &r, version, client.session),
         ShareGroupHeartbeat(r) => share_groups::heartbeat(broker, &client, r).await,
         ShareGroupDescribe(r) => share_groups::describe(broker, &client, r).await,
         ShareFetch(r) => share_fetch::share_fetch(broker, r, client.session).await,

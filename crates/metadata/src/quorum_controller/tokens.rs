@@ -11,6 +11,10 @@ use super::{ControllerError, Decided, QuorumController, decided};
 use crate::controller::authorization::Requester;
 use crate::controller::{self, TokenContext};
 
+/// The first CreateDelegationToken and DescribeDelegationToken versions naming the requester
+/// (KIP-373).
+pub const TOKEN_REQUESTER_VERSION: i16 = 3;
+
 /// The most tokens one expiry check removes in one batch; the next check removes the rest.
 pub const EXPIRED_TOKENS_PER_CHECK_MAX: usize = 1_000;
 
@@ -37,6 +41,7 @@ impl QuorumController {
     pub(super) async fn handle_token_request(
         &self,
         request: RequestBody,
+        version: i16,
         requester: Option<&Requester>,
     ) -> Result<(ResponseBody, i64), ControllerError> {
         let anonymous = KafkaPrincipal::anonymous();
@@ -52,10 +57,13 @@ impl QuorumController {
         let decision: Decided = match &request {
             RequestBody::CreateDelegationToken(r) => {
                 let token_id = (self.new_topic_id)().to_string();
-                decided(
-                    controller::create_delegation_token(image, r, context, token_id),
-                    ResponseBody::CreateDelegationToken,
-                )
+                let mut result = controller::create_delegation_token(image, r, context, token_id);
+                if version < TOKEN_REQUESTER_VERSION {
+                    // KIP-373's requester is in the response from v3 on.
+                    result.response.token_requester_principal_type.clear();
+                    result.response.token_requester_principal_name.clear();
+                }
+                decided(result, ResponseBody::CreateDelegationToken)
             }
             RequestBody::RenewDelegationToken(r) => {
                 decided(controller::renew_delegation_token(image, r, context), ResponseBody::RenewDelegationToken)
