@@ -201,6 +201,8 @@ pub struct ScramClient {
     user: String,
     password: String,
     nonce: String,
+    /// Sends Kafka's `tokenauth=true` extension: the user is a delegation token's id.
+    token_auth: bool,
     state: ClientState,
 }
 
@@ -237,8 +239,19 @@ impl ScramClient {
             user: user.into(),
             password: password.into(),
             nonce: nonce.into(),
+            token_auth: false,
             state: ClientState::Start,
         }
+    }
+
+    /// A client authenticating with delegation token `token_id` and its HMAC in base64, as
+    /// Kafka's clients do with `tokenauth="true"` in their JAAS options.
+    pub fn for_token(
+        mechanism: ScramMechanism,
+        token_id: impl Into<String>,
+        hmac_base64: impl Into<String>,
+    ) -> ScramClient {
+        ScramClient { token_auth: true, ..ScramClient::new(mechanism, token_id, hmac_base64) }
     }
 
     fn fail(&self, message: impl Into<String>) -> AuthFailure {
@@ -277,7 +290,8 @@ impl SaslClient for ScramClient {
     }
 
     fn initial_response(&mut self) -> Vec<u8> {
-        let bare = format!("n={},r={}", messages::sasl_name(&self.user), self.nonce);
+        let extension = if self.token_auth { format!(",{TOKEN_AUTH_EXTENSION}=true") } else { String::new() };
+        let bare = format!("n={},r={}{extension}", messages::sasl_name(&self.user), self.nonce);
         let message = format!("n,,{bare}").into_bytes();
         self.state = ClientState::SentClientFirst { bare };
         message
