@@ -5,6 +5,9 @@
 //! (an expiry) arrives; its password is derived from `delegation.token.secret.key`.
 
 use std::sync::Arc;
+use std::time::Duration;
+
+use strand_base::Clock;
 
 use strand_metadata::image::MetadataImage;
 use strand_security::KafkaPrincipal;
@@ -18,8 +21,9 @@ use tokio::sync::watch;
 #[derive(Debug, Clone)]
 pub struct ImageCredentials {
     image: watch::Receiver<Arc<MetadataImage>>,
-    /// Set when delegation tokens are enabled.
-    delegation_tokens: Option<DelegationTokenSettings>,
+    /// Set when delegation tokens are enabled, with the clock a token's remaining lifetime is
+    /// measured by.
+    delegation_tokens: Option<(DelegationTokenSettings, Arc<dyn Clock>)>,
 }
 
 impl ImageCredentials {
@@ -28,8 +32,12 @@ impl ImageCredentials {
     }
 
     /// Authenticates delegation tokens too (SCRAM's `tokenauth` extension).
-    pub fn with_delegation_tokens(mut self, settings: DelegationTokenSettings) -> ImageCredentials {
-        self.delegation_tokens = Some(settings);
+    pub fn with_delegation_tokens(
+        mut self,
+        settings: DelegationTokenSettings,
+        clock: Arc<dyn Clock>,
+    ) -> ImageCredentials {
+        self.delegation_tokens = Some((settings, clock));
         self
     }
 }
@@ -44,10 +52,15 @@ impl CredentialStore for ImageCredentials {
     /// the owner's name the authorization id). The credential is derived per exchange (PBKDF2
     /// at 4096 iterations, a few milliseconds), off the image's lock.
     fn token_credential(&self, token_id: &str, mechanism: &str) -> Option<TokenCredential> {
-        let settings = self.delegation_tokens.as_ref()?;
+        let (settings, clock) = self.delegation_tokens.as_ref()?;
         let mechanism = ScramMechanism::from_name(mechanism)?;
-        let owner = self.image.borrow().delegation_tokens().token(token_id)?.owner.name.clone();
+        let (owner, expiry_ms) = {
+            let image = self.image.borrow();
+            let token = image.delegation_tokens().token(token_id)?;
+            (token.owner.name.clone(), token.expiry_timestamp_ms.min(token.max_timestamp_ms))
+        };
+        let lifetime = Duration::from_millis(u64::try_from(expiry_ms.saturating_sub(clock.now_ms())).unwrap_or(0));
         let credential = settings.scram_credential(token_id, mechanism);
-        Some(TokenCredential { credential, owner: KafkaPrincipal::user(owner) })
+        Some(TokenCredential { credential, owner: KafkaPrincipal::user(owner), lifetime })
     }
 }

@@ -3,7 +3,8 @@
 //! authenticating with it (the `tokenauth` extension, the token id and its base64 HMAC) is
 //! served as alice but may not create a token; the token survives a restart (replayed from the
 //! metadata log); a token whose lifetime has passed is removed by the expiry check
-//! (`delegation.token.expiry.check.interval.ms`), and an expired token no longer authenticates.
+//! (`delegation.token.expiry.check.interval.ms`), and an expired token no longer authenticates. A
+//! token's session lasts no longer than the token.
 
 mod common;
 
@@ -53,8 +54,9 @@ fn write_config(dir: &Path, data: &Path) -> std::path::PathBuf {
     config
 }
 
-/// SaslHandshake then SaslAuthenticate rounds with `mechanism`: the final error code.
-fn login(client: &mut Client, mut mechanism: ScramClient) -> i16 {
+/// SaslHandshake then SaslAuthenticate rounds with `mechanism`: the final error code and the
+/// session's lifetime (ms, 0: unbounded).
+fn login(client: &mut Client, mut mechanism: ScramClient) -> (i16, i64) {
     let handshake = SaslHandshakeRequest { mechanism: mechanism.mechanism().to_owned() };
     let ResponseBody::SaslHandshake(answer) = client.call(RequestBody::SaslHandshake(handshake), 1) else { panic!() };
     assert_eq!(answer.error_code, 0, "{answer:?}");
@@ -65,26 +67,31 @@ fn login(client: &mut Client, mut mechanism: ScramClient) -> i16 {
             panic!()
         };
         if response.error_code != 0 {
-            return response.error_code;
+            return (response.error_code, 0);
         }
         match mechanism.step(&response.auth_bytes).expect("the server proves itself") {
             ClientStep::Respond(next) => token = next,
-            ClientStep::Done => return 0,
+            ClientStep::Done => return (0, response.session_lifetime_ms),
         }
     }
 }
 
 fn as_alice(server: &Server) -> Client {
     let mut client = Client::connect(server.address);
-    assert_eq!(login(&mut client, ScramClient::new(ScramMechanism::Sha512, ALICE.0, ALICE.1)), 0);
+    assert_eq!(login(&mut client, ScramClient::new(ScramMechanism::Sha512, ALICE.0, ALICE.1)), (0, 0));
     client
 }
 
 /// A client logged in with `token` (SCRAM-SHA-512, `tokenauth=true`): the login's error code.
+/// A session so opened lasts no longer than the token (Kafka's credential lifetime).
 fn with_token(server: &Server, token: &CreateDelegationTokenResponse) -> (Client, i16) {
     let mut client = Client::connect(server.address);
     let mechanism = ScramClient::for_token(ScramMechanism::Sha512, &token.token_id, STANDARD.encode(&token.hmac));
-    let code = login(&mut client, mechanism);
+    let (code, lifetime_ms) = login(&mut client, mechanism);
+    if code == 0 {
+        let left_ms = token.expiry_timestamp_ms - token.issue_timestamp_ms;
+        assert!(lifetime_ms > 0 && lifetime_ms <= left_ms, "session of {lifetime_ms} ms, token of {left_ms} ms");
+    }
     (client, code)
 }
 

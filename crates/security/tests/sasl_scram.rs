@@ -179,6 +179,7 @@ impl CredentialStore for Tokens {
         (token_id == "tok1").then(|| TokenCredential {
             credential: self.0.scram_credential(token_id, mechanism),
             owner: KafkaPrincipal::user("alice"),
+            lifetime: std::time::Duration::from_secs(60),
         })
     }
 }
@@ -221,9 +222,11 @@ fn a_delegation_token_authenticates_as_its_owner() {
     let tokens = Arc::new(Tokens(settings));
     for mechanism in ScramMechanism::ALL {
         let mut server = ScramServer::new(mechanism, tokens.clone());
-        let Ok(Step::Done { principal, .. }) = token_exchange(&mut server, mechanism, "tok1", &password) else {
+        let Ok(Step::Done { principal, lifetime, .. }) = token_exchange(&mut server, mechanism, "tok1", &password)
+        else {
             panic!("the token authenticates")
         };
+        assert_eq!(lifetime, Some(std::time::Duration::from_secs(60)), "the session ends with the token");
         assert_eq!(principal, KafkaPrincipal::user("alice"));
         assert!(principal.token_authenticated);
 

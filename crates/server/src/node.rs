@@ -174,7 +174,7 @@ async fn run_gauged_until(
     // SCRAM reads the users' credentials (and delegation tokens) from the node's image, as replayed.
     let credentials = strand_broker::ImageCredentials::new(metadata.image_rx.clone());
     let credentials = match node.config.delegation_tokens.clone() {
-        Some(settings) => credentials.with_delegation_tokens(settings),
+        Some(settings) => credentials.with_delegation_tokens(settings, node.clock.clone()),
         None => credentials,
     };
     clients.authenticate_with(Arc::new(credentials)).map_err(NodeError::Startup)?;

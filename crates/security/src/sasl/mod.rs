@@ -175,4 +175,7 @@ pub trait CredentialStore: Send + Sync + std::fmt::Debug {
 pub struct TokenCredential {
     pub credential: ScramCredential,
     pub owner: KafkaPrincipal,
+    /// How long until the token expires: the session ends then at the latest (Kafka's SCRAM
+    /// server reports the token's expiry as the credential's lifetime).
+    pub lifetime: Duration,
 }

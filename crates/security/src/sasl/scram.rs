@@ -52,6 +52,8 @@ struct Exchange {
     user: String,
     /// Who the session is once the proof checks: the user, or a token's owner.
     principal: KafkaPrincipal,
+    /// A token's remaining lifetime, which caps the session's.
+    lifetime: Option<std::time::Duration>,
     credential: ScramCredential,
     client_first_bare: String,
     server_first: String,
@@ -87,18 +89,18 @@ impl ScramServer {
         let user = messages::username(&first.sasl_name);
         let token_auth =
             first.extensions.iter().any(|(k, v)| k == TOKEN_AUTH_EXTENSION && v.eq_ignore_ascii_case("true"));
-        let (credential, principal) = if token_auth {
+        let (credential, principal, lifetime) = if token_auth {
             let Some(token) = self.credentials.token_credential(&user, self.mechanism.name()) else {
                 return Err(self.fail(format!("Token Authentication failed: Invalid tokenId : {user}"), Some(&user)));
             };
             let mut owner = token.owner;
             owner.token_authenticated = true;
-            (token.credential, owner)
+            (token.credential, owner, Some(token.lifetime))
         } else {
             let Some(credential) = self.credentials.scram_credential(&user, self.mechanism.name()) else {
                 return Err(self.fail("Authentication failed: Invalid user credentials", Some(&user)));
             };
-            (credential, KafkaPrincipal::user(user.clone()))
+            (credential, KafkaPrincipal::user(user.clone()), None)
         };
         if !first.authzid.is_empty() && first.authzid != user {
             return Err(AuthFailure::told(
@@ -123,6 +125,7 @@ impl ScramServer {
         self.state = ServerState::ReceiveClientFinal(Box::new(Exchange {
             user,
             principal,
+            lifetime,
             credential,
             client_first_bare: first.bare,
             server_first,
@@ -155,7 +158,7 @@ impl ScramServer {
         Ok(Step::Done {
             principal: exchange.principal.clone(),
             response: format!("v={}", messages::encode_base64(&server_signature)).into_bytes(),
-            lifetime: None,
+            lifetime: exchange.lifetime,
         })
     }
 }
