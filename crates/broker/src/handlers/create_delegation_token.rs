@@ -11,8 +11,7 @@ use strand_security::{KafkaPrincipal, SecurityProtocol, Session};
 
 use strand_metadata::quorum_controller::TOKEN_REQUESTER_VERSION;
 
-use crate::Broker;
-use crate::channels::{ask_controller, requester};
+use super::admin_apis::AdminApis;
 
 /// Kafka's `allowTokenRequests`: not on a session that authenticated with a token, nor on a
 /// PLAINTEXT connection, nor on an SSL connection whose client sent no certificate (1-way SSL).
@@ -24,7 +23,7 @@ pub(crate) fn allows_token_requests(session: &Session) -> bool {
 }
 
 pub async fn handle(
-    broker: &Broker,
+    apis: &AdminApis<'_>,
     request: CreateDelegationTokenRequest,
     version: i16,
     session: &Session,
@@ -53,12 +52,11 @@ pub async fn handle(
         return refused(ErrorCode::DelegationTokenRequestNotAllowed);
     }
     if owner != *requester_principal
-        && !broker.authorize(session, AclOperation::CreateTokens, ResourceType::User, &owner.to_string())
+        && !apis.authorize(session, AclOperation::CreateTokens, ResourceType::User, &owner.to_string())
     {
         return refused(ErrorCode::DelegationTokenAuthorizationFailed);
     }
-    let image = &broker.image;
-    match ask_controller(broker.controller.as_ref(), image, &request, version, Some(requester(session))).await {
+    match apis.ask_controller(session, &request, version).await {
         Ok(response) => response,
         Err(reason) => {
             tracing::warn!("CreateDelegationToken: {reason}");

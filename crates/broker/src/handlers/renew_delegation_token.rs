@@ -6,12 +6,11 @@ use strand_protocol::error::ErrorCode;
 use strand_protocol::messages::{RenewDelegationTokenRequest, RenewDelegationTokenResponse};
 use strand_security::Session;
 
+use super::admin_apis::AdminApis;
 use super::create_delegation_token::allows_token_requests;
-use crate::Broker;
-use crate::channels::{ask_controller, requester};
 
 pub async fn handle(
-    broker: &Broker,
+    apis: &AdminApis<'_>,
     request: RenewDelegationTokenRequest,
     version: i16,
     session: &Session,
@@ -25,8 +24,7 @@ pub async fn handle(
     if !allows_token_requests(session) {
         return refused(ErrorCode::DelegationTokenRequestNotAllowed);
     }
-    let image = &broker.image;
-    match ask_controller(broker.controller.as_ref(), image, &request, version, Some(requester(session))).await {
+    match apis.ask_controller(session, &request, version).await {
         Ok(response) => response,
         Err(reason) => {
             tracing::warn!("RenewDelegationToken: {reason}");
