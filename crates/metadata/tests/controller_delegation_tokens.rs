@@ -189,3 +189,25 @@ fn tokens_load_from_a_snapshot() {
     assert_eq!(loaded.delegation_tokens(), cluster.image.delegation_tokens());
     assert!(!loaded.delegation_tokens().is_empty());
 }
+
+/// Before `metadata.version` 3.6-IV2 (level 14) every token request is UNSUPPORTED_VERSION, as
+/// Kafka's `isDelegationTokenSupported` decides.
+#[test]
+fn tokens_need_metadata_version_3_6_iv2() {
+    let mut cluster = Cluster::new();
+    let record = strand_protocol::messages::FeatureLevelRecord {
+        name: strand_metadata::image::METADATA_VERSION.to_owned(),
+        feature_level: 13,
+        ..Default::default()
+    };
+    cluster.apply(&[strand_metadata::controller::ApiMessageAndVersion::latest(MetadataRecord::FeatureLevelRecord(
+        record,
+    ))]);
+    let (settings, alice) = (settings(), KafkaPrincipal::user("alice"));
+    let request = CreateDelegationTokenRequest::default();
+    let result = create_delegation_token(&cluster.image, &request, context(&settings, &alice, T0), "t".into());
+    assert_eq!((result.response.error_code, result.records.len()), (ErrorCode::UnsupportedVersion.code(), 0));
+    let renew = RenewDelegationTokenRequest::default();
+    let result = renew_delegation_token(&cluster.image, &renew, context(&settings, &alice, T0));
+    assert_eq!(result.response.error_code, ErrorCode::UnsupportedVersion.code());
+}
