@@ -4,7 +4,8 @@
 //! served as alice but may not create a token; the token survives a restart (replayed from the
 //! metadata log); a token whose lifetime has passed is removed by the expiry check
 //! (`delegation.token.expiry.check.interval.ms`), and an expired token no longer authenticates. A
-//! token's session lasts no longer than the token.
+//! token's session lasts no longer than the token. The CONTROLLER listener serves the token APIs
+//! with the same checks.
 
 mod common;
 
@@ -27,6 +28,9 @@ const ALICE: (&str, &str) = ("alice", "alice-secret");
 const NODE: (&str, &str) = ("node", "node-secret");
 /// Kafka's DELEGATION_TOKEN_REQUEST_NOT_ALLOWED.
 const NOT_ALLOWED: i16 = 64;
+/// The test harness overrides `listeners` (with PLAINTEXT alone): this restores the CONTROLLER
+/// listener.
+const LISTENERS: &str = "listeners=PLAINTEXT://127.0.0.1:0,CONTROLLER://127.0.0.1:0";
 
 /// The node's settings: SASL_PLAINTEXT with SCRAM-SHA-512 on the client (and inter-broker)
 /// listener, tokens enabled, expired tokens checked for every 200 ms.
@@ -34,7 +38,8 @@ fn write_config(dir: &Path, data: &Path) -> std::path::PathBuf {
     let (user, password) = NODE;
     let config = dir.join("server.properties");
     let body = format!(
-        "node.id=1\nprocess.roles=broker,controller\nlisteners=PLAINTEXT://127.0.0.1:0\nlog.dirs={}\n\
+        "node.id=1\nprocess.roles=broker,controller\nlog.dirs={}\n\
+         listeners=PLAINTEXT://127.0.0.1:0,CONTROLLER://127.0.0.1:0\ncontroller.listener.names=CONTROLLER\n\
          listener.security.protocol.map=PLAINTEXT:SASL_PLAINTEXT,CONTROLLER:PLAINTEXT\n\
          sasl.enabled.mechanisms=SCRAM-SHA-512\nsasl.mechanism.inter.broker.protocol=SCRAM-SHA-512\n\
          listener.name.plaintext.scram-sha-512.sasl.jaas.config=org.apache.kafka.common.security.scram.\
@@ -123,7 +128,7 @@ fn tokens_authenticate_survive_restarts_and_expire() {
     let dir = tempfile::tempdir().expect("temp dir");
     let data = tempfile::tempdir().expect("data dir");
     let config = write_config(dir.path(), data.path());
-    let server = Server::spawn_from(Some(&config), data, &[]).ready();
+    let server = Server::spawn_from(Some(&config), data, &[LISTENERS]).ready();
 
     let mut alice = as_alice(&server);
     let token = create(&mut alice, -1);
@@ -135,8 +140,12 @@ fn tokens_authenticate_survive_restarts_and_expire() {
     assert_eq!(metadata.brokers.len(), 1);
     assert_eq!(create(&mut by_token, -1).error_code, NOT_ALLOWED, "a token-authenticated session");
 
+    // The CONTROLLER listener serves the token APIs too (KIP-919), refusing this PLAINTEXT one.
+    let mut controller = Client::connect(server.logged_address("controller listener on "));
+    assert_eq!(create(&mut controller, -1).error_code, NOT_ALLOWED, "a PLAINTEXT controller session");
+
     let data = server.terminate();
-    let server = Server::spawn_from(Some(&config), data, &[]).ready();
+    let server = Server::spawn_from(Some(&config), data, &[LISTENERS]).ready();
     assert_eq!(with_token(&server, &token).1, 0, "the token is replayed after a restart");
     let mut alice = as_alice(&server);
     assert_eq!(described(&mut alice), vec![token.token_id.clone()]);
