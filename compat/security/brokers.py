@@ -88,6 +88,8 @@ def _group_properties(group: str, ports: dict[str, int], certs: dict[str, str]) 
             "listener.name.sasl_plaintext.plain.sasl.jaas.config":
                 "org.apache.kafka.common.security.plain.PlainLoginModule required "
                 f'user_{user}="{plain_password}" user_bob="bob-plain-secret";',
+            # Delegation tokens (KIP-48): enabled by the secret key (java/DelegationTokenMatrix.java).
+            "delegation.token.secret.key": "compat-token-secret",
         }
     if group == "oauth":
         return {

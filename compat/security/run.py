@@ -47,6 +47,7 @@ def clients(config_path: Path) -> list[tuple[str, list[str], Path]]:
         ("node", ["node", "--test", "--test-concurrency=1", str(HERE / "node/kafkajs.security.js")], HERE / "node"),
         ("java", java_command(short_lived=True) + [str(HERE / "java/SecurityMatrix.java")], HERE / "java"),
         ("java", java_command(short_lived=True) + [str(HERE / "java/AclMatrix.java")], HERE / "java"),
+        ("java", java_command(short_lived=True) + [str(HERE / "java/DelegationTokenMatrix.java")], HERE / "java"),
     ]
 
 

@@ -1,6 +1,7 @@
 """Kafka 4.4.0's own tools (kafka-topics, kafka-console-producer, kafka-console-consumer,
-kafka-configs, from target/kafka-libs) over SASL_SSL SCRAM-SHA-512 with --command-config, a SCRAM
-user made with kafka-configs, kafka-topics refused with a wrong password, and the SSL listener's
+kafka-configs, kafka-delegation-tokens, from target/kafka-libs) over SASL_SSL SCRAM-SHA-512 with
+--command-config, a SCRAM user made with kafka-configs, a delegation token's life with
+kafka-delegation-tokens, kafka-topics refused with a wrong password, and the SSL listener's
 key store changed at run time with kafka-configs."""
 
 import ssl
@@ -15,6 +16,7 @@ TOPICS = "org.apache.kafka.tools.TopicCommand"
 PRODUCER = "org.apache.kafka.tools.ConsoleProducer"
 CONSUMER = "org.apache.kafka.tools.consumer.ConsoleConsumer"
 CONFIGS = "org.apache.kafka.tools.ConfigCommand"
+TOKENS = "org.apache.kafka.tools.DelegationTokenCommand"
 
 
 def _command_config(sec, tmp_path, password=None, username=None):
@@ -120,3 +122,48 @@ def test_keystore_alter(sec, tmp_path):
     assert "InvalidRequestException" in refused.stderr, refused.stderr
     assert "DistinguishedName does not match" in refused.stderr, refused.stderr
     assert _served_certificate(bootstrap).strip() == renewed
+
+
+def test_delegation_tokens(sec, tmp_path):
+    """kafka-delegation-tokens --create (with a renewer), --describe by owner, --renew, --expire:
+    each as Kafka 4.4's tool prints it; once expired the token is described no more."""
+    bootstrap = sec.listener("sasl", "SASL_SSL")
+    config = _command_config(sec, tmp_path)
+    alice = f"User:{sec.users['scram']['user']}"
+    created = tool(TOKENS, bootstrap, "--command-config", config, "--create", "--max-life-time-period", "-1",
+                   "--renewer-principal", "User:bob")
+    assert created.returncode == 0, created.stderr
+    lines = created.stdout.splitlines()
+    assert lines[0] == "Calling create token operation with renewers :[User:bob] , max-life-time-period :-1", lines
+    token_id = lines[1].removeprefix("Created delegation token with tokenId : ")
+    assert lines[3].split() == ["TOKENID", "HMAC", "OWNER", "REQUESTER", "RENEWERS", "ISSUEDATE", "EXPIRYDATE",
+                                "MAXDATE"], lines
+    row = lines[5].split()
+    assert (row[0], row[2], row[3], row[4]) == (token_id, alice, alice, "[User:bob]"), lines
+    hmac = row[1]
+
+    def described():
+        run = tool(TOKENS, bootstrap, "--command-config", config, "--describe", "--owner-principal", alice)
+        assert run.returncode == 0, run.stderr
+        assert run.stdout.startswith(f"Calling describe token operation for owners: [{alice}]\n"), run.stdout
+        # The calling line, "Total number of tokens : N", the table's header, then its rows.
+        return [line.split()[0] for line in run.stdout.splitlines()[3:] if line.strip()]
+
+    # Kafka's broker learns of the token a moment after its controller answers the creation.
+    deadline = time.monotonic() + 20
+    while token_id not in described() and time.monotonic() < deadline:
+        time.sleep(0.2)
+    assert token_id in described()
+    renewed = tool(TOKENS, bootstrap, "--command-config", config, "--renew", "--hmac", hmac,
+                   "--renew-time-period", "60000")
+    assert renewed.returncode == 0, renewed.stderr
+    assert renewed.stdout.startswith("Calling renew token operation with hmac :"), renewed.stdout
+    assert "Completed renew operation. New expiry date : " in renewed.stdout, renewed.stdout
+    expired = tool(TOKENS, bootstrap, "--command-config", config, "--expire", "--hmac", hmac,
+                   "--expiry-time-period", "-1")
+    assert expired.returncode == 0, expired.stderr
+    assert "Completed expire operation. New expiry date : " in expired.stdout, expired.stdout
+    deadline = time.monotonic() + 20
+    while token_id in described() and time.monotonic() < deadline:
+        time.sleep(0.2)
+    assert token_id not in described()

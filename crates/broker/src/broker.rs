@@ -202,6 +202,9 @@ pub struct Broker {
     pub(crate) share_persister: Option<Arc<dyn crate::channels::SharePersister>>,
     /// Writes share groups' dead-letter records (KIP-1191); without one they are archived unwritten.
     pub(crate) dead_letter_writer: Option<Arc<dyn crate::channels::DeadLetterWriter>>,
+    /// `delegation.token.*` when `delegation.token.secret.key` is set; without it the token
+    /// APIs answer DELEGATION_TOKEN_AUTH_DISABLED.
+    pub(crate) delegation_tokens: Option<strand_security::delegation_token::DelegationTokenSettings>,
 }
 
 impl Broker {
@@ -239,6 +242,7 @@ impl Broker {
             clock,
             producer_ids,
             authorizer: None,
+            delegation_tokens: None,
             reconfiguration: None,
             background: tokio::sync::Semaphore::new(crate::dispatch::BACKGROUND_REQUESTS_MAX),
         }
@@ -292,6 +296,15 @@ impl Broker {
     /// Checks every request against `authorizer` (without one, everything is allowed).
     pub fn with_authorizer(mut self, authorizer: Arc<dyn Authorizer>) -> Self {
         self.authorizer = Some(authorizer);
+        self
+    }
+
+    /// Serves delegation tokens with `settings` (KIP-48).
+    pub fn with_delegation_tokens(
+        mut self,
+        settings: strand_security::delegation_token::DelegationTokenSettings,
+    ) -> Self {
+        self.delegation_tokens = Some(settings);
         self
     }
 

@@ -9,7 +9,8 @@
 //! controller), for `kafka-features`, DescribeAcls, CreateAcls and DeleteAcls (Kafka's `AclApis`,
 //! as a broker serves them), for `kafka-acls`, the requests a broker forwards to the active
 //! controller (ElectLeaders, Alter/ListPartitionReassignments, UnregisterBroker,
-//! AlterClientQuotas, AlterUserScramCredentials; DescribeUserScramCredentials from the image),
+//! AlterClientQuotas, AlterUserScramCredentials, Create/Renew/ExpireDelegationToken;
+//! DescribeUserScramCredentials from the image),
 //! handled as a broker handles them, and the SASL APIs. Anything else closes the connection, as
 //! an unserved API does on a broker; ApiVersions advertises exactly these. A change is answered
 //! once this node's image holds it, so the next ApiVersions or DescribeConfigs here shows it.
@@ -20,7 +21,9 @@
 //! IncrementalAlterConfigs ALTER_CONFIGS on each resource (brokers' on the cluster);
 //! AlterClientQuotas ALTER_CONFIGS; DescribeCluster, AddRaftVoter, RemoveRaftVoter,
 //! UpdateFeatures, CreateAcls, DeleteAcls, ElectLeaders, AlterPartitionReassignments,
-//! UnregisterBroker and AlterUserScramCredentials ALTER; UpdateRaftVoter CLUSTER_ACTION.
+//! UnregisterBroker and AlterUserScramCredentials ALTER; UpdateRaftVoter CLUSTER_ACTION; the
+//! delegation-token APIs as a broker checks them (no token-authenticated or unauthenticated
+//! session; CREATE_TOKENS on another owner), as Kafka's `ControllerApis` does.
 //!
 //! What it is not: the connection (the server's `inter_node::listener` runs TLS and SASL first),
 //! nor Strand's node-to-node frames.
@@ -61,8 +64,9 @@ use crate::handlers::describe_cluster::{ENDPOINT_BROKER, ENDPOINT_CONTROLLER, ch
 use crate::handlers::describe_configs::{self, NodeConfigs};
 use crate::handlers::{
     alter_client_quotas, alter_partition_reassignments, alter_user_scram_credentials, api_versions, config_preprocess,
-    create_acls, delete_acls, describe_acls, describe_quorum, describe_user_scram_credentials, elect_leaders,
-    list_partition_reassignments, sasl, unregister_broker, update_features,
+    create_acls, create_delegation_token, delete_acls, describe_acls, describe_quorum, describe_user_scram_credentials,
+    elect_leaders, expire_delegation_token, list_partition_reassignments, renew_delegation_token, sasl,
+    unregister_broker, update_features,
 };
 use crate::{ControllerChannel, Outcome};
 
@@ -89,6 +93,9 @@ pub const CONTROLLER_SERVED: &[ApiKey] = &[
     ApiKey::AlterClientQuotas,
     ApiKey::DescribeUserScramCredentials,
     ApiKey::AlterUserScramCredentials,
+    ApiKey::CreateDelegationToken,
+    ApiKey::RenewDelegationToken,
+    ApiKey::ExpireDelegationToken,
 ];
 
 /// What a controller's Kafka requests reach.
@@ -200,6 +207,15 @@ impl ControllerApis {
             ),
             RequestBody::AlterUserScramCredentials(r) => ResponseBody::AlterUserScramCredentials(
                 alter_user_scram_credentials::handle(&self.admin_apis(), r, version, session).await,
+            ),
+            RequestBody::CreateDelegationToken(r) => ResponseBody::CreateDelegationToken(
+                create_delegation_token::handle(&self.admin_apis(), r, version, session).await,
+            ),
+            RequestBody::RenewDelegationToken(r) => ResponseBody::RenewDelegationToken(
+                renew_delegation_token::handle(&self.admin_apis(), r, version, session).await,
+            ),
+            RequestBody::ExpireDelegationToken(r) => ResponseBody::ExpireDelegationToken(
+                expire_delegation_token::handle(&self.admin_apis(), r, version, session).await,
             ),
             voters @ (RequestBody::AddRaftVoter(_)
             | RequestBody::RemoveRaftVoter(_)

@@ -13,6 +13,7 @@
 //! - `channels.rs`: the links the server implements. Handlers that change metadata
 //!   (CreateTopics, DeleteTopics, CreatePartitions, the config APIs, partition reassignments,
 //!   ElectLeaders, UnregisterBroker, UpdateFeatures, AlterUserScramCredentials, CreateAcls, DeleteAcls,
+//!   Create/Renew/ExpireDelegationToken,
 //!   InitProducerId's id blocks, Metadata's auto-creation) ask the active controller through
 //!   [`Broker::ask_controller`] (a [`ControllerChannel`]: the controller in this process, or on
 //!   another node), which decides one request at a time; the answer is returned once this node's

@@ -32,6 +32,11 @@ async fn new_apis_are_advertised() {
         (ApiKey::ElectLeaders, 0, 2),
         (ApiKey::UpdateFeatures, 0, 2),
         (ApiKey::AlterReplicaLogDirs, 1, 2),
+        // Kafka 4.4's delegation-token versions (v0 went with KIP-896).
+        (ApiKey::CreateDelegationToken, 1, 3),
+        (ApiKey::RenewDelegationToken, 1, 2),
+        (ApiKey::ExpireDelegationToken, 1, 2),
+        (ApiKey::DescribeDelegationToken, 1, 3),
     ];
     for (api, min, max) in expected {
         let advertised =

@@ -50,9 +50,11 @@ use crate::quorum::QuorumError;
 mod answers;
 mod pipeline;
 mod raft_voters;
+mod tokens;
 use answers::{fail_successes, merged, too_large};
 use pipeline::{Base, Pipeline};
 pub use raft_voters::DynamicVoters;
+pub use tokens::TOKEN_REQUESTER_VERSION;
 
 /// How long a new leader may take to commit and apply its log before it answers anything.
 const LEADER_CATCH_UP_MAX: Duration = Duration::from_secs(30);
@@ -169,6 +171,8 @@ pub struct QuorumController {
     /// `super.users` and `allow.everyone.if.no.acl.found` when an authorizer is configured:
     /// forwarded requests are checked with their client's principal.
     authorizer: Option<AuthorizerSettings>,
+    /// `delegation.token.*` when `delegation.token.secret.key` is set (see [`tokens`]).
+    delegation_tokens: Option<strand_security::delegation_token::DelegationTokenSettings>,
 }
 
 impl std::fmt::Debug for QuorumController {
@@ -198,6 +202,7 @@ impl QuorumController {
             large_decisions: tokio::sync::Mutex::new(()),
             sessions: Mutex::new((-1, BrokerHeartbeatTracker::new())),
             authorizer: None,
+            delegation_tokens: None,
         }
     }
 
@@ -458,6 +463,8 @@ impl QuorumController {
         let request = if large { in_background(decode) } else { decode() };
         let request = request.map_err(|e| malformed(&e))?;
         let (response, offset) = match (requester, &self.authorizer) {
+            // Decided with their requester; the broker made Kafka's checks.
+            _ if Self::is_token_request(&request) => self.handle_token_request(request, version, requester).await?,
             // Authorized where they arrived (the CONTROLLER listener, a broker's handler).
             _ if raft_voters::is_voter_change(&request) => self.handle_trusted(request, version).await?,
             (Some(requester), Some(settings)) => self.handle_authorized(request, version, settings, requester).await?,

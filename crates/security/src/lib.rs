@@ -10,12 +10,14 @@
 //!   [`x500`]: a client certificate's subject as Java's RFC 2253 name, what the rules map.
 //! - [`acl`]: Kafka's authorization vocabulary (operations, resources, patterns) and the
 //!   [`acl::Authorizer`] handlers ask.
+//! - [`delegation_token`]: the settings enabling delegation tokens and a token's HMAC.
 //! - [`sasl`]: the server side of each SASL mechanism as a state machine fed the client's tokens.
 //!
 //! It must never open a socket or a file, nor read the metadata image: the connection feeds it
 //! bytes, and credentials reach it through [`sasl::CredentialStore`].
 
 pub mod acl;
+pub mod delegation_token;
 pub mod principal;
 pub mod principal_mapping;
 pub mod protocol;

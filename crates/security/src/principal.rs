@@ -4,19 +4,57 @@ use std::fmt;
 
 /// Who a connection authenticated as. Kafka's principal type is `User` for every built-in
 /// authentication; the name is the SASL user, the mapped certificate name, or `ANONYMOUS`.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+///
+/// `token_authenticated` marks a session that authenticated with a delegation token (KIP-48):
+/// such a session may not create or renew tokens. As in Kafka's `KafkaPrincipal.equals`, it
+/// plays no part in equality, ordering or hashing: a token's owner is the same principal to
+/// the authorizer whichever way it authenticated.
+#[derive(Debug, Clone)]
 pub struct KafkaPrincipal {
     pub principal_type: String,
     pub name: String,
+    pub token_authenticated: bool,
+}
+
+impl PartialEq for KafkaPrincipal {
+    fn eq(&self, other: &KafkaPrincipal) -> bool {
+        self.principal_type == other.principal_type && self.name == other.name
+    }
+}
+
+impl Eq for KafkaPrincipal {}
+
+impl std::hash::Hash for KafkaPrincipal {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        self.principal_type.hash(state);
+        self.name.hash(state);
+    }
+}
+
+impl PartialOrd for KafkaPrincipal {
+    fn partial_cmp(&self, other: &KafkaPrincipal) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl Ord for KafkaPrincipal {
+    fn cmp(&self, other: &KafkaPrincipal) -> std::cmp::Ordering {
+        (&self.principal_type, &self.name).cmp(&(&other.principal_type, &other.name))
+    }
 }
 
 impl KafkaPrincipal {
     /// Kafka's `KafkaPrincipal.USER_TYPE`.
     pub const USER_TYPE: &'static str = "User";
 
+    /// `Type:name`, authenticated other than by a delegation token.
+    pub fn new(principal_type: impl Into<String>, name: impl Into<String>) -> KafkaPrincipal {
+        KafkaPrincipal { principal_type: principal_type.into(), name: name.into(), token_authenticated: false }
+    }
+
     /// `User:name`.
     pub fn user(name: impl Into<String>) -> KafkaPrincipal {
-        KafkaPrincipal { principal_type: KafkaPrincipal::USER_TYPE.to_owned(), name: name.into() }
+        KafkaPrincipal::new(KafkaPrincipal::USER_TYPE, name)
     }
 
     /// `User:ANONYMOUS`, the principal of every PLAINTEXT connection and of an SSL connection
@@ -29,8 +67,7 @@ impl KafkaPrincipal {
     /// `SecurityUtils.parseKafkaPrincipal` does.
     pub fn parse(text: &str) -> Option<KafkaPrincipal> {
         let (principal_type, name) = text.trim().split_once(':')?;
-        (!principal_type.is_empty() && !name.is_empty())
-            .then(|| KafkaPrincipal { principal_type: principal_type.to_owned(), name: name.to_owned() })
+        (!principal_type.is_empty() && !name.is_empty()).then(|| KafkaPrincipal::new(principal_type, name))
     }
 }
 

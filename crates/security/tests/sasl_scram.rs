@@ -5,8 +5,11 @@ use std::collections::HashMap;
 use std::sync::Arc;
 
 use strand_security::KafkaPrincipal;
+use strand_security::delegation_token::DelegationTokenSettings;
 use strand_security::sasl::scram::{ScramClient, ScramServer};
-use strand_security::sasl::{AuthFailure, ClientStep, CredentialStore, SaslClient, SaslServer, ScramCredential, Step};
+use strand_security::sasl::{
+    AuthFailure, ClientStep, CredentialStore, SaslClient, SaslServer, ScramCredential, Step, TokenCredential,
+};
 use strand_security::scram::ScramMechanism;
 
 #[derive(Debug, Default)]
@@ -160,4 +163,80 @@ fn oversized_messages_are_refused() {
     message.resize(strand_security::sasl::scram::SCRAM_MESSAGE_BYTES_MAX + 1, b'a');
     let failure = server.step(&message).expect_err("refused");
     assert!(failure.detail.is_some_and(|d| d.contains("is over")));
+}
+
+/// Tokens of [`DelegationTokenSettings`]: `tok1` of alice, and no users.
+#[derive(Debug)]
+struct Tokens(DelegationTokenSettings);
+
+impl CredentialStore for Tokens {
+    fn scram_credential(&self, _user: &str, _mechanism: &str) -> Option<ScramCredential> {
+        None
+    }
+
+    fn token_credential(&self, token_id: &str, mechanism: &str) -> Option<TokenCredential> {
+        let mechanism = ScramMechanism::from_name(mechanism)?;
+        (token_id == "tok1").then(|| TokenCredential {
+            credential: self.0.scram_credential(token_id, mechanism),
+            owner: KafkaPrincipal::user("alice"),
+            lifetime: std::time::Duration::from_secs(60),
+        })
+    }
+}
+
+/// The client's side of one exchange by hand, as Kafka's `ScramSaslClient` sends it with the
+/// `tokenauth=true` extension: the server's last answer.
+fn token_exchange(
+    server: &mut ScramServer,
+    mechanism: ScramMechanism,
+    user: &str,
+    password: &str,
+) -> Result<Step, AuthFailure> {
+    use base64::Engine;
+    use base64::engine::general_purpose::STANDARD;
+    let bare = format!("n={user},r=clientnonce,tokenauth=true");
+    let Step::Challenge(server_first) = server.step(format!("n,,{bare}").as_bytes())? else { panic!("a challenge") };
+    let server_first = String::from_utf8(server_first).expect("text");
+    let field = |name: &str| server_first.split(',').find_map(|f| f.strip_prefix(name)).expect("field").to_owned();
+    let (nonce, salt, iterations) = (field("r="), STANDARD.decode(field("s=")).expect("salt"), field("i="));
+    let salted = mechanism.salted_password(password.as_bytes(), &salt, iterations.parse().expect("iterations"));
+    let client_key = mechanism.hmac(&salted, b"Client Key");
+    let without_proof = format!("c=biws,r={nonce}");
+    let auth_message = format!("{bare},{server_first},{without_proof}");
+    let signature = mechanism.hmac(&mechanism.hash(&client_key), auth_message.as_bytes());
+    let proof: Vec<u8> = client_key.iter().zip(&signature).map(|(k, s)| k ^ s).collect();
+    server.step(format!("{without_proof},p={}", STANDARD.encode(proof)).as_bytes())
+}
+
+/// With `tokenauth=true` the user is a token id and the password its base64 HMAC; the session
+/// is the token's owner, flagged token-authenticated. A wrong HMAC or an unknown token fails.
+#[test]
+fn a_delegation_token_authenticates_as_its_owner() {
+    let settings = DelegationTokenSettings {
+        secret_key: "secret".to_owned(),
+        max_lifetime_ms: 1,
+        expiry_time_ms: 1,
+        expiry_check_interval_ms: 1,
+    };
+    let password = settings.password("tok1");
+    let tokens = Arc::new(Tokens(settings));
+    for mechanism in ScramMechanism::ALL {
+        let mut server = ScramServer::new(mechanism, tokens.clone());
+        let Ok(Step::Done { principal, lifetime, .. }) = token_exchange(&mut server, mechanism, "tok1", &password)
+        else {
+            panic!("the token authenticates")
+        };
+        assert_eq!(lifetime, Some(std::time::Duration::from_secs(60)), "the session ends with the token");
+        assert_eq!(principal, KafkaPrincipal::user("alice"));
+        assert!(principal.token_authenticated);
+
+        let mut server = ScramServer::new(mechanism, tokens.clone());
+        let wrong = token_exchange(&mut server, mechanism, "tok1", "guess").expect_err("wrong hmac");
+        assert_eq!(wrong.message, generic(mechanism));
+        let mut server = ScramServer::new(mechanism, tokens.clone());
+        let unknown = server.step(b"n,,n=tok2,r=abc,tokenauth=true").expect_err("unknown token");
+        assert_eq!(unknown.detail.as_deref(), Some("Token Authentication failed: Invalid tokenId : tok2"));
+        // Without the extension, a token id is no user.
+        assert!(run(mechanism, Arc::new(Table::default()), "tok1", &password).is_err());
+    }
 }

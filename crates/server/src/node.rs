@@ -63,7 +63,8 @@ use crate::served::ServedBroker;
 use crate::shutdown::{controlled_shutdown, shut_down, shut_down_quorum};
 use crate::tasks::{
     Tasks, balance_leaders_forever, checkpoint_forever, compaction_forever, expire_producers_forever,
-    expire_sessions_forever, heartbeat_forever, log_leadership, retention_forever, shrink_isr_forever,
+    expire_sessions_forever, expire_tokens_forever, heartbeat_forever, log_leadership, retention_forever,
+    shrink_isr_forever,
 };
 
 /// Why a node stopped with an error.
@@ -171,9 +172,13 @@ async fn run_gauged_until(
         return shut_down_quorum(quorum).await;
     };
     let all_dirs_failed = node.start_broker_tasks(&channel, &metadata, &registered, &hosted);
-    // SCRAM reads the users' credentials from the node's image, as it is replayed.
-    let credentials = Arc::new(strand_broker::ImageCredentials::new(metadata.image_rx.clone()));
-    clients.authenticate_with(credentials).map_err(NodeError::Startup)?;
+    // SCRAM reads the users' credentials (and delegation tokens) from the node's image, as replayed.
+    let credentials = strand_broker::ImageCredentials::new(metadata.image_rx.clone());
+    let credentials = match node.config.delegation_tokens.clone() {
+        Some(settings) => credentials.with_delegation_tokens(settings, node.clock.clone()),
+        None => credentials,
+    };
+    clients.authenticate_with(Arc::new(credentials)).map_err(NodeError::Startup)?;
     let broker = node.serve(clients, &channel, &metadata, registered.listeners, registered.broker_epoch, &hosted);
 
     let halted = tokio::select! {
@@ -333,10 +338,11 @@ impl Starting {
             controller_settings(config, &self.cluster_id, sole_voter)?,
             Box::new(strand_broker::handlers::create_topics::random_topic_id),
         );
-        let controller = Arc::new(match &config.authorizer {
-            Some(settings) => controller.with_authorizer(settings.clone()),
-            None => controller,
-        });
+        let controller = Arc::new(quorum::configured(controller, config));
+        if let Some(tokens) = &config.delegation_tokens {
+            let interval = Duration::from_millis(tokens.expiry_check_interval_ms.max(1) as u64);
+            self.tasks.spawn("delegation token expiry", expire_tokens_forever(controller.clone(), interval));
+        }
         let registration = controller_registration(config, controller_listener.as_ref().map(|(address, _)| *address));
         let channel = Arc::new(self.controller_client(&quorum, &controller));
         self.tasks
@@ -695,6 +701,9 @@ impl Starting {
             let image = metadata.image_rx.clone();
             broker =
                 broker.with_authorizer(Arc::new(ImageAuthorizer::new(image, settings.clone(), self.clock.clone())));
+        }
+        if let Some(settings) = self.config.delegation_tokens.clone() {
+            broker = broker.with_delegation_tokens(settings);
         }
         let broker = Arc::new(broker);
         // Before the start-up line: whoever saw it may use the gateway at once.

@@ -87,6 +87,19 @@ pub(crate) async fn expire_sessions_forever(controller: Arc<QuorumController>, i
     }
 }
 
+/// Removes expired delegation tokens every `delegation.token.expiry.check.interval.ms`, while
+/// this node is the active controller.
+pub(crate) async fn expire_tokens_forever(controller: Arc<QuorumController>, interval: Duration) {
+    loop {
+        tokio::time::sleep(interval).await;
+        match controller.expire_delegation_tokens().await {
+            Ok(0) => {}
+            Ok(removed) => info!("removed {removed} expired delegation tokens"),
+            Err(e) => warn!("could not remove expired delegation tokens: {e}"),
+        }
+    }
+}
+
 /// Moves leaderships back to preferred replicas (and elects leaders where unclean election is
 /// allowed) every `leader.imbalance.check.interval.seconds`, while this node is the active
 /// controller.

@@ -30,6 +30,19 @@ impl AdminApis<'_> {
         authorizer.authorize(session, &Action::new(operation, ResourceType::Cluster, CLUSTER_NAME))
     }
 
+    /// Whether `session` may do `operation` on `resource_type` / `name` (always, without an
+    /// authorizer).
+    pub fn authorize(
+        &self,
+        session: &Session,
+        operation: AclOperation,
+        resource_type: ResourceType,
+        name: &str,
+    ) -> bool {
+        let Some(authorizer) = self.authorizer else { return true };
+        authorizer.authorize(session, &Action::new(operation, resource_type, name))
+    }
+
     /// The node's current metadata image.
     pub fn image(&self) -> Arc<MetadataImage> {
         self.image.borrow().clone()

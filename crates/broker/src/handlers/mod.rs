@@ -10,6 +10,7 @@ pub mod alter_user_scram_credentials;
 pub mod api_versions;
 pub(crate) mod config_preprocess;
 pub mod create_acls;
+pub mod create_delegation_token;
 pub mod create_partitions;
 pub mod create_topics;
 pub mod delete_acls;
@@ -19,12 +20,14 @@ pub mod describe_acls;
 pub mod describe_client_quotas;
 pub mod describe_cluster;
 pub mod describe_configs;
+pub mod describe_delegation_token;
 pub mod describe_log_dirs;
 pub mod describe_producers;
 pub mod describe_quorum;
 pub mod describe_topic_partitions;
 pub mod describe_user_scram_credentials;
 pub mod elect_leaders;
+pub mod expire_delegation_token;
 pub mod fetch;
 pub mod find_coordinator;
 pub mod group_offsets;
@@ -37,6 +40,7 @@ pub mod metadata;
 pub mod offset_for_leader_epoch;
 pub mod produce;
 pub mod raft_voters;
+pub mod renew_delegation_token;
 pub mod sasl;
 pub mod share_fetch;
 pub mod share_groups;
@@ -150,6 +154,10 @@ served_apis! {
         RemoveRaftVoter(r) => raft_voters::remove(broker, &r, version, client.session).await,
         DescribeUserScramCredentials(r) => describe_user_scram_credentials::handle(&broker.admin_apis(), r, client.session),
         AlterUserScramCredentials(r) => alter_user_scram_credentials::handle(&broker.admin_apis(), r, version, client.session).await,
+        CreateDelegationToken(r) => create_delegation_token::handle(&broker.admin_apis(), r, version, client.session).await,
+        RenewDelegationToken(r) => renew_delegation_token::handle(&broker.admin_apis(), r, version, client.session).await,
+        ExpireDelegationToken(r) => expire_delegation_token::handle(&broker.admin_apis(), r, version, client.session).await,
+        DescribeDelegationToken(r) => describe_delegation_token::handle(broker, &r, version, client.session),
         ShareGroupHeartbeat(r) => share_groups::heartbeat(broker, &client, r).await,
         ShareGroupDescribe(r) => share_groups::describe(broker, &client, r).await,
         ShareFetch(r) => share_fetch::share_fetch(broker, r, client.session).await,

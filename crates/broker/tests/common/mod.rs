@@ -211,6 +211,19 @@ impl Node {
 
     /// [`Node::with_settings`], this node registered in `rack` (`broker.rack`).
     pub fn with_settings_in_rack(settings: BrokerSettings, rack: Option<&str>) -> Node {
+        Node::build(settings, rack, None)
+    }
+
+    /// A node whose broker and controller serve delegation tokens with `tokens`.
+    pub fn with_delegation_tokens(tokens: strand_security::delegation_token::DelegationTokenSettings) -> Node {
+        Node::build(settings(), None, Some(tokens))
+    }
+
+    fn build(
+        settings: BrokerSettings,
+        rack: Option<&str>,
+        tokens: Option<strand_security::delegation_token::DelegationTokenSettings>,
+    ) -> Node {
         let dir = tempfile::tempdir().expect("temp dir");
         let replicas = replica_manager(dir.path());
         let (images, image) = watch::channel(Arc::new(MetadataImage::empty()));
@@ -242,8 +255,16 @@ impl Node {
             controller_settings,
             Box::new(strand_broker::handlers::create_topics::random_topic_id),
         );
+        let controller = match tokens.clone() {
+            Some(tokens) => controller.with_delegation_tokens(tokens),
+            None => controller,
+        };
         let controller = Arc::new(LocalController(controller));
         let broker = Broker::new(identity, settings, image, replicas.clone(), groups, controller, clock);
+        let broker = match tokens {
+            Some(tokens) => broker.with_delegation_tokens(tokens),
+            None => broker,
+        };
         let node = Node { broker, writer, replicas, _dir: dir, correlation_id: 0 };
         node.register_in_rack(NODE.0, rack, InitialFencing::Unfenced);
         node

@@ -9,6 +9,8 @@
 //! - [`incremental_alter_configs`], [`alter_configs`]: topic configs, and the dynamic broker
 //!   configs that are topic configs' cluster defaults (`ConfigurationControlManager`).
 //! - [`alter_user_scram_credentials`]: users' SCRAM credentials (`ScramControlManager`, KIP-554).
+//! - [`create_delegation_token`], [`renew_delegation_token`], [`expire_delegation_token`],
+//!   [`expired_tokens`]: delegation tokens (`DelegationTokenControlManager`, KIP-48).
 //! - [`create_acls`], [`delete_acls`]: ACL bindings (`AclControlManager`).
 //! - [`alter_client_quotas`]: client and IP quotas (`ClientQuotaControlManager`, KIP-546).
 //! - [`allocate_producer_ids`]: the next block of producer ids (`ProducerIdControlManager`).
@@ -63,6 +65,7 @@ mod configs;
 mod controller_registration;
 mod create_partitions;
 mod create_topics;
+mod delegation_tokens;
 mod delete_topics;
 mod elect_leaders;
 mod features;
@@ -98,6 +101,10 @@ pub use configs::{LISTENER_TLS_STORE_KEYS, alter_configs, incremental_alter_conf
 pub use controller_registration::{METADATA_VERSION_CONTROLLER_REGISTRATION, register_controller};
 pub use create_partitions::create_partitions;
 pub use create_topics::create_topics;
+pub use delegation_tokens::{
+    METADATA_VERSION_DELEGATION_TOKENS, TokenContext, create_delegation_token, expire_delegation_token, expired_tokens,
+    renew_delegation_token, token_for_hmac,
+};
 pub use delete_topics::delete_topics;
 pub use elect_leaders::{
     ELECTIONS_PER_CALL_MAX, LeaderRebalance, elect_leaders, preferred_leader_moves, unclean_leader_moves,

@@ -43,6 +43,8 @@ pub enum ReplayError {
     UnknownScramCredential { user: String, mechanism: &'static str },
     #[error("a SCRAM credential of user '{user}' with {iterations} iterations")]
     InvalidScramIterations { user: String, iterations: i32 },
+    #[error("delegation token {token_id} names an invalid principal '{principal}'")]
+    InvalidTokenPrincipal { token_id: String, principal: String },
     #[error("no ACL with id {0}")]
     UnknownAcl(Uuid),
 }
@@ -105,10 +107,13 @@ impl MetadataDelta {
                 Arc::make_mut(&mut next.client_quotas).replay(r);
                 Ok(())
             }
+            MetadataRecord::DelegationTokenRecord(r) => Arc::make_mut(&mut next.delegation_tokens).replay(r),
+            MetadataRecord::RemoveDelegationTokenRecord(r) => {
+                Arc::make_mut(&mut next.delegation_tokens).replay_remove(&r.token_id);
+                Ok(())
+            }
             // Not pictured yet; accepted so that a log holding them still loads.
-            MetadataRecord::DelegationTokenRecord(_)
-            | MetadataRecord::RemoveDelegationTokenRecord(_)
-            | MetadataRecord::NoOpRecord(_)
+            MetadataRecord::NoOpRecord(_)
             | MetadataRecord::ZkMigrationStateRecord(_)
             | MetadataRecord::BeginTransactionRecord(_)
             | MetadataRecord::EndTransactionRecord(_)

@@ -6,7 +6,8 @@
 //!   [`TopicsImage`] (topics by name and by id, their [`PartitionImage`]s), [`ConfigsImage`]
 //!   (dynamic configs per [`ConfigResource`]), [`ProducerIdsImage`] (the next producer id block),
 //!   [`ScramImage`] (users' SCRAM credentials, KIP-554), [`AclsImage`] (ACL bindings),
-//!   [`ClientQuotasImage`] (client and IP quotas, KIP-546), and the [`MetadataProvenance`]
+//!   [`ClientQuotasImage`] (client and IP quotas, KIP-546), [`DelegationTokensImage`]
+//!   (delegation tokens, KIP-48), and the [`MetadataProvenance`]
 //!   (offset and epoch of the last record in it).
 //! - [`MetadataDelta`]: the only way to a new image. [`MetadataDelta::replay`] applies records in
 //!   log order, following Kafka's `MetadataDelta.replay`; [`MetadataDelta::apply`] yields the next
@@ -19,13 +20,14 @@
 //!
 //! What it is not: no I/O and no decisions. An inconsistent record (a partition of an unknown
 //! topic, a fence with a stale broker epoch) is a [`ReplayError`], never a panic. Records Strand
-//! does not picture yet (delegation tokens, controller
+//! does not picture yet (controller
 //! registrations, metadata transactions) are accepted and ignored.
 
 mod acls;
 pub mod client_quotas;
 mod cluster;
 mod configs;
+mod delegation_tokens;
 mod delta;
 mod effective_config;
 mod features;
@@ -44,6 +46,7 @@ pub use cluster::{
     BrokerEndpoint, BrokerRegistration, ClusterImage, ControllerRegistration, FencingChange, SupportedFeatureRange,
 };
 pub use configs::{ConfigResource, ConfigResourceKind, ConfigsImage};
+pub use delegation_tokens::{DelegationTokensImage, TokenInformation};
 pub use delta::{MetadataDelta, ReplayError};
 pub use effective_config::{TopicConfig, TopicConfigResolver};
 pub use features::{
@@ -90,6 +93,7 @@ pub struct MetadataImage {
     scram: Arc<ScramImage>,
     acls: Arc<AclsImage>,
     client_quotas: Arc<ClientQuotasImage>,
+    delegation_tokens: Arc<DelegationTokensImage>,
 }
 
 impl MetadataImage {
@@ -143,6 +147,11 @@ impl MetadataImage {
         &self.client_quotas
     }
 
+    /// Delegation tokens.
+    pub fn delegation_tokens(&self) -> &DelegationTokensImage {
+        &self.delegation_tokens
+    }
+
     /// Whether no record has been replayed into this image.
     pub fn is_empty(&self) -> bool {
         self.provenance == MetadataProvenance::EMPTY
@@ -152,5 +161,6 @@ impl MetadataImage {
             && self.scram.is_empty()
             && self.acls.is_empty()
             && self.client_quotas.is_empty()
+            && self.delegation_tokens.is_empty()
     }
 }

@@ -74,6 +74,9 @@ impl MetadataImage {
         for record in self.acls().to_records() {
             records.push(latest(MetadataRecord::AccessControlEntryRecord(record)));
         }
+        for token in self.delegation_tokens().tokens() {
+            records.push(latest(MetadataRecord::DelegationTokenRecord(token.to_record())));
+        }
         records
     }
 }

@@ -161,4 +161,21 @@ pub struct ScramCredential {
 pub trait CredentialStore: Send + Sync + std::fmt::Debug {
     /// `user`'s credential for `mechanism` (`SCRAM-SHA-256` or `SCRAM-SHA-512`), if it has one.
     fn scram_credential(&self, user: &str, mechanism: &str) -> Option<ScramCredential>;
+
+    /// Delegation token `token_id`'s credential for `mechanism` and its owner, if tokens are
+    /// enabled and the token exists (KIP-48); stores without tokens have none.
+    fn token_credential(&self, _token_id: &str, _mechanism: &str) -> Option<TokenCredential> {
+        None
+    }
+}
+
+/// What a SCRAM exchange flagged `tokenauth` checks: the token's credential (password: its HMAC
+/// in base64) and who the session then is (the token's owner).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TokenCredential {
+    pub credential: ScramCredential,
+    pub owner: KafkaPrincipal,
+    /// How long until the token expires: the session ends then at the latest (Kafka's SCRAM
+    /// server reports the token's expiry as the credential's lifetime).
+    pub lifetime: Duration,
 }

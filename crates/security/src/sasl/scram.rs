@@ -5,8 +5,10 @@
 //!
 //! Like Kafka: only the gs2 header `n` (channel binding refused), an unknown user fails at the
 //! first message with the same client-visible message as a wrong proof, and every failure but a
-//! foreign authorization id is hidden behind Kafka's generic message. Kafka's `tokenauth`
-//! extension (delegation tokens) is refused as Kafka refuses an unknown token: Strand has none.
+//! foreign authorization id is hidden behind Kafka's generic message. With Kafka's `tokenauth`
+//! extension the user is a delegation token's id and its credential comes from
+//! [`CredentialStore::token_credential`]; the session's principal is then the token's owner,
+//! flagged `token_authenticated` (KIP-48).
 
 use std::fmt;
 use std::sync::Arc;
@@ -19,6 +21,7 @@ use subtle::ConstantTimeEq;
 use super::scram_messages::{self as messages, ServerFinal};
 use super::{AuthFailure, ClientStep, CredentialStore, SaslClient, SaslServer, ScramCredential, Step};
 use crate::KafkaPrincipal;
+use crate::delegation_token::TOKEN_AUTH_EXTENSION;
 use crate::scram::ScramMechanism;
 
 /// The longest SCRAM message read from a peer. Each carries a name, a nonce, a proof or a salt:
@@ -47,6 +50,10 @@ enum ServerState {
 /// What the server keeps between its two steps.
 struct Exchange {
     user: String,
+    /// Who the session is once the proof checks: the user, or a token's owner.
+    principal: KafkaPrincipal,
+    /// A token's remaining lifetime, which caps the session's.
+    lifetime: Option<std::time::Duration>,
     credential: ScramCredential,
     client_first_bare: String,
     server_first: String,
@@ -80,12 +87,20 @@ impl ScramServer {
             return Err(self.fail(format!("Invalid SCRAM client first message format: {text}"), None));
         };
         let user = messages::username(&first.sasl_name);
-        let token_auth = first.extensions.iter().any(|(k, v)| k == "tokenauth" && v.eq_ignore_ascii_case("true"));
-        if token_auth {
-            return Err(self.fail(format!("Token Authentication failed: Invalid tokenId : {user}"), Some(&user)));
-        }
-        let Some(credential) = self.credentials.scram_credential(&user, self.mechanism.name()) else {
-            return Err(self.fail("Authentication failed: Invalid user credentials", Some(&user)));
+        let token_auth =
+            first.extensions.iter().any(|(k, v)| k == TOKEN_AUTH_EXTENSION && v.eq_ignore_ascii_case("true"));
+        let (credential, principal, lifetime) = if token_auth {
+            let Some(token) = self.credentials.token_credential(&user, self.mechanism.name()) else {
+                return Err(self.fail(format!("Token Authentication failed: Invalid tokenId : {user}"), Some(&user)));
+            };
+            let mut owner = token.owner;
+            owner.token_authenticated = true;
+            (token.credential, owner, Some(token.lifetime))
+        } else {
+            let Some(credential) = self.credentials.scram_credential(&user, self.mechanism.name()) else {
+                return Err(self.fail("Authentication failed: Invalid user credentials", Some(&user)));
+            };
+            (credential, KafkaPrincipal::user(user.clone()), None)
         };
         if !first.authzid.is_empty() && first.authzid != user {
             return Err(AuthFailure::told(
@@ -109,6 +124,8 @@ impl ScramServer {
         let challenge = server_first.clone().into_bytes();
         self.state = ServerState::ReceiveClientFinal(Box::new(Exchange {
             user,
+            principal,
+            lifetime,
             credential,
             client_first_bare: first.bare,
             server_first,
@@ -139,9 +156,9 @@ impl ScramServer {
         }
         let server_signature = self.mechanism.hmac(&credential.server_key, auth_message.as_bytes());
         Ok(Step::Done {
-            principal: KafkaPrincipal::user(exchange.user.clone()),
+            principal: exchange.principal.clone(),
             response: format!("v={}", messages::encode_base64(&server_signature)).into_bytes(),
-            lifetime: None,
+            lifetime: exchange.lifetime,
         })
     }
 }
@@ -187,6 +204,8 @@ pub struct ScramClient {
     user: String,
     password: String,
     nonce: String,
+    /// Sends Kafka's `tokenauth=true` extension: the user is a delegation token's id.
+    token_auth: bool,
     state: ClientState,
 }
 
@@ -223,8 +242,19 @@ impl ScramClient {
             user: user.into(),
             password: password.into(),
             nonce: nonce.into(),
+            token_auth: false,
             state: ClientState::Start,
         }
+    }
+
+    /// A client authenticating with delegation token `token_id` and its HMAC in base64, as
+    /// Kafka's clients do with `tokenauth="true"` in their JAAS options.
+    pub fn for_token(
+        mechanism: ScramMechanism,
+        token_id: impl Into<String>,
+        hmac_base64: impl Into<String>,
+    ) -> ScramClient {
+        ScramClient { token_auth: true, ..ScramClient::new(mechanism, token_id, hmac_base64) }
     }
 
     fn fail(&self, message: impl Into<String>) -> AuthFailure {
@@ -263,7 +293,8 @@ impl SaslClient for ScramClient {
     }
 
     fn initial_response(&mut self) -> Vec<u8> {
-        let bare = format!("n={},r={}", messages::sasl_name(&self.user), self.nonce);
+        let extension = if self.token_auth { format!(",{TOKEN_AUTH_EXTENSION}=true") } else { String::new() };
+        let bare = format!("n={},r={}{extension}", messages::sasl_name(&self.user), self.nonce);
         let message = format!("n,,{bare}").into_bytes();
         self.state = ClientState::SentClientFirst { bare };
         message

@@ -163,6 +163,11 @@ const KEYS: &[KeyDef] = &[
     key("connections.max.reauth.ms", LONG, Some("0")),
     key("connection.failed.authentication.delay.ms", int_min(0), Some("100")),
     key("authorizer.class.name", Kind::Str, Some("")),
+    // Delegation tokens (KIP-48): enabled only when the secret key is set.
+    key("delegation.token.secret.key", Kind::Str, None),
+    key("delegation.token.max.lifetime.ms", long_min(1), Some("604800000")),
+    key("delegation.token.expiry.time.ms", long_min(1), Some("86400000")),
+    key("delegation.token.expiry.check.interval.ms", long_min(1), Some("3600000")),
     key("sasl.enabled.mechanisms", Kind::List, Some("GSSAPI")),
     key("sasl.mechanism.inter.broker.protocol", Kind::Str, Some("GSSAPI")),
     key("sasl.mechanism.controller.protocol", Kind::Str, Some("GSSAPI")),

@@ -362,6 +362,8 @@ pub struct ServerConfig {
     /// `authorizer.class.name=...StandardAuthorizer`'s `super.users` and
     /// `allow.everyone.if.no.acl.found`; `None` without an authorizer (everything allowed).
     pub authorizer: Option<strand_metadata::authorizer::AuthorizerSettings>,
+    /// `delegation.token.*` when `delegation.token.secret.key` is set; `None`: tokens disabled.
+    pub delegation_tokens: Option<strand_security::delegation_token::DelegationTokenSettings>,
     /// Every key (known keys at least at their default, unknown keys as given) with its text and
     /// source, for DescribeConfigs.
     pub entries: BTreeMap<String, ConfigValue>,
@@ -463,6 +465,7 @@ impl ServerConfig {
         unimplemented::check(&config)?;
         config.tls = tls::read(&config)?;
         config.authorizer = security::authorizer(&config)?;
+        config.delegation_tokens = security::delegation_tokens(&config)?;
         config.warnings = warnings;
         Ok(config)
     }
@@ -703,6 +706,7 @@ impl ServerConfig {
             transaction_partition_verification_enable: read.bool("transaction.partition.verification.enable")?,
             tls: BTreeMap::new(),
             authorizer: None,
+            delegation_tokens: None,
             entries,
             warnings: Vec::new(),
         })

@@ -1,9 +1,14 @@
 //! The security settings Strand does not implement yet, refused at start-up.
 //!
-//! Kafka would authorize with them or use them for delegation tokens. A node that accepted them
-//! and went on serving without them would be silently insecure, so a configuration that sets any
-//! of them does not load: `authorizer.class.name` naming any class but Kafka's
-//! `StandardAuthorizer`, `principal.builder.class`, `security.providers` and `delegation.token.*`.
+//! A node that accepted them and went on serving without them would be silently insecure, so a
+//! configuration that sets any of them does not load: `authorizer.class.name` naming any class
+//! but Kafka's `StandardAuthorizer`, `principal.builder.class`, `security.providers`, and a
+//! `delegation.token.*` key other than the four [`delegation_tokens`] reads (Kafka 4 removed
+//! `delegation.token.master.key`).
+//!
+//! [`delegation_tokens`]: `delegation.token.secret.key` (tokens are enabled only when it is set
+//! and not empty, as Kafka's `tokenAuthEnabled`), `delegation.token.max.lifetime.ms`,
+//! `delegation.token.expiry.time.ms` and `delegation.token.expiry.check.interval.ms`.
 //!
 //! TLS and SASL themselves are served: [`super::tls`] refuses the `ssl.*` keys it does not
 //! implement, [`super::sasl`] the `sasl.*` ones and what the node's own SASL links cannot do.
@@ -15,6 +20,7 @@
 //! does Strand (`super.users` also names who may reach a TLS CONTROLLER listener).
 
 use strand_metadata::authorizer::AuthorizerSettings;
+use strand_security::delegation_token::DelegationTokenSettings;
 
 use super::{ConfigError, ConfigSource, ServerConfig};
 
@@ -54,6 +60,22 @@ pub(super) fn authorizer(config: &ServerConfig) -> Result<Option<AuthorizerSetti
     Ok(Some(AuthorizerSettings { super_users, allow_if_no_acl_found }))
 }
 
+/// The delegation-token settings if `delegation.token.secret.key` is set and not empty.
+pub(super) fn delegation_tokens(config: &ServerConfig) -> Result<Option<DelegationTokenSettings>, ConfigError> {
+    let secret_key = config.get("delegation.token.secret.key").and_then(|entry| entry.value.clone());
+    let Some(secret_key) = secret_key.filter(|key| !key.is_empty()) else { return Ok(None) };
+    let millis = |key: &str| {
+        let text = config.get(key).and_then(|entry| entry.value.clone()).unwrap_or_default();
+        text.trim().parse::<i64>().map_err(|e| ConfigError::rule(key, e.to_string()))
+    };
+    Ok(Some(DelegationTokenSettings {
+        secret_key,
+        max_lifetime_ms: millis("delegation.token.max.lifetime.ms")?,
+        expiry_time_ms: millis("delegation.token.expiry.time.ms")?,
+        expiry_check_interval_ms: millis("delegation.token.expiry.check.interval.ms")?,
+    }))
+}
+
 /// Refuses the first security setting Strand would otherwise ignore.
 pub(super) fn check(config: &ServerConfig) -> Result<(), ConfigError> {
     super::sasl::check(config)?;
@@ -75,7 +97,13 @@ fn unsupported(key: &str) -> Option<&'static str> {
         "principal.builder.class" | "security.providers" => {
             Some("custom principals and security providers are not supported by Strand yet")
         }
-        base if base.starts_with("delegation.token.") => Some("delegation tokens are not supported by Strand yet"),
+        "delegation.token.secret.key"
+        | "delegation.token.max.lifetime.ms"
+        | "delegation.token.expiry.time.ms"
+        | "delegation.token.expiry.check.interval.ms" => None,
+        base if base.starts_with("delegation.token.") => Some(
+            "Kafka 4 knows no such delegation token setting (delegation.token.master.key became delegation.token.secret.key)",
+        ),
         _ => None,
     }
 }
@@ -101,11 +129,13 @@ mod tests {
 
     #[test]
     fn security_keys_are_recognised_in_every_form() {
-        for key in ["principal.builder.class", "delegation.token.secret.key", "listener.name.x.security.providers"] {
+        for key in ["principal.builder.class", "delegation.token.master.key", "listener.name.x.security.providers"] {
             assert!(unsupported(key).is_some(), "{key} accepted");
         }
         let accepted = [
             ("connections.max.reauth.ms", "2000"),
+            ("delegation.token.secret.key", "k"),
+            ("delegation.token.expiry.check.interval.ms", "1000"),
             ("sasl.enabled.mechanisms", "PLAIN"),
             ("listener.name.sasl_ssl.scram-sha-256.sasl.jaas.config", "x"),
             ("security.inter.broker.protocol", "PLAINTEXT"),
@@ -154,5 +184,25 @@ mod tests {
         assert!(message.contains("kafka.security.authorizer.AclAuthorizer"), "{message}");
         let refused = load(&[("authorizer.class.name", STANDARD_AUTHORIZER), ("super.users", "admin")]);
         assert!(refused.expect_err("refused").to_string().contains("principalType:principalName"));
+    }
+
+    /// Tokens are enabled by a non-empty secret key, with Kafka's defaults for the three
+    /// durations; a duration below 1 ms stops the node.
+    #[test]
+    fn delegation_tokens_are_enabled_by_the_secret_key() {
+        assert_eq!(load(&[]).expect("config").delegation_tokens, None);
+        assert_eq!(load(&[("delegation.token.secret.key", "")]).expect("config").delegation_tokens, None);
+        let config = load(&[("delegation.token.secret.key", "s3cret")]).expect("config");
+        let settings = config.delegation_tokens.expect("enabled");
+        assert_eq!(
+            (settings.max_lifetime_ms, settings.expiry_time_ms, settings.expiry_check_interval_ms),
+            (604_800_000, 86_400_000, 3_600_000)
+        );
+        assert!(!config.warnings.iter().any(|w| w.contains("delegation")), "{:?}", config.warnings);
+        let config = load(&[("delegation.token.secret.key", "k"), ("delegation.token.expiry.time.ms", "5000")]);
+        assert_eq!(config.expect("config").delegation_tokens.expect("enabled").expiry_time_ms, 5000);
+        assert!(load(&[("delegation.token.max.lifetime.ms", "0")]).is_err());
+        let refused = load(&[("delegation.token.master.key", "k")]).expect_err("refused").to_string();
+        assert!(refused.contains("delegation.token.master.key"), "{refused}");
     }
 }

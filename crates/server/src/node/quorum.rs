@@ -17,12 +17,26 @@ use strand_metadata::quorum::{
     LoneVoterTransport, Quorum, QuorumConfig, QuorumTransport, QuorumVoters, SnapshotSettings,
 };
 
+use strand_metadata::quorum_controller::QuorumController;
+
 use super::NodeError;
 use crate::config::ServerConfig;
 use crate::inter_node::{ControllerAddresses, JoiningController, Link, PeerHealth, TcpQuorumTransport};
 
 /// A dynamic quorum's initial voters, as `bootstrap.checkpoint` records them; `None` for a
 /// static quorum (or a node without the file).
+/// The controller with the node's authorizer settings and delegation-token settings, if set.
+pub(super) fn configured(controller: QuorumController, config: &ServerConfig) -> QuorumController {
+    let controller = match &config.authorizer {
+        Some(settings) => controller.with_authorizer(settings.clone()),
+        None => controller,
+    };
+    match config.delegation_tokens.clone() {
+        Some(settings) => controller.with_delegation_tokens(settings),
+        None => controller,
+    }
+}
+
 pub(super) fn dynamic_voters(config: &ServerConfig) -> Result<Option<QuorumVoters>, NodeError> {
     let bootstrap = strand_metadata::quorum::read_bootstrap(&config.metadata_log_dir)?;
     Ok(bootstrap.and_then(|bootstrap| bootstrap.dynamic_voters))
