@@ -318,7 +318,7 @@ impl Starting {
         let controller_listener = if sole_voter && config.controller_listeners().next().is_none() {
             None
         } else {
-            Some(bind_controller_listener(config).await?)
+            Some(listeners::bind_controller_listener(config).await?)
         };
         let (clock, peers, tls) = (self.clock.clone(), self.peers.clone(), self.links.controller.clone());
         let controllers = self.controllers.clone();
@@ -472,7 +472,7 @@ impl Starting {
         if dirs.iter().all(|(_, id)| id.is_none()) {
             return Err(NodeError::LogDirsFailed(config.log_dirs.clone()));
         }
-        let listeners = bind_listeners(config).await?;
+        let listeners = listeners::bind_listeners(config).await?;
         let online_ids: Vec<Uuid> = dirs.iter().filter_map(|(_, id)| *id).collect();
         let previous_epoch = previous_broker_epoch(&dirs);
         info!(
@@ -738,22 +738,6 @@ async fn metadata_log_failure(quorum: Option<Arc<Quorum>>) -> NodeError {
 /// The longest a request to the active controller may take, retries at new leaders included.
 const CONTROLLER_CALL_MAX: Duration = Duration::from_secs(30);
 
-/// Binds this node's CONTROLLER listener (the first listener named in `controller.listener.names`).
-async fn bind_controller_listener(config: &ServerConfig) -> Result<(SocketAddr, TcpListener), NodeError> {
-    let endpoint = config.controller_listeners().next().ok_or_else(|| {
-        NodeError::Startup(
-            "a node with other voters needs a listener named in controller.listener.names (e.g. \
-             listeners=PLAINTEXT://:9092,CONTROLLER://:9093)"
-                .into(),
-        )
-    })?;
-    let host = if endpoint.host.is_empty() { "0.0.0.0" } else { endpoint.host.as_str() };
-    let listener = crate::listen::bind(host, endpoint.port, crate::listen::SocketSettings::of(config))
-        .await
-        .map_err(|e| NodeError::Startup(format!("cannot listen on {host}:{}: {e}", endpoint.port)))?;
-    Ok((listener.local_addr()?, listener))
-}
-
 /// The controller's settings from the node's: CreateTopics defaults, the broker session, and
 /// the records a new cluster starts with: those `strand storage format` wrote into
 /// `bootstrap.checkpoint` (features, `--add-scram` credentials), or the default features.
@@ -788,21 +772,7 @@ fn controller_settings(
     })
 }
 
-async fn bind_listeners(config: &ServerConfig) -> Result<Vec<(String, SocketAddr, TcpListener)>, NodeError> {
-    let mut bound = Vec::new();
-    for endpoint in config.listeners.iter().filter(|l| !config.controller_listener_names.contains(&l.listener_name)) {
-        let host = if endpoint.host.is_empty() { "0.0.0.0" } else { endpoint.host.as_str() };
-        let listener = crate::listen::bind(host, endpoint.port, crate::listen::SocketSettings::of(config))
-            .await
-            .map_err(|e| NodeError::Startup(format!("cannot listen on {host}:{}: {e}", endpoint.port)))?;
-        let address = listener.local_addr()?;
-        bound.push((endpoint.listener_name.clone(), address, listener));
-    }
-    if bound.is_empty() {
-        return Err(NodeError::Startup("no broker listener in `listeners`".into()));
-    }
-    Ok(bound)
-}
+mod listeners;
 mod quorum;
 #[cfg(test)]
 mod tests;
