@@ -36,7 +36,9 @@
 //! ones of a producer ([`GroupShard::replay_transactional`]: its offsets wait for the
 //! transaction's end) and transaction markers ([`GroupShard::replay_end_txn`]).
 //!
-//! Not here: share and streams groups; their records are read and skipped.
+//! [`streams`]: KIP-1071 streams groups, whose membership is soft state (no records).
+//!
+//! Not here: share groups' membership; share and streams groups' records are read and skipped.
 
 pub mod admin;
 pub mod api;
@@ -51,6 +53,8 @@ pub mod offsets;
 pub mod records;
 pub mod share_meta;
 mod shell;
+pub mod streams;
+mod streams_api;
 pub mod timer;
 pub mod txn_offsets;
 
@@ -174,6 +178,7 @@ impl Eq for DescribableTopics {}
 pub enum Group {
     Classic(ClassicGroup),
     Consumer(ConsumerGroup),
+    Streams(streams::StreamsGroup),
 }
 
 impl Group {
@@ -182,6 +187,7 @@ impl Group {
         match self {
             Group::Classic(_) => "classic",
             Group::Consumer(_) => "consumer",
+            Group::Streams(_) => "streams",
         }
     }
 
@@ -189,6 +195,7 @@ impl Group {
         match self {
             Group::Classic(group) => group.state().name(),
             Group::Consumer(group) => group.state().name(),
+            Group::Streams(group) => group.state().name(),
         }
     }
 
@@ -196,6 +203,7 @@ impl Group {
         match self {
             Group::Classic(group) => group.protocol_type(),
             Group::Consumer(_) => Some(consumer::CONSUMER_GROUP_PROTOCOL_TYPE),
+            Group::Streams(_) => Some("streams"),
         }
     }
 
@@ -204,6 +212,7 @@ impl Group {
         match self {
             Group::Classic(group) => group.is_in(ClassicGroupState::Empty),
             Group::Consumer(group) => group.is_empty(),
+            Group::Streams(group) => group.is_empty(),
         }
     }
 }
@@ -325,6 +334,7 @@ impl GroupShard {
             match group {
                 Group::Classic(group) => rebalance::on_loaded(group, &mut ctx),
                 Group::Consumer(_) => consumer_groups.push(group_id.clone()),
+                Group::Streams(_) => {}
             }
         }
         for group_id in consumer_groups {
@@ -369,6 +379,12 @@ impl GroupShard {
                 TimerKey::ConsumerJoin { group, member } | TimerKey::ConsumerSync { group, member } => {
                     self.expire_classic_member(&group, &member, now_ms, &mut effects);
                 }
+                TimerKey::StreamsSession { group, member } => {
+                    self.expire_streams_member(&group, &member, now_ms, "its session expired");
+                }
+                TimerKey::StreamsRebalance { group, member } => {
+                    self.expire_streams_member(&group, &member, now_ms, "it did not revoke its tasks in time");
+                }
             }
         }
         Output::new(effects, ())
@@ -402,8 +418,8 @@ impl GroupShard {
                     _ => return,
                 }
             }
-            Some(Group::Classic(_)) => {
-                tracing::warn!(group = group_id, "skipping a consumer group record for a classic group");
+            Some(Group::Classic(_) | Group::Streams(_)) => {
+                tracing::warn!(group = group_id, "skipping a consumer group record for a group of another type");
                 return;
             }
             None if value.is_some() => {
