@@ -42,6 +42,7 @@ pub mod share_fetch;
 pub mod share_groups;
 pub mod share_offsets;
 pub mod share_state;
+pub mod streams_groups;
 pub mod transactions;
 pub mod txn_offset_commit;
 pub mod unregister_broker;
@@ -152,6 +153,8 @@ served_apis! {
         AlterUserScramCredentials(r) => alter_user_scram_credentials::handle(&broker.admin_apis(), r, version, client.session).await,
         ShareGroupHeartbeat(r) => share_groups::heartbeat(broker, &client, r).await,
         ShareGroupDescribe(r) => share_groups::describe(broker, &client, r).await,
+        StreamsGroupHeartbeat(r) => streams_groups::heartbeat(broker, &client, r).await,
+        StreamsGroupDescribe(r) => streams_groups::describe(broker, &client, r).await,
         ShareFetch(r) => share_fetch::share_fetch(broker, r, client.session).await,
         ShareAcknowledge(r) => share_fetch::share_acknowledge(broker, r, client.session).await,
         DescribeShareGroupOffsets(r) => share_offsets::describe(broker, r, client.session).await,
