@@ -153,7 +153,7 @@ served_apis! {
         AlterUserScramCredentials(r) => alter_user_scram_credentials::handle(&broker.admin_apis(), r, version, client.session).await,
         ShareGroupHeartbeat(r) => share_groups::heartbeat(broker, &client, r).await,
         ShareGroupDescribe(r) => share_groups::describe(broker, &client, r).await,
-        StreamsGroupHeartbeat(r) => streams_groups::heartbeat(broker, &client, r).await,
+        StreamsGroupHeartbeat(r) => streams_groups::heartbeat(broker, &client, r, version).await,
         StreamsGroupDescribe(r) => streams_groups::describe(broker, &client, r).await,
         ShareFetch(r) => share_fetch::share_fetch(broker, r, client.session).await,
         ShareAcknowledge(r) => share_fetch::share_acknowledge(broker, r, client.session).await,

@@ -25,6 +25,8 @@ use crate::dispatch::Client;
 
 /// `authorized_operations` when not asked for (Kafka's `Integer.MIN_VALUE`).
 const OPERATIONS_NOT_ASKED: i32 = i32::MIN;
+/// The first StreamsGroupHeartbeat version with the int64 `AcceptableRecoveryLag`.
+const ACCEPTABLE_RECOVERY_LAG_VERSION: i16 = 1;
 /// How long creating missing internal topics may take.
 const CREATE_TIMEOUT_MS: i32 = 30_000;
 
@@ -37,6 +39,7 @@ pub(crate) async fn heartbeat(
     broker: &Broker,
     client: &Client<'_>,
     request: StreamsGroupHeartbeatRequest,
+    version: i16,
 ) -> StreamsGroupHeartbeatResponse {
     let refused = |code: ErrorCode, message: Option<String>| StreamsGroupHeartbeatResponse {
         error_code: code.code(),
@@ -67,17 +70,26 @@ pub(crate) async fn heartbeat(
         }
     }
     if broker.share.groups().contains(&request.group_id) {
-        return refused(ErrorCode::GroupIdNotFound, Some(format!("Group {} is not a streams group.", request.group_id)));
+        return refused(
+            ErrorCode::GroupIdNotFound,
+            Some(format!("Group {} is not a streams group.", request.group_id)),
+        );
     }
     let info = super::groups::client(client.id, client.peer);
     let answer = broker.groups.streams_group_heartbeat(info, request).await;
     let mut response = answer.response;
-    if !answer.create_topics.is_empty() {
-        if let Some(failure) = create_internal_topics(broker, session, &answer.create_topics).await
-            && let Some(status) = response.status.as_mut().and_then(|s| s.iter_mut().find(|s| s.status_code == 3))
-        {
-            status.status_detail = format!("{} {failure}", status.status_detail);
-        }
+    if version >= ACCEPTABLE_RECOVERY_LAG_VERSION {
+        // v1 carries the lag as an int64 (KIP-1071's amendment); the int32 field is v0's.
+        response.acceptable_recovery_lag_legacy = 0;
+    }
+    if !answer.create_topics.is_empty()
+        && let Some(failure) = create_internal_topics(broker, session, &answer.create_topics).await
+        && let Some(status) = response.status.as_mut().and_then(|s| {
+            s.iter_mut()
+                .find(|s| s.status_code == strand_coordinator::group::streams::topology::STATUS_MISSING_INTERNAL_TOPICS)
+        })
+    {
+        status.status_detail = format!("{} {failure}", status.status_detail);
     }
     response
 }
@@ -159,10 +171,8 @@ pub(crate) async fn describe(
     let asked: Vec<String> =
         request.group_ids.iter().zip(&allowed).filter(|(_, ok)| **ok).map(|(id, _)| id.clone()).collect();
     let include_operations = request.include_authorized_operations;
-    let described = broker
-        .groups
-        .streams_group_describe(StreamsGroupDescribeRequest { group_ids: asked, ..request.clone() })
-        .await;
+    let described =
+        broker.groups.streams_group_describe(StreamsGroupDescribeRequest { group_ids: asked, ..request.clone() }).await;
     let mut answered = described.groups.into_iter();
     let groups = request
         .group_ids

@@ -17,7 +17,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use regex::Regex;
 use strand_protocol::error::ErrorCode;
-use strand_protocol::messages::streams_group_heartbeat_request::{Topology as RequestTopology, TopicInfo};
+use strand_protocol::messages::streams_group_heartbeat_request::{TopicInfo, Topology as RequestTopology};
 
 use crate::group::metadata::TopicMetadata;
 
@@ -27,6 +27,10 @@ pub const STATUS_MISSING_SOURCE_TOPICS: i8 = 1;
 pub const STATUS_INCORRECTLY_PARTITIONED_TOPICS: i8 = 2;
 pub const STATUS_MISSING_INTERNAL_TOPICS: i8 = 3;
 pub const STATUS_SHUTDOWN_APPLICATION: i8 = 4;
+
+/// The most tasks a streams group's topology may have, summed over its subtopologies (a
+/// Strand limit: the assignor holds every task, and a repartition topic may ask for any count).
+pub const TASKS_MAX: i32 = 100_000;
 
 /// A topology as a member sent it.
 pub type Topology = RequestTopology;
@@ -98,6 +102,14 @@ pub fn validate(topology: &Topology) -> Result<(), (ErrorCode, String)> {
             return invalid(format!("Duplicate subtopology ID {}.", subtopology.subtopology_id));
         }
         repartition_sources.extend(subtopology.repartition_source_topics.iter().map(|t| t.name.as_str()));
+        for info in subtopology.repartition_source_topics.iter().chain(&subtopology.state_changelog_topics) {
+            if info.partitions > TASKS_MAX {
+                return invalid(format!(
+                    "Topic {} asks for {} partitions, more than the {TASKS_MAX} tasks a streams group may have.",
+                    info.name, info.partitions
+                ));
+            }
+        }
         for regex in &subtopology.source_topic_regex {
             if Regex::new(regex).is_err() {
                 return invalid(format!("Source topic regex {regex} is not a valid regular expression."));
@@ -118,7 +130,10 @@ pub fn validate(topology: &Topology) -> Result<(), (ErrorCode, String)> {
         for group in &subtopology.copartition_groups {
             let bad = group.source_topics.iter().any(|&i| i < 0 || i as usize >= sources)
                 || group.repartition_source_topics.iter().any(|&i| i < 0 || i as usize >= repartitions)
-                || group.source_topic_regex.iter().any(|&i| i < 0 || i as usize >= subtopology.source_topic_regex.len());
+                || group
+                    .source_topic_regex
+                    .iter()
+                    .any(|&i| i < 0 || i as usize >= subtopology.source_topic_regex.len());
             if bad {
                 return invalid(format!(
                     "Subtopology {} has a copartition group with an index out of range.",
@@ -247,6 +262,12 @@ pub fn configure(topology: &Topology, metadata: &TopicMetadata) -> ConfiguredTop
         for info in &subtopology.state_changelog_topics {
             internal.push((info, count));
         }
+    }
+    let total: i64 = tasks.values().map(|n: &i32| i64::from(*n)).sum();
+    if total > i64::from(TASKS_MAX) {
+        let detail = format!("The topology has {total} tasks, more than the {TASKS_MAX} a streams group may have.");
+        statuses.push((STATUS_INCORRECTLY_PARTITIONED_TOPICS, detail));
+        return ConfiguredTopology { statuses, ..Default::default() };
     }
     let mut missing_internal = Vec::new();
     let mut wrong = BTreeSet::new();
