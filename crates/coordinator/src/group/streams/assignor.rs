@@ -57,7 +57,8 @@ pub fn assign(
     }
     // 3. Even out: move from the most to the least loaded until they differ by at most one.
     loop {
-        let (max_id, max) = load.iter().max_by_key(|(id, n)| (**n, std::cmp::Reverse(**id))).map(|(i, n)| (*i, *n)).expect("members");
+        let (max_id, max) =
+            load.iter().max_by_key(|(id, n)| (**n, std::cmp::Reverse(**id))).map(|(i, n)| (*i, *n)).expect("members");
         let (min_id, min) = load.iter().min_by_key(|(id, n)| (**n, **id)).map(|(i, n)| (*i, *n)).expect("members");
         if max <= min + 1 {
             break;
@@ -191,7 +192,11 @@ mod tests {
         );
         assert_eq!(counts(&after), vec![3, 3]);
         for id in ["a", "b"] {
-            assert_eq!(super::super::tasks_minus(&before[id].active, &after[id].active), Tasks::new(), "{id} kept its tasks");
+            assert_eq!(
+                super::super::tasks_minus(&before[id].active, &after[id].active),
+                Tasks::new(),
+                "{id} kept its tasks"
+            );
         }
     }
 
@@ -202,8 +207,11 @@ mod tests {
         let assignment = assign(&subtopologies, &m, 1);
         let owners = active_owners(&assignment);
         for ((subtopology, partition), active) in &owners {
-            let holders: Vec<&String> =
-                assignment.iter().filter(|(_, s)| holds(&s.standby, subtopology, *partition)).map(|(id, _)| id).collect();
+            let holders: Vec<&String> = assignment
+                .iter()
+                .filter(|(_, s)| holds(&s.standby, subtopology, *partition))
+                .map(|(id, _)| id)
+                .collect();
             assert_eq!(holders.len(), 1, "one standby of {subtopology}_{partition}");
             assert_ne!(m[holders[0]].process_id, m[active].process_id, "not on the active's process");
         }

@@ -30,9 +30,7 @@ use strand_protocol::messages::{StreamsGroupHeartbeatRequest, StreamsGroupHeartb
 
 use super::assignor::{self, AssignorMember};
 use super::topology::{self, InternalTopic, STATUS_STALE_TOPOLOGY};
-use super::{
-    LEAVE_GROUP_STATIC_MEMBER_EPOCH, MemberState, StreamsGroup, StreamsMember, TaskSets, Tasks, task_list,
-};
+use super::{LEAVE_GROUP_STATIC_MEMBER_EPOCH, MemberState, StreamsGroup, StreamsMember, TaskSets, Tasks, task_list};
 use crate::group::classic::ClassicGroupState;
 use crate::group::records::CoordinatorRecord;
 use crate::group::timer::TimerKey;
@@ -250,10 +248,9 @@ impl GroupShard {
         let Some(group) = self.streams_group_mut(group_id) else {
             return fail(ErrorCode::UnknownServerError, "the streams group vanished");
         };
-        let member_before = previous.clone().unwrap_or_else(|| StreamsMember {
-            member_id: request.member_id.clone(),
-            ..StreamsMember::default()
-        });
+        let member_before = previous
+            .clone()
+            .unwrap_or_else(|| StreamsMember { member_id: request.member_id.clone(), ..StreamsMember::default() });
         let mut member = member_before.clone();
         apply_request(&mut member, request, client);
         let mut bump = previous.is_none()
@@ -261,7 +258,9 @@ impl GroupShard {
             || member.rack_id != member_before.rack_id
             || member.client_tags != member_before.client_tags;
         if let Some(topology) = &request.topology
-            && (group.topology.is_none() || group.members.is_empty() || group.members.keys().all(|m| *m == member.member_id))
+            && (group.topology.is_none()
+                || group.members.is_empty()
+                || group.members.keys().all(|m| *m == member.member_id))
             && group.topology.as_ref() != Some(topology)
         {
             group.topology = Some(topology.clone());
@@ -306,7 +305,8 @@ impl GroupShard {
                 ..Status::default()
             });
         }
-        let changed = reconciled.assigned != member_before.assigned || reconciled.member_epoch != member_before.member_epoch;
+        let changed =
+            reconciled.assigned != member_before.assigned || reconciled.member_epoch != member_before.member_epoch;
         let send_tasks = joining || changed;
         let endpoints = (request.endpoint_information_epoch < group.endpoint_information_epoch)
             .then(|| endpoint_partitions(group, &metadata));
@@ -481,7 +481,11 @@ fn endpoint_partitions(
         }
         by_topic
             .into_iter()
-            .map(|(topic, parts)| TopicPartition { topic, partitions: parts.into_iter().collect(), ..Default::default() })
+            .map(|(topic, parts)| TopicPartition {
+                topic,
+                partitions: parts.into_iter().collect(),
+                ..Default::default()
+            })
             .collect()
     };
     group
@@ -556,10 +560,11 @@ fn describe(group: &StreamsGroup) -> DescribedGroup {
             client_host: m.client_host.clone(),
             topology_epoch: m.topology_epoch,
             process_id: m.process_id.clone(),
-            user_endpoint: m
-                .user_endpoint
-                .as_ref()
-                .map(|(host, port)| DescribedEndpoint { host: host.clone(), port: *port, ..Default::default() }),
+            user_endpoint: m.user_endpoint.as_ref().map(|(host, port)| DescribedEndpoint {
+                host: host.clone(),
+                port: *port,
+                ..Default::default()
+            }),
             client_tags: m
                 .client_tags
                 .iter()
