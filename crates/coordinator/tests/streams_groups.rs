@@ -3,7 +3,7 @@
 //! internal topics the broker is told to create; tasks balanced across members, revoked before
 //! they move, sticky when a member joins; standbys on another process; leaving and session
 //! expiry moving tasks; fenced epochs; offsets checked against the member epoch; describe and
-//! ListGroups.
+//! ListGroups; the group rebuilt from its records (through Kafka's bytes) after a restart.
 
 mod common;
 
@@ -142,8 +142,7 @@ impl Member {
 
     fn send(&mut self, h: &mut Harness, request: &StreamsGroupHeartbeatRequest) -> StreamsGroupHeartbeatResponse {
         let out = h.shard.streams_group_heartbeat(h.now, &client(&self.id), request);
-        assert!(out.records.is_empty(), "streams membership writes no records");
-        let response = out.response.response;
+        let response = h.absorb(out).response;
         if response.error_code == 0 {
             self.epoch = response.member_epoch;
             if let Some(active) = &response.active_tasks {
@@ -412,4 +411,73 @@ fn describe_and_list_name_the_streams_group() {
     assert_eq!(h.group_state(G), Some("Empty"));
     assert_eq!(h.shard.delete_groups(&[G.to_owned()]).response[0].error_code, 0);
     assert!(h.shard.group(G).is_none());
+}
+
+/// A member's epochs and assignment, as its records hold them.
+type DurableMember = (String, i32, i32, String);
+/// Group epoch, assignment epoch, topology epoch, members and targets.
+type Durable = (i32, i32, Option<i32>, Vec<DurableMember>, Vec<String>);
+
+/// The group's durable part: what its records hold.
+fn durable(h: &Harness) -> Option<Durable> {
+    let group = h.shard.streams_group(G)?;
+    let members = group
+        .members()
+        .map(|m| {
+            (
+                m.member_id.clone(),
+                m.member_epoch,
+                m.previous_member_epoch,
+                format!("{:?}{:?}{:?}", m.state, m.assigned, m.pending_revocation),
+            )
+        })
+        .collect();
+    let targets = group.members().map(|m| format!("{}={:?}", m.member_id, group.target(&m.member_id))).collect();
+    Some((group.group_epoch(), group.assignment_epoch(), group.topology().map(|t| t.epoch), members, targets))
+}
+
+#[test]
+fn a_restarted_coordinator_rebuilds_the_group_from_its_records() {
+    let mut h = ready_harness(1);
+    let (mut a, mut b) = (Member::new("a", "p1"), Member::new("b", "p2"));
+    a.join(&mut h);
+    b.join(&mut h);
+    // Mid-rebalance: a has been told to revoke and has not yet.
+    a.beat(&mut h);
+    let live = durable(&h);
+    let mut restarted = Harness::new(config(1));
+    restarted.shard = replayed(config(1), &h.log);
+    restarted.shard.set_metadata(topics(1, &[(INPUT, 4), (REPARTITION, 4), (CHANGELOG, 4)]));
+    let out = restarted.shard.on_loaded(restarted.now);
+    restarted.absorb(out);
+    assert_eq!(durable(&restarted), live, "the same group, members, epochs and assignments");
+    assert_eq!(
+        restarted.shard.streams_group(G).map(|g| g.topology() == h.shard.streams_group(G).and_then(|l| l.topology())),
+        Some(true)
+    );
+    // The members carry on with their epochs, and the rebalance completes.
+    settle(&mut restarted, &mut [&mut a, &mut b]);
+    assert_eq!((a.count(), b.count()), (4, 4));
+    assert_eq!(owners(&[&a, &b]).len(), 8);
+    // Deleting the empty group writes its tombstones: a replay knows nothing of it.
+    for m in [&mut a, &mut b] {
+        let mut leave = m.beat_request();
+        leave.member_epoch = -1;
+        m.send(&mut restarted, &leave);
+    }
+    let out = restarted.shard.delete_groups(&[G.to_owned()]);
+    assert_eq!(restarted.absorb(out)[0].error_code, 0);
+    let mut log = h.log.clone();
+    log.extend(restarted.log.iter().cloned());
+    assert!(replayed(config(1), &log).group(G).is_none());
+    // A silent member's session ends after the restart too.
+    let mut h2 = ready_harness(0);
+    let mut c = Member::new("c", "p3");
+    c.join(&mut h2);
+    let mut again = Harness::new(config(0));
+    again.shard = replayed(config(0), &h2.log);
+    let out = again.shard.on_loaded(again.now);
+    again.absorb(out);
+    again.advance(i64::from(SESSION_MS) + 1);
+    assert_eq!(again.group_state(G), Some("Empty"));
 }

@@ -101,8 +101,9 @@ impl GroupShard {
 
     pub(crate) fn delete_group(&mut self, group_id: &str, effects: &mut Effects) {
         self.delete_all_offsets(group_id, effects);
-        if let Some(Group::Streams(_)) = self.groups.get(group_id) {
-            // Its membership has no records: it goes with its offsets.
+        if let Some(Group::Streams(group)) = self.groups.get(group_id) {
+            // Written directly (not replayed), as the group's other records are.
+            effects.records.extend(super::streams::records::tombstones(group));
             self.groups.remove(group_id);
             return;
         }

@@ -36,9 +36,10 @@
 //! ones of a producer ([`GroupShard::replay_transactional`]: its offsets wait for the
 //! transaction's end) and transaction markers ([`GroupShard::replay_end_txn`]).
 //!
-//! [`streams`]: KIP-1071 streams groups, whose membership is soft state (no records).
+//! [`streams`]: KIP-1071 streams groups, changed directly like classic groups and written as
+//! Kafka's streams records describing the result, which loading replays.
 //!
-//! Not here: share groups' membership; share and streams groups' records are read and skipped.
+//! Not here: share groups' membership; share groups' records are read and skipped.
 
 pub mod admin;
 pub mod api;
@@ -301,6 +302,11 @@ impl GroupShard {
         if self.replay_share(record) {
             return;
         }
+        if let Some(group) = streams::records::record_group_id(&record.key) {
+            let group = group.to_owned();
+            self.replay_streams(&group, record);
+            return;
+        }
         match record.view() {
             RecordView::OffsetCommit { group, topic, partition, offset } => {
                 let key = (group.to_owned(), topic.to_owned(), partition);
@@ -340,6 +346,7 @@ impl GroupShard {
         for group_id in consumer_groups {
             self.on_consumer_group_loaded(&group_id, now_ms);
         }
+        self.on_streams_groups_loaded(now_ms);
         Output::new(effects, ())
     }
 
@@ -380,10 +387,11 @@ impl GroupShard {
                     self.expire_classic_member(&group, &member, now_ms, &mut effects);
                 }
                 TimerKey::StreamsSession { group, member } => {
-                    self.expire_streams_member(&group, &member, now_ms, "its session expired");
+                    self.expire_streams_member(&group, &member, &mut effects, "its session expired");
                 }
                 TimerKey::StreamsRebalance { group, member } => {
-                    self.expire_streams_member(&group, &member, now_ms, "it did not revoke its tasks in time");
+                    let why = "it did not revoke its tasks in time";
+                    self.expire_streams_member(&group, &member, &mut effects, why);
                 }
             }
         }

@@ -404,7 +404,8 @@ impl GroupShard {
                             self.apply(effects, tombstone);
                         }
                     }
-                    Some(Group::Streams(_)) => {
+                    Some(Group::Streams(group)) => {
+                        effects.records.extend(super::streams::records::tombstones(group));
                         self.groups.remove(&group_id);
                     }
                     _ => self.apply(effects, CoordinatorRecord::group_metadata_tombstone(&group_id)),

@@ -145,7 +145,7 @@ impl GroupShard {
         let mut effects = Effects::default();
         let result = match validate_request(request) {
             Err(failure) => Err(failure),
-            Ok(()) if request.member_epoch < 0 => Ok(self.streams_leave(request, now_ms)),
+            Ok(()) if request.member_epoch < 0 => Ok(self.streams_leave(request, &mut effects)),
             Ok(()) => self.streams_heartbeat(now_ms, client, request, &mut effects),
         };
         let answer = result.unwrap_or_else(|(error, message)| StreamsHeartbeat {
@@ -155,7 +155,7 @@ impl GroupShard {
         Output::new(effects, answer)
     }
 
-    fn streams_leave(&mut self, request: &StreamsGroupHeartbeatRequest, now_ms: i64) -> StreamsHeartbeat {
+    fn streams_leave(&mut self, request: &StreamsGroupHeartbeatRequest, effects: &mut Effects) -> StreamsHeartbeat {
         let response = StreamsGroupHeartbeatResponse {
             member_id: request.member_id.clone(),
             member_epoch: request.member_epoch,
@@ -172,29 +172,71 @@ impl GroupShard {
             let message = format!("Member {} is not a member of group {}.", request.member_id, request.group_id);
             return StreamsHeartbeat { response: heartbeat_error(ErrorCode::UnknownMemberId, Some(message)), ..answer };
         }
-        self.remove_streams_member(&request.group_id, &request.member_id, now_ms);
+        self.remove_streams_member(&request.group_id, &request.member_id, effects);
         answer
     }
 
     /// Removes a member (it left or was fenced); the others get a new target.
-    pub(crate) fn remove_streams_member(&mut self, group_id: &str, member_id: &str, _now_ms: i64) {
+    pub(crate) fn remove_streams_member(&mut self, group_id: &str, member_id: &str, effects: &mut Effects) {
         self.timer.cancel(&TimerKey::StreamsSession { group: group_id.to_owned(), member: member_id.to_owned() });
         self.timer.cancel(&TimerKey::StreamsRebalance { group: group_id.to_owned(), member: member_id.to_owned() });
         let standbys = self.config.streams_num_standby_replicas;
         let Some(group) = self.streams_group_mut(group_id) else { return };
-        if group.members.remove(member_id).is_none() {
+        if !group.members.contains_key(member_id) {
             return;
         }
+        let before = group.clone();
+        group.members.remove(member_id);
         group.target.remove(member_id);
         group.group_epoch += 1;
         update_target(group, standbys);
+        effects.records.extend(super::records::changes(Some(&before), group));
     }
 
     /// A member's session or revocation time ran out: it is fenced.
-    pub(crate) fn expire_streams_member(&mut self, group_id: &str, member_id: &str, now_ms: i64, why: &str) {
+    pub(crate) fn expire_streams_member(&mut self, group_id: &str, member_id: &str, effects: &mut Effects, why: &str) {
         if self.streams_group(group_id).is_some_and(|g| g.member(member_id).is_some()) {
             tracing::info!(group = group_id, member = member_id, "streams group member fenced: {why}");
-            self.remove_streams_member(group_id, member_id, now_ms);
+            self.remove_streams_member(group_id, member_id, effects);
+        }
+    }
+
+    /// Replays a streams group record while loading: the group is created by its first record
+    /// (replacing a simple classic group, which no record backs) and removed by its metadata's
+    /// tombstone.
+    pub(crate) fn replay_streams(&mut self, group_id: &str, record: &CoordinatorRecord) {
+        let value = record.value.as_ref().map(|(_, value)| value);
+        let replaceable = match self.groups.get(group_id) {
+            Some(Group::Streams(_)) => false,
+            Some(Group::Classic(classic)) => value.is_some() && classic.is_simple(),
+            Some(Group::Consumer(_)) => {
+                tracing::warn!(group = group_id, "skipping a streams group record for a consumer group");
+                return;
+            }
+            None => value.is_some(),
+        };
+        if replaceable {
+            self.groups.insert(group_id.to_owned(), Group::Streams(StreamsGroup::new(group_id)));
+        }
+        let Some(group) = self.streams_group_mut(group_id) else { return };
+        if !group.replay(&record.key, value) {
+            self.groups.remove(group_id);
+        }
+    }
+
+    /// Starts every loaded streams member's session.
+    pub(crate) fn on_streams_groups_loaded(&mut self, now_ms: i64) {
+        let session = i64::from(self.config.streams_session_timeout_ms);
+        let mut keys = Vec::new();
+        for (group_id, group) in &self.groups {
+            if let Group::Streams(group) = group {
+                for member_id in group.members.keys() {
+                    keys.push(TimerKey::StreamsSession { group: group_id.clone(), member: member_id.clone() });
+                }
+            }
+        }
+        for key in keys {
+            self.timer.schedule(key, now_ms + session);
         }
     }
 
@@ -235,7 +277,8 @@ impl GroupShard {
             }
             Some(member) => check_epoch(member, request)?,
         }
-        // Validated: from here on the heartbeat changes the group.
+        // Validated: from here on the heartbeat changes the group, and writes what changed.
+        let before = existing.cloned();
         if existing.is_none() {
             if let Some(Group::Classic(_)) = self.groups.get(group_id) {
                 self.apply(effects, CoordinatorRecord::group_metadata_tombstone(group_id));
@@ -270,10 +313,12 @@ impl GroupShard {
         group.members.insert(member.member_id.clone(), member.clone());
         if let Some(topology) = &group.topology {
             let hash = metadata.group_hash(topology::all_topics(topology, &metadata).iter().map(String::as_str));
+            // A group loaded from the log has no configured topology yet: it is worked out again,
+            // and only a changed hash bumps the epoch.
             if group.configured.is_none() || hash != group.metadata_hash {
                 group.configured = Some(topology::configure(topology, &metadata));
+                bump |= hash != group.metadata_hash;
                 group.metadata_hash = hash;
-                bump = true;
             }
         }
         if bump {
@@ -325,6 +370,8 @@ impl GroupShard {
             partitions_by_user_endpoint: endpoints,
             ..StreamsGroupHeartbeatResponse::default()
         };
+        let records = super::records::changes(before.as_ref(), group);
+        effects.records.extend(records);
         let revoking = reconciled.state == MemberState::UnrevokedTasks;
         let rebalance_timeout = i64::from(reconciled.rebalance_timeout_ms.max(0));
         let session = i64::from(self.config.streams_session_timeout_ms);

@@ -10,15 +10,17 @@
 //! handed on only once it has reported them gone. The heartbeat itself, leaving, sessions and
 //! StreamsGroupDescribe are in [`heartbeat`].
 //!
-//! Unlike consumer groups, a streams group's membership is soft state: it is kept in memory and
-//! not written to `__consumer_offsets` (ARCHITECTURE.md, differences); a coordinator that moves
-//! or restarts forgets it and members rejoin with epoch 0. Their committed offsets are ordinary
-//! offset records and survive.
+//! As a classic group's, a streams group's state is changed by the heartbeat directly and written
+//! to `__consumer_offsets` as records describing the result ([`records`], Kafka's streams record
+//! types), which loading replays: a coordinator that moves or restarts has the group, its members,
+//! epochs and assignments as they were. Offsets are ordinary offset records
+//! ([`offsets`] checks them against the member epoch).
 
 pub mod assignor;
 pub mod heartbeat;
 pub mod offsets;
 pub mod reconcile;
+pub mod records;
 pub mod topology;
 
 use std::collections::{BTreeMap, BTreeSet};
