@@ -6,10 +6,9 @@ node supports, metadata.version downgrades safe and unsafe, a downgrade to a new
 unknown feature, a release version), each compared with Kafka 4.4.0's output (golden/features-*.txt,
 recorded as test_kafka_tools.py describes; both listeners print the same).
 
-`describe` (against Strand; against Kafka, as recorded) is compared line by line for the features Strand implements: Kafka 4.4 also finalizes
-streams.version, which Strand does not support (ARCHITECTURE.md), so its line is left out of the
-comparison and must be the only one missing; share.version is supported and finalized at level 1
-only (Kafka: 2), so its line is compared with those two levels lowered. The sequence leaves the levels as it found them (the groups suite needs group.version 1).
+`describe` (against Strand; against Kafka, as recorded) is compared line by line for the features
+Strand implements (every one Kafka 4.4 finalizes); share.version is supported and finalized at level 1 only (Kafka: 2), so its line is
+compared with those two levels lowered. The sequence leaves the levels as it found them (the groups suite needs group.version 1).
 """
 
 import os
@@ -21,7 +20,7 @@ from test_kafka_tools import GOLDEN, UPDATE, check
 
 FEATURES = "org.apache.kafka.tools.FeatureCommand"
 # Kafka 4.4 features Strand does not implement: Kafka's describe prints them, Strand's does not.
-UNIMPLEMENTED = ("streams.version",)
+UNIMPLEMENTED = ()
 # Features Strand implements below Kafka 4.4's top level: (feature, Kafka's level, Strand's).
 PARTIAL = (("share.version", 2, 1),)
 LISTENERS = pytest.mark.parametrize("controller", [False, True], ids=["bootstrap-server", "bootstrap-controller"])

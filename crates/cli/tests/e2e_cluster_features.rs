@@ -129,6 +129,7 @@ fn features_change_through_both_listeners_and_survive_restarts() {
         ("group.version", 1),
         ("metadata.version", 33),
         ("share.version", 1),
+        ("streams.version", 1),
         ("transaction.version", 2),
     ]);
     let mut broker = cluster.node(4).connect();
@@ -149,6 +150,7 @@ fn features_change_through_both_listeners_and_survive_restarts() {
             ("group.version", 1),
             ("metadata.version", 33),
             ("share.version", 1),
+            ("streams.version", 1),
             ("transaction.version", 1)
         ])
     );
@@ -173,7 +175,13 @@ fn features_change_through_both_listeners_and_survive_restarts() {
     assert_eq!(dry.error_code, 0, "{dry:?}");
     let disabled = update(&mut controller, 2, &[("group.version", 0, SAFE_DOWNGRADE)], false);
     assert_eq!(disabled.error_code, 0, "{disabled:?}");
-    let changed = levels(&[(ELR, 1), ("metadata.version", 33), ("share.version", 1), ("transaction.version", 1)]);
+    let changed = levels(&[
+        (ELR, 1),
+        ("metadata.version", 33),
+        ("share.version", 1),
+        ("streams.version", 1),
+        ("transaction.version", 1),
+    ]);
     assert_eq!(finalized(&mut controller).0, changed, "the answering controller has the record");
     for id in 1..=4 {
         until_levels(&mut cluster.node(id).connect(), &changed);

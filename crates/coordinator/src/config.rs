@@ -59,6 +59,16 @@ pub struct GroupConfig {
     /// `group.consumer.regex.refresh.interval.ms`, default 600000: how often subscription regexes
     /// are resolved again even without new topics.
     pub consumer_regex_refresh_interval_ms: i32,
+    /// `group.streams.session.timeout.ms`, default 45000: a streams group member that sends no
+    /// heartbeat for this long is fenced.
+    pub streams_session_timeout_ms: i32,
+    /// `group.streams.heartbeat.interval.ms`, default 5000: what streams members are told to
+    /// heartbeat at.
+    pub streams_heartbeat_interval_ms: i32,
+    /// `group.streams.max.size`, default `i32::MAX`: more members get GROUP_MAX_SIZE_REACHED.
+    pub streams_max_size: i32,
+    /// `group.streams.num.standby.replicas`, default 0: standby tasks per active task.
+    pub streams_num_standby_replicas: usize,
 }
 
 /// `group.consumer.migration.policy`: whether a classic group with members may become a consumer
@@ -128,6 +138,10 @@ impl Default for GroupConfig {
             consumer_assignors: vec!["uniform".to_owned(), "range".to_owned()],
             consumer_migration_policy: MigrationPolicy::Bidirectional,
             consumer_regex_refresh_interval_ms: 600_000,
+            streams_session_timeout_ms: 45_000,
+            streams_heartbeat_interval_ms: 5_000,
+            streams_max_size: i32::MAX,
+            streams_num_standby_replicas: 0,
         }
     }
 }

@@ -12,7 +12,8 @@ use crate::controller::{
 };
 use crate::image::{
     ELIGIBLE_LEADER_REPLICAS_VERSION, GROUP_VERSION, KRAFT_VERSION, METADATA_VERSION, METADATA_VERSION_4_4_IV2,
-    METADATA_VERSION_MIN, MetadataDelta, MetadataImage, MetadataProvenance, SHARE_VERSION, TRANSACTION_VERSION,
+    METADATA_VERSION_MIN, MetadataDelta, MetadataImage, MetadataProvenance, SHARE_VERSION, STREAMS_VERSION,
+    TRANSACTION_VERSION,
 };
 
 /// The cluster id tests format their clusters with.
@@ -54,6 +55,7 @@ pub fn registration(id: i32) -> BrokerRegistrationRequest {
             feature(GROUP_VERSION, 0, 1),
             feature(ELIGIBLE_LEADER_REPLICAS_VERSION, 0, 1),
             feature(SHARE_VERSION, 0, 1),
+            feature(STREAMS_VERSION, 0, 1),
         ],
         rack: None,
         log_dirs: vec![ending_in_id(0x22)],

@@ -545,7 +545,7 @@ fn register_broker_validation() {
 
 /// The bootstrap records finalize Kafka 4.4's levels of what Strand implements, in Kafka's order:
 /// `kraft.version` 0, as Kafka formats a static quorum, so it has no record; `share.version` 1
-/// (share groups without KIP-1222's level 2).
+/// (share groups without KIP-1222's level 2); `streams.version` 1 (KIP-1071).
 #[test]
 fn bootstrap_features() {
     let records = bootstrap_records(&BootstrapFeatures::default());
@@ -561,6 +561,7 @@ fn bootstrap_features() {
         ("eligible.leader.replicas.version", 1),
         ("group.version", 1),
         ("share.version", 1),
+        ("streams.version", 1),
         ("transaction.version", 2),
     ];
     assert_eq!(levels, expected.map(|(n, l)| (n.to_owned(), l)).to_vec());

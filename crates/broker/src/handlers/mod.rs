@@ -46,6 +46,7 @@ pub mod share_fetch;
 pub mod share_groups;
 pub mod share_offsets;
 pub mod share_state;
+pub mod streams_groups;
 pub mod transactions;
 pub mod txn_offset_commit;
 pub mod unregister_broker;
@@ -160,6 +161,8 @@ served_apis! {
         DescribeDelegationToken(r) => describe_delegation_token::handle(broker, &r, version, client.session),
         ShareGroupHeartbeat(r) => share_groups::heartbeat(broker, &client, r).await,
         ShareGroupDescribe(r) => share_groups::describe(broker, &client, r).await,
+        StreamsGroupHeartbeat(r) => streams_groups::heartbeat(broker, &client, r, version).await,
+        StreamsGroupDescribe(r) => streams_groups::describe(broker, &client, r).await,
         ShareFetch(r) => share_fetch::share_fetch(broker, r, client.session).await,
         ShareAcknowledge(r) => share_fetch::share_acknowledge(broker, r, client.session).await,
         DescribeShareGroupOffsets(r) => share_offsets::describe(broker, r, client.session).await,

@@ -51,7 +51,7 @@ impl GroupShard {
                 }
                 // A consumer group is described by ConsumerGroupDescribe: DescribeGroups answers for
                 // it as for a group that is not there, with the reason (Kafka 4.4).
-                Some(Group::Consumer(_)) => DescribedGroup {
+                Some(Group::Consumer(_) | Group::Streams(_)) => DescribedGroup {
                     group_id: group_id.clone(),
                     group_state: ClassicGroupState::Dead.name().to_owned(),
                     error_code: ErrorCode::GroupIdNotFound.code(),
@@ -84,6 +84,8 @@ impl GroupShard {
                 },
                 Some(Group::Consumer(group)) if group.is_empty() => ErrorCode::None,
                 Some(Group::Consumer(_)) => ErrorCode::NonEmptyGroup,
+                Some(Group::Streams(group)) if group.is_empty() => ErrorCode::None,
+                Some(Group::Streams(_)) => ErrorCode::NonEmptyGroup,
             };
             if error == ErrorCode::None {
                 self.delete_group(group_id, &mut effects);
@@ -99,6 +101,12 @@ impl GroupShard {
 
     pub(crate) fn delete_group(&mut self, group_id: &str, effects: &mut Effects) {
         self.delete_all_offsets(group_id, effects);
+        if let Some(Group::Streams(group)) = self.groups.get(group_id) {
+            // Written directly (not replayed), as the group's other records are.
+            effects.records.extend(super::streams::records::tombstones(group));
+            self.groups.remove(group_id);
+            return;
+        }
         let tombstones = match self.groups.get(group_id) {
             Some(Group::Consumer(group)) => group.tombstones(),
             _ => vec![CoordinatorRecord::group_metadata_tombstone(group_id)],

@@ -512,7 +512,7 @@ impl GroupCoordinator {
     }
 
     /// Group ids (with their place in the request) by coordinating partition.
-    fn by_partition(&self, group_ids: &[String]) -> BTreeMap<i32, Vec<(usize, String)>> {
+    pub(crate) fn by_partition(&self, group_ids: &[String]) -> BTreeMap<i32, Vec<(usize, String)>> {
         let mut by_partition: BTreeMap<i32, Vec<(usize, String)>> = BTreeMap::new();
         for (i, group_id) in group_ids.iter().enumerate() {
             by_partition.entry(self.partition_for(group_id)).or_default().push((i, group_id.clone()));

@@ -36,7 +36,10 @@
 //! ones of a producer ([`GroupShard::replay_transactional`]: its offsets wait for the
 //! transaction's end) and transaction markers ([`GroupShard::replay_end_txn`]).
 //!
-//! Not here: share and streams groups; their records are read and skipped.
+//! [`streams`]: KIP-1071 streams groups, changed directly like classic groups and written as
+//! Kafka's streams records describing the result, which loading replays.
+//!
+//! Not here: share groups' membership; share groups' records are read and skipped.
 
 pub mod admin;
 pub mod api;
@@ -51,6 +54,8 @@ pub mod offsets;
 pub mod records;
 pub mod share_meta;
 mod shell;
+pub mod streams;
+mod streams_api;
 pub mod timer;
 pub mod txn_offsets;
 
@@ -174,6 +179,7 @@ impl Eq for DescribableTopics {}
 pub enum Group {
     Classic(ClassicGroup),
     Consumer(ConsumerGroup),
+    Streams(streams::StreamsGroup),
 }
 
 impl Group {
@@ -182,6 +188,7 @@ impl Group {
         match self {
             Group::Classic(_) => "classic",
             Group::Consumer(_) => "consumer",
+            Group::Streams(_) => "streams",
         }
     }
 
@@ -189,6 +196,7 @@ impl Group {
         match self {
             Group::Classic(group) => group.state().name(),
             Group::Consumer(group) => group.state().name(),
+            Group::Streams(group) => group.state().name(),
         }
     }
 
@@ -196,6 +204,7 @@ impl Group {
         match self {
             Group::Classic(group) => group.protocol_type(),
             Group::Consumer(_) => Some(consumer::CONSUMER_GROUP_PROTOCOL_TYPE),
+            Group::Streams(_) => Some("streams"),
         }
     }
 
@@ -204,6 +213,7 @@ impl Group {
         match self {
             Group::Classic(group) => group.is_in(ClassicGroupState::Empty),
             Group::Consumer(group) => group.is_empty(),
+            Group::Streams(group) => group.is_empty(),
         }
     }
 }
@@ -292,6 +302,11 @@ impl GroupShard {
         if self.replay_share(record) {
             return;
         }
+        if let Some(group) = streams::records::record_group_id(&record.key) {
+            let group = group.to_owned();
+            self.replay_streams(&group, record);
+            return;
+        }
         match record.view() {
             RecordView::OffsetCommit { group, topic, partition, offset } => {
                 let key = (group.to_owned(), topic.to_owned(), partition);
@@ -325,11 +340,13 @@ impl GroupShard {
             match group {
                 Group::Classic(group) => rebalance::on_loaded(group, &mut ctx),
                 Group::Consumer(_) => consumer_groups.push(group_id.clone()),
+                Group::Streams(_) => {}
             }
         }
         for group_id in consumer_groups {
             self.on_consumer_group_loaded(&group_id, now_ms);
         }
+        self.on_streams_groups_loaded(now_ms);
         Output::new(effects, ())
     }
 
@@ -369,6 +386,13 @@ impl GroupShard {
                 TimerKey::ConsumerJoin { group, member } | TimerKey::ConsumerSync { group, member } => {
                     self.expire_classic_member(&group, &member, now_ms, &mut effects);
                 }
+                TimerKey::StreamsSession { group, member } => {
+                    self.expire_streams_member(&group, &member, &mut effects, "its session expired");
+                }
+                TimerKey::StreamsRebalance { group, member } => {
+                    let why = "it did not revoke its tasks in time";
+                    self.expire_streams_member(&group, &member, &mut effects, why);
+                }
             }
         }
         Output::new(effects, ())
@@ -402,8 +426,8 @@ impl GroupShard {
                     _ => return,
                 }
             }
-            Some(Group::Classic(_)) => {
-                tracing::warn!(group = group_id, "skipping a consumer group record for a classic group");
+            Some(Group::Classic(_) | Group::Streams(_)) => {
+                tracing::warn!(group = group_id, "skipping a consumer group record for a group of another type");
                 return;
             }
             None if value.is_some() => {

@@ -167,6 +167,9 @@ impl GroupShard {
         if let Some(Group::Consumer(group)) = self.groups.get(&request.group_id) {
             return validate_consumer_commit(group, request, version);
         }
+        if let Some(Group::Streams(group)) = self.groups.get(&request.group_id) {
+            return super::streams::offsets::validate_commit(group, request, version).map(|()| CommitCheck::All);
+        }
         let Some(Group::Classic(group)) = self.groups.get_mut(&request.group_id) else {
             return match (generation < 0, version >= 9) {
                 (true, _) => Ok(CommitCheck::All),
@@ -231,6 +234,16 @@ impl GroupShard {
                 }
                 true
             }
+            Some(Group::Streams(group)) => {
+                if let Err(error) = super::streams::offsets::validate_fetch(group, request) {
+                    return OffsetFetchResponseGroup {
+                        group_id: request.group_id.clone(),
+                        error_code: error.code(),
+                        ..OffsetFetchResponseGroup::default()
+                    };
+                }
+                true
+            }
             None => false,
         };
         let offsets = self.offsets.group(&request.group_id).filter(|_| live);
@@ -282,6 +295,9 @@ impl GroupShard {
                 request.topics.iter().map(|t| group.is_subscribed_to_topic(&t.name)).collect()
             }
             Some(Group::Consumer(group)) => {
+                request.topics.iter().map(|t| group.is_subscribed_to_topic(&t.name)).collect()
+            }
+            Some(Group::Streams(group)) => {
                 request.topics.iter().map(|t| group.is_subscribed_to_topic(&t.name)).collect()
             }
             None => return Output::new(effects, offset_delete_error(ErrorCode::GroupIdNotFound)),
@@ -361,7 +377,13 @@ impl GroupShard {
                     (expired, all, group.is_in(ClassicGroupState::Empty))
                 }
                 Some(Group::Consumer(group)) => {
-                    let (expired, all) = expired_consumer_offsets(group, offsets, now_ms, &self.config);
+                    let subscribed = |topic: &str| group.is_subscribed_to_topic(topic);
+                    let (expired, all) = expired_consumer_offsets(subscribed, offsets, now_ms, &self.config);
+                    (expired, all, group.is_empty())
+                }
+                Some(Group::Streams(group)) => {
+                    let subscribed = |topic: &str| group.is_subscribed_to_topic(topic);
+                    let (expired, all) = expired_consumer_offsets(subscribed, offsets, now_ms, &self.config);
                     (expired, all, group.is_empty())
                 }
                 None => continue,
@@ -381,6 +403,10 @@ impl GroupShard {
                         for tombstone in group.tombstones() {
                             self.apply(effects, tombstone);
                         }
+                    }
+                    Some(Group::Streams(group)) => {
+                        effects.records.extend(super::streams::records::tombstones(group));
+                        self.groups.remove(&group_id);
                     }
                     _ => self.apply(effects, CoordinatorRecord::group_metadata_tombstone(&group_id)),
                 }
@@ -449,7 +475,7 @@ fn validate_consumer_fetch(group: &ConsumerGroup, request: &OffsetFetchRequestGr
 /// member subscribes to expire `offsets.retention.minutes` after their commit (Kafka's condition
 /// for consumer groups counts from the commit, whether or not the group is empty).
 fn expired_consumer_offsets(
-    group: &ConsumerGroup,
+    subscribed: impl Fn(&str) -> bool,
     offsets: Option<&BTreeMap<String, BTreeMap<i32, OffsetAndMetadata>>>,
     now_ms: i64,
     config: &crate::config::GroupConfig,
@@ -461,7 +487,7 @@ fn expired_consumer_offsets(
     let mut expired = Vec::new();
     let mut all_expired = true;
     for (topic, partitions) in offsets {
-        if group.is_subscribed_to_topic(topic) {
+        if subscribed(topic) {
             all_expired = false;
             continue;
         }

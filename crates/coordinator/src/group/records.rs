@@ -13,8 +13,8 @@
 //! broker since; both keys hold group, topic and partition), 2 is a classic group's metadata; 3
 //! to 8 and 16 are the KIP-848 consumer groups' (group epoch, partition metadata, member
 //! subscription, target assignment epoch and members, current member assignment, resolved
-//! regular expressions); the other types belong to share and streams groups, which this build
-//! decodes but does not replay.
+//! regular expressions); 17 and 19 to 23 are streams groups' (replayed by
+//! [`super::streams::records`]); the share groups' types are decoded but not replayed here.
 //!
 //! Versions written are Kafka 4.4's (`GroupCoordinatorRecordHelpers`): `OffsetCommitValue` v4
 //! (v1 when the commit carries an expire timestamp, from OffsetCommit v2-v4's retention time),
@@ -100,7 +100,8 @@ pub enum RecordView<'a> {
     GroupMetadata { group: &'a str, value: Option<&'a GroupMetadataValue> },
     /// A KIP-848 consumer group's record (of any of its types) or tombstone.
     ConsumerGroup { group: &'a str },
-    /// A record of a group type this build does not replay (share, streams).
+    /// A record of a group type the shard does not replay through this view (share; streams
+    /// records are routed by their key first).
     Other { record_type: i16 },
 }
 

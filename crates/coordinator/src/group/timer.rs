@@ -26,6 +26,10 @@ pub enum TimerKey {
     ConsumerJoin { group: String, member: String },
     /// A classic member of a consumer group that joined: its rebalance timeout to send SyncGroup.
     ConsumerSync { group: String, member: String },
+    /// A streams group member's session (`group.streams.session.timeout.ms`).
+    StreamsSession { group: String, member: String },
+    /// A streams group member's time to revoke tasks (its rebalance timeout).
+    StreamsRebalance { group: String, member: String },
 }
 
 /// Deadlines by key, and the same ordered by time.

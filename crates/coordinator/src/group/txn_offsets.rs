@@ -222,6 +222,7 @@ impl GroupShard {
             None => Err(ErrorCode::IllegalGeneration),
             Some(Group::Classic(group)) => validate_classic_txn_commit(group, request),
             Some(Group::Consumer(group)) => self.validate_consumer_txn_commit(group, request),
+            Some(Group::Streams(group)) => super::streams::offsets::validate_txn_commit(group, request),
         }
     }
 

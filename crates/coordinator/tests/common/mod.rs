@@ -363,7 +363,7 @@ pub fn durable_view(shard: &GroupShard) -> (BTreeMap<String, DurableGroup>, Vec<
         .groups()
         .filter_map(|(id, group)| match group {
             Group::Classic(group) => Some((id, group)),
-            Group::Consumer(_) => None,
+            Group::Consumer(_) | Group::Streams(_) => None,
         })
         .map(|(id, group)| {
             let protocol = group.protocol_name().map(str::to_owned);
@@ -412,7 +412,7 @@ pub fn consumer_view(shard: &GroupShard) -> BTreeMap<String, ConsumerGroup> {
         .groups()
         .filter_map(|(id, group)| match group {
             Group::Consumer(group) => Some((id.clone(), group.clone())),
-            Group::Classic(_) => None,
+            Group::Classic(_) | Group::Streams(_) => None,
         })
         .collect()
 }

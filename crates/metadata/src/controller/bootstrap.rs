@@ -16,10 +16,10 @@ use crate::image::{
 /// `kraft.version` 0 (what Kafka 4.4 formats a static `controller.quorum.voters` quorum with, and
 /// Strand's quorum is static), `transaction.version` 2, `group.version` 1 and
 /// `eligible.leader.replicas.version` 1 (KIP-966, on for new clusters as in Kafka 4.1 and later)
-/// and `share.version` 1 (KIP-932 share groups). Kafka 4.4 finalizes `share.version` 2 and
-/// `streams.version` 1 ([`BootstrapFeatures::kafka_4_4`]); Strand stays at share groups' level 1
-/// and leaves the Streams protocol off until it implements them, so that no client is told they
-/// work.
+/// `share.version` 1 (KIP-932 share groups) and `streams.version` 1 (KIP-1071 streams groups, on
+/// by default from Kafka 4.2: `StreamsVersion.LATEST_PRODUCTION`). Kafka 4.4 finalizes
+/// `share.version` 2 ([`BootstrapFeatures::kafka_4_4`]); Strand stays at share groups' level 1,
+/// so that no client is told KIP-1222 works.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct BootstrapFeatures {
     pub metadata_version: i16,
@@ -40,7 +40,7 @@ impl Default for BootstrapFeatures {
             group_version: 1,
             eligible_leader_replicas_version: 1,
             share_version: 1,
-            streams_version: 0,
+            streams_version: 1,
         }
     }
 }
@@ -49,7 +49,7 @@ impl BootstrapFeatures {
     /// Every feature at the level Kafka 4.4 finalizes by default (`Feature.defaultLevel` at
     /// `MetadataVersion.LATEST_PRODUCTION`).
     pub fn kafka_4_4() -> BootstrapFeatures {
-        BootstrapFeatures { share_version: 2, streams_version: 1, ..BootstrapFeatures::default() }
+        BootstrapFeatures { share_version: 2, ..BootstrapFeatures::default() }
     }
 }
 

@@ -30,14 +30,14 @@ pub const METADATA_VERSION_4_4_IV2: i16 = 33;
 /// registers and reports in ApiVersions, and what this node's controller accepts in
 /// UpdateFeatures (Kafka's `QuorumFeatures.localSupportedFeatures`). A feature not listed is
 /// supported at level 0 only. Kafka 4.4 also supports `share.version` 2 (KIP-1222's renewals
-/// and share groups' dead-letter topics) and `streams.version` 0-1, which Strand does not
-/// implement yet.
+/// and share groups' dead-letter topics), which Strand does not implement yet.
 pub const SUPPORTED_FEATURES: &[(&str, i16, i16)] = &[
     (ELIGIBLE_LEADER_REPLICAS_VERSION, 0, 1),
     (GROUP_VERSION, 0, 1),
     (KRAFT_VERSION, 0, 1),
     (METADATA_VERSION, METADATA_VERSION_MIN, METADATA_VERSION_4_4_IV2),
     (SHARE_VERSION, 0, 1),
+    (STREAMS_VERSION, 0, 1),
     (TRANSACTION_VERSION, 0, 2),
 ];
 

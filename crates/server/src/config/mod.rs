@@ -349,6 +349,10 @@ pub struct ServerConfig {
     pub group_consumer_assignors: Vec<String>,
     pub group_consumer_migration_policy: strand_coordinator::MigrationPolicy,
     pub group_consumer_regex_refresh_interval_ms: i32,
+    pub group_streams_session_timeout_ms: i32,
+    pub group_streams_heartbeat_interval_ms: i32,
+    pub group_streams_max_size: i32,
+    pub group_streams_num_standby_replicas: i32,
     pub offsets_retention_minutes: i32,
     pub offsets_retention_check_interval_ms: i64,
     pub offset_metadata_max_bytes: i32,
@@ -394,6 +398,10 @@ impl ServerConfig {
             consumer_assignors: self.group_consumer_assignors.clone(),
             consumer_migration_policy: self.group_consumer_migration_policy,
             consumer_regex_refresh_interval_ms: self.group_consumer_regex_refresh_interval_ms,
+            streams_session_timeout_ms: self.group_streams_session_timeout_ms,
+            streams_heartbeat_interval_ms: self.group_streams_heartbeat_interval_ms,
+            streams_max_size: self.group_streams_max_size,
+            streams_num_standby_replicas: usize::try_from(self.group_streams_num_standby_replicas).unwrap_or(0),
             ..strand_coordinator::GroupConfig::default()
         }
     }
@@ -698,6 +706,10 @@ impl ServerConfig {
             group_consumer_assignors: read.consumer_group_assignors()?,
             group_consumer_migration_policy: read.consumer_group_migration_policy()?,
             group_consumer_regex_refresh_interval_ms: read.int("group.consumer.regex.refresh.interval.ms")?,
+            group_streams_session_timeout_ms: read.int("group.streams.session.timeout.ms")?,
+            group_streams_heartbeat_interval_ms: read.int("group.streams.heartbeat.interval.ms")?,
+            group_streams_max_size: read.int("group.streams.max.size")?,
+            group_streams_num_standby_replicas: read.int("group.streams.num.standby.replicas")?,
             offsets_retention_minutes: read.int("offsets.retention.minutes")?,
             offsets_retention_check_interval_ms: read.long("offsets.retention.check.interval.ms")?,
             offset_metadata_max_bytes: read.int("offset.metadata.max.bytes")?,

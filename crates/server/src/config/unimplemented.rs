@@ -20,8 +20,19 @@ const UNIMPLEMENTED: &[(&str, &str)] = &[
     ("create.topic.policy.class.name", "topic creation policies are Java plug-ins, which Strand cannot load"),
     (
         "group.coordinator.rebalance.protocols",
-        "Strand serves the classic and consumer protocols, always both; share and streams groups are not \
-         supported yet",
+        "Strand serves the classic, consumer and streams protocols, always all three; share groups follow \
+         share.version",
+    ),
+    ("group.streams.initial.rebalance.delay.ms", "a streams group's first assignment is computed at once"),
+    ("group.streams.assignment.interval.ms", "a streams group's assignment is computed at once on every change"),
+    ("group.streams.assignors", "streams groups are assigned by Strand's sticky task assignor only"),
+    ("group.streams.num.warmup.replicas", "streams groups get no warm-up tasks"),
+    ("group.streams.acceptable.recovery.lag", "streams groups get no warm-up tasks, so no lag is weighed"),
+    ("group.streams.task.offset.interval.ms", "streams members' task offsets are not used by the assignor"),
+    ("group.streams.rack.aware.assignment.tags", "the streams task assignor does not weigh client tags"),
+    (
+        "group.streams.topology.description.plugin.class",
+        "topology description plug-ins are Java classes (and StreamsGroupTopologyDescriptionUpdate is not served)",
     ),
     ("controller.quorum.append.linger.ms", "Strand's quorum (openraft) appends each write at once"),
     ("controller.quorum.election.backoff.max.ms", "Strand's quorum draws its own election backoff"),
@@ -94,6 +105,7 @@ const KNOBS: &[&str] = &[
     "log.flush.offset.checkpoint.interval.ms",
     "log.flush.start.offset.checkpoint.interval.ms",
     "group.share.assignor.offload.enable",
+    "group.streams.assignor.offload.enable",
     "share.fetch.purgatory.purge.interval.requests",
     "share.coordinator.threads",
     "share.coordinator.load.buffer.size",
@@ -199,7 +211,7 @@ mod tests {
     #[test]
     fn defaults_and_knobs_are_accepted() {
         let accepted = [
-            ("group.coordinator.rebalance.protocols", " consumer, classic "),
+            ("group.coordinator.rebalance.protocols", " consumer, streams, classic "),
             ("log.cleaner.threads", "1"),
             ("metadata.max.retention.ms", "604800000"),
             ("log.cleaner.io.max.bytes.per.second", "1.7976931348623157E308"),

@@ -165,7 +165,7 @@ impl GroupShard {
             .iter()
             .map(|group_id| match self.groups.get(group_id) {
                 Some(Group::Consumer(group)) => describe(group, self.default_assignor(), &self.metadata),
-                Some(Group::Classic(_)) => DescribedGroup {
+                Some(Group::Classic(_) | Group::Streams(_)) => DescribedGroup {
                     group_id: group_id.clone(),
                     error_code: ErrorCode::GroupIdNotFound.code(),
                     error_message: Some(format!("Group {group_id} is not a consumer group.")),
@@ -263,7 +263,7 @@ impl GroupShard {
                 }
                 Ok((Some(converted), Some(records)))
             }
-            Some(Group::Classic(_)) => {
+            Some(Group::Classic(_) | Group::Streams(_)) => {
                 fail(ErrorCode::GroupIdNotFound, format!("Group {group_id} is not a consumer group."))
             }
         }

@@ -241,6 +241,9 @@ public final class Broker implements AutoCloseable {
             "--override", "group.share.min.record.lock.duration.ms=1000",
             "--override", "group.share.heartbeat.interval.ms=1000",
             "--override", "group.share.min.heartbeat.interval.ms=1000",
+            "--override", "group.streams.heartbeat.interval.ms=1000",
+            "--override", "group.streams.min.heartbeat.interval.ms=1000",
+            "--override", "group.streams.num.standby.replicas=1",
             "--override", "http.listeners=");
     }
 

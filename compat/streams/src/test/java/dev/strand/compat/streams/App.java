@@ -20,9 +20,11 @@ import org.apache.kafka.streams.Topology;
 import org.apache.kafka.streams.errors.StreamsUncaughtExceptionHandler;
 
 /**
- * One Kafka Streams instance of a scenario: the classic rebalance protocol, one stream thread,
- * record caches off (every update reaches the output), commits and repartition purges every 100 ms, sessions of 6 s (the
- * lowest {@code group.min.session.timeout.ms} allows on both brokers), its own state directory. The
+ * One Kafka Streams instance of a scenario: the classic rebalance protocol unless
+ * {@link #protocol} says {@code streams} (KIP-1071), one stream thread, record caches off (every
+ * update reaches the output), commits and repartition purges every 100 ms, classic sessions of 6 s
+ * (the lowest {@code group.min.session.timeout.ms} allows on both brokers; a streams group's
+ * session and heartbeat are the broker's {@code group.streams.*}), its own state directory. The
  * first uncaught exception shuts the instance down and fails whoever waits on it.
  */
 final class App implements AutoCloseable {
@@ -47,6 +49,13 @@ final class App implements AutoCloseable {
                 stateChanged.notifyAll();
             }
         });
+    }
+
+    /** The overrides that select {@code group.protocol} ({@code classic} or {@code streams}). */
+    static Properties protocol(String protocol) {
+        Properties properties = new Properties();
+        properties.put(StreamsConfig.GROUP_PROTOCOL_CONFIG, protocol);
+        return properties;
     }
 
     /** Starts an instance of application {@code applicationId} on {@code broker}. */
@@ -75,8 +84,10 @@ final class App implements AutoCloseable {
         config.put(StreamsConfig.REPARTITION_PURGE_INTERVAL_MS_CONFIG, 100);
         config.put(StreamsConfig.DEFAULT_KEY_SERDE_CLASS_CONFIG, Serdes.StringSerde.class);
         config.put(StreamsConfig.DEFAULT_VALUE_SERDE_CLASS_CONFIG, Serdes.StringSerde.class);
-        config.put(StreamsConfig.consumerPrefix(ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG), 6000);
-        config.put(StreamsConfig.consumerPrefix(ConsumerConfig.HEARTBEAT_INTERVAL_MS_CONFIG), 1000);
+        if (!"streams".equals(overrides.getProperty(StreamsConfig.GROUP_PROTOCOL_CONFIG))) {
+            config.put(StreamsConfig.consumerPrefix(ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG), 6000);
+            config.put(StreamsConfig.consumerPrefix(ConsumerConfig.HEARTBEAT_INTERVAL_MS_CONFIG), 1000);
+        }
         config.put(StreamsConfig.consumerPrefix(ConsumerConfig.METADATA_MAX_AGE_CONFIG), 1000);
         config.put(StreamsConfig.RETRY_BACKOFF_MS_CONFIG, 100);
         config.putAll(overrides);

@@ -13,7 +13,7 @@ import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.ThreadMetadata;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.ValueSource;
+import org.junit.jupiter.params.provider.CsvSource;
 
 /**
  * Two instances of one application ({@code num.standby.replicas=1}) rebalance while processing a
@@ -37,15 +37,16 @@ class RebalanceTest {
     record Output(List<String> anomalies, boolean sharedTasks, int tasksOfSurvivor) {}
 
     @ParameterizedTest
-    @ValueSource(strings = {"exactly_once_v2"})
-    void twoInstances(String guarantee, Brokers brokers) {
-        String app = "rebalance-" + guarantee.replace('_', '-');
+    @CsvSource({"exactly_once_v2, classic", "exactly_once_v2, streams"})
+    void twoInstances(String guarantee, String protocol, Brokers brokers) {
+        String app = "rebalance-" + guarantee.replace('_', '-') + ("streams".equals(protocol) ? "-streams" : "");
         Map<String, Long> totals = new TreeMap<>();
         for (int i = 0; i < STEP * STEPS; i++) {
             totals.merge(key(i), 1L, Long::sum);
         }
-        Matrix.check("two-instance-rebalance", guarantee, brokers, new Output(List.of(), true, PARTITIONS),
-            broker -> run(broker, app, guarantee, totals));
+        String scenario = "streams".equals(protocol) ? "two-instance-streams" : "two-instance-rebalance";
+        Matrix.check(scenario, guarantee, brokers, new Output(List.of(), true, PARTITIONS),
+            broker -> run(broker, app, guarantee, protocol, totals));
     }
 
     private static String key(int i) {
@@ -93,14 +94,18 @@ class RebalanceTest {
         Io.await(target + " records acknowledged", () -> feeder.acknowledged() >= target);
     }
 
-    private static Matrix.Observation<Output> run(Broker broker, String app, String guarantee, Map<String, Long> totals)
+    private static Matrix.Observation<Output> run(Broker broker, String app, String guarantee, String protocol,
+        Map<String, Long> totals)
         throws Exception {
         String input = app + "-input";
         String output = app + "-counts";
         Io.createTopics(broker, PARTITIONS, input, output);
-        // Each instance keeps a standby of the other's tasks: the survivor takes them over warm.
-        Properties standby = new Properties();
-        standby.put(StreamsConfig.NUM_STANDBY_REPLICAS_CONFIG, 1);
+        // Each instance keeps a standby of the other's tasks: the survivor takes them over warm. (A
+        // streams group's standbys are the broker's group.streams.num.standby.replicas, 1 on both.)
+        Properties standby = App.protocol(protocol);
+        if ("classic".equals(protocol)) {
+            standby.put(StreamsConfig.NUM_STANDBY_REPLICAS_CONFIG, 1);
+        }
         App first = App.start(broker, app, guarantee, CountingMember.topology(input, output), standby);
         App second = null;
         try (Feeder feeder = new Feeder(broker, input, RebalanceTest::key)) {

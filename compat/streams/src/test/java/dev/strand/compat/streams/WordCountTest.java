@@ -20,7 +20,7 @@ import org.apache.kafka.streams.kstream.Materialized;
 import org.apache.kafka.streams.kstream.Produced;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.ValueSource;
+import org.junit.jupiter.params.provider.CsvSource;
 
 /**
  * Word count: lines split into words, regrouped by word (a repartition topic), counted in a state
@@ -28,6 +28,8 @@ import org.junit.jupiter.params.provider.ValueSource;
  * instance stops and a new one, its state directory empty, restores the store from the changelog.
  * Each word's outputs must be exactly 1, 2, ..., its count (no update lost or repeated), the internal
  * topics must exist with Kafka Streams' cleanup policies, and the repartition topic gets purged.
+ * Under the streams rebalance protocol (KIP-1071) the broker creates the internal topics from the
+ * topology the member sends and assigns its tasks.
  */
 @ExtendWith(Brokers.Extension.class)
 class WordCountTest {
@@ -39,9 +41,9 @@ class WordCountTest {
     record Output(Map<String, List<Long>> counts, Map<String, String> internalTopics) {}
 
     @ParameterizedTest
-    @ValueSource(strings = {"exactly_once_v2", "at_least_once"})
-    void wordCount(String guarantee, Brokers brokers) {
-        String app = "wordcount-" + guarantee.replace('_', '-');
+    @CsvSource({"exactly_once_v2, classic", "at_least_once, classic", "exactly_once_v2, streams"})
+    void wordCount(String guarantee, String protocol, Brokers brokers) {
+        String app = "wordcount-" + guarantee.replace('_', '-') + ("streams".equals(protocol) ? "-streams" : "");
         List<String> lines = lines();
         Map<String, List<Long>> counts = new TreeMap<>();
         Map<String, Long> totals = totals(lines);
@@ -55,12 +57,13 @@ class WordCountTest {
         Map<String, String> internal = new TreeMap<>(Map.of(
             app + "-by-word-repartition", "delete",
             app + "-counts-changelog", "compact"));
-        Matrix.check("wordcount", guarantee, brokers, new Output(counts, internal),
-            broker -> run(broker, app, guarantee, lines, totals));
+        String scenario = "streams".equals(protocol) ? "wordcount-streams" : "wordcount";
+        Matrix.check(scenario, guarantee, brokers, new Output(counts, internal),
+            broker -> run(broker, app, guarantee, protocol, lines, totals));
     }
 
-    private static Matrix.Observation<Output> run(Broker broker, String app, String guarantee, List<String> lines,
-        Map<String, Long> totals)
+    private static Matrix.Observation<Output> run(Broker broker, String app, String guarantee, String protocol,
+        List<String> lines, Map<String, Long> totals)
         throws Exception {
         String input = app + "-lines";
         String output = app + "-counts";
@@ -76,14 +79,14 @@ class WordCountTest {
         // restores the counts from the changelog and counts the second half on top of them.
         int half = lines.size() / 2;
         Map<String, Long> halfway = totals(lines.subList(0, half));
-        try (App instance = App.start(broker, app, guarantee, builder.build())) {
+        try (App instance = App.start(broker, app, guarantee, builder.build(), App.protocol(protocol))) {
             instance.awaitRunning(Io.PATIENCE);
             Io.produce(broker, records(input, lines, 0, half));
             Io.readUntil(broker, output, new StringDeserializer(), new LongDeserializer(),
                 got -> reachedTotals(got, halfway), instance::checkHealthy);
             instance.closeLeavingGroup();
         }
-        try (App instance = App.start(broker, app, guarantee, builder.build())) {
+        try (App instance = App.start(broker, app, guarantee, builder.build(), App.protocol(protocol))) {
             instance.awaitRunning(Io.PATIENCE);
             Io.produce(broker, records(input, lines, half, lines.size()));
             List<ConsumerRecord<String, Long>> read = Io.readUntil(broker, output, new StringDeserializer(),
