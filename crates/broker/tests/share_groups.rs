@@ -18,8 +18,9 @@ use strand_protocol::messages::share_acknowledge_request::{AcknowledgePartition,
 use strand_protocol::messages::share_fetch_request::{AcknowledgementBatch, FetchPartition, FetchTopic};
 use strand_protocol::messages::share_fetch_response::PartitionData;
 use strand_protocol::messages::{
-    FindCoordinatorRequest, JoinGroupRequest, ListGroupsRequest, ShareAcknowledgeRequest, ShareAcknowledgeResponse,
-    ShareFetchRequest, ShareFetchResponse, ShareGroupDescribeRequest, ShareGroupHeartbeatRequest,
+    ConsumerGroupHeartbeatRequest, FindCoordinatorRequest, JoinGroupRequest, ListGroupsRequest,
+    ShareAcknowledgeRequest, ShareAcknowledgeResponse, ShareFetchRequest, ShareFetchResponse,
+    ShareGroupDescribeRequest, ShareGroupHeartbeatRequest,
 };
 
 const TOPIC: &str = "queue";
@@ -222,4 +223,51 @@ async fn a_partition_led_elsewhere_names_its_leader() {
     assert_eq!(data.error_code, ErrorCode::NotLeaderOrFollower.code());
     assert_eq!(data.current_leader.leader_id, 2);
     assert_eq!(response.node_endpoints.iter().map(|e| e.node_id.0).collect::<Vec<_>>(), [2]);
+}
+
+/// A share group may not take the id of a KIP-848 consumer group (Kafka 4.4: GROUP_ID_NOT_FOUND,
+/// "is not a share group"); only classic groups were checked before.
+#[tokio::test]
+async fn a_consumer_groups_id_is_not_a_share_group() {
+    let mut node = Node::new();
+    node.create_topic(TOPIC, 1).await;
+    let find = FindCoordinatorRequest { key_type: 0, coordinator_keys: vec![GROUP.into()], ..Default::default() };
+    node.call(RequestBody::FindCoordinator(find), 4).await;
+    let consumer = ConsumerGroupHeartbeatRequest {
+        group_id: GROUP.into(),
+        member_id: "m-1-aaaaaaaaaaaaaaaaa".into(),
+        member_epoch: 0,
+        rebalance_timeout_ms: 30_000,
+        subscribed_topic_names: Some(vec![TOPIC.into()]),
+        topic_partitions: Some(Vec::new()),
+        ..Default::default()
+    };
+    let loading = [ErrorCode::CoordinatorLoadInProgress.code(), ErrorCode::NotCoordinator.code()];
+    let mut attempts = 0;
+    loop {
+        let ResponseBody::ConsumerGroupHeartbeat(joined) =
+            node.call(RequestBody::ConsumerGroupHeartbeat(consumer.clone()), 1).await
+        else {
+            panic!("not a ConsumerGroupHeartbeat response")
+        };
+        if !loading.contains(&joined.error_code) {
+            assert_eq!(joined.error_code, ErrorCode::None.code(), "{joined:?}");
+            break;
+        }
+        attempts += 1;
+        assert!(attempts < LOAD_ATTEMPTS_MAX, "the coordinator never loaded: {joined:?}");
+        tokio::task::yield_now().await;
+    }
+    let share = ShareGroupHeartbeatRequest {
+        group_id: GROUP.into(),
+        member_id: "s1".into(),
+        member_epoch: 0,
+        subscribed_topic_names: Some(vec![TOPIC.into()]),
+        ..Default::default()
+    };
+    let ResponseBody::ShareGroupHeartbeat(refused) = node.call(RequestBody::ShareGroupHeartbeat(share), 1).await else {
+        panic!("not a ShareGroupHeartbeat response")
+    };
+    assert_eq!(refused.error_code, ErrorCode::GroupIdNotFound.code(), "{refused:?}");
+    assert_eq!(refused.error_message.as_deref(), Some("Group workers is not a share group."));
 }

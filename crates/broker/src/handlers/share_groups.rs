@@ -18,16 +18,14 @@ use strand_protocol::messages::share_group_describe_response::{
 };
 use strand_protocol::messages::share_group_heartbeat_response::{Assignment, TopicPartitions};
 use strand_protocol::messages::{
-    DescribeGroupsRequest, ListGroupsRequest, ShareGroupDescribeRequest, ShareGroupDescribeResponse,
-    ShareGroupHeartbeatRequest, ShareGroupHeartbeatResponse,
+    ListGroupsRequest, ShareGroupDescribeRequest, ShareGroupDescribeResponse, ShareGroupHeartbeatRequest,
+    ShareGroupHeartbeatResponse,
 };
 use strand_security::acl::{AclOperation, ResourceType};
 
 use crate::Broker;
 use crate::dispatch::Client;
 
-/// DescribeGroups' first version that answers an unknown group GROUP_ID_NOT_FOUND.
-const DESCRIBE_GROUPS_VERSION: i16 = 6;
 /// Share groups' protocol and group type in ListGroups.
 const SHARE: &str = "share";
 /// The assignor share groups use.
@@ -119,15 +117,12 @@ pub(crate) async fn heartbeat(
 }
 
 /// Asks the group coordinator about `group_id`: an error if this node does not coordinate it or
-/// a consumer or classic group holds the id.
+/// a classic, consumer or streams group holds the id.
 pub(crate) async fn coordinated_here(broker: &Broker, group_id: &str) -> Result<(), (ErrorCode, Option<String>)> {
-    let request = DescribeGroupsRequest { groups: vec![group_id.to_owned()], ..Default::default() };
-    let response = broker.groups.describe_groups(request, DESCRIBE_GROUPS_VERSION).await;
-    let code = response.groups.first().map_or(ErrorCode::CoordinatorNotAvailable.code(), |g| g.error_code);
-    match ErrorCode::from_code(code).unwrap_or(ErrorCode::UnknownServerError) {
-        ErrorCode::GroupIdNotFound => Ok(()),
-        ErrorCode::None => Err((ErrorCode::GroupIdNotFound, Some(format!("Group {group_id} is not a share group.")))),
-        other => Err((other, None)),
+    match broker.groups.holds_group(group_id).await {
+        Ok(false) => Ok(()),
+        Ok(true) => Err((ErrorCode::GroupIdNotFound, Some(format!("Group {group_id} is not a share group.")))),
+        Err(code) => Err((code, None)),
     }
 }
 

@@ -10,6 +10,11 @@ use super::records::CoordinatorRecord;
 use super::{Effects, Group, GroupShard, Output};
 
 impl GroupShard {
+    /// Whether a classic, consumer or streams group of this shard holds `group_id`.
+    pub fn holds_group(&self, group_id: &str) -> bool {
+        self.groups.contains_key(group_id)
+    }
+
     /// The shard's groups, filtered by state (case-insensitive, ListGroups v4+) and by type
     /// (case-insensitive, v5+); an empty filter keeps every group.
     pub fn list_groups(&self, states_filter: &[String], types_filter: &[String]) -> Vec<ListedGroup> {

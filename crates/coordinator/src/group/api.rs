@@ -627,6 +627,14 @@ fn single_group_fetch_response(
 }
 
 impl GroupCoordinator {
+    /// Whether a classic, consumer or streams group holds `group_id` (a share group may not take
+    /// it); an error when this node does not coordinate it.
+    pub async fn holds_group(&self, group_id: &str) -> Result<bool, ErrorCode> {
+        let partition = self.partition_for(group_id);
+        let id = group_id.to_owned();
+        self.shards.read(partition, move |shard, _now_ms| shard.holds_group(&id)).await
+    }
+
     /// The share group `group_id` as `__consumer_offsets` keeps it (`share_meta`).
     pub async fn share_group(
         &self,
