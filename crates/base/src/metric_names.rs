@@ -33,3 +33,8 @@ pub const OFFLINE_PARTITIONS_COUNT: &str = "kafka_controller_kafkacontroller_off
 /// `kafka.server:type=socket-server-metrics,listener=L,networkProcessor=N` `connection-count`
 /// (Strand has no network processors: one series per listener).
 pub const CONNECTION_COUNT: &str = "kafka_server_socket_server_metrics_connection_count";
+/// Strand's delayed delivery (no Kafka MBean): records of a partition led here not delivered
+/// yet, labelled `topic` and `partition`.
+pub const DELAYED_PENDING_RECORDS: &str = "strand_delayed_pending_records";
+/// The earliest due time (epoch milliseconds) of those records, 0 when none.
+pub const DELAYED_NEXT_DUE_MS: &str = "strand_delayed_next_due_timestamp_ms";

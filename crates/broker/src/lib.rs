@@ -63,6 +63,7 @@ mod broker;
 mod channels;
 pub mod controller_apis;
 mod credentials;
+pub mod delayed;
 mod dispatch;
 pub mod fetch_session;
 pub mod handlers;

@@ -20,6 +20,9 @@
 //! written (CRC recomputed), as Kafka's in-place validation does; under LogAppendTime the batch
 //! carries the broker's time.
 //!
+//! Delayed delivery (`crate::delayed`): a batch with a record due later is stored as a pending
+//! batch in its place, after every check above (so step 4 does not apply to it).
+//!
 //! 4. A topic whose `compression.type` names a codec other than the batch's gets the batch's
 //!    records written again with it ([`strand_protocol::records::recompress`], Kafka's
 //!    `buildRecordsAndAssignOffsets`), after every check above, on a blocking thread; at most
@@ -92,6 +95,8 @@ pub struct ProduceRules {
     pub version: i16,
     /// The topic's `compression.type`.
     pub compression: CompressionRule,
+    /// The topic's delayed-delivery settings (Strand's own).
+    pub delay: crate::delayed::DelayRule,
 }
 
 /// Why a record set was refused; each maps to the Produce error code Kafka answers.
@@ -252,6 +257,14 @@ fn check_records(
     if !rules.timestamps.log_append_time {
         check_timestamps(&summary, rules.timestamps, now_ms)?;
     }
+    // Delayed delivery: a record due later turns the batch into a pending batch in its place.
+    if summary.delay_headers || rules.delay.topic_delay_ms > 0 {
+        let (log_append_time, compacted) = (rules.timestamps.log_append_time, rules.keys == KeyRule::Required);
+        if let Some(pending) = crate::delayed::pending_instead(batch, rules.delay, log_append_time, compacted, now_ms)?
+        {
+            return Ok(pending);
+        }
+    }
     if let Some(target) = rules.compression.recompression_for(batch) {
         return recompressed(batch, target, rules, now_ms);
     }
@@ -317,6 +330,7 @@ mod tests {
         keys: KeyRule::Optional,
         version: 9,
         compression: CompressionRule::Producer,
+        delay: crate::delayed::DelayRule::DEFAULT,
     };
 
     fn batch(timestamp_ms: i64) -> Bytes {

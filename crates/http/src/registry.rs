@@ -33,6 +33,8 @@ pub const KAFKA_METRICS: &[(&str, &str, &str)] = &[
     (names::ACTIVE_CONTROLLER_COUNT, "gauge", "kafka.controller:type=KafkaController,name=ActiveControllerCount"),
     (names::OFFLINE_PARTITIONS_COUNT, "gauge", "kafka.controller:type=KafkaController,name=OfflinePartitionsCount"),
     (names::CONNECTION_COUNT, "gauge", "kafka.server:type=socket-server-metrics,listener=* connection-count"),
+    (names::DELAYED_PENDING_RECORDS, "gauge", "none: Strand's delayed delivery, records not delivered yet"),
+    (names::DELAYED_NEXT_DUE_MS, "gauge", "none: Strand's delayed delivery, the earliest due time"),
 ];
 
 /// The installed recorder, to render. Cloning shares it.

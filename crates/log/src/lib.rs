@@ -11,6 +11,8 @@
 //! - [`producer_state`]: idempotent producers' state and `.snapshot` files.
 //! - [`cleaner::Cleaner`]: compaction (`cleanup.policy=compact`): the latest record per key,
 //!   tombstones until `delete.retention.ms`, segments swapped in crash-safely.
+//! - [`delayed::DelayedIndex`]: delayed delivery's pending records not yet delivered, kept from
+//!   the log by every replica.
 //! - [`LogManager`]: every partition's log in the node's `log.dirs`, with the per-directory
 //!   checkpoints, `meta.properties` and the clean-shutdown marker.
 //! - [`future_log`]: moving a partition's log to another log dir (AlterReplicaLogDirs): a
@@ -45,6 +47,7 @@
 pub mod checkpoint;
 pub mod cleaner;
 pub mod config;
+pub mod delayed;
 pub mod dir;
 pub mod epoch_cache;
 pub mod file;

@@ -61,6 +61,8 @@ pub(crate) struct Shared {
     /// The replication throttles (KIP-73): what this node sends as leader and fetches as
     /// follower.
     pub quotas: ReplicationQuotas,
+    /// Delayed delivery's partitions to look at.
+    pub delayed: crate::delayed_delivery::DelayedPartitions,
 }
 
 pub(crate) fn read<T>(lock: &RwLock<T>) -> RwLockReadGuard<'_, T> {

@@ -66,6 +66,7 @@
 //! own: times come from the [`strand_base::Clock`] it is given or as `now_ms` arguments.
 
 mod config;
+mod delayed_delivery;
 mod delayed_fetch;
 mod delayed_produce;
 mod error;
@@ -86,6 +87,7 @@ mod types;
 use std::sync::Arc;
 
 pub use config::ReplicationConfig;
+pub use delayed_delivery::DeliveryPass;
 pub use delayed_fetch::{DelayedFetch, FetchWatch};
 pub use delayed_produce::DelayedProduce;
 pub use error::ReplicaError;

@@ -132,6 +132,7 @@ impl ReplicaManager {
             hosting: watch::Sender::new(0),
             consumer_reads: std::sync::atomic::AtomicU64::new(0),
             follower_read_bytes: std::sync::atomic::AtomicU64::new(0),
+            delayed: Default::default(),
         };
         ReplicaManager {
             shared: Arc::new(shared),
@@ -222,7 +223,12 @@ impl ReplicaManager {
         let partition = self.shared.partition(tp)?;
         let change = partition.apply(state, topic_id, self.shared.clock.now_ms())?;
         match change {
-            RoleChange::BecameLeader => self.fetchers().unassign(tp),
+            RoleChange::BecameLeader => {
+                self.fetchers().unassign(tp);
+                if partition.with_log(|log, _| Ok(log.delayed().pending_count() > 0))? {
+                    self.note_delayed(tp);
+                }
+            }
             RoleChange::BecameFollower if state.leader != BrokerId::NONE => {
                 self.fetchers().assign(&self.shared, tp, topic_id, state.leader, state.leader_epoch)?;
             }

@@ -62,9 +62,9 @@ use crate::registration::{
 use crate::served::ServedBroker;
 use crate::shutdown::{controlled_shutdown, shut_down, shut_down_quorum};
 use crate::tasks::{
-    Tasks, balance_leaders_forever, checkpoint_forever, compaction_forever, expire_producers_forever,
-    expire_sessions_forever, expire_tokens_forever, heartbeat_forever, log_leadership, retention_forever,
-    shrink_isr_forever,
+    Tasks, balance_leaders_forever, checkpoint_forever, compaction_forever, deliver_delayed_forever,
+    expire_producers_forever, expire_sessions_forever, expire_tokens_forever, heartbeat_forever, log_leadership,
+    retention_forever, shrink_isr_forever,
 };
 
 /// Why a node stopped with an error.
@@ -637,6 +637,7 @@ impl Starting {
         self.tasks.spawn("high-watermark checkpoints", checkpoint_forever(replicas.clone(), checkpoints));
         let retention = millis(config.log_retention_check_interval_ms);
         self.tasks.spawn("retention", retention_forever(replicas.clone(), retention));
+        self.tasks.spawn("delayed delivery", deliver_delayed_forever(replicas.clone()));
         let expiration = millis(i64::from(config.producer_id_expiration_check_interval_ms));
         self.tasks.spawn("producer expiry", expire_producers_forever(replicas.clone(), expiration));
         if config.log_cleaner_enable {

@@ -2,7 +2,7 @@
 //! (each under a name) and stopped (all together, at shutdown or a halt).
 //!
 //! Broker loops: heartbeats, ISR shrinking, high-watermark checkpoints, retention, the cleaner,
-//! producer expiry. Controller loops: leadership logging, session expiry, leader balancing.
+//! producer expiry, delayed delivery. Controller loops: leadership logging, session expiry, leader balancing.
 //! The log dirs' watcher and assigner live in `log_dirs`, the listeners in `connection`; they
 //! are started through [`Tasks`] too.
 
@@ -172,6 +172,38 @@ pub(crate) async fn shrink_isr_forever(replicas: Arc<ReplicaManager>, clock: Arc
         let proposed = replicas.maybe_shrink_isr(clock.now_ms());
         if proposed > 0 {
             info!("proposed smaller ISRs for {proposed} partitions");
+        }
+    }
+}
+
+/// The shortest pause between two delayed-delivery passes while due records wait (for their
+/// replication, or a leader's next turn): the delivery lateness this adds at most.
+const DELIVERY_PASS_PAUSE_MIN: Duration = Duration::from_millis(5);
+/// The longest pause between passes with nothing noted.
+const DELIVERY_PASS_PAUSE_MAX: Duration = Duration::from_secs(1);
+
+/// Delayed delivery (ARCHITECTURE.md): appends the due records of the partitions this node
+/// leads, waking at the next due time or when a pending batch is appended.
+pub(crate) async fn deliver_delayed_forever(replicas: Arc<ReplicaManager>) {
+    loop {
+        let on = replicas.clone();
+        let pass = match tokio::task::spawn_blocking(move || on.deliver_delayed()).await {
+            Ok(pass) => pass,
+            Err(e) => {
+                warn!("the delayed-delivery pass failed: {e}");
+                strand_replication::DeliveryPass::default()
+            }
+        };
+        if pass.delivered > 0 {
+            debug!("delivered {} delayed records", pass.delivered);
+        }
+        let pause = pass.next_due.map_or(DELIVERY_PASS_PAUSE_MAX, |due| {
+            Duration::from_millis(u64::try_from(due.saturating_sub(pass.now)).unwrap_or(0))
+                .clamp(DELIVERY_PASS_PAUSE_MIN, DELIVERY_PASS_PAUSE_MAX)
+        });
+        tokio::select! {
+            () = tokio::time::sleep(pause) => {}
+            () = replicas.delayed_noted() => {}
         }
     }
 }

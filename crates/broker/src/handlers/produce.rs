@@ -329,6 +329,7 @@ struct TopicRules {
     /// `cleanup.policy` includes `compact`: every record needs a key.
     keys: KeyRule,
     compression: CompressionRule,
+    delay: crate::delayed::DelayRule,
 }
 
 impl TopicRules {
@@ -346,6 +347,10 @@ impl TopicRules {
             min_insync_replicas: configs.long("min.insync.replicas"),
             keys: if configs.has_item("cleanup.policy", "compact") { KeyRule::Required } else { KeyRule::Optional },
             compression: compression_rule(&configs),
+            delay: crate::delayed::DelayRule {
+                topic_delay_ms: configs.long(crate::delayed::DELIVERY_DELAY_MS),
+                max_delay_ms: configs.long(crate::delayed::DELIVERY_DELAY_MAX_MS),
+            },
         }
     }
 }
@@ -422,6 +427,7 @@ async fn prepare(
         keys: topic.keys,
         version,
         compression: topic.compression,
+        delay: topic.delay,
     };
     let batch = match validate_record_set_async(records, rules, now).await {
         Ok(batch) => batch,
@@ -439,7 +445,9 @@ async fn prepare(
         request_bytes: records.len() as u64,
     };
     let producer = prepared.batch.producer();
-    if producer.transactional && !producer.control {
+    // A client's batch is never a control batch: one is here only as a delayed-delivery pending
+    // batch in place of the producer's, whose transaction it is.
+    if producer.transactional {
         let supports_epoch_bump = version >= TRANSACTIONS_V2_VERSION_MIN;
         let ids = (producer.producer_id, producer.producer_epoch);
         match broker.replicas.maybe_start_txn_verification(
@@ -464,10 +472,14 @@ async fn prepare(
 fn append(broker: &Broker, prepared: Prepared, acks: Acks) -> (PartitionProduceResponse, Option<DelayedProduce>) {
     let Prepared { index, tp, leader_epoch, batch, guard, log_append_time, now_ms, request_bytes, .. } = prepared;
     let context = AppendContext::client(guard);
+    let pending = batch.producer().control;
     let appended = match broker.replicas.append_as_leader(&tp, batch, leader_epoch, acks, context) {
         Ok(appended) => appended,
         Err(e) => return (failed(index, e.code(), Some(e.to_string())), None),
     };
+    if pending {
+        broker.replicas.note_delayed(&tp);
+    }
     if !appended.info.duplicate {
         let records = appended.info.last_offset.saturating_sub(appended.info.first_offset).saturating_add(1);
         broker.metrics.topics.record_in(&tp.topic, u64::try_from(records).unwrap_or(0), request_bytes);

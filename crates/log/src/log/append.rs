@@ -81,16 +81,18 @@ impl Log {
         Ok(info)
     }
 
-    fn append_batch(&mut self, batch: &RecordBatch, records: i64) -> Result<AppendInfo> {
+    pub(super) fn append_batch(&mut self, batch: &RecordBatch, records: i64) -> Result<AppendInfo> {
         // What hosting a new partition left unwritten, before its first batch.
         self.epoch_cache.write_pending()?;
         self.write_partition_metadata()?;
         let now = self.clock.now_ms();
         self.maybe_roll(batch, now)?;
+        self.prepare_delayed(batch)?;
         let Some(active) = self.segments.values_mut().next_back() else {
             return Err(LogError::Invalid("log has no segment".into()));
         };
         active.append(batch)?;
+        self.observe_delayed(batch);
         self.producer_state.update_map_end_offset(batch.next_offset());
         self.unflushed_records += records;
         self.first_unflushed_ms.get_or_insert(now);
@@ -127,7 +129,7 @@ impl Log {
         self.append_aborted(aborted)
     }
 
-    fn append_aborted(&mut self, aborted: Vec<AbortedTxn>) -> Result<()> {
+    pub(super) fn append_aborted(&mut self, aborted: Vec<AbortedTxn>) -> Result<()> {
         if let Some(active) = self.segments.values_mut().next_back() {
             for txn in aborted {
                 active.append_aborted_txn(txn)?;
@@ -188,6 +190,7 @@ impl Log {
         let segment = Segment::create(&self.dir, base_offset, &self.config, now)?;
         self.segments.insert(base_offset, segment);
         self.dir_generation += 1;
+        self.advance_delayed_checkpoint()?;
         // Recovery of the new segment starts from this snapshot instead of the log's beginning.
         // It is durable once the next flush synced the segments below it, then the directory
         // (the new segment's entry is owed the same sync).

@@ -23,12 +23,15 @@
 //! - `flush.rs`: [`LogFlush`], [`SyncedFlush`] and flushing (group commit, after a roll, by time).
 //! - `read.rs`: reads, timestamp lookups, aborted transactions, the first unstable offset.
 //! - `truncate.rs`: truncation, the log start offset, epoch start offsets, retention.
+//! - `delayed.rs`: delayed delivery: the index kept as batches are appended, its rebuild, and
+//!   the leader's delivery of due records.
 //! - `cleaning.rs`: the log cleaner's hooks (its pass registration, first dirty offset, the
 //!   crash-safe segment swap).
 
 mod append;
 mod batch;
 mod cleaning;
+mod delayed;
 mod flush;
 mod read;
 mod truncate;
@@ -50,6 +53,7 @@ use crate::segment::Segment;
 use crate::{LogError, Result};
 
 pub use batch::{AppendInfo, BatchProducer, ValidatedBatch};
+pub use delayed::{DELIVERY_BYTES_MAX, DELIVERY_RECORDS_MAX, Delivery};
 pub use flush::{LogFlush, SyncedFlush};
 
 /// Where the log stood when it was last closed, from the directory's checkpoint files.
@@ -109,6 +113,8 @@ pub struct Log {
     partition_metadata: Option<Uuid>,
     /// The log directory's health, shared with the other logs in it ([`Log::set_dir_health`]).
     health: Arc<DirHealth>,
+    /// Delayed delivery's records not delivered yet ([`crate::delayed`]).
+    delayed: crate::delayed::DelayedIndex,
 }
 
 impl Log {
@@ -132,10 +138,14 @@ impl Log {
             }
         }
         let producer_config = config.producer_state;
-        let (epoch_cache, producer_state) = if created {
-            (LeaderEpochCache::empty(dir), ProducerStateManager::empty(dir, producer_config))
+        let (epoch_cache, producer_state, delayed) = if created {
+            (LeaderEpochCache::empty(dir), ProducerStateManager::empty(dir, producer_config), Default::default())
         } else {
-            (LeaderEpochCache::open(dir)?, ProducerStateManager::open(dir, producer_config)?)
+            (
+                LeaderEpochCache::open(dir)?,
+                ProducerStateManager::open(dir, producer_config)?,
+                crate::delayed::DelayedIndex::open(dir)?,
+            )
         };
         let mut log = Log {
             dir: dir.to_owned(),
@@ -160,6 +170,7 @@ impl Log {
             parent_entry_unsynced: created,
             partition_metadata: None,
             health: Arc::default(),
+            delayed,
         };
         if !checkpoints.clean_shutdown && !created {
             log.recover_from(checkpoints.recovery_point)?;
@@ -196,6 +207,7 @@ impl Log {
             log.epoch_cache.flush()?;
         }
         log.reload_producer_state(end)?;
+        log.rebuild_delayed()?;
         Ok(log)
     }
 

@@ -45,6 +45,7 @@ impl Log {
             self.epoch_cache.flush()?;
         }
         self.reload_producer_state(end)?;
+        self.rebuild_delayed()?;
         let dir = self.dir.clone();
         self.sync_truncation(|_| crate::file::sync_dir(&dir).map_err(|e| LogError::io(&dir, e)))
     }
@@ -81,6 +82,7 @@ impl Log {
         self.epoch_cache.clear();
         self.epoch_cache.flush()?;
         self.producer_state.truncate_fully_and_start_at(offset)?;
+        self.delayed.clear();
         crate::file::sync_dir(&self.dir).map_err(|e| LogError::io(&self.dir, e))
     }
 
@@ -116,6 +118,7 @@ impl Log {
             self.epoch_cache.flush()?;
         }
         self.producer_state.on_log_start_offset_incremented(offset);
+        self.delayed.drop_below(offset);
         let bases = self.segment_base_offsets();
         for pair in bases.windows(2) {
             let (base, next_base) = (pair[0], pair[1]);
@@ -154,7 +157,12 @@ impl Log {
         for (i, base) in bases.iter().enumerate() {
             let Some(segment) = self.segments.get(base) else { break };
             let upper_bound = bases.get(i + 1).copied().unwrap_or(end);
-            if segment.is_empty() || high_watermark < upper_bound {
+            // Nor a segment holding a delayed record not delivered yet: it is not in the topic
+            // until it is due (ARCHITECTURE.md, "Delayed delivery").
+            if segment.is_empty()
+                || high_watermark < upper_bound
+                || self.delayed.floor().is_some_and(|f| f < upper_bound)
+            {
                 break;
             }
             let newest = segment.max_timestamp().timestamp;

@@ -47,7 +47,16 @@ impl ProducerBatch {
     /// transaction coordinator wrote, never for producers' data.
     pub fn from_batch(batch: &RecordBatch) -> std::result::Result<ProducerBatch, ProducerStateError> {
         let attributes = batch.attributes();
-        let kind = if attributes.is_control() && batch.producer_id().0 >= 0 {
+        // Delayed delivery's pending batch stands in for the producer's data batch: its
+        // sequence and transaction are the producer's (`records::delayed`).
+        let pending = strand_protocol::records::delayed::may_be_delayed(attributes)
+            && strand_protocol::records::delayed::delayed_kind(batch)
+                == Some(strand_protocol::records::delayed::DelayedKind::Pending);
+        let kind = if pending && attributes.is_transactional() {
+            BatchKind::TransactionalData
+        } else if pending {
+            BatchKind::Data
+        } else if attributes.is_control() && batch.producer_id().0 >= 0 {
             BatchKind::Control(read_marker(batch)?)
         } else if attributes.is_control() {
             // KRaft's own control records carry no producer id; the producer state ignores them.

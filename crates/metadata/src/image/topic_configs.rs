@@ -91,7 +91,7 @@ const fn at_least(min: i64) -> ConfigValidator {
 
 const LONG_MAX: &str = "9223372036854775807";
 
-/// Every topic config of Kafka 4.4, by name.
+/// Every topic config of Kafka 4.4, by name, and Strand's `delivery.delay.*`.
 pub const TOPIC_CONFIGS: &[TopicConfigDef] = &[
     def("cleanup.policy", List, "delete", ListOf(&["compact", "delete"]), Some("log.cleanup.policy")),
     def("compression.gzip.level", Int, "-1", GzipLevel, Some("compression.gzip.level")),
@@ -117,6 +117,9 @@ pub const TOPIC_CONFIGS: &[TopicConfigDef] = &[
         Some("compression.zstd.level"),
     ),
     def("delete.retention.ms", Long, "86400000", at_least(0), Some("log.cleaner.delete.retention.ms")),
+    // Strand's delayed delivery (not Kafka's): a delay for every record, and the longest one.
+    def("delivery.delay.max.ms", Long, "7776000000", at_least(0), None),
+    def("delivery.delay.ms", Long, "0", at_least(0), None),
     def("errors.deadletterqueue.group.enable", Boolean, "false", Any, None),
     def("file.delete.delay.ms", Long, "60000", at_least(0), Some("log.segment.delete.delay.ms")),
     def("flush.messages", Long, LONG_MAX, at_least(1), Some("log.flush.interval.messages")),

@@ -23,6 +23,7 @@
 //! - [`builder`]: [`RecordBatchBuilder`], for tests, the client and the CLI.
 //! - [`recompress`]: a batch's records written again with another codec (a topic's
 //!   `compression.type`), streaming.
+//! - [`delayed`]: Strand's delayed delivery's pending and delivered control batches.
 //! - [`control`]: control records (transaction markers): [`ControlRecordType`],
 //!   [`EndTxnMarker`], [`end_txn_marker_batch`].
 //!
@@ -34,6 +35,7 @@ pub mod batch;
 pub mod builder;
 pub mod compression;
 pub mod control;
+pub mod delayed;
 pub mod recompress;
 pub mod record;
 pub mod record_set;

@@ -41,6 +41,9 @@ pub struct RecordsSummary {
     pub keyless: bool,
     /// Record `i` has offset delta `i`, for every `i` (Kafka requires it of compressed batches).
     pub offsets_in_order: bool,
+    /// Some record carries a delayed-delivery header ([`super::delayed::DELIVER_AT_HEADER`] or
+    /// [`super::delayed::DELAY_MS_HEADER`]).
+    pub delay_headers: bool,
 }
 
 /// Walks `batch`'s records (decompressing within `limit_bytes`) and sums them up; any record that
@@ -193,6 +196,7 @@ impl Walk {
             min_timestamp: i64::MAX,
             keyless: false,
             offsets_in_order: true,
+            delay_headers: false,
         };
         Walk { base_timestamp: batch.base_timestamp(), log_append_time, summary }
     }
@@ -234,6 +238,7 @@ impl Walk {
         }
         summary.keyless |= !fields.has_key;
         summary.offsets_in_order &= fields.offset_delta == index;
+        summary.delay_headers |= fields.delay_header;
     }
 }
 
@@ -242,6 +247,7 @@ struct RecordFields {
     timestamp_delta: i64,
     offset_delta: i32,
     has_key: bool,
+    delay_header: bool,
 }
 
 /// One record's body: exactly `length` bytes of the source.
@@ -266,16 +272,15 @@ impl<S: Source> Body<'_, S> {
         if headers < 0 {
             return Err(RecordsError::FieldLengthInvalid { field: "header count", length: headers as i32 });
         }
+        let mut delay_header = false;
         for _ in 0..headers {
-            if !self.nullable_bytes("header key")? {
-                return Err(RecordsError::FieldLengthInvalid { field: "header key", length: -1 });
-            }
+            delay_header |= self.header_key()?;
             self.nullable_bytes("header value")?;
         }
         if self.left != 0 {
             return Err(RecordsError::RecordSizeMismatch { length: self.length, read: self.length - self.left });
         }
-        Ok(RecordFields { timestamp_delta, offset_delta, has_key })
+        Ok(RecordFields { timestamp_delta, offset_delta, has_key, delay_header })
     }
 
     fn byte(&mut self) -> Result<u8, RecordsError> {
@@ -297,6 +302,29 @@ impl<S: Source> Body<'_, S> {
             }
         }
         Err(RecordsError::Malformed(DecodeError::VarintTooLong))
+    }
+
+    /// A header key (never null), skipped unless it has a delay header's length; whether it is
+    /// one of delayed delivery's headers.
+    fn header_key(&mut self) -> Result<bool, RecordsError> {
+        const NAMES: [&str; 2] = [super::delayed::DELIVER_AT_HEADER, super::delayed::DELAY_MS_HEADER];
+        let length = self.varint(VARINT_BYTES_MAX)?;
+        let candidate = NAMES.iter().find(|name| i64::try_from(name.len()) == Ok(length));
+        match (usize::try_from(length), candidate) {
+            (Ok(len), Some(name)) if len <= self.left => {
+                let mut matches = true;
+                for expected in name.bytes() {
+                    matches &= self.byte()? == expected;
+                }
+                Ok(matches)
+            }
+            (Ok(len), _) if len <= self.left => {
+                self.left -= len;
+                self.source.skip(len)?;
+                Ok(false)
+            }
+            _ => Err(RecordsError::FieldLengthInvalid { field: "header key", length: length as i32 }),
+        }
     }
 
     /// A varint length (-1 for null) and that many bytes skipped; whether it was not null.

@@ -87,6 +87,13 @@ impl Partition {
             followers,
         });
         s.high_watermark = s.high_watermark.min(end);
+        // A delivered batch at the log end without its data batch (the last leader stopped
+        // between the two, or a follower fetched only the first): its records are appended
+        // now, before any produce, so the pair stays adjacent (ARCHITECTURE.md, "Delayed
+        // delivery").
+        if log.delayed().unfinished().is_some() {
+            log.deliver_due(now_ms, 0, incoming.leader_epoch, false)?;
+        }
         Ok(())
     }
 

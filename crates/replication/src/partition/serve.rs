@@ -67,6 +67,37 @@ impl Partition {
         Ok(Appended { info, log_start_offset, delayed })
     }
 
+    /// Delayed delivery (ARCHITECTURE.md): as the leader, appends the records due at `now`
+    /// (committed ones, earliest first), or completes a delivery a leader change left without
+    /// its data batch. Returns how many records it delivered, the earliest due time still
+    /// waiting and how many records are not delivered; `None` if this node does not lead it.
+    pub fn deliver_due(&self, now: i64) -> Result<Option<(usize, Option<i64>, usize)>, ReplicaError> {
+        let mut s = self.lock_state()?;
+        if !self.leads(&s) {
+            return Ok(None);
+        }
+        let mut log = lock(&self.log)?;
+        let committed = self.high_watermark_of(&s, &log);
+        let delivered = log.deliver_due(now, committed, s.leader_epoch.max(0), false)?;
+        if delivered.is_some() {
+            if self.standalone && s.role == Role::Unassigned {
+                let end = log.log_end_offset();
+                log.producer_state_mut().on_high_watermark_updated(end);
+            } else {
+                self.maybe_increment_high_watermark(&mut s, &mut log);
+            }
+            self.publish(&s, &log);
+            self.sync_rolled_segments(&mut log);
+            self.notify();
+        }
+        let (next, pending) = (log.delayed().next_due(), log.delayed().pending_count());
+        let waiting = log.delayed().unfinished().is_some() || next.is_some_and(|due| due <= now);
+        // Due records still waiting for replication (or for the next batch) are looked at again
+        // soon, not at their due time, which has passed.
+        let next = if waiting { Some(now + 1) } else { next };
+        Ok(Some((delivered.map_or(0, |d| d.records), next, pending)))
+    }
+
     /// Syncs the segments the last appends rolled away from, on another thread once the
     /// partition's locks are released (Kafka's `flush-log` task after a roll), so an append that
     /// rolls does not wait for their `fdatasync`s. The sync also moves the recovery point past
