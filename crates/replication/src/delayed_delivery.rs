@@ -3,7 +3,7 @@
 //! The records and what was delivered live in the partition's log (`strand_log::delayed`); this
 //! only remembers which partitions to look at, so a pass costs nothing for the others.
 
-use std::collections::BTreeSet;
+use std::collections::BTreeMap;
 use std::sync::Mutex;
 
 use strand_base::TopicPartition;
@@ -12,10 +12,16 @@ use tokio::sync::Notify;
 
 use crate::manager::ReplicaManager;
 
-/// The partitions to look at, and the driver's wake-up.
+/// A partition to look at in the next pass.
+const NOTED: i64 = i64::MIN;
+/// A partition the pass under way looks at.
+const LOOKING: i64 = i64::MIN + 1;
+
+/// The partitions to look at, each with when to look next ([`NOTED`]: at the next pass), and
+/// the driver's wake-up. A pass locks only the partitions whose time has come.
 #[derive(Debug, Default)]
 pub(crate) struct DelayedPartitions {
-    partitions: Mutex<BTreeSet<TopicPartition>>,
+    partitions: Mutex<BTreeMap<TopicPartition, i64>>,
     wake: Notify,
 }
 
@@ -35,7 +41,7 @@ impl ReplicaManager {
     /// this node became its leader): the next pass looks at it.
     pub fn note_delayed(&self, tp: &TopicPartition) {
         let delayed = &self.shared.delayed;
-        delayed.partitions.lock().unwrap_or_else(std::sync::PoisonError::into_inner).insert(tp.clone());
+        delayed.partitions.lock().unwrap_or_else(std::sync::PoisonError::into_inner).insert(tp.clone(), NOTED);
         delayed.wake.notify_one();
     }
 
@@ -48,40 +54,54 @@ impl ReplicaManager {
     /// writes logs). A partition it no longer leads, or with nothing pending, is forgotten.
     pub fn deliver_delayed(&self) -> DeliveryPass {
         let now = self.shared.clock.now_ms();
-        let noted: Vec<TopicPartition> = {
-            let set = self.shared.delayed.partitions.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
-            set.iter().cloned().collect()
+        let (noted, mut pass) = {
+            let mut set = self.shared.delayed.partitions.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+            let next_due = set.values().filter(|due| **due > now).min().copied();
+            let mut due = Vec::new();
+            for (tp, at) in set.iter_mut().filter(|(_, at)| **at <= now) {
+                // Marked as looked at by this pass; a note meanwhile sets it back to `NOTED`.
+                *at = LOOKING;
+                due.push(tp.clone());
+            }
+            (due, DeliveryPass { now, next_due, ..DeliveryPass::default() })
         };
-        let mut pass = DeliveryPass { now, ..DeliveryPass::default() };
-        let mut done = Vec::new();
+        let mut looked = Vec::new();
         for tp in noted {
             let Ok(partition) = self.shared.partition(&tp) else {
-                done.push(tp);
+                looked.push((tp, None));
                 continue;
             };
-            match partition.deliver_due(now) {
+            let next = match partition.deliver_due(now) {
                 Ok(Some((delivered, next, pending))) => {
                     pass.delivered += delivered;
                     gauges(&tp, pending, next);
-                    match next {
-                        Some(next) => pass.next_due = Some(pass.next_due.map_or(next, |n| n.min(next))),
-                        None => done.push(tp),
-                    }
+                    next
                 }
                 Ok(None) => {
                     gauges(&tp, 0, None);
-                    done.push(tp);
+                    None
                 }
                 Err(e) => {
                     tracing::warn!("could not deliver the due records of {tp}: {e}");
-                    pass.next_due = Some(pass.next_due.map_or(now + 1000, |n| n.min(now + 1000)));
+                    Some(now + 1000)
                 }
+            };
+            if let Some(next) = next {
+                pass.next_due = Some(pass.next_due.map_or(next, |n| n.min(next)));
             }
+            looked.push((tp, next));
         }
-        if !done.is_empty() {
+        if !looked.is_empty() {
             let mut set = self.shared.delayed.partitions.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
-            for tp in done {
-                set.remove(&tp);
+            for (tp, next) in looked {
+                match (next, set.get_mut(&tp)) {
+                    (Some(next), Some(at)) if *at == LOOKING => *at = next,
+                    (None, Some(at)) if *at == LOOKING => {
+                        set.remove(&tp);
+                    }
+                    // Noted again during the pass: looked at again at the next one.
+                    _ => {}
+                }
             }
         }
         pass
