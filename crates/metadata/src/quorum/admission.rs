@@ -475,6 +475,37 @@ mod tests {
         assert!(check(&admission, &RaftRpc::new(CLUSTER, 1, 2, RpcBody::AppendEntries(request))).is_err());
     }
 
+    /// A static quorum's voter takes the membership its `kraft.version` upgrade writes (every
+    /// voter with a directory id) and the voter changes after it, from the log's voters once it
+    /// has them; a membership of other voters without directory ids is still refused.
+    #[test]
+    fn a_static_quorum_takes_its_upgrade_and_the_changes_after() {
+        let admission = admission();
+        let upgraded = |voters: &[u64]| {
+            let node = |id: u64| VoterNode { directory_id: [id as u8; 16], ..VoterNode::default() };
+            let nodes: BTreeMap<u64, VoterNode> = voters.iter().map(|&id| (id, node(id))).collect();
+            Membership::new(vec![nodes.keys().copied().collect()], nodes)
+        };
+        let entry = |membership| vec![Entry { log_id: log_id(3, 5), payload: EntryPayload::Membership(membership) }];
+        assert_eq!(check(&admission, &append(3, entry(upgraded(&[1, 2, 3])))), Ok(()), "the upgrade");
+        assert_eq!(check(&admission, &append(3, entry(upgraded(&[1, 2, 3, 4])))), Ok(()), "a voter added after");
+        assert!(check(&admission, &append(3, entry(membership(&[1, 2, 4])))).is_err(), "still static");
+        assert!(check(&admission, &append(3, entry(upgraded(&[])))).is_err(), "no voters");
+        let from_added = |source: i32| {
+            let request = AppendEntriesRequest {
+                vote: Vote::new_committed(3, source as u64),
+                prev_log_id: None,
+                entries: Vec::new(),
+                leader_commit: None,
+            };
+            RaftRpc::new(CLUSTER, source, 2, RpcBody::AppendEntries(request))
+        };
+        assert!(check(&admission, &from_added(4)).is_err(), "static: only the configured voters");
+        let upgraded_voters: BTreeSet<u64> = [1, 2, 4].into();
+        assert_eq!(admission.check(&from_added(4), &upgraded_voters), Ok(()), "upgraded: the log's voters");
+        assert!(admission.check(&from_added(3), &upgraded_voters).is_err(), "a removed voter");
+    }
+
     /// A snapshot naming other voters, or nothing, is refused.
     #[test]
     fn snapshots_of_other_voters_are_refused() {

@@ -455,6 +455,43 @@ mod tests {
         check_round_trip(EntryPayload::Membership(learning), 10);
     }
 
+    /// `kraft.version` 1 once every member has a directory id; a membership raising it states
+    /// the new level first in its batch (Kafka's upgrade batch), one keeping it does not.
+    #[test]
+    fn a_membership_raising_kraft_version_states_it() {
+        let node = |directory| VoterNode { directory_id: [directory; 16], ..VoterNode::default() };
+        let static_voters = Membership::new(vec![BTreeSet::from([1, 2])], BTreeMap::from([(1, node(0)), (2, node(0))]));
+        let half_known = Membership::new(vec![BTreeSet::from([1, 2])], BTreeMap::from([(1, node(1)), (2, node(0))]));
+        let known = Membership::new(vec![BTreeSet::from([1, 2])], BTreeMap::from([(1, node(1)), (2, node(2))]));
+        assert_eq!([&static_voters, &half_known, &known].map(kraft_version), [0, 0, 1]);
+        let kraft_records = |membership: &Membership<u64, VoterNode>, index, before| {
+            let entry = Entry {
+                log_id: LogId::new(CommittedLeaderId::new(3, 0), index),
+                payload: EntryPayload::Membership(membership.clone()),
+            };
+            let batch = entry_batch(&entry, 0, 1_000, &LeaderChange::default(), before).expect("encodes");
+            let records = batch.records().expect("records");
+            let levels: Vec<i16> = records
+                .iter()
+                .map(|r| r.expect("a record"))
+                .filter(|r| {
+                    r.key()
+                        .is_some_and(|k| ControlRecordType::decode_key(k).ok() == Some(ControlRecordType::KraftVersion))
+                })
+                .map(|r| {
+                    KRaftVersionRecord::decode_exact(Bytes::copy_from_slice(r.value().unwrap_or_default()), 0)
+                        .expect("decodes")
+                        .kraft_version
+                })
+                .collect();
+            levels
+        };
+        assert_eq!(kraft_records(&static_voters, 0, 0), [0], "the first entry states its level");
+        assert_eq!(kraft_records(&known, 9, 0), [1], "the upgrade");
+        assert!(kraft_records(&known, 10, 1).is_empty(), "a change at the same level");
+        assert!(kraft_records(&static_voters, 10, 0).is_empty());
+    }
+
     /// A record's frame is Kafka's: frame version 1, type, version, then the record.
     #[test]
     fn frames_follow_metadata_record_serde() {
