@@ -3,7 +3,8 @@
 //! layout, so Kafka's `DumpLogSegments --cluster-metadata-decoder` reads it.
 //!
 //! A quorum is a static set of voters (Kafka's `controller.quorum.voters`), or a dynamic one
-//! (KIP-853, `QuorumConfig::dynamic`) whose voters change through openraft's membership changes
+//! (KIP-853, `QuorumConfig::dynamic`, or a static one after its `kraft.version` upgrade,
+//! `kraft_upgrade`) whose voters change through openraft's membership changes
 //! (`voters`); a one-node cluster is a quorum of one, the same code. Every voter stores the whole log, votes, and fsyncs what it
 //! appends before acknowledging it; a leader (one per epoch) appends, and a batch commits once a
 //! majority of voters has it durably.

@@ -1,7 +1,9 @@
 //! Opening this node's voter of the metadata quorum, and where the controllers are.
 //!
 //! A static quorum (`controller.quorum.voters`, `kraft.version` 0) has fixed voters and
-//! addresses. A dynamic one (KIP-853, `kraft.version` 1) is what `strand storage format
+//! addresses, until `kafka-features upgrade --feature kraft.version=1` makes it dynamic (each
+//! voter tells each leader about itself for it: `voter_update`); then the log's voter set rules
+//! and controllers added later are found by their registrations. A dynamic one (KIP-853, `kraft.version` 1) is what `strand storage format
 //! --standalone|--initial-controllers|--no-initial-controllers` wrote into `bootstrap.checkpoint`:
 //! its initial voters (with directory ids and endpoints) become the first membership, and the
 //! voter set in the log rules from then on; its controllers are found through
