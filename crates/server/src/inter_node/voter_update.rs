@@ -4,7 +4,7 @@
 //! for its epoch and needs from every voter before it upgrades `kraft.version` to 1 (the
 //! quorum's `kraft_upgrade`). Kafka's voters at level 0 send it once to every new leader, as
 //! here; a refusal or a failed call is tried again every [`VOTER_UPDATE_BACKOFF`] while that
-//! leader leads. Once the quorum is dynamic the log holds the voters, and the task ends.
+//! leader leads. While the quorum is dynamic the log holds the voters, and nothing is sent.
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -20,7 +20,7 @@ pub const VOTER_UPDATE_BACKOFF: Duration = Duration::from_secs(1);
 const UPDATE_RAFT_VOTER_VERSION: i16 = 0;
 
 /// Tells every new leader of `quorum` what `request` says of this voter (its epoch filled in),
-/// until the quorum is dynamic.
+/// while the quorum is static; ends when the quorum stops.
 pub async fn update_voter_forever(
     quorum: Arc<Quorum>,
     request: UpdateRaftVoterRequest,
@@ -29,11 +29,10 @@ pub async fn update_voter_forever(
     let mut leadership = quorum.leadership();
     let mut told_epoch = None;
     loop {
-        if quorum.is_dynamic() {
-            return;
-        }
         let now = *leadership.borrow_and_update();
-        if now.leader_id.is_some() && told_epoch != Some(now.epoch) {
+        // Dynamic: the log holds the voters (an upgrade not yet committed may still be undone,
+        // so the next leader is watched for all the same).
+        if now.leader_id.is_some() && told_epoch != Some(now.epoch) && !quorum.is_dynamic() {
             let request = UpdateRaftVoterRequest { current_leader_epoch: now.epoch, ..request.clone() };
             match call_controller_for(channel.as_ref(), &request, UPDATE_RAFT_VOTER_VERSION, None).await {
                 Ok((response, _)) if response.error_code == 0 => {
