@@ -17,30 +17,10 @@ mod common;
 
 use common::cluster::{free_ports, index, partitions};
 use common::dynamic::{DynamicNode, wait_for_metadata};
-use common::kafka_tool::kafka_command;
+use common::kafka_tool::{described_voters, metadata_quorum};
 use common::{Server, batch, create_replicated_topic, fetch_all, produce};
 
-const METADATA_QUORUM: &str = "org.apache.kafka.tools.MetadataQuorumCommand";
-
 const DIRECTORY_IDS: [&str; 3] = ["K90IZ-0DRNazJ49kCZ1EMQ", "aUARLskQTCW4qCZDtS_cwA", "2ggvsS4kQb-fSJ_-zC_Ang"];
-
-/// `kafka-metadata-quorum <args>`: its exit status, stdout and stderr.
-pub fn metadata_quorum(args: &[&str]) -> (bool, String, String) {
-    kafka_command(METADATA_QUORUM, args)
-}
-
-/// The `CurrentVoters` ids and the leader `kafka-metadata-quorum describe --status` prints
-/// through `bootstrap` (`host:port` of a controller).
-pub fn described_voters(bootstrap: &str) -> (Vec<i32>, i32) {
-    let (ok, status, _) = metadata_quorum(&["--bootstrap-controller", bootstrap, "describe", "--status"]);
-    assert!(ok, "{status}");
-    let field =
-        |name: &str| status.lines().find_map(|l| l.strip_prefix(name)).map(str::trim).unwrap_or_default().to_owned();
-    let leader = field("LeaderId:").parse().unwrap_or(-1);
-    let voters = field("CurrentVoters:");
-    let ids = voters.split("{\"id\": ").skip(1).filter_map(|v| v.split(',').next()?.parse().ok()).collect();
-    (ids, leader)
-}
 
 fn stderr(output: &std::process::Output) -> String {
     String::from_utf8_lossy(&output.stderr).into_owned()

@@ -42,7 +42,7 @@ use crate::controller::{
     self, ApiMessageAndVersion, BrokerHeartbeatTracker, ControllerDefaults, ControllerResult, InitialFencing,
     PreviousSession, RegisterBrokerInputs,
 };
-use crate::image::MetadataImage;
+use crate::image::{KRAFT_VERSION, MetadataImage, supported_range};
 #[cfg(doc)]
 use crate::quorum::Quorum;
 use crate::quorum::QuorumError;
@@ -53,7 +53,7 @@ mod raft_voters;
 mod tokens;
 use answers::{fail_successes, merged, too_large};
 use pipeline::{Base, Pipeline};
-pub use raft_voters::DynamicVoters;
+pub use raft_voters::{DynamicVoters, KraftVersionUpgrade};
 pub use tokens::TOKEN_REQUESTER_VERSION;
 
 /// How long a new leader may take to commit and apply its log before it answers anything.
@@ -101,6 +101,11 @@ pub trait ControllerLog: Send + Sync + 'static {
     }
     /// The voter changes of a dynamic quorum (see `raft_voters`); none elsewhere.
     fn voters(&self) -> Option<&dyn DynamicVoters> {
+        None
+    }
+    /// The quorum's `kraft.version` and its upgrade (see `raft_voters`); none for a log without a
+    /// quorum, which refuses the upgrade.
+    fn kraft(&self) -> Option<&dyn KraftVersionUpgrade> {
         None
     }
 }
@@ -223,6 +228,9 @@ impl QuorumController {
     /// waits for its own image to reach it). Client admin requests are screened first (see
     /// [`controller::screening`]): the lock is held only for the entries that write records.
     pub async fn handle(&self, request: RequestBody, version: i16) -> Result<(ResponseBody, i64), ControllerError> {
+        if let Some(refused) = self.upgrade_kraft_version_first(&request, version).await? {
+            return Ok(refused);
+        }
         if matches!(request, RequestBody::CreateTopics(_)) && screening::entries(&request) > CHUNK_RECORDS_MAX {
             return self.handle_in_chunks(request, version).await;
         }
@@ -708,11 +716,16 @@ impl QuorumController {
             Rq::UpdateFeatures(r) => {
                 let static_min_isr =
                     defaults.static_topic_configs.get(crate::image::topic_configs::MIN_INSYNC_REPLICAS);
+                let kraft_refusal = match self.quorum.kraft() {
+                    Some(kraft) => kraft.kraft_upgrade_refusal(supported_range(KRAFT_VERSION).1),
+                    None => Some(raft_voters::NO_QUORUM_TO_UPGRADE.to_owned()),
+                };
                 let local = controller::LocalController {
                     node_id: self.settings.node_id,
                     voters: &self.settings.voters,
                     // Kafka's default when the controller's configuration sets none.
                     static_min_insync_replicas: static_min_isr.and_then(|v| v.parse().ok()).unwrap_or(1),
+                    kraft_upgrade_refusal: kraft_refusal.as_deref(),
                 };
                 decided(controller::update_features(image, r, version, local), Rs::UpdateFeatures)
             }

@@ -18,7 +18,8 @@ use strand_protocol::messages::{ControllerRegistrationRequest, UpdateFeaturesReq
 const UPGRADE: i8 = 1;
 const SAFE_DOWNGRADE: i8 = 2;
 const UNSAFE_DOWNGRADE: i8 = 3;
-const NODE: LocalController<'static> = LocalController { node_id: 1, voters: &[], static_min_insync_replicas: 1 };
+const NODE: LocalController<'static> =
+    LocalController { node_id: 1, voters: &[], static_min_insync_replicas: 1, kraft_upgrade_refusal: None };
 const FAILED: &str = "The update failed for all features since the following feature had an error: ";
 
 /// A feature's name, the level asked for and the upgrade type.
@@ -137,14 +138,27 @@ fn changes_are_records_replayed_into_the_image() {
     assert!(unchanged.results.is_empty(), "v2 answers at the top only");
 }
 
-/// The kraft.version upgrade is refused: a static quorum cannot become dynamic in Strand.
+/// kraft.version: an upgrade the quorum's voters refuse fails with the quorum's words as they
+/// stand (Kafka 4.4's message, recorded with a voter down), before anything is written; one they
+/// allow is a `FeatureLevelRecord` (where ApiVersions reads levels from); a downgrade is refused.
 #[test]
-fn kraft_version_stays_static() {
+fn kraft_version_rises_when_the_voters_allow_it() {
     let mut cluster = Cluster::with_brokers(&[1]);
-    let response = update_features(&cluster.image, &request(&[("kraft.version", 1, UPGRADE)], false), 2, NODE);
-    assert_eq!(response.response.error_code, 95, "{response:?}");
-    assert!(response.response.error_message.unwrap_or_default().contains("controller.quorum.voters"));
+    let refusal = "Invalid upgrade of kraft.version to KRAFT_VERSION_1 because not all of the voters support it";
+    let voters_refuse = LocalController { kraft_upgrade_refusal: Some(refusal), ..NODE };
+    for validate_only in [true, false] {
+        let request = request(&[("kraft.version", 1, UPGRADE), ("group.version", 0, SAFE_DOWNGRADE)], validate_only);
+        let refused = update_features(&cluster.image, &request, 2, voters_refuse);
+        assert_eq!(refused.response.error_code, 95, "{refused:?}");
+        assert_eq!(refused.response.error_message, Some(format!("{FAILED}{refusal}")));
+        assert!(refused.records.is_empty());
+    }
     check(&mut cluster, &[("kraft.version", 0, UPGRADE)], (0, ""));
+    check(&mut cluster, &[("kraft.version", 1, UPGRADE)], (0, ""));
+    assert_eq!(level(&cluster, "kraft.version"), 1);
+    let downgrade = "Invalid update version 0 for feature kraft.version. Can't downgrade the version of this feature.";
+    check(&mut cluster, &[("kraft.version", 0, SAFE_DOWNGRADE)], (95, downgrade));
+    check(&mut cluster, &[("kraft.version", 1, UPGRADE)], (0, ""));
 }
 
 /// A registered broker that supports less than this controller bounds the levels.
@@ -213,7 +227,7 @@ fn controller_registration(id: i32, group_version_max: i16) -> ControllerRegistr
 #[test]
 fn every_voter_must_have_registered_and_support_the_level() {
     let mut cluster = Cluster::with_brokers(&[1]);
-    let local = LocalController { node_id: 1, voters: &[1, 2, 3], static_min_insync_replicas: 1 };
+    let local = LocalController { voters: &[1, 2, 3], ..NODE };
     let decide = |cluster: &Cluster, updates: &[Update]| {
         let response = update_features(&cluster.image, &request(updates, true), 2, local).response;
         response.error_message.unwrap_or_default().trim_start_matches(FAILED).to_owned()

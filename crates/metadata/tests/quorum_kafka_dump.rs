@@ -20,7 +20,7 @@ use bytes::Bytes;
 
 use kafka_jars::{kafka_libs, workspace_root};
 use strand_base::{BrokerId, SystemClock, Uuid};
-use strand_metadata::quorum::{LoneVoterTransport, Quorum, QuorumConfig};
+use strand_metadata::quorum::{LoneVoterTransport, NewVoter, Quorum, QuorumConfig};
 use strand_protocol::messages::records::MetadataRecord;
 use strand_protocol::messages::{ProducerIdsRecord, TopicRecord, UserScramCredentialRecord};
 
@@ -71,7 +71,8 @@ async fn kafka_decodes_the_metadata_log() {
     ];
     assert_eq!(payloads, expected_payloads, "{stdout}");
     let count = |needle: &str| lines.iter().filter(|l| l.contains(needle)).count();
-    assert_eq!(count(r#"KRaftVersion {"version":0,"kRaftVersion":1}"#), 1, "{stdout}");
+    // A static quorum (no directory ids) is at kraft.version 0, as Kafka's static quorums are.
+    assert_eq!(count(r#"KRaftVersion {"version":0,"kRaftVersion":0}"#), 1, "{stdout}");
     assert_eq!(count(r#"KRaftVoters {"version":0,"voters":[{"voterId":1,"#), 1, "{stdout}");
     assert_eq!(count(r#"LeaderChange: {"version":0,"leaderId":1,"voters":[{"voterId":1}]"#), 2, "{stdout}");
     // Batches follow each other without gaps: each base offset is the last one's last + 1.
@@ -86,6 +87,34 @@ async fn kafka_decodes_the_metadata_log() {
     }
     // Membership (2 records), a leader change, 3 records, a leader change, 1 record.
     assert_eq!(next, 8, "{stdout}");
+}
+
+/// The `kraft.version` upgrade of a static quorum is one control batch Kafka decodes as it
+/// writes its own: `KRaftVersion` 1, then the voters with their directory ids.
+#[tokio::test]
+async fn kafka_decodes_the_kraft_version_upgrade() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let partition = dir.path().join("__cluster_metadata-0");
+    let config = QuorumConfig::lone_voter(1, "MkU3OEVBNTcwNTJENDM2Qg");
+    let open = Quorum::open(&partition, config, Arc::new(LoneVoterTransport), Arc::new(SystemClock));
+    let quorum = tokio::time::timeout(WAIT, open).await.expect("opens in time").expect("opens");
+    let itself = NewVoter { id: 1, directory_id: Uuid([7; 16]), listeners: Vec::new() };
+    quorum.report_voter(itself, (0, 1)).expect("the lone voter reports to itself");
+    let upgrade = quorum.upgrade_kraft_version(1, WAIT);
+    tokio::time::timeout(WAIT, upgrade).await.expect("upgrades in time").expect("upgrades");
+    tokio::time::timeout(WAIT, quorum.append(vec![topic("orders", 1)])).await.expect("in time").expect("commits");
+    tokio::time::timeout(WAIT, quorum.shutdown()).await.expect("stops in time").expect("stops");
+
+    let stdout = dump(&partition.join("00000000000000000000.log"));
+    let lines: Vec<&str> = stdout.lines().collect();
+    let position = |needle: &str| lines.iter().position(|l| l.contains(needle));
+    let before = position(r#"KRaftVersion {"version":0,"kRaftVersion":0}"#).expect(&stdout);
+    let upgraded = position(r#"KRaftVersion {"version":0,"kRaftVersion":1}"#).expect(&stdout);
+    let voters = r#"KRaftVoters {"version":0,"voters":[{"voterId":1,"voterDirectoryId":"BwcHBwcHBwcHBwcHBwcHBw""#;
+    assert!(before < upgraded, "{stdout}");
+    assert_eq!(position(voters), Some(upgraded + 1), "the voters follow in the same batch: {stdout}");
+    let batch = lines[..upgraded].iter().rposition(|l| l.starts_with("baseOffset: ")).expect("a batch");
+    assert!(lines[batch].contains("isControl: true") && lines[batch].contains("count: 2"), "{}", lines[batch]);
 }
 
 /// A snapshot of the metadata log is a `.checkpoint` file Kafka decodes: its header, the

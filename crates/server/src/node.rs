@@ -51,7 +51,7 @@ use crate::inter_node::{
     BrokerFetchTransport, ControllerAddresses, ControllerClient, ControllerIsrChannel, CoordinatorSharePersister,
     CoordinatorTxnVerifier, LeaderTxnMarkerSender, LinkSecurity, PeerHealth, ProduceDeadLetterWriter,
     VoterMetadataFetcher, follow_controller_registrations, follow_registrations, join_forever,
-    serve_controller_listener,
+    serve_controller_listener, update_voter_forever,
 };
 use crate::log_dirs::{DirAssigner, raise_open_files_limit, watch_log_dirs_forever};
 use crate::metadata_replay::{Handoff, replay_forever};
@@ -289,11 +289,10 @@ impl Starting {
         let (image_tx, image_rx) = watch::channel(Arc::new(MetadataImage::empty()));
         let (handoff_tx, handoff_rx) = mpsc::channel(1);
         self.tasks.spawn("peer registrations", follow_registrations(self.peers.clone(), image_rx.clone(), node_id));
-        if config.controller_quorum_voters.is_empty() {
-            let listener_name = config.controller_listener_names.first().cloned().unwrap_or_default();
-            let follow = follow_controller_registrations(self.controllers.clone(), raw_rx.clone(), listener_name);
-            self.tasks.spawn("controller registrations", follow);
-        }
+        let listener_name = config.controller_listener_names.first().cloned().unwrap_or_default();
+        let fixed = config.controller_quorum_voters.iter().map(|voter| voter.id).collect();
+        let follow = follow_controller_registrations(self.controllers.clone(), raw_rx.clone(), listener_name, fixed);
+        self.tasks.spawn("controller registrations", follow);
         if !config.process_roles.controller {
             // An observer: the committed log comes from the voters.
             let voters = quorum::observed_voters(config);
@@ -345,6 +344,9 @@ impl Starting {
         }
         let registration = controller_registration(config, controller_listener.as_ref().map(|(address, _)| *address));
         let channel = Arc::new(self.controller_client(&quorum, &controller));
+        if let Some(update) = quorum::voter_update(config, &self.cluster_id, &registration.listeners) {
+            self.tasks.spawn("voter update", update_voter_forever(quorum.clone(), update, channel.clone()));
+        }
         self.tasks
             .spawn("controller registration", register_controller_forever(registration, channel, raw_image.clone()));
         if let Some((address, listener)) = controller_listener {

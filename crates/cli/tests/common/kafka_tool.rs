@@ -49,3 +49,23 @@ pub fn kafka_command(class: &str, args: &[&str]) -> (bool, String, String) {
     eprintln!("{command:?}: {}\n{stdout}{stderr}", output.status);
     (output.status.success(), stdout, stderr)
 }
+
+const METADATA_QUORUM: &str = "org.apache.kafka.tools.MetadataQuorumCommand";
+
+/// `kafka-metadata-quorum <args>`: its exit status, stdout and stderr.
+pub fn metadata_quorum(args: &[&str]) -> (bool, String, String) {
+    kafka_command(METADATA_QUORUM, args)
+}
+
+/// The `CurrentVoters` ids and the leader `kafka-metadata-quorum describe --status` prints
+/// through `bootstrap` (`host:port` of a controller).
+pub fn described_voters(bootstrap: &str) -> (Vec<i32>, i32) {
+    let (ok, status, _) = metadata_quorum(&["--bootstrap-controller", bootstrap, "describe", "--status"]);
+    assert!(ok, "{status}");
+    let field =
+        |name: &str| status.lines().find_map(|l| l.strip_prefix(name)).map(str::trim).unwrap_or_default().to_owned();
+    let leader = field("LeaderId:").parse().unwrap_or(-1);
+    let voters = field("CurrentVoters:");
+    let ids = voters.split("{\"id\": ").skip(1).filter_map(|v| v.split(',').next()?.parse().ok()).collect();
+    (ids, leader)
+}

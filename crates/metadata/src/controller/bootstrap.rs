@@ -13,8 +13,8 @@ use crate::image::{
 /// The feature levels to finalize at format time. Level 0 leaves a feature off.
 ///
 /// The default is what Strand implements, at Kafka 4.4's levels: `metadata.version` 4.4-IV2 (33),
-/// `kraft.version` 0 (what Kafka 4.4 formats a static `controller.quorum.voters` quorum with, and
-/// Strand's quorum is static), `transaction.version` 2, `group.version` 1 and
+/// `kraft.version` 0 (what Kafka 4.4 formats a static `controller.quorum.voters` quorum with,
+/// until its upgrade), `transaction.version` 2, `group.version` 1 and
 /// `eligible.leader.replicas.version` 1 (KIP-966, on for new clusters as in Kafka 4.1 and later)
 /// `share.version` 1 (KIP-932 share groups) and `streams.version` 1 (KIP-1071 streams groups, on
 /// by default from Kafka 4.2: `StreamsVersion.LATEST_PRODUCTION`). Kafka 4.4 finalizes

@@ -15,10 +15,12 @@
 //! Other controllers are checked by their registrations (`RegisterControllerRecord`, KIP-919); a
 //! voter that has not registered fails the update, as in Kafka.
 //!
-//! What it is not: the quorum's own `kraft.version`. Strand's quorum is static
-//! (`controller.quorum.voters`), at level 0 as Kafka's static quorums; raising it would make the
-//! voters changeable (KIP-853), which Strand's quorum cannot do, so an upgrade is refused
-//! saying so.
+//! `kraft.version` is the quorum's (KIP-853): a static quorum (`controller.quorum.voters`) is at
+//! 0, and raising it to 1 makes its voters changeable. The quorum says whether its voters allow
+//! it ([`LocalController::kraft_upgrade_refusal`], Kafka's `RaftClient.upgradeKRaftVersion`
+//! checks, whose message is the refusal's as it stands) and makes the change before the
+//! `FeatureLevelRecord` this decision writes commits (`quorum_controller`); Kafka keeps the level
+//! in the quorum's control records only. A downgrade is refused, as in Kafka.
 
 use std::collections::BTreeMap;
 
@@ -99,6 +101,9 @@ pub struct LocalController<'a> {
     /// The `min.insync.replicas` of the controller's own configuration (Kafka's default 1): the
     /// cluster-level value written when an update turns eligible leader replicas on.
     pub static_min_insync_replicas: i32,
+    /// Why the quorum cannot raise `kraft.version` to 1 now (not every voter supports it), if it
+    /// cannot; `None` when it can or is there already.
+    pub kraft_upgrade_refusal: Option<&'a str>,
 }
 
 /// Decides an UpdateFeatures request of `version` on `image`, by the controller `local`.
@@ -131,7 +136,9 @@ pub fn update_features(
         let (name, level, upgrade_type) = updates[index];
         match decider.update(name, level, upgrade_type) {
             Ok(record) => records.extend(record),
-            Err(message) => return ControllerResult { records: Vec::new(), response: failed(&message) },
+            Err(message) => {
+                return ControllerResult { records: Vec::new(), response: update_features_refused(&message) };
+            }
         }
     }
     let results = if version <= RESULTS_VERSION_MAX {
@@ -161,7 +168,7 @@ pub fn update_features(
 }
 
 /// The whole request refused for one update's error, as Kafka's `QuorumController.updateFeatures`.
-fn failed(message: &str) -> UpdateFeaturesResponse {
+pub fn update_features_refused(message: &str) -> UpdateFeaturesResponse {
     UpdateFeaturesResponse {
         error_code: ErrorCode::InvalidUpdateVersion.code(),
         error_message: Some(format!(
@@ -211,13 +218,12 @@ impl Decider<'_> {
             return metadata_version_update(current, level, upgrade_type).map(|()| Some(record(name, level)));
         }
         if name == KRAFT_VERSION {
-            return match (level == current, upgrade_type) {
-                (true, _) => Ok(None),
-                (false, UpgradeType::Upgrade) => Err(invalid(
-                    "The controller quorum is static (controller.quorum.voters): Strand cannot make its voters \
-                     changeable (KIP-853).",
-                )),
-                (false, _) => Err(invalid("Can't downgrade the version of this feature.")),
+            return match (level == current, upgrade_type, self.local.kraft_upgrade_refusal) {
+                (true, _, _) => Ok(None),
+                // The quorum's own words, as Kafka's `ApiError.fromThrowable` passes them on.
+                (false, UpgradeType::Upgrade, Some(refusal)) => Err(refusal.to_owned()),
+                (false, UpgradeType::Upgrade, None) => Ok(Some(record(name, level))),
+                (false, _, _) => Err(invalid("Can't downgrade the version of this feature.")),
             };
         }
         if !KNOWN_FEATURES.contains(&name) {

@@ -109,7 +109,7 @@ pub use delete_topics::delete_topics;
 pub use elect_leaders::{
     ELECTIONS_PER_CALL_MAX, LeaderRebalance, elect_leaders, preferred_leader_moves, unclean_leader_moves,
 };
-pub use features::{LocalController, update_features};
+pub use features::{LocalController, update_features, update_features_refused};
 pub use heartbeat_tracker::BrokerHeartbeatTracker;
 pub use producer_ids::allocate_producer_ids;
 pub use raft_voters::{add_raft_voter, check_add, check_remove, check_update, remove_raft_voter, update_raft_voter};

@@ -38,8 +38,9 @@ pub fn remove_raft_voter(
     }
 }
 
-/// A controller telling the leader its endpoints and supported `kraft.version` range: nothing to
-/// record in a static quorum, whose voters' endpoints come from the configuration.
+/// A controller telling the leader its endpoints and supported `kraft.version` range, where no
+/// quorum keeps it (a static quorum's leader keeps it for its `kraft.version` upgrade instead:
+/// `quorum_controller::raft_voters`).
 pub fn update_raft_voter(
     image: &MetadataImage,
     cluster_id: &str,

@@ -5,8 +5,9 @@
 //! [`RaftRpc`] is checked here first, and refused whole if any part of it is not something a
 //! voter of this cluster would send:
 //!
-//! - **Who.** The sender must be another voter (the configured ones; in a dynamic quorum those
-//!   of this node's newest membership, anyone while it has none), and the vote it carries must
+//! - **Who.** The sender must be another voter (the configured ones; in a dynamic quorum, or a
+//!   static one upgraded to `kraft.version` 1, those of this node's newest membership, anyone
+//!   while it has none), and the vote it carries must
 //!   name it (a candidate's own vote, a leader's own leadership). An RPC naming another metadata log
 //!   directory for this node than its own is for the voter this node replaced (a failed disk
 //!   formatted anew under the same id) and is refused: its empty log is not that voter's.
@@ -14,8 +15,8 @@
 //!   epoch is an `i32`, and a voter that accepts a term must still be able to stand in the next.
 //! - **Entries.** Consecutive indexes right after `prev_log_id`, terms never going back and never
 //!   past the vote's; every metadata record frame decodes (applying it must not fail); a
-//!   membership entry names exactly the configured voters (a voter whose log names others
-//!   refuses to open, see `Quorum::open`).
+//!   membership entry names exactly the configured voters, unless it is at `kraft.version` 1
+//!   (a voter whose log names others refuses to open, see `Quorum::open`, until the upgrade).
 //! - **Snapshots.** InstallSnapshot chunks are assembled here, not by openraft: each chunk must
 //!   continue the snapshot being received (a chunk at another offset is a mismatch the leader
 //!   recovers from by starting over), the whole stays within [`SNAPSHOT_BYTES_MAX`], and the
@@ -33,7 +34,7 @@ use bytes::Bytes;
 use openraft::raft::InstallSnapshotRequest;
 use openraft::{Entry, EntryPayload, LogId, Membership, SnapshotMeta, Vote};
 
-use super::entry::{TypeConfig, VoterNode, decode_frame};
+use super::entry::{TypeConfig, VoterNode, decode_frame, kraft_version};
 use super::transport::{RaftRpc, RpcBody};
 
 /// The highest term a voter accepts: one below `i32::MAX`, so a voter that adopts it can still
@@ -110,7 +111,8 @@ impl Admission {
                 strand_base::Uuid(own)
             ));
         }
-        let voters = self.voters.as_ref().or((!current_voters.is_empty()).then_some(current_voters));
+        // A static quorum upgraded to `kraft.version` 1 passes its current voters: the log's rule.
+        let voters = (!current_voters.is_empty()).then_some(current_voters).or(self.voters.as_ref());
         let source = u64::try_from(rpc.source())
             .ok()
             .filter(|source| voters.is_none_or(|v| v.contains(source)) && rpc.source() != self.node_id)
@@ -172,14 +174,17 @@ impl Admission {
         self.check_membership(meta.last_membership.membership())
     }
 
-    /// The voters are static (`controller.quorum.voters`): a membership must name exactly them.
+    /// No voter set may be empty. While the voters are static (`controller.quorum.voters`), a
+    /// membership must name exactly them, unless it is at `kraft.version` 1 (the upgrade, and
+    /// every voter change after it): from then on the log's voter set rules, as `Quorum::open`
+    /// has it.
     pub(crate) fn check_membership(&self, membership: &Membership<u64, VoterNode>) -> Result<(), String> {
         let configs = membership.get_joint_config();
         let learners = membership.learner_ids().count();
-        let Some(voters) = &self.voters else {
-            if configs.iter().any(BTreeSet::is_empty) {
-                return Err(format!("a membership of {configs:?} with an empty voter set"));
-            }
+        if configs.iter().any(BTreeSet::is_empty) {
+            return Err(format!("a membership of {configs:?} with an empty voter set"));
+        }
+        let Some(voters) = self.voters.as_ref().filter(|_| kraft_version(membership) == 0) else {
             return Ok(());
         };
         if configs.len() != 1 || configs[0] != *voters || learners > 0 {
@@ -468,6 +473,37 @@ mod tests {
             leader_commit: None,
         };
         assert!(check(&admission, &RaftRpc::new(CLUSTER, 1, 2, RpcBody::AppendEntries(request))).is_err());
+    }
+
+    /// A static quorum's voter takes the membership its `kraft.version` upgrade writes (every
+    /// voter with a directory id) and the voter changes after it, from the log's voters once it
+    /// has them; a membership of other voters without directory ids is still refused.
+    #[test]
+    fn a_static_quorum_takes_its_upgrade_and_the_changes_after() {
+        let admission = admission();
+        let upgraded = |voters: &[u64]| {
+            let node = |id: u64| VoterNode { directory_id: [id as u8; 16], ..VoterNode::default() };
+            let nodes: BTreeMap<u64, VoterNode> = voters.iter().map(|&id| (id, node(id))).collect();
+            Membership::new(vec![nodes.keys().copied().collect()], nodes)
+        };
+        let entry = |membership| vec![Entry { log_id: log_id(3, 5), payload: EntryPayload::Membership(membership) }];
+        assert_eq!(check(&admission, &append(3, entry(upgraded(&[1, 2, 3])))), Ok(()), "the upgrade");
+        assert_eq!(check(&admission, &append(3, entry(upgraded(&[1, 2, 3, 4])))), Ok(()), "a voter added after");
+        assert!(check(&admission, &append(3, entry(membership(&[1, 2, 4])))).is_err(), "still static");
+        assert!(check(&admission, &append(3, entry(upgraded(&[])))).is_err(), "no voters");
+        let from_added = |source: i32| {
+            let request = AppendEntriesRequest {
+                vote: Vote::new_committed(3, source as u64),
+                prev_log_id: None,
+                entries: Vec::new(),
+                leader_commit: None,
+            };
+            RaftRpc::new(CLUSTER, source, 2, RpcBody::AppendEntries(request))
+        };
+        assert!(check(&admission, &from_added(4)).is_err(), "static: only the configured voters");
+        let upgraded_voters: BTreeSet<u64> = [1, 2, 4].into();
+        assert_eq!(admission.check(&from_added(4), &upgraded_voters), Ok(()), "upgraded: the log's voters");
+        assert!(admission.check(&from_added(3), &upgraded_voters).is_err(), "a removed voter");
     }
 
     /// A snapshot naming other voters, or nothing, is refused.

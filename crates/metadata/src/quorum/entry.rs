@@ -5,7 +5,7 @@
 //! |---|---|---|
 //! | `Normal` | data batch | one per metadata record: null key, value framed as Kafka's `MetadataRecordSerde` |
 //! | `Blank` (a new leader's first entry) | control batch | one `LeaderChangeMessage` (control type 2) |
-//! | `Membership` | control batch | a `KRaftVersionRecord` (type 5, first entry only), then one `VotersRecord` (type 6) per config |
+//! | `Membership` | control batch | a `KRaftVersionRecord` (type 5; the first entry, and one raising `kraft.version`), then one `VotersRecord` (type 6) per config |
 //!
 //! Every batch: partition leader epoch = the entry's term, producer id -1, no compression,
 //! CreateTime (the append time). The Raft index is not stored: it is the batch's position in the
@@ -13,6 +13,11 @@
 //!
 //! A metadata record's value frame (Kafka's `AbstractApiMessageSerde`): unsigned varints frame
 //! version (1), record type (`apiKey`), record version, then the record at that version.
+//!
+//! `kraft.version` ([`kraft_version`]) is 1 once every member is known by its metadata log
+//! directory id, as KIP-853 needs; a static quorum's voters (`controller.quorum.voters`) are not,
+//! so its level is 0 until the leader writes them with their directory ids (the upgrade, Kafka's
+//! KAFKA-16538), in a batch that states the new level first, as Kafka's upgrade batch does.
 //!
 //! Membership: each config of openraft's (joint) membership is one `VotersRecord` (a joint
 //! config, during a change of voters, writes the old then the new one, and Kafka readers take the
@@ -140,12 +145,14 @@ pub(crate) struct LeaderChange {
 
 /// The batch of one entry at `base_offset`. A normal entry's records carry its own append time;
 /// control entries' records carry `timestamp_ms` (this voter's clock). `leader_change` is used
-/// by blank entries only.
+/// by blank entries only; `kraft_version_before`, the level of the latest membership before it,
+/// by membership entries.
 pub(crate) fn entry_batch(
     entry: &Entry<TypeConfig>,
     base_offset: i64,
     timestamp_ms: i64,
     leader_change: &LeaderChange,
+    kraft_version_before: i16,
 ) -> Result<RecordBatch, QuorumError> {
     let epoch = i32::try_from(entry.log_id.leader_id.term)
         .map_err(|_| QuorumError::Encode(format!("term {} exceeds a leader epoch", entry.log_id.leader_id.term)))?;
@@ -161,7 +168,10 @@ pub(crate) fn entry_batch(
     let records = match &entry.payload {
         EntryPayload::Normal(frames) => frames.frames.iter().map(|frame| (None, frame.clone())).collect(),
         EntryPayload::Blank => vec![leader_change_record(leader_change)?],
-        EntryPayload::Membership(membership) => membership_records(membership, entry.log_id.index == 0)?,
+        EntryPayload::Membership(membership) => {
+            let raised = kraft_version(membership) > kraft_version_before;
+            membership_records(membership, entry.log_id.index == 0 || raised)?
+        }
     };
     for (key, value) in &records {
         let record = NewRecord { timestamp_ms, key: key.as_ref().map(|k| &k[..]), value: Some(value), headers: &[] };
@@ -189,13 +199,25 @@ fn leader_change_record(change: &LeaderChange) -> Result<KeyValue, QuorumError> 
     Ok((Some(ControlRecordType::LeaderChange.encode_key()), value.to_vec()))
 }
 
+/// The `kraft.version` `membership` stands for: [`KRAFT_VERSION`] once every voter and learner
+/// has a metadata log directory id (Kafka's voter sets at level 1 must: KIP-853's replica keys);
+/// 0 for a static quorum's voters, which `controller.quorum.voters` names without.
+pub(crate) fn kraft_version(membership: &Membership<u64, VoterNode>) -> i16 {
+    let mut nodes = membership.nodes().peekable();
+    let known = nodes.peek().is_some() && nodes.all(|(_, node)| node.directory_id != [0; 16]);
+    if known { KRAFT_VERSION } else { 0 }
+}
+
+/// A membership's control records: its `kraft.version` first when `with_kraft_version` (the log's
+/// first entry, a snapshot, the upgrade), then its `VotersRecord`s.
 pub(crate) fn membership_records(
     membership: &Membership<u64, VoterNode>,
-    bootstrap: bool,
+    with_kraft_version: bool,
 ) -> Result<Vec<KeyValue>, QuorumError> {
     let mut records = Vec::new();
-    if bootstrap {
-        let record = KRaftVersionRecord { version: 0, kraft_version: KRAFT_VERSION, unknown_tagged_fields: Vec::new() };
+    if with_kraft_version {
+        let level = kraft_version(membership);
+        let record = KRaftVersionRecord { version: 0, kraft_version: level, unknown_tagged_fields: Vec::new() };
         let value = record.encode_to_bytes(0).map_err(|e| QuorumError::Encode(e.to_string()))?;
         records.push((Some(ControlRecordType::KraftVersion.encode_key()), value.to_vec()));
     }
@@ -334,13 +356,13 @@ fn membership(configs: Vec<Vec<Voter>>, learners: Vec<Voter>) -> Result<Membersh
     Ok(Membership::new(joint, nodes))
 }
 
-/// The voters a membership entry's batch names, or `None` for other batches.
-pub(crate) fn batch_voters(batch: &RecordBatch) -> Result<Option<Vec<u64>>, QuorumError> {
+/// The membership a membership entry's batch holds, or `None` for other batches.
+pub(crate) fn batch_membership(batch: &RecordBatch) -> Result<Option<Membership<u64, VoterNode>>, QuorumError> {
     if !batch.attributes().is_control() {
         return Ok(None);
     }
     match batch_entry(batch, 0)?.payload {
-        EntryPayload::Membership(membership) => Ok(Some(membership.voter_ids().collect())),
+        EntryPayload::Membership(membership) => Ok(Some(membership)),
         _ => Ok(None),
     }
 }
@@ -406,7 +428,7 @@ mod tests {
     fn check_round_trip(payload: EntryPayload<TypeConfig>, index: u64) {
         let entry = Entry { log_id: LogId::new(CommittedLeaderId::new(3, 0), index), payload };
         let change = LeaderChange { leader_id: Some(1), voters: vec![1] };
-        let batch = entry_batch(&entry, 42, 1_000, &change).expect("encodes");
+        let batch = entry_batch(&entry, 42, 1_000, &change, 0).expect("encodes");
         assert!(batch.crc_is_valid());
         assert_eq!((batch.base_offset(), batch.partition_leader_epoch()), (42, 3));
         assert_eq!(batch_entry(&batch, index).expect("decodes"), entry);
@@ -431,6 +453,43 @@ mod tests {
         let learning = Membership::new(vec![BTreeSet::from([1, 2])], nodes);
         assert_eq!(learning.learner_ids().collect::<Vec<_>>(), [4]);
         check_round_trip(EntryPayload::Membership(learning), 10);
+    }
+
+    /// `kraft.version` 1 once every member has a directory id; a membership raising it states
+    /// the new level first in its batch (Kafka's upgrade batch), one keeping it does not.
+    #[test]
+    fn a_membership_raising_kraft_version_states_it() {
+        let node = |directory| VoterNode { directory_id: [directory; 16], ..VoterNode::default() };
+        let static_voters = Membership::new(vec![BTreeSet::from([1, 2])], BTreeMap::from([(1, node(0)), (2, node(0))]));
+        let half_known = Membership::new(vec![BTreeSet::from([1, 2])], BTreeMap::from([(1, node(1)), (2, node(0))]));
+        let known = Membership::new(vec![BTreeSet::from([1, 2])], BTreeMap::from([(1, node(1)), (2, node(2))]));
+        assert_eq!([&static_voters, &half_known, &known].map(kraft_version), [0, 0, 1]);
+        let kraft_records = |membership: &Membership<u64, VoterNode>, index, before| {
+            let entry = Entry {
+                log_id: LogId::new(CommittedLeaderId::new(3, 0), index),
+                payload: EntryPayload::Membership(membership.clone()),
+            };
+            let batch = entry_batch(&entry, 0, 1_000, &LeaderChange::default(), before).expect("encodes");
+            let records = batch.records().expect("records");
+            let levels: Vec<i16> = records
+                .iter()
+                .map(|r| r.expect("a record"))
+                .filter(|r| {
+                    r.key()
+                        .is_some_and(|k| ControlRecordType::decode_key(k).ok() == Some(ControlRecordType::KraftVersion))
+                })
+                .map(|r| {
+                    KRaftVersionRecord::decode_exact(Bytes::copy_from_slice(r.value().unwrap_or_default()), 0)
+                        .expect("decodes")
+                        .kraft_version
+                })
+                .collect();
+            levels
+        };
+        assert_eq!(kraft_records(&static_voters, 0, 0), [0], "the first entry states its level");
+        assert_eq!(kraft_records(&known, 9, 0), [1], "the upgrade");
+        assert!(kraft_records(&known, 10, 1).is_empty(), "a change at the same level");
+        assert!(kraft_records(&static_voters, 10, 0).is_empty());
     }
 
     /// A record's frame is Kafka's: frame version 1, type, version, then the record.

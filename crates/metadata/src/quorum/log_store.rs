@@ -53,7 +53,7 @@ use std::sync::{Arc, Mutex, MutexGuard};
 
 use openraft::storage::{LogFlushed, RaftLogStorage};
 use openraft::{
-    CommittedLeaderId, Entry, EntryPayload, LogId, LogState, RaftLogReader, StorageError, StorageIOError,
+    CommittedLeaderId, Entry, EntryPayload, LogId, LogState, Membership, RaftLogReader, StorageError, StorageIOError,
     StoredMembership, Vote,
 };
 use strand_base::Clock;
@@ -63,7 +63,7 @@ use strand_log::{Log, LogConfig};
 use strand_protocol::records::{RecordBatch, RecordBatches};
 
 use super::QuorumError;
-use super::entry::{LeaderChange, TypeConfig, VoterNode, batch_entry, batch_voters, entry_batch};
+use super::entry::{LeaderChange, TypeConfig, VoterNode, batch_entry, batch_membership, entry_batch, kraft_version};
 use super::quorum_state::{QuorumStateFile, state_vote, vote_state};
 use super::snapshot::{MetadataSnapshot, SnapshotId, delete_before, snapshot_ids};
 
@@ -106,8 +106,8 @@ pub(crate) struct MetadataLog {
     last_purged: Option<LogId<u64>>,
     /// The newest snapshot on disk.
     snapshot: Option<SnapshotInfo>,
-    /// The Raft index and voters of every membership batch, oldest first (a handful).
-    memberships: Vec<(u64, Vec<u64>)>,
+    /// Every membership batch, oldest first (a handful).
+    memberships: Vec<LoggedMembership>,
     vote_file: QuorumStateFile,
     vote: Option<Vote<u64>>,
     /// The first error handed to openraft (which stops on it), if any.
@@ -115,6 +115,20 @@ pub(crate) struct MetadataLog {
 }
 
 pub(crate) type SharedLog = Arc<Mutex<MetadataLog>>;
+
+/// What the log keeps of one membership batch: its Raft index, voters and `kraft.version`.
+#[derive(Debug, Clone)]
+struct LoggedMembership {
+    index: u64,
+    voters: Vec<u64>,
+    kraft_version: i16,
+}
+
+impl LoggedMembership {
+    fn of(index: u64, membership: &Membership<u64, VoterNode>) -> LoggedMembership {
+        LoggedMembership { index, voters: membership.voter_ids().collect(), kraft_version: kraft_version(membership) }
+    }
+}
 
 /// Locks the shared log. A panic while it was held (a broken invariant) leaves the log as the
 /// last completed call left it, so the lock is taken over rather than poisoned for good.
@@ -171,8 +185,8 @@ impl MetadataLog {
         }
         self.first_index = snapshot.last_log_id.index + 1;
         self.last_purged = Some(snapshot.last_log_id);
-        let voters = snapshot.membership.membership().voter_ids().collect();
-        self.memberships.push((snapshot.membership.log_id().map_or(0, |id| id.index), voters));
+        let index = snapshot.membership.log_id().map_or(0, |id| id.index);
+        self.memberships.push(LoggedMembership::of(index, snapshot.membership.membership()));
         self.snapshot = Some(SnapshotInfo::of(snapshot));
         delete_before(self.log.dir(), snapshot.id)
     }
@@ -188,8 +202,8 @@ impl MetadataLog {
             for batch in batches {
                 let term = u64::try_from(batch.partition_leader_epoch())
                     .map_err(|_| QuorumError::CorruptLog(format!("batch at {offset}: negative epoch")))?;
-                if let Some(voters) = batch_voters(&batch)? {
-                    self.memberships.push((self.next_index(), voters));
+                if let Some(membership) = batch_membership(&batch)? {
+                    self.memberships.push(LoggedMembership::of(self.next_index(), &membership));
                 }
                 self.batches.push(StoredBatch {
                     base_offset: batch.base_offset(),
@@ -214,7 +228,12 @@ impl MetadataLog {
 
     /// The voters of the latest membership entry, if any.
     pub(crate) fn voters(&self) -> Option<Vec<u64>> {
-        self.memberships.last().map(|(_, voters)| voters.clone())
+        self.memberships.last().map(|m| m.voters.clone())
+    }
+
+    /// The `kraft.version` of the latest membership entry (0 without one).
+    pub(crate) fn kraft_version(&self) -> i16 {
+        self.memberships.last().map_or(0, |m| m.kraft_version)
     }
 
     /// The term of the saved vote, if any.
@@ -307,10 +326,10 @@ impl MetadataLog {
             assert_eq!(index, self.next_index(), "openraft appends consecutive entries");
             let leader_change = self.leader_change(entry.log_id.leader_id.term);
             let base_offset = self.log.log_end_offset();
-            let batch = entry_batch(&entry, base_offset, self.clock.now_ms(), &leader_change)?;
+            let batch = entry_batch(&entry, base_offset, self.clock.now_ms(), &leader_change, self.kraft_version())?;
             self.log.append_as_follower(&batch)?;
             if let EntryPayload::Membership(membership) = &entry.payload {
-                self.memberships.push((index, membership.voter_ids().collect()));
+                self.memberships.push(LoggedMembership::of(index, membership));
             }
             let term = entry.log_id.leader_id.term;
             self.batches.push(StoredBatch { base_offset, last_offset: batch.last_offset(), term });
@@ -323,7 +342,7 @@ impl MetadataLog {
     /// voters of the latest membership.
     fn leader_change(&self, term: u64) -> LeaderChange {
         let leader_id = self.vote.filter(|vote| vote.leader_id.term == term).and_then(|vote| vote.leader_id.voted_for);
-        let voters = self.memberships.last().map(|(_, voters)| voters.clone()).unwrap_or_default();
+        let voters = self.voters().unwrap_or_default();
         LeaderChange { leader_id, voters }
     }
 
@@ -338,7 +357,7 @@ impl MetadataLog {
         let Some(stored) = self.stored_batch(index) else { return Ok(()) };
         self.log.truncate_to(stored.base_offset)?;
         self.batches.truncate((index - self.first_index) as usize);
-        self.memberships.retain(|(membership_index, _)| *membership_index < index);
+        self.memberships.retain(|m| m.index < index);
         Ok(())
     }
 

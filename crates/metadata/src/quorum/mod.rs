@@ -3,7 +3,8 @@
 //! layout, so Kafka's `DumpLogSegments --cluster-metadata-decoder` reads it.
 //!
 //! A quorum is a static set of voters (Kafka's `controller.quorum.voters`), or a dynamic one
-//! (KIP-853, `QuorumConfig::dynamic`) whose voters change through openraft's membership changes
+//! (KIP-853, `QuorumConfig::dynamic`, or a static one after its `kraft.version` upgrade,
+//! `kraft_upgrade`) whose voters change through openraft's membership changes
 //! (`voters`); a one-node cluster is a quorum of one, the same code. Every voter stores the whole log, votes, and fsyncs what it
 //! appends before acknowledging it; a leader (one per epoch) appends, and a batch commits once a
 //! majority of voters has it durably.
@@ -31,6 +32,7 @@
 //!   first leader to commit ([`write_bootstrap`], [`read_bootstrap`]).
 //! - `subscriber`: the committed-batch feed.
 //! - `voters`: a dynamic quorum's voter changes (AddRaftVoter, RemoveRaftVoter).
+//! - `kraft_upgrade`: a static quorum made dynamic (`kraft.version` 0 to 1).
 //!
 //! **Forming a quorum.** Every voter whose log has no membership yet initializes it with the
 //! configured voter set: a first entry (index 0, epoch 0) holding `KRaftVersionRecord` and
@@ -40,7 +42,8 @@
 //! or leader is "initialized" and skips it (it then gets the entry by replication). All voters
 //! may therefore start at once, in any order, and no voter is special. Different voter sets on
 //! different nodes would split the cluster: a voter whose log names other voters than its
-//! configuration refuses to open.
+//! configuration refuses to open, until the quorum is upgraded to `kraft.version` 1
+//! (`kraft_upgrade`): from then on the log's voters rule, as in a dynamic quorum.
 //!
 //! **Epochs and offsets.** Kafka's leader epoch is openraft's term (`single-term-leader`: at most
 //! one leader per term); offsets are Kafka's, a batch per Raft entry (see `log_store`).
@@ -74,6 +77,7 @@ mod config;
 mod describe;
 mod election;
 mod entry;
+mod kraft_upgrade;
 mod log_store;
 mod observer;
 mod pre_vote;
@@ -243,8 +247,11 @@ pub struct Quorum {
     /// Why Raft stopped on an error, once it did.
     failure: watch::Receiver<Option<String>>,
     node_id: i32,
-    /// A dynamic quorum (KIP-853): its voters change (`voters`).
-    dynamic: bool,
+    /// Formatted as a dynamic quorum (KIP-853); a static one becomes dynamic by its upgrade
+    /// (`Quorum::is_dynamic`).
+    formatted_dynamic: bool,
+    /// What the voters told this leader of themselves while the quorum is static (`kraft_upgrade`).
+    reported: Mutex<kraft_upgrade::ReportedVoters>,
     /// What other voters' RPCs must be to reach Raft.
     admission: Admission,
     /// How long a voter keeps following a leader it no longer hears (the fetch timeout): it
@@ -283,7 +290,8 @@ impl Quorum {
     /// returns at once: elections and catching up happen as the voters reach each other; watch
     /// [`Quorum::leadership`] and [`Quorum::high_watermark`].
     ///
-    /// Refused: a node that is not a voter, and a log whose voters differ from the configured ones.
+    /// Refused: a node that is not a voter, and a log whose voters differ from the configured ones
+    /// (unless its quorum was upgraded to `kraft.version` 1: then the log's voters rule).
     pub async fn open(
         dir: &Path,
         config: QuorumConfig,
@@ -294,10 +302,12 @@ impl Quorum {
         let metadata_log = MetadataLog::open(dir, Arc::clone(&clock))?;
         let logged = metadata_log.voters();
         let saved_term = metadata_log.vote_term().unwrap_or_default();
+        // A static quorum upgraded to kraft.version 1 is dynamic: its log's voters rule.
+        let log_rules = config.dynamic || metadata_log.kraft_version() >= entry::KRAFT_VERSION;
         // A lone voter stands at every start; others may still follow a leader of the last term.
         // A dynamic quorum's voters are the log's, once it has some.
         let lone = match &logged {
-            Some(logged) if config.dynamic => logged.iter().eq([&voter]),
+            Some(logged) if log_rules => logged.iter().eq([&voter]),
             _ => config.is_lone_voter(),
         };
         let last_term = if lone { admission::TERM_MAX - 1 } else { admission::TERM_MAX };
@@ -306,7 +316,7 @@ impl Quorum {
         }
         let never_voted = metadata_log.vote_term().is_none();
         if let Some(logged) = &logged
-            && !config.dynamic
+            && !log_rules
             && !logged.iter().eq(members.keys())
         {
             return Err(QuorumError::VotersMismatch {
@@ -347,7 +357,8 @@ impl Quorum {
             leadership,
             failure,
             node_id: config.node_id,
-            dynamic: config.dynamic,
+            formatted_dynamic: config.dynamic,
+            reported: kraft_upgrade::no_reports(),
             admission: Admission::new(
                 &config.cluster_id,
                 config.node_id,
@@ -370,10 +381,11 @@ impl Quorum {
             return Err(e);
         }
         tracing::info!(
-            "metadata quorum of cluster {}: node {} of voters {:?}, {:?}, high watermark {}",
+            "metadata quorum of cluster {}: node {} of voters {:?} (kraft.version {}), {:?}, high watermark {}",
             config.cluster_id,
             config.node_id,
-            config.voters.ids().collect::<Vec<_>>(),
+            quorum.current_voters().iter().map(|v| v.id).collect::<Vec<_>>(),
+            quorum.kraft_version(),
             *quorum.leadership().borrow(),
             quorum.high_watermark()
         );
@@ -569,7 +581,7 @@ impl Quorum {
     /// node that is not another voter, or that no voter of this cluster would send (see
     /// `admission`) are refused in the reply ([`RaftReply::is_refused`]) before Raft sees them.
     pub async fn handle_rpc(&self, rpc: RaftRpc) -> RaftReply {
-        let current_voters: std::collections::BTreeSet<u64> = if self.dynamic {
+        let current_voters: std::collections::BTreeSet<u64> = if self.is_dynamic() {
             self.metrics.borrow().membership_config.membership().voter_ids().collect()
         } else {
             std::collections::BTreeSet::new()

@@ -11,8 +11,8 @@
 //!
 //! Refused as Kafka's leader refuses them: off the leader NOT_LEADER_OR_FOLLOWER; while another
 //! change is in flight REQUEST_TIMED_OUT; a voter id already voting DUPLICATE_VOTER; a voter (id
-//! and directory id) not voting, or the last one, VOTER_NOT_FOUND; a static quorum
-//! UNSUPPORTED_VERSION.
+//! and directory id) not voting, or the last one, VOTER_NOT_FOUND; a static quorum (until its
+//! `kraft.version` upgrade, `kraft_upgrade`) UNSUPPORTED_VERSION.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::time::Duration;
@@ -59,11 +59,6 @@ impl VoterChangeError {
 const PREVIOUS_CHANGE: &str = "Request timed out waiting for leader to handle previous voter change request";
 
 impl Quorum {
-    /// Whether this is a dynamic quorum (KIP-853, `kraft.version` 1): its voters can change.
-    pub fn is_dynamic(&self) -> bool {
-        self.dynamic
-    }
-
     /// The voters of the membership this node knows (the newest, committed or not).
     pub fn current_voters(&self) -> Vec<CurrentVoter> {
         let metrics = self.metrics.borrow();
@@ -162,7 +157,7 @@ impl Quorum {
 
     /// The voters, once this node is found to lead a dynamic quorum with no change in flight.
     fn check_voter_change(&self, gerund: &str) -> Result<Vec<CurrentVoter>, VoterChangeError> {
-        if !self.dynamic {
+        if !self.is_dynamic() {
             let message = format!("Cluster doesn't support {gerund} voter because the kraft.version feature is 0");
             return Err(VoterChangeError::new(ErrorCode::UnsupportedVersion, message));
         }
@@ -182,7 +177,7 @@ impl Quorum {
 }
 
 /// `voter` as the membership holds it.
-fn voter_node(voter: &NewVoter) -> VoterNode {
+pub(crate) fn voter_node(voter: &NewVoter) -> VoterNode {
     let endpoints = voter.listeners.iter().map(|(name, host, port)| VoterEndpoint {
         name: name.clone(),
         host: host.clone(),

@@ -2,8 +2,9 @@
 //! by every link to the controllers (the quorum's transport, the controller client, observers'
 //! metadata fetches).
 //!
-//! A static quorum's addresses are `controller.quorum.voters`, fixed. A dynamic quorum's (KIP-853)
-//! change: they start from the initial voters `strand storage format` recorded and from
+//! A static quorum's voters' addresses are `controller.quorum.voters`, fixed; controllers added
+//! once it is upgraded to `kraft.version` 1 come from their registrations. A dynamic quorum's
+//! (KIP-853) change: they start from the initial voters `strand storage format` recorded and from
 //! `controller.quorum.bootstrap.servers` (under negative ids, as Kafka numbers bootstrap servers,
 //! since their node ids are not known), and follow the controllers' registrations in the image
 //! ([`follow_controller_registrations`]).
@@ -40,11 +41,13 @@ impl ControllerAddresses {
 }
 
 /// Keeps `addresses` up to date with the controllers' registrations in `image` (the endpoint
-/// named `listener_name`, else the first), until the image's sender goes.
+/// named `listener_name`, else the first), but for the `fixed` ids (`controller.quorum.voters`),
+/// until the image's sender goes.
 pub async fn follow_controller_registrations(
     addresses: ControllerAddresses,
     mut image: watch::Receiver<Arc<MetadataImage>>,
     listener_name: String,
+    fixed: Vec<i32>,
 ) {
     loop {
         let found: Vec<(i32, String)> = {
@@ -52,6 +55,7 @@ pub async fn follow_controller_registrations(
             image
                 .cluster()
                 .controllers()
+                .filter(|controller| !fixed.contains(&controller.id))
                 .filter_map(|controller| {
                     let named = controller.endpoints.iter().find(|e| e.name == listener_name);
                     let endpoint = named.or_else(|| controller.endpoints.first())?;

@@ -10,6 +10,7 @@
 //! - `raft`: [`TcpQuorumTransport`], the metadata quorum's transport.
 //! - `controller`: [`ControllerClient`], the broker's way to the active controller.
 //! - `auto_join`: [`join_forever`], `controller.quorum.auto.join.enable`.
+//! - `voter_update`: [`update_voter_forever`], a static voter telling each leader about itself.
 //! - `controllers`: [`ControllerAddresses`], the controllers' CONTROLLER listeners by node id.
 //! - `replica`: replication's links: followers' Fetch to leaders ([`BrokerFetchTransport`]) and
 //!   leaders' AlterPartition to the controller ([`ControllerIsrChannel`]).
@@ -37,6 +38,7 @@ mod raft;
 mod replica;
 mod share;
 mod txn;
+mod voter_update;
 mod wire;
 
 pub use auto_join::{JoiningController, join_forever};
@@ -50,6 +52,7 @@ pub use raft::TcpQuorumTransport;
 pub use replica::{BrokerFetchTransport, ControllerIsrChannel};
 pub use share::CoordinatorSharePersister;
 pub use txn::{CoordinatorTxnVerifier, LeaderTxnMarkerSender};
+pub use voter_update::update_voter_forever;
 
 use std::sync::Arc;
 

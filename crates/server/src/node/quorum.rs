@@ -1,7 +1,9 @@
 //! Opening this node's voter of the metadata quorum, and where the controllers are.
 //!
 //! A static quorum (`controller.quorum.voters`, `kraft.version` 0) has fixed voters and
-//! addresses. A dynamic one (KIP-853, `kraft.version` 1) is what `strand storage format
+//! addresses, until `kafka-features upgrade --feature kraft.version=1` makes it dynamic (each
+//! voter tells each leader about itself for it: `voter_update`); then the log's voter set rules
+//! and controllers added later are found by their registrations. A dynamic one (KIP-853, `kraft.version` 1) is what `strand storage format
 //! --standalone|--initial-controllers|--no-initial-controllers` wrote into `bootstrap.checkpoint`:
 //! its initial voters (with directory ids and endpoints) become the first membership, and the
 //! voter set in the log rules from then on; its controllers are found through
@@ -18,6 +20,9 @@ use strand_metadata::quorum::{
 };
 
 use strand_metadata::quorum_controller::QuorumController;
+use strand_protocol::messages::UpdateRaftVoterRequest;
+use strand_protocol::messages::controller_registration_request::Listener as ControllerListener;
+use strand_protocol::messages::update_raft_voter_request::{KRaftVersionFeature, Listener};
 
 use super::NodeError;
 use crate::config::ServerConfig;
@@ -67,25 +72,29 @@ pub(super) async fn open_quorum(
         snapshots,
         ..quorum_config
     };
-    let (quorum_config, transport): (QuorumConfig, Arc<dyn QuorumTransport>) =
-        if let Some(voters) = dynamic_voters(config)? {
-            let meta = strand_log::dir::MetaProperties::read(&config.metadata_log_dir).ok().flatten();
-            let directory_id = meta.and_then(|meta| meta.directory_id).unwrap_or_default();
-            let lone = QuorumConfig::lone_voter(config.node_id, cluster_id);
-            let quorum_config = QuorumConfig { voters, dynamic: true, directory_id, ..lone };
-            (timeouts(quorum_config), Arc::new(TcpQuorumTransport::new(controllers, connect_timeout, peers, link)))
-        } else if config.is_sole_voter() {
-            let mut lone = QuorumConfig { snapshots, ..QuorumConfig::lone_voter(config.node_id, cluster_id) };
-            if config.controller_listeners().next().is_some() && !config.controller_quorum_voters.is_empty() {
-                // Its own CONTROLLER endpoint goes into the voter set, as Kafka's DescribeQuorum shows it.
-                lone.voters = QuorumVoters::parse(&static_voters(config), &listener_name)?;
-            }
-            (lone, Arc::new(LoneVoterTransport))
-        } else {
-            let voters = QuorumVoters::parse(&static_voters(config), &listener_name)?;
-            let quorum_config = QuorumConfig { voters, ..QuorumConfig::lone_voter(config.node_id, cluster_id) };
-            (timeouts(quorum_config), Arc::new(TcpQuorumTransport::new(controllers, connect_timeout, peers, link)))
-        };
+    // Every voter's replica key (KIP-853): a static quorum's voters tell their leader, for its
+    // `kraft.version` upgrade, and check it in RPCs once the upgrade has written it.
+    let meta = strand_log::dir::MetaProperties::read(&config.metadata_log_dir).ok().flatten();
+    let directory_id = meta.and_then(|meta| meta.directory_id).unwrap_or_default();
+    let (quorum_config, transport): (QuorumConfig, Arc<dyn QuorumTransport>) = if let Some(voters) =
+        dynamic_voters(config)?
+    {
+        let lone = QuorumConfig::lone_voter(config.node_id, cluster_id);
+        let quorum_config = QuorumConfig { voters, dynamic: true, directory_id, ..lone };
+        (timeouts(quorum_config), Arc::new(TcpQuorumTransport::new(controllers, connect_timeout, peers, link)))
+    } else if config.is_sole_voter() {
+        let mut lone = QuorumConfig { snapshots, directory_id, ..QuorumConfig::lone_voter(config.node_id, cluster_id) };
+        if config.controller_listeners().next().is_some() && !config.controller_quorum_voters.is_empty() {
+            // Its own CONTROLLER endpoint goes into the voter set, as Kafka's DescribeQuorum shows it.
+            lone.voters = QuorumVoters::parse(&static_voters(config), &listener_name)?;
+        }
+        (lone, Arc::new(LoneVoterTransport))
+    } else {
+        let voters = QuorumVoters::parse(&static_voters(config), &listener_name)?;
+        let quorum_config =
+            QuorumConfig { voters, directory_id, ..QuorumConfig::lone_voter(config.node_id, cluster_id) };
+        (timeouts(quorum_config), Arc::new(TcpQuorumTransport::new(controllers, connect_timeout, peers, link)))
+    };
     Ok(Quorum::open(&metadata_dir, quorum_config, transport, clock).await?)
 }
 
@@ -140,4 +149,42 @@ pub(super) fn joining(config: &ServerConfig, cluster_id: &str) -> JoiningControl
             .map(ControllerAddresses::bootstrap_id)
             .collect(),
     }
+}
+
+/// What this voter of a static quorum tells each leader (UpdateRaftVoter, `inter_node::voter_update`):
+/// its directory id, its CONTROLLER `listeners` (as it registers them; the one the voters use at the
+/// address `controller.quorum.voters` gives it, which they reach it at today) and the
+/// `kraft.version`s it supports. `None` in a dynamic quorum, or without a CONTROLLER listener.
+pub(super) fn voter_update(
+    config: &ServerConfig,
+    cluster_id: &str,
+    listeners: &[ControllerListener],
+) -> Option<UpdateRaftVoterRequest> {
+    if config.controller_quorum_voters.is_empty() || listeners.is_empty() {
+        return None;
+    }
+    let meta = strand_log::dir::MetaProperties::read(&config.metadata_log_dir).ok().flatten();
+    let own = config.controller_quorum_voters.iter().find(|voter| voter.id == config.node_id);
+    let used = config.controller_listener_names.first();
+    let listener = |l: &ControllerListener| {
+        let (host, port) = match own {
+            Some(voter) if used == Some(&l.name) => (voter.address.host.clone(), voter.address.port),
+            _ => (l.host.clone(), l.port),
+        };
+        Listener { name: l.name.clone(), host, port, ..Listener::default() }
+    };
+    let (min, max) = strand_metadata::image::supported_range(strand_metadata::image::KRAFT_VERSION);
+    Some(UpdateRaftVoterRequest {
+        cluster_id: Some(cluster_id.to_owned()),
+        current_leader_epoch: -1,
+        voter_id: config.node_id,
+        voter_directory_id: meta.and_then(|meta| meta.directory_id).unwrap_or_default(),
+        listeners: listeners.iter().map(listener).collect(),
+        kraft_version_feature: KRaftVersionFeature {
+            min_supported_version: min,
+            max_supported_version: max,
+            ..KRaftVersionFeature::default()
+        },
+        ..UpdateRaftVoterRequest::default()
+    })
 }
