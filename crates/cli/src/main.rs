@@ -14,7 +14,8 @@
 //!   ([`groups`], Kafka's `kafka-consumer-groups.sh`), `strand get-offsets` ([`get_offsets`])
 //!   and `strand delete-records` ([`delete_records`]), `strand cluster` ([`cluster`]) and
 //!   `strand features` ([`features`]), `strand metadata-quorum` ([`metadata_quorum`]),
-//!   `strand log-dirs` ([`log_dirs`]), `strand leader-election` ([`leader_election`]) and
+//!   `strand log-dirs` ([`log_dirs`]), `strand leader-election` ([`leader_election`]),
+//!   `strand reassign-partitions` ([`reassign`]) and
 //!   `strand transactions` ([`transactions`]) and `strand acls` ([`acls`]) likewise.
 //!
 //! A build with failpoints (the binary Cargo builds for this package's tests, where the
@@ -38,6 +39,7 @@ mod groups;
 mod leader_election;
 mod log_dirs;
 mod metadata_quorum;
+mod reassign;
 mod server;
 mod storage;
 mod tool;
@@ -87,6 +89,8 @@ enum Command {
     LogDirs(log_dirs::LogDirsArgs),
     /// Elect preferred or unclean leaders (Kafka's kafka-leader-election.sh).
     LeaderElection(leader_election::LeaderElectionArgs),
+    /// Move partitions between brokers and log dirs (Kafka's kafka-reassign-partitions.sh).
+    ReassignPartitions(reassign::ReassignArgs),
     /// List, describe and abort transactions (Kafka's kafka-transactions.sh).
     Transactions(transactions::TransactionsArgs),
     /// Add, remove and list ACLs (Kafka's kafka-acls.sh).
@@ -113,6 +117,7 @@ fn main() -> ExitCode {
         Command::MetadataQuorum(args) => return metadata_quorum::run(args),
         Command::LogDirs(args) => return log_dirs::run(args),
         Command::LeaderElection(args) => return leader_election::run(args),
+        Command::ReassignPartitions(args) => return reassign::run(args),
         Command::Transactions(args) => return transactions::run(args),
         Command::Acls(args) => return acls::run(args),
     };
