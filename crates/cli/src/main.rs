@@ -15,7 +15,8 @@
 //!   and `strand delete-records` ([`delete_records`]), `strand cluster` ([`cluster`]) and
 //!   `strand features` ([`features`]), `strand metadata-quorum` ([`metadata_quorum`]),
 //!   `strand log-dirs` ([`log_dirs`]), `strand leader-election` ([`leader_election`]),
-//!   `strand reassign-partitions` ([`reassign`]) and
+//!   `strand reassign-partitions` ([`reassign`]), `strand dump-log` ([`dump_log`], reading
+//!   files, no cluster) and
 //!   `strand transactions` ([`transactions`]) and `strand acls` ([`acls`]) likewise.
 //!
 //! A build with failpoints (the binary Cargo builds for this package's tests, where the
@@ -33,6 +34,7 @@ mod configs;
 mod console_consumer;
 mod console_producer;
 mod delete_records;
+mod dump_log;
 mod features;
 mod get_offsets;
 mod groups;
@@ -91,6 +93,8 @@ enum Command {
     LeaderElection(leader_election::LeaderElectionArgs),
     /// Move partitions between brokers and log dirs (Kafka's kafka-reassign-partitions.sh).
     ReassignPartitions(reassign::ReassignArgs),
+    /// Dump log segments, indexes and snapshots (Kafka's kafka-dump-log.sh).
+    DumpLog(dump_log::DumpLogArgs),
     /// List, describe and abort transactions (Kafka's kafka-transactions.sh).
     Transactions(transactions::TransactionsArgs),
     /// Add, remove and list ACLs (Kafka's kafka-acls.sh).
@@ -118,6 +122,7 @@ fn main() -> ExitCode {
         Command::LogDirs(args) => return log_dirs::run(args),
         Command::LeaderElection(args) => return leader_election::run(args),
         Command::ReassignPartitions(args) => return reassign::run(args),
+        Command::DumpLog(args) => return dump_log::run(args),
         Command::Transactions(args) => return transactions::run(args),
         Command::Acls(args) => return acls::run(args),
     };
