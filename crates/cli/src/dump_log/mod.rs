@@ -268,7 +268,8 @@ fn dump_log(path: &Path, file_name: &str, options: LogOptions, findings: &mut Fi
             for record in &records {
                 let record = record.map_err(|e| format!("{}: {e}", path.display()))?;
                 let offset = batch.record_offset(&record);
-                if last_offset != -1 && offset != last_offset + 1 {
+                // Kafka 4.4 compares the first record with -1 too: a segment not at 0 reports it.
+                if offset != last_offset + 1 {
                     let absolute = std::path::absolute(path).unwrap_or_else(|_| path.to_owned());
                     findings.non_consecutive.entry(absolute).or_default().insert(0, (last_offset, offset));
                 }
