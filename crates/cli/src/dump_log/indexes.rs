@@ -166,7 +166,7 @@ fn time_index_sanity(path: &Path, base: i64, entries: &[(i64, i64)], length: usi
             ));
         }
     }
-    if length % TIME_ENTRY_BYTES != 0 {
+    if !length.is_multiple_of(TIME_ENTRY_BYTES) {
         return Err(format!(
             "Time index file {} is corrupt, found {length} bytes which is neither positive nor a multiple of 12.",
             file.display()
@@ -179,7 +179,7 @@ fn time_index_sanity(path: &Path, base: i64, entries: &[(i64, i64)], length: usi
 /// Kafka's `dumpTxnIndex`: each aborted transaction.
 pub fn dump_txn_index(path: &Path) -> Result<(), String> {
     let bytes = read_index(path)?;
-    if bytes.len() % TXN_ENTRY_BYTES != 0 {
+    if !bytes.len().is_multiple_of(TXN_ENTRY_BYTES) {
         return Err(format!("Unexpected size of transaction index {} bytes in {}", bytes.len(), path.display()));
     }
     for entry in bytes.chunks_exact(TXN_ENTRY_BYTES) {
