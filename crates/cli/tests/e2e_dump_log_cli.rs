@@ -4,7 +4,7 @@
 //! null values, headers, idempotent producers (sequences), a transaction aborted by a marker
 //! (a control batch, a `.txnindex` entry) and several segments with many index entries; a copy
 //! with garbage appended shows the trailing-bytes report, and one whose index points at the
-//! wrong batch the mismatch report.
+//! wrong batch the mismatch report. A node's `__cluster_metadata` segment dumps the same too.
 //!
 //! Kafka's tool runs in Java: the Kafka 4.4.0 jars must be in `$STRAND_KAFKA_LIBS` (default
 //! `<workspace>/target/kafka-libs`), put there by `compat/kafka/fetch-jars.sh`. Without them the
@@ -89,6 +89,21 @@ fn damaged_files_are_reported_as_kafka_reports_them() {
     std::fs::write(&index, &entries).expect("damage index");
     compare(&[], &[&index]);
     compare(&["--verify-index-only"], &[&index]);
+}
+
+/// A node's metadata log (KRaft control records: KRaftVersion, KRaftVoters, LeaderChange, and
+/// metadata records, printed as their bytes) dumps as Kafka dumps it.
+#[test]
+fn a_node_s_metadata_log_dumps_as_kafka_dumps_it() {
+    let _serial = common::serial();
+    let server = common::Server::start();
+    common::create_topic(&mut server.connect(), "orders", 2);
+    let data = server.terminate();
+    let segments = files_with(&data.path().join("__cluster_metadata-0"), &["log"]);
+    assert!(!segments.is_empty(), "no metadata segment in {}", data.path().display());
+    for flags in [&["--deep-iteration"][..], &["--print-data-log"]] {
+        compare(flags, &[segments[0].as_path()]);
+    }
 }
 
 /// Both tools on `files` with `flags`: the same exit status, stdout and stderr.

@@ -5,6 +5,8 @@
 //!   with `--deep-iteration` (or `--print-data-log`) a line per record, keys and values decoded
 //!   as UTF-8 strings (Kafka's `StringDecoder`), `--skip-record-metadata`, `--max-bytes`;
 //!   offsets that do not follow each other reported on stderr at the end, as Kafka does.
+//! - [`kraft`]: the KRaft control records of the metadata log (LeaderChange, KRaftVersion,
+//!   KRaftVoters) as the JSON Kafka's tool prints.
 //! - [`indexes`]: `.index` and `.timeindex` (checked against their `.log`, `--verify-index-only`,
 //!   `--index-sanity-check`), `.txnindex` and producer `.snapshot` files.
 //!
@@ -18,6 +20,7 @@
 //! (`.checkpoint`): each is refused with one line naming it.
 
 mod indexes;
+mod kraft;
 
 use std::collections::BTreeMap;
 use std::fs::File;
@@ -383,6 +386,13 @@ fn control_text(record: &Record<'_>) -> String {
         0 | 1 if value.len() >= 6 => {
             let epoch = i32::from_be_bytes([value[2], value[3], value[4], value[5]]);
             format!(" endTxnMarker: {name} coordinatorEpoch: {epoch}")
+        }
+        2 => kraft::leader_change(value)
+            .map_or_else(|| format!(" controlType: {name}({id})"), |j| format!(" LeaderChange: {j}")),
+        5 => kraft::kraft_version(value)
+            .map_or_else(|| format!(" controlType: {name}({id})"), |j| format!(" KRaftVersion {j}")),
+        6 => {
+            kraft::voters(value).map_or_else(|| format!(" controlType: {name}({id})"), |j| format!(" KRaftVoters {j}"))
         }
         _ => format!(" controlType: {name}({id})"),
     }
