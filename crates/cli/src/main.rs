@@ -16,7 +16,7 @@
 //!   `strand features` ([`features`]), `strand metadata-quorum` ([`metadata_quorum`]),
 //!   `strand log-dirs` ([`log_dirs`]), `strand leader-election` ([`leader_election`]),
 //!   `strand reassign-partitions` ([`reassign`]), `strand dump-log` ([`dump_log`], reading
-//!   files, no cluster) and
+//!   files, no cluster), `strand producer-perf-test` ([`producer_perf`]) and
 //!   `strand transactions` ([`transactions`]) and `strand acls` ([`acls`]) likewise.
 //!
 //! A build with failpoints (the binary Cargo builds for this package's tests, where the
@@ -41,6 +41,7 @@ mod groups;
 mod leader_election;
 mod log_dirs;
 mod metadata_quorum;
+mod producer_perf;
 mod reassign;
 mod server;
 mod storage;
@@ -95,6 +96,8 @@ enum Command {
     ReassignPartitions(reassign::ReassignArgs),
     /// Dump log segments, indexes and snapshots (Kafka's kafka-dump-log.sh).
     DumpLog(dump_log::DumpLogArgs),
+    /// Measure producer throughput and latency (Kafka's kafka-producer-perf-test.sh).
+    ProducerPerfTest(producer_perf::ProducerPerfArgs),
     /// List, describe and abort transactions (Kafka's kafka-transactions.sh).
     Transactions(transactions::TransactionsArgs),
     /// Add, remove and list ACLs (Kafka's kafka-acls.sh).
@@ -123,6 +126,7 @@ fn main() -> ExitCode {
         Command::LeaderElection(args) => return leader_election::run(args),
         Command::ReassignPartitions(args) => return reassign::run(args),
         Command::DumpLog(args) => return dump_log::run(args),
+        Command::ProducerPerfTest(args) => return producer_perf::run(args),
         Command::Transactions(args) => return transactions::run(args),
         Command::Acls(args) => return acls::run(args),
     };

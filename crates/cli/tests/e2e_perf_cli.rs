@@ -1,0 +1,94 @@
+//! `strand producer-perf-test` against a real node: every record it reports is in the topic,
+//! with the payload asked for, and its summary line has Kafka's format. Timings are not
+//! checked, only the shape of the lines that carry them.
+
+mod common;
+
+use std::process::Command;
+
+use common::{Server, fetch_all};
+use regex::Regex;
+
+/// Kafka's summary line (`ProducerPerformance.Stats.printTotal`) for `records` records.
+fn summary(records: u64) -> Regex {
+    let rates = r"\d+\.\d{6} records/sec \(\d+\.\d{2} MB/sec\)";
+    let latencies = r"\d+\.\d{2} ms avg latency, \d+\.\d{2} ms max latency";
+    let percentiles = r"\d+ ms 50th, \d+ ms 95th, \d+ ms 99th, \d+ ms 99\.9th";
+    Regex::new(&format!(r"^{records} records sent, {rates}, {latencies}, {percentiles}\.$")).expect("regex")
+}
+
+/// Runs `strand producer-perf-test` against `server` with `args`.
+fn perf(server: &Server, args: &[&str]) -> (bool, String, String) {
+    let output = Command::new(env!("CARGO_BIN_EXE_strand"))
+        .arg("producer-perf-test")
+        .args(["--bootstrap-server", &server.address.to_string()])
+        .args(args)
+        .output()
+        .expect("run strand");
+    let text = |bytes: &[u8]| String::from_utf8_lossy(bytes).into_owned();
+    (output.status.success(), text(&output.stdout), text(&output.stderr))
+}
+
+/// 3,000 monotonic payloads in small batches: the topic holds exactly "0".."2999" in order, a
+/// progress line comes every interval, and the summary counts 3,000.
+#[test]
+fn the_records_reported_are_the_records_written() {
+    let _serial = common::serial();
+    let server = Server::start();
+    common::create_topic(&mut server.connect(), "perf", 1);
+    let args = [
+        "--topic",
+        "perf",
+        "--num-records",
+        "3000",
+        "--payload-monotonic",
+        "--throughput",
+        "-1",
+        "--command-property",
+        "batch.size=2000",
+        "acks=1",
+        "--reporting-interval",
+        "1",
+    ];
+    let (ok, stdout, stderr) = perf(&server, &args);
+    assert!(ok, "{stdout}{stderr}");
+    let lines: Vec<&str> = stdout.lines().collect();
+    let window = Regex::new(
+        r"^\d+ records sent, \d+\.\d records/sec \(\d+\.\d{2} MB/sec\), \d+\.\d ms avg latency, \d+\.\d ms max latency\.$",
+    )
+    .expect("regex");
+    let (last, progress) = lines.split_last().expect("a summary line");
+    assert!(summary(3000).is_match(last), "{stdout}");
+    assert!(!progress.is_empty() && progress.iter().all(|l| window.is_match(l)), "{stdout}");
+    let counted: u64 =
+        progress.iter().map(|l| l.split(' ').next().and_then(|n| n.parse::<u64>().ok()).unwrap_or(0)).sum();
+    assert!(counted <= 3000, "{stdout}");
+    let values = fetch_all(&mut server.connect(), "perf");
+    let expected: Vec<String> = (0..3000).map(|n| n.to_string()).collect();
+    assert_eq!(values, expected);
+}
+
+/// Fixed-size payloads: as many records of exactly --record-size bytes as asked; a payload
+/// option missing, or an option Strand lacks, is refused in one line.
+#[test]
+fn record_sizes_and_refusals() {
+    let _serial = common::serial();
+    let server = Server::start();
+    common::create_topic(&mut server.connect(), "sized", 1);
+    let args = ["--topic", "sized", "--num-records", "500", "--record-size", "100", "--throughput", "1000000"];
+    let (ok, stdout, stderr) = perf(&server, &args);
+    assert!(ok, "{stdout}{stderr}");
+    assert!(summary(500).is_match(stdout.lines().last().unwrap_or_default()), "{stdout}");
+    let values = fetch_all(&mut server.connect(), "sized");
+    assert_eq!(values.len(), 500);
+    assert!(values.iter().all(|v| v.len() == 100 && v.bytes().all(|b| b.is_ascii_uppercase())), "{values:?}");
+
+    let (ok, stdout, stderr) = perf(&server, &["--topic", "sized", "--num-records", "1", "--throughput", "-1"]);
+    assert!(!ok && stdout.is_empty(), "{stdout}");
+    assert_eq!(stderr.lines().next(), Some("No payload file, record size or payload-monotonic option provided."));
+    let args =
+        ["--topic", "sized", "--num-records", "1", "--record-size", "1", "--throughput", "-1", "--print-metrics"];
+    let (ok, _, stderr) = perf(&server, &args);
+    assert!(!ok, "{stderr}");
+    assert_eq!(stderr.trim_end(), "--print-metrics is not supported by this version of Strand");
+}
