@@ -16,7 +16,8 @@
 //!   `strand features` ([`features`]), `strand metadata-quorum` ([`metadata_quorum`]),
 //!   `strand log-dirs` ([`log_dirs`]), `strand leader-election` ([`leader_election`]),
 //!   `strand reassign-partitions` ([`reassign`]), `strand dump-log` ([`dump_log`], reading
-//!   files, no cluster), `strand producer-perf-test` ([`producer_perf`]) and
+//!   files, no cluster), `strand producer-perf-test` ([`producer_perf`]),
+//!   `strand consumer-perf-test` ([`consumer_perf`]) and
 //!   `strand transactions` ([`transactions`]) and `strand acls` ([`acls`]) likewise.
 //!
 //! A build with failpoints (the binary Cargo builds for this package's tests, where the
@@ -33,6 +34,7 @@ mod cluster;
 mod configs;
 mod console_consumer;
 mod console_producer;
+mod consumer_perf;
 mod delete_records;
 mod dump_log;
 mod features;
@@ -98,6 +100,8 @@ enum Command {
     DumpLog(dump_log::DumpLogArgs),
     /// Measure producer throughput and latency (Kafka's kafka-producer-perf-test.sh).
     ProducerPerfTest(producer_perf::ProducerPerfArgs),
+    /// Measure consumer throughput (Kafka's kafka-consumer-perf-test.sh).
+    ConsumerPerfTest(consumer_perf::ConsumerPerfArgs),
     /// List, describe and abort transactions (Kafka's kafka-transactions.sh).
     Transactions(transactions::TransactionsArgs),
     /// Add, remove and list ACLs (Kafka's kafka-acls.sh).
@@ -127,6 +131,7 @@ fn main() -> ExitCode {
         Command::ReassignPartitions(args) => return reassign::run(args),
         Command::DumpLog(args) => return dump_log::run(args),
         Command::ProducerPerfTest(args) => return producer_perf::run(args),
+        Command::ConsumerPerfTest(args) => return consumer_perf::run(args),
         Command::Transactions(args) => return transactions::run(args),
         Command::Acls(args) => return acls::run(args),
     };

@@ -1,6 +1,7 @@
-//! `strand producer-perf-test` against a real node: every record it reports is in the topic,
-//! with the payload asked for, and its summary line has Kafka's format. Timings are not
-//! checked, only the shape of the lines that carry them.
+//! `strand producer-perf-test` and `strand consumer-perf-test` against a real node: every
+//! record the producer reports is in the topic, with the payload asked for; the consumer counts
+//! the records and bytes there are; their lines have Kafka's format. Timings are not checked,
+//! only the shape of the lines that carry them.
 
 mod common;
 
@@ -91,4 +92,55 @@ fn record_sizes_and_refusals() {
     let (ok, _, stderr) = perf(&server, &args);
     assert!(!ok, "{stderr}");
     assert_eq!(stderr.trim_end(), "--print-metrics is not supported by this version of Strand");
+}
+
+/// `strand consumer-perf-test` with `args` against `server`.
+fn consumer_perf(server: &Server, args: &[&str]) -> (bool, String, String) {
+    let output = Command::new(env!("CARGO_BIN_EXE_strand"))
+        .arg("consumer-perf-test")
+        .args(["--bootstrap-server", &server.address.to_string()])
+        .args(args)
+        .output()
+        .expect("run strand");
+    let text = |bytes: &[u8]| String::from_utf8_lossy(bytes).into_owned();
+    (output.status.success(), text(&output.stdout), text(&output.stderr))
+}
+
+/// 2,000 records of 100 bytes over three partitions: the consumer reads them all (0.1907 MB),
+/// under Kafka's header; asked for more than there are, it says it timed out.
+#[test]
+fn the_consumer_counts_what_the_topic_holds() {
+    let _serial = common::serial();
+    let server = Server::start();
+    common::create_topic(&mut server.connect(), "read", 3);
+    let args = ["--topic", "read", "--num-records", "2000", "--record-size", "100", "--throughput", "-1"];
+    let (ok, stdout, stderr) = perf(&server, &args);
+    assert!(ok, "{stdout}{stderr}");
+
+    let header = "start.time, end.time, data.consumed.in.MB, MB.sec, data.consumed.in.nMsg, nMsg.sec, \
+                  rebalance.time.ms, fetch.time.ms, fetch.MB.sec, fetch.nMsg.sec";
+    let time = r"\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}:\d{3}";
+    let rate = r"(\d+\.\d{4}|inf|NaN)";
+    let line = |mb: &str, records: u64| {
+        Regex::new(&format!(r"^{time}, {time}, {mb}, {rate}, {records}, {rate}, 0, \d+, {rate}, {rate}$"))
+            .expect("regex")
+    };
+    let (ok, stdout, stderr) =
+        consumer_perf(&server, &["--topic", "read", "--num-records", "2000", "--timeout", "5000"]);
+    assert!(ok, "{stdout}{stderr}");
+    let lines: Vec<&str> = stdout.lines().collect();
+    assert_eq!(lines.len(), 2, "{stdout}");
+    assert_eq!(lines[0], header);
+    assert!(line(r"0\.1907", 2000).is_match(lines[1]), "{stdout}");
+
+    let args = ["--topic", "read", "--num-records", "2001", "--timeout", "500", "--hide-header"];
+    let (ok, stdout, stderr) = consumer_perf(&server, &args);
+    assert!(ok, "{stdout}{stderr}");
+    let lines: Vec<&str> = stdout.lines().collect();
+    assert_eq!(
+        lines[0],
+        "WARNING: Exiting before consuming the expected number of records: timeout (500 ms) exceeded. You can use \
+         the --timeout option to increase the timeout."
+    );
+    assert!(line(r"0\.1907", 2000).is_match(lines[1]), "{stdout}");
 }
