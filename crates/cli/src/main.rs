@@ -17,7 +17,7 @@
 //!   `strand log-dirs` ([`log_dirs`]), `strand leader-election` ([`leader_election`]),
 //!   `strand reassign-partitions` ([`reassign`]), `strand dump-log` ([`dump_log`], reading
 //!   files, no cluster), `strand producer-perf-test` ([`producer_perf`]),
-//!   `strand consumer-perf-test` ([`consumer_perf`]) and
+//!   `strand consumer-perf-test` ([`consumer_perf`]), `strand e2e-latency` ([`e2e_latency`]) and
 //!   `strand transactions` ([`transactions`]) and `strand acls` ([`acls`]) likewise.
 //!
 //! A build with failpoints (the binary Cargo builds for this package's tests, where the
@@ -37,6 +37,7 @@ mod console_producer;
 mod consumer_perf;
 mod delete_records;
 mod dump_log;
+mod e2e_latency;
 mod features;
 mod get_offsets;
 mod groups;
@@ -102,6 +103,8 @@ enum Command {
     ProducerPerfTest(producer_perf::ProducerPerfArgs),
     /// Measure consumer throughput (Kafka's kafka-consumer-perf-test.sh).
     ConsumerPerfTest(consumer_perf::ConsumerPerfArgs),
+    /// Measure end-to-end latency, produce to fetch (Kafka's kafka-e2e-latency.sh).
+    E2eLatency(e2e_latency::E2eLatencyArgs),
     /// List, describe and abort transactions (Kafka's kafka-transactions.sh).
     Transactions(transactions::TransactionsArgs),
     /// Add, remove and list ACLs (Kafka's kafka-acls.sh).
@@ -132,6 +135,7 @@ fn main() -> ExitCode {
         Command::DumpLog(args) => return dump_log::run(args),
         Command::ProducerPerfTest(args) => return producer_perf::run(args),
         Command::ConsumerPerfTest(args) => return consumer_perf::run(args),
+        Command::E2eLatency(args) => return e2e_latency::run(args),
         Command::Transactions(args) => return transactions::run(args),
         Command::Acls(args) => return acls::run(args),
     };

@@ -1,6 +1,7 @@
-//! `strand producer-perf-test` and `strand consumer-perf-test` against a real node: every
-//! record the producer reports is in the topic, with the payload asked for; the consumer counts
-//! the records and bytes there are; their lines have Kafka's format. Timings are not checked,
+//! `strand producer-perf-test`, `strand consumer-perf-test` and `strand e2e-latency` against a
+//! real node: every record the producer reports is in the topic, with the payload asked for; the
+//! consumer counts the records and bytes there are; the latency test writes and reads back each
+//! of its records; their lines have Kafka's format. Timings are not checked,
 //! only the shape of the lines that carry them.
 
 mod common;
@@ -143,4 +144,68 @@ fn the_consumer_counts_what_the_topic_holds() {
          the --timeout option to increase the timeout."
     );
     assert!(line(r"0\.1907", 2000).is_match(lines[1]), "{stdout}");
+}
+
+/// `strand e2e-latency` with `args` (which name the server).
+fn e2e_latency(args: &[&str]) -> (bool, String, String) {
+    let output = Command::new(env!("CARGO_BIN_EXE_strand")).arg("e2e-latency").args(args).output().expect("run strand");
+    let text = |bytes: &[u8]| String::from_utf8_lossy(bytes).into_owned();
+    (output.status.success(), text(&output.stdout), text(&output.stderr))
+}
+
+/// 1,500 records with keys and headers, each read back before the next: the topic is created
+/// (Kafka's line), holds exactly them, and the progress, average and percentile lines have
+/// Kafka's format; the positional form warns, and acks=0 is refused with Kafka's message.
+#[test]
+fn the_latency_test_reads_back_every_record() {
+    let _serial = common::serial();
+    let server = Server::start();
+    let bootstrap = server.address.to_string();
+    let args = [
+        "--bootstrap-server",
+        &bootstrap,
+        "--topic",
+        "latency",
+        "--num-records",
+        "1500",
+        "--producer-acks",
+        "all",
+        "--record-size",
+        "20",
+        "--record-key-size",
+        "4",
+        "--num-headers",
+        "2",
+        "--record-header-key-size",
+        "3",
+        "--record-header-size",
+        "-1",
+    ];
+    let (ok, stdout, stderr) = e2e_latency(&args);
+    assert!(ok, "{stdout}{stderr}");
+    let lines: Vec<&str> = stdout.lines().collect();
+    assert_eq!(
+        lines[0],
+        "Topic \"latency\" does not exist. Will create topic with 1 partition(s) and replication factor = 1"
+    );
+    let progress = Regex::new(r"^(0|1000)\t\d+\.\d+(E-?\d+)?$").expect("regex");
+    assert!(progress.is_match(lines[1]) && lines[1].starts_with("0\t"), "{stdout}");
+    assert!(progress.is_match(lines[2]) && lines[2].starts_with("1000\t"), "{stdout}");
+    assert!(Regex::new(r"^Avg latency: \d+\.\d{4} ms$").expect("regex").is_match(lines[3]), "{stdout}");
+    let percentiles = Regex::new(r"^Percentiles: 50th = \d+, 99th = \d+, 99\.9th = \d+$").expect("regex");
+    assert!(percentiles.is_match(lines[4]) && lines.len() == 5, "{stdout}");
+    let values = fetch_all(&mut server.connect(), "latency");
+    assert_eq!(values.len(), 1500);
+    assert!(values.iter().all(|v| v.len() == 20), "{values:?}");
+
+    let (ok, stdout, stderr) = e2e_latency(&[&bootstrap, "latency", "3", "1", "10"]);
+    assert!(ok, "{stdout}{stderr}");
+    assert!(stdout.starts_with("WARNING: Positional argument usage is deprecated"), "{stdout}");
+    let (ok, _, stderr) = e2e_latency(&[&bootstrap, "latency", "3", "0", "10"]);
+    assert!(!ok);
+    assert_eq!(
+        stderr.trim_end(),
+        "Invalid value for --producer-acks. Latency testing requires synchronous acknowledgement. Please use '1' or \
+         'all'."
+    );
 }
