@@ -14,7 +14,7 @@ use strand_client::ClientError;
 use strand_client::admin_groups::TopicPartition;
 use strand_protocol::error::ErrorCode;
 
-use crate::tool::{self, Failure, exception, java_hash, java_hash_map_order_by};
+use crate::tool::{self, Failure, exception, java_hash_map_order_by, partition_hash};
 
 const EXAMPLES: &str = "Example:
   strand leader-election --bootstrap-server localhost:9092 --election-type preferred --all-topic-partitions";
@@ -126,11 +126,6 @@ fn execute(args: &LeaderElectionArgs) -> Result<(), Failure> {
         }
         Ok(())
     })
-}
-
-/// Kafka's `TopicPartition.hashCode`.
-fn partition_hash((topic, partition): &TopicPartition) -> i32 {
-    31i32.wrapping_mul(31i32.wrapping_add(*partition)).wrapping_add(java_hash(topic))
 }
 
 /// The partitions of an election file, refusing one named twice, as Kafka's `topicPartitions`.

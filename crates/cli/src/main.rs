@@ -14,7 +14,10 @@
 //!   ([`groups`], Kafka's `kafka-consumer-groups.sh`), `strand get-offsets` ([`get_offsets`])
 //!   and `strand delete-records` ([`delete_records`]), `strand cluster` ([`cluster`]) and
 //!   `strand features` ([`features`]), `strand metadata-quorum` ([`metadata_quorum`]),
-//!   `strand log-dirs` ([`log_dirs`]), `strand leader-election` ([`leader_election`]) and
+//!   `strand log-dirs` ([`log_dirs`]), `strand leader-election` ([`leader_election`]),
+//!   `strand reassign-partitions` ([`reassign`]), `strand dump-log` ([`dump_log`], reading
+//!   files, no cluster), `strand producer-perf-test` ([`producer_perf`]),
+//!   `strand consumer-perf-test` ([`consumer_perf`]), `strand e2e-latency` ([`e2e_latency`]) and
 //!   `strand transactions` ([`transactions`]) and `strand acls` ([`acls`]) likewise.
 //!
 //! A build with failpoints (the binary Cargo builds for this package's tests, where the
@@ -31,13 +34,18 @@ mod cluster;
 mod configs;
 mod console_consumer;
 mod console_producer;
+mod consumer_perf;
 mod delete_records;
+mod dump_log;
+mod e2e_latency;
 mod features;
 mod get_offsets;
 mod groups;
 mod leader_election;
 mod log_dirs;
 mod metadata_quorum;
+mod producer_perf;
+mod reassign;
 mod server;
 mod storage;
 mod tool;
@@ -87,6 +95,16 @@ enum Command {
     LogDirs(log_dirs::LogDirsArgs),
     /// Elect preferred or unclean leaders (Kafka's kafka-leader-election.sh).
     LeaderElection(leader_election::LeaderElectionArgs),
+    /// Move partitions between brokers and log dirs (Kafka's kafka-reassign-partitions.sh).
+    ReassignPartitions(reassign::ReassignArgs),
+    /// Dump log segments, indexes and snapshots (Kafka's kafka-dump-log.sh).
+    DumpLog(dump_log::DumpLogArgs),
+    /// Measure producer throughput and latency (Kafka's kafka-producer-perf-test.sh).
+    ProducerPerfTest(producer_perf::ProducerPerfArgs),
+    /// Measure consumer throughput (Kafka's kafka-consumer-perf-test.sh).
+    ConsumerPerfTest(consumer_perf::ConsumerPerfArgs),
+    /// Measure end-to-end latency, produce to fetch (Kafka's kafka-e2e-latency.sh).
+    E2eLatency(e2e_latency::E2eLatencyArgs),
     /// List, describe and abort transactions (Kafka's kafka-transactions.sh).
     Transactions(transactions::TransactionsArgs),
     /// Add, remove and list ACLs (Kafka's kafka-acls.sh).
@@ -113,6 +131,11 @@ fn main() -> ExitCode {
         Command::MetadataQuorum(args) => return metadata_quorum::run(args),
         Command::LogDirs(args) => return log_dirs::run(args),
         Command::LeaderElection(args) => return leader_election::run(args),
+        Command::ReassignPartitions(args) => return reassign::run(args),
+        Command::DumpLog(args) => return dump_log::run(args),
+        Command::ProducerPerfTest(args) => return producer_perf::run(args),
+        Command::ConsumerPerfTest(args) => return consumer_perf::run(args),
+        Command::E2eLatency(args) => return e2e_latency::run(args),
         Command::Transactions(args) => return transactions::run(args),
         Command::Acls(args) => return acls::run(args),
     };

@@ -144,6 +144,11 @@ pub fn java_hash(text: &str) -> i32 {
     text.encode_utf16().fold(0i32, |hash, unit| hash.wrapping_mul(31).wrapping_add(i32::from(unit)))
 }
 
+/// Kafka's `TopicPartition.hashCode`.
+pub fn partition_hash((topic, partition): &(String, i32)) -> i32 {
+    31i32.wrapping_mul(31i32.wrapping_add(*partition)).wrapping_add(java_hash(topic))
+}
+
 /// The order in which a `java.util.HashMap` made with `new HashMap<>(expected)` iterates over
 /// `keys` put into it in the given order: bucket by bucket (the spread hash masked by the table
 /// size), within a bucket in insertion order, the table doubling as Java's does. Kafka's tools

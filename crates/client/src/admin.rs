@@ -449,22 +449,35 @@ impl Admin {
         &self,
         partitions: &[(String, i32)],
     ) -> Result<BTreeMap<(String, i32), Reassignment>, ClientError> {
-        let mut topics: BTreeMap<&str, Vec<i32>> = BTreeMap::new();
-        for (topic, partition) in partitions {
-            topics.entry(topic).or_default().push(*partition);
-        }
+        self.list_reassignments(Some(partitions)).await
+    }
+
+    /// Every reassignment in progress in the cluster (`listPartitionReassignments()`).
+    pub async fn list_all_partition_reassignments(&self) -> Result<BTreeMap<(String, i32), Reassignment>, ClientError> {
+        self.list_reassignments(None).await
+    }
+
+    async fn list_reassignments(
+        &self,
+        partitions: Option<&[(String, i32)]>,
+    ) -> Result<BTreeMap<(String, i32), Reassignment>, ClientError> {
+        let topics = partitions.map(|partitions| {
+            let mut topics: BTreeMap<&str, Vec<i32>> = BTreeMap::new();
+            for (topic, partition) in partitions {
+                topics.entry(topic).or_default().push(*partition);
+            }
+            topics
+                .into_iter()
+                .map(|(name, partition_indexes)| ListPartitionReassignmentsTopics {
+                    name: name.to_owned(),
+                    partition_indexes,
+                    ..Default::default()
+                })
+                .collect()
+        });
         let request = RequestBody::ListPartitionReassignments(ListPartitionReassignmentsRequest {
             timeout_ms: self.timeout_ms(),
-            topics: Some(
-                topics
-                    .into_iter()
-                    .map(|(name, partition_indexes)| ListPartitionReassignmentsTopics {
-                        name: name.to_owned(),
-                        partition_indexes,
-                        ..Default::default()
-                    })
-                    .collect(),
-            ),
+            topics,
             ..Default::default()
         });
         let response = match self.client.retrying("listPartitionReassignments", || self.controller_call(&request)).await

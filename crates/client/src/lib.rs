@@ -17,6 +17,8 @@
 //!   [`admin_cluster`]: endpoints, unregistering nodes and ApiVersions (`kafka-cluster`);
 //!   [`admin_features`]: describing and updating feature levels (`kafka-features`);
 //!   [`admin_quorum`]: describing the metadata quorum, removing voters (`kafka-metadata-quorum`);
+//!   [`admin_reassign`]: starting and cancelling reassignments, replicas' log dirs
+//!   (`kafka-reassign-partitions`);
 //!   [`admin_transactions`]: listing, describing and aborting transactions (`kafka-transactions`);
 //!   [`admin_configs`]: the config, client-quota and SCRAM-credential calls of `kafka-configs`;
 //!   [`admin_groups`]: the group calls of `kafka-consumer-groups`; [`admin_offsets`]:
@@ -37,6 +39,7 @@ pub mod admin_features;
 pub mod admin_groups;
 pub mod admin_offsets;
 pub mod admin_quorum;
+pub mod admin_reassign;
 pub mod admin_transactions;
 pub mod by_leader;
 pub mod cluster;

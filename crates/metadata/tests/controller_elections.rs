@@ -310,7 +310,7 @@ fn replication_factor_limits() {
         message.as_deref(),
         Some(
             "Unable to replicate the partition 4 time(s): The target replication factor of 4 cannot be reached \
-             because only 3 broker(s) are registered."
+             because only 3 broker(s) are registered or some brokers have all their log directories cordoned."
         )
     );
     create_assigned(&mut cluster, "led", &[&[2, 1]]);
@@ -323,6 +323,9 @@ fn replication_factor_limits() {
     assert_eq!(code, Some(ErrorCode::InvalidReplicationFactor));
     assert_eq!(
         message.as_deref(),
-        Some("Unable to replicate the partition 1 time(s): All brokers are currently fenced.")
+        Some(
+            "Unable to replicate the partition 1 time(s): All brokers are currently fenced, or have all their log \
+             directories cordoned."
+        )
     );
 }

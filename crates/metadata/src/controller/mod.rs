@@ -111,6 +111,7 @@ pub use elect_leaders::{
 };
 pub use features::{LocalController, update_features, update_features_refused};
 pub use heartbeat_tracker::BrokerHeartbeatTracker;
+pub use placement::place_striped;
 pub use producer_ids::allocate_producer_ids;
 pub use raft_voters::{add_raft_voter, check_add, check_remove, check_update, remove_raft_voter, update_raft_voter};
 pub use reassignment::{alter_partition_reassignments, list_partition_reassignments};

@@ -18,7 +18,7 @@ use std::collections::BTreeMap;
 
 use strand_base::{BrokerId, Uuid};
 
-use crate::image::{BrokerRegistration, LeaderRecoveryState, MetadataImage, PartitionImage};
+use crate::image::{LeaderRecoveryState, MetadataImage, PartitionImage};
 
 use super::ApiError;
 use strand_protocol::error::ErrorCode;
@@ -35,19 +35,40 @@ pub(crate) fn place(
     replication_factor: i16,
 ) -> Result<Vec<Vec<BrokerId>>, String> {
     let seed = start_index(topic) ^ u64::try_from(first_partition).unwrap_or(0).wrapping_mul(0x9e37_79b9_7f4a_7c15);
-    let mut racks = RackList::new(image.cluster().brokers().filter(|b| !b.in_controlled_shutdown), seed);
+    let brokers = image.cluster().brokers().filter(|b| !b.in_controlled_shutdown);
+    let racks = RackList::new(brokers.map(|b| (b.id, b.rack.as_deref(), b.fenced)), seed);
+    place_from(racks, count, replication_factor)
+}
+
+/// Kafka's `StripedReplicaPlacer` over `brokers` (id and rack, none fenced), as
+/// `kafka-reassign-partitions --generate` runs it client-side: `count` partitions of
+/// `replication_factor` replicas each, starting points and shuffles drawn from `seed`. The
+/// errors are the placer's messages (Kafka 4.4's, which mention KIP-1066's cordoned dirs).
+pub fn place_striped(
+    brokers: &[(BrokerId, Option<String>)],
+    count: i32,
+    replication_factor: i16,
+    seed: u64,
+) -> Result<Vec<Vec<BrokerId>>, String> {
+    let racks = RackList::new(brokers.iter().map(|(id, rack)| (*id, rack.as_deref(), false)), seed);
+    place_from(racks, count, replication_factor)
+}
+
+/// Kafka's checks of the replication factor against the brokers, in its order, then the
+/// placement of each partition.
+fn place_from(mut racks: RackList, count: i32, replication_factor: i16) -> Result<Vec<Vec<BrokerId>>, String> {
     let Some(rf) = usize::try_from(replication_factor).ok().filter(|rf| *rf > 0) else {
         return Err(format!(
             "Invalid replication factor {replication_factor}: the replication factor must be positive."
         ));
     };
     if racks.unfenced == 0 {
-        return Err("All brokers are currently fenced.".to_owned());
+        return Err("All brokers are currently fenced, or have all their log directories cordoned.".to_owned());
     }
     if rf > racks.total {
         return Err(format!(
             "The target replication factor of {replication_factor} cannot be reached because only {} broker(s) are \
-             registered.",
+             registered or some brokers have all their log directories cordoned.",
             racks.total
         ));
     }
@@ -206,16 +227,17 @@ struct RackList {
 }
 
 impl RackList {
-    fn new<'a>(brokers: impl Iterator<Item = &'a BrokerRegistration>, seed: u64) -> RackList {
+    /// Over each broker's (id, rack, fenced).
+    fn new<'a>(brokers: impl Iterator<Item = (BrokerId, Option<&'a str>, bool)>, seed: u64) -> RackList {
         let mut random = SplitMix64(seed);
         let mut by_rack: BTreeMap<Option<&str>, Rack> = BTreeMap::new();
         let (mut total, mut unfenced) = (0, 0);
-        for broker in brokers {
-            let rack = by_rack.entry(broker.rack.as_deref()).or_default();
-            if broker.fenced {
-                rack.fenced.brokers.push(broker.id);
+        for (id, rack, fenced) in brokers {
+            let rack = by_rack.entry(rack).or_default();
+            if fenced {
+                rack.fenced.brokers.push(id);
             } else {
-                rack.unfenced.brokers.push(broker.id);
+                rack.unfenced.brokers.push(id);
                 unfenced += 1;
             }
             total += 1;
@@ -274,6 +296,7 @@ impl RackList {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::image::BrokerRegistration;
 
     fn broker(id: i32, rack: Option<&str>, fenced: bool) -> BrokerRegistration {
         BrokerRegistration {
@@ -290,7 +313,7 @@ mod tests {
     }
 
     fn place_all(brokers: &[BrokerRegistration], partitions: usize, rf: usize, seed: u64) -> Vec<Vec<BrokerId>> {
-        let mut racks = RackList::new(brokers.iter(), seed);
+        let mut racks = RackList::new(brokers.iter().map(|b| (b.id, b.rack.as_deref(), b.fenced)), seed);
         (0..partitions).map(|_| racks.place(rf)).collect()
     }
 

@@ -1,0 +1,196 @@
+//! `strand dump-log` against Apache Kafka 4.4's own `DumpLogSegments` on the same files, written
+//! by Strand's log: every flag combination the two share prints byte for byte the same stdout
+//! and stderr, with the same exit status. The segments hold batches in all five codecs, keys,
+//! null values, headers, idempotent producers (sequences), a transaction aborted by a marker
+//! (a control batch, a `.txnindex` entry) and several segments with many index entries; a copy
+//! with garbage appended shows the trailing-bytes report, and one whose index points at the
+//! wrong batch the mismatch report. A node's `__cluster_metadata` segment dumps the same too.
+//!
+//! Kafka's tool runs in Java: the Kafka 4.4.0 jars must be in `$STRAND_KAFKA_LIBS` (default
+//! `<workspace>/target/kafka-libs`), put there by `compat/kafka/fetch-jars.sh`. Without them the
+//! test fails and says so; it never skips.
+
+mod common;
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::sync::Arc;
+
+use bytes::BytesMut;
+use common::kafka_tool::kafka_command;
+use strand_base::{Clock, ProducerId, SystemClock};
+use strand_log::log::{LogCheckpoints, ValidatedBatch};
+use strand_log::producer_state::{AppendContext, VerificationGuard};
+use strand_log::{Log, LogConfig};
+use strand_protocol::records::control::{EndTxnMarker, TransactionResult, end_txn_marker_batch};
+use strand_protocol::records::{Compression, Header, NewRecord, RecordBatchBuilder};
+
+const DUMP_LOG_SEGMENTS: &str = "org.apache.kafka.tools.DumpLogSegments";
+const CODECS: [Compression; 5] =
+    [Compression::None, Compression::Gzip, Compression::Snappy, Compression::Lz4, Compression::Zstd];
+
+/// The flag sets compared, each on every file it applies to.
+const LOG_FLAGS: [&[&str]; 6] = [
+    &[],
+    &["--deep-iteration"],
+    &["--print-data-log"],
+    &["--print-data-log", "--skip-record-metadata"],
+    &["--deep-iteration", "--skip-record-metadata"],
+    &["--max-bytes", "3000"],
+];
+const INDEX_FLAGS: [&[&str]; 3] = [&[], &["--verify-index-only"], &["--index-sanity-check"]];
+
+/// Each file type of every segment, dumped by both tools with each flag set, prints the same.
+#[test]
+fn strand_dump_log_prints_what_kafka_s_dump_log_segments_prints() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    write_log(dir.path());
+    let files = files_with(dir.path(), &["log", "index", "timeindex", "txnindex", "snapshot"]);
+    assert!(files.iter().filter(|f| f.extension().is_some_and(|e| e == "log")).count() >= 3, "{files:?}");
+    // Every flag set on the first and the last (active) segment's files, the defaults on the
+    // others: a Java start for each comparison makes them slow.
+    let segments: Vec<String> =
+        files.iter().filter(|f| f.extension().is_some_and(|e| e == "log")).map(|f| base_of(f)).collect();
+    let (first, last) = (segments[0].clone(), segments[segments.len() - 1].clone());
+    for file in &files {
+        let every = [first.as_str(), last.as_str()].contains(&base_of(file).as_str());
+        let flags: &[&[&str]] = match file.extension().and_then(|e| e.to_str()) {
+            Some("log") if every => &LOG_FLAGS,
+            Some("index" | "timeindex") if every => &INDEX_FLAGS,
+            _ => &[&[]],
+        };
+        for flags in flags {
+            compare(flags, &[file.as_path()]);
+        }
+    }
+    // Several files in one run, and a file of no known kind.
+    let some: Vec<&Path> = files.iter().take(4).map(PathBuf::as_path).collect();
+    compare(&["--print-data-log"], &some);
+    compare(&[], &[&dir.path().join("leader-epoch-checkpoint")]);
+}
+
+/// A segment with garbage after its last batch is reported as Kafka reports it; an index entry
+/// pointing at the wrong batch is a mismatch on stderr.
+#[test]
+fn damaged_files_are_reported_as_kafka_reports_them() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    write_log(dir.path());
+    let log = files_with(dir.path(), &["log"]).into_iter().next().expect("a segment");
+    let mut bytes = std::fs::read(&log).expect("read segment");
+    bytes.extend_from_slice(&[0, 0, 0, 0, 0, 0, 0, 9, 0, 0, 1, 0, 7]);
+    std::fs::write(&log, &bytes).expect("damage segment");
+    compare(&[], &[&log]);
+    let index = log.with_extension("index");
+    let mut entries = std::fs::read(&index).expect("read index");
+    assert!(entries.len() >= 16, "the index has {} bytes", entries.len());
+    // The second entry's position becomes the first's.
+    let first_position: [u8; 4] = entries[4..8].try_into().expect("4 bytes");
+    entries[12..16].copy_from_slice(&first_position);
+    std::fs::write(&index, &entries).expect("damage index");
+    compare(&[], &[&index]);
+    compare(&["--verify-index-only"], &[&index]);
+}
+
+/// A node's metadata log (KRaft control records: KRaftVersion, KRaftVoters, LeaderChange, and
+/// metadata records, printed as their bytes) dumps as Kafka dumps it.
+#[test]
+fn a_node_s_metadata_log_dumps_as_kafka_dumps_it() {
+    let _serial = common::serial();
+    let server = common::Server::start();
+    common::create_topic(&mut server.connect(), "orders", 2);
+    let data = server.terminate();
+    let segments = files_with(&data.path().join("__cluster_metadata-0"), &["log"]);
+    assert!(!segments.is_empty(), "no metadata segment in {}", data.path().display());
+    for flags in [&["--deep-iteration"][..], &["--print-data-log"]] {
+        compare(flags, &[segments[0].as_path()]);
+    }
+}
+
+/// Both tools on `files` with `flags`: the same exit status, stdout and stderr.
+fn compare(flags: &[&str], files: &[&Path]) {
+    let list: Vec<String> = files.iter().map(|f| f.display().to_string()).collect();
+    let list = list.join(",");
+    let mut args: Vec<&str> = flags.to_vec();
+    args.extend(["--files", &list]);
+    let (kafka_ok, kafka_out, kafka_err) = kafka_command(DUMP_LOG_SEGMENTS, &args);
+    let strand = Command::new(env!("CARGO_BIN_EXE_strand")).arg("dump-log").args(&args).output().expect("run strand");
+    let (strand_out, strand_err) =
+        (String::from_utf8_lossy(&strand.stdout).into_owned(), String::from_utf8_lossy(&strand.stderr).into_owned());
+    assert_eq!(strand.status.success(), kafka_ok, "{args:?}: exit status; stderr: {strand_err}");
+    assert_eq!(strand_out, kafka_out, "{args:?}: stdout ('left' is strand's)");
+    assert_eq!(strand_err, kafka_err, "{args:?}: stderr ('left' is strand's)");
+}
+
+/// The segment a file belongs to: its name up to the first dot.
+fn base_of(file: &Path) -> String {
+    let name = file.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+    name.split('.').next().unwrap_or_default().to_owned()
+}
+
+/// The files of `dir` with one of `extensions`, in name order.
+fn files_with(dir: &Path, extensions: &[&str]) -> Vec<PathBuf> {
+    let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
+        .expect("list dir")
+        .map(|e| e.expect("entry").path())
+        .filter(|p| p.extension().and_then(|e| e.to_str()).is_some_and(|e| extensions.contains(&e)))
+        .collect();
+    files.sort();
+    files
+}
+
+/// A log of several segments: 120 batches cycling through the codecs, every fourth from one of
+/// two idempotent producers, then a transaction aborted by its marker; closed cleanly.
+fn write_log(dir: &Path) {
+    let config = LogConfig {
+        index_interval_bytes: 256,
+        segment_bytes: 6 * 1024,
+        segment_index_bytes: 4096,
+        ..LogConfig::default()
+    };
+    let mut log = Log::open(dir, config, LogCheckpoints::default(), Arc::new(SystemClock)).expect("open log");
+    let now = SystemClock.now_ms();
+    let client = AppendContext::client(VerificationGuard::SENTINEL);
+    let mut sequences = [0i32; 2];
+    for n in 0..120usize {
+        let mut builder = RecordBatchBuilder::new().compression(CODECS[n % CODECS.len()]);
+        let count = 1 + n % 4;
+        if n % 4 == 3 {
+            let producer = n % 2;
+            builder = builder.producer(ProducerId(4000 + producer as i64), 1, sequences[producer]);
+            sequences[producer] += count as i32;
+        }
+        for i in 0..count {
+            let key = format!("key-{n}-{i}");
+            let value = format!("value-{n}-{i}-{}", "x".repeat((n * 13 + i) % 40));
+            let header_value = format!("{n}.{i}");
+            let headers: Vec<Header<'_>> = (0..(n + i) % 3)
+                .map(|h| Header { key: ["a", "b"][h % 2], value: Some(header_value.as_bytes()) })
+                .collect();
+            let record = NewRecord {
+                timestamp_ms: now + (n as i64) * 3 - (i as i64 % 2),
+                key: (i % 3 != 2).then_some(key.as_bytes()),
+                value: (n % 7 != 6 || i > 0).then_some(value.as_bytes()),
+                headers: &headers,
+            };
+            builder.append(&record).expect("record");
+        }
+        let batch = ValidatedBatch::validate(BytesMut::from(&builder.build().expect("batch")[..])).expect("valid");
+        log.append_as_leader(batch, (n / 40) as i32, client).expect("append");
+    }
+    let txn_producer = ProducerId(4100);
+    let guard = log.producer_state_mut().maybe_start_txn_verification(txn_producer, 0, 2, false, now).expect("verify");
+    let mut builder = RecordBatchBuilder::new().producer(txn_producer, 2, 0).transactional();
+    builder
+        .append(&NewRecord { timestamp_ms: now, key: Some(b"t"), value: Some(b"aborted"), headers: &[] })
+        .expect("record");
+    let batch = ValidatedBatch::validate(BytesMut::from(&builder.build().expect("txn batch")[..])).expect("valid");
+    log.append_as_leader(batch, 3, AppendContext::client(guard)).expect("txn append");
+    let marker =
+        end_txn_marker_batch(txn_producer, 2, TransactionResult::Abort, EndTxnMarker { coordinator_epoch: 4 }, now)
+            .expect("marker")
+            .build()
+            .expect("marker batch");
+    let marker = ValidatedBatch::validate(BytesMut::from(&marker[..])).expect("valid");
+    log.append_as_leader(marker, 3, AppendContext::coordinator(0)).expect("abort");
+    log.close().expect("clean close");
+}
