@@ -284,7 +284,7 @@ fn produce_form(name: &str, topic: &MetadataResponseTopic) -> String {
     out.push_str(
         "</select></label><label>Key <input name=\"key\"></label>\
          <label class=\"wide\">Value <textarea name=\"value\" rows=\"3\"></textarea></label>\
-         <label class=\"wide\">Headers, one <code>name: value</code> a line <textarea name=\"headers\" rows=\"2\"></textarea></label>\
+         <label class=\"wide\"><span>Headers, one <code>name: value</code> a line</span><textarea name=\"headers\" rows=\"2\"></textarea></label>\
          <button type=\"submit\">Produce</button></form>\n",
     );
     out

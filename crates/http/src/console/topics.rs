@@ -155,7 +155,7 @@ const CREATE_FORM: &str = "<h2>Create a topic</h2>\n<form method=\"post\" action
 <label>Name <input name=\"name\" required pattern=\"[a-zA-Z0-9._\\-]+\" maxlength=\"249\"></label>\
 <label>Partitions <input name=\"partitions\" type=\"number\" min=\"1\" placeholder=\"broker default\"></label>\
 <label>Replication factor <input name=\"replication_factor\" type=\"number\" min=\"1\" placeholder=\"broker default\"></label>\
-<label class=\"wide\">Configs, one <code>name=value</code> a line <textarea name=\"configs\" rows=\"3\" placeholder=\"cleanup.policy=compact\"></textarea></label>\
+<label class=\"wide\"><span>Configs, one <code>name=value</code> a line</span><textarea name=\"configs\" rows=\"3\" placeholder=\"cleanup.policy=compact\"></textarea></label>\
 <button type=\"submit\">Create</button></form>\n";
 
 /// `POST /topics` with `name`, `partitions`, `replication_factor`, `configs` (`name=value`
@@ -278,7 +278,7 @@ async fn render_topic(view: &View, name: &str) -> Result<String, RestError> {
     let _ = write!(
         out,
         "<h2>Delete</h2>\n<form method=\"post\" action=\"/topics/{0}/delete\" class=\"danger\" id=\"delete-topic\">\
-         <label>Type <code>{1}</code> to confirm <input name=\"confirm\" autocomplete=\"off\" required></label>\
+         <label><span>Type <code>{1}</code> to confirm</span><input name=\"confirm\" autocomplete=\"off\" required></label>\
          <button type=\"submit\" class=\"danger\">Delete topic</button></form>\n",
         Part(name),
         Text(name),
