@@ -71,7 +71,17 @@ def test_create_topic(cluster, browser, shots):
     submit(browser, "create-topic")
     browser.wait_for("the topic's page", lambda: browser.url().endswith(f"/topics/{TOPIC}?created=1"))
     assert f"Topic {TOPIC} created." in browser.text(".notice")
-    partitions = rows(browser, "partitions")
+
+    def partitions_served():
+        # The leaders host their partitions a moment after the controller committed the topic;
+        # until then the page says "error" for their offsets.
+        found = rows(browser, "partitions")
+        if all(r[4:6] == ["0", "0"] for r in found):
+            return found
+        browser.go(f"{console(cluster)}/topics/{TOPIC}")
+        return None
+
+    partitions = browser.wait_for("every partition's offsets", partitions_served)
     assert [r[0] for r in partitions] == ["0", "1", "2"]
     assert len({r[1] for r in partitions}) >= 2, "leaders on several nodes: the console reaches the others"
     for r in partitions:

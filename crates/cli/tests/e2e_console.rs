@@ -4,7 +4,8 @@
 //! newest N and time, with filters and each format, the tail's JSON, groups and their lag, the
 //! charts page and the embedded assets); data (a `<script>` key, markup in values, headers and a
 //! group id) printed escaped; and the POSTed forms: create, produce, delete (only with the name
-//! typed again) and offset resets, each checked with Kafka requests.
+//! typed again) and offset resets, each checked with Kafka requests; a form posted from another
+//! site's page refused.
 
 mod common;
 
@@ -59,12 +60,18 @@ impl Answer {
 }
 
 /// One HTTP/1.1 request; a body is sent as a form.
-#[allow(clippy::disallowed_methods)] // The test's own HTTP client.
 fn http(address: SocketAddr, method: &str, path: &str, form: &str) -> Answer {
+    http_from(address, method, path, form, None)
+}
+
+/// [`http`] as a browser sends it from a page of `origin`.
+#[allow(clippy::disallowed_methods)] // The test's own HTTP client.
+fn http_from(address: SocketAddr, method: &str, path: &str, form: &str, origin: Option<&str>) -> Answer {
     let mut stream = TcpStream::connect(address).expect("connect to the HTTP listener");
     stream.set_read_timeout(Some(WAIT_MAX)).expect("timeout");
+    let origin = origin.map(|o| format!("Origin: {o}\r\n")).unwrap_or_default();
     let head = format!(
-        "{method} {path} HTTP/1.1\r\nHost: {address}\r\nContent-Type: application/x-www-form-urlencoded\r\n\
+        "{method} {path} HTTP/1.1\r\nHost: {address}\r\n{origin}Content-Type: application/x-www-form-urlencoded\r\n\
          Content-Length: {}\r\nConnection: close\r\n\r\n",
         form.len()
     );
@@ -263,10 +270,25 @@ fn forms_create_produce_delete_and_reset() {
         page(http_address, "/topics/payments?created=1")
             .contains("<td><b>retention.ms</b></td><td>3600000</td><td>topic</td>")
     );
+    // A form another site's page posts is refused; the console's own page's is not.
+    let forged = http_from(http_address, "POST", "/topics", "name=forged", Some("http://evil.example"));
+    assert_eq!(forged.status, 403, "{}", forged.body);
+    assert_eq!(partitions(&mut client, "forged"), Err(3));
+    let own = http_from(http_address, "POST", "/topics", "name=own", Some(&format!("http://{http_address}")));
+    assert_eq!(own.status, 303, "{}", own.body);
     let again = http(http_address, "POST", "/topics", "name=payments");
     assert_eq!(again.status, 400, "{}", again.body);
     assert!(again.body.contains("already exists"), "{}", again.body);
 
+    // Partition 0 served (its leader hosts it a moment after the controller commits the topic).
+    let pause = std::time::Duration::from_millis(50);
+    for attempt in 0.. {
+        if client.list_offset("payments", -1) == 0 {
+            break;
+        }
+        assert!(attempt < WAIT_MAX.as_millis() / pause.as_millis(), "partition 0 never served");
+        std::thread::sleep(pause);
+    }
     let form = "partition=0&key=k1&value=%7B%22x%22%3A1%7D&headers=source%3A+console";
     let produced = http(http_address, "POST", "/topics/payments/produce", form);
     let location = "/topics/payments/messages?partition=0&from=offset&offset=0&produced=0";
@@ -296,7 +318,6 @@ fn forms_create_produce_delete_and_reset() {
         }],
         ..Default::default()
     };
-    let pause = std::time::Duration::from_millis(50);
     for attempt in 0.. {
         let _ = client.call(RequestBody::FindCoordinator(find.clone()), 4);
         let ResponseBody::OffsetCommit(answer) = client.call(RequestBody::OffsetCommit(commit.clone()), 8) else {

@@ -20,7 +20,8 @@
 //! Limits: pages show at most [`RECORDS_SHOWN_MAX`] records, [`VALUE_BYTES_SHOWN_MAX`] bytes of
 //! a key, value or header, read at most [`records::SCAN_BYTES_MAX`] bytes to find them, and list at
 //! most [`groups::GROUPS_SHOWN_MAX`] groups; a form body is at most [`form::FORM_BYTES_MAX`].
-//! State changes (create, delete, produce, reset) are POSTed forms.
+//! State changes (create, delete, produce, reset) are POSTed forms, refused when a browser says
+//! another site's page posted them.
 
 mod charts;
 mod form;
@@ -37,9 +38,9 @@ use std::sync::Arc;
 
 use axum::Router;
 use axum::extract::FromRequestParts;
-use axum::http::StatusCode;
 use axum::http::header::{CACHE_CONTROL, CONTENT_TYPE};
 use axum::http::request::Parts;
+use axum::http::{HeaderMap, Method, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use strand_protocol::messages::api::{RequestBody, ResponseBody};
@@ -64,12 +65,31 @@ impl FromRequestParts<Arc<Console>> for View {
     type Rejection = Response;
 
     async fn from_request_parts(parts: &mut Parts, console: &Arc<Console>) -> Result<View, Response> {
+        if parts.method != Method::GET && parts.method != Method::HEAD && cross_site(&parts.headers) {
+            let message = "A form posted from another site's page is refused (its Origin is not this console)";
+            return Err(html::error_page(StatusCode::FORBIDDEN, "", message));
+        }
         let peer = parts.extensions.get::<Peer>().map_or(SocketAddr::from((Ipv4Addr::LOCALHOST, 0)), |p| p.0);
         match console.gateway.ctx(&parts.headers, peer) {
             Ok(ctx) => Ok(View { ctx, console: console.clone() }),
             Err(e) => Err(html::error_page(e.status, "", &e.message)),
         }
     }
+}
+
+/// Whether a browser says the request comes from another site's page: `Sec-Fetch-Site:
+/// cross-site`, or an `Origin` whose host is not the `Host` the request was sent to. A
+/// state-changing form posted there is refused, so a page elsewhere cannot drive an operator's
+/// browser to create, delete, produce or reset (a client that sends neither header, such as
+/// `curl`, is not a browser on another site's page).
+fn cross_site(headers: &HeaderMap) -> bool {
+    let text = |name: &str| headers.get(name).and_then(|v| v.to_str().ok());
+    if text("sec-fetch-site") == Some("cross-site") {
+        return true;
+    }
+    let Some(origin) = text("origin") else { return false };
+    let origin_host = origin.split_once("://").map(|(_, host)| host.trim_end_matches('/'));
+    origin_host.is_none_or(|host| Some(host) != text("host"))
 }
 
 impl View {
@@ -171,4 +191,27 @@ async fn script() -> Response {
 
 fn asset(kind: &'static str, text: &'static str) -> Response {
     (StatusCode::OK, [(CONTENT_TYPE, kind), (CACHE_CONTROL, "max-age=300")], text).into_response()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Forms posted from the console's own pages pass; from another site's, not.
+    #[test]
+    fn cross_site_forms_are_told_apart() {
+        let headers = |pairs: &[(&'static str, &'static str)]| {
+            let mut map = HeaderMap::new();
+            for (name, value) in pairs {
+                map.insert(*name, value.parse().expect("a header value"));
+            }
+            map
+        };
+        assert!(!cross_site(&headers(&[("host", "localhost:8080")])));
+        assert!(!cross_site(&headers(&[("host", "localhost:8080"), ("origin", "http://localhost:8080")])));
+        assert!(!cross_site(&headers(&[("host", "localhost:8080"), ("sec-fetch-site", "same-origin")])));
+        assert!(cross_site(&headers(&[("host", "localhost:8080"), ("origin", "http://evil.example")])));
+        assert!(cross_site(&headers(&[("host", "localhost:8080"), ("origin", "null")])));
+        assert!(cross_site(&headers(&[("host", "localhost:8080"), ("sec-fetch-site", "cross-site")])));
+    }
 }

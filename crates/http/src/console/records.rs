@@ -20,6 +20,9 @@ pub const RECORDS_SHOWN_MAX: usize = 500;
 /// The most bytes of a key, value or header value shown; the rest is cut, and said so.
 pub const VALUE_BYTES_SHOWN_MAX: usize = 4096;
 
+/// The most headers of a record shown.
+pub const HEADERS_SHOWN_MAX: usize = 64;
+
 /// The most record bytes one read goes through looking for records a filter lets through.
 pub const SCAN_BYTES_MAX: i32 = 16 << 20;
 
@@ -50,14 +53,19 @@ pub struct Filter {
 }
 
 impl Filter {
-    fn keeps(&self, record: &Fetched) -> bool {
-        let contains = |data: &Option<Bytes>, wanted: &str| {
-            data.as_ref().is_some_and(|d| String::from_utf8_lossy(d).contains(wanted))
-        };
-        if self.key.as_deref().is_some_and(|k| !contains(&record.key, k)) {
+    /// Whether a record with this key, value and headers is kept.
+    fn keeps<'a>(
+        &self,
+        key: Option<&[u8]>,
+        value: Option<&[u8]>,
+        mut headers: impl Iterator<Item = (&'a str, Option<&'a [u8]>)>,
+    ) -> bool {
+        let contains =
+            |data: Option<&[u8]>, wanted: &str| data.is_some_and(|d| String::from_utf8_lossy(d).contains(wanted));
+        if self.key.as_deref().is_some_and(|k| !contains(key, k)) {
             return false;
         }
-        if self.value.as_deref().is_some_and(|v| !contains(&record.value, v)) {
+        if self.value.as_deref().is_some_and(|v| !contains(value, v)) {
             return false;
         }
         match self.header.as_deref() {
@@ -67,12 +75,16 @@ impl Filter {
                     Some((name, value)) => (name, Some(value)),
                     None => (wanted, None),
                 };
-                record.headers.iter().any(|(key, data)| {
-                    key == name && value.is_none_or(|v| data.as_ref().is_some_and(|d| d.as_ref() == v.as_bytes()))
-                })
+                headers.any(|(key, data)| key == name && value.is_none_or(|v| data == Some(v.as_bytes())))
             }
         }
     }
+}
+
+/// A copy of a key, value or header value to show: at most one byte more than
+/// [`VALUE_BYTES_SHOWN_MAX`] (so that [`show`] knows it was cut).
+fn shown_copy(data: &[u8]) -> Bytes {
+    Bytes::copy_from_slice(&data[..data.len().min(VALUE_BYTES_SHOWN_MAX + 1)])
 }
 
 /// What a read found: the records kept, where the next read would start, and the partition's
@@ -155,17 +167,21 @@ fn collect(bytes: Bytes, partition: i32, limit: usize, filter: &Filter, read: &m
                 return Ok(());
             }
             read.next_offset = offset + 1;
-            let fetched = Fetched {
+            if !filter.keeps(record.key(), record.value(), record.headers().map(|h| (h.key, h.value))) {
+                continue;
+            }
+            read.records.push(Fetched {
                 partition,
                 offset,
                 timestamp_ms: batch.record_timestamp(&record),
-                key: record.key().map(Bytes::copy_from_slice),
-                value: record.value().map(Bytes::copy_from_slice),
-                headers: record.headers().map(|h| (h.key.to_owned(), h.value.map(Bytes::copy_from_slice))).collect(),
-            };
-            if filter.keeps(&fetched) {
-                read.records.push(fetched);
-            }
+                key: record.key().map(shown_copy),
+                value: record.value().map(shown_copy),
+                headers: record
+                    .headers()
+                    .take(HEADERS_SHOWN_MAX)
+                    .map(|h| (h.key.chars().take(VALUE_BYTES_SHOWN_MAX).collect(), h.value.map(shown_copy)))
+                    .collect(),
+            });
         }
         read.next_offset = read.next_offset.max(batch.next_offset());
     }
@@ -259,7 +275,11 @@ mod tests {
                 value: value.map(str::to_owned),
                 header: header.map(str::to_owned),
             };
-            filter.keeps(&r)
+            filter.keeps(
+                r.key.as_deref(),
+                r.value.as_deref(),
+                r.headers.iter().map(|(k, v)| (k.as_str(), v.as_deref())),
+            )
         };
         assert!(keeps(None, None, None));
         assert!(keeps(Some("42"), None, None));
