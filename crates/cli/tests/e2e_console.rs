@@ -16,10 +16,13 @@ use bytes::Bytes;
 use common::{Client, Server, WAIT_MAX, create_topic, fetch_all, produce};
 use serde_json::Value;
 use strand_protocol::messages::api::{RequestBody, ResponseBody};
+use strand_protocol::messages::join_group_request::JoinGroupRequestProtocol;
 use strand_protocol::messages::metadata_request::MetadataRequestTopic;
 use strand_protocol::messages::offset_commit_request::{OffsetCommitRequestPartition, OffsetCommitRequestTopic};
 use strand_protocol::messages::offset_fetch_request::OffsetFetchRequestGroup;
-use strand_protocol::messages::{FindCoordinatorRequest, MetadataRequest, OffsetCommitRequest, OffsetFetchRequest};
+use strand_protocol::messages::{
+    FindCoordinatorRequest, JoinGroupRequest, MetadataRequest, OffsetCommitRequest, OffsetFetchRequest,
+};
 use strand_protocol::records::{Header, NewRecord, RecordBatchBuilder};
 
 /// A node with HTTP on, and its HTTP address.
@@ -131,6 +134,7 @@ const FIRST_MS: i64 = 1_700_000_000_000; // 2023-11-14T22:13:20Z
 
 #[test]
 fn every_page_shows_what_kafka_holds() {
+    let _serial = common::serial();
     let (server, http_address) = start();
     let mut client = server.connect();
     create_topic(&mut client, "orders", 2);
@@ -250,6 +254,7 @@ fn committed(client: &mut Client, group: &str, topic: &str) -> i64 {
 
 #[test]
 fn forms_create_produce_delete_and_reset() {
+    let _serial = common::serial();
     let (server, http_address) = start();
     let mut client = server.connect();
 
@@ -343,6 +348,26 @@ fn forms_create_produce_delete_and_reset() {
     assert_eq!(committed(&mut client, group, "payments"), 2, "moved to the log end");
     let reset = http(http_address, "POST", "/groups/g%3Cb%3E1%3C%2Fb%3E/reset", "topic=payments&to=offset");
     assert_eq!(reset.status, 400, "{}", reset.body);
+
+    // A group with a member is not reset (Kafka's tool resets only an inactive group).
+    let join = JoinGroupRequest {
+        group_id: "busy".into(),
+        session_timeout_ms: 30_000,
+        rebalance_timeout_ms: 30_000,
+        protocol_type: "consumer".into(),
+        protocols: vec![JoinGroupRequestProtocol {
+            name: "range".into(),
+            metadata: Bytes::new(),
+            ..Default::default()
+        }],
+        ..Default::default()
+    };
+    let ResponseBody::JoinGroup(joined) = client.call(RequestBody::JoinGroup(join), 3) else { panic!() };
+    assert_eq!(joined.error_code, 0, "{joined:?}");
+    assert!(!page(http_address, "/groups/busy").contains("id=\"reset\""), "no reset form for an active group");
+    let refused = http(http_address, "POST", "/groups/busy/reset", "topic=payments&to=earliest");
+    assert_eq!(refused.status, 409, "{}", refused.body);
+    assert!(refused.body.contains("can only be reset if the group &#39;busy&#39; is inactive"), "{}", refused.body);
 
     let refused = http(http_address, "POST", "/topics/payments/delete", "confirm=pay");
     assert_eq!(refused.status, 400, "{}", refused.body);
