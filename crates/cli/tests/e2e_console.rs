@@ -5,7 +5,8 @@
 //! charts page and the embedded assets); data (a `<script>` key, markup in values, headers and a
 //! group id) printed escaped; and the POSTed forms: create, produce, delete (only with the name
 //! typed again) and offset resets, each checked with Kafka requests; a form posted from another
-//! site's page refused.
+//! site's page refused; in a three-node cluster, partitions other nodes lead produced to, read and
+//! listed through node 1's console.
 
 mod common;
 
@@ -13,6 +14,7 @@ use std::io::{Read, Write};
 use std::net::{SocketAddr, TcpStream};
 
 use bytes::Bytes;
+use common::cluster::{Cluster, create_assigned_topic, partitions as metadata_partitions};
 use common::{Client, Server, WAIT_MAX, create_topic, fetch_all, produce};
 use serde_json::Value;
 use strand_protocol::messages::api::{RequestBody, ResponseBody};
@@ -377,4 +379,55 @@ fn forms_create_produce_delete_and_reset() {
     assert_eq!(partitions(&mut client, "payments"), Err(3));
     let get_delete = http(http_address, "GET", "/topics/payments/delete", "");
     assert_eq!(get_delete.status, 405, "state changes only by POST");
+}
+
+/// In a three-node cluster the console of node 1 produces to, reads and lists the offsets of
+/// partitions nodes 2 and 3 lead, asking them over Kafka connections.
+#[test]
+fn pages_reach_partitions_other_nodes_lead() {
+    let _serial = common::serial();
+    let cluster = Cluster::start_configured(3, 3, &["http.listeners=http://127.0.0.1:0"]);
+    let http_address = http_address(cluster.node(1));
+    create_assigned_topic(&cluster, 1, "spread", &[&[1], &[2], &[3]], &[]);
+    cluster.wait_for_metadata(1, "led every partition where assigned", |m| {
+        let found = metadata_partitions(m, "spread");
+        found.len() == 3 && found.iter().all(|(index, leader, _, _)| *leader == index + 1)
+    });
+    for partition in [1, 2] {
+        let form = format!("partition={partition}&key=k&value=from-node-1-to-{partition}");
+        let pause = std::time::Duration::from_millis(50);
+        // The leader hosts its partition a moment after node 1's metadata names it.
+        for attempt in 0.. {
+            let produced = http(http_address, "POST", "/topics/spread/produce", &form);
+            if produced.status == 303 {
+                let expected = format!("/topics/spread/messages?partition={partition}&from=offset&offset=0&produced=0");
+                assert_eq!(produced.header("location"), Some(expected.as_str()));
+                break;
+            }
+            assert!(attempt < WAIT_MAX.as_millis() / pause.as_millis(), "{}", produced.body);
+            std::thread::sleep(pause);
+        }
+    }
+    let topic = page(http_address, "/topics/spread");
+    for (partition, leader, latest) in [(0, 1, 0), (1, 2, 1), (2, 3, 1)] {
+        let row = format!(
+            "<tr><td>{partition}</td><td>{leader}</td><td>{leader}</td><td><span class=\"\">{leader}</span></td><td>0</td><td>{latest}</td>"
+        );
+        assert!(topic.contains(&row), "{row} in {topic}");
+    }
+    let browsed = page(http_address, "/topics/spread/messages?partition=2&from=offset&offset=0");
+    assert!(browsed.contains("<pre>from-node-1-to-2</pre>") && browsed.contains("1 record(s) shown"), "{browsed}");
+    let tail: Value = serde_json::from_str(&http(http_address, "GET", "/topics/spread/tail?from=0:0,1:0,2:0", "").body)
+        .expect("JSON");
+    assert_eq!(tail["from"], "0:0,1:1,2:1");
+    let values: Vec<&str> =
+        tail["records"].as_array().expect("records").iter().filter_map(|r| r["value"].as_str()).collect();
+    assert_eq!(values, ["from-node-1-to-1", "from-node-1-to-2"]);
+    let overview = page(http_address, "/");
+    assert!(overview.contains("id=\"broker-count\">3<"), "{overview}");
+    assert_eq!(
+        overview.matches("<td>voter</td>").count() + overview.matches("<td>leader</td>").count(),
+        3,
+        "{overview}"
+    );
 }

@@ -41,18 +41,26 @@ struct Listed {
     coordinator: i32,
 }
 
-/// Every group of every broker, by id.
-async fn list_all(view: &View) -> Result<BTreeMap<String, Listed>, RestError> {
+/// Every group of every broker, by id, and what each broker that could not answer said.
+async fn list_all(view: &View) -> Result<(BTreeMap<String, Listed>, Vec<String>), RestError> {
     let brokers = metadata(view, Some(Vec::new())).await?.brokers;
     let mut groups = BTreeMap::new();
+    let mut failures = Vec::new();
     for broker in brokers {
         let node = broker.node_id.0;
-        let listed = ask!(view, node, ListGroups, ListGroupsRequest::default(), 5);
-        check(listed.error_code, None)?;
-        for g in listed.groups {
-            if groups.len() >= GROUPS_SHOWN_MAX {
-                break;
+        let listed = async {
+            let listed = ask!(view, node, ListGroups, ListGroupsRequest::default(), 5);
+            check(listed.error_code, None)?;
+            Ok::<_, RestError>(listed.groups)
+        };
+        let listed = match listed.await {
+            Ok(listed) => listed,
+            Err(e) => {
+                failures.push(format!("Broker {node} did not list its groups: {}", e.message));
+                continue;
             }
+        };
+        for g in listed.into_iter().take(GROUPS_SHOWN_MAX.saturating_sub(groups.len())) {
             let group_type = if g.group_type.is_empty() { "classic".to_owned() } else { g.group_type };
             let listed = Listed {
                 id: g.group_id.clone(),
@@ -64,12 +72,12 @@ async fn list_all(view: &View) -> Result<BTreeMap<String, Listed>, RestError> {
             groups.insert(g.group_id, listed);
         }
     }
-    Ok(groups)
+    Ok((groups, failures))
 }
 
 /// `GET /groups`.
 pub async fn list(view: View) -> Result<Response, Failed> {
-    let groups = list_all(&view).await.map_err(Failed::in_section(SECTION))?;
+    let (groups, failures) = list_all(&view).await.map_err(Failed::in_section(SECTION))?;
     let rows: Vec<Vec<String>> = groups
         .values()
         .map(|g| {
@@ -82,7 +90,11 @@ pub async fn list(view: View) -> Result<Response, Failed> {
             ]
         })
         .collect();
-    let mut body = table("groups", &["Group", "Type", "Protocol", "State", "Coordinator"], &rows);
+    let mut body = String::new();
+    for failure in &failures {
+        let _ = writeln!(body, "<p class=\"error\">{}</p>", Text(failure));
+    }
+    body.push_str(&table("groups", &["Group", "Type", "Protocol", "State", "Coordinator"], &rows));
     if groups.len() >= GROUPS_SHOWN_MAX {
         let _ = write!(body, "<p class=\"none\">The first {GROUPS_SHOWN_MAX} groups.</p>");
     }
