@@ -106,7 +106,11 @@ pub async fn browse(view: View, Path(name): Path<String>, RawQuery(query): RawQu
     let params = Params::parse(query.as_deref().unwrap_or_default());
     let topic = one_topic(&view, &name).await.map_err(Failed::in_section(SECTION))?;
     let browse = browse_params(&params, &topic).map_err(|e| Failed::bad(SECTION, e))?;
-    let mut body = String::new();
+    let mut body = format!(
+        "<p class=\"facts\"><a href=\"/topics/{}\">Partitions and configs of {}</a></p>\n",
+        Part(&name),
+        Text(&name)
+    );
     if let Some(offset) = params.int("produced").ok().flatten() {
         let _ = writeln!(
             body,
