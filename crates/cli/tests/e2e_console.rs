@@ -431,3 +431,44 @@ fn pages_reach_partitions_other_nodes_lead() {
         "{overview}"
     );
 }
+
+/// The console acts as the gateway's caller: an authorizer without ACLs leaves it nothing to see
+/// or change, and a node whose every Kafka listener authenticates refuses its pages (401).
+#[test]
+fn acls_apply_to_the_console_and_authenticating_listeners_close_it() {
+    let _serial = common::serial();
+    let overrides = [
+        "http.listeners=http://127.0.0.1:0",
+        "authorizer.class.name=org.apache.kafka.metadata.authorizer.StandardAuthorizer",
+    ];
+    let server = Server::start_with(tempfile::tempdir().expect("temp dir"), &overrides);
+    let at = http_address(&server);
+    let denied = http(at, "POST", "/topics", "name=denied");
+    assert_eq!(denied.status, 403, "{}", denied.body);
+    assert!(denied.body.contains("<title>Error 403 · Strand</title>"), "{}", denied.body);
+    let topics = page(at, "/topics");
+    assert!(topics.contains("<td colspan=\"5\" class=\"none\">None</td>"), "{topics}");
+    let overview = page(at, "/");
+    assert!(overview.contains("<h2>Controller quorum</h2>\n<p class=\"error\">"), "DescribeQuorum refused: {overview}");
+    drop(server);
+
+    let jaas = "listener.name.sasl_plaintext.plain.sasl.jaas.config=org.apache.kafka.common.security.plain.\
+                PlainLoginModule required username=\"admin\" password=\"admin-secret\" user_admin=\"admin-secret\";";
+    let settings = [
+        "http.listeners=http://127.0.0.1:0",
+        "listeners=SASL_PLAINTEXT://127.0.0.1:0",
+        "advertised.listeners=SASL_PLAINTEXT://127.0.0.1:0",
+        "listener.security.protocol.map=SASL_PLAINTEXT:SASL_PLAINTEXT,CONTROLLER:PLAINTEXT",
+        "inter.broker.listener.name=SASL_PLAINTEXT",
+        "sasl.enabled.mechanisms=PLAIN",
+        "sasl.mechanism.inter.broker.protocol=PLAIN",
+        jaas,
+    ];
+    let (server, _) = Server::spawn_with(tempfile::tempdir().expect("temp dir"), &settings).ready_on("SASL_PLAINTEXT");
+    let at = http_address(&server);
+    for path in ["/", "/topics", "/groups", "/topics/t/messages"] {
+        let refused = http(at, "GET", path, "");
+        assert_eq!(refused.status, 401, "{path}: {}", refused.body);
+    }
+    assert_eq!(http(at, "POST", "/topics", "name=t").status, 401);
+}
