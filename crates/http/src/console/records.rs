@@ -224,13 +224,72 @@ pub fn show(data: Option<&[u8]>, format: Format) -> Option<(String, bool)> {
     let shown = &data[..data.len().min(VALUE_BYTES_SHOWN_MAX)];
     let text = match format {
         Format::Hex => hex(shown),
-        Format::Json if !cut => match serde_json::from_slice::<serde_json::Value>(shown) {
-            Ok(value) => serde_json::to_string_pretty(&value).unwrap_or_else(|_| lossy(shown)),
+        Format::Json if !cut => match serde_json::from_slice::<serde::de::IgnoredAny>(shown) {
+            Ok(_) => pretty_json(&lossy(shown)),
             Err(_) => lossy(shown),
         },
         Format::Json | Format::Text => lossy(shown),
     };
     Some((text, cut))
+}
+
+/// Valid JSON text laid out two spaces an indent, a member or element a line, keeping the
+/// text's own order of members and spelling of numbers and strings (a parsed and printed value
+/// would sort the members and round big numbers).
+fn pretty_json(text: &str) -> String {
+    let mut out = String::with_capacity(text.len() * 2);
+    let mut depth = 0usize;
+    let (mut in_string, mut escaped) = (false, false);
+    let newline = |out: &mut String, depth: usize| {
+        out.push('\n');
+        out.extend(std::iter::repeat_n("  ", depth));
+    };
+    let mut chars = text.chars().peekable();
+    while let Some(c) = chars.next() {
+        if in_string {
+            out.push(c);
+            match (escaped, c) {
+                (true, _) => escaped = false,
+                (false, '\\') => escaped = true,
+                (false, '"') => in_string = false,
+                _ => {}
+            }
+            continue;
+        }
+        match c {
+            '"' => {
+                in_string = true;
+                out.push(c);
+            }
+            '{' | '[' => {
+                out.push(c);
+                // An empty object or array stays on its line.
+                while chars.peek().is_some_and(|n| n.is_whitespace()) {
+                    chars.next();
+                }
+                if chars.peek().is_some_and(|n| matches!(n, '}' | ']')) {
+                    continue;
+                }
+                depth += 1;
+                newline(&mut out, depth);
+            }
+            '}' | ']' => {
+                if !out.ends_with(['{', '[']) {
+                    depth = depth.saturating_sub(1);
+                    newline(&mut out, depth);
+                }
+                out.push(c);
+            }
+            ',' => {
+                out.push(c);
+                newline(&mut out, depth);
+            }
+            ':' => out.push_str(": "),
+            c if c.is_whitespace() => {}
+            c => out.push(c),
+        }
+    }
+    out
 }
 
 /// Bytes as text: invalid UTF-8 replaced.
@@ -302,6 +361,12 @@ mod tests {
             Some(("{\n  \"a\": [\n    1,\n    2\n  ]\n}".into(), false))
         );
         assert_eq!(show(Some(b"not json"), Format::Json), Some(("not json".into(), false)));
+        let kept = show(
+            Some(br#"{"z": 12345678901234567890123, "a": {}, "s": "x,{\"y\": [1]}", "l": [[], [1, 2]]}"#),
+            Format::Json,
+        );
+        let expected = "{\n  \"z\": 12345678901234567890123,\n  \"a\": {},\n  \"s\": \"x,{\\\"y\\\": [1]}\",\n  \"l\": [\n    [],\n    [\n      1,\n      2\n    ]\n  ]\n}";
+        assert_eq!(kept, Some((expected.into(), false)), "members in their order, numbers and strings as written");
         assert_eq!(show(Some(b"\x00\xffA"), Format::Hex), Some(("00 ff 41".into(), false)));
         let long = vec![b'x'; VALUE_BYTES_SHOWN_MAX + 10];
         let (text, cut) = show(Some(&long), Format::Text).expect("shown");
