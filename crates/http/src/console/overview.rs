@@ -8,7 +8,7 @@ use axum::http::StatusCode;
 use axum::response::Response;
 use strand_protocol::messages::describe_quorum_request::{PartitionData, TopicData};
 use strand_protocol::messages::describe_quorum_response::{self, ReplicaState};
-use strand_protocol::messages::{DescribeClusterRequest, DescribeQuorumRequest};
+use strand_protocol::messages::{DescribeClusterRequest, DescribeClusterResponse, DescribeQuorumRequest};
 
 use super::html::{Text, page, table};
 use super::topics::metadata;
@@ -61,6 +61,13 @@ async fn render(view: &View) -> Result<String, RestError> {
         warn(under),
         warn(offline),
     );
+    out.push_str(&brokers(&cluster, node));
+    out.push_str(&quorum(view).await);
+    Ok(out)
+}
+
+/// The brokers' section: id, endpoint, rack, fenced or not, the active controller and this node.
+fn brokers(cluster: &DescribeClusterResponse, node: i32) -> String {
     let mut brokers = cluster.brokers.clone();
     brokers.sort_by_key(|b| b.broker_id.0);
     let rows: Vec<Vec<String>> = brokers
@@ -89,10 +96,7 @@ async fn render(view: &View) -> Result<String, RestError> {
             ]
         })
         .collect();
-    out.push_str("<h2>Brokers</h2>\n");
-    out.push_str(&table("brokers", &["Id", "Host:port", "Rack", "State", ""], &rows));
-    out.push_str(&quorum(view).await);
-    Ok(out)
+    format!("<h2>Brokers</h2>\n{}", table("brokers", &["Id", "Host:port", "Rack", "State", ""], &rows))
 }
 
 /// The controller quorum's section; a refusal (no DESCRIBE on the cluster) or an unreachable
