@@ -7,13 +7,18 @@ from __future__ import annotations
 import base64
 import json
 import os
+import shutil
 import socket
 import subprocess
 import tempfile
 import time
 import urllib.error
 import urllib.request
+import sys
 from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "python"))
+from compat_broker import _kill_with_parent  # noqa: E402
 
 ELEMENT = "element-6066-11e4-a52e-4f735466cecf"
 WAIT_S = 30
@@ -36,8 +41,9 @@ class Browser:
         self.port = _free_port()
         self.profile = tempfile.mkdtemp(prefix="strand-console-chromium-")
         log = open(Path(self.profile) / "chromedriver.log", "wb")
+        # Killed with the test process, as the brokers are (compat_broker's launcher contract).
         self.driver = subprocess.Popen(["chromedriver", f"--port={self.port}"], stdout=log, stderr=log,
-                                       stdin=subprocess.DEVNULL)
+                                       stdin=subprocess.DEVNULL, preexec_fn=_kill_with_parent)
         deadline = time.monotonic() + WAIT_S
         while True:
             try:
@@ -79,6 +85,8 @@ class Browser:
             self.driver.wait(10)
         except subprocess.TimeoutExpired:
             self.driver.kill()
+            self.driver.wait()
+        shutil.rmtree(self.profile, ignore_errors=True)
 
     def go(self, url: str) -> None:
         self._session("POST", "/url", {"url": url})
