@@ -26,7 +26,7 @@
 mod charts;
 mod form;
 mod groups;
-pub(crate) mod html;
+mod html;
 mod messages;
 mod overview;
 mod peers;
