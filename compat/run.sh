@@ -3,10 +3,12 @@
 # a broker each suite starts for itself.
 #
 # Usage: compat/run.sh [SUITE...]   SUITE: java spring streams go python node kafka-tools security nemesis
-#                                          (default: all, in that order; streams: Kafka Streams on Strand
-#                                          and on Kafka 4.4 side by side; security: TLS and SASL,
+#                                          console (default: all, in that order; streams: Kafka Streams on
+#                                          Strand and on Kafka 4.4 side by side; security: TLS and SASL,
 #                                          security/README.md; nemesis: the fault harness's smoke,
-#                                          tools/nemesis/README.md, Strand only)
+#                                          tools/nemesis/README.md, Strand only; console: the web console in
+#                                          headless chromium, Strand only, installs Debian's chromium and
+#                                          chromium-driver when missing)
 #
 #   STRAND_COMPAT_BROKER=strand (default)  build target/release/strand (cargo build --release -p
 #                                          strand-cli) and test it
@@ -22,7 +24,7 @@ set -uo pipefail
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 repo="$(cd "$here/.." && pwd)"
-all_suites=(java spring streams go python node kafka-tools security nemesis)
+all_suites=(java spring streams go python node kafka-tools security nemesis console)
 # Suites that run only when named.
 extra_suites=()
 suite_timeout="${STRAND_COMPAT_SUITE_TIMEOUT_S:-600}"
@@ -35,9 +37,10 @@ case "$STRAND_COMPAT_BROKER" in
   strand | kafka) ;;
   *) log "STRAND_COMPAT_BROKER must be 'strand' or 'kafka', not '$STRAND_COMPAT_BROKER'"; exit 2 ;;
 esac
-# The fault harness starts strand processes itself: no Kafka run of it yet (issue 20).
+# The fault harness starts strand processes itself: no Kafka run of it yet (issue 20). Kafka has
+# no web console.
 if [[ $STRAND_COMPAT_BROKER == kafka ]]; then
-  for i in "${!all_suites[@]}"; do [[ ${all_suites[i]} == nemesis ]] && unset 'all_suites[i]'; done
+  for i in "${!all_suites[@]}"; do [[ ${all_suites[i]} == nemesis || ${all_suites[i]} == console ]] && unset 'all_suites[i]'; done
   all_suites=("${all_suites[@]}")
 fi
 
@@ -108,7 +111,18 @@ install() { # SUITE: fetch what it needs
     # The harness (release, as the strand it drives) and its franz-go workload.
     nemesis) need go && (cd "$repo/tools/nemesis/workload" && go build -o "$repo/target/nemesis-workload" .) &&
       (cd "$repo" && cargo build --release -p strand-nemesis) ;;
+    console) browser_packages && python_venv ;;
   esac
+}
+
+# Debian's chromium and chromium-driver (the console suite's browser), installed once: apt-get as
+# root, else through sudo.
+browser_packages() {
+  command -v chromium > /dev/null && command -v chromedriver > /dev/null && return 0
+  local apt=(apt-get install -y --no-install-recommends chromium chromium-driver)
+  if [[ $(id -u) -eq 0 ]]; then "${apt[@]}" || { apt-get update && "${apt[@]}"; }
+  else sudo "${apt[@]}" || { sudo apt-get update && sudo "${apt[@]}"; }
+  fi
 }
 
 # Debian's Maven writes colour escapes even with -B and style.color=never.
@@ -122,6 +136,8 @@ run() { # SUITE: its test command, run from its directory (pipefail: a pipeline 
     python) cd "$here/python" && exec .venv/bin/python -m pytest -v ;;
     node) cd "$here/node" && exec node --test --test-concurrency=1 ;;
     kafka-tools) cd "$here/kafka-tools" && exec ../python/.venv/bin/python -m pytest -v ;;
+    # Screenshots of every page go to target/console-screenshots (STRAND_CONSOLE_SCREENSHOTS).
+    console) cd "$here/console" && exec ../python/.venv/bin/python -m pytest -v ;;
     security) cd "$here/security" && exec ../python/.venv/bin/python -u run.py ;;
     # Every fault kind once, zero anomalies required (STRAND_NEMESIS_SEED picks another schedule).
     nemesis) cd "$here/.." && exec target/release/nemesis run --smoke --txn --seed "${STRAND_NEMESIS_SEED:-1}" \

@@ -60,8 +60,8 @@ struct Surface {
     scrape: Arc<dyn Scrape>,
 }
 
-/// Serves `listener` forever: `GET /metrics`, the REST gateway's `/v3` routes when there is a
-/// `gateway`, 404 elsewhere.
+/// Serves `listener` forever: `GET /metrics`, and when there is a `gateway`, its `/v3` routes and
+/// the web console at `/`; 404 elsewhere.
 pub async fn serve_forever(
     listener: HttpListener,
     registry: MetricsRegistry,
@@ -70,7 +70,7 @@ pub async fn serve_forever(
 ) {
     let mut router = Router::new().route("/metrics", get(metrics)).with_state(Arc::new(Surface { registry, scrape }));
     if let Some(gateway) = gateway {
-        router = router.merge(crate::gateway::router(gateway));
+        router = router.merge(crate::gateway::router(gateway.clone())).merge(crate::console::router(gateway));
     }
     let slots = Arc::new(Semaphore::new(HTTP_CONNECTIONS_MAX));
     loop {

@@ -128,7 +128,7 @@ pub async fn get_group(ctx: Ctx, Path((cluster, group)): Path<(String, String)>)
 
 /// The topic partitions of a member's assignment (Kafka's `ConsumerProtocolAssignment`: a
 /// version, then topics with their partitions); nothing for bytes it cannot read.
-fn assigned(member: &DescribedGroupMember) -> Vec<(String, i32)> {
+pub(crate) fn assigned(member: &DescribedGroupMember) -> Vec<(String, i32)> {
     let mut bytes: &[u8] = &member.member_assignment;
     let mut take = |n: usize| -> Option<&[u8]> {
         let (head, rest) = (bytes.get(..n)?, bytes.get(n..)?);

@@ -41,6 +41,9 @@ use strand_protocol::messages::api::{ApiKey, RequestBody, ResponseBody};
 use strand_security::Session;
 
 pub use error::RestError;
+pub(crate) use error::check as check_kafka;
+pub(crate) use groups::assigned as member_assignment;
+pub(crate) use json::{iso_timestamp, parse_timestamp};
 pub use routes::Peer;
 pub(crate) use routes::router;
 
