@@ -70,7 +70,7 @@ def main() -> None:
     lateness, seen, first_at = [], set(), None
     deadline = time.monotonic() + delay_ms / 1000 + scheduled_s + 600
     while len(seen) < records and time.monotonic() < deadline:
-        for msg in consumer.consume(num_messages=10_000, timeout=0.1):
+        for msg in consumer.consume(num_messages=10_000, timeout=0.005):
             if msg.error():
                 raise RuntimeError(msg.error())
             now_ms = time.time() * 1000

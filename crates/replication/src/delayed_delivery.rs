@@ -71,7 +71,7 @@ impl ReplicaManager {
                 looked.push((tp, None));
                 continue;
             };
-            let next = match partition.deliver_due(now) {
+            let next = match deliver_backlog(&partition, now) {
                 Ok(Some((delivered, next, pending))) => {
                     pass.delivered += delivered;
                     gauges(&tp, pending, next);
@@ -106,6 +106,28 @@ impl ReplicaManager {
         }
         pass
     }
+}
+
+/// At most this many deliveries (of up to `DELIVERY_RECORDS_MAX` records each) for one partition
+/// in one pass, so a backlog drains at disk speed while other partitions get their turn.
+const DELIVERIES_PER_PASS_MAX: usize = 16;
+
+/// Delivers `partition`'s due records, several deliveries in a row while a backlog is due.
+fn deliver_backlog(
+    partition: &crate::partition::Partition,
+    now: i64,
+) -> Result<Option<(usize, Option<i64>, usize)>, crate::ReplicaError> {
+    let mut total = 0;
+    for _ in 0..DELIVERIES_PER_PASS_MAX {
+        match partition.deliver_due(now)? {
+            None => return Ok(None),
+            Some((delivered, next, pending)) if delivered == 0 || next.is_none_or(|n| n > now + 1) => {
+                return Ok(Some((total + delivered, next, pending)));
+            }
+            Some((delivered, _, _)) => total += delivered,
+        }
+    }
+    partition.deliver_due(now).map(|answer| answer.map(|(delivered, next, pending)| (total + delivered, next, pending)))
 }
 
 /// The partition's delayed-delivery gauges (`/metrics`).

@@ -198,8 +198,13 @@ pub(crate) async fn deliver_delayed_forever(replicas: Arc<ReplicaManager>) {
             debug!("delivered {} delayed records", pass.delivered);
         }
         let pause = pass.next_due.map_or(DELIVERY_PASS_PAUSE_MAX, |due| {
-            Duration::from_millis(u64::try_from(due.saturating_sub(pass.now)).unwrap_or(0))
-                .clamp(DELIVERY_PASS_PAUSE_MIN, DELIVERY_PASS_PAUSE_MAX)
+            let until = Duration::from_millis(u64::try_from(due.saturating_sub(pass.now)).unwrap_or(0));
+            // A backlog being delivered goes on at once; otherwise wait for the due time, or a
+            // moment for what waits on replication.
+            match pass.delivered > 0 && due <= pass.now + 1 {
+                true => Duration::ZERO,
+                false => until.clamp(DELIVERY_PASS_PAUSE_MIN, DELIVERY_PASS_PAUSE_MAX),
+            }
         });
         tokio::select! {
             () = tokio::time::sleep(pause) => {}
