@@ -2,12 +2,16 @@
 //! record due later (its `strand.deliver.at` or `strand.delay.ms` header, or its topic's
 //! `delivery.delay.ms`) is stored as a pending batch in its place, with the same producer
 //! fields, so idempotence and transactions hold as for the batch it replaces. The partition's
-//! leader appends copies of its records to the topic once they are due.
+//! leader appends copies of its records to the topic once they are due. A batch whose records
+//! carry the `strand.cancel` header is stored as a cancel batch: each of its keys' pending
+//! records is dropped.
 
 use bytes::{Bytes, BytesMut};
 use strand_base::limits::DECOMPRESSED_BATCH_BYTES_MAX;
 use strand_log::log::ValidatedBatch;
-use strand_protocol::records::delayed::{DELAY_MS_HEADER, DELIVER_AT_HEADER, PendingRecord, pending_batch};
+use strand_protocol::records::delayed::{
+    CANCEL_HEADER, DELAY_MS_HEADER, DELIVER_AT_HEADER, PendingRecord, cancel_batch, pending_batch,
+};
 use strand_protocol::records::{Record, RecordBatch};
 
 use crate::validation::RecordSetError;
@@ -43,6 +47,14 @@ pub fn pending_instead(
 ) -> Result<Option<ValidatedBatch>, RecordSetError> {
     let invalid = |m: String| RecordSetError::Invalid(m);
     let records = batch.records_with_limit(DECOMPRESSED_BATCH_BYTES_MAX).map_err(|e| invalid(e.to_string()))?;
+    if let Some(cancels) = cancellations(batch, &records)? {
+        if compacted {
+            return Err(invalid("delayed delivery is not supported on a compacted topic (cleanup.policy=compact)".into()));
+        }
+        let producer = (batch.producer_id(), batch.producer_epoch(), batch.base_sequence());
+        let bytes = cancel_batch(producer, &cancels).map_err(|e| invalid(e.to_string()))?;
+        return ValidatedBatch::validate(BytesMut::from(&bytes[..])).map(Some).map_err(|e| invalid(e.to_string()));
+    }
     let mut pending = Vec::with_capacity(usize::try_from(batch.record_count()).unwrap_or(0));
     let mut later = false;
     for record in records.iter() {
@@ -67,6 +79,35 @@ pub fn pending_instead(
     let bytes =
         pending_batch(producer, batch.attributes().is_transactional(), &pending).map_err(|e| invalid(e.to_string()))?;
     ValidatedBatch::validate(BytesMut::from(&bytes[..])).map(Some).map_err(|e| invalid(e.to_string()))
+}
+
+/// The keys (with their records' timestamps) a batch of cancellations names: `None` if no record
+/// carries the cancel header; INVALID_RECORD if only some do, one has no key, or the batch is
+/// transactional.
+fn cancellations(
+    batch: &RecordBatch,
+    records: &strand_protocol::records::BatchRecords,
+) -> Result<Option<Vec<(i64, Bytes)>>, RecordSetError> {
+    let invalid = |m: &str| RecordSetError::Invalid(m.to_string());
+    let mut cancels = Vec::new();
+    let mut plain = false;
+    for record in records.iter() {
+        let record = record.map_err(|e| RecordSetError::Invalid(e.to_string()))?;
+        if !record.headers().any(|h| h.key == CANCEL_HEADER) {
+            plain = true;
+            continue;
+        }
+        let key = record.key().ok_or_else(|| invalid("a record with the strand.cancel header needs a key"))?;
+        cancels.push((batch.record_timestamp(&record), Bytes::copy_from_slice(key)));
+    }
+    match (cancels.is_empty(), plain) {
+        (true, _) => Ok(None),
+        (false, true) => Err(invalid("a batch with strand.cancel records may hold nothing else")),
+        (false, false) if batch.attributes().is_transactional() => {
+            Err(invalid("strand.cancel is not accepted in a transaction"))
+        }
+        (false, false) => Ok(Some(cancels)),
+    }
 }
 
 /// A record's due time: its `strand.deliver.at` (epoch ms), else its append time plus its
@@ -143,6 +184,12 @@ mod tests {
         let bounded = DelayRule { topic_delay_ms: 0, max_delay_ms: 100 };
         assert!(matches!(pending_instead(&b, bounded, false, false, 1000), Err(RecordSetError::Invalid(_))));
         assert!(matches!(pending_instead(&b, DelayRule::DEFAULT, false, true, 1000), Err(RecordSetError::Invalid(_))));
+        let cancel = [Header { key: CANCEL_HEADER, value: None }];
+        let cancelled = pending_instead(&batch(&[&cancel, &cancel]), DelayRule::DEFAULT, false, false, 0);
+        let stored = RecordBatch::parse(Bytes::copy_from_slice(cancelled.expect("valid").expect("cancel").as_bytes()));
+        assert_eq!(delayed_kind(&stored.expect("parses")), Some(DelayedKind::Cancel));
+        let mixed = pending_instead(&batch(&[&cancel, &plain]), DelayRule::DEFAULT, false, false, 0);
+        assert!(matches!(mixed, Err(RecordSetError::Invalid(_))), "cancels mixed with records");
         let bad = [Header { key: DELAY_MS_HEADER, value: Some(b"soon") }];
         assert!(matches!(
             pending_instead(&batch(&[&bad]), DelayRule::DEFAULT, false, false, 0),

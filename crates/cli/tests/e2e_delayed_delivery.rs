@@ -281,3 +281,30 @@ fn leader_failovers_deliver_each_record_once() {
     want.sort();
     assert_eq!(got, want, "every acknowledged record, once");
 }
+
+/// A record with the `strand.cancel` header drops the pending records of its key written before
+/// it; a later record of the same key is delivered; cancels mixed with other records are refused.
+#[test]
+fn a_cancel_by_key_drops_pending_records() {
+    let _serial = common::serial();
+    let server = Server::start();
+    let mut client = server.connect();
+    create(&mut client, "cancellable", &[]);
+    let delay = || Some(("strand.delay.ms", "1500".to_string()));
+    let records = [("order-1", delay()), ("order-2", delay()), ("order-1", delay())];
+    assert_eq!(produce(&mut client, "cancellable", -1, batch(&records)).0, 0);
+    let cancel = [("order-1", Some(("strand.cancel", String::new())))];
+    assert_eq!(produce(&mut client, "cancellable", -1, batch(&cancel)).0, 0, "the cancel is acknowledged");
+    let later = [("order-1", Some(("strand.delay.ms", "1600".to_string())))];
+    assert_eq!(produce(&mut client, "cancellable", -1, batch(&later)).0, 0);
+    let mixed = [("order-3", Some(("strand.cancel", String::new()))), ("order-4", None)];
+    let (code, _) = produce(&mut client, "cancellable", -1, batch(&mixed));
+    assert_eq!(code, ErrorCode::InvalidRecord.code(), "cancels mixed with records");
+
+    let arrived = consume(&mut client, "cancellable", 0, 2, after(30));
+    let values: Vec<&str> = arrived.iter().map(|(s, _)| s.value.as_str()).collect();
+    assert_eq!(values, ["order-2", "order-1"], "order-1's first two records were cancelled, the later one was not");
+    let next = arrived.last().map_or(0, |(s, _)| s.offset + 1);
+    let (more, _) = fetch(&mut client, "cancellable", next, 1_000);
+    assert!(more.is_empty(), "a cancelled record was delivered: {more:?}");
+}

@@ -4,19 +4,19 @@
 //! are appended (as a leader or a follower) and rebuilt from the log after a truncation or a
 //! restart, so a new leader has it at once.
 //!
-//! Memory: one `(due, offset)` pair (16 bytes, in a B-tree) per record not delivered; the
-//! records themselves stay in the log until they are due.
+//! Memory: a `(due, offset)` key and its record's key hash (24 bytes, in a B-tree) per record not
+//! delivered; the records themselves stay in the log until they are due.
 //!
 //! Where a rebuild starts is kept in the partition directory's `delayed-delivery-checkpoint`
 //! (a version line and an offset at or below the first record not delivered): it exists once the
 //! partition has held a pending record, written durably before that record's append, and moves
 //! forward when a segment rolls. A partition that never held one reads nothing at start.
 
-use std::collections::{BTreeSet, HashMap};
+use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
 
 use strand_base::{Offset, ProducerId};
-use strand_protocol::records::delayed::{DelayedKind, delayed_kind, pending_dues, read_delivered};
+use strand_protocol::records::delayed::{DelayedKind, delayed_kind, pending_dues, read_cancels, read_delivered};
 use strand_protocol::records::{RecordBatch, TransactionResult};
 
 use crate::producer_state::{BatchKind, ProducerBatch};
@@ -29,10 +29,11 @@ const CHECKPOINT_VERSION: &str = "0";
 /// The pending records of one partition that are not delivered yet.
 #[derive(Debug, Default)]
 pub struct DelayedIndex {
-    /// Pending records whose transaction (if any) committed: `(due, offset)`, earliest first.
-    ready: BTreeSet<(i64, Offset)>,
+    /// Pending records whose transaction (if any) committed: `(due, offset)`, earliest first,
+    /// with the hash of the record's key (`records::delayed::key_hash`), for cancellations.
+    ready: BTreeMap<(i64, Offset), u64>,
     /// Transactional pending records waiting for their transaction's marker, by producer.
-    open: HashMap<ProducerId, Vec<(i64, Offset)>>,
+    open: HashMap<ProducerId, Vec<((i64, Offset), u64)>>,
     /// The last batch of the log is a delivered batch: what it names (its data batch is owed).
     unfinished: Option<Vec<(Offset, i64)>>,
     /// Where the next rebuild starts (the checkpoint's offset), once the log held a pending batch.
@@ -89,11 +90,19 @@ impl DelayedIndex {
         match delayed_kind(batch) {
             Some(DelayedKind::Pending) => {
                 let dues = pending_dues(batch).map_err(|e| e.to_string())?;
-                let entries = dues.into_iter().map(|(offset, due)| (due, offset));
+                let entries = dues.into_iter().map(|(offset, due, key)| ((due, offset), key));
                 if batch.attributes().is_transactional() {
                     self.open.entry(batch.producer_id()).or_default().extend(entries);
                 } else {
                     self.ready.extend(entries);
+                }
+            }
+            Some(DelayedKind::Cancel) => {
+                for (at, key) in read_cancels(batch).map_err(|e| e.to_string())? {
+                    self.ready.retain(|(_, offset), hash| *hash != key || *offset > at);
+                    for held in self.open.values_mut() {
+                        held.retain(|((_, offset), hash)| *hash != key || *offset > at);
+                    }
                 }
             }
             Some(DelayedKind::Delivered) => {
@@ -119,7 +128,7 @@ impl DelayedIndex {
 
     /// The earliest due time of a record ready to deliver.
     pub fn next_due(&self) -> Option<i64> {
-        self.ready.first().map(|(due, _)| *due)
+        self.ready.first_key_value().map(|((due, _), _)| *due)
     }
 
     /// How many pending records are not delivered (transactional ones not committed included).
@@ -131,7 +140,7 @@ impl DelayedIndex {
     /// `committed` (not yet replicated: it and what is due after it wait).
     pub fn due(&self, now: i64, committed: Offset, max: usize) -> Vec<(Offset, i64)> {
         self.ready
-            .iter()
+            .keys()
             .take_while(|(due, offset)| *due <= now && *offset < committed)
             .take(max)
             .map(|(due, offset)| (*offset, *due))
@@ -145,17 +154,17 @@ impl DelayedIndex {
 
     /// The first offset holding a record not delivered (retention and the checkpoint stop there).
     pub fn floor(&self) -> Option<Offset> {
-        let ready = self.ready.iter().map(|(_, offset)| *offset).min();
-        let open = self.open.values().flatten().map(|(_, offset)| *offset).min();
+        let ready = self.ready.keys().map(|(_, offset)| *offset).min();
+        let open = self.open.values().flatten().map(|((_, offset), _)| *offset).min();
         let unfinished = self.unfinished.iter().flatten().map(|(offset, _)| *offset).min();
         [ready, open, unfinished].into_iter().flatten().min()
     }
 
     /// The log start offset moved to `offset` (DeleteRecords): records below it are gone.
     pub fn drop_below(&mut self, offset: Offset) {
-        self.ready.retain(|(_, o)| *o >= offset);
+        self.ready.retain(|(_, o), _| *o >= offset);
         for held in self.open.values_mut() {
-            held.retain(|(_, o)| *o >= offset);
+            held.retain(|((_, o), _)| *o >= offset);
         }
         if let Some(unfinished) = &mut self.unfinished {
             unfinished.retain(|(o, _)| *o >= offset);
@@ -226,6 +235,27 @@ mod tests {
         assert_eq!(index.next_due(), Some(1));
         index.drop_below(1);
         assert_eq!(index.due(100, 10, 10), vec![(7, 1)]);
+    }
+
+    /// A cancel drops the pending records of its key written before it, and only those.
+    #[test]
+    fn a_cancel_drops_its_keys_earlier_records() {
+        use strand_protocol::records::delayed::cancel_batch;
+        let keyed = |key: &'static [u8], due: i64| PendingRecord {
+            due_ms: due,
+            timestamp_ms: 0,
+            key: Some(Bytes::from_static(key)),
+            value: None,
+            headers: vec![],
+        };
+        let mut index = DelayedIndex::default();
+        let batch = pending_batch((ProducerId(1), 0, 0), false, &[keyed(b"a", 10), keyed(b"b", 20), keyed(b"a", 30)]);
+        index.observe(&at(batch.expect("builds"), 0)).expect("observes");
+        let cancel = cancel_batch((ProducerId(1), 0, 3), &[(0, Bytes::from_static(b"a"))]).expect("builds");
+        index.observe(&at(cancel, 3)).expect("observes");
+        let later = pending_batch((ProducerId(1), 0, 4), false, &[keyed(b"a", 40)]).expect("builds");
+        index.observe(&at(later, 4)).expect("observes");
+        assert_eq!(index.due(100, 10, 10), vec![(1, 20), (4, 40)]);
     }
 
     /// The checkpoint is written, read back, and refused when it is not ours.

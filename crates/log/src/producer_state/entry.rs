@@ -49,9 +49,15 @@ impl ProducerBatch {
         let attributes = batch.attributes();
         // Delayed delivery's pending batch stands in for the producer's data batch: its
         // sequence and transaction are the producer's (`records::delayed`).
+        // A cancel batch too, in place of the producer's batch of cancellations.
         let pending = strand_protocol::records::delayed::may_be_delayed(attributes)
-            && strand_protocol::records::delayed::delayed_kind(batch)
-                == Some(strand_protocol::records::delayed::DelayedKind::Pending);
+            && matches!(
+                strand_protocol::records::delayed::delayed_kind(batch),
+                Some(
+                    strand_protocol::records::delayed::DelayedKind::Pending
+                        | strand_protocol::records::delayed::DelayedKind::Cancel
+                )
+            );
         let kind = if pending && attributes.is_transactional() {
             BatchKind::TransactionalData
         } else if pending {

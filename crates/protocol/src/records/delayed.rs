@@ -6,6 +6,9 @@
 //!   producer's delayed records in place of its batch: the same producer id, epoch, sequence,
 //!   transactional attribute and record count, each record's value the original record and its
 //!   due time ([`PendingRecord`]). It takes the offsets the producer's batch would have taken.
+//! - A **cancel** batch ([`CANCEL_TYPE`]) stands in for a producer's batch of records with the
+//!   [`CANCEL_HEADER`] header, with its producer fields too: each record names a key, and every
+//!   pending record of that key before it is dropped, not delivered.
 //! - A **delivered** batch ([`DELIVERED_TYPE`]) names the pending records (by offset, with their
 //!   due times) whose copies the data batch right after it holds, at new offsets. The two are
 //!   appended together; a delivered batch at the end of a log, its data batch lost with a crash or
@@ -15,6 +18,7 @@
 //! pending value:   version i16 (0) | due i64 | timestamp i64 | key bytes32 | value bytes32
 //!                  | header count i32 | headers: key bytes32 (UTF-8) | value bytes32
 //! delivered value: version i16 (0) | count i32 | (offset i64 | due i64) * count
+//! cancel value:    version i16 (0) | key bytes32
 //! ```
 //! (`bytes32`: an i32 length, -1 for null, then the bytes.)
 
@@ -33,11 +37,15 @@ use crate::codec::varint::{read_varint, read_varlong};
 pub const DELIVER_AT_HEADER: &str = "strand.deliver.at";
 /// The header naming a record's delay from its append, in milliseconds, as ASCII decimal digits.
 pub const DELAY_MS_HEADER: &str = "strand.delay.ms";
+/// The header making a record a cancellation of the pending records with its key (any value).
+pub const CANCEL_HEADER: &str = "strand.cancel";
 
 /// The control record type of a pending batch's records (far from Kafka's 0..=6).
 pub const PENDING_TYPE: i16 = 0x7F01;
 /// The control record type of a delivered batch's record.
 pub const DELIVERED_TYPE: i16 = 0x7F02;
+/// The control record type of a cancel batch's records.
+pub const CANCEL_TYPE: i16 = 0x7F03;
 
 const VERSION: i16 = 0;
 
@@ -46,6 +54,7 @@ const VERSION: i16 = 0;
 pub enum DelayedKind {
     Pending,
     Delivered,
+    Cancel,
 }
 
 /// Whether `batch` is one of delayed delivery's control batches: an uncompressed control batch
@@ -68,6 +77,7 @@ pub fn delayed_kind(batch: &RecordBatch) -> Option<DelayedKind> {
     match ControlRecordType::decode_key(bytes.get(at..at.checked_add(key_len)?)?).ok()? {
         ControlRecordType::Unknown(PENDING_TYPE) => Some(DelayedKind::Pending),
         ControlRecordType::Unknown(DELIVERED_TYPE) => Some(DelayedKind::Delivered),
+        ControlRecordType::Unknown(CANCEL_TYPE) => Some(DelayedKind::Cancel),
         _ => None,
     }
 }
@@ -123,13 +133,15 @@ impl PendingRecord {
         Ok(PendingRecord { due_ms, timestamp_ms, key, value, headers })
     }
 
-    /// Only the due time of a pending record's control value.
-    pub fn decode_due(value: &[u8]) -> Result<i64, RecordsError> {
+    /// Only the due time and the key of a pending record's control value (the key borrowed).
+    pub fn decode_due_and_key(value: &[u8]) -> Result<(i64, Option<&[u8]>), RecordsError> {
         let mut r = Reader { rest: value };
         if r.i16()? < 0 {
             return Err(RecordsError::InvalidControlRecord("negative pending record version"));
         }
-        r.i64()
+        let due = r.i64()?;
+        r.i64()?;
+        Ok((due, r.slice32()?))
     }
 }
 
@@ -170,14 +182,58 @@ pub fn read_pending(batch: &RecordBatch) -> Result<Vec<(Offset, PendingRecord)>,
     Ok(out)
 }
 
-/// The offsets and due times of a pending batch's records, without copying their payloads.
-pub fn pending_dues(batch: &RecordBatch) -> Result<Vec<(Offset, i64)>, RecordsError> {
+/// The offsets, due times and key hashes ([`key_hash`]) of a pending batch's records, without
+/// copying their payloads.
+pub fn pending_dues(batch: &RecordBatch) -> Result<Vec<(Offset, i64, u64)>, RecordsError> {
     let records = batch.records()?;
     let mut out = Vec::with_capacity(usize::try_from(batch.record_count()).unwrap_or(0));
     for record in records.iter() {
         let record = record?;
         let value = record.value().ok_or(RecordsError::InvalidControlRecord("null pending value"))?;
-        out.push((batch.record_offset(&record), PendingRecord::decode_due(value)?));
+        let (due, key) = PendingRecord::decode_due_and_key(value)?;
+        out.push((batch.record_offset(&record), due, key_hash(key)));
+    }
+    Ok(out)
+}
+
+/// A key's 64-bit FNV-1a hash, the same on every node and build (a null key has its own value):
+/// what the index keeps to find a cancelled key's pending records.
+pub fn key_hash(key: Option<&[u8]>) -> u64 {
+    const OFFSET_BASIS: u64 = 0xcbf2_9ce4_8422_2325;
+    const PRIME: u64 = 0x0000_0100_0000_01b3;
+    match key {
+        None => u64::MAX,
+        Some(key) => key.iter().fold(OFFSET_BASIS, |hash, byte| (hash ^ u64::from(*byte)).wrapping_mul(PRIME)),
+    }
+}
+
+/// A cancel batch in place of a producer's batch of cancellations: the producer's fields,
+/// control, uncompressed, one record per key (with the original's timestamp).
+pub fn cancel_batch(producer: (ProducerId, i16, i32), keys: &[(i64, Bytes)]) -> Result<Bytes, RecordsError> {
+    let control_key = ControlRecordType::Unknown(CANCEL_TYPE).encode_key();
+    let mut builder = RecordBatchBuilder::new().producer(producer.0, producer.1, producer.2).control();
+    for (timestamp_ms, key) in keys {
+        let mut value = Vec::with_capacity(6 + key.len());
+        value.put_i16(VERSION);
+        put_bytes32(&mut value, Some(key))?;
+        builder.append(&NewRecord { timestamp_ms: *timestamp_ms, key: Some(&control_key), value: Some(&value), headers: &[] })?;
+    }
+    builder.build()
+}
+
+/// The key hashes a cancel batch names, each with its record's offset.
+pub fn read_cancels(batch: &RecordBatch) -> Result<Vec<(Offset, u64)>, RecordsError> {
+    let records = batch.records()?;
+    let mut out = Vec::new();
+    for record in records.iter() {
+        let record = record?;
+        let value = record.value().ok_or(RecordsError::InvalidControlRecord("null cancel value"))?;
+        let mut r = Reader { rest: value };
+        if r.i16()? < 0 {
+            return Err(RecordsError::InvalidControlRecord("negative cancel record version"));
+        }
+        let key = r.bytes32()?.ok_or(RecordsError::InvalidControlRecord("null cancelled key"))?;
+        out.push((batch.record_offset(&record), key_hash(Some(&key))));
     }
     Ok(out)
 }
@@ -258,7 +314,7 @@ struct Reader<'a> {
     rest: &'a [u8],
 }
 
-impl Reader<'_> {
+impl<'a> Reader<'a> {
     fn take<const N: usize>(&mut self) -> Result<[u8; N], RecordsError> {
         let (head, rest) =
             self.rest.split_first_chunk::<N>().ok_or(RecordsError::InvalidControlRecord("delayed record cut short"))?;
@@ -276,6 +332,18 @@ impl Reader<'_> {
 
     fn i64(&mut self) -> Result<i64, RecordsError> {
         Ok(i64::from_be_bytes(self.take()?))
+    }
+
+    fn slice32(&mut self) -> Result<Option<&'a [u8]>, RecordsError> {
+        let len = self.i32()?;
+        if len == -1 {
+            return Ok(None);
+        }
+        let len = usize::try_from(len).map_err(|_| RecordsError::InvalidControlRecord("negative field length"))?;
+        let (bytes, rest) =
+            self.rest.split_at_checked(len).ok_or(RecordsError::InvalidControlRecord("delayed record cut short"))?;
+        self.rest = rest;
+        Ok(Some(bytes))
     }
 
     fn bytes32(&mut self) -> Result<Option<Bytes>, RecordsError> {
@@ -318,7 +386,15 @@ mod tests {
         assert_eq!(batch.record_count(), 2);
         let read = read_pending(&batch).expect("reads");
         assert_eq!(read, vec![(0, records[0].clone()), (1, records[1].clone())]);
-        assert_eq!(pending_dues(&batch).expect("dues"), vec![(0, 5), (1, 9)]);
+        let hash = key_hash(Some(b"order-7"));
+        assert_eq!(pending_dues(&batch).expect("dues"), vec![(0, 5, hash), (1, 9, hash)]);
+        assert_ne!(hash, key_hash(Some(b"order-8")));
+        assert_ne!(key_hash(None), key_hash(Some(b"")));
+
+        let cancel = cancel_batch((ProducerId(42), 3, 19), &[(1, Bytes::from_static(b"order-7"))]).expect("builds");
+        let cancel = RecordBatch::parse(cancel).expect("parses");
+        assert_eq!(delayed_kind(&cancel), Some(DelayedKind::Cancel));
+        assert_eq!(read_cancels(&cancel).expect("reads"), vec![(0, hash)]);
 
         let delivered = delivered_batch(&[(0, 5), (1, 9)], 100).expect("builds");
         let delivered = RecordBatch::parse(delivered).expect("parses");

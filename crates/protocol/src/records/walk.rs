@@ -41,8 +41,8 @@ pub struct RecordsSummary {
     pub keyless: bool,
     /// Record `i` has offset delta `i`, for every `i` (Kafka requires it of compressed batches).
     pub offsets_in_order: bool,
-    /// Some record carries a delayed-delivery header ([`super::delayed::DELIVER_AT_HEADER`] or
-    /// [`super::delayed::DELAY_MS_HEADER`]).
+    /// Some record carries a delayed-delivery header ([`super::delayed::DELIVER_AT_HEADER`],
+    /// [`super::delayed::DELAY_MS_HEADER`] or [`super::delayed::CANCEL_HEADER`]).
     pub delay_headers: bool,
 }
 
@@ -307,7 +307,8 @@ impl<S: Source> Body<'_, S> {
     /// A header key (never null), skipped unless it has a delay header's length; whether it is
     /// one of delayed delivery's headers.
     fn header_key(&mut self) -> Result<bool, RecordsError> {
-        const NAMES: [&str; 2] = [super::delayed::DELIVER_AT_HEADER, super::delayed::DELAY_MS_HEADER];
+        const NAMES: [&str; 3] =
+            [super::delayed::DELIVER_AT_HEADER, super::delayed::DELAY_MS_HEADER, super::delayed::CANCEL_HEADER];
         let length = self.varint(VARINT_BYTES_MAX)?;
         let candidate = NAMES.iter().find(|name| i64::try_from(name.len()) == Ok(length));
         match (usize::try_from(length), candidate) {
