@@ -49,7 +49,9 @@ pub fn pending_instead(
     let records = batch.records_with_limit(DECOMPRESSED_BATCH_BYTES_MAX).map_err(|e| invalid(e.to_string()))?;
     if let Some(cancels) = cancellations(batch, &records)? {
         if compacted {
-            return Err(invalid("delayed delivery is not supported on a compacted topic (cleanup.policy=compact)".into()));
+            return Err(invalid(
+                "delayed delivery is not supported on a compacted topic (cleanup.policy=compact)".into(),
+            ));
         }
         let producer = (batch.producer_id(), batch.producer_epoch(), batch.base_sequence());
         let bytes = cancel_batch(producer, &cancels).map_err(|e| invalid(e.to_string()))?;

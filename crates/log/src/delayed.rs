@@ -26,6 +26,9 @@ use crate::{LogError, Result};
 pub const CHECKPOINT_FILE: &str = "delayed-delivery-checkpoint";
 const CHECKPOINT_VERSION: &str = "0";
 
+/// A pending record in the index: `(due, offset)`, and its key's hash.
+type Entry = ((i64, Offset), u64);
+
 /// The pending records of one partition that are not delivered yet.
 #[derive(Debug, Default)]
 pub struct DelayedIndex {
@@ -33,7 +36,7 @@ pub struct DelayedIndex {
     /// with the hash of the record's key (`records::delayed::key_hash`), for cancellations.
     ready: BTreeMap<(i64, Offset), u64>,
     /// Transactional pending records waiting for their transaction's marker, by producer.
-    open: HashMap<ProducerId, Vec<((i64, Offset), u64)>>,
+    open: HashMap<ProducerId, Vec<Entry>>,
     /// The last batch of the log is a delivered batch: what it names (its data batch is owed).
     unfinished: Option<Vec<(Offset, i64)>>,
     /// Where the next rebuild starts (the checkpoint's offset), once the log held a pending batch.

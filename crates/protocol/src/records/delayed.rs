@@ -216,7 +216,12 @@ pub fn cancel_batch(producer: (ProducerId, i16, i32), keys: &[(i64, Bytes)]) -> 
         let mut value = Vec::with_capacity(6 + key.len());
         value.put_i16(VERSION);
         put_bytes32(&mut value, Some(key))?;
-        builder.append(&NewRecord { timestamp_ms: *timestamp_ms, key: Some(&control_key), value: Some(&value), headers: &[] })?;
+        builder.append(&NewRecord {
+            timestamp_ms: *timestamp_ms,
+            key: Some(&control_key),
+            value: Some(&value),
+            headers: &[],
+        })?;
     }
     builder.build()
 }
