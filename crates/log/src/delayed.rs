@@ -12,7 +12,7 @@
 //! partition has held a pending record, written durably before that record's append, and moves
 //! forward when a segment rolls. A partition that never held one reads nothing at start.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, HashMap, HashSet};
 use std::path::{Path, PathBuf};
 
 use strand_base::{Offset, ProducerId};
@@ -101,11 +101,13 @@ impl DelayedIndex {
                 }
             }
             Some(DelayedKind::Cancel) => {
-                for (at, key) in read_cancels(batch).map_err(|e| e.to_string())? {
-                    self.ready.retain(|(_, offset), hash| *hash != key || *offset > at);
-                    for held in self.open.values_mut() {
-                        held.retain(|((_, offset), hash)| *hash != key || *offset > at);
-                    }
+                // Every indexed record is older than the cancel batch: one pass over the index
+                // for all its keys, however many the batch names.
+                let cancelled: HashSet<u64> =
+                    read_cancels(batch).map_err(|e| e.to_string())?.into_iter().map(|(_, key)| key).collect();
+                self.ready.retain(|_, hash| !cancelled.contains(hash));
+                for held in self.open.values_mut() {
+                    held.retain(|(_, hash)| !cancelled.contains(hash));
                 }
             }
             Some(DelayedKind::Delivered) => {
@@ -252,13 +254,18 @@ mod tests {
             headers: vec![],
         };
         let mut index = DelayedIndex::default();
-        let batch = pending_batch((ProducerId(1), 0, 0), false, &[keyed(b"a", 10), keyed(b"b", 20), keyed(b"a", 30)]);
+        let batch = pending_batch(
+            (ProducerId(1), 0, 0),
+            false,
+            &[keyed(b"a", 10), keyed(b"b", 20), keyed(b"a", 30), keyed(b"c", 35)],
+        );
         index.observe(&at(batch.expect("builds"), 0)).expect("observes");
-        let cancel = cancel_batch((ProducerId(1), 0, 3), &[(0, Bytes::from_static(b"a"))]).expect("builds");
-        index.observe(&at(cancel, 3)).expect("observes");
-        let later = pending_batch((ProducerId(1), 0, 4), false, &[keyed(b"a", 40)]).expect("builds");
-        index.observe(&at(later, 4)).expect("observes");
-        assert_eq!(index.due(100, 10, 10), vec![(1, 20), (4, 40)]);
+        let keys = [(0, Bytes::from_static(b"a")), (0, Bytes::from_static(b"c")), (0, Bytes::from_static(b"zz"))];
+        let cancel = cancel_batch((ProducerId(1), 0, 4), &keys).expect("builds");
+        index.observe(&at(cancel, 4)).expect("observes");
+        let later = pending_batch((ProducerId(1), 0, 7), false, &[keyed(b"a", 40)]).expect("builds");
+        index.observe(&at(later, 7)).expect("observes");
+        assert_eq!(index.due(100, 10, 10), vec![(1, 20), (7, 40)]);
     }
 
     /// The checkpoint is written, read back, and refused when it is not ours.
