@@ -153,47 +153,62 @@ pub fn pending_batch(
     transactional: bool,
     records: &[PendingRecord],
 ) -> Result<Bytes, RecordsError> {
-    let key = ControlRecordType::Unknown(PENDING_TYPE).encode_key();
-    let mut builder = RecordBatchBuilder::new().producer(producer.0, producer.1, producer.2).control();
+    let values = records.iter().map(|record| Ok((record.timestamp_ms, record.encode()?)));
+    control_batch(PENDING_TYPE, Some(producer), transactional, values)
+}
+
+/// A control batch of Strand's `control_type`, one record per `(timestamp, value)`, with the
+/// producer's fields if any.
+fn control_batch(
+    control_type: i16,
+    producer: Option<(ProducerId, i16, i32)>,
+    transactional: bool,
+    values: impl Iterator<Item = Result<(i64, Vec<u8>), RecordsError>>,
+) -> Result<Bytes, RecordsError> {
+    let key = ControlRecordType::Unknown(control_type).encode_key();
+    let mut builder = RecordBatchBuilder::new().control();
+    if let Some((id, epoch, sequence)) = producer {
+        builder = builder.producer(id, epoch, sequence);
+    }
     if transactional {
         builder = builder.transactional();
     }
-    for record in records {
-        let value = record.encode()?;
-        builder.append(&NewRecord {
-            timestamp_ms: record.timestamp_ms,
-            key: Some(&key),
-            value: Some(&value),
-            headers: &[],
-        })?;
+    for value in values {
+        let (timestamp_ms, value) = value?;
+        builder.append(&NewRecord { timestamp_ms, key: Some(&key), value: Some(&value), headers: &[] })?;
     }
     builder.build()
 }
 
-/// The pending records of a pending batch, with their offsets.
-pub fn read_pending(batch: &RecordBatch) -> Result<Vec<(Offset, PendingRecord)>, RecordsError> {
+/// Each record's offset and what `read` makes of its (non-null) value. Nothing is reserved
+/// from the header's record count, which a damaged batch may overstate.
+fn map_values<T>(
+    batch: &RecordBatch,
+    mut read: impl FnMut(&[u8]) -> Result<T, RecordsError>,
+) -> Result<Vec<(Offset, T)>, RecordsError> {
     let records = batch.records()?;
-    let mut out = Vec::with_capacity(usize::try_from(batch.record_count()).unwrap_or(0));
+    let mut out = Vec::new();
     for record in records.iter() {
         let record = record?;
-        let value = record.value().ok_or(RecordsError::InvalidControlRecord("null pending value"))?;
-        out.push((batch.record_offset(&record), PendingRecord::decode(value)?));
+        let value = record.value().ok_or(RecordsError::InvalidControlRecord("null delayed-delivery value"))?;
+        out.push((batch.record_offset(&record), read(value)?));
     }
     Ok(out)
+}
+
+/// The pending records of a pending batch, with their offsets.
+pub fn read_pending(batch: &RecordBatch) -> Result<Vec<(Offset, PendingRecord)>, RecordsError> {
+    map_values(batch, PendingRecord::decode)
 }
 
 /// The offsets, due times and key hashes ([`key_hash`]) of a pending batch's records, without
 /// copying their payloads.
 pub fn pending_dues(batch: &RecordBatch) -> Result<Vec<(Offset, i64, u64)>, RecordsError> {
-    let records = batch.records()?;
-    let mut out = Vec::with_capacity(usize::try_from(batch.record_count()).unwrap_or(0));
-    for record in records.iter() {
-        let record = record?;
-        let value = record.value().ok_or(RecordsError::InvalidControlRecord("null pending value"))?;
+    let dues = map_values(batch, |value| {
         let (due, key) = PendingRecord::decode_due_and_key(value)?;
-        out.push((batch.record_offset(&record), due, key_hash(key)));
-    }
-    Ok(out)
+        Ok((due, key_hash(key)))
+    })?;
+    Ok(dues.into_iter().map(|(offset, (due, key))| (offset, due, key)).collect())
 }
 
 /// A key's 64-bit FNV-1a hash, the same on every node and build (a null key has its own value):
@@ -210,43 +225,30 @@ pub fn key_hash(key: Option<&[u8]>) -> u64 {
 /// A cancel batch in place of a producer's batch of cancellations: the producer's fields,
 /// control, uncompressed, one record per key (with the original's timestamp).
 pub fn cancel_batch(producer: (ProducerId, i16, i32), keys: &[(i64, Bytes)]) -> Result<Bytes, RecordsError> {
-    let control_key = ControlRecordType::Unknown(CANCEL_TYPE).encode_key();
-    let mut builder = RecordBatchBuilder::new().producer(producer.0, producer.1, producer.2).control();
-    for (timestamp_ms, key) in keys {
+    let values = keys.iter().map(|(timestamp_ms, key)| {
         let mut value = Vec::with_capacity(6 + key.len());
         value.put_i16(VERSION);
         put_bytes32(&mut value, Some(key))?;
-        builder.append(&NewRecord {
-            timestamp_ms: *timestamp_ms,
-            key: Some(&control_key),
-            value: Some(&value),
-            headers: &[],
-        })?;
-    }
-    builder.build()
+        Ok((*timestamp_ms, value))
+    });
+    control_batch(CANCEL_TYPE, Some(producer), false, values)
 }
 
 /// The key hashes a cancel batch names, each with its record's offset.
 pub fn read_cancels(batch: &RecordBatch) -> Result<Vec<(Offset, u64)>, RecordsError> {
-    let records = batch.records()?;
-    let mut out = Vec::new();
-    for record in records.iter() {
-        let record = record?;
-        let value = record.value().ok_or(RecordsError::InvalidControlRecord("null cancel value"))?;
+    map_values(batch, |value| {
         let mut r = Reader { rest: value };
         if r.i16()? < 0 {
             return Err(RecordsError::InvalidControlRecord("negative cancel record version"));
         }
-        let key = r.bytes32()?.ok_or(RecordsError::InvalidControlRecord("null cancelled key"))?;
-        out.push((batch.record_offset(&record), key_hash(Some(&key))));
-    }
-    Ok(out)
+        let key = r.slice32()?.ok_or(RecordsError::InvalidControlRecord("null cancelled key"))?;
+        Ok(key_hash(Some(key)))
+    })
 }
 
 /// A delivered batch naming `delivered` (pending offsets with their due times): control, no
 /// producer, one record.
 pub fn delivered_batch(delivered: &[(Offset, i64)], timestamp_ms: i64) -> Result<Bytes, RecordsError> {
-    let key = ControlRecordType::Unknown(DELIVERED_TYPE).encode_key();
     let mut value = Vec::with_capacity(6 + 16 * delivered.len());
     value.put_i16(VERSION);
     value.put_i32(len32(delivered.len(), "delivered count")?);
@@ -254,9 +256,7 @@ pub fn delivered_batch(delivered: &[(Offset, i64)], timestamp_ms: i64) -> Result
         value.put_i64(*offset);
         value.put_i64(*due);
     }
-    let mut builder = RecordBatchBuilder::new().control();
-    builder.append(&NewRecord { timestamp_ms, key: Some(&key), value: Some(&value), headers: &[] })?;
-    builder.build()
+    control_batch(DELIVERED_TYPE, None, false, std::iter::once(Ok((timestamp_ms, value))))
 }
 
 /// The pending offsets (with their due times) a delivered batch names.
