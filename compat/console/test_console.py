@@ -44,7 +44,12 @@ def rows(browser, table):
 
 
 def submit(browser, form):
+    """Submits the form and waits for the page it posts to: a notice left on the page before
+    (the previous reset's) must not satisfy the caller's next wait."""
+    browser.script("window.__strand_before_submit = true;")
     browser.find(f"form#{form} button[type=submit]").click()
+    browser.wait_for(f"the page after submitting {form}",
+                     lambda: browser.script("return document.readyState === 'complete' && !window.__strand_before_submit;"))
 
 
 def test_overview(cluster, browser, shots):
