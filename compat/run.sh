@@ -10,8 +10,14 @@
 #                                          headless chromium, Strand only, installs Debian's chromium and
 #                                          chromium-driver when missing)
 #
-#   STRAND_COMPAT_BROKER=strand (default)  build target/release/strand (cargo build --release -p
-#                                          strand-cli) and test it
+#   STRAND_COMPAT_BROKER=strand (default)  build target/debug/strand (cargo build -p strand-cli) and
+#                                          test it
+#   STRAND_COMPAT_PROFILE=release          build and test target/release/strand instead (the suites
+#                                          take as long with either: their time is the clients'
+#                                          JVMs and waits, not the broker's CPU; the debug build
+#                                          adds overflow checks and debug assertions and, after
+#                                          cargo test, saves CI a second build of every dependency)
+#   STRAND_BIN=PATH                        test this strand binary (built as above all the same)
 #   STRAND_COMPAT_BROKER=kafka             test Apache Kafka 4.4.0 instead (the oracle)
 #   STRAND_COMPAT_SUITE_TIMEOUT_S          one suite's limit, installation excluded (default 600)
 #   STRAND_COMPAT_UPDATE_GOLDEN=1          kafka-tools: record Kafka's output as the golden files
@@ -30,6 +36,13 @@ extra_suites=()
 suite_timeout="${STRAND_COMPAT_SUITE_TIMEOUT_S:-600}"
 export STRAND_COMPAT_BROKER="${STRAND_COMPAT_BROKER:-strand}"
 python="${PYTHON:-python3}"
+case "${STRAND_COMPAT_PROFILE:=debug}" in
+  debug) profile_flag=() ;;
+  release) profile_flag=(--release) ;;
+  *) printf 'compat: STRAND_COMPAT_PROFILE must be debug or release, not %s\n' "$STRAND_COMPAT_PROFILE" >&2; exit 2 ;;
+esac
+# Every launcher (Java, Go, Python, Node, the security runner, the console's cluster) runs $STRAND_BIN.
+export STRAND_BIN="${STRAND_BIN:-$repo/target/$STRAND_COMPAT_PROFILE/strand}"
 
 log() { printf 'compat: %s\n' "$*" >&2; }
 
@@ -82,8 +95,8 @@ fail_all() { # DETAIL: a shared prerequisite failed, so every suite did
 # --- shared prerequisites -------------------------------------------------------------------------
 # The kafka-tools suite runs `strand topics` against either broker.
 if [[ $STRAND_COMPAT_BROKER == strand || " ${suites[*]} " == *" kafka-tools "* ]]; then
-  log "building strand (cargo build --release -p strand-cli)"
-  (cd "$repo" && cargo build --release -p strand-cli) || fail_all "cargo build --release -p strand-cli failed"
+  log "building strand (cargo build ${profile_flag[*]} -p strand-cli)"
+  (cd "$repo" && cargo build "${profile_flag[@]}" -p strand-cli) || fail_all "cargo build ${profile_flag[*]} -p strand-cli failed"
 fi
 # Kafka's jars: the oracle broker and the kafka-tools suite run from them.
 "$repo/compat/kafka/fetch-jars.sh" || fail_all "compat/kafka/fetch-jars.sh failed"
@@ -108,9 +121,9 @@ install() { # SUITE: fetch what it needs
     node) need node && need npm && (cd "$here/node" && npm ci --no-audit --no-fund --loglevel=error) ;;
     # Every client of the matrix: the Python venv, the go suite's modules, the node suite's kafkajs.
     security) need java && need openssl && python_venv && install go && install node ;;
-    # The harness (release, as the strand it drives) and its franz-go workload.
+    # The harness (the profile of the strand it drives) and its franz-go workload.
     nemesis) need go && (cd "$repo/tools/nemesis/workload" && go build -o "$repo/target/nemesis-workload" .) &&
-      (cd "$repo" && cargo build --release -p strand-nemesis) ;;
+      (cd "$repo" && cargo build "${profile_flag[@]}" -p strand-nemesis) ;;
     console) browser_packages && python_venv ;;
   esac
 }
@@ -140,8 +153,8 @@ run() { # SUITE: its test command, run from its directory (pipefail: a pipeline 
     console) cd "$here/console" && exec ../python/.venv/bin/python -m pytest -v ;;
     security) cd "$here/security" && exec ../python/.venv/bin/python -u run.py ;;
     # Every fault kind once, zero anomalies required (STRAND_NEMESIS_SEED picks another schedule).
-    nemesis) cd "$here/.." && exec target/release/nemesis run --smoke --txn --seed "${STRAND_NEMESIS_SEED:-1}" \
-      --bin target/release/strand --workload target/nemesis-workload ;;
+    nemesis) cd "$here/.." && exec "target/$STRAND_COMPAT_PROFILE/nemesis" run --smoke --txn --seed "${STRAND_NEMESIS_SEED:-1}" \
+      --bin "$STRAND_BIN" --workload target/nemesis-workload ;;
   esac
 }
 
@@ -172,7 +185,7 @@ for suite in "${suites[@]}"; do
   start=$SECONDS
   # timeout leads a process group of its own holding the suite and the broker it starts; on
   # expiry it signals the whole group.
-  timeout -k 10 "$suite_timeout" bash -c "set -o pipefail; $(declare -f run decolor); here='$here' suite_timeout='$suite_timeout' run '$suite'" &
+  timeout -k 10 "$suite_timeout" bash -c "set -o pipefail; $(declare -f run decolor); here='$here' suite_timeout='$suite_timeout' STRAND_COMPAT_PROFILE='$STRAND_COMPAT_PROFILE' run '$suite'" &
   current_group=$!
   wait "$current_group"
   status=$?
