@@ -17,7 +17,7 @@ use strand_protocol::messages::api::{RequestBody, ResponseBody};
 use strand_protocol::messages::create_topics_request::{CreatableTopic, CreatableTopicConfig};
 use strand_protocol::messages::fetch_request::{FetchPartition, FetchTopic};
 use strand_protocol::messages::{CreateTopicsRequest, FetchRequest};
-use strand_protocol::records::{Header, NewRecord, RecordBatchBuilder, RecordBatches};
+use strand_protocol::records::{Header, NewRecord, RecordBatchBuilder, RecordBatches, TimestampType};
 
 /// How late a record may appear here: far above the target (the delivery pass wakes at the due
 /// time), as the debug build on two busy cores is slow; a record held back wrongly never appears.
@@ -80,6 +80,9 @@ struct Seen {
     key: String,
     value: String,
     headers: usize,
+    /// The record's timestamp as a consumer reads it, and whether it is a LogAppendTime.
+    timestamp: i64,
+    log_append_time: bool,
 }
 
 /// The data records from `offset` on (control batches skipped, as every client does), waiting
@@ -120,6 +123,11 @@ fn fetch(client: &mut Client, topic: &str, offset: i64, wait_ms: i32) -> (Vec<Se
                 key: text(record.key()),
                 value: text(record.value()),
                 headers: record.headers().count(),
+                timestamp: match batch.attributes().timestamp_type() {
+                    TimestampType::LogAppendTime => batch.max_timestamp(),
+                    TimestampType::CreateTime => batch.base_timestamp() + record.timestamp_delta(),
+                },
+                log_append_time: batch.attributes().timestamp_type() == TimestampType::LogAppendTime,
             });
         }
     }
@@ -207,14 +215,29 @@ fn topic_delays_and_refusals() {
     let _serial = common::serial();
     let server = Server::start();
     let mut client = server.connect();
-    create(&mut client, "topic-delay", &[("delivery.delay.ms", "700"), ("delivery.delay.max.ms", "60000")]);
+    let configs = [("delivery.delay.ms", "700"), ("delivery.delay.max.ms", "60000")];
+    create(&mut client, "topic-delay", &configs);
+    // Under LogAppendTime the delivered copy is stamped when it is appended, as a produced
+    // record is: at least the delay after the send (under CreateTime it keeps the producer's).
+    create(&mut client, "append-time-delay", &[configs[0], ("message.timestamp.type", "LogAppendTime")]);
     let sent = now_ms();
     assert_eq!(produce(&mut client, "topic-delay", -1, batch(&[("plain", None)])).0, 0);
+    assert_eq!(produce(&mut client, "append-time-delay", -1, batch(&[("stamped", None)])).0, 0);
     let (seen, _) = fetch(&mut client, "topic-delay", 0, 0);
     assert!(seen.is_empty(), "the topic's delay holds every record back");
     let arrived = consume(&mut client, "topic-delay", 0, 1, after(30));
     assert_eq!(arrived.len(), 1);
     assert!(arrived[0].1 >= sent + 700);
+    assert!(!arrived[0].0.log_append_time && arrived[0].0.timestamp < sent + 700, "CreateTime: the producer's time");
+    let stamped = consume(&mut client, "append-time-delay", 0, 1, after(30));
+    assert_eq!(stamped.len(), 1);
+    let (seen, at) = (&stamped[0].0, stamped[0].1);
+    assert!(seen.log_append_time, "a LogAppendTime batch");
+    assert!(
+        seen.timestamp >= sent + 700 && seen.timestamp <= at,
+        "stamped at delivery: {} sent {sent}",
+        seen.timestamp
+    );
 
     let beyond = [("far", Some(("strand.delay.ms", "61000".to_string())))];
     let (code, _) = produce(&mut client, "topic-delay", -1, batch(&beyond));

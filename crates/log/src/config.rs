@@ -44,6 +44,9 @@ pub struct LogConfig {
     /// `max.compaction.lag.ms`: a record stays uncompacted at most this long; past it the cleaner
     /// takes the log whatever its dirty share (Kafka: no limit, `i64::MAX`).
     pub max_compaction_lag_ms: i64,
+    /// `message.timestamp.type` is `LogAppendTime`: the copies delayed delivery appends are
+    /// stamped with the time they are delivered, as a produce's records are with theirs.
+    pub log_append_time: bool,
     /// The broker's producer-state settings (`producer.id.expiration.ms`,
     /// `transaction.max.timeout.ms`, `transaction.partition.verification.enable`).
     pub producer_state: crate::producer_state::ProducerStateConfig,
@@ -68,6 +71,7 @@ impl Default for LogConfig {
             min_compaction_lag_ms: 0,
             min_cleanable_dirty_ratio: 0.5,
             max_compaction_lag_ms: i64::MAX,
+            log_append_time: false,
             producer_state: crate::producer_state::ProducerStateConfig::default(),
         }
     }

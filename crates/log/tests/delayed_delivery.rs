@@ -15,7 +15,7 @@ use strand_log::log::{LogCheckpoints, ValidatedBatch};
 use strand_log::producer_state::{AppendContext, VerificationGuard};
 use strand_log::{Log, LogConfig};
 use strand_protocol::records::delayed::{PendingRecord, pending_batch};
-use strand_protocol::records::{RecordBatch, RecordBatches};
+use strand_protocol::records::{RecordBatch, RecordBatches, TimestampType};
 
 fn pending(values: &[(&str, i64)], sequence: i32) -> ValidatedBatch {
     let records: Vec<PendingRecord> = values
@@ -60,7 +60,7 @@ fn visible(log: &Log) -> Vec<String> {
 
 fn deliver(log: &mut Log, now: i64) -> usize {
     let end = log.log_end_offset();
-    log.deliver_due(now, end, 0, false).expect("delivers").map_or(0, |d| d.records)
+    log.deliver_due(now, end, 0).expect("delivers").map_or(0, |d| d.records)
 }
 
 #[test]
@@ -110,7 +110,7 @@ fn a_delivery_cut_in_half_is_completed_by_the_next_leader() {
     let clock = Arc::new(ManualClock::default());
     let (_dir, mut log) = open(LogConfig::default(), clock);
     log.append_as_leader(pending(&[("x", 10), ("y", 10)], 0), 0, client()).expect("appends");
-    let delivery = log.deliver_due(10, 2, 0, false).expect("delivers").expect("delivered");
+    let delivery = log.deliver_due(10, 2, 0).expect("delivers").expect("delivered");
     assert_eq!(delivery.records, 2);
     // A replica that has the delivered batch but not the data batch after it (the leader died
     // between them, or the follower fetched only the first).
@@ -118,7 +118,7 @@ fn a_delivery_cut_in_half_is_completed_by_the_next_leader() {
     assert!(log.delayed().unfinished().is_some());
     assert!(visible(&log).is_empty());
     // As the new leader: the data batch is appended before anything else, and only once.
-    let completed = log.deliver_due(10, 0, 1, false).expect("delivers").expect("completed");
+    let completed = log.deliver_due(10, 0, 1).expect("delivers").expect("completed");
     assert_eq!(completed.records, 2);
     assert_eq!(deliver(&mut log, 1_000), 0);
     assert_eq!(visible(&log), ["x", "y"]);
@@ -144,4 +144,32 @@ fn retention_keeps_segments_with_records_not_delivered() {
     let end = log.log_end_offset();
     assert!(log.apply_retention(end).expect("retention") > 0, "delivered: retention goes on");
     assert!(log.log_start_offset() > 0, "the pending batch's segment went");
+}
+
+/// Under `message.timestamp.type=LogAppendTime` a delivered copy carries its delivery time and
+/// the LogAppendTime attribute, as a produced record carries its append time; under CreateTime
+/// it keeps the producer's timestamp.
+#[test]
+fn copies_are_stamped_with_the_delivery_time_under_log_append_time() {
+    for log_append_time in [false, true] {
+        let clock = Arc::new(ManualClock::default());
+        let (_dir, mut log) = open(LogConfig { log_append_time, ..LogConfig::default() }, clock);
+        log.append_as_leader(pending(&[("x", 100)], 0), 0, client()).expect("appends");
+        assert_eq!(deliver(&mut log, 250), 1);
+        let slice = log.read(0, u64::MAX >> 1, None).expect("reads").expect("batches");
+        let data: Vec<RecordBatch> = RecordBatches::new(slice.read().expect("bytes"))
+            .map(|b| b.expect("whole batch"))
+            .filter(|b| !b.attributes().is_control())
+            .collect();
+        assert_eq!(data.len(), 1, "one data batch of copies");
+        let records = data[0].records().expect("records");
+        let record = records.iter().next().expect("one").expect("record");
+        let (kind, seen) = if log_append_time {
+            (TimestampType::LogAppendTime, data[0].max_timestamp())
+        } else {
+            (TimestampType::CreateTime, data[0].base_timestamp() + record.timestamp_delta())
+        };
+        assert_eq!(data[0].attributes().timestamp_type(), kind);
+        assert_eq!(seen, if log_append_time { 250 } else { 7 }, "log_append_time {log_append_time}");
+    }
 }

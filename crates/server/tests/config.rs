@@ -428,6 +428,7 @@ fn log_config_mapping() -> TestResult {
         ("producer.id.expiration.ms", "60000"),
         ("transaction.max.timeout.ms", "120000"),
         ("transaction.partition.verification.enable", "false"),
+        ("log.message.timestamp.type", "LogAppendTime"),
     ])?;
     let log = config.log_config();
     let expected = strand_log::LogConfig {
@@ -447,6 +448,7 @@ fn log_config_mapping() -> TestResult {
         min_compaction_lag_ms: 0,
         min_cleanable_dirty_ratio: 0.25,
         max_compaction_lag_ms: 600_000,
+        log_append_time: true,
         producer_state: strand_log::producer_state::ProducerStateConfig {
             producer_id_expiration_ms: 60_000,
             max_transaction_timeout_ms: 120_000,

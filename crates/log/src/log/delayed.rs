@@ -93,17 +93,11 @@ impl Log {
     /// As the leader at `leader_epoch`: first completes a delivery a crash or a leader change
     /// left without its data batch; otherwise delivers the records due at `now` below
     /// `committed` (the high watermark), earliest first: a delivered batch naming them, then a
-    /// data batch of copies of them (timestamps kept, or `now` under LogAppendTime). `None` if
-    /// nothing was due.
-    pub fn deliver_due(
-        &mut self,
-        now: i64,
-        committed: Offset,
-        leader_epoch: LeaderEpoch,
-        log_append_time: bool,
-    ) -> Result<Option<Delivery>> {
+    /// data batch of copies of them (timestamps kept, or `now` under the config's
+    /// `log_append_time`). `None` if nothing was due.
+    pub fn deliver_due(&mut self, now: i64, committed: Offset, leader_epoch: LeaderEpoch) -> Result<Option<Delivery>> {
         self.check_online()?;
-        let append_time = log_append_time.then_some(now);
+        let append_time = self.config.log_append_time.then_some(now);
         if let Some(unfinished) = self.delayed.unfinished().map(<[_]>::to_vec) {
             let records = self.read_pending_records(&unfinished)?;
             let data = delivery_batch(&records, append_time).map_err(|e| LogError::InvalidBatch(e.to_string()))?;

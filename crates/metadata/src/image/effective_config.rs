@@ -141,6 +141,7 @@ impl<'a> TopicConfig<'a> {
             min_compaction_lag_ms: self.long("min.compaction.lag.ms"),
             min_cleanable_dirty_ratio: self.double("min.cleanable.dirty.ratio"),
             max_compaction_lag_ms: self.long("max.compaction.lag.ms"),
+            log_append_time: self.get("message.timestamp.type").is_some_and(|(v, _)| v == "LogAppendTime"),
             producer_state,
         }
     }

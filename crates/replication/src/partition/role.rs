@@ -92,7 +92,7 @@ impl Partition {
         // now, before any produce, so the pair stays adjacent (ARCHITECTURE.md, "Delayed
         // delivery").
         if log.delayed().unfinished().is_some() {
-            log.deliver_due(now_ms, 0, incoming.leader_epoch, false)?;
+            log.deliver_due(now_ms, 0, incoming.leader_epoch)?;
         }
         Ok(())
     }

@@ -78,7 +78,7 @@ impl Partition {
         }
         let mut log = lock(&self.log)?;
         let committed = self.high_watermark_of(&s, &log);
-        let delivered = log.deliver_due(now, committed, s.leader_epoch.max(0), false)?;
+        let delivered = log.deliver_due(now, committed, s.leader_epoch.max(0))?;
         if delivered.is_some() {
             if self.standalone && s.role == Role::Unassigned {
                 let end = log.log_end_offset();

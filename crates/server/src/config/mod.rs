@@ -522,6 +522,7 @@ impl ServerConfig {
             min_compaction_lag_ms: self.get_long("log.cleaner.min.compaction.lag.ms").unwrap_or(0),
             min_cleanable_dirty_ratio: self.log_cleaner_min_cleanable_ratio,
             max_compaction_lag_ms: self.get_long("log.cleaner.max.compaction.lag.ms").unwrap_or(i64::MAX),
+            log_append_time: self.log_message_timestamp_type == TimestampType::LogAppendTime,
             producer_state: strand_log::producer_state::ProducerStateConfig {
                 producer_id_expiration_ms: i64::from(self.producer_id_expiration_ms),
                 max_transaction_timeout_ms: i64::from(self.transaction_max_timeout_ms),
