@@ -158,6 +158,38 @@ fn sigterm_ends_both_tools_with_their_closing_events() {
     assert_eq!(names.last(), Some(&"shutdown_complete"), "{names:?}");
 }
 
+/// A second member splits the group: the first is told to rejoin, prints its partitions revoked
+/// and gets one of the two (Kafka's range assignment), the second the other.
+#[test]
+fn a_second_member_takes_half_the_partitions() {
+    let _serial = common::serial();
+    let server = Server::start();
+    common::create_topic(&mut server.connect(), "shared", 2);
+    let args = ["--topic", "shared", "--group-id", "sharers"];
+    let (first, mut first_out) = spawn(&server, "verifiable-consumer", &args);
+    assert_eq!(next_event(&mut first_out)["name"], "startup_complete");
+    assert_eq!(next_event(&mut first_out)["partitions"].as_array().map(Vec::len), Some(2));
+    let (second, mut second_out) = spawn(&server, "verifiable-consumer", &args);
+    assert_eq!(next_event(&mut second_out)["name"], "startup_complete");
+    let second_assigned = next_event(&mut second_out);
+    assert_eq!(second_assigned["name"], "partitions_assigned");
+    let revoked = next_event(&mut first_out);
+    assert_eq!(
+        (revoked["name"].as_str(), revoked["partitions"].as_array().map(Vec::len)),
+        (Some("partitions_revoked"), Some(2))
+    );
+    let first_assigned = next_event(&mut first_out);
+    assert_eq!(first_assigned["name"], "partitions_assigned");
+    let partitions = |event: &Value| -> Vec<i64> {
+        event["partitions"].as_array().expect("partitions").iter().filter_map(|p| p["partition"].as_i64()).collect()
+    };
+    let mut both = [partitions(&first_assigned), partitions(&second_assigned)];
+    both.sort();
+    assert_eq!(both, [vec![0], vec![1]]);
+    terminate(second, second_out);
+    terminate(first, first_out);
+}
+
 /// Sends SIGTERM to `child` and returns the events it printed from then on; it must exit 0.
 fn terminate(mut child: Child, mut stdout: BufReader<ChildStdout>) -> Vec<Value> {
     let status = Command::new("kill").args(["-TERM", &child.id().to_string()]).status().expect("kill");
@@ -192,6 +224,13 @@ fn unsupported_flags_are_refused() {
         assert!(stderr.contains(flag) && stderr.contains("not supported"), "{stderr}");
         assert!(output.stdout.is_empty());
     }
+    let config = tempfile::NamedTempFile::new().expect("temp file");
+    std::fs::write(config.path(), "compression.type=gzip\n").expect("write");
+    let path = config.path().display().to_string();
+    let output = tool(&server, "verifiable-producer", &["--topic", "t", "--producer.config", &path]);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(1));
+    assert!(stderr.trim() == "compression.type is not supported by this version of Strand", "{stderr}");
     let output = tool(&server, "verifiable-producer", &["--topic", "t", "--acks", "2"]);
     assert_eq!(output.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&output.stderr).contains("--acks"));
