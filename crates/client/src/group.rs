@@ -217,7 +217,7 @@ impl GroupMember {
         self.generation_id = joined.generation_id;
         let assignments = if joined.leader == joined.member_id {
             let members = joined.members.iter().map(|m| (m.member_id.clone(), subscribed(&m.metadata)));
-            self.range_assignment(members.collect()).await?
+            self.leader_assignments(members.collect()).await?
         } else {
             Vec::new()
         };
@@ -240,42 +240,28 @@ impl GroupMember {
         Ok(assigned(&synced.assignment))
     }
 
-    /// Kafka's `RangeAssignor`: per topic, its partitions in order cut into consecutive ranges
-    /// for the members subscribed to it (sorted by id), the first `partitions % members` one
-    /// larger.
-    async fn range_assignment(
+    /// The leader's SyncGroup assignments: [`range_assignment`] over the topics' partition
+    /// counts (a topic that does not exist has none).
+    async fn leader_assignments(
         &self,
         members: Vec<(String, Vec<String>)>,
     ) -> Result<Vec<SyncGroupRequestAssignment>, ClientError> {
-        let mut topics: Vec<&String> = members.iter().flat_map(|(_, topics)| topics).collect();
-        topics.sort();
-        topics.dedup();
-        let mut by_member: BTreeMap<&str, Vec<AssignedTopic>> =
-            members.iter().map(|(id, _)| (id.as_str(), Vec::new())).collect();
-        for topic in topics {
+        let mut counts = BTreeMap::new();
+        for topic in members.iter().flat_map(|(_, topics)| topics) {
+            if counts.contains_key(topic) {
+                continue;
+            }
             let count = match crate::consumer::layout(self.client(), topic).await {
                 Ok(layout) => layout.leaders.len(),
                 Err(error) if error.code() == Some(ErrorCode::UnknownTopicOrPartition) => 0,
                 Err(error) => return Err(error),
             };
-            let mut subscribers: Vec<&str> =
-                members.iter().filter(|(_, t)| t.contains(topic)).map(|(id, _)| id.as_str()).collect();
-            subscribers.sort_unstable();
-            let (each, extra) = (count / subscribers.len().max(1), count % subscribers.len().max(1));
-            let mut next = 0;
-            for (i, member) in subscribers.into_iter().enumerate() {
-                let take = each + usize::from(i < extra);
-                let partitions: Vec<i32> = (next..next + take).filter_map(|p| i32::try_from(p).ok()).collect();
-                next += take;
-                if let (false, Some(list)) = (partitions.is_empty(), by_member.get_mut(member)) {
-                    list.push(AssignedTopic { topic: topic.clone(), partitions });
-                }
-            }
+            counts.insert(topic.clone(), count);
         }
-        Ok(by_member
+        Ok(range_assignment(&members, &counts)
             .into_iter()
             .map(|(member_id, assigned_partitions)| SyncGroupRequestAssignment {
-                member_id: member_id.to_owned(),
+                member_id,
                 assignment: embedded(&ConsumerProtocolAssignment { assigned_partitions, user_data: None }),
                 ..Default::default()
             })
@@ -291,6 +277,33 @@ impl GroupMember {
             None => connection.call(request).await,
         }
     }
+}
+
+/// Kafka's `RangeAssignor`: per topic, its `counts` partitions in order cut into consecutive
+/// ranges for the members subscribed to it (sorted by id), the first `partitions % members` one
+/// larger. Every member gets an entry, perhaps empty.
+pub fn range_assignment(
+    members: &[(String, Vec<String>)],
+    counts: &BTreeMap<String, usize>,
+) -> BTreeMap<String, Vec<AssignedTopic>> {
+    let mut by_member: BTreeMap<String, Vec<AssignedTopic>> =
+        members.iter().map(|(id, _)| (id.clone(), Vec::new())).collect();
+    for (topic, count) in counts {
+        let mut subscribers: Vec<&str> =
+            members.iter().filter(|(_, t)| t.contains(topic)).map(|(id, _)| id.as_str()).collect();
+        subscribers.sort_unstable();
+        let (each, extra) = (count / subscribers.len().max(1), count % subscribers.len().max(1));
+        let mut next = 0;
+        for (i, member) in subscribers.into_iter().enumerate() {
+            let take = each + usize::from(i < extra);
+            let partitions: Vec<i32> = (next..next + take).filter_map(|p| i32::try_from(p).ok()).collect();
+            next += take;
+            if let (false, Some(list)) = (partitions.is_empty(), by_member.get_mut(member)) {
+                list.push(AssignedTopic { topic: topic.clone(), partitions });
+            }
+        }
+    }
+    by_member
 }
 
 /// Errors after which the member must join again.
@@ -352,4 +365,39 @@ fn decode<T: Struct>(bytes: &Bytes) -> Option<T> {
 
 fn unexpected(api: &str) -> ClientError {
     ClientError::Io { address: String::new(), reason: format!("not a {api} response") }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `members` (id, subscribed topics) over `counts`, as (member, topic, partitions) rows.
+    fn check(members: &[(&str, &[&str])], counts: &[(&str, usize)], expected: &[(&str, &str, &[i32])]) {
+        let members: Vec<(String, Vec<String>)> = members
+            .iter()
+            .map(|(id, topics)| ((*id).to_owned(), topics.iter().map(|t| (*t).to_owned()).collect()))
+            .collect();
+        let counts = counts.iter().map(|(t, n)| ((*t).to_owned(), *n)).collect();
+        let rows: Vec<(String, String, Vec<i32>)> = range_assignment(&members, &counts)
+            .into_iter()
+            .flat_map(|(id, topics)| topics.into_iter().map(move |t| (id.clone(), t.topic, t.partitions)))
+            .collect();
+        let expected: Vec<(String, String, Vec<i32>)> =
+            expected.iter().map(|(m, t, p)| ((*m).to_owned(), (*t).to_owned(), p.to_vec())).collect();
+        assert_eq!(rows, expected);
+    }
+
+    /// Kafka's RangeAssignor: consecutive ranges by member id, the first ones one larger; a
+    /// topic only among its subscribers; a member beyond the partitions gets none.
+    #[test]
+    fn range_assignment_is_kafka_s() {
+        check(&[("b", &["t"]), ("a", &["t"])], &[("t", 5)], &[("a", "t", &[0, 1, 2]), ("b", "t", &[3, 4])]);
+        check(
+            &[("a", &["t", "u"]), ("b", &["t"])],
+            &[("t", 2), ("u", 3)],
+            &[("a", "t", &[0]), ("a", "u", &[0, 1, 2]), ("b", "t", &[1])],
+        );
+        check(&[("a", &["t"]), ("b", &["t"]), ("c", &["t"])], &[("t", 2)], &[("a", "t", &[0]), ("b", "t", &[1])]);
+        check(&[("a", &["gone"])], &[("gone", 0)], &[]);
+    }
 }
