@@ -9,8 +9,10 @@
 //!
 //! The member is [`strand_client::group::GroupMember`] (classic protocol, range assignment):
 //! a poll fetches each assigned partition once, and a heartbeat goes between polls every
-//! [`HEARTBEAT_INTERVAL_MS`]. Auto-commit commits every [`AUTO_COMMIT_INTERVAL_MS`] (Kafka's
-//! `auto.commit.interval.ms` default), before a rebalance and on close, printing nothing.
+//! `heartbeat.interval.ms`; a poll returns at most `max.poll.records`. Auto-commit commits every
+//! `auto.commit.interval.ms`, before a rebalance and on close, printing nothing. These three,
+//! `max.poll.interval.ms` and `isolation.level` are read from `--consumer.config` with Kafka's
+//! defaults; the flags win over the file, as in Kafka.
 //!
 //! What it is not (yet): `--group-protocol consumer` (KIP-848), `--group-remote-assignor`
 //! and assignment strategies other than Kafka's `RangeAssignor` are refused in one line.
@@ -37,6 +39,8 @@ const HEARTBEAT_INTERVAL_MS: u64 = 3_000;
 const AUTO_COMMIT_INTERVAL_MS: u64 = 5_000;
 /// Kafka's `max.poll.interval.ms` default: the rebalance timeout.
 const REBALANCE_TIMEOUT_MS: i32 = 300_000;
+/// Kafka's `max.poll.records` default: the most records one poll returns.
+const POLL_RECORDS_MAX: u64 = 500;
 /// The assignor Kafka's tool defaults to, the one this tool runs.
 const RANGE_ASSIGNOR_CLASS: &str = "org.apache.kafka.clients.consumer.RangeAssignor";
 
@@ -100,11 +104,29 @@ enum Reset {
     None,
 }
 
-/// Where the consumer stands: its next offset per assigned partition, what it consumed.
+/// Where the consumer stands: its next offset per assigned partition, what it consumed, how
+/// many polls it made (each starts at the next partition, so none waits behind a busy one).
 #[derive(Debug, Default)]
 struct Progress {
     positions: BTreeMap<(String, i32), i64>,
     consumed: u64,
+    polls: usize,
+}
+
+/// How the consumer polls: the flags, and the consumer properties of `--consumer.config` it
+/// honours (`isolation.level`, `max.poll.records`, `heartbeat.interval.ms`,
+/// `auto.commit.interval.ms`, `max.poll.interval.ms`).
+#[derive(Debug)]
+struct Polling {
+    reset: Reset,
+    isolation: i8,
+    /// Records to consume in all (`--max-messages`).
+    limit: u64,
+    poll_records_max: u64,
+    heartbeat_interval: Duration,
+    /// With `--enable-autocommit`: how often.
+    auto_commit_interval: Option<Duration>,
+    verbose: bool,
 }
 
 fn execute(args: &VerifiableConsumerArgs) -> Result<(), Failure> {
@@ -131,22 +153,42 @@ fn execute(args: &VerifiableConsumerArgs) -> Result<(), Failure> {
             return Err(Failure::Operation(format!("Invalid value {other} for configuration isolation.level")));
         }
     };
+    let number = |key: &str, default: u64| -> Result<u64, Failure> {
+        match properties.get(key).map(|v| v.trim()) {
+            None => Ok(default),
+            Some(v) => v.parse::<u64>().ok().filter(|n| *n > 0).ok_or_else(|| {
+                Failure::Operation(format!("Invalid value {v} for configuration {key}: must be a positive number"))
+            }),
+        }
+    };
+    let polling = Polling {
+        reset,
+        isolation,
+        limit: u64::try_from(args.max_messages).unwrap_or(u64::MAX),
+        poll_records_max: number("max.poll.records", POLL_RECORDS_MAX)?,
+        heartbeat_interval: Duration::from_millis(number("heartbeat.interval.ms", HEARTBEAT_INTERVAL_MS)?),
+        auto_commit_interval: match args.enable_autocommit {
+            true => Some(Duration::from_millis(number("auto.commit.interval.ms", AUTO_COMMIT_INTERVAL_MS)?)),
+            false => None,
+        },
+        verbose: args.verbose,
+    };
+    let rebalance_timeout = number("max.poll.interval.ms", REBALANCE_TIMEOUT_MS as u64)?;
     let config = ClientConfig::from_properties(&properties).map_err(|e| Failure::Operation(e.to_string()))?;
     let settings = GroupSettings {
         group_id: args.group_id.clone(),
         group_instance_id: args.group_instance_id.clone(),
         session_timeout_ms: args.session_timeout_ms.unwrap_or(45_000),
-        rebalance_timeout_ms: REBALANCE_TIMEOUT_MS,
+        rebalance_timeout_ms: i32::try_from(rebalance_timeout).unwrap_or(i32::MAX),
         topics: vec![args.topic.clone()],
     };
-    let limit = u64::try_from(args.max_messages).unwrap_or(u64::MAX);
     tool::block_on(async {
         let client = Client::connect(config).await?;
         let mut member = GroupMember::new(client, settings);
         let mut progress = Progress::default();
         print_event("startup_complete", "");
         let stopped = {
-            let work = consume(&mut member, args, reset, isolation, limit, &mut progress);
+            let work = consume(&mut member, &polling, &mut progress);
             tokio::select! {
                 done = work => { done?; false }
                 () = crate::verifiable_producer::stop_signal() => true,
@@ -190,37 +232,33 @@ fn refuse_unsupported(args: &VerifiableConsumerArgs) -> Result<(), Failure> {
 }
 
 /// Joins, then polls until `limit` records were consumed; rejoins when a heartbeat says so.
-async fn consume(
-    member: &mut GroupMember,
-    args: &VerifiableConsumerArgs,
-    reset: Reset,
-    isolation: i8,
-    limit: u64,
-    progress: &mut Progress,
-) -> Result<(), Failure> {
-    rebalance(member, progress, reset, isolation).await?;
-    let mut heartbeat_due = Instant::now() + Duration::from_millis(HEARTBEAT_INTERVAL_MS);
-    let mut auto_commit_due = Instant::now() + Duration::from_millis(AUTO_COMMIT_INTERVAL_MS);
-    while progress.consumed < limit {
-        let records = poll(member, progress, isolation, limit).await?;
+/// A failed auto-commit is not reported (Kafka logs it) and is tried again at the next one.
+async fn consume(member: &mut GroupMember, polling: &Polling, progress: &mut Progress) -> Result<(), Failure> {
+    rebalance(member, progress, polling).await?;
+    let mut heartbeat_due = Instant::now() + polling.heartbeat_interval;
+    let mut auto_commit_due = polling.auto_commit_interval.map(|every| Instant::now() + every);
+    while progress.consumed < polling.limit {
+        let records = poll(member, progress, polling).await?;
         if !records.is_empty() {
-            report_records(&records, args.verbose);
-            if !args.enable_autocommit {
+            report_records(&records, polling.verbose);
+            if polling.auto_commit_interval.is_none() {
                 commit_reported(member, progress, &records).await;
             }
         }
-        if args.enable_autocommit && Instant::now() >= auto_commit_due {
-            auto_commit_due = Instant::now() + Duration::from_millis(AUTO_COMMIT_INTERVAL_MS);
+        if let (Some(due), Some(every)) = (auto_commit_due, polling.auto_commit_interval)
+            && Instant::now() >= due
+        {
+            auto_commit_due = Some(Instant::now() + every);
             let _ = member.commit(&progress.positions).await;
         }
-        if progress.consumed < limit && Instant::now() >= heartbeat_due {
-            heartbeat_due = Instant::now() + Duration::from_millis(HEARTBEAT_INTERVAL_MS);
+        if progress.consumed < polling.limit && Instant::now() >= heartbeat_due {
+            heartbeat_due = Instant::now() + polling.heartbeat_interval;
             if !member.heartbeat().await? {
-                if args.enable_autocommit {
+                if polling.auto_commit_interval.is_some() {
                     let _ = member.commit(&progress.positions).await;
                 }
                 print_partitions("partitions_revoked", member.assignment());
-                rebalance(member, progress, reset, isolation).await?;
+                rebalance(member, progress, polling).await?;
             }
         }
     }
@@ -228,18 +266,13 @@ async fn consume(
 }
 
 /// Joins the group, prints the assignment and finds each partition's starting offset.
-async fn rebalance(
-    member: &mut GroupMember,
-    progress: &mut Progress,
-    reset: Reset,
-    isolation: i8,
-) -> Result<(), Failure> {
+async fn rebalance(member: &mut GroupMember, progress: &mut Progress, polling: &Polling) -> Result<(), Failure> {
     let assignment = member.join().await?.to_vec();
     print_partitions("partitions_assigned", &assignment);
     let committed = member.committed(&assignment).await?;
     progress.positions.clear();
     for (topic, partition) in assignment {
-        let position = match (committed.get(&(topic.clone(), partition)), reset) {
+        let position = match (committed.get(&(topic.clone(), partition)), polling.reset) {
             (Some(offset), _) => *offset,
             (None, Reset::None) => {
                 return Err(Failure::Operation(format!(
@@ -248,7 +281,7 @@ async fn rebalance(
             }
             (None, reset) => {
                 let timestamp = if matches!(reset, Reset::Earliest) { -2 } else { -1 };
-                PartitionConsumer::new(member.client(), topic.clone(), isolation)
+                PartitionConsumer::new(member.client(), topic.clone(), polling.isolation)
                     .offset_for(partition, timestamp)
                     .await?
             }
@@ -258,19 +291,29 @@ async fn rebalance(
     Ok(())
 }
 
-/// One poll: each assigned partition fetched once from its position, at most up to `limit`.
+/// One poll: the assigned partitions fetched once each from their positions, starting one
+/// further each poll, until `max.poll.records` records or `--max-messages` in all. A record
+/// not taken is fetched again by a later poll (positions move only past records taken).
 async fn poll(
     member: &GroupMember,
     progress: &mut Progress,
-    isolation: i8,
-    limit: u64,
+    polling: &Polling,
 ) -> Result<Vec<(String, ConsumerRecord)>, ClientError> {
     let mut records = Vec::new();
-    let positions: Vec<((String, i32), i64)> = progress.positions.iter().map(|(k, v)| (k.clone(), *v)).collect();
+    let mut positions: Vec<((String, i32), i64)> = progress.positions.iter().map(|(k, v)| (k.clone(), *v)).collect();
+    if !positions.is_empty() {
+        let start = progress.polls % positions.len();
+        positions.rotate_left(start);
+    }
+    progress.polls = progress.polls.wrapping_add(1);
+    let poll_limit = progress.consumed.saturating_add(polling.poll_records_max).min(polling.limit);
     for ((topic, partition), offset) in positions {
-        let consumer = PartitionConsumer::new(member.client(), topic.clone(), isolation);
+        if progress.consumed >= poll_limit {
+            break;
+        }
+        let consumer = PartitionConsumer::new(member.client(), topic.clone(), polling.isolation);
         for record in consumer.fetch(partition, offset, FETCH_WAIT_MS).await? {
-            if progress.consumed >= limit {
+            if progress.consumed >= poll_limit {
                 break;
             }
             progress.consumed += 1;
