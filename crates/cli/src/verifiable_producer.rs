@@ -179,7 +179,7 @@ fn refuse_unserved(properties: &std::collections::BTreeMap<String, String>) -> R
     }
 }
 
-/// Sends `limit` records, at most `throughput` a second when it is positive. Stops between
+/// Sends `limit` records, at most `throughput` a second when it is positive (at 0, one). Stops between
 /// sends when cancelled (the caller's select drops it there or inside one send).
 async fn produce(
     producer: &Producer<'_>,
@@ -193,6 +193,13 @@ async fn produce(
     let mut number = 0u64;
     while number < limit {
         let mut room = (limit - number).min(SEND_RECORDS_MAX as u64);
+        if throughput == 0 {
+            // Kafka's throttler at 0 waits for good once the first record is out: until stopped.
+            if number > 0 {
+                std::future::pending::<()>().await;
+            }
+            room = 1;
+        }
         if throughput > 0 {
             let due = (started.elapsed().as_secs_f64() * f64::from(throughput)) as u64 + 1;
             if due <= number {

@@ -154,6 +154,15 @@ fn sigterm_ends_both_tools_with_their_closing_events() {
     assert_eq!(summary["acked"].as_i64(), Some(successes), "{summary}");
     assert_eq!(summary["target_throughput"].as_i64(), Some(100));
 
+    // --throughput 0: Kafka's throttler lets the first record out and then waits for good.
+    let (producer, mut stdout) = spawn(&server, "verifiable-producer", &["--topic", "endless", "--throughput", "0"]);
+    assert_eq!(next_event(&mut stdout)["name"], "startup_complete");
+    assert_eq!(next_event(&mut stdout)["name"], "producer_send_success");
+    let rest = terminate(producer, stdout);
+    let names: Vec<&str> = rest.iter().filter_map(|e| e["name"].as_str()).collect();
+    assert_eq!(names, ["shutdown_complete", "tool_data"]);
+    assert_eq!((rest[1]["sent"].as_i64(), rest[1]["acked"].as_i64()), (Some(1), Some(1)));
+
     // An empty topic: nothing consumed, so nothing else comes between.
     common::create_topic(&mut server.connect(), "quiet", 1);
     let args = ["--topic", "quiet", "--group-id", "stoppers"];
