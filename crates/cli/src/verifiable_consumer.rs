@@ -301,7 +301,11 @@ async fn poll(
 ) -> Result<Vec<(String, ConsumerRecord)>, ClientError> {
     let mut records = Vec::new();
     let mut positions: Vec<((String, i32), i64)> = progress.positions.iter().map(|(k, v)| (k.clone(), *v)).collect();
-    if !positions.is_empty() {
+    if positions.is_empty() {
+        // Nothing assigned (more members than partitions, or no such topic yet): wait as a
+        // fetch would, rather than spin until the next heartbeat.
+        tokio::time::sleep(Duration::from_millis(FETCH_WAIT_MS as u64)).await;
+    } else {
         let start = progress.polls % positions.len();
         positions.rotate_left(start);
     }
