@@ -18,7 +18,9 @@
 //!   `strand reassign-partitions` ([`reassign`]), `strand dump-log` ([`dump_log`], reading
 //!   files, no cluster), `strand producer-perf-test` ([`producer_perf`]),
 //!   `strand consumer-perf-test` ([`consumer_perf`]), `strand e2e-latency` ([`e2e_latency`]) and
-//!   `strand transactions` ([`transactions`]) and `strand acls` ([`acls`]) likewise.
+//!   `strand transactions` ([`transactions`]) and `strand acls` ([`acls`]) likewise, and the
+//!   system-test tools `strand verifiable-producer` ([`verifiable_producer`]) and
+//!   `strand verifiable-consumer` ([`verifiable_consumer`]).
 //!
 //! A build with failpoints (the binary Cargo builds for this package's tests, where the
 //! `fail/failpoints` dev-dependency feature unifies in) sets them from `FAILPOINTS` and, while
@@ -51,6 +53,8 @@ mod storage;
 mod tool;
 mod topics;
 mod transactions;
+mod verifiable_consumer;
+mod verifiable_producer;
 
 use std::process::ExitCode;
 
@@ -109,6 +113,10 @@ enum Command {
     Transactions(transactions::TransactionsArgs),
     /// Add, remove and list ACLs (Kafka's kafka-acls.sh).
     Acls(acls::AclsArgs),
+    /// Produce increasing integers, print each send's result as JSON (Kafka's kafka-verifiable-producer.sh).
+    VerifiableProducer(verifiable_producer::VerifiableProducerArgs),
+    /// Consume in a group, print its events as JSON (Kafka's kafka-verifiable-consumer.sh).
+    VerifiableConsumer(verifiable_consumer::VerifiableConsumerArgs),
 }
 
 fn main() -> ExitCode {
@@ -138,6 +146,8 @@ fn main() -> ExitCode {
         Command::E2eLatency(args) => return e2e_latency::run(args),
         Command::Transactions(args) => return transactions::run(args),
         Command::Acls(args) => return acls::run(args),
+        Command::VerifiableProducer(args) => return verifiable_producer::run(args),
+        Command::VerifiableConsumer(args) => return verifiable_consumer::run(args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

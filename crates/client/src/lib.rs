@@ -26,10 +26,11 @@
 //! - [`producer`]: [`producer::Producer`], records to leaders with acks and Kafka's key
 //!   partitioner (no idempotence, compression or linger yet).
 //! - [`consumer`]: [`consumer::PartitionConsumer`], assigned partitions read from an offset
-//!   (no group yet).
+//!   (no group of its own); [`group`]: [`group::GroupMember`], a classic consumer group member
+//!   (join, range assignment, heartbeat, commit, leave).
 //! - `tls`: rustls client contexts from PEM or PKCS12 stores.
 //!
-//! What it is not (yet): no consumer groups, no pipelining, no OAUTHBEARER or GSSAPI.
+//! What it is not (yet): no KIP-848 consumer group protocol, no pipelining, no OAUTHBEARER or GSSAPI.
 
 pub mod admin;
 pub mod admin_acls;
@@ -47,6 +48,7 @@ pub mod config;
 pub mod connection;
 pub mod consumer;
 mod error;
+pub mod group;
 pub mod producer;
 mod tls;
 
