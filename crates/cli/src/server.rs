@@ -18,8 +18,10 @@ use std::sync::Arc;
 
 use anyhow::Context;
 use clap::Args;
+use strand_http::auth::{FactoryOf, HttpAccess, SaslAccess};
 use strand_http::gateway::Gateway;
 use strand_http::{HttpListener, MetricsRegistry};
+use strand_security::SecurityProtocol;
 use strand_server::config::{ServerConfig, parse_override};
 use strand_server::metrics::NodeGauges;
 use strand_server::served::ServedBroker;
@@ -57,9 +59,9 @@ pub fn run(args: ServerArgs) -> anyhow::Result<()> {
     config.cluster_id = Some(storage::ensure_formatted(&config, &unusable, check_listener_ports)?);
     let gauges = Arc::new(NodeGauges::default());
     let served = Arc::new(ServedBroker::default());
-    if let Some((registry, listeners)) = http {
+    if let Some((registry, listeners, access)) = http {
         runtime.spawn(registry.clone().upkeep_forever());
-        let gateway = Arc::new(Gateway::new(Arc::new(ServedNode(served.clone())), anonymous_listener(&config)));
+        let gateway = Arc::new(Gateway::new(Arc::new(ServedNode(served.clone())), Arc::new(access)));
         for listener in listeners {
             let scrape = Arc::new(ScrapeNode(gauges.clone()));
             runtime.spawn(strand_http::serve_forever(listener, registry.clone(), scrape, Some(gateway.clone())));
@@ -71,10 +73,13 @@ pub fn run(args: ServerArgs) -> anyhow::Result<()> {
 
 /// Installs the metrics recorder (before the node takes any handle) and binds `http.listeners`,
 /// which then name the addresses bound, for the start-up line; `None` without HTTP listeners.
-async fn bind_http(config: &mut ServerConfig) -> anyhow::Result<Option<(MetricsRegistry, Vec<HttpListener>)>> {
+async fn bind_http(
+    config: &mut ServerConfig,
+) -> anyhow::Result<Option<(MetricsRegistry, Vec<HttpListener>, HttpAccess)>> {
     if config.http.listeners.is_empty() {
         return Ok(None);
     }
+    let access = http_access(config)?;
     let registry = MetricsRegistry::install().map_err(anyhow::Error::msg)?;
     let mut listeners = Vec::new();
     for endpoint in &mut config.http.listeners {
@@ -84,17 +89,44 @@ async fn bind_http(config: &mut ServerConfig) -> anyhow::Result<Option<(MetricsR
         (endpoint.host, endpoint.port) = (listener.address.ip().to_string(), listener.address.port());
         listeners.push(listener);
     }
-    Ok(Some((registry, listeners)))
+    Ok(Some((registry, listeners, access)))
 }
 
-/// The broker listener whose clients need not authenticate (the first PLAINTEXT one): the REST
-/// gateway's requests act as `User:ANONYMOUS` there. `None` when every broker listener
-/// authenticates its clients: the gateway then refuses every request (401), since HTTP
-/// authentication is not implemented yet.
-fn anonymous_listener(config: &ServerConfig) -> Option<String> {
-    let brokers = config.listeners.iter().filter(|l| !config.controller_listener_names.contains(&l.listener_name));
-    let mut plaintext = brokers.filter(|l| l.security_protocol == strand_security::SecurityProtocol::Plaintext);
-    plaintext.next().map(|l| l.listener_name.clone())
+/// Who may use the HTTP listeners ([`strand_http::auth`]): credentials are checked by the first
+/// SASL broker listener's mechanisms; requests without them act as `User:ANONYMOUS` on the first
+/// PLAINTEXT broker listener when `http.anonymous.allowed` (by default: when there is one). The
+/// start is refused when that setting would open HTTP on a node whose broker listeners all
+/// authenticate their clients.
+fn http_access(config: &ServerConfig) -> anyhow::Result<HttpAccess> {
+    use strand_server::config::http::{ANONYMOUS_ALLOWED, METRICS_ANONYMOUS_ALLOWED};
+    let brokers = || config.listeners.iter().filter(|l| !config.controller_listener_names.contains(&l.listener_name));
+    let plaintext = brokers().find(|l| l.security_protocol == SecurityProtocol::Plaintext);
+    let anonymous = config.http.anonymous_allowed.unwrap_or(plaintext.is_some());
+    let anonymous_listener = match (anonymous, plaintext) {
+        (false, _) => None,
+        (true, Some(listener)) => Some(listener.listener_name.clone()),
+        (true, None) => anyhow::bail!(
+            "{ANONYMOUS_ALLOWED}=true would serve http.listeners without authentication, but every broker listener \
+             of this node (listeners) requires its clients to authenticate; set {ANONYMOUS_ALLOWED}=false (HTTP \
+             then takes Basic or Bearer credentials, checked as the SASL listeners check them), or add a \
+             PLAINTEXT broker listener"
+        ),
+    };
+    let sasl = brokers().find(|l| l.security_protocol.uses_sasl()).and_then(|endpoint| {
+        let sasl_config = config.sasl_listeners().into_iter().find(|s| s.listener == endpoint.listener_name)?;
+        let factory_of: FactoryOf = Box::new(move |broker| {
+            let credentials = Arc::new(broker.credentials());
+            sasl_config.factory(credentials, Arc::new(strand_base::SystemClock), None).map_err(|e| e.to_string())
+        });
+        Some(SaslAccess { listener: endpoint.listener_name.clone(), protocol: endpoint.security_protocol, factory_of })
+    });
+    if anonymous_listener.is_none() && sasl.is_none() {
+        tracing::warn!(
+            "http.listeners answer 401 to every request but {METRICS_ANONYMOUS_ALLOWED}'s /metrics: \
+             {ANONYMOUS_ALLOWED} is false and no SASL broker listener can check HTTP credentials"
+        );
+    }
+    Ok(HttpAccess::new(anonymous_listener, sasl, config.http.metrics_anonymous_allowed))
 }
 
 /// The node's handlers, for the REST gateway.

@@ -1,7 +1,8 @@
 //! The node's HTTP surface (design §10): the `http.listeners` a node serves beside its Kafka
 //! listeners, on the node's own tokio runtime. Today it serves `GET /metrics`, the REST
 //! gateway's Confluent v3 routes ([`gateway`]) and the web console at `/` ([`console`]); the v2
-//! consumer API, WebSockets, `https://` and authentication are later slices.
+//! consumer API and WebSockets are later slices. Every request is authenticated as the Kafka
+//! listeners authenticate their clients ([`auth`]).
 //!
 //! Map:
 //! - [`MetricsRegistry`] (`registry.rs`): the process's `metrics` recorder (the Prometheus
@@ -18,6 +19,7 @@
 //! [`Scrape::before_scrape`] hook, run at each scrape; counters are set where things happen, in
 //! the crates below, through the `metrics` facade (lock-free atomics once a handle is held).
 
+pub mod auth;
 pub mod console;
 pub mod gateway;
 mod process;

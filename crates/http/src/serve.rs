@@ -6,8 +6,9 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use axum::extract::State;
+use axum::http::HeaderMap;
 use axum::http::header::CONTENT_TYPE;
-use axum::response::IntoResponse;
+use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use axum::{Extension, Router};
 use hyper_util::rt::{TokioIo, TokioTimer};
@@ -58,6 +59,8 @@ impl HttpListener {
 struct Surface {
     registry: MetricsRegistry,
     scrape: Arc<dyn Scrape>,
+    /// Who may read `/metrics` is the gateway's access to decide; without a gateway, anyone.
+    gateway: Option<Arc<Gateway>>,
 }
 
 /// Serves `listener` forever: `GET /metrics`, and when there is a `gateway`, its `/v3` routes and
@@ -68,7 +71,8 @@ pub async fn serve_forever(
     scrape: Arc<dyn Scrape>,
     gateway: Option<Arc<Gateway>>,
 ) {
-    let mut router = Router::new().route("/metrics", get(metrics)).with_state(Arc::new(Surface { registry, scrape }));
+    let surface = Surface { registry, scrape, gateway: gateway.clone() };
+    let mut router = Router::new().route("/metrics", get(metrics)).with_state(Arc::new(surface));
     if let Some(gateway) = gateway {
         router = router.merge(crate::gateway::router(gateway.clone())).merge(crate::console::router(gateway));
     }
@@ -100,9 +104,17 @@ pub async fn serve_forever(
 
 /// `GET /metrics`: the node's gauges brought up to date, then every series in Prometheus's text
 /// format, the process's own last.
-async fn metrics(State(surface): State<Arc<Surface>>) -> impl IntoResponse {
+/// Refused (401) without credentials unless `http.metrics.anonymous.allowed` or anonymous
+/// callers are.
+async fn metrics(State(surface): State<Arc<Surface>>, headers: HeaderMap, peer: Option<Extension<Peer>>) -> Response {
+    if let Some(gateway) = &surface.gateway {
+        let peer = peer.map_or(SocketAddr::from(([127, 0, 0, 1], 0)), |Extension(Peer(peer))| peer);
+        if let Err(refused) = gateway.metrics_allowed(&headers, peer) {
+            return refused.into_response();
+        }
+    }
     surface.scrape.before_scrape();
     let mut body = surface.registry.render();
     crate::process::render(&mut body);
-    ([(CONTENT_TYPE, "text/plain; version=0.0.4; charset=utf-8")], body)
+    ([(CONTENT_TYPE, "text/plain; version=0.0.4; charset=utf-8")], body).into_response()
 }

@@ -3,7 +3,13 @@
 //! - `http.listeners`: a comma-separated list of `http://host:port` (an empty host is every
 //!   interface, `[::1]` an IPv6 literal); empty, Kafka-style, is no HTTP listener. On at
 //!   `http://localhost:8080` in the embedded one-node defaults, off unless set in a file.
-//!   `https://` is refused at start-up: TLS and authentication on HTTP are not implemented yet.
+//!   `https://` is refused at start-up: TLS on HTTP is not implemented yet.
+//! - `http.anonymous.allowed`: requests without credentials are served, as `User:ANONYMOUS` on
+//!   the first PLAINTEXT broker listener. Default: whether there is such a listener. `true` on a
+//!   node whose broker listeners all authenticate their clients refuses the start; `false` on a
+//!   node with no SASL broker listener to check credentials against too.
+//! - `http.metrics.anonymous.allowed`: `/metrics` is served without credentials even when the
+//!   rest of HTTP requires them (Prometheus scrapes rarely authenticate). Default `false`.
 //! - `http.metrics.topics.max`: the most topics with series of their own in `/metrics` (default
 //!   1000); traffic of further topics counts only in the all-topics series.
 
@@ -37,10 +43,17 @@ pub struct HttpSettings {
     pub listeners: Vec<HttpEndpoint>,
     /// `http.metrics.topics.max`.
     pub metrics_topics_max: usize,
+    /// `http.anonymous.allowed`; `None` when not set (then: whether a broker listener is
+    /// PLAINTEXT).
+    pub anonymous_allowed: Option<bool>,
+    /// `http.metrics.anonymous.allowed`.
+    pub metrics_anonymous_allowed: bool,
 }
 
 const LISTENERS: &str = "http.listeners";
 const METRICS_TOPICS_MAX: &str = "http.metrics.topics.max";
+pub const ANONYMOUS_ALLOWED: &str = "http.anonymous.allowed";
+pub const METRICS_ANONYMOUS_ALLOWED: &str = "http.metrics.anonymous.allowed";
 
 /// Reads the HTTP settings; the error names the key and the entry at fault.
 pub(super) fn read(read: &Reader<'_>) -> Result<HttpSettings, ConfigError> {
@@ -52,7 +65,9 @@ pub(super) fn read(read: &Reader<'_>) -> Result<HttpSettings, ConfigError> {
         .map(|entry| parse_endpoint(entry).map_err(|reason| invalid(LISTENERS, text, reason)))
         .collect::<Result<Vec<_>, _>>()?;
     let metrics_topics_max = usize::try_from(read.int(METRICS_TOPICS_MAX)?).unwrap_or(0);
-    Ok(HttpSettings { listeners, metrics_topics_max })
+    let anonymous_allowed = if read.is_set(ANONYMOUS_ALLOWED) { Some(read.bool(ANONYMOUS_ALLOWED)?) } else { None };
+    let metrics_anonymous_allowed = read.bool(METRICS_ANONYMOUS_ALLOWED)?;
+    Ok(HttpSettings { listeners, metrics_topics_max, anonymous_allowed, metrics_anonymous_allowed })
 }
 
 fn parse_endpoint(entry: &str) -> Result<HttpEndpoint, String> {
