@@ -6,7 +6,8 @@
 //! until it stops. Everything that can refuse a start runs before the formatting, so a refused
 //! first start leaves no directory formatted with a cluster id nobody will use. With
 //! `http.listeners`, it installs the metrics recorder, binds them (before the formatting too) and
-//! serves `/metrics` and the REST gateway on the same runtime ([`strand_http`]), the scrape
+//! serves `/metrics` and the REST gateway on the same runtime ([`strand_http`]; `https://` ones
+//! with the node's `ssl.*` key store, reloaded on change as a Kafka listener's), the scrape
 //! reading the node's gauges, the gateway sending its requests to the node's handlers.
 //!
 //! Logs go to stderr (so the operator commands' stdout stays clean for their output), filtered by
@@ -23,8 +24,10 @@ use strand_http::gateway::Gateway;
 use strand_http::{HttpListener, MetricsRegistry};
 use strand_security::SecurityProtocol;
 use strand_server::config::{ServerConfig, parse_override};
+use strand_server::connection::acceptor::HANDSHAKE_MAX_DEFAULT;
 use strand_server::metrics::NodeGauges;
 use strand_server::served::ServedBroker;
+use strand_server::tls::ListenerTls;
 use tracing_subscriber::EnvFilter;
 
 use crate::storage;
@@ -59,8 +62,12 @@ pub fn run(args: ServerArgs) -> anyhow::Result<()> {
     config.cluster_id = Some(storage::ensure_formatted(&config, &unusable, check_listener_ports)?);
     let gauges = Arc::new(NodeGauges::default());
     let served = Arc::new(ServedBroker::default());
-    if let Some((registry, listeners, access)) = http {
+    if let Some((registry, listeners, access, tls)) = http {
         runtime.spawn(registry.clone().upkeep_forever());
+        if let Some(tls) = tls {
+            // The stores reload on change, as a Kafka SSL listener's do here.
+            runtime.spawn(tls.reload_forever());
+        }
         let gateway = Arc::new(Gateway::new(Arc::new(ServedNode(served.clone())), Arc::new(access)));
         for listener in listeners {
             let scrape = Arc::new(ScrapeNode(gauges.clone()));
@@ -75,11 +82,15 @@ pub fn run(args: ServerArgs) -> anyhow::Result<()> {
 /// which then name the addresses bound, for the start-up line; `None` without HTTP listeners.
 async fn bind_http(
     config: &mut ServerConfig,
-) -> anyhow::Result<Option<(MetricsRegistry, Vec<HttpListener>, HttpAccess)>> {
+) -> anyhow::Result<Option<(MetricsRegistry, Vec<HttpListener>, HttpAccess, Option<ListenerTls>)>> {
     if config.http.listeners.is_empty() {
         return Ok(None);
     }
     let access = http_access(config)?;
+    let tls = match &config.http_tls {
+        Some(settings) => Some(ListenerTls::build(settings).map_err(anyhow::Error::msg)?),
+        None => None,
+    };
     let registry = MetricsRegistry::install().map_err(anyhow::Error::msg)?;
     let mut listeners = Vec::new();
     for endpoint in &mut config.http.listeners {
@@ -87,9 +98,13 @@ async fn bind_http(
             .await
             .with_context(|| format!("cannot listen on {endpoint} (http.listeners)"))?;
         (endpoint.host, endpoint.port) = (listener.address.ip().to_string(), listener.address.port());
+        let listener = match (&tls, endpoint.tls) {
+            (Some(tls), true) => listener.with_tls(Arc::new(Https(tls.clone()))),
+            _ => listener,
+        };
         listeners.push(listener);
     }
-    Ok(Some((registry, listeners, access)))
+    Ok(Some((registry, listeners, access, tls)))
 }
 
 /// Who may use the HTTP listeners ([`strand_http::auth`]): credentials are checked by the first
@@ -127,6 +142,23 @@ fn http_access(config: &ServerConfig) -> anyhow::Result<HttpAccess> {
         );
     }
     Ok(HttpAccess::new(anonymous_listener, sasl, config.http.metrics_anonymous_allowed))
+}
+
+/// The TLS of the `https://` HTTP listeners, with the handshake limit of a Kafka listener's.
+struct Https(ListenerTls);
+
+impl strand_http::HttpTls for Https {
+    fn accept(
+        &self,
+        stream: tokio::net::TcpStream,
+        peer: std::net::SocketAddr,
+    ) -> strand_broker::BoxFuture<'static, Result<Box<dyn strand_http::HttpIo>, String>> {
+        let tls = self.0.clone();
+        Box::pin(async move {
+            let (stream, _session) = tls.accept(stream, peer, HANDSHAKE_MAX_DEFAULT).await?;
+            Ok(Box::new(stream) as Box<dyn strand_http::HttpIo>)
+        })
+    }
 }
 
 /// The node's handlers, for the REST gateway.

@@ -126,6 +126,11 @@ fn http_as(
     stream.write_all(head.as_bytes()).and_then(|()| stream.write_all(body.as_bytes())).expect("send");
     let mut response = String::new();
     stream.read_to_string(&mut response).expect("read the response");
+    answer_of(&response)
+}
+
+/// A response's status, head and (dechunked) body.
+fn answer_of(response: &str) -> Answer {
     let (head, body) = response.split_once("\r\n\r\n").expect("a head and a body");
     let status = head.split(' ').nth(1).and_then(|s| s.parse().ok()).expect("a status");
     let chunked = head.to_ascii_lowercase().contains("transfer-encoding: chunked");
@@ -680,6 +685,79 @@ fn acls_apply_to_the_gateway_and_authenticating_listeners_close_it() {
     open.push("http.anonymous.allowed=true");
     let stderr = Server::spawn_with(tempfile::tempdir().expect("temp dir"), &open).fails();
     assert!(stderr.contains("http.anonymous.allowed=true would serve"), "{stderr}");
+}
+
+/// A GET over TLS, trusting `ca`, with `authorization` if set.
+fn https_get(
+    address: SocketAddr,
+    ca: &rustls::pki_types::CertificateDer<'static>,
+    path: &str,
+    authorization: Option<&str>,
+) -> Answer {
+    let (mut connection, mut socket) = common::tls::tls_connection(address, ca.clone(), None);
+    let mut stream = rustls::Stream::new(&mut connection, &mut socket);
+    let auth = authorization.map(|a| format!("Authorization: {a}\r\n")).unwrap_or_default();
+    let head = format!("GET {path} HTTP/1.1\r\nHost: {address}\r\n{auth}Connection: close\r\n\r\n");
+    stream.write_all(head.as_bytes()).expect("send over TLS");
+    let mut response = Vec::new();
+    // The server closes after its answer (Connection: close), possibly without a TLS close_notify.
+    let _ = stream.read_to_end(&mut response);
+    answer_of(&String::from_utf8_lossy(&response))
+}
+
+/// `https://` in `http.listeners` serves the node's `ssl.keystore.*` (a PEM store made at test
+/// time): a client trusting the CA is served, with `https://` links, after authenticating; a
+/// plaintext request on that port is not answered.
+#[test]
+#[allow(clippy::disallowed_methods)] // A plaintext client of the test's own on the TLS port.
+fn https_listeners_serve_the_nodes_certificate() {
+    let _serial = common::serial();
+    let dir = tempfile::tempdir().expect("dir");
+    let pki = common::tls::Pki::new("strand-http-ca");
+    std::fs::write(dir.path().join("node.pem"), pki.issue(("node", "brokers", "acme")).pem()).expect("node");
+    let jaas = "listener.name.sasl_plaintext.plain.sasl.jaas.config=org.apache.kafka.common.security.plain.\
+                PlainLoginModule required username=\"admin\" password=\"admin-secret\" user_admin=\"admin-secret\";";
+    let keystore = format!("ssl.keystore.location={}", dir.path().join("node.pem").display());
+    let settings = [
+        "http.listeners=https://127.0.0.1:0",
+        "listeners=SASL_PLAINTEXT://127.0.0.1:0",
+        "advertised.listeners=SASL_PLAINTEXT://127.0.0.1:0",
+        "listener.security.protocol.map=SASL_PLAINTEXT:SASL_PLAINTEXT,CONTROLLER:PLAINTEXT",
+        "inter.broker.listener.name=SASL_PLAINTEXT",
+        "sasl.enabled.mechanisms=PLAIN",
+        "sasl.mechanism.inter.broker.protocol=PLAIN",
+        jaas,
+        "ssl.keystore.type=PEM",
+        &keystore,
+    ];
+    let (server, _) = Server::spawn_with(tempfile::tempdir().expect("temp dir"), &settings).ready_on("SASL_PLAINTEXT");
+    let pause = std::time::Duration::from_millis(20);
+    let line = |l: &String| l.split("metrics at https://").nth(1)?.split('/').next().map(str::to_owned);
+    let mut found = None;
+    for _ in 0..WAIT_MAX.as_millis() / pause.as_millis() {
+        found = server.log.lock().expect("log").iter().find_map(line);
+        if found.is_some() {
+            break;
+        }
+        std::thread::park_timeout(pause);
+    }
+    let https_at: SocketAddr = found.expect("an https address in the log").parse().expect("an address");
+
+    https_get(https_at, &pki.ca(), "/v3/clusters", None).error(401, 40101);
+    let admin = basic("admin", "admin-secret");
+    let clusters = https_get(https_at, &pki.ca(), "/v3/clusters", Some(&admin));
+    assert_eq!(clusters.status, 200, "{}", clusters.body);
+    let own = clusters.json()["data"][0]["metadata"]["self"].as_str().expect("a link").to_owned();
+    assert!(own.starts_with(&format!("https://{https_at}/v3/clusters/")), "{own}");
+    assert_eq!(https_get(https_at, &pki.ca(), "/metrics", Some(&admin)).status, 200);
+
+    // Plaintext HTTP on the TLS port: no HTTP answer.
+    let mut plain = TcpStream::connect(https_at).expect("connect");
+    plain.set_read_timeout(Some(WAIT_MAX)).expect("timeout");
+    plain.write_all(b"GET /v3/clusters HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n").expect("send");
+    let mut answer = Vec::new();
+    let _ = plain.read_to_end(&mut answer);
+    assert!(!String::from_utf8_lossy(&answer).starts_with("HTTP/1.1"), "{}", String::from_utf8_lossy(&answer));
 }
 
 /// `Authorization: Basic` for `user`.

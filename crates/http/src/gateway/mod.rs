@@ -85,14 +85,20 @@ impl Gateway {
     }
 
     /// The context of one request from `peer`: its caller, the node's broker, the base of its
-    /// links. Refuses an unauthenticated caller (401) and a node not serving yet (503).
-    pub(crate) fn ctx(self: &Arc<Self>, headers: &HeaderMap, peer: SocketAddr) -> Result<Ctx, RestError> {
+    /// links (`https://` when `secure`). Refuses an unauthenticated caller (401) and a node not serving yet (503).
+    pub(crate) fn ctx(self: &Arc<Self>, headers: &HeaderMap, peer: SocketAddr, secure: bool) -> Result<Ctx, RestError> {
         let broker = self.brokers.broker().ok_or_else(RestError::not_serving)?;
         let session = self.access.session(headers, peer, &broker)?;
         let host = headers.get(HOST).and_then(|h| h.to_str().ok()).filter(|h| !h.is_empty() && !h.contains('/'));
         let host = host.map_or_else(|| peer.to_string(), str::to_owned);
         let cluster_id = broker.identity().cluster_id.clone();
-        Ok(Ctx { gateway: self.clone(), session, base: format!("http://{host}/v3"), cluster_id, broker })
+        Ok(Ctx {
+            gateway: self.clone(),
+            session,
+            base: format!("{}://{host}/v3", if secure { "https" } else { "http" }),
+            cluster_id,
+            broker,
+        })
     }
 }
 
@@ -101,7 +107,7 @@ pub(crate) struct Ctx {
     gateway: Arc<Gateway>,
     broker: Arc<Broker>,
     session: Session,
-    /// `http://host/v3`, the start of every link.
+    /// `http://host/v3` (`https://` over TLS), the start of every link.
     pub base: String,
     pub cluster_id: String,
 }
