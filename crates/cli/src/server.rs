@@ -58,10 +58,10 @@ pub fn run(args: ServerArgs) -> anyhow::Result<()> {
         .build()
         .context("cannot start the async runtime")?;
     // Bound before the log dirs are formatted, like the other listeners' ports are checked.
-    let http = runtime.block_on(bind_http(&mut config))?;
+    let served = Arc::new(ServedBroker::default());
+    let http = runtime.block_on(bind_http(&mut config, &served))?;
     config.cluster_id = Some(storage::ensure_formatted(&config, &unusable, check_listener_ports)?);
     let gauges = Arc::new(NodeGauges::default());
-    let served = Arc::new(ServedBroker::default());
     if let Some((registry, listeners, access, tls)) = http {
         runtime.spawn(registry.clone().upkeep_forever());
         if let Some(tls) = tls {
@@ -82,11 +82,12 @@ pub fn run(args: ServerArgs) -> anyhow::Result<()> {
 /// which then name the addresses bound, for the start-up line; `None` without HTTP listeners.
 async fn bind_http(
     config: &mut ServerConfig,
+    served: &Arc<ServedBroker>,
 ) -> anyhow::Result<Option<(MetricsRegistry, Vec<HttpListener>, HttpAccess, Option<ListenerTls>)>> {
     if config.http.listeners.is_empty() {
         return Ok(None);
     }
-    let access = http_access(config)?;
+    let access = http_access(config, served)?;
     let tls = match &config.http_tls {
         Some(settings) => Some(ListenerTls::build(settings).map_err(anyhow::Error::msg)?),
         None => None,
@@ -112,7 +113,7 @@ async fn bind_http(
 /// PLAINTEXT broker listener when `http.anonymous.allowed` (by default: when there is one). The
 /// start is refused when that setting would open HTTP on a node whose broker listeners all
 /// authenticate their clients.
-fn http_access(config: &ServerConfig) -> anyhow::Result<HttpAccess> {
+fn http_access(config: &ServerConfig, served: &Arc<ServedBroker>) -> anyhow::Result<HttpAccess> {
     use strand_server::config::http::{ANONYMOUS_ALLOWED, METRICS_ANONYMOUS_ALLOWED};
     let brokers = || config.listeners.iter().filter(|l| !config.controller_listener_names.contains(&l.listener_name));
     let plaintext = brokers().find(|l| l.security_protocol == SecurityProtocol::Plaintext);
@@ -127,13 +128,12 @@ fn http_access(config: &ServerConfig) -> anyhow::Result<HttpAccess> {
              PLAINTEXT broker listener"
         ),
     };
-    let sasl = brokers().find(|l| l.security_protocol.uses_sasl()).and_then(|endpoint| {
-        let sasl_config = config.sasl_listeners().into_iter().find(|s| s.listener == endpoint.listener_name)?;
-        let factory_of: FactoryOf = Box::new(move |broker| {
-            let credentials = Arc::new(broker.credentials());
-            sasl_config.factory(credentials, Arc::new(strand_base::SystemClock), None).map_err(|e| e.to_string())
+    let sasl = brokers().find(|l| l.security_protocol.uses_sasl()).map(|endpoint| {
+        let (served, name) = (served.clone(), endpoint.listener_name.clone());
+        let factory_of: FactoryOf = Box::new(move || {
+            served.sasl_factory(&name).ok_or_else(|| format!("SASL listener {name} does not authenticate yet"))
         });
-        Some(SaslAccess { listener: endpoint.listener_name.clone(), protocol: endpoint.security_protocol, factory_of })
+        SaslAccess { listener: endpoint.listener_name.clone(), protocol: endpoint.security_protocol, factory_of }
     });
     if anonymous_listener.is_none() && sasl.is_none() {
         tracing::warn!(

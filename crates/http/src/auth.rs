@@ -1,12 +1,13 @@
 //! Who an HTTP request is (design §10, issue 23): the principal the node's Kafka listeners would
 //! give the same credentials, so the broker's handlers and authorizer decide what it may do.
 //!
-//! - `Authorization: Basic` (RFC 7617): the user name and password are checked by the node's own
-//!   SASL mechanisms of its authenticating broker listener, PLAIN against its JAAS users, then
-//!   each enabled SCRAM mechanism against the users' credentials in the metadata image (the
+//! - `Authorization: Basic` (RFC 7617): the user name and password are checked by the very SASL
+//!   mechanisms the node's authenticating broker listener runs, PLAIN against its JAAS users,
+//!   then each enabled SCRAM mechanism against the users' credentials in the metadata image (the
 //!   exchange runs in memory, a SCRAM client of ours against the listener's SCRAM server).
 //! - `Authorization: Bearer` (RFC 6750): the token is handed to the listener's OAUTHBEARER
-//!   server as a client's initial response, validated as a Kafka client's token is.
+//!   server as a client's initial response, validated as a Kafka client's token is (the same
+//!   unsecured validator or JWK set).
 //! - No credentials: `User:ANONYMOUS` on the first PLAINTEXT broker listener, only when
 //!   `http.anonymous.allowed` (by default: when there is such a listener).
 //!
@@ -20,7 +21,6 @@ use std::sync::OnceLock;
 use axum::http::header::{AUTHORIZATION, WWW_AUTHENTICATE};
 use axum::http::{HeaderMap, HeaderValue};
 use base64::Engine;
-use strand_broker::Broker;
 use strand_security::sasl::oauthbearer::OAUTHBEARER;
 use strand_security::sasl::plain::PLAIN;
 use strand_security::sasl::scram::ScramClient;
@@ -36,9 +36,8 @@ pub const AUTHORIZATION_BYTES_MAX: usize = 16 * 1024;
 /// The most SCRAM messages one in-memory exchange takes (RFC 5802: two from each side).
 const SCRAM_STEPS_MAX: usize = 4;
 
-/// Builds a listener's SASL mechanisms once the node's handlers (and so its image's SCRAM
-/// credentials) exist.
-pub type FactoryOf = Box<dyn Fn(&Broker) -> Result<SaslServerFactory, String> + Send + Sync>;
+/// A listener's SASL mechanisms, once the node authenticates its Kafka clients (`Err` before).
+pub type FactoryOf = Box<dyn Fn() -> Result<SaslServerFactory, String> + Send + Sync>;
 
 /// The broker listener HTTP credentials are checked against.
 pub struct SaslAccess {
@@ -87,7 +86,7 @@ impl HttpAccess {
     }
 
     /// The session of a request from `peer` with `headers`, or why it is refused (401).
-    pub fn session(&self, headers: &HeaderMap, peer: SocketAddr, broker: &Broker) -> Result<Session, RestError> {
+    pub fn session(&self, headers: &HeaderMap, peer: SocketAddr) -> Result<Session, RestError> {
         let Some(value) = headers.get(AUTHORIZATION) else {
             return match &self.anonymous_listener {
                 Some(listener) => Ok(Session::anonymous(peer, listener.clone())),
@@ -112,7 +111,7 @@ impl HttpAccess {
         let factory = match self.factory.get() {
             Some(factory) => factory,
             None => {
-                let factory = (sasl.factory_of)(broker).map_err(|e| refused(&e))?;
+                let factory = (sasl.factory_of)().map_err(|e| refused(&e))?;
                 self.factory.get_or_init(|| factory)
             }
         };
@@ -132,17 +131,11 @@ impl HttpAccess {
     }
 
     /// Whether `/metrics` may be served to a request with `headers` from `peer`.
-    pub fn metrics_allowed(
-        &self,
-        headers: &HeaderMap,
-        peer: SocketAddr,
-        broker: Option<&Broker>,
-    ) -> Result<(), RestError> {
+    pub fn metrics_allowed(&self, headers: &HeaderMap, peer: SocketAddr) -> Result<(), RestError> {
         if self.metrics_anonymous || (self.anonymous_listener.is_some() && !headers.contains_key(AUTHORIZATION)) {
             return Ok(());
         }
-        let broker = broker.ok_or_else(RestError::not_serving)?;
-        self.session(headers, peer, broker).map(|_| ())
+        self.session(headers, peer).map(|_| ())
     }
 }
 
