@@ -6,7 +6,8 @@
 //! until it stops. Everything that can refuse a start runs before the formatting, so a refused
 //! first start leaves no directory formatted with a cluster id nobody will use. With
 //! `http.listeners`, it installs the metrics recorder, binds them (before the formatting too) and
-//! serves `/metrics` and the REST gateway on the same runtime ([`strand_http`]), the scrape
+//! serves `/metrics` and the REST gateway on the same runtime ([`strand_http`]; `https://` ones
+//! with the node's `ssl.*` key store, reloaded on change as a Kafka listener's), the scrape
 //! reading the node's gauges, the gateway sending its requests to the node's handlers.
 //!
 //! Logs go to stderr (so the operator commands' stdout stays clean for their output), filtered by
@@ -18,11 +19,15 @@ use std::sync::Arc;
 
 use anyhow::Context;
 use clap::Args;
+use strand_http::auth::{FactoryOf, HttpAccess, SaslAccess};
 use strand_http::gateway::Gateway;
 use strand_http::{HttpListener, MetricsRegistry};
+use strand_security::SecurityProtocol;
 use strand_server::config::{ServerConfig, parse_override};
+use strand_server::connection::acceptor::HANDSHAKE_MAX_DEFAULT;
 use strand_server::metrics::NodeGauges;
 use strand_server::served::ServedBroker;
+use strand_server::tls::ListenerTls;
 use tracing_subscriber::EnvFilter;
 
 use crate::storage;
@@ -53,13 +58,17 @@ pub fn run(args: ServerArgs) -> anyhow::Result<()> {
         .build()
         .context("cannot start the async runtime")?;
     // Bound before the log dirs are formatted, like the other listeners' ports are checked.
-    let http = runtime.block_on(bind_http(&mut config))?;
+    let served = Arc::new(ServedBroker::default());
+    let http = runtime.block_on(bind_http(&mut config, &served))?;
     config.cluster_id = Some(storage::ensure_formatted(&config, &unusable, check_listener_ports)?);
     let gauges = Arc::new(NodeGauges::default());
-    let served = Arc::new(ServedBroker::default());
-    if let Some((registry, listeners)) = http {
+    if let Some((registry, listeners, access, tls)) = http {
         runtime.spawn(registry.clone().upkeep_forever());
-        let gateway = Arc::new(Gateway::new(Arc::new(ServedNode(served.clone())), anonymous_listener(&config)));
+        if let Some(tls) = tls {
+            // The stores reload on change, as a Kafka SSL listener's do here.
+            runtime.spawn(tls.reload_forever());
+        }
+        let gateway = Arc::new(Gateway::new(Arc::new(ServedNode(served.clone())), Arc::new(access)));
         for listener in listeners {
             let scrape = Arc::new(ScrapeNode(gauges.clone()));
             runtime.spawn(strand_http::serve_forever(listener, registry.clone(), scrape, Some(gateway.clone())));
@@ -71,10 +80,18 @@ pub fn run(args: ServerArgs) -> anyhow::Result<()> {
 
 /// Installs the metrics recorder (before the node takes any handle) and binds `http.listeners`,
 /// which then name the addresses bound, for the start-up line; `None` without HTTP listeners.
-async fn bind_http(config: &mut ServerConfig) -> anyhow::Result<Option<(MetricsRegistry, Vec<HttpListener>)>> {
+async fn bind_http(
+    config: &mut ServerConfig,
+    served: &Arc<ServedBroker>,
+) -> anyhow::Result<Option<(MetricsRegistry, Vec<HttpListener>, HttpAccess, Option<ListenerTls>)>> {
     if config.http.listeners.is_empty() {
         return Ok(None);
     }
+    let access = http_access(config, served)?;
+    let tls = match &config.http_tls {
+        Some(settings) => Some(ListenerTls::build(settings).map_err(anyhow::Error::msg)?),
+        None => None,
+    };
     let registry = MetricsRegistry::install().map_err(anyhow::Error::msg)?;
     let mut listeners = Vec::new();
     for endpoint in &mut config.http.listeners {
@@ -82,19 +99,66 @@ async fn bind_http(config: &mut ServerConfig) -> anyhow::Result<Option<(MetricsR
             .await
             .with_context(|| format!("cannot listen on {endpoint} (http.listeners)"))?;
         (endpoint.host, endpoint.port) = (listener.address.ip().to_string(), listener.address.port());
+        let listener = match (&tls, endpoint.tls) {
+            (Some(tls), true) => listener.with_tls(Arc::new(Https(tls.clone()))),
+            _ => listener,
+        };
         listeners.push(listener);
     }
-    Ok(Some((registry, listeners)))
+    Ok(Some((registry, listeners, access, tls)))
 }
 
-/// The broker listener whose clients need not authenticate (the first PLAINTEXT one): the REST
-/// gateway's requests act as `User:ANONYMOUS` there. `None` when every broker listener
-/// authenticates its clients: the gateway then refuses every request (401), since HTTP
-/// authentication is not implemented yet.
-fn anonymous_listener(config: &ServerConfig) -> Option<String> {
-    let brokers = config.listeners.iter().filter(|l| !config.controller_listener_names.contains(&l.listener_name));
-    let mut plaintext = brokers.filter(|l| l.security_protocol == strand_security::SecurityProtocol::Plaintext);
-    plaintext.next().map(|l| l.listener_name.clone())
+/// Who may use the HTTP listeners ([`strand_http::auth`]): credentials are checked by the first
+/// SASL broker listener's mechanisms; requests without them act as `User:ANONYMOUS` on the first
+/// PLAINTEXT broker listener when `http.anonymous.allowed` (by default: when there is one). The
+/// start is refused when that setting would open HTTP on a node whose broker listeners all
+/// authenticate their clients.
+fn http_access(config: &ServerConfig, served: &Arc<ServedBroker>) -> anyhow::Result<HttpAccess> {
+    use strand_server::config::http::{ANONYMOUS_ALLOWED, METRICS_ANONYMOUS_ALLOWED};
+    let brokers = || config.listeners.iter().filter(|l| !config.controller_listener_names.contains(&l.listener_name));
+    let plaintext = brokers().find(|l| l.security_protocol == SecurityProtocol::Plaintext);
+    let anonymous = config.http.anonymous_allowed.unwrap_or(plaintext.is_some());
+    let anonymous_listener = match (anonymous, plaintext) {
+        (false, _) => None,
+        (true, Some(listener)) => Some(listener.listener_name.clone()),
+        (true, None) => anyhow::bail!(
+            "{ANONYMOUS_ALLOWED}=true would serve http.listeners without authentication, but every broker listener \
+             of this node (listeners) requires its clients to authenticate; set {ANONYMOUS_ALLOWED}=false (HTTP \
+             then takes Basic or Bearer credentials, checked as the SASL listeners check them), or add a \
+             PLAINTEXT broker listener"
+        ),
+    };
+    let sasl = brokers().find(|l| l.security_protocol.uses_sasl()).map(|endpoint| {
+        let (served, name) = (served.clone(), endpoint.listener_name.clone());
+        let factory_of: FactoryOf = Box::new(move || {
+            served.sasl_factory(&name).ok_or_else(|| format!("SASL listener {name} does not authenticate yet"))
+        });
+        SaslAccess { listener: endpoint.listener_name.clone(), protocol: endpoint.security_protocol, factory_of }
+    });
+    if anonymous_listener.is_none() && sasl.is_none() {
+        tracing::warn!(
+            "http.listeners answer 401 to every request but {METRICS_ANONYMOUS_ALLOWED}'s /metrics: \
+             {ANONYMOUS_ALLOWED} is false and no SASL broker listener can check HTTP credentials"
+        );
+    }
+    Ok(HttpAccess::new(anonymous_listener, sasl, config.http.metrics_anonymous_allowed))
+}
+
+/// The TLS of the `https://` HTTP listeners, with the handshake limit of a Kafka listener's.
+struct Https(ListenerTls);
+
+impl strand_http::HttpTls for Https {
+    fn accept(
+        &self,
+        stream: tokio::net::TcpStream,
+        peer: std::net::SocketAddr,
+    ) -> strand_broker::BoxFuture<'static, Result<Box<dyn strand_http::HttpIo>, String>> {
+        let tls = self.0.clone();
+        Box::pin(async move {
+            let (stream, _session) = tls.accept(stream, peer, HANDSHAKE_MAX_DEFAULT).await?;
+            Ok(Box::new(stream) as Box<dyn strand_http::HttpIo>)
+        })
+    }
 }
 
 /// The node's handlers, for the REST gateway.

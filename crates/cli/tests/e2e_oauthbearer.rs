@@ -344,3 +344,50 @@ fn signed_tokens_are_checked_against_an_https_jwks() {
         "{log}"
     );
 }
+
+/// The status of `GET path` on the HTTP listener `address` with `Authorization: Bearer jwt`.
+#[allow(clippy::disallowed_methods)] // The test's own HTTP client.
+fn http_status(address: SocketAddr, path: &str, jwt: &str) -> u16 {
+    use std::io::{Read, Write};
+    let mut stream = std::net::TcpStream::connect(address).expect("connect to the HTTP listener");
+    stream.set_read_timeout(Some(WAIT_MAX)).expect("timeout");
+    let head =
+        format!("GET {path} HTTP/1.1\r\nHost: {address}\r\nAuthorization: Bearer {jwt}\r\nConnection: close\r\n\r\n");
+    stream.write_all(head.as_bytes()).expect("send");
+    let mut response = String::new();
+    stream.read_to_string(&mut response).expect("read the response");
+    response.split(' ').nth(1).and_then(|s| s.parse().ok()).unwrap_or_else(|| panic!("no status: {response}"))
+}
+
+/// HTTP's `Authorization: Bearer` is checked as the SASL listener checks OAUTHBEARER tokens,
+/// against the same JWK set: a signed token is served, a wrong audience or an unknown key is 401.
+#[test]
+fn bearer_tokens_on_http_are_checked_against_the_listeners_jwks() {
+    let _serial = common::serial();
+    let dir = tempfile::tempdir().expect("temp dir");
+    let jwks = dir.path().join("jwks.json");
+    let (k1, k1_jwk) = key("k1");
+    let (stranger, _) = key("k9");
+    write_jwks(&jwks, &[&k1_jwk]);
+    let url = format!("file:{}", jwks.display());
+    let (server, _) = start(&url, &["http.listeners=http://127.0.0.1:0", "http.anonymous.allowed=false"]);
+    let line = |l: &String| l.split("metrics at http://").nth(1)?.split('/').next().map(str::to_owned);
+    let pause = std::time::Duration::from_millis(20);
+    let mut found = None;
+    for _ in 0..WAIT_MAX.as_millis() / pause.as_millis() {
+        found = server.log.lock().expect("log").iter().find_map(line);
+        if found.is_some() {
+            break;
+        }
+        std::thread::park_timeout(pause);
+    }
+    let http: SocketAddr = found.expect("an HTTP address in the log").parse().expect("an address");
+
+    let good = token(&k1, "k1", &claims("alice", now_s() + 600, "kafka"));
+    assert_eq!(http_status(http, "/v3/clusters", &good), 200);
+    assert_eq!(http_status(http, "/v3/clusters", &token(&k1, "k1", &claims("alice", now_s() + 600, "other"))), 401);
+    assert_eq!(
+        http_status(http, "/v3/clusters", &token(&stranger, "k9", &claims("alice", now_s() + 600, "kafka"))),
+        401
+    );
+}

@@ -179,6 +179,7 @@ async fn run_gauged_until(
         None => credentials,
     };
     clients.authenticate_with(Arc::new(credentials)).map_err(NodeError::Startup)?;
+    node.served.set_sasl(clients.sasl_factories());
     let broker = node.serve(clients, &channel, &metadata, registered.listeners, registered.broker_epoch, &hosted);
 
     let halted = tokio::select! {

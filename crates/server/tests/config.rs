@@ -578,12 +578,22 @@ fn http_settings() -> TestResult {
     let set = embedded(&[("http.metrics.topics.max", "5")])?;
     assert_eq!(set.http.metrics_topics_max, 5);
     for (key, bad, said) in [
-        ("http.listeners", "https://localhost:8443", "https:// is not implemented yet"),
-        ("http.listeners", "localhost:8080", "expected http://host:port"),
+        ("http.listeners", "localhost:8080", "expected http://host:port or https://host:port"),
+        ("http.anonymous.allowed", "maybe", "http.anonymous.allowed"),
         ("http.metrics.topics.max", "-1", "http.metrics.topics.max"),
     ] {
         let error = embedded(&[(key, bad)]).err().map(|e| e.to_string()).unwrap_or_default();
         assert!(error.contains(key) && error.contains(said), "{key}={bad}: {error}");
     }
+    // `https://` takes the node's `ssl.*` key store, which must be there.
+    let error = embedded(&[("http.listeners", "https://localhost:8443")]).err().map(|e| e.to_string());
+    let error = error.unwrap_or_default();
+    assert!(error.contains("listener.name.http.ssl") && error.contains("ssl.keystore.location"), "{error}");
+    let set = embedded(&[("http.anonymous.allowed", "false"), ("http.metrics.anonymous.allowed", "true")])?;
+    assert_eq!((set.http.anonymous_allowed, set.http.metrics_anonymous_allowed), (Some(false), true));
+    assert_eq!(
+        (embedded_default.http.anonymous_allowed, embedded_default.http.metrics_anonymous_allowed),
+        (None, false)
+    );
     Ok(())
 }

@@ -7,7 +7,7 @@
 //! Kafka requests an admin client would send (Metadata, DescribeCluster, DescribeQuorum,
 //! DescribeConfigs, CreateTopics, DeleteTopics, ListOffsets, Fetch, Produce, ListGroups,
 //! DescribeGroups, FindCoordinator, OffsetFetch, OffsetCommit), sent as the gateway's caller
-//! (`User:ANONYMOUS` on the first PLAINTEXT listener), so ACLs and validation apply. A request
+//! (the principal its credentials prove, [`crate::auth`]), so ACLs and validation apply. A request
 //! that must reach a partition's leader or a group's coordinator on another node goes there over
 //! a Kafka connection to that node's same listener ([`peers`]), as any client's would.
 //!
@@ -70,9 +70,15 @@ impl FromRequestParts<Arc<Console>> for View {
             return Err(html::error_page(StatusCode::FORBIDDEN, "", message));
         }
         let peer = parts.extensions.get::<Peer>().map_or(SocketAddr::from((Ipv4Addr::LOCALHOST, 0)), |p| p.0);
-        match console.gateway.ctx(&parts.headers, peer) {
+        match console.gateway.ctx(&parts.headers, peer, parts.extensions.get::<crate::Secure>().is_some_and(|s| s.0)) {
             Ok(ctx) => Ok(View { ctx, console: console.clone() }),
-            Err(e) => Err(html::error_page(e.status, "", &e.message)),
+            Err(e) => {
+                let mut page = html::error_page(e.status, "", &e.message);
+                if e.status == StatusCode::UNAUTHORIZED {
+                    crate::auth::challenge(page.headers_mut());
+                }
+                Err(page)
+            }
         }
     }
 }

@@ -39,15 +39,10 @@ impl RestError {
         RestError::new(StatusCode::INTERNAL_SERVER_ERROR, 500, message)
     }
 
-    /// Every Kafka listener authenticates its clients and HTTP authentication is not
-    /// implemented yet.
-    pub fn unauthenticated() -> RestError {
-        RestError::new(
-            StatusCode::UNAUTHORIZED,
-            40101,
-            "Authentication failed: the Kafka listeners of this node require authentication, which the HTTP \
-             listener does not offer yet",
-        )
+    /// Credentials missing or refused: 401 with Confluent's 40101 (answered with the
+    /// `WWW-Authenticate` challenges).
+    pub fn unauthenticated(message: impl Into<String>) -> RestError {
+        RestError::new(StatusCode::UNAUTHORIZED, 40101, message)
     }
 
     /// The node does not serve requests (starting or stopping).
@@ -114,7 +109,11 @@ fn status_of(code: ErrorCode) -> (StatusCode, u32) {
 impl IntoResponse for RestError {
     fn into_response(self) -> Response {
         let body = self.to_json().to_string();
-        (self.status, [(CONTENT_TYPE, "application/json")], body).into_response()
+        let mut response = (self.status, [(CONTENT_TYPE, "application/json")], body).into_response();
+        if self.status == StatusCode::UNAUTHORIZED {
+            crate::auth::challenge(response.headers_mut());
+        }
+        response
     }
 }
 

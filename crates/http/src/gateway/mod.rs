@@ -12,11 +12,11 @@
 //! partitions, replicas), `configs.rs` (topic configs), `groups.rs` (consumer groups, consumers,
 //! lags), `produce.rs` (records, streaming mode), `routes.rs` (the route table).
 //!
-//! Who the caller is: HTTP authentication is not implemented yet, so a request acts as
-//! `User:ANONYMOUS` from its peer address on the first PLAINTEXT broker listener, as a Kafka
-//! client connecting there would. When no broker listener is PLAINTEXT (every Kafka client must
-//! authenticate), every gateway route answers 401 (error code 40101): the gateway is never an
-//! unauthenticated way around the Kafka listeners' authentication.
+//! Who the caller is: the principal its `Authorization` header proves ([`crate::auth`]: Basic
+//! against the node's PLAIN and SCRAM users, Bearer as an OAUTHBEARER token), acting on the
+//! node's authenticating broker listener; without credentials `User:ANONYMOUS` on the first
+//! PLAINTEXT broker listener when `http.anonymous.allowed`, else 401 (error code 40101): the
+//! gateway is never an unauthenticated way around the Kafka listeners' authentication.
 
 mod clusters;
 mod configs;
@@ -40,6 +40,8 @@ use strand_protocol::frame::{decode_response, encode_request};
 use strand_protocol::messages::api::{ApiKey, RequestBody, ResponseBody};
 use strand_security::Session;
 
+use crate::auth::HttpAccess;
+
 pub use error::RestError;
 pub(crate) use error::check as check_kafka;
 pub(crate) use groups::assigned as member_assignment;
@@ -59,40 +61,41 @@ pub const GATEWAY_CLIENT_ID: &str = "strand-rest-gateway";
 /// The gateway of one node.
 pub struct Gateway {
     brokers: Arc<dyn Brokers>,
-    /// The broker listener an anonymous caller's requests arrive on; `None` when every broker
-    /// listener authenticates its clients (the gateway then refuses with 401).
-    anonymous_listener: Option<String>,
+    /// Who may call, and how credentials are checked.
+    access: Arc<HttpAccess>,
     correlation_id: AtomicI32,
     clock: Arc<dyn Clock>,
 }
 
 impl std::fmt::Debug for Gateway {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Gateway").field("anonymous_listener", &self.anonymous_listener).finish_non_exhaustive()
+        f.debug_struct("Gateway").field("access", &self.access).finish_non_exhaustive()
     }
 }
 
 impl Gateway {
-    /// A gateway over `brokers`; `anonymous_listener` is the name of the first PLAINTEXT broker
-    /// listener, if any.
-    pub fn new(brokers: Arc<dyn Brokers>, anonymous_listener: Option<String>) -> Gateway {
-        Gateway { brokers, anonymous_listener, correlation_id: AtomicI32::new(0), clock: Arc::new(SystemClock) }
+    /// A gateway over `brokers`, its callers admitted by `access`.
+    pub fn new(brokers: Arc<dyn Brokers>, access: Arc<HttpAccess>) -> Gateway {
+        Gateway { brokers, access, correlation_id: AtomicI32::new(0), clock: Arc::new(SystemClock) }
+    }
+
+    /// Whether `/metrics` may be served to this request (401 if not).
+    pub(crate) fn metrics_allowed(&self, headers: &HeaderMap, peer: SocketAddr) -> Result<(), RestError> {
+        self.access.metrics_allowed(headers, peer)
     }
 
     /// The context of one request from `peer`: its caller, the node's broker, the base of its
-    /// links. Refuses an unauthenticated caller (401) and a node not serving yet (503).
-    pub(crate) fn ctx(self: &Arc<Self>, headers: &HeaderMap, peer: SocketAddr) -> Result<Ctx, RestError> {
-        let Some(listener) = &self.anonymous_listener else {
-            return Err(RestError::unauthenticated());
-        };
+    /// links (`https://` when `secure`). Refuses an unauthenticated caller (401) and a node not serving yet (503).
+    pub(crate) fn ctx(self: &Arc<Self>, headers: &HeaderMap, peer: SocketAddr, secure: bool) -> Result<Ctx, RestError> {
         let broker = self.brokers.broker().ok_or_else(RestError::not_serving)?;
+        let session = self.access.session(headers, peer)?;
         let host = headers.get(HOST).and_then(|h| h.to_str().ok()).filter(|h| !h.is_empty() && !h.contains('/'));
         let host = host.map_or_else(|| peer.to_string(), str::to_owned);
         let cluster_id = broker.identity().cluster_id.clone();
         Ok(Ctx {
             gateway: self.clone(),
-            session: Session::anonymous(peer, listener.clone()),
-            base: format!("http://{host}/v3"),
+            session,
+            base: format!("{}://{host}/v3", if secure { "https" } else { "http" }),
             cluster_id,
             broker,
         })
@@ -104,7 +107,7 @@ pub(crate) struct Ctx {
     gateway: Arc<Gateway>,
     broker: Arc<Broker>,
     session: Session,
-    /// `http://host/v3`, the start of every link.
+    /// `http://host/v3` (`https://` over TLS), the start of every link.
     pub base: String,
     pub cluster_id: String,
 }

@@ -123,6 +123,8 @@ const KEYS: &[KeyDef] = &[
     key("cluster.id", Kind::Str, None),
     key("http.listeners", Kind::List, Some("")),
     key("http.metrics.topics.max", int_min(0), Some("1000")),
+    key("http.anonymous.allowed", Kind::Bool, None),
+    key("http.metrics.anonymous.allowed", Kind::Bool, Some("false")),
     key("controller.listener.names", Kind::Str, None),
     key("controller.quorum.voters", Kind::List, Some("")),
     key("controller.quorum.bootstrap.servers", Kind::List, Some("")),

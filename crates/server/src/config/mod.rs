@@ -363,6 +363,9 @@ pub struct ServerConfig {
     pub http: http::HttpSettings,
     /// The TLS settings of every listener this node serves or dials with TLS, by listener name.
     pub tls: BTreeMap<String, tls::TlsSettings>,
+    /// The TLS settings of the `https://` entries of `http.listeners` (`ssl.*`, overridden by
+    /// `listener.name.http.ssl.*`); `None` without one.
+    pub http_tls: Option<tls::TlsSettings>,
     /// `authorizer.class.name=...StandardAuthorizer`'s `super.users` and
     /// `allow.everyone.if.no.acl.found`; `None` without an authorizer (everything allowed).
     pub authorizer: Option<strand_metadata::authorizer::AuthorizerSettings>,
@@ -374,6 +377,9 @@ pub struct ServerConfig {
     /// What the caller should log as warnings (unknown keys, ignored settings).
     pub warnings: Vec<String>,
 }
+
+/// The name `https://` HTTP listeners' TLS settings go by (`listener.name.http.ssl.*`).
+pub const HTTP_TLS_LISTENER: &str = "HTTP";
 
 impl ServerConfig {
     /// The group coordinator's settings.
@@ -472,6 +478,9 @@ impl ServerConfig {
         security::check(&config)?;
         unimplemented::check(&config)?;
         config.tls = tls::read(&config)?;
+        if config.http.listeners.iter().any(|l| l.tls) {
+            config.http_tls = Some(tls::listener_settings_with(&config, HTTP_TLS_LISTENER, true, &BTreeMap::new())?);
+        }
         config.authorizer = security::authorizer(&config)?;
         config.delegation_tokens = security::delegation_tokens(&config)?;
         config.warnings = warnings;
@@ -718,6 +727,7 @@ impl ServerConfig {
             producer_id_expiration_check_interval_ms: read.int("producer.id.expiration.check.interval.ms")?,
             transaction_partition_verification_enable: read.bool("transaction.partition.verification.enable")?,
             tls: BTreeMap::new(),
+            http_tls: None,
             authorizer: None,
             delegation_tokens: None,
             entries,

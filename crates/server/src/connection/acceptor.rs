@@ -18,7 +18,7 @@ use std::time::Duration;
 use strand_base::SystemClock;
 use strand_base::metric_names::CONNECTION_COUNT;
 use strand_broker::Broker;
-use strand_security::sasl::CredentialStore;
+use strand_security::sasl::{CredentialStore, SaslServerFactory};
 use strand_security::{SecurityProtocol, Session};
 use tokio::net::TcpListener;
 use tokio::task::JoinSet;
@@ -54,6 +54,8 @@ pub struct ClientConnections {
     sasl_configs: Vec<SaslListenerConfig>,
     /// The SASL exchange of each SASL listener, by name ([`ClientConnections::authenticate_with`]).
     sasl: BTreeMap<String, Arc<SaslListener>>,
+    /// Each SASL listener's mechanisms, for the HTTP listeners to check credentials with.
+    sasl_factories: BTreeMap<String, SaslServerFactory>,
     /// The JWK sets of the listeners validating OAUTHBEARER tokens with one, by name.
     jwks: BTreeMap<String, Arc<strand_security::sasl::oauthbearer::CurrentJwks>>,
 }
@@ -101,6 +103,7 @@ impl ClientConnections {
             protocols: config.listeners.iter().map(|l| (l.listener_name.clone(), l.security_protocol)).collect(),
             sasl_configs,
             sasl: BTreeMap::new(),
+            sasl_factories: BTreeMap::new(),
             jwks,
         };
         Ok((connections, jwks_feeds))
@@ -113,6 +116,7 @@ impl ClientConnections {
             let jwks = self.jwks.get(&config.listener).cloned();
             let factory =
                 config.factory(Arc::clone(&credentials), Arc::new(SystemClock), jwks).map_err(|e| e.to_string())?;
+            self.sasl_factories.insert(config.listener.clone(), factory.clone());
             let listener = SaslListener {
                 mechanisms: factory.enabled_names().into_iter().map(str::to_owned).collect(),
                 new_server: Arc::new(move |mechanism| factory.create(mechanism).ok()),
@@ -123,6 +127,11 @@ impl ClientConnections {
             self.sasl.insert(config.listener.clone(), Arc::new(listener));
         }
         Ok(())
+    }
+
+    /// Each SASL listener's mechanisms, by name (after [`ClientConnections::authenticate_with`]).
+    pub fn sasl_factories(&self) -> BTreeMap<String, SaslServerFactory> {
+        self.sasl_factories.clone()
     }
 
     /// The TLS of every SSL listener, for their reloads.
