@@ -19,6 +19,7 @@
 //! record formats, decoder classes other than `StringDecoder`, and KRaft snapshots
 //! (`.checkpoint`): each is refused with one line naming it.
 
+mod coordinator;
 mod indexes;
 mod kraft;
 
@@ -32,6 +33,7 @@ use bytes::Bytes;
 use clap::Args;
 use strand_protocol::records::{ControlRecordType, Record, RecordBatch, TimestampType};
 
+use self::coordinator::CoordinatorDecoder;
 use crate::tool::{self, Failure};
 
 /// The largest batch read from a segment (Kafka's brokers take at most `message.max.bytes`,
@@ -78,10 +80,10 @@ pub struct DumpLogArgs {
     /// The class deserializing keys (only Kafka's StringDecoder).
     #[arg(long, num_args = 0..=1, default_missing_value = STRING_DECODERS[0])]
     key_decoder_class: Option<String>,
-    /// Parse log data as __consumer_offsets records (not supported by this version of Strand).
+    /// If set, log data will be parsed as offset data from the __consumer_offsets topic.
     #[arg(long)]
     offsets_decoder: bool,
-    /// Parse log data as __transaction_state records (not supported by this version of Strand).
+    /// If set, log data will be parsed as transaction metadata from the __transaction_state topic.
     #[arg(long)]
     transaction_log_decoder: bool,
     /// Parse log data as cluster metadata records (not supported by this version of Strand).
@@ -102,6 +104,8 @@ pub struct DumpLogArgs {
 #[derive(Debug, Clone, Copy)]
 struct LogOptions {
     print_contents: bool,
+    /// Keys and values read as a coordinator's records instead of as strings.
+    coordinator: Option<CoordinatorDecoder>,
     deep: bool,
     skip_record_metadata: bool,
     max_bytes: u64,
@@ -126,8 +130,6 @@ fn execute(args: &DumpLogArgs) -> Result<(), Failure> {
         return Err(Failure::Usage("Missing required argument \"[files]\"".into()));
     };
     let decoders = [
-        ("offsets-decoder", args.offsets_decoder),
-        ("transaction-log-decoder", args.transaction_log_decoder),
         ("cluster-metadata-decoder", args.cluster_metadata_decoder),
         ("remote-log-metadata-decoder", args.remote_log_metadata_decoder),
         ("share-group-state-decoder", args.share_group_state_decoder),
@@ -142,9 +144,21 @@ fn execute(args: &DumpLogArgs) -> Result<(), Failure> {
             )));
         }
     }
-    let print_contents = args.print_data_log || args.key_decoder_class.is_some() || args.value_decoder_class.is_some();
+    // Kafka's tool picks the first decoder set in this order, and any of them prints contents.
+    let coordinator = if args.offsets_decoder {
+        Some(CoordinatorDecoder::Offsets)
+    } else if args.transaction_log_decoder {
+        Some(CoordinatorDecoder::TransactionLog)
+    } else {
+        None
+    };
+    let print_contents = args.print_data_log
+        || coordinator.is_some()
+        || args.key_decoder_class.is_some()
+        || args.value_decoder_class.is_some();
     let options = LogOptions {
         print_contents,
+        coordinator,
         deep: args.deep_iteration || print_contents,
         skip_record_metadata: args.skip_record_metadata,
         max_bytes: u64::try_from(args.max_bytes).unwrap_or(0),
@@ -277,7 +291,7 @@ fn dump_log(path: &Path, file_name: &str, options: LogOptions, findings: &mut Fi
                     findings.non_consecutive.entry(absolute).or_default().insert(0, (last_offset, offset));
                 }
                 last_offset = offset;
-                println!("{}", record_line(&batch, &record, options));
+                println!("{}", record_line(&batch, &record, options)?);
             }
         }
         valid_bytes += batch.size_in_bytes() as u64;
@@ -329,7 +343,7 @@ fn timestamp_type(timestamp_type: TimestampType) -> &'static str {
 
 /// One record's line: its metadata unless skipped, what a control record says, and with
 /// `print_contents` its key and value as strings.
-fn record_line(batch: &RecordBatch, record: &Record<'_>, options: LogOptions) -> String {
+fn record_line(batch: &RecordBatch, record: &Record<'_>, options: LogOptions) -> Result<String, String> {
     let mut line = String::new();
     let mut prefix = "| ";
     if !options.skip_record_metadata {
@@ -355,15 +369,22 @@ fn record_line(batch: &RecordBatch, record: &Record<'_>, options: LogOptions) ->
         }
     }
     if options.print_contents && !batch.attributes().is_control() {
-        if let Some(key) = record.key() {
-            line += &format!("{prefix}key: {}", String::from_utf8_lossy(key));
+        let parsed = match options.coordinator {
+            Some(decoder) => coordinator::parse(decoder, record, batch.record_offset(record))?,
+            None => coordinator::Parsed {
+                key: record.key().map(|k| String::from_utf8_lossy(k).into_owned()),
+                payload: record.value().map(|v| String::from_utf8_lossy(v).into_owned()),
+            },
+        };
+        if let Some(key) = parsed.key {
+            line += &format!("{prefix}key: {key}");
             prefix = " ";
         }
-        if let Some(value) = record.value() {
-            line += &format!("{prefix}payload: {}", String::from_utf8_lossy(value));
+        if let Some(payload) = parsed.payload {
+            line += &format!("{prefix}payload: {payload}");
         }
     }
-    line
+    Ok(line)
 }
 
 /// What Kafka's tool prints of a control record: a transaction marker's result and epoch, or

@@ -1,0 +1,501 @@
+//! The `--offsets-decoder` and `--transaction-log-decoder` record formats: a coordinator
+//! record's key and value printed as Kafka 4.4's `CoordinatorRecordMessageParser` prints them.
+//!
+//! A key is `{"type":"<record type>","data":{...}}`, a value `{"version":"<version>","data":{...}}`
+//! and a tombstone `<DELETE>`. The `data` objects are the JSON of Kafka's generated converters:
+//! camelCase field names in schema order, only the fields of the record's version, tagged
+//! fields only when they differ from their default, bytes as base64, uuids in Kafka's form.
+//! Two rewrites Kafka's tool makes are made too: a classic group of protocol type `consumer`
+//! shows each member's subscription and assignment decoded (left as bytes if they do not
+//! decode), and a transaction's status is its state's name.
+//!
+//! Records of an unknown type, of a version Kafka does not know, or that do not decode are one
+//! line saying so, as Kafka's tool says it; nothing here panics on a file's bytes. Values of the
+//! share and streams group records are not written as JSON yet: each says so in its line.
+
+use std::fmt::Display;
+
+use base64::Engine;
+use bytes::Bytes;
+use strand_base::Uuid;
+use strand_coordinator::group::records::{CoordinatorRecord, RecordDecodeError};
+use strand_protocol::codec::{Decoder, Message, Struct};
+use strand_protocol::messages::group_metadata_value::MemberMetadata;
+use strand_protocol::messages::records::{
+    GroupCoordinatorKey, GroupCoordinatorValue, TransactionCoordinatorKey, TransactionCoordinatorValue,
+};
+use strand_protocol::messages::{
+    ConsumerGroupMemberMetadataValue, ConsumerGroupMetadataValue, ConsumerGroupTargetAssignmentMetadataValue,
+    ConsumerProtocolAssignment, ConsumerProtocolSubscription, GroupMetadataValue, OffsetCommitValue,
+    TransactionLogValue,
+};
+use strand_protocol::records::Record;
+
+/// Which coordinator's records a segment holds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CoordinatorDecoder {
+    /// `__consumer_offsets`: the group coordinator's records.
+    Offsets,
+    /// `__transaction_state`: the transaction coordinator's records.
+    TransactionLog,
+}
+
+/// What is printed of one record: its key's text and its value's, each if there is one.
+#[derive(Debug, PartialEq, Eq)]
+pub struct Parsed {
+    pub key: Option<String>,
+    pub payload: Option<String>,
+}
+
+/// Parses one record as `decoder`'s records; `Err` (ending the dump, as Kafka's tool ends) for a
+/// record without a key.
+pub fn parse(decoder: CoordinatorDecoder, record: &Record<'_>, offset: i64) -> Result<Parsed, String> {
+    let Some(key) = record.key() else {
+        return Err(format!(
+            "Failed to decode message at offset {offset} using the specified decoder (message had a missing key)"
+        ));
+    };
+    Ok(parse_bytes(decoder, key, record.value(), offset))
+}
+
+/// [`parse`] on a record's key and value bytes.
+pub fn parse_bytes(decoder: CoordinatorDecoder, key: &[u8], value: Option<&[u8]>, offset: i64) -> Parsed {
+    let failed =
+        |message: String| Parsed { key: Some(format!("Error at offset {offset}, skipping. {message}")), payload: None };
+    let Some(record_type) = read_i16(key) else {
+        return failed("Could not read version from key's buffer.".into());
+    };
+    let key_json = match key_json(decoder, record_type, &key[2..]) {
+        KeyJson::Unknown => {
+            return Parsed {
+                key: Some(format!("Unknown record type {record_type} at offset {offset}, skipping.")),
+                payload: None,
+            };
+        }
+        KeyJson::Failed(message) => return failed(message),
+        KeyJson::Json(json) => json,
+    };
+    let key_text = format!("{{\"type\":\"{record_type}\",\"data\":{key_json}}}");
+    let Some(value) = value else {
+        return Parsed { key: Some(key_text), payload: Some("<DELETE>".into()) };
+    };
+    match value_json(decoder, record_type, key, value) {
+        Ok((version, json)) => {
+            Parsed { key: Some(key_text), payload: Some(format!("{{\"version\":\"{version}\",\"data\":{json}}}")) }
+        }
+        Err(message) => failed(message),
+    }
+}
+
+enum KeyJson {
+    Json(String),
+    Unknown,
+    Failed(String),
+}
+
+fn read_i16(bytes: &[u8]) -> Option<i16> {
+    Some(i16::from_be_bytes([*bytes.first()?, *bytes.get(1)?]))
+}
+
+/// A key's `data` object; keys are read at version 0 (their only one).
+fn key_json(decoder: CoordinatorDecoder, record_type: i16, bytes: &[u8]) -> KeyJson {
+    let mut d = Decoder::new(Bytes::copy_from_slice(bytes));
+    let read_failed = |e: &dyn Display| {
+        KeyJson::Failed(format!("Could not read record with version {record_type} from key's buffer due to: {e}."))
+    };
+    match decoder {
+        CoordinatorDecoder::TransactionLog => {
+            if TransactionCoordinatorKey::versions(record_type).is_none() {
+                return KeyJson::Unknown;
+            }
+            match TransactionCoordinatorKey::decode(record_type, &mut d, 0) {
+                Ok(TransactionCoordinatorKey::TransactionLogKey(k)) => {
+                    KeyJson::Json(Object::new().field("transactionalId", text(&k.transactional_id)).end())
+                }
+                Err(e) => read_failed(&e),
+            }
+        }
+        CoordinatorDecoder::Offsets => {
+            if GroupCoordinatorKey::versions(record_type).is_none() {
+                return KeyJson::Unknown;
+            }
+            match GroupCoordinatorKey::decode(record_type, &mut d, 0) {
+                Ok(key) => KeyJson::Json(group_key_json(&key)),
+                Err(e) => read_failed(&e),
+            }
+        }
+    }
+}
+
+fn group_key_json(key: &GroupCoordinatorKey) -> String {
+    use GroupCoordinatorKey as K;
+    let group = |id: &str| Object::new().field("groupId", text(id)).end();
+    let member =
+        |id: &str, member: &str| Object::new().field("groupId", text(id)).field("memberId", text(member)).end();
+    match key {
+        K::LegacyOffsetCommitKey(k) => offset_key(&k.group, &k.topic, k.partition),
+        K::OffsetCommitKey(k) => offset_key(&k.group, &k.topic, k.partition),
+        K::GroupMetadataKey(k) => Object::new().field("group", text(&k.group)).end(),
+        K::ConsumerGroupRegularExpressionKey(k) => Object::new()
+            .field("groupId", text(&k.group_id))
+            .field("regularExpression", text(&k.regular_expression))
+            .end(),
+        K::ConsumerGroupMetadataKey(k) => group(&k.group_id),
+        K::ConsumerGroupPartitionMetadataKey(k) => group(&k.group_id),
+        K::ConsumerGroupTargetAssignmentMetadataKey(k) => group(&k.group_id),
+        K::ShareGroupMetadataKey(k) => group(&k.group_id),
+        K::ShareGroupTargetAssignmentMetadataKey(k) => group(&k.group_id),
+        K::ShareGroupStatePartitionMetadataKey(k) => group(&k.group_id),
+        K::StreamsGroupMetadataKey(k) => group(&k.group_id),
+        K::StreamsGroupTargetAssignmentMetadataKey(k) => group(&k.group_id),
+        K::StreamsGroupTopologyKey(k) => group(&k.group_id),
+        K::ConsumerGroupMemberMetadataKey(k) => member(&k.group_id, &k.member_id),
+        K::ConsumerGroupTargetAssignmentMemberKey(k) => member(&k.group_id, &k.member_id),
+        K::ConsumerGroupCurrentMemberAssignmentKey(k) => member(&k.group_id, &k.member_id),
+        K::ShareGroupMemberMetadataKey(k) => member(&k.group_id, &k.member_id),
+        K::ShareGroupTargetAssignmentMemberKey(k) => member(&k.group_id, &k.member_id),
+        K::ShareGroupCurrentMemberAssignmentKey(k) => member(&k.group_id, &k.member_id),
+        K::StreamsGroupMemberMetadataKey(k) => member(&k.group_id, &k.member_id),
+        K::StreamsGroupTargetAssignmentMemberKey(k) => member(&k.group_id, &k.member_id),
+        K::StreamsGroupCurrentMemberAssignmentKey(k) => member(&k.group_id, &k.member_id),
+    }
+}
+
+fn offset_key(group: &str, topic: &str, partition: i32) -> String {
+    Object::new().field("group", text(group)).field("topic", text(topic)).field("partition", partition).end()
+}
+
+/// A value's version and `data` object, or the message Kafka's tool prints for it.
+fn value_json(
+    decoder: CoordinatorDecoder,
+    record_type: i16,
+    key: &[u8],
+    bytes: &[u8],
+) -> Result<(i16, String), String> {
+    let Some(version) = read_i16(bytes) else {
+        return Err("Could not read version from value's buffer.".into());
+    };
+    let versions = match decoder {
+        CoordinatorDecoder::Offsets => GroupCoordinatorValue::versions(record_type),
+        CoordinatorDecoder::TransactionLog => TransactionCoordinatorValue::versions(record_type),
+    };
+    if !versions.is_some_and(|v| v.contains(version)) {
+        return Err(format!("Found an unknown record version {version} for {record_type} type"));
+    }
+    let mut d = Decoder::new(Bytes::copy_from_slice(&bytes[2..]));
+    let read_failed =
+        |e: &dyn Display| format!("Could not read record with version {version} from value's buffer due to: {e}.");
+    let json = match decoder {
+        CoordinatorDecoder::Offsets => {
+            // The coordinator's own reader: it takes the explicit null Kafka writes for a member's
+            // classic metadata, which the generated decoder refuses.
+            let record = CoordinatorRecord::decode(Bytes::copy_from_slice(key), Some(Bytes::copy_from_slice(bytes)));
+            match record {
+                Ok(CoordinatorRecord { value: Some((_, value)), .. }) => group_value_json(&value, version)?,
+                Ok(CoordinatorRecord { value: None, .. }) => return Err(read_failed(&"no value")),
+                Err(RecordDecodeError::Malformed { error, .. }) => return Err(read_failed(&error)),
+                Err(other) => return Err(read_failed(&other)),
+            }
+        }
+        CoordinatorDecoder::TransactionLog => {
+            match TransactionCoordinatorValue::decode(record_type, &mut d, version).map_err(|e| read_failed(&e))? {
+                TransactionCoordinatorValue::TransactionLogValue(v) => transaction_json(&v, version)?,
+            }
+        }
+    };
+    Ok((version, json))
+}
+
+fn group_value_json(value: &GroupCoordinatorValue, version: i16) -> Result<String, String> {
+    use GroupCoordinatorValue as V;
+    Ok(match value {
+        V::LegacyOffsetCommitValue(v) => Object::new()
+            .field("offset", v.offset)
+            .field("metadata", text(&v.metadata))
+            .field("commitTimestamp", v.commit_timestamp)
+            .end(),
+        V::OffsetCommitValue(v) => offset_commit_json(v, version),
+        V::GroupMetadataValue(v) => group_metadata_json(v, version),
+        V::ConsumerGroupMetadataValue(v) => {
+            let mut o = Object::new();
+            o.field("epoch", v.epoch);
+            if v.metadata_hash != ConsumerGroupMetadataValue::default().metadata_hash {
+                o.field("metadataHash", v.metadata_hash);
+            }
+            o.end()
+        }
+        V::ConsumerGroupPartitionMetadataValue(v) => {
+            let topics = list(&v.topics, |t| {
+                let partitions = list(&t.partition_metadata, |p| {
+                    Object::new().field("partition", p.partition).field("racks", list(&p.racks, |r| text(r))).end()
+                });
+                Object::new()
+                    .field("topicId", uuid(&t.topic_id))
+                    .field("topicName", text(&t.topic_name))
+                    .field("numPartitions", t.num_partitions)
+                    .field("partitionMetadata", partitions)
+                    .end()
+            });
+            Object::new().field("topics", topics).end()
+        }
+        V::ConsumerGroupMemberMetadataValue(v) => member_metadata_json(v),
+        V::ConsumerGroupTargetAssignmentMetadataValue(v) => {
+            let mut o = Object::new();
+            o.field("assignmentEpoch", v.assignment_epoch);
+            if v.assignment_timestamp != ConsumerGroupTargetAssignmentMetadataValue::default().assignment_timestamp {
+                o.field("assignmentTimestamp", v.assignment_timestamp);
+            }
+            o.end()
+        }
+        V::ConsumerGroupTargetAssignmentMemberValue(v) => {
+            let topics = list(&v.topic_partitions, |t| {
+                Object::new().field("topicId", uuid(&t.topic_id)).field("partitions", list(&t.partitions, |p| *p)).end()
+            });
+            Object::new().field("topicPartitions", topics).end()
+        }
+        V::ConsumerGroupCurrentMemberAssignmentValue(v) => {
+            let partitions = |all: &[strand_protocol::messages::consumer_group_current_member_assignment_value::TopicPartitions]| {
+                list(all, |t| {
+                    let mut o = Object::new();
+                    o.field("topicId", uuid(&t.topic_id)).field("partitions", list(&t.partitions, |p| *p));
+                    // Nullable and tagged with a null default: written even when null, as Kafka's
+                    // converter writes `classicMemberMetadata`.
+                    let epochs = t.assignment_epochs.as_ref().map_or_else(|| "null".to_owned(), |e| list(e, |e| *e));
+                    o.field("assignmentEpochs", epochs);
+                    o.end()
+                })
+            };
+            Object::new()
+                .field("memberEpoch", v.member_epoch)
+                .field("previousMemberEpoch", v.previous_member_epoch)
+                .field("state", v.state)
+                .field("assignedPartitions", partitions(&v.assigned_partitions))
+                .field("partitionsPendingRevocation", partitions(&v.partitions_pending_revocation))
+                .end()
+        }
+        V::ConsumerGroupRegularExpressionValue(v) => Object::new()
+            .field("topics", list(&v.topics, |t| text(t)))
+            .field("version", v.version)
+            .field("timestamp", v.timestamp)
+            .end(),
+        other => {
+            return Err(format!("Record type {} is not printed by this version of Strand.", other.api_key()));
+        }
+    })
+}
+
+fn offset_commit_json(v: &OffsetCommitValue, version: i16) -> String {
+    let mut o = Object::new();
+    o.field("offset", v.offset);
+    if version >= 3 {
+        o.field("leaderEpoch", v.leader_epoch);
+    }
+    o.field("metadata", text(&v.metadata)).field("commitTimestamp", v.commit_timestamp);
+    if version == 1 {
+        o.field("expireTimestamp", v.expire_timestamp);
+    }
+    if version >= 4 && v.topic_id != OffsetCommitValue::default().topic_id {
+        o.field("topicId", uuid(&v.topic_id));
+    }
+    o.end()
+}
+
+fn group_metadata_json(v: &GroupMetadataValue, version: i16) -> String {
+    let consumer = v.protocol_type == "consumer";
+    let mut o = Object::new();
+    o.field("protocolType", text(&v.protocol_type))
+        .field("generation", v.generation)
+        .field("protocol", optional_text(v.protocol.as_deref()))
+        .field("leader", optional_text(v.leader.as_deref()));
+    if version >= 2 {
+        o.field("currentStateTimestamp", v.current_state_timestamp);
+    }
+    o.field("members", list(&v.members, |m| group_member_json(m, version, consumer)));
+    o.end()
+}
+
+fn group_member_json(m: &MemberMetadata, version: i16, consumer: bool) -> String {
+    let mut o = Object::new();
+    o.field("memberId", text(&m.member_id));
+    if version >= 3 {
+        o.field("groupInstanceId", optional_text(m.group_instance_id.as_deref()));
+    }
+    o.field("clientId", text(&m.client_id)).field("clientHost", text(&m.client_host));
+    if version >= 1 {
+        o.field("rebalanceTimeout", m.rebalance_timeout);
+    }
+    o.field("sessionTimeout", m.session_timeout);
+    let subscription = consumer.then(|| subscription_json(&m.subscription)).flatten();
+    o.field("subscription", subscription.unwrap_or_else(|| binary(&m.subscription)));
+    let assignment = consumer.then(|| assignment_json(&m.assignment)).flatten();
+    o.field("assignment", assignment.unwrap_or_else(|| binary(&m.assignment)));
+    o.end()
+}
+
+/// A consumer's subscription decoded at the version its first two bytes name; `None` if it
+/// does not decode (Kafka's tool then leaves the bytes).
+fn subscription_json(bytes: &[u8]) -> Option<String> {
+    let version = read_i16(bytes)?;
+    let mut d = Decoder::new(Bytes::copy_from_slice(&bytes[2..]));
+    if !ConsumerProtocolSubscription::VERSIONS.contains(version) {
+        return None;
+    }
+    let s = ConsumerProtocolSubscription::decode(&mut d, version).ok()?;
+    let mut o = Object::new();
+    o.field("topics", list(&s.topics, |t| text(t))).field("userData", optional_binary(s.user_data.as_deref()));
+    if version >= 1 {
+        let owned = list(&s.owned_partitions, |t| {
+            Object::new().field("topic", text(&t.topic)).field("partitions", list(&t.partitions, |p| *p)).end()
+        });
+        o.field("ownedPartitions", owned);
+    }
+    if version >= 2 {
+        o.field("generationId", s.generation_id);
+    }
+    if version >= 3 {
+        o.field("rackId", optional_text(s.rack_id.as_deref()));
+    }
+    Some(o.end())
+}
+
+/// A consumer's assignment decoded as [`subscription_json`] decodes subscriptions.
+fn assignment_json(bytes: &[u8]) -> Option<String> {
+    let version = read_i16(bytes)?;
+    let mut d = Decoder::new(Bytes::copy_from_slice(&bytes[2..]));
+    if !ConsumerProtocolAssignment::VERSIONS.contains(version) {
+        return None;
+    }
+    let a = ConsumerProtocolAssignment::decode(&mut d, version).ok()?;
+    let assigned = list(&a.assigned_partitions, |t| {
+        Object::new().field("topic", text(&t.topic)).field("partitions", list(&t.partitions, |p| *p)).end()
+    });
+    Some(
+        Object::new()
+            .field("assignedPartitions", assigned)
+            .field("userData", optional_binary(a.user_data.as_deref()))
+            .end(),
+    )
+}
+
+fn member_metadata_json(v: &ConsumerGroupMemberMetadataValue) -> String {
+    let mut o = Object::new();
+    o.field("instanceId", optional_text(v.instance_id.as_deref()))
+        .field("rackId", optional_text(v.rack_id.as_deref()))
+        .field("clientId", text(&v.client_id))
+        .field("clientHost", text(&v.client_host))
+        .field("subscribedTopicNames", list(&v.subscribed_topic_names, |t| text(t)))
+        .field("subscribedTopicRegex", optional_text(v.subscribed_topic_regex.as_deref()))
+        .field("rebalanceTimeoutMs", v.rebalance_timeout_ms)
+        .field("serverAssignor", optional_text(v.server_assignor.as_deref()));
+    // A nullable tagged struct whose default is null: written when present, as Kafka writes it.
+    let classic = match &v.classic_member_metadata {
+        None => "null".to_owned(),
+        Some(c) => {
+            let protocols = list(&c.supported_protocols, |p| {
+                Object::new().field("name", text(&p.name)).field("metadata", binary(&p.metadata)).end()
+            });
+            Object::new().field("sessionTimeoutMs", c.session_timeout_ms).field("supportedProtocols", protocols).end()
+        }
+    };
+    o.field("classicMemberMetadata", classic);
+    o.end()
+}
+
+/// A transaction's value, its status as its state's name (Kafka's `TransactionState.stateName`).
+fn transaction_json(v: &TransactionLogValue, version: i16) -> Result<String, String> {
+    const STATES: [&str; 8] = [
+        "Empty",
+        "Ongoing",
+        "PrepareCommit",
+        "PrepareAbort",
+        "CompleteCommit",
+        "CompleteAbort",
+        "Dead",
+        "PrepareEpochFence",
+    ];
+    let state = usize::try_from(v.transaction_status).ok().and_then(|s| STATES.get(s)).ok_or_else(|| {
+        format!("Unknown transaction state id {} from the transaction status message", v.transaction_status)
+    })?;
+    let defaults = TransactionLogValue::default();
+    let tagged = version >= 1;
+    let mut o = Object::new();
+    o.field("producerId", v.producer_id);
+    if tagged && v.previous_producer_id != defaults.previous_producer_id {
+        o.field("previousProducerId", v.previous_producer_id);
+    }
+    if tagged && v.next_producer_id != defaults.next_producer_id {
+        o.field("nextProducerId", v.next_producer_id);
+    }
+    o.field("producerEpoch", v.producer_epoch);
+    if tagged && v.next_producer_epoch != defaults.next_producer_epoch {
+        o.field("nextProducerEpoch", v.next_producer_epoch);
+    }
+    let partitions = match &v.transaction_partitions {
+        None => "null".to_owned(),
+        Some(all) => list(all, |p| {
+            Object::new().field("topic", text(&p.topic)).field("partitionIds", list(&p.partition_ids, |i| *i)).end()
+        }),
+    };
+    o.field("transactionTimeoutMs", v.transaction_timeout_ms)
+        .field("transactionStatus", text(state))
+        .field("transactionPartitions", partitions)
+        .field("transactionLastUpdateTimestampMs", v.transaction_last_update_timestamp_ms)
+        .field("transactionStartTimestampMs", v.transaction_start_timestamp_ms);
+    if tagged && v.client_transaction_version != defaults.client_transaction_version {
+        o.field("clientTransactionVersion", v.client_transaction_version);
+    }
+    Ok(o.end())
+}
+
+/// A JSON object written field by field in the order given (Jackson's `ObjectNode` keeps
+/// insertion order; serde_json's map here would sort).
+struct Object {
+    out: String,
+}
+
+impl Object {
+    fn new() -> Object {
+        Object { out: String::from("{") }
+    }
+
+    /// Adds a field whose value is already JSON (a number, or text from [`text`], ...).
+    fn field(&mut self, name: &str, json: impl Display) -> &mut Object {
+        if self.out.len() > 1 {
+            self.out.push(',');
+        }
+        self.out += &format!("\"{name}\":{json}");
+        self
+    }
+
+    fn end(&mut self) -> String {
+        let mut out = std::mem::take(&mut self.out);
+        out.push('}');
+        out
+    }
+}
+
+fn text(s: &str) -> String {
+    serde_json::Value::String(s.to_owned()).to_string()
+}
+
+fn optional_text(s: Option<&str>) -> String {
+    s.map_or_else(|| "null".to_owned(), text)
+}
+
+/// Bytes as Jackson writes a `BinaryNode`: standard base64 with padding, in quotes.
+fn binary(bytes: &[u8]) -> String {
+    format!("\"{}\"", base64::engine::general_purpose::STANDARD.encode(bytes))
+}
+
+fn optional_binary(bytes: Option<&[u8]>) -> String {
+    bytes.map_or_else(|| "null".to_owned(), binary)
+}
+
+fn uuid(id: &Uuid) -> String {
+    text(&id.to_string())
+}
+
+fn list<T, J: Display>(items: &[T], each: impl Fn(&T) -> J) -> String {
+    let items: Vec<String> = items.iter().map(|i| each(i).to_string()).collect();
+    format!("[{}]", items.join(","))
+}
