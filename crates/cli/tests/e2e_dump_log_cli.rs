@@ -4,7 +4,9 @@
 //! null values, headers, idempotent producers (sequences), a transaction aborted by a marker
 //! (a control batch, a `.txnindex` entry) and several segments with many index entries; a copy
 //! with garbage appended shows the trailing-bytes report, and one whose index points at the
-//! wrong batch the mismatch report. A node's `__cluster_metadata` segment dumps the same too.
+//! wrong batch the mismatch report. A node's `__cluster_metadata` segment dumps the same too,
+//! and so do its `__consumer_offsets` and `__transaction_state` segments, written for Kafka's
+//! own clients, through `--offsets-decoder` and `--transaction-log-decoder`.
 //!
 //! Kafka's tool runs in Java: the Kafka 4.4.0 jars must be in `$STRAND_KAFKA_LIBS` (default
 //! `<workspace>/target/kafka-libs`), put there by `compat/kafka/fetch-jars.sh`. Without them the
@@ -26,6 +28,8 @@ use strand_protocol::records::control::{EndTxnMarker, TransactionResult, end_txn
 use strand_protocol::records::{Compression, Header, NewRecord, RecordBatchBuilder};
 
 const DUMP_LOG_SEGMENTS: &str = "org.apache.kafka.tools.DumpLogSegments";
+const PRODUCER_PERFORMANCE: &str = "org.apache.kafka.tools.ProducerPerformance";
+const CONSOLE_CONSUMER: &str = "org.apache.kafka.tools.consumer.ConsoleConsumer";
 const CODECS: [Compression; 5] =
     [Compression::None, Compression::Gzip, Compression::Snappy, Compression::Lz4, Compression::Zstd];
 
@@ -106,8 +110,87 @@ fn a_node_s_metadata_log_dumps_as_kafka_dumps_it() {
     }
 }
 
-/// Both tools on `files` with `flags`: the same exit status, stdout and stderr.
-fn compare(flags: &[&str], files: &[&Path]) {
+/// Kafka's clients run a transaction, then consume with a classic group (consumer protocol
+/// subscriptions and assignments) and a KIP-848 consumer group (its member, assignment and
+/// epoch records, and the tombstones of its member leaving); offsets are committed in both.
+/// The coordinators' segments decode the same with both tools.
+#[test]
+fn a_node_s_coordinator_logs_decode_as_kafka_decodes_them() {
+    let _serial = common::serial();
+    let server =
+        common::Server::start_with(tempfile::tempdir().expect("temp dir"), &["group.initial.rebalance.delay.ms=0"]);
+    common::create_topic(&mut server.connect(), "orders", 2);
+    let bootstrap = format!("bootstrap.servers={}", server.address);
+    let producer = [
+        "--topic",
+        "orders",
+        "--num-records",
+        "20",
+        "--record-size",
+        "10",
+        "--throughput",
+        "-1",
+        "--transactional-id",
+        "dump-txn",
+        "--transaction-duration-ms",
+        "50",
+        "--command-property",
+        &bootstrap,
+    ];
+    let (ok, _, _) = kafka_command(PRODUCER_PERFORMANCE, &producer);
+    assert!(ok, "the transactional producer failed");
+    for protocol in ["classic", "consumer"] {
+        let group = format!("dump-{protocol}");
+        let protocol = format!("group.protocol={protocol}");
+        let consumer = [
+            "--bootstrap-server",
+            &server.address.to_string(),
+            "--topic",
+            "orders",
+            "--group",
+            &group,
+            "--from-beginning",
+            "--max-messages",
+            "5",
+            "--consumer-property",
+            &protocol,
+        ];
+        let (ok, _, _) = kafka_command(CONSOLE_CONSUMER, &consumer);
+        assert!(ok, "the {group} consumer failed");
+    }
+    let data = server.terminate();
+    let written = |topic: &str| -> Vec<PathBuf> {
+        let mut segments = Vec::new();
+        for entry in std::fs::read_dir(data.path()).expect("list data") {
+            let dir = entry.expect("entry").path();
+            if dir.file_name().is_some_and(|n| n.to_string_lossy().starts_with(&format!("{topic}-"))) {
+                segments
+                    .extend(files_with(&dir, &["log"]).into_iter().filter(|f| f.metadata().is_ok_and(|m| m.len() > 0)));
+            }
+        }
+        segments
+    };
+    let offsets = written("__consumer_offsets");
+    let offsets: Vec<&Path> = offsets.iter().map(PathBuf::as_path).collect();
+    let printed = compare(&["--offsets-decoder"], &offsets);
+    // Each kind of record was there to compare: commits, both groups' metadata, a tombstone.
+    for expected in [
+        "key: {\"type\":\"1\"",
+        "\"subscription\":{\"topics\":[\"orders\"]",
+        "\"assignment\":{\"assignedPartitions\":[",
+        "key: {\"type\":\"8\"",
+        "payload: <DELETE>",
+    ] {
+        assert!(printed.contains(expected), "{expected} is not in:\n{printed}");
+    }
+    let transactions = written("__transaction_state");
+    let transactions: Vec<&Path> = transactions.iter().map(PathBuf::as_path).collect();
+    let printed = compare(&["--transaction-log-decoder"], &transactions);
+    assert!(printed.contains("\"transactionStatus\":\"CompleteCommit\""), "{printed}");
+}
+
+/// Both tools on `files` with `flags`: the same exit status, stdout and stderr; strand's stdout.
+fn compare(flags: &[&str], files: &[&Path]) -> String {
     let list: Vec<String> = files.iter().map(|f| f.display().to_string()).collect();
     let list = list.join(",");
     let mut args: Vec<&str> = flags.to_vec();
@@ -119,6 +202,7 @@ fn compare(flags: &[&str], files: &[&Path]) {
     assert_eq!(strand.status.success(), kafka_ok, "{args:?}: exit status; stderr: {strand_err}");
     assert_eq!(strand_out, kafka_out, "{args:?}: stdout ('left' is strand's)");
     assert_eq!(strand_err, kafka_err, "{args:?}: stderr ('left' is strand's)");
+    strand_out
 }
 
 /// The segment a file belongs to: its name up to the first dot.

@@ -499,3 +499,136 @@ fn list<T, J: Display>(items: &[T], each: impl Fn(&T) -> J) -> String {
     let items: Vec<String> = items.iter().map(|i| each(i).to_string()).collect();
     format!("[{}]", items.join(","))
 }
+
+#[cfg(test)]
+mod tests {
+    use strand_protocol::messages::{GroupMetadataKey, OffsetCommitKey, TransactionLogKey};
+
+    use super::*;
+
+    /// A key's bytes: the record type, then the key at version 0.
+    fn key<M: Message>(record_type: i16, message: &M) -> Vec<u8> {
+        let mut out = record_type.to_be_bytes().to_vec();
+        out.extend_from_slice(&message.encode_to_bytes(0).expect("key"));
+        out
+    }
+
+    /// A value's bytes: the version, then the value at that version.
+    fn value<M: Message>(version: i16, message: &M) -> Vec<u8> {
+        let mut out = version.to_be_bytes().to_vec();
+        out.extend_from_slice(&message.encode_to_bytes(version).expect("value"));
+        out
+    }
+
+    fn check(decoder: CoordinatorDecoder, key: &[u8], value: Option<&[u8]>, expected: (Option<&str>, Option<&str>)) {
+        let parsed = parse_bytes(decoder, key, value, 7);
+        assert_eq!((parsed.key.as_deref(), parsed.payload.as_deref()), expected);
+    }
+
+    fn commit_key() -> Vec<u8> {
+        key(1, &OffsetCommitKey { group: "g".into(), topic: "t".into(), partition: 3 })
+    }
+
+    const COMMIT_KEY_JSON: &str = r#"{"type":"1","data":{"group":"g","topic":"t","partition":3}}"#;
+
+    /// A tombstone prints its key and `<DELETE>`.
+    #[test]
+    fn a_tombstone_prints_delete() {
+        check(CoordinatorDecoder::Offsets, &commit_key(), None, (Some(COMMIT_KEY_JSON), Some("<DELETE>")));
+    }
+
+    /// Each offset commit version prints the fields it has (v1 its expiry, v3+ the epoch).
+    #[test]
+    fn offset_commits_print_their_version_s_fields() {
+        let commit = OffsetCommitValue {
+            offset: 42,
+            leader_epoch: 5,
+            metadata: "m\"x".into(),
+            commit_timestamp: 1000,
+            expire_timestamp: 2000,
+            ..OffsetCommitValue::default()
+        };
+        let v1 =
+            r#"{"version":"1","data":{"offset":42,"metadata":"m\"x","commitTimestamp":1000,"expireTimestamp":2000}}"#;
+        check(CoordinatorDecoder::Offsets, &commit_key(), Some(&value(1, &commit)), (Some(COMMIT_KEY_JSON), Some(v1)));
+        let v3 = r#"{"version":"3","data":{"offset":42,"leaderEpoch":5,"metadata":"m\"x","commitTimestamp":1000}}"#;
+        check(CoordinatorDecoder::Offsets, &commit_key(), Some(&value(3, &commit)), (Some(COMMIT_KEY_JSON), Some(v3)));
+    }
+
+    /// Unknown record types and versions, and bytes that do not decode, are one line each.
+    #[test]
+    fn what_kafka_cannot_read_is_one_line() {
+        let unknown_type = key(99, &OffsetCommitKey::default());
+        check(
+            CoordinatorDecoder::Offsets,
+            &unknown_type,
+            None,
+            (Some("Unknown record type 99 at offset 7, skipping."), None),
+        );
+        let future = [&9i16.to_be_bytes()[..], &[0; 30]].concat();
+        let message = "Error at offset 7, skipping. Found an unknown record version 9 for 1 type";
+        check(CoordinatorDecoder::Offsets, &commit_key(), Some(&future), (Some(message), None));
+        let truncated = value(3, &OffsetCommitValue::default());
+        let parsed = parse_bytes(CoordinatorDecoder::Offsets, &commit_key(), Some(&truncated[..8]), 7);
+        let line = parsed.key.expect("a line");
+        assert!(line.starts_with("Error at offset 7, skipping. Could not read record with version 3"), "{line}");
+        assert_eq!(parsed.payload, None);
+        let short = parse_bytes(CoordinatorDecoder::Offsets, &[0], None, 7);
+        assert_eq!(
+            short.key.as_deref(),
+            Some("Error at offset 7, skipping. Could not read version from key's buffer.")
+        );
+    }
+
+    /// A consumer group's member whose subscription is not the consumer protocol keeps its bytes.
+    #[test]
+    fn a_subscription_that_does_not_decode_stays_bytes() {
+        let group = GroupMetadataValue {
+            protocol_type: "consumer".into(),
+            generation: 1,
+            protocol: None,
+            leader: None,
+            members: vec![MemberMetadata {
+                member_id: "m".into(),
+                subscription: Bytes::from_static(&[0, 9]),
+                assignment: Bytes::from_static(&[0, 0, 0, 0, 0, 0, 255, 255, 255, 255]),
+                ..MemberMetadata::default()
+            }],
+            ..GroupMetadataValue::default()
+        };
+        let group_key = key(2, &GroupMetadataKey { group: "g".into() });
+        let expected = r#"{"version":"0","data":{"protocolType":"consumer","generation":1,"protocol":null,"leader":null,"members":[{"memberId":"m","clientId":"","clientHost":"","sessionTimeout":0,"subscription":"AAk=","assignment":{"assignedPartitions":[],"userData":null}}]}}"#;
+        check(
+            CoordinatorDecoder::Offsets,
+            &group_key,
+            Some(&value(0, &group)),
+            (Some(r#"{"type":"2","data":{"group":"g"}}"#), Some(expected)),
+        );
+    }
+
+    /// A transaction's status is its state's name; an unknown state is Kafka's error line.
+    #[test]
+    fn transaction_states_print_by_name() {
+        let txn_key = key(0, &TransactionLogKey { transactional_id: "tx".into() });
+        let state = |status: i8| TransactionLogValue {
+            producer_id: 4,
+            producer_epoch: 1,
+            transaction_timeout_ms: 60_000,
+            transaction_status: status,
+            transaction_partitions: None,
+            transaction_last_update_timestamp_ms: 10,
+            transaction_start_timestamp_ms: -1,
+            ..TransactionLogValue::default()
+        };
+        let expected = r#"{"version":"0","data":{"producerId":4,"producerEpoch":1,"transactionTimeoutMs":60000,"transactionStatus":"PrepareAbort","transactionPartitions":null,"transactionLastUpdateTimestampMs":10,"transactionStartTimestampMs":-1}}"#;
+        let key_json = r#"{"type":"0","data":{"transactionalId":"tx"}}"#;
+        check(
+            CoordinatorDecoder::TransactionLog,
+            &txn_key,
+            Some(&value(0, &state(3))),
+            (Some(key_json), Some(expected)),
+        );
+        let message = "Error at offset 7, skipping. Unknown transaction state id 9 from the transaction status message";
+        check(CoordinatorDecoder::TransactionLog, &txn_key, Some(&value(0, &state(9))), (Some(message), None));
+    }
+}
