@@ -15,9 +15,7 @@
 
 use std::fmt::Display;
 
-use base64::Engine;
 use bytes::Bytes;
-use strand_base::Uuid;
 use strand_coordinator::group::records::{CoordinatorRecord, RecordDecodeError};
 use strand_protocol::codec::{Decoder, Message, Struct};
 use strand_protocol::messages::group_metadata_value::MemberMetadata;
@@ -30,6 +28,8 @@ use strand_protocol::messages::{
     TransactionLogValue,
 };
 use strand_protocol::records::Record;
+
+use super::json::{Object, binary, list, optional_binary, optional_text, text, uuid};
 
 /// Which coordinator's records a segment holds.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -445,59 +445,6 @@ fn transaction_json(v: &TransactionLogValue, version: i16) -> Result<String, Str
         o.field("clientTransactionVersion", v.client_transaction_version);
     }
     Ok(o.end())
-}
-
-/// A JSON object written field by field in the order given (Jackson's `ObjectNode` keeps
-/// insertion order; serde_json's map here would sort).
-struct Object {
-    out: String,
-}
-
-impl Object {
-    fn new() -> Object {
-        Object { out: String::from("{") }
-    }
-
-    /// Adds a field whose value is already JSON (a number, or text from [`text`], ...).
-    fn field(&mut self, name: &str, json: impl Display) -> &mut Object {
-        if self.out.len() > 1 {
-            self.out.push(',');
-        }
-        self.out += &format!("\"{name}\":{json}");
-        self
-    }
-
-    fn end(&mut self) -> String {
-        let mut out = std::mem::take(&mut self.out);
-        out.push('}');
-        out
-    }
-}
-
-fn text(s: &str) -> String {
-    serde_json::Value::String(s.to_owned()).to_string()
-}
-
-fn optional_text(s: Option<&str>) -> String {
-    s.map_or_else(|| "null".to_owned(), text)
-}
-
-/// Bytes as Jackson writes a `BinaryNode`: standard base64 with padding, in quotes.
-fn binary(bytes: &[u8]) -> String {
-    format!("\"{}\"", base64::engine::general_purpose::STANDARD.encode(bytes))
-}
-
-fn optional_binary(bytes: Option<&[u8]>) -> String {
-    bytes.map_or_else(|| "null".to_owned(), binary)
-}
-
-fn uuid(id: &Uuid) -> String {
-    text(&id.to_string())
-}
-
-fn list<T, J: Display>(items: &[T], each: impl Fn(&T) -> J) -> String {
-    let items: Vec<String> = items.iter().map(|i| each(i).to_string()).collect();
-    format!("[{}]", items.join(","))
 }
 
 #[cfg(test)]

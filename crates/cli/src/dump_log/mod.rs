@@ -21,7 +21,9 @@
 
 mod coordinator;
 mod indexes;
+mod json;
 mod kraft;
+mod metadata;
 
 use std::collections::BTreeMap;
 use std::fs::File;
@@ -86,7 +88,7 @@ pub struct DumpLogArgs {
     /// If set, log data will be parsed as transaction metadata from the __transaction_state topic.
     #[arg(long)]
     transaction_log_decoder: bool,
-    /// Parse log data as cluster metadata records (not supported by this version of Strand).
+    /// If set, log data will be parsed as cluster metadata records.
     #[arg(long)]
     cluster_metadata_decoder: bool,
     /// Parse log data as remote log metadata records (not supported by this version of Strand).
@@ -106,6 +108,8 @@ struct LogOptions {
     print_contents: bool,
     /// Keys and values read as a coordinator's records instead of as strings.
     coordinator: Option<CoordinatorDecoder>,
+    /// Values read as `__cluster_metadata` records (when no coordinator decoder is set).
+    cluster_metadata: bool,
     deep: bool,
     skip_record_metadata: bool,
     max_bytes: u64,
@@ -130,7 +134,6 @@ fn execute(args: &DumpLogArgs) -> Result<(), Failure> {
         return Err(Failure::Usage("Missing required argument \"[files]\"".into()));
     };
     let decoders = [
-        ("cluster-metadata-decoder", args.cluster_metadata_decoder),
         ("remote-log-metadata-decoder", args.remote_log_metadata_decoder),
         ("share-group-state-decoder", args.share_group_state_decoder),
     ];
@@ -154,11 +157,13 @@ fn execute(args: &DumpLogArgs) -> Result<(), Failure> {
     };
     let print_contents = args.print_data_log
         || coordinator.is_some()
+        || args.cluster_metadata_decoder
         || args.key_decoder_class.is_some()
         || args.value_decoder_class.is_some();
     let options = LogOptions {
         print_contents,
         coordinator,
+        cluster_metadata: args.cluster_metadata_decoder,
         deep: args.deep_iteration || print_contents,
         skip_record_metadata: args.skip_record_metadata,
         max_bytes: u64::try_from(args.max_bytes).unwrap_or(0),
@@ -371,6 +376,10 @@ fn record_line(batch: &RecordBatch, record: &Record<'_>, options: LogOptions) ->
     if options.print_contents && !batch.attributes().is_control() {
         let parsed = match options.coordinator {
             Some(decoder) => coordinator::parse(decoder, record, batch.record_offset(record))?,
+            None if options.cluster_metadata => coordinator::Parsed {
+                key: None,
+                payload: Some(metadata::payload(record.value(), batch.record_offset(record))),
+            },
             None => coordinator::Parsed {
                 key: record.key().map(|k| String::from_utf8_lossy(k).into_owned()),
                 payload: record.value().map(|v| String::from_utf8_lossy(v).into_owned()),

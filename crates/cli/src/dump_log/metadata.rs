@@ -1,0 +1,218 @@
+//! The `--cluster-metadata-decoder` record format: a `__cluster_metadata` record printed as
+//! Kafka 4.4's `ClusterMetadataLogMessageParser` prints it, `{"type":"<NAME>","version":V,
+//! "data":{...}}`, the data as the JSON of Kafka's generated converter (fields of the record's
+//! version in schema order, tagged fields only when they differ from Kafka's default).
+//!
+//! Written so far: the records a node writes as it starts and creates topics (feature levels,
+//! configs, broker and controller registrations, registration changes, topics, partitions,
+//! producer id blocks) and the no-op. Any other type prints one line naming it; a record that does
+//! not decode prints Kafka's `Error at <offset>, skipping.` line.
+
+use bytes::Bytes;
+use strand_protocol::codec::Decoder;
+use strand_protocol::messages::records::MetadataRecord;
+
+use super::json::{Object, list, optional_text, text, uuid};
+
+/// The payload printed for one metadata record's value (`None`: a record without a value).
+pub fn payload(value: Option<&[u8]>, offset: i64) -> String {
+    match value.map(decode) {
+        Some(Ok((record, version))) => match record_json(&record, version) {
+            Some(data) => {
+                format!("{{\"type\":\"{}\",\"version\":{version},\"data\":{data}}}", type_name(record.api_key()))
+            }
+            None => format!(
+                "Error at {offset}, skipping. Record type {} is not printed by this version of Strand",
+                type_name(record.api_key())
+            ),
+        },
+        Some(Err(message)) => format!("Error at {offset}, skipping. {message}"),
+        None => format!("Error at {offset}, skipping. null"),
+    }
+}
+
+/// Reads a value framed as Kafka frames metadata records: unsigned varints for the frame
+/// version (1), the record type and its version, then the record.
+fn decode(value: &[u8]) -> Result<(MetadataRecord, i16), String> {
+    let mut d = Decoder::new(Bytes::copy_from_slice(value));
+    let frame = d.unsigned_varint().map_err(|e| e.to_string())?;
+    if frame != 1 {
+        return Err(format!("Could not deserialize metadata record due to unknown frame version {frame}"));
+    }
+    let api_key = d.unsigned_varint().map_err(|e| e.to_string())?;
+    let version = d.unsigned_varint().map_err(|e| e.to_string())?;
+    let (Ok(api_key), Ok(version)) = (i16::try_from(api_key), i16::try_from(version)) else {
+        return Err(format!("Unknown metadata id {api_key}"));
+    };
+    if MetadataRecord::versions(api_key).is_none() {
+        return Err(format!("Unknown metadata id {api_key}"));
+    }
+    let record = MetadataRecord::decode(api_key, &mut d, version).map_err(|e| e.to_string())?;
+    Ok((record, version))
+}
+
+/// Kafka's `MetadataRecordType` name of a record type.
+fn type_name(api_key: i16) -> &'static str {
+    const NAMES: [&str; 30] = [
+        "REGISTER_BROKER_RECORD",
+        "UNREGISTER_BROKER_RECORD",
+        "TOPIC_RECORD",
+        "PARTITION_RECORD",
+        "CONFIG_RECORD",
+        "PARTITION_CHANGE_RECORD",
+        "ACCESS_CONTROL_RECORD",
+        "FENCE_BROKER_RECORD",
+        "UNFENCE_BROKER_RECORD",
+        "REMOVE_TOPIC_RECORD",
+        "DELEGATION_TOKEN_RECORD",
+        "USER_SCRAM_CREDENTIAL_RECORD",
+        "FEATURE_LEVEL_RECORD",
+        "FAILED_ACCESS_CONTROL_RECORD",
+        "CLIENT_QUOTA_RECORD",
+        "PRODUCER_IDS_RECORD",
+        "REMOVE_FEATURE_LEVEL_RECORD",
+        "BROKER_REGISTRATION_CHANGE_RECORD",
+        "ACCESS_CONTROL_ENTRY_RECORD",
+        "REMOVE_ACCESS_CONTROL_ENTRY_RECORD",
+        "NO_OP_RECORD",
+        "ZK_MIGRATION_STATE_RECORD",
+        "REMOVE_USER_SCRAM_CREDENTIAL_RECORD",
+        "BEGIN_TRANSACTION_RECORD",
+        "END_TRANSACTION_RECORD",
+        "ABORT_TRANSACTION_RECORD",
+        "REMOVE_DELEGATION_TOKEN_RECORD",
+        "REGISTER_CONTROLLER_RECORD",
+        "CLEAR_ELR_RECORD",
+        "UNREGISTER_CONTROLLER_RECORD",
+    ];
+    usize::try_from(api_key).ok().and_then(|i| NAMES.get(i)).copied().unwrap_or("UNKNOWN")
+}
+
+/// A record's `data` object; `None` for the types not written here yet.
+fn record_json(record: &MetadataRecord, version: i16) -> Option<String> {
+    use MetadataRecord as R;
+    let uuids = |ids: &[strand_base::Uuid]| list(ids, uuid);
+    let features = |all: &mut dyn Iterator<Item = (&str, i16, i16)>| {
+        let items: Vec<String> = all
+            .map(|(name, min, max)| {
+                Object::new()
+                    .field("name", text(name))
+                    .field("minSupportedVersion", min)
+                    .field("maxSupportedVersion", max)
+                    .end()
+            })
+            .collect();
+        format!("[{}]", items.join(","))
+    };
+    let endpoint = |name: &str, host: &str, port: u16, protocol: i16| {
+        Object::new()
+            .field("name", text(name))
+            .field("host", text(host))
+            .field("port", port)
+            .field("securityProtocol", protocol)
+            .end()
+    };
+    Some(match record {
+        R::FeatureLevelRecord(r) => {
+            Object::new().field("name", text(&r.name)).field("featureLevel", r.feature_level).end()
+        }
+        R::ConfigRecord(r) => Object::new()
+            .field("resourceType", r.resource_type)
+            .field("resourceName", text(&r.resource_name))
+            .field("name", text(&r.name))
+            .field("value", optional_text(r.value.as_deref()))
+            .end(),
+        R::TopicRecord(r) => Object::new().field("name", text(&r.name)).field("topicId", uuid(&r.topic_id)).end(),
+        R::ProducerIdsRecord(r) => Object::new()
+            .field("brokerId", r.broker_id.0)
+            .field("brokerEpoch", r.broker_epoch)
+            .field("nextProducerId", r.next_producer_id)
+            .end(),
+        R::NoOpRecord(_) => "{}".to_owned(),
+        R::RegisterBrokerRecord(r) => {
+            let mut o = Object::new();
+            o.field("brokerId", r.broker_id.0);
+            if version >= 2 {
+                o.field("isMigratingZkBroker", r.is_migrating_zk_broker);
+            }
+            let end_points = list(&r.end_points, |e| endpoint(&e.name, &e.host, e.port, e.security_protocol));
+            let features = features(
+                &mut r.features.iter().map(|f| (f.name.as_str(), f.min_supported_version, f.max_supported_version)),
+            );
+            o.field("incarnationId", uuid(&r.incarnation_id))
+                .field("brokerEpoch", r.broker_epoch)
+                .field("endPoints", end_points)
+                .field("features", features)
+                .field("rack", optional_text(r.rack.as_deref()))
+                .field("fenced", r.fenced);
+            if version >= 1 {
+                o.field("inControlledShutdown", r.in_controlled_shutdown);
+            }
+            if version >= 3 && !r.log_dirs.is_empty() {
+                o.field("logDirs", uuids(&r.log_dirs));
+            }
+            if let (true, Some(dirs)) = (version >= 4, &r.cordoned_log_dirs) {
+                o.field("cordonedLogDirs", uuids(dirs));
+            }
+            o.end()
+        }
+        R::RegisterControllerRecord(r) => {
+            let end_points = list(&r.end_points, |e| endpoint(&e.name, &e.host, e.port, e.security_protocol));
+            let features = features(
+                &mut r.features.iter().map(|f| (f.name.as_str(), f.min_supported_version, f.max_supported_version)),
+            );
+            Object::new()
+                .field("controllerId", r.controller_id)
+                .field("incarnationId", uuid(&r.incarnation_id))
+                .field("zkMigrationReady", r.zk_migration_ready)
+                .field("endPoints", end_points)
+                .field("features", features)
+                .end()
+        }
+        R::BrokerRegistrationChangeRecord(r) => {
+            let mut o = Object::new();
+            o.field("brokerId", r.broker_id.0).field("brokerEpoch", r.broker_epoch);
+            if r.fenced != 0 {
+                o.field("fenced", r.fenced);
+            }
+            if version >= 1 && r.in_controlled_shutdown != 0 {
+                o.field("inControlledShutdown", r.in_controlled_shutdown);
+            }
+            if version >= 2 && !r.log_dirs.is_empty() {
+                o.field("logDirs", uuids(&r.log_dirs));
+            }
+            if let (true, Some(dirs)) = (version >= 3, &r.cordoned_log_dirs) {
+                o.field("cordonedLogDirs", uuids(dirs));
+            }
+            o.end()
+        }
+        R::PartitionRecord(r) => {
+            let brokers = |ids: &[strand_base::BrokerId]| list(ids, |b| b.0);
+            let mut o = Object::new();
+            o.field("partitionId", r.partition_id)
+                .field("topicId", uuid(&r.topic_id))
+                .field("replicas", brokers(&r.replicas))
+                .field("isr", list(&r.isr, |i| *i))
+                .field("removingReplicas", brokers(&r.removing_replicas))
+                .field("addingReplicas", brokers(&r.adding_replicas))
+                .field("leader", r.leader.0);
+            if r.leader_recovery_state != 0 {
+                o.field("leaderRecoveryState", r.leader_recovery_state);
+            }
+            o.field("leaderEpoch", r.leader_epoch).field("partitionEpoch", r.partition_epoch);
+            if version >= 1 {
+                o.field("directories", uuids(&r.directories));
+            }
+            if version >= 2 {
+                if let Some(elr) = &r.eligible_leader_replicas {
+                    o.field("eligibleLeaderReplicas", brokers(elr));
+                }
+                if let Some(last) = &r.last_known_elr {
+                    o.field("lastKnownElr", brokers(last));
+                }
+            }
+            o.end()
+        }
+        _ => return None,
+    })
+}
