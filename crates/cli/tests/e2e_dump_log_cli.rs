@@ -96,7 +96,7 @@ fn damaged_files_are_reported_as_kafka_reports_them() {
 }
 
 /// A node's metadata log (KRaft control records: KRaftVersion, KRaftVoters, LeaderChange, and
-/// metadata records, printed as their bytes) dumps as Kafka dumps it.
+/// metadata records, printed as their bytes or decoded) dumps as Kafka dumps it.
 #[test]
 fn a_node_s_metadata_log_dumps_as_kafka_dumps_it() {
     let _serial = common::serial();
@@ -105,7 +105,7 @@ fn a_node_s_metadata_log_dumps_as_kafka_dumps_it() {
     let data = server.terminate();
     let segments = files_with(&data.path().join("__cluster_metadata-0"), &["log"]);
     assert!(!segments.is_empty(), "no metadata segment in {}", data.path().display());
-    for flags in [&["--deep-iteration"][..], &["--print-data-log"]] {
+    for flags in [&["--deep-iteration"][..], &["--print-data-log"], &["--cluster-metadata-decoder"]] {
         compare(flags, &[segments[0].as_path()]);
     }
 }
@@ -113,7 +113,8 @@ fn a_node_s_metadata_log_dumps_as_kafka_dumps_it() {
 /// Kafka's clients run a transaction, then consume with a classic group (consumer protocol
 /// subscriptions and assignments) and a KIP-848 consumer group (its member, assignment and
 /// epoch records, and the tombstones of its member leaving); offsets are committed in both.
-/// The coordinators' segments decode the same with both tools.
+/// The coordinators' segments, and the metadata log that followed, decode the same with both
+/// tools.
 #[test]
 fn a_node_s_coordinator_logs_decode_as_kafka_decodes_them() {
     let _serial = common::serial();
@@ -187,6 +188,11 @@ fn a_node_s_coordinator_logs_decode_as_kafka_decodes_them() {
     let transactions: Vec<&Path> = transactions.iter().map(PathBuf::as_path).collect();
     let printed = compare(&["--transaction-log-decoder"], &transactions);
     assert!(printed.contains("\"transactionStatus\":\"CompleteCommit\""), "{printed}");
+    // The metadata log now holds the internal topics, a producer id block and the shutdown.
+    let metadata = files_with(&data.path().join("__cluster_metadata-0"), &["log"]);
+    let printed = compare(&["--cluster-metadata-decoder"], &[metadata[0].as_path()]);
+    assert!(printed.contains("\"type\":\"PRODUCER_IDS_RECORD\""), "{printed}");
+    assert!(!printed.contains("skipping"), "a record Strand cannot print:\n{printed}");
 }
 
 /// Both tools on `files` with `flags`: the same exit status, stdout and stderr; strand's stdout.
