@@ -35,19 +35,32 @@ pub fn payload(value: Option<&[u8]>, offset: i64) -> String {
 /// version (1), the record type and its version, then the record.
 fn decode(value: &[u8]) -> Result<(MetadataRecord, i16), String> {
     let mut d = Decoder::new(Bytes::copy_from_slice(value));
-    let frame = d.unsigned_varint().map_err(|e| e.to_string())?;
-    if frame != 1 {
-        return Err(format!("Could not deserialize metadata record due to unknown frame version {frame}"));
-    }
-    let api_key = d.unsigned_varint().map_err(|e| e.to_string())?;
-    let version = d.unsigned_varint().map_err(|e| e.to_string())?;
-    let (Ok(api_key), Ok(version)) = (i16::try_from(api_key), i16::try_from(version)) else {
-        return Err(format!("Unknown metadata id {api_key}"));
+    let mut varint = |field: &str| {
+        let read = d.unsigned_varint().map_err(|_| format!("Error while reading {field}"))?;
+        i16::try_from(read).map_err(|_| format!("Value for {field} was too large."))
     };
+    let frame = varint("frame version")?;
+    match frame {
+        1 => {}
+        0 => {
+            return Err("Could not deserialize metadata record with frame version 0. Note that upgrades from the \
+                        preview release of KRaft in 2.8 to newer versions are not supported."
+                .into());
+        }
+        _ => {
+            return Err(format!(
+                "Could not deserialize metadata record due to unknown frame version {frame}(only frame version 1 is \
+                 supported)"
+            ));
+        }
+    }
+    let api_key = varint("type")?;
+    let version = varint("version")?;
     if MetadataRecord::versions(api_key).is_none() {
         return Err(format!("Unknown metadata id {api_key}"));
     }
-    let record = MetadataRecord::decode(api_key, &mut d, version).map_err(|e| e.to_string())?;
+    let record = MetadataRecord::decode(api_key, &mut d, version)
+        .map_err(|_| format!("Failed to deserialize record with type {api_key}"))?;
     Ok((record, version))
 }
 
@@ -215,4 +228,67 @@ fn record_json(record: &MetadataRecord, version: i16) -> Option<String> {
         }
         _ => return None,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use strand_protocol::Message;
+    use strand_protocol::messages::{FeatureLevelRecord, NoOpRecord, UnfenceBrokerRecord};
+
+    use super::*;
+
+    /// A record framed as Kafka frames it: frame version 1, type, version, then the record.
+    fn framed<M: Message>(api_key: u8, version: u8, record: &M) -> Vec<u8> {
+        let mut out = vec![1, api_key, version];
+        out.extend_from_slice(&record.encode_to_bytes(i16::from(version)).expect("record"));
+        out
+    }
+
+    /// A record prints its type's name, its version and its fields.
+    #[test]
+    fn a_record_prints_its_type_version_and_fields() {
+        let level = FeatureLevelRecord { name: "metadata.version".into(), feature_level: 27, ..Default::default() };
+        let expected =
+            r#"{"type":"FEATURE_LEVEL_RECORD","version":0,"data":{"name":"metadata.version","featureLevel":27}}"#;
+        assert_eq!(payload(Some(&framed(12, 0, &level)), 5), expected);
+        assert_eq!(
+            payload(Some(&framed(20, 0, &NoOpRecord::default())), 5),
+            r#"{"type":"NO_OP_RECORD","version":0,"data":{}}"#
+        );
+    }
+
+    /// Frames, types and versions Kafka cannot read are its error lines; no panic on any prefix.
+    #[test]
+    fn what_kafka_cannot_read_is_its_error_line() {
+        let level = framed(12, 0, &FeatureLevelRecord::default());
+        let mut frame_zero = level.clone();
+        frame_zero[0] = 0;
+        assert!(
+            payload(Some(&frame_zero), 5)
+                .starts_with("Error at 5, skipping. Could not deserialize metadata record with frame version 0.")
+        );
+        let mut frame_two = level.clone();
+        frame_two[0] = 2;
+        assert_eq!(
+            payload(Some(&frame_two), 5),
+            "Error at 5, skipping. Could not deserialize metadata record due to unknown frame version 2(only frame version 1 is supported)"
+        );
+        let mut future = level.clone();
+        future[2] = 9;
+        assert_eq!(payload(Some(&future), 5), "Error at 5, skipping. Failed to deserialize record with type 12");
+        assert_eq!(payload(Some(&[1, 99, 0]), 5), "Error at 5, skipping. Unknown metadata id 99");
+        for end in 0..level.len() {
+            assert!(payload(Some(&level[..end]), 5).starts_with("Error at 5, skipping. "), "{end} bytes");
+        }
+    }
+
+    /// A type not written here yet says so instead of printing something unlike Kafka's.
+    #[test]
+    fn a_type_not_written_yet_says_so() {
+        let unfence = framed(8, 0, &UnfenceBrokerRecord::default());
+        assert_eq!(
+            payload(Some(&unfence), 5),
+            "Error at 5, skipping. Record type UNFENCE_BROKER_RECORD is not printed by this version of Strand"
+        );
+    }
 }
