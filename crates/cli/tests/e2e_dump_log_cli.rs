@@ -159,6 +159,41 @@ fn a_node_s_coordinator_logs_decode_as_kafka_decodes_them() {
         let (ok, _, _) = kafka_command(CONSOLE_CONSUMER, &consumer);
         assert!(ok, "the {group} consumer failed");
     }
+    // Metadata records beyond a topic's creation: a client quota (doubles), a SCRAM credential
+    // (bytes), a topic created and deleted.
+    let address = server.address.to_string();
+    for tool in [
+        &[
+            "configs",
+            "--alter",
+            "--entity-type",
+            "clients",
+            "--entity-name",
+            "c1",
+            "--add-config",
+            "producer_byte_rate=1024,consumer_byte_rate=20000000",
+        ][..],
+        &[
+            "configs",
+            "--alter",
+            "--entity-type",
+            "users",
+            "--entity-name",
+            "alice",
+            "--add-config",
+            "SCRAM-SHA-256=[iterations=8192,password=alice-secret]",
+        ],
+        &["topics", "--create", "--topic", "gone", "--partitions", "1"],
+        &["topics", "--delete", "--topic", "gone"],
+    ] {
+        let run = Command::new(env!("CARGO_BIN_EXE_strand"))
+            .args(&tool[..1])
+            .args(["--bootstrap-server", &address])
+            .args(&tool[1..])
+            .output()
+            .expect("run strand");
+        assert!(run.status.success(), "{tool:?}: {}", String::from_utf8_lossy(&run.stderr));
+    }
     let data = server.terminate();
     let written = |topic: &str| -> Vec<PathBuf> {
         let mut segments = Vec::new();
@@ -188,10 +223,14 @@ fn a_node_s_coordinator_logs_decode_as_kafka_decodes_them() {
     let transactions: Vec<&Path> = transactions.iter().map(PathBuf::as_path).collect();
     let printed = compare(&["--transaction-log-decoder"], &transactions);
     assert!(printed.contains("\"transactionStatus\":\"CompleteCommit\""), "{printed}");
-    // The metadata log now holds the internal topics, a producer id block and the shutdown.
+    // The metadata log now holds the internal topics, a producer id block, the quota, the
+    // credential, the deleted topic and the shutdown.
     let metadata = files_with(&data.path().join("__cluster_metadata-0"), &["log"]);
     let printed = compare(&["--cluster-metadata-decoder"], &[metadata[0].as_path()]);
-    assert!(printed.contains("\"type\":\"PRODUCER_IDS_RECORD\""), "{printed}");
+    for record in ["PRODUCER_IDS_RECORD", "CLIENT_QUOTA_RECORD", "USER_SCRAM_CREDENTIAL_RECORD", "REMOVE_TOPIC_RECORD"]
+    {
+        assert!(printed.contains(&format!("\"type\":\"{record}\"")), "no {record} in:\n{printed}");
+    }
     assert!(!printed.contains("skipping"), "a record Strand cannot print:\n{printed}");
 }
 

@@ -3,29 +3,24 @@
 //! "data":{...}}`, the data as the JSON of Kafka's generated converter (fields of the record's
 //! version in schema order, tagged fields only when they differ from Kafka's default).
 //!
-//! Written so far: the records a node writes as it starts and creates topics (feature levels,
-//! configs, broker and controller registrations, registration changes, topics, partitions,
-//! producer id blocks) and the no-op. Any other type prints one line naming it; a record that does
-//! not decode prints Kafka's `Error at <offset>, skipping.` line.
+//! Every record type Strand writes is printed; a record that does not decode prints Kafka's
+//! `Error at <offset>, skipping.` line.
 
 use bytes::Bytes;
 use strand_protocol::codec::Decoder;
+use strand_protocol::messages::PartitionChangeRecord;
 use strand_protocol::messages::records::MetadataRecord;
 
-use super::json::{Object, list, optional_text, text, uuid};
+use super::json::{Object, binary, list, optional_text, text, uuid};
 
 /// The payload printed for one metadata record's value (`None`: a record without a value).
 pub fn payload(value: Option<&[u8]>, offset: i64) -> String {
     match value.map(decode) {
-        Some(Ok((record, version))) => match record_json(&record, version) {
-            Some(data) => {
-                format!("{{\"type\":\"{}\",\"version\":{version},\"data\":{data}}}", type_name(record.api_key()))
-            }
-            None => format!(
-                "Error at {offset}, skipping. Record type {} is not printed by this version of Strand",
-                type_name(record.api_key())
-            ),
-        },
+        Some(Ok((record, version))) => format!(
+            "{{\"type\":\"{}\",\"version\":{version},\"data\":{}}}",
+            type_name(record.api_key()),
+            record_json(&record, version)
+        ),
         Some(Err(message)) => format!("Error at {offset}, skipping. {message}"),
         None => format!("Error at {offset}, skipping. null"),
     }
@@ -101,8 +96,8 @@ fn type_name(api_key: i16) -> &'static str {
     usize::try_from(api_key).ok().and_then(|i| NAMES.get(i)).copied().unwrap_or("UNKNOWN")
 }
 
-/// A record's `data` object; `None` for the types not written here yet.
-fn record_json(record: &MetadataRecord, version: i16) -> Option<String> {
+/// A record's `data` object.
+fn record_json(record: &MetadataRecord, version: i16) -> String {
     use MetadataRecord as R;
     let uuids = |ids: &[strand_base::Uuid]| list(ids, uuid);
     let features = |all: &mut dyn Iterator<Item = (&str, i16, i16)>| {
@@ -125,7 +120,7 @@ fn record_json(record: &MetadataRecord, version: i16) -> Option<String> {
             .field("securityProtocol", protocol)
             .end()
     };
-    Some(match record {
+    match record {
         R::FeatureLevelRecord(r) => {
             Object::new().field("name", text(&r.name)).field("featureLevel", r.feature_level).end()
         }
@@ -226,14 +221,142 @@ fn record_json(record: &MetadataRecord, version: i16) -> Option<String> {
             }
             o.end()
         }
-        _ => return None,
-    })
+        R::PartitionChangeRecord(r) => partition_change_json(r, version),
+        R::FenceBrokerRecord(r) => Object::new().field("id", r.id.0).field("epoch", r.epoch).end(),
+        R::UnfenceBrokerRecord(r) => Object::new().field("id", r.id.0).field("epoch", r.epoch).end(),
+        R::UnregisterBrokerRecord(r) => {
+            Object::new().field("brokerId", r.broker_id.0).field("brokerEpoch", r.broker_epoch).end()
+        }
+        R::UnregisterControllerRecord(r) => Object::new().field("controllerId", r.controller_id).end(),
+        R::RemoveTopicRecord(r) => Object::new().field("topicId", uuid(&r.topic_id)).end(),
+        R::ClearElrRecord(r) => Object::new().field("topicName", text(&r.topic_name)).end(),
+        R::ZkMigrationStateRecord(r) => Object::new().field("zkMigrationState", r.zk_migration_state).end(),
+        R::ClientQuotaRecord(r) => {
+            let entity = list(&r.entity, |e| {
+                Object::new()
+                    .field("entityType", text(&e.entity_type))
+                    .field("entityName", optional_text(e.entity_name.as_deref()))
+                    .end()
+            });
+            Object::new()
+                .field("entity", entity)
+                .field("key", text(&r.key))
+                .field("value", java_double(r.value))
+                .field("remove", r.remove)
+                .end()
+        }
+        R::AccessControlEntryRecord(r) => Object::new()
+            .field("id", uuid(&r.id))
+            .field("resourceType", r.resource_type)
+            .field("resourceName", text(&r.resource_name))
+            .field("patternType", r.pattern_type)
+            .field("principal", text(&r.principal))
+            .field("host", text(&r.host))
+            .field("operation", r.operation)
+            .field("permissionType", r.permission_type)
+            .end(),
+        R::RemoveAccessControlEntryRecord(r) => Object::new().field("id", uuid(&r.id)).end(),
+        R::UserScramCredentialRecord(r) => Object::new()
+            .field("name", text(&r.name))
+            .field("mechanism", r.mechanism)
+            .field("salt", binary(&r.salt))
+            .field("storedKey", binary(&r.stored_key))
+            .field("serverKey", binary(&r.server_key))
+            .field("iterations", r.iterations)
+            .end(),
+        R::RemoveUserScramCredentialRecord(r) => {
+            Object::new().field("name", text(&r.name)).field("mechanism", r.mechanism).end()
+        }
+        R::DelegationTokenRecord(r) => Object::new()
+            .field("owner", text(&r.owner))
+            .field("requester", text(&r.requester))
+            .field("renewers", list(&r.renewers, |n| text(n)))
+            .field("issueTimestamp", r.issue_timestamp)
+            .field("maxTimestamp", r.max_timestamp)
+            .field("expirationTimestamp", r.expiration_timestamp)
+            .field("tokenId", text(&r.token_id))
+            .end(),
+        R::RemoveDelegationTokenRecord(r) => Object::new().field("tokenId", text(&r.token_id)).end(),
+        R::BeginTransactionRecord(r) => {
+            let mut o = Object::new();
+            if let Some(name) = &r.name {
+                o.field("name", text(name));
+            }
+            o.end()
+        }
+        R::EndTransactionRecord(_) => "{}".to_owned(),
+        R::AbortTransactionRecord(r) => {
+            let mut o = Object::new();
+            if let Some(reason) = &r.reason {
+                o.field("reason", text(reason));
+            }
+            o.end()
+        }
+    }
+}
+
+/// A partition change: every field but the partition is tagged, and printed only when it
+/// differs from Kafka's default (null lists, leader -2 for "no change", recovery state -1).
+fn partition_change_json(r: &PartitionChangeRecord, version: i16) -> String {
+    let brokers = |ids: &[strand_base::BrokerId]| list(ids, |b| b.0);
+    let defaults = PartitionChangeRecord::default();
+    let mut o = Object::new();
+    o.field("partitionId", r.partition_id).field("topicId", uuid(&r.topic_id));
+    if let Some(isr) = &r.isr {
+        o.field("isr", brokers(isr));
+    }
+    if r.leader != defaults.leader {
+        o.field("leader", r.leader.0);
+    }
+    for (name, ids) in
+        [("replicas", &r.replicas), ("removingReplicas", &r.removing_replicas), ("addingReplicas", &r.adding_replicas)]
+    {
+        if let Some(ids) = ids {
+            o.field(name, brokers(ids));
+        }
+    }
+    if r.leader_recovery_state != defaults.leader_recovery_state {
+        o.field("leaderRecoveryState", r.leader_recovery_state);
+    }
+    if let (true, Some(dirs)) = (version >= 1, &r.directories) {
+        o.field("directories", list(dirs, uuid));
+    }
+    if version >= 2 {
+        if let Some(elr) = &r.eligible_leader_replicas {
+            o.field("eligibleLeaderReplicas", brokers(elr));
+        }
+        if let Some(last) = &r.last_known_elr {
+            o.field("lastKnownElr", brokers(last));
+        }
+    }
+    o.end()
+}
+
+/// A float64 as Java's `Double.toString` (which Jackson uses): at least one decimal, and the
+/// exponent form below 10^-3 and from 10^7 on.
+fn java_double(value: f64) -> String {
+    if value.is_nan() {
+        return "NaN".into();
+    }
+    if value.is_infinite() {
+        return if value > 0.0 { "Infinity".into() } else { "-Infinity".into() };
+    }
+    let magnitude = value.abs();
+    if value == 0.0 || (1e-3..1e7).contains(&magnitude) {
+        let plain = format!("{value:?}");
+        return if plain.contains('.') { plain } else { format!("{plain}.0") };
+    }
+    // `{:e}` is the shortest round-trip digits, as Java's; only the layout differs.
+    let scientific = format!("{value:e}");
+    let (mantissa, exponent) = scientific.split_once('e').unwrap_or((&scientific, "0"));
+    let mantissa = if mantissa.contains('.') { mantissa.to_owned() } else { format!("{mantissa}.0") };
+    format!("{mantissa}E{exponent}")
 }
 
 #[cfg(test)]
 mod tests {
     use strand_protocol::Message;
-    use strand_protocol::messages::{FeatureLevelRecord, NoOpRecord, UnfenceBrokerRecord};
+    use strand_protocol::messages::{FeatureLevelRecord, NoOpRecord};
 
     use super::*;
 
@@ -282,13 +405,30 @@ mod tests {
         }
     }
 
-    /// A type not written here yet says so instead of printing something unlike Kafka's.
+    /// A partition change prints only the tagged fields that differ from Kafka's defaults.
     #[test]
-    fn a_type_not_written_yet_says_so() {
-        let unfence = framed(8, 0, &UnfenceBrokerRecord::default());
-        assert_eq!(
-            payload(Some(&unfence), 5),
-            "Error at 5, skipping. Record type UNFENCE_BROKER_RECORD is not printed by this version of Strand"
-        );
+    fn a_partition_change_prints_what_changed() {
+        let change = PartitionChangeRecord {
+            partition_id: 2,
+            isr: Some(vec![strand_base::BrokerId(1)]),
+            ..PartitionChangeRecord::default()
+        };
+        let expected = r#"{"type":"PARTITION_CHANGE_RECORD","version":0,"data":{"partitionId":2,"topicId":"AAAAAAAAAAAAAAAAAAAAAA","isr":[1]}}"#;
+        assert_eq!(payload(Some(&framed(5, 0, &change)), 5), expected);
+    }
+
+    /// Doubles print as Java prints them.
+    #[test]
+    fn doubles_print_as_java_prints_them() {
+        for (value, java) in [
+            (1024.0, "1024.0"),
+            (0.5, "0.5"),
+            (1e7, "1.0E7"),
+            (12345678.9, "1.23456789E7"),
+            (0.0001, "1.0E-4"),
+            (0.0, "0.0"),
+        ] {
+            assert_eq!(java_double(value), java, "{value}");
+        }
     }
 }

@@ -19,9 +19,7 @@
 //! batch at most [`BATCH_BYTES_MAX`].
 //!
 //! What it is not (yet): the values of share and streams group records under
-//! `--offsets-decoder` and the metadata record types a node does not write as it starts and creates
-//! topics under `--cluster-metadata-decoder` (each such record's line says it is not printed),
-//! the `--remote-log-metadata-decoder` and `--share-group-state-decoder` formats, decoder classes
+//! `--offsets-decoder` (each such record's line says it is not printed), the `--remote-log-metadata-decoder` and `--share-group-state-decoder` formats, decoder classes
 //! other than `StringDecoder`, and KRaft snapshots (`.checkpoint`): each is refused with one line
 //! naming it.
 
