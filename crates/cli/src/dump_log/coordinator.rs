@@ -16,16 +16,18 @@
 use std::fmt::Display;
 
 use bytes::Bytes;
+use strand_base::Uuid;
 use strand_coordinator::group::records::{CoordinatorRecord, RecordDecodeError};
 use strand_protocol::codec::{Decoder, Message, Struct};
 use strand_protocol::messages::group_metadata_value::MemberMetadata;
 use strand_protocol::messages::records::{
-    GroupCoordinatorKey, GroupCoordinatorValue, TransactionCoordinatorKey, TransactionCoordinatorValue,
+    GroupCoordinatorKey, GroupCoordinatorValue, ShareCoordinatorKey, ShareCoordinatorValue, TransactionCoordinatorKey,
+    TransactionCoordinatorValue,
 };
 use strand_protocol::messages::{
     ConsumerGroupMemberMetadataValue, ConsumerGroupMetadataValue, ConsumerGroupTargetAssignmentMetadataValue,
     ConsumerProtocolAssignment, ConsumerProtocolSubscription, GroupMetadataValue, OffsetCommitValue,
-    TransactionLogValue,
+    ShareGroupTargetAssignmentMetadataValue, ShareSnapshotValue, ShareUpdateValue, TransactionLogValue,
 };
 use strand_protocol::records::Record;
 
@@ -38,6 +40,8 @@ pub enum CoordinatorDecoder {
     Offsets,
     /// `__transaction_state`: the transaction coordinator's records.
     TransactionLog,
+    /// `__share_group_state`: the share coordinator's records.
+    ShareGroupState,
 }
 
 /// What is printed of one record: its key's text and its value's, each if there is one.
@@ -115,6 +119,20 @@ fn key_json(decoder: CoordinatorDecoder, record_type: i16, bytes: &[u8]) -> KeyJ
                 Err(e) => read_failed(&e),
             }
         }
+        CoordinatorDecoder::ShareGroupState => {
+            if ShareCoordinatorKey::versions(record_type).is_none() {
+                return KeyJson::Unknown;
+            }
+            match ShareCoordinatorKey::decode(record_type, &mut d, 0) {
+                Ok(ShareCoordinatorKey::ShareSnapshotKey(k)) => {
+                    KeyJson::Json(share_key(&k.group_id, &k.topic_id, k.partition))
+                }
+                Ok(ShareCoordinatorKey::ShareUpdateKey(k)) => {
+                    KeyJson::Json(share_key(&k.group_id, &k.topic_id, k.partition))
+                }
+                Err(e) => read_failed(&e),
+            }
+        }
         CoordinatorDecoder::Offsets => {
             if GroupCoordinatorKey::versions(record_type).is_none() {
                 return KeyJson::Unknown;
@@ -161,6 +179,10 @@ fn group_key_json(key: &GroupCoordinatorKey) -> String {
     }
 }
 
+fn share_key(group: &str, topic_id: &Uuid, partition: i32) -> String {
+    Object::new().field("groupId", text(group)).field("topicId", uuid(topic_id)).field("partition", partition).end()
+}
+
 fn offset_key(group: &str, topic: &str, partition: i32) -> String {
     Object::new().field("group", text(group)).field("topic", text(topic)).field("partition", partition).end()
 }
@@ -178,6 +200,7 @@ fn value_json(
     let versions = match decoder {
         CoordinatorDecoder::Offsets => GroupCoordinatorValue::versions(record_type),
         CoordinatorDecoder::TransactionLog => TransactionCoordinatorValue::versions(record_type),
+        CoordinatorDecoder::ShareGroupState => ShareCoordinatorValue::versions(record_type),
     };
     if !versions.is_some_and(|v| v.contains(version)) {
         return Err(format!("Found an unknown record version {version} for {record_type} type"));
@@ -202,8 +225,52 @@ fn value_json(
                 TransactionCoordinatorValue::TransactionLogValue(v) => transaction_json(&v, version)?,
             }
         }
+        CoordinatorDecoder::ShareGroupState => {
+            match ShareCoordinatorValue::decode(record_type, &mut d, version).map_err(|e| read_failed(&e))? {
+                ShareCoordinatorValue::ShareSnapshotValue(v) => {
+                    let mut o = Object::new();
+                    o.field("snapshotEpoch", v.snapshot_epoch)
+                        .field("stateEpoch", v.state_epoch)
+                        .field("leaderEpoch", v.leader_epoch)
+                        .field("startOffset", v.start_offset);
+                    if v.delivery_complete_count != ShareSnapshotValue::default().delivery_complete_count {
+                        o.field("deliveryCompleteCount", v.delivery_complete_count);
+                    }
+                    let batches = list(&v.state_batches, |b| {
+                        state_batch(b.first_offset, b.last_offset, b.delivery_state, b.delivery_count)
+                    });
+                    o.field("createTimestamp", v.create_timestamp)
+                        .field("writeTimestamp", v.write_timestamp)
+                        .field("stateBatches", batches);
+                    o.end()
+                }
+                ShareCoordinatorValue::ShareUpdateValue(v) => {
+                    let mut o = Object::new();
+                    o.field("snapshotEpoch", v.snapshot_epoch)
+                        .field("leaderEpoch", v.leader_epoch)
+                        .field("startOffset", v.start_offset);
+                    if v.delivery_complete_count != ShareUpdateValue::default().delivery_complete_count {
+                        o.field("deliveryCompleteCount", v.delivery_complete_count);
+                    }
+                    let batches = list(&v.state_batches, |b| {
+                        state_batch(b.first_offset, b.last_offset, b.delivery_state, b.delivery_count)
+                    });
+                    o.field("stateBatches", batches);
+                    o.end()
+                }
+            }
+        }
     };
     Ok((version, json))
+}
+
+fn state_batch(first_offset: i64, last_offset: i64, delivery_state: i8, delivery_count: i16) -> String {
+    Object::new()
+        .field("firstOffset", first_offset)
+        .field("lastOffset", last_offset)
+        .field("deliveryState", delivery_state)
+        .field("deliveryCount", delivery_count)
+        .end()
 }
 
 fn group_value_json(value: &GroupCoordinatorValue, version: i16) -> Result<String, String> {
@@ -278,6 +345,59 @@ fn group_value_json(value: &GroupCoordinatorValue, version: i16) -> Result<Strin
             .field("version", v.version)
             .field("timestamp", v.timestamp)
             .end(),
+        V::ShareGroupMetadataValue(v) => {
+            Object::new().field("epoch", v.epoch).field("metadataHash", v.metadata_hash).end()
+        }
+        V::ShareGroupMemberMetadataValue(v) => Object::new()
+            .field("rackId", optional_text(v.rack_id.as_deref()))
+            .field("clientId", text(&v.client_id))
+            .field("clientHost", text(&v.client_host))
+            .field("subscribedTopicNames", list(&v.subscribed_topic_names, |t| text(t)))
+            .end(),
+        V::ShareGroupTargetAssignmentMetadataValue(v) => {
+            let mut o = Object::new();
+            o.field("assignmentEpoch", v.assignment_epoch);
+            if v.assignment_timestamp != ShareGroupTargetAssignmentMetadataValue::default().assignment_timestamp {
+                o.field("assignmentTimestamp", v.assignment_timestamp);
+            }
+            o.end()
+        }
+        V::ShareGroupTargetAssignmentMemberValue(v) => {
+            let topics = list(&v.topic_partitions, |t| {
+                Object::new().field("topicId", uuid(&t.topic_id)).field("partitions", list(&t.partitions, |p| *p)).end()
+            });
+            Object::new().field("topicPartitions", topics).end()
+        }
+        V::ShareGroupCurrentMemberAssignmentValue(v) => {
+            let assigned = list(&v.assigned_partitions, |t| {
+                Object::new().field("topicId", uuid(&t.topic_id)).field("partitions", list(&t.partitions, |p| *p)).end()
+            });
+            Object::new()
+                .field("memberEpoch", v.member_epoch)
+                .field("previousMemberEpoch", v.previous_member_epoch)
+                .field("state", v.state)
+                .field("assignedPartitions", assigned)
+                .end()
+        }
+        V::ShareGroupStatePartitionMetadataValue(v) => {
+            let with_partitions = |all: &[strand_protocol::messages::share_group_state_partition_metadata_value::TopicPartitionsInfo]| {
+                list(all, |t| {
+                    Object::new()
+                        .field("topicId", uuid(&t.topic_id))
+                        .field("topicName", text(&t.topic_name))
+                        .field("partitions", list(&t.partitions, |p| *p))
+                        .end()
+                })
+            };
+            let deleting = list(&v.deleting_topics, |t| {
+                Object::new().field("topicId", uuid(&t.topic_id)).field("topicName", text(&t.topic_name)).end()
+            });
+            Object::new()
+                .field("initializingTopics", with_partitions(&v.initializing_topics))
+                .field("initializedTopics", with_partitions(&v.initialized_topics))
+                .field("deletingTopics", deleting)
+                .end()
+        }
         other => {
             return Err(format!("Record type {} is not printed by this version of Strand.", other.api_key()));
         }

@@ -98,7 +98,7 @@ pub struct DumpLogArgs {
     /// Parse log data as remote log metadata records (not supported by this version of Strand).
     #[arg(long)]
     remote_log_metadata_decoder: bool,
-    /// Parse log data as share group state records (not supported by this version of Strand).
+    /// If set, log data will be parsed as share group state data from the __share_group_state topic.
     #[arg(long)]
     share_group_state_decoder: bool,
     /// Whether to skip printing metadata for each record.
@@ -137,10 +137,7 @@ fn execute(args: &DumpLogArgs) -> Result<(), Failure> {
     let Some(files) = &args.files else {
         return Err(Failure::Usage("Missing required argument \"[files]\"".into()));
     };
-    let decoders = [
-        ("remote-log-metadata-decoder", args.remote_log_metadata_decoder),
-        ("share-group-state-decoder", args.share_group_state_decoder),
-    ];
+    let decoders = [("remote-log-metadata-decoder", args.remote_log_metadata_decoder)];
     if let Some((name, _)) = decoders.iter().find(|(_, on)| *on) {
         return Err(Failure::Operation(format!("--{name} is not supported by this version of Strand")));
     }
@@ -156,6 +153,8 @@ fn execute(args: &DumpLogArgs) -> Result<(), Failure> {
         Some(CoordinatorDecoder::Offsets)
     } else if args.transaction_log_decoder {
         Some(CoordinatorDecoder::TransactionLog)
+    } else if args.share_group_state_decoder && !args.cluster_metadata_decoder {
+        Some(CoordinatorDecoder::ShareGroupState)
     } else {
         None
     };
