@@ -30,6 +30,7 @@ use strand_protocol::records::{Compression, Header, NewRecord, RecordBatchBuilde
 const DUMP_LOG_SEGMENTS: &str = "org.apache.kafka.tools.DumpLogSegments";
 const PRODUCER_PERFORMANCE: &str = "org.apache.kafka.tools.ProducerPerformance";
 const CONSOLE_CONSUMER: &str = "org.apache.kafka.tools.consumer.ConsoleConsumer";
+const CONSOLE_SHARE_CONSUMER: &str = "org.apache.kafka.tools.consumer.ConsoleShareConsumer";
 const CODECS: [Compression; 5] =
     [Compression::None, Compression::Gzip, Compression::Snappy, Compression::Lz4, Compression::Zstd];
 
@@ -111,8 +112,9 @@ fn a_node_s_metadata_log_dumps_as_kafka_dumps_it() {
 }
 
 /// Kafka's clients run a transaction, then consume with a classic group (consumer protocol
-/// subscriptions and assignments) and a KIP-848 consumer group (its member, assignment and
-/// epoch records, and the tombstones of its member leaving); offsets are committed in both.
+/// subscriptions and assignments), a KIP-848 consumer group (its member, assignment and epoch
+/// records, and the tombstones of its member leaving), both committing offsets, and a share group
+/// (its records and the share-partition state).
 /// The coordinators' segments, and the metadata log that followed, decode the same with both
 /// tools.
 #[test]
@@ -159,9 +161,34 @@ fn a_node_s_coordinator_logs_decode_as_kafka_decodes_them() {
         let (ok, _, _) = kafka_command(CONSOLE_CONSUMER, &consumer);
         assert!(ok, "the {group} consumer failed");
     }
+    // A share group: it starts at the partitions' end (Strand has no `share.auto.offset.reset`
+    // group config yet), so records are produced until the consumer has read five and exits.
+    let address = server.address.to_string();
+    let libs = common::kafka_tool::kafka_libs(&["kafka-tools-4.4.0", "kafka-clients-4.4.0"]);
+    let mut share = Command::new("java")
+        .arg("-cp")
+        .arg(format!("{}/*", libs.display()))
+        .arg(CONSOLE_SHARE_CONSUMER)
+        .args(["--bootstrap-server", &address, "--topic", "orders", "--group", "dump-share", "--max-messages", "5"])
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .expect("run java");
+    let mut client = server.connect();
+    let deadline = SystemClock.monotonic_ns() + common::WAIT_MAX.as_nanos() as u64 * 2;
+    let status = loop {
+        if let Some(status) = share.try_wait().expect("share consumer") {
+            break status;
+        }
+        if SystemClock.monotonic_ns() > deadline {
+            let _ = share.kill();
+            panic!("the share consumer read no five records");
+        }
+        assert_eq!(common::produce(&mut client, "orders", 1, common::batch(&["shared"])).0, 0);
+    };
+    assert!(status.success(), "the share consumer failed: {status}");
     // Metadata records beyond a topic's creation: a client quota (doubles), a SCRAM credential
     // (bytes), a topic created and deleted.
-    let address = server.address.to_string();
     for tool in [
         &[
             "configs",
@@ -216,9 +243,12 @@ fn a_node_s_coordinator_logs_decode_as_kafka_decodes_them() {
         "\"assignment\":{\"assignedPartitions\":[",
         "key: {\"type\":\"8\"",
         "payload: <DELETE>",
+        "key: {\"type\":\"15\"",
     ] {
         assert!(printed.contains(expected), "{expected} is not in:\n{printed}");
     }
+    let printed = compare(&["--share-group-state-decoder"], &as_paths(&written("__share_group_state")));
+    assert!(printed.contains("\"stateBatches\":["), "{printed}");
     let transactions = written("__transaction_state");
     let transactions: Vec<&Path> = transactions.iter().map(PathBuf::as_path).collect();
     let printed = compare(&["--transaction-log-decoder"], &transactions);
@@ -232,6 +262,10 @@ fn a_node_s_coordinator_logs_decode_as_kafka_decodes_them() {
         assert!(printed.contains(&format!("\"type\":\"{record}\"")), "no {record} in:\n{printed}");
     }
     assert!(!printed.contains("skipping"), "a record Strand cannot print:\n{printed}");
+}
+
+fn as_paths(files: &[PathBuf]) -> Vec<&Path> {
+    files.iter().map(PathBuf::as_path).collect()
 }
 
 /// Both tools on `files` with `flags`: the same exit status, stdout and stderr; strand's stdout.
