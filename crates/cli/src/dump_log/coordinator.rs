@@ -11,7 +11,7 @@
 //!
 //! Records of an unknown type, of a version Kafka does not know, or that do not decode are one
 //! line saying so, as Kafka's tool says it; nothing here panics on a file's bytes. Values of the
-//! share and streams group records are not written as JSON yet: each says so in its line.
+//! streams group records are not written as JSON yet: each says so in its line.
 
 use std::fmt::Display;
 

@@ -7,8 +7,9 @@
 //!   offsets that do not follow each other reported on stderr at the end, as Kafka does.
 //! - [`kraft`]: the KRaft control records of the metadata log (LeaderChange, KRaftVersion,
 //!   KRaftVoters) as the JSON Kafka's tool prints.
-//! - [`coordinator`]: `--offsets-decoder` and `--transaction-log-decoder`, the coordinators'
-//!   records as Kafka's `CoordinatorRecordMessageParser` prints them.
+//! - [`coordinator`]: `--offsets-decoder`, `--transaction-log-decoder` and
+//!   `--share-group-state-decoder`, the coordinators' records as Kafka's
+//!   `CoordinatorRecordMessageParser` prints them.
 //! - [`metadata`]: `--cluster-metadata-decoder`, `__cluster_metadata` records as JSON.
 //! - [`json`]: the JSON of Kafka's generated converters, written field by field.
 //! - [`indexes`]: `.index` and `.timeindex` (checked against their `.log`, `--verify-index-only`,
@@ -18,8 +19,8 @@
 //! producer snapshot decoder), never opened for writing. Segments are read batch by batch, each
 //! batch at most [`BATCH_BYTES_MAX`].
 //!
-//! What it is not (yet): the values of share and streams group records under
-//! `--offsets-decoder` (each such record's line says it is not printed), the `--remote-log-metadata-decoder` and `--share-group-state-decoder` formats, decoder classes
+//! What it is not (yet): the values of streams group records under `--offsets-decoder` (each
+//! such record's line says it is not printed), `--remote-log-metadata-decoder`, decoder classes
 //! other than `StringDecoder`, and KRaft snapshots (`.checkpoint`): each is refused with one line
 //! naming it.
 
