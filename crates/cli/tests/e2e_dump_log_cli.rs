@@ -5,8 +5,10 @@
 //! (a control batch, a `.txnindex` entry) and several segments with many index entries; a copy
 //! with garbage appended shows the trailing-bytes report, and one whose index points at the
 //! wrong batch the mismatch report. A node's `__cluster_metadata` segment dumps the same too,
-//! and so do its `__consumer_offsets` and `__transaction_state` segments, written for Kafka's
-//! own clients, through `--offsets-decoder` and `--transaction-log-decoder`.
+//! and so do its `__consumer_offsets`, `__transaction_state` and `__share_group_state` segments,
+//! written for Kafka's own clients, through `--offsets-decoder`, `--transaction-log-decoder` and
+//! `--share-group-state-decoder`, and the metadata log through `--cluster-metadata-decoder`; a
+//! crafted segment holds every group record type no client run writes.
 //!
 //! Kafka's tool runs in Java: the Kafka 4.4.0 jars must be in `$STRAND_KAFKA_LIBS` (default
 //! `<workspace>/target/kafka-libs`), put there by `compat/kafka/fetch-jars.sh`. Without them the
@@ -356,4 +358,299 @@ fn write_log(dir: &Path) {
     let marker = ValidatedBatch::validate(BytesMut::from(&marker[..])).expect("valid");
     log.append_as_leader(marker, 3, AppendContext::coordinator(0)).expect("abort");
     log.close().expect("clean close");
+}
+
+/// Group records no single client run writes (streams groups, share group members and
+/// assignments, a member without assignment epochs, a legacy offset commit, a v1 commit with its
+/// expiry) and records Kafka cannot read (an unknown type, an unknown value version), each with
+/// non-default fields, in one segment: both tools print the same.
+#[test]
+fn every_group_record_type_decodes_as_kafka_decodes_it() {
+    use strand_protocol::Message;
+    use strand_protocol::messages::streams_group_topology_value as topology;
+    use strand_protocol::messages::{self as m, streams_group_current_member_assignment_value as current};
+
+    fn key<M: Message>(record_type: i16, message: M) -> Vec<u8> {
+        [&record_type.to_be_bytes()[..], &message.encode_to_bytes(0).expect("key")].concat()
+    }
+    fn value<M: Message>(version: i16, message: M) -> Option<Vec<u8>> {
+        Some([&version.to_be_bytes()[..], &message.encode_to_bytes(version).expect("value")].concat())
+    }
+    let group = || m::StreamsGroupMetadataKey { group_id: "streams".into(), ..Default::default() };
+    let topic_id = strand_base::Uuid([7; 16]);
+    let task = |subtopology: &str, epochs: Option<Vec<i32>>| current::TaskIds {
+        subtopology_id: subtopology.into(),
+        partitions: vec![0, 2],
+        assignment_epochs: epochs,
+        ..Default::default()
+    };
+    let topic_info = topology::TopicInfo {
+        name: "changelog".into(),
+        partitions: 3,
+        replication_factor: 1,
+        topic_configs: vec![topology::TopicConfig {
+            key: "cleanup.policy".into(),
+            value: "compact".into(),
+            ..Default::default()
+        }],
+        ..Default::default()
+    };
+    let records: Vec<(Vec<u8>, Option<Vec<u8>>)> = vec![
+        (
+            key(17, group()),
+            value(
+                0,
+                m::StreamsGroupMetadataValue {
+                    epoch: 3,
+                    metadata_hash: 77,
+                    validated_topology_epoch: 2,
+                    last_assignment_configs: Some(vec![m::streams_group_metadata_value::LastAssignmentConfig {
+                        key: "num.standby.replicas".into(),
+                        value: "1".into(),
+                        ..Default::default()
+                    }]),
+                    ..Default::default()
+                },
+            ),
+        ),
+        (
+            key(
+                19,
+                m::StreamsGroupMemberMetadataKey {
+                    group_id: "streams".into(),
+                    member_id: "s1".into(),
+                    ..Default::default()
+                },
+            ),
+            value(
+                0,
+                m::StreamsGroupMemberMetadataValue {
+                    instance_id: None,
+                    rack_id: Some("rack-a".into()),
+                    client_id: "app".into(),
+                    client_host: "/127.0.0.1".into(),
+                    rebalance_timeout_ms: 5000,
+                    topology_epoch: 2,
+                    process_id: "p-1".into(),
+                    user_endpoint: Some(m::streams_group_member_metadata_value::Endpoint {
+                        host: "h".into(),
+                        port: 8080,
+                        ..Default::default()
+                    }),
+                    client_tags: vec![m::streams_group_member_metadata_value::KeyValue {
+                        key: "zone".into(),
+                        value: "z".into(),
+                        ..Default::default()
+                    }],
+                    ..Default::default()
+                },
+            ),
+        ),
+        (
+            key(20, m::StreamsGroupTargetAssignmentMetadataKey { group_id: "streams".into(), ..Default::default() }),
+            value(
+                0,
+                m::StreamsGroupTargetAssignmentMetadataValue {
+                    assignment_epoch: 3,
+                    assignment_timestamp: 1000,
+                    ..Default::default()
+                },
+            ),
+        ),
+        (
+            key(
+                21,
+                m::StreamsGroupTargetAssignmentMemberKey {
+                    group_id: "streams".into(),
+                    member_id: "s1".into(),
+                    ..Default::default()
+                },
+            ),
+            value(
+                0,
+                m::StreamsGroupTargetAssignmentMemberValue {
+                    active_tasks: vec![m::streams_group_target_assignment_member_value::TaskIds {
+                        subtopology_id: "0".into(),
+                        partitions: vec![1],
+                        ..Default::default()
+                    }],
+                    ..Default::default()
+                },
+            ),
+        ),
+        (
+            key(
+                22,
+                m::StreamsGroupCurrentMemberAssignmentKey {
+                    group_id: "streams".into(),
+                    member_id: "s1".into(),
+                    ..Default::default()
+                },
+            ),
+            value(
+                0,
+                m::StreamsGroupCurrentMemberAssignmentValue {
+                    member_epoch: 3,
+                    previous_member_epoch: 2,
+                    state: 1,
+                    active_tasks: vec![task("0", Some(vec![3, 3]))],
+                    standby_tasks: vec![task("1", None)],
+                    ..Default::default()
+                },
+            ),
+        ),
+        (
+            key(23, m::StreamsGroupTopologyKey { group_id: "streams".into(), ..Default::default() }),
+            value(
+                0,
+                m::StreamsGroupTopologyValue {
+                    epoch: 2,
+                    subtopologies: vec![topology::Subtopology {
+                        subtopology_id: "0".into(),
+                        source_topics: vec!["in".into()],
+                        state_changelog_topics: vec![topic_info.clone()],
+                        repartition_sink_topics: vec!["rep".into()],
+                        repartition_source_topics: vec![topic_info],
+                        copartition_groups: vec![topology::CopartitionGroup {
+                            source_topics: vec![0],
+                            repartition_source_topics: vec![0],
+                            ..Default::default()
+                        }],
+                        ..Default::default()
+                    }],
+                    ..Default::default()
+                },
+            ),
+        ),
+        (key(23, m::StreamsGroupTopologyKey { group_id: "gone".into(), ..Default::default() }), None),
+        (
+            key(
+                10,
+                m::ShareGroupMemberMetadataKey {
+                    group_id: "share".into(),
+                    member_id: "m".into(),
+                    ..Default::default()
+                },
+            ),
+            value(
+                0,
+                m::ShareGroupMemberMetadataValue {
+                    rack_id: None,
+                    client_id: "c".into(),
+                    client_host: "/h".into(),
+                    subscribed_topic_names: vec!["t".into()],
+                    ..Default::default()
+                },
+            ),
+        ),
+        (
+            key(12, m::ShareGroupTargetAssignmentMetadataKey { group_id: "share".into(), ..Default::default() }),
+            value(0, m::ShareGroupTargetAssignmentMetadataValue { assignment_epoch: 4, ..Default::default() }),
+        ),
+        (
+            key(
+                14,
+                m::ShareGroupCurrentMemberAssignmentKey {
+                    group_id: "share".into(),
+                    member_id: "m".into(),
+                    ..Default::default()
+                },
+            ),
+            value(
+                0,
+                m::ShareGroupCurrentMemberAssignmentValue {
+                    member_epoch: 4,
+                    previous_member_epoch: 3,
+                    assigned_partitions: vec![m::share_group_current_member_assignment_value::TopicPartitions {
+                        topic_id,
+                        partitions: vec![0],
+                        ..Default::default()
+                    }],
+                    ..Default::default()
+                },
+            ),
+        ),
+        (
+            key(
+                8,
+                m::ConsumerGroupCurrentMemberAssignmentKey {
+                    group_id: "c".into(),
+                    member_id: "m".into(),
+                    ..Default::default()
+                },
+            ),
+            value(
+                0,
+                m::ConsumerGroupCurrentMemberAssignmentValue {
+                    member_epoch: 2,
+                    assigned_partitions: vec![m::consumer_group_current_member_assignment_value::TopicPartitions {
+                        topic_id,
+                        partitions: vec![1],
+                        assignment_epochs: None,
+                        ..Default::default()
+                    }],
+                    ..Default::default()
+                },
+            ),
+        ),
+        (
+            key(
+                16,
+                m::ConsumerGroupRegularExpressionKey {
+                    group_id: "c".into(),
+                    regular_expression: "or.*".into(),
+                    ..Default::default()
+                },
+            ),
+            value(
+                0,
+                m::ConsumerGroupRegularExpressionValue {
+                    topics: vec!["orders".into()],
+                    version: 5,
+                    timestamp: 6,
+                    ..Default::default()
+                },
+            ),
+        ),
+        (
+            key(
+                0,
+                m::LegacyOffsetCommitKey { group: "old".into(), topic: "t".into(), partition: 1, ..Default::default() },
+            ),
+            value(
+                0,
+                m::LegacyOffsetCommitValue {
+                    offset: 9,
+                    metadata: "x".into(),
+                    commit_timestamp: 10,
+                    ..Default::default()
+                },
+            ),
+        ),
+        (
+            key(1, m::OffsetCommitKey { group: "old".into(), topic: "t".into(), partition: 1, ..Default::default() }),
+            value(
+                1,
+                m::OffsetCommitValue { offset: 9, commit_timestamp: 10, expire_timestamp: 20, ..Default::default() },
+            ),
+        ),
+        (key(99, m::OffsetCommitKey::default()), Some(vec![0, 0])),
+        (key(1, m::OffsetCommitKey::default()), Some([&9i16.to_be_bytes()[..], &[0; 24]].concat())),
+    ];
+    let mut builder = RecordBatchBuilder::new();
+    for (key, value) in &records {
+        builder
+            .append(&NewRecord {
+                timestamp_ms: 1_700_000_000_000,
+                key: Some(key),
+                value: value.as_deref(),
+                headers: &[],
+            })
+            .expect("record");
+    }
+    let dir = tempfile::tempdir().expect("temp dir");
+    let segment = dir.path().join("00000000000000000000.log");
+    std::fs::write(&segment, builder.build().expect("batch")).expect("write segment");
+    let printed = compare(&["--offsets-decoder"], &[&segment]);
+    assert!(printed.contains("\"type\":\"23\""), "{printed}");
 }

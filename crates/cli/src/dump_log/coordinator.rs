@@ -10,8 +10,8 @@
 //! decode), and a transaction's status is its state's name.
 //!
 //! Records of an unknown type, of a version Kafka does not know, or that do not decode are one
-//! line saying so, as Kafka's tool says it; nothing here panics on a file's bytes. Values of the
-//! streams group records are not written as JSON yet: each says so in its line.
+//! line saying so, as Kafka's tool says it; nothing here panics on a file's bytes. Every group,
+//! transaction and share-state record type is printed.
 
 use std::fmt::Display;
 
@@ -27,7 +27,8 @@ use strand_protocol::messages::records::{
 use strand_protocol::messages::{
     ConsumerGroupMemberMetadataValue, ConsumerGroupMetadataValue, ConsumerGroupTargetAssignmentMetadataValue,
     ConsumerProtocolAssignment, ConsumerProtocolSubscription, GroupMetadataValue, OffsetCommitValue,
-    ShareGroupTargetAssignmentMetadataValue, ShareSnapshotValue, ShareUpdateValue, TransactionLogValue,
+    ShareGroupTargetAssignmentMetadataValue, ShareSnapshotValue, ShareUpdateValue, StreamsGroupMetadataValue,
+    StreamsGroupTargetAssignmentMetadataValue, StreamsGroupTopologyValue, TransactionLogValue,
 };
 use strand_protocol::records::Record;
 
@@ -214,7 +215,7 @@ fn value_json(
             // classic metadata, which the generated decoder refuses.
             let record = CoordinatorRecord::decode(Bytes::copy_from_slice(key), Some(Bytes::copy_from_slice(bytes)));
             match record {
-                Ok(CoordinatorRecord { value: Some((_, value)), .. }) => group_value_json(&value, version)?,
+                Ok(CoordinatorRecord { value: Some((_, value)), .. }) => group_value_json(&value, version),
                 Ok(CoordinatorRecord { value: None, .. }) => return Err(read_failed(&"no value")),
                 Err(RecordDecodeError::Malformed { error, .. }) => return Err(read_failed(&error)),
                 Err(other) => return Err(read_failed(&other)),
@@ -273,9 +274,9 @@ fn state_batch(first_offset: i64, last_offset: i64, delivery_state: i8, delivery
         .end()
 }
 
-fn group_value_json(value: &GroupCoordinatorValue, version: i16) -> Result<String, String> {
+fn group_value_json(value: &GroupCoordinatorValue, version: i16) -> String {
     use GroupCoordinatorValue as V;
-    Ok(match value {
+    match value {
         V::LegacyOffsetCommitValue(v) => Object::new()
             .field("offset", v.offset)
             .field("metadata", text(&v.metadata))
@@ -325,10 +326,11 @@ fn group_value_json(value: &GroupCoordinatorValue, version: i16) -> Result<Strin
                 list(all, |t| {
                     let mut o = Object::new();
                     o.field("topicId", uuid(&t.topic_id)).field("partitions", list(&t.partitions, |p| *p));
-                    // Nullable and tagged with a null default: written even when null, as Kafka's
-                    // converter writes `classicMemberMetadata`.
-                    let epochs = t.assignment_epochs.as_ref().map_or_else(|| "null".to_owned(), |e| list(e, |e| *e));
-                    o.field("assignmentEpochs", epochs);
+                    // A nullable tagged list whose default is null: left out when null, as Kafka
+                    // leaves out a partition record's null `eligibleLeaderReplicas`.
+                    if let Some(epochs) = &t.assignment_epochs {
+                        o.field("assignmentEpochs", list(epochs, |e| *e));
+                    }
                     o.end()
                 })
             };
@@ -398,10 +400,132 @@ fn group_value_json(value: &GroupCoordinatorValue, version: i16) -> Result<Strin
                 .field("deletingTopics", deleting)
                 .end()
         }
-        other => {
-            return Err(format!("Record type {} is not printed by this version of Strand.", other.api_key()));
+        V::StreamsGroupMetadataValue(v) => streams_metadata_json(v),
+        V::StreamsGroupMemberMetadataValue(v) => {
+            let endpoint = v.user_endpoint.as_ref().map_or_else(
+                || "null".to_owned(),
+                |e| Object::new().field("host", text(&e.host)).field("port", e.port).end(),
+            );
+            let tags =
+                list(&v.client_tags, |t| Object::new().field("key", text(&t.key)).field("value", text(&t.value)).end());
+            Object::new()
+                .field("instanceId", optional_text(v.instance_id.as_deref()))
+                .field("rackId", optional_text(v.rack_id.as_deref()))
+                .field("clientId", text(&v.client_id))
+                .field("clientHost", text(&v.client_host))
+                .field("rebalanceTimeoutMs", v.rebalance_timeout_ms)
+                .field("topologyEpoch", v.topology_epoch)
+                .field("processId", text(&v.process_id))
+                .field("userEndpoint", endpoint)
+                .field("clientTags", tags)
+                .end()
         }
-    })
+        V::StreamsGroupTargetAssignmentMetadataValue(v) => {
+            let mut o = Object::new();
+            o.field("assignmentEpoch", v.assignment_epoch);
+            if v.assignment_timestamp != StreamsGroupTargetAssignmentMetadataValue::default().assignment_timestamp {
+                o.field("assignmentTimestamp", v.assignment_timestamp);
+            }
+            o.end()
+        }
+        V::StreamsGroupTargetAssignmentMemberValue(v) => {
+            let tasks = |all: &[strand_protocol::messages::streams_group_target_assignment_member_value::TaskIds]| {
+                list(all, |t| {
+                    Object::new()
+                        .field("subtopologyId", text(&t.subtopology_id))
+                        .field("partitions", list(&t.partitions, |p| *p))
+                        .end()
+                })
+            };
+            Object::new()
+                .field("activeTasks", tasks(&v.active_tasks))
+                .field("standbyTasks", tasks(&v.standby_tasks))
+                .field("warmupTasks", tasks(&v.warmup_tasks))
+                .end()
+        }
+        V::StreamsGroupCurrentMemberAssignmentValue(v) => {
+            let tasks =
+                |all: &[strand_protocol::messages::streams_group_current_member_assignment_value::TaskIds]| {
+                    list(all, |t| {
+                        let mut o = Object::new();
+                        o.field("subtopologyId", text(&t.subtopology_id))
+                            .field("partitions", list(&t.partitions, |p| *p));
+                        if let Some(epochs) = &t.assignment_epochs {
+                            o.field("assignmentEpochs", list(epochs, |e| *e));
+                        }
+                        o.end()
+                    })
+                };
+            Object::new()
+                .field("memberEpoch", v.member_epoch)
+                .field("previousMemberEpoch", v.previous_member_epoch)
+                .field("state", v.state)
+                .field("activeTasks", tasks(&v.active_tasks))
+                .field("standbyTasks", tasks(&v.standby_tasks))
+                .field("warmupTasks", tasks(&v.warmup_tasks))
+                .field("activeTasksPendingRevocation", tasks(&v.active_tasks_pending_revocation))
+                .field("standbyTasksPendingRevocation", tasks(&v.standby_tasks_pending_revocation))
+                .field("warmupTasksPendingRevocation", tasks(&v.warmup_tasks_pending_revocation))
+                .end()
+        }
+        V::StreamsGroupTopologyValue(v) => streams_topology_json(v),
+    }
+}
+
+fn streams_metadata_json(v: &StreamsGroupMetadataValue) -> String {
+    let defaults = StreamsGroupMetadataValue::default();
+    let mut o = Object::new();
+    o.field("epoch", v.epoch).field("metadataHash", v.metadata_hash);
+    if v.validated_topology_epoch != defaults.validated_topology_epoch {
+        o.field("validatedTopologyEpoch", v.validated_topology_epoch);
+    }
+    if let Some(configs) = &v.last_assignment_configs {
+        let configs = list(configs, |c| Object::new().field("key", text(&c.key)).field("value", text(&c.value)).end());
+        o.field("lastAssignmentConfigs", configs);
+    }
+    if v.stored_description_topology_epoch != defaults.stored_description_topology_epoch {
+        o.field("storedDescriptionTopologyEpoch", v.stored_description_topology_epoch);
+    }
+    if v.failed_description_topology_epoch != defaults.failed_description_topology_epoch {
+        o.field("failedDescriptionTopologyEpoch", v.failed_description_topology_epoch);
+    }
+    o.end()
+}
+
+fn streams_topology_json(v: &StreamsGroupTopologyValue) -> String {
+    use strand_protocol::messages::streams_group_topology_value::TopicInfo;
+    let topics = |all: &[TopicInfo]| {
+        list(all, |t| {
+            let configs = list(&t.topic_configs, |c| {
+                Object::new().field("key", text(&c.key)).field("value", text(&c.value)).end()
+            });
+            Object::new()
+                .field("name", text(&t.name))
+                .field("partitions", t.partitions)
+                .field("replicationFactor", t.replication_factor)
+                .field("topicConfigs", configs)
+                .end()
+        })
+    };
+    let subtopologies = list(&v.subtopologies, |s| {
+        let groups = list(&s.copartition_groups, |g| {
+            Object::new()
+                .field("sourceTopics", list(&g.source_topics, |i| *i))
+                .field("sourceTopicRegex", list(&g.source_topic_regex, |i| *i))
+                .field("repartitionSourceTopics", list(&g.repartition_source_topics, |i| *i))
+                .end()
+        });
+        Object::new()
+            .field("subtopologyId", text(&s.subtopology_id))
+            .field("sourceTopics", list(&s.source_topics, |t| text(t)))
+            .field("sourceTopicRegex", list(&s.source_topic_regex, |t| text(t)))
+            .field("stateChangelogTopics", topics(&s.state_changelog_topics))
+            .field("repartitionSinkTopics", list(&s.repartition_sink_topics, |t| text(t)))
+            .field("repartitionSourceTopics", topics(&s.repartition_source_topics))
+            .field("copartitionGroups", groups)
+            .end()
+    });
+    Object::new().field("epoch", v.epoch).field("subtopologies", subtopologies).end()
 }
 
 fn offset_commit_json(v: &OffsetCommitValue, version: i16) -> String {

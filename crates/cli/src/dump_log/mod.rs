@@ -19,8 +19,7 @@
 //! producer snapshot decoder), never opened for writing. Segments are read batch by batch, each
 //! batch at most [`BATCH_BYTES_MAX`].
 //!
-//! What it is not (yet): the values of streams group records under `--offsets-decoder` (each
-//! such record's line says it is not printed), `--remote-log-metadata-decoder`, decoder classes
+//! What it is not (yet): `--remote-log-metadata-decoder`, decoder classes
 //! other than `StringDecoder`, and KRaft snapshots (`.checkpoint`): each is refused with one line
 //! naming it.
 
