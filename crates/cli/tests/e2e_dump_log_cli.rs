@@ -376,7 +376,7 @@ fn every_group_record_type_decodes_as_kafka_decodes_it() {
     fn value<M: Message>(version: i16, message: M) -> Option<Vec<u8>> {
         Some([&version.to_be_bytes()[..], &message.encode_to_bytes(version).expect("value")].concat())
     }
-    let group = || m::StreamsGroupMetadataKey { group_id: "streams".into(), ..Default::default() };
+    let group = || m::StreamsGroupMetadataKey { group_id: "streams".into() };
     let topic_id = strand_base::Uuid([7; 16]);
     let task = |subtopology: &str, epochs: Option<Vec<i32>>| current::TaskIds {
         subtopology_id: subtopology.into(),
@@ -414,14 +414,7 @@ fn every_group_record_type_decodes_as_kafka_decodes_it() {
             ),
         ),
         (
-            key(
-                19,
-                m::StreamsGroupMemberMetadataKey {
-                    group_id: "streams".into(),
-                    member_id: "s1".into(),
-                    ..Default::default()
-                },
-            ),
+            key(19, m::StreamsGroupMemberMetadataKey { group_id: "streams".into(), member_id: "s1".into() }),
             value(
                 0,
                 m::StreamsGroupMemberMetadataValue {
@@ -447,7 +440,7 @@ fn every_group_record_type_decodes_as_kafka_decodes_it() {
             ),
         ),
         (
-            key(20, m::StreamsGroupTargetAssignmentMetadataKey { group_id: "streams".into(), ..Default::default() }),
+            key(20, m::StreamsGroupTargetAssignmentMetadataKey { group_id: "streams".into() }),
             value(
                 0,
                 m::StreamsGroupTargetAssignmentMetadataValue {
@@ -458,14 +451,7 @@ fn every_group_record_type_decodes_as_kafka_decodes_it() {
             ),
         ),
         (
-            key(
-                21,
-                m::StreamsGroupTargetAssignmentMemberKey {
-                    group_id: "streams".into(),
-                    member_id: "s1".into(),
-                    ..Default::default()
-                },
-            ),
+            key(21, m::StreamsGroupTargetAssignmentMemberKey { group_id: "streams".into(), member_id: "s1".into() }),
             value(
                 0,
                 m::StreamsGroupTargetAssignmentMemberValue {
@@ -479,14 +465,7 @@ fn every_group_record_type_decodes_as_kafka_decodes_it() {
             ),
         ),
         (
-            key(
-                22,
-                m::StreamsGroupCurrentMemberAssignmentKey {
-                    group_id: "streams".into(),
-                    member_id: "s1".into(),
-                    ..Default::default()
-                },
-            ),
+            key(22, m::StreamsGroupCurrentMemberAssignmentKey { group_id: "streams".into(), member_id: "s1".into() }),
             value(
                 0,
                 m::StreamsGroupCurrentMemberAssignmentValue {
@@ -500,7 +479,7 @@ fn every_group_record_type_decodes_as_kafka_decodes_it() {
             ),
         ),
         (
-            key(23, m::StreamsGroupTopologyKey { group_id: "streams".into(), ..Default::default() }),
+            key(23, m::StreamsGroupTopologyKey { group_id: "streams".into() }),
             value(
                 0,
                 m::StreamsGroupTopologyValue {
@@ -522,16 +501,9 @@ fn every_group_record_type_decodes_as_kafka_decodes_it() {
                 },
             ),
         ),
-        (key(23, m::StreamsGroupTopologyKey { group_id: "gone".into(), ..Default::default() }), None),
+        (key(23, m::StreamsGroupTopologyKey { group_id: "gone".into() }), None),
         (
-            key(
-                10,
-                m::ShareGroupMemberMetadataKey {
-                    group_id: "share".into(),
-                    member_id: "m".into(),
-                    ..Default::default()
-                },
-            ),
+            key(10, m::ShareGroupMemberMetadataKey { group_id: "share".into(), member_id: "m".into() }),
             value(
                 0,
                 m::ShareGroupMemberMetadataValue {
@@ -544,18 +516,11 @@ fn every_group_record_type_decodes_as_kafka_decodes_it() {
             ),
         ),
         (
-            key(12, m::ShareGroupTargetAssignmentMetadataKey { group_id: "share".into(), ..Default::default() }),
+            key(12, m::ShareGroupTargetAssignmentMetadataKey { group_id: "share".into() }),
             value(0, m::ShareGroupTargetAssignmentMetadataValue { assignment_epoch: 4, ..Default::default() }),
         ),
         (
-            key(
-                14,
-                m::ShareGroupCurrentMemberAssignmentKey {
-                    group_id: "share".into(),
-                    member_id: "m".into(),
-                    ..Default::default()
-                },
-            ),
+            key(14, m::ShareGroupCurrentMemberAssignmentKey { group_id: "share".into(), member_id: "m".into() }),
             value(
                 0,
                 m::ShareGroupCurrentMemberAssignmentValue {
@@ -571,14 +536,7 @@ fn every_group_record_type_decodes_as_kafka_decodes_it() {
             ),
         ),
         (
-            key(
-                8,
-                m::ConsumerGroupCurrentMemberAssignmentKey {
-                    group_id: "c".into(),
-                    member_id: "m".into(),
-                    ..Default::default()
-                },
-            ),
+            key(8, m::ConsumerGroupCurrentMemberAssignmentKey { group_id: "c".into(), member_id: "m".into() }),
             value(
                 0,
                 m::ConsumerGroupCurrentMemberAssignmentValue {
@@ -594,14 +552,7 @@ fn every_group_record_type_decodes_as_kafka_decodes_it() {
             ),
         ),
         (
-            key(
-                16,
-                m::ConsumerGroupRegularExpressionKey {
-                    group_id: "c".into(),
-                    regular_expression: "or.*".into(),
-                    ..Default::default()
-                },
-            ),
+            key(16, m::ConsumerGroupRegularExpressionKey { group_id: "c".into(), regular_expression: "or.*".into() }),
             value(
                 0,
                 m::ConsumerGroupRegularExpressionValue {
@@ -613,22 +564,11 @@ fn every_group_record_type_decodes_as_kafka_decodes_it() {
             ),
         ),
         (
-            key(
-                0,
-                m::LegacyOffsetCommitKey { group: "old".into(), topic: "t".into(), partition: 1, ..Default::default() },
-            ),
-            value(
-                0,
-                m::LegacyOffsetCommitValue {
-                    offset: 9,
-                    metadata: "x".into(),
-                    commit_timestamp: 10,
-                    ..Default::default()
-                },
-            ),
+            key(0, m::LegacyOffsetCommitKey { group: "old".into(), topic: "t".into(), partition: 1 }),
+            value(0, m::LegacyOffsetCommitValue { offset: 9, metadata: "x".into(), commit_timestamp: 10 }),
         ),
         (
-            key(1, m::OffsetCommitKey { group: "old".into(), topic: "t".into(), partition: 1, ..Default::default() }),
+            key(1, m::OffsetCommitKey { group: "old".into(), topic: "t".into(), partition: 1 }),
             value(
                 1,
                 m::OffsetCommitValue { offset: 9, commit_timestamp: 10, expire_timestamp: 20, ..Default::default() },

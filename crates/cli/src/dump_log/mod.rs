@@ -9,7 +9,7 @@
 //!   KRaftVoters) as the JSON Kafka's tool prints.
 //! - [`coordinator`]: `--offsets-decoder`, `--transaction-log-decoder` and
 //!   `--share-group-state-decoder`, the coordinators' records as Kafka's
-//!   `CoordinatorRecordMessageParser` prints them.
+//!   `CoordinatorRecordMessageParser` prints them; [`group_values`] the group coordinator's values.
 //! - [`metadata`]: `--cluster-metadata-decoder`, `__cluster_metadata` records as JSON.
 //! - [`json`]: the JSON of Kafka's generated converters, written field by field.
 //! - [`indexes`]: `.index` and `.timeindex` (checked against their `.log`, `--verify-index-only`,
@@ -24,6 +24,7 @@
 //! naming it.
 
 mod coordinator;
+mod group_values;
 mod indexes;
 mod json;
 mod kraft;
