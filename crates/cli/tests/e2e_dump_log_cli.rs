@@ -594,3 +594,147 @@ fn every_group_record_type_decodes_as_kafka_decodes_it() {
     let printed = compare(&["--offsets-decoder"], &[&segment]);
     assert!(printed.contains("\"type\":\"23\""), "{printed}");
 }
+
+/// Metadata records a single node's life does not write (partition changes, fencing, ACLs,
+/// tokens, metadata transactions, ELR clears, older record versions, a null quota entity name, a
+/// tiny double) and values Kafka cannot read (an unknown type, frame versions 0 and 2, an unknown
+/// record version, a truncated record), in one
+/// segment: both tools print the same through `--cluster-metadata-decoder`.
+#[test]
+fn every_metadata_record_type_decodes_as_kafka_decodes_it() {
+    use strand_base::{BrokerId, Uuid};
+    use strand_protocol::Message;
+    use strand_protocol::messages::{self as m, client_quota_record as quota, register_broker_record as broker};
+
+    fn framed<M: Message>(api_key: u8, version: u8, record: M) -> Vec<u8> {
+        [&[1, api_key, version][..], &record.encode_to_bytes(i16::from(version)).expect("record")].concat()
+    }
+    let ids = |ids: &[i32]| ids.iter().map(|&i| BrokerId(i)).collect::<Vec<_>>();
+    let dir = Uuid([3; 16]);
+    let register = |cordoned: Option<Vec<Uuid>>| m::RegisterBrokerRecord {
+        broker_id: BrokerId(2),
+        incarnation_id: Uuid([4; 16]),
+        broker_epoch: 12,
+        end_points: vec![broker::BrokerEndpoint {
+            name: "PLAINTEXT".into(),
+            host: "h".into(),
+            port: 9092,
+            security_protocol: 0,
+            ..Default::default()
+        }],
+        rack: None,
+        fenced: false,
+        in_controlled_shutdown: true,
+        log_dirs: vec![dir],
+        cordoned_log_dirs: cordoned,
+        ..Default::default()
+    };
+    let values: Vec<Vec<u8>> = vec![
+        framed(0, 0, m::RegisterBrokerRecord { in_controlled_shutdown: false, log_dirs: vec![], ..register(None) }),
+        framed(0, 4, register(Some(vec![dir]))),
+        framed(
+            17,
+            1,
+            m::BrokerRegistrationChangeRecord {
+                broker_id: BrokerId(2),
+                broker_epoch: 12,
+                in_controlled_shutdown: 1,
+                ..Default::default()
+            },
+        ),
+        framed(
+            5,
+            0,
+            m::PartitionChangeRecord {
+                partition_id: 1,
+                topic_id: Uuid([5; 16]),
+                leader: BrokerId(-1),
+                ..Default::default()
+            },
+        ),
+        framed(
+            5,
+            2,
+            m::PartitionChangeRecord {
+                partition_id: 0,
+                topic_id: Uuid([5; 16]),
+                isr: Some(ids(&[1, 2])),
+                leader: BrokerId(2),
+                replicas: Some(ids(&[1, 2])),
+                leader_recovery_state: 0,
+                directories: Some(vec![dir, dir]),
+                eligible_leader_replicas: Some(ids(&[])),
+                last_known_elr: Some(ids(&[1])),
+                ..Default::default()
+            },
+        ),
+        framed(7, 0, m::FenceBrokerRecord { id: BrokerId(2), epoch: 12, ..Default::default() }),
+        framed(8, 0, m::UnfenceBrokerRecord { id: BrokerId(2), epoch: 12, ..Default::default() }),
+        framed(1, 0, m::UnregisterBrokerRecord { broker_id: BrokerId(2), broker_epoch: 12, ..Default::default() }),
+        framed(29, 0, m::UnregisterControllerRecord { controller_id: 3, ..Default::default() }),
+        framed(28, 0, m::ClearElrRecord { topic_name: "t".into(), ..Default::default() }),
+        framed(
+            18,
+            0,
+            m::AccessControlEntryRecord {
+                id: Uuid([6; 16]),
+                resource_type: 2,
+                resource_name: "t".into(),
+                pattern_type: 3,
+                principal: "User:alice".into(),
+                host: "*".into(),
+                operation: 3,
+                permission_type: 3,
+                ..Default::default()
+            },
+        ),
+        framed(19, 0, m::RemoveAccessControlEntryRecord { id: Uuid([6; 16]), ..Default::default() }),
+        framed(
+            10,
+            0,
+            m::DelegationTokenRecord {
+                owner: "User:alice".into(),
+                requester: "User:bob".into(),
+                renewers: vec!["User:carol".into()],
+                issue_timestamp: 1,
+                max_timestamp: 3,
+                expiration_timestamp: 2,
+                token_id: "tok".into(),
+                ..Default::default()
+            },
+        ),
+        framed(26, 0, m::RemoveDelegationTokenRecord { token_id: "tok".into(), ..Default::default() }),
+        framed(22, 0, m::RemoveUserScramCredentialRecord { name: "alice".into(), mechanism: 2, ..Default::default() }),
+        framed(23, 0, m::BeginTransactionRecord { name: Some("migration".into()), ..Default::default() }),
+        framed(25, 0, m::AbortTransactionRecord { reason: None, ..Default::default() }),
+        framed(24, 0, m::EndTransactionRecord::default()),
+        framed(21, 0, m::ZkMigrationStateRecord { zk_migration_state: 2, ..Default::default() }),
+        framed(
+            14,
+            0,
+            m::ClientQuotaRecord {
+                entity: vec![quota::EntityData { entity_type: "user".into(), entity_name: None, ..Default::default() }],
+                key: "request_percentage".into(),
+                value: 0.0001,
+                remove: true,
+                ..Default::default()
+            },
+        ),
+        vec![1, 99, 0],
+        [&[0u8][..], &framed(20, 0, m::NoOpRecord::default())[1..]].concat(),
+        [&[1u8, 12, 9][..], &framed(12, 0, m::FeatureLevelRecord::default())[3..]].concat(),
+        framed(12, 0, m::FeatureLevelRecord { name: "x".into(), feature_level: 1, ..Default::default() })[..5].to_vec(),
+        [&[2u8][..], &framed(20, 0, m::NoOpRecord::default())[1..]].concat(),
+    ];
+    let mut builder = RecordBatchBuilder::new();
+    for value in &values {
+        builder
+            .append(&NewRecord { timestamp_ms: 1_700_000_000_000, key: None, value: Some(value), headers: &[] })
+            .expect("record");
+    }
+    let dir = tempfile::tempdir().expect("temp dir");
+    let segment = dir.path().join("00000000000000000000.log");
+    std::fs::write(&segment, builder.build().expect("batch")).expect("write segment");
+    let printed = compare(&["--cluster-metadata-decoder"], &[&segment]);
+    assert!(printed.contains("\"type\":\"PARTITION_CHANGE_RECORD\""), "{printed}");
+}

@@ -16,10 +16,10 @@ use super::json::{Object, binary, list, optional_text, text, uuid};
 /// The payload printed for one metadata record's value (`None`: a record without a value).
 pub fn payload(value: Option<&[u8]>, offset: i64) -> String {
     match value.map(decode) {
-        Some(Ok((record, version))) => format!(
+        Some(Ok((record, version, read_at))) => format!(
             "{{\"type\":\"{}\",\"version\":{version},\"data\":{}}}",
             type_name(record.api_key()),
-            record_json(&record, version)
+            record_json(&record, read_at)
         ),
         Some(Err(message)) => format!("Error at {offset}, skipping. {message}"),
         None => format!("Error at {offset}, skipping. null"),
@@ -27,8 +27,10 @@ pub fn payload(value: Option<&[u8]>, offset: i64) -> String {
 }
 
 /// Reads a value framed as Kafka frames metadata records: unsigned varints for the frame
-/// version (1), the record type and its version, then the record.
-fn decode(value: &[u8]) -> Result<(MetadataRecord, i16), String> {
+/// version (1), the record type and its version, then the record. Returns the record, its
+/// version and the version it was read at: Kafka's generated readers read a version past the
+/// newest they know as the newest (their fields are gated by `version >= n`), and so does this.
+fn decode(value: &[u8]) -> Result<(MetadataRecord, i16, i16), String> {
     let mut d = Decoder::new(Bytes::copy_from_slice(value));
     let mut varint = |field: &str| {
         let read = d.unsigned_varint().map_err(|_| format!("Error while reading {field}"))?;
@@ -51,12 +53,15 @@ fn decode(value: &[u8]) -> Result<(MetadataRecord, i16), String> {
     }
     let api_key = varint("type")?;
     let version = varint("version")?;
-    if MetadataRecord::versions(api_key).is_none() {
-        return Err(format!("Unknown metadata id {api_key}"));
-    }
-    let record = MetadataRecord::decode(api_key, &mut d, version)
+    let Some(versions) = MetadataRecord::versions(api_key) else {
+        return Err(format!(
+            "org.apache.kafka.common.errors.UnsupportedVersionException: Unknown metadata id {api_key}"
+        ));
+    };
+    let read_at = version.min(versions.max);
+    let record = MetadataRecord::decode(api_key, &mut d, read_at)
         .map_err(|_| format!("Failed to deserialize record with type {api_key}"))?;
-    Ok((record, version))
+    Ok((record, version, read_at))
 }
 
 /// Kafka's `MetadataRecordType` name of a record type.
@@ -398,8 +403,13 @@ mod tests {
         );
         let mut future = level.clone();
         future[2] = 9;
-        assert_eq!(payload(Some(&future), 5), "Error at 5, skipping. Failed to deserialize record with type 12");
-        assert_eq!(payload(Some(&[1, 99, 0]), 5), "Error at 5, skipping. Unknown metadata id 99");
+        let newest = r#"{"type":"FEATURE_LEVEL_RECORD","version":9,"data":{"name":"","featureLevel":0}}"#;
+        assert_eq!(payload(Some(&future), 5), newest, "read as the newest version, as Kafka reads it");
+        assert_eq!(payload(Some(&level[..4]), 5), "Error at 5, skipping. Failed to deserialize record with type 12");
+        assert_eq!(
+            payload(Some(&[1, 99, 0]), 5),
+            "Error at 5, skipping. org.apache.kafka.common.errors.UnsupportedVersionException: Unknown metadata id 99"
+        );
         for end in 0..level.len() {
             assert!(payload(Some(&level[..end]), 5).starts_with("Error at 5, skipping. "), "{end} bytes");
         }
