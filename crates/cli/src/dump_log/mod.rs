@@ -7,6 +7,11 @@
 //!   offsets that do not follow each other reported on stderr at the end, as Kafka does.
 //! - [`kraft`]: the KRaft control records of the metadata log (LeaderChange, KRaftVersion,
 //!   KRaftVoters) as the JSON Kafka's tool prints.
+//! - [`coordinator`]: `--offsets-decoder`, `--transaction-log-decoder` and
+//!   `--share-group-state-decoder`, the coordinators' records as Kafka's
+//!   `CoordinatorRecordMessageParser` prints them; [`group_values`] the group coordinator's values.
+//! - [`metadata`]: `--cluster-metadata-decoder`, `__cluster_metadata` records as JSON.
+//! - [`json`]: the JSON of Kafka's generated converters, written field by field.
 //! - [`indexes`]: `.index` and `.timeindex` (checked against their `.log`, `--verify-index-only`,
 //!   `--index-sanity-check`), `.txnindex` and producer `.snapshot` files.
 //!
@@ -14,13 +19,16 @@
 //! producer snapshot decoder), never opened for writing. Segments are read batch by batch, each
 //! batch at most [`BATCH_BYTES_MAX`].
 //!
-//! What it is not (yet): the `--offsets-decoder`, `--transaction-log-decoder`,
-//! `--cluster-metadata-decoder`, `--remote-log-metadata-decoder` and `--share-group-state-decoder`
-//! record formats, decoder classes other than `StringDecoder`, and KRaft snapshots
-//! (`.checkpoint`): each is refused with one line naming it.
+//! What it is not (yet): `--remote-log-metadata-decoder`, decoder classes
+//! other than `StringDecoder`, and KRaft snapshots (`.checkpoint`): each is refused with one line
+//! naming it.
 
+mod coordinator;
+mod group_values;
 mod indexes;
+mod json;
 mod kraft;
+mod metadata;
 
 use std::collections::BTreeMap;
 use std::fs::File;
@@ -32,6 +40,7 @@ use bytes::Bytes;
 use clap::Args;
 use strand_protocol::records::{ControlRecordType, Record, RecordBatch, TimestampType};
 
+use self::coordinator::CoordinatorDecoder;
 use crate::tool::{self, Failure};
 
 /// The largest batch read from a segment (Kafka's brokers take at most `message.max.bytes`,
@@ -78,19 +87,19 @@ pub struct DumpLogArgs {
     /// The class deserializing keys (only Kafka's StringDecoder).
     #[arg(long, num_args = 0..=1, default_missing_value = STRING_DECODERS[0])]
     key_decoder_class: Option<String>,
-    /// Parse log data as __consumer_offsets records (not supported by this version of Strand).
+    /// If set, log data will be parsed as offset data from the __consumer_offsets topic.
     #[arg(long)]
     offsets_decoder: bool,
-    /// Parse log data as __transaction_state records (not supported by this version of Strand).
+    /// If set, log data will be parsed as transaction metadata from the __transaction_state topic.
     #[arg(long)]
     transaction_log_decoder: bool,
-    /// Parse log data as cluster metadata records (not supported by this version of Strand).
+    /// If set, log data will be parsed as cluster metadata records.
     #[arg(long)]
     cluster_metadata_decoder: bool,
     /// Parse log data as remote log metadata records (not supported by this version of Strand).
     #[arg(long)]
     remote_log_metadata_decoder: bool,
-    /// Parse log data as share group state records (not supported by this version of Strand).
+    /// If set, log data will be parsed as share group state data from the __share_group_state topic.
     #[arg(long)]
     share_group_state_decoder: bool,
     /// Whether to skip printing metadata for each record.
@@ -102,6 +111,10 @@ pub struct DumpLogArgs {
 #[derive(Debug, Clone, Copy)]
 struct LogOptions {
     print_contents: bool,
+    /// Keys and values read as a coordinator's records instead of as strings.
+    coordinator: Option<CoordinatorDecoder>,
+    /// Values read as `__cluster_metadata` records (when no coordinator decoder is set).
+    cluster_metadata: bool,
     deep: bool,
     skip_record_metadata: bool,
     max_bytes: u64,
@@ -125,13 +138,7 @@ fn execute(args: &DumpLogArgs) -> Result<(), Failure> {
     let Some(files) = &args.files else {
         return Err(Failure::Usage("Missing required argument \"[files]\"".into()));
     };
-    let decoders = [
-        ("offsets-decoder", args.offsets_decoder),
-        ("transaction-log-decoder", args.transaction_log_decoder),
-        ("cluster-metadata-decoder", args.cluster_metadata_decoder),
-        ("remote-log-metadata-decoder", args.remote_log_metadata_decoder),
-        ("share-group-state-decoder", args.share_group_state_decoder),
-    ];
+    let decoders = [("remote-log-metadata-decoder", args.remote_log_metadata_decoder)];
     if let Some((name, _)) = decoders.iter().find(|(_, on)| *on) {
         return Err(Failure::Operation(format!("--{name} is not supported by this version of Strand")));
     }
@@ -142,9 +149,25 @@ fn execute(args: &DumpLogArgs) -> Result<(), Failure> {
             )));
         }
     }
-    let print_contents = args.print_data_log || args.key_decoder_class.is_some() || args.value_decoder_class.is_some();
+    // Kafka's tool picks the first decoder set in this order, and any of them prints contents.
+    let coordinator = if args.offsets_decoder {
+        Some(CoordinatorDecoder::Offsets)
+    } else if args.transaction_log_decoder {
+        Some(CoordinatorDecoder::TransactionLog)
+    } else if args.share_group_state_decoder && !args.cluster_metadata_decoder {
+        Some(CoordinatorDecoder::ShareGroupState)
+    } else {
+        None
+    };
+    let print_contents = args.print_data_log
+        || coordinator.is_some()
+        || args.cluster_metadata_decoder
+        || args.key_decoder_class.is_some()
+        || args.value_decoder_class.is_some();
     let options = LogOptions {
         print_contents,
+        coordinator,
+        cluster_metadata: args.cluster_metadata_decoder,
         deep: args.deep_iteration || print_contents,
         skip_record_metadata: args.skip_record_metadata,
         max_bytes: u64::try_from(args.max_bytes).unwrap_or(0),
@@ -277,7 +300,7 @@ fn dump_log(path: &Path, file_name: &str, options: LogOptions, findings: &mut Fi
                     findings.non_consecutive.entry(absolute).or_default().insert(0, (last_offset, offset));
                 }
                 last_offset = offset;
-                println!("{}", record_line(&batch, &record, options));
+                println!("{}", record_line(&batch, &record, options)?);
             }
         }
         valid_bytes += batch.size_in_bytes() as u64;
@@ -329,7 +352,7 @@ fn timestamp_type(timestamp_type: TimestampType) -> &'static str {
 
 /// One record's line: its metadata unless skipped, what a control record says, and with
 /// `print_contents` its key and value as strings.
-fn record_line(batch: &RecordBatch, record: &Record<'_>, options: LogOptions) -> String {
+fn record_line(batch: &RecordBatch, record: &Record<'_>, options: LogOptions) -> Result<String, String> {
     let mut line = String::new();
     let mut prefix = "| ";
     if !options.skip_record_metadata {
@@ -355,15 +378,26 @@ fn record_line(batch: &RecordBatch, record: &Record<'_>, options: LogOptions) ->
         }
     }
     if options.print_contents && !batch.attributes().is_control() {
-        if let Some(key) = record.key() {
-            line += &format!("{prefix}key: {}", String::from_utf8_lossy(key));
+        let parsed = match options.coordinator {
+            Some(decoder) => coordinator::parse(decoder, record, batch.record_offset(record))?,
+            None if options.cluster_metadata => coordinator::Parsed {
+                key: None,
+                payload: Some(metadata::payload(record.value(), batch.record_offset(record))),
+            },
+            None => coordinator::Parsed {
+                key: record.key().map(|k| String::from_utf8_lossy(k).into_owned()),
+                payload: record.value().map(|v| String::from_utf8_lossy(v).into_owned()),
+            },
+        };
+        if let Some(key) = parsed.key {
+            line += &format!("{prefix}key: {key}");
             prefix = " ";
         }
-        if let Some(value) = record.value() {
-            line += &format!("{prefix}payload: {}", String::from_utf8_lossy(value));
+        if let Some(payload) = parsed.payload {
+            line += &format!("{prefix}payload: {payload}");
         }
     }
-    line
+    Ok(line)
 }
 
 /// What Kafka's tool prints of a control record: a transaction marker's result and epoch, or
