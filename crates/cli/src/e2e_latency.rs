@@ -210,7 +210,7 @@ fn random_record(random: &mut impl Rng, test: &Test) -> ProducerRecord {
     let key = test.key_bytes.map(&mut bytes);
     let headers = (0..test.headers)
         .map(|_| {
-            let key = String::from_utf8_lossy(&bytes(test.header_key_bytes)).into_owned();
+            let key = crate::tool::java_utf8_lossy(&bytes(test.header_key_bytes)).into_owned();
             (key, test.header_value_bytes.map(&mut bytes))
         })
         .collect();
@@ -223,8 +223,9 @@ fn check(sent: &ProducerRecord, read: Option<&ConsumerRecord>) -> Result<(), Fai
     let Some(ConsumerRecord { key, value, headers, .. }) = read else {
         return failed(format!("poll() timed out before finding a result (timeout:[{POLL_TIMEOUT_MS}ms])"));
     };
-    let text =
-        |bytes: &Option<Vec<u8>>| bytes.as_deref().map_or("null".into(), |b| String::from_utf8_lossy(b).into_owned());
+    let text = |bytes: &Option<Vec<u8>>| {
+        bytes.as_deref().map_or("null".into(), |b| crate::tool::java_utf8_lossy(b).into_owned())
+    };
     if value != &sent.value {
         return failed(format!(
             "The message value read [{}] did not match the message value sent [{}]",

@@ -144,6 +144,31 @@ pub fn java_hash(text: &str) -> i32 {
     text.encode_utf16().fold(0i32, |hash, unit| hash.wrapping_mul(31).wrapping_add(i32::from(unit)))
 }
 
+/// `new String(bytes, UTF_8)` as Java decodes it, which Kafka's tools print: invalid bytes become
+/// U+FFFD as in `String::from_utf8_lossy` (the maximal-subpart rule), except an encoded
+/// surrogate (`ED A0..BF`), which Java replaces with one U+FFFD for the whole sequence (its
+/// three bytes, or two when no continuation byte follows) where Rust replaces each byte.
+pub fn java_utf8_lossy(bytes: &[u8]) -> std::borrow::Cow<'_, str> {
+    let surrogate = |at: usize| bytes[at] == 0xED && bytes.get(at + 1).is_some_and(|b| (0xA0..=0xBF).contains(b));
+    if !(0..bytes.len()).any(surrogate) {
+        return String::from_utf8_lossy(bytes);
+    }
+    let (mut text, mut start, mut at) = (String::with_capacity(bytes.len()), 0, 0);
+    while at < bytes.len() {
+        if surrogate(at) {
+            text.push_str(&String::from_utf8_lossy(&bytes[start..at]));
+            text.push(char::REPLACEMENT_CHARACTER);
+            let continued = bytes.get(at + 2).is_some_and(|b| b & 0xC0 == 0x80);
+            at += if continued { 3 } else { 2 };
+            start = at;
+        } else {
+            at += 1;
+        }
+    }
+    text.push_str(&String::from_utf8_lossy(&bytes[start..]));
+    std::borrow::Cow::Owned(text)
+}
+
 /// Kafka's `TopicPartition.hashCode`.
 pub fn partition_hash((topic, partition): &(String, i32)) -> i32 {
     31i32.wrapping_mul(31i32.wrapping_add(*partition)).wrapping_add(java_hash(topic))
@@ -199,6 +224,30 @@ pub fn java_hash_map_order_by<T>(keys: Vec<T>, expected: usize, hash: impl Fn(&T
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Invalid UTF-8 as Java 17's `new String(bytes, UTF_8)` decodes it (each case run through
+    /// a JVM: the code points it printed).
+    #[test]
+    fn invalid_utf8_is_replaced_as_java_replaces_it() {
+        let cases: [(&[u8], &[u32]); 12] = [
+            (&[0xED, 0xA0, 0x80], &[0xFFFD]),
+            (&[0xED, 0xA0, 0x41], &[0xFFFD, 0x41]),
+            (&[0xED, 0xA0], &[0xFFFD]),
+            (&[0xED, 0x9F, 0xBF], &[0xD7FF]),
+            (&[0xE0, 0x80, 0x80], &[0xFFFD, 0xFFFD, 0xFFFD]),
+            (&[0xF4, 0x90, 0x80, 0x80], &[0xFFFD, 0xFFFD, 0xFFFD, 0xFFFD]),
+            (&[0xF0, 0x90, 0x80], &[0xFFFD]),
+            (&[0xC0, 0x80], &[0xFFFD, 0xFFFD]),
+            (&[0x41, 0xED, 0xBF, 0xBF, 0x42], &[0x41, 0xFFFD, 0x42]),
+            (&[0xE1, 0x80, 0xED], &[0xFFFD, 0xFFFD]),
+            (&[0xED, 0xBF, 0x80, 0xED], &[0xFFFD, 0xFFFD]),
+            (&[0xED, 0xA0, 0xED, 0xA0, 0x80], &[0xFFFD, 0xFFFD]),
+        ];
+        for (bytes, java) in cases {
+            let decoded: Vec<u32> = java_utf8_lossy(bytes).chars().map(u32::from).collect();
+            assert_eq!(decoded, java, "{bytes:02X?}");
+        }
+    }
 
     /// Java's `String.hashCode` and a HashMap's iteration order, as a JVM prints them
     /// (`new HashMap<>(n)`, then `keySet()`).

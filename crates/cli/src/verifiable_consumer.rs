@@ -330,7 +330,7 @@ async fn poll(
 
 /// `record_data` lines (with --verbose), then the poll's `records_consumed`.
 fn report_records(records: &[(String, ConsumerRecord)], verbose: bool) {
-    let text = |bytes: &Option<Vec<u8>>| json_text(bytes.as_deref().map(String::from_utf8_lossy).as_deref());
+    let text = |bytes: &Option<Vec<u8>>| json_text(bytes.as_deref().map(crate::tool::java_utf8_lossy).as_deref());
     let mut summaries: Vec<(&str, i32, u64, i64, i64)> = Vec::new();
     for (topic, record) in records {
         if verbose {

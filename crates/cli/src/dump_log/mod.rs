@@ -362,7 +362,7 @@ fn record_line(batch: &RecordBatch, record: &Record<'_>, options: LogOptions) ->
             base => increment_sequence(base, record.offset_delta()),
         };
         let header_keys: Vec<String> =
-            record.headers().map(|h| String::from_utf8_lossy(h.key_bytes()).into_owned()).collect();
+            record.headers().map(|h| crate::tool::java_utf8_lossy(h.key_bytes()).into_owned()).collect();
         line += &format!(
             "{prefix}offset: {} {}: {} keySize: {} valueSize: {} sequence: {sequence} headerKeys: [{}]",
             batch.record_offset(record),
@@ -385,8 +385,8 @@ fn record_line(batch: &RecordBatch, record: &Record<'_>, options: LogOptions) ->
                 payload: Some(metadata::payload(record.value(), batch.record_offset(record))),
             },
             None => coordinator::Parsed {
-                key: record.key().map(|k| String::from_utf8_lossy(k).into_owned()),
-                payload: record.value().map(|v| String::from_utf8_lossy(v).into_owned()),
+                key: record.key().map(|k| crate::tool::java_utf8_lossy(k).into_owned()),
+                payload: record.value().map(|v| crate::tool::java_utf8_lossy(v).into_owned()),
             },
         };
         if let Some(key) = parsed.key {
