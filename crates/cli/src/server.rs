@@ -16,6 +16,7 @@
 use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::sync::Arc;
+use std::time::Duration;
 
 use anyhow::Context;
 use clap::Args;
@@ -133,7 +134,17 @@ fn http_access(config: &ServerConfig, served: &Arc<ServedBroker>) -> anyhow::Res
         let factory_of: FactoryOf = Box::new(move || {
             served.sasl_factory(&name).ok_or_else(|| format!("SASL listener {name} does not authenticate yet"))
         });
-        SaslAccess { listener: endpoint.listener_name.clone(), protocol: endpoint.security_protocol, factory_of }
+        let failed_delay = config
+            .sasl_listeners()
+            .into_iter()
+            .find(|sasl| sasl.listener == endpoint.listener_name)
+            .map_or(Duration::from_millis(100), |sasl| sasl.failed_delay);
+        SaslAccess {
+            listener: endpoint.listener_name.clone(),
+            protocol: endpoint.security_protocol,
+            factory_of,
+            failed_delay,
+        }
     });
     if anonymous_listener.is_none() && sasl.is_none() {
         tracing::warn!(

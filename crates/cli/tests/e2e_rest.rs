@@ -16,7 +16,9 @@ use std::net::{SocketAddr, TcpStream};
 use bytes::Bytes;
 use common::{Client, Server, WAIT_MAX};
 use serde_json::{Value, json};
-use strand_protocol::messages::alter_user_scram_credentials_request::ScramCredentialUpsertion;
+use strand_protocol::messages::alter_user_scram_credentials_request::{
+    ScramCredentialDeletion, ScramCredentialUpsertion,
+};
 use strand_protocol::messages::api::{RequestBody, ResponseBody};
 use strand_protocol::messages::create_acls_request::AclCreation;
 use strand_protocol::messages::describe_configs_request::DescribeConfigsResource;
@@ -767,8 +769,11 @@ fn basic(user: &str, password: &str) -> String {
 }
 
 /// HTTP credentials are the SASL listener's users, and the ACLs decide what each may do: no
-/// credentials or a wrong password is 401 with a challenge; a user without ACLs is refused (403,
-/// 40301) a topic's creation and its records; once granted, both succeed.
+/// credentials or a wrong password is 401 with a challenge, sent after the listener's
+/// `connection.failed.authentication.delay.ms`; a user without ACLs is refused (403, 40301) a
+/// topic's creation and its records; once granted, both succeed. A flood of wrong SCRAM
+/// passwords neither stalls a Kafka client's Metadata nor refuses a signed-in HTTP caller, and a
+/// deleted SCRAM user is refused though its password was checked (and remembered) before.
 #[test]
 fn http_callers_authenticate_as_sasl_users_and_acls_apply() {
     let _serial = common::serial();
@@ -786,6 +791,7 @@ fn http_callers_authenticate_as_sasl_users_and_acls_apply() {
         // The test's own Kafka client, on PLAINTEXT, administers; HTTP callers must authenticate.
         "super.users=User:ANONYMOUS",
         "http.anonymous.allowed=false",
+        "connection.failed.authentication.delay.ms=500",
     ];
     let (server, http_at) = start(&settings);
     let mut admin = server.connect();
@@ -801,7 +807,10 @@ fn http_callers_authenticate_as_sasl_users_and_acls_apply() {
     let missing = create(None, "sec-a");
     missing.error(401, 40101);
     assert!(missing.head.to_ascii_lowercase().contains("www-authenticate: basic realm="), "{}", missing.head);
+    let started = std::time::Instant::now();
     create(Some(&basic("alice", "wrong")), "sec-a").error(401, 40101);
+    let took = started.elapsed();
+    assert!(took >= std::time::Duration::from_millis(500), "a failed sign-in answered after {took:?}");
     create(Some("Bearer not-a-token"), "sec-a").error(401, 40101);
     assert_eq!(read(None).status, 401);
     assert_eq!(get(http_at, "/metrics").status, 401);
@@ -870,4 +879,57 @@ fn http_callers_authenticate_as_sasl_users_and_acls_apply() {
     assert_eq!(read(Some(&basic("bob", "not-bobs"))).status, 401);
     create(Some(&basic("bob", "not-bobs")), "sec-b").error(401, 40101);
     create(Some(&bob), "sec-b").error(403, 40301);
+
+    // A flood: many callers sending wrong SCRAM passwords at once, each in a loop. Meanwhile a
+    // Kafka client's Metadata and a signed-in HTTP caller are served promptly.
+    let flooding = std::sync::atomic::AtomicBool::new(true);
+    let (metadata_max, alice_answers, flood_answers) = std::thread::scope(|scope| {
+        let flooders: Vec<_> = (0..24)
+            .map(|i| {
+                let flooding = &flooding;
+                scope.spawn(move || {
+                    let mut statuses = Vec::new();
+                    while flooding.load(std::sync::atomic::Ordering::Relaxed) {
+                        let wrong = basic("bob", &format!("guess-{i}-{}", statuses.len()));
+                        statuses.push(read(Some(&wrong)).status);
+                    }
+                    statuses
+                })
+            })
+            .collect();
+        let mut metadata_max = std::time::Duration::ZERO;
+        let mut alice_answers = Vec::new();
+        for _ in 0..20 {
+            let started = std::time::Instant::now();
+            kafka_view(&mut admin);
+            metadata_max = metadata_max.max(started.elapsed());
+            alice_answers.push(read(Some(&alice)).status);
+            std::thread::park_timeout(std::time::Duration::from_millis(100));
+        }
+        flooding.store(false, std::sync::atomic::Ordering::Relaxed);
+        let flood: Vec<u16> = flooders.into_iter().flat_map(|f| f.join().expect("a flooder")).collect();
+        (metadata_max, alice_answers, flood)
+    });
+    assert!(metadata_max < std::time::Duration::from_secs(2), "a Metadata took {metadata_max:?} during the flood");
+    assert!(alice_answers.iter().all(|&status| status == 200), "alice during the flood: {alice_answers:?}");
+    assert!(flood_answers.len() >= 24, "the flood sent {} requests", flood_answers.len());
+    assert!(flood_answers.iter().all(|&status| status == 401 || status == 429), "{flood_answers:?}");
+
+    // bob's password was checked and remembered; once his credential is deleted he is refused,
+    // well before the remembered check would expire (60 s).
+    let deletion = ScramCredentialDeletion { name: "bob".into(), mechanism: 1, ..Default::default() };
+    let request = AlterUserScramCredentialsRequest { deletions: vec![deletion], ..Default::default() };
+    let ResponseBody::AlterUserScramCredentials(deleted) =
+        admin.call(RequestBody::AlterUserScramCredentials(request), 0)
+    else {
+        panic!()
+    };
+    assert_eq!(deleted.results[0].error_code, 0, "{deleted:?}");
+    let started = std::time::Instant::now();
+    let mut answer = read(Some(&bob));
+    while answer.status != 401 && started.elapsed() < WAIT_MAX {
+        std::thread::park_timeout(pause);
+        answer = read(Some(&bob));
+    }
+    answer.error(401, 40101);
 }

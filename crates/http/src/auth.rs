@@ -14,9 +14,22 @@
 //! An authenticated request acts on the authenticating listener (its name and protocol are the
 //! session's), from the HTTP peer's address. Wrong or unusable credentials never fall back to
 //! anonymous: they are a 401.
+//!
+//! A SCRAM check derives the password twice (PBKDF2, 4096+ iterations each), so an unauthenticated
+//! flood must not be able to stall the node (issue 15): a check runs on tokio's blocking pool at
+//! lowered priority ([`strand_base::background::run_niced`]), at most [`CHECKS_AT_ONCE_MAX`] at
+//! a time (beyond them: 429, see [`RestError::busy`]); a refused one's 401 is sent after the SASL
+//! listener's `connection.failed.authentication.delay.ms`, as that listener delays a Kafka
+//! client's failure, waiting on a timer (no worker, no check slot held). A successful Basic check
+//! is remembered for [`CHECKED_EXPIRY`] under a keyed hash of the user and password (the key is
+//! random per process; the password is never kept), at most [`CHECKED_ENTRIES_MAX`] entries; a
+//! remembered SCRAM check counts only while the user's SCRAM credential in the metadata image is
+//! the one it was checked against, so a changed or deleted credential is refused at once.
 
+use std::collections::HashMap;
 use std::net::SocketAddr;
-use std::sync::OnceLock;
+use std::sync::{Arc, Mutex, OnceLock};
+use std::time::{Duration, Instant};
 
 use axum::http::header::{AUTHORIZATION, WWW_AUTHENTICATE};
 use axum::http::{HeaderMap, HeaderValue};
@@ -24,8 +37,10 @@ use base64::Engine;
 use strand_security::sasl::oauthbearer::OAUTHBEARER;
 use strand_security::sasl::plain::PLAIN;
 use strand_security::sasl::scram::ScramClient;
-use strand_security::sasl::{ClientStep, Mechanism, SaslClient, SaslServerFactory, Step};
+use strand_security::sasl::{ClientStep, Mechanism, SaslClient, SaslServerFactory, ScramCredential, Step};
+use strand_security::scram::ScramMechanism;
 use strand_security::{KafkaPrincipal, SecurityProtocol, Session};
+use tokio::sync::Semaphore;
 use tracing::info;
 
 use crate::gateway::RestError;
@@ -36,6 +51,18 @@ pub const AUTHORIZATION_BYTES_MAX: usize = 16 * 1024;
 /// The most SCRAM messages one in-memory exchange takes (RFC 5802: two from each side).
 const SCRAM_STEPS_MAX: usize = 4;
 
+/// The most credential checks running at once (each a thread of the blocking pool; a SCRAM one
+/// takes a core for its PBKDF2 derivations). A request that finds them all busy and its
+/// credentials not remembered is answered 429.
+pub const CHECKS_AT_ONCE_MAX: usize = 2;
+
+/// The most successful Basic checks remembered; a new one beyond them replaces the oldest.
+pub const CHECKED_ENTRIES_MAX: usize = 1024;
+
+/// How long a successful Basic check is remembered: a PLAIN user removed from the JAAS config is
+/// refused after this at the latest (a SCRAM user's changed credential at once).
+pub const CHECKED_EXPIRY: Duration = Duration::from_secs(60);
+
 /// A listener's SASL mechanisms, once the node authenticates its Kafka clients (`Err` before).
 pub type FactoryOf = Box<dyn Fn() -> Result<SaslServerFactory, String> + Send + Sync>;
 
@@ -45,6 +72,9 @@ pub struct SaslAccess {
     pub listener: String,
     pub protocol: SecurityProtocol,
     pub factory_of: FactoryOf,
+    /// The listener's `connection.failed.authentication.delay.ms`: how long a refused
+    /// credential's 401 waits.
+    pub failed_delay: Duration,
 }
 
 /// Who may use the HTTP surface, and how they prove it.
@@ -56,7 +86,59 @@ pub struct HttpAccess {
     pub sasl: Option<SaslAccess>,
     /// `http.metrics.anonymous.allowed`: `/metrics` served without credentials.
     pub metrics_anonymous: bool,
-    factory: OnceLock<SaslServerFactory>,
+    factory: OnceLock<Arc<SaslServerFactory>>,
+    /// Permits for [`CHECKS_AT_ONCE_MAX`] checks.
+    checks: Arc<Semaphore>,
+    checked: Mutex<Checked>,
+}
+
+/// Why credentials got no session.
+enum Refusal {
+    /// They are wrong or unusable (why, for the log).
+    Failed(String),
+    /// Every check slot is taken.
+    Busy,
+}
+
+/// Successful Basic checks, by a keyed hash of the user and password.
+struct Checked {
+    key: [u8; 32],
+    entries: HashMap<Vec<u8>, CheckedEntry>,
+}
+
+struct CheckedEntry {
+    principal: KafkaPrincipal,
+    /// The SCRAM mechanism and credential the password was checked against (`None`: PLAIN).
+    scram: CheckedScram,
+    at: Instant,
+}
+
+impl Checked {
+    fn new() -> Checked {
+        Checked { key: rand::random(), entries: HashMap::new() }
+    }
+
+    /// The keyed hash an entry is found by: HMAC-SHA-256 over the user's length, user, password.
+    fn id(&self, user: &str, password: &str) -> Vec<u8> {
+        let mut data = Vec::with_capacity(8 + user.len() + password.len());
+        data.extend_from_slice(&(user.len() as u64).to_be_bytes());
+        data.extend_from_slice(user.as_bytes());
+        data.extend_from_slice(password.as_bytes());
+        ScramMechanism::Sha256.hmac(&self.key, &data)
+    }
+
+    fn insert(&mut self, id: Vec<u8>, entry: CheckedEntry) {
+        if self.entries.len() >= CHECKED_ENTRIES_MAX && !self.entries.contains_key(&id) {
+            self.entries.retain(|_, e| e.at.elapsed() < CHECKED_EXPIRY);
+            if self.entries.len() >= CHECKED_ENTRIES_MAX {
+                let oldest = self.entries.iter().min_by_key(|(_, e)| e.at).map(|(id, _)| id.clone());
+                if let Some(oldest) = oldest {
+                    self.entries.remove(&oldest);
+                }
+            }
+        }
+        self.entries.insert(id, entry);
+    }
 }
 
 impl std::fmt::Debug for SaslAccess {
@@ -77,7 +159,14 @@ impl std::fmt::Debug for HttpAccess {
 
 impl HttpAccess {
     pub fn new(anonymous_listener: Option<String>, sasl: Option<SaslAccess>, metrics_anonymous: bool) -> HttpAccess {
-        HttpAccess { anonymous_listener, sasl, metrics_anonymous, factory: OnceLock::new() }
+        HttpAccess {
+            anonymous_listener,
+            sasl,
+            metrics_anonymous,
+            factory: OnceLock::new(),
+            checks: Arc::new(Semaphore::new(CHECKS_AT_ONCE_MAX)),
+            checked: Mutex::new(Checked::new()),
+        }
     }
 
     /// Anonymous access on `listener`, nothing checked: a node without security.
@@ -85,8 +174,10 @@ impl HttpAccess {
         HttpAccess::new(Some(listener.into()), None, true)
     }
 
-    /// The session of a request from `peer` with `headers`, or why it is refused (401).
-    pub fn session(&self, headers: &HeaderMap, peer: SocketAddr) -> Result<Session, RestError> {
+    /// The session of a request from `peer` with `headers`, or why it is refused (401, after the
+    /// listener's failed-authentication delay when credentials were checked; 429 when every check
+    /// slot is taken).
+    pub async fn session(&self, headers: &HeaderMap, peer: SocketAddr) -> Result<Session, RestError> {
         let Some(value) = headers.get(AUTHORIZATION) else {
             return match &self.anonymous_listener {
                 Some(listener) => Ok(Session::anonymous(peer, listener.clone())),
@@ -98,58 +189,131 @@ impl HttpAccess {
                 "Authentication failed: this node has no SASL broker listener to check HTTP credentials against",
             ));
         };
-        let refused = |detail: &str| {
-            info!(%peer, "HTTP authentication failed: {detail}");
-            RestError::unauthenticated("Authentication failed: invalid credentials")
-        };
-        if value.len() > AUTHORIZATION_BYTES_MAX {
-            return Err(refused("the Authorization header is over its limit"));
+        match self.principal(sasl, value).await {
+            Ok(principal) => Ok(Session { principal, peer, listener: sasl.listener.clone(), protocol: sasl.protocol }),
+            Err(Refusal::Busy) => {
+                info!(%peer, "HTTP authentication refused: {CHECKS_AT_ONCE_MAX} credential checks are running");
+                Err(RestError::busy("Too many credential checks are running: retry later"))
+            }
+            Err(Refusal::Failed(detail)) => {
+                info!(%peer, "HTTP authentication failed: {detail}");
+                tokio::time::sleep(sasl.failed_delay).await;
+                Err(RestError::unauthenticated("Authentication failed: invalid credentials"))
+            }
         }
-        let value = value.to_str().map_err(|_| refused("the Authorization header is not text"))?;
+    }
+
+    /// Who `value` (an `Authorization` header) says the caller is, checked off the async workers.
+    async fn principal(&self, sasl: &SaslAccess, value: &HeaderValue) -> Result<KafkaPrincipal, Refusal> {
+        let failed = |detail: &str| Refusal::Failed(detail.to_owned());
+        if value.len() > AUTHORIZATION_BYTES_MAX {
+            return Err(failed("the Authorization header is over its limit"));
+        }
+        let value = value.to_str().map_err(|_| failed("the Authorization header is not text"))?;
         let (scheme, credentials) = value.trim().split_once(' ').unwrap_or((value, ""));
-        let credentials = credentials.trim();
+        let credentials = credentials.trim().to_owned();
         let factory = match self.factory.get() {
-            Some(factory) => factory,
+            Some(factory) => factory.clone(),
             None => {
-                let factory = (sasl.factory_of)().map_err(|e| refused(&e))?;
-                self.factory.get_or_init(|| factory)
+                let factory = (sasl.factory_of)().map_err(|e| failed(&e))?;
+                self.factory.get_or_init(|| Arc::new(factory)).clone()
             }
         };
-        let principal = if scheme.eq_ignore_ascii_case("Basic") {
+        if scheme.eq_ignore_ascii_case("Basic") {
             let decoded = base64::engine::general_purpose::STANDARD
-                .decode(credentials)
-                .map_err(|_| refused("Basic credentials are not base64"))?;
-            let decoded = String::from_utf8(decoded).map_err(|_| refused("Basic credentials are not UTF-8"))?;
-            let (user, password) = decoded.split_once(':').ok_or_else(|| refused("Basic credentials have no ':'"))?;
-            basic(factory, user, password).map_err(|e| refused(&format!("user {user:?}: {e}")))?
+                .decode(&credentials)
+                .map_err(|_| failed("Basic credentials are not base64"))?;
+            let decoded = String::from_utf8(decoded).map_err(|_| failed("Basic credentials are not UTF-8"))?;
+            let (user, password) = decoded.split_once(':').ok_or_else(|| failed("Basic credentials have no ':'"))?;
+            let id = self.lock_checked().id(user, password);
+            if let Some(principal) = self.remembered(&factory, &id) {
+                return Ok(principal);
+            }
+            let (user, password) = (user.to_owned(), password.to_owned());
+            let checked = self
+                .off_workers({
+                    let factory = factory.clone();
+                    move || basic(&factory, &user, &password).map_err(|e| format!("user {user:?}: {e}"))
+                })
+                .await?;
+            let (principal, scram) = checked;
+            let entry = CheckedEntry { principal: principal.clone(), scram, at: Instant::now() };
+            self.lock_checked().insert(id, entry);
+            Ok(principal)
         } else if scheme.eq_ignore_ascii_case("Bearer") {
-            bearer(factory, credentials).map_err(|e| refused(&e))?
+            self.off_workers(move || bearer(&factory, &credentials)).await
         } else {
-            return Err(refused(&format!("unknown Authorization scheme {scheme:?}")));
-        };
-        Ok(Session { principal, peer, listener: sasl.listener.clone(), protocol: sasl.protocol })
+            Err(failed(&format!("unknown Authorization scheme {scheme:?}")))
+        }
+    }
+
+    /// The principal of a remembered check `id`, if still fresh and (SCRAM) its credential unchanged.
+    fn remembered(&self, factory: &SaslServerFactory, id: &[u8]) -> Option<KafkaPrincipal> {
+        let mut checked = self.lock_checked();
+        let entry = checked.entries.get(id)?;
+        let current = entry.at.elapsed() < CHECKED_EXPIRY
+            && entry
+                .scram
+                .as_ref()
+                .is_none_or(|(mechanism, user, credential)| factory.scram_credential(user, mechanism) == *credential);
+        if current {
+            return Some(entry.principal.clone());
+        }
+        checked.entries.remove(id);
+        None
+    }
+
+    fn lock_checked(&self) -> std::sync::MutexGuard<'_, Checked> {
+        self.checked.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+
+    /// Runs `check` on the blocking pool at lowered priority, holding one of the check slots
+    /// (none free: [`Refusal::Busy`]).
+    async fn off_workers<T: Send + 'static>(
+        &self,
+        check: impl FnOnce() -> Result<T, String> + Send + 'static,
+    ) -> Result<T, Refusal> {
+        let slot = self.checks.clone().try_acquire_owned().map_err(|_| Refusal::Busy)?;
+        let ran = tokio::task::spawn_blocking(move || {
+            let outcome = strand_base::background::run_niced(check);
+            drop(slot);
+            outcome
+        })
+        .await;
+        match ran {
+            Ok(outcome) => outcome.map_err(Refusal::Failed),
+            Err(e) => Err(Refusal::Failed(format!("the credential check did not finish: {e}"))),
+        }
     }
 
     /// Whether `/metrics` may be served to a request with `headers` from `peer`.
-    pub fn metrics_allowed(&self, headers: &HeaderMap, peer: SocketAddr) -> Result<(), RestError> {
+    pub async fn metrics_allowed(&self, headers: &HeaderMap, peer: SocketAddr) -> Result<(), RestError> {
         if self.metrics_anonymous || (self.anonymous_listener.is_some() && !headers.contains_key(AUTHORIZATION)) {
             return Ok(());
         }
-        self.session(headers, peer).map(|_| ())
+        self.session(headers, peer).await.map(|_| ())
     }
 }
 
+/// What a successful SCRAM check was checked against: the mechanism, the user, the credential
+/// read before the exchange (a later change makes a remembered check stale).
+type CheckedScram = Option<(&'static str, String, Option<ScramCredential>)>;
+
 /// A user name and password checked by PLAIN, then by each enabled SCRAM mechanism.
-fn basic(factory: &SaslServerFactory, user: &str, password: &str) -> Result<KafkaPrincipal, String> {
+fn basic(factory: &SaslServerFactory, user: &str, password: &str) -> Result<(KafkaPrincipal, CheckedScram), String> {
     let mut reasons = Vec::new();
     for name in factory.enabled_names() {
         let outcome = match Mechanism::from_name(name) {
-            Ok(Mechanism::Plain) => plain(factory, user, password),
-            Ok(Mechanism::Scram(scram)) => scram_exchange(factory, name, ScramClient::new(scram, user, password)),
+            Ok(Mechanism::Plain) => plain(factory, user, password).map(|principal| (principal, None)),
+            Ok(Mechanism::Scram(scram)) => {
+                let credential = factory.scram_credential(user, name);
+                scram_exchange(factory, name, ScramClient::new(scram, user, password))
+                    .map(|principal| (principal, Some((name, user.to_owned(), credential))))
+            }
             _ => continue,
         };
         match outcome {
-            Ok(principal) => return Ok(principal),
+            Ok(checked) => return Ok(checked),
             Err(reason) => reasons.push(format!("{name}: {reason}")),
         }
     }

@@ -151,7 +151,7 @@ pub async fn serve_forever(
 async fn metrics(State(surface): State<Arc<Surface>>, headers: HeaderMap, peer: Option<Extension<Peer>>) -> Response {
     if let Some(gateway) = &surface.gateway {
         let peer = peer.map_or(SocketAddr::from(([127, 0, 0, 1], 0)), |Extension(Peer(peer))| peer);
-        if let Err(refused) = gateway.metrics_allowed(&headers, peer) {
+        if let Err(refused) = gateway.metrics_allowed(&headers, peer).await {
             return refused.into_response();
         }
     }

@@ -70,7 +70,11 @@ impl FromRequestParts<Arc<Console>> for View {
             return Err(html::error_page(StatusCode::FORBIDDEN, "", message));
         }
         let peer = parts.extensions.get::<Peer>().map_or(SocketAddr::from((Ipv4Addr::LOCALHOST, 0)), |p| p.0);
-        match console.gateway.ctx(&parts.headers, peer, parts.extensions.get::<crate::Secure>().is_some_and(|s| s.0)) {
+        match console
+            .gateway
+            .ctx(&parts.headers, peer, parts.extensions.get::<crate::Secure>().is_some_and(|s| s.0))
+            .await
+        {
             Ok(ctx) => Ok(View { ctx, console: console.clone() }),
             Err(e) => {
                 let mut page = html::error_page(e.status, "", &e.message);

@@ -45,6 +45,13 @@ impl RestError {
         RestError::new(StatusCode::UNAUTHORIZED, 40101, message)
     }
 
+    /// Every credential check slot is taken (an unauthenticated flood, or a burst of new
+    /// callers): 429 Too Many Requests (RFC 6585), as Confluent's REST Proxy answers its own rate
+    /// limit, rather than 503: the node serves, this caller is to retry later.
+    pub fn busy(message: impl Into<String>) -> RestError {
+        RestError::new(StatusCode::TOO_MANY_REQUESTS, 429, message)
+    }
+
     /// The node does not serve requests (starting or stopping).
     pub fn not_serving() -> RestError {
         RestError::new(StatusCode::SERVICE_UNAVAILABLE, 50302, "The broker is not serving requests yet")

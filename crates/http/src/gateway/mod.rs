@@ -80,15 +80,20 @@ impl Gateway {
     }
 
     /// Whether `/metrics` may be served to this request (401 if not).
-    pub(crate) fn metrics_allowed(&self, headers: &HeaderMap, peer: SocketAddr) -> Result<(), RestError> {
-        self.access.metrics_allowed(headers, peer)
+    pub(crate) async fn metrics_allowed(&self, headers: &HeaderMap, peer: SocketAddr) -> Result<(), RestError> {
+        self.access.metrics_allowed(headers, peer).await
     }
 
     /// The context of one request from `peer`: its caller, the node's broker, the base of its
     /// links (`https://` when `secure`). Refuses an unauthenticated caller (401) and a node not serving yet (503).
-    pub(crate) fn ctx(self: &Arc<Self>, headers: &HeaderMap, peer: SocketAddr, secure: bool) -> Result<Ctx, RestError> {
+    pub(crate) async fn ctx(
+        self: &Arc<Self>,
+        headers: &HeaderMap,
+        peer: SocketAddr,
+        secure: bool,
+    ) -> Result<Ctx, RestError> {
         let broker = self.brokers.broker().ok_or_else(RestError::not_serving)?;
-        let session = self.access.session(headers, peer)?;
+        let session = self.access.session(headers, peer).await?;
         let host = headers.get(HOST).and_then(|h| h.to_str().ok()).filter(|h| !h.is_empty() && !h.contains('/'));
         let host = host.map_or_else(|| peer.to_string(), str::to_owned);
         let cluster_id = broker.identity().cluster_id.clone();

@@ -21,7 +21,7 @@ impl FromRequestParts<Arc<Gateway>> for Ctx {
 
     async fn from_request_parts(parts: &mut Parts, gateway: &Arc<Gateway>) -> Result<Ctx, RestError> {
         let peer = parts.extensions.get::<Peer>().map_or(SocketAddr::from((Ipv4Addr::LOCALHOST, 0)), |p| p.0);
-        gateway.ctx(&parts.headers, peer, parts.extensions.get::<crate::Secure>().is_some_and(|s| s.0))
+        gateway.ctx(&parts.headers, peer, parts.extensions.get::<crate::Secure>().is_some_and(|s| s.0)).await
     }
 }
 

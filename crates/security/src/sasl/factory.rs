@@ -11,7 +11,7 @@ use super::jaas::JaasEntry;
 use super::oauthbearer::{OAUTHBEARER, OAuthBearerServer, TokenValidator};
 use super::plain::{PLAIN, PlainClient, PlainServer, PlainUsers};
 use super::scram::{ScramClient, ScramServer};
-use super::{CredentialStore, SaslClient, SaslServer};
+use super::{CredentialStore, SaslClient, SaslServer, ScramCredential};
 use crate::scram::ScramMechanism;
 
 /// A SASL mechanism Strand implements.
@@ -142,6 +142,12 @@ impl SaslServerFactory {
     /// The enabled mechanisms' names, in config order: SaslHandshake's `mechanisms`.
     pub fn enabled_names(&self) -> Vec<&'static str> {
         self.settings.mechanisms.iter().map(|mechanism| mechanism.name()).collect()
+    }
+
+    /// `user`'s current SCRAM credential for `mechanism` in the listener's store (none without
+    /// SCRAM): a cache of checked passwords compares it with the one it checked against.
+    pub fn scram_credential(&self, user: &str, mechanism: &str) -> Option<ScramCredential> {
+        self.settings.scram_credentials.as_ref()?.scram_credential(user, mechanism)
     }
 
     /// A fresh server for a connection whose handshake asked for `name`.
