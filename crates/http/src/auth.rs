@@ -29,11 +29,12 @@
 use std::collections::HashMap;
 use std::net::SocketAddr;
 use std::sync::{Arc, Mutex, OnceLock};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use axum::http::header::{AUTHORIZATION, WWW_AUTHENTICATE};
 use axum::http::{HeaderMap, HeaderValue};
 use base64::Engine;
+use strand_base::{Clock, SystemClock};
 use strand_security::sasl::oauthbearer::OAUTHBEARER;
 use strand_security::sasl::plain::PLAIN;
 use strand_security::sasl::scram::ScramClient;
@@ -90,6 +91,7 @@ pub struct HttpAccess {
     /// Permits for [`CHECKS_AT_ONCE_MAX`] checks.
     checks: Arc<Semaphore>,
     checked: Mutex<Checked>,
+    clock: Arc<dyn Clock>,
 }
 
 /// Why credentials got no session.
@@ -110,7 +112,13 @@ struct CheckedEntry {
     principal: KafkaPrincipal,
     /// The SCRAM mechanism and credential the password was checked against (`None`: PLAIN).
     scram: CheckedScram,
-    at: Instant,
+    /// When it was checked ([`Clock::monotonic_ns`]).
+    at_ns: u64,
+}
+
+/// Whether a check made at `at_ns` is remembered at `now_ns`.
+fn fresh(at_ns: u64, now_ns: u64) -> bool {
+    u128::from(now_ns.saturating_sub(at_ns)) < CHECKED_EXPIRY.as_nanos()
 }
 
 impl Checked {
@@ -129,9 +137,10 @@ impl Checked {
 
     fn insert(&mut self, id: Vec<u8>, entry: CheckedEntry) {
         if self.entries.len() >= CHECKED_ENTRIES_MAX && !self.entries.contains_key(&id) {
-            self.entries.retain(|_, e| e.at.elapsed() < CHECKED_EXPIRY);
+            let now_ns = entry.at_ns;
+            self.entries.retain(|_, e| fresh(e.at_ns, now_ns));
             if self.entries.len() >= CHECKED_ENTRIES_MAX {
-                let oldest = self.entries.iter().min_by_key(|(_, e)| e.at).map(|(id, _)| id.clone());
+                let oldest = self.entries.iter().min_by_key(|(_, e)| e.at_ns).map(|(id, _)| id.clone());
                 if let Some(oldest) = oldest {
                     self.entries.remove(&oldest);
                 }
@@ -166,6 +175,7 @@ impl HttpAccess {
             factory: OnceLock::new(),
             checks: Arc::new(Semaphore::new(CHECKS_AT_ONCE_MAX)),
             checked: Mutex::new(Checked::new()),
+            clock: Arc::new(SystemClock),
         }
     }
 
@@ -237,7 +247,7 @@ impl HttpAccess {
                 })
                 .await?;
             let (principal, scram) = checked;
-            let entry = CheckedEntry { principal: principal.clone(), scram, at: Instant::now() };
+            let entry = CheckedEntry { principal: principal.clone(), scram, at_ns: self.clock.monotonic_ns() };
             self.lock_checked().insert(id, entry);
             Ok(principal)
         } else if scheme.eq_ignore_ascii_case("Bearer") {
@@ -251,7 +261,7 @@ impl HttpAccess {
     fn remembered(&self, factory: &SaslServerFactory, id: &[u8]) -> Option<KafkaPrincipal> {
         let mut checked = self.lock_checked();
         let entry = checked.entries.get(id)?;
-        let current = entry.at.elapsed() < CHECKED_EXPIRY
+        let current = fresh(entry.at_ns, self.clock.monotonic_ns())
             && entry
                 .scram
                 .as_ref()
