@@ -389,3 +389,29 @@ pub(crate) fn challenge(headers: &mut HeaderMap) {
         headers.append(WWW_AUTHENTICATE, HeaderValue::from_static(challenge));
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn entry(at_ns: u64) -> CheckedEntry {
+        CheckedEntry { principal: KafkaPrincipal::user("alice"), scram: None, at_ns }
+    }
+
+    #[test]
+    fn remembered_checks_are_bounded_and_keyed_by_user_and_password() {
+        let mut checked = Checked::new();
+        assert_ne!(checked.id("ab", "c"), checked.id("a", "bc"), "the user's end is part of the hash");
+        assert_ne!(Checked::new().id("a", "b"), checked.id("a", "b"), "each process has its own key");
+        for i in 0..CHECKED_ENTRIES_MAX + 10 {
+            let id = checked.id(&format!("user-{i}"), "secret");
+            checked.insert(id, entry(i as u64));
+        }
+        assert_eq!(checked.entries.len(), CHECKED_ENTRIES_MAX);
+        assert!(!checked.entries.contains_key(&checked.id("user-0", "secret")), "the oldest went first");
+        assert!(checked.entries.contains_key(&checked.id(&format!("user-{CHECKED_ENTRIES_MAX}"), "secret")));
+        let expiry = u64::try_from(CHECKED_EXPIRY.as_nanos()).expect("fits");
+        assert!(fresh(5, 5 + expiry - 1));
+        assert!(!fresh(5, 5 + expiry));
+    }
+}
