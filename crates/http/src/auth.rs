@@ -42,7 +42,7 @@ use strand_security::sasl::{ClientStep, Mechanism, SaslClient, SaslServerFactory
 use strand_security::scram::ScramMechanism;
 use strand_security::{KafkaPrincipal, SecurityProtocol, Session};
 use tokio::sync::Semaphore;
-use tracing::info;
+use tracing::{debug, info};
 
 use crate::gateway::RestError;
 
@@ -202,7 +202,7 @@ impl HttpAccess {
         match self.principal(sasl, value).await {
             Ok(principal) => Ok(Session { principal, peer, listener: sasl.listener.clone(), protocol: sasl.protocol }),
             Err(Refusal::Busy) => {
-                info!(%peer, "HTTP authentication refused: {CHECKS_AT_ONCE_MAX} credential checks are running");
+                debug!(%peer, "HTTP authentication refused: {CHECKS_AT_ONCE_MAX} credential checks are running");
                 Err(RestError::busy("Too many credential checks are running: retry later"))
             }
             Err(Refusal::Failed(detail)) => {
