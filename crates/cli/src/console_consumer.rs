@@ -7,7 +7,9 @@
 //! It stops after `--max-messages`, after `--timeout-ms` without a record, or on Ctrl-C.
 //!
 //! What it is not (yet): `--group` (consumer groups are not in `strand-client` yet) is refused
-//! in one line, and so are `--include` and custom formatters or deserializers.
+//! in one line, and so are `--include`, custom formatters or deserializers, and a consumer
+//! property of `--consumer.config` that Strand's client does not honour
+//! ([`crate::client_properties`]).
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -60,8 +62,8 @@ pub struct ConsoleConsumerArgs {
     #[arg(long, alias = "consumer.config")]
     command_config: Option<PathBuf>,
     /// read_committed or read_uncommitted.
-    #[arg(long, default_value = "read_uncommitted")]
-    isolation_level: String,
+    #[arg(long)]
+    isolation_level: Option<String>,
     /// The consumer group id (not supported yet).
     #[arg(long)]
     group: Option<String>,
@@ -98,7 +100,16 @@ fn execute(args: &ConsoleConsumerArgs) -> Result<(), Failure> {
     if args.offset.is_some() && args.from_beginning {
         return Err(usage("Options from-beginning and offset cannot be specified together."));
     }
-    let isolation = match args.isolation_level.as_str() {
+    // Kafka's tool sets auto.offset.reset itself; `--isolation-level` wins over the file's.
+    let (properties, config) = crate::client_properties::gather(
+        bootstrap,
+        args.command_config.as_deref(),
+        Default::default(),
+        crate::client_properties::Role::Consumer,
+        &["auto.offset.reset", "isolation.level"],
+    )?;
+    let level = args.isolation_level.as_deref().or(properties.get("isolation.level").map(|l| l.trim()));
+    let isolation = match level.unwrap_or("read_uncommitted") {
         "read_uncommitted" => 0,
         "read_committed" => 1,
         other => return Err(usage(&format!("Invalid value {other} for configuration isolation.level"))),
@@ -113,7 +124,6 @@ fn execute(args: &ConsoleConsumerArgs) -> Result<(), Failure> {
             .filter(|n| *n >= 0)
             .ok_or_else(|| usage(&format!("The provided offset value '{number}' is incorrect. Valid values are 'earliest', 'latest', or a non-negative long.")))?,
     };
-    let config = tool::client_config(bootstrap, args.command_config.as_deref())?;
     let mut processed = 0u64;
     let outcome = tool::block_on(async {
         let client = strand_client::Client::connect(config).await?;

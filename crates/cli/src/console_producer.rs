@@ -3,11 +3,13 @@
 //! `key.separator` is its key, with `parse.headers` the text before `headers.delimiter` its
 //! headers (`k:v` pairs split by `headers.separator`), and `null.marker` stands for a null key,
 //! value or header value. Lines are sent in batches of [`LINES_PER_SEND_MAX`] (or at once with
-//! `--sync`), with `--request-required-acks` (Kafka's default: all).
+//! `--sync`), with `--request-required-acks` (else `acks` of the properties; Kafka's default:
+//! all).
 //!
 //! What it is not (yet): no idempotence, compression or linger (`--compression-codec`,
-//! `--batch-size`, `--timeout` are refused), and `--producer-property` keys other than the
-//! client's own are ignored.
+//! `--batch-size`, `--timeout` are refused), and a producer property of `--producer-property`
+//! or `--command-config` that Strand's client does not honour is refused
+//! ([`crate::client_properties`]).
 
 use std::collections::BTreeMap;
 use std::io::BufRead;
@@ -48,8 +50,8 @@ pub struct ConsoleProducerArgs {
     #[arg(long, alias = "property")]
     reader_property: Vec<String>,
     /// The required acks of the producer requests (-1, 0 or 1).
-    #[arg(long, default_value = "-1", allow_hyphen_values = true)]
-    request_required_acks: String,
+    #[arg(long, allow_hyphen_values = true)]
+    request_required_acks: Option<String>,
     /// If set message send requests to the brokers are synchronously, one at a time as they arrive.
     #[arg(long)]
     sync: bool,
@@ -75,7 +77,18 @@ fn execute(args: &ConsoleProducerArgs) -> Result<(), Failure> {
     let bootstrap =
         args.bootstrap_server.as_deref().ok_or_else(|| usage("Missing required argument \"[bootstrap-server]\""))?;
     let topic = args.topic.as_deref().ok_or_else(|| usage("Missing required argument \"[topic]\""))?;
-    let acks: i16 = match args.request_required_acks.as_str() {
+    let reader = reader(&key_values(&args.reader_property)?)?;
+    let overrides = key_values(&args.producer_property)?;
+    // Kafka's tool: `--request-required-acks` when given, else `acks` of the properties, else all.
+    let (properties, config) = crate::client_properties::gather(
+        bootstrap,
+        args.command_config.as_deref(),
+        overrides,
+        crate::client_properties::Role::Producer,
+        &["acks"],
+    )?;
+    let acks_text = args.request_required_acks.as_deref().or(properties.get("acks").map(|a| a.trim())).unwrap_or("-1");
+    let acks: i16 = match acks_text {
         "all" => -1,
         other => other.parse().ok().filter(|a| [-1, 0, 1].contains(a)).ok_or_else(|| {
             Failure::Operation(format!(
@@ -83,15 +96,6 @@ fn execute(args: &ConsoleProducerArgs) -> Result<(), Failure> {
             ))
         })?,
     };
-    let reader = reader(&key_values(&args.reader_property)?)?;
-    let mut config = tool::client_config(bootstrap, args.command_config.as_deref())?;
-    let overrides = key_values(&args.producer_property)?;
-    if !overrides.is_empty() {
-        let mut properties = overrides;
-        properties.insert("bootstrap.servers".into(), bootstrap.into());
-        config =
-            strand_client::ClientConfig::from_properties(&properties).map_err(|e| Failure::Operation(e.to_string()))?;
-    }
     let per_send = if args.sync { 1 } else { LINES_PER_SEND_MAX };
     tool::block_on(async {
         let client = strand_client::Client::connect(config).await?;

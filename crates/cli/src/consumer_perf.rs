@@ -128,6 +128,8 @@ fn execute(args: &ConsumerPerfArgs) -> Result<(), Failure> {
     };
     properties.extend(crate::console_producer::key_values(&args.command_property)?);
     properties.insert("bootstrap.servers".into(), bootstrap.to_owned());
+    // Kafka's tool sets auto.offset.reset itself (from --from-latest).
+    crate::client_properties::vet(&properties, crate::client_properties::Role::Consumer, &["auto.offset.reset"])?;
     let config =
         strand_client::ClientConfig::from_properties(&properties).map_err(|e| Failure::Operation(e.to_string()))?;
     if !args.hide_header {

@@ -159,7 +159,23 @@ fn test(mut args: E2eLatencyArgs) -> Result<Test, Failure> {
 }
 
 fn execute(test: Test) -> Result<(), Failure> {
-    let config = tool::client_config(&test.bootstrap, test.command_config.as_deref())?;
+    // Kafka's tool sets these itself for its producer and consumer, whatever the file says.
+    let overridden = [
+        "group.id",
+        "enable.auto.commit",
+        "auto.offset.reset",
+        "fetch.max.wait.ms",
+        "linger.ms",
+        "max.block.ms",
+        "acks",
+    ];
+    let (_, config) = crate::client_properties::gather(
+        &test.bootstrap,
+        test.command_config.as_deref(),
+        Default::default(),
+        crate::client_properties::Role::Both,
+        &overridden,
+    )?;
     tool::block_on(async move {
         let admin = tool::admin(config).await?;
         let client = admin.client();

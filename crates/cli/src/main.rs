@@ -32,6 +32,7 @@
 
 mod acls;
 mod add_scram;
+mod client_properties;
 mod cluster;
 mod configs;
 mod console_consumer;

@@ -8,7 +8,8 @@
 //! request per leader each ([`strand_client::producer::Producer`]); a record's latency is its
 //! batch's round trip. `acks` (Kafka's default: all) and `batch.size` come from
 //! `--command-property`/`--producer-props` or the `--command-config` file; the other client
-//! properties as [`strand_client::ClientConfig`] reads them.
+//! properties as [`strand_client::ClientConfig`] reads them, any other producer property
+//! refused ([`crate::client_properties`]).
 //!
 //! What it is not (yet): no transactions (`--transactional-id`, `--transaction-duration-ms`), no
 //! `--warmup-records`, `--key-distribution` or `--print-metrics`: each is refused in one line.
@@ -24,6 +25,7 @@ use strand_base::{Clock, SystemClock};
 use strand_client::producer::{Producer, ProducerRecord, SEND_RECORDS_MAX};
 use tokio::time::Instant;
 
+use crate::client_properties::{self, Role};
 use crate::tool::{self, Failure};
 
 /// Kafka's producer default `batch.size`.
@@ -129,6 +131,7 @@ fn execute(args: &ProducerPerfArgs) -> Result<(), Failure> {
     if let Some(bootstrap) = &args.bootstrap_server {
         properties.insert("bootstrap.servers".into(), bootstrap.clone());
     }
+    client_properties::vet(&properties, Role::Producer, &["acks", "batch.size"])?;
     let acks = match properties.remove("acks").as_deref() {
         None | Some("all" | "-1") => -1,
         Some("0") => 0,

@@ -11,8 +11,10 @@
 //! a poll fetches each assigned partition once, and a heartbeat goes between polls every
 //! `heartbeat.interval.ms`; a poll returns at most `max.poll.records`. Auto-commit commits every
 //! `auto.commit.interval.ms`, before a rebalance and on close, printing nothing. These three,
-//! `max.poll.interval.ms` and `isolation.level` are read from `--consumer.config` with Kafka's
-//! defaults; the flags win over the file, as in Kafka.
+//! `max.poll.interval.ms`, `isolation.level`, `fetch.max.wait.ms` and `session.timeout.ms` are
+//! read from `--consumer.config` with Kafka's defaults; the flags win over the file, as in Kafka.
+//! Any other consumer property there that Strand's client does not honour is refused
+//! ([`crate::client_properties`]).
 //!
 //! What it is not (yet): `--group-protocol consumer` (KIP-848), `--group-remote-assignor`
 //! and assignment strategies other than Kafka's `RangeAssignor` are refused in one line.
@@ -31,8 +33,29 @@ use tokio::time::Instant;
 use crate::tool::{self, Failure};
 use crate::verifiable_producer::{json_text, print_event};
 
-/// How long one partition's fetch waits for records.
-const FETCH_WAIT_MS: i32 = 100;
+/// How long one partition's fetch waits for records unless `fetch.max.wait.ms` says (Kafka's
+/// default is 500; one poll fetches each partition in turn, so this one waits less).
+const FETCH_WAIT_MS: u64 = 100;
+/// Kafka's `session.timeout.ms` default.
+const SESSION_TIMEOUT_MS: u64 = 45_000;
+/// What this tool reads from `--consumer.config`, and what Kafka's tool overrides with its
+/// flags (`group.id`, `enable.auto.commit`, `auto.offset.reset`, ...): the rest goes to
+/// [`crate::client_properties::vet`].
+const READ_HERE: &[&str] = &[
+    "isolation.level",
+    "max.poll.records",
+    "heartbeat.interval.ms",
+    "auto.commit.interval.ms",
+    "max.poll.interval.ms",
+    "fetch.max.wait.ms",
+    "session.timeout.ms",
+    "group.id",
+    "group.instance.id",
+    "group.protocol",
+    "enable.auto.commit",
+    "auto.offset.reset",
+    "partition.assignment.strategy",
+];
 /// Kafka's `heartbeat.interval.ms` default.
 const HEARTBEAT_INTERVAL_MS: u64 = 3_000;
 /// Kafka's `auto.commit.interval.ms` default.
@@ -114,8 +137,7 @@ struct Progress {
 }
 
 /// How the consumer polls: the flags, and the consumer properties of `--consumer.config` it
-/// honours (`isolation.level`, `max.poll.records`, `heartbeat.interval.ms`,
-/// `auto.commit.interval.ms`, `max.poll.interval.ms`).
+/// honours ([`READ_HERE`]).
 #[derive(Debug)]
 struct Polling {
     reset: Reset,
@@ -126,6 +148,8 @@ struct Polling {
     heartbeat_interval: Duration,
     /// With `--enable-autocommit`: how often.
     auto_commit_interval: Option<Duration>,
+    /// `fetch.max.wait.ms`: how long one partition's fetch waits for records.
+    fetch_wait_ms: i32,
     verbose: bool,
 }
 
@@ -146,6 +170,7 @@ fn execute(args: &VerifiableConsumerArgs) -> Result<(), Failure> {
         None => Default::default(),
     };
     properties.insert("bootstrap.servers".into(), args.bootstrap_server.clone());
+    crate::client_properties::vet(&properties, crate::client_properties::Role::Consumer, READ_HERE)?;
     let isolation = match properties.get("isolation.level").map(|v| v.trim()) {
         None | Some("read_uncommitted") => 0,
         Some("read_committed") => 1,
@@ -171,14 +196,19 @@ fn execute(args: &VerifiableConsumerArgs) -> Result<(), Failure> {
             true => Some(Duration::from_millis(number("auto.commit.interval.ms", AUTO_COMMIT_INTERVAL_MS)?)),
             false => None,
         },
+        fetch_wait_ms: i32::try_from(number("fetch.max.wait.ms", FETCH_WAIT_MS)?).unwrap_or(i32::MAX),
         verbose: args.verbose,
+    };
+    let session_timeout = match args.session_timeout_ms {
+        Some(flag) => flag,
+        None => i32::try_from(number("session.timeout.ms", SESSION_TIMEOUT_MS)?).unwrap_or(i32::MAX),
     };
     let rebalance_timeout = number("max.poll.interval.ms", REBALANCE_TIMEOUT_MS as u64)?;
     let config = ClientConfig::from_properties(&properties).map_err(|e| Failure::Operation(e.to_string()))?;
     let settings = GroupSettings {
         group_id: args.group_id.clone(),
         group_instance_id: args.group_instance_id.clone(),
-        session_timeout_ms: args.session_timeout_ms.unwrap_or(45_000),
+        session_timeout_ms: session_timeout,
         rebalance_timeout_ms: i32::try_from(rebalance_timeout).unwrap_or(i32::MAX),
         topics: vec![args.topic.clone()],
     };
@@ -304,7 +334,7 @@ async fn poll(
     if positions.is_empty() {
         // Nothing assigned (more members than partitions, or no such topic yet): wait as a
         // fetch would, rather than spin until the next heartbeat.
-        tokio::time::sleep(Duration::from_millis(FETCH_WAIT_MS as u64)).await;
+        tokio::time::sleep(Duration::from_millis(polling.fetch_wait_ms.unsigned_abs().into())).await;
     } else {
         let start = progress.polls % positions.len();
         positions.rotate_left(start);
@@ -316,7 +346,7 @@ async fn poll(
             break;
         }
         let consumer = PartitionConsumer::new(member.client(), topic.clone(), polling.isolation);
-        for record in consumer.fetch(partition, offset, FETCH_WAIT_MS).await? {
+        for record in consumer.fetch(partition, offset, polling.fetch_wait_ms).await? {
             if progress.consumed >= poll_limit {
                 break;
             }

@@ -10,8 +10,9 @@
 //! [`SEND_RECORDS_MAX`] records (fewer when `--throughput` holds it back) in one
 //! [`Producer::send`] and prints their results in order. A failed send fails every record in
 //! it; as in Kafka (`retries=0`), nothing is sent again. `--acks` is overridden by `acks` in
-//! `--producer.config`, as Kafka's properties file overrides the flag; `transactional.id`,
-//! `enable.idempotence=true`, a `compression.type` and a `partitioner.class` there are refused.
+//! `--producer.config`, as Kafka's properties file overrides the flag; any other producer property
+//! there that Strand's client does not honour (`transactional.id`, `enable.idempotence=true`, a
+//! `compression.type`, `linger.ms`, ...) is refused ([`crate::client_properties`]).
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -21,6 +22,7 @@ use clap::Args;
 use strand_client::producer::{Producer, ProducerRecord};
 use strand_client::{Client, ClientConfig};
 
+use crate::client_properties::{self, Role};
 use crate::tool::{self, Failure};
 
 /// The most records one Produce carries: a stop (SIGTERM) waits for at most one such send.
@@ -115,6 +117,8 @@ fn execute(args: &VerifiableProducerArgs) -> Result<(), Failure> {
         None => Default::default(),
     };
     properties.insert("bootstrap.servers".into(), args.bootstrap_server.clone());
+    // Kafka's tool sets retries=0; this producer never resends a failed batch either.
+    client_properties::vet(&properties, Role::Producer, &["acks", "retries"])?;
     let acks = match properties.remove("acks").as_deref() {
         None => args.acks.parse().unwrap_or(-1),
         Some("all" | "-1") => -1,
@@ -125,9 +129,7 @@ fn execute(args: &VerifiableProducerArgs) -> Result<(), Failure> {
             return Err(Failure::Operation(message));
         }
     };
-    // Kafka's tool sets retries=0; this producer never resends a failed batch either.
     properties.remove("retries");
-    refuse_unserved(&properties)?;
     let config = ClientConfig::from_properties(&properties).map_err(|e| Failure::Operation(e.to_string()))?;
     let start_ms = now_ms();
     let mut sequence = Sequence {
@@ -161,22 +163,6 @@ fn execute(args: &VerifiableProducerArgs) -> Result<(), Failure> {
     );
     print_event("tool_data", &fields);
     outcome
-}
-
-/// Producer properties that would change what is written, which this producer cannot honour:
-/// refused naming the property, never ignored.
-fn refuse_unserved(properties: &std::collections::BTreeMap<String, String>) -> Result<(), Failure> {
-    let at = |key: &str, default: &str| properties.get(key).is_some_and(|v| !v.trim().eq_ignore_ascii_case(default));
-    let unserved = [
-        ("transactional.id", properties.contains_key("transactional.id")),
-        ("enable.idempotence", at("enable.idempotence", "false")),
-        ("compression.type", at("compression.type", "none")),
-        ("partitioner.class", properties.contains_key("partitioner.class")),
-    ];
-    match unserved.iter().find(|(_, given)| *given) {
-        Some((key, _)) => Err(Failure::Operation(format!("{key} is not supported by this version of Strand"))),
-        None => Ok(()),
-    }
 }
 
 /// Sends `limit` records, at most `throughput` a second when it is positive (at 0, one). Stops between

@@ -104,4 +104,25 @@ fn headers_nulls_and_the_formatter_s_columns() {
     let grouped = strand(&server, "console-consumer", &["--topic", "h", "--group", "g"], None);
     assert_eq!(grouped.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&grouped.stderr).contains("--group is not supported by this version of Strand"));
+
+    // `acks` of --producer-property is read (without --request-required-acks); linger.ms, which
+    // would change nothing, is refused; so is fetch.min.bytes in the consumer's file.
+    let property = |pair: &'static str| ["--topic", "h", "--producer-property", pair];
+    let produced = strand(&server, "console-producer", &property("acks=2"), None);
+    assert_eq!(produced.status.code(), Some(1));
+    let stderr = String::from_utf8_lossy(&produced.stderr);
+    assert!(stderr.contains("Invalid value 2 for configuration acks"), "{stderr}");
+    let produced = strand(&server, "console-producer", &property("linger.ms=5"), None);
+    assert_eq!(produced.status.code(), Some(1));
+    assert_eq!(
+        String::from_utf8_lossy(&produced.stderr).trim_end(),
+        "linger.ms is not supported by this version of Strand"
+    );
+    let config = tempfile::NamedTempFile::new().expect("temp file");
+    std::fs::write(config.path(), "fetch.min.bytes=1000\n").expect("write");
+    let path = config.path().display().to_string();
+    let consumed = strand(&server, "console-consumer", &["--topic", "h", "--consumer.config", &path], None);
+    assert_eq!(consumed.status.code(), Some(1));
+    let stderr = String::from_utf8_lossy(&consumed.stderr);
+    assert_eq!(stderr.trim_end(), "fetch.min.bytes is not supported by this version of Strand");
 }

@@ -93,6 +93,11 @@ fn record_sizes_and_refusals() {
     let (ok, _, stderr) = perf(&server, &args);
     assert!(!ok, "{stderr}");
     assert_eq!(stderr.trim_end(), "--print-metrics is not supported by this version of Strand");
+    // A producer property that would change nothing here is refused, naming it.
+    let args = ["--topic", "sized", "--num-records", "1", "--record-size", "1", "--throughput", "-1"];
+    let (ok, stdout, stderr) = perf(&server, &[&args[..], &["--producer-props", "acks=1", "linger.ms=5"]].concat());
+    assert!(!ok && stdout.is_empty(), "{stdout}");
+    assert_eq!(stderr.trim_end(), "linger.ms is not supported by this version of Strand");
 }
 
 /// `strand consumer-perf-test` with `args` against `server`.
@@ -144,6 +149,13 @@ fn the_consumer_counts_what_the_topic_holds() {
          the --timeout option to increase the timeout."
     );
     assert!(line(r"0\.1907", 2000).is_match(lines[1]), "{stdout}");
+
+    // client.id is the client's; fetch.min.bytes would change nothing here: refused.
+    let args = ["--topic", "read", "--num-records", "1", "--command-property", "client.id=perf"];
+    let (ok, stdout, stderr) =
+        consumer_perf(&server, &[&args[..], &["--command-property", "fetch.min.bytes=1000"]].concat());
+    assert!(!ok && stdout.is_empty(), "{stdout}");
+    assert_eq!(stderr.trim_end(), "fetch.min.bytes is not supported by this version of Strand");
 }
 
 /// `strand e2e-latency` with `args` (which name the server).
@@ -208,4 +220,17 @@ fn the_latency_test_reads_back_every_record() {
         "Invalid value for --producer-acks. Latency testing requires synchronous acknowledgement. Please use '1' or \
          'all'."
     );
+
+    // The tool's own group.id and the client's client.id are taken; client.rack is refused.
+    let config = tempfile::NamedTempFile::new().expect("temp file");
+    std::fs::write(config.path(), "group.id=mine\nclient.id=latency-client\n").expect("write");
+    let path = config.path().display().to_string();
+    let args = ["--bootstrap-server", &bootstrap, "--topic", "latency", "--num-records", "3", "--producer-acks", "1"];
+    let with_config = [&args[..], &["--record-size", "5", "--command-config", &path]].concat();
+    let (ok, stdout, stderr) = e2e_latency(&with_config);
+    assert!(ok && stderr.is_empty(), "{stdout}{stderr}");
+    std::fs::write(config.path(), "client.rack=r1\n").expect("write");
+    let (ok, stdout, stderr) = e2e_latency(&with_config);
+    assert!(!ok && stdout.is_empty(), "{stdout}");
+    assert_eq!(stderr.trim_end(), "client.rack is not supported by this version of Strand");
 }

@@ -120,10 +120,18 @@ fn a_group_consumes_exactly_what_the_producer_acknowledged() {
     let names: Vec<&str> = consumer_events.iter().filter_map(|e| e["name"].as_str()).collect();
     assert_eq!(names[names.len() - 3..], ["partitions_revoked", "shutdown_complete", "shutdown_requested"]);
 
-    // The group again: once assigned, one new record; it is the only one consumed.
-    let (mut again, mut stdout) = spawn(&server, "verifiable-consumer", &[&args[..5], &["1", "--verbose"]].concat());
+    // The group again, its member named by client.id (the group's description shows it): once
+    // assigned, one new record; it is the only one consumed.
+    std::fs::write(config.path(), "client.id=checker-7\n").expect("write");
+    let again_args = [&args[..5], &["1", "--verbose", "--consumer.config", &path]].concat();
+    let (mut again, mut stdout) = spawn(&server, "verifiable-consumer", &again_args);
     assert_eq!(next_event(&mut stdout)["name"], "startup_complete");
     assert_eq!(next_event(&mut stdout)["partitions"], both);
+    let described = tool(&server, "consumer-groups", &["--describe", "--group", "checkers", "--members"]);
+    let members = String::from_utf8_lossy(&described.stdout);
+    let client_ids: Vec<&str> =
+        members.lines().filter(|l| l.starts_with("checkers ")).filter_map(|l| l.split_whitespace().nth(3)).collect();
+    assert_eq!(client_ids, ["checker-7"], "{members}");
     let one =
         tool(&server, "verifiable-producer", &["--topic", "verified", "--max-messages", "1", "--value-prefix", "9"]);
     let new = records(&named(&events(&one.stdout), "producer_send_success"));
@@ -247,6 +255,19 @@ fn unsupported_flags_are_refused() {
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert_eq!(output.status.code(), Some(1));
     assert!(stderr.trim() == "compression.type is not supported by this version of Strand", "{stderr}");
+    // A consumer property Strand's client would not honour is refused; a name no Kafka client
+    // knows gets Kafka's warning and the run goes on.
+    std::fs::write(config.path(), "fetch.min.bytes=1000\nclient.id=c\n").expect("write");
+    let output = tool(&server, "verifiable-consumer", &[&base[..], &["--consumer.config", &path]].concat());
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(1));
+    assert_eq!(stderr.trim_end(), "fetch.min.bytes is not supported by this version of Strand");
+    std::fs::write(config.path(), "no.such.setting=1\nacks=1\n").expect("write");
+    let args = ["--topic", "t", "--max-messages", "0", "--producer.config", &path];
+    let output = tool(&server, "verifiable-producer", &args);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(output.status.success(), "{stderr}");
+    assert_eq!(stderr.trim_end(), "WARN These configurations '[no.such.setting]' were supplied but are not used yet.");
     let output = tool(&server, "verifiable-producer", &["--topic", "t", "--acks", "2"]);
     assert_eq!(output.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&output.stderr).contains("--acks"));
