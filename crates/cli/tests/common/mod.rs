@@ -7,6 +7,7 @@ pub mod cluster;
 pub mod dynamic;
 pub mod goldens;
 pub mod kafka_tool;
+pub mod rest;
 pub mod tls;
 pub mod txn;
 
