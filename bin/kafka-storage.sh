@@ -1,0 +1,2 @@
+#!/bin/sh
+exec "$(dirname "$0")/kafka-run-strand.sh" storage "$@"
