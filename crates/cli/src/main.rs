@@ -21,6 +21,10 @@
 //!   `strand transactions` ([`transactions`]) and `strand acls` ([`acls`]) likewise, and the
 //!   system-test tools `strand verifiable-producer` ([`verifiable_producer`]) and
 //!   `strand verifiable-consumer` ([`verifiable_consumer`]).
+//! - `strand dev cluster ...` ([`dev`]): a local cluster of `strand server` children in one
+//!   command, its nodes killed and restarted from another terminal.
+//! - `strand completions bash|zsh|fish|elvish|powershell`: the shell's completion script
+//!   (`clap_complete`), every subcommand and flag.
 //!
 //! A build with failpoints (the binary Cargo builds for this package's tests, where the
 //! `fail/failpoints` dev-dependency feature unifies in) sets them from `FAILPOINTS` and, while
@@ -39,6 +43,7 @@ mod console_consumer;
 mod console_producer;
 mod consumer_perf;
 mod delete_records;
+mod dev;
 mod dump_log;
 mod e2e_latency;
 mod features;
@@ -118,6 +123,15 @@ enum Command {
     VerifiableProducer(verifiable_producer::VerifiableProducerArgs),
     /// Consume in a group, print its events as JSON (Kafka's kafka-verifiable-consumer.sh).
     VerifiableConsumer(verifiable_consumer::VerifiableConsumerArgs),
+    /// Run a local cluster for development and demonstrations.
+    #[command(subcommand)]
+    Dev(dev::DevCommand),
+    /// Print a shell's completion script for strand.
+    #[command(after_help = "Example:\n  source <(strand completions bash)")]
+    Completions {
+        /// The shell.
+        shell: clap_complete::Shell,
+    },
 }
 
 fn main() -> ExitCode {
@@ -149,6 +163,16 @@ fn main() -> ExitCode {
         Command::Acls(args) => return acls::run(args),
         Command::VerifiableProducer(args) => return verifiable_producer::run(args),
         Command::VerifiableConsumer(args) => return verifiable_consumer::run(args),
+        Command::Dev(command) => return dev::run(command),
+        Command::Completions { shell } => {
+            clap_complete::generate(
+                shell,
+                &mut <Cli as clap::CommandFactory>::command(),
+                "strand",
+                &mut std::io::stdout(),
+            );
+            return ExitCode::SUCCESS;
+        }
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -160,12 +184,14 @@ fn main() -> ExitCode {
 }
 
 /// Prints clap's message; help and version exit 0. A wrong command line of one of Kafka's tools
-/// exits 1, as Kafka's do; of `server` and `storage`, clap's 2.
+/// exits 1, as Kafka's do; of `server`, `storage`, `dev` and `completions`, clap's 2.
 fn bad_command_line(error: &clap::Error) -> ExitCode {
     let _ = error.print();
     if !error.use_stderr() {
         return ExitCode::SUCCESS;
     }
-    let kafka_tool = std::env::args().nth(1).is_some_and(|command| !matches!(command.as_str(), "server" | "storage"));
+    let kafka_tool = std::env::args()
+        .nth(1)
+        .is_some_and(|command| !matches!(command.as_str(), "server" | "storage" | "dev" | "completions"));
     ExitCode::from(if kafka_tool { 1 } else { 2 })
 }

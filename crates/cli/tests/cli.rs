@@ -386,3 +386,40 @@ fn a_refused_first_start_formats_nothing() -> TestResult {
     assert!(meta_properties(&data).is_empty(), "formatted by a refused start: {}", meta_properties(&data));
     Ok(())
 }
+
+/// `strand completions SHELL` prints a script the shell takes: bash registers it for `strand`
+/// and completes subcommands and a subcommand's flags from it; zsh's and fish's name strand.
+#[test]
+fn completions_for_each_shell() -> TestResult {
+    let bash = strand(&["completions", "bash"])?;
+    assert!(bash.status.success(), "{}", text(&bash.stderr));
+    let script = tempfile::NamedTempFile::new()?;
+    std::fs::write(script.path(), &bash.stdout)?;
+    // What bash offers after `strand consumer-gr` and after `strand topics --bootstrap-s`.
+    let complete = |line: &str| -> std::io::Result<String> {
+        let words: Vec<&str> = line.split(' ').collect();
+        // Bash calls the function with the command, the word being completed and the one before.
+        let (current, previous) = (words[words.len() - 1], words[words.len() - 2]);
+        let program = format!(
+            "source {}; COMP_WORDS=({line}); COMP_CWORD={}; COMP_LINE='{line}'; COMP_POINT={}; \
+             _strand strand {current} {previous}; printf '%s\\n' \"${{COMPREPLY[@]}}\"",
+            script.path().display(),
+            words.len() - 1,
+            line.len()
+        );
+        Ok(text(&Command::new("bash").args(["-c", &program]).output()?.stdout))
+    };
+    assert_eq!(complete("strand consumer-gr")?.trim(), "consumer-groups");
+    assert!(complete("strand topics --bootstrap-s")?.lines().any(|w| w.trim() == "--bootstrap-server"));
+    let registered = Command::new("bash")
+        .args(["-c", &format!("source {}; complete -p strand", script.path().display())])
+        .output()?;
+    assert!(text(&registered.stdout).contains("strand"), "{}", text(&registered.stderr));
+    let zsh = strand(&["completions", "zsh"])?;
+    assert!(text(&zsh.stdout).starts_with("#compdef strand"), "{}", text(&zsh.stdout));
+    let fish = strand(&["completions", "fish"])?;
+    assert!(text(&fish.stdout).contains("complete -c strand"), "{}", text(&fish.stdout));
+    let unknown = strand(&["completions", "tcsh"])?;
+    assert_eq!(unknown.status.code(), Some(2), "{}", text(&unknown.stderr));
+    Ok(())
+}
