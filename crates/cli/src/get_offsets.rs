@@ -17,7 +17,7 @@ use clap::Args;
 use regex::Regex;
 use strand_client::admin_offsets::OffsetSpec;
 
-use crate::tool::{self, Failure};
+use crate::tool::{self, Failure, Output};
 
 const EXAMPLES: &str = "Examples:
   strand get-offsets --bootstrap-server localhost:9092 --topic orders
@@ -56,6 +56,10 @@ pub struct GetOffsetsArgs {
     /// By default, internal topics are included. If specified, internal topics are excluded.
     #[arg(long)]
     exclude_internal_topics: bool,
+    /// Print Kafka's TOPIC:PARTITION:OFFSET lines, or one JSON array of {topic, partition,
+    /// offset, timestamp, leaderEpoch} (Strand's, for scripts).
+    #[arg(long, value_enum, default_value_t = Output::Text)]
+    output: Output,
 }
 
 /// Which partitions of a topic a rule takes.
@@ -110,7 +114,7 @@ fn execute(args: &GetOffsetsArgs) -> Result<(), Failure> {
         }],
     };
     let config = tool::client_config(bootstrap, args.command_config.as_deref())?;
-    let exclude_internal = args.exclude_internal_topics;
+    let (exclude_internal, output) = (args.exclude_internal_topics, args.output);
     tool::block_on(async move {
         let admin = tool::admin(config).await?;
         let mut names: Vec<String> = admin
@@ -134,11 +138,11 @@ fn execute(args: &GetOffsetsArgs) -> Result<(), Failure> {
             return Err(Failure::Operation("Could not match any topic-partitions with the specified filters".into()));
         }
         let answers = admin.list_offsets(&partitions, spec, 0).await?;
-        let mut lines = Vec::new();
+        let mut found = Vec::new();
         for ((topic, partition), answer) in partitions.iter().zip(answers) {
             match answer {
                 Ok(listed) if listed.offset != -1 => {
-                    lines.push((format!("{topic}-{partition}"), format!("{topic}:{partition}:{}", listed.offset)))
+                    found.push((format!("{topic}-{partition}"), topic, partition, listed))
                 }
                 Ok(_) => {}
                 Err(error) => {
@@ -146,9 +150,29 @@ fn execute(args: &GetOffsetsArgs) -> Result<(), Failure> {
                 }
             }
         }
-        lines.sort();
-        for (_, line) in lines {
-            println!("{line}");
+        // Kafka's order: by the "topic-partition" text.
+        found.sort_by(|a, b| a.0.cmp(&b.0));
+        match output {
+            Output::Text => {
+                for (_, topic, partition, listed) in found {
+                    println!("{topic}:{partition}:{}", listed.offset);
+                }
+            }
+            Output::Json => {
+                let documents: Vec<serde_json::Value> = found
+                    .into_iter()
+                    .map(|(_, topic, partition, listed)| {
+                        serde_json::json!({
+                            "topic": topic,
+                            "partition": partition,
+                            "offset": listed.offset,
+                            "timestamp": (listed.timestamp >= 0).then_some(listed.timestamp),
+                            "leaderEpoch": (listed.leader_epoch >= 0).then_some(listed.leader_epoch),
+                        })
+                    })
+                    .collect();
+                println!("{}", serde_json::Value::from(documents));
+            }
         }
         Ok(())
     })

@@ -1,8 +1,8 @@
 //! `strand metadata-quorum`: Kafka's `kafka-metadata-quorum.sh` (`MetadataQuorumCommand`)
 //! through the brokers (`--bootstrap-server`) or the controllers (`--bootstrap-controller`):
 //! `describe --status` (Kafka's summary lines) or `describe --replication [--human-readable]`
-//! (Kafka's tab-separated table), and `remove-controller` (KIP-853; `--dry-run`,
-//! `--unregister`).
+//! (Kafka's tab-separated table), either as one JSON document with `--output json` (Strand's),
+//! and `remove-controller` (KIP-853; `--dry-run`, `--unregister`).
 //!
 //! What it is not (yet): `add-controller`, which reads the new controller's own properties and
 //! log directory, is refused in one line.
@@ -12,10 +12,11 @@ use std::process::ExitCode;
 
 use base64::Engine;
 use clap::{Args, Subcommand};
+use serde_json::json;
 use strand_base::Uuid;
 use strand_client::admin_quorum::{QuorumInfo, ReplicaState};
 
-use crate::tool::{self, Failure, exception};
+use crate::tool::{self, Failure, Output, exception};
 
 const EXAMPLES: &str = "Examples:
   strand metadata-quorum --bootstrap-server localhost:9092 describe --status
@@ -51,6 +52,9 @@ enum QuorumCommand {
         /// Human-readable output.
         #[arg(long)]
         human_readable: bool,
+        /// Print Kafka's text or one JSON document (Strand's, for scripts).
+        #[arg(long, value_enum, default_value_t = Output::Text)]
+        output: Output,
     },
     /// Add a controller to the KRaft controller cluster (not supported by this version of Strand).
     AddController {
@@ -81,7 +85,7 @@ pub fn run(args: MetadataQuorumArgs) -> ExitCode {
 
 fn execute(args: MetadataQuorumArgs) -> Result<(), Failure> {
     let failed = |message: &str| Failure::Operation(message.to_owned());
-    if let QuorumCommand::Describe { status, replication, human_readable } = &args.command {
+    if let QuorumCommand::Describe { status, replication, human_readable, .. } = &args.command {
         if *human_readable && !*replication {
             return Err(failed("The option --human-readable is only supported along with --replication"));
         }
@@ -109,13 +113,20 @@ fn execute(args: MetadataQuorumArgs) -> Result<(), Failure> {
         let admin = tool::admin(config).await?;
         let call = |e| Failure::Operation(exception(e));
         match args.command {
-            QuorumCommand::Describe { status: true, .. } => {
+            QuorumCommand::Describe { status: true, output, .. } => {
                 let cluster_id = admin.describe_cluster().await.map_err(call)?.cluster_id;
-                print!("{}", status_text(&cluster_id, &admin.describe_metadata_quorum().await.map_err(call)?)?);
-            }
-            QuorumCommand::Describe { human_readable, .. } => {
                 let quorum = admin.describe_metadata_quorum().await.map_err(call)?;
-                print!("{}", replication_table(&quorum, human_readable.then(now_ms))?);
+                match output {
+                    Output::Text => print!("{}", status_text(&cluster_id, &quorum)?),
+                    Output::Json => println!("{}", status_json(&cluster_id, &quorum)?),
+                }
+            }
+            QuorumCommand::Describe { human_readable, output, .. } => {
+                let quorum = admin.describe_metadata_quorum().await.map_err(call)?;
+                match output {
+                    Output::Text => print!("{}", replication_table(&quorum, human_readable.then(now_ms))?),
+                    Output::Json => println!("{}", replication_json(&quorum)?),
+                }
             }
             QuorumCommand::RemoveController { controller_id, controller_directory_id, dry_run, unregister } => {
                 if controller_id < 0 {
@@ -169,8 +180,9 @@ fn leader_of(quorum: &QuorumInfo) -> Result<&ReplicaState, Failure> {
         .ok_or_else(|| Failure::Operation(format!("No voter is the quorum's leader {}", quorum.leader_id)))
 }
 
-/// `describe --status`, as Kafka's `handleDescribeStatus` prints it.
-fn status_text(cluster_id: &str, quorum: &QuorumInfo) -> Result<String, Failure> {
+/// The leader, and how far the furthest-behind voter lags it: in offsets, and in time (-1 when
+/// a caught-up time is unknown), as Kafka's `handleDescribeStatus` computes them.
+fn follower_lag(quorum: &QuorumInfo) -> Result<(&ReplicaState, i64, i64), Failure> {
     let leader = leader_of(quorum)?;
     let laggard = quorum.voters.iter().min_by_key(|v| v.log_end_offset).unwrap_or(leader);
     let lag_time = if laggard.id == leader.id {
@@ -180,6 +192,12 @@ fn status_text(cluster_id: &str, quorum: &QuorumInfo) -> Result<String, Failure>
     } else {
         -1
     };
+    Ok((leader, leader.log_end_offset - laggard.log_end_offset, lag_time))
+}
+
+/// `describe --status`, as Kafka's `handleDescribeStatus` prints it.
+fn status_text(cluster_id: &str, quorum: &QuorumInfo) -> Result<String, Failure> {
+    let (_, lag, lag_time) = follower_lag(quorum)?;
     Ok(format!(
         "ClusterId:              {cluster_id}\nLeaderId:               {}\nLeaderEpoch:            {}\n\
          HighWatermark:          {}\nMaxFollowerLag:         {}\nMaxFollowerLagTimeMs:   {lag_time}\n\
@@ -187,7 +205,7 @@ fn status_text(cluster_id: &str, quorum: &QuorumInfo) -> Result<String, Failure>
         quorum.leader_id,
         quorum.leader_epoch,
         quorum.high_watermark,
-        leader.log_end_offset - laggard.log_end_offset,
+        lag,
         replicas_text(quorum, &quorum.voters),
         replicas_text(quorum, &quorum.observers),
     ))
@@ -213,6 +231,55 @@ fn replicas_text(quorum: &QuorumInfo, replicas: &[ReplicaState]) -> String {
     format!("[{}]", nodes.join(", "))
 }
 
+/// `describe --status --output json`: the same fields, camelCase, the replicas as objects.
+fn status_json(cluster_id: &str, quorum: &QuorumInfo) -> Result<serde_json::Value, Failure> {
+    let (_, lag, lag_time) = follower_lag(quorum)?;
+    let replicas = |replicas: &[ReplicaState]| -> Vec<serde_json::Value> {
+        let endpoints = |id: i32| quorum.endpoints.get(&id).cloned().unwrap_or_default();
+        let directory = |r: &ReplicaState| (r.directory_id != Uuid::ZERO).then(|| r.directory_id.to_string());
+        replicas
+            .iter()
+            .map(|r| json!({"id": r.id, "directoryId": directory(r), "endpoints": endpoints(r.id)}))
+            .collect()
+    };
+    Ok(json!({
+        "clusterId": cluster_id,
+        "leaderId": quorum.leader_id,
+        "leaderEpoch": quorum.leader_epoch,
+        "highWatermark": quorum.high_watermark,
+        "maxFollowerLag": lag,
+        "maxFollowerLagTimeMs": lag_time,
+        "currentVoters": replicas(&quorum.voters),
+        "currentObservers": replicas(&quorum.observers),
+    }))
+}
+
+/// The leader, the other voters and the observers, each with its status, in Kafka's order.
+fn replication_rows(quorum: &QuorumInfo) -> Result<Vec<(&ReplicaState, &'static str)>, Failure> {
+    let leader = leader_of(quorum)?;
+    let mut rows = vec![(leader, "Leader")];
+    rows.extend(quorum.voters.iter().filter(|v| v.id != leader.id).map(|v| (v, "Follower")));
+    rows.extend(quorum.observers.iter().map(|o| (o, "Observer")));
+    Ok(rows)
+}
+
+/// `describe --replication --output json`: one object a replica, times in epoch milliseconds.
+fn replication_json(quorum: &QuorumInfo) -> Result<serde_json::Value, Failure> {
+    let leader = leader_of(quorum)?;
+    let rows = replication_rows(quorum)?.into_iter().map(|(r, status)| {
+        json!({
+            "nodeId": r.id,
+            "directoryId": r.directory_id.to_string(),
+            "logEndOffset": r.log_end_offset,
+            "lag": leader.log_end_offset - r.log_end_offset,
+            "lastFetchTimestamp": r.last_fetch_timestamp,
+            "lastCaughtUpTimestamp": r.last_caught_up_timestamp,
+            "status": status,
+        })
+    });
+    Ok(rows.collect())
+}
+
 /// `describe --replication`: the leader, the other voters, the observers, in Kafka's
 /// `prettyPrintTable` (each cell padded to its column's widest, each followed by a tab);
 /// times relative to `now` when human-readable.
@@ -236,9 +303,7 @@ fn replication_table(quorum: &QuorumInfo, now: Option<i64>) -> Result<String, Fa
     };
     let headers =
         ["NodeId", "DirectoryId", "LogEndOffset", "Lag", "LastFetchTimestamp", "LastCaughtUpTimestamp", "Status"];
-    let mut rows = vec![row(leader, "Leader")];
-    rows.extend(quorum.voters.iter().filter(|v| v.id != leader.id).map(|v| row(v, "Follower")));
-    rows.extend(quorum.observers.iter().map(|o| row(o, "Observer")));
+    let rows: Vec<Vec<String>> = replication_rows(quorum)?.into_iter().map(|(r, status)| row(r, status)).collect();
     let table = tool::pretty_table(&headers, &rows);
     Ok(table)
 }

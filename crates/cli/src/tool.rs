@@ -13,6 +13,15 @@ use std::process::ExitCode;
 use strand_client::{Admin, Client, ClientConfig, ClientError};
 use strand_protocol::error::ErrorCode;
 
+/// How a read command prints: `--output text|json`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum Output {
+    /// Kafka's text, byte for byte.
+    Text,
+    /// One JSON document, for scripts.
+    Json,
+}
+
 /// Why a tool stopped.
 #[derive(Debug)]
 pub enum Failure {

@@ -1,6 +1,7 @@
 //! `--describe`: a group's partitions with their offsets and lag (`--offsets`, the default), its
 //! members (`--members`), or its state (`--state`), in Kafka's columns: each as wide as its
-//! widest value and at least Kafka's minimum, `-` for a missing value.
+//! widest value and at least Kafka's minimum, `-` for a missing value; or, with `--output json`,
+//! one JSON array of the groups ([`json`]).
 
 use std::collections::BTreeMap;
 
@@ -9,7 +10,9 @@ use strand_client::admin_groups::{CommittedOffset, ConsumerGroupDescription, Top
 use strand_client::consumer::{LATEST, PartitionConsumer};
 
 use super::{GroupsArgs, failed, print_error};
-use crate::tool::Failure;
+use crate::tool::{Failure, Output};
+
+mod json;
 
 const MISSING: &str = "-";
 
@@ -21,6 +24,9 @@ pub(super) async fn run(admin: &Admin, args: &GroupsArgs) -> Result<(), Failure>
     let mut described = Vec::new();
     for group in &groups {
         described.push(admin.describe_consumer_group(group).await.map_err(failed)?);
+    }
+    if args.output == Output::Json {
+        return json::print(admin, args, described).await;
     }
     for group in described {
         if args.members {
@@ -62,7 +68,9 @@ struct PartitionRow {
     client: String,
 }
 
-async fn offsets(admin: &Admin, group: &ConsumerGroupDescription, verbose: bool) -> Result<(), Failure> {
+/// The `--offsets` rows of `group`: its members' partitions, most partitions first, then the
+/// partitions it committed and no member holds.
+async fn offset_rows(admin: &Admin, group: &ConsumerGroupDescription) -> Result<Vec<PartitionRow>, Failure> {
     let committed = admin.list_group_offsets(&group.group_id).await.map_err(failed)?;
     let mut members: Vec<_> = group.members.iter().filter(|m| !m.assignment.is_empty()).collect();
     // Most partitions first; ties as the coordinator listed them.
@@ -80,6 +88,23 @@ async fn offsets(admin: &Admin, group: &ConsumerGroupDescription, verbose: bool)
     for partition in committed.keys().filter(|p| !assigned.contains(*p)) {
         rows.push(row(admin, partition.clone(), &committed, MISSING, MISSING, MISSING).await);
     }
+    Ok(rows)
+}
+
+impl PartitionRow {
+    /// The committed offset, if any (-1 is none).
+    fn current(&self) -> Option<i64> {
+        self.committed.as_ref().map(|c| c.offset)
+    }
+
+    /// The lag behind the log end, when both ends are known.
+    fn lag(&self) -> Option<i64> {
+        self.current().filter(|o| *o != -1).and_then(|o| self.log_end.map(|end| end - o))
+    }
+}
+
+async fn offsets(admin: &Admin, group: &ConsumerGroupDescription, verbose: bool) -> Result<(), Failure> {
+    let rows = offset_rows(admin, group).await?;
     if !should_print(group, rows.len()) {
         return Ok(());
     }
@@ -103,8 +128,7 @@ async fn offsets(admin: &Admin, group: &ConsumerGroupDescription, verbose: bool)
         ["GROUP", "TOPIC", "PARTITION", "CURRENT-OFFSET", "LOG-END-OFFSET", "LAG", "CONSUMER-ID", "HOST", "CLIENT-ID"];
     let mut out = line(header, verbose.then_some("LEADER-EPOCH"));
     for r in &rows {
-        let current = r.committed.as_ref().map(|c| c.offset);
-        let lag = current.filter(|o| *o != -1).and_then(|o| r.log_end.map(|end| end - o));
+        let (current, lag) = (r.current(), r.lag());
         let text = |v: Option<i64>| v.map_or_else(|| MISSING.to_owned(), |v| v.to_string());
         let epoch =
             r.committed.as_ref().and_then(|c| c.leader_epoch).map_or_else(|| MISSING.to_owned(), |e| e.to_string());

@@ -22,7 +22,7 @@ use clap::Args;
 use strand_client::{Admin, ClientError};
 use strand_protocol::error::ErrorCode;
 
-use crate::tool::{self, Failure, exception};
+use crate::tool::{self, Failure, Output, exception};
 
 const EXAMPLES: &str = "Examples:
   strand consumer-groups --bootstrap-server localhost:9092 --describe --group orders-app
@@ -123,6 +123,9 @@ pub struct GroupsArgs {
     /// The timeout that can be set for some use cases.
     #[arg(long, value_name = "timeout (ms)", default_value_t = 5000)]
     timeout: i64,
+    /// Print --describe as Kafka's text or as one JSON array (Strand's, for scripts).
+    #[arg(long, value_enum, default_value_t = Output::Text)]
+    output: Output,
 }
 
 pub fn run(args: GroupsArgs) -> ExitCode {
@@ -194,6 +197,9 @@ fn check(args: &GroupsArgs) -> Result<(), Failure> {
             "reset-offsets"
         };
         return usage(&format!("Option [{action}] takes one of these options: [all-groups], [group]"));
+    }
+    if args.output == Output::Json && !args.describe {
+        return usage("--output json is only for --describe");
     }
     if !args.group.is_empty() && args.all_groups {
         return usage("Option [group] can't be used with option [all-groups]");

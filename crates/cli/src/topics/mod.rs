@@ -19,20 +19,11 @@ use std::collections::BTreeMap;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use clap::{Args, ValueEnum};
+use clap::Args;
 use strand_client::Admin;
 use strand_client::admin::{NewTopic, PartitionIncrease};
 
-use crate::tool::{self, Failure};
-
-/// How `--list` and `--describe` print.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum Output {
-    /// Kafka's text, byte for byte.
-    Text,
-    /// One JSON document, for scripts.
-    Json,
-}
+use crate::tool::{self, Failure, Output};
 
 const EXAMPLES: &str = "Examples:
   strand topics --bootstrap-server localhost:9092 --create --topic orders --partitions 3 --replication-factor 1
