@@ -161,6 +161,12 @@ async fn consume(
     let limit = args.max_messages.unwrap_or(u64::MAX);
     let mut idle_since = tokio::time::Instant::now();
     let mut stdout = std::io::stdout().lock();
+    // With a count to reach, a bar to it on a terminal.
+    let progress = match args.max_messages {
+        Some(count) => crate::tool::Progress::new(count, "messages"),
+        None => crate::tool::Progress::hidden(),
+    };
+    let mut printed = Vec::new();
     while *processed < limit {
         let mut any = false;
         for (partition, offset) in positions.iter_mut() {
@@ -169,18 +175,23 @@ async fn consume(
                     break;
                 }
                 *offset = record.offset + 1;
-                stdout.write_all(&formatter.format(&record)).map_err(|e| Failure::Operation(format!("stdout: {e}")))?;
+                printed.extend_from_slice(&formatter.format(&record));
                 *processed += 1;
+                progress.advance(1);
                 any = true;
             }
+            progress
+                .suspend(|| stdout.write_all(&printed).and_then(|()| stdout.flush()))
+                .map_err(|e| Failure::Operation(format!("stdout: {e}")))?;
+            printed.clear();
         }
-        stdout.flush().map_err(|e| Failure::Operation(format!("stdout: {e}")))?;
         if any {
             idle_since = tokio::time::Instant::now();
         } else if args.timeout_ms.is_some_and(|ms| idle_since.elapsed() >= Duration::from_millis(ms)) {
             return Ok(());
         }
     }
+    progress.finish();
     Ok(())
 }
 

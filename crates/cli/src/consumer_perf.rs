@@ -176,6 +176,7 @@ async fn consume(consumer: &PartitionConsumer<'_>, args: &ConsumerPerfArgs, want
     let mut totals = Totals::default();
     let (mut reported, mut last_report_ms) = (Totals::default(), SystemClock.now_ms());
     let mut last_consumed = tokio::time::Instant::now();
+    let progress = tool::Progress::new(wanted, "records");
     while totals.records < wanted && last_consumed.elapsed() <= timeout {
         for (partition, position) in (0..partitions).zip(positions.iter_mut()) {
             let records = consumer.fetch(partition, *position, POLL_WAIT_MS).await?;
@@ -184,19 +185,21 @@ async fn consume(consumer: &PartitionConsumer<'_>, args: &ConsumerPerfArgs, want
                 last_consumed = tokio::time::Instant::now();
             }
             let now_ms = SystemClock.now_ms();
+            progress.advance(records.len() as u64);
             for record in &records {
                 totals.records += 1;
                 totals.bytes +=
                     (record.key.as_ref().map_or(0, Vec::len) + record.value.as_ref().map_or(0, Vec::len)) as u64;
                 if now_ms - last_report_ms >= interval_ms {
                     if args.show_detailed_stats {
-                        print_progress(totals, reported, last_report_ms, now_ms);
+                        progress.println(&progress_line(totals, reported, last_report_ms, now_ms));
                     }
                     (reported, last_report_ms) = (totals, now_ms);
                 }
             }
         }
     }
+    progress.finish();
     if totals.records < wanted {
         println!(
             "WARNING: Exiting before consuming the expected number of records: timeout ({} ms) exceeded. You can use \
@@ -207,15 +210,15 @@ async fn consume(consumer: &PartitionConsumer<'_>, args: &ConsumerPerfArgs, want
     Ok(totals)
 }
 
-/// Kafka's `printConsumerProgress`: the interval's rates.
-fn print_progress(now: Totals, before: Totals, start_ms: i64, end_ms: i64) {
+/// Kafka's `printConsumerProgress` line: the interval's rates.
+fn progress_line(now: Totals, before: Totals, start_ms: i64, end_ms: i64) -> String {
     let elapsed_ms = (end_ms - start_ms) as f64;
     let mb = |bytes: u64| bytes as f64 / (1024.0 * 1024.0);
     let interval_mb = mb(now.bytes - before.bytes);
     let interval_records = (now.records - before.records) as f64;
     let fetch_ms = end_ms - start_ms;
     let per_fetch_s = |amount: f64| if fetch_ms <= 0 { 0.0 } else { 1000.0 * amount / fetch_ms as f64 };
-    println!(
+    format!(
         "{}, 0, {:.4}, {:.4}, {}, {:.4}, 0, {fetch_ms}, {:.4}, {:.4}",
         date(end_ms),
         mb(now.bytes),
@@ -224,7 +227,7 @@ fn print_progress(now: Totals, before: Totals, start_ms: i64, end_ms: i64) {
         interval_records / elapsed_ms * 1000.0,
         per_fetch_s(interval_mb),
         per_fetch_s(interval_records)
-    );
+    )
 }
 
 /// A time as Kafka's default `--date-format` prints it, in the local time zone.

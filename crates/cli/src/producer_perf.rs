@@ -11,6 +11,8 @@
 //! properties as [`strand_client::ClientConfig`] reads them, any other producer property
 //! refused ([`crate::client_properties`]).
 //!
+//! On a terminal a progress bar to `--num-records` runs on stderr below Kafka's lines.
+//!
 //! What it is not (yet): no transactions (`--transactional-id`, `--transaction-duration-ms`), no
 //! `--warmup-records`, `--key-distribution` or `--print-metrics`: each is refused in one line.
 
@@ -245,6 +247,8 @@ struct Stats {
     latencies: Vec<u64>,
     sampling: u64,
     window: Window,
+    /// A bar to the records wanted, on a terminal.
+    progress: tool::Progress,
 }
 
 #[derive(Debug)]
@@ -275,6 +279,7 @@ impl Stats {
             latencies: Vec::with_capacity(kept),
             sampling,
             window: Window::new(start),
+            progress: tool::Progress::new(records, "records"),
         }
     }
 
@@ -291,22 +296,24 @@ impl Stats {
         window.bytes += bytes as u64;
         window.total_latency_ms += latency_ms;
         window.max_latency_ms = window.max_latency_ms.max(latency_ms);
+        self.progress.advance(1);
         let now = Instant::now();
         if now.duration_since(window.start) >= interval {
             let elapsed_ms = now.duration_since(window.start).as_millis().max(1) as f64;
-            println!(
+            self.progress.println(&format!(
                 "{} records sent, {:.1} records/sec ({:.2} MB/sec), {:.1} ms avg latency, {:.1} ms max latency.",
                 window.count,
                 1000.0 * window.count as f64 / elapsed_ms,
                 1000.0 * window.bytes as f64 / elapsed_ms / (1024.0 * 1024.0),
                 window.total_latency_ms as f64 / window.count as f64,
                 window.max_latency_ms as f64
-            );
+            ));
             self.window = Window::new(now);
         }
     }
 
     fn print_total(&mut self) {
+        self.progress.finish();
         let elapsed_ms = self.start.elapsed().as_millis().max(1) as f64;
         self.latencies.sort_unstable();
         let percentile = |p: f64| {

@@ -22,6 +22,59 @@ pub enum Output {
     Json,
 }
 
+/// A progress bar for a long operation, on stderr, drawn only when stdout and stderr are both a
+/// terminal: piped or redirected, a tool prints Kafka's lines and nothing else.
+pub struct Progress(indicatif::ProgressBar);
+
+impl std::fmt::Debug for Progress {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Progress").field("done", &self.0.position()).finish()
+    }
+}
+
+impl Progress {
+    /// A bar to `total` `unit`s (records, bytes).
+    pub fn new(total: u64, unit: &str) -> Progress {
+        use std::io::IsTerminal;
+        if !(std::io::stdout().is_terminal() && std::io::stderr().is_terminal()) {
+            return Progress(indicatif::ProgressBar::hidden());
+        }
+        let template = format!("[{{bar:40}}] {{pos}}/{{len}} {unit} ({{per_sec}}, {{eta}} left)");
+        let style = indicatif::ProgressStyle::with_template(&template)
+            .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar())
+            .progress_chars("=> ");
+        Progress(indicatif::ProgressBar::new(total).with_style(style))
+    }
+
+    /// No bar: an operation with no known end.
+    pub fn hidden() -> Progress {
+        Progress(indicatif::ProgressBar::hidden())
+    }
+
+    /// Runs `print` (which writes to stdout) with the bar out of its way.
+    pub fn suspend<R>(&self, print: impl FnOnce() -> R) -> R {
+        self.0.suspend(print)
+    }
+
+    /// `done` more units are done.
+    pub fn advance(&self, done: u64) {
+        self.0.inc(done);
+    }
+
+    /// Prints `line` on stdout, above the bar.
+    pub fn println(&self, line: &str) {
+        self.suspend(|| println!("{line}"));
+    }
+
+    /// Leaves the bar as it ends, and what follows on the next line.
+    pub fn finish(&self) {
+        self.0.finish();
+        if !self.0.is_hidden() {
+            eprintln!();
+        }
+    }
+}
+
 /// Why a tool stopped.
 #[derive(Debug)]
 pub enum Failure {

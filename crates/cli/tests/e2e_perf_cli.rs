@@ -54,6 +54,7 @@ fn the_records_reported_are_the_records_written() {
     ];
     let (ok, stdout, stderr) = perf(&server, &args);
     assert!(ok, "{stdout}{stderr}");
+    assert!(!format!("{stdout}{stderr}").contains("/3000 records"), "a progress bar off a terminal: {stderr}");
     let lines: Vec<&str> = stdout.lines().collect();
     let window = Regex::new(
         r"^\d+ records sent, \d+\.\d records/sec \(\d+\.\d{2} MB/sec\), \d+\.\d ms avg latency, \d+\.\d ms max latency\.$",
@@ -233,4 +234,38 @@ fn the_latency_test_reads_back_every_record() {
     let (ok, stdout, stderr) = e2e_latency(&with_config);
     assert!(!ok && stdout.is_empty(), "{stdout}");
     assert_eq!(stderr.trim_end(), "client.rack is not supported by this version of Strand");
+}
+
+/// Runs `command` (a shell line) on a pseudo-terminal, as a person at a terminal would, through
+/// util-linux's `script`; what the terminal showed, stdout and stderr together.
+fn on_a_terminal(command: &str) -> String {
+    let output = Command::new("script").args(["-qec", command, "/dev/null"]).output().expect("run script");
+    let shown = String::from_utf8_lossy(&output.stdout).into_owned();
+    assert!(output.status.success(), "{command}: {shown}");
+    shown
+}
+
+/// On a terminal the perf tests and a counted console consumer draw a progress bar to the count
+/// (on stderr, Kafka's lines unchanged); piped, they do not (the tests above).
+#[test]
+fn progress_bars_on_a_terminal() {
+    let _serial = common::serial();
+    let server = Server::start();
+    common::create_topic(&mut server.connect(), "bars", 1);
+    let (strand, bootstrap) = (env!("CARGO_BIN_EXE_strand"), server.address.to_string());
+    let produced = on_a_terminal(&format!(
+        "{strand} producer-perf-test --bootstrap-server {bootstrap} --topic bars --num-records 2000 --record-size 10 \
+         --throughput -1"
+    ));
+    assert!(produced.contains("2000/2000 records"), "{produced}");
+    assert!(produced.lines().any(|l| summary(2000).is_match(l.trim())), "{produced}");
+    let consumed = on_a_terminal(&format!(
+        "{strand} consumer-perf-test --bootstrap-server {bootstrap} --topic bars --messages 2000 --hide-header"
+    ));
+    assert!(consumed.contains("2000/2000 records"), "{consumed}");
+    let printed = on_a_terminal(&format!(
+        "{strand} console-consumer --bootstrap-server {bootstrap} --topic bars --from-beginning --max-messages 1500"
+    ));
+    assert!(printed.contains("1500/1500 messages"), "{printed}");
+    assert!(printed.contains("Processed a total of 1500 messages"), "{printed}");
 }
