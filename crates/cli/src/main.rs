@@ -79,7 +79,12 @@ enum Command {
     /// Run a node (Kafka's kafka-server-start.sh).
     Server(server::ServerArgs),
     /// Format log directories and make cluster ids (Kafka's kafka-storage.sh).
-    #[command(subcommand)]
+    #[command(
+        subcommand,
+        after_help = "Examples:
+  strand storage random-uuid
+  strand storage format -t $(strand storage random-uuid) -c server.properties"
+    )]
     Storage(storage::StorageCommand),
     /// Create, delete, describe, or change a topic (Kafka's kafka-topics.sh).
     Topics(topics::TopicsArgs),
@@ -124,7 +129,11 @@ enum Command {
     /// Consume in a group, print its events as JSON (Kafka's kafka-verifiable-consumer.sh).
     VerifiableConsumer(verifiable_consumer::VerifiableConsumerArgs),
     /// Run a local cluster for development and demonstrations.
-    #[command(subcommand)]
+    #[command(
+        subcommand,
+        after_help = "Example:
+  strand dev cluster --nodes 3"
+    )]
     Dev(dev::DevCommand),
     /// Print a shell's completion script for strand.
     #[command(after_help = "Example:\n  source <(strand completions bash)")]

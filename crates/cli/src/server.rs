@@ -35,6 +35,9 @@ use crate::storage;
 
 /// The arguments of `strand server`.
 #[derive(Debug, Args)]
+#[command(after_help = "Examples:
+  strand server
+  strand server config/three-nodes/node-1.properties --override log.dirs=/tmp/node-1")]
 pub struct ServerArgs {
     /// Kafka's server.properties; without it, a one-node cluster on localhost:9092 with its data
     /// in ./strand-data.

@@ -69,7 +69,11 @@ const RANGE_ASSIGNOR_CLASS: &str = "org.apache.kafka.clients.consumer.RangeAssig
 
 /// The flags of `kafka-verifiable-consumer.sh`.
 #[derive(Debug, Args)]
-#[command(about = "Consume in a group and print its events as JSON (Kafka's kafka-verifiable-consumer.sh).")]
+#[command(
+    about = "Consume in a group and print its events as JSON (Kafka's kafka-verifiable-consumer.sh).",
+    after_help = "Example:
+  strand verifiable-consumer --bootstrap-server localhost:9092 --topic checks --group-id checkers --max-messages 1000"
+)]
 pub struct VerifiableConsumerArgs {
     /// The server(s) to connect to.
     #[arg(long, value_name = "HOST1:PORT1[,HOST2:PORT2[...]]")]

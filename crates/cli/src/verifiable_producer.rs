@@ -31,7 +31,9 @@ const SEND_RECORDS_MAX: usize = 500;
 /// The flags of `kafka-verifiable-producer.sh`.
 #[derive(Debug, Args)]
 #[command(
-    about = "Produce increasing integers and print each send's result as JSON (Kafka's kafka-verifiable-producer.sh)."
+    about = "Produce increasing integers and print each send's result as JSON (Kafka's kafka-verifiable-producer.sh).",
+    after_help = "Example:
+  strand verifiable-producer --bootstrap-server localhost:9092 --topic checks --max-messages 1000 --acks -1"
 )]
 pub struct VerifiableProducerArgs {
     /// The server(s) to connect to.

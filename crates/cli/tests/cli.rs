@@ -423,3 +423,24 @@ fn completions_for_each_shell() -> TestResult {
     assert_eq!(unknown.status.code(), Some(2), "{}", text(&unknown.stderr));
     Ok(())
 }
+
+/// Every subcommand `strand --help` lists shows at least one example in its own `--help`.
+#[test]
+fn every_subcommand_s_help_has_an_example() -> TestResult {
+    let help = text(&strand(&["--help"])?.stdout);
+    let commands: Vec<&str> = help
+        .lines()
+        .skip_while(|l| !l.starts_with("Commands:"))
+        .skip(1)
+        .take_while(|l| l.starts_with("  "))
+        .filter_map(|l| l.split_whitespace().next())
+        .filter(|name| *name != "help")
+        .collect();
+    assert!(commands.len() > 20, "{help}");
+    let missing: Vec<&str> = commands
+        .into_iter()
+        .filter(|name| strand(&[name, "--help"]).map_or(true, |out| !text(&out.stdout).contains("Example")))
+        .collect();
+    assert!(missing.is_empty(), "no example in the help of {missing:?}");
+    Ok(())
+}
