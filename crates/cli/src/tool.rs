@@ -56,6 +56,11 @@ impl Progress {
         self.0.suspend(print)
     }
 
+    /// `done` units are done in all.
+    pub fn set(&self, done: u64) {
+        self.0.set_position(done);
+    }
+
     /// `done` more units are done.
     pub fn advance(&self, done: u64) {
         self.0.inc(done);

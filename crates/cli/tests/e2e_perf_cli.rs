@@ -245,8 +245,9 @@ fn on_a_terminal(command: &str) -> String {
     shown
 }
 
-/// On a terminal the perf tests and a counted console consumer draw a progress bar to the count
-/// (on stderr, Kafka's lines unchanged); piped, they do not (the tests above).
+/// On a terminal the perf tests and a counted console consumer draw a progress bar to the count,
+/// dump-log one through the segment's bytes (on stderr, Kafka's lines unchanged); piped, they do
+/// not (the tests above, and e2e_dump_log_cli's byte-for-byte comparisons).
 #[test]
 fn progress_bars_on_a_terminal() {
     let _serial = common::serial();
@@ -268,4 +269,9 @@ fn progress_bars_on_a_terminal() {
     ));
     assert!(printed.contains("1500/1500 messages"), "{printed}");
     assert!(printed.contains("Processed a total of 1500 messages"), "{printed}");
+    let segment = server.data.path().join("bars-0").join("00000000000000000000.log");
+    let size = std::fs::metadata(&segment).expect("the segment").len();
+    let dumped = on_a_terminal(&format!("{strand} dump-log --files {}", segment.display()));
+    assert!(dumped.contains(&format!("/{size} bytes")), "{dumped}");
+    assert!(dumped.contains("baseOffset: 0 lastOffset:"), "{dumped}");
 }

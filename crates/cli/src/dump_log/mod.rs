@@ -285,10 +285,14 @@ impl Batches {
 fn dump_log(path: &Path, file_name: &str, options: LogOptions, findings: &mut Findings) -> Result<(), String> {
     println!("Log starting offset: {}", base_offset(path)?);
     let mut batches = Batches::open(path, 0, options.max_bytes)?;
+    // On a terminal, a bar through the segment's bytes; each batch's lines printed above it at once.
+    let progress = crate::tool::Progress::new(batches.end(), "bytes");
+    let mut lines = String::new();
     let mut valid_bytes = 0u64;
     let mut last_offset = -1i64;
     while let Some((_, batch)) = batches.next_batch()? {
-        println!("{}", batch_line(&batch, valid_bytes));
+        lines.push_str(&batch_line(&batch, valid_bytes));
+        lines.push('\n');
         if options.deep {
             let records = batch.records().map_err(|e| format!("{}: {e}", path.display()))?;
             for record in &records {
@@ -300,11 +304,16 @@ fn dump_log(path: &Path, file_name: &str, options: LogOptions, findings: &mut Fi
                     findings.non_consecutive.entry(absolute).or_default().insert(0, (last_offset, offset));
                 }
                 last_offset = offset;
-                println!("{}", record_line(&batch, &record, options)?);
+                lines.push_str(&record_line(&batch, &record, options)?);
+                lines.push('\n');
             }
         }
         valid_bytes += batch.size_in_bytes() as u64;
+        progress.set(valid_bytes);
+        progress.suspend(|| print!("{lines}"));
+        lines.clear();
     }
+    progress.finish();
     let trailing = batches.end().saturating_sub(valid_bytes);
     if trailing > 0 && options.max_bytes == u64::try_from(i32::MAX).unwrap_or(0) {
         println!("Found {trailing} invalid bytes at the end of {file_name}");
