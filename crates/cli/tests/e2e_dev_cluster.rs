@@ -198,6 +198,15 @@ fn the_seeds_walkthrough_on_a_dev_cluster() {
     let twice = strand(&["dev", "cluster"], dir.path());
     assert_eq!(twice.status.code(), Some(1));
     assert!(text(&twice.stderr).contains("a dev cluster already runs in"), "{}", text(&twice.stderr));
+    // Anything but an order on the control socket gets an error line; the cluster carries on.
+    for garbage in ["stop everything\n", "kill 1 2\n", &"k".repeat(500)] {
+        let mut socket = std::os::unix::net::UnixStream::connect(dir.path().join("control.sock")).expect("connect");
+        socket.write_all(garbage.as_bytes()).expect("send");
+        let mut answer = String::new();
+        BufReader::new(socket).read_line(&mut answer).expect("an answer");
+        assert_eq!(answer, "error expected 'kill N' or 'restart N'\n", "{garbage:?}");
+    }
+    assert!(leader_and_isr(&bootstrap, "walk").is_some(), "the cluster serves after garbage orders");
 
     let (status, printed) = cluster.interrupt();
     assert!(status.success(), "{status}");
@@ -222,6 +231,13 @@ fn a_stopped_cluster_starts_again_over_its_data() {
     let none = strand(&["dev", "cluster", "--restart", "1"], dir.path());
     assert_eq!(none.status.code(), Some(1));
     assert!(text(&none.stderr).contains("no dev cluster runs in"), "{}", text(&none.stderr));
+    // --clean removes a dev cluster's directory only.
+    let precious = tempfile::tempdir().expect("a temp dir");
+    std::fs::write(precious.path().join("notes.txt"), "keep me").expect("write");
+    let cleaned = strand(&["dev", "cluster", "--clean"], precious.path());
+    assert_eq!(cleaned.status.code(), Some(1));
+    assert!(text(&cleaned.stderr).contains("holds no cluster.layout"), "{}", text(&cleaned.stderr));
+    assert!(precious.path().join("notes.txt").exists(), "--clean removed a directory it did not make");
     let reshaped = strand(&["dev", "cluster", "--nodes", "3"], dir.path());
     assert_eq!(reshaped.status.code(), Some(1));
     assert!(text(&reshaped.stderr).contains("holds a cluster of another shape"), "{}", text(&reshaped.stderr));

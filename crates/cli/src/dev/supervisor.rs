@@ -35,6 +35,12 @@ const LINE_BYTES_MAX: u64 = 64 * 1024;
 /// How long a stopping node may take before it is killed.
 const STOP_WAIT_MAX: Duration = Duration::from_secs(30);
 
+/// The most control connections read at once.
+const ORDERS_AT_ONCE_MAX: usize = 8;
+
+/// How long the control socket waits after a failed accept (out of descriptors, say).
+const ACCEPT_RETRY_PAUSE: Duration = Duration::from_millis(200);
+
 /// How long the brokers may take to register once every node serves.
 const REGISTRATION_WAIT_MAX: Duration = Duration::from_secs(120);
 
@@ -101,6 +107,10 @@ fn prepare(args: &DevClusterArgs) -> anyhow::Result<(Layout, UnixListener)> {
         bail!("a dev cluster already runs in {} (stop it with Ctrl-C first)", dir.display());
     }
     if args.clean && dir.exists() {
+        // Only what a dev cluster made: never a directory someone named by mistake.
+        if Layout::read(dir)?.is_none() {
+            bail!("--clean removes only a dev cluster's directory, and {} holds no cluster.layout", dir.display());
+        }
         std::fs::remove_dir_all(dir).with_context(|| format!("cannot remove {}", dir.display()))?;
     }
     std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
@@ -137,12 +147,23 @@ fn prepare(args: &DevClusterArgs) -> anyhow::Result<(Layout, UnixListener)> {
     Ok((layout, listener))
 }
 
-/// Hands each control connection's order to the supervisor.
+/// Hands each control connection's order to the supervisor, reading at most
+/// [`ORDERS_AT_ONCE_MAX`] at a time (a connection beyond them is closed unread).
 async fn accept_orders(listener: UnixListener, events: mpsc::Sender<Event>) {
+    let reading = std::sync::Arc::new(tokio::sync::Semaphore::new(ORDERS_AT_ONCE_MAX));
     loop {
-        let Ok((mut stream, _)) = listener.accept().await else { continue };
+        let mut stream = match listener.accept().await {
+            Ok((stream, _)) => stream,
+            Err(e) => {
+                say(&format!("strand dev cluster: the control socket failed to accept: {e}"));
+                tokio::time::sleep(ACCEPT_RETRY_PAUSE).await;
+                continue;
+            }
+        };
+        let Ok(permit) = reading.clone().try_acquire_owned() else { continue };
         let events = events.clone();
         tokio::spawn(async move {
+            let _permit = permit;
             match control::read_order(&mut stream).await {
                 Some(order) => {
                     let _ = events.send(Event::Order { order, answer: stream }).await;
