@@ -2,7 +2,8 @@
 # Kafka's kafka-server-start.sh: `strand server server.properties [--override key=value]...`.
 # With -daemon it runs in the background, as Kafka's does, its output in $LOG_DIR/NAME.out and
 # its pid in $LOG_DIR/NAME.pid, NAME being the properties file's name without .properties and
-# LOG_DIR, as in Kafka, the logs directory beside these scripts unless set.
+# LOG_DIR, as in Kafka, the logs directory beside these scripts unless set. (Kafka's writes
+# kafkaServer.out and no pid file: here several nodes can share one LOG_DIR.)
 if [ $# -lt 1 ]; then
   echo "USAGE: $0 [-daemon] server.properties [--override property=value]*"
   exit 1
