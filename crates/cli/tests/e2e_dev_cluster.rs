@@ -238,6 +238,12 @@ fn a_stopped_cluster_starts_again_over_its_data() {
     assert_eq!(cleaned.status.code(), Some(1));
     assert!(text(&cleaned.stderr).contains("holds no cluster.layout"), "{}", text(&cleaned.stderr));
     assert!(precious.path().join("notes.txt").exists(), "--clean removed a directory it did not make");
+    // A directory others may write to (their socket, layout or data in it) is refused.
+    let shared = tempfile::tempdir().expect("a temp dir");
+    std::fs::set_permissions(shared.path(), std::os::unix::fs::PermissionsExt::from_mode(0o777)).expect("chmod");
+    let refused = strand(&["dev", "cluster"], shared.path());
+    assert_eq!(refused.status.code(), Some(1));
+    assert!(text(&refused.stderr).contains("others cannot write to"), "{}", text(&refused.stderr));
     let reshaped = strand(&["dev", "cluster", "--nodes", "3"], dir.path());
     assert_eq!(reshaped.status.code(), Some(1));
     assert!(text(&reshaped.stderr).contains("holds a cluster of another shape"), "{}", text(&reshaped.stderr));

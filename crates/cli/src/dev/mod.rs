@@ -76,9 +76,9 @@ pub struct DevClusterArgs {
     restart: Option<i32>,
 }
 
-/// Where a cluster lives when `--dir` is not given: one place every terminal finds.
+/// Where a cluster lives when `--dir` is not given: one place each of the user's terminals finds.
 fn default_dir() -> PathBuf {
-    std::env::temp_dir().join("strand-dev-cluster")
+    std::env::temp_dir().join(format!("strand-dev-cluster-{}", rustix::process::geteuid().as_raw()))
 }
 
 pub fn run(command: DevCommand) -> ExitCode {

@@ -12,6 +12,7 @@
 use std::io::{BufRead, Read, Write};
 use std::os::unix::fs::PermissionsExt;
 use std::os::unix::process::CommandExt;
+use std::path::Path;
 use std::process::Stdio;
 use std::time::Duration;
 
@@ -91,7 +92,7 @@ pub fn run(args: &DevClusterArgs) -> anyhow::Result<()> {
             .iter()
             .map(|spec| NodeState { spec: spec.clone(), running: None, generations: 0, waiting: None })
             .collect();
-        let mut supervisor = Supervisor { layout, args, nodes, events, announced: false };
+        let mut supervisor = Supervisor { layout, args, nodes, events, announced: false, stopping: false };
         tokio::spawn(accept_orders(listener, supervisor.events.clone()));
         let served = supervisor.serve(receiver).await;
         let _ = std::fs::remove_file(control::socket_path(&args.dir));
@@ -113,7 +114,7 @@ fn prepare(args: &DevClusterArgs) -> anyhow::Result<(Layout, UnixListener)> {
         }
         std::fs::remove_dir_all(dir).with_context(|| format!("cannot remove {}", dir.display()))?;
     }
-    std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
+    own_dir(dir)?;
     let shape = match (args.nodes, args.controllers, args.brokers) {
         (Some(nodes), _, _) => Some(Shape::Combined(nodes)),
         (None, Some(controllers), Some(brokers)) => Some(Shape::Separate { controllers, brokers }),
@@ -145,6 +146,21 @@ fn prepare(args: &DevClusterArgs) -> anyhow::Result<(Layout, UnixListener)> {
     std::fs::set_permissions(&socket, std::fs::Permissions::from_mode(0o600))
         .with_context(|| format!("cannot make {} the owner's only", socket.display()))?;
     Ok((layout, listener))
+}
+
+/// Makes `dir` (the owner's only) if missing, and refuses one another user owns or may write
+/// to: its control socket, layout and data must be this user's alone.
+fn own_dir(dir: &Path) -> anyhow::Result<()> {
+    use std::os::unix::fs::{DirBuilderExt, MetadataExt};
+    let mut builder = std::fs::DirBuilder::new();
+    builder.recursive(true).mode(0o700);
+    builder.create(dir).with_context(|| format!("cannot create {}", dir.display()))?;
+    let metadata = std::fs::symlink_metadata(dir).with_context(|| format!("cannot read {}", dir.display()))?;
+    let mine = metadata.uid() == rustix::process::geteuid().as_raw();
+    if !metadata.is_dir() || !mine || metadata.mode() & 0o002 != 0 {
+        bail!("{} is not a directory of this user's that others cannot write to: give another --dir", dir.display());
+    }
+    Ok(())
 }
 
 /// Hands each control connection's order to the supervisor, reading at most
@@ -181,6 +197,8 @@ struct Supervisor<'a> {
     events: mpsc::Sender<Event>,
     /// The bootstrap string was printed.
     announced: bool,
+    /// Ctrl-C came: no node starts again.
+    stopping: bool,
 }
 
 impl Supervisor<'_> {
@@ -223,16 +241,22 @@ impl Supervisor<'_> {
         }
     }
 
-    /// Starts node `index` as a child process.
-    fn start(&mut self, index: usize) {
+    /// Starts node `index` as a child process; whether it started.
+    fn start(&mut self, index: usize) -> bool {
         let node = &mut self.nodes[index];
         node.generations += 1;
         let generation = node.generations;
         let id = node.spec.id;
         let settings = self.layout.settings(&node.spec, &self.args.dir);
         match spawn_node(id, generation, settings.iter().chain(&self.args.overrides), &self.events) {
-            Ok(pid) => node.running = Some(Running { pid, generation, ready: false }),
-            Err(e) => say(&format!("strand dev cluster: node {id} did not start: {e:#}")),
+            Ok(pid) => {
+                node.running = Some(Running { pid, generation, ready: false });
+                true
+            }
+            Err(e) => {
+                say(&format!("strand dev cluster: node {id} did not start: {e:#}"));
+                false
+            }
         }
     }
 
@@ -262,10 +286,7 @@ impl Supervisor<'_> {
             Some(Waiting::Exit { restart: false, answer: stream }) => {
                 answer(stream, Ok(format!("node {id} killed"))).await
             }
-            Some(Waiting::Exit { restart: true, answer: stream }) => {
-                self.start(index);
-                self.nodes[index].waiting = Some(Waiting::Ready { answer: stream });
-            }
+            Some(Waiting::Exit { restart: true, answer: stream }) => self.start_ordered(index, stream).await,
             Some(Waiting::Ready { answer: stream }) => {
                 answer(stream, Err(format!("node {id} exited before it served: {status}"))).await;
             }
@@ -298,9 +319,21 @@ impl Supervisor<'_> {
             }
             (Order::Restart(_), None) => {
                 say(&format!("strand dev cluster: starting node {id}"));
-                self.start(index);
-                self.nodes[index].waiting = Some(Waiting::Ready { answer: stream });
+                self.start_ordered(index, stream).await;
             }
+        }
+    }
+
+    /// Starts node `index` for an order, answered once it serves (or at once if it cannot start).
+    async fn start_ordered(&mut self, index: usize, stream: UnixStream) {
+        let id = self.nodes[index].spec.id;
+        if self.stopping {
+            answer(stream, Err(format!("node {id} stopped; the cluster is stopping"))).await;
+        } else if self.start(index) {
+            self.nodes[index].waiting = Some(Waiting::Ready { answer: stream });
+        } else {
+            answer(stream, Err(format!("node {id} did not start (its reason is printed where the cluster runs)")))
+                .await;
         }
     }
 
@@ -336,6 +369,7 @@ impl Supervisor<'_> {
     /// Stops the broker-only nodes, then the rest, each waited for up to [`STOP_WAIT_MAX`].
     async fn stop_all(&mut self, events: &mut mpsc::Receiver<Event>) {
         say("strand dev cluster: stopping");
+        self.stopping = true;
         for brokers_only in [true, false] {
             let stopping: Vec<i32> = self
                 .nodes
@@ -407,12 +441,14 @@ fn spawn_node<'s>(
         child.stdout.take().map(|out| Box::new(out) as Box<dyn Read + Send>),
         child.stderr.take().map(|err| Box::new(err) as Box<dyn Read + Send>),
     ];
+    let mut readers = Vec::new();
     for output in outputs.into_iter().flatten() {
         let events = events.clone();
-        std::thread::Builder::new()
+        let reader = std::thread::Builder::new()
             .name(format!("node-{id}-output"))
             .spawn(move || forward_lines(id, output, &events))
             .context("cannot start a thread")?;
+        readers.push(reader);
     }
     let events = events.clone();
     std::thread::Builder::new()
@@ -422,6 +458,10 @@ fn spawn_node<'s>(
                 Ok(status) => status.to_string(),
                 Err(e) => format!("cannot tell how: {e}"),
             };
+            // Its last lines (a crash's reason) come before the news of its exit.
+            for reader in readers {
+                let _ = reader.join();
+            }
             let _ = events.blocking_send(Event::Exited { node: id, generation, status });
         })
         .context("cannot start a thread")?;
