@@ -180,10 +180,12 @@ async fn consume(
                 progress.advance(1);
                 any = true;
             }
-            progress
-                .suspend(|| stdout.write_all(&printed).and_then(|()| stdout.flush()))
-                .map_err(|e| Failure::Operation(format!("stdout: {e}")))?;
-            printed.clear();
+            if !printed.is_empty() {
+                progress
+                    .suspend(|| stdout.write_all(&printed).and_then(|()| stdout.flush()))
+                    .map_err(|e| Failure::Operation(format!("stdout: {e}")))?;
+                printed.clear();
+            }
         }
         if any {
             idle_since = tokio::time::Instant::now();

@@ -269,7 +269,7 @@ fn replication_json(quorum: &QuorumInfo) -> Result<serde_json::Value, Failure> {
     let rows = replication_rows(quorum)?.into_iter().map(|(r, status)| {
         json!({
             "nodeId": r.id,
-            "directoryId": r.directory_id.to_string(),
+            "directoryId": (r.directory_id != Uuid::ZERO).then(|| r.directory_id.to_string()),
             "logEndOffset": r.log_end_offset,
             "lag": leader.log_end_offset - r.log_end_offset,
             "lastFetchTimestamp": r.last_fetch_timestamp,

@@ -71,11 +71,20 @@ impl Progress {
         self.suspend(|| println!("{line}"));
     }
 
-    /// Leaves the bar as it ends, and what follows on the next line.
+    /// Leaves the bar as it ends, and what follows on the next line (a bar dropped unfinished,
+    /// on an error or an interrupt, is cleared instead).
     pub fn finish(&self) {
         self.0.finish();
         if !self.0.is_hidden() {
             eprintln!();
+        }
+    }
+}
+
+impl Drop for Progress {
+    fn drop(&mut self) {
+        if !self.0.is_finished() {
+            self.0.finish_and_clear();
         }
     }
 }

@@ -291,32 +291,49 @@ fn dump_log(path: &Path, file_name: &str, options: LogOptions, findings: &mut Fi
     let mut valid_bytes = 0u64;
     let mut last_offset = -1i64;
     while let Some((_, batch)) = batches.next_batch()? {
-        lines.push_str(&batch_line(&batch, valid_bytes));
-        lines.push('\n');
-        if options.deep {
-            let records = batch.records().map_err(|e| format!("{}: {e}", path.display()))?;
-            for record in &records {
-                let record = record.map_err(|e| format!("{}: {e}", path.display()))?;
-                let offset = batch.record_offset(&record);
-                // Kafka 4.4 compares the first record with -1 too: a segment not at 0 reports it.
-                if offset != last_offset + 1 {
-                    let absolute = std::path::absolute(path).unwrap_or_else(|_| path.to_owned());
-                    findings.non_consecutive.entry(absolute).or_default().insert(0, (last_offset, offset));
-                }
-                last_offset = offset;
-                lines.push_str(&record_line(&batch, &record, options)?);
-                lines.push('\n');
-            }
-        }
+        let described = batch_lines(path, &batch, valid_bytes, options, (&mut last_offset, findings), &mut lines);
         valid_bytes += batch.size_in_bytes() as u64;
         progress.set(valid_bytes);
+        // What was described prints even when a record fails, as Kafka's tool printed it.
         progress.suspend(|| print!("{lines}"));
         lines.clear();
+        described?;
     }
     progress.finish();
     let trailing = batches.end().saturating_sub(valid_bytes);
     if trailing > 0 && options.max_bytes == u64::try_from(i32::MAX).unwrap_or(0) {
         println!("Found {trailing} invalid bytes at the end of {file_name}");
+    }
+    Ok(())
+}
+
+/// Appends `batch`'s line (at `position`) and, when deep, each record's to `lines`, noting
+/// offsets that do not follow the `last` one in `findings`.
+fn batch_lines(
+    path: &Path,
+    batch: &RecordBatch,
+    position: u64,
+    options: LogOptions,
+    (last_offset, findings): (&mut i64, &mut Findings),
+    lines: &mut String,
+) -> Result<(), String> {
+    lines.push_str(&batch_line(batch, position));
+    lines.push('\n');
+    if !options.deep {
+        return Ok(());
+    }
+    let records = batch.records().map_err(|e| format!("{}: {e}", path.display()))?;
+    for record in &records {
+        let record = record.map_err(|e| format!("{}: {e}", path.display()))?;
+        let offset = batch.record_offset(&record);
+        // Kafka 4.4 compares the first record with -1 too: a segment not at 0 reports it.
+        if offset != *last_offset + 1 {
+            let absolute = std::path::absolute(path).unwrap_or_else(|_| path.to_owned());
+            findings.non_consecutive.entry(absolute).or_default().insert(0, (*last_offset, offset));
+        }
+        *last_offset = offset;
+        lines.push_str(&record_line(batch, &record, options)?);
+        lines.push('\n');
     }
     Ok(())
 }

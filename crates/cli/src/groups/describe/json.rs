@@ -2,14 +2,13 @@
 //! tool prints only its tables). Each group: its id, type, state, coordinator, assignment
 //! strategy, epochs and member count; with `--members` its members, with `--offsets` (the
 //! default) its partitions' offsets and lag; with `--state` nothing more. Missing values are
-//! `null`, never Kafka's `-`. A group that does not exist is reported as in text, on stdout, and
-//! left out.
+//! `null`, never Kafka's `-`. A group that does not exist is reported on stderr and left out.
 
 use serde_json::{Value, json};
 use strand_client::Admin;
 use strand_client::admin_groups::{ConsumerGroupDescription, MemberDescription, TopicPartition};
 
-use super::{GroupsArgs, MISSING, PartitionRow, offset_rows, print_error};
+use super::{GroupsArgs, MISSING, PartitionRow, offset_rows};
 use crate::tool::Failure;
 
 pub(super) async fn print(
@@ -20,7 +19,8 @@ pub(super) async fn print(
     let mut documents = Vec::new();
     for group in described {
         if group.state == "Dead" {
-            print_error(&format!("Consumer group '{}' does not exist.", group.group_id));
+            // On stderr: stdout holds the JSON document alone.
+            eprintln!("Error: Consumer group '{}' does not exist.", group.group_id);
             continue;
         }
         let mut document = summary(&group);
