@@ -6,7 +6,7 @@
 //!
 //! Share-partitions persist through the broker's [`crate::SharePersister`] (the share
 //! coordinator): [`load`] restores one from its persisted state the first time this leader
-//! needs it (or initializes the state at the log's end, `share.auto.offset.reset=latest`), and
+//! needs it (or initializes the state where the group's `share.auto.offset.reset` says, [`start`]), and
 //! [`persist`] writes its state after acknowledgements and releases, before they are answered.
 //! A per-share-partition async lock orders a partition's loads and writes, so a write never
 //! overtakes a newer one.
@@ -20,7 +20,7 @@ use strand_coordinator::group::share_meta::PersistedShareGroup;
 use strand_coordinator::share::state::ShareKey;
 use strand_coordinator::share::{ShareGroupConfig, ShareGroups, SharePartition, SharePartitionConfig, ShareSessions};
 use strand_metadata::image::MetadataImage;
-use strand_metadata::image::group_configs::GroupConfig;
+use strand_metadata::image::group_configs::{GroupConfig, ShareStart};
 use strand_protocol::error::ErrorCode;
 
 use crate::{Broker, ShareSettings};
@@ -109,9 +109,32 @@ fn leader_epoch(broker: &Broker, tp: &TopicPartition) -> i32 {
     image.topics().by_name(&tp.topic).and_then(|t| t.partitions.get(&tp.partition)).map_or(-1, |p| p.leader_epoch)
 }
 
+/// Where `group_id`'s new share-partition of `tp` starts, as its `share.auto.offset.reset` says:
+/// the high watermark (latest, the default), the log start offset (earliest), or the first
+/// committed record no older than a duration (its timestamp looked up off the async workers;
+/// none: the high watermark, as Kafka falls back to the latest offset).
+async fn start(broker: &Broker, group_id: &str, tp: &TopicPartition) -> Result<i64, ErrorCode> {
+    let offsets = broker.replicas.offsets(tp).map_err(|e| e.code())?;
+    let (log_start, high_watermark) = (offsets.log_start_offset, offsets.high_watermark);
+    match GroupConfig::of(broker.image().configs(), group_id).share_start {
+        ShareStart::Latest => Ok(high_watermark),
+        ShareStart::Earliest => Ok(log_start),
+        ShareStart::ByDuration { ms } => {
+            let since = broker.clock.now_ms().saturating_sub(ms);
+            let (replicas, tp) = (broker.replicas.clone(), tp.clone());
+            let found = tokio::task::spawn_blocking(move || replicas.offset_for_timestamp(&tp, since))
+                .await
+                .map_err(|_| ErrorCode::UnknownServerError)?
+                .map_err(|e| e.code())?;
+            let offset = found.map_or(high_watermark, |(_, offset)| offset);
+            Ok(offset.clamp(log_start, high_watermark))
+        }
+    }
+}
+
 /// Makes sure this leader holds `group_id`'s share-partition of `tp` (topic id `topic_id`):
-/// restored from its persisted state, or new at the high watermark (`share.auto.offset.reset`'s
-/// default, latest), its state initialized there first.
+/// restored from its persisted state, or new where [`start`] says, its state initialized there
+/// first.
 pub(crate) async fn load(
     broker: &Broker,
     group_id: &str,
@@ -123,9 +146,8 @@ pub(crate) async fn load(
         return Ok(());
     }
     let config = broker.share.partition_config(&broker.image(), group_id);
-    let high_watermark = || broker.replicas.offsets(tp).map(|o| o.high_watermark).map_err(|e| e.code());
     let Some(persister) = broker.share_persister.clone() else {
-        let start = high_watermark()?;
+        let start = start(broker, group_id, tp).await?;
         broker.share.partitions().entry(key).or_insert_with(|| SharePartition::new(config, start));
         return Ok(());
     };
@@ -141,7 +163,7 @@ pub(crate) async fn load(
     let partition = match persister.read(share_key.clone(), leader_epoch(broker, tp)).await? {
         Some(state) if state.start_offset >= 0 => SharePartition::restore(config, &state),
         _ => {
-            let start = high_watermark()?;
+            let start = start(broker, group_id, tp).await?;
             persister.initialize(share_key, 0, start).await?;
             SharePartition::new(config, start)
         }

@@ -20,7 +20,7 @@ use strand_protocol::messages::share_fetch_response::PartitionData;
 use strand_protocol::messages::{
     ConsumerGroupHeartbeatRequest, FindCoordinatorRequest, JoinGroupRequest, ListGroupsRequest,
     ShareAcknowledgeRequest, ShareAcknowledgeResponse, ShareFetchRequest, ShareFetchResponse,
-    ShareGroupDescribeRequest, ShareGroupHeartbeatRequest,
+    ShareGroupDescribeRequest, ShareGroupHeartbeatRequest, ShareGroupHeartbeatResponse,
 };
 
 const TOPIC: &str = "queue";
@@ -97,6 +97,33 @@ async fn share_acknowledge(
     response
 }
 
+/// Member `member` joins the group subscribed to the topic, as a client does: it finds the
+/// group's coordinator (creating `__consumer_offsets`), then joins once its shard has loaded.
+async fn join(node: &mut Node, member: &str) -> ShareGroupHeartbeatResponse {
+    let join = ShareGroupHeartbeatRequest {
+        group_id: GROUP.into(),
+        member_id: member.into(),
+        member_epoch: 0,
+        subscribed_topic_names: Some(vec![TOPIC.into()]),
+        ..Default::default()
+    };
+    let find = FindCoordinatorRequest { key_type: 0, coordinator_keys: vec![GROUP.into()], ..Default::default() };
+    node.call(RequestBody::FindCoordinator(find), 4).await;
+    let loading = [ErrorCode::CoordinatorLoadInProgress.code(), ErrorCode::NotCoordinator.code()];
+    for _ in 0..LOAD_ATTEMPTS_MAX {
+        let ResponseBody::ShareGroupHeartbeat(joined) =
+            node.call(RequestBody::ShareGroupHeartbeat(join.clone()), 1).await
+        else {
+            panic!("not a ShareGroupHeartbeat response")
+        };
+        if !loading.contains(&joined.error_code) {
+            return joined;
+        }
+        tokio::task::yield_now().await;
+    }
+    panic!("the coordinator never loaded")
+}
+
 fn partition(response: &ShareFetchResponse) -> &PartitionData {
     assert_eq!(response.error_code, 0, "{response:?}");
     &response.responses[0].partitions[0]
@@ -114,32 +141,7 @@ async fn a_member_joins_fetches_and_acknowledges() {
     let tp = TopicPartition::new(TOPIC, 0);
     node.append(&tp, 0);
 
-    let join = ShareGroupHeartbeatRequest {
-        group_id: GROUP.into(),
-        member_id: "m1".into(),
-        member_epoch: 0,
-        subscribed_topic_names: Some(vec![TOPIC.into()]),
-        ..Default::default()
-    };
-    // As a client does: find the group's coordinator (creating __consumer_offsets), then join
-    // once its shard has loaded.
-    let find = FindCoordinatorRequest { key_type: 0, coordinator_keys: vec![GROUP.into()], ..Default::default() };
-    node.call(RequestBody::FindCoordinator(find), 4).await;
-    let loading = [ErrorCode::CoordinatorLoadInProgress.code(), ErrorCode::NotCoordinator.code()];
-    let mut attempts = 0;
-    let joined = loop {
-        let ResponseBody::ShareGroupHeartbeat(joined) =
-            node.call(RequestBody::ShareGroupHeartbeat(join.clone()), 1).await
-        else {
-            panic!("not a ShareGroupHeartbeat response")
-        };
-        if !loading.contains(&joined.error_code) {
-            break joined;
-        }
-        attempts += 1;
-        assert!(attempts < LOAD_ATTEMPTS_MAX, "the coordinator never loaded: {joined:?}");
-        tokio::task::yield_now().await;
-    };
+    let joined = join(&mut node, "m1").await;
     assert_eq!((joined.error_code, joined.member_epoch), (0, 1), "{joined:?}");
     let assignment = joined.assignment.expect("assigned");
     assert_eq!(
@@ -270,4 +272,53 @@ async fn a_consumer_groups_id_is_not_a_share_group() {
     };
     assert_eq!(refused.error_code, ErrorCode::GroupIdNotFound.code(), "{refused:?}");
     assert_eq!(refused.error_message.as_deref(), Some("Group workers is not a share group."));
+}
+
+/// `share.auto.offset.reset` decides where a share-partition without state starts: the log's end
+/// (latest, the default), its start (earliest), or the first record no older than a duration
+/// (`by_duration:PT1H`: the two records stamped two hours ago are skipped, the one stamped now is
+/// not).
+#[tokio::test]
+async fn a_share_partition_starts_where_share_auto_offset_reset_says() {
+    use strand_base::Clock;
+    use strand_protocol::messages::IncrementalAlterConfigsRequest;
+    use strand_protocol::messages::incremental_alter_configs_request::{AlterConfigsResource, AlterableConfig};
+    const GROUP_RESOURCE: i8 = 32;
+    for (reset, expected) in
+        [(None, vec![]), (Some("earliest"), vec![(0, 2, 1)]), (Some("by_duration:PT1H"), vec![(2, 2, 1)])]
+    {
+        let mut node = Node::new();
+        let id = node.create_topic(TOPIC, 1).await;
+        let tp = TopicPartition::new(TOPIC, 0);
+        // Two hours old (not older: a week's gap would roll a segment, and a fetch reads one).
+        let now_ms = strand_base::SystemClock.now_ms();
+        node.append_at(&tp, 0, now_ms - 2 * 3_600_000);
+        node.append_at(&tp, 0, now_ms - 2 * 3_600_000);
+        node.append_at(&tp, 0, now_ms);
+        if let Some(value) = reset {
+            let config = AlterableConfig {
+                name: "share.auto.offset.reset".into(),
+                config_operation: 0,
+                value: Some(value.into()),
+                ..Default::default()
+            };
+            let resource = AlterConfigsResource {
+                resource_type: GROUP_RESOURCE,
+                resource_name: GROUP.into(),
+                configs: vec![config],
+                ..Default::default()
+            };
+            let request = IncrementalAlterConfigsRequest { resources: vec![resource], ..Default::default() };
+            let ResponseBody::IncrementalAlterConfigs(altered) =
+                node.call(RequestBody::IncrementalAlterConfigs(request), 1).await
+            else {
+                panic!("not an IncrementalAlterConfigs response")
+            };
+            assert_eq!(altered.responses[0].error_code, 0, "{altered:?}");
+        }
+        let joined = join(&mut node, "m1").await;
+        assert_eq!(joined.error_code, 0, "{joined:?}");
+        let fetched = share_fetch(&mut node, id, "m1", 0, &[]).await;
+        assert_eq!(acquired(&fetched), expected, "share.auto.offset.reset={reset:?}");
+    }
 }

@@ -163,8 +163,8 @@ fn a_node_s_coordinator_logs_decode_as_kafka_decodes_them() {
         let (ok, _, _) = kafka_command(CONSOLE_CONSUMER, &consumer);
         assert!(ok, "the {group} consumer failed");
     }
-    // A share group: it starts at the partitions' end (Strand has no `share.auto.offset.reset`
-    // group config yet), so records are produced until the consumer has read five and exits.
+    // A share group: it starts at the partitions' end (`share.auto.offset.reset`'s default,
+    // latest), so records are produced until the consumer has read five and exits.
     let address = server.address.to_string();
     let libs = common::kafka_tool::kafka_libs(&["kafka-tools-4.4.0", "kafka-clients-4.4.0"]);
     let mut share = Command::new("java")

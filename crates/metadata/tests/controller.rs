@@ -393,7 +393,9 @@ fn incremental_alter_configs_validation() {
     check_alter(vec![alter(32, "", &[("share.release.backoff.ms", SET, Some("1"))])], &[InvalidRequest]);
     check_alter(vec![alter(32, "group", &[("errors.deadletterqueue.topic.name", SET, Some("dlq.g"))])], &[OK]);
     check_alter(vec![alter(32, "group", &[("errors.deadletterqueue.topic.name", SET, Some("__x"))])], &[InvalidConfig]);
-    check_alter(vec![alter(32, "group", &[("share.auto.offset.reset", SET, Some("earliest"))])], &[InvalidConfig]);
+    check_alter(vec![alter(32, "group", &[("share.auto.offset.reset", SET, Some("earliest"))])], &[OK]);
+    check_alter(vec![alter(32, "group", &[("share.auto.offset.reset", SET, Some("first"))])], &[InvalidConfig]);
+    check_alter(vec![alter(32, "group", &[("share.isolation.level", SET, Some("read_committed"))])], &[InvalidConfig]);
     // A listener's TLS stores change per broker only, as Kafka's per-broker configs do.
     let keystore = "listener.name.ssl.ssl.keystore.location";
     check_alter(vec![alter(BROKER, "1", &[(keystore, SET, Some("/etc/new.p12"))])], &[OK]);

@@ -376,8 +376,13 @@ impl Node {
 
     /// Appends one record to `tp` at `leader_epoch`, straight to the log.
     pub fn append(&self, tp: &TopicPartition, leader_epoch: i32) {
+        self.append_at(tp, leader_epoch, 10);
+    }
+
+    /// [`Node::append`] of a record with timestamp `timestamp_ms`.
+    pub fn append_at(&self, tp: &TopicPartition, leader_epoch: i32, timestamp_ms: i64) {
         let mut builder = RecordBatchBuilder::new();
-        builder.append(&NewRecord { timestamp_ms: 10, key: None, value: Some(b"v"), headers: &[] }).expect("record");
+        builder.append(&NewRecord { timestamp_ms, key: None, value: Some(b"v"), headers: &[] }).expect("record");
         let batch = ValidatedBatch::validate(BytesMut::from(&builder.build().expect("batch")[..])).expect("valid");
         let context = AppendContext::client(VerificationGuard::SENTINEL);
         self.replicas.append(tp, batch, leader_epoch, Acks::Leader, context).expect("append");

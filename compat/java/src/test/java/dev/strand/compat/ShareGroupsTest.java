@@ -2,6 +2,7 @@ package dev.strand.compat;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
@@ -13,9 +14,12 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
 import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AlterConfigOp;
+import org.apache.kafka.clients.admin.ConfigEntry;
 import org.apache.kafka.clients.admin.ShareGroupDescription;
 import org.apache.kafka.clients.admin.ShareMemberDescription;
 import org.apache.kafka.clients.consumer.AcknowledgeType;
@@ -29,7 +33,9 @@ import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.GroupState;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.config.ConfigResource;
 import org.apache.kafka.common.errors.GroupIdNotFoundException;
+import org.apache.kafka.common.errors.InvalidConfigurationException;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -47,7 +53,8 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * compat/broker/kafka-server.properties). A share-partition starts at the log's end when the
  * group first fetches it ({@code share.auto.offset.reset=latest}, Kafka's default), so each test
  * first produces markers until one is delivered ({@link #awaitDelivering}) and ignores markers
- * after that.
+ * after that; {@link #earliestAndByDurationGroupsStartBehindTheEnd} sets the group config
+ * {@code share.auto.offset.reset} instead.
  */
 @ExtendWith(BrokerExtension.class)
 class ShareGroupsTest {
@@ -230,6 +237,49 @@ class ShareGroupsTest {
             }
             fail("the share consumer was never refused its consumer group's id");
         }
+    }
+
+    /**
+     * The group config {@code share.auto.offset.reset}: an {@code earliest} group is delivered the
+     * records produced before it first fetched; a {@code by_duration:PT1H} group only those stamped
+     * within the last hour (two records stamped two hours ago are skipped); an invalid value is
+     * refused with Kafka's INVALID_CONFIG.
+     */
+    @Test
+    void earliestAndByDurationGroupsStartBehindTheEnd() throws Exception {
+        String topic = topicWithOnePartition("share-reset");
+        long now = System.currentTimeMillis();
+        long twoHoursAgo = now - Duration.ofHours(2).toMillis();
+        for (String value : List.of("old-1", "old-2")) {
+            producer.send(new ProducerRecord<>(topic, 0, twoHoursAgo, null, value)).get(Clients.WAIT.toSeconds(), TimeUnit.SECONDS);
+        }
+        producer.send(new ProducerRecord<>(topic, 0, now, null, "new")).get(Clients.WAIT.toSeconds(), TimeUnit.SECONDS);
+        Map<String, List<String>> expected = Map.of(
+            "earliest", List.of("old-1", "old-2", "new"),
+            "by_duration:PT1H", List.of("new"));
+        for (Map.Entry<String, List<String>> reset : new TreeMap<>(expected).entrySet()) {
+            String group = Clients.topic("share-reset-group");
+            ConfigResource resource = new ConfigResource(ConfigResource.Type.GROUP, group);
+            admin.incrementalAlterConfigs(Map.of(resource, List.of(new AlterConfigOp(
+                new ConfigEntry("share.auto.offset.reset", reset.getKey()), AlterConfigOp.OpType.SET))))
+                .all().get(Clients.WAIT.toSeconds(), TimeUnit.SECONDS);
+            try (KafkaShareConsumer<String, String> consumer = consumer(group, "implicit", 500)) {
+                consumer.subscribe(List.of(topic));
+                List<String> got = new ArrayList<>();
+                long deadline = System.nanoTime() + Clients.WAIT.toNanos();
+                while (got.size() < reset.getValue().size() && System.nanoTime() < deadline) {
+                    for (ConsumerRecord<String, String> record : consumer.poll(Duration.ofMillis(200))) {
+                        got.add(record.value());
+                    }
+                }
+                assertEquals(reset.getValue(), got, "share.auto.offset.reset=" + reset.getKey());
+            }
+        }
+        ConfigResource invalid = new ConfigResource(ConfigResource.Type.GROUP, Clients.topic("share-reset-invalid"));
+        ExecutionException refused = assertThrows(ExecutionException.class, () -> admin.incrementalAlterConfigs(Map.of(
+            invalid, List.of(new AlterConfigOp(new ConfigEntry("share.auto.offset.reset", "first"), AlterConfigOp.OpType.SET))))
+            .all().get(Clients.WAIT.toSeconds(), TimeUnit.SECONDS));
+        assertTrue(refused.getCause() instanceof InvalidConfigurationException, refused.toString());
     }
 
     private static String topicWithOnePartition(String prefix) throws Exception {
