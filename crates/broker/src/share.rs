@@ -111,8 +111,9 @@ fn leader_epoch(broker: &Broker, tp: &TopicPartition) -> i32 {
 
 /// Where `group_id`'s new share-partition of `tp` starts, as its `share.auto.offset.reset` says:
 /// the high watermark (latest, the default), the log start offset (earliest), or the first
-/// committed record no older than a duration (its timestamp looked up off the async workers;
-/// none: the high watermark, as Kafka falls back to the latest offset).
+/// committed record no older than a duration (its timestamp looked up off the async workers).
+/// With no such record yet it is OFFSET_NOT_AVAILABLE and nothing is initialized, as in Kafka:
+/// the next fetch tries again, and starts at the first record that falls in the window.
 async fn start(broker: &Broker, group_id: &str, tp: &TopicPartition) -> Result<i64, ErrorCode> {
     let offsets = broker.replicas.offsets(tp).map_err(|e| e.code())?;
     let (log_start, high_watermark) = (offsets.log_start_offset, offsets.high_watermark);
@@ -126,8 +127,10 @@ async fn start(broker: &Broker, group_id: &str, tp: &TopicPartition) -> Result<i
                 .await
                 .map_err(|_| ErrorCode::UnknownServerError)?
                 .map_err(|e| e.code())?;
-            let offset = found.map_or(high_watermark, |(_, offset)| offset);
-            Ok(offset.clamp(log_start, high_watermark))
+            match found {
+                Some((_, offset)) if offset < high_watermark => Ok(offset.max(log_start)),
+                _ => Err(ErrorCode::OffsetNotAvailable),
+            }
         }
     }
 }

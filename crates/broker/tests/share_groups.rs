@@ -281,9 +281,6 @@ async fn a_consumer_groups_id_is_not_a_share_group() {
 #[tokio::test]
 async fn a_share_partition_starts_where_share_auto_offset_reset_says() {
     use strand_base::Clock;
-    use strand_protocol::messages::IncrementalAlterConfigsRequest;
-    use strand_protocol::messages::incremental_alter_configs_request::{AlterConfigsResource, AlterableConfig};
-    const GROUP_RESOURCE: i8 = 32;
     for (reset, expected) in
         [(None, vec![]), (Some("earliest"), vec![(0, 2, 1)]), (Some("by_duration:PT1H"), vec![(2, 2, 1)])]
     {
@@ -296,29 +293,56 @@ async fn a_share_partition_starts_where_share_auto_offset_reset_says() {
         node.append_at(&tp, 0, now_ms - 2 * 3_600_000);
         node.append_at(&tp, 0, now_ms);
         if let Some(value) = reset {
-            let config = AlterableConfig {
-                name: "share.auto.offset.reset".into(),
-                config_operation: 0,
-                value: Some(value.into()),
-                ..Default::default()
-            };
-            let resource = AlterConfigsResource {
-                resource_type: GROUP_RESOURCE,
-                resource_name: GROUP.into(),
-                configs: vec![config],
-                ..Default::default()
-            };
-            let request = IncrementalAlterConfigsRequest { resources: vec![resource], ..Default::default() };
-            let ResponseBody::IncrementalAlterConfigs(altered) =
-                node.call(RequestBody::IncrementalAlterConfigs(request), 1).await
-            else {
-                panic!("not an IncrementalAlterConfigs response")
-            };
-            assert_eq!(altered.responses[0].error_code, 0, "{altered:?}");
+            set_share_start(&mut node, value).await;
         }
         let joined = join(&mut node, "m1").await;
         assert_eq!(joined.error_code, 0, "{joined:?}");
         let fetched = share_fetch(&mut node, id, "m1", 0, &[]).await;
         assert_eq!(acquired(&fetched), expected, "share.auto.offset.reset={reset:?}");
     }
+}
+
+/// A `by_duration` group with no record in its window yet: OFFSET_NOT_AVAILABLE and nothing
+/// initialized, as Kafka answers; once a record falls in the window, the next fetch starts there.
+#[tokio::test]
+async fn a_by_duration_start_waits_for_a_record_in_its_window() {
+    use strand_base::Clock;
+    let mut node = Node::new();
+    let id = node.create_topic(TOPIC, 1).await;
+    let tp = TopicPartition::new(TOPIC, 0);
+    let now_ms = strand_base::SystemClock.now_ms();
+    node.append_at(&tp, 0, now_ms - 2 * 3_600_000);
+    set_share_start(&mut node, "by_duration:PT1H").await;
+    assert_eq!(join(&mut node, "m1").await.error_code, 0);
+    let first = share_fetch(&mut node, id, "m1", 0, &[]).await;
+    assert_eq!(partition(&first).error_code, ErrorCode::OffsetNotAvailable.code(), "{first:?}");
+    node.append_at(&tp, 0, now_ms);
+    let second = share_fetch(&mut node, id, "m1", 1, &[]).await;
+    assert_eq!(acquired(&second), vec![(1, 1, 1)], "{second:?}");
+}
+
+/// Sets the group's `share.auto.offset.reset` to `value`.
+async fn set_share_start(node: &mut Node, value: &str) {
+    use strand_protocol::messages::IncrementalAlterConfigsRequest;
+    use strand_protocol::messages::incremental_alter_configs_request::{AlterConfigsResource, AlterableConfig};
+    const GROUP_RESOURCE: i8 = 32;
+    let config = AlterableConfig {
+        name: "share.auto.offset.reset".into(),
+        config_operation: 0,
+        value: Some(value.into()),
+        ..Default::default()
+    };
+    let resource = AlterConfigsResource {
+        resource_type: GROUP_RESOURCE,
+        resource_name: GROUP.into(),
+        configs: vec![config],
+        ..Default::default()
+    };
+    let request = IncrementalAlterConfigsRequest { resources: vec![resource], ..Default::default() };
+    let ResponseBody::IncrementalAlterConfigs(altered) =
+        node.call(RequestBody::IncrementalAlterConfigs(request), 1).await
+    else {
+        panic!("not an IncrementalAlterConfigs response")
+    };
+    assert_eq!(altered.responses[0].error_code, 0, "{altered:?}");
 }

@@ -86,7 +86,8 @@ pub fn validate_group_configs(configs: &BTreeMap<String, String>) -> Result<(), 
         if key == ERRORS_DLQ_TOPIC_NAME && value.trim().starts_with(INTERNAL_PREFIX) {
             return Err(format!("{ERRORS_DLQ_TOPIC_NAME}: DLQ topic name must not start with '{INTERNAL_PREFIX}'"));
         }
-        if key == SHARE_AUTO_OFFSET_RESET && ShareStart::parse(value).is_none() {
+        // Kafka trims a STRING config's value before validating it.
+        if key == SHARE_AUTO_OFFSET_RESET && ShareStart::parse(value.trim()).is_none() {
             return Err(format!(
                 "Invalid value {value} for configuration {key}: Invalid value `{value}` for configuration {key}. The \
                  value must be either 'earliest', 'latest' or of the format 'by_duration:<PnDTnHnMn.nS.>'."
@@ -236,6 +237,7 @@ mod tests {
         assert_eq!(validate_group_configs(&configs(&[(ERRORS_DLQ_COPY_RECORD_ENABLE, "TRUE")])), Ok(()));
         assert_eq!(validate_group_configs(&configs(&[(SHARE_RELEASE_BACKOFF_MS, "250")])), Ok(()));
         assert_eq!(validate_group_configs(&configs(&[(SHARE_AUTO_OFFSET_RESET, "by_duration:PT5M")])), Ok(()));
+        assert_eq!(validate_group_configs(&configs(&[(SHARE_AUTO_OFFSET_RESET, " earliest ")])), Ok(()));
         let refused = [
             (ERRORS_DLQ_TOPIC_NAME, "__consumer_offsets", "must not start with '__'"),
             (ERRORS_DLQ_COPY_RECORD_ENABLE, "yes", "Expected value to be either true or false"),
