@@ -287,8 +287,8 @@ async fn describe_errors() {
     assert_eq!(codes, [invalid, invalid]);
 }
 
-/// A group's configs: the keys Strand applies (KIP-1191's dead-letter settings and its own
-/// release backoff), each at its default for a group that set none.
+/// A group's configs: the keys Strand applies (KIP-1191's dead-letter settings, its own release
+/// backoff, KIP-932's `share.auto.offset.reset`), each at its default for a group that set none.
 #[tokio::test]
 async fn describe_group_configs_defaults() {
     let mut node = node().await;
@@ -303,6 +303,7 @@ async fn describe_group_configs_defaults() {
             ("errors.deadletterqueue.copy.record.enable", Some("false"), 5),
             ("share.release.backoff.ms", Some("0"), 5),
             ("share.release.backoff.max.ms", Some("0"), 5),
+            ("share.auto.offset.reset", Some("latest"), 5),
         ]
     );
 }
