@@ -333,29 +333,12 @@ impl Admin {
         group: &str,
         offsets: &BTreeMap<TopicPartition, i64>,
     ) -> Result<(), ClientError> {
-        let mut topics: BTreeMap<&str, Vec<OffsetCommitRequestPartition>> = BTreeMap::new();
-        for ((topic, partition), offset) in offsets {
-            topics.entry(topic).or_default().push(OffsetCommitRequestPartition {
-                partition_index: *partition,
-                committed_offset: *offset,
-                committed_leader_epoch: -1,
-                committed_metadata: Some(String::new()),
-                ..Default::default()
-            });
-        }
         let request = RequestBody::OffsetCommit(OffsetCommitRequest {
             group_id: group.to_owned(),
             generation_id_or_member_epoch: -1,
             member_id: String::new(),
             retention_time_ms: -1,
-            topics: topics
-                .into_iter()
-                .map(|(name, partitions)| OffsetCommitRequestTopic {
-                    name: name.to_owned(),
-                    partitions,
-                    ..Default::default()
-                })
-                .collect(),
+            topics: commit_topics(offsets),
             ..Default::default()
         });
         self.call_coordinator("alterConsumerGroupOffsets", group, &request, Some(OFFSETS_VERSION), |response, _| {
@@ -450,4 +433,25 @@ fn classic_assignment(bytes: &Bytes) -> Vec<TopicPartition> {
 
 fn unexpected(api: &str) -> ClientError {
     ClientError::Io { address: String::new(), reason: format!("not a {api} response") }
+}
+
+/// OffsetCommit's topics for `offsets` (the next offset to read of each partition), no leader
+/// epoch, empty metadata.
+pub(crate) fn commit_topics(offsets: &BTreeMap<TopicPartition, i64>) -> Vec<OffsetCommitRequestTopic> {
+    let mut topics: BTreeMap<&str, Vec<OffsetCommitRequestPartition>> = BTreeMap::new();
+    for ((topic, partition), offset) in offsets {
+        topics.entry(topic).or_default().push(OffsetCommitRequestPartition {
+            partition_index: *partition,
+            committed_offset: *offset,
+            committed_leader_epoch: -1,
+            committed_metadata: Some(String::new()),
+            ..Default::default()
+        });
+    }
+    let topic = |(name, partitions): (&str, _)| OffsetCommitRequestTopic {
+        name: name.to_owned(),
+        partitions,
+        ..Default::default()
+    };
+    topics.into_iter().map(topic).collect()
 }

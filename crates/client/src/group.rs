@@ -17,7 +17,6 @@ use strand_protocol::messages::api::{RequestBody, ResponseBody};
 use strand_protocol::messages::consumer_protocol_assignment::TopicPartition as AssignedTopic;
 use strand_protocol::messages::join_group_request::JoinGroupRequestProtocol;
 use strand_protocol::messages::leave_group_request::MemberIdentity;
-use strand_protocol::messages::offset_commit_request::{OffsetCommitRequestPartition, OffsetCommitRequestTopic};
 use strand_protocol::messages::sync_group_request::SyncGroupRequestAssignment;
 use strand_protocol::messages::{
     ConsumerProtocolAssignment, ConsumerProtocolSubscription, HeartbeatRequest, JoinGroupRequest, LeaveGroupRequest,
@@ -125,30 +124,13 @@ impl GroupMember {
 
     /// Commits `offsets` (the next offset to read of each partition) in this generation.
     pub async fn commit(&self, offsets: &BTreeMap<TopicPartition, i64>) -> Result<(), ClientError> {
-        let mut topics: BTreeMap<&str, Vec<OffsetCommitRequestPartition>> = BTreeMap::new();
-        for ((topic, partition), offset) in offsets {
-            topics.entry(topic).or_default().push(OffsetCommitRequestPartition {
-                partition_index: *partition,
-                committed_offset: *offset,
-                committed_leader_epoch: -1,
-                committed_metadata: Some(String::new()),
-                ..Default::default()
-            });
-        }
         let request = RequestBody::OffsetCommit(OffsetCommitRequest {
             group_id: self.settings.group_id.clone(),
             generation_id_or_member_epoch: self.generation_id,
             member_id: self.member_id.clone(),
             group_instance_id: self.settings.group_instance_id.clone(),
             retention_time_ms: -1,
-            topics: topics
-                .into_iter()
-                .map(|(name, partitions)| OffsetCommitRequestTopic {
-                    name: name.to_owned(),
-                    partitions,
-                    ..Default::default()
-                })
-                .collect(),
+            topics: crate::admin_groups::commit_topics(offsets),
             ..Default::default()
         });
         let ResponseBody::OffsetCommit(response) = self.call(&request, Some(OFFSET_COMMIT_VERSION)).await? else {

@@ -271,19 +271,10 @@ fn state_batch(first_offset: i64, last_offset: i64, delivery_state: i8, delivery
 
 /// A transaction's value, its status as its state's name (Kafka's `TransactionState.stateName`).
 fn transaction_json(v: &TransactionLogValue, version: i16) -> Result<String, String> {
-    const STATES: [&str; 8] = [
-        "Empty",
-        "Ongoing",
-        "PrepareCommit",
-        "PrepareAbort",
-        "CompleteCommit",
-        "CompleteAbort",
-        "Dead",
-        "PrepareEpochFence",
-    ];
-    let state = usize::try_from(v.transaction_status).ok().and_then(|s| STATES.get(s)).ok_or_else(|| {
-        format!("Unknown transaction state id {} from the transaction status message", v.transaction_status)
-    })?;
+    let state =
+        strand_coordinator::txn::state::TxnState::from_id(v.transaction_status).map(|s| s.name()).ok_or_else(|| {
+            format!("Unknown transaction state id {} from the transaction status message", v.transaction_status)
+        })?;
     let defaults = TransactionLogValue::default();
     let tagged = version >= 1;
     let mut o = Object::new();
