@@ -7,16 +7,18 @@
 //! The property test draws runs of appends (some idempotent), flushes (with and without the
 //! log's lock), a follower's truncations, retention's deletions (the log start offset moved),
 //! producer-state snapshots, the log manager's checkpoints, new leader epochs, clean restarts,
-//! and power cuts after any of them; the run goes on from what each recovery left. Its case
-//! count keeps CI fast: `PROPTEST_CASES` raises it, `PROPTEST_RNG_SEED` draws other runs.
+//! and power cuts between them or inside one, right after any of its syncs (a flush, a
+//! truncation, a clean shutdown cut short: `model::Op::CrashDuring`); the run goes on from what
+//! each recovery left. Its case count keeps CI fast: `PROPTEST_CASES` raises it,
+//! `PROPTEST_RNG_SEED` draws other runs.
 //!
 //! And the tests notice each missing sync: with only the segments' data syncs dropped, or only
 //! the partition directory's, or only the log dir's, or only the recovery-point or leader-epoch
 //! checkpoint's (its staged file's `fsync` before the rename), or with every sync skipped by the
 //! `log::sync_skipped` failpoint, the same property fails. (Without the indexes' syncs it fails
-//! too, a torn index below the recovery point trusted, but in about one run in a thousand: too
-//! rare for CI. A producer snapshot's is not needed for it: recovery drops a torn snapshot and
-//! reads an older one.)
+//! too, a torn index below the recovery point trusted, but even with power cuts inside
+//! operations in about one run in seven hundred: too rare for CI. A producer snapshot's is not
+//! needed for it: recovery drops a torn snapshot and reads an older one.)
 //!
 //! A new partition's directory, `partition.metadata` and leader-epoch checkpoint are written
 //! without syncing a directory (a CreateTopics of thousands of partitions would otherwise pay two

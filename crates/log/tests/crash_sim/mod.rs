@@ -8,6 +8,9 @@
 //! entry was never synced are gone; a file renamed over another counts only once its directory
 //! is synced; a file cut (`ftruncate`) since its last sync comes back whole.
 //!
+//! A power cut falls between two operations (the image taken then), or inside one: right after
+//! one of its syncs ([`watch_and_cut`], the image taken inside that sync's report).
+//!
 //! A [`Dropped`] filter makes the disk ignore chosen syncs, as if the log had never made them:
 //! the tests that show each sync is needed.
 
@@ -136,6 +139,39 @@ pub fn watch(disk: &Arc<Mutex<Disk>>) {
             disk.record(path, kind);
         }
     })));
+}
+
+/// Watches every sync into `disk`, as [`watch`] does, and cuts the power right after the
+/// `after`-th from now (counted as the log makes them, dropped ones too): the crash image of
+/// `live` (`seed` drawing how much of each unsynced tail the page cache wrote back) is taken there,
+/// inside that sync's report, so nothing the log writes or syncs after it is in it, and later
+/// syncs are not watched. The returned slot holds the image once the power was cut; it stays
+/// empty if fewer syncs came.
+pub fn watch_and_cut(disk: &Arc<Mutex<Disk>>, live: &Path, after: usize, seed: u64) -> Arc<Mutex<PowerCut>> {
+    assert!(after > 0, "a power cut before an operation's first sync is a crash before it");
+    let cut = Arc::new(Mutex::new(PowerCut { syncs_left: after, image: None }));
+    let (watching, cutting, live) = (Arc::clone(disk), Arc::clone(&cut), live.to_owned());
+    strand_log::file::watch_syncs(Some(Arc::new(move |path: &Path, kind: SyncKind| {
+        let (Ok(mut disk), Ok(mut cut)) = (watching.lock(), cutting.lock()) else { return };
+        if cut.image.is_some() {
+            return;
+        }
+        disk.record(path, kind);
+        cut.syncs_left = cut.syncs_left.saturating_sub(1);
+        if cut.syncs_left == 0 {
+            let image = tempdir();
+            disk.crash_image(&live, image.path(), &mut Rng::new(seed));
+            cut.image = Some(image);
+        }
+    })));
+    cut
+}
+
+/// A power cut [`watch_and_cut`] waits for: the syncs still to come before it, then the image
+/// of what it kept.
+pub struct PowerCut {
+    syncs_left: usize,
+    pub image: Option<tempfile::TempDir>,
 }
 
 /// xorshift64*, seeded: how much of each unsynced tail a crash keeps, the same on every machine.

@@ -23,10 +23,21 @@
 //! recovered log holds is then the new `current` (it is on disk now), and the run goes on from
 //! it.
 //!
-//! A power cut falls between two operations, never inside one (a flush's syncs are all made or
-//! none); the page cache writes back a prefix of each file's unsynced bytes, and a directory's
-//! entries change only when it is synced (a real file system may persist a rename or an unlink
-//! earlier; that is not drawn).
+//! A power cut falls between two operations (`Crash`) or inside one (`CrashDuring`), right after
+//! any of its syncs in the order the log makes them: a flush with some of its files synced and
+//! not others, a truncation with its cut segment synced and not its directory, a clean shutdown
+//! with its checkpoints written and not its marker. An operation cut short never returned, so it
+//! promises nothing new: a flush's end and a clean shutdown's are not owed (`acked` is not
+//! raised). What it began removing (a truncation's tail, the head retention or DeleteRecords
+//! deletes) is owed no more, as if it had returned: it may come back or not, and what comes back
+//! must still be records appended at those offsets. An append cut short is recorded as appended
+//! (`appended_at`): a batch of it that survives is not taken for invented, one lost is not owed.
+//! A cut drawn past an operation's last sync falls at its end: the operation
+//! returned, and what it promised holds. Power cuts do not nest.
+//!
+//! The page cache writes back a prefix of each file's unsynced bytes, and a directory's entries
+//! change only when it is synced (a real file system may persist a rename or an unlink earlier;
+//! that is not drawn).
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::path::Path;
@@ -42,7 +53,7 @@ use strand_log::producer_state::{AppendContext, VerificationGuard};
 use strand_log::{LogConfig, LogManager, NodeIdentity};
 use strand_protocol::records::{NewRecord, RecordBatch, RecordBatchBuilder, RecordBatches};
 
-use super::{Disk, Dropped, Rng, tempdir, watch};
+use super::{Disk, Dropped, Rng, tempdir, watch, watch_and_cut};
 
 /// One step of a run.
 #[derive(Debug, Clone)]
@@ -77,23 +88,70 @@ pub enum Op {
     Crash { seed: u64 },
     /// A clean shutdown and a restart.
     Restart,
+    /// A power cut inside `op` (neither a crash itself): right after its `after`-th sync (at
+    /// least the first), or at its end if it makes fewer; then a restart from what the disk kept
+    /// (`seed` as in `Crash`). `Restart` cut short is a shutdown that never finished.
+    CrashDuring { op: Box<Op>, after: usize, seed: u64 },
 }
 
 /// Any one operation, appends and flushes most often.
 pub fn op() -> impl Strategy<Value = Op> {
     prop_oneof![
-        10 => (1..5usize, 0..80usize, any::<bool>())
+        steps().iter().sum::<u32>() => step(steps()),
+        1 => any::<u64>().prop_map(|seed| Op::Crash { seed }),
+        CUT_WEIGHT => step(cut_steps())
+            .prop_flat_map(|op| (1..=syncs_max(&op), any::<u64>(), Just(op)))
+            .prop_map(|(after, seed, op)| Op::CrashDuring { op: Box::new(op), after, seed }),
+    ]
+}
+
+/// About the most syncs `op` makes (a flush of a few segments, a clean shutdown), for where a
+/// power cut inside it falls: one making more is cut within these only.
+fn syncs_max(op: &Op) -> usize {
+    match op {
+        Op::Append { .. } | Op::Replicate { .. } | Op::DeleteBefore { .. } | Op::Retention => 2,
+        Op::Snapshot | Op::NewEpoch => 1,
+        Op::Truncate { .. } | Op::Checkpoint => 6,
+        Op::Flush { .. } => 12,
+        Op::Restart => 24,
+        Op::Crash { .. } | Op::CrashDuring { .. } => 1,
+    }
+}
+
+/// How often a power cut falls inside an operation, against 1 for one between two and 26 for
+/// the other operations together: about one operation in fifteen, so most runs cut a few short
+/// (and a run costs about what it did before these were drawn).
+const CUT_WEIGHT: u32 = 2;
+
+/// The weights of the operations that are not power cuts, in the order of [`step`].
+type Weights = [u32; 10];
+
+/// Between power cuts: appends and flushes most often.
+fn steps() -> Weights {
+    [10, 3, 4, 2, 1, 1, 1, 2, 1, 1]
+}
+
+/// Cut short by a power cut: those that sync most often (an append syncs only when it rolls).
+fn cut_steps() -> Weights {
+    [2, 1, 4, 2, 1, 1, 1, 2, 1, 3]
+}
+
+/// An operation that is not a power cut, drawn with `weights`.
+fn step(weights: Weights) -> impl Strategy<Value = Op> {
+    let [append, replicate, flush, truncate, delete_before, retention, snapshot, checkpoint, new_epoch, restart] =
+        weights;
+    prop_oneof![
+        append => (1..5usize, 0..80usize, any::<bool>())
             .prop_map(|(records, pad, idempotent)| Op::Append { records, pad, idempotent }),
-        3 => (1..5usize, 0..80usize).prop_map(|(records, pad)| Op::Replicate { records, pad }),
-        4 => any::<bool>().prop_map(|unlocked| Op::Flush { unlocked }),
-        2 => (0..40i64).prop_map(|back| Op::Truncate { back }),
-        1 => (0..40i64).prop_map(|forward| Op::DeleteBefore { forward }),
-        1 => Just(Op::Retention),
-        1 => Just(Op::Snapshot),
-        2 => Just(Op::Checkpoint),
-        1 => Just(Op::NewEpoch),
-        2 => any::<u64>().prop_map(|seed| Op::Crash { seed }),
-        1 => Just(Op::Restart),
+        replicate => (1..5usize, 0..80usize).prop_map(|(records, pad)| Op::Replicate { records, pad }),
+        flush => any::<bool>().prop_map(|unlocked| Op::Flush { unlocked }),
+        truncate => (0..40i64).prop_map(|back| Op::Truncate { back }),
+        delete_before => (0..40i64).prop_map(|forward| Op::DeleteBefore { forward }),
+        retention => Just(Op::Retention),
+        snapshot => Just(Op::Snapshot),
+        checkpoint => Just(Op::Checkpoint),
+        new_epoch => Just(Op::NewEpoch),
+        restart => Just(Op::Restart),
     ]
 }
 
@@ -329,24 +387,65 @@ impl Run {
             }
             Op::Crash { seed } => {
                 watch_syncs(None);
-                let image = tempdir();
-                self.disk.lock().expect("disk").crash_image(self.root.path(), image.path(), &mut Rng::new(seed));
-                self.manager = None;
-                self.root = image;
-                *self.disk.lock().expect("disk") = Disk::durable(self.root.path(), self.dropped);
-                watch(&self.disk);
-                self.restart()?;
+                let image = self.crash_image(seed);
+                self.restart_from(image)?;
             }
             Op::Restart => {
-                let end = lock(&self.log).map_err(error)?.log_end_offset();
-                let manager = self.manager.take().ok_or("no log manager")?;
-                manager.shutdown(1).map_err(error)?;
-                // A clean shutdown flushes everything.
-                self.acked = end;
+                self.shutdown()?;
                 self.restart()?;
             }
+            Op::CrashDuring { ref op, after, seed } => self.crash_during(op, after, seed)?,
         }
         Ok(())
+    }
+
+    /// A clean shutdown, which flushes everything.
+    fn shutdown(&mut self) -> Result<(), String> {
+        let end = lock(&self.log).map_err(|e| e.to_string())?.log_end_offset();
+        let manager = self.manager.take().ok_or("no log manager")?;
+        manager.shutdown(1).map_err(|e| e.to_string())?;
+        self.acked = end;
+        Ok(())
+    }
+
+    /// `op` with a power cut right after its `after`-th sync, or at its end, then a restart from
+    /// what the disk kept.
+    fn crash_during(&mut self, op: &Op, after: usize, seed: u64) -> Result<(), String> {
+        let acked = self.acked;
+        let cut = watch_and_cut(&self.disk, self.root.path(), after, seed);
+        match op {
+            Op::Crash { .. } | Op::CrashDuring { .. } => return Err(format!("a power cut inside {op:?}")),
+            Op::Restart => self.shutdown()?,
+            op => self.apply(op)?,
+        }
+        watch_syncs(None);
+        let image = match cut.lock().expect("power cut").image.take() {
+            Some(image) => {
+                // The operation never returned: it promised nothing new (a flush's or a clean
+                // shutdown's end is not owed), though what it began removing is not owed either.
+                self.acked = self.acked.min(acked);
+                image
+            }
+            None => self.crash_image(seed),
+        };
+        self.restart_from(image)
+    }
+
+    /// What a power cut now would leave, `seed` drawing how much of each unsynced tail the page
+    /// cache wrote back.
+    fn crash_image(&self, seed: u64) -> tempfile::TempDir {
+        let image = tempdir();
+        self.disk.lock().expect("disk").crash_image(self.root.path(), image.path(), &mut Rng::new(seed));
+        image
+    }
+
+    /// Restarts from `image`, what a power cut left, on a disk that holds it all durably.
+    fn restart_from(&mut self, image: tempfile::TempDir) -> Result<(), String> {
+        self.manager = None;
+        self.root = image;
+        *self.disk.lock().expect("disk") = Disk::durable(self.root.path(), self.dropped);
+        watch(&self.disk);
+        self.restart()
     }
 
     /// Opens the log dir again and checks the recovered log against the model.
