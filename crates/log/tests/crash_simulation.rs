@@ -275,15 +275,16 @@ fn a_run_goes_on_across_two_power_cuts() {
 /// Runs that lost or invented records before the log's fixes, each the smallest the property
 /// test found (or one written for it): a follower's truncation and a recovery's cut are made
 /// durable at once, a producer snapshot only after the records below it (and recovery drops
-/// those past a lost tail), and a log whose records a power cut took past its checkpointed start
-/// starts over there.
+/// those past a lost tail, durably), and a log whose records a power cut took past its
+/// checkpointed start starts over there.
 #[test]
 fn runs_that_once_broke_the_promise_keep_it() {
     let _serial = serial();
     let a = |records, pad| Op::Append { records, pad, idempotent: false };
     let i = |records, pad| Op::Append { records, pad, idempotent: true };
     let flush = Op::Flush { unlocked: false };
-    let runs: [(&str, Vec<Op>); 6] = [
+    let cut = |op, after, seed| Op::CrashDuring { op: Box::new(op), after, seed };
+    let runs: [(&str, Vec<Op>); 7] = [
         (
             // The segments above a truncation came back (their deletion not synced), ending the
             // log below records acknowledged since.
@@ -406,6 +407,23 @@ fn runs_that_once_broke_the_promise_keep_it() {
                 flush.clone(),
                 Op::Crash { seed: 0 },
                 Op::Truncate { back: 0 },
+            ],
+        ),
+        (
+            // A truncation cut short (its segment's cut synced, not its directory) left a gap
+            // before a later segment and its producer snapshot. Recovery deleted the snapshot
+            // without syncing the directory; a clean shutdown, then a power cut, and the start
+            // (trusting the clean shutdown, looking for no gap) loaded it again: a retry of a
+            // batch the log holds was answered with the offset of one the truncation removed.
+            "a snapshot past a gap came back after a clean shutdown",
+            vec![
+                i(1, 0),
+                a(4, 79),
+                a(4, 79),
+                a(1, 0),
+                flush.clone(),
+                cut(Op::Truncate { back: 40 }, 1, 0),
+                cut(Op::Restart, usize::MAX, 0),
             ],
         ),
     ];

@@ -172,6 +172,8 @@ impl Log {
             health: Arc::default(),
             delayed,
         };
+        // The latest snapshot found, before recovery's reloads delete any.
+        let latest_snapshot = log.producer_state.latest_snapshot_offset();
         if !checkpoints.clean_shutdown && !created {
             log.recover_from(checkpoints.recovery_point)?;
         }
@@ -180,8 +182,14 @@ impl Log {
             && let Some(gap) = log.first_gap()
         {
             // A segment's tail lost while a later segment was kept: the producer snapshots past
-            // the gap may hold the lost batches' producers.
+            // the gap may hold the lost batches' producers. Their deletion (by recovery's
+            // reloads, or here) is made durable at once, as a truncation is: a start after a
+            // clean shutdown looks for no gap, and would load one that came back.
             log.producer_state.delete_snapshots_after(gap)?;
+            if latest_snapshot.is_some_and(|offset| offset > gap) {
+                let dir = log.dir.clone();
+                log.sync_truncation(|_| crate::file::sync_dir(&dir).map_err(|e| LogError::io(&dir, e)))?;
+            }
         }
         if !log.segments.is_empty() && log.log_end_offset() < checkpoints.log_start_offset {
             // A power cut took records up to and past the log start offset (none acknowledged,

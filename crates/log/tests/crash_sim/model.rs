@@ -533,6 +533,12 @@ impl Run {
             let retry = log.append_as_leader(batch(&values, Some(producer)), self.epoch, context);
             match retry {
                 Ok(info) if info.duplicate && info.first_offset == base => {}
+                Ok(info) if info.duplicate => {
+                    return Err(format!(
+                        "a retry of the batch at {base} was answered as a duplicate of a batch at {}",
+                        info.first_offset
+                    ));
+                }
                 Ok(info) => {
                     return Err(format!("a retry of the batch at {base} was appended again at {}", info.first_offset));
                 }
