@@ -154,8 +154,15 @@ impl Segment {
             && segment.txn_index.sanity_check().is_ok();
         if !sane {
             segment.rebuild_indexes()?;
-        } else {
-            segment.load_tail()?;
+        } else if let Err(e) = segment.load_tail() {
+            match e {
+                // The offset index's last entry is not at a batch: a power cut kept an index older
+                // than the log (a truncation's cut of the `.log` synced, the index's not, the log
+                // appended to since). Rebuilt from the log, as an index that fails its sanity check
+                // is (Kafka recovers a segment on a `CorruptIndexException` when loading).
+                LogError::Corrupt { .. } => segment.rebuild_indexes()?,
+                e => return Err(e),
+            }
         }
         Ok(segment)
     }

@@ -275,8 +275,8 @@ fn a_run_goes_on_across_two_power_cuts() {
 /// Runs that lost or invented records before the log's fixes, each the smallest the property
 /// test found (or one written for it): a follower's truncation and a recovery's cut are made
 /// durable at once, a producer snapshot only after the records below it (and recovery drops
-/// those past a lost tail, durably), and a log whose records a power cut took past its
-/// checkpointed start starts over there.
+/// those past a lost tail, durably), a log whose records a power cut took past its checkpointed
+/// start starts over there, and an index older than its log is rebuilt.
 #[test]
 fn runs_that_once_broke_the_promise_keep_it() {
     let _serial = serial();
@@ -284,7 +284,7 @@ fn runs_that_once_broke_the_promise_keep_it() {
     let i = |records, pad| Op::Append { records, pad, idempotent: true };
     let flush = Op::Flush { unlocked: false };
     let cut = |op, after, seed| Op::CrashDuring { op: Box::new(op), after, seed };
-    let runs: [(&str, Vec<Op>); 7] = [
+    let runs: [(&str, Vec<Op>); 8] = [
         (
             // The segments above a truncation came back (their deletion not synced), ending the
             // log below records acknowledged since.
@@ -424,6 +424,24 @@ fn runs_that_once_broke_the_promise_keep_it() {
                 flush.clone(),
                 cut(Op::Truncate { back: 40 }, 1, 0),
                 cut(Op::Restart, usize::MAX, 0),
+            ],
+        ),
+        (
+            // A truncation cut short after its segment's `.log` was synced, before its indexes:
+            // the old offset index came back beside the cut log, and once records were appended
+            // over the cut its last entry fell inside a batch. Loading the segment read a
+            // header there, and the log dir could not be loaded.
+            "an index older than its truncated log",
+            vec![
+                a(2, 20),
+                a(2, 20),
+                a(2, 20),
+                flush.clone(),
+                cut(Op::Truncate { back: 40 }, 1, 0),
+                a(4, 0),
+                a(4, 0),
+                a(4, 0),
+                Op::Crash { seed: 3 },
             ],
         ),
     ];
