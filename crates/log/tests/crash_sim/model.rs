@@ -18,10 +18,10 @@
 //! (as in Kafka); below `floor` segments retention deleted may come back (their deletion is not
 //! synced, as in Kafka; the log start offset checkpoint hides them once written). An idempotent
 //! producer's batch the recovered log holds is known to its producer state too: a retry of it is
-//! a duplicate, never a second copy; and a retry of one the log lost is never taken for a
-//! duplicate (its producer would count as written what the log does not hold). What the
-//! recovered log holds is then the new `current` (it is on disk now), and the run goes on from
-//! it.
+//! a duplicate at that batch's offset, never a second copy; and a retry of one the log lost is
+//! never taken for a duplicate (its producer would count as written what the log does not hold).
+//! What the recovered log holds is then the new `current` (it is on disk now), and the run goes
+//! on from it.
 //!
 //! A power cut falls between two operations (`Crash`) or inside one (`CrashDuring`), right after
 //! any of its syncs in the order the log makes them: a flush with some of its files synced and
@@ -32,8 +32,8 @@
 //! deletes) is owed no more, as if it had returned: it may come back or not, and what comes back
 //! must still be records appended at those offsets. An append cut short is recorded as appended
 //! (`appended_at`): a batch of it that survives is not taken for invented, one lost is not owed.
-//! A cut drawn past an operation's last sync falls at its end: the operation
-//! returned, and what it promised holds. Power cuts do not nest.
+//! A cut drawn past an operation's last sync falls at its end: the operation returned, and what
+//! it promised holds. Power cuts do not nest.
 //!
 //! The page cache writes back a prefix of each file's unsynced bytes, and a directory's entries
 //! change only when it is synced (a real file system may persist a rename or an unlink earlier;
