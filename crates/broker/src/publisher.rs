@@ -2,8 +2,11 @@
 //! brings the replicas (the brokers' standing, each partition's leader, ISR and effective config
 //! through the `TopicConfigResolver`, deletions) and the coordinators' leaderships (a shard per
 //! `__consumer_offsets` / `__transaction_state` partition led here) in line with the image, in
-//! that order, since a coordinator loads from its partition's log. Reconciling is level-based:
-//! what is hosted is compared with the whole image, so images skipped in between cost nothing.
+//! that order, since a coordinator loads from its partition's log. A pass visits the topics that
+//! changed since the image the last pass visited (found by diffing the two images' persistent
+//! topic maps), so images skipped in between cost nothing and a pass costs what changed, not the
+//! number of topics hosted; a change that concerns every partition (this node's or the cluster's
+//! broker configs, a log dir going offline) visits every topic, as the first pass does.
 //!
 //! The server's metadata replay drives it on a blocking thread before it publishes each image to
 //! the request handlers; the tests' clusters (`broker/tests/common`, the replication simulation)
@@ -19,9 +22,11 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::path::PathBuf;
 use std::sync::Arc;
 
+use strand_base::background::run_niced;
 use strand_base::topic::{OFFSETS_TOPIC, TRANSACTION_STATE_TOPIC};
 use strand_base::{BrokerId, LeaderEpoch, TopicPartition, Uuid};
 use strand_coordinator::{CoordinatorShards, GroupCoordinator, TopicMetadata, TxnCoordinator};
+use strand_log::LogConfig;
 use strand_log::producer_state::ProducerStateConfig;
 use strand_metadata::controller::topic_configs::{
     FOLLOWER_REPLICATION_THROTTLED_RATE, FOLLOWER_REPLICATION_THROTTLED_REPLICAS, LEADER_REPLICATION_THROTTLED_RATE,
@@ -29,6 +34,7 @@ use strand_metadata::controller::topic_configs::{
 };
 use strand_metadata::image::{
     ConfigResource, ConfigResourceKind, DIRECTORY_UNASSIGNED, MetadataImage, PartitionImage, TopicConfigResolver,
+    TopicImage,
 };
 use strand_replication::{BrokerStatus, PartitionState, ReplicaError, ReplicaManager, ReplicationThrottles};
 use tracing::{error, info, warn};
@@ -49,9 +55,53 @@ pub struct BrokerMetadataPublisher {
     groups: Option<Arc<GroupCoordinator>>,
     transactions: Option<Arc<TxnCoordinator>>,
     share_states: Option<Arc<strand_coordinator::share::state::ShareCoordinator>>,
-    /// The partitions the last pass left for later, with the offset of its image: a pass over
-    /// that same image visits only them (everything else is already in line with it).
-    resume: std::sync::Mutex<Option<(i64, BTreeSet<TopicPartition>)>>,
+    /// What the passes so far did, so the next one visits only what changed since.
+    progress: std::sync::Mutex<Progress>,
+}
+
+/// Where the passes stand: the image the last one visited, the log dirs offline then, and the
+/// partitions it left for later. The next pass visits the topics that changed since that image
+/// (its cost grows with what changed, not with the number of topics hosted), and every topic in
+/// full when something that concerns every partition changed.
+#[derive(Debug, Default)]
+struct Progress {
+    visited: Option<MetadataImage>,
+    offline_dirs: Vec<PathBuf>,
+    deferred: BTreeSet<TopicPartition>,
+}
+
+/// The topics a pass visits.
+#[derive(Debug)]
+enum Scope {
+    /// Every topic: the first pass, or one after a change that concerns every partition (this
+    /// node's or the cluster's broker configs, which every topic's effective config reads, or the
+    /// offline log dirs, which decide where a replica may be created).
+    All,
+    /// These topics by name: those added, changed or removed (or whose configs changed) since the
+    /// last pass, and those with a partition left for later or offline (tried again on every
+    /// pass, as a full pass would).
+    Named(BTreeSet<String>),
+}
+
+/// A pass under way: its budget of new replicas and what it did not do.
+#[derive(Debug)]
+struct Pass {
+    new_replicas_max: usize,
+    new_replicas: usize,
+    offline_dirs: Vec<PathBuf>,
+    outcome: PassOutcome,
+    slowest: std::time::Duration,
+    /// The partitions this pass hosts for the first time, with what they are hosted with.
+    new: Vec<NewReplica>,
+}
+
+/// A partition a pass hosts for the first time.
+#[derive(Debug)]
+struct NewReplica {
+    tp: TopicPartition,
+    topic_id: Uuid,
+    config: LogConfig,
+    state: PartitionState,
 }
 
 /// The most partitions one [`BrokerMetadataPublisher::publish_within`] pass hosts for the first
@@ -70,6 +120,9 @@ pub struct PassOutcome {
     /// The partitions this node is a replica of but did not host yet, past the pass's budget of
     /// new ones: a later pass hosts them. Until then they answer as partitions not hosted here.
     pub deferred: BTreeSet<TopicPartition>,
+    /// How many of this node's partitions the pass brought in line with the image (those of the
+    /// topics it visited: the ones that changed since the last pass, or all).
+    pub visited: usize,
 }
 
 /// A partition this node is a replica of but could not host (it answers KAFKA_STORAGE_ERROR until
@@ -99,7 +152,7 @@ impl BrokerMetadataPublisher {
             groups: None,
             transactions: None,
             share_states: None,
-            resume: std::sync::Mutex::default(),
+            progress: std::sync::Mutex::default(),
         }
     }
 
@@ -141,7 +194,7 @@ impl BrokerMetadataPublisher {
     /// [`NEW_REPLICAS_PER_PASS_MAX`]); the coordinators lead none of those it leaves for later.
     pub fn publish_within(&self, image: &MetadataImage, new_replicas_max: usize) -> PassOutcome {
         let started = tokio::time::Instant::now();
-        let outcome = self.publish_replicas(image, new_replicas_max);
+        let (outcome, topics_changed) = self.publish_replicas(image, new_replicas_max);
         let replicas = started.elapsed();
         let led = |topic: &str| {
             let mut led = self.led(image, topic);
@@ -150,7 +203,9 @@ impl BrokerMetadataPublisher {
         };
         if let Some(groups) = &self.groups {
             lead_exactly(groups.shards(), &led(OFFSETS_TOPIC));
-            groups.on_metadata_update(topic_metadata(image));
+            if topics_changed {
+                groups.on_metadata_update(topic_metadata(image));
+            }
         }
         if let Some(transactions) = &self.transactions {
             lead_exactly(transactions.shards(), &led(TRANSACTION_STATE_TOPIC));
@@ -171,77 +226,159 @@ impl BrokerMetadataPublisher {
     /// replica `image` does not give this node is gone ([`Self::delete_unassigned`]). While a log
     /// dir is offline, a replica not hosted yet whose log may be in it is left offline rather than
     /// created empty elsewhere ([`may_be_in_an_offline_dir`]). At most `new_replicas_max`
-    /// partitions not hosted yet are hosted; the rest are returned as deferred.
-    fn publish_replicas(&self, image: &MetadataImage, new_replicas_max: usize) -> PassOutcome {
+    /// partitions not hosted yet are hosted; the rest are returned as deferred. Only the topics
+    /// that changed since the last pass are visited ([`Progress`], [`Scope`]).
+    fn publish_replicas(&self, image: &MetadataImage, new_replicas_max: usize) -> (PassOutcome, bool) {
         let replicas = &self.replicas;
-        let offset = image.provenance().offset;
-        let mut resume = self.resume.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
-        let only = resume.take().filter(|(at, _)| *at == offset).map(|(_, left)| left);
-        let only_topics: Option<BTreeSet<&str>> = only.as_ref().map(|left| left.iter().map(|tp| &*tp.topic).collect());
-        let mut failed = Vec::new();
-        if only.is_none() {
+        let mut progress = self.progress.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        let offline_dirs = replicas.offline_dirs().unwrap_or_default();
+        let (scope, topics_changed) = self.scope(&progress, image, &offline_dirs);
+        let moved = progress.visited.as_ref().is_none_or(|v| v.provenance() != image.provenance());
+        let mut pass = Pass {
+            new_replicas_max,
+            new_replicas: 0,
+            offline_dirs,
+            outcome: PassOutcome::default(),
+            new: Vec::new(),
+            slowest: std::time::Duration::ZERO,
+        };
+        if moved {
             replicas.set_broker_statuses(broker_statuses(image));
             replicas.set_replication_throttles(replication_throttles(image, self.node));
-            failed = self.delete_unassigned(image);
         }
-        let (mut deferred, mut new_replicas) = (BTreeSet::new(), 0usize);
-        let offline_dirs = replicas.offline_dirs().unwrap_or_default();
-        let hosted: BTreeSet<TopicPartition> = replicas.hosted().into_iter().collect();
-        let offline: BTreeSet<TopicPartition> = replicas.offline().into_iter().collect();
         let resolver = TopicConfigResolver::new(image, Some(self.node), &self.static_topic_configs);
         let started = tokio::time::Instant::now();
-        let (mut visited, mut slowest) = (0usize, std::time::Duration::ZERO);
-        for topic in image.topics().iter() {
-            if only_topics.as_ref().is_some_and(|topics| !topics.contains(topic.name.as_str())) {
+        match &scope {
+            Scope::All => {
+                pass.outcome.failed = self.delete_unassigned(image);
+                for topic in image.topics().iter() {
+                    self.visit_topic(topic, &resolver, &mut pass);
+                }
+            }
+            Scope::Named(names) => {
+                for tp in names.iter().flat_map(|name| replicas.given_of(name)) {
+                    self.delete_if_unassigned(image, tp, &mut pass.outcome.failed);
+                }
+                for topic in names.iter().filter_map(|name| image.topics().by_name(name)) {
+                    self.visit_topic(topic, &resolver, &mut pass);
+                }
+            }
+        }
+        self.host_new(&mut pass);
+        tracing::debug!(
+            "reconcile ({}): {} partitions ({} new, {} left for the next pass) in {:.3} ms (slowest {:.3} ms)",
+            match &scope {
+                Scope::All => "every topic".to_owned(),
+                Scope::Named(names) => format!("{} topics", names.len()),
+            },
+            pass.outcome.visited,
+            pass.new_replicas,
+            pass.outcome.deferred.len(),
+            started.elapsed().as_secs_f64() * 1e3,
+            pass.slowest.as_secs_f64() * 1e3
+        );
+        *progress = Progress {
+            visited: Some(image.clone()),
+            offline_dirs: pass.offline_dirs,
+            deferred: pass.outcome.deferred.clone(),
+        };
+        (pass.outcome, topics_changed)
+    }
+
+    /// Which topics a pass over `image` visits, after the passes `progress` tells of, and whether
+    /// any topic changed since the last pass.
+    fn scope(&self, progress: &Progress, image: &MetadataImage, offline_dirs: &[PathBuf]) -> (Scope, bool) {
+        let Some(visited) = &progress.visited else { return (Scope::All, true) };
+        let mut names = visited.topics().changed_names(image.topics());
+        let topics_changed = !names.is_empty();
+        if progress.offline_dirs != offline_dirs {
+            return (Scope::All, topics_changed);
+        }
+        if !visited.shares_configs_with(image) {
+            let (own, cluster) = (self.node.0.to_string(), String::new());
+            for resource in visited.configs().changed_resources(image.configs()) {
+                match resource.kind {
+                    ConfigResourceKind::Topic => {
+                        names.insert(resource.name.clone());
+                    }
+                    ConfigResourceKind::Broker if resource.name == own || resource.name == cluster => {
+                        return (Scope::All, topics_changed);
+                    }
+                    _ => {}
+                }
+            }
+        }
+        names.extend(progress.deferred.iter().map(|tp| tp.topic.clone()));
+        names.extend(self.replicas.offline().into_iter().map(|tp| tp.topic));
+        (Scope::Named(names), topics_changed)
+    }
+
+    /// Hosts the partitions of `topic` this node is a replica of, within the pass's budget of new
+    /// ones (see [`Self::publish_replicas`]).
+    fn visit_topic(&self, topic: &TopicImage, resolver: &TopicConfigResolver<'_>, pass: &mut Pass) {
+        let replicas = &self.replicas;
+        let configs = resolver.topic(&topic.name);
+        let log_config = configs.log_config(self.producer_state);
+        let min_insync_replicas = i32::try_from(configs.long("min.insync.replicas")).unwrap_or(i32::MAX).max(1);
+        for (&index, partition) in &topic.partitions {
+            if !partition.replicas.contains(&self.node) {
                 continue;
             }
-            let configs = resolver.topic(&topic.name);
-            let log_config = configs.log_config(self.producer_state);
-            let min_insync_replicas = i32::try_from(configs.long("min.insync.replicas")).unwrap_or(i32::MAX).max(1);
-            for (&index, partition) in &topic.partitions {
-                if !partition.replicas.contains(&self.node) {
-                    continue;
+            let tp = TopicPartition::new(topic.name.clone(), index);
+            let hosted = replicas.is_hosted(&tp);
+            if !hosted && may_be_in_an_offline_dir(partition, self.node, &self.dirs, &pass.offline_dirs) {
+                let reason = format!("its log may be in an offline log dir ({:?})", pass.offline_dirs);
+                if replicas.keep_offline(&tp, reason) {
+                    warn!("{tp} is not hosted: its log may be in an offline log dir ({:?})", pass.offline_dirs);
                 }
-                let tp = TopicPartition::new(topic.name.clone(), index);
-                if only.as_ref().is_some_and(|left| !left.contains(&tp)) {
-                    continue;
-                }
-                if !hosted.contains(&tp) && may_be_in_an_offline_dir(partition, self.node, &self.dirs, &offline_dirs) {
-                    let reason = format!("its log may be in an offline log dir ({offline_dirs:?})");
-                    if replicas.keep_offline(&tp, reason) {
-                        warn!("{tp} is not hosted: its log may be in an offline log dir ({offline_dirs:?})");
-                    }
-                    continue;
-                }
-                // One that failed before is tried again on every pass, as it always was: only
-                // first attempts count against the budget, so a pass always makes progress.
-                if !hosted.contains(&tp) && !offline.contains(&tp) {
-                    if new_replicas >= new_replicas_max {
-                        deferred.insert(tp);
-                        continue;
-                    }
-                    new_replicas += 1;
-                }
-                let state = partition_state(partition, min_insync_replicas);
-                let one = tokio::time::Instant::now();
-                if let Err(e) = replicas.apply_partition_state(&tp, topic.id, log_config.clone(), &state) {
-                    error!("cannot host {tp}: {e} (it answers KAFKA_STORAGE_ERROR until it can be hosted)");
-                    failed.push(NotReconciled { partition: tp, error: e });
-                }
-                visited += 1;
-                slowest = slowest.max(one.elapsed());
+                continue;
             }
+            let state = partition_state(partition, min_insync_replicas);
+            // One that failed before is tried again on every pass, as it always was: only
+            // first attempts count against the budget, so a pass always makes progress.
+            if !hosted && !replicas.is_given_but_unhosted(&tp) {
+                if pass.new_replicas >= pass.new_replicas_max {
+                    pass.outcome.deferred.insert(tp);
+                    continue;
+                }
+                pass.new_replicas += 1;
+                pass.new.push(NewReplica { tp, topic_id: topic.id, config: log_config.clone(), state });
+                continue;
+            }
+            self.apply(tp, topic.id, log_config.clone(), &state, pass);
         }
-        tracing::debug!(
-            "reconcile: {visited} partitions ({new_replicas} new, {} left for the next pass) in {:.3} ms (slowest {:.3} ms)",
-            deferred.len(),
-            started.elapsed().as_secs_f64() * 1e3,
-            slowest.as_secs_f64() * 1e3
-        );
-        if !deferred.is_empty() {
-            *resume = Some((offset, deferred.clone()));
+    }
+
+    /// Hosts the pass's new partitions. Their logs are created first, on a thread of lowered
+    /// priority ([`run_niced`]): a new partition's directory and files are most of the CPU a flood
+    /// of creations costs, and at normal priority that work held up other clients' requests on a
+    /// node with few cores. Only the log manager's lock, which no client request takes, is held
+    /// meanwhile; each partition is then hosted over its log at normal priority.
+    fn host_new(&self, pass: &mut Pass) {
+        if pass.new.is_empty() {
+            return;
         }
-        PassOutcome { failed, deferred }
+        let (replicas, new) = (&self.replicas, &pass.new);
+        run_niced(|| {
+            for one in new {
+                // A failure is the hosting's to report, which tries again below.
+                let _ = replicas.create_log(&one.tp, one.topic_id, one.config.clone());
+            }
+        });
+        for NewReplica { tp, topic_id, config, state } in std::mem::take(&mut pass.new) {
+            self.apply(tp, topic_id, config, &state, pass);
+        }
+    }
+
+    /// Hosts `tp` with `state` (or brings it in line with it), counted in `pass`.
+    fn apply(&self, tp: TopicPartition, topic_id: Uuid, config: LogConfig, state: &PartitionState, pass: &mut Pass) {
+        let one = tokio::time::Instant::now();
+        if let Err(e) = self.replicas.apply_partition_state(&tp, topic_id, config, state) {
+            error!("cannot host {tp}: {e} (it answers KAFKA_STORAGE_ERROR until it can be hosted)");
+            pass.outcome.failed.push(NotReconciled { partition: tp, error: e });
+        }
+        pass.outcome.visited += 1;
+        pass.slowest = pass.slowest.max(one.elapsed());
     }
 
     /// Stops hosting and deletes the log of every replica `image` does not give this node: of a
@@ -254,23 +391,30 @@ impl BrokerMetadataPublisher {
         let replicas = &self.replicas;
         let mut failed = Vec::new();
         for tp in replicas.hosted().into_iter().chain(replicas.offline()) {
-            let topic = image.topics().by_name(&tp.topic);
-            let partition = topic.and_then(|t| t.partitions.get(&tp.partition));
-            let earlier_topic = topic.zip(replicas.hosted_topic_id(&tp)).is_some_and(|(t, id)| t.id != id);
-            if partition.is_some_and(|p| p.replicas.contains(&self.node)) && !earlier_topic {
-                continue;
-            }
-            if earlier_topic {
-                info!("{tp} belongs to an earlier topic of that name: deleting its replica");
-            } else {
-                info!("{tp} is not assigned to this node any more: deleting its replica");
-            }
-            if let Err(e) = replicas.delete_partition(&tp) {
-                error!("cannot delete {tp}: {e}");
-                failed.push(NotReconciled { partition: tp, error: e });
-            }
+            self.delete_if_unassigned(image, tp, &mut failed);
         }
         failed
+    }
+
+    /// Deletes the replica `tp` if `image` does not give it to this node (see
+    /// [`Self::delete_unassigned`]); a failure is logged and added to `failed`.
+    fn delete_if_unassigned(&self, image: &MetadataImage, tp: TopicPartition, failed: &mut Vec<NotReconciled>) {
+        let replicas = &self.replicas;
+        let topic = image.topics().by_name(&tp.topic);
+        let partition = topic.and_then(|t| t.partitions.get(&tp.partition));
+        let earlier_topic = topic.zip(replicas.hosted_topic_id(&tp)).is_some_and(|(t, id)| t.id != id);
+        if partition.is_some_and(|p| p.replicas.contains(&self.node)) && !earlier_topic {
+            return;
+        }
+        if earlier_topic {
+            info!("{tp} belongs to an earlier topic of that name: deleting its replica");
+        } else {
+            info!("{tp} is not assigned to this node any more: deleting its replica");
+        }
+        if let Err(e) = replicas.delete_partition(&tp) {
+            error!("cannot delete {tp}: {e}");
+            failed.push(NotReconciled { partition: tp, error: e });
+        }
     }
 
     /// The partitions of `topic` this node leads, with their leader epochs.

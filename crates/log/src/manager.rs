@@ -168,6 +168,12 @@ impl LogManager {
         self.dirs.iter().filter(|d| d.health.is_offline()).map(|d| d.path.clone()).collect()
     }
 
+    /// Each log dir with its health, which its owner can read without this manager (and its
+    /// lock, held while partitions are created) from then on.
+    pub fn dir_healths(&self) -> Vec<(PathBuf, Arc<crate::file::DirHealth>)> {
+        self.dirs.iter().map(|d| (d.path.clone(), Arc::clone(&d.health))).collect()
+    }
+
     /// The log of `tp`, if this node has one.
     pub fn get(&self, tp: &TopicPartition) -> Option<SharedLog> {
         self.logs.get(tp).map(|(_, log)| Arc::clone(log))

@@ -55,6 +55,10 @@ pub struct ReplicaManager {
     fetchers: Mutex<Fetchers>,
     /// How many log directories were offline at the last [`ReplicaManager::handle_log_dir_failures`].
     offline_dirs_seen: Mutex<usize>,
+    /// Each log dir's health, read without the log manager's lock: that lock is held while new
+    /// partitions' files are created (at lowered priority, see the broker's publisher), and the
+    /// log dir watcher asks every 100 ms from an async task.
+    dir_healths: Vec<(PathBuf, Arc<strand_log::file::DirHealth>)>,
 }
 
 impl ReplicaManager {
@@ -136,6 +140,7 @@ impl ReplicaManager {
         };
         ReplicaManager {
             shared: Arc::new(shared),
+            dir_healths: logs.dir_healths(),
             logs: Arc::new(Mutex::new(Some(logs))),
             fetchers: Mutex::new(Fetchers::default()),
             offline_dirs_seen: Mutex::new(0),
@@ -271,7 +276,7 @@ impl ReplicaManager {
 
     /// The log directories a failed sync took offline, in `log.dirs` order.
     pub fn offline_dirs(&self) -> Result<Vec<PathBuf>, ReplicaError> {
-        self.with_logs(|logs| Ok(logs.offline_dirs()))
+        Ok(self.dir_healths.iter().filter(|(_, health)| health.is_offline()).map(|(path, _)| path.clone()).collect())
     }
 
     /// Kafka's `ReplicaManager.handleLogDirFailure`, for every directory that went offline since
@@ -323,6 +328,34 @@ impl ReplicaManager {
     pub fn hosted_topic_id(&self, tp: &TopicPartition) -> Option<Uuid> {
         let id = self.shared.partition(tp).ok()?.topic_id().ok()?;
         (id != Uuid::ZERO).then_some(id)
+    }
+
+    /// Creates the log of `tp` (its directory and files) if this node has none, without hosting
+    /// it: [`Self::apply_partition_state`] then finds it made. The part of hosting a new partition
+    /// that costs (file system work), so a caller can run it apart, at lowered priority.
+    pub fn create_log(&self, tp: &TopicPartition, topic_id: Uuid, config: LogConfig) -> Result<(), ReplicaError> {
+        self.with_logs(|logs| logs.get_or_create(tp, topic_id, config)).map(drop)
+    }
+
+    /// The partitions of `topic` this node was given (hosted, then offline), by index.
+    pub fn given_of(&self, topic: &str) -> Vec<TopicPartition> {
+        let first = TopicPartition::new(topic, i32::MIN);
+        let of_topic = |tp: &&TopicPartition| tp.topic == topic;
+        let hosted: Vec<TopicPartition> =
+            read(&self.shared.partitions).range(&first..).map(|(tp, _)| tp).take_while(of_topic).cloned().collect();
+        let offline: Vec<TopicPartition> =
+            read(&self.shared.offline).range(&first..).map(|(tp, _)| tp).take_while(of_topic).cloned().collect();
+        [hosted, offline].concat()
+    }
+
+    /// Whether `tp` is hosted here.
+    pub fn is_hosted(&self, tp: &TopicPartition) -> bool {
+        read(&self.shared.partitions).contains_key(tp)
+    }
+
+    /// Whether `tp` was given to this node but could not be hosted ([`Self::offline`]).
+    pub fn is_given_but_unhosted(&self, tp: &TopicPartition) -> bool {
+        read(&self.shared.offline).contains_key(tp)
     }
 
     /// How many partitions this node was given: those hosted and those offline.

@@ -92,6 +92,13 @@ impl ConfigsImage {
         self.resources.get(resource)?.get(key).map(String::as_str)
     }
 
+    /// The resources whose keys or values differ between `self` and `newer`.
+    pub fn changed_resources<'a>(&'a self, newer: &'a ConfigsImage) -> impl Iterator<Item = &'a ConfigResource> {
+        let changed = self.resources.iter().filter(|(r, keys)| newer.resources.get(*r) != Some(*keys)).map(|(r, _)| r);
+        let added = newer.resources.keys().filter(|r| !self.resources.contains_key(*r));
+        changed.chain(added)
+    }
+
     /// Every resource with at least one key, in order.
     pub fn resources(&self) -> impl Iterator<Item = (&ConfigResource, &BTreeMap<String, String>)> {
         self.resources.iter()

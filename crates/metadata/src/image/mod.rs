@@ -127,6 +127,12 @@ impl MetadataImage {
         &self.configs
     }
 
+    /// Whether `self` and `other` share their configs (an image replayed from the other by
+    /// records that set none): then no config differs between them.
+    pub fn shares_configs_with(&self, other: &MetadataImage) -> bool {
+        Arc::ptr_eq(&self.configs, &other.configs)
+    }
+
     /// Where the next producer id block starts.
     pub fn producer_ids(&self) -> &ProducerIdsImage {
         &self.producer_ids

@@ -5,6 +5,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
 
 use imbl::OrdMap;
+use imbl::ordmap::DiffItem;
 use strand_base::{BrokerId, Uuid};
 use strand_protocol::messages::{PartitionChangeRecord, PartitionRecord, TopicRecord};
 
@@ -247,6 +248,25 @@ impl TopicsImage {
     pub fn colliding_name(&self, name: &str) -> Option<&str> {
         let unified = unified_name(name)?;
         self.by_unified_name.get(&unified)?.iter().map(String::as_str).find(|other| *other != name)
+    }
+
+    /// The names of the topics that differ between `self` and `newer`: added, removed, or
+    /// changed (both names, should one change). Only the parts of the two persistent maps they do
+    /// not share are walked, so the cost grows with what changed, not with the number of topics.
+    pub fn changed_names(&self, newer: &TopicsImage) -> BTreeSet<String> {
+        let mut names = BTreeSet::new();
+        for item in self.by_id.diff(&newer.by_id) {
+            match item {
+                DiffItem::Add(_, topic) | DiffItem::Remove(_, topic) => {
+                    names.insert(topic.name.clone());
+                }
+                DiffItem::Update { old: (_, old), new: (_, new) } => {
+                    names.insert(old.name.clone());
+                    names.insert(new.name.clone());
+                }
+            }
+        }
+        names
     }
 
     /// Topic names and their ids, by name.
