@@ -57,6 +57,44 @@ pub fn in_background<T: Send>(work: impl FnOnce() -> T + Send) -> T {
     if multi_thread { tokio::task::block_in_place(|| run_niced(work)) } else { work() }
 }
 
+/// Runs the future `work` to its end on a thread of its own, at the caller's priority, while the
+/// calling worker's other tasks are handed to the runtime (`block_in_place`); what `work` spawns,
+/// and its timers and sockets, stay the runtime's. For CPU-heavy async work the request handlers
+/// must not wait behind: a tokio worker busy with it delays every task queued on it until it
+/// yields, where the kernel preempts a thread of its own as soon as a worker with a request to
+/// serve wakes up (as Kafka's controller runs on its own thread, beside the request handlers).
+/// Inline elsewhere (a current-thread runtime, as in tests, or none).
+pub async fn on_own_thread<F>(work: F) -> F::Output
+where
+    F: std::future::Future + Send,
+    F::Output: Send,
+{
+    let handle = match tokio::runtime::Handle::try_current() {
+        Ok(handle) if handle.runtime_flavor() == tokio::runtime::RuntimeFlavor::MultiThread => handle,
+        _ => return work.await,
+    };
+    tokio::task::block_in_place(|| {
+        let mut work = Some(work);
+        let slot = &mut work;
+        let on = &handle;
+        let ran = std::thread::scope(|scope| {
+            let thread = std::thread::Builder::new()
+                .name("strand-own-thread".to_owned())
+                .spawn_scoped(scope, move || slot.take().map(|work| on.block_on(work)));
+            thread.ok().map(|thread| thread.join())
+        });
+        match ran {
+            Some(Ok(Some(done))) => done,
+            Some(Err(panic)) => std::panic::resume_unwind(panic),
+            // The thread could not start: `work` is still here, run on this thread.
+            Some(Ok(None)) | None => match work.take() {
+                Some(work) => handle.block_on(work),
+                None => unreachable_work(),
+            },
+        }
+    })
+}
+
 /// `slot.take()` runs once, on the thread or (when it never started) here.
 #[cold]
 fn unreachable_work() -> ! {
@@ -89,6 +127,33 @@ mod tests {
         let worker = run_niced(own_niceness);
         assert_eq!(worker, (caller + BACKGROUND_NICENESS).min(19));
         assert_eq!(own_niceness(), caller, "the caller's priority is untouched");
+    }
+
+    /// Work on its own thread reaches the runtime's timers, and a task it spawns is the
+    /// runtime's: it runs on a worker, after the thread ended.
+    #[test]
+    fn own_thread_work_runs_apart_and_what_it_spawns_stays_the_runtimes() {
+        let mut builder = tokio::runtime::Builder::new_multi_thread();
+        let runtime = builder.worker_threads(2).thread_name("test-worker").enable_all().build().expect("runtime");
+        runtime.block_on(async {
+            let (ran_on, spawned) = on_own_thread(async {
+                let timed = tokio::time::timeout(std::time::Duration::from_secs(30), async { 7 }).await;
+                assert_eq!(timed, Ok(7));
+                let spawned = tokio::spawn(async { std::thread::current().name().map(str::to_owned) });
+                (std::thread::current().name().map(str::to_owned), spawned)
+            })
+            .await;
+            assert_eq!(ran_on.as_deref(), Some("strand-own-thread"));
+            let spawned_on = spawned.await.expect("the spawned task ran");
+            assert_eq!(spawned_on.as_deref(), Some("test-worker"));
+        });
+    }
+
+    /// On a current-thread runtime (tests) the work runs inline.
+    #[tokio::test]
+    async fn own_thread_work_runs_inline_on_a_current_thread_runtime() {
+        let caller = std::thread::current().id();
+        assert_eq!(on_own_thread(async { std::thread::current().id() }).await, caller);
     }
 
     #[test]

@@ -27,7 +27,7 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use bytes::{Bytes, BytesMut};
-use strand_base::background::{BACKGROUND_FRAME_BYTES, in_background};
+use strand_base::background::{BACKGROUND_FRAME_BYTES, in_background, on_own_thread};
 use strand_base::{Clock, Uuid};
 use strand_protocol::codec::Decoder;
 use strand_protocol::frame::decode_allocation_max;
@@ -232,7 +232,9 @@ impl QuorumController {
             return Ok(refused);
         }
         if matches!(request, RequestBody::CreateTopics(_)) && screening::entries(&request) > CHUNK_RECORDS_MAX {
-            return self.handle_in_chunks(request, version).await;
+            // Its decisions and commits are milliseconds of CPU each, back to back: on a thread
+            // of its own, so the kernel serves other clients' requests between them.
+            return on_own_thread(self.handle_in_chunks(request, version)).await;
         }
         if screening::is_screened(request.api_key()) {
             let every_partition = screening::elects_every_partition(&request);
