@@ -2,12 +2,12 @@
 """Stall probe (issue 15, finding 2): does one large request hold up other clients?
 
 Starts one `strand` node on a free loopback port over a temporary directory, creates topic
-`probe` (1 partition), then measures, on two connections of their own, the latency of a
+`probe` (1 partition), then measures, each on a connection and in a process of its own, the latency of a
 Metadata request (v1, topic `probe`) and of an acks=1 Produce of one small record (v3), each sent
 back to back, and of a consumer's sessionless Fetch (v11) of that partition from offset 0 (its
 first batch only, `partition_max_bytes` 1; it takes the fetch-session cache's lock, as every
 Fetch from v7 does). First `--idle` seconds with nothing else going on, then `--attack` seconds while
-a third connection sends one kind of large request over and over:
+another connection (in another process) sends one kind of large request over and over:
 
   delete  DeleteTopics v3 naming 200,000 unknown topics (about 4.4 MB)
   create  CreateTopics v4 of 100,000 names, each twice, no partitions (about 4 MB)
@@ -30,8 +30,8 @@ import socket
 import struct
 import subprocess
 import sys
+import multiprocessing
 import tempfile
-import threading
 import time
 from pathlib import Path
 
@@ -169,16 +169,15 @@ def alter_client_quotas_v0(client_id: str, quotas: dict[str, float]) -> bytes:
 
 
 class Flood:
-    """CreateTopics requests of topics never created before: request `n` names `flood-<n>-<i>`."""
+    """CreateTopics requests of topics never created before: request `n` of attacking connection `c`
+    names `flood-c<c>-<n>-<i>`."""
 
     def __init__(self, topics: int, partitions: int) -> None:
-        self.topics, self.partitions, self.sent = topics, partitions, 0
-        self.lock = threading.Lock()
+        self.topics, self.partitions, self.sent, self.prefix = topics, partitions, 0, ""
 
     def __call__(self) -> tuple[int, int, bytes]:
-        with self.lock:
-            n, self.sent = self.sent, self.sent + 1
-        names = [f"flood-{n:05d}-{i:05d}" for i in range(self.topics)]
+        n, self.sent = self.sent, self.sent + 1
+        names = [f"flood-{self.prefix}{n:05d}-{i:05d}" for i in range(self.topics)]
         return 19, 4, create_topics_v4(names, self.partitions)
 
 
@@ -217,12 +216,33 @@ def start(binary: str, data: str, port: int, log: str | None) -> subprocess.Pope
 
 # --- measurement ------------------------------------------------------------------------------
 
-def probe(port: int, name: str, call, until: list[bool], samples: list[tuple[float, float]]) -> None:
+PROBES = {
+    "metadata": lambda: (3, 1, metadata_v1(TOPIC)),
+    "produce": lambda: (0, 3, produce_v3(TOPIC, b"x" * 100)),
+    "fetch": lambda: (1, 11, fetch_v11(TOPIC, 1, -1, partition_max_bytes=1)),
+}
+
+
+def probe(port: int, name: str, interval: float, stop, results) -> None:
+    """One probe, in a process of its own (so no other probe's or the attacker's Python holds
+    the interpreter lock while its answer waits to be read): its request every `interval`
+    seconds (back to back if 0) until `stop` is set, then its samples, (start, latency) pairs,
+    into `results`."""
+    api, version, body = PROBES[name]()
     conn = Connection(port, name)
-    while not until[0]:
+    samples = []
+    next_at = time.monotonic()
+    while not stop.is_set():
         started = time.monotonic()
-        call(conn)
+        conn.call(api, version, body)
         samples.append((started, time.monotonic() - started))
+        next_at += interval
+        delay = next_at - time.monotonic()
+        if delay > 0:
+            time.sleep(delay)
+        else:
+            next_at = time.monotonic()
+    results.put((name, samples))
 
 
 def hosted_time(data: str, expected: int, since: float) -> str:
@@ -261,6 +281,13 @@ def main() -> None:
     parser.add_argument("--attacker-quota", action="append", default=[], metavar="KEY=VALUE",
                         help="a client quota for the attacking connections' client id `attacker` "
                              "(e.g. request_percentage=10, controller_mutation_rate=100); repeatable")
+    parser.add_argument("--probe-interval-ms", type=float, default=1.0,
+                        help="each probe sends its request this often (0: back to back, which on a machine of "
+                             "few cores makes the probes themselves the load)")
+    parser.add_argument("--prebuilt", type=int, default=100,
+                        help="flood requests each attacking connection builds before the attack (more are built "
+                             "during it if it sends them all)")
+    parser.add_argument("--samples", help="file for every probe sample: probe, start (s since the attack began), ms")
     parser.add_argument("--log", help="file for the node's log (its RUST_LOG is this one's)")
     args = parser.parse_args()
 
@@ -285,45 +312,61 @@ def main() -> None:
                 next_request, clients = (lambda: fixed), 1
             body = next_request()[2]
             print(f"attack {args.attack}: {len(body) / 1e6:.1f} MB per request, {clients} client(s), binary {args.binary}")
-            stop = [False]
-            meta, prod, cons = [], [], []
-            consume = fetch_v11(TOPIC, 1, -1, partition_max_bytes=1)
-            threads = [
-                threading.Thread(target=probe, args=(port, "metadata", lambda c: c.call(3, 1, metadata_v1(TOPIC)), stop, meta)),
-                threading.Thread(target=probe, args=(port, "produce", lambda c: c.call(0, 3, produce_v3(TOPIC, b"x" * 100)), stop, prod)),
-                threading.Thread(target=probe, args=(port, "fetch", lambda c: c.call(1, 11, consume), stop, cons)),
-            ]
-            for t in threads:
-                t.start()
+            context = multiprocessing.get_context("fork")
+            stop, results = context.Event(), context.Queue()
+            interval = args.probe_interval_ms / 1000
+            probes = [context.Process(target=probe, args=(port, name, interval, stop, results)) for name in PROBES]
+            for p in probes:
+                p.start()
             time.sleep(args.idle)
             attack_start = time.monotonic()
-            durations, errors = [], {}
-
             cap = args.flood_requests if args.attack == "flood" else 0
-            sent = [0]
-            sent_lock = threading.Lock()
+            sent = context.Value("i", 0)
 
             def take() -> bool:
-                with sent_lock:
-                    if cap and sent[0] >= cap:
+                with sent.get_lock():
+                    if cap and sent.value >= cap:
                         return False
-                    sent[0] += 1
+                    sent.value += 1
                     return True
 
-            def attack() -> None:
+            def attack(index: int, answers) -> None:
+                """One attacking connection, in a process of its own; its request durations and
+                the error codes of the topics it created into `answers`."""
+                if args.attack == "flood":
+                    next_request.prefix = f"c{index}-"
+                # Built before and read after the attack, so the attacker's own CPU (on this
+                # machine, not the node's in real life) does not compete with the node's.
+                flood = args.attack == "flood"
+                ready = [next_request() for _ in range(args.prebuilt if flood else 1)]
                 attacker = Connection(port, "attacker")
+                durations, responses = [], []
                 while (cap or time.monotonic() - attack_start < args.seconds) and take():
-                    api, version, body = next_request()
+                    if not flood:
+                        api, version, body = ready[0]
+                    else:
+                        api, version, body = ready.pop(0) if ready else next_request()
                     started = time.monotonic()
                     response = attacker.call(api, version, body)
                     durations.append(time.monotonic() - started)
                     if api == 19:
-                        for code, n in create_topics_v4_errors(response).items():
-                            errors[code] = errors.get(code, 0) + n
+                        responses.append(response)
+                errors = {}
+                for response in responses:
+                    for code, n in create_topics_v4_errors(response).items():
+                        errors[code] = errors.get(code, 0) + n
+                answers.put((durations, errors))
 
-            attackers = [threading.Thread(target=attack) for _ in range(clients)]
+            answers = context.Queue()
+            attackers = [context.Process(target=attack, args=(i, answers)) for i in range(clients)]
             for t in attackers:
                 t.start()
+            durations, errors = [], {}
+            for _ in attackers:
+                some, codes = answers.get()
+                durations += some
+                for code, n in codes.items():
+                    errors[code] = errors.get(code, 0) + n
             for t in attackers:
                 t.join()
             attack_end = time.monotonic()
@@ -332,10 +375,17 @@ def main() -> None:
                 hosted = hosted_time(data, expected, attack_start)
                 print(f"flood: {expected} partitions requested; last response after {attack_end - attack_start:.2f} s; "
                       f"{hosted}")
-            stop[0] = True
-            for t in threads:
-                t.join()
-            for label, samples in (("metadata", meta), ("produce", prod), ("fetch", cons)):
+            stop.set()
+            collected = dict(results.get() for _ in probes)
+            for p in probes:
+                p.join()
+            if args.samples:
+                with open(args.samples, "w") as out:
+                    for label in PROBES:
+                        for started, latency in collected[label]:
+                            out.write(f"{label} {started - attack_start:.6f} {latency * 1000:.3f}\n")
+            for label in PROBES:
+                samples = collected[label]
                 idle = [l for s, l in samples if s < attack_start]
                 busy = [l for s, l in samples if attack_start <= s < attack_end]
                 print(f"{label:9s} idle   {percentiles(idle)}")
