@@ -22,7 +22,6 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::path::PathBuf;
 use std::sync::Arc;
 
-use strand_base::background::run_niced;
 use strand_base::topic::{OFFSETS_TOPIC, TRANSACTION_STATE_TOPIC};
 use strand_base::{BrokerId, LeaderEpoch, TopicPartition, Uuid};
 use strand_coordinator::{CoordinatorShards, GroupCoordinator, TopicMetadata, TxnCoordinator};
@@ -63,11 +62,26 @@ pub struct BrokerMetadataPublisher {
 /// partitions it left for later. The next pass visits the topics that changed since that image
 /// (its cost grows with what changed, not with the number of topics hosted), and every topic in
 /// full when something that concerns every partition changed.
-#[derive(Debug, Default)]
+#[derive(Default)]
 struct Progress {
     visited: Option<MetadataImage>,
     offline_dirs: Vec<PathBuf>,
     deferred: BTreeSet<TopicPartition>,
+    /// The topics with a partition the last pass failed to bring in line (a hosted one whose new
+    /// state could not be applied, say its epoch checkpoint not written): tried again on every
+    /// pass until they succeed, as a full pass would.
+    retry: BTreeSet<String>,
+}
+
+impl std::fmt::Debug for Progress {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Progress")
+            .field("visited", &self.visited.as_ref().map(|image| image.provenance()))
+            .field("offline_dirs", &self.offline_dirs)
+            .field("deferred", &self.deferred.len())
+            .field("retry", &self.retry)
+            .finish()
+    }
 }
 
 /// The topics a pass visits.
@@ -91,17 +105,6 @@ struct Pass {
     offline_dirs: Vec<PathBuf>,
     outcome: PassOutcome,
     slowest: std::time::Duration,
-    /// The partitions this pass hosts for the first time, with what they are hosted with.
-    new: Vec<NewReplica>,
-}
-
-/// A partition a pass hosts for the first time.
-#[derive(Debug)]
-struct NewReplica {
-    tp: TopicPartition,
-    topic_id: Uuid,
-    config: LogConfig,
-    state: PartitionState,
 }
 
 /// The most partitions one [`BrokerMetadataPublisher::publish_within`] pass hosts for the first
@@ -239,7 +242,6 @@ impl BrokerMetadataPublisher {
             new_replicas: 0,
             offline_dirs,
             outcome: PassOutcome::default(),
-            new: Vec::new(),
             slowest: std::time::Duration::ZERO,
         };
         if moved {
@@ -264,7 +266,6 @@ impl BrokerMetadataPublisher {
                 }
             }
         }
-        self.host_new(&mut pass);
         tracing::debug!(
             "reconcile ({}): {} partitions ({} new, {} left for the next pass) in {:.3} ms (slowest {:.3} ms)",
             match &scope {
@@ -281,6 +282,7 @@ impl BrokerMetadataPublisher {
             visited: Some(image.clone()),
             offline_dirs: pass.offline_dirs,
             deferred: pass.outcome.deferred.clone(),
+            retry: pass.outcome.failed.iter().map(|f| f.partition.topic.clone()).collect(),
         };
         (pass.outcome, topics_changed)
     }
@@ -309,6 +311,7 @@ impl BrokerMetadataPublisher {
             }
         }
         names.extend(progress.deferred.iter().map(|tp| tp.topic.clone()));
+        names.extend(progress.retry.iter().cloned());
         names.extend(self.replicas.offline().into_iter().map(|tp| tp.topic));
         (Scope::Named(names), topics_changed)
     }
@@ -342,31 +345,8 @@ impl BrokerMetadataPublisher {
                     continue;
                 }
                 pass.new_replicas += 1;
-                pass.new.push(NewReplica { tp, topic_id: topic.id, config: log_config.clone(), state });
-                continue;
             }
             self.apply(tp, topic.id, log_config.clone(), &state, pass);
-        }
-    }
-
-    /// Hosts the pass's new partitions. Their logs are created first, on a thread of lowered
-    /// priority ([`run_niced`]): a new partition's directory and files are most of the CPU a flood
-    /// of creations costs, and at normal priority that work held up other clients' requests on a
-    /// node with few cores. Only the log manager's lock, which no client request takes, is held
-    /// meanwhile; each partition is then hosted over its log at normal priority.
-    fn host_new(&self, pass: &mut Pass) {
-        if pass.new.is_empty() {
-            return;
-        }
-        let (replicas, new) = (&self.replicas, &pass.new);
-        run_niced(|| {
-            for one in new {
-                // A failure is the hosting's to report, which tries again below.
-                let _ = replicas.create_log(&one.tp, one.topic_id, one.config.clone());
-            }
-        });
-        for NewReplica { tp, topic_id, config, state } in std::mem::take(&mut pass.new) {
-            self.apply(tp, topic_id, config, &state, pass);
         }
     }
 

@@ -8,11 +8,16 @@ mod common;
 
 use std::collections::BTreeMap;
 
+use bytes::BytesMut;
 use strand_base::{BrokerId, TopicPartition, Uuid};
 use strand_broker::BrokerMetadataPublisher;
+use strand_log::log::ValidatedBatch;
+use strand_log::producer_state::{AppendContext, VerificationGuard};
 use strand_metadata::image::{MetadataDelta, MetadataImage, MetadataProvenance};
 use strand_protocol::messages::records::MetadataRecord;
-use strand_protocol::messages::{ConfigRecord, PartitionRecord, RemoveTopicRecord, TopicRecord};
+use strand_protocol::messages::{ConfigRecord, PartitionChangeRecord, PartitionRecord, RemoveTopicRecord, TopicRecord};
+use strand_protocol::records::{NewRecord, RecordBatchBuilder};
+use strand_replication::Acks;
 
 /// A topic of one partition led by node 1, as records.
 fn topic_records(name: &str, topic_id: Uuid) -> [MetadataRecord; 2] {
@@ -111,4 +116,39 @@ fn partitions_left_for_later_are_hosted_by_the_next_passes() {
     assert_eq!(publisher.publish_within(&image, 10).deferred.len(), 0);
     assert_eq!(publisher.replicas().hosted().len(), 26);
     assert_eq!(publisher.publish_within(&image, 10).visited, 0);
+}
+
+/// A partition whose new state could not be applied (here: its directory gone, so its new leader
+/// epoch cannot be written) is tried again by the next pass, though its topic does not change
+/// again, as a pass over every topic would.
+#[test]
+fn a_partition_that_failed_is_tried_again_by_the_next_pass() {
+    let dir = tempfile::tempdir().expect("dir");
+    let publisher = publisher(dir.path());
+    let image = next(&MetadataImage::empty(), &topic_records("t", id(1)));
+    assert!(publisher.publish_within(&image, usize::MAX).failed.is_empty());
+    let tp = TopicPartition::new("t", 0);
+    // A record, so that the next epoch's start is written at once (an empty log's waits).
+    let mut builder = RecordBatchBuilder::new();
+    builder.append(&NewRecord { timestamp_ms: 10, key: None, value: Some(b"v"), headers: &[] }).expect("record");
+    let batch = ValidatedBatch::validate(BytesMut::from(&builder.build().expect("batch")[..])).expect("valid");
+    let context = AppendContext::client(VerificationGuard::SENTINEL);
+    publisher.replicas().append(&tp, batch, 0, Acks::Leader, context).expect("append");
+    let new_epoch = MetadataRecord::PartitionChangeRecord(PartitionChangeRecord {
+        partition_id: 0,
+        topic_id: id(1),
+        leader: BrokerId(1),
+        ..Default::default()
+    });
+    let image = next(&image, &[new_epoch]);
+    let partition_dir = dir.path().join("t-0");
+    std::fs::remove_dir_all(&partition_dir).expect("remove the partition's directory");
+    let failed = publisher.publish_within(&image, usize::MAX).failed;
+    assert_eq!(failed.iter().map(|f| &f.partition).collect::<Vec<_>>(), [&tp], "the new epoch cannot be written");
+    std::fs::create_dir(&partition_dir).expect("the directory back");
+    let pass = publisher.publish_within(&image, usize::MAX);
+    assert!(pass.failed.is_empty(), "{:?}", pass.failed);
+    assert_eq!(pass.visited, 1, "the failed partition was tried again");
+    assert_eq!(publisher.replicas().partition_status(&tp).expect("hosted").leader_epoch, 1);
+    assert_eq!(publisher.publish_within(&image, usize::MAX).visited, 0, "and only until it succeeded");
 }

@@ -56,8 +56,8 @@ pub struct ReplicaManager {
     /// How many log directories were offline at the last [`ReplicaManager::handle_log_dir_failures`].
     offline_dirs_seen: Mutex<usize>,
     /// Each log dir's health, read without the log manager's lock: that lock is held while new
-    /// partitions' files are created (at lowered priority, see the broker's publisher), and the
-    /// log dir watcher asks every 100 ms from an async task.
+    /// partitions' files are created, and the log dir watcher asks every 100 ms from an async
+    /// task (a tokio worker blocked behind a creation stalled every client).
     dir_healths: Vec<(PathBuf, Arc<strand_log::file::DirHealth>)>,
 }
 
@@ -328,13 +328,6 @@ impl ReplicaManager {
     pub fn hosted_topic_id(&self, tp: &TopicPartition) -> Option<Uuid> {
         let id = self.shared.partition(tp).ok()?.topic_id().ok()?;
         (id != Uuid::ZERO).then_some(id)
-    }
-
-    /// Creates the log of `tp` (its directory and files) if this node has none, without hosting
-    /// it: [`Self::apply_partition_state`] then finds it made. The part of hosting a new partition
-    /// that costs (file system work), so a caller can run it apart, at lowered priority.
-    pub fn create_log(&self, tp: &TopicPartition, topic_id: Uuid, config: LogConfig) -> Result<(), ReplicaError> {
-        self.with_logs(|logs| logs.get_or_create(tp, topic_id, config)).map(drop)
     }
 
     /// The partitions of `topic` this node was given (hosted, then offline), by index.

@@ -7,9 +7,10 @@
 //! - its reconcile: this node's hosted partitions and coordinators are brought in line with the
 //!   newest raw image (creating a new partition's directory and files, deleting a deleted one's),
 //!   on a blocking thread; only then is that image *published* to the request handlers, so a
-//!   client that sees a topic can use it. Reconciling is level-based (what is hosted is compared
-//!   with the whole image), so the images that arrive while one is reconciled are folded into the
-//!   next pass, as Kafka's broker folds the deltas it has not published yet.
+//!   client that sees a topic can use it. A pass compares the newest image with the one the
+//!   last pass visited (the publisher diffs them), so the images that arrive while one is
+//!   reconciled are folded into the next pass, as Kafka's broker folds the deltas it has not
+//!   published yet.
 //!
 //! A pass hosts a bounded number of new partitions (the publisher's
 //! `NEW_REPLICAS_PER_PASS_MAX`): when it leaves some for later, its image is published all the

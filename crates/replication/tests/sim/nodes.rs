@@ -53,6 +53,9 @@ pub(super) struct Node {
     pub(super) applied: usize,
     /// Open once registered and unfenced, as the server opens its logs.
     pub(super) manager: Option<Arc<ReplicaManager>>,
+    /// Its metadata publisher, one per replica manager as in the server, so each pass after the
+    /// first visits what changed since the last one (a new incarnation starts with a new one).
+    pub(super) publisher: Option<BrokerMetadataPublisher>,
     /// Whether this incarnation lives: once it dies, its ISR channel refuses at once, so that its
     /// leftover AlterPartition tasks end.
     pub(super) alive: Arc<AtomicBool>,
@@ -80,6 +83,7 @@ impl Node {
             broker_epoch: Some(broker_epoch),
             applied,
             manager: None,
+            publisher: None,
             alive: Arc::new(AtomicBool::new(true)),
             isolated: false,
             controller_cut: false,
@@ -134,12 +138,16 @@ impl Sim {
     /// What the server does with each image: its `BrokerMetadataPublisher` brings the brokers'
     /// standing and every partition state to node `i`'s replicas.
     pub(super) fn reconcile(&mut self, i: usize) -> Result<(), String> {
-        let node = &self.nodes[i];
+        let node = &mut self.nodes[i];
         let Some(manager) = node.manager.as_ref() else { return Ok(()) };
         let image = self.controller.history[node.applied].clone();
-        let statics = [("segment.index.bytes".to_owned(), log_config().segment_index_bytes.to_string())];
-        let publisher =
-            BrokerMetadataPublisher::new(node.id, manager.clone(), statics.into(), log_config().producer_state);
+        if !node.publisher.as_ref().is_some_and(|p| Arc::ptr_eq(p.replicas(), manager)) {
+            let statics = [("segment.index.bytes".to_owned(), log_config().segment_index_bytes.to_string())];
+            let publisher =
+                BrokerMetadataPublisher::new(node.id, manager.clone(), statics.into(), log_config().producer_state);
+            node.publisher = Some(publisher);
+        }
+        let Some(publisher) = node.publisher.as_ref() else { return Ok(()) };
         match publisher.publish(&image).as_slice() {
             [] => Ok(()),
             failed => Err(format!("node {} cannot apply image {}: {failed:?}", node.id, node.applied)),
@@ -285,6 +293,8 @@ impl Sim {
         }
         self.end_held_fetches(id).await;
         let broker_epoch = self.nodes[i].broker_epoch.unwrap_or(-1);
+        // The publisher holds the replica manager too, and goes with this incarnation.
+        self.nodes[i].publisher = None;
         if let Some(manager) = self.nodes[i].manager.take() {
             manager.stop_fetchers().await;
             let manager = Arc::try_unwrap(manager).expect("no task holds a stopped node's replica manager");
