@@ -63,7 +63,9 @@ pub fn in_background<T: Send>(work: impl FnOnce() -> T + Send) -> T {
 /// must not wait behind: a tokio worker busy with it delays every task queued on it until it
 /// yields, where the kernel preempts a thread of its own as soon as a worker with a request to
 /// serve wakes up (as Kafka's controller runs on its own thread, beside the request handlers).
-/// Inline elsewhere (a current-thread runtime, as in tests, or none).
+/// Inline elsewhere (a current-thread runtime, as in tests, or none). Once started, the work is
+/// not cancelled with the calling future, and a timeout around the call cannot end it early: the
+/// caller waits for its end (a large creation runs to completion, as in Kafka's controller).
 pub async fn on_own_thread<F>(work: F) -> F::Output
 where
     F: std::future::Future + Send,
