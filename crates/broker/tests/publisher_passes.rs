@@ -11,6 +11,7 @@ use std::collections::BTreeMap;
 use bytes::BytesMut;
 use strand_base::{BrokerId, TopicPartition, Uuid};
 use strand_broker::BrokerMetadataPublisher;
+use strand_log::LogConfig;
 use strand_log::log::ValidatedBatch;
 use strand_log::producer_state::{AppendContext, VerificationGuard};
 use strand_metadata::image::{MetadataDelta, MetadataImage, MetadataProvenance};
@@ -129,11 +130,7 @@ fn a_partition_that_failed_is_tried_again_by_the_next_pass() {
     assert!(publisher.publish_within(&image, usize::MAX).failed.is_empty());
     let tp = TopicPartition::new("t", 0);
     // A record, so that the next epoch's start is written at once (an empty log's waits).
-    let mut builder = RecordBatchBuilder::new();
-    builder.append(&NewRecord { timestamp_ms: 10, key: None, value: Some(b"v"), headers: &[] }).expect("record");
-    let batch = ValidatedBatch::validate(BytesMut::from(&builder.build().expect("batch")[..])).expect("valid");
-    let context = AppendContext::client(VerificationGuard::SENTINEL);
-    publisher.replicas().append(&tp, batch, 0, Acks::Leader, context).expect("append");
+    append_one(&publisher, &tp);
     let new_epoch = MetadataRecord::PartitionChangeRecord(PartitionChangeRecord {
         partition_id: 0,
         topic_id: id(1),
@@ -151,4 +148,39 @@ fn a_partition_that_failed_is_tried_again_by_the_next_pass() {
     assert_eq!(pass.visited, 1, "the failed partition was tried again");
     assert_eq!(publisher.replicas().partition_status(&tp).expect("hosted").leader_epoch, 1);
     assert_eq!(publisher.publish_within(&image, usize::MAX).visited, 0, "and only until it succeeded");
+}
+
+/// Appends one record to `tp`, led here at epoch 0.
+fn append_one(publisher: &BrokerMetadataPublisher, tp: &TopicPartition) {
+    let mut builder = RecordBatchBuilder::new();
+    builder.append(&NewRecord { timestamp_ms: 10, key: None, value: Some(b"v"), headers: &[] }).expect("record");
+    let batch = ValidatedBatch::validate(BytesMut::from(&builder.build().expect("batch")[..])).expect("valid");
+    let context = AppendContext::client(VerificationGuard::SENTINEL);
+    publisher.replicas().append(tp, batch, 0, Acks::Leader, context).expect("append");
+}
+
+/// A topic deleted and created again between two passes shows only as a new topic id: the
+/// replica of the earlier topic goes and the new one starts from an empty log, on the first pass
+/// (a log on disk of an earlier topic) as on a later one; one whose topic is unchanged stays.
+#[test]
+fn a_replica_of_an_earlier_topic_of_the_same_name_is_replaced() {
+    let dir = tempfile::tempdir().expect("dir");
+    let publisher = publisher(dir.path());
+    let replicas = publisher.replicas();
+    let (recreated, same) = (TopicPartition::new("t", 0), TopicPartition::new("u", 0));
+    replicas.ensure_partition(&recreated, id(1), LogConfig::default()).expect("host t-0");
+    replicas.ensure_partition(&same, id(3), LogConfig::default()).expect("host u-0");
+    let records: Vec<MetadataRecord> = topic_records("t", id(2)).into_iter().chain(topic_records("u", id(3))).collect();
+    let image = next(&MetadataImage::empty(), &records);
+    assert!(publisher.publish_within(&image, usize::MAX).failed.is_empty());
+    assert_eq!((replicas.hosted_topic_id(&recreated), replicas.hosted_topic_id(&same)), (Some(id(2)), Some(id(3))));
+
+    append_one(&publisher, &recreated);
+    let removed = MetadataRecord::RemoveTopicRecord(RemoveTopicRecord { topic_id: id(2), ..Default::default() });
+    let records: Vec<MetadataRecord> = [removed].into_iter().chain(topic_records("t", id(4))).collect();
+    let image = next(&image, &records);
+    assert!(publisher.publish_within(&image, usize::MAX).failed.is_empty());
+    assert_eq!(replicas.hosted_topic_id(&recreated), Some(id(4)));
+    assert_eq!(replicas.log_end_offset(&recreated).expect("hosted"), 0, "the new topic's log starts empty");
+    assert_eq!(replicas.hosted_topic_id(&same), Some(id(3)));
 }
